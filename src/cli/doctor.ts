@@ -1,0 +1,103 @@
+/**
+ * `homunculus doctor`: each check says what it found and, when it fails, how to fix it.
+ * Capabilities add their checks to DOCTOR_CHECKS.
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { loadConfig } from '../core/config.js';
+import type { HomePaths } from '../core/paths.js';
+import { openDatabase } from '../store/db.js';
+import { schemaVersion } from '../store/migrations.js';
+import { MIGRATIONS } from '../store/schema.js';
+import { countInstincts } from '../store/instincts.js';
+import { countObservations } from '../store/observations.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+}
+
+export type DoctorCheck = (paths: HomePaths) => CheckResult | Promise<CheckResult>;
+
+const nodeVersion: DoctorCheck = () => {
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= 20
+    ? { name: 'node', status: 'ok', detail: `Node.js ${process.versions.node}` }
+    : { name: 'node', status: 'fail', detail: `Node.js ${process.versions.node} is too old`, fix: 'Install Node.js 20 or newer.' };
+};
+
+const homeWritable: DoctorCheck = (paths) => {
+  if (!existsSync(paths.home)) {
+    return { name: 'home', status: 'warn', detail: `${paths.home} does not exist yet`, fix: 'Run `homunculus init`.' };
+  }
+  try {
+    accessSync(paths.home, constants.W_OK);
+    return { name: 'home', status: 'ok', detail: `${paths.home} is writable` };
+  } catch {
+    return { name: 'home', status: 'fail', detail: `${paths.home} is not writable`, fix: `Fix its permissions, or use --home / HOMUNCULUS_HOME.` };
+  }
+};
+
+const configFile: DoctorCheck = (paths) => {
+  try {
+    const config = loadConfig(paths.config);
+    return { name: 'config', status: 'ok', detail: existsSync(paths.config) ? `${paths.config} (${Object.keys(config).length} sections)` : 'defaults (no config.json)' };
+  } catch (err) {
+    return { name: 'config', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
+  }
+};
+
+const database: DoctorCheck = (paths) => {
+  if (!existsSync(paths.db)) return { name: 'database', status: 'warn', detail: 'no database yet', fix: 'Run `homunculus init`.' };
+  let db;
+  try {
+    db = openDatabase(paths.db, { readonly: true });
+  } catch (err) {
+    return { name: 'database', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
+  }
+  try {
+    const integrity = db.pragma('quick_check', { simple: true });
+    const version = schemaVersion(db);
+    const latest = MIGRATIONS.length;
+    if (integrity !== 'ok') return { name: 'database', status: 'fail', detail: `integrity check: ${String(integrity)}`, fix: 'Restore from a backup or move the file aside.' };
+    if (version < latest) {
+      return { name: 'database', status: 'warn', detail: `schema ${version} of ${latest}`, fix: 'Run any homunculus command (e.g. `homunculus status`) to upgrade it in place.' };
+    }
+    const mode = db.pragma('journal_mode', { simple: true });
+    const detail = `schema ${version}, ${String(mode)} journal, ${countInstincts(db)} instincts, ${countObservations(db)} observations (${countObservations(db, true)} pending)`;
+    return { name: 'database', status: 'ok', detail };
+  } catch (err) {
+    return { name: 'database', status: 'fail', detail: (err as Error).message, fix: 'Move the database aside and run `homunculus init`.' };
+  } finally {
+    db.close();
+  }
+};
+
+const fts5: DoctorCheck = () => {
+  const db = openDatabase(':memory:', { migrate: false });
+  try {
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')");
+    return { name: 'fts5', status: 'ok', detail: 'SQLite FTS5 with the porter tokenizer is available' };
+  } catch (err) {
+    return { name: 'fts5', status: 'fail', detail: (err as Error).message, fix: 'Reinstall homunculus so better-sqlite3 is rebuilt (npm rebuild better-sqlite3).' };
+  } finally {
+    db.close();
+  }
+};
+
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5];
+
+export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    try {
+      results.push(await check(paths));
+    } catch (err) {
+      results.push({ name: check.name || 'check', status: 'fail', detail: (err as Error).message });
+    }
+  }
+  return results;
+}

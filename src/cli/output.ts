@@ -1,0 +1,64 @@
+/** How every command prints: human text by default, one JSON document with --json. */
+import { HomunculusError, UsageError } from '../core/errors.js';
+
+export interface GlobalOptions {
+  home?: string;
+  json?: boolean;
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Prints `value` as JSON under --json, otherwise the lines `human` returns. */
+export function emit<T>(opts: GlobalOptions, value: T, human: (value: T) => string | string[]): void {
+  if (opts.json) {
+    printJson(value);
+    return;
+  }
+  const text = human(value);
+  const out = Array.isArray(text) ? text.join('\n') : text;
+  if (out) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+}
+
+/** Reports an error the way the user asked (JSON or text) and returns the exit code. */
+export function reportError(err: unknown, json: boolean): number {
+  if (err instanceof HomunculusError) {
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ error: err.message, code: err.code, hint: err.hint ?? null })}\n`);
+    }
+    process.stderr.write(`homunculus: ${err.message}\n`);
+    if (err.hint) process.stderr.write(`  fix: ${err.hint}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (json) process.stdout.write(`${JSON.stringify({ error: message, code: 'internal' })}\n`);
+  process.stderr.write(`homunculus: unexpected error: ${message}\n`);
+  if (process.env.HOMUNCULUS_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  return 1;
+}
+
+export function parsePositiveInt(name: string, value: string | undefined, options: { allowZero?: boolean } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  const min = options.allowZero ? 0 : 1;
+  if (!/^\s*-?\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`--${name} must be a whole number of at least ${min}, got ${JSON.stringify(value)}.`);
+  }
+  return n;
+}
+
+export function parseUnitInterval(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new UsageError(`--${name} must be a number between 0 and 1, got ${JSON.stringify(value)}.`);
+  }
+  return n;
+}
+
+export function table(rows: readonly (readonly string[])[]): string[] {
+  if (rows.length === 0) return [];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+}

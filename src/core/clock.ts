@@ -1,0 +1,48 @@
+import { UsageError } from './errors.js';
+
+/** One clock for every time-dependent rule. HOMUNCULUS_NOW (ISO-8601) freezes it. */
+export interface Clock {
+  now(): Date;
+}
+
+export const DAY_MS = 86_400_000;
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Parses a strict ISO-8601 date or instant; returns undefined when it is not one. */
+export function parseInstant(text: string): Date | undefined {
+  const trimmed = text.trim();
+  if (!ISO_INSTANT.test(trimmed)) return undefined;
+  const date = new Date(trimmed);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function systemClock(env: NodeJS.ProcessEnv = process.env): Clock {
+  const frozen = env.HOMUNCULUS_NOW;
+  if (frozen !== undefined && frozen !== '') {
+    const date = parseInstant(frozen);
+    if (!date) {
+      throw new UsageError(
+        `HOMUNCULUS_NOW is not an ISO-8601 instant: ${JSON.stringify(frozen)}`,
+        'Use a value such as 2026-03-01T12:00:00Z, or unset HOMUNCULUS_NOW.',
+      );
+    }
+    return fixedClock(date);
+  }
+  return { now: () => new Date() };
+}
+
+export function fixedClock(date: Date | string): Clock {
+  const at = typeof date === 'string' ? new Date(date) : date;
+  return { now: () => new Date(at.getTime()) };
+}
+
+export function iso(date: Date): string {
+  return date.toISOString();
+}
+
+export function daysBetween(earlier: Date | string, later: Date | string): number {
+  const a = typeof earlier === 'string' ? Date.parse(earlier) : earlier.getTime();
+  const b = typeof later === 'string' ? Date.parse(later) : later.getTime();
+  return (b - a) / DAY_MS;
+}

@@ -1,0 +1,76 @@
+/** The vocabulary shared by every layer: categories, domains, levels, key convention. */
+import { UsageError } from './errors.js';
+
+export const CATEGORIES = ['sequence', 'preference', 'fix_pattern', 'combo'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** Seed 002 key prefixes and the category each one implies. */
+export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
+  seq: 'sequence',
+  pref: 'preference',
+  fix: 'fix_pattern',
+  combo: 'combo',
+};
+
+/** Seed 000's ten domains. */
+export const DOMAINS = [
+  'code-style',
+  'testing',
+  'debugging',
+  'git',
+  'tooling',
+  'architecture',
+  'performance',
+  'security',
+  'documentation',
+  'general',
+] as const;
+export type Domain = (typeof DOMAINS)[number];
+
+export const LEVELS = ['raw', 'mature', 'rule', 'universal'] as const;
+export type Level = (typeof LEVELS)[number];
+
+export const FEEDBACK = ['wrong', 'weak', 'strong'] as const;
+export type Feedback = (typeof FEEDBACK)[number];
+
+export const DEFAULT_DOMAIN_BY_CATEGORY: Readonly<Record<Category, Domain>> = {
+  sequence: 'tooling',
+  preference: 'general',
+  fix_pattern: 'debugging',
+  combo: 'tooling',
+};
+
+export const MAX_KEY_LENGTH = 512;
+
+export interface ParsedKey {
+  key: string;
+  prefix: string;
+  body: string;
+  category: Category;
+}
+
+/** Validates a `prefix:body` pattern key (seed 002) and tells which category it implies. */
+export function parseKey(raw: string): ParsedKey {
+  const key = typeof raw === 'string' ? raw.trim() : '';
+  if (!key) throw new UsageError('The pattern key is empty.', 'Give a key such as "seq:lint->fix->lint" or "pref:pkg=pnpm".');
+  if (key.length > MAX_KEY_LENGTH) {
+    throw new UsageError(`The pattern key is ${key.length} characters; the limit is ${MAX_KEY_LENGTH}.`);
+  }
+  if (/[\u0000-\u001f\u007f]/.test(key)) throw new UsageError('The pattern key contains control characters.');
+  const colon = key.indexOf(':');
+  const prefix = colon > 0 ? key.slice(0, colon) : '';
+  const body = colon > 0 ? key.slice(colon + 1).trim() : '';
+  const category = PREFIX_CATEGORY[prefix];
+  if (!category || !body) {
+    throw new UsageError(
+      `"${key}" does not follow the prefix:body convention.`,
+      `Start the key with one of ${Object.keys(PREFIX_CATEGORY).map((p) => `${p}:`).join(', ')} followed by a body, e.g. "fix:missing-import".`,
+    );
+  }
+  return { key, prefix, body, category };
+}
+
+export function parseChoice<T extends string>(what: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`Invalid ${what}: ${JSON.stringify(value)}.`, `Use one of: ${choices.join(', ')}.`);
+}

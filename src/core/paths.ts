@@ -1,0 +1,43 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The rendered, human-readable layout of seed 000 under the home directory. */
+export interface HomePaths {
+  home: string;
+  db: string;
+  config: string;
+  identity: string;
+  convictions: string;
+  instincts: string;
+  sessions: string;
+  episodes: string;
+  exports: string;
+  logs: string;
+  locks: string;
+  observerLog: string;
+  lastProcessingLog: string;
+}
+
+export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (explicit) return resolve(explicit);
+  if (env.HOMUNCULUS_HOME) return resolve(env.HOMUNCULUS_HOME);
+  return join(env.HOME ?? homedir(), '.homunculus');
+}
+
+export function homePaths(home: string): HomePaths {
+  return {
+    home,
+    db: join(home, 'homunculus.db'),
+    config: join(home, 'config.json'),
+    identity: join(home, 'identity.json'),
+    convictions: join(home, 'convictions.md'),
+    instincts: join(home, 'instincts', 'personal'),
+    sessions: join(home, 'sessions'),
+    episodes: join(home, 'episodes'),
+    exports: join(home, 'exports'),
+    logs: join(home, 'logs'),
+    locks: join(home, 'locks'),
+    observerLog: join(home, 'observer.log'),
+    lastProcessingLog: join(home, 'last-processing.log'),
+  };
+}

@@ -1,0 +1,267 @@
+/** The instinct lifecycle on the store: observe, feedback, alias, consolidate, decay. */
+import {
+  type Category,
+  DEFAULT_DOMAIN_BY_CATEGORY,
+  DOMAINS,
+  type Domain,
+  type Feedback,
+  type Level,
+  parseChoice,
+  parseKey,
+} from '../core/domain.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { round, truncate } from '../core/text.js';
+import { writeTx } from '../store/db.js';
+import {
+  type InstinctRow,
+  addEvent,
+  distinctProjects,
+  getInstinct,
+  insertInstinct,
+  listInstincts,
+  resolveAlias,
+  setAlias,
+  updateInstinct,
+} from '../store/instincts.js';
+import { parseJsonObject } from '../store/json.js';
+import type { Store } from '../store/store.js';
+import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce } from './confidence.js';
+import { LEVEL_BY_RANK, LEVEL_RANK, levelFor, promotedLevel } from './levels.js';
+
+export const MAX_EXPLAIN_LENGTH = 2000;
+export const MAX_TEXT_LENGTH = 4000;
+
+export interface ObserveInput {
+  pattern: string;
+  category?: Category;
+  source?: string;
+  project?: string;
+  explain?: string;
+  trigger?: string;
+  action?: string;
+  title?: string;
+  domain?: Domain;
+  metadata?: Record<string, unknown>;
+  /** How many occurrences this call records (default 1). */
+  occurrences?: number;
+  /** Starting score for a new instinct; defaults to the evidence-strength rule. */
+  initialScore?: number;
+}
+
+export interface ObserveResult {
+  pattern: string;
+  confidence: number;
+  level: Level;
+  created: boolean;
+  score: number;
+  aliased_from?: string;
+}
+
+const stateOf = (row: InstinctRow): ScoreState => ({
+  confidence: row.confidence,
+  lastSeen: row.last_seen,
+  foldedPeriods: row.folded_periods,
+});
+
+function cleanText(value: string | undefined, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  return truncate(value.replace(/\u0000/g, '').trim(), max);
+}
+
+/** Records occurrences of a pattern: creates it, or reinforces it (evidence +n, score up, last_seen now). */
+export function observe(store: Store, input: ObserveInput): ObserveResult {
+  const parsed = parseKey(input.pattern);
+  const occurrences = input.occurrences ?? 1;
+  if (!Number.isInteger(occurrences) || occurrences < 1 || occurrences > 1_000_000) {
+    throw new UsageError(`Invalid occurrence count: ${occurrences}.`, 'Use a whole number of at least 1.');
+  }
+  const domain = input.domain === undefined ? undefined : parseChoice('domain', input.domain, DOMAINS);
+  const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
+  const now = store.clock.now();
+  const at = now.toISOString();
+  return writeTx(store.db, () => {
+    const key = resolveAlias(store.db, parsed.key);
+    const aliased = key !== parsed.key ? { aliased_from: parsed.key } : {};
+    const project = input.project ?? '';
+    const source = input.source ?? '';
+    const existing = getInstinct(store.db, key);
+    if (!existing) {
+      const category = input.category ?? parsed.category;
+      const body = key.slice(key.indexOf(':') + 1).trim();
+      const row = insertInstinct(store.db, {
+        key,
+        category,
+        trigger: cleanText(input.trigger, MAX_TEXT_LENGTH) ?? body,
+        action: cleanText(input.action, MAX_TEXT_LENGTH) ?? explain ?? body,
+        title: cleanText(input.title, 200) ?? body,
+        domain: domain ?? DEFAULT_DOMAIN_BY_CATEGORY[category],
+        project,
+        source,
+        explain: explain ?? '',
+        metadata: JSON.stringify(input.metadata ?? {}),
+        evidence: occurrences,
+        confidence: input.initialScore ?? initialConfidence(occurrences),
+        first_seen: at,
+        last_seen: at,
+      });
+      addEvent(store.db, {
+        instinct_id: row.id, ts: at, kind: 'create', delta_evidence: occurrences,
+        delta_confidence: row.confidence, source, project, detail: '',
+      });
+      const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
+      return { pattern: key, confidence: row.evidence, level, created: true, score: row.confidence, ...aliased };
+    }
+    let state = stateOf(existing);
+    const before = foldDecay(state, now).confidence;
+    for (let i = 0; i < Math.min(occurrences, 100); i++) state = reinforce(state, now);
+    const metadata = input.metadata ? JSON.stringify({ ...parseJsonObject(existing.metadata), ...input.metadata }) : undefined;
+    updateInstinct(store.db, existing.id, {
+      evidence: existing.evidence + occurrences,
+      confidence: state.confidence,
+      folded_periods: state.foldedPeriods,
+      last_seen: at,
+      explain: explain || undefined,
+      metadata,
+      domain,
+    });
+    addEvent(store.db, {
+      instinct_id: existing.id, ts: at, kind: 'reinforce', delta_evidence: occurrences,
+      delta_confidence: round(state.confidence - before, 3), source, project, detail: '',
+    });
+    const evidence = existing.evidence + occurrences;
+    const projects = distinctProjects(store.db, existing.id).length;
+    const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);
+    return { pattern: key, confidence: evidence, level, created: false, score: state.confidence, ...aliased };
+  });
+}
+
+export function requireInstinct(store: Store, key: string): InstinctRow {
+  const row = getInstinct(store.db, key.trim()) ?? getInstinct(store.db, resolveAlias(store.db, key.trim()));
+  if (!row) throw new NotFoundError(key, 'List known keys with `homunculus list`, or search with `homunculus search WORD`.');
+  return row;
+}
+
+export interface FeedbackResult {
+  pattern: string;
+  feedback: Feedback;
+  before: number;
+  after: number;
+}
+
+export function giveFeedback(store: Store, key: string, feedback: Feedback): FeedbackResult {
+  const now = store.clock.now();
+  return writeTx(store.db, () => {
+    const row = requireInstinct(store, key);
+    const before = foldDecay(stateOf(row), now).confidence;
+    const next = applyFeedback(stateOf(row), feedback, now);
+    updateInstinct(store.db, row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
+    addEvent(store.db, {
+      instinct_id: row.id, ts: now.toISOString(), kind: 'feedback', delta_evidence: 0,
+      delta_confidence: round(next.confidence - before, 3), source: 'user', project: '', detail: feedback,
+    });
+    return { pattern: row.key, feedback, before, after: next.confidence };
+  });
+}
+
+export interface AliasResult {
+  aliased: string;
+  target: string;
+  evidence_moved: number;
+}
+
+/** Retires `pattern` into `target`: evidence is summed, future observations rerouted. */
+export function aliasPattern(store: Store, pattern: string, target: string): AliasResult {
+  const from = parseKey(pattern).key;
+  const to = parseKey(target).key;
+  if (from === to) throw new UsageError('A pattern cannot be an alias of itself.');
+  const now = store.clock.now().toISOString();
+  return writeTx(store.db, () => {
+    const targetRow = getInstinct(store.db, to);
+    if (!targetRow) throw new NotFoundError(`target pattern '${to}'`, 'The target must already exist; observe it first.');
+    if (resolveAlias(store.db, to) === from) throw new UsageError(`"${to}" is already an alias of "${from}"; aliasing back would loop.`);
+    const source = getInstinct(store.db, from);
+    let moved = 0;
+    if (source) {
+      moved = source.evidence;
+      updateInstinct(store.db, targetRow.id, {
+        evidence: targetRow.evidence + source.evidence,
+        first_seen: source.first_seen < targetRow.first_seen ? source.first_seen : targetRow.first_seen,
+        last_seen: source.last_seen > targetRow.last_seen ? source.last_seen : targetRow.last_seen,
+        confidence: Math.max(targetRow.confidence, source.confidence),
+        folded_periods: source.last_seen > targetRow.last_seen ? source.folded_periods : targetRow.folded_periods,
+      });
+      // Keep the retired key's project history on the target, so universality survives the merge.
+      store.db.prepare('UPDATE instinct_events SET instinct_id = ? WHERE instinct_id = ?').run(targetRow.id, source.id);
+      addEvent(store.db, {
+        instinct_id: targetRow.id, ts: now, kind: 'alias', delta_evidence: source.evidence, delta_confidence: 0,
+        source: source.source, project: source.project, detail: `absorbed ${from}`,
+      });
+      store.db.prepare('DELETE FROM instincts WHERE id = ?').run(source.id);
+    }
+    store.db.prepare('UPDATE aliases SET target = ? WHERE target = ?').run(to, from);
+    setAlias(store.db, from, to, now);
+    return { aliased: from, target: to, evidence_moved: moved };
+  });
+}
+
+export interface ConsolidateLevelsResult {
+  promoted_to_mature: number;
+  promoted_to_rule: number;
+  promoted_to_universal: number;
+  total: number;
+}
+
+/** Stores each instinct's level where evidence has carried it past a boundary; never demotes. */
+export function consolidateLevels(store: Store): ConsolidateLevelsResult {
+  const now = store.clock.now();
+  const result: ConsolidateLevelsResult = { promoted_to_mature: 0, promoted_to_rule: 0, promoted_to_universal: 0, total: 0 };
+  writeTx(store.db, () => {
+    const rows = listInstincts(store.db);
+    result.total = rows.length;
+    for (const row of rows) {
+      const projects = distinctProjects(store.db, row.id).length;
+      const next = promotedLevel(row.level, { evidence: row.evidence, lastSeen: row.last_seen, distinctProjects: projects }, now);
+      if (next === row.level) continue;
+      updateInstinct(store.db, row.id, { level: next });
+      for (let rank = row.level + 1; rank <= next; rank++) {
+        const level = LEVEL_BY_RANK[rank];
+        if (level === 'mature') result.promoted_to_mature++;
+        else if (level === 'rule') result.promoted_to_rule++;
+        else if (level === 'universal') result.promoted_to_universal++;
+      }
+    }
+  });
+  return result;
+}
+
+export interface DecayResult {
+  decayed: number;
+  deleted: number;
+}
+
+/** Folds elapsed decay into stored scores and logs it; running twice in a period changes nothing. */
+export function applyDecay(store: Store): DecayResult {
+  const now = store.clock.now();
+  let decayed = 0;
+  writeTx(store.db, () => {
+    for (const row of listInstincts(store.db)) {
+      const state = stateOf(row);
+      const folded = foldDecay(state, now);
+      if (folded.foldedPeriods === row.folded_periods) continue;
+      updateInstinct(store.db, row.id, { confidence: folded.confidence, folded_periods: folded.foldedPeriods });
+      const delta = round(folded.confidence - row.confidence, 3);
+      if (delta !== 0) {
+        decayed++;
+        addEvent(store.db, {
+          instinct_id: row.id, ts: now.toISOString(), kind: 'decay', delta_evidence: 0, delta_confidence: delta,
+          source: 'decay', project: '', detail: `${folded.foldedPeriods - row.folded_periods} period(s)`,
+        });
+      }
+    }
+  });
+  return { decayed, deleted: 0 };
+}
+
+export function levelRank(level: Level): number {
+  return LEVEL_RANK[level];
+}

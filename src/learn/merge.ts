@@ -1,0 +1,94 @@
+/** Merging instincts that arrive from outside (files, tarballs): raise, never lower. */
+import type { Category, Domain } from '../core/domain.js';
+import { DEFAULT_DOMAIN_BY_CATEGORY, DOMAINS, parseKey } from '../core/domain.js';
+import { round } from '../core/text.js';
+import { CONFIDENCE_CEILING, CONFIDENCE_FLOOR } from './confidence.js';
+import { type InstinctRow, addEvent, getInstinct, insertInstinct, resolveAlias, updateInstinct } from '../store/instincts.js';
+import { parseJsonObject } from '../store/json.js';
+import type { Store } from '../store/store.js';
+import { scoreOf } from './records.js';
+
+export interface IncomingInstinct {
+  key: string;
+  category?: Category;
+  trigger?: string;
+  action?: string;
+  title?: string;
+  domain?: string;
+  project?: string;
+  source?: string;
+  explain?: string;
+  metadata?: Record<string, unknown>;
+  evidence: number;
+  score?: number;
+  first_seen?: string;
+  last_seen?: string;
+}
+
+export type MergeOutcome = 'created' | 'raised' | 'unchanged';
+
+const clampScore = (s: number): number => round(Math.min(CONFIDENCE_CEILING, Math.max(CONFIDENCE_FLOOR, s)), 3);
+const validDomain = (d: string | undefined, category: Category): Domain =>
+  d && (DOMAINS as readonly string[]).includes(d) ? (d as Domain) : DEFAULT_DOMAIN_BY_CATEGORY[category];
+
+/** Must run inside a write transaction. */
+export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: string): MergeOutcome {
+  const now = store.clock.now();
+  const at = now.toISOString();
+  const parsed = parseKey(incoming.key);
+  const key = resolveAlias(store.db, parsed.key);
+  const category = incoming.category ?? parsed.category;
+  const evidence = Math.max(1, Math.floor(incoming.evidence));
+  const firstSeen = incoming.first_seen ?? at;
+  const lastSeen = incoming.last_seen ?? at;
+  const existing = getInstinct(store.db, key);
+  const body = key.slice(key.indexOf(':') + 1);
+  if (!existing) {
+    const row = insertInstinct(store.db, {
+      key,
+      category,
+      trigger: incoming.trigger ?? body,
+      action: incoming.action ?? incoming.explain ?? body,
+      title: incoming.title ?? incoming.trigger ?? body,
+      domain: validDomain(incoming.domain, category),
+      project: incoming.project ?? '',
+      source: incoming.source ?? via,
+      explain: incoming.explain ?? '',
+      metadata: JSON.stringify(incoming.metadata ?? {}),
+      evidence,
+      confidence: clampScore(incoming.score ?? 0.5),
+      first_seen: firstSeen,
+      last_seen: lastSeen,
+    });
+    addEvent(store.db, {
+      instinct_id: row.id, ts: at, kind: 'import', delta_evidence: evidence, delta_confidence: row.confidence,
+      source: via, project: row.project, detail: 'created by import',
+    });
+    return 'created';
+  }
+  const current = scoreOf(existing, now);
+  const fields: Partial<InstinctRow> = {};
+  if (evidence > existing.evidence) fields.evidence = evidence;
+  if (incoming.score !== undefined && clampScore(incoming.score) > current) {
+    fields.confidence = clampScore(incoming.score);
+    fields.folded_periods = 0;
+    fields.last_seen = lastSeen > existing.last_seen ? lastSeen : existing.last_seen;
+  } else if (lastSeen > existing.last_seen) {
+    // A later sighting elsewhere: keep the current score, restart its decay clock.
+    fields.confidence = current;
+    fields.folded_periods = 0;
+    fields.last_seen = lastSeen;
+  }
+  if (firstSeen < existing.first_seen) fields.first_seen = firstSeen;
+  if (incoming.metadata && Object.keys(incoming.metadata).length) {
+    fields.metadata = JSON.stringify({ ...incoming.metadata, ...parseJsonObject(existing.metadata) });
+  }
+  if (!existing.explain && incoming.explain) fields.explain = incoming.explain;
+  if (Object.keys(fields).length === 0) return 'unchanged';
+  updateInstinct(store.db, existing.id, fields);
+  addEvent(store.db, {
+    instinct_id: existing.id, ts: at, kind: 'raise', delta_evidence: (fields.evidence ?? existing.evidence) - existing.evidence,
+    delta_confidence: round((fields.confidence ?? current) - current, 3), source: via, project: incoming.project ?? '', detail: 'merged by import',
+  });
+  return 'raised';
+}

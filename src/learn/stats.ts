@@ -1,0 +1,74 @@
+/** Store summaries: seed 002's stats() and the instinct-status view of seed 000. */
+import { CATEGORIES, type Category, DOMAINS } from '../core/domain.js';
+import { round } from '../core/text.js';
+import { distinctProjects, listInstincts } from '../store/instincts.js';
+import { countObservations } from '../store/observations.js';
+import type { Store } from '../store/store.js';
+import { confidenceBand } from './confidence.js';
+import { type InstinctView, toView } from './records.js';
+import { listConvictions } from './evolve.js';
+
+export interface InstinctStats {
+  total: number;
+  raw: number;
+  mature: number;
+  rules: number;
+  universal: number;
+  avg_confidence: number;
+  max_confidence: number;
+  by_category: Partial<Record<Category, { count: number; avg_confidence: number }>>;
+}
+
+export function instinctStats(store: Store): InstinctStats {
+  const rows = listInstincts(store.db);
+  const stats: InstinctStats = { total: rows.length, raw: 0, mature: 0, rules: 0, universal: 0, avg_confidence: 0, max_confidence: 0, by_category: {} };
+  const sums = new Map<Category, { count: number; sum: number }>();
+  let sum = 0;
+  for (const row of rows) {
+    if (row.level === 0) stats.raw++;
+    else if (row.level === 1) stats.mature++;
+    else if (row.level === 2) stats.rules++;
+    else stats.universal++;
+    sum += row.evidence;
+    stats.max_confidence = Math.max(stats.max_confidence, row.evidence);
+    const c = sums.get(row.category) ?? { count: 0, sum: 0 };
+    c.count++;
+    c.sum += row.evidence;
+    sums.set(row.category, c);
+  }
+  stats.avg_confidence = rows.length ? round(sum / rows.length, 2) : 0;
+  for (const category of CATEGORIES) {
+    const c = sums.get(category);
+    if (c) stats.by_category[category] = { count: c.count, avg_confidence: round(c.sum / c.count, 2) };
+  }
+  return stats;
+}
+
+export interface StatusView {
+  now: string;
+  total: number;
+  bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, InstinctView[]>>;
+  convictions: { pattern: string; title: string; rule: string; score: number; stale: boolean }[];
+  pending_observations: number;
+  observations: number;
+}
+
+export function instinctStatus(store: Store): StatusView {
+  const now = store.clock.now();
+  const bands: StatusView['bands'] = { strong: {}, moderate: {}, tentative: {}, faded: {} };
+  const rows = listInstincts(store.db).map((r) => toView(r, now, distinctProjects(store.db, r.id).length));
+  rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || a.pattern.localeCompare(b.pattern));
+  for (const view of rows) {
+    const band = bands[confidenceBand(view.score)];
+    const domain = (DOMAINS as readonly string[]).includes(view.domain) ? view.domain : 'general';
+    (band[domain] ??= []).push(view);
+  }
+  return {
+    now: now.toISOString(),
+    total: rows.length,
+    bands,
+    convictions: listConvictions(store).map((c) => ({ pattern: c.pattern, title: c.title, rule: c.rule, score: c.score, stale: c.stale })),
+    pending_observations: countObservations(store.db, true),
+    observations: countObservations(store.db),
+  };
+}

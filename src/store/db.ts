@@ -1,0 +1,86 @@
+/**
+ * Opening the one SQLite database: WAL, busy timeout, foreign keys, migrations.
+ * A file that is not SQLite is reported and never touched.
+ */
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { HomunculusError } from '../core/errors.js';
+import { type Migration, migrate } from './migrations.js';
+import { MIGRATIONS } from './schema.js';
+
+export type Db = Database.Database;
+
+export const BUSY_TIMEOUT_MS = 10_000;
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+export interface OpenOptions {
+  /** Run pending migrations (default true). */
+  migrate?: boolean;
+  migrations?: readonly Migration[];
+  readonly?: boolean;
+}
+
+function assertSqliteFile(path: string): void {
+  if (!existsSync(path)) return;
+  const size = statSync(path).size;
+  if (size === 0) return;
+  const header = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 100 || header.toString('latin1') !== SQLITE_HEADER) {
+    throw corruptError(path);
+  }
+}
+
+function corruptError(path: string, cause?: unknown): HomunculusError {
+  return new HomunculusError('corrupt_db', `The database file ${path} is not a readable SQLite database.`, {
+    hint: `Nothing was changed. Move it aside (mv "${path}" "${path}.bad") to start a fresh store, or point --home at another directory.`,
+    cause,
+  });
+}
+
+export function isCorruptionError(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (path !== ':memory:') {
+    assertSqliteFile(path);
+    if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+  }
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    if (isCorruptionError(err)) throw corruptError(path, err);
+    throw new HomunculusError('db_open', `Cannot open the database ${path}: ${(err as Error).message}`, {
+      hint: 'Check that the directory exists and is writable, or choose another with --home.',
+      cause: err,
+    });
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!options.readonly) {
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    if (options.migrate !== false && !options.readonly) migrate(db, options.migrations ?? MIGRATIONS);
+  } catch (err) {
+    db.close();
+    if (isCorruptionError(err)) throw corruptError(path, err);
+    throw err;
+  }
+  return db;
+}
+
+/** Runs `fn` in a write transaction that takes the lock up front, so concurrent writers queue instead of failing. */
+export function writeTx<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}

@@ -1,0 +1,19 @@
+/** JSON columns: parse defensively so one bad row never breaks a listing. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function parseJsonObject(text: string | null | undefined): Record<string, unknown> {
+  const value = parseJson<unknown>(text, {});
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function parseStringArray(text: string | null | undefined): string[] {
+  const value = parseJson<unknown>(text, []);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}

@@ -1,0 +1,121 @@
+/**
+ * The readable view of seed 000 under the home directory, regenerated from the database
+ * (the source of truth): instincts/personal/*.md, convictions.md, identity.json.
+ */
+import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileIfChanged } from '../core/fs.js';
+import { slugify } from '../core/text.js';
+import { readIdentity } from '../store/identity.js';
+import { type InstinctRow, distinctProjects, listEvents, listInstincts, updateInstinct } from '../store/instincts.js';
+import type { Store } from '../store/store.js';
+import { listConvictions } from '../learn/evolve.js';
+import { toView } from '../learn/records.js';
+import { renderFrontmatter } from './frontmatter.js';
+
+export function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
+  const base = slugify(row.key);
+  const name = `${base}.md`;
+  return taken.has(name) ? `${base}-${row.id}.md` : name;
+}
+
+export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
+  const now = store.clock.now();
+  const view = toView(row, now, distinctProjects(store.db, row.id).length);
+  const events = listEvents(store.db, row.id);
+  const evidence = [
+    `- Observed ${row.evidence} time${row.evidence === 1 ? '' : 's'} between ${row.first_seen.slice(0, 10)} and ${row.last_seen.slice(0, 10)}`,
+  ];
+  if (row.explain) evidence.push(`- ${row.explain}`);
+  const sources = [...new Set(events.map((e) => e.source).filter(Boolean))];
+  if (sources.length) evidence.push(`- Sources: ${sources.join(', ')}`);
+  const feedback = events.filter((e) => e.kind === 'feedback').map((e) => e.detail);
+  if (feedback.length) evidence.push(`- Feedback: ${feedback.join(', ')}`);
+  const body = [`# ${row.title || row.key}`, '', '## Action', '', row.action || row.trigger, '', '## Evidence', '', ...evidence].join('\n');
+  return renderFrontmatter(
+    {
+      trigger: row.trigger,
+      action: row.action,
+      confidence: view.score,
+      domain: row.domain,
+      created: row.first_seen,
+      last_seen: row.last_seen,
+      key: row.key,
+      category: row.category,
+      count: row.evidence,
+      level: view.level,
+      project: row.project,
+      source: row.source || undefined,
+      promoted: view.conviction || undefined,
+      promoted_to: row.promoted_to ?? undefined,
+    },
+    body,
+  );
+}
+
+/** Renders the given instincts (all when omitted), removing files of instincts that no longer exist. */
+export function renderInstincts(store: Store, only?: readonly string[]): number {
+  const dir = store.paths.instincts;
+  mkdirSync(dir, { recursive: true });
+  const rows = listInstincts(store.db);
+  const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
+  const wanted = only ? new Set(only) : undefined;
+  let written = 0;
+  for (const row of rows) {
+    if (wanted && !wanted.has(row.key)) continue;
+    let fileName = row.file_name;
+    if (!fileName) {
+      fileName = instinctFileName(row, taken);
+      taken.add(fileName);
+      updateInstinct(store.db, row.id, { file_name: fileName });
+    }
+    if (writeFileIfChanged(join(dir, fileName), renderInstinctMarkdown(store, { ...row, file_name: fileName }))) written++;
+  }
+  if (!wanted) {
+    for (const name of readdirSync(dir)) {
+      if (name.endsWith('.md') && !taken.has(name)) unlinkSync(join(dir, name));
+    }
+  }
+  return written;
+}
+
+export function renderConvictions(store: Store): boolean {
+  const lines = [
+    '# Convictions',
+    '',
+    'Instincts promoted to permanent rules after sustained high confidence.',
+    'These are injected at session start and do not decay.',
+    '',
+  ];
+  for (const c of listConvictions(store)) {
+    lines.push(`- **${c.title}**: ${c.rule}${c.stale ? ` _(possibly stale: confidence ${c.score.toFixed(2)})_` : ''}`);
+  }
+  return writeFileIfChanged(store.paths.convictions, `${lines.join('\n')}\n`);
+}
+
+export function renderIdentity(store: Store): boolean {
+  return writeFileIfChanged(store.paths.identity, `${JSON.stringify(readIdentity(store.db), null, 2)}\n`);
+}
+
+export function ensureLayout(store: Store): void {
+  const p = store.paths;
+  for (const dir of [p.instincts, p.sessions, p.episodes, p.exports, p.logs]) mkdirSync(dir, { recursive: true });
+  if (!existsSync(p.convictions)) renderConvictions(store);
+  if (!existsSync(p.identity)) renderIdentity(store);
+}
+
+/** Brings the whole readable view up to date. */
+export function renderAll(store: Store): void {
+  ensureLayout(store);
+  renderInstincts(store);
+  renderConvictions(store);
+  renderIdentity(store);
+}
+
+/** After a change to some instincts: re-render them plus the files that summarise the store. */
+export function renderChanged(store: Store, keys: readonly string[]): void {
+  ensureLayout(store);
+  renderInstincts(store, keys);
+  renderConvictions(store);
+  renderIdentity(store);
+}

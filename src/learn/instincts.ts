@@ -15,6 +15,7 @@ import { writeTx } from '../store/db.js';
 import {
   type InstinctRow,
   addEvent,
+  distinctProjectCounts,
   distinctProjects,
   getInstinct,
   insertInstinct,
@@ -65,7 +66,7 @@ const stateOf = (row: InstinctRow): ScoreState => ({
 
 function cleanText(value: string | undefined, max: number): string | undefined {
   if (value === undefined) return undefined;
-  return truncate(value.replace(/\u0000/g, '').trim(), max);
+  return truncate(value.replaceAll('\u0000', '').trim(), max);
 }
 
 /** Records occurrences of a pattern: creates it, or reinforces it (evidence +n, score up, last_seen now). */
@@ -217,9 +218,10 @@ export function consolidateLevels(store: Store): ConsolidateLevelsResult {
   const result: ConsolidateLevelsResult = { promoted_to_mature: 0, promoted_to_rule: 0, promoted_to_universal: 0, total: 0 };
   writeTx(store.db, () => {
     const rows = listInstincts(store.db);
+    const projectCounts = distinctProjectCounts(store.db);
     result.total = rows.length;
     for (const row of rows) {
-      const projects = distinctProjects(store.db, row.id).length;
+      const projects = projectCounts.get(row.id) ?? 0;
       const next = promotedLevel(row.level, { evidence: row.evidence, lastSeen: row.last_seen, distinctProjects: projects }, now);
       if (next === row.level) continue;
       updateInstinct(store.db, row.id, { level: next });

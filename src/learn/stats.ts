@@ -1,7 +1,7 @@
 /** Store summaries: seed 002's stats() and the instinct-status view of seed 000. */
 import { CATEGORIES, type Category, DOMAINS } from '../core/domain.js';
 import { round } from '../core/text.js';
-import { distinctProjects, listInstincts } from '../store/instincts.js';
+import { distinctProjectCounts, listInstincts } from '../store/instincts.js';
 import { countObservations } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import { confidenceBand } from './confidence.js';
@@ -56,7 +56,8 @@ export interface StatusView {
 export function instinctStatus(store: Store): StatusView {
   const now = store.clock.now();
   const bands: StatusView['bands'] = { strong: {}, moderate: {}, tentative: {}, faded: {} };
-  const rows = listInstincts(store.db).map((r) => toView(r, now, distinctProjects(store.db, r.id).length));
+  const projects = distinctProjectCounts(store.db);
+  const rows = listInstincts(store.db).map((r) => toView(r, now, projects.get(r.id) ?? 0));
   rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || a.pattern.localeCompare(b.pattern));
   for (const view of rows) {
     const band = bands[confidenceBand(view.score)];

@@ -101,6 +101,20 @@ export function distinctProjects(db: Db, instinctId: number): string[] {
   return rows.map((r) => r.project).sort();
 }
 
+/** Distinct project counts for every instinct at once (same rule as distinctProjects). */
+export function distinctProjectCounts(db: Db): Map<number, number> {
+  const rows = db
+    .prepare(
+      `SELECT instinct_id AS id, COUNT(DISTINCT project) AS n FROM (
+         SELECT instinct_id, project FROM instinct_events
+         WHERE project != '' AND kind IN ('create', 'reinforce', 'import', 'alias', 'raise')
+         UNION SELECT id, project FROM instincts WHERE project != ''
+       ) GROUP BY instinct_id`,
+    )
+    .all() as { id: number; n: number }[];
+  return new Map(rows.map((r) => [r.id, r.n]));
+}
+
 export interface ListFilter {
   category?: Category;
   project?: string;

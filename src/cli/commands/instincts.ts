@@ -5,15 +5,18 @@ import { UsageError } from '../../core/errors.js';
 import { aliasPattern, consolidateLevels, giveFeedback, observe, requireInstinct } from '../../learn/instincts.js';
 import { type InstinctView, toView } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
-import { distinctProjects, listInstincts, searchInstincts } from '../../store/instincts.js';
+import { distinctProjectCounts, distinctProjects, listInstincts, searchInstincts } from '../../store/instincts.js';
 import type { Store } from '../../store/store.js';
-import { renderChanged, renderAll } from '../../view/render.js';
 import { withCommandStore } from '../context.js';
 import { emit, parsePositiveInt, parseUnitInterval, table } from '../output.js';
 
+/** The rendered view pulls in YAML; only commands that change records load it. */
+const view = () => import('../../view/render.js');
+
 const views = (store: Store, rows: ReturnType<typeof listInstincts>): InstinctView[] => {
   const now = store.clock.now();
-  return rows.map((r) => toView(r, now, distinctProjects(store.db, r.id).length));
+  const projects = rows.length > 1 ? distinctProjectCounts(store.db) : undefined;
+  return rows.map((r) => toView(r, now, projects ? (projects.get(r.id) ?? 0) : distinctProjects(store.db, r.id).length));
 };
 
 function instinctTable(items: readonly InstinctView[]): string[] {
@@ -39,6 +42,7 @@ export function registerInstinctCommands(program: Command): void {
     .option('--domain <domain>', `one of ${DOMAINS.join(', ')}`)
     .option('--count <n>', 'occurrences to record at once', '1')
     .action(async (pattern: string, o: Record<string, string | undefined>, cmd: Command) => {
+      const { renderChanged } = await view();
       await withCommandStore(cmd, (store, g) => {
         const result = observe(store, {
           pattern,
@@ -120,6 +124,7 @@ export function registerInstinctCommands(program: Command): void {
     .argument('<verdict>', FEEDBACK.join(' | '))
     .action(async (pattern: string, verdict: string, _o: unknown, cmd: Command) => {
       const word = parseChoice('feedback', verdict, FEEDBACK);
+      const { renderChanged } = await view();
       await withCommandStore(cmd, (store, g) => {
         const result = giveFeedback(store, pattern, word);
         renderChanged(store, [result.pattern]);
@@ -133,6 +138,7 @@ export function registerInstinctCommands(program: Command): void {
     .argument('<pattern>', 'the key to retire')
     .argument('<target>', 'the canonical key (must exist)')
     .action(async (pattern: string, target: string, _o: unknown, cmd: Command) => {
+      const { renderAll } = await view();
       await withCommandStore(cmd, (store, g) => {
         const result = aliasPattern(store, pattern, target);
         renderAll(store);
@@ -157,6 +163,7 @@ export function registerInstinctCommands(program: Command): void {
     .command('consolidate')
     .description('Store the level each instinct has reached (raw -> mature -> rule -> universal)')
     .action(async (_o: unknown, cmd: Command) => {
+      const { renderAll } = await view();
       await withCommandStore(cmd, (store, g) => {
         const result = { ...consolidateLevels(store), timestamp: store.clock.now().toISOString() };
         renderAll(store);

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { evolve } from '../../learn/evolve.js';
 import { instinctStatus } from '../../learn/stats.js';
-import { renderAll } from '../../view/render.js';
 import { withCommandStore } from '../context.js';
 import { emit } from '../output.js';
 
@@ -46,6 +45,7 @@ export function registerLifecycleCommands(program: Command): void {
     .option('--promote', 'promote every eligible instinct to convictions.md')
     .option('--all', 'also list instincts that do not qualify yet, with what blocks them')
     .action(async (o: { promote?: boolean; all?: boolean }, cmd: Command) => {
+      const { renderAll } = await import('../../view/render.js');
       await withCommandStore(cmd, (store, g) => {
         const result = evolve(store, { promote: !!o.promote, includeIneligible: !!o.all });
         if (o.promote) renderAll(store);

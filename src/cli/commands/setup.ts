@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { homePaths, resolveHome } from '../../core/paths.js';
 import { openStore } from '../../store/store.js';
-import { renderAll } from '../../view/render.js';
 import { runDoctor } from '../doctor.js';
 import { globals } from '../context.js';
 import { emit } from '../output.js';
@@ -11,7 +10,8 @@ export function registerSetupCommands(program: Command): void {
   program
     .command('init')
     .description('Create the store and the readable layout under the home directory (safe to run again)')
-    .action((_o: unknown, cmd: Command) => {
+    .action(async (_o: unknown, cmd: Command) => {
+      const { renderAll } = await import('../../view/render.js');
       const g = globals(cmd);
       const store = openStore({ home: g.home });
       try {

@@ -1,0 +1,85 @@
+/** DESIGN.md's layers, enforced: imports point down (or sideways), never up, and never in a cycle. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = dirname(new URL(import.meta.url).pathname);
+
+const LAYER: Record<string, number> = {
+  core: 0,
+  store: 1,
+  embed: 2,
+  search: 2,
+  llm: 2,
+  learn: 3,
+  graph: 3,
+  view: 4,
+  context: 4,
+  cli: 5,
+  hooks: 5,
+  mcp: 5,
+  dashboard: 5,
+  gateway: 5,
+  telegram: 5,
+  agent: 5,
+  mind: 5,
+  bench: 6,
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'test-support' ? [] : sourceFiles(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)];
+  return specs.map((m) => resolve(dirname(file), (m[1] ?? m[2] ?? '').replace(/\.js$/, '.ts')));
+}
+
+const folderOf = (file: string): string => relative(SRC, file).split('/')[0] ?? '';
+
+describe('architecture', () => {
+  const files = sourceFiles(SRC);
+  const graph = new Map(files.map((f) => [f, imports(f)]));
+
+  it('knows the layer of every top-level folder', () => {
+    const folders = new Set(files.map(folderOf).filter((f) => !f.endsWith('.ts')));
+    for (const folder of folders) expect(LAYER[folder], `add ${folder}/ to LAYER`).toBeDefined();
+  });
+
+  it('has no upward imports', () => {
+    const violations: string[] = [];
+    for (const [file, deps] of graph) {
+      const from = LAYER[folderOf(file)] ?? 0;
+      for (const dep of deps) {
+        const to = LAYER[folderOf(dep)] ?? 0;
+        if (to > from) violations.push(`${relative(SRC, file)} -> ${relative(SRC, dep)}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('has no import cycles', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'visiting') {
+        cycles.push([...stack.slice(stack.indexOf(file)), file].map((f) => relative(SRC, f)).join(' -> '));
+        return;
+      }
+      state.set(file, 'visiting');
+      stack.push(file);
+      for (const dep of graph.get(file) ?? []) if (graph.has(dep)) visit(dep);
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file);
+    expect(cycles).toEqual([]);
+  });
+});

@@ -1,0 +1,19 @@
+/** `npm run bench`: every benchmark, one after another, printed as Markdown tables. */
+import { machine } from './measure.js';
+import { runCoreBench } from './core.js';
+
+interface Bench {
+  name: string;
+  run: () => Promise<string>;
+}
+
+const BENCHES: Bench[] = [{ name: 'core', run: () => runCoreBench() }];
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+console.log(`# Homunculus benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}\n`);
+for (const bench of BENCHES) {
+  if (only.length && !only.includes(bench.name)) continue;
+  const started = Date.now();
+  console.log(await bench.run());
+  console.error(`(${bench.name}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}

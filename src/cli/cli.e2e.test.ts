@@ -1,0 +1,149 @@
+/** Usage, help, JSON and bad input through the built binary. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli, cliJson, tempDir } from '../test-support/cli.js';
+
+let home: ReturnType<typeof tempDir>;
+beforeEach(() => (home = tempDir()));
+afterEach(() => home.cleanup());
+
+const COMMANDS = ['init', 'status', 'observe', 'list', 'get', 'search', 'feedback', 'evolve', 'stats', 'alias', 'doctor', 'import-files', 'export', 'import', 'consolidate'];
+
+describe('help and usage', () => {
+  it('has --help for the program and every command', () => {
+    const top = cli(home.path, ['--help']);
+    expect(top.status).toBe(0);
+    for (const command of COMMANDS) {
+      expect(top.stdout).toContain(command);
+      const help = cli(home.path, [command, '--help']);
+      expect(help.status, command).toBe(0);
+      expect(help.stdout).toMatch(/Usage: homunculus/);
+    }
+  });
+
+  it('exits 2 with a hint on usage errors', () => {
+    const cases: [string[], RegExp][] = [
+      [['observe'], /missing required argument/],
+      [['frobnicate'], /unknown command/],
+      [['list', '--limit', '-1'], /--limit must be a whole number of at least 0/],
+      [['list', '--limit', 'ten'], /--limit must be a whole number/],
+      [['list', '--category', 'cooking'], /Invalid category/],
+      [['feedback', 'seq:x', 'meh'], /Invalid feedback: "meh".*\n.*wrong, weak, strong/],
+      [['observe', 'not-a-key'], /does not follow the prefix:body convention/],
+      [['observe', 'seq:x', '--count', '0'], /--count must be a whole number of at least 1/],
+      [['search', '   '], /search query is empty/],
+      [['status'], /HOMUNCULUS_NOW is not an ISO-8601 instant/],
+    ];
+    for (const [args, message] of cases) {
+      const env = args[0] === 'status' ? { HOMUNCULUS_NOW: 'next tuesday' } : undefined;
+      const result = cli(home.path, args, { env });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('reports an unknown key with exit 1 and a JSON error under --json', () => {
+    const result = cli(home.path, ['get', 'seq:nope', '--json']);
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: 'Not found: seq:nope', code: 'not_found' });
+  });
+});
+
+describe('the store on disk', () => {
+  it('init is idempotent and creates the seed 000 layout', () => {
+    expect(cli(home.path, ['init']).status).toBe(0);
+    cliJson(home.path, ['observe', 'seq:a->b']);
+    expect(cli(home.path, ['init']).status).toBe(0);
+    for (const p of ['homunculus.db', 'convictions.md', 'identity.json', 'instincts/personal/seq-a-b.md', 'sessions', 'episodes', 'exports']) {
+      expect(existsSync(join(home.path, p)), p).toBe(true);
+    }
+    expect(cliJson<{ count: number }>(home.path, ['list']).count).toBe(1);
+    expect(JSON.parse(readFileSync(join(home.path, 'identity.json'), 'utf8'))).toMatchObject({ session_count: 0 });
+  });
+
+  it('never overwrites a corrupt database and says how to recover', () => {
+    const db = join(home.path, 'homunculus.db');
+    writeFileSync(db, 'garbage'.repeat(100));
+    for (const args of [['status'], ['observe', 'seq:a'], ['init']]) {
+      const result = cli(home.path, args);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/not a readable SQLite database/);
+      expect(result.stderr).toMatch(/fix: .*Move it aside/);
+    }
+    expect(readFileSync(db, 'utf8')).toBe('garbage'.repeat(100));
+    const doctor = cli(home.path, ['doctor', '--json']);
+    expect(doctor.status).toBe(1);
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'database', status: 'fail' }));
+  });
+
+  it('doctor passes on a healthy store', () => {
+    cli(home.path, ['init']);
+    const report = cliJson<{ ok: boolean; checks: { name: string; status: string }[] }>(home.path, ['doctor']);
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['node', 'home', 'config', 'database', 'fts5']));
+  });
+
+  it('doctor reports a config.json that is not JSON', () => {
+    cli(home.path, ['init']);
+    writeFileSync(join(home.path, 'config.json'), '{ nope');
+    const doctor = cli(home.path, ['doctor', '--json']);
+    expect(doctor.status).toBe(1);
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'config', status: 'fail' }));
+  });
+});
+
+describe('moving instincts in and out', () => {
+  const seedFile = (trigger: string, confidence: number, extra = '') =>
+    `---\ntrigger: "${trigger}"\naction: "prefer pure functions with explicit inputs/outputs"\nconfidence: ${confidence}\ndomain: code-style\ncreated: 2026-02-01T14:30:00Z\nlast_seen: 2026-02-07T10:15:00Z\n${extra}---\n\n# Prefer Functional Style\n\n## Evidence\n\n- Observed 12 instances of functional pattern preference\n`;
+
+  it('imports seed 000 instinct files, skipping a malformed one by name', () => {
+    const dir = join(home.path, 'legacy');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'functional.md'), seedFile('when writing new functions', 0.7));
+    writeFileSync(join(dir, 'broken.md'), '---\ntrigger: [unclosed\n---\n');
+    writeFileSync(join(dir, 'no-frontmatter.md'), '# just a note\n');
+    writeFileSync(join(dir, 'bad-confidence.md'), seedFile('x', 7));
+    const result = cli(home.path, ['import-files', dir, '--json']);
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ imported: 1, raised: 0 });
+    expect(report.skipped.map((s: { file: string }) => s.file.split('/').pop()).sort()).toEqual(['bad-confidence.md', 'broken.md', 'no-frontmatter.md']);
+    expect(result.stderr).toMatch(/skipped .*broken\.md: invalid YAML/);
+    const list = cliJson<{ instincts: { pattern: string; confidence: number; score: number; domain: string }[] }>(home.path, ['list'], {
+      HOMUNCULUS_NOW: '2026-02-07T10:15:00Z',
+    });
+    expect(list.instincts).toEqual([expect.objectContaining({ pattern: 'pref:prefer-functional-style', confidence: 12, score: 0.7, domain: 'code-style' })]);
+    expect(cli(home.path, ['import-files', join(home.path, 'missing')]).status).toBe(2);
+  });
+
+  it('exports instincts only and merges them back without ever lowering', () => {
+    const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
+    for (let i = 0; i < 6; i++) cliJson(home.path, ['observe', 'fix:missing-import', '--explain', 'add the import'], env);
+    cliJson(home.path, ['observe', 'seq:test->commit'], env);
+    const out = join(home.path, 'share.tar.gz');
+    expect(cliJson<{ instincts: number }>(home.path, ['export', '--out', out], env).instincts).toBe(2);
+
+    const other = tempDir();
+    try {
+      cliJson(other.path, ['observe', 'fix:missing-import', '--count', '9'], env);
+      const merged = cliJson<{ imported: number; raised: number }>(other.path, ['import', out], env);
+      expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0 });
+      const fix = cliJson<{ confidence: number; score: number }>(other.path, ['get', 'fix:missing-import'], env);
+      expect(fix.confidence).toBe(9);
+      expect(fix.score).toBe(0.55);
+      expect(cliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2 });
+      // No observation or session ever leaves the machine.
+      const status = cliJson<{ observations: number }>(other.path, ['status'], env);
+      expect(status.observations).toBe(0);
+    } finally {
+      other.cleanup();
+    }
+
+    writeFileSync(join(home.path, 'bad.tar.gz'), 'not a tarball');
+    const bad = cli(home.path, ['import', join(home.path, 'bad.tar.gz')], { env });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/not a readable tarball|no manifest/);
+    expect(cliJson<{ count: number }>(home.path, ['list'], env).count).toBe(2);
+  });
+});

@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { getInstinct, listAliases, listEvents, searchInstincts } from '../store/instincts.js';
+import { type TestStore, testStore } from '../test-support/store.js';
+import { aliasPattern, applyDecay, consolidateLevels, giveFeedback, observe } from './instincts.js';
+import { evolve } from './evolve.js';
+import { instinctStats } from './stats.js';
+
+let store: TestStore;
+beforeEach(() => (store = testStore()));
+afterEach(() => store.cleanup());
+
+describe('observe', () => {
+  it('creates on first sight at 0.30 and reinforces after, merging on the key', () => {
+    const first = observe(store, { pattern: 'pref:pkg=pnpm', explain: 'use pnpm, not npm', source: 'claude-code' });
+    expect(first).toMatchObject({ pattern: 'pref:pkg=pnpm', confidence: 1, level: 'raw', created: true, score: 0.3 });
+    store.advanceDays(1);
+    const second = observe(store, { pattern: 'pref:pkg=pnpm' });
+    expect(second).toMatchObject({ confidence: 2, created: false, score: 0.35 });
+    const row = getInstinct(store.db, 'pref:pkg=pnpm');
+    expect(row).toMatchObject({ category: 'preference', domain: 'general', evidence: 2, explain: 'use pnpm, not npm' });
+    expect(row?.last_seen).toBe('2026-01-02T00:00:00.000Z');
+    expect(listEvents(store.db, row?.id ?? 0).map((e) => e.kind)).toEqual(['create', 'reinforce']);
+  });
+
+  it('reports mature at four recent observations thanks to the recency bonus', () => {
+    for (let i = 0; i < 3; i++) observe(store, { pattern: 'seq:lint->fix->lint' });
+    expect(observe(store, { pattern: 'seq:lint->fix->lint' }).level).toBe('mature');
+  });
+
+  it('rejects keys outside the prefix:body convention and leaves the store untouched', () => {
+    for (const bad of ['', 'nocolon', 'weird:thing', 'seq:', ':body', 'seq:\u0000x']) {
+      expect(() => observe(store, { pattern: bad })).toThrow(UsageError);
+    }
+    expect(() => observe(store, { pattern: 'seq:a', domain: 'cooking' as never })).toThrow(/Invalid domain/);
+    expect(instinctStats(store).total).toBe(0);
+  });
+});
+
+describe('alias', () => {
+  it('sums evidence into the target and reroutes later observations', () => {
+    for (let i = 0; i < 3; i++) observe(store, { pattern: 'seq:a -> b', project: 'p1' });
+    for (let i = 0; i < 4; i++) observe(store, { pattern: 'seq:a->b', project: 'p2' });
+    expect(aliasPattern(store, 'seq:a -> b', 'seq:a->b')).toEqual({ aliased: 'seq:a -> b', target: 'seq:a->b', evidence_moved: 3 });
+    expect(getInstinct(store.db, 'seq:a -> b')).toBeUndefined();
+    expect(getInstinct(store.db, 'seq:a->b')?.evidence).toBe(7);
+    const rerouted = observe(store, { pattern: 'seq:a -> b' });
+    expect(rerouted).toMatchObject({ pattern: 'seq:a->b', confidence: 8, aliased_from: 'seq:a -> b' });
+  });
+
+  it('refuses a missing target, a self alias and a loop', () => {
+    observe(store, { pattern: 'seq:x' });
+    observe(store, { pattern: 'seq:y' });
+    expect(() => aliasPattern(store, 'seq:x', 'seq:missing')).toThrow(NotFoundError);
+    expect(() => aliasPattern(store, 'seq:x', 'seq:x')).toThrow(UsageError);
+    aliasPattern(store, 'seq:x', 'seq:y');
+    expect(() => aliasPattern(store, 'seq:y', 'seq:x')).toThrow();
+    expect(listAliases(store.db)).toHaveLength(1);
+    expect(getInstinct(store.db, 'seq:y')?.evidence).toBe(2);
+  });
+});
+
+describe('consolidate levels', () => {
+  it('promotes at 5 and 10, makes a rule universal across two projects, never demotes', () => {
+    for (let i = 0; i < 5; i++) observe(store, { pattern: 'fix:missing-import', project: 'p1' });
+    for (let i = 0; i < 10; i++) observe(store, { pattern: 'combo:pytest+coverage', project: i < 5 ? 'p1' : 'p2' });
+    for (let i = 0; i < 10; i++) observe(store, { pattern: 'seq:one-project', project: 'p1' });
+    observe(store, { pattern: 'seq:new' });
+    store.advanceDays(30);
+    const result = consolidateLevels(store);
+    expect(result).toEqual({ promoted_to_mature: 3, promoted_to_rule: 2, promoted_to_universal: 1, total: 4 });
+    expect(getInstinct(store.db, 'fix:missing-import')?.level).toBe(1);
+    expect(getInstinct(store.db, 'seq:one-project')?.level).toBe(2);
+    expect(getInstinct(store.db, 'combo:pytest+coverage')?.level).toBe(3);
+    expect(getInstinct(store.db, 'seq:new')?.level).toBe(0);
+    expect(consolidateLevels(store)).toEqual({ promoted_to_mature: 0, promoted_to_rule: 0, promoted_to_universal: 0, total: 4 });
+  });
+});
+
+describe('decay pass and feedback on the store', () => {
+  it('folds and logs decay once per period', () => {
+    observe(store, { pattern: 'seq:a', occurrences: 3 });
+    store.advanceDays(14);
+    expect(applyDecay(store)).toEqual({ decayed: 1, deleted: 0 });
+    expect(getInstinct(store.db, 'seq:a')?.confidence).toBe(0.4);
+    expect(applyDecay(store)).toEqual({ decayed: 0, deleted: 0 });
+    store.advanceDays(7);
+    applyDecay(store);
+    expect(getInstinct(store.db, 'seq:a')?.confidence).toBe(0.35);
+    const kinds = listEvents(store.db, getInstinct(store.db, 'seq:a')?.id ?? 0).map((e) => [e.kind, e.delta_confidence]);
+    expect(kinds).toEqual([['create', 0.5], ['decay', -0.1], ['decay', -0.05]]);
+  });
+
+  it('applies feedback to the decayed score and logs it', () => {
+    observe(store, { pattern: 'seq:a', occurrences: 3 });
+    store.advanceDays(7);
+    expect(giveFeedback(store, 'seq:a', 'strong')).toEqual({ pattern: 'seq:a', feedback: 'strong', before: 0.45, after: 0.55 });
+    expect(giveFeedback(store, 'seq:a', 'wrong').after).toBe(0.2);
+    expect(() => giveFeedback(store, 'seq:nope', 'weak')).toThrow(NotFoundError);
+  });
+});
+
+describe('evolve', () => {
+  it('promotes an instinct that has earned it, keeps tracking it, and reports it stale after it fades', () => {
+    for (let i = 0; i < 6; i++) {
+      observe(store, { pattern: 'pref:named-exports', explain: 'Use named exports, never default exports' });
+      store.advanceDays(3);
+    }
+    // 15 days old, last seen 3 days ago, score 0.30 + 5 x 0.05 = 0.55: not yet.
+    expect(evolve(store, { promote: true }).promoted).toEqual([]);
+    for (let i = 0; i < 4; i++) observe(store, { pattern: 'pref:named-exports' });
+    const preview = evolve(store, { promote: false });
+    expect(preview.candidates).toHaveLength(1);
+    expect(preview.candidates[0]).toMatchObject({ pattern: 'pref:named-exports', eligible: true, score: 0.75 });
+    expect(getInstinct(store.db, 'pref:named-exports')?.promoted_at).toBeNull();
+
+    const done = evolve(store, { promote: true });
+    expect(done.promoted).toEqual(['pref:named-exports']);
+    expect(evolve(store, { promote: true }).promoted).toEqual([]);
+    observe(store, { pattern: 'pref:named-exports' });
+    expect(getInstinct(store.db, 'pref:named-exports')?.evidence).toBe(11);
+
+    store.advanceDays(7 * 8);
+    // 0.80 after the last reinforcement, minus 8 x 0.05: exactly 0.40 is not yet stale.
+    expect(evolve(store, { promote: false }).stale).toEqual([]);
+    store.advanceDays(7);
+    expect(evolve(store, { promote: false }).stale.map((s) => s.score)).toEqual([0.35]);
+  });
+});
+
+describe('search', () => {
+  it('finds by FTS5 terms, OR, prefix and NOT, and falls back to substring for unparsable queries', () => {
+    observe(store, { pattern: 'seq:lint->fix->lint', explain: 'run eslint after each fix' });
+    observe(store, { pattern: 'combo:eslint+prettier', explain: 'format with prettier' });
+    observe(store, { pattern: 'fix:missing-import' });
+    expect(searchInstincts(store.db, 'lint').rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
+    expect(searchInstincts(store.db, 'lint OR prettier').rows).toHaveLength(2);
+    expect(searchInstincts(store.db, 'esl*').rows).toHaveLength(2);
+    expect(searchInstincts(store.db, 'eslint NOT prettier').rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
+    const fallback = searchInstincts(store.db, 'missing-import(');
+    expect(fallback.mode).toBe('like');
+    expect(fallback.rows).toHaveLength(0);
+    const substring = searchInstincts(store.db, '->fix');
+    expect(substring.mode).toBe('like');
+    expect(substring.rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { checkPromotion, isStaleConviction } from './promotion.js';
+
+const NOW = new Date('2026-03-01T00:00:00.000Z');
+const daysAgo = (d: number): string => new Date(NOW.getTime() - d * 86_400_000).toISOString();
+const check = (confidence: number, ageDays: number, idleDays: number, promoted = false) =>
+  checkPromotion({ confidence, firstSeen: daysAgo(ageDays), lastSeen: daysAgo(idleDays), promoted }, NOW);
+
+describe('conviction promotion (seed 000)', () => {
+  it('accepts exactly 0.75, exactly 14 days old, last seen exactly 7 days ago', () => {
+    const result = check(0.75, 14, 7);
+    expect(result.eligible).toBe(true);
+    expect(result.blockers).toEqual([]);
+    expect(result.reasons).toHaveLength(4);
+  });
+  it('rejects 0.74', () => {
+    expect(check(0.74, 30, 1).eligible).toBe(false);
+    expect(check(0.74, 30, 1).blockers[0]).toMatch(/confidence 0\.74 < 0\.75/);
+  });
+  it('rejects an instinct younger than 14 days', () => {
+    const result = check(0.9, 13.99, 1);
+    expect(result.eligible).toBe(false);
+    expect(result.blockers.join()).toMatch(/13 days old \(needs 14\)/);
+  });
+  it('rejects one not seen within 7 days', () => {
+    expect(check(0.9, 30, 7.01).eligible).toBe(false);
+  });
+  it('rejects one already promoted', () => {
+    expect(check(0.9, 30, 1, true).blockers).toContain('already promoted');
+  });
+  it('flags a promoted instinct below 0.40 as stale, not one at exactly 0.40', () => {
+    expect(isStaleConviction(true, 0.39)).toBe(true);
+    expect(isStaleConviction(true, 0.4)).toBe(false);
+    expect(isStaleConviction(false, 0.2)).toBe(false);
+  });
+});

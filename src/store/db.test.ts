@@ -1,0 +1,93 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HomunculusError } from '../core/errors.js';
+import { tempDir } from '../test-support/cli.js';
+import { type Db, openDatabase } from './db.js';
+import { migrate, schemaVersion } from './migrations.js';
+import { MIGRATIONS } from './schema.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => (dir = tempDir()));
+afterEach(() => dir.cleanup());
+
+describe('openDatabase', () => {
+  it('creates a WAL database with foreign keys and the latest schema', () => {
+    const db = openDatabase(join(dir.path, 'h.db'));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(Number(db.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    db.close();
+  });
+
+  it('refuses a file that is not SQLite and leaves it byte for byte as it was', () => {
+    const path = join(dir.path, 'h.db');
+    const junk = 'this is not a database, it is a grocery list\n'.repeat(20);
+    writeFileSync(path, junk);
+    expect(() => openDatabase(path)).toThrow(HomunculusError);
+    expect(() => openDatabase(path)).toThrow(/not a readable SQLite database/);
+    expect(readFileSync(path, 'utf8')).toBe(junk);
+  });
+
+  it('refuses a SQLite file whose pages are corrupt without overwriting it', () => {
+    const path = join(dir.path, 'h.db');
+    const db = openDatabase(path);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    const bytes = readFileSync(path);
+    bytes.fill(0xab, 100, 4096 * 2);
+    writeFileSync(path, bytes);
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(HomunculusError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a database made by a newer homunculus', () => {
+    const path = join(dir.path, 'h.db');
+    const db = openDatabase(path);
+    db.pragma(`user_version = ${MIGRATIONS.length + 5}`);
+    db.close();
+    expect(() => openDatabase(path)).toThrow(/newer than this homunculus understands/);
+  });
+});
+
+describe('migrations', () => {
+  it('upgrades a database made by an older schema in place and keeps its rows', () => {
+    const path = join(dir.path, 'old.db');
+    const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, 1) });
+    expect(schemaVersion(old)).toBe(1);
+    old.prepare(
+      `INSERT INTO instincts (key, category, confidence, evidence, first_seen, last_seen) VALUES ('pref:pkg=pnpm', 'preference', 0.5, 3, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')`,
+    ).run();
+    old.prepare(`INSERT INTO observations (source, session_id, tool_use_id, ts) VALUES ('claude-code', 's1', 't1', '2026-01-01T00:00:00Z')`).run();
+    old.close();
+
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    expect(db.prepare('SELECT key, evidence FROM instincts').all()).toEqual([{ key: 'pref:pkg=pnpm', evidence: 3 }]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM observations').get()).toEqual({ n: 1 });
+    // The full-text index added by a later migration covers the rows that existed before it.
+    expect(db.prepare("SELECT rowid FROM instincts_fts WHERE instincts_fts MATCH 'pnpm'").all()).toHaveLength(1);
+    const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+    expect(applied.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    db.close();
+  });
+
+  it('is a no-op when the schema is current', () => {
+    const db = openDatabase(join(dir.path, 'h.db'));
+    expect(migrate(db, MIGRATIONS)).toBe(MIGRATIONS.length);
+    db.close();
+  });
+
+  it('rolls back a failing migration completely', () => {
+    const path = join(dir.path, 'h.db');
+    const broken = [...MIGRATIONS, { version: MIGRATIONS.length + 1, name: 'broken', up: (d: Db) => { d.exec('CREATE TABLE half (x)'); throw new Error('boom'); } }];
+    expect(() => openDatabase(path, { migrations: broken })).toThrow('boom');
+    const db = openDatabase(path, { migrate: false });
+    expect(schemaVersion(db)).toBe(0);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
+    db.close();
+    expect(existsSync(path)).toBe(true);
+  });
+});

@@ -1,0 +1,60 @@
+/** Helpers for tests that drive the built `homunculus` binary on a temporary home. */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = join(REPO_ROOT, 'dist', 'cli', 'bin.js');
+export const SHARED = join(REPO_ROOT, '..', 'shared');
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'homunculus-test-'): { path: string; cleanup: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOMUNCULUS_HOME: home, HOME: home, ...extra };
+  delete env.HOMUNCULUS_OBSERVER;
+  if (!('HOMUNCULUS_NOW' in extra)) delete env.HOMUNCULUS_NOW;
+  for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];
+  return env;
+}
+
+/** Runs the CLI synchronously. */
+export function cli(home: string, args: readonly string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): CliResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: cliEnv(home, options.env),
+    input: options.input,
+    cwd: options.cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs the CLI and parses its --json output. */
+export function cliJson<T = Record<string, unknown>>(home: string, args: readonly string[], env?: Record<string, string | undefined>): T {
+  const result = cli(home, [...args, '--json'], { env });
+  if (result.status !== 0) throw new Error(`homunculus ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** Runs any node script asynchronously (for concurrency tests). */
+export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => done({ status: code ?? -1, stdout, stderr }));
+  });
+}

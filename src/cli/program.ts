@@ -1,6 +1,8 @@
 /** The `homunculus` command line: global options, commands, and one error policy. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerCaptureCommands } from './commands/capture.js';
+import { registerInstallCommands } from './commands/install.js';
 import { registerInstinctCommands } from './commands/instincts.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerSetupCommands } from './commands/setup.js';
@@ -29,6 +31,8 @@ export function buildProgram(): Command {
   registerInstinctCommands(program);
   registerLifecycleCommands(program);
   registerTransferCommands(program);
+  registerCaptureCommands(program);
+  registerInstallCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

@@ -69,6 +69,8 @@ describe('projectInfo', () => {
     expect(projectInfo(repo)).toEqual({ id: fingerprint(repo), name: 'local', root: repo });
     const gone = '/nonexistent/elsewhere/project-x';
     expect(projectInfo(gone)).toEqual({ id: fingerprint(gone), name: 'project-x', root: gone });
+    // A subdirectory of a foreign directory already seen joins its project.
+    expect(projectInfo(`${gone}/cmd/sub`)).toEqual(projectInfo(gone));
   });
 });
 

@@ -107,7 +107,10 @@ export function projectInfo(cwd: string): ProjectInfo {
   const git = findGitDirs(abs);
   let info: ProjectInfo;
   if (!git) {
-    info = { id: fingerprint(abs), name: basename(abs) || abs, root: abs };
+    // A directory from another machine (an imported transcript): a subdirectory of one
+    // already seen belongs to that one's project, as it would under git here.
+    const parent = existsSync(abs) ? undefined : [...cache.values()].find((p) => !p.remote && abs.startsWith(`${p.root}/`) && !existsSync(p.root));
+    info = parent ?? { id: fingerprint(abs), name: basename(abs) || abs, root: abs };
   } else {
     const config = readGitFile(join(git.commonDir, 'config'));
     const url = config ? remoteFromConfig(config) : undefined;

@@ -7,16 +7,14 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { lockPath, tryLock } from '../core/lock.js';
 import type { HomePaths } from '../core/paths.js';
+import { CLI_ENTRY } from './entry.js';
 
 export type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
 
 /** Stops at the end of a turn start a run at most this often; a session's end always may. */
 export const LEARN_THROTTLE_MS = 5 * 60 * 1000;
-
-export const CLI_ENTRY = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
 
 export interface LearnOptions {
   env: NodeJS.ProcessEnv;

@@ -1,6 +1,7 @@
 /**
- * Writing normalised hook events as observations: the step the live hooks and the
- * transcript import share. Every write is idempotent on (source, session_id, tool_use_id).
+ * Normalised hook events as observations: the step the live hooks and the transcript import
+ * share. Builders are pure; the record* functions write, idempotent on
+ * (source, session_id, tool_use_id).
  */
 import { projectInfo } from '../core/project.js';
 import type { Db } from '../store/db.js';
@@ -16,16 +17,15 @@ export interface RecordResult {
   observation?: NewObservation;
 }
 
-const insert = (db: Db, observation: NewObservation): RecordResult => ({
-  status: insertObservation(db, observation) ? 'recorded' : 'duplicate',
-  observation,
-});
+/** An observation to write, or why there is none (noise, or no session, tool or prompt). */
+export type Built = { observation: NewObservation } | { status: 'noise' | 'ignored'; detail: string };
 
-/** A tool call's observation (pure: nothing written), or why there is none: noise, or no session or tool. */
-export function toolObservation(input: HookInput): { observation: NewObservation } | { status: 'noise' | 'ignored'; detail: string } {
+const NO_SESSION: Built = { status: 'ignored', detail: 'no session id in the payload' };
+
+export function toolObservation(input: HookInput): Built {
   const tool = input.tool;
   if (!tool) return { status: 'ignored', detail: 'no tool_name in the payload' };
-  if (!input.sessionId) return { status: 'ignored', detail: 'no session id in the payload' };
+  if (!input.sessionId) return NO_SESSION;
   const mapped = mapToolCall({
     source: input.agent,
     sessionId: input.sessionId,
@@ -44,11 +44,29 @@ export function toolObservation(input: HookInput): { observation: NewObservation
   return mapped.kind === 'noise' ? { status: 'noise', detail: mapped.reason } : { observation: mapped.observation };
 }
 
-/** A tool call written straight to the database: recorded, a duplicate, noise, or ignored. */
-export function recordToolCall(db: Db, input: HookInput): RecordResult {
-  const r = toolObservation(input);
-  return 'observation' in r ? insert(db, r.observation) : r;
+/** A typed prompt; `occurrence` counts earlier prompts of this session with the same stored text. */
+export function promptObservationFor(input: HookInput, occurrence: number): Built {
+  if (!input.sessionId) return NO_SESSION;
+  const text = promptText(input.prompt ?? '');
+  if (!text) return { status: 'ignored', detail: 'empty prompt' };
+  return {
+    observation: promptObservation({ source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectInfo(input.cwd), text, occurrence }),
+  };
 }
+
+export function lifecycleObservation(input: HookInput, kind: 'start' | 'end'): Built {
+  if (!input.sessionId) return NO_SESSION;
+  const event = { source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectInfo(input.cwd), reason: input.reason };
+  return { observation: kind === 'start' ? sessionStartObservation(event) : sessionEndObservation(event) };
+}
+
+/** Writes a built observation: recorded, or a duplicate of one already stored. */
+export function write(db: Db, built: Built): RecordResult {
+  if (!('observation' in built)) return built;
+  return { status: insertObservation(db, built.observation) ? 'recorded' : 'duplicate', observation: built.observation };
+}
+
+export const recordToolCall = (db: Db, input: HookInput): RecordResult => write(db, toolObservation(input));
 
 /** How many prompts of this session already have this exact stored text. */
 function promptOccurrences(db: Db, source: string, sessionId: string, text: string): number {
@@ -58,23 +76,9 @@ function promptOccurrences(db: Db, source: string, sessionId: string, text: stri
   return row.n;
 }
 
-/**
- * A typed prompt. `occurrence` is given by a replay that counts in order; a live hook
- * counts what is stored, so both give the n-th identical prompt the same id.
- */
-export function recordPrompt(db: Db, input: HookInput, occurrence?: number): RecordResult {
-  if (!input.sessionId) return { status: 'ignored', detail: 'no session id in the payload' };
-  const text = promptText(input.prompt ?? '');
-  if (!text) return { status: 'ignored', detail: 'empty prompt' };
-  const n = occurrence ?? promptOccurrences(db, input.agent, input.sessionId, text);
-  return insert(
-    db,
-    promptObservation({ source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectInfo(input.cwd), text, occurrence: n }),
-  );
+/** A live prompt: counting what is stored gives the n-th identical prompt the same id a replay gives it. */
+export function recordPrompt(db: Db, input: HookInput): RecordResult {
+  return write(db, promptObservationFor(input, promptOccurrences(db, input.agent, input.sessionId, promptText(input.prompt ?? ''))));
 }
 
-export function recordLifecycle(db: Db, input: HookInput, kind: 'start' | 'end'): RecordResult {
-  if (!input.sessionId) return { status: 'ignored', detail: 'no session id in the payload' };
-  const event = { source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectInfo(input.cwd), reason: input.reason };
-  return insert(db, kind === 'start' ? sessionStartObservation(event) : sessionEndObservation(event));
-}
+export const recordLifecycle = (db: Db, input: HookInput, kind: 'start' | 'end'): RecordResult => write(db, lifecycleObservation(input, kind));

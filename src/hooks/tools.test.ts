@@ -25,10 +25,12 @@ describe('shell commands', () => {
     expect(baseCommand('go test ./cmd/... -run TestX')).toBe('go test');
     expect(baseCommand('./scripts/release.sh v1')).toBe('release.sh');
     expect(baseCommand('')).toBe('');
+    expect(baseCommand('# build first\nexport GOFLAGS=-mod=mod\nfor p in a b; do go vet $p; done')).toBe('go vet');
+    expect(baseCommand('docker run \\\n  --rm img')).toBe('docker run');
   });
 
   it('treats looking-around commands as noise, and anything that acts as signal', () => {
-    for (const c of ['ls -la', 'cat README.md', 'git status', 'git diff HEAD~1', 'git log --oneline -5', 'pwd', 'cd src && ls', 'git branch', 'git status && git diff']) {
+    for (const c of ['ls -la', 'cat README.md', 'git status', 'git diff HEAD~1', 'git log --oneline -5', 'pwd', 'cd src && ls', 'git branch', 'git status && git diff', '# look\ngit log']) {
       expect(isNoiseCommand(c), c).toBe(true);
     }
     for (const c of ['npm test', 'git commit -m x', 'cat a | grep b', 'echo hi > out.txt', 'git branch -D old', 'ls; make', '']) {

@@ -49,7 +49,8 @@ const MULTIPLEXERS = new Set([
 ]);
 
 /** Splits a shell command line into simple commands at ;, &&, ||, | and newlines, outside quotes. */
-export function splitCommands(command: string): string[] {
+export function splitCommands(commandLine: string): string[] {
+  const command = commandLine.replace(/\\\r?\n/g, ' ');
   const parts: string[] = [];
   let current = '';
   let quote: string | undefined;
@@ -119,12 +120,21 @@ export function baseOf(simple: string): string {
   return program;
 }
 
-/** The base command of a whole command line: the first simple command that is not a `cd`. */
+/** Shell grammar and set-up steps: they say nothing about what a command line does. */
+const SETUP = new Set(['cd', 'export', 'set', 'unset', 'source', '.', 'pushd', 'popd', 'for', 'while', 'until', 'if', 'fi', 'done', 'esac', 'case', 'local', 'declare', 'shopt', 'trap']);
+
+/** One simple command without leading shell keywords (`do go test` -> `go test`); '' for a comment. */
+function stripGrammar(simple: string): string {
+  if (simple.startsWith('#')) return '';
+  return simple.replace(/^(?:(?:do|then|else|elif|\{|\(|!)\s+)+/, '').trim();
+}
+
+/** The base command of a whole command line: the first simple command that is not set-up or grammar. */
 export function baseCommand(command: string): string {
-  const parts = splitCommands(command);
+  const parts = splitCommands(command).map(stripGrammar).filter(Boolean);
   for (const part of parts) {
     const base = baseOf(part);
-    if (base && base !== 'cd') return base;
+    if (base && !SETUP.has(base)) return base;
   }
   return parts.length ? baseOf(parts[0] as string) : '';
 }
@@ -152,7 +162,7 @@ function isNoiseSimple(simple: string): boolean {
 
 /** A successful command line made only of looking-around commands (cat, ls, git status ...). */
 export function isNoiseCommand(command: string): boolean {
-  const parts = splitCommands(command);
+  const parts = splitCommands(command).map(stripGrammar).filter(Boolean);
   return parts.length > 0 && parts.every(isNoiseSimple);
 }
 

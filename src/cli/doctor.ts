@@ -10,6 +10,7 @@ import { schemaVersion } from '../store/migrations.js';
 import { MIGRATIONS } from '../store/schema.js';
 import { countInstincts } from '../store/instincts.js';
 import { countObservations } from '../store/observations.js';
+import { CAPTURE_CHECKS } from '../hooks/doctor.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -88,7 +89,7 @@ const fts5: DoctorCheck = () => {
   }
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5];
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, ...CAPTURE_CHECKS];
 
 export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
   const results: CheckResult[] = [];

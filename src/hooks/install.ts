@@ -5,7 +5,7 @@
  * removes exactly what was added and, when nothing else changed since, restores the
  * original bytes (formatting included).
  */
-import { accessSync, constants, existsSync, lstatSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { formatDiff } from '../core/diff.js';
 import { HomunculusError } from '../core/errors.js';
@@ -167,37 +167,67 @@ function assertWritable(file: string): void {
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   try {
     accessSync(existsSync(file) ? file : dir, constants.W_OK);
-  } catch {
-    throw new HomunculusError('settings_unwritable', `Cannot write ${file}: permission denied.`, {
-      hint: 'Nothing was changed. Fix the file\'s permissions (or its directory\'s) and run the command again.',
-    });
+  } catch (err) {
+    throw unwritable(file, err);
   }
 }
 
 const containsOurs = (text: string): boolean => /(?:homunculus|\/cli\/bin\.js)["']?\s+(?:hook\s|mcp\b)|# homunculus:begin|# added by homunculus/.test(text);
 
-/** Writes a plan (checking every file first, so a refusal changes nothing). */
+function unwritable(file: string, err: unknown): HomunculusError {
+  return new HomunculusError('settings_unwritable', `Cannot write ${file}: ${(err as Error).message}`, {
+    hint: "Nothing was changed. Fix the file's permissions (or its directory's) and run the command again.",
+  });
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Writes a plan. Every file is checked first and a failure part-way puts back the files
+ * already written, so a refusal changes nothing.
+ */
 export function applyPlan(plan: Plan, kind: 'install' | 'uninstall'): FileChange[] {
   const todo = plan.changes.filter((c) => c.action !== 'unchanged');
   for (const c of todo) assertWritable(c.file);
-  for (const c of todo) {
-    const real = realTarget(c.file);
-    if (kind === 'install') {
-      if (c.before === undefined) writeFileSync(c.file + CREATED_SUFFIX, '');
-      else if (!containsOurs(c.before) || !existsSync(c.file + BACKUP_SUFFIX)) writeFileAtomic(c.file + BACKUP_SUFFIX, c.before);
-    }
-    if (c.after === undefined) unlinkSync(real);
-    else writeFileAtomic(real, c.after);
-    if (kind === 'uninstall') {
-      for (const side of [BACKUP_SUFFIX, CREATED_SUFFIX]) {
-        if ((side === CREATED_SUFFIX && c.after === undefined) || (side === BACKUP_SUFFIX && c.action === 'restore')) {
-          try {
-            unlinkSync(c.file + side);
-          } catch {
-            // Already gone.
-          }
+  const undo: (() => void)[] = [];
+  let current = plan.target.hooksFile;
+  try {
+    for (const c of todo) {
+      current = c.file;
+      const real = realTarget(c.file);
+      if (kind === 'install') {
+        if (c.before === undefined) {
+          mkdirSync(dirname(c.file), { recursive: true });
+          writeFileSync(c.file + CREATED_SUFFIX, '');
+          undo.push(() => removeQuietly(c.file + CREATED_SUFFIX));
+        } else if (!containsOurs(c.before) || !existsSync(c.file + BACKUP_SUFFIX)) {
+          writeFileAtomic(c.file + BACKUP_SUFFIX, c.before);
         }
       }
+      undo.push(() => (c.before === undefined ? removeQuietly(real) : writeFileAtomic(real, c.before)));
+      if (c.after === undefined) unlinkSync(real);
+      else writeFileAtomic(real, c.after);
+    }
+  } catch (err) {
+    for (const step of undo.reverse()) {
+      try {
+        step();
+      } catch {
+        // Best effort: the backup file still holds the original.
+      }
+    }
+    throw err instanceof HomunculusError ? err : unwritable(current, err);
+  }
+  if (kind === 'uninstall') {
+    for (const c of todo) {
+      if (c.after === undefined) removeQuietly(c.file + CREATED_SUFFIX);
+      if (c.action === 'restore') removeQuietly(c.file + BACKUP_SUFFIX);
     }
   }
   return todo;

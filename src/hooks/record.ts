@@ -68,17 +68,21 @@ export function write(db: Db, built: Built): RecordResult {
 
 export const recordToolCall = (db: Db, input: HookInput): RecordResult => write(db, toolObservation(input));
 
-/** How many prompts of this session already have this exact stored text. */
-function promptOccurrences(db: Db, source: string, sessionId: string, text: string): number {
+/** How many earlier prompts of this session have this exact stored text. */
+function promptOccurrences(db: Db, input: HookInput, text: string): number {
   const row = db
-    .prepare("SELECT COUNT(*) AS n FROM observations WHERE source = ? AND session_id = ? AND event = 'prompt' AND input = ?")
-    .get(source, sessionId, text) as { n: number };
+    .prepare("SELECT COUNT(*) AS n FROM observations WHERE source = ? AND session_id = ? AND event = 'prompt' AND input = ? AND ts < ?")
+    .get(input.agent, input.sessionId, text, input.ts) as { n: number };
   return row.n;
 }
 
-/** A live prompt: counting what is stored gives the n-th identical prompt the same id a replay gives it. */
+/**
+ * A live prompt. Counting the same text stored earlier gives the n-th identical prompt the
+ * id an import of the transcript gives it; a replay of the same event (same time) gets the
+ * same id again.
+ */
 export function recordPrompt(db: Db, input: HookInput): RecordResult {
-  return write(db, promptObservationFor(input, promptOccurrences(db, input.agent, input.sessionId, promptText(input.prompt ?? ''))));
+  return write(db, promptObservationFor(input, promptOccurrences(db, input, promptText(input.prompt ?? ''))));
 }
 
 export const recordLifecycle = (db: Db, input: HookInput, kind: 'start' | 'end'): RecordResult => write(db, lifecycleObservation(input, kind));

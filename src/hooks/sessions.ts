@@ -89,13 +89,13 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 export function summaryText(facts: SessionFacts, title?: string): string {
   const calls = Object.values(facts.toolCounts).reduce((a, b) => a + b, 0);
   const parts: string[] = [];
-  if (title) parts.push(`${truncate(title.replace(/\s+/g, ' ').trim(), 200)}.`);
   const top = facts.toolsUsed.slice(0, 5).map((t) => `${t} ${facts.toolCounts[t]}`);
   parts.push(`${plural(calls, 'tool call')}${top.length ? ` (${top.join(', ')})` : ''}, ${plural(facts.filesTouched.length, 'file')} changed`);
   if (facts.errors) parts.push(`${plural(facts.errors, 'error')}`);
   if (facts.blocked) parts.push(`${facts.blocked} blocked`);
   const first = facts.prompts[0];
-  const text = `${parts.join(', ')}.`;
+  const heading = title ? `${truncate(title.replace(/\s+/g, ' ').trim(), 200).replace(/\.?$/, '.')} ` : '';
+  const text = `${heading}${parts.join(', ')}.`;
   return first ? `${text} First prompt: "${truncate(first.replace(/\s+/g, ' ').trim(), 240)}"` : text;
 }
 

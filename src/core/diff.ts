@@ -22,12 +22,12 @@ export function diffLines(before: string, after: string): DiffLine[] {
       out.push({ op: ' ', text: a[i]! });
       i++;
       j++;
-    } else if (j < m && (i >= n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      out.push({ op: '+', text: b[j]! });
-      j++;
-    } else {
+    } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
       out.push({ op: '-', text: a[i]! });
       i++;
+    } else {
+      out.push({ op: '+', text: b[j]! });
+      j++;
     }
   }
   return out;

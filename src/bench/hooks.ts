@@ -54,7 +54,7 @@ export async function runHooksBench(runs = Number(process.env.BENCH_RUNS ?? 20))
     const payloads: Record<string, () => string> = {
       observe: () => JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build', description: 'Build' }, tool_response: { stdout: 'ok', stderr: '' }, tool_use_id: `toolu_${n++}` }),
       start: () => JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }),
-      prompt: () => JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'the docker build fails after the schema migration, can you fix the cache config?' }),
+      prompt: () => JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'the docker step touches the schema again and the build fails, can you fix it?' }),
       recall: () => JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' }, tool_response: {}, tool_use_id: `toolu_e${n++}` }),
       stop: () => JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false }),
     };

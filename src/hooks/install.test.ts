@@ -144,6 +144,28 @@ describe('init --claude on a settings file that already has hooks', () => {
   });
 });
 
+describe('what uninstall recognises as ours', () => {
+  it('leaves the plugin\'s own .mcp.json entry and look-alike hooks alone', () => {
+    const pluginMcp = { mcpServers: { homunculus: { command: 'sh', args: ['${CLAUDE_PLUGIN_ROOT}/scripts/homunculus.sh', 'mcp'] } } };
+    writeFileSync(join(project, '.mcp.json'), JSON.stringify(pluginMcp));
+    mkdirSync(join(project, '.claude'));
+    const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo homunculus is great' }] }] } };
+    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(hooks));
+    expect(uninstall('claude-code', 'project')).toEqual([]);
+    expect(json(join(project, '.mcp.json'))).toEqual(pluginMcp);
+    expect(json(join(project, '.claude', 'settings.json'))).toEqual(hooks);
+  });
+
+  it('installs and removes with --command homunculus (a global install on PATH)', () => {
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, project), 'homunculus'), 'install');
+    expect(read(join(home, '.claude', 'settings.json'))).toContain('"command": "homunculus hook observe"');
+    expect(json(join(home, '.claude.json'))).toEqual({ mcpServers: { homunculus: { type: 'stdio', command: 'homunculus', args: ['mcp'] } } });
+    uninstall();
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(home, '.claude.json'))).toBe(false);
+  });
+});
+
 describe('other agents', () => {
   it('gemini: named hooks with millisecond timeouts and the MCP server in the same settings file', () => {
     install('gemini');

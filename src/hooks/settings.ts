@@ -96,8 +96,12 @@ export function mcpEntry(prefixWords: readonly string[], format: 'claude-json' |
   return { ...(format === 'claude-json' ? { type: 'stdio' } : {}), command, args: [...args, 'mcp'] };
 }
 
-const isOurServer = (entry: unknown): boolean =>
-  isObj(entry) && Array.isArray(entry.args) && entry.args.includes('mcp') && /homunculus|\/cli\/bin\.js/.test(`${String(entry.command)} ${entry.args.join(' ')}`);
+/** An entry `init` wrote: `<node> <.../cli/bin.js> mcp`, or `homunculus mcp` with --command homunculus. Nothing else. */
+const isOurServer = (entry: unknown): boolean => {
+  if (!isObj(entry) || !Array.isArray(entry.args) || entry.args[entry.args.length - 1] !== 'mcp') return false;
+  const words = [String(entry.command), ...entry.args.slice(0, -1).map(String)];
+  return words.some((w) => /\/cli\/bin\.js$/.test(w)) || /(?:^|\/)homunculus$/.test(words[words.length - 1] ?? '');
+};
 
 /** Adds mcpServers.homunculus; a different server already under that name is left alone. */
 export function mergeMcp(settings: Json, entry: Json, file: string): { settings: Json; conflict: boolean } {

@@ -1,6 +1,7 @@
 /** `init --claude | --project | --codex | --gemini | --cursor` and `uninstall`: wiring agents to Homunculus. */
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
+import { HomunculusError } from '../../core/errors.js';
 import type { Agent } from '../../hooks/agents.js';
 import { defaultCommandPrefix } from '../../hooks/entry.js';
 import { type FileChange, type Plan, applyPlan, planInstall, planUninstall } from '../../hooks/install.js';
@@ -92,8 +93,7 @@ export function runInstall(o: AgentFlags, cwd = process.cwd()): Report[] {
 export function registerInstallCommands(program: Command): void {
   const uninstall = program
     .command('uninstall')
-    .description('Remove exactly the hooks and MCP server init added (every agent and scope when no flag is given)')
-    .option('--command <prefix>', 'unused; accepted for symmetry with init');
+    .description('Remove exactly the hooks and MCP server init added (every agent and scope when no flag is given)');
   for (const [flag, help] of AGENT_FLAG_HELP) uninstall.option(flag, help);
   uninstall.action((o: AgentFlags, cmd: Command) => {
     const g: GlobalOptions = globals(cmd);
@@ -101,13 +101,25 @@ export function registerInstallCommands(program: Command): void {
     const all = chosen.agents.length === 0;
     const agents: Agent[] = all ? ['claude-code', 'codex', 'gemini', 'cursor'] : chosen.agents;
     const scopes: Scope[] = all ? ['user', 'project'] : [chosen.scope];
+    const skipped: string[] = [];
     const reports = scopes.flatMap((scope) =>
-      agents.map((a) => {
-        const plan = planUninstall(targetFor(a, scope, userHome(), process.cwd()));
-        return report(plan, !!o.dryRun, o.dryRun ? [] : applyPlan(plan, 'uninstall'));
+      agents.flatMap((a) => {
+        let plan: Plan;
+        try {
+          plan = planUninstall(targetFor(a, scope, userHome(), process.cwd()));
+        } catch (err) {
+          // Sweeping every agent: a settings file we cannot read is reported, not fatal.
+          if (!all || !(err instanceof HomunculusError)) throw err;
+          skipped.push(err.message);
+          return [];
+        }
+        return [report(plan, !!o.dryRun, o.dryRun ? [] : applyPlan(plan, 'uninstall'))];
       }),
     );
     const touched = reports.filter((r) => r.files.some((f) => f.action !== 'unchanged'));
-    emit(g, { reports }, () => (touched.length ? humanReport(touched, 'uninstall') : ['Nothing to remove: no Homunculus hooks or MCP server found.']));
+    emit(g, { reports, skipped }, () => [
+      ...(touched.length ? humanReport(touched, 'uninstall') : ['Nothing to remove: no Homunculus hooks or MCP server found.']),
+      ...skipped.map((m) => `! skipped: ${m}`),
+    ]);
   });
 }

@@ -16,7 +16,7 @@ import { logHook } from './log.js';
 import { emptyOutput, formatOutput } from './output.js';
 import { type RawPayload, parsePayload } from './payload.js';
 import { toolObservation } from './record.js';
-import { spoolObservation } from './spool.js';
+import { spoolObservation } from '../store/spool.js';
 
 /** How long a hook waits on a database another process is writing. */
 export const HOOK_BUSY_TIMEOUT_MS = 3_000;
@@ -67,7 +67,7 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
     const store = options.store ?? openStore({ home, clock });
     try {
       if (!options.store) store.db.pragma(`busy_timeout = ${HOOK_BUSY_TIMEOUT_MS}`);
-      const { drainSpool } = await import('./drain.js');
+      const { drainSpool } = await import('../store/spool-drain.js');
       tryRecord(logs, `${hook}: draining the spool`, () => (drainSpool(store.db, store.paths.home), { status: 'done' }));
       return await dispatch(hook, input, store, env, logs);
     } finally {

@@ -12,7 +12,7 @@ import { projectInfo } from '../core/project.js';
 import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { type HookInput, normalise } from './agents.js';
-import { drainSpool } from './drain.js';
+import { drainSpool } from '../store/spool-drain.js';
 import { promptText } from './observation.js';
 import { type Built, lifecycleObservation, promptObservationFor, toolObservation, write } from './record.js';
 import { renderSessionFile, upsertSession } from './sessions.js';

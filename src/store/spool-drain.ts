@@ -1,8 +1,11 @@
-/** Draining the observe hook's spool (spool.ts) into the observations table. */
+/**
+ * Draining the observe hook's spool (spool.ts) into the observations table. Whoever reads
+ * pending observations (the stop hook, import, the learning run) drains first.
+ */
 import { readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Db, writeTx } from '../store/db.js';
-import { type NewObservation, insertObservation } from '../store/observations.js';
+import { type Db, writeTx } from './db.js';
+import { type NewObservation, insertObservation } from './observations.js';
 import { spoolDir } from './spool.js';
 
 export interface DrainResult {

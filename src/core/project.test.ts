@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../test-support/cli.js';
+import { detectProject, fingerprintOf, normaliseRemote } from './project.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => (dir = tempDir()));
+afterEach(() => dir.cleanup());
+
+const repo = (name: string, config?: string): string => {
+  const root = join(dir.path, name);
+  mkdirSync(join(root, '.git'), { recursive: true });
+  mkdirSync(join(root, 'src', 'deep'), { recursive: true });
+  if (config) writeFileSync(join(root, '.git', 'config'), config);
+  return root;
+};
+
+describe('project fingerprint', () => {
+  it('normalises the many spellings of one remote to one key', () => {
+    const spellings = [
+      'git@github.com:Org/Repo.git',
+      'https://github.com/org/repo',
+      'https://user:token@github.com/Org/Repo.git/',
+      'ssh://git@github.com/org/repo.git',
+      'ssh://git@github.com:22/org/repo.git',
+    ];
+    expect(new Set(spellings.map(normaliseRemote))).toEqual(new Set(['github.com/org/repo']));
+  });
+
+  it('gives two clones of one remote the same fingerprint, from any subdirectory', () => {
+    const config = '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@example.com:x/other.git\n[remote "origin"]\n\turl = git@github.com:Org/Repo.git\n';
+    const a = repo('a', config);
+    const b = repo('b', config.replace('git@github.com:Org/Repo.git', 'https://github.com/org/repo'));
+    const pa = detectProject(join(a, 'src', 'deep'));
+    expect(pa).toEqual({ fingerprint: fingerprintOf('remote:github.com/org/repo'), name: 'a', root: a, remote: 'git@github.com:Org/Repo.git' });
+    expect(detectProject(b).fingerprint).toBe(pa.fingerprint);
+    expect(pa.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('falls back to the repository root without a remote, and to the directory outside git', () => {
+    const root = repo('local');
+    expect(detectProject(join(root, 'src')).fingerprint).toBe(fingerprintOf(`path:${root}`));
+    const plain = join(dir.path, 'plain');
+    mkdirSync(plain);
+    expect(detectProject(plain)).toMatchObject({ name: 'plain', root: plain, remote: null });
+    expect(detectProject('')).toEqual({ fingerprint: '', name: '', root: '', remote: null });
+  });
+
+  it('follows a worktree .git file to the main repository config', () => {
+    const main = repo('main', '[remote "origin"]\n\turl = https://github.com/org/repo.git\n');
+    mkdirSync(join(main, '.git', 'worktrees', 'wt'), { recursive: true });
+    writeFileSync(join(main, '.git', 'worktrees', 'wt', 'commondir'), '../..\n');
+    const wt = join(dir.path, 'wt');
+    mkdirSync(wt);
+    writeFileSync(join(wt, '.git'), `gitdir: ${join(main, '.git', 'worktrees', 'wt')}\n`);
+    expect(detectProject(wt).fingerprint).toBe(detectProject(main).fingerprint);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Which project a working directory belongs to: the fingerprint of seed 002 (hash of the
+ * git remote, else of the repository root), read from .git without spawning git, so hooks
+ * stay fast.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { sha256 } from './ids.js';
+
+export interface ProjectInfo {
+  /** 16 hex characters; '' when there is no directory to speak of. */
+  fingerprint: string;
+  /** Readable name: the repository root's folder name. */
+  name: string;
+  /** The git top level, or the directory itself outside a repository. */
+  root: string;
+  remote: string | null;
+}
+
+/** Walks up to the directory holding `.git` (a folder, or a file for worktrees). */
+export function findRepoRoot(start: string): string | null {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function gitDir(root: string): string {
+  const dotGit = join(root, '.git');
+  try {
+    if (statSync(dotGit).isFile()) {
+      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      if (pointer) {
+        const dir = resolve(root, pointer);
+        // A worktree's config lives in the main repository: <main>/.git/worktrees/<name> -> <main>/.git
+        const common = join(dir, 'commondir');
+        return existsSync(common) ? resolve(dir, readFileSync(common, 'utf8').trim()) : dir;
+      }
+    }
+  } catch {
+    // fall through to the plain layout
+  }
+  return dotGit;
+}
+
+/** The URL of `origin` (or the first remote) from .git/config. */
+export function readRemoteUrl(root: string): string | null {
+  let config: string;
+  try {
+    config = readFileSync(join(gitDir(root), 'config'), 'utf8');
+  } catch {
+    return null;
+  }
+  const remotes = [...config.matchAll(/\[remote\s+"([^"]+)"\]([^[]*)/g)].map((m) => ({
+    name: m[1],
+    url: /^\s*url\s*=\s*(.+?)\s*$/m.exec(m[2] ?? '')?.[1] ?? null,
+  }));
+  const origin = remotes.find((r) => r.name === 'origin' && r.url) ?? remotes.find((r) => r.url);
+  return origin?.url ?? null;
+}
+
+/** git@github.com:Org/Repo.git, https://user@github.com/Org/Repo -> github.com/org/repo */
+export function normaliseRemote(url: string): string {
+  let u = url.trim();
+  u = u.replace(/^[a-z+]+:\/\//i, '');
+  u = u.replace(/^[^@/]+@/, '');
+  u = u.replace(/^([^/:]+):(?!\d+\/)/, '$1/');
+  u = u.replace(/^([^/]+):\d+\//, '$1/');
+  u = u.replace(/\.git\/?$/, '').replace(/\/+$/, '');
+  return u.toLowerCase();
+}
+
+export function fingerprintOf(key: string): string {
+  return sha256(key).slice(0, 16);
+}
+
+export function detectProject(cwd: string): ProjectInfo {
+  if (!cwd) return { fingerprint: '', name: '', root: '', remote: null };
+  const dir = resolve(cwd);
+  const root = findRepoRoot(dir);
+  if (!root) return { fingerprint: fingerprintOf(`path:${dir}`), name: basename(dir), root: dir, remote: null };
+  const remote = readRemoteUrl(root);
+  const key = remote ? `remote:${normaliseRemote(remote)}` : `path:${root}`;
+  return { fingerprint: fingerprintOf(key), name: basename(root), root, remote };
+}

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerInstinctCommands } from './commands/instincts.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
+import { registerMcpCommands } from './commands/mcp.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { registerTransferCommands } from './commands/transfer.js';
 import { reportError } from './output.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerInstinctCommands(program);
   registerLifecycleCommands(program);
   registerTransferCommands(program);
+  registerMcpCommands(program, version());
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

@@ -1,5 +1,6 @@
 /** The instinct lifecycle on the store: observe, feedback, alias, consolidate, decay. */
 import {
+  CATEGORIES,
   type Category,
   DEFAULT_DOMAIN_BY_CATEGORY,
   DOMAINS,
@@ -77,6 +78,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     throw new UsageError(`Invalid occurrence count: ${occurrences}.`, 'Use a whole number of at least 1.');
   }
   const domain = input.domain === undefined ? undefined : parseChoice('domain', input.domain, DOMAINS);
+  const requestedCategory = input.category ? parseChoice('category', input.category, CATEGORIES) : undefined;
   const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
   const now = store.clock.now();
   const at = now.toISOString();
@@ -87,7 +89,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     const source = input.source ?? '';
     const existing = getInstinct(store.db, key);
     if (!existing) {
-      const category = input.category ?? parsed.category;
+      const category = requestedCategory ?? parsed.category;
       const body = key.slice(key.indexOf(':') + 1).trim();
       const row = insertInstinct(store.db, {
         key,

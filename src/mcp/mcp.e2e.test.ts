@@ -83,7 +83,7 @@ describe('patterns', () => {
     const search = await call<{ results: Rec[]; count: number }>(mcp.client, 'search_instincts', { query: 'lint NOT prettier' });
     expect(search.results.map((r) => r.pattern)).toEqual(['seq:lint->fix->lint']);
     expect((await call<{ count: number }>(mcp.client, 'search_instincts', { query: 'only-once(' })).count).toBe(0);
-    const stats = await call<Record<string, number>>(mcp.client, 'stats');
+    const stats = await call<{ total: number; raw: number; mature: number; rules: number; universal: number }>(mcp.client, 'stats');
     expect(stats).toMatchObject({ total: 2, raw: 2, mature: 0, rules: 0, universal: 0, max_confidence: 5, avg_confidence: 3 });
     expect(stats.raw + stats.mature + stats.rules + stats.universal).toBe(stats.total);
   });

@@ -38,12 +38,6 @@ const observeTool = defineTool({
   },
 });
 
-function matchesKeyword(r: z.infer<typeof record>, keyword: string): boolean {
-  if (!keyword) return true;
-  const needle = keyword.toLowerCase();
-  return [r.pattern, JSON.stringify(r.metadata), r.explain].some((field) => field.toLowerCase().includes(needle));
-}
-
 const suggestTool = defineTool({
   name: 'suggest',
   title: 'Suggest mature patterns',
@@ -59,8 +53,14 @@ const suggestTool = defineTool({
   annotations: { ...ADDITIVE, idempotentHint: true },
   handler(ctx, args) {
     const project = args.project || ctx.project;
-    const rows = listInstincts(ctx.store.db, { minEvidence: MATURE, project, includeGlobal: true, category: args.category || undefined });
-    const records = rows.map(toRecord).filter((r) => matchesKeyword(r, args.keyword));
+    const rows = listInstincts(ctx.store.db, {
+      minEvidence: MATURE,
+      project,
+      includeGlobal: true,
+      category: args.category || undefined,
+      keyword: args.keyword || undefined,
+    });
+    const records = rows.map(toRecord);
     if (!args.compact) return { suggestions: records, count: records.length };
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),

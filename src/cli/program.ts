@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { registerInstinctCommands } from './commands/instincts.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerMcpCommands } from './commands/mcp.js';
+import { registerRuleCommands } from './commands/rules.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { registerTransferCommands } from './commands/transfer.js';
 import { reportError } from './output.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerLifecycleCommands(program);
   registerTransferCommands(program);
   registerMcpCommands(program, version());
+  registerRuleCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

@@ -2,9 +2,8 @@
 import { errorMessage } from '../core/errors.js';
 import type { Category } from '../core/domain.js';
 import { writeTx } from '../store/db.js';
-import { addEvent, getInstinct, updateInstinct } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
-import { MAX_EXPLAIN_LENGTH, observe } from './instincts.js';
+import { MAX_EXPLAIN_LENGTH, observe, raiseEvidence } from './instincts.js';
 
 export interface PatternRow {
   pattern?: unknown;
@@ -46,14 +45,11 @@ export function importPatterns(store: Store, rows: readonly PatternRow[], defaul
           explain: str(row.explain)?.slice(0, MAX_EXPLAIN_LENGTH),
           metadata: metadata as Record<string, unknown> | undefined,
         });
-        const stored = getInstinct(store.db, outcome.pattern);
-        if (stored && target > stored.evidence) {
-          updateInstinct(store.db, stored.id, { evidence: target });
-          addEvent(store.db, {
-            instinct_id: stored.id, ts: store.clock.now().toISOString(), kind: 'raise', delta_evidence: target - stored.evidence,
-            delta_confidence: 0, source: str(row.source) ?? defaults.source, project: str(row.project) ?? defaults.project, detail: 'import_patterns',
-          });
-        }
+        raiseEvidence(store, outcome.pattern, target, {
+          source: str(row.source) ?? defaults.source,
+          project: str(row.project) ?? defaults.project,
+          detail: 'import_patterns',
+        });
         if (outcome.created) result.imported++;
         else result.updated++;
       } catch (err) {

@@ -138,6 +138,18 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
   });
 }
 
+/** Raises a pattern's evidence count to `target` when it is below it; never lowers. Returns whether it rose. */
+export function raiseEvidence(store: Store, key: string, target: number, origin: { source: string; project: string; detail: string }): boolean {
+  const stored = getInstinct(store.db, resolveAlias(store.db, key));
+  if (!stored || !(target > stored.evidence)) return false;
+  updateInstinct(store.db, stored.id, { evidence: target });
+  addEvent(store.db, {
+    instinct_id: stored.id, ts: store.clock.now().toISOString(), kind: 'raise', delta_evidence: target - stored.evidence,
+    delta_confidence: 0, ...origin,
+  });
+  return true;
+}
+
 export function requireInstinct(store: Store, key: string): InstinctRow {
   const row = getInstinct(store.db, key.trim()) ?? getInstinct(store.db, resolveAlias(store.db, key.trim()));
   if (!row) throw new NotFoundError(key, 'List known keys with `homunculus list`, or search with `homunculus search WORD`.');

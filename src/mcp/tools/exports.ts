@@ -5,9 +5,8 @@ import { z } from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { writeTx } from '../../store/db.js';
 import { listInstincts } from '../../store/instincts.js';
-import { observe } from '../../learn/instincts.js';
+import { observe, raiseEvidence } from '../../learn/instincts.js';
 import { toRecord } from '../../learn/records.js';
-import { getInstinct, updateInstinct } from '../../store/instincts.js';
 import type { Store } from '../../store/store.js';
 import {
   PLATFORMS,
@@ -159,8 +158,7 @@ const importClaudeMd = defineTool({
     writeTx(ctx.store.db, () => {
       for (const p of patterns) {
         const result = observe(ctx.store, { pattern: p.pattern, category: p.category, source: 'claude-md', project: ctx.project, explain: p.explain });
-        const stored = getInstinct(ctx.store.db, result.pattern);
-        if (stored && p.confidence !== undefined && p.confidence > stored.evidence) updateInstinct(ctx.store.db, stored.id, { evidence: p.confidence });
+        if (p.confidence !== undefined) raiseEvidence(ctx.store, result.pattern, p.confidence, { source: 'claude-md', project: ctx.project, detail: 'import_claude_md' });
         if (result.created) imported++;
         else merged++;
       }

@@ -56,6 +56,7 @@ export function parseKey(raw: string): ParsedKey {
   if (key.length > MAX_KEY_LENGTH) {
     throw new UsageError(`The pattern key is ${key.length} characters; the limit is ${MAX_KEY_LENGTH}.`);
   }
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(key)) throw new UsageError('The pattern key contains control characters.');
   const colon = key.indexOf(':');
   const prefix = colon > 0 ? key.slice(0, colon) : '';

@@ -65,6 +65,7 @@ const stateOf = (row: InstinctRow): ScoreState => ({
 
 function cleanText(value: string | undefined, max: number): string | undefined {
   if (value === undefined) return undefined;
+  // eslint-disable-next-line no-control-regex -- NUL bytes are stripped on purpose
   return truncate(value.replace(/\u0000/g, '').trim(), max);
 }
 

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerInstinctCommands } from './commands/instincts.js';
+import { registerLearningCommands } from './commands/learning.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { registerTransferCommands } from './commands/transfer.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerInstinctCommands(program);
   registerLifecycleCommands(program);
   registerTransferCommands(program);
+  registerLearningCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

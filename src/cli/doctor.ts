@@ -4,7 +4,6 @@
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { loadConfig } from '../core/config.js';
-import { loadLlmConfig } from '../llm/config.js';
 import type { HomePaths } from '../core/paths.js';
 import { openDatabase } from '../store/db.js';
 import { schemaVersion } from '../store/migrations.js';
@@ -89,9 +88,12 @@ const fts5: DoctorCheck = () => {
   }
 };
 
-const llmConfig: DoctorCheck = (paths) => {
+const llmConfig: DoctorCheck = async (paths) => {
   try {
-    const llm = loadLlmConfig(loadConfig(paths.config));
+    const config = loadConfig(paths.config);
+    if (config.llm === undefined) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
+    const { loadLlmConfig } = await import('../llm/config.js');
+    const llm = loadLlmConfig(config);
     if (!llm) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
     const budget = `budget ${llm.budget.perRunTokens} tokens per run, ${llm.budget.perDayTokens} per day`;
     if (llm.provider === 'anthropic') {

@@ -12,7 +12,7 @@ import { errorMessage } from '../core/errors.js';
 import { truncate } from '../core/text.js';
 import { BYTES_PER_TOKEN_ESTIMATE, BudgetExceededError, TokenBudget, estimateTokens } from '../llm/budget.js';
 import { type LlmConfig, loadLlmConfig } from '../llm/config.js';
-import { type LlmProvider, createProvider } from '../llm/provider.js';
+import type { LlmProvider } from '../llm/provider.js';
 import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import type { Candidate } from './mine/candidate.js';
@@ -160,10 +160,12 @@ export function createLlmObserver(provider: LlmProvider, budget: TokenBudget, co
 }
 
 /** The configured observer, or a warning (invalid config, missing key) and none: learning then stays deterministic. */
-export function observerFromConfig(store: Store, env: NodeJS.ProcessEnv = process.env): { observer?: SessionObserver; warning?: string } {
+export async function observerFromConfig(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<{ observer?: SessionObserver; warning?: string }> {
   try {
     const config = loadLlmConfig(loadConfig(store.paths.config));
     if (!config) return {};
+    // Loaded only when a model is configured: the AI SDK costs ~0.3 s of start-up.
+    const { createProvider } = await import('../llm/provider.js');
     const provider = createProvider(config, env);
     return { observer: createLlmObserver(provider, new TokenBudget(store.db, config.budget, () => store.clock.now()), config) };
   } catch (err) {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { effectiveness, history, timeline, trending } from '../../learn/insight.js';
-import { observerFromConfig } from '../../learn/llm-observer.js';
+import { loadConfig } from '../../core/config.js';
 import { detectChains, findDuplicates, housekeep } from '../../learn/maintenance.js';
 import { runLearn } from '../../learn/run.js';
 import { maintainObservations, toolUsageMonthly } from '../../learn/tiers.js';
@@ -24,7 +24,9 @@ export function registerLearningCommands(program: Command): void {
     .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')
     .action(async (o: { llm?: boolean }, cmd: Command) => {
       await withCommandStore(cmd, async (store, g) => {
-        const { observer, warning } = o.llm === false ? { observer: undefined, warning: undefined } : observerFromConfig(store);
+        // The model layer (AI SDK, zod schemas) loads only when a model is configured.
+        const wantsLlm = o.llm !== false && loadConfig(store.paths.config).llm !== undefined;
+        const { observer, warning } = wantsLlm ? await (await import('../../learn/llm-observer.js')).observerFromConfig(store) : {};
         if (warning) process.stderr.write(`homunculus: ${warning}\n`);
         const report = await runLearn(store, { observer });
         emit(g, report, (r) => {

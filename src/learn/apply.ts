@@ -6,7 +6,7 @@
  */
 import { parseKey } from '../core/domain.js';
 import { round } from '../core/text.js';
-import { addSighting, addPreferenceSignal, countCoSightings, countSightings, deleteEpisodes, deleteSightings, getEpisode, listSightings, upsertEpisode } from '../store/learning.js';
+import { addSighting, addPreferenceSignal, appendSessionSummary, countCoSightings, countSightings, deleteEpisodes, deleteSightings, getEpisode, listSightings, upsertEpisode } from '../store/learning.js';
 import { type InstinctRow, addEvent, getInstinct, listInstincts, resolveAlias, updateInstinct } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -197,5 +197,22 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     const contradicted = contradictedPairs(coeditPairs(store, input.project), input.editedFiles);
     for (const key of contradicted) recordContradiction(store, key, input.sessionId, lastTs || store.clock.now().toISOString(), changes);
   }
+  const summary = summaryLine(changes);
+  if (summary) appendSessionSummary(store.db, input.sessionId, summary);
   return changes;
+}
+
+const names = (keys: readonly string[]): string => {
+  const shown = keys.slice(0, 5);
+  const more = keys.length > shown.length ? ` and ${keys.length - shown.length} more` : '';
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}${more}` : `${shown[0] ?? ''}${more}`;
+};
+
+/** "Reinforced x and y. Learned z." — what the observer adds to the session summary. */
+export function summaryLine(changes: SessionChanges): string {
+  const parts: string[] = [];
+  if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.pattern))}.`);
+  if (changes.reinforced.length) parts.push(`Reinforced ${names(changes.reinforced.map((r) => r.pattern))}.`);
+  if (changes.episodes.length) parts.push(`Noted ${names(changes.episodes.map((e) => e.title))}.`);
+  return parts.join(' ');
 }

@@ -1,24 +1,15 @@
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, TokenBudget } from '../llm/budget.js';
 import { aiSdkProvider } from '../llm/provider.js';
 import { listInstincts } from '../store/instincts.js';
 import { insertObservation } from '../store/observations.js';
-import { type TempStore, stepRows, steps, tempStore } from '../test-support/learning.js';
+import { type TempStore, stepRows, steps, tempStores } from '../test-support/learning.js';
 import { observe } from './instincts.js';
 import { OBSERVER_SYSTEM, answerToCandidates, buildPrompt, createLlmObserver } from './llm-observer.js';
 import { runLearn } from './run.js';
 
-let temps: TempStore[] = [];
-afterEach(() => {
-  for (const t of temps) t.cleanup();
-  temps = [];
-});
-function fresh(): TempStore {
-  const t = tempStore('2026-03-05T12:00:00Z');
-  temps.push(t);
-  return t;
-}
+const fresh = tempStores('2026-03-05T12:00:00Z');
 
 const reply = (text: string, input = 2_000, output = 200) => ({
   content: [{ type: 'text' as const, text }],

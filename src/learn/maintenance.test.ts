@@ -1,24 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../core/errors.js';
 import { getInstinct, listAliases, resolveAlias, setAlias } from '../store/instincts.js';
 import { addPreferenceSignal, addSighting } from '../store/learning.js';
 import { countObservations, insertObservation, markProcessed } from '../store/observations.js';
-import { type TempStore, stepRows, tempStore } from '../test-support/learning.js';
+import { stepRows, tempStores } from '../test-support/learning.js';
 import { effectiveness, history, recordSuggestions, trending } from './insight.js';
 import { observe } from './instincts.js';
 import { consolidate, countChainPairs, detectChains, findDuplicates, housekeep } from './maintenance.js';
 import { maintainObservations, toolUsageMonthly } from './tiers.js';
 
-let temps: TempStore[] = [];
-afterEach(() => {
-  for (const t of temps) t.cleanup();
-  temps = [];
-});
-function fresh(now = '2026-03-10T12:00:00Z'): TempStore {
-  const t = tempStore(now);
-  temps.push(t);
-  return t;
-}
+const fresh = tempStores('2026-03-10T12:00:00Z');
 
 describe('find_duplicates and gc/housekeep', () => {
   it('finds near-identical keys, merges them into the one with more evidence, cleans orphans, and is idempotent', () => {

@@ -1,28 +1,18 @@
 /** The learning run's edge cases on small synthetic sessions: contradictions, bad input, crashes, concurrency, the LLM fallback. */
 import { MockLanguageModelV3 } from 'ai/test';
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
 import { aiSdkProvider } from '../llm/provider.js';
 import { TokenBudget } from '../llm/budget.js';
 import { getInstinct, listEvents, listInstincts } from '../store/instincts.js';
 import { countObservations, insertObservation } from '../store/observations.js';
-import { type Step, type TempStore, stepRows, tempStore } from '../test-support/learning.js';
+import { type Step, type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { createLlmObserver } from './llm-observer.js';
 import type { SessionObserver } from './llm-observer.js';
 import { lockPath, runLearn } from './run.js';
 
-let temps: TempStore[] = [];
-afterEach(() => {
-  for (const t of temps) t.cleanup();
-  temps = [];
-});
-
-function fresh(): TempStore {
-  const t = tempStore('2026-03-05T12:00:00Z');
-  temps.push(t);
-  return t;
-}
+const fresh = tempStores('2026-03-05T12:00:00Z');
 
 let sessionNo = 0;
 /** Inserts one finished session of steps, at `day` (2026-03-DD), and returns its id. */
@@ -202,5 +192,19 @@ describe('the LLM observer', () => {
     });
     expect(report.llm.fallbacks.map((f) => f.reason)).toEqual(['503 overloaded', '503 overloaded', '503 overloaded']);
     expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+  });
+});
+
+describe('session summaries', () => {
+  it('get a line saying what the observer learned from them (seed 000 enrichment)', async () => {
+    const t = fresh();
+    const ids = [session(t, PNPM), session(t, PNPM), session(t, PNPM)];
+    for (const id of ids) t.store.db.prepare("INSERT INTO sessions (id, summary) VALUES (?, 'Worked on the installer.')").run(id);
+    await runLearn(t.store);
+    const summary = (id: string) => (t.store.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
+    expect(summary(ids[0] as string)).toBe('Worked on the installer.\nNoted Use pnpm, not npm.');
+    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
+    await runLearn(t.store);
+    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
   });
 });

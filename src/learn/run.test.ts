@@ -7,12 +7,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listInstincts } from '../store/instincts.js';
 import { parseJsonObject, parseStringArray } from '../store/json.js';
 import { listEpisodes } from '../store/learning.js';
 import { countObservations } from '../store/observations.js';
-import { type TempStore, stepRows, tempStore } from '../test-support/learning.js';
+import { type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { type TranscriptSession, convertTranscript, plant, replaySessions, transcriptDir } from '../test-support/transcripts.js';
 import { qualityGate } from './gate.js';
 import { mineSession } from './mine/index.js';
@@ -21,18 +21,7 @@ import { checkObservation } from './observation.js';
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const REMOTE = 'https://github.com/acme/planted.git';
 let pool: TranscriptSession[] = [];
-let temps: TempStore[] = [];
-
-function fresh(): TempStore {
-  const t = tempStore('2026-06-01T00:00:00Z');
-  temps.push(t);
-  return t;
-}
-
-afterEach(() => {
-  for (const t of temps) t.cleanup();
-  temps = [];
-});
+const fresh = tempStores('2026-06-01T00:00:00Z');
 
 /** Gate-passing candidate keys of a session, as the run would count them. */
 function gatedKeys(session: TranscriptSession): string[] {
@@ -156,6 +145,11 @@ describe('learn on real sessions', () => {
     expect(reports[4]?.created.map((c) => [c.pattern, c.from])).toEqual([['pref:use-pnpm-not-npm', 'episode']]);
     expect(reports[5]?.created.map((c) => c.pattern).sort()).toEqual([pair, 'fix:ts-ts2307']);
     expect(listEpisodes(t.store.db).map((e) => e.pattern)).not.toContain('pref:use-pnpm-not-npm');
+    expect(readdirSync(join(t.home, 'episodes')).some((f) => f.includes('pnpm'))).toBe(false);
+    // The rendered instinct (seed 000 format) carries the evidence of each session.
+    const file = readFileSync(join(t.home, 'instincts', 'personal', `${rows.get('fix:ts-ts2307')?.file_name}`), 'utf8');
+    expect(file).toMatch(/^---\ntrigger: when `npx tsc` fails with TypeScript TS2307\n/);
+    expect(file.match(/Cannot find module '@acme\/sdk'/g)?.length).toBeGreaterThanOrEqual(3);
   });
 
   it('keeps a pattern seen in only two sessions as an episode, rendered in the seed format', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HomunculusError } from '../core/errors.js';
-import { type TempStore, tempStore } from '../test-support/learning.js';
+import { tempStores } from '../test-support/learning.js';
 import { type Stub, anthropicError, anthropicMessage, chatCompletion, startStub } from '../test-support/llm-stub.js';
 import { BudgetExceededError, TokenBudget, estimateTokens } from './budget.js';
 import { extractJson } from './claude-cli.js';
@@ -19,14 +19,12 @@ const config = (over: Record<string, unknown>): LlmConfig => llmConfigSchema.par
 
 let stubs: Stub[] = [];
 let dirs: string[] = [];
-let temps: TempStore[] = [];
+const freshStore = tempStores('2026-03-10T12:00:00Z');
 afterEach(async () => {
   for (const s of stubs) await s.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  for (const t of temps) t.cleanup();
   stubs = [];
   dirs = [];
-  temps = [];
 });
 async function stub(...args: Parameters<typeof startStub>): Promise<Stub> {
   const s = await startStub(...args);
@@ -67,8 +65,7 @@ describe('llm config', () => {
 
 describe('token budget', () => {
   it('estimates conservatively and refuses a call whose worst case does not fit the run or the day', () => {
-    const t = tempStore('2026-03-10T12:00:00Z');
-    temps.push(t);
+    const t = freshStore();
     expect(estimateTokens('abcd')).toBe(2);
     expect(estimateTokens('é')).toBe(1);
     const insert = t.store.db.prepare("INSERT INTO llm_usage (ts, provider, input_tokens, output_tokens) VALUES (?, 'x', ?, 0)");

@@ -204,3 +204,11 @@ export function confirmSuggestion(db: Db, pattern: string, at: string): boolean 
 export function addSuggestion(db: Db, row: { pattern: string; project: string; source: string; suggested_at: string }): void {
   db.prepare('INSERT INTO suggestions (pattern, project, source, suggested_at) VALUES (@pattern, @project, @source, @suggested_at)').run(row);
 }
+
+/** Seed 000: the observer enriches the session summary with what it learned (once per line). */
+export function appendSessionSummary(db: Db, sessionId: string, line: string): boolean {
+  const row = db.prepare('SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string } | undefined;
+  if (!row || row.summary.split('\n').includes(line)) return false;
+  db.prepare('UPDATE sessions SET summary = ? WHERE id = ?').run(row.summary.trim() ? `${row.summary.trimEnd()}\n${line}` : line, sessionId);
+  return true;
+}

@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { fixedClock } from '../core/clock.js';
 import type { Obs } from '../learn/observation.js';
 import type { NewObservation } from '../store/observations.js';
@@ -93,5 +94,19 @@ export function tempStore(now = '2026-03-10T12:00:00Z'): TempStore {
       store.close();
       rmSync(home, { recursive: true, force: true });
     },
+  };
+}
+
+/** A factory of temporary stores, each removed after the test that made it. */
+export function tempStores(defaultNow: string): (now?: string) => TempStore {
+  let made: TempStore[] = [];
+  afterEach(() => {
+    for (const t of made) t.cleanup();
+    made = [];
+  });
+  return (now = defaultNow) => {
+    const t = tempStore(now);
+    made.push(t);
+    return t;
   };
 }

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixedClock } from '../core/clock.js';
 import { round } from '../core/text.js';
+import { scoreOf } from '../learn/records.js';
 import { runLearn } from '../learn/run.js';
 import { listInstincts } from '../store/instincts.js';
 import { listEpisodes } from '../store/learning.js';
@@ -80,10 +81,11 @@ async function main(): Promise<void> {
     console.log(`independent audit: ${failing.length}/${instincts.length} instincts fail (${instincts.length ? round((failing.length / instincts.length) * 100, 1) : 0}%)`);
     for (const f of failing) console.log(`  fails ${f.row.key}: ${f.failures.join(', ')}`);
     console.log(`learn run per session: median ${round(median(times), 1)} ms, max ${round(Math.max(...times), 1)} ms`);
-    console.log('\nExample instincts (most evidence first):');
+    console.log('\nExample instincts (highest confidence first, at most 4 per miner):');
     const shown = new Map<string, number>();
+    const now = store.clock.now();
     const examples = [...instincts]
-      .sort((a, b) => b.evidence - a.evidence || a.key.localeCompare(b.key))
+      .sort((a, b) => scoreOf(b, now) - scoreOf(a, now) || b.evidence - a.evidence || a.key.localeCompare(b.key))
       .filter((r) => {
         const miner = String(parseJsonObject(r.metadata).miner ?? 'other');
         const n = shown.get(miner) ?? 0;
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
       })
       .slice(0, 10);
     for (const r of examples) {
-      console.log(`- ${r.key}  [${r.category}, ${r.evidence} sessions, confidence ${r.confidence.toFixed(2)}]`);
+      console.log(`- ${r.key}  [${r.category}, ${r.evidence} sessions, confidence ${scoreOf(r, now).toFixed(2)}]`);
       console.log(`    ${r.trigger} -> ${r.action}`);
     }
     console.log('\nEpisodes (sample):');

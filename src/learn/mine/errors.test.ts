@@ -11,6 +11,7 @@ describe('errorSignatures', () => {
     expect(sig?.headline).toBe('string `.entire/settings.json` has 3 occurrences, make it a constant');
     expect(ids('Exit code 1 | [lint:go] cmd/x/paths.go:601:7: G306: Expect WriteFile permissions to be 0600 or less (gosec)')).toEqual(['golangci-gosec-g306']);
     expect(ids('a.go:48:2: S1023: redundant return statement (staticcheck)')).toEqual(['golangci-staticcheck-s1023']);
+    expect(errorSignatures('x_test.go:17: 17-67 lines are duplicate of `cmd/clean_test.go:16-66` (dupl)')[0]?.headline).toBe('lines are duplicate of `cmd/clean_test.go`');
   });
 
   it('keeps at most three distinct signatures, specific before generic', () => {

@@ -40,8 +40,14 @@ export function normaliseMessage(message: string): string {
 const GOLANGCI = /^(\S+?):(\d+)(?::(\d+))?:\s*(.+?)\s*\(([a-z][\w-]*)\)$/;
 const GO_COMPILE = /undefined: |\bundefined \(type |declared and not used|imported and not used|cannot use .* as |too many arguments|not enough arguments|missing return|syntax error|has no field or method/;
 
+/** One representative message: positions and line ranges that only held that day are dropped. */
 function shorten(message: string): string {
-  return truncate(message.replace(/\s+/g, ' ').trim(), 160);
+  const cleaned = message
+    .replace(/^\d+-\d+\s+/, '')
+    .replace(/`([^`\s]+?):\d+(?:-\d+)?`/g, '`$1`')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return truncate(cleaned, 160);
 }
 
 const sig = (id: string, label: string, headline: string, generic: boolean): ErrorSignature => ({ id, label, headline: shorten(headline), generic });
@@ -51,7 +57,9 @@ export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
   if (!text || isToolGuardError(text)) return [];
   const found = new Map<string, ErrorSignature>();
   const add = (s: ErrorSignature): void => {
-    if (!found.has(s.id)) found.set(s.id, s);
+    const prior = found.get(s.id);
+    // Of several findings of one kind, the shortest message is the clearest example.
+    if (!prior || s.headline.length < prior.headline.length) found.set(s.id, s);
   };
   const lines = errorLines(text);
   for (const line of lines) {

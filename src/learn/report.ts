@@ -93,8 +93,8 @@ export function observerLogLine(report: LearnReport): string {
 
 export function processingLog(report: LearnReport): string {
   const lines = [`# Last processing: ${report.finished_at}`, '', observerLogLine(report), ''];
-  const section = (title: string, items: string[]): void => {
-    lines.push(`## ${title} (${items.length})`, '', ...(items.length ? items : ['(none)']), '');
+  const section = (title: string, items: string[], count = items.length): void => {
+    lines.push(`## ${title} (${count})`, '', ...(items.length ? items : ['(none)']), '');
   };
   section('Created', report.created.map((c) => `- ${c.pattern} (${c.category}, confidence ${c.score.toFixed(2)}, ${c.evidence} sessions${c.from === 'episode' ? ', promoted from an episode' : ''}): ${c.title}`));
   section('Reinforced', report.reinforced.map((r) => `- ${r.pattern}: +${r.times}, now ${r.evidence} observations, confidence ${r.score.toFixed(2)}`));
@@ -106,8 +106,8 @@ export function processingLog(report: LearnReport): string {
     rejected.push(`- ${reason}: ${count}`);
     for (const p of report.rejected.examples[reason] ?? []) rejected.push(`    ${p}`);
   }
-  section('Rejected by the quality gate', rejected);
-  section('Skipped observations', Object.entries(report.skipped.reasons).map(([r, n]) => `- ${r}: ${n}`));
+  section('Rejected by the quality gate', rejected, report.rejected.count);
+  section('Skipped observations', Object.entries(report.skipped.reasons).map(([r, n]) => `- ${r}: ${n}`), report.skipped.count);
   if (report.llm.mode === 'on') section('LLM fallbacks', report.llm.fallbacks.map((f) => `- ${f.session}: ${f.reason}`));
   if (report.errors.length) section('Errors', report.errors.map((e) => `- ${e.session}: ${e.message}`));
   section('Domain clusters', report.clusters.map((c) => `- ${c.domain}: ${c.count} instincts, average confidence ${c.avg_confidence.toFixed(2)}`));

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerInstinctCommands } from './commands/instincts.js';
+import { registerLearningCommands } from './commands/learning.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerRuleCommands } from './commands/rules.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerTransferCommands(program);
   registerMcpCommands(program, version());
   registerRuleCommands(program);
+  registerLearningCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

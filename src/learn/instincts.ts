@@ -26,6 +26,7 @@ import {
   updateInstinct,
 } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
+import { confirmSuggestion } from '../store/learning.js';
 import type { Store } from '../store/store.js';
 import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce } from './confidence.js';
 import { LEVEL_BY_RANK, LEVEL_RANK, levelFor, promotedLevel } from './levels.js';
@@ -111,6 +112,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
         instinct_id: row.id, ts: at, kind: 'create', delta_evidence: occurrences,
         delta_confidence: row.confidence, source, project, detail: '',
       });
+      confirmSuggestion(store.db, key, at);
       const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
       return { pattern: key, confidence: row.evidence, level, created: true, score: row.confidence, ...aliased };
     }
@@ -131,6 +133,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       instinct_id: existing.id, ts: at, kind: 'reinforce', delta_evidence: occurrences,
       delta_confidence: round(state.confidence - before, 3), source, project, detail: '',
     });
+    confirmSuggestion(store.db, key, at);
     const evidence = existing.evidence + occurrences;
     const projects = distinctProjects(store.db, existing.id).length;
     const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);

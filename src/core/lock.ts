@@ -1,0 +1,127 @@
+/**
+ * A PID lock file (seed 003's GC lock, seed 000's observer.lock): one holder at a time.
+ * The file holds "<pid> <iso time>". A lock whose process is gone, or that has not been
+ * refreshed for `staleMs`, is reclaimed. Holders of long jobs call `release.refresh()`.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface LockOptions {
+  /** After this long without a refresh, a lock counts as abandoned even if its PID is alive. */
+  staleMs: number;
+}
+
+export type Release = (() => void) & {
+  /** Marks the lock as still in use (restarts its stale clock). */
+  refresh(): void;
+};
+
+function tryCreate(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(path: string): { content: string; pid: number; mtimeMs: number } | undefined {
+  try {
+    const content = readFileSync(path, 'utf8');
+    return { content, pid: Number.parseInt(content, 10), mtimeMs: statSync(path).mtimeMs };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Moves a stale lock aside; gives it back if someone else reclaimed it first. */
+function reclaim(path: string, staleContent: string): boolean {
+  const aside = `${path}.stale.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw err;
+  }
+  let moved = '';
+  try {
+    moved = readFileSync(aside, 'utf8');
+  } catch {
+    /* vanished: nothing to give back */
+  }
+  if (moved && moved !== staleContent) {
+    // We moved a fresh lock taken by a faster reclaimer: restore it unless a third party holds the path.
+    try {
+      renameSync(aside, path);
+    } catch {
+      /* the path is taken again; the fresh holder keeps running */
+    }
+    return false;
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    /* already gone */
+  }
+  return true;
+}
+
+/** Takes the lock, or returns undefined when a live holder has it. */
+export function acquireLock(path: string, options: LockOptions): Release | undefined {
+  mkdirSync(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(path)) return releaser(path);
+    const held = readLock(path);
+    if (!held) continue;
+    const alive = processAlive(held.pid);
+    const fresh = Date.now() - held.mtimeMs < options.staleMs;
+    if (alive && fresh) return undefined;
+    if (!reclaim(path, held.content)) return undefined;
+  }
+  return undefined;
+}
+
+function releaser(path: string): Release {
+  const mine = readLock(path)?.content;
+  let released = false;
+  const release = (() => {
+    if (released) return;
+    released = true;
+    // Only remove the file if it is still ours (a stale reclaim may have replaced it).
+    if (readLock(path)?.content === mine) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* already gone */
+      }
+    }
+  }) as Release;
+  release.refresh = () => {
+    if (released) return;
+    const now = new Date();
+    try {
+      utimesSync(path, now, now);
+    } catch {
+      /* the lock vanished; the caller's work still completes in its own transactions */
+    }
+  };
+  return release;
+}

@@ -24,16 +24,17 @@ afterAll(async () => {
 });
 
 const storeHome = () => join(home.path, 'store');
+const SEED_002_TOOLS = ['observe', 'suggest', 'list_instincts', 'get_instinct', 'consolidate', 'stats', 'search_instincts', 'export_rules',
+  'alias_pattern', 'import_patterns', 'session_summary', 'detect_chains', 'effectiveness', 'trending', 'export_claude_md', 'export_skill',
+  'inject_claude_md', 'find_duplicates', 'import_claude_md', 'history', 'export_platform', 'gc', 'housekeep'];
+
 interface Rec { pattern: string; confidence: number; level: string; promoted: number; project: string; category: string; explain: string }
 
 describe('tool listing', () => {
   it('lists the tools with annotations, output schemas and short descriptions', async () => {
     const { tools } = await mcp.client.listTools();
-    const names = tools.map((t) => t.name);
-    for (const name of ['observe', 'suggest', 'list_instincts', 'get_instinct', 'search_instincts', 'stats', 'alias_pattern', 'import_patterns',
-      'export_rules', 'export_claude_md', 'export_skill', 'inject_claude_md', 'export_platform', 'import_claude_md']) {
-      expect(names).toContain(name);
-    }
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(SEED_002_TOOLS.slice().sort());
     for (const tool of tools) {
       expect(Buffer.byteLength(tool.description ?? ''), tool.name).toBeLessThan(2048);
       expect(tool.outputSchema, tool.name).toBeDefined();
@@ -151,6 +152,76 @@ describe('exports', () => {
     writeFileSync(join(repo, 'RULES.md'), '- `fix:null-guard` (6) — guard optional values\n- `weird:thing` skipped\n- `seq:lint->fix->lint` x2\n');
     expect(await call(mcp.client, 'import_claude_md', { source: 'RULES.md' })).toEqual({ imported: 1, merged: 1, skipped: 1, source: 'RULES.md' });
     expect(await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:null-guard' })).toMatchObject({ confidence: 6, explain: 'guard optional values' });
+  });
+});
+
+describe('maintenance and insight', () => {
+  it('five observations make a pattern mature after consolidate', async () => {
+    for (let i = 0; i < 5; i++) await call(mcp.client, 'observe', { pattern: 'fix:missing-await', explain: 'await the promise' });
+    expect((await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:missing-await' })).level).toBe('raw');
+    const result = await call<Record<string, number | string>>(mcp.client, 'consolidate');
+    expect(Object.keys(result).sort()).toEqual(['chains_created', 'chains_detected', 'promoted_to_mature', 'promoted_to_rule', 'promoted_to_universal', 'timestamp', 'total']);
+    expect(result.promoted_to_mature).toBeGreaterThanOrEqual(1);
+    expect(await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:missing-await' })).toMatchObject({ level: 'mature', promoted: 1 });
+  });
+
+  it('session_summary runs consolidate and reports the documented sections', async () => {
+    for (let i = 0; i < 5; i++) await call(mcp.client, 'observe', { pattern: 'combo:vitest+tsc' });
+    const summary = await call<{ session: { patterns_last_24h: number; recent: Rec[] }; suggestions: { count: number; top: Rec[] }; stats: { total: number }; consolidation: { promoted_to_mature: number } }>(
+      mcp.client,
+      'session_summary',
+    );
+    expect(summary.consolidation.promoted_to_mature).toBeGreaterThanOrEqual(1);
+    expect(summary.session.patterns_last_24h).toBeGreaterThanOrEqual(2);
+    expect(summary.session.recent.length).toBeLessThanOrEqual(10);
+    expect(summary.suggestions.top.length).toBeLessThanOrEqual(5);
+    expect(summary.stats.total).toBeGreaterThan(0);
+    expect((await call<Rec>(mcp.client, 'get_instinct', { pattern: 'combo:vitest+tsc' })).level).toBe('mature');
+  });
+
+  it('suggest logs what it returned and a later observe confirms it (effectiveness)', async () => {
+    const before = await call<{ summary: { total_suggested: number; total_confirmed: number } }>(mcp.client, 'effectiveness');
+    const { suggestions } = await call<{ suggestions: { pattern: string }[] }>(mcp.client, 'suggest', { keyword: 'missing-await' });
+    expect(suggestions.map((s) => s.pattern)).toContain('fix:missing-await');
+    await call(mcp.client, 'observe', { pattern: 'fix:missing-await' });
+    const after = await call<{ patterns: { pattern: string; suggested: number; confirmed: number; rate: number }[]; summary: { total_suggested: number; total_confirmed: number; overall_rate: number; period_days: number } }>(
+      mcp.client,
+      'effectiveness',
+      { days: 30 },
+    );
+    expect(after.summary.total_suggested).toBe(before.summary.total_suggested + suggestions.length);
+    expect(after.summary.total_confirmed).toBe(before.summary.total_confirmed + 1);
+    expect(after.summary.period_days).toBe(30);
+    expect(after.patterns.find((p) => p.pattern === 'fix:missing-await')).toMatchObject({ confirmed: 1 });
+  });
+
+  it('trending, history, find_duplicates and detect_chains return the documented keys', async () => {
+    const trend = await call<{ trending: (Rec & { observations_in_period?: number })[]; period_days: number }>(mcp.client, 'trending', { days: 1, limit: 3 });
+    expect(trend.period_days).toBe(1);
+    expect(trend.trending.length).toBeLessThanOrEqual(3);
+    expect(trend.trending[0]?.observations_in_period).toBeGreaterThan(0);
+    const hist = await call<{ pattern: string; history: { timestamp: string; delta: number }[]; data_points: number; projects: string[] }>(mcp.client, 'history', {
+      pattern: 'fix:missing-await',
+    });
+    expect(hist.pattern).toBe('fix:missing-await');
+    expect(hist.data_points).toBe(hist.history.length);
+    expect(hist.data_points).toBeGreaterThanOrEqual(6);
+    expect(hist.projects).toHaveLength(1);
+    expect(await call(mcp.client, 'history', { pattern: 'seq:nope' })).toEqual({ error: 'Not found: seq:nope' });
+    await call(mcp.client, 'observe', { pattern: 'fix:missing await' });
+    const dups = await call<{ duplicates: { pattern_a: string; pattern_b: string; similarity: number }[]; count: number; hint: string }>(mcp.client, 'find_duplicates');
+    expect(dups.duplicates.some((d) => [d.pattern_a, d.pattern_b].sort().join() === 'fix:missing await,fix:missing-await')).toBe(true);
+    expect(Object.keys(await call(mcp.client, 'detect_chains', { window_minutes: 5, min_occurrences: 3 })).sort()).toEqual(['candidates_seen', 'chains_created', 'chains_reinforced']);
+  });
+
+  it('gc and housekeep are the same idempotent maintenance', async () => {
+    const first = await call<{ dedup: { applied: number }; fts_rebuilt: boolean }>(mcp.client, 'gc');
+    expect(first.dedup.applied).toBeGreaterThanOrEqual(1);
+    expect(first.fts_rebuilt).toBe(true);
+    const again = await call(mcp.client, 'housekeep', { dedup_threshold: 0.75 });
+    expect(again).toEqual({ decay: { decayed: 0, deleted: 0 }, dedup: { found: 0, applied: 0 }, orphans_cleaned: 0, fts_rebuilt: true });
+    expect(await call(mcp.client, 'gc')).toEqual(again);
+    expect(await callError(mcp.client, 'gc', { dedup_threshold: 3 })).toMatch(/dedup_threshold/);
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { importPatterns } from '../../learn/bulk.js';
 import { aliasPattern, observe } from '../../learn/instincts.js';
+import { recordSuggestions } from '../../learn/insight.js';
 import { toRecord } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
 import { getInstinct, listInstincts, searchInstincts } from '../../store/instincts.js';
@@ -61,6 +62,7 @@ const suggestTool = defineTool({
       keyword: args.keyword || undefined,
     });
     const records = rows.map(toRecord);
+    recordSuggestions(ctx.store, records.map((r) => r.pattern), { project, source: 'mcp' });
     if (!args.compact) return { suggestions: records, count: records.length };
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),

@@ -1,13 +1,17 @@
 /** `npm run bench`: every benchmark, one after another, printed as Markdown tables. */
 import { machine } from './measure.js';
 import { runCoreBench } from './core.js';
+import { runMcpBench } from './mcp.js';
 
 interface Bench {
   name: string;
   run: () => Promise<string>;
 }
 
-const BENCHES: Bench[] = [{ name: 'core', run: () => runCoreBench() }];
+const BENCHES: Bench[] = [
+  { name: 'core', run: () => runCoreBench() },
+  { name: 'mcp', run: () => runMcpBench() },
+];
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 console.log(`# Homunculus benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}\n`);

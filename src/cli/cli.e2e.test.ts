@@ -8,7 +8,7 @@ let home: ReturnType<typeof tempDir>;
 beforeEach(() => (home = tempDir()));
 afterEach(() => home.cleanup());
 
-const COMMANDS = ['init', 'status', 'observe', 'list', 'get', 'search', 'feedback', 'evolve', 'stats', 'alias', 'doctor', 'import-files', 'export', 'import', 'consolidate'];
+const COMMANDS = ['init', 'status', 'observe', 'list', 'get', 'search', 'feedback', 'evolve', 'stats', 'alias', 'doctor', 'import-files', 'export', 'import', 'consolidate', 'export-rules', 'mcp'];
 
 describe('help and usage', () => {
   it('has --help for the program and every command', () => {
@@ -145,5 +145,27 @@ describe('moving instincts in and out', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/not a readable tarball|no manifest/);
     expect(cliJson<{ count: number }>(home.path, ['list'], env).count).toBe(2);
+  });
+});
+
+describe('export-rules', () => {
+  it('prints each format, injects idempotently, and refuses bad formats', () => {
+    const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
+    cliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);
+    expect(cli(home.path, ['export-rules']).stdout).toBe('');
+    cliJson(home.path, ['consolidate'], env);
+    expect(cli(home.path, ['export-rules']).stdout).toBe('- `pref:pkg=pnpm` [preference] (12) — use pnpm, never npm\n');
+    expect(cli(home.path, ['export-rules', '--format', 'agents-md']).stdout).toMatch(/^# AGENTS\.md/);
+    expect(cli(home.path, ['export-rules', '--format', 'cursorrules']).stdout).toContain('pref:pkg=pnpm: use pnpm, never npm');
+    expect(cli(home.path, ['export-rules', '--format', 'skill']).stdout).toMatch(/^---\nname: instinct-rules\n/);
+    const target = join(home.path, 'AGENTS.md');
+    writeFileSync(target, '# Agents\n');
+    expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: true, rule_count: 1 });
+    expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: false });
+    expect(readFileSync(target, 'utf8')).toMatch(/^# Agents\n\n<!-- instinct:start -->/);
+    const bad = cli(home.path, ['export-rules', '--format', 'emacs']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Invalid format/);
+    expect(cli(home.path, ['export-rules', '--format', 'skill', '--inject', target]).status).toBe(2);
   });
 });

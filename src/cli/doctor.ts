@@ -89,7 +89,25 @@ const fts5: DoctorCheck = () => {
   }
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, ...CAPTURE_CHECKS];
+const llmConfig: DoctorCheck = async (paths) => {
+  try {
+    const config = loadConfig(paths.config);
+    if (config.llm === undefined) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
+    const { loadLlmConfig } = await import('../llm/config.js');
+    const llm = loadLlmConfig(config);
+    if (!llm) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
+    const budget = `budget ${llm.budget.perRunTokens} tokens per run, ${llm.budget.perDayTokens} per day`;
+    if (llm.provider === 'anthropic') {
+      const keyEnv = llm.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
+      if (!process.env[keyEnv]) return { name: 'llm', status: 'warn', detail: `anthropic ${llm.model}: $${keyEnv} is not set`, fix: `Export ${keyEnv}, or remove the "llm" section.` };
+    }
+    return { name: 'llm', status: 'ok', detail: `${llm.provider}${llm.model ? ` ${llm.model}` : ''}, ${budget}` };
+  } catch (err) {
+    return { name: 'llm', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
+  }
+};
+
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, llmConfig, ...CAPTURE_CHECKS];
 
 export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
   const results: CheckResult[] = [];

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import { registerCaptureCommands } from './commands/capture.js';
 import { registerInstallCommands } from './commands/install.js';
 import { registerInstinctCommands } from './commands/instincts.js';
+import { registerLearningCommands } from './commands/learning.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
+import { registerMcpCommands } from './commands/mcp.js';
+import { registerRuleCommands } from './commands/rules.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { registerTransferCommands } from './commands/transfer.js';
 import { reportError } from './output.js';
@@ -33,6 +36,9 @@ export function buildProgram(): Command {
   registerTransferCommands(program);
   registerCaptureCommands(program);
   registerInstallCommands(program);
+  registerMcpCommands(program, version());
+  registerRuleCommands(program);
+  registerLearningCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

@@ -8,7 +8,7 @@ import { rankInstincts } from './rank.js';
 import { selectStartInstincts, sessionStartContext } from './session-start.js';
 import { matchedTerms, queryTerms, stem } from './terms.js';
 
-const project: ProjectInfo = { id: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp' };
+const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
 
 let store: TestStore;
 beforeEach(() => (store = testStore('2026-02-01T00:00:00.000Z')));
@@ -42,7 +42,7 @@ describe('ranking', () => {
     observe(store, { pattern: 'seq:docker-compose-up', trigger: 'when starting the docker stack', action: 'use docker compose up -d' });
     observe(store, { pattern: 'seq:docker-other-project', trigger: 'when starting the docker stack elsewhere', project: 'bbbbbbbbbbbbbbbb' });
     observe(store, { pattern: 'pref:editor', trigger: 'when editing files' });
-    const hits = rankInstincts(store.db, { text: 'start the docker stack', project: project.id, limit: 10 });
+    const hits = rankInstincts(store.db, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
     expect(hits.map((h) => h.row.key)).toEqual(['seq:docker-compose-up']);
     expect(hits[0]?.matched).toBe(3);
     expect(hits[0]?.relevance).toBeGreaterThan(0);

@@ -65,14 +65,14 @@ export function recallContext(store: Store, input: RecallInput): string {
          WHERE s.id != @session AND (f.value = @file OR (s.project = @project AND f.value LIKE @suffix ESCAPE '\\'))
          ORDER BY s.started_at DESC LIMIT @limit`,
       )
-      .all({ session: input.sessionId, file, project: input.project.id, suffix, limit: RECALL_SESSIONS }) as SessionHit[];
+      .all({ session: input.sessionId, file, project: input.project.fingerprint, suffix, limit: RECALL_SESSIONS }) as SessionHit[];
     const episodes = store.db
       .prepare(
         `SELECT DISTINCT e.title, e.date, e.body FROM episodes e, json_each(e.files) f
          WHERE f.value = @file OR (e.project = @project AND f.value LIKE @suffix ESCAPE '\\')
          ORDER BY e.date DESC LIMIT @limit`,
       )
-      .all({ file, project: input.project.id, suffix, limit: RECALL_EPISODES }) as EpisodeHit[];
+      .all({ file, project: input.project.fingerprint, suffix, limit: RECALL_EPISODES }) as EpisodeHit[];
     if (sessions.length === 0 && episodes.length === 0) continue;
     heads.push(rel ?? file);
     for (const s of sessions) lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(s.summary, 220)}`);

@@ -34,7 +34,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   const now = store.clock.now();
   const rows = store.db
     .prepare("SELECT * FROM instincts WHERE promoted_at IS NULL AND (project = '' OR project = ?)")
-    .all(project.id) as InstinctRow[];
+    .all(project.fingerprint) as InstinctRow[];
   const byScore = rows
     .map((row) => ({ row, score: scoreOf(row, now) }))
     .sort((a, b) => b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
@@ -42,7 +42,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
   // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
   const query = [project.name, ...stack].join(' ');
-  const hits = rankInstincts(store.db, { text: query, project: project.id, limit: START_TOP }).map((r) => r.row);
+  const hits = rankInstincts(store.db, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
   const seen = new Set(hits.map((r) => r.id));
   const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
   return { shown, total: rows.length, ranked: hits.length > 0 };

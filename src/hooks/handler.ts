@@ -9,7 +9,8 @@
  */
 import { type Clock, systemClock } from '../core/clock.js';
 import { homePaths, resolveHome } from '../core/paths.js';
-import { detectStack, projectInfo } from '../core/project.js';
+import { detectProject } from '../core/project.js';
+import { detectStack } from '../core/stack.js';
 import type { Store } from '../store/store.js';
 import { type Agent, ENDING_EVENTS, type HookInput, type HookName, hookForEvent, normalise } from './agents.js';
 import { logHook } from './log.js';
@@ -114,20 +115,20 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
       const files = r.observation?.files ?? [];
       if (!input.tool || files.length === 0) return answer('', r.status, r.detail);
       const { recallContext } = await import('../context/recall.js');
-      const context = recallContext(store, { sessionId: input.sessionId, toolUseId: input.tool.toolUseId, files, project: projectInfo(input.cwd) });
+      const context = recallContext(store, { sessionId: input.sessionId, toolUseId: input.tool.toolUseId, files, project: detectProject(input.cwd) });
       return answer(context, r.status, r.detail);
     }
     case 'start': {
       const r = tryRecord(logs, 'start', () => recordLifecycle(store.db, input, 'start'));
       const { sessionStartContext } = await import('../context/session-start.js');
-      const project = projectInfo(input.cwd || process.cwd());
+      const project = detectProject(input.cwd || process.cwd());
       return answer(sessionStartContext(store, { project, stack: detectStack(project.root) }), r.status, r.detail);
     }
     case 'prompt': {
       const r = tryRecord(logs, 'prompt', () => recordPrompt(store.db, input));
       if (!input.prompt) return answer('', r.status, r.detail);
       const { promptContext } = await import('../context/prompt.js');
-      return answer(promptContext(store, projectInfo(input.cwd || process.cwd()), input.prompt), r.status, r.detail);
+      return answer(promptContext(store, detectProject(input.cwd || process.cwd()), input.prompt), r.status, r.detail);
     }
     case 'stop':
       return answer('', ...(await stop(input, store, env)));
@@ -149,7 +150,7 @@ async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Pro
     source: input.agent,
     sessionId: input.sessionId,
     cwd: input.cwd,
-    project: projectInfo(input.cwd),
+    project: detectProject(input.cwd),
     endedAt: input.ts,
     ...(input.transcriptPath ? { transcriptPath: input.transcriptPath } : {}),
   });
@@ -157,6 +158,6 @@ async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Pro
     renderSessionFile(store, session.row);
     renderIdentity(store);
   }
-  const learn = startLearning(store.paths, { env, pending: countObservations(store.db, true), ending, now: store.clock.now() });
+  const learn = startLearning(store, { env, pending: countObservations(store.db, true), ending, now: store.clock.now() });
   return ['done', session ? `session ${session.created ? 'created' : 'updated'}; learn ${learn}` : `no observations; learn ${learn}`];
 }

@@ -8,7 +8,7 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { projectInfo } from '../core/project.js';
+import { detectProject } from '../core/project.js';
 import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { type HookInput, normalise } from './agents.js';
@@ -210,7 +210,7 @@ export async function importTranscripts(store: Store, files: readonly string[], 
             source: end.agent,
             sessionId: end.sessionId,
             cwd: end.cwd,
-            project: projectInfo(end.cwd),
+            project: detectProject(end.cwd),
             endedAt: end.ts,
             transcriptPath: file,
             ...(s.title ? { title: s.title } : {}),

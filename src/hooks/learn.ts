@@ -1,14 +1,16 @@
 /**
  * Starting the learning run after a stop: detached, in the background, with
- * HOMUNCULUS_OBSERVER=1 so its own agent calls are not observed, under the `learn` lock so
- * overlapping stops never run two at once. The lock is handed to the child: its exit (a
- * dead pid) frees the lock with no cooperation from the `learn` command.
+ * HOMUNCULUS_OBSERVER=1 so its own agent calls are not observed. The run takes the
+ * observer lock itself; a stop that finds a live holder starts nothing (that run loops
+ * until no observation is left), and of two stops racing, the second run finds the lock
+ * taken and exits at once. So two runs never work at the same time.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { lockPath, tryLock } from '../core/lock.js';
-import type { HomePaths } from '../core/paths.js';
+import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { lockHolder } from '../core/lock.js';
+import { LOCK_STALE_MS, lockPath } from '../learn/run.js';
+import type { Store } from '../store/store.js';
 import { CLI_ENTRY } from './entry.js';
 
 export type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
@@ -32,35 +34,28 @@ function recentlyStarted(marker: string, now: Date): boolean {
   }
 }
 
-export function startLearning(paths: HomePaths, options: LearnOptions): LearnStart {
+export function startLearning(store: Store, options: LearnOptions): LearnStart {
+  const paths = store.paths;
   if (options.env.HOMUNCULUS_NO_LEARN === '1') return 'disabled';
   if (options.pending === 0) return 'nothing-pending';
   const marker = join(paths.locks, 'learn.last');
   if (!options.ending && recentlyStarted(marker, options.now)) return 'throttled';
-  const lock = tryLock(lockPath(paths.locks, 'learn'), { purpose: 'learn' });
-  if (!lock) return 'running';
-  let log: number | undefined;
+  if (lockHolder(lockPath(store), { staleMs: LOCK_STALE_MS }) !== undefined) return 'running';
+  mkdirSync(dirname(paths.observerLog), { recursive: true });
+  const log = openSync(paths.observerLog, 'a');
   try {
-    log = openSync(paths.observerLog, 'a');
     const child = spawn(process.execPath, [CLI_ENTRY, 'learn', '--home', paths.home], {
       detached: true,
       stdio: ['ignore', log, log],
       env: { ...options.env, HOMUNCULUS_OBSERVER: '1' },
     });
-    child.on('error', () => lock.release());
-    if (child.pid === undefined) {
-      lock.release();
-      return 'running';
-    }
-    lock.transfer(child.pid);
+    child.on('error', () => undefined);
     child.unref();
-    writeFileSync(marker, `${child.pid}\n`);
+    mkdirSync(paths.locks, { recursive: true });
+    writeFileSync(marker, `${child.pid ?? ''}\n`);
     utimesSync(marker, options.now, options.now);
     return 'started';
-  } catch (err) {
-    lock.release();
-    throw err;
   } finally {
-    if (log !== undefined) closeSync(log);
+    closeSync(log);
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../core/project.js';
 import { type ToolCall, absolutePath, mapToolCall, patchFiles, promptObservation, promptText, resultFacts, shellCommand } from './observation.js';
 
-const project: ProjectInfo = { id: '0123456789abcdef', name: 'app', root: '/w/app' };
+const project: ProjectInfo = { fingerprint: '0123456789abcdef', name: 'app', root: '/w/app', remote: null };
 const call = (over: Partial<ToolCall>): ToolCall => ({
   source: 'claude-code',
   sessionId: 's1',

@@ -3,7 +3,7 @@
  * share. Builders are pure; the record* functions write, idempotent on
  * (source, session_id, tool_use_id).
  */
-import { projectInfo } from '../core/project.js';
+import { type ProjectInfo, detectProject } from '../core/project.js';
 import type { Db } from '../store/db.js';
 import { type NewObservation, insertObservation } from '../store/observations.js';
 import type { HookInput } from './agents.js';
@@ -19,6 +19,18 @@ export interface RecordResult {
 
 /** An observation to write, or why there is none (noise, or no session, tool or prompt). */
 export type Built = { observation: NewObservation } | { status: 'noise' | 'ignored'; detail: string };
+
+const projects = new Map<string, ProjectInfo>();
+/** detectProject, remembered per directory: an import asks thousands of times for the same few. */
+function projectOf(cwd: string): ProjectInfo {
+  let p = projects.get(cwd);
+  if (!p) {
+    p = detectProject(cwd);
+    if (projects.size > 1000) projects.clear();
+    projects.set(cwd, p);
+  }
+  return p;
+}
 
 const NO_SESSION: Built = { status: 'ignored', detail: 'no session id in the payload' };
 
@@ -39,7 +51,7 @@ export function toolObservation(input: HookInput): Built {
     error: tool.error,
     durationMs: tool.durationMs,
     agentVersion: input.agentVersion,
-    project: projectInfo(input.cwd),
+    project: projectOf(input.cwd),
   });
   return mapped.kind === 'noise' ? { status: 'noise', detail: mapped.reason } : { observation: mapped.observation };
 }
@@ -50,13 +62,13 @@ export function promptObservationFor(input: HookInput, occurrence: number): Buil
   const text = promptText(input.prompt ?? '');
   if (!text) return { status: 'ignored', detail: 'empty prompt' };
   return {
-    observation: promptObservation({ source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectInfo(input.cwd), text, occurrence }),
+    observation: promptObservation({ source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectOf(input.cwd), text, occurrence }),
   };
 }
 
 export function lifecycleObservation(input: HookInput, kind: 'start' | 'end'): Built {
   if (!input.sessionId) return NO_SESSION;
-  const event = { source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectInfo(input.cwd), reason: input.reason };
+  const event = { source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectOf(input.cwd), reason: input.reason };
   return { observation: kind === 'start' ? sessionStartObservation(event) : sessionEndObservation(event) };
 }
 

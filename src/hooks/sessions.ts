@@ -122,11 +122,11 @@ export function upsertSession(store: Store, input: SessionEndInput): { row: Sess
     const startedAt = existing?.started_at && existing.started_at < facts.startedAt ? existing.started_at : facts.startedAt;
     const previous = db
       .prepare('SELECT id FROM sessions WHERE project = ? AND id != ? AND started_at < ? ORDER BY started_at DESC LIMIT 1')
-      .get(input.project.id, input.sessionId, startedAt) as { id: string } | undefined;
+      .get(input.project.fingerprint, input.sessionId, startedAt) as { id: string } | undefined;
     const row: SessionRow = {
       id: input.sessionId,
       source: input.source,
-      project: input.project.id,
+      project: input.project.fingerprint,
       project_name: input.project.name,
       cwd: input.cwd || existing?.cwd || '',
       started_at: startedAt,

@@ -1,5 +1,6 @@
 /** The instinct lifecycle on the store: observe, feedback, alias, consolidate, decay. */
 import {
+  CATEGORIES,
   type Category,
   DEFAULT_DOMAIN_BY_CATEGORY,
   DOMAINS,
@@ -25,6 +26,7 @@ import {
   updateInstinct,
 } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
+import { confirmSuggestion } from '../store/learning.js';
 import type { Store } from '../store/store.js';
 import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce } from './confidence.js';
 import { LEVEL_BY_RANK, LEVEL_RANK, levelFor, promotedLevel } from './levels.js';
@@ -77,6 +79,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     throw new UsageError(`Invalid occurrence count: ${occurrences}.`, 'Use a whole number of at least 1.');
   }
   const domain = input.domain === undefined ? undefined : parseChoice('domain', input.domain, DOMAINS);
+  const requestedCategory = input.category ? parseChoice('category', input.category, CATEGORIES) : undefined;
   const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
   const now = store.clock.now();
   const at = now.toISOString();
@@ -87,7 +90,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     const source = input.source ?? '';
     const existing = getInstinct(store.db, key);
     if (!existing) {
-      const category = input.category ?? parsed.category;
+      const category = requestedCategory ?? parsed.category;
       const body = key.slice(key.indexOf(':') + 1).trim();
       const row = insertInstinct(store.db, {
         key,
@@ -109,6 +112,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
         instinct_id: row.id, ts: at, kind: 'create', delta_evidence: occurrences,
         delta_confidence: row.confidence, source, project, detail: '',
       });
+      confirmSuggestion(store.db, key, at);
       const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
       return { pattern: key, confidence: row.evidence, level, created: true, score: row.confidence, ...aliased };
     }
@@ -129,11 +133,24 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       instinct_id: existing.id, ts: at, kind: 'reinforce', delta_evidence: occurrences,
       delta_confidence: round(state.confidence - before, 3), source, project, detail: '',
     });
+    confirmSuggestion(store.db, key, at);
     const evidence = existing.evidence + occurrences;
     const projects = distinctProjects(store.db, existing.id).length;
     const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);
     return { pattern: key, confidence: evidence, level, created: false, score: state.confidence, ...aliased };
   });
+}
+
+/** Raises a pattern's evidence count to `target` when it is below it; never lowers. Returns whether it rose. */
+export function raiseEvidence(store: Store, key: string, target: number, origin: { source: string; project: string; detail: string }): boolean {
+  const stored = getInstinct(store.db, resolveAlias(store.db, key));
+  if (!stored || !(target > stored.evidence)) return false;
+  updateInstinct(store.db, stored.id, { evidence: target });
+  addEvent(store.db, {
+    instinct_id: stored.id, ts: store.clock.now().toISOString(), kind: 'raise', delta_evidence: target - stored.evidence,
+    delta_confidence: 0, ...origin,
+  });
+  return true;
 }
 
 export function requireInstinct(store: Store, key: string): InstinctRow {

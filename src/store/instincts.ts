@@ -122,6 +122,8 @@ export interface ListFilter {
   includeGlobal?: boolean;
   minEvidence?: number;
   minLevel?: number;
+  /** Case-insensitive substring of key, metadata or explain. */
+  keyword?: string;
   limit?: number;
 }
 
@@ -144,9 +146,18 @@ export function listInstincts(db: Db, filter: ListFilter = {}): InstinctRow[] {
     where.push('level >= @minLevel');
     params.minLevel = filter.minLevel;
   }
+  if (filter.keyword) {
+    where.push("(key LIKE @keyword ESCAPE '\\' OR metadata LIKE @keyword ESCAPE '\\' OR explain LIKE @keyword ESCAPE '\\')");
+    params.keyword = likePattern(filter.keyword);
+  }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const limit = filter.limit !== undefined ? `LIMIT ${Math.max(0, Math.floor(filter.limit))}` : '';
   return db.prepare(`SELECT * FROM instincts ${clause} ORDER BY evidence DESC, last_seen DESC, id ${limit}`).all(params) as InstinctRow[];
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards escaped. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export function countInstincts(db: Db): number {
@@ -178,7 +189,7 @@ export function searchInstincts(db: Db, query: string, limit = 20): { rows: Inst
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code !== 'SQLITE_ERROR') throw err;
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likePattern(q);
     const rows = db
       .prepare(
         `SELECT * FROM instincts WHERE key LIKE @like ESCAPE '\\' OR explain LIKE @like ESCAPE '\\' OR metadata LIKE @like ESCAPE '\\'

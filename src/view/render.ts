@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { writeFileIfChanged } from '../core/fs.js';
 import { slugify } from '../core/text.js';
 import { readIdentity } from '../store/identity.js';
+import { parseJsonObject } from '../store/json.js';
 import { type InstinctRow, distinctProjects, listEvents, listInstincts, updateInstinct } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { listConvictions } from '../learn/evolve.js';
@@ -27,6 +28,9 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
     `- Observed ${row.evidence} time${row.evidence === 1 ? '' : 's'} between ${row.first_seen.slice(0, 10)} and ${row.last_seen.slice(0, 10)}`,
   ];
   if (row.explain) evidence.push(`- ${row.explain}`);
+  // What the observer saw, session by session (the learning run keeps the last few).
+  const examples = parseJsonObject(row.metadata).examples;
+  if (Array.isArray(examples)) for (const e of examples) if (typeof e === 'string' && e) evidence.push(`- ${e}`);
   const sources = [...new Set(events.map((e) => e.source).filter(Boolean))];
   if (sources.length) evidence.push(`- Sources: ${sources.join(', ')}`);
   const feedback = events.filter((e) => e.kind === 'feedback').map((e) => e.detail);

@@ -1,8 +1,9 @@
-/** observe, list, get, search, feedback, alias, stats, consolidate. */
+/** observe, list, get, search, feedback, alias, stats, consolidate (levels, chains, search index). */
 import type { Command } from 'commander';
 import { CATEGORIES, type Category, DOMAINS, type Domain, FEEDBACK, parseChoice } from '../../core/domain.js';
 import { UsageError } from '../../core/errors.js';
-import { aliasPattern, consolidateLevels, giveFeedback, observe, requireInstinct } from '../../learn/instincts.js';
+import { aliasPattern, giveFeedback, observe, requireInstinct } from '../../learn/instincts.js';
+import { consolidate } from '../../learn/maintenance.js';
 import { type InstinctView, toView } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
 import { distinctProjectCounts, distinctProjects, listInstincts, searchInstincts } from '../../store/instincts.js';
@@ -161,13 +162,16 @@ export function registerInstinctCommands(program: Command): void {
 
   program
     .command('consolidate')
-    .description('Store the level each instinct has reached (raw -> mature -> rule -> universal)')
+    .description('Store the level each instinct has reached (raw -> mature -> rule -> universal), detect chains, rebuild the search index')
     .action(async (_o: unknown, cmd: Command) => {
       const { renderAll } = await view();
       await withCommandStore(cmd, (store, g) => {
-        const result = { ...consolidateLevels(store), timestamp: store.clock.now().toISOString() };
+        const result = consolidate(store);
         renderAll(store);
-        emit(g, result, (r) => `Promoted ${r.promoted_to_mature} to mature, ${r.promoted_to_rule} to rule, ${r.promoted_to_universal} to universal (${r.total} instincts).`);
+        emit(g, result, (r) => [
+          `Promoted ${r.promoted_to_mature} to mature, ${r.promoted_to_rule} to rule, ${r.promoted_to_universal} to universal (${r.total} instincts).`,
+          `Chains: ${r.chains_detected} detected, ${r.chains_created} created. Search index rebuilt.`,
+        ]);
       });
     });
 }

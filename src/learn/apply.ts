@@ -1,0 +1,218 @@
+/**
+ * Applies one session's candidates to the store (the caller holds the transaction): quality
+ * gate, dedup against existing instincts, the per-session tally, instinct creation at 3
+ * sessions (0.5), reinforcement, episodes for notable patterns below the threshold, and
+ * contradictions (3 contradicting sessions cost 0.10).
+ */
+import { parseKey } from '../core/domain.js';
+import { round } from '../core/text.js';
+import { addSighting, addPreferenceSignal, appendSessionSummary, countCoSightings, countSightings, deleteEpisodes, deleteSightings, getEpisode, listSightings, upsertEpisode } from '../store/learning.js';
+import { type InstinctRow, addEvent, getInstinct, listInstincts, resolveAlias, updateInstinct } from '../store/instincts.js';
+import { parseJsonObject } from '../store/json.js';
+import type { Store } from '../store/store.js';
+import { fixedClock } from '../core/clock.js';
+import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
+import { qualityGate } from './gate.js';
+import { observe } from './instincts.js';
+import type { Candidate } from './mine/candidate.js';
+import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
+import type { SessionSignal } from './mine/signals.js';
+import { DUPLICATE_THRESHOLD, keySimilarity } from './similarity.js';
+
+/** Seed 000: patterns observed three or more times (here: in three sessions) become instincts. */
+export const INSTINCT_MIN_SESSIONS = 3;
+const MAX_EXAMPLES = 5;
+
+export interface SessionChanges {
+  created: { pattern: string; category: string; score: number; evidence: number; from: 'tally' | 'episode'; title: string }[];
+  reinforced: { pattern: string; score: number; evidence: number }[];
+  episodes: { pattern: string; title: string; occurrences: number }[];
+  rejected: { pattern: string; miner: string; reasons: string[] }[];
+  held: { pattern: string; reason: string }[];
+  contradictions: { pattern: string; before: number; after: number }[];
+  signals: number;
+}
+
+export interface SessionInput {
+  sessionId: string;
+  source: string;
+  project: string;
+  candidates: readonly Candidate[];
+  signals: readonly SessionSignal[];
+  editedFiles: readonly string[];
+  /** Whether the session is over (co-edit contradictions need the whole session). */
+  ended: boolean;
+}
+
+export const emptyChanges = (): SessionChanges => ({ created: [], reinforced: [], episodes: [], rejected: [], held: [], contradictions: [], signals: 0 });
+
+/** The store as of `iso` (never before a record's last sighting, never after now), so history keeps real times. */
+function storeAt(store: Store, iso: string, notBefore?: string): Store {
+  const now = store.clock.now();
+  let at = Date.parse(iso);
+  if (!Number.isFinite(at) || at > now.getTime()) at = now.getTime();
+  if (notBefore && Date.parse(notBefore) > at) at = Date.parse(notBefore);
+  return { ...store, clock: fixedClock(new Date(at)) };
+}
+
+function keyProblem(key: string): string | undefined {
+  try {
+    parseKey(key);
+    return undefined;
+  } catch (err) {
+    return `invalid key: ${(err as Error).message}`;
+  }
+}
+
+function similarInstinct(rows: readonly InstinctRow[], c: Candidate): InstinctRow | undefined {
+  let best: InstinctRow | undefined;
+  let bestScore = 0;
+  for (const row of rows) {
+    if (row.category !== c.category) continue;
+    const s = keySimilarity(row.key, c.key);
+    if (s >= DUPLICATE_THRESHOLD && s > bestScore) {
+      best = row;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+function examplesFrom(store: Store, key: string): string[] {
+  const lines: string[] = [];
+  for (const s of listSightings(store.db, 'pattern', key)) {
+    const detail = parseJsonObject(s.detail);
+    const evidence = Array.isArray(detail.evidence) ? (detail.evidence as unknown[]).filter((e): e is string => typeof e === 'string') : [];
+    if (evidence[0]) lines.push(`${s.ts.slice(0, 10)}: ${evidence[0]}`);
+  }
+  return lines.slice(-MAX_EXAMPLES);
+}
+
+function sessionsOf(store: Store, key: string): string[] {
+  return listSightings(store.db, 'pattern', key).map((s) => s.session_id);
+}
+
+/** Co-edit pairs must be edited together in most sessions that touch either file. */
+function coeditHolds(store: Store, c: Candidate, together: number): string | undefined {
+  const files = c.facts?.files;
+  if (c.miner !== 'co-edit' || !Array.isArray(files)) return undefined;
+  const [a, b] = files as [string, string];
+  const either = countSightings(store.db, 'file', a, c.project) + countSightings(store.db, 'file', b, c.project) - countCoSightings(store.db, 'file', a, b, c.project);
+  const ratio = either > 0 ? together / either : 0;
+  return ratio < MIN_TOGETHER_RATIO ? `edited together in ${together} of ${either} sessions touching either file (needs ${MIN_TOGETHER_RATIO * 100}%)` : undefined;
+}
+
+function episodeBody(c: Candidate, examples: readonly string[]): string {
+  return [c.explain, '', `When: ${c.trigger}`, `Then: ${c.action}`, '', ...examples.map((e) => `- ${e}`)].join('\n');
+}
+
+function recordContradiction(store: Store, key: string, sessionId: string, ts: string, changes: SessionChanges): void {
+  const target = resolveAlias(store.db, key);
+  const row = getInstinct(store.db, target);
+  if (!row) return;
+  if (!addSighting(store.db, { kind: 'contradiction', key: target, project: '', session_id: sessionId, ts, detail: '{}' })) return;
+  const count = countSightings(store.db, 'contradiction', target);
+  if (count < CONTRADICTION_MIN_OBSERVATIONS) return;
+  const now = store.clock.now();
+  const state = { confidence: row.confidence, lastSeen: row.last_seen, foldedPeriods: row.folded_periods };
+  const before = foldDecay(state, now).confidence;
+  const next = applyContradiction(state, count, now);
+  updateInstinct(store.db, row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
+  addEvent(store.db, {
+    instinct_id: row.id, ts: now.toISOString(), kind: 'contradiction', delta_evidence: 0,
+    delta_confidence: round(next.confidence - before, 3), source: 'observer', project: row.project, detail: `${count} contradicting sessions`,
+  });
+  deleteSightings(store.db, 'contradiction', target);
+  changes.contradictions.push({ pattern: target, before, after: next.confidence });
+}
+
+function coeditPairs(store: Store, project: string): { key: string; files: [string, string] }[] {
+  const pairs: { key: string; files: [string, string] }[] = [];
+  for (const row of listInstincts(store.db, { category: 'combo', project })) {
+    const meta = parseJsonObject(row.metadata);
+    const files = meta.files;
+    if (meta.miner === 'co-edit' && Array.isArray(files) && files.length === 2) pairs.push({ key: row.key, files: [String(files[0]), String(files[1])] });
+  }
+  return pairs;
+}
+
+export function applySession(store: Store, input: SessionInput): SessionChanges {
+  const changes = emptyChanges();
+  for (const s of input.signals) {
+    if (addPreferenceSignal(store.db, { session_id: s.sessionId, ts: s.ts, type: s.type, signal: s.signal, raw: s.raw, project: input.project })) changes.signals++;
+  }
+  const lastTs = input.candidates.reduce((m, c) => (c.ts > m ? c.ts : m), '');
+  for (const file of input.editedFiles) {
+    addSighting(store.db, { kind: 'file', key: file, project: input.project, session_id: input.sessionId, ts: lastTs || store.clock.now().toISOString(), detail: '{}' });
+  }
+  const existingRows = listInstincts(store.db);
+  for (const c of input.candidates) {
+    const invalid = keyProblem(c.key);
+    const gate = invalid ? { pass: false, reasons: [invalid] } : qualityGate(c);
+    if (!gate.pass) {
+      changes.rejected.push({ pattern: c.key, miner: c.miner, reasons: gate.reasons });
+      continue;
+    }
+    const aliased = resolveAlias(store.db, c.key);
+    const existing = getInstinct(store.db, aliased) ?? similarInstinct(existingRows, c);
+    const key = existing?.key ?? aliased;
+    const added = addSighting(store.db, {
+      kind: 'pattern', key, project: c.project, session_id: input.sessionId, ts: c.ts,
+      detail: JSON.stringify({ evidence: c.evidence.slice(0, 3), miner: c.miner }),
+    });
+    if (!added) continue;
+    for (const k of c.contradicts ?? []) recordContradiction(store, k, input.sessionId, c.ts, changes);
+    const sessions = countSightings(store.db, 'pattern', key);
+    const meta = { miner: c.miner, sessions, examples: examplesFrom(store, key), ...(c.facts ?? {}) };
+    if (existing) {
+      const result = observe(storeAt(store, c.ts, existing.last_seen), { pattern: existing.key, source: input.source, project: c.project, metadata: meta });
+      changes.reinforced.push({ pattern: result.pattern, score: result.score, evidence: result.confidence });
+      continue;
+    }
+    const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
+    if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
+      const fromEpisode = getEpisode(store.db, key) !== undefined;
+      const result = observe(storeAt(store, c.ts), {
+        pattern: key, category: c.category, source: input.source, project: c.project, explain: c.explain, trigger: c.trigger,
+        action: c.action, title: c.title, domain: c.domain, metadata: meta, occurrences: sessions, initialScore: EPISODE_PROMOTION_CONFIDENCE,
+      });
+      deleteEpisodes(store.db, key);
+      changes.created.push({ pattern: result.pattern, category: c.category, score: result.score, evidence: result.confidence, from: fromEpisode ? 'episode' : 'tally', title: c.title });
+      continue;
+    }
+    if (held) changes.held.push({ pattern: key, reason: held });
+    if (c.notable) {
+      const prior = getEpisode(store.db, key);
+      const tags = [...new Set([c.domain, ...c.tags])];
+      const files = c.subjects.filter((s) => /\/|\.\w{1,5}$/.test(s) && !s.includes(' '));
+      upsertEpisode(store.db, {
+        pattern: key, title: prior?.title ?? c.title, body: episodeBody(c, meta.examples), project: c.project, tags: JSON.stringify(tags),
+        occurrences: sessions, session_ids: JSON.stringify(sessionsOf(store, key)), files: JSON.stringify(files),
+        date: prior?.date ?? c.ts, updated_at: c.ts,
+      });
+      changes.episodes.push({ pattern: key, title: prior?.title ?? c.title, occurrences: sessions });
+    }
+  }
+  if (input.ended) {
+    const contradicted = contradictedPairs(coeditPairs(store, input.project), input.editedFiles);
+    for (const key of contradicted) recordContradiction(store, key, input.sessionId, lastTs || store.clock.now().toISOString(), changes);
+  }
+  const summary = summaryLine(changes);
+  if (summary) appendSessionSummary(store.db, input.sessionId, summary);
+  return changes;
+}
+
+const names = (keys: readonly string[]): string => {
+  const shown = keys.slice(0, 5);
+  const more = keys.length > shown.length ? ` and ${keys.length - shown.length} more` : '';
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}${more}` : `${shown[0] ?? ''}${more}`;
+};
+
+/** "Reinforced x and y. Learned z." — what the observer adds to the session summary. */
+export function summaryLine(changes: SessionChanges): string {
+  const parts: string[] = [];
+  if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.pattern))}.`);
+  if (changes.reinforced.length) parts.push(`Reinforced ${names(changes.reinforced.map((r) => r.pattern))}.`);
+  if (changes.episodes.length) parts.push(`Noted ${names(changes.episodes.map((e) => e.title))}.`);
+  return parts.join(' ');
+}

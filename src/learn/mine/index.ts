@@ -1,0 +1,29 @@
+/** Every deterministic miner over one session's observations: always on, no LLM needed. */
+import type { Obs } from '../observation.js';
+import { type Candidate, uniqueByKey } from './candidate.js';
+import { editedProjectFiles, mineCoedits } from './coedits.js';
+import { mineFixes } from './fixes.js';
+import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
+import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
+
+export interface SessionMining {
+  candidates: Candidate[];
+  signals: SessionSignal[];
+  /** Project-relative files the session edited (co-edit tallies and contradictions). */
+  editedFiles: string[];
+}
+
+export function mineSession(observations: readonly Obs[]): SessionMining {
+  const ordered = [...observations].sort((a, b) => a.at - b.at || a.id - b.id);
+  const projectName = ordered.find((o) => o.projectName)?.projectName ?? '';
+  const signals = sessionSignals(ordered);
+  const candidates = uniqueByKey([
+    ...mineFixes(ordered),
+    ...signals.map((s) => signalCandidate(s, projectName)),
+    ...mineCoedits(ordered),
+    ...mineSequences(ordered),
+    ...mineCombos(ordered),
+    ...mineProjectCommands(ordered),
+  ]);
+  return { candidates, signals, editedFiles: editedProjectFiles(ordered) };
+}

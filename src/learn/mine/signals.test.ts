@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { steps } from '../../test-support/learning.js';
+import { qualityGate } from '../gate.js';
+import { MAX_SIGNALS_PER_SESSION, contentSlug, extractSignals, sessionSignals, signalCandidate } from './signals.js';
+
+const signals = (text: string): string[] => extractSignals(text).map((s) => `${s.type}: ${s.signal}`);
+
+describe('extractSignals (seed 003 signal tracker)', () => {
+  it('reads English preferences and corrections', () => {
+    expect(signals('Use pnpm, not npm.')).toEqual(['explicit: use pnpm not npm']);
+    expect(signals('no, use pnpm instead of npm')).toEqual(['correction: use pnpm not npm']);
+    expect(signals('Please always run `mise run fmt` before committing')).toEqual(['explicit: always run `mise run fmt` before committing']);
+    expect(signals("Don't use default exports")).toEqual(['correction: never use default exports']);
+    expect(signals('I prefer vitest over jest')).toEqual(['explicit: use vitest not jest']);
+    expect(signals('I told you to use the strong types')).toEqual([]);
+    expect(signals('stop adding comments to every line')).toEqual(['correction: never adding comments to every line']);
+    expect(signals('We follow TDD here')).toEqual(['principle: principle tdd']);
+  });
+
+  it('reads French preferences and corrections', () => {
+    expect(signals('Toujours utiliser des exports nommés')).toEqual(['explicit: always utiliser des exports nommés']);
+    expect(signals('Non, pas de default exports')).toEqual(['correction: never default exports']);
+    expect(signals('Je préfère Drizzle à Prisma')).toEqual(['explicit: use drizzle not prisma']);
+    expect(signals("utilise pnpm et pas npm")).toEqual(['explicit: use pnpm not npm']);
+    expect(signals("arrête d'utiliser npm")).toEqual(['correction: never utiliser npm']);
+    expect(signals('On applique le principe SSOT')).toEqual(['principle: principle ssot']);
+  });
+
+  it('skips code blocks, descriptions of behaviour and long pasted prompts', () => {
+    expect(signals('Look:\n```\n// always use npm here\nnever();\n```\nthanks')).toEqual([]);
+    expect(signals('User edits made before the first prompt are never captured.')).toEqual([]);
+    expect(signals(`Implement the plan.\n${'Context line. '.repeat(150)}\nAlways use pnpm.`)).toEqual([]);
+    expect(signals('- Never call the API directly')).toEqual([]);
+  });
+
+  it('normalises case and spacing so the same signal groups', () => {
+    expect(signals('USE   PNPM,   NOT NPM!')).toEqual(signals('use pnpm, not npm'));
+  });
+});
+
+describe('sessionSignals', () => {
+  it('deduplicates per session and keeps at most 10', () => {
+    const prompts = Array.from({ length: 14 }, (_, i) => ({ prompt: `Always use tool${i}. Always use tool${i}.` }));
+    const found = sessionSignals(steps([{ prompt: 'Use pnpm, not npm' }, { prompt: 'use pnpm not npm' }, ...prompts]));
+    expect(found).toHaveLength(MAX_SIGNALS_PER_SESSION);
+    expect(found.filter((s) => s.signal === 'use pnpm not npm')).toHaveLength(1);
+  });
+});
+
+describe('signalCandidate', () => {
+  it('turns "use X, not Y" into a global preference that contradicts the reverse', () => {
+    const [signal] = sessionSignals(steps([{ prompt: 'use pnpm, not npm' }]));
+    const c = signal && signalCandidate(signal, 'demo');
+    expect(c).toMatchObject({ key: 'pref:use-pnpm-not-npm', category: 'preference', project: '', action: 'Use pnpm, not npm.', contradicts: ['pref:use-npm-not-pnpm'] });
+    expect(c && qualityGate(c).pass).toBe(true);
+  });
+
+  it('splits "always X before Y" into trigger and action; vague signals fail the gate', () => {
+    const [always] = sessionSignals(steps([{ prompt: 'always run `mise run fmt` before committing' }]));
+    expect(always && signalCandidate(always, 'demo')).toMatchObject({ trigger: 'before committing', action: 'Always run `mise run fmt`.', contradicts: ['pref:never-run-mise-run-fmt-committing'] });
+    const [vague] = sessionSignals(steps([{ prompt: "no don't set it, let's see if it keeps happening" }]));
+    const candidate = vague && signalCandidate(vague, 'demo');
+    expect(candidate && qualityGate(candidate).reasons[0]).toMatch(/not specific/);
+  });
+
+  it('keeps negatives in the key', () => {
+    expect(contentSlug('never stash anything')).toBe('stash');
+    expect(contentSlug('`mise run fmt` before committing')).toBe('mise-run-fmt-committing');
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Seed 003's signal tracker: user preferences and corrections read from prompts, in English
+ * and French. Code blocks are skipped; each signal is normalised (lower case, collapsed
+ * spaces, neutral prefixes removed, negatives kept), deduplicated per session, at most 10
+ * per session. Long pasted prompts (plans, review dumps) are not read: a preference is said,
+ * not pasted.
+ */
+import { slugify, truncate } from '../../core/text.js';
+import type { Obs } from '../observation.js';
+import { type Candidate, backtick } from './candidate.js';
+import { concreteTerms } from './terms.js';
+
+export type SignalType = 'explicit' | 'principle' | 'correction';
+
+export interface Signal {
+  type: SignalType;
+  /** Normalised text: the form signals are grouped by. */
+  signal: string;
+  raw: string;
+  shape: SignalShape;
+}
+
+export type SignalShape =
+  | { kind: 'use'; use: string; not: string }
+  | { kind: 'always'; what: string }
+  | { kind: 'never'; what: string }
+  | { kind: 'prefer'; what: string }
+  | { kind: 'principle'; name: string };
+
+export interface SessionSignal extends Signal {
+  sessionId: string;
+  ts: string;
+}
+
+export const MAX_SIGNALS_PER_SESSION = 10;
+export const MAX_PROMPT_CHARS = 1500;
+
+const FILLER = /^(?:(?:ok(?:ay)?|also|and|but|so|please|pls|hey|actually|remember|btw|again|alors|et|mais|aussi|stp|svp|s'il te pla[iî]t|merci de|rappel)[,:!]?\s+)+/;
+const NEUTRAL = /^(?:i think(?: that)?|i believe|we should|you should|let'?s|il faut(?: que)?|je pense que|on devrait|tu devrais|it would be (?:good|better) to)\s+/;
+const CORRECTION_PREFIX = /^(?:no|nope|wrong|non|nan)\b[,.!:;]?\s*/;
+const TOLD_YOU = /^(?:i (?:already )?(?:told|said to) you(?: to)?|as i said|i said|je t'?ai (?:déjà )?dit(?: de| que)?|comme je (?:l'ai|te l'ai) dit)[,:]?\s+/;
+
+const PRINCIPLES: readonly [RegExp, string][] = [
+  [/\b(?:ssot|single source of truth)\b/, 'ssot'],
+  [/\bdry\b(?! run)/, 'dry'],
+  [/\bkiss\b/, 'kiss'],
+  [/\byagni\b/, 'yagni'],
+  [/\blibrary[- ]first\b/, 'library-first'],
+  [/\b(?:tdd|test[- ]driven)\b/, 'tdd'],
+];
+
+const STOP_WORDS = new Set(
+  ('a an the to of for in on at by with and or but it its this that these those is are be been being do does did can could ' +
+    'before after when whenever while if once should would will just really always never not no please any anything some something all everything every you your we our ' +
+    'i me my us them they their there here then than so very also more most much many use using used instead rather ' +
+    'le la les un une des du de d l à a au aux et ou mais pas ne plus jamais toujours ce cet cette ces qui que quoi est sont ' +
+    'tu te toi vous nous on je moi mon ma mes ton ta tes son sa ses leur leurs y en dans sur pour par avec sans tout tous rien utilise utiliser avant après quand si')
+    .split(' '),
+);
+
+/** Up to five content words, slugified: the grouping key of a signal's subject. */
+export function contentSlug(text: string): string {
+  const words = text
+    .toLowerCase()
+    .replace(/[`'"]/g, ' ')
+    .split(/[^\p{L}\p{N}._/-]+/u)
+    .filter((w) => w && !STOP_WORDS.has(w));
+  return slugify(words.slice(0, 5).join(' '), 60);
+}
+
+const clause = (text: string): string => text.split(/[,;:]|\s+(?:and|but|because|since|car|parce que|mais)\s+/)[0]?.trim().replace(/[.!?]+$/, '') ?? '';
+const cleanTerm = (text: string): string => text.replace(/^(?:the|a|an|le|la|les|un|une|des)\s+/, '').replace(/[.!?,;:]+$/, '').trim();
+
+function shapeOf(sentence: string): SignalShape | undefined {
+  const s = sentence;
+  const use =
+    /^(?:use|utilise[rz]?|run|lance[rz]?)\s+(.+?)\s*,?\s+(?:and\s+)?(?:not|instead of|rather than|et pas|pas|non|plutôt que|au lieu de)\s+(.+)$/.exec(s) ??
+    /\bprefer\s+(.+?)\s+(?:over|to|instead of|rather than)\s+(.+)$/.exec(s) ??
+    /\bpr[ée]f[èe]re[rz]?\s+(.+?)\s+(?:à|plutôt que|au lieu de)\s+(.+)$/.exec(s);
+  if (use) return { kind: 'use', use: cleanTerm(clause(use[1] as string)), not: cleanTerm(clause(use[2] as string)) };
+  const instead = /^(?:instead of|au lieu de|plutôt que)\s+(.+?),?\s+(?:use|run|call|utilise[rz]?|lance[rz]?)\s+(.+)$/.exec(s);
+  if (instead) return { kind: 'use', use: cleanTerm(clause(instead[2] as string)), not: cleanTerm(clause(instead[1] as string)) };
+  const always = /^(?:(?:we|you|on|tu)\s+)?(?:(?:should|must|need to|dois|doit)\s+)?(?:always|toujours|from now on|going forward|à partir de maintenant|désormais)[,:]?\s+(.+)$/.exec(s);
+  if (always) return { kind: 'always', what: clause(always[1] as string) };
+  const never =
+    /^(?:(?:you|tu)\s+(?:should\s+|must\s+|dois\s+)?)?(?:never|don'?t(?: ever)?|do not(?: ever)?|avoid|jamais|ne jamais|n'utilise[rz]? (?:jamais|pas)|arr[êe]te[rz]? (?:de |d')|[ée]vite[rz]? (?:de |d')|pas de)\s*(.+)$/.exec(s) ??
+    /^stop\s+(\w+ing\b.*)$/.exec(s);
+  if (never) return { kind: 'never', what: clause(never[1] as string) };
+  const frenchNot = /^ne\s+(\S+)\s+(?:pas|jamais|plus)\s+(.+)$/.exec(s);
+  if (frenchNot) return { kind: 'never', what: clause(`${frenchNot[1]} ${frenchNot[2]}`) };
+  const prefer = /^(?:i|we|je|on)\s+(?:(?:would|'d)\s+)?(?:prefer|préfère|prefere)\s+(.+)$/.exec(s);
+  if (prefer) return { kind: 'prefer', what: clause(prefer[1] as string) };
+  for (const [re, name] of PRINCIPLES) if (re.test(s)) return { kind: 'principle', name };
+  return undefined;
+}
+
+function normalise(shape: SignalShape): string {
+  switch (shape.kind) {
+    case 'use':
+      return `use ${shape.use} not ${shape.not}`;
+    case 'always':
+      return `always ${shape.what}`;
+    case 'never':
+      return `never ${shape.what}`;
+    case 'prefer':
+      return `prefer ${shape.what}`;
+    case 'principle':
+      return `principle ${shape.name}`;
+  }
+}
+
+function sentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?(?:```|$)/g, '\n')
+    .split(/\n+|(?<=[.!?])\s+/)
+    .map((s) => s.trim().toLowerCase().replace(/\s+/g, ' '))
+    .filter((s) => s.length >= 4 && s.length <= 300 && !/^(?:[-*>#|]|\d+[.)])/.test(s));
+}
+
+/** The signals of one prompt, in order. */
+export function extractSignals(prompt: string): Signal[] {
+  if (prompt.length > MAX_PROMPT_CHARS) return [];
+  const out: Signal[] = [];
+  for (const raw of sentences(prompt)) {
+    let s = raw.replace(FILLER, '');
+    let correction = false;
+    if (CORRECTION_PREFIX.test(s)) {
+      s = s.replace(CORRECTION_PREFIX, '').replace(FILLER, '');
+      correction = true;
+    }
+    if (TOLD_YOU.test(s)) {
+      s = s.replace(TOLD_YOU, '');
+      correction = true;
+    }
+    s = s.replace(NEUTRAL, '').replace(FILLER, '');
+    const shape = shapeOf(s);
+    if (!shape) continue;
+    if (shape.kind === 'use' && (!shape.use || !shape.not)) continue;
+    if ((shape.kind === 'always' || shape.kind === 'never' || shape.kind === 'prefer') && shape.what.length < 3) continue;
+    const type: SignalType = shape.kind === 'principle' ? 'principle' : correction || shape.kind === 'never' ? 'correction' : 'explicit';
+    out.push({ type, signal: normalise(shape), raw: truncate(raw, 300), shape });
+  }
+  return out;
+}
+
+/** The session's signals: deduplicated by normalised form, at most 10. */
+export function sessionSignals(observations: readonly Obs[]): SessionSignal[] {
+  const seen = new Set<string>();
+  const out: SessionSignal[] = [];
+  for (const o of observations) {
+    if (o.event !== 'prompt') continue;
+    for (const signal of extractSignals(o.input)) {
+      if (seen.has(signal.signal)) continue;
+      seen.add(signal.signal);
+      out.push({ ...signal, sessionId: o.sessionId, ts: o.ts });
+      if (out.length >= MAX_SIGNALS_PER_SESSION) return out;
+    }
+  }
+  return out;
+}
+
+function condition(what: string): { when: string; act: string } {
+  const m = /^(.+?)\s+(before|after|when|whenever|if|once|avant de|après|quand|si)\s+(.+)$/.exec(what);
+  if (m) return { act: m[1] as string, when: `${m[2]} ${m[3]}` };
+  return { act: what, when: '' };
+}
+
+/** A signal as a candidate preference (global: preferences belong to the person). */
+export function signalCandidate(signal: SessionSignal, projectName: string): Candidate {
+  const shape = signal.shape;
+  const base = {
+    category: 'preference' as const,
+    domain: 'general' as const,
+    project: '',
+    projectName,
+    sessionId: signal.sessionId,
+    ts: signal.ts,
+    evidence: [`User: "${signal.raw}"`],
+    miner: 'preference' as const,
+    notable: true,
+    facts: { signal: signal.signal, type: signal.type },
+  };
+  switch (shape.kind) {
+    case 'use': {
+      const [a, b] = [contentSlug(shape.use), contentSlug(shape.not)];
+      return {
+        ...base,
+        key: `pref:use-${a}-not-${b}`,
+        title: `Use ${shape.use}, not ${shape.not}`,
+        trigger: `when choosing between ${shape.use} and ${shape.not}`,
+        action: `Use ${shape.use}, not ${shape.not}.`,
+        explain: `The user asked for ${shape.use} instead of ${shape.not}.`,
+        subjects: concreteTerms(`${shape.use} ${shape.not}`),
+        tags: ['preference', signal.type],
+        contradicts: [`pref:use-${b}-not-${a}`],
+      };
+    }
+    case 'always':
+    case 'never':
+    case 'prefer': {
+      const { when, act } = condition(shape.what);
+      const slug = contentSlug(shape.what);
+      const verb = shape.kind === 'always' ? 'Always' : shape.kind === 'never' ? 'Never' : 'Prefer';
+      const subjects = concreteTerms(shape.what);
+      return {
+        ...base,
+        key: `pref:${shape.kind}-${slug}`,
+        title: `${verb} ${truncate(shape.what, 70)}`,
+        trigger: when ? `${when}` : subjects[0] ? `when working with ${backtick(subjects[0])}` : 'in every session',
+        action: `${verb} ${act}.`,
+        explain: `The user said: "${truncate(signal.raw, 160)}"`,
+        subjects,
+        tags: ['preference', signal.type],
+        contradicts: shape.kind === 'always' ? [`pref:never-${slug}`] : shape.kind === 'never' ? [`pref:always-${slug}`] : [],
+      };
+    }
+    case 'principle':
+      return {
+        ...base,
+        key: `pref:principle-${shape.name}`,
+        title: `Apply ${shape.name.toUpperCase()}`,
+        trigger: 'when designing or refactoring code',
+        action: `Apply the ${shape.name.toUpperCase()} principle the user asks for.`,
+        explain: `The user invoked ${shape.name.toUpperCase()}: "${truncate(signal.raw, 160)}"`,
+        subjects: [],
+        tags: ['preference', 'principle'],
+      };
+  }
+}

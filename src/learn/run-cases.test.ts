@@ -1,0 +1,210 @@
+/** The learning run's edge cases on small synthetic sessions: contradictions, bad input, crashes, concurrency, the LLM fallback. */
+import { MockLanguageModelV3 } from 'ai/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../core/lock.js';
+import { aiSdkProvider } from '../llm/provider.js';
+import { TokenBudget } from '../llm/budget.js';
+import { getInstinct, listEvents, listInstincts } from '../store/instincts.js';
+import { countObservations, insertObservation } from '../store/observations.js';
+import { type Step, type TempStore, stepRows, tempStores } from '../test-support/learning.js';
+import { createLlmObserver } from './llm-observer.js';
+import type { SessionObserver } from './llm-observer.js';
+import { lockPath, runLearn } from './run.js';
+
+const fresh = tempStores('2026-03-05T12:00:00Z');
+
+let sessionNo = 0;
+/** Inserts one finished session of steps, at `day` (2026-03-DD), and returns its id. */
+function session(t: TempStore, list: Step[], day = 2): string {
+  const sessionId = `s-${++sessionNo}`;
+  const start = `2026-03-${String(day).padStart(2, '0')}T10:00:00Z`;
+  for (const row of stepRows([...list], { sessionId, start })) insertObservation(t.store.db, row);
+  insertObservation(t.store.db, { source: 'claude-code', session_id: sessionId, tool_use_id: 'session_end', ts: `2026-03-${String(day).padStart(2, '0')}T11:00:00Z`, event: 'session_end' });
+  return sessionId;
+}
+
+const PNPM: Step[] = [{ prompt: 'No, use pnpm, not npm.' }, { bash: 'pnpm install' }];
+const NPM: Step[] = [{ prompt: 'use npm, not pnpm' }, { bash: 'npm install' }];
+const PAIR: Step[] = [{ edit: 'src/store/schema.ts' }, { edit: 'src/store/migrations.ts' }];
+
+describe('contradictions', () => {
+  it('lower an instinct by 0.10 once 3 sessions contradict it, not before', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM, 2);
+    await runLearn(t.store);
+    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.confidence).toBe(0.5);
+    session(t, NPM, 3);
+    session(t, NPM, 3);
+    const two = await runLearn(t.store);
+    expect(two.contradictions).toEqual([]);
+    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.confidence).toBe(0.5);
+    session(t, NPM, 4);
+    const three = await runLearn(t.store);
+    expect(three.contradictions).toEqual([{ pattern: 'pref:use-pnpm-not-npm', before: 0.5, after: 0.4 }]);
+    const row = getInstinct(t.store.db, 'pref:use-pnpm-not-npm');
+    expect(row?.confidence).toBe(0.4);
+    expect(listEvents(t.store.db, row?.id ?? 0).filter((e) => e.kind === 'contradiction')).toMatchObject([{ delta_confidence: -0.1, detail: '3 contradicting sessions' }]);
+    // The user's new preference is itself now seen in 3 sessions.
+    expect(getInstinct(t.store.db, 'pref:use-npm-not-pnpm')?.evidence).toBe(3);
+  });
+
+  it('count sessions that edit one file of a learned pair without the other', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PAIR);
+    await runLearn(t.store);
+    const key = 'combo:demo:src/store/migrations.ts+src/store/schema.ts';
+    expect(getInstinct(t.store.db, key)?.confidence).toBe(0.5);
+    for (let i = 0; i < 3; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3);
+    const report = await runLearn(t.store);
+    expect(report.contradictions).toEqual([{ pattern: key, before: 0.5, after: 0.4 }]);
+  });
+});
+
+describe('bad input', () => {
+  it('skips and counts observations with missing fields or absurd values, and still learns from the rest', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM);
+    const insert = t.store.db.prepare(
+      `INSERT INTO observations (source, session_id, tool_use_id, ts, event, tool, input, files, data, duration_ms) VALUES ('claude-code', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    insert.run('s-bad', 'b1', 'not a date', 'tool', 'Bash', 'ls', '[]', '{}', null);
+    insert.run('s-bad', 'b2', '2026-03-02T10:00:00Z', 'tool', 'Bash', 'ls', '{oops', '{}', null);
+    insert.run('s-bad', 'b3', '2026-03-02T10:00:00Z', 'tool', 'Bash', 'ls', '[]', '[]', null);
+    insert.run('s-bad', 'b4', '2026-03-02T10:00:00Z', 'tool', 'Bash', 'ls', '[]', '{}', -40);
+    insert.run('s-bad', 'b5', '2999-01-01T00:00:00Z', 'tool', 'Bash', 'ls', '[]', '{}', null);
+    insert.run('s-bad', 'b6', '2026-03-02T10:00:00Z', 'tool', '', 'ls', '[]', '{}', null);
+    insert.run('', 'b7', '2026-03-02T10:00:00Z', 'tool', 'Bash', 'ls', '[]', '{}', null);
+    const report = await runLearn(t.store);
+    expect(report.skipped.count).toBe(7);
+    expect(report.skipped.reasons).toEqual({
+      'unparseable timestamp': 1, 'files is not a JSON array of strings': 1, 'data is not a JSON object': 1, 'absurd duration': 1,
+      'timestamp out of range': 1, 'tool event without a tool name': 1, 'missing session_id': 1,
+    });
+    expect(countObservations(t.store.db, true)).toBe(0);
+    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+    expect(readFileSync(t.store.paths.lastProcessingLog, 'utf8')).toContain('- absurd duration: 1');
+  });
+});
+
+describe('crash safety and concurrency', () => {
+  it('rolls a failing session back completely and picks it up on the next run', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM);
+    t.store.db.exec(`CREATE TRIGGER boom BEFORE INSERT ON instincts WHEN NEW.key = 'pref:use-pnpm-not-npm' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;`);
+    const failed = await runLearn(t.store);
+    expect(failed.errors).toEqual([{ session: 's-' + sessionNo, message: 'disk on fire' }]);
+    // The third session left nothing behind: still pending, not counted.
+    expect(countObservations(t.store.db, true)).toBe(3);
+    expect((t.store.db.prepare("SELECT COUNT(*) AS n FROM pattern_sightings WHERE kind = 'pattern'").get() as { n: number }).n).toBe(2);
+    t.store.db.exec('DROP TRIGGER boom');
+    const resumed = await runLearn(t.store);
+    expect(resumed.errors).toEqual([]);
+    expect(resumed.created.map((c) => c.pattern)).toEqual(['pref:use-pnpm-not-npm']);
+    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+  });
+
+  it('does nothing while another run holds the lock, and loses nothing', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM);
+    const release = acquireLock(lockPath(t.store), { staleMs: 60_000 });
+    const locked = await runLearn(t.store);
+    expect(locked.status).toBe('locked');
+    expect(countObservations(t.store.db, true)).toBeGreaterThan(0);
+    expect(readFileSync(t.store.paths.observerLog, 'utf8')).toContain('another run holds the lock');
+    release?.();
+    const done = await runLearn(t.store);
+    expect(done.status).toBe('done');
+    expect(countObservations(t.store.db, true)).toBe(0);
+    expect(existsSync(lockPath(t.store))).toBe(false);
+  });
+
+  it('also processes observations that arrive while it runs (a second stop hook found the lock taken)', async () => {
+    const t = fresh();
+    session(t, PNPM);
+    let added = false;
+    const latecomer: SessionObserver = {
+      name: 'test',
+      async extract() {
+        if (!added) {
+          added = true;
+          session(t, PNPM);
+          session(t, PNPM);
+        }
+        return { candidates: [], calls: 0, tokens: 0 };
+      },
+    };
+    const report = await runLearn(t.store, { observer: latecomer });
+    expect(report.sessions).toBe(3);
+    expect(countObservations(t.store.db, true)).toBe(0);
+    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+  });
+});
+
+describe('the LLM observer', () => {
+  const answer = (patterns: unknown[]) => ({
+    content: [{ type: 'text' as const, text: JSON.stringify({ patterns }) }],
+    finishReason: { unified: 'stop' as const, raw: 'stop' },
+    usage: { inputTokens: { total: 900, noCache: 900, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 120, text: 120, reasoning: 0 } },
+    warnings: [],
+  });
+  const proposal = {
+    pattern: 'pref:demo/release=scripts-release.sh', category: 'preference', domain: 'tooling', title: 'Release with scripts/release.sh',
+    trigger: 'when releasing demo', action: 'Run `./scripts/release.sh` instead of tagging by hand.', evidence: 'The user released with the script.',
+    subjects: ['./scripts/release.sh'], notable: true, project_specific: true,
+  };
+  const observer = (t: TempStore, doGenerate: ConstructorParameters<typeof MockLanguageModelV3>[0] extends infer O ? O extends { doGenerate?: infer G } ? G : never : never) =>
+    createLlmObserver(aiSdkProvider('mock', 'mock-model', new MockLanguageModelV3({ doGenerate })), new TokenBudget(t.store.db, { perRunTokens: 100_000, perDayTokens: 100_000 }, () => t.store.clock.now()), {
+      maxOutputTokens: 500,
+      timeoutMs: 5_000,
+    });
+
+  it('adds its proposals to the deterministic candidates, through the same gate and threshold', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM);
+    const report = await runLearn(t.store, { observer: observer(t, answer([proposal])) });
+    expect(report.llm).toMatchObject({ mode: 'on', provider: 'mock:mock-model', calls: 3, tokens: 3 * 1020, fallbacks: [] });
+    expect(listInstincts(t.store.db).map((r) => r.key).sort()).toEqual(['pref:demo/release=scripts-release.sh', 'pref:use-pnpm-not-npm']);
+    expect((t.store.db.prepare('SELECT SUM(input_tokens + output_tokens) AS n FROM llm_usage').get() as { n: number }).n).toBe(3 * 1020);
+  });
+
+  it('falls back to the deterministic result when the answer is malformed', async () => {
+    const deterministic = fresh();
+    const withLlm = fresh();
+    for (const t of [deterministic, withLlm]) for (let i = 0; i < 3; i++) session(t, PNPM);
+    await runLearn(deterministic.store);
+    const bad = { ...answer([]), content: [{ type: 'text' as const, text: '{"patterns": [{"pattern": 42}' }] };
+    const report = await runLearn(withLlm.store, { observer: observer(withLlm, bad) });
+    expect(report.llm.fallbacks).toHaveLength(3);
+    expect(report.errors).toEqual([]);
+    const keys = (t: TempStore) => listInstincts(t.store.db).map((r) => [r.key, r.evidence, r.confidence]);
+    expect(keys(withLlm)).toEqual(keys(deterministic));
+    expect(readFileSync(withLlm.store.paths.observerLog, 'utf8')).toContain('llm fallback for');
+  });
+
+  it('falls back when the model throws', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM);
+    const report = await runLearn(t.store, {
+      observer: observer(t, async () => {
+        throw new Error('503 overloaded');
+      }),
+    });
+    expect(report.llm.fallbacks.map((f) => f.reason)).toEqual(['503 overloaded', '503 overloaded', '503 overloaded']);
+    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+  });
+});
+
+describe('session summaries', () => {
+  it('get a line saying what the observer learned from them (seed 000 enrichment)', async () => {
+    const t = fresh();
+    const ids = [session(t, PNPM), session(t, PNPM), session(t, PNPM)];
+    for (const id of ids) t.store.db.prepare("INSERT INTO sessions (id, summary) VALUES (?, 'Worked on the installer.')").run(id);
+    await runLearn(t.store);
+    const summary = (id: string) => (t.store.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
+    expect(summary(ids[0] as string)).toBe('Worked on the installer.\nNoted Use pnpm, not npm.');
+    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
+    await runLearn(t.store);
+    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
+  });
+});

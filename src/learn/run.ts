@@ -1,0 +1,181 @@
+/**
+ * `homunculus learn`: the observer of seed 000. Takes the lock, processes pending
+ * observations session by session (one transaction each, so a crash leaves nothing half
+ * applied and the next run resumes), mines candidates (deterministic miners, plus the LLM
+ * observer when configured, which falls back on any failure), applies them, decays stale
+ * instincts, flags domain clusters, renders the changed files and writes the logs.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../core/fs.js';
+import { acquireLock, processAlive } from '../core/lock.js';
+import { drainSpool } from '../store/spool-drain.js';
+import { errorMessage } from '../core/errors.js';
+import { writeTx } from '../store/db.js';
+import { setIdentityValue } from '../store/identity.js';
+import { listInstincts } from '../store/instincts.js';
+import { abandonedRuns, allSessionObservations, finishRun, markRunsFailed, pendingSessionsByTime, startRun } from '../store/learning.js';
+import { markProcessed } from '../store/observations.js';
+import type { Store } from '../store/store.js';
+import { applySession } from './apply.js';
+import { domainClusters, promotionCandidates } from './clusters.js';
+import { applyDecay } from './instincts.js';
+import type { SessionObserver } from './llm-observer.js';
+import { type Candidate, uniqueByKey } from './mine/candidate.js';
+import { mineSession } from './mine/index.js';
+import { type Obs, checkObservation } from './observation.js';
+import { type LearnReport, addSkipped, emptyReport, mergeChanges, observerLogLine, processingLog } from './report.js';
+
+export const LOCK_STALE_MS = 10 * 60_000;
+/** A session with no activity for this long is over, even without a session_end event. */
+export const SESSION_IDLE_MS = 60 * 60_000;
+const MAX_ROUNDS = 5;
+
+export interface LearnOptions {
+  observer?: SessionObserver;
+  lockStaleMs?: number;
+  /** Skip writing markdown files and logs (bench replays render once at the end). */
+  quiet?: boolean;
+  /**
+   * Regenerates the readable view after the run. The surface supplies it, since rendering
+   * sits above learning: `all` when every instinct may have changed (decay, a crashed run).
+   */
+  render?: (store: Store, changes: { all: boolean; keys: string[] }) => void;
+}
+
+export const lockPath = (store: Store): string => join(store.paths.locks, 'observer.lock');
+
+interface PreparedSession {
+  sessionId: string;
+  source: string;
+  project: string;
+  valid: Obs[];
+  pendingIds: number[];
+  ended: boolean;
+}
+
+function prepare(store: Store, sessionId: string, report: LearnReport): PreparedSession {
+  const now = store.clock.now();
+  const rows = allSessionObservations(store.db, sessionId);
+  const valid: Obs[] = [];
+  const pendingIds: number[] = [];
+  for (const row of rows) {
+    const checked = checkObservation(row, now);
+    if (row.processed_at === null) {
+      pendingIds.push(row.id);
+      if (!checked.ok) addSkipped(report, checked.reason);
+    }
+    if (checked.ok) valid.push(checked.obs);
+  }
+  const pendingValid = valid.filter((o) => !o.processed).length;
+  report.observations += pendingValid;
+  const last = valid.reduce((m, o) => Math.max(m, o.at), 0);
+  const projects = new Map<string, number>();
+  for (const o of valid) if (o.project) projects.set(o.project, (projects.get(o.project) ?? 0) + 1);
+  const project = [...projects.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+  return {
+    sessionId,
+    source: rows[0]?.source ?? '',
+    project,
+    valid,
+    pendingIds,
+    ended: valid.some((o) => o.event === 'session_end') || (last > 0 && now.getTime() - last > SESSION_IDLE_MS),
+  };
+}
+
+async function llmCandidates(store: Store, observer: SessionObserver, session: PreparedSession, report: LearnReport): Promise<Candidate[]> {
+  try {
+    const result = await observer.extract({ sessionId: session.sessionId, observations: session.valid, instincts: listInstincts(store.db) });
+    report.llm.calls += result.calls;
+    report.llm.tokens += result.tokens;
+    return result.candidates;
+  } catch (err) {
+    report.llm.fallbacks.push({ session: session.sessionId, reason: errorMessage(err).slice(0, 300) });
+    return [];
+  }
+}
+
+function processSession(store: Store, session: PreparedSession, extra: readonly Candidate[], report: LearnReport, changedKeys: Set<string>): void {
+  const mined = mineSession(session.valid);
+  const candidates = uniqueByKey([...mined.candidates, ...extra]);
+  writeTx(store.db, () => {
+    const changes = applySession(store, {
+      sessionId: session.sessionId, source: session.source, project: session.project, candidates,
+      signals: mined.signals, editedFiles: mined.editedFiles, ended: session.ended,
+    });
+    markProcessed(store.db, session.pendingIds, store.clock.now().toISOString());
+    mergeChanges(report, changes);
+    for (const c of [...changes.created, ...changes.reinforced, ...changes.contradictions]) changedKeys.add(c.pattern);
+  });
+}
+
+function writeLogs(store: Store, report: LearnReport): void {
+  mkdirSync(dirname(store.paths.observerLog), { recursive: true });
+  appendFileSync(store.paths.observerLog, `${observerLogLine(report)}\n`);
+  for (const f of report.llm.fallbacks) appendFileSync(store.paths.observerLog, `${report.finished_at}   llm fallback for ${f.session}: ${f.reason}\n`);
+  for (const e of report.errors) appendFileSync(store.paths.observerLog, `${report.finished_at}   error in ${e.session}: ${e.message}\n`);
+  if (report.status === 'done') writeFileAtomic(store.paths.lastProcessingLog, processingLog(report));
+}
+
+export async function runLearn(store: Store, options: LearnOptions = {}): Promise<LearnReport> {
+  const report = emptyReport(store.clock.now().toISOString());
+  const release = acquireLock(lockPath(store), { staleMs: options.lockStaleMs ?? LOCK_STALE_MS });
+  if (!release) {
+    report.status = 'locked';
+    if (!options.quiet) writeLogs(store, report);
+    return report;
+  }
+  try {
+    if (options.observer) {
+      report.llm.mode = 'on';
+      report.llm.provider = options.observer.name;
+    }
+    const runId = startRun(store.db, report.started_at);
+    report.run_id = runId;
+    const crashed = abandonedRuns(store.db, runId).filter((r) => r.pid === null || r.pid === process.pid || !processAlive(r.pid));
+    markRunsFailed(store.db, crashed.map((r) => r.id), report.started_at);
+    const changedKeys = new Set<string>();
+    const done = new Set<string>();
+    const failed = new Set<string>();
+    // New observations can arrive while we work (another stop hook found the lock taken): loop until none are left.
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      // Observations the observe hook spooled since the last drain join this round.
+      drainSpool(store.db, store.paths.home);
+      const pending = pendingSessionsByTime(store.db).filter((id) => !failed.has(id));
+      if (pending.length === 0) break;
+      for (const sessionId of pending) {
+        const session = prepare(store, sessionId, report);
+        try {
+          const extra = options.observer && session.valid.some((o) => !o.processed) ? await llmCandidates(store, options.observer, session, report) : [];
+          processSession(store, session, extra, report, changedKeys);
+        } catch (err) {
+          // The transaction rolled back: the session stays pending for the next run.
+          report.errors.push({ session: sessionId, message: errorMessage(err) });
+          failed.add(sessionId);
+        }
+        if (!done.has(sessionId)) report.sessions++;
+        done.add(sessionId);
+        release.refresh();
+      }
+    }
+    report.decay = applyDecay(store);
+    const now = store.clock.now();
+    const rows = listInstincts(store.db);
+    report.clusters = domainClusters(rows, now);
+    report.promotion_candidates = promotionCandidates(rows, now);
+    writeTx(store.db, () => {
+      setIdentityValue(store.db, 'domain_clusters', JSON.stringify(report.clusters));
+      setIdentityValue(store.db, 'promotion_candidates', JSON.stringify(report.promotion_candidates));
+      setIdentityValue(store.db, 'last_learn', now.toISOString());
+    });
+    report.finished_at = store.clock.now().toISOString();
+    finishRun(store.db, runId, report.finished_at, 'done', { ...report, rejected: { count: report.rejected.count, by_reason: report.rejected.by_reason } });
+    if (!options.quiet) {
+      options.render?.(store, { all: crashed.length > 0 || report.decay.decayed > 0, keys: [...changedKeys] });
+      writeLogs(store, report);
+    }
+    return report;
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { duplicatePairs, keySimilarity, keyTokens } from './similarity.js';
+
+describe('keySimilarity (find_duplicates)', () => {
+  it('treats spacing, case and punctuation drift as the same key', () => {
+    expect(keySimilarity('seq:a->b', 'seq:a -> b')).toBe(1);
+    expect(keySimilarity('pref:Style=Black', 'pref:style = black')).toBe(1);
+  });
+
+  it('catches drift inside a token by prefix, not an added step', () => {
+    expect(keySimilarity('fix:missing-import', 'fix:missing-imports')).toBeGreaterThanOrEqual(0.9);
+    expect(keySimilarity('seq:lint->fix', 'seq:lint->fix->lint')).toBeLessThan(0.75);
+    expect(keySimilarity('pref:cli/test=mise-run-test', 'pref:cli/test=mise-run-test:ci')).toBeLessThan(0.75);
+  });
+
+  it('keeps different prefixes and different files apart', () => {
+    expect(keySimilarity('seq:lint', 'pref:lint')).toBe(0);
+    expect(keySimilarity('combo:cli:cmd/a/x.go+cmd/a/y.go', 'combo:cli:cmd/a/x.go+cmd/a/z.go')).toBeLessThan(0.75);
+    expect(keySimilarity('pref:use-pnpm-not-npm', 'pref:use-pnpm-not-yarn')).toBeLessThan(0.75);
+  });
+
+  it('splits keys into steps', () => {
+    expect(keyTokens('lint -> fix+test=ok')).toEqual(['lint', 'fix', 'test', 'ok']);
+  });
+});
+
+describe('duplicatePairs', () => {
+  it('lists pairs at or above the threshold, most similar first', () => {
+    const pairs = duplicatePairs(['seq:a->b', 'seq:a -> b', 'fix:missing-import', 'fix:missing-imports', 'pref:x']);
+    expect(pairs.map((p) => [p.pattern_a, p.pattern_b])).toEqual([
+      ['seq:a->b', 'seq:a -> b'],
+      ['fix:missing-import', 'fix:missing-imports'],
+    ]);
+    expect(duplicatePairs(['seq:a->b', 'seq:a->c'], 0.3)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Token budgets that are never exceeded: a call starts only when its worst case (a
+ * conservative estimate of the prompt plus the output cap) fits in what is left of the run
+ * and of the day; actual usage is recorded in llm_usage, which the day's total sums.
+ */
+import { DAY_MS } from '../core/clock.js';
+import { HomunculusError } from '../core/errors.js';
+import type { Db } from '../store/db.js';
+
+/** Conservative: real tokenizers average 3-4 bytes per token on code and prose. */
+export const BYTES_PER_TOKEN_ESTIMATE = 2;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN_ESTIMATE);
+}
+
+export class BudgetExceededError extends HomunculusError {
+  constructor(message: string) {
+    super('llm_budget', message, { hint: 'Raise llm.budget.perRunTokens / perDayTokens in config.json, or wait for tomorrow.' });
+  }
+}
+
+export interface BudgetLimits {
+  perRunTokens: number;
+  perDayTokens: number;
+}
+
+export interface UsageRecord {
+  provider: string;
+  model: string;
+  purpose: string;
+  inputTokens: number;
+  outputTokens: number;
+  ok: boolean;
+}
+
+export class TokenBudget {
+  private runUsed = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly limits: BudgetLimits,
+    private readonly now: () => Date,
+  ) {}
+
+  usedToday(): number {
+    const start = new Date(Math.floor(this.now().getTime() / DAY_MS) * DAY_MS).toISOString();
+    const row = this.db.prepare('SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS n FROM llm_usage WHERE ts >= ?').get(start) as { n: number };
+    return row.n;
+  }
+
+  get usedThisRun(): number {
+    return this.runUsed;
+  }
+
+  remaining(): number {
+    return Math.max(0, Math.min(this.limits.perRunTokens - this.runUsed, this.limits.perDayTokens - this.usedToday()));
+  }
+
+  /** Throws unless `worstCase` tokens fit in both budgets. */
+  check(worstCase: number): void {
+    const left = this.remaining();
+    if (worstCase > left) {
+      throw new BudgetExceededError(`LLM token budget: this call could use ${worstCase} tokens but only ${left} remain (run ${this.limits.perRunTokens}, day ${this.limits.perDayTokens}).`);
+    }
+  }
+
+  record(usage: UsageRecord): void {
+    const total = usage.inputTokens + usage.outputTokens;
+    this.runUsed += total;
+    this.db
+      .prepare('INSERT INTO llm_usage (ts, provider, model, purpose, input_tokens, output_tokens, ok) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(this.now().toISOString(), usage.provider, usage.model, usage.purpose, usage.inputTokens, usage.outputTokens, usage.ok ? 1 : 0);
+  }
+}

@@ -1,0 +1,47 @@
+/** The record shapes of seed 002, as zod schemas shared by every tool's outputSchema. */
+import { z } from 'zod';
+import { CATEGORIES } from '../core/domain.js';
+
+/** Bounds on every string an agent can send: a 1 MB argument is refused with a clear error. */
+export const MAX_ARG = 10_000;
+export const keyArg = z.string().min(1).max(512);
+export const textArg = z.string().max(MAX_ARG);
+
+export const category = z.enum(CATEGORIES);
+export const categoryFilter = z.union([category, z.literal('')]);
+
+export const record = z.object({
+  pattern: z.string(),
+  category,
+  confidence: z.number().int(),
+  promoted: z.number().int().min(0).max(3),
+  level: z.enum(['raw', 'mature', 'rule', 'universal']),
+  project: z.string(),
+  source: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  explain: z.string(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+});
+
+export const compactRecord = z.object({
+  pattern: z.string(),
+  confidence: z.number().int(),
+  level: z.enum(['raw', 'mature', 'rule', 'universal']),
+});
+
+export const statsShape = z.object({
+  total: z.number().int(),
+  raw: z.number().int(),
+  mature: z.number().int(),
+  rules: z.number().int(),
+  universal: z.number().int(),
+  avg_confidence: z.number(),
+  max_confidence: z.number().int(),
+  by_category: z.record(z.string(), z.object({ count: z.number().int(), avg_confidence: z.number() })),
+});
+
+/** A result that is either the documented object or seed 002's `{"error": "..."}`. */
+export function orError<T extends z.ZodRawShape>(shape: T) {
+  return z.object(shape).partial().extend({ error: z.string().optional() });
+}

@@ -1,0 +1,40 @@
+/**
+ * Tools are declared as plain data (types first): a name, a description under 2 KB, zod
+ * input and output schemas, annotations, and a handler that returns the documented object.
+ * The server turns each into structuredContent mirrored as JSON text.
+ */
+import type { z } from 'zod';
+import type { Store } from '../store/store.js';
+
+export interface ToolContext {
+  store: Store;
+  /** Fingerprint of the client's project, auto-detected from the server's working directory. */
+  project: string;
+  /** Directories that inject/import targets must live under. */
+  allowedRoots: readonly string[];
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  handler: (ctx: ToolContext, args: z.infer<I>) => z.infer<O> | Promise<z.infer<O>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(def: ToolDef<I, O>): ToolDef<I, O> {
+  return def;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const ADDITIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const IDEMPOTENT_WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -1,0 +1,203 @@
+/** The pattern half of seed 002: observe, suggest, list, get, search, stats, alias, import. */
+import { z } from 'zod';
+import { NotFoundError, UsageError } from '../../core/errors.js';
+import { importPatterns } from '../../learn/bulk.js';
+import { aliasPattern, observe } from '../../learn/instincts.js';
+import { recordSuggestions } from '../../learn/insight.js';
+import { toRecord } from '../../learn/records.js';
+import { instinctStats } from '../../learn/stats.js';
+import { getInstinct, listInstincts, searchInstincts } from '../../store/instincts.js';
+import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, defineTool } from '../tool.js';
+import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
+
+export const MATURE = 5;
+
+const observeTool = defineTool({
+  name: 'observe',
+  title: 'Observe a pattern',
+  description:
+    'Record one observation of a behavioural pattern; increments its confidence counter. Use it for anything that may recur: a tool sequence that worked, a user preference, a recurring fix, tools used together. Call once per occurrence; repeated calls raise confidence (1 = new, 5 = mature, 10 = rule). Not for one-off notes. Idempotent on the pattern key: the same key merges into one entry. Keys follow prefix:body, e.g. "seq:lint->fix->lint", "pref:style=black", "fix:missing-import", "combo:pytest+coverage". project "" auto-detects from the working directory.',
+  input: z.object({
+    pattern: keyArg.describe('Pattern key prefix:body (seq:, pref:, fix:, combo:)'),
+    category: categoryFilter.default('').describe('sequence | preference | fix_pattern | combo; "" = implied by the key prefix'),
+    source: textArg.default('').describe('Originating agent, e.g. "claude-code"; "" = unknown'),
+    project: textArg.default('').describe('Project fingerprint; "" auto-detects from cwd'),
+    explain: textArg.default('').describe('One-line rationale shown in suggestions and exports'),
+  }),
+  output: z.object({ pattern: z.string(), confidence: z.number().int(), level: z.enum(['seedling', 'mature', 'rule']), created: z.boolean() }),
+  annotations: ADDITIVE,
+  handler(ctx, args) {
+    const result = observe(ctx.store, {
+      pattern: args.pattern,
+      category: args.category || undefined,
+      source: args.source,
+      project: args.project || ctx.project,
+      explain: args.explain || undefined,
+    });
+    const level = result.level === 'raw' ? ('seedling' as const) : result.level === 'mature' ? ('mature' as const) : ('rule' as const);
+    return { pattern: result.pattern, confidence: result.confidence, level, created: result.created };
+  },
+});
+
+const suggestTool = defineTool({
+  name: 'suggest',
+  title: 'Suggest mature patterns',
+  description:
+    'Retrieve mature patterns (confidence >= 5) to guide current behaviour: which tool sequences worked, what the user prefers, which fixes recur. Call at the start of a task. Sorted by confidence, most trusted first. project "" returns the current project\'s patterns plus global ones; category and keyword (case-insensitive substring of key, metadata and explain) filter. compact (default) returns key + confidence + level (~50 tokens each); compact=false returns full records. Each call is logged so later observations can confirm the suggestion (see effectiveness).',
+  input: z.object({
+    project: textArg.default(''),
+    category: categoryFilter.default(''),
+    keyword: textArg.default(''),
+    compact: z.boolean().default(true),
+  }),
+  output: z.object({ suggestions: z.array(z.union([compactRecord, record])), count: z.number().int(), hint: z.string().optional() }),
+  annotations: { ...ADDITIVE, idempotentHint: true },
+  handler(ctx, args) {
+    const project = args.project || ctx.project;
+    const rows = listInstincts(ctx.store.db, {
+      minEvidence: MATURE,
+      project,
+      includeGlobal: true,
+      category: args.category || undefined,
+      keyword: args.keyword || undefined,
+    });
+    const records = rows.map(toRecord);
+    recordSuggestions(ctx.store, records.map((r) => r.pattern), { project, source: 'mcp' });
+    if (!args.compact) return { suggestions: records, count: records.length };
+    return {
+      suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
+      count: records.length,
+      hint: records.length ? 'Call get_instinct(pattern) for the full record and explain text.' : 'No mature pattern yet: observe() recurring patterns, then consolidate().',
+    };
+  },
+});
+
+const listTool = defineTool({
+  name: 'list_instincts',
+  title: 'List patterns',
+  description:
+    'List recorded patterns with optional filters, seedlings included. Read-only; sorted by confidence descending, then last_seen descending. min_confidence is the minimum observation count (1 = everything, 5 = mature+, 10 = rules). project "" returns every project including the global "" bucket. For guidance prefer suggest(); for keyword search use search_instincts(); for one key use get_instinct().',
+  input: z.object({
+    min_confidence: z.number().int().min(0).default(1),
+    category: categoryFilter.default(''),
+    project: textArg.default(''),
+    limit: z.number().int().min(0).max(100_000).default(50),
+  }),
+  output: z.object({ instincts: z.array(record), count: z.number().int(), hint: z.string() }),
+  annotations: READ_ONLY,
+  handler(ctx, args) {
+    const rows = listInstincts(ctx.store.db, {
+      minEvidence: args.min_confidence,
+      category: args.category || undefined,
+      project: args.project || undefined,
+      limit: args.limit,
+    });
+    return {
+      instincts: rows.map(toRecord),
+      count: rows.length,
+      hint: 'Use suggest() for mature guidance, search_instincts(query) for keywords, get_instinct(pattern) for one record.',
+    };
+  },
+});
+
+const getTool = defineTool({
+  name: 'get_instinct',
+  title: 'Get one pattern',
+  description:
+    'Fetch the full record for one pattern by its exact, case-sensitive key including the prefix (e.g. "seq:lint->fix->lint"). Read-only. On a miss returns {"error": "Not found: <pattern>"}: check for the error key. Pair with history(pattern) for the confidence timeline.',
+  input: z.object({ pattern: keyArg }),
+  output: orError(record.shape),
+  annotations: READ_ONLY,
+  handler(ctx, args) {
+    const row = getInstinct(ctx.store.db, args.pattern);
+    return row ? toRecord(row) : { error: `Not found: ${args.pattern}` };
+  },
+});
+
+const searchTool = defineTool({
+  name: 'search_instincts',
+  title: 'Search patterns',
+  description:
+    'Find patterns by keyword across key, metadata and explain text with SQLite FTS5; falls back to substring matching when the query has characters FTS5 cannot parse. Syntax: bare word; "lint fix" (AND); "lint OR format"; \'"exact phrase"\'; "claude*" (prefix); "lint NOT prettier". Read-only; ordered by confidence descending.',
+  input: z.object({ query: z.string().max(MAX_ARG), limit: z.number().int().min(0).max(10_000).default(20) }),
+  output: z.object({ results: z.array(record), count: z.number().int(), hint: z.string() }),
+  annotations: READ_ONLY,
+  handler(ctx, args) {
+    const { rows } = searchInstincts(ctx.store.db, args.query.replaceAll('\u0000', ''), args.limit);
+    const results = rows.map(toRecord);
+    return {
+      results,
+      count: results.length,
+      hint: results.length ? 'get_instinct(pattern) returns one full record.' : 'No match: try list_instincts() or a shorter keyword.',
+    };
+  },
+});
+
+const statsTool = defineTool({
+  name: 'stats',
+  title: 'Store statistics',
+  description:
+    'Summary of the instinct store: totals, level distribution (raw + mature + rules + universal == total), category breakdown, average and peak confidence. Read-only, no parameters; an empty store returns zeros.',
+  input: z.object({}),
+  output: statsShape,
+  annotations: READ_ONLY,
+  handler: (ctx) => instinctStats(ctx.store),
+});
+
+const aliasTool = defineTool({
+  name: 'alias_pattern',
+  title: 'Alias a duplicate pattern',
+  description:
+    'Redirect all future observations of one pattern onto another, to merge duplicates (e.g. "seq:a -> b" into "seq:a->b"). Existing confidence is summed into the target so nothing is lost. The target must already exist; use find_duplicates() to discover candidates.',
+  input: z.object({ pattern: keyArg, target: keyArg }),
+  output: orError({ aliased: z.string(), target: z.string() }),
+  annotations: IDEMPOTENT_WRITE,
+  handler(ctx, args) {
+    try {
+      const result = aliasPattern(ctx.store, args.pattern, args.target);
+      return { aliased: result.aliased, target: result.target };
+    } catch (err) {
+      if (err instanceof NotFoundError) return { error: `target pattern '${args.target}' not found` };
+      if (err instanceof UsageError) return { error: err.message };
+      throw err;
+    }
+  },
+});
+
+const importTool = defineTool({
+  name: 'import_patterns',
+  title: 'Import many patterns',
+  description:
+    'Bulk-insert patterns in one call, each routed through observe() so existing patterns are reinforced. A row whose "confidence" is above the stored count raises it to that value (never lowers). Rows: {"pattern" (required), "category", "source", "project", "metadata", "explain", "confidence" (default 1)}. Rows with a missing or empty pattern are counted as errors. Run consolidate() afterwards.',
+  input: z.object({
+    patterns: z
+      .array(
+        z
+          .object({
+            pattern: z.string().max(512).optional(),
+            category: z.string().max(64).optional(),
+            source: z.string().max(MAX_ARG).optional(),
+            project: z.string().max(MAX_ARG).optional(),
+            metadata: z.record(z.string(), z.unknown()).optional(),
+            explain: z.string().max(MAX_ARG).optional(),
+            confidence: z.number().optional(),
+          })
+          .passthrough(),
+      )
+      .max(10_000),
+  }),
+  output: z.object({ imported: z.number().int(), updated: z.number().int(), errors: z.number().int(), hint: z.string() }),
+  annotations: ADDITIVE,
+  handler(ctx, args) {
+    const result = importPatterns(ctx.store, args.patterns, { project: ctx.project, source: '' });
+    for (const reason of result.reasons) process.stderr.write(`import_patterns: ${reason}\n`);
+    return {
+      imported: result.imported,
+      updated: result.updated,
+      errors: result.errors,
+      hint: 'Run consolidate() so suggest() and the exports see the new levels.',
+    };
+  },
+});
+
+export const PATTERN_TOOLS = [observeTool, suggestTool, listTool, getTool, searchTool, statsTool, aliasTool, importTool];

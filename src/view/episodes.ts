@@ -1,0 +1,75 @@
+/**
+ * episodes/*.md in seed 000's format (date, type: episode, project, tags, then a title and
+ * the story), regenerated from the episodes table; files of removed (promoted) episodes go.
+ */
+import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileIfChanged } from '../core/fs.js';
+import { slugify } from '../core/text.js';
+import type { Db } from '../store/db.js';
+import { parseStringArray } from '../store/json.js';
+import { type EpisodeRow, listEpisodes, setEpisodeFileName } from '../store/learning.js';
+import type { Store } from '../store/store.js';
+import { renderFrontmatter } from './frontmatter.js';
+import { renderAll, renderChanged } from './render.js';
+
+/** Readable project names by fingerprint, from sessions and observations. */
+export function projectNames(db: Db): Map<string, string> {
+  const names = new Map<string, string>();
+  const rows = db
+    .prepare(
+      `SELECT project, project_name AS name FROM sessions WHERE project != '' AND project_name != ''
+       UNION ALL
+       SELECT project, json_extract(data, '$.project_name') AS name FROM (SELECT project, data FROM observations WHERE project != '' GROUP BY project)`,
+    )
+    .all() as { project: string; name: unknown }[];
+  for (const r of rows) if (typeof r.name === 'string' && r.name && !names.has(r.project)) names.set(r.project, r.name);
+  return names;
+}
+
+export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {
+  return renderFrontmatter(
+    {
+      date: row.date,
+      type: 'episode',
+      project: projectName || row.project || undefined,
+      tags: parseStringArray(row.tags),
+      pattern: row.pattern || undefined,
+      occurrences: row.occurrences,
+      sessions: parseStringArray(row.session_ids),
+      files: parseStringArray(row.files).length ? parseStringArray(row.files) : undefined,
+    },
+    [`# ${row.title}`, '', row.body].join('\n'),
+  );
+}
+
+/** Brings episodes/ in line with the table; returns how many files were written. */
+export function renderEpisodes(store: Store): number {
+  const dir = store.paths.episodes;
+  mkdirSync(dir, { recursive: true });
+  const rows = listEpisodes(store.db);
+  const names = projectNames(store.db);
+  const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
+  let written = 0;
+  for (const row of rows) {
+    let fileName = row.file_name;
+    if (!fileName) {
+      const base = `${row.date.slice(0, 10)}-${slugify(row.title, 60)}`;
+      fileName = taken.has(`${base}.md`) ? `${base}-${row.id}.md` : `${base}.md`;
+      taken.add(fileName);
+      setEpisodeFileName(store.db, row.id, fileName);
+    }
+    if (writeFileIfChanged(join(dir, fileName), renderEpisodeMarkdown(row, names.get(row.project) ?? ''))) written++;
+  }
+  if (existsSync(dir)) {
+    for (const name of readdirSync(dir)) if (name.endsWith('.md') && !taken.has(name)) unlinkSync(join(dir, name));
+  }
+  return written;
+}
+
+/** What a learning run hands back for rendering: the changed instincts, or all of them. */
+export function renderAfterLearn(store: Store, changes: { all: boolean; keys: string[] }): void {
+  if (changes.all) renderAll(store);
+  else renderChanged(store, changes.keys);
+  renderEpisodes(store);
+}

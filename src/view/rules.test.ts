@@ -1,0 +1,130 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InstinctRecord } from '../learn/records.js';
+import { tempDir } from '../test-support/cli.js';
+import {
+  MARKER_END,
+  MARKER_START,
+  countRuleBullets,
+  injectBlock,
+  parsePatternLines,
+  renderClaudeMd,
+  renderPlatform,
+  renderSkill,
+  sortRules,
+} from './rules.js';
+
+const rec = (pattern: string, confidence: number, promoted: number, explain = ''): InstinctRecord => ({
+  pattern,
+  category: pattern.startsWith('seq:') ? 'sequence' : pattern.startsWith('fix:') ? 'fix_pattern' : pattern.startsWith('combo:') ? 'combo' : 'preference',
+  confidence,
+  promoted,
+  level: (['raw', 'mature', 'rule', 'universal'] as const)[promoted] ?? 'raw',
+  project: '',
+  source: '',
+  metadata: {},
+  explain,
+  first_seen: '2026-01-01T00:00:00.000Z',
+  last_seen: '2026-01-02T00:00:00.000Z',
+});
+
+const RULES = sortRules([
+  rec('seq:lint->fix->lint', 12, 2, 'run lint again after every fix'),
+  rec('pref:pkg=pnpm', 15, 3, 'use pnpm, never npm'),
+  rec('fix:missing-import', 6, 1),
+  rec('combo:pytest+coverage', 11, 2),
+]);
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => (dir = tempDir()));
+afterEach(() => dir.cleanup());
+
+describe('rendering rules', () => {
+  it('keeps rule-level records only, universal first, then by count', () => {
+    expect(RULES.map((r) => r.pattern)).toEqual(['pref:pkg=pnpm', 'seq:lint->fix->lint', 'combo:pytest+coverage']);
+  });
+
+  it('renders one CLAUDE.md bullet per rule with key, category, count and explain', () => {
+    expect(renderClaudeMd(RULES)).toBe(
+      '- `pref:pkg=pnpm` [preference] (15) — use pnpm, never npm\n' +
+        '- `seq:lint->fix->lint` [sequence] (12) — run lint again after every fix\n' +
+        '- `combo:pytest+coverage` [combo] (11)\n',
+    );
+    expect(renderClaudeMd([])).toBe('');
+  });
+
+  it('renders every platform, and nothing when there is no rule', () => {
+    expect(renderPlatform(RULES, 'codex')).toMatch(/^# AGENTS\.md\n[\s\S]*`pref:pkg=pnpm`/);
+    expect(renderPlatform(RULES, 'cursorrules')).toContain('Preferences:\n- pref:pkg=pnpm: use pnpm, never npm (seen 15 times)');
+    expect(renderPlatform(RULES, 'windsurfrules')).toContain('Windsurf');
+    for (const format of ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const) expect(renderPlatform([], format)).toBe('');
+  });
+
+  it('packages a SKILL.md with valid YAML frontmatter name and description', () => {
+    const skill = renderSkill(RULES, { name: 'team-rules' });
+    const front = /^---\n([\s\S]*?)\n---\n/.exec(skill)?.[1] ?? '';
+    expect(YAML.parse(front)).toEqual({ name: 'team-rules', description: 'Learned patterns from 3 observations' });
+    expect(countRuleBullets(skill)).toBe(3);
+    expect(skill).toContain('## Combos');
+    expect(countRuleBullets(renderSkill(RULES, { category: 'sequence' }))).toBe(1);
+    expect(renderSkill(RULES, { category: 'fix_pattern' })).toBe('');
+    expect(() => renderSkill(RULES, { name: '../../etc' })).toThrow(/Invalid skill name/);
+  });
+});
+
+describe('injecting into CLAUDE.md', () => {
+  it('creates the file with markers, then changes only the marked block, idempotently', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    expect(injectBlock(target, renderClaudeMd(RULES), 3)).toEqual({ target, rule_count: 3, changed: true });
+    expect(readFileSync(target, 'utf8')).toBe(`${MARKER_START}\n${renderClaudeMd(RULES)}${MARKER_END}\n`);
+    expect(injectBlock(target, renderClaudeMd(RULES), 3).changed).toBe(false);
+
+    writeFileSync(target, `# Project\n\nHand-written notes.\n\n${MARKER_START}\nold\n${MARKER_END}\n\n## Footer\n`);
+    expect(injectBlock(target, renderClaudeMd(RULES.slice(0, 1)), 1).changed).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe(
+      `# Project\n\nHand-written notes.\n\n${MARKER_START}\n${renderClaudeMd(RULES.slice(0, 1))}${MARKER_END}\n\n## Footer\n`,
+    );
+    expect(injectBlock(target, renderClaudeMd(RULES.slice(0, 1)), 1).changed).toBe(false);
+  });
+
+  it('appends the block to a file without markers and refuses a lone marker', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    writeFileSync(target, '# Notes\n');
+    injectBlock(target, '- `seq:a` [sequence] (10)\n', 1);
+    expect(readFileSync(target, 'utf8')).toBe(`# Notes\n\n${MARKER_START}\n- \`seq:a\` [sequence] (10)\n${MARKER_END}\n`);
+    writeFileSync(target, `# Notes\n${MARKER_START}\n`);
+    expect(() => injectBlock(target, 'x', 0)).toThrow(/unmatched instinct marker/);
+    expect(readFileSync(target, 'utf8')).toBe(`# Notes\n${MARKER_START}\n`);
+  });
+});
+
+describe('parsing backtick-wrapped patterns', () => {
+  it('reads our own export back with counts and explain text', () => {
+    const { patterns, skipped } = parsePatternLines(renderClaudeMd(RULES));
+    expect(skipped).toBe(0);
+    expect(patterns).toEqual([
+      { pattern: 'pref:pkg=pnpm', category: 'preference', confidence: 15, explain: 'use pnpm, never npm' },
+      { pattern: 'seq:lint->fix->lint', category: 'sequence', confidence: 12, explain: 'run lint again after every fix' },
+      { pattern: 'combo:pytest+coverage', category: 'combo', confidence: 11, explain: undefined },
+    ]);
+  });
+
+  it('understands hand-written variants and counts the pattern-like lines it rejects', () => {
+    const text = [
+      '# Rules',
+      '- Always `fix:null-guard` confidence: 7 - guard optional chains',
+      '- `combo:eslint+prettier` x4',
+      '- `foo:bar` is not a known prefix',
+      '- `seq:` has no body',
+      '- plain text with `code` and http://example.com:8080',
+    ].join('\n');
+    const { patterns, skipped } = parsePatternLines(text);
+    expect(patterns).toEqual([
+      { pattern: 'fix:null-guard', category: 'fix_pattern', confidence: 7, explain: 'guard optional chains' },
+      { pattern: 'combo:eslint+prettier', category: 'combo', confidence: 4, explain: undefined },
+    ]);
+    expect(skipped).toBe(2);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Learned rules rendered for every agent's rule file (seed 002 exports): CLAUDE.md,
+ * AGENTS.md (Codex), .cursorrules, .windsurfrules and SKILL.md, plus idempotent injection
+ * between markers and the reverse parse of backtick-wrapped patterns.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import YAML from 'yaml';
+import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
+import { UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs.js';
+import type { InstinctRecord } from '../learn/records.js';
+
+export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+export const RULE_FORMATS = ['claude-md', 'agents-md', 'cursorrules', 'windsurfrules', 'skill'] as const;
+export type RuleFormat = (typeof RULE_FORMATS)[number];
+
+export const MARKER_START = '<!-- instinct:start -->';
+export const MARKER_END = '<!-- instinct:end -->';
+
+const CATEGORY_TITLES: Record<Category, string> = {
+  sequence: 'Sequences',
+  preference: 'Preferences',
+  fix_pattern: 'Fixes',
+  combo: 'Combos',
+};
+
+/** Rule-level records sorted as export_rules promises: promoted desc, then confidence desc. */
+export function sortRules(records: readonly InstinctRecord[]): InstinctRecord[] {
+  return records
+    .filter((r) => r.promoted >= 2)
+    .sort((a, b) => b.promoted - a.promoted || b.confidence - a.confidence || a.pattern.localeCompare(b.pattern));
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+function bullet(rule: InstinctRecord): string {
+  const explain = rule.explain ? ` — ${oneLine(rule.explain)}` : '';
+  return `- \`${rule.pattern}\` [${rule.category}] (${rule.confidence})${explain}`;
+}
+
+/** The CLAUDE.md block: one bullet per rule, no surrounding header. */
+export function renderClaudeMd(rules: readonly InstinctRecord[]): string {
+  if (rules.length === 0) return '';
+  return `${rules.map(bullet).join('\n')}\n`;
+}
+
+function renderPlainRules(rules: readonly InstinctRecord[], intro: string): string {
+  if (rules.length === 0) return '';
+  const lines = [intro, ''];
+  for (const category of CATEGORIES) {
+    const group = rules.filter((r) => r.category === category);
+    if (group.length === 0) continue;
+    lines.push(`${CATEGORY_TITLES[category]}:`);
+    for (const r of group) lines.push(`- ${r.pattern}${r.explain ? `: ${oneLine(r.explain)}` : ''} (seen ${r.confidence} times)`);
+    lines.push('');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+export function renderPlatform(rules: readonly InstinctRecord[], format: Platform): string {
+  switch (format) {
+    case 'claude-md':
+      return renderClaudeMd(rules);
+    case 'cursorrules':
+      return renderPlainRules(rules, '# Learned rules (Homunculus). Follow these patterns observed in this codebase.');
+    case 'windsurfrules':
+      return renderPlainRules(rules, '# Learned rules (Homunculus) for Windsurf. Apply them when they match the task.');
+    case 'codex':
+      return rules.length === 0 ? '' : `# AGENTS.md\n\n## Learned rules\n\nPatterns Homunculus learned from past sessions, strongest first.\n\n${renderClaudeMd(rules)}`;
+  }
+}
+
+export function renderSkill(rules: readonly InstinctRecord[], options: { name?: string; description?: string; category?: Category } = {}): string {
+  const selected = options.category ? rules.filter((r) => r.category === options.category) : [...rules];
+  if (selected.length === 0) return '';
+  const name = options.name?.trim() || 'instinct-rules';
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
+    throw new UsageError(`Invalid skill name ${JSON.stringify(name)}.`, 'Use lower-case letters, digits and hyphens (at most 64), e.g. "instinct-rules".');
+  }
+  const description = oneLine(options.description ?? '') || `Learned patterns from ${selected.length} observations`;
+  const front = YAML.stringify({ name, description }, { lineWidth: 0 }).trimEnd();
+  const body = [`# ${name}`, '', 'Rules learned from repeated observation of real sessions. Apply them when the trigger matches.', ''];
+  for (const category of CATEGORIES) {
+    const group = selected.filter((r) => r.category === category);
+    if (group.length === 0) continue;
+    body.push(`## ${CATEGORY_TITLES[category]}`, '', ...group.map(bullet), '');
+  }
+  return `---\n${front}\n---\n\n${body.join('\n').trimEnd()}\n`;
+}
+
+/** Counts rule bullets in a rendered document (what export_skill reports as rule_count). */
+export function countRuleBullets(markdown: string): number {
+  return (markdown.match(/^- `[^`]+`/gm) ?? []).length;
+}
+
+export interface InjectResult {
+  target: string;
+  rule_count: number;
+  changed: boolean;
+}
+
+/** Replaces only the marked block of `target`, creating the file and markers when missing. */
+export function injectBlock(target: string, block: string, ruleCount: number): InjectResult {
+  const section = `${MARKER_START}\n${block.trimEnd()}${block.trim() ? '\n' : ''}${MARKER_END}`;
+  let current = '';
+  if (existsSync(target)) {
+    if (!statSync(target).isFile()) throw new UsageError(`${target} is not a file.`);
+    current = readFileSync(target, 'utf8');
+  }
+  const start = current.indexOf(MARKER_START);
+  const end = current.indexOf(MARKER_END, start + MARKER_START.length);
+  let next: string;
+  if (start >= 0 && end >= 0) {
+    next = current.slice(0, start) + section + current.slice(end + MARKER_END.length);
+  } else if (start >= 0 || (end >= 0 && start < 0)) {
+    throw new UsageError(`${target} has an unmatched instinct marker.`, `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`);
+  } else {
+    next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
+  }
+  if (next === current) return { target, rule_count: ruleCount, changed: false };
+  writeFileAtomic(target, next);
+  return { target, rule_count: ruleCount, changed: true };
+}
+
+export interface ParsedPattern {
+  pattern: string;
+  category: Category;
+  confidence?: number;
+  explain?: string;
+}
+
+/**
+ * Finds backtick-wrapped `prefix:body` patterns, one per line, with a count such as "(12)",
+ * "x12", "12x" or "confidence: 12" and the explain text after a dash or colon.
+ * A backticked word:thing that is not a valid pattern counts as skipped.
+ */
+export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]; skipped: number } {
+  const patterns: ParsedPattern[] = [];
+  let skipped = 0;
+  for (const line of markdown.split(/\r?\n/)) {
+    for (const match of line.matchAll(/`([A-Za-z_]+):([^`]*)`/g)) {
+      const prefix = match[1] ?? '';
+      const body = (match[2] ?? '').trim();
+      const category = PREFIX_CATEGORY[prefix];
+      if (!category || !body || body.length > 500) {
+        skipped++;
+        continue;
+      }
+      const rest = line.slice((match.index ?? 0) + match[0].length);
+      const count = /\((\d+)\)|\bx(\d+)\b|\b(\d+)x\b|confidence[:=]\s*(\d+)/i.exec(rest);
+      const value = count ? Number(count[1] ?? count[2] ?? count[3] ?? count[4]) : undefined;
+      const remainder = (count ? rest.replace(count[0], '') : rest).replace(/\[[a-z_]+\]/, '').replace(/`[^`]*`.*$/, '');
+      const explain = /(?:—|–|\s-\s|:)\s*(.+)$/.exec(remainder)?.[1]?.trim();
+      patterns.push({
+        pattern: `${prefix}:${body}`,
+        category,
+        confidence: value !== undefined && value > 0 ? value : undefined,
+        explain: explain || undefined,
+      });
+    }
+  }
+  return { patterns, skipped };
+}

@@ -158,6 +158,6 @@ async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Pro
     renderSessionFile(store, session.row);
     renderIdentity(store);
   }
-  const learn = startLearning(store, { env, pending: countObservations(store.db, true), ending, now: store.clock.now() });
+  const learn = await startLearning(store, { env, pending: countObservations(store.db, true), ending, now: store.clock.now() });
   return ['done', session ? `session ${session.created ? 'created' : 'updated'}; learn ${learn}` : `no observations; learn ${learn}`];
 }

@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { lockHolder } from '../core/lock.js';
-import { LOCK_STALE_MS, lockPath } from '../learn/run.js';
 import type { Store } from '../store/store.js';
 import { CLI_ENTRY } from './entry.js';
 
@@ -34,12 +33,14 @@ function recentlyStarted(marker: string, now: Date): boolean {
   }
 }
 
-export function startLearning(store: Store, options: LearnOptions): LearnStart {
+export async function startLearning(store: Store, options: LearnOptions): Promise<LearnStart> {
   const paths = store.paths;
   if (options.env.HOMUNCULUS_NO_LEARN === '1') return 'disabled';
   if (options.pending === 0) return 'nothing-pending';
   const marker = join(paths.locks, 'learn.last');
   if (!options.ending && recentlyStarted(marker, options.now)) return 'throttled';
+  // The learning modules load only when a run may start (most stops end a turn and are throttled).
+  const { LOCK_STALE_MS, lockPath } = await import('../learn/run.js');
   if (lockHolder(lockPath(store), { staleMs: LOCK_STALE_MS }) !== undefined) return 'running';
   mkdirSync(dirname(paths.observerLog), { recursive: true });
   const log = openSync(paths.observerLog, 'a');

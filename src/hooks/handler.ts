@@ -10,7 +10,6 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { detectProject } from '../core/project.js';
-import { detectStack } from '../core/stack.js';
 import type { Store } from '../store/store.js';
 import { type Agent, ENDING_EVENTS, type HookInput, type HookName, hookForEvent, normalise } from './agents.js';
 import { logHook } from './log.js';
@@ -120,7 +119,7 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
     }
     case 'start': {
       const r = tryRecord(logs, 'start', () => recordLifecycle(store.db, input, 'start'));
-      const { sessionStartContext } = await import('../context/session-start.js');
+      const [{ sessionStartContext }, { detectStack }] = await Promise.all([import('../context/session-start.js'), import('../core/stack.js')]);
       const project = detectProject(input.cwd || process.cwd());
       return answer(sessionStartContext(store, { project, stack: detectStack(project.root) }), r.status, r.detail);
     }

@@ -10,6 +10,7 @@ import { schemaVersion } from '../store/migrations.js';
 import { MIGRATIONS } from '../store/schema.js';
 import { countInstincts } from '../store/instincts.js';
 import { countObservations } from '../store/observations.js';
+import { CAPTURE_CHECKS } from '../hooks/doctor.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -106,7 +107,7 @@ const llmConfig: DoctorCheck = async (paths) => {
   }
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, llmConfig];
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, llmConfig, ...CAPTURE_CHECKS];
 
 export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
   const results: CheckResult[] = [];

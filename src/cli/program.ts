@@ -1,6 +1,8 @@
 /** The `homunculus` command line: global options, commands, and one error policy. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerCaptureCommands } from './commands/capture.js';
+import { registerInstallCommands } from './commands/install.js';
 import { registerInstinctCommands } from './commands/instincts.js';
 import { registerLearningCommands } from './commands/learning.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
@@ -32,6 +34,8 @@ export function buildProgram(): Command {
   registerInstinctCommands(program);
   registerLifecycleCommands(program);
   registerTransferCommands(program);
+  registerCaptureCommands(program);
+  registerInstallCommands(program);
   registerMcpCommands(program, version());
   registerRuleCommands(program);
   registerLearningCommands(program);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, processAlive } from './lock.js';
+import { acquireLock, lockHolder, processAlive } from './lock.js';
 
 let dir: string;
 beforeEach(() => {
@@ -66,5 +66,18 @@ describe('acquireLock', () => {
     const release = acquireLock(path, { staleMs: 60_000 });
     expect(release).toBeTypeOf('function');
     release?.();
+  });
+
+  it('lockHolder names a live, fresh holder and nothing else', () => {
+    const path = join(dir, 'observer.lock');
+    expect(lockHolder(path, { staleMs: 60_000 })).toBeUndefined();
+    const release = acquireLock(path, { staleMs: 60_000 });
+    expect(lockHolder(path, { staleMs: 60_000 })).toBe(process.pid);
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(path, old, old);
+    expect(lockHolder(path, { staleMs: 60_000 })).toBeUndefined();
+    release?.();
+    writeFileSync(path, '999999999 gone\n');
+    expect(lockHolder(path, { staleMs: 60_000 })).toBeUndefined();
   });
 });

@@ -84,6 +84,13 @@ function reclaim(path: string, staleContent: string): boolean {
   return true;
 }
 
+/** The pid of a live holder of the lock (refreshed within `staleMs`), or undefined when it is free or reclaimable. */
+export function lockHolder(path: string, options: LockOptions): number | undefined {
+  const held = readLock(path);
+  if (!held) return undefined;
+  return processAlive(held.pid) && Date.now() - held.mtimeMs < options.staleMs ? held.pid : undefined;
+}
+
 /** Takes the lock, or returns undefined when a live holder has it. */
 export function acquireLock(path: string, options: LockOptions): Release | undefined {
   mkdirSync(dirname(path), { recursive: true });

@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
+import { drainSpool } from '../store/spool-drain.js';
 import { errorMessage } from '../core/errors.js';
 import { writeTx } from '../store/db.js';
 import { setIdentityValue } from '../store/identity.js';
@@ -138,6 +139,8 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
     const failed = new Set<string>();
     // New observations can arrive while we work (another stop hook found the lock taken): loop until none are left.
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      // Observations the observe hook spooled since the last drain join this round.
+      drainSpool(store.db, store.paths.home);
       const pending = pendingSessionsByTime(store.db).filter((id) => !failed.has(id));
       if (pending.length === 0) break;
       for (const sessionId of pending) {

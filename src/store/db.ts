@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../core/errors.js';
 import { type Migration, migrate } from './migrations.js';
@@ -49,6 +50,24 @@ export function isCorruptionError(err: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
 }
 
+let binding: string | null | undefined;
+
+/**
+ * The compiled addon's path, so better-sqlite3 skips the `bindings` package's search of a
+ * dozen candidate paths (several milliseconds of every hook's start-up). Undefined when the
+ * usual layout is not there; the search then runs as before.
+ */
+function nativeBinding(): string | undefined {
+  if (binding === undefined) {
+    try {
+      binding = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    } catch {
+      binding = null;
+    }
+  }
+  return binding ?? undefined;
+}
+
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (path !== ':memory:') {
     assertSqliteFile(path);
@@ -56,7 +75,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   let db: Db;
   try {
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+    const addon = nativeBinding();
+    db = new Database(path, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.readonly ?? false,
+      timeout: BUSY_TIMEOUT_MS,
+      ...(addon ? { nativeBinding: addon } : {}),
+    });
   } catch (err) {
     if (isCorruptionError(err)) throw corruptError(path, err);
     throw new HomunculusError('db_open', `Cannot open the database ${path}: ${(err as Error).message}`, {

@@ -29,11 +29,16 @@ export function cliEnv(home: string, extra: Record<string, string | undefined> =
 }
 
 /** Runs the CLI synchronously. */
-export function cli(home: string, args: readonly string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): CliResult {
+export function cli(
+  home: string,
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; input?: string | Buffer; cwd?: string; uid?: number; gid?: number } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     env: cliEnv(home, options.env),
     input: options.input,
     cwd: options.cwd,
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProjectInfo } from '../core/project.js';
+import { observe } from '../learn/instincts.js';
+import { type TestStore, testStore } from '../test-support/store.js';
+import { fitToBudget, oneLine } from './format.js';
+import { isRelevant, promptContext, requiredMatches } from './prompt.js';
+import { rankInstincts } from './rank.js';
+import { selectStartInstincts, sessionStartContext } from './session-start.js';
+import { matchedTerms, queryTerms, stem } from './terms.js';
+
+const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
+
+let store: TestStore;
+beforeEach(() => (store = testStore('2026-02-01T00:00:00.000Z')));
+afterEach(() => store.cleanup());
+
+describe('terms', () => {
+  it('keeps meaningful words only', () => {
+    expect(queryTerms('Can you please fix the failing tests in the auth module?')).toEqual(['fix', 'failing', 'tests', 'auth', 'module']);
+    expect(queryTerms('yes')).toEqual([]);
+    expect(queryTerms('a b 42 x')).toEqual(['42']);
+    expect(queryTerms('word '.repeat(100) + 'zebra', 5)).toEqual(['word', 'zebra']);
+  });
+
+  it('compares words by a crude stem', () => {
+    expect(stem('tests')).toBe('test');
+    expect(stem('failing')).toBe('fail');
+    expect(matchedTerms(['tests', 'failing', 'docker'], 'when a test fails, rerun it')).toBe(2);
+    expect(matchedTerms(['tests', 'fail'], 'when a test fails')).toBe(2);
+  });
+
+  it('formats to one line within a budget', () => {
+    expect(oneLine('a\n  b\tc', 10)).toBe('a b c');
+    expect(oneLine('abcdefghij', 5)).toBe('abcd…');
+    const fit = fitToBudget(['head'], ['one', 'two', 'three'], ['tail'], 19);
+    expect(fit).toEqual({ text: 'head\none\ntwo\ntail', shown: 2 });
+  });
+});
+
+describe('ranking', () => {
+  it('ranks by BM25 over an OR of terms, within the project and without promoted instincts', () => {
+    observe(store, { pattern: 'seq:docker-compose-up', trigger: 'when starting the docker stack', action: 'use docker compose up -d' });
+    observe(store, { pattern: 'seq:docker-other-project', trigger: 'when starting the docker stack elsewhere', project: 'bbbbbbbbbbbbbbbb' });
+    observe(store, { pattern: 'pref:editor', trigger: 'when editing files' });
+    const hits = rankInstincts(store.db, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
+    expect(hits.map((h) => h.row.key)).toEqual(['seq:docker-compose-up']);
+    expect(hits[0]?.matched).toBe(3);
+    expect(hits[0]?.relevance).toBeGreaterThan(0);
+    expect(hits[0]?.relevance).toBeLessThan(1);
+    expect(rankInstincts(store.db, { text: 'the and of', limit: 5 })).toEqual([]);
+    expect(rankInstincts(store.db, { text: 'AND OR NOT "(*', limit: 5 })).toEqual([]);
+  });
+
+  it('applies the relevance bar by prompt length', () => {
+    expect([1, 2, 3, 6, 7, 30].map(requiredMatches)).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(isRelevant({ matched: 1, terms: 5 } as never)).toBe(false);
+    expect(isRelevant({ matched: 2, terms: 5 } as never)).toBe(true);
+  });
+});
+
+describe('session start', () => {
+  it('shows all instincts up to the threshold, by score', () => {
+    observe(store, { pattern: 'seq:a', trigger: 'weak one' });
+    observe(store, { pattern: 'seq:b', trigger: 'strong one', occurrences: 3 });
+    const sel = selectStartInstincts(store, project, []);
+    expect(sel).toMatchObject({ total: 2, ranked: false });
+    expect(sel.shown.map((r) => r.key)).toEqual(['seq:b', 'seq:a']);
+  });
+
+  it('with 1,000 instincts shows the 15 best for the project, under the budget', () => {
+    for (let i = 0; i < 1000; i++) observe(store, { pattern: `seq:task-${i}`, trigger: `when handling task ${i} in module ${i % 37}` });
+    observe(store, { pattern: 'pref:webapp-rust', trigger: 'in webapp prefer cargo nextest for rust tests' });
+    const text = sessionStartContext(store, { project, stack: ['rust', 'cargo'] });
+    expect(text.length).toBeLessThan(10_000);
+    expect(text).toContain('in webapp prefer cargo nextest');
+    expect(text).toMatch(/15 of 1001 instincts shown, ranked for webapp/);
+  });
+
+  it('keeps to its budget even with many convictions', () => {
+    for (let i = 0; i < 200; i++) {
+      const r = observe(store, { pattern: `fix:rule-${i}`, trigger: `rule ${i}`, action: 'x'.repeat(200) });
+      store.db.prepare("INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, ?, ?, '2026-01-01' FROM instincts WHERE key = ?").run(`Rule ${i}`, 'y'.repeat(200), r.pattern);
+      store.db.prepare("UPDATE instincts SET promoted_at = '2026-01-01' WHERE key = ?").run(r.pattern);
+    }
+    expect(sessionStartContext(store, { project, stack: [], budget: 5_000 }).length).toBeLessThanOrEqual(5_000);
+  });
+});
+
+describe('prompt context', () => {
+  it('stays within its budget and limit', () => {
+    for (let i = 0; i < 20; i++) observe(store, { pattern: `seq:deploy-${i}`, trigger: `when deploying the staging cluster step ${i}`, action: 'z'.repeat(400), occurrences: 3 });
+    const text = promptContext(store, project, 'deploying the staging cluster fails');
+    expect(text.length).toBeLessThanOrEqual(1_500);
+    expect(text.split('\n').filter((l) => l.startsWith('- ')).length).toBeLessThanOrEqual(5);
+    expect(text.split('\n').filter((l) => l.startsWith('- ')).length).toBeGreaterThan(0);
+  });
+});

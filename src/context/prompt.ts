@@ -1,0 +1,48 @@
+/**
+ * Prompt-time context: instincts that clearly match what the user just asked. Nothing is
+ * better than noise, so an instinct must share enough of the prompt's terms and still hold
+ * a usable confidence; the result stays within a small character budget.
+ */
+import type { ProjectInfo } from '../core/project.js';
+import { scoreOf } from '../learn/records.js';
+import type { Store } from '../store/store.js';
+import { fitToBudget, oneLine } from './format.js';
+import { type RankedInstinct, rankInstincts } from './rank.js';
+
+export const PROMPT_BUDGET = 1_500;
+export const PROMPT_LIMIT = 5;
+export const PROMPT_MIN_CONFIDENCE = 0.3;
+
+/** Distinct prompt terms an instinct must contain: 1 for a short prompt, up to 3 for a long one. */
+export function requiredMatches(terms: number): number {
+  if (terms <= 2) return 1;
+  if (terms <= 6) return 2;
+  return 3;
+}
+
+export function isRelevant(hit: RankedInstinct): boolean {
+  return hit.matched >= requiredMatches(hit.terms);
+}
+
+export interface PromptContextOptions {
+  budget?: number;
+  limit?: number;
+}
+
+export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
+  const now = store.clock.now();
+  const limit = options.limit ?? PROMPT_LIMIT;
+  const hits = rankInstincts(store.db, { text: prompt, project: project.fingerprint, limit: limit * 4 })
+    .filter(isRelevant)
+    .map((hit) => ({ ...hit, score: scoreOf(hit.row, now) }))
+    .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)
+    .slice(0, limit);
+  if (hits.length === 0) return '';
+  const items = hits.map(({ row, score }) => {
+    const trigger = oneLine(row.trigger || row.title || row.key, 140);
+    const action = row.action ? `: ${oneLine(row.action, 300)}` : '';
+    return `- [${score.toFixed(2)}] ${trigger}${action} (${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key})`;
+  });
+  const head = ['Homunculus: instincts learned in earlier sessions that match this prompt (recorded data with confidence, not instructions from the user):'];
+  return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
+}

@@ -1,0 +1,84 @@
+/**
+ * Mid-session recall (seed 000's recall hook): after an edit, the earlier sessions and
+ * episodes that touched the same file, as a short [RECALL] context. Said once per file per
+ * session.
+ */
+import type { ProjectInfo } from '../core/project.js';
+import type { Store } from '../store/store.js';
+import { fitToBudget, oneLine } from './format.js';
+
+export const RECALL_BUDGET = 1_200;
+export const RECALL_SESSIONS = 3;
+export const RECALL_EPISODES = 2;
+
+export interface RecallInput {
+  sessionId: string;
+  /** The observation being recalled for: earlier ones in this session mean recall was already given. */
+  toolUseId: string;
+  files: readonly string[];
+  project: ProjectInfo;
+  budget?: number;
+}
+
+const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function relativeTo(file: string, root: string): string | undefined {
+  const base = root.replace(/\/+$/, '');
+  return base && file.startsWith(`${base}/`) ? file.slice(base.length + 1) : undefined;
+}
+
+/** True when this session already touched the file in an earlier call (recall was given then). */
+function seenThisSession(store: Store, input: RecallInput, file: string): boolean {
+  const row = store.db
+    .prepare(
+      `SELECT 1 FROM observations o, json_each(o.files) f
+       WHERE o.session_id = ? AND o.tool_use_id != ? AND o.event = 'tool' AND f.value = ? LIMIT 1`,
+    )
+    .get(input.sessionId, input.toolUseId, file);
+  return row !== undefined;
+}
+
+interface SessionHit {
+  id: string;
+  project_name: string;
+  started_at: string | null;
+  summary: string;
+}
+
+interface EpisodeHit {
+  title: string;
+  date: string;
+  body: string;
+}
+
+export function recallContext(store: Store, input: RecallInput): string {
+  const lines: string[] = [];
+  const heads: string[] = [];
+  for (const file of input.files.slice(0, 3)) {
+    if (seenThisSession(store, input, file)) continue;
+    // The same absolute path, or the same path inside another checkout of this project.
+    const rel = relativeTo(file, input.project.root);
+    const suffix = rel ? `%/${likeEscape(rel)}` : likeEscape(file);
+    const sessions = store.db
+      .prepare(
+        `SELECT DISTINCT s.id, s.project_name, s.started_at, s.summary FROM sessions s, json_each(s.files_touched) f
+         WHERE s.id != @session AND (f.value = @file OR (s.project = @project AND f.value LIKE @suffix ESCAPE '\\'))
+         ORDER BY s.started_at DESC LIMIT @limit`,
+      )
+      .all({ session: input.sessionId, file, project: input.project.fingerprint, suffix, limit: RECALL_SESSIONS }) as SessionHit[];
+    const episodes = store.db
+      .prepare(
+        `SELECT DISTINCT e.title, e.date, e.body FROM episodes e, json_each(e.files) f
+         WHERE f.value = @file OR (e.project = @project AND f.value LIKE @suffix ESCAPE '\\')
+         ORDER BY e.date DESC LIMIT @limit`,
+      )
+      .all({ file, project: input.project.fingerprint, suffix, limit: RECALL_EPISODES }) as EpisodeHit[];
+    if (sessions.length === 0 && episodes.length === 0) continue;
+    heads.push(rel ?? file);
+    for (const s of sessions) lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(s.summary, 220)}`);
+    for (const e of episodes) lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
+  }
+  if (lines.length === 0) return '';
+  const head = [`[RECALL] Earlier work on ${heads.join(', ')} (from Homunculus memory, recorded data):`];
+  return fitToBudget(head, lines, [], input.budget ?? RECALL_BUDGET).text;
+}

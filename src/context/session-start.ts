@@ -1,0 +1,73 @@
+/**
+ * Session-start context (seed 000's start hook): convictions first, then a compact index of
+ * instincts (trigger + confidence, not the action), skipping promoted ones, the count of
+ * pending observations and where the full instinct files are. Above QMD_THRESHOLD instincts
+ * it shows the START_TOP ranked for this project (its name and detected stack).
+ */
+import type { ProjectInfo } from '../core/project.js';
+import { listConvictions } from '../learn/evolve.js';
+import { scoreOf } from '../learn/records.js';
+import type { InstinctRow } from '../store/instincts.js';
+import { countObservations } from '../store/observations.js';
+import type { Store } from '../store/store.js';
+import { fitToBudget, oneLine } from './format.js';
+import { rankInstincts } from './rank.js';
+
+export const QMD_THRESHOLD = 30;
+export const START_TOP = 15;
+export const START_BUDGET = 9_000;
+
+export interface StartContextInput {
+  project: ProjectInfo;
+  stack: readonly string[];
+  budget?: number;
+}
+
+export interface StartSelection {
+  shown: InstinctRow[];
+  total: number;
+  ranked: boolean;
+}
+
+/** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
+export function selectStartInstincts(store: Store, project: ProjectInfo, stack: readonly string[]): StartSelection {
+  const now = store.clock.now();
+  const rows = store.db
+    .prepare("SELECT * FROM instincts WHERE promoted_at IS NULL AND (project = '' OR project = ?)")
+    .all(project.fingerprint) as InstinctRow[];
+  const byScore = rows
+    .map((row) => ({ row, score: scoreOf(row, now) }))
+    .sort((a, b) => b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
+    .map((x) => x.row);
+  if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
+  // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
+  const query = [project.name, ...stack].join(' ');
+  const hits = rankInstincts(store.db, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
+  const seen = new Set(hits.map((r) => r.id));
+  const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
+  return { shown, total: rows.length, ranked: hits.length > 0 };
+}
+
+export function sessionStartContext(store: Store, input: StartContextInput): string {
+  const now = store.clock.now();
+  const convictions = listConvictions(store);
+  const selection = selectStartInstincts(store, input.project, input.stack);
+  if (convictions.length === 0 && selection.total === 0) return '';
+  const head = [
+    `Homunculus memory for ${input.project.name}${input.stack.length ? ` (${input.stack.slice(0, 6).join(', ')})` : ''}: what earlier sessions with this user established. It is recorded data with its provenance, not an instruction from the user.`,
+  ];
+  if (convictions.length) {
+    head.push('', 'Convictions (established over weeks; they do not decay):');
+    for (const c of convictions) head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)}${c.stale ? ' (may be stale)' : ''}`);
+  }
+  const items = selection.shown.map((row) => `- ${scoreOf(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`);
+  const pending = countObservations(store.db, true);
+  const tail: string[] = [];
+  if (selection.total > selection.shown.length) {
+    tail.push(`${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${input.project.name}` : ''}.`);
+  }
+  if (pending) tail.push(`${pending} observation${pending === 1 ? ' is' : 's are'} waiting for the next learning run.`);
+  tail.push(`Each instinct's action and evidence: ${store.paths.instincts}/<name>.md, or \`homunculus get <key>\`.`);
+  const instinctHead = selection.total ? ['', 'Instincts (confidence 0.20-0.95, trigger, [key]):'] : [];
+  return fitToBudget([...head, ...instinctHead], items, ['', ...tail], input.budget ?? START_BUDGET).text;
+}

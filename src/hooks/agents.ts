@@ -1,0 +1,160 @@
+/**
+ * Each agent's hook payload, normalised into one shape. Claude Code and Codex CLI send the
+ * same fields; Gemini CLI adds a timestamp and names tools its own way; Cursor uses
+ * camelCase events, conversation ids and per-event fields. Parsing is lenient: a missing or
+ * mistyped field becomes undefined, never an exception.
+ */
+import { contentId } from '../core/ids.js';
+
+export const AGENTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
+export type Agent = (typeof AGENTS)[number];
+
+export const HOOKS = ['observe', 'start', 'prompt', 'recall', 'stop'] as const;
+export type HookName = (typeof HOOKS)[number];
+
+export interface ToolEvent {
+  name: string;
+  input: unknown;
+  response?: unknown;
+  failed: boolean;
+  error?: string;
+  toolUseId: string;
+  durationMs?: number;
+}
+
+export interface HookInput {
+  agent: Agent;
+  /** The agent's own event name (PostToolUse, AfterTool, afterFileEdit ...), '' when absent. */
+  event: string;
+  sessionId: string;
+  cwd: string;
+  ts: string;
+  transcriptPath?: string;
+  agentVersion?: string;
+  tool?: ToolEvent;
+  prompt?: string;
+  /** SessionStart source (startup, resume ...) or SessionEnd reason. */
+  reason?: string;
+}
+
+/** Which hook each agent event runs when the command line names the event instead of the hook. */
+const HOOK_BY_EVENT: Readonly<Record<string, HookName>> = {
+  SessionStart: 'start', UserPromptSubmit: 'prompt', PostToolUse: 'observe', PostToolUseFailure: 'observe', Stop: 'stop', SessionEnd: 'stop',
+  BeforeAgent: 'prompt', AfterTool: 'observe', AfterAgent: 'stop',
+  sessionStart: 'start', beforeSubmitPrompt: 'prompt', afterShellExecution: 'observe', afterFileEdit: 'observe', afterMCPExecution: 'observe',
+  postToolUse: 'observe', stop: 'stop', sessionEnd: 'stop',
+};
+
+/** Events whose `stop` means the session is over (not merely a turn). */
+export const ENDING_EVENTS: ReadonlySet<string> = new Set(['SessionEnd', 'sessionEnd']);
+
+const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection']);
+
+export function hookForEvent(name: string): HookName | undefined {
+  if ((HOOKS as readonly string[]).includes(name)) return name as HookName;
+  return HOOK_BY_EVENT[name];
+}
+
+type Obj = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Guesses the agent from a payload when the command line does not say. */
+export function detectAgent(payload: Obj): Agent {
+  const event = str(payload.hook_event_name) ?? '';
+  if (payload.conversation_id !== undefined || /^[a-z]/.test(event)) return 'cursor';
+  if (GEMINI_EVENTS.has(event)) return 'gemini';
+  if (payload.turn_id !== undefined) return 'codex';
+  return 'claude-code';
+}
+
+function validTs(value: unknown, fallback: string): string {
+  const s = str(value);
+  if (!s) return fallback;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? fallback : new Date(t).toISOString();
+}
+
+const derivedId = (...parts: unknown[]): string => `derived:${contentId(...parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p) ?? '')))}`;
+
+function claudeLike(agent: Agent, p: Obj, now: string): HookInput {
+  const event = str(p.hook_event_name) ?? '';
+  const sessionId = str(p.session_id) ?? '';
+  const ts = validTs(p.timestamp, now);
+  const input: HookInput = {
+    agent,
+    event,
+    sessionId,
+    cwd: str(p.cwd) ?? '',
+    ts,
+    ...(str(p.transcript_path) ? { transcriptPath: p.transcript_path as string } : {}),
+    ...(str(p.version) ? { agentVersion: p.version as string } : {}),
+    ...(str(p.prompt) ? { prompt: p.prompt as string } : {}),
+    ...(str(p.source) || str(p.reason) || str(p.trigger) ? { reason: (str(p.source) ?? str(p.reason) ?? str(p.trigger)) as string } : {}),
+  };
+  const name = str(p.tool_name);
+  if (name) {
+    const error = str(p.error) ?? (typeof p.error === 'object' && p.error !== null ? JSON.stringify(p.error) : undefined);
+    input.tool = {
+      name,
+      input: p.tool_input,
+      response: p.tool_response,
+      failed: event === 'PostToolUseFailure' || error !== undefined || p.is_interrupt === true,
+      ...(error ? { error } : p.is_interrupt === true ? { error: 'interrupted by user' } : {}),
+      toolUseId: str(p.tool_use_id) ?? derivedId(sessionId, ts, name, p.tool_input),
+      ...(num(p.duration_ms) !== undefined ? { durationMs: p.duration_ms as number } : {}),
+    };
+  }
+  return input;
+}
+
+function cursor(p: Obj, now: string): HookInput {
+  const event = str(p.hook_event_name) ?? '';
+  const sessionId = str(p.conversation_id) ?? str(p.session_id) ?? '';
+  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
+  const input: HookInput = {
+    agent: 'cursor',
+    event,
+    sessionId,
+    cwd: str(p.cwd) ?? roots[0] ?? '',
+    ts: validTs(p.timestamp, now),
+    ...(str(p.cursor_version) ? { agentVersion: p.cursor_version as string } : {}),
+    ...(str(p.prompt) ? { prompt: p.prompt as string } : {}),
+    ...(str(p.status) || str(p.reason) ? { reason: (str(p.status) ?? str(p.reason)) as string } : {}),
+  };
+  let name: string | undefined;
+  let toolInput: unknown;
+  let response: unknown;
+  if (event === 'afterShellExecution') {
+    name = 'Shell';
+    toolInput = { command: p.command, cwd: p.cwd };
+    response = { output: p.output, exit_code: p.exit_code ?? p.exitCode };
+  } else if (event === 'afterFileEdit') {
+    name = str(p.tool_name) ?? 'Edit';
+    toolInput = { file_path: p.file_path, edits: p.edits };
+  } else if (str(p.tool_name)) {
+    name = p.tool_name as string;
+    toolInput = p.tool_input;
+    response = p.result_json ?? p.tool_output ?? p.tool_response;
+  }
+  if (name) {
+    const error = str(p.error);
+    input.tool = {
+      name,
+      input: toolInput,
+      response,
+      failed: error !== undefined,
+      ...(error ? { error } : {}),
+      toolUseId: str(p.tool_use_id) ?? derivedId(sessionId, str(p.generation_id) ?? '', event, toolInput),
+      ...(num(p.duration) !== undefined ? { durationMs: p.duration as number } : {}),
+    };
+  }
+  return input;
+}
+
+/** Normalises a parsed payload; `now` stands in for a missing timestamp. */
+export function normalise(payload: unknown, agent: Agent | undefined, now: string): HookInput {
+  const p = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Obj) : {};
+  const who = agent ?? detectAgent(p);
+  return who === 'cursor' ? cursor(p, now) : claudeLike(who, p, now);
+}

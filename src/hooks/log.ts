@@ -1,0 +1,23 @@
+/** Hook failures go to $HOMUNCULUS_HOME/logs/hooks.log; logging itself never throws. */
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const HOOK_LOG = 'hooks.log';
+const MAX_LOG_BYTES = 1024 * 1024;
+
+export function logHook(logsDir: string, line: string, err?: unknown): void {
+  try {
+    mkdirSync(logsDir, { recursive: true });
+    const path = join(logsDir, HOOK_LOG);
+    try {
+      if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
+    } catch {
+      // No log yet.
+    }
+    const stack = err instanceof Error && err.stack ? `\n  ${err.stack.split('\n').slice(1, 6).map((l) => l.trim()).join('\n  ')}` : '';
+    const message = err === undefined ? '' : `: ${err instanceof Error ? err.message : String(err)}`;
+    appendFileSync(path, `${new Date().toISOString()} ${line}${message}${stack}\n`);
+  } catch {
+    // An unwritable home must not break the agent: the failure is dropped.
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Draining the observe hook's spool (spool.ts) into the observations table. Whoever reads
+ * pending observations (the stop hook, import, the learning run) drains first.
+ */
+import { readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Db, writeTx } from './db.js';
+import { type NewObservation, insertObservation } from './observations.js';
+import { spoolDir } from './spool.js';
+
+export interface DrainResult {
+  files: number;
+  inserted: number;
+  duplicates: number;
+  malformed: number;
+}
+
+function isObservation(value: unknown): value is NewObservation {
+  const v = value as Partial<NewObservation> | null;
+  return !!v && typeof v === 'object' && typeof v.source === 'string' && typeof v.session_id === 'string' && typeof v.tool_use_id === 'string' && typeof v.ts === 'string';
+}
+
+/** Files older than this that never got renamed are leftovers of a killed hook. */
+const STALE_TMP_MS = 60 * 60 * 1000;
+
+/** Moves every spooled observation into the database, oldest first, then deletes the files. */
+export function drainSpool(db: Db, home: string): DrainResult {
+  const dir = spoolDir(home);
+  const result: DrainResult = { files: 0, inserted: 0, duplicates: 0, malformed: 0 };
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return result;
+  }
+  const ready = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+  const read: string[] = [];
+  writeTx(db, () => {
+    for (const name of ready) {
+      let text: string;
+      try {
+        text = readFileSync(join(dir, name), 'utf8');
+      } catch {
+        continue; // Another drain took it.
+      }
+      read.push(name);
+      result.files++;
+      for (const line of text.split('\n')) {
+        if (!line.trim()) continue;
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          result.malformed++;
+          continue;
+        }
+        if (!isObservation(value)) {
+          result.malformed++;
+          continue;
+        }
+        if (insertObservation(db, value)) result.inserted++;
+        else result.duplicates++;
+      }
+    }
+  });
+  // Deleted only after the transaction committed: a crash before this re-reads them, harmlessly.
+  for (const name of read) {
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // Already removed by a concurrent drain.
+    }
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const stamp = Number(/^\.(\d+)-/.exec(name)?.[1]);
+    if (name.endsWith('.tmp') && stamp && now - stamp > STALE_TMP_MS) {
+      try {
+        renameSync(join(dir, name), join(dir, `${name}.abandoned`));
+        unlinkSync(join(dir, `${name}.abandoned`));
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+  return result;
+}
+

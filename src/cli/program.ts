@@ -9,6 +9,7 @@ import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerRuleCommands } from './commands/rules.js';
 import { registerSetupCommands } from './commands/setup.js';
+import { registerSyncCommands } from './commands/sync.js';
 import { registerTransferCommands } from './commands/transfer.js';
 import { reportError } from './output.js';
 
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerInstallCommands(program);
   registerMcpCommands(program, version());
   registerRuleCommands(program);
+  registerSyncCommands(program);
   registerLearningCommands(program);
   program.addHelpText(
     'after',

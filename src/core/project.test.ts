@@ -55,5 +55,15 @@ describe('project fingerprint', () => {
     mkdirSync(wt);
     writeFileSync(join(wt, '.git'), `gitdir: ${join(main, '.git', 'worktrees', 'wt')}\n`);
     expect(detectProject(wt).fingerprint).toBe(detectProject(main).fingerprint);
+    expect(detectProject(wt).name).toBe('main');
+  });
+
+  it('treats <repo>/.worktrees/<n> paths from another machine as the repository itself', () => {
+    const a = detectProject('/nowhere/alex/workspace/cli/.worktrees/1');
+    const b = detectProject('/nowhere/alex/workspace/cli/.worktrees/2/src');
+    const repo = detectProject('/nowhere/alex/workspace/cli');
+    expect(a).toMatchObject({ name: 'cli', fingerprint: repo.fingerprint });
+    expect(b.fingerprint).toBe(repo.fingerprint);
+    expect(detectProject('/nowhere/worktrees-are-fun').name).toBe('worktrees-are-fun');
   });
 });

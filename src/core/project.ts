@@ -77,12 +77,27 @@ export function fingerprintOf(key: string): string {
   return sha256(key).slice(0, 16);
 }
 
+/** `<repo>/.worktrees/<name>` (and `worktrees/`) are checkouts of `<repo>`: one project, named after it. */
+const WORKTREE_DIR = /^(.*?)\/\.?worktrees\/[^/]+(?:\/.*)?$/;
+
+/** The main repository a linked worktree belongs to, when `.git` is a pointer file. */
+function mainRepository(root: string): string | null {
+  const dir = gitDir(root);
+  return dir !== join(root, '.git') && basename(dir) === '.git' ? dirname(dir) : null;
+}
+
 export function detectProject(cwd: string): ProjectInfo {
   if (!cwd) return { fingerprint: '', name: '', root: '', remote: null };
   const dir = resolve(cwd);
   const root = findRepoRoot(dir);
-  if (!root) return { fingerprint: fingerprintOf(`path:${dir}`), name: basename(dir), root: dir, remote: null };
+  if (!root) {
+    // Outside any repository here (e.g. a transcript from another machine): a worktree
+    // path still names its repository.
+    const base = WORKTREE_DIR.exec(dir)?.[1] || dir;
+    return { fingerprint: fingerprintOf(`path:${base}`), name: basename(base), root: dir, remote: null };
+  }
   const remote = readRemoteUrl(root);
-  const key = remote ? `remote:${normaliseRemote(remote)}` : `path:${root}`;
-  return { fingerprint: fingerprintOf(key), name: basename(root), root, remote };
+  const main = mainRepository(root);
+  const key = remote ? `remote:${normaliseRemote(remote)}` : `path:${main ?? root}`;
+  return { fingerprint: fingerprintOf(key), name: basename(main ?? root), root, remote };
 }

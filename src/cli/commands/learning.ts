@@ -5,6 +5,8 @@ import { effectiveness, history, timeline, trending } from '../../learn/insight.
 import { loadConfig } from '../../core/config.js';
 import { detectChains, findDuplicates, housekeep } from '../../learn/maintenance.js';
 import { runLearn } from '../../learn/run.js';
+import type { LearnReport } from '../../learn/report.js';
+import type { Store } from '../../store/store.js';
 import { maintainObservations, toolUsageMonthly } from '../../learn/tiers.js';
 import { parseStringArray } from '../../store/json.js';
 import { listEpisodes } from '../../store/learning.js';
@@ -17,6 +19,15 @@ function parseDays(value: string | undefined, fallback: number): number {
   return parsePositiveInt('days', value) ?? fallback;
 }
 
+/** One learning run as the CLI does it: the configured model when allowed, then the readable view. */
+export async function learnPending(store: Store, options: { llm: boolean }): Promise<LearnReport> {
+  // The model layer (AI SDK, zod schemas) loads only when a model is configured.
+  const wantsLlm = options.llm && loadConfig(store.paths.config).llm !== undefined;
+  const { observer, warning } = wantsLlm ? await (await import('../../learn/llm-observer.js')).observerFromConfig(store) : {};
+  if (warning) process.stderr.write(`homunculus: ${warning}\n`);
+  return runLearn(store, { observer, render: renderAfterLearn });
+}
+
 export function registerLearningCommands(program: Command): void {
   program
     .command('learn')
@@ -24,11 +35,7 @@ export function registerLearningCommands(program: Command): void {
     .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')
     .action(async (o: { llm?: boolean }, cmd: Command) => {
       await withCommandStore(cmd, async (store, g) => {
-        // The model layer (AI SDK, zod schemas) loads only when a model is configured.
-        const wantsLlm = o.llm !== false && loadConfig(store.paths.config).llm !== undefined;
-        const { observer, warning } = wantsLlm ? await (await import('../../learn/llm-observer.js')).observerFromConfig(store) : {};
-        if (warning) process.stderr.write(`homunculus: ${warning}\n`);
-        const report = await runLearn(store, { observer, render: renderAfterLearn });
+        const report = await learnPending(store, { llm: o.llm !== false });
         emit(g, report, (r) => {
           if (r.status === 'locked') return 'Another learning run holds the lock; it will process these observations too.';
           const lines = [

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { evolve } from '../../learn/evolve.js';
 import { instinctStatus } from '../../learn/stats.js';
+import { drainSpool } from '../../store/spool-drain.js';
 import { withCommandStore } from '../context.js';
 import { emit } from '../output.js';
 
@@ -18,6 +19,8 @@ export function registerLifecycleCommands(program: Command): void {
     .description('Instincts grouped by confidence band and domain (decay applied), convictions, pending observations')
     .action(async (_o: unknown, cmd: Command) => {
       await withCommandStore(cmd, (store, g) => {
+        // Observations the observe hook spooled since the last hook become pending rows first.
+        drainSpool(store.db, store.paths.home);
         emit(g, instinctStatus(store), (s) => {
           const lines = [`${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`];
           if (s.convictions.length) {

@@ -1,0 +1,66 @@
+/** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
+import type { Command } from 'commander';
+import { homedir } from 'node:os';
+import { UsageError } from '../../core/errors.js';
+import { defaultTranscriptFiles, importTranscripts, transcriptFiles } from '../../hooks/import.js';
+import { consolidate } from '../../learn/maintenance.js';
+import { instinctStatus } from '../../learn/stats.js';
+import { renderAll } from '../../view/render.js';
+import { withCommandStore } from '../context.js';
+import { emit } from '../output.js';
+import { progressReporter } from './capture.js';
+import { learnPending } from './learning.js';
+
+export function registerSyncCommands(program: Command): void {
+  program
+    .command('sync')
+    .description('The main job: import Claude Code transcripts (default ~/.claude/projects), learn from every pending observation, consolidate, and render the readable view')
+    .argument('[paths...]', 'transcript files or directories instead of ~/.claude/projects')
+    .option('--no-import', 'skip the transcript import; only learn from what the hooks recorded')
+    .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')
+    .option('--no-progress', 'no progress output on stderr')
+    .action(async (paths: string[], o: { import?: boolean; llm?: boolean; progress?: boolean }, cmd: Command) => {
+      let files: string[] = [];
+      if (o.import !== false) {
+        if (paths.length) {
+          const found = transcriptFiles(paths);
+          if (found.missing.length) throw new UsageError(`No such file or directory: ${found.missing.join(', ')}`, 'Give transcript files (*.jsonl) or directories that hold them.');
+          files = found.files;
+        } else {
+          files = defaultTranscriptFiles(process.env.HOME ?? homedir());
+        }
+      }
+      await withCommandStore(cmd, async (store, g) => {
+        const imported = await importTranscripts(store, files, o.progress !== false && !g.json ? { onProgress: progressReporter() } : {});
+        const learned = await learnPending(store, { llm: o.llm !== false });
+        const consolidation = consolidate(store);
+        renderAll(store);
+        const status = instinctStatus(store);
+        const summary = {
+          imported: { files: imported.files, sessions: imported.new_sessions, observations: imported.observations_new },
+          learned: {
+            status: learned.status,
+            sessions: learned.sessions,
+            observations: learned.observations,
+            created: learned.created.map((c) => c.pattern),
+            reinforced: learned.reinforced.length,
+            episodes: learned.episodes.length,
+          },
+          consolidation,
+          instincts: status.total,
+          convictions: status.convictions.length,
+          pending_observations: status.pending_observations,
+          home: store.paths.home,
+        };
+        emit(g, summary, (s) => [
+          `Imported ${s.imported.files} transcript file(s): ${s.imported.sessions} new session(s), ${s.imported.observations} new observation(s).`,
+          s.learned.status === 'locked'
+            ? 'A learning run in the background holds the lock; it is processing these observations.'
+            : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
+          ...s.learned.created.map((p) => `  + ${p}`),
+          `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
+          'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
+        ]);
+      });
+    });
+}

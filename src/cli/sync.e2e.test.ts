@@ -1,0 +1,46 @@
+/** `homunculus sync`, the main job, on real transcripts through the built binary. */
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED, cli, cliJson, tempDir } from '../test-support/cli.js';
+
+let home: ReturnType<typeof tempDir>;
+beforeAll(() => (home = tempDir()));
+afterAll(() => home.cleanup());
+
+interface SyncSummary {
+  imported: { files: number; sessions: number; observations: number };
+  learned: { status: string; sessions: number; observations: number; created: string[] };
+  instincts: number;
+  pending_observations: number;
+}
+
+describe('sync', () => {
+  it('imports transcripts from ~/.claude/projects, learns, and is a no-op the second time', () => {
+    const source = join(SHARED, 'data', 'claude-code-transcripts');
+    const project = join(home.path, '.claude', 'projects', '-Users-someone-cli');
+    mkdirSync(project, { recursive: true });
+    for (const file of readdirSync(source).sort().slice(0, 12)) copyFileSync(join(source, file), join(project, file));
+
+    const first = cliJson<SyncSummary>(home.path, ['sync']);
+    expect(first.imported.files).toBe(12);
+    expect(first.imported.sessions).toBeGreaterThanOrEqual(12);
+    expect(first.imported.observations).toBeGreaterThan(100);
+    expect(first.learned.status).toBe('done');
+    expect(first.learned.observations).toBe(first.imported.observations);
+    expect(first.pending_observations).toBe(0);
+
+    const second = cliJson<SyncSummary>(home.path, ['sync']);
+    expect(second.imported.observations).toBe(0);
+    expect(second.learned.observations).toBe(0);
+    expect(second.instincts).toBe(first.instincts);
+  });
+
+  it('reports a missing path as a usage error and changes nothing', () => {
+    const before = cliJson<{ observations: number }>(home.path, ['status']).observations;
+    const result = cli(home.path, ['sync', join(home.path, 'no-such-dir')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/No such file or directory/);
+    expect(cliJson<{ observations: number }>(home.path, ['status']).observations).toBe(before);
+  });
+});

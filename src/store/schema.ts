@@ -2,6 +2,7 @@
  * The schema, one migration per step. Later capabilities append their own migration;
  * never edit one that has shipped.
  */
+import { graphMigration } from './graph-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -157,4 +158,4 @@ const convictionsEpisodesSearch: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch];
+export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, graphMigration];

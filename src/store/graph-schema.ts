@@ -25,6 +25,7 @@ export const graphMigration: Migration = {
         created_at TEXT NOT NULL,
         last_seen TEXT NOT NULL
       );
+      CREATE INDEX graph_entities_type ON graph_entities(type);
 
       CREATE TABLE graph_facts (
         id INTEGER PRIMARY KEY,

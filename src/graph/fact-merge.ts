@@ -1,0 +1,93 @@
+/**
+ * What to do with an incoming fact given the current facts around it. Pure. In order:
+ *
+ *   1. contradiction  same two entities under an opposite relation (decided_for vs
+ *                     decided_against, works_well_for vs fails_for, ...): supersede
+ *   2. restatement    same source and relation, and the description restates a value the
+ *                     older one gave (another target for the same attribute, another
+ *                     version, date or number): supersede
+ *   3. duplicate      a description with Jaccard > 0.85: keep the old one, reinforce it
+ *   4. reconsolidate  same source, relation and target, the old fact is semantic or
+ *                     procedural: enrich it in place (history kept)
+ *   5. create
+ *
+ * Supersession follows valid time: information that arrives late about an earlier state
+ * (its valid_at is before the current fact's) is stored as history, closed where the
+ * current fact begins, instead of replacing it.
+ */
+import { type MemoryType, isMutable } from './memory-type.js';
+import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
+import { detectRestatement } from './restatement.js';
+import { JACCARD_DUPLICATE, textJaccard } from './similarity.js';
+
+export interface MergeFact {
+  id: number;
+  source_id: number;
+  target_id: number;
+  source: string;
+  target: string;
+  relation: Relation;
+  description: string;
+  memory_type: MemoryType;
+  valid_at: string;
+}
+
+export type Incoming = Omit<MergeFact, 'id'>;
+
+export type MergePlan =
+  | { action: 'create'; reason: string }
+  | { action: 'duplicate'; of: number; reason: string }
+  | { action: 'reconsolidate'; of: number; reason: string }
+  | { action: 'supersede'; of: number[]; cause: 'contradicted' | 'superseded'; reason: string }
+  | { action: 'historical'; before: { id: number; valid_at: string }; reason: string };
+
+/** Restatement of `older` by `incoming`: the attribute must lie beyond subject and verb. */
+export function restates(older: MergeFact, incoming: Incoming): { restates: boolean; reason: string } {
+  const sameTarget = older.target_id === incoming.target_id;
+  const r = detectRestatement(older.description, incoming.description, {
+    olderValues: sameTarget ? [] : [older.target],
+    newerValues: sameTarget ? [] : [incoming.target],
+    ignore: [older.source, RELATION_LABELS[older.relation], older.relation.replace(/_/g, ' ')],
+  });
+  return { restates: r.restates, reason: r.reason };
+}
+
+function replaceOrKeepHistory(targets: MergeFact[], incoming: Incoming, cause: 'contradicted' | 'superseded', why: string): MergePlan {
+  const later = targets.filter((t) => t.valid_at > incoming.valid_at).sort((a, b) => a.valid_at.localeCompare(b.valid_at));
+  const first = later[0];
+  if (first) return { action: 'historical', before: { id: first.id, valid_at: first.valid_at }, reason: `${why}; it describes an earlier state than fact ${first.id}` };
+  return { action: 'supersede', of: targets.map((t) => t.id), cause, reason: why };
+}
+
+export function planMerge(incoming: Incoming, candidates: readonly MergeFact[]): MergePlan {
+  const opposite = OPPOSITE_RELATIONS[incoming.relation];
+  const contradicted = candidates.filter(
+    (c) => opposite !== undefined && c.relation === opposite && c.source_id === incoming.source_id && c.target_id === incoming.target_id,
+  );
+  if (contradicted.length > 0) {
+    return replaceOrKeepHistory(contradicted, incoming, 'contradicted', `${incoming.relation} contradicts ${opposite} between the same entities`);
+  }
+
+  const sameSlot = candidates.filter((c) => c.source_id === incoming.source_id && c.relation === incoming.relation);
+  const restated = sameSlot.map((c) => ({ c, r: restates(c, incoming) })).filter((x) => x.r.restates);
+  if (restated.length > 0) {
+    return replaceOrKeepHistory(
+      restated.map((x) => x.c),
+      incoming,
+      'superseded',
+      restated[0]?.r.reason ?? 'restated',
+    );
+  }
+
+  let best: { id: number; score: number } | undefined;
+  for (const c of candidates) {
+    const score = textJaccard(c.description, incoming.description);
+    if (score > JACCARD_DUPLICATE && (!best || score > best.score)) best = { id: c.id, score };
+  }
+  if (best) return { action: 'duplicate', of: best.id, reason: `description Jaccard ${best.score.toFixed(2)} > ${JACCARD_DUPLICATE}` };
+
+  const same = sameSlot.find((c) => c.target_id === incoming.target_id && isMutable(c.memory_type));
+  if (same && isMutable(incoming.memory_type)) return { action: 'reconsolidate', of: same.id, reason: 'new evidence about the same relation' };
+
+  return { action: 'create', reason: 'new fact' };
+}

@@ -4,8 +4,12 @@
  *   1. contradiction  same two entities under an opposite relation (decided_for vs
  *                     decided_against, works_well_for vs fails_for, ...): supersede
  *   2. restatement    same source and relation, and the description restates a value the
- *                     older one gave (another target for the same attribute, another
- *                     version, date or number): supersede
+ *                     older one gave: another version, date, time or number of the same
+ *                     attribute; or another target for the same attribute when the
+ *                     relation holds one choice (prefers, decided_for, built_with) or the
+ *                     newer text says it changed ("now", "instead", "switched to").
+ *                     Other relations are many-valued: a project uses TypeScript *and*
+ *                     zod, and uses react *and* d3 "for the graph page".
  *   3. duplicate      a description with Jaccard > 0.85: keep the old one, reinforce it
  *   4. reconsolidate  same source, relation and target, the old fact is semantic or
  *                     procedural: enrich it in place (history kept)
@@ -17,7 +21,7 @@
  */
 import { type MemoryType, isMutable } from './memory-type.js';
 import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
-import { detectRestatement } from './restatement.js';
+import { detectRestatement, saysChanged } from './restatement.js';
 import { JACCARD_DUPLICATE, textJaccard } from './similarity.js';
 
 export interface MergeFact {
@@ -41,6 +45,9 @@ export type MergePlan =
   | { action: 'supersede'; of: number[]; cause: 'contradicted' | 'superseded'; reason: string }
   | { action: 'historical'; before: { id: number; valid_at: string }; reason: string };
 
+/** Relations that hold one choice per attribute: another target replaces the old one. */
+export const SINGLE_CHOICE_RELATIONS: ReadonlySet<Relation> = new Set(['prefers', 'decided_for', 'built_with']);
+
 /** Restatement of `older` by `incoming`: the attribute must lie beyond subject and verb. */
 export function restates(older: MergeFact, incoming: Incoming): { restates: boolean; reason: string } {
   const sameTarget = older.target_id === incoming.target_id;
@@ -49,6 +56,9 @@ export function restates(older: MergeFact, incoming: Incoming): { restates: bool
     newerValues: sameTarget ? [] : [incoming.target],
     ignore: [older.source, RELATION_LABELS[older.relation], older.relation.replace(/_/g, ' ')],
   });
+  if (r.restates && r.kinds.every((k) => k === 'entity') && !SINGLE_CHOICE_RELATIONS.has(incoming.relation) && !saysChanged(incoming.description)) {
+    return { restates: false, reason: `${incoming.relation} holds several values and nothing says this one replaced the other` };
+  }
   return { restates: r.restates, reason: r.reason };
 }
 

@@ -12,6 +12,7 @@ beforeEach(() => (store = testStore('2026-01-01T00:00:00.000Z')));
 afterEach(() => store.cleanup());
 
 const hora = { name: 'hora', type: 'project' };
+// Day 1 / Day 15 and the caches below replace their value: the second text says so ("now", "instead")
 const add = (target: string, description: string, extra: Record<string, unknown> = {}) =>
   addFact(store, { source: hora, target: { name: target, type: 'concept' }, relation: 'uses', description, ...extra });
 
@@ -77,7 +78,7 @@ describe('supersession and time travel', () => {
   it("answers the seed's Day 1 / Day 15 example in both time dimensions", () => {
     const day1 = add('fixed expiry', 'HORA memory expiration policy is a fixed 30-day expiration');
     store.advanceDays(14);
-    const day15 = add('act-r', 'HORA memory expiration policy is the ACT-R activation model', { validAt: '2026-01-15T00:00:00Z' });
+    const day15 = add('act-r', 'HORA memory expiration policy is now the ACT-R activation model', { validAt: '2026-01-15T00:00:00Z' });
     expect(day15.action).toBe('superseded');
     expect(day15.superseded).toEqual([day1.fact.id]);
     const old = getFact(store.db, day1.fact.id);
@@ -121,9 +122,16 @@ describe('supersession and time travel', () => {
     expect(queryFacts(store)).toHaveLength(2);
     // but another target for the same attribute replaces the old one
     addFact(store, { source: hora, target: { name: 'Jest' }, relation: 'uses', description: 'hora uses Jest for unit testing' });
-    const vitest = addFact(store, { source: hora, target: { name: 'Vitest' }, relation: 'uses', description: 'hora uses Vitest for unit testing' });
+    const both = addFact(store, { source: hora, target: { name: 'Vitest' }, relation: 'uses', description: 'hora uses Vitest for unit testing' });
+    expect(both.action).toBe('created');
+    const vitest = addFact(store, { source: hora, target: { name: 'Mocha' }, relation: 'uses', description: 'hora now uses Mocha for unit testing' });
     expect(vitest.action).toBe('superseded');
-    expect(queryFacts(store).map((f) => f.target).sort()).toEqual(['TypeScript', 'Vitest', 'zod']);
+    expect(vitest.superseded).toHaveLength(2);
+    expect(queryFacts(store).map((f) => f.target).sort()).toEqual(['Mocha', 'TypeScript', 'zod']);
+    // a single-choice relation needs no "now"
+    const user = { name: 'user', type: 'person' };
+    addFact(store, { source: user, target: { name: 'tabs' }, relation: 'prefers', description: 'the user prefers tabs for indentation' });
+    expect(addFact(store, { source: user, target: { name: 'spaces' }, relation: 'prefers', description: 'the user prefers spaces for indentation' }).action).toBe('superseded');
   });
 
   it('lets a decision against replace a decision for the same thing', () => {

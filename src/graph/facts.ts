@@ -147,11 +147,16 @@ export function pushHistory(history: readonly HistoryEntry[], entry: HistoryEntr
   return [...history, entry].slice(-max);
 }
 
-/** Reconsolidation as a write, unchecked (callers check mutability): the old version goes to history, the embedding is recomputed later. */
+/**
+ * Reconsolidation as a write, unchecked (callers check mutability): the old version goes to
+ * history; a changed description drops the embedding, recomputed on the next embedding pass.
+ */
 export function reconsolidateRow(db: Db, old: Fact, next: { description?: string; confidence?: number }, at: string): void {
   const history = pushHistory(old.history, { description: old.description, confidence: old.confidence, reconsolidated_at: at });
   db.prepare(
-    `UPDATE graph_facts SET description = ?, confidence = ?, history = ?, reconsolidation_count = reconsolidation_count + 1,
-       embedding = NULL, embedding_model = NULL WHERE id = ?`,
-  ).run(next.description ?? old.description, next.confidence ?? old.confidence, JSON.stringify(history), old.id);
+    `UPDATE graph_facts SET description = @description, confidence = @confidence, history = @history, reconsolidation_count = reconsolidation_count + 1,
+       embedding = CASE WHEN description = @description THEN embedding END,
+       embedding_model = CASE WHEN description = @description THEN embedding_model END
+     WHERE id = @id`,
+  ).run({ description: next.description ?? old.description, confidence: next.confidence ?? old.confidence, history: JSON.stringify(history), id: old.id });
 }

@@ -20,6 +20,8 @@ export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `numbe
 export interface Restatement {
   restates: boolean;
   kind?: ValueKind;
+  /** Every kind of value that differs (typed kinds before caller-named entities). */
+  kinds: ValueKind[];
   /** Attribute words both texts share. */
   attribute: string[];
   olderValues: string[];
@@ -94,6 +96,9 @@ const STOP = new Set(
 const CHANGE_MARKER =
   /\b(now|instead|switched|changed|moved|updated|improved|no longer|anymore|from now on|these days|nowadays)\b|(désormais|maintenant|plutôt|à la place|n['’]\w+ plus|est passée?|a changé|a été déplacée?)/iu;
 
+/** Whether a text says its value changed ("now", "instead", "switched", "désormais", ...). */
+export const saysChanged = (text: string): boolean => CHANGE_MARKER.test(text);
+
 interface Parsed {
   values: Map<ValueKind, Set<string>>;
   rest: Set<string>;
@@ -109,12 +114,6 @@ function addValue(map: Map<ValueKind, Set<string>>, kind: ValueKind, value: stri
 function parse(text: string, known: readonly string[], ignore: ReadonlySet<string>): Parsed {
   const values = new Map<ValueKind, Set<string>>();
   let rest = ` ${text.toLowerCase()} `;
-  for (const name of known) {
-    const n = name.toLowerCase().trim();
-    if (!n) continue;
-    addValue(values, 'entity', n);
-    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu'), ' ');
-  }
   for (const p of VALUE_PATTERNS) {
     p.re.lastIndex = 0;
     rest = rest.replace(p.re, (...args: unknown[]) => {
@@ -122,6 +121,12 @@ function parse(text: string, known: readonly string[], ignore: ReadonlySet<strin
       addValue(values, p.kind(m), p.value(m));
       return ' ';
     });
+  }
+  for (const name of known) {
+    const n = name.toLowerCase().trim();
+    if (!n) continue;
+    addValue(values, 'entity', n);
+    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu'), ' ');
   }
   const kept = new Set([...words(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
   return { values, rest: kept };
@@ -134,15 +139,25 @@ export function detectRestatement(older: string, newer: string, options: Restate
   const a = parse(older, options.olderValues ?? [], ignore);
   const b = parse(newer, options.newerValues ?? [], ignore);
   const attribute = [...a.rest].filter((w) => b.rest.has(w));
-  const none = (reason: string): Restatement => ({ restates: false, attribute, olderValues: [], newerValues: [], reason });
+  const none = (reason: string): Restatement => ({ restates: false, kinds: [], attribute, olderValues: [], newerValues: [], reason });
 
-  for (const [kind, av] of a.values) {
-    const bv = b.values.get(kind);
-    if (!bv || sameSet(av, bv)) continue;
+  // Every kind of value present in both texts with different values; typed kinds first, caller-named entities last.
+  const differing = [...a.values.entries()]
+    .filter(([kind, av]) => {
+      const bv = b.values.get(kind);
+      return bv !== undefined && !sameSet(av, bv);
+    })
+    .map(([kind]) => kind)
+    .sort((x, y) => Number(x === 'entity') - Number(y === 'entity'));
+  const kind = differing[0];
+  if (kind !== undefined) {
     if (attribute.length < 1) return none(`a ${kind} differs but the texts share no attribute`);
+    const av = a.values.get(kind) as Set<string>;
+    const bv = b.values.get(kind) as Set<string>;
     return {
       restates: true,
       kind,
+      kinds: differing,
       attribute,
       olderValues: [...av].filter((v) => !bv.has(v)),
       newerValues: [...bv].filter((v) => !av.has(v)),
@@ -155,7 +170,7 @@ export function detectRestatement(older: string, newer: string, options: Restate
   const onlyNew = [...b.rest].filter((w) => !a.rest.has(w));
   if (onlyOld.length === 0 || onlyNew.length === 0) return none('no value slot differs');
   if (onlyOld.length > 3 || onlyNew.length > 3) return none('the texts differ in more than a value');
-  const needed = CHANGE_MARKER.test(newer) ? 1 : 2;
+  const needed = saysChanged(newer) ? 1 : 2;
   if (attribute.length < needed) return none(`fewer than ${needed} shared attribute words`);
-  return { restates: true, kind: 'word', attribute, olderValues: onlyOld, newerValues: onlyNew, reason: `same attribute (${attribute.join(' ')}), wording of the value changed` };
+  return { restates: true, kind: 'word', kinds: ['word'], attribute, olderValues: onlyOld, newerValues: onlyNew, reason: `same attribute (${attribute.join(' ')}), wording of the value changed` };
 }

@@ -4,13 +4,16 @@
  *   1. contradiction  same two entities under an opposite relation (decided_for vs
  *                     decided_against, works_well_for vs fails_for, ...): supersede
  *   2. restatement    same source and relation, and the description restates a value the
- *                     older one gave: another version, date, time or number of the same
- *                     attribute; or another target for the same attribute when the
- *                     relation holds one choice (prefers, decided_for, built_with) or the
- *                     newer text says it changed ("now", "instead", "switched to").
+ *                     older one gave about the same target (another version, date, time
+ *                     or number of the same attribute); about another target only when
+ *                     the relation holds one choice (prefers, decided_for, built_with) or
+ *                     the newer text says it changed ("now", "instead", "switched to").
  *                     Other relations are many-valued: a project uses TypeScript *and*
  *                     zod, and uses react *and* d3 "for the graph page".
- *   3. duplicate      a description with Jaccard > 0.85: keep the old one, reinforce it
+ *   3. duplicate      Jaccard > 0.85 (words of 2+ characters) between the two statements
+ *                     (source, relation, target and description, so that two generic
+ *                     descriptions of different entities are not merged): keep the old
+ *                     one, reinforce it
  *   4. reconsolidate  same source, relation and target, the old fact is semantic or
  *                     procedural: enrich it in place (history kept)
  *   5. create
@@ -56,7 +59,7 @@ export function restates(older: MergeFact, incoming: Incoming): { restates: bool
     newerValues: sameTarget ? [] : [incoming.target],
     ignore: [older.source, RELATION_LABELS[older.relation], older.relation.replace(/_/g, ' ')],
   });
-  if (r.restates && r.kinds.every((k) => k === 'entity') && !SINGLE_CHOICE_RELATIONS.has(incoming.relation) && !saysChanged(incoming.description)) {
+  if (r.restates && !sameTarget && !SINGLE_CHOICE_RELATIONS.has(incoming.relation) && !saysChanged(incoming.description)) {
     return { restates: false, reason: `${incoming.relation} holds several values and nothing says this one replaced the other` };
   }
   return { restates: r.restates, reason: r.reason };
@@ -68,6 +71,10 @@ function replaceOrKeepHistory(targets: MergeFact[], incoming: Incoming, cause: '
   if (first) return { action: 'historical', before: { id: first.id, valid_at: first.valid_at }, reason: `${why}; it describes an earlier state than fact ${first.id}` };
   return { action: 'supersede', of: targets.map((t) => t.id), cause, reason: why };
 }
+
+/** What a fact says, entities included: the text duplicates are compared on. */
+export const statement = (f: Pick<MergeFact, 'source' | 'relation' | 'target' | 'description'>): string =>
+  `${f.source} ${RELATION_LABELS[f.relation]} ${f.target} ${f.description}`;
 
 export function planMerge(incoming: Incoming, candidates: readonly MergeFact[]): MergePlan {
   const opposite = OPPOSITE_RELATIONS[incoming.relation];
@@ -90,11 +97,12 @@ export function planMerge(incoming: Incoming, candidates: readonly MergeFact[]):
   }
 
   let best: { id: number; score: number } | undefined;
+  const said = statement(incoming);
   for (const c of candidates) {
-    const score = textJaccard(c.description, incoming.description);
+    const score = textJaccard(statement(c), said);
     if (score > JACCARD_DUPLICATE && (!best || score > best.score)) best = { id: c.id, score };
   }
-  if (best) return { action: 'duplicate', of: best.id, reason: `description Jaccard ${best.score.toFixed(2)} > ${JACCARD_DUPLICATE}` };
+  if (best) return { action: 'duplicate', of: best.id, reason: `statement Jaccard ${best.score.toFixed(2)} > ${JACCARD_DUPLICATE}` };
 
   const same = sameSlot.find((c) => c.target_id === incoming.target_id && isMutable(c.memory_type));
   if (same && isMutable(incoming.memory_type)) return { action: 'reconsolidate', of: same.id, reason: 'new evidence about the same relation' };

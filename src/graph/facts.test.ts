@@ -96,8 +96,8 @@ describe('supersession and time travel', () => {
 
   it('records late knowledge of the past without replacing the present', () => {
     store.setNow('2026-02-01T00:00:00Z');
-    const now = add('120 ms', 'API p95 response time is 120 ms', { validAt: '2026-01-20T00:00:00Z' });
-    const late = add('240 ms', 'API p95 response time is 240 ms', { validAt: '2026-01-05T00:00:00Z' });
+    const now = add('p95 latency', 'API p95 response time is 120 ms', { validAt: '2026-01-20T00:00:00Z' });
+    const late = add('p95 latency', 'API p95 response time is 240 ms', { validAt: '2026-01-05T00:00:00Z' });
     expect(late.action).toBe('historical');
     expect(late.fact.invalid_at).toBe('2026-01-20T00:00:00.000Z');
     expect(getFact(store.db, now.fact.id)?.expired_at).toBeNull();

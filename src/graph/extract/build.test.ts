@@ -78,7 +78,7 @@ describe('building the graph from a session, deterministically', () => {
     ].map((s) => s.replace(' contains ', ' has_component ')).sort());
     const fix = queryFacts(store).find((f) => f.relation === 'solved_by');
     expect(fix).toMatchObject({ memory_type: 'procedural', emotional_weight: 1.5, source_session: 's1', project: 'fp-shop', origin: 'deterministic' });
-    expect(fix?.description).toMatch(/^When npm test fails with ".*", the fix was editing src\/cart\.ts$/);
+    expect(fix?.description).toMatch(/^When npm test fails with ".*" → edit src\/cart\.ts$/);
     const pref = queryFacts(store).find((f) => f.relation === 'prefers');
     expect(pref).toMatchObject({ project: '', emotional_weight: 1 });
     const episode = getEpisode(store.db, 's1');

@@ -162,7 +162,7 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
         source: error,
         target: { name: files[0] as string, type: 'file' },
         relation: 'solved_by',
-        description: `When ${key} fails with "${signature}", the fix was editing ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`,
+        description: `When ${key} fails with "${signature}" → edit ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`,
         confidence: 0.7,
         validAt: fix.ts || undefined,
         metadata: { files },

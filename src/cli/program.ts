@@ -1,6 +1,7 @@
 /** The `homunculus` command line: global options, commands, and one error policy. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerGraphCommands } from './commands/graph.js';
 import { registerInstinctCommands } from './commands/instincts.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerMcpCommands } from './commands/mcp.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerLifecycleCommands(program);
   registerTransferCommands(program);
   registerMcpCommands(program, version());
+  registerGraphCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

@@ -22,22 +22,14 @@
  * (its valid_at is before the current fact's) is stored as history, closed where the
  * current fact begins, instead of replacing it.
  */
-import { type MemoryType, isMutable } from './memory-type.js';
+import type { Fact } from './facts.js';
+import { isMutable } from './memory-type.js';
 import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
 import { detectRestatement, saysChanged } from './restatement.js';
 import { JACCARD_DUPLICATE, textJaccard } from './similarity.js';
 
-export interface MergeFact {
-  id: number;
-  source_id: number;
-  target_id: number;
-  source: string;
-  target: string;
-  relation: Relation;
-  description: string;
-  memory_type: MemoryType;
-  valid_at: string;
-}
+/** What merging looks at in a fact. */
+export type MergeFact = Pick<Fact, 'id' | 'source_id' | 'target_id' | 'source' | 'target' | 'relation' | 'description' | 'memory_type' | 'valid_at'>;
 
 export type Incoming = Omit<MergeFact, 'id'>;
 

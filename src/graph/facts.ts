@@ -84,23 +84,11 @@ export function requireFact(db: Db, id: number): Fact {
 export const isCurrent = (fact: Pick<Fact, 'expired_at' | 'invalid_at'>, now: Date): boolean =>
   fact.expired_at === null && (fact.invalid_at === null || fact.invalid_at > now.toISOString());
 
-export interface NewFactRow {
-  source_id: number;
-  target_id: number;
-  relation: Relation;
-  category: RelationCategory;
-  description: string;
-  memory_type: MemoryType;
-  confidence: number;
-  valid_at: string;
-  invalid_at?: string | null;
-  created_at: string;
-  emotional_weight: number;
-  project: string;
-  source_session: string;
-  origin: Origin;
-  metadata: Record<string, unknown>;
-}
+/** The columns a new fact is written with. */
+export type NewFactRow = Pick<
+  Fact,
+  'source_id' | 'target_id' | 'relation' | 'category' | 'description' | 'memory_type' | 'confidence' | 'valid_at' | 'created_at' | 'emotional_weight' | 'project' | 'source_session' | 'origin' | 'metadata'
+> & { invalid_at?: string | null };
 
 /** Inserts the row (the FTS trigger indexes it) and its first access. */
 export function insertFactRow(db: Db, row: NewFactRow): number {

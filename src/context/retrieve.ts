@@ -9,7 +9,7 @@
  */
 import { type EmbedFn, embedPending, modelOf } from '../graph/embeddings.js';
 import { neighbourhood } from '../graph/neighborhood.js';
-import { searchFacts } from '../graph/search.js';
+import { type VectorPool, loadVectorPool, searchFacts } from '../graph/search.js';
 import type { Fact } from '../graph/facts.js';
 import type { Store } from '../store/store.js';
 import { type TaskType, classifyTask } from './classify.js';
@@ -54,15 +54,17 @@ export async function agenticRetrieve(store: Store, options: RetrieveOptions): P
   const projects = options.project ? [options.project] : undefined;
   let embedded = 0;
   let vectors: Float32Array[] = [];
+  let pool: VectorPool | undefined;
   if (options.embed) {
     embedded = (await embedPending(store, options.embed)).facts.length;
     vectors = await options.embed(queries.map((q) => q.text));
+    pool = loadVectorPool(store, { ...(time ? { at: time.at } : {}), projects }, modelOf(options.embed));
   }
   const best = new Map<number, RetrievedFact>();
   queries.forEach((q, i) => {
     const hits = searchFacts(store, {
       text: q.text,
-      ...(vectors[i] ? { queryVector: vectors[i], model: modelOf(options.embed as EmbedFn) } : {}),
+      ...(vectors[i] && pool ? { queryVector: vectors[i], model: pool.model, pool } : {}),
       ...(time ? { at: time.at } : {}),
       projects,
       relations: q.category === 'context' ? undefined : CATEGORY_RELATIONS[q.category],

@@ -19,6 +19,13 @@ export const modelOf = (embed: EmbedFn): string => embed.model ?? 'default';
 /** Seed 003's lazy repair: at most this many embeddings per retrieval call. */
 export const LAZY_EMBED_LIMIT = 20;
 
+/**
+ * No vector of this model (a changed description clears both columns). Written as index
+ * ranges in a subquery: otherwise SQLite scans every row once all are embedded.
+ */
+const OTHER_MODEL = (t: string, table = t === 'f' ? 'graph_facts' : 'graph_entities'): string =>
+  `${t}.id IN (SELECT id FROM ${table} WHERE embedding_model IS NULL OR embedding_model < @model OR embedding_model > @model)`;
+
 export const factEmbeddingText = (f: { source: string; relation: Relation; target: string; description: string }): string =>
   `${f.source} ${RELATION_LABELS[f.relation]} ${f.target}: ${f.description}`;
 
@@ -36,11 +43,11 @@ export async function embedPending(store: Store, embed: EmbedFn, options: { limi
     .prepare(
       `SELECT f.id, s.name AS source, t.name AS target, f.relation, f.description FROM graph_facts f
        JOIN graph_entities s ON s.id = f.source_id JOIN graph_entities t ON t.id = f.target_id
-       WHERE ${CURRENT} AND (f.embedding IS NULL OR f.embedding_model IS NOT @model) ORDER BY f.id DESC LIMIT @limit`,
+       WHERE ${CURRENT} AND ${OTHER_MODEL('f')} ORDER BY f.id DESC LIMIT @limit`,
     )
     .all({ now, model, limit }) as { id: number; source: string; target: string; relation: Relation; description: string }[];
   const entities = store.db
-    .prepare('SELECT id, name, type FROM graph_entities WHERE embedding IS NULL OR embedding_model IS NOT @model ORDER BY id DESC LIMIT @limit')
+    .prepare(`SELECT e.id, e.name, e.type FROM graph_entities e WHERE ${OTHER_MODEL('e')} ORDER BY e.id DESC LIMIT @limit`)
     .all({ model, limit }) as { id: number; name: string; type: string }[];
   if (facts.length === 0 && entities.length === 0) return { facts: [], entities: 0 };
   const vectors = await embed([...facts.map(factEmbeddingText), ...entities.map((e) => `${e.name} (${e.type.replace('_', ' ')})`)]);

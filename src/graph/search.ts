@@ -16,7 +16,7 @@ import { bm25Facts } from './fts.js';
 import { BM25_WEIGHT, SEMANTIC_WEIGHT, type RankedIds, reciprocalRankFusion, recencyDecay } from './fusion.js';
 import type { MemoryType } from './memory-type.js';
 import type { Relation } from './ontology.js';
-import { blobToVector, cosine } from './similarity.js';
+import { cosine } from './similarity.js';
 import { timeCondition } from './temporal.js';
 
 export const SUPERSEDED_PENALTY = 0.5;
@@ -36,6 +36,14 @@ export interface FactSearch {
   relations?: readonly Relation[];
   memoryTypes?: readonly MemoryType[];
   limit?: number;
+  /** Vectors loaded once for several searches of the same scope (see loadVectorPool). */
+  pool?: VectorPool;
+}
+
+/** The fact vectors of one model in one scope (time and projects), for several queries. */
+export interface VectorPool {
+  model: string;
+  entries: { id: number; relation: Relation; memory_type: MemoryType; vector: Float32Array }[];
 }
 
 export interface ScoredFact {
@@ -71,15 +79,33 @@ function conditions(store: Store, q: FactSearch): { sql: string; params: Record<
   return { sql: where.join(' AND '), params };
 }
 
-/** Fact ids by cosine to the query vector among facts matching the condition, best first. */
-export function vectorFacts(store: Store, vector: Float32Array, model: string, cond: { sql: string; params: Record<string, unknown> }, limit: number): number[] {
+export function loadVectorPool(store: Store, scope: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects'>, model: string): VectorPool {
+  const cond = conditions(store, { ...scope, text: '' });
+  // Raw rows: at 10k facts, building row objects costs as much as reading the vectors.
   const rows = store.db
-    .prepare(`SELECT f.id, f.embedding FROM graph_facts f WHERE ${cond.sql} AND f.embedding_model = @model`)
-    .all({ ...cond.params, model }) as { id: number; embedding: Buffer }[];
+    .prepare(`SELECT f.id, f.relation, f.memory_type, f.embedding FROM graph_facts f WHERE ${cond.sql} AND f.embedding_model = @model`)
+    .raw()
+    .all({ ...cond.params, model }) as [number, Relation, MemoryType, Buffer][];
+  // One allocation for all vectors; each entry is a view into it.
+  const dims = rows.length ? Math.max(...rows.slice(0, 1).map((r) => r[3].byteLength / 4)) : 0;
+  const all = new Float32Array(rows.length * dims);
+  const bytes = new Uint8Array(all.buffer);
+  const entries: VectorPool['entries'] = [];
+  rows.forEach(([id, relation, memory_type, embedding], i) => {
+    if (embedding.byteLength !== dims * 4) return;
+    bytes.set(embedding, i * dims * 4);
+    entries.push({ id, relation, memory_type, vector: all.subarray(i * dims, (i + 1) * dims) });
+  });
+  return { model, entries };
+}
+
+/** Fact ids by cosine to the query vector among the pool's facts that pass the filters, best first. */
+export function vectorFacts(pool: VectorPool, vector: Float32Array, q: Pick<FactSearch, 'relations' | 'memoryTypes'>, limit: number): number[] {
   const scored: { id: number; c: number }[] = [];
-  for (const r of rows) {
-    const v = blobToVector(r.embedding);
-    if (v) scored.push({ id: r.id, c: cosine(vector, v) });
+  for (const e of pool.entries) {
+    if (q.relations && !q.relations.includes(e.relation)) continue;
+    if (q.memoryTypes && !q.memoryTypes.includes(e.memory_type)) continue;
+    scored.push({ id: e.id, c: cosine(vector, e.vector) });
   }
   return scored
     .sort((a, b) => b.c - a.c || a.id - b.id)
@@ -91,7 +117,8 @@ export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
   const cond = conditions(store, q);
   const bm25 = bm25Facts(store.db, q.text, { limit, where: cond.sql, params: cond.params }).map((h) => h.id);
-  const vector = q.queryVector ? vectorFacts(store, q.queryVector, q.model ?? 'default', cond, limit) : [];
+  const pool = q.queryVector ? (q.pool ?? loadVectorPool(store, q, q.model ?? 'default')) : undefined;
+  const vector = q.queryVector && pool ? vectorFacts(pool, q.queryVector, q, limit) : [];
   const lists: RankedIds[] = vector.length ? [{ ids: vector, weight: SEMANTIC_WEIGHT }, { ids: bm25, weight: BM25_WEIGHT }] : [{ ids: bm25, weight: 1 }];
   const fused = reciprocalRankFusion(lists);
   if (fused.length === 0) return [];

@@ -26,6 +26,7 @@ export const graphMigration: Migration = {
         last_seen TEXT NOT NULL
       );
       CREATE INDEX graph_entities_type ON graph_entities(type);
+      CREATE INDEX graph_entities_embedding_model ON graph_entities(embedding_model);
 
       CREATE TABLE graph_facts (
         id INTEGER PRIMARY KEY,
@@ -54,7 +55,8 @@ export const graphMigration: Migration = {
       );
       CREATE INDEX graph_facts_source ON graph_facts(source_id, relation);
       CREATE INDEX graph_facts_target ON graph_facts(target_id);
-      CREATE INDEX graph_facts_current ON graph_facts(expired_at, project);
+      -- Finds what still needs a vector of the current model without scanning every fact.
+      CREATE INDEX graph_facts_embedding_model ON graph_facts(embedding_model);
 
       -- ACT-R: one row per access (creation, retrieval, re-assertion).
       CREATE TABLE graph_fact_access (

@@ -81,9 +81,10 @@ describe('homunculus graph', () => {
     obs(4, { tool: 'Bash', input: 'npm test', data: { project_name: 'shop', base_command: 'npm' } });
     store.close();
     const env = at('2026-02-01T12:00:00Z');
-    const built = cliJson<{ actions: { created: number }; source: string }>(home.path, ['graph', 'build', '--session', 's1'], env);
-    expect(built.source).toBe('observations');
-    expect(built.actions.created).toBeGreaterThanOrEqual(4);
+    const built = cliJson<{ build: { actions: { created: number }; source: string }; gc: { ran: boolean } }>(home.path, ['graph', 'build', '--session', 's1', '--no-gc'], env);
+    expect(built.build.source).toBe('observations');
+    expect(built.build.actions.created).toBeGreaterThanOrEqual(4);
+    expect(built.gc).toBeUndefined();
 
     const ctx = cliJson<{ level: string; task: string; text: string; facts: number[] }>(home.path, ['context', 'npm test fails: cart is undefined', '--project', 'shop'], env);
     expect(ctx).toMatchObject({ level: 'full', task: 'bugfix' });

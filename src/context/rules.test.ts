@@ -124,6 +124,9 @@ describe('chunking', () => {
       item(4, 'stack', 'the cat sat on the mat'),
     ]);
     expect(chunks.map((c) => c.items.map((i) => i.id))).toEqual([[1, 2], [3], [4]]);
+    // overlap exactly 0.2 is not enough: {a1 b1 c1} and {c1 d1 e1} share 1 of 5 words
+    expect(chunkFacts([item(1, 'stack', 'a1 b1 c1'), item(2, 'stack', 'c1 d1 e1')]).map((c) => c.items.map((i) => i.id))).toEqual([[1], [2]]);
+    expect(chunkFacts([item(1, 'stack', 'a1 b1 c1'), item(2, 'stack', 'b1 c1 d1')]).map((c) => c.items.map((i) => i.id))).toEqual([[1, 2]]);
     const many = Array.from({ length: 9 }, (_, i) => item(i, 'context', `unrelated${i} words${i} here${i}`));
     const capped = chunkFacts(many);
     expect(capped).toHaveLength(MAX_CHUNKS);

@@ -107,8 +107,17 @@ describe('the dream cycle on a built scenario', () => {
     expect(runDreamCycle(store)).toMatchObject({ ran: false, episodes: 0 });
   });
 
+  it('replays episodes up to exactly 7 days old, not older', () => {
+    for (let i = 0; i < 5; i++) session(i, ['d3-force']);
+    // the first episode is 5 days old now (sessions advance a day each): 2 more days puts it at exactly 7
+    store.advanceDays(2);
+    expect(runDreamCycle(store)).toMatchObject({ ran: true, episodes: 5 });
+  });
+
   it('ignores episodes older than 7 days', () => {
     for (let i = 0; i < 5; i++) session(i, ['d3-force']);
+    store.advanceDays(2.001);
+    expect(runDreamCycle(store)).toMatchObject({ ran: false, episodes: 4 });
     store.advanceDays(8);
     expect(runDreamCycle(store)).toMatchObject({ ran: false, episodes: 0 });
   });

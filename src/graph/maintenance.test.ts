@@ -48,7 +48,10 @@ describe('lifecycle GC', () => {
     expect(skipped.ran).toBe(false);
     expect(skipped.reason).toMatch(/next due 2026-01-01T06:00:00.000Z/);
     expect(runLifecycle(store, { force: true }).ran).toBe(true);
-    store.setNow('2026-01-01T12:00:00.000Z');
+    // forced at 05:59: due again exactly six hours later, not a millisecond before
+    store.setNow('2026-01-01T11:58:59.999Z');
+    expect(runLifecycle(store).ran).toBe(false);
+    store.setNow('2026-01-01T11:59:00.000Z');
     expect(runLifecycle(store).ran).toBe(true);
   });
 

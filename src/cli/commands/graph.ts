@@ -8,10 +8,10 @@ import { type AddFactResult, addFact, parseRelation, parseValidAt } from '../../
 import { detectCommunities } from '../../graph/communities.js';
 import { runDreamCycle } from '../../graph/dream.js';
 import { listEntities, requireEntity } from '../../graph/entities.js';
-import { buildGraphFromSession } from '../../graph/extract/build.js';
 import { type Fact, requireFact } from '../../graph/facts.js';
 import { runLifecycle } from '../../graph/maintenance.js';
 import { ENTITY_TYPES, type EntityType, RELATIONS } from '../../graph/ontology.js';
+import { graphSessionEnd } from '../../graph/session-end.js';
 import { reconsolidateFact, supersedeFact } from '../../graph/revise.js';
 import { queryFacts, timeline } from '../../graph/temporal.js';
 import type { Store } from '../../store/store.js';
@@ -231,14 +231,16 @@ export function registerGraphCommands(program: Command): void {
     .requiredOption('--session <id>', 'session id')
     .option('--transcript <path>', 'Claude Code transcript to read when the session has no observations')
     .option('--root <dir>', 'project root holding the manifests (default: the repository of the session cwd)')
+    .option('--no-gc', 'skip the lifecycle GC that otherwise follows when 6 hours have passed')
     .action(async (o: Opts, cmd: Command) => {
       await withCommandStore(cmd, async (store, g) => {
-        const report = await buildGraphFromSession(store, { sessionId: str(o, 'session') as string, transcriptPath: str(o, 'transcript'), root: str(o, 'root') });
-        emit(g, report, (r) =>
+        const report = await graphSessionEnd(store, { sessionId: str(o, 'session') as string, transcriptPath: str(o, 'transcript'), root: str(o, 'root'), gc: o.gc !== false });
+        emit(g, report, ({ build: r, gc }) => [
           r.source === 'none' && r.manifests.length === 0
             ? `Nothing recorded for session ${r.session}.`
             : `Session ${r.session} (${r.project.name}, from ${r.source}, ${r.events} events): ${r.actions.created} facts added, ${r.actions.duplicate} already known, ${r.actions.reconsolidated} reconsolidated, ${r.actions.superseded} superseding older ones, ${r.retired_dependencies.length} dependencies retired.`,
-        );
+          ...(gc ? [gc.ran ? `Lifecycle GC ran: ${gc.expired.length} facts expired.` : `Lifecycle GC not due: ${gc.reason}.`] : []),
+        ]);
       });
     });
 

@@ -8,6 +8,7 @@ import { getEpisode } from '../episodes.js';
 import { countFacts, getFact } from '../facts.js';
 import { hashEmbedder } from '../hash-embedder.js';
 import { queryFacts } from '../temporal.js';
+import { graphSessionEnd } from '../session-end.js';
 import { buildGraphFromSession } from './build.js';
 
 let store: TestStore;
@@ -110,6 +111,16 @@ describe('building the graph from a session, deterministically', () => {
     expect(facts()).not.toContain('shop depends_on vitest');
     // the install-only dependency is not the manifest's to retire
     expect(facts()).toContain('shop depends_on drizzle-orm');
+  });
+
+  it('runs the lifecycle GC after building when it is due', async () => {
+    typicalSession('s1');
+    const first = await graphSessionEnd(store, { sessionId: 's1' });
+    expect(first.build.actions.created).toBeGreaterThan(0);
+    expect(first.gc?.ran).toBe(true);
+    const second = await graphSessionEnd(store, { sessionId: 's1' });
+    expect(second.gc).toMatchObject({ ran: false });
+    expect((await graphSessionEnd(store, { sessionId: 's1', gc: false })).gc).toBeUndefined();
   });
 
   it('reports an unknown session as empty, and embeds new facts when given an embedder', async () => {

@@ -99,7 +99,8 @@ describe('the dream cycle on a built scenario', () => {
     ]);
     const distilled = getFact(store.db, r.distilled[0]?.fact ?? -1);
     expect(distilled).toMatchObject({ memory_type: 'semantic', origin: 'dream', relation: 'uses' });
-    expect(distilled?.description).toBe('user consistently uses react-force-graph (seen in 5 episodes)');
+    expect(distilled?.description).toBe('user consistently uses react-force-graph, across sessions');
+    expect(distilled?.metadata.count).toBe(5);
     expect(distilled?.metadata.context).toBe('Distilled from 5 episodes via dream cycle');
     expect(getEpisode(store.db, 's1')?.consolidated_at).toBe(store.clock.now().toISOString());
 

@@ -27,13 +27,18 @@ export interface DreamReport {
   consolidated: number;
 }
 
-/** The relation most often linking two entities in these facts (either direction), else related_to. */
-function dominantRelation(facts: readonly Fact[], a: number, b: number): Relation {
-  const counts = new Map<Relation, number>();
+/**
+ * The relation most often linking two entities in these facts, and its direction (the
+ * distilled fact keeps it: "cli uses gh", not "gh uses cli"); related_to from the hub by default.
+ */
+function dominantRelation(facts: readonly Fact[], hub: number, other: number): { relation: Relation; fromHub: boolean } {
+  const counts = new Map<string, number>();
   for (const f of facts) {
-    if ((f.source_id === a && f.target_id === b) || (f.source_id === b && f.target_id === a)) counts.set(f.relation, (counts.get(f.relation) ?? 0) + 1);
+    if (f.source_id === hub && f.target_id === other) counts.set(`${f.relation}>`, (counts.get(`${f.relation}>`) ?? 0) + 1);
+    if (f.source_id === other && f.target_id === hub) counts.set(`${f.relation}<`, (counts.get(`${f.relation}<`) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0] ?? 'related_to';
+  const best = [...counts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0];
+  return best ? { relation: best.slice(0, -1) as Relation, fromHub: best.endsWith('>') } : { relation: 'related_to', fromHub: true };
 }
 
 function mostCommon(values: readonly string[]): string {
@@ -76,22 +81,24 @@ export function runDreamCycle(store: Store): DreamReport {
       for (const d of plan.distill) {
         const target = getEntity(store.db, d.entityId);
         if (!target) continue;
-        const relation = dominantRelation(clusterFacts, hub.id, target.id);
-        const description = `${hub.name} consistently ${RELATION_LABELS[relation]} ${target.name} (seen in ${d.count} episodes)`;
-        const metadata = { context: `Distilled from ${d.count} episodes via dream cycle`, episodes: plan.episodes };
+        const { relation, fromHub } = dominantRelation(clusterFacts, hub.id, target.id);
+        const [from, to] = fromHub ? [hub, target] : [target, hub];
+        // No count in the text: a later fact with a number must not read as a restated value.
+        const description = `${from.name} consistently ${RELATION_LABELS[relation]} ${to.name}, across sessions`;
+        const metadata = { context: `Distilled from ${d.count} episodes via dream cycle`, episodes: plan.episodes, count: d.count };
         const previous = selectFacts(
           store.db,
           `f.origin = 'dream' AND f.source_id = @s AND f.target_id = @t AND f.relation = @relation AND ${CURRENT}`,
-          { s: hub.id, t: target.id, relation, now: nowIso },
+          { s: from.id, t: to.id, relation, now: nowIso },
         )[0];
         if (previous) {
           reconsolidateRow(store.db, previous, { description, confidence: Math.max(previous.confidence, d.confidence) }, nowIso);
-          report.distilled.push({ fact: previous.id, source: hub.name, target: target.name, count: d.count, confidence: d.confidence, updated: true });
+          report.distilled.push({ fact: previous.id, source: from.name, target: to.name, count: d.count, confidence: d.confidence, updated: true });
           continue;
         }
         const added = addFact(store, {
-          source: { name: hub.name },
-          target: { name: target.name },
+          source: { name: from.name },
+          target: { name: to.name },
           relation,
           description,
           confidence: d.confidence,
@@ -101,7 +108,7 @@ export function runDreamCycle(store: Store): DreamReport {
           metadata,
           noMerge: true,
         });
-        report.distilled.push({ fact: added.fact.id, source: hub.name, target: target.name, count: d.count, confidence: d.confidence, updated: false });
+        report.distilled.push({ fact: added.fact.id, source: from.name, target: to.name, count: d.count, confidence: d.confidence, updated: false });
       }
       markConsolidated(store.db, plan.episodes, nowIso);
       report.consolidated += plan.episodes.length;

@@ -26,7 +26,7 @@ import type { Fact } from './facts.js';
 import { isMutable } from './memory-type.js';
 import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
 import { detectRestatement, saysChanged } from './restatement.js';
-import { JACCARD_DUPLICATE, textJaccard } from './similarity.js';
+import { JACCARD_DUPLICATE, textJaccard, words } from './similarity.js';
 
 /** What merging looks at in a fact. */
 export type MergeFact = Pick<Fact, 'id' | 'source_id' | 'target_id' | 'source' | 'target' | 'relation' | 'description' | 'memory_type' | 'valid_at'>;
@@ -44,13 +44,24 @@ export type MergePlan =
 export const SINGLE_CHOICE_RELATIONS: ReadonlySet<Relation> = new Set(['prefers', 'decided_for', 'built_with']);
 
 /** Restatement of `older` by `incoming`: the attribute must lie beyond subject and verb. */
+/** A target whose name is most of the description (a preference recorded as the sentence itself). */
+export function isFreeTextTarget(f: Pick<MergeFact, 'target' | 'description'>): boolean {
+  const t = words(f.target);
+  const d = words(f.description);
+  return t.size >= 3 && [...t].filter((w) => d.has(w)).length / Math.max(1, d.size) > 0.5;
+}
+
 export function restates(older: MergeFact, incoming: Incoming): { restates: boolean; reason: string } {
   const sameTarget = older.target_id === incoming.target_id;
+  // Removing such a target leaves only boilerplate: no attribute can be compared.
+  if (!sameTarget && (isFreeTextTarget(older) || isFreeTextTarget(incoming))) return { restates: false, reason: 'free-text targets carry no comparable attribute' };
   const r = detectRestatement(older.description, incoming.description, {
     olderValues: sameTarget ? [] : [older.target],
     newerValues: sameTarget ? [] : [incoming.target],
     ignore: [older.source, RELATION_LABELS[older.relation], older.relation.replace(/_/g, ' ')],
   });
+  // About the same target, different words are a rewording (reconsolidation), not a new value.
+  if (r.restates && sameTarget && r.kind === 'word') return { restates: false, reason: 'same target reworded' };
   if (r.restates && !sameTarget && !SINGLE_CHOICE_RELATIONS.has(incoming.relation) && !saysChanged(incoming.description)) {
     return { restates: false, reason: `${incoming.relation} holds several values and nothing says this one replaced the other` };
   }

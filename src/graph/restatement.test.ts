@@ -53,4 +53,9 @@ describe('detectRestatement', () => {
     expect(detectRestatement('theme is dark', 'theme is light').restates).toBe(false);
     expect(detectRestatement('theme is dark', 'theme is now light').restates).toBe(true);
   });
+
+  it('never takes the subject for a value', () => {
+    expect(detectRestatement('1 consistently uses mise, across sessions', '1 uses the mise command', { ignore: ['1', 'uses'] }).restates).toBe(false);
+    expect(detectRestatement('service 42 latency is 200 ms', 'service 42 latency is 150 ms', { ignore: ['service 42'] })).toMatchObject({ restates: true, kind: 'number:ms' });
+  });
 });

@@ -8,8 +8,9 @@
  * unit, and any values the caller names, such as a fact's target entity), compare what is
  * left (the attribute words, minus stop words and verbs of change). It is a restatement
  * when the two talk about the same attribute and a value of the same kind differs:
- * - typed values (date, version, time, number:unit, entity): at least one shared attribute word;
- * - no typed value: the texts differ in a short word slot (at most 3 words each side) with
+ * - typed values (date, version, time, number:unit, entity): shared attribute words making up
+ *   at least half of the shorter text's attribute words;
+ * - no typed value: the texts differ in a short word slot (at most 2 words each side) with
  *   at least 2 shared attribute words, or 1 when the newer text says it changed ("now",
  *   "instead", "switched", "désormais", ...).
  */
@@ -81,13 +82,19 @@ function unitOf(raw: string | undefined): string {
   return UNIT_ALIASES[raw.toLowerCase()] ?? raw.toLowerCase();
 }
 
+/** A value given in words ("dark" -> "light", "tabs" -> "spaces") is at most this many words. */
+export const MAX_WORD_SLOT = 2;
+
+/** Share of the shorter text's attribute words that both must have. */
+export const MIN_ATTRIBUTE_COVERAGE = 0.5;
+
 const STOP = new Set(
   (
     'the a an is was are were be been being to of for in on at by with and or but it its this that these those from as into than then ' +
     'our my your their his her we they you he she i me us them there here so also just very more less about over under after before ' +
     'now currently today changed change changes moved move moves updated update improved improve increased decreased dropped reduced raised ' +
     'became become becomes switched switch instead no not longer anymore new old latest previous previously again still actually set ' +
-    'has have had get got gets use uses used using make makes made prefer prefers preferred like likes need needs want wants ' +
+    'has have had get got gets use uses used using make makes made prefer prefers preferred like likes need needs want wants said says ' +
     'le la les de du des est sont était un une et ou en au aux pour par sur dans avec ce cet cette ces nous vous ils elle il on ' +
     'maintenant désormais plutôt changé passé passe devenu devient nouveau nouvelle ancien ancienne plus utilise utilisé préfère'
   ).split(' '),
@@ -111,6 +118,11 @@ function addValue(map: Map<ValueKind, Set<string>>, kind: ValueKind, value: stri
   set.add(value);
 }
 
+/** A case-insensitive whole-word pattern for a literal phrase. */
+function wholeWord(phrase: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
+}
+
 function parse(text: string, known: readonly string[], ignore: ReadonlySet<string>): Parsed {
   const values = new Map<ValueKind, Set<string>>();
   let rest = ` ${text.toLowerCase()} `;
@@ -126,7 +138,7 @@ function parse(text: string, known: readonly string[], ignore: ReadonlySet<strin
     const n = name.toLowerCase().trim();
     if (!n) continue;
     addValue(values, 'entity', n);
-    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu'), ' ');
+    rest = rest.replace(wholeWord(n), ' ');
   }
   const kept = new Set([...words(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
   return { values, rest: kept };
@@ -136,8 +148,10 @@ const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.s
 
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
   const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...words(w)]));
-  const a = parse(older, options.olderValues ?? [], ignore);
-  const b = parse(newer, options.newerValues ?? [], ignore);
+  // The subject is not a value: "1 uses mise" must not read as a number 1.
+  const strip = (text: string) => (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);
+  const a = parse(strip(older), options.olderValues ?? [], ignore);
+  const b = parse(strip(newer), options.newerValues ?? [], ignore);
   const attribute = [...a.rest].filter((w) => b.rest.has(w));
   const none = (reason: string): Restatement => ({ restates: false, kinds: [], attribute, olderValues: [], newerValues: [], reason });
 
@@ -152,6 +166,10 @@ export function detectRestatement(older: string, newer: string, options: Restate
   const kind = differing[0];
   if (kind !== undefined) {
     if (attribute.length < 1) return none(`a ${kind} differs but the texts share no attribute`);
+    // The shared attribute must be most of what the shorter text says besides its values:
+    // two long texts sharing a stray word ("said", a project name) are not about one thing.
+    const coverage = attribute.length / Math.max(1, Math.min(a.rest.size, b.rest.size));
+    if (coverage < MIN_ATTRIBUTE_COVERAGE) return none(`the shared attribute (${attribute.join(' ')}) is ${coverage.toFixed(2)} of the shorter text, under ${MIN_ATTRIBUTE_COVERAGE}`);
     const av = a.values.get(kind) as Set<string>;
     const bv = b.values.get(kind) as Set<string>;
     return {
@@ -169,7 +187,7 @@ export function detectRestatement(older: string, newer: string, options: Restate
   const onlyOld = [...a.rest].filter((w) => !b.rest.has(w));
   const onlyNew = [...b.rest].filter((w) => !a.rest.has(w));
   if (onlyOld.length === 0 || onlyNew.length === 0) return none('no value slot differs');
-  if (onlyOld.length > 3 || onlyNew.length > 3) return none('the texts differ in more than a value');
+  if (onlyOld.length > MAX_WORD_SLOT || onlyNew.length > MAX_WORD_SLOT) return none('the texts differ in more than a value');
   const needed = saysChanged(newer) ? 1 : 2;
   if (attribute.length < needed) return none(`fewer than ${needed} shared attribute words`);
   return { restates: true, kind: 'word', kinds: ['word'], attribute, olderValues: onlyOld, newerValues: onlyNew, reason: `same attribute (${attribute.join(' ')}), wording of the value changed` };

@@ -159,7 +159,7 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
   };
   if (events.length === 0 && manifests.manifests.length === 0) return report;
 
-  const deterministic = extractSessionFacts(events, { project: { name, fingerprint, root }, sessionId: options.sessionId, manifests });
+  const deterministic = extractSessionFacts(events, { project: { name, fingerprint, root, display: root || detected?.root || cwd }, sessionId: options.sessionId, manifests });
   const model = await modelExtraction(store, options, events, name, fingerprint, report);
   const timestamp = events.at(-1)?.ts || row?.ended_at || store.clock.now().toISOString();
 

@@ -29,7 +29,8 @@ export function baseCommandOf(command: string): string {
   for (const part of parts) {
     const words = part.split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w) && w !== 'sudo' && w !== 'time' && w !== 'env');
     const first = words[0]?.replace(/^.*\//, '') ?? '';
-    if (first && first !== 'cd' && first !== 'export' && first !== 'source' && first !== '.') return first;
+    if (!/^[\w][\w.+-]*$/.test(first)) continue;
+    if (first !== 'cd' && first !== 'export' && first !== 'source') return first;
   }
   return '';
 }
@@ -101,7 +102,7 @@ export function readTranscript(path: string): Transcript {
         const e = pending.get(block.tool_use_id);
         if (e) {
           e.outcome = 'error';
-          e.error = blockText(block.content).split('\n').find((l) => l.trim())?.trim().slice(0, 500) ?? 'error';
+          e.error = blockText(block.content).trim().slice(0, 500) || 'error';
         }
       }
     }

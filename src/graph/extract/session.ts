@@ -17,7 +17,7 @@ export const MAX_ERRORS = 5;
 
 /** Shell plumbing that says nothing about a project's tooling. */
 const TRIVIAL_COMMANDS = new Set(
-  'cd ls cat echo pwd mkdir rm cp mv head tail grep rg find sed awk wc sleep true false export source which chmod chown touch sort uniq xargs tee printf test env set unset kill ps date tr cut diff less more file stat du df open clear history'.split(' '),
+  'cd ls cat echo pwd mkdir rm cp mv head tail grep rg find sed awk wc sleep true false export source which chmod chown touch sort uniq xargs tee printf test env set unset kill ps date tr cut diff less more file stat du df open clear history for while if do done then else fi case esac until read eval exec'.split(' '),
 );
 
 const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
@@ -25,17 +25,28 @@ const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const INSTALL = /\b(?:npm\s+(?:install|i|add)|pnpm\s+add|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+((?:[^\s;&|]+\s*)+)/g;
 
 export interface SessionContext {
-  project: { name: string; fingerprint: string; root: string };
+  /** root: where manifests were read; paths under `display` (the root, else the session cwd) are shown relative. */
+  project: { name: string; fingerprint: string; root: string; display?: string };
   sessionId: string;
   manifests?: ManifestInfo;
 }
 
-/** The error's gist: first line, paths, numbers and quoted values blanked, at most 80 characters. */
+/**
+ * The error's gist, at most 80 characters: the line that names the error (a fatal/error/
+ * panic line, else a file:line:col diagnostic, else the first line), with paths, numbers
+ * and quoted values blanked so that the same error seen twice has one signature.
+ */
 export function errorSignature(error: string): string {
-  const line = error.split('\n').find((l) => l.trim()) ?? '';
+  const lines = error
+    .replace(/<\/?tool_use_error>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^(exit code \d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) && !/\berror task failed$/i.test(l));
+  const named = lines.find((l) => /^(fatal|error|panic)\b|error:|\bFAIL\b|exception|cannot|can't|not found|no such|denied|undefined|unknown (option|command)|failed to/i.test(l));
+  const diagnostic = lines.find((l) => /:\d+(:\d+)?:/.test(l));
   return truncate(
-    line
-      .replace(/(?:[A-Za-z]:)?(?:\/[\w.@-]+)+/g, '<path>')
+    (named ?? diagnostic ?? lines[0] ?? '')
+      .replace(/(?:[A-Za-z]:)?(?:[\w.@~-]*\/)+[\w.@-]*/g, '<path>')
       .replace(/(["'`])(?:(?!\1).){1,80}\1/g, '<value>')
       .replace(/\b\d+(?:[.:]\d+)*\b/g, 'N')
       .replace(/\s+/g, ' ')
@@ -132,10 +143,10 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
     facts.push({ source: project, target: { name, type: 'library' }, relation: 'depends_on', description: `${project.name} depends on ${name} (installed during a session)`, confidence: 0.7, metadata: { from: 'install' } });
   }
   for (const [file, count] of [...edits].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_FILES)) {
-    const shown = displayPath(file, ctx.project.root);
+    const shown = displayPath(file, ctx.project.display ?? ctx.project.root);
     facts.push({ source: project, target: { name: shown, type: 'file' }, relation: 'has_component', description: `${project.name} contains the file ${shown}`, confidence: 0.8, metadata: { edits: count } });
   }
-  facts.push(...errorFacts(events, project, ctx.project.root));
+  facts.push(...errorFacts(events, project, ctx.project.display ?? ctx.project.root));
   facts.push(...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project));
   return facts;
 }
@@ -145,7 +156,8 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
   const out: ExtractedFact[] = [];
   const seen = new Set<string>();
   events.forEach((e, i) => {
-    if (e.event !== 'tool' || e.outcome !== 'error' || out.length >= MAX_ERRORS) return;
+    // Errors of commands; a file tool's error is the agent's own slip ("file not read yet").
+    if (e.event !== 'tool' || e.outcome !== 'error' || out.length >= MAX_ERRORS || !(e.tool === 'Bash' || e.tool.startsWith('mcp__'))) return;
     const key = commandKey(e);
     const signature = errorSignature(e.error) || 'failed';
     const name = truncate(`${key}: ${signature}`, 100);

@@ -35,4 +35,12 @@ describe('preference and decision signals', () => {
     const prompts = Array.from({ length: 15 }, (_, i) => `Always run check number ${i} before pushing.`);
     expect(sessionSignals([...prompts, prompts[0] as string])).toHaveLength(MAX_SIGNALS_PER_SESSION);
   });
+
+  it('keeps descriptions, questions, long explanations and pasted summaries out', () => {
+    expect(detectSignals('If a user edits a file the agent never touched, those edits are lost.')).toEqual([]);
+    expect(detectSignals('Should we always run the linter before pushing?')).toEqual([]);
+    expect(detectSignals(`Consider a helper ${'x '.repeat(60)}so tests can reference the single source of truth.`)).toEqual([]);
+    expect(detectSignals('This session is being continued from a previous conversation. Always use named exports.')).toEqual([]);
+    expect(detectSignals('Please never push to main.')).toHaveLength(1);
+  });
 });

@@ -24,6 +24,8 @@ export interface Signal {
 export const MAX_SIGNALS_PER_SESSION = 10;
 /** Long prompts are mostly pasted material; only their head is read. */
 export const SIGNAL_SCAN_CHARS = 1500;
+/** A principle is named in a short sentence ("We follow SSOT here"), not in a long explanation. */
+export const MAX_PRINCIPLE_SENTENCE = 160;
 
 const AGAINST = /\b(never|don['’]?t|do not|avoid|stop|no more)\b|(^|\s)(jamais|n['’]utilise pas|ne pas|évite|arr[êe]te|plus de)(\s|$)/i;
 
@@ -33,7 +35,8 @@ const PATTERNS: { type: SignalType; re: RegExp }[] = [
   { type: 'principle', re: /\b(ssot|single source of truth|dry|kiss|yagni|tdd|test[- ]driven|library[- ]first)\b/i },
   {
     type: 'explicit',
-    re: /\b(always|never|i (really )?prefer|prefer to|please use|please avoid|don['’]?t (ever )?(use|add|write|create|put|call|commit|push)|do not (use|add|write|create|put|call|commit|push)|instead of)\b|(toujours|jamais|je préf[èe]re|préf[èe]re|n['’]utilise (pas|jamais)|plutôt que|évite de)/i,
+    // "always" / "never" lead an instruction ("Always use...", "Please never...", "We always..."): within the first words.
+    re: /^(?:\S+\s+){0,3}?(always|never|toujours|jamais)\b|\b(i (really )?prefer|prefer to|please use|please avoid|don['’]?t (ever )?(use|add|write|create|put|call|commit|push)|do not (use|add|write|create|put|call|commit|push))\b|(je préf[èe]re|on préf[èe]re|n['’]utilise (pas|jamais)|n['’]utilise plus|évite de|ne (mets|fais) jamais)/i,
   },
 ];
 
@@ -49,8 +52,12 @@ export function normalizeSignal(text: string): string {
     .trim();
 }
 
+/** Text the agent wrote back into the prompt (a continued session's summary, command output): not the user speaking. */
+const NOT_THE_USER = /^\s*(this session is being continued|caveat:|<command-|<local-command|\[request interrupted)/i;
+
 /** Sentences outside code, quotes, headings and tables. */
 export function proseSentences(text: string): string[] {
+  if (NOT_THE_USER.test(text)) return [];
   const prose = text
     .slice(0, SIGNAL_SCAN_CHARS)
     .replace(/```[\s\S]*?(```|$)/g, '\n')
@@ -76,7 +83,9 @@ export function detectSignals(text: string, max = MAX_SIGNALS_PER_SESSION): Sign
   const out: Signal[] = [];
   const seen = new Set<string>();
   for (const sentence of proseSentences(text)) {
-    const hit = PATTERNS.find((p) => p.re.test(sentence));
+    // A question asks; it does not state a preference.
+    if (/\?\s*$/.test(sentence)) continue;
+    const hit = PATTERNS.find((p) => p.re.test(sentence) && (p.type !== 'principle' || sentence.length <= MAX_PRINCIPLE_SENTENCE));
     if (!hit) continue;
     const normalized = normalizeSignal(sentence);
     if (!normalized || seen.has(normalized)) continue;

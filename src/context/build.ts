@@ -12,7 +12,7 @@ import { type ContextLevel, MAX_INJECTION_CHARS, categoryBudgets, graphBudget, l
 import { chunkFacts } from './chunking.js';
 import type { TaskType } from './classify.js';
 import { type RelatedProject, relatedProjects } from './cross-project.js';
-import { formatFacts } from './format.js';
+import { formatFacts } from './graph-format.js';
 import type { Category, GeneratedQuery } from './queries.js';
 import { type RetrievedFact, agenticRetrieve } from './retrieve.js';
 import { formatThread, lastSession } from './thread.js';

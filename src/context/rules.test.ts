@@ -3,7 +3,7 @@ import { CATEGORY_BUDGETS, MAX_GRAPH_CHARS, categoryBudgets, graphBudget, levelF
 import { chunkFacts, MAX_CHUNKS } from './chunking.js';
 import { classifyTask } from './classify.js';
 import { crossProjectRelevance } from './cross-project.js';
-import { formatFacts, proceduralLine } from './format.js';
+import { formatFacts, proceduralLine } from './graph-format.js';
 import { categoryOf, generateQueries, identifiers, MAX_QUERIES } from './queries.js';
 import { timeReference } from './time-reference.js';
 

@@ -1,138 +1,134 @@
 /**
- * Pid lock files: one holder at a time for a background job (the learning run). The file
- * holds the holder's pid; a lock whose pid is dead, or that is older than `staleMs`, is
- * reclaimed. The lock can be handed to a child process, so a detached job needs no
- * cooperation: once it exits, its dead pid frees the lock.
+ * A PID lock file (seed 003's GC lock, seed 000's observer.lock): one holder at a time.
+ * The file holds "<pid> <iso time>". A lock whose process is gone, or that has not been
+ * refreshed for `staleMs`, is reclaimed. Holders of long jobs call `release.refresh()`.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-
-export interface LockInfo {
-  pid: number;
-  started_at: string;
-  purpose?: string;
-}
-
-export interface Lock {
-  readonly path: string;
-  /** Hands the lock to another process (e.g. the detached child that does the work). */
-  transfer(pid: number): void;
-  /** Removes the lock file if it still names this holder and was not transferred. */
-  release(): void;
-}
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export interface LockOptions {
-  /** A lock older than this is reclaimed even if its pid looks alive (pid reuse). Default 2 hours. */
-  staleMs?: number;
-  purpose?: string;
-  now?: () => Date;
-  /** Whether a pid is alive; injectable for tests. */
-  isAlive?: (pid: number) => boolean;
+  /** After this long without a refresh, a lock counts as abandoned even if its PID is alive. */
+  staleMs: number;
 }
 
-export const DEFAULT_STALE_MS = 2 * 60 * 60 * 1000;
+export type Release = (() => void) & {
+  /** Marks the lock as still in use (restarts its stale clock). */
+  refresh(): void;
+};
 
-export function lockPath(locksDir: string, name: string): string {
-  return join(locksDir, `${name}.lock`);
+function tryCreate(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
-export function isProcessAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
-export function readLock(path: string): LockInfo | undefined {
+function readLock(path: string): { content: string; pid: number; mtimeMs: number } | undefined {
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockInfo>;
-    if (typeof value.pid !== 'number') return undefined;
-    return { pid: value.pid, started_at: String(value.started_at ?? ''), purpose: value.purpose };
-  } catch {
-    return undefined;
+    const content = readFileSync(path, 'utf8');
+    return { content, pid: Number.parseInt(content, 10), mtimeMs: statSync(path).mtimeMs };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }
 
-function isStale(path: string, info: LockInfo | undefined, options: Required<Pick<LockOptions, 'staleMs' | 'now' | 'isAlive'>>): boolean {
-  const now = options.now().getTime();
-  let age: number;
+/** Moves a stale lock aside; gives it back if someone else reclaimed it first. */
+function reclaim(path: string, staleContent: string): boolean {
+  const aside = `${path}.stale.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
   try {
-    age = now - statSync(path).mtimeMs;
-  } catch {
-    return true;
+    renameSync(path, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw err;
   }
-  // An unreadable lock may be one being written this instant: give it a moment.
-  if (!info) return age > 5_000;
-  if (info.pid === process.pid) return false;
-  return !options.isAlive(info.pid) || age > options.staleMs;
-}
-
-function writeLock(path: string, pid: number, purpose: string | undefined, now: Date, flag: 'wx' | 'w'): void {
-  writeFileSync(path, `${JSON.stringify({ pid, started_at: now.toISOString(), purpose })}\n`, { flag });
-}
-
-/**
- * Takes the lock, or returns undefined when a live process holds it. A lock this process
- * already holds is returned again (re-entrant).
- */
-export function tryLock(path: string, options: LockOptions = {}): Lock | undefined {
-  const opts = { staleMs: options.staleMs ?? DEFAULT_STALE_MS, now: options.now ?? (() => new Date()), isAlive: options.isAlive ?? isProcessAlive };
-  mkdirSync(dirname(path), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
+  let moved = '';
+  try {
+    moved = readFileSync(aside, 'utf8');
+  } catch {
+    /* vanished: nothing to give back */
+  }
+  if (moved && moved !== staleContent) {
+    // We moved a fresh lock taken by a faster reclaimer: restore it unless a third party holds the path.
     try {
-      writeLock(path, process.pid, options.purpose, opts.now(), 'wx');
-      return handle(path, process.pid);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const info = readLock(path);
-    if (info?.pid === process.pid) return handle(path, process.pid);
-    if (!isStale(path, info, opts)) return undefined;
-    // Move the stale file aside under a unique name: of two reclaimers, one rename wins.
-    const aside = `${path}.stale.${process.pid}.${Date.now()}`;
-    try {
-      renameSync(path, aside);
-      unlinkSync(aside);
+      renameSync(aside, path);
     } catch {
-      // Someone else reclaimed it first; the next attempt decides.
+      /* the path is taken again; the fresh holder keeps running */
     }
+    return false;
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    /* already gone */
+  }
+  return true;
+}
+
+/** The pid of a live holder of the lock (refreshed within `staleMs`), or undefined when it is free or reclaimable. */
+export function lockHolder(path: string, options: LockOptions): number | undefined {
+  const held = readLock(path);
+  if (!held) return undefined;
+  return processAlive(held.pid) && Date.now() - held.mtimeMs < options.staleMs ? held.pid : undefined;
+}
+
+/** Takes the lock, or returns undefined when a live holder has it. */
+export function acquireLock(path: string, options: LockOptions): Release | undefined {
+  mkdirSync(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(path)) return releaser(path);
+    const held = readLock(path);
+    if (!held) continue;
+    const alive = processAlive(held.pid);
+    const fresh = Date.now() - held.mtimeMs < options.staleMs;
+    if (alive && fresh) return undefined;
+    if (!reclaim(path, held.content)) return undefined;
   }
   return undefined;
 }
 
-function handle(path: string, initialPid: number): Lock {
-  let holder = initialPid;
-  return {
-    path,
-    transfer(pid: number) {
-      const info = readLock(path);
-      if (info?.pid !== holder) return;
-      writeLock(path, pid, info.purpose, new Date(), 'w');
-      holder = pid;
-    },
-    release() {
-      // After a transfer the lock belongs to the other process: its exit frees it.
-      if (holder !== initialPid || readLock(path)?.pid !== holder) return;
+function releaser(path: string): Release {
+  const mine = readLock(path)?.content;
+  let released = false;
+  const release = (() => {
+    if (released) return;
+    released = true;
+    // Only remove the file if it is still ours (a stale reclaim may have replaced it).
+    if (readLock(path)?.content === mine) {
       try {
         unlinkSync(path);
       } catch {
-        // Already gone.
+        /* already gone */
       }
-    },
+    }
+  }) as Release;
+  release.refresh = () => {
+    if (released) return;
+    const now = new Date();
+    try {
+      utimesSync(path, now, now);
+    } catch {
+      /* the lock vanished; the caller's work still completes in its own transactions */
+    }
   };
-}
-
-/** Runs `fn` under the lock; returns undefined without running it when the lock is held. */
-export async function withLock<T>(path: string, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<{ ran: true; value: T } | { ran: false }> {
-  const lock = tryLock(path, options);
-  if (!lock) return { ran: false };
-  try {
-    return { ran: true, value: await fn() };
-  } finally {
-    lock.release();
-  }
+  return release;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
@@ -55,13 +55,18 @@ describe('lifecycle GC', () => {
     expect(runLifecycle(store).ran).toBe(true);
   });
 
-  it('skips while another live process holds the lock, and reclaims a dead holder', () => {
+  it('skips while another live process holds the lock, reclaims it after 60 s of silence or from a dead holder', () => {
     mkdirSync(store.paths.locks, { recursive: true });
     const lock = join(store.paths.locks, 'graph-gc.lock');
-    writeFileSync(lock, JSON.stringify({ pid: process.ppid, started_at: new Date().toISOString() }));
+    writeFileSync(lock, `${process.ppid} ${new Date().toISOString()}\n`);
     expect(runLifecycle(store)).toMatchObject({ ran: false, reason: 'another graph GC is running' });
-    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, started_at: new Date().toISOString() }));
+    // a holder silent for more than 60 s is abandoned, even if its pid is alive
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(lock, old, old);
     expect(runLifecycle(store).ran).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+    writeFileSync(lock, `${2 ** 22 + 12345} ${new Date().toISOString()}\n`);
+    expect(runLifecycle(store, { force: true }).ran).toBe(true);
   });
 
   it('expires, dreams and detects communities in one pass', () => {

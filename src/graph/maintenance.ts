@@ -6,7 +6,8 @@
  *   3. the dream cycle
  *   4. communities
  */
-import { lockPath, tryLock } from '../core/lock.js';
+import { join } from 'node:path';
+import { acquireLock } from '../core/lock.js';
 import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { activations, trimAccessLog } from './access.js';
@@ -53,8 +54,8 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
     const due = new Date(Date.parse(previous) + GC_INTERVAL_MS).toISOString();
     return { ran: false, reason: `last run ${previous}; next due ${due} (use --force to run now)`, expired: [], access_rows_trimmed: 0, next_due: due };
   }
-  const lock = tryLock(lockPath(store.paths.locks, 'graph-gc'), { staleMs: GC_LOCK_TIMEOUT_MS, purpose: 'graph gc' });
-  if (!lock) return { ran: false, reason: 'another graph GC is running', expired: [], access_rows_trimmed: 0 };
+  const release = acquireLock(join(store.paths.locks, 'graph-gc.lock'), { staleMs: GC_LOCK_TIMEOUT_MS });
+  if (!release) return { ran: false, reason: 'another graph GC is running', expired: [], access_rows_trimmed: 0 };
   try {
     const expired = expireDecayedFacts(store);
     const trimmed = writeTx(store.db, () => trimAccessLog(store.db));
@@ -63,6 +64,6 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
     store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(LAST_RUN_KEY, now.toISOString());
     return { ran: true, reason: 'ran', expired, access_rows_trimmed: trimmed, dream, communities, next_due: new Date(now.getTime() + GC_INTERVAL_MS).toISOString() };
   } finally {
-    lock.release();
+    release();
   }
 }

@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, one after another, printed as Markdown tables. */
 import { machine } from './measure.js';
 import { runCoreBench } from './core.js';
+import { runGraphBench } from './graph.js';
 import { runMcpBench } from './mcp.js';
 
 interface Bench {
@@ -11,6 +12,7 @@ interface Bench {
 const BENCHES: Bench[] = [
   { name: 'core', run: () => runCoreBench() },
   { name: 'mcp', run: () => runMcpBench() },
+  { name: 'graph', run: () => runGraphBench() },
 ];
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerCaptureCommands } from './commands/capture.js';
 import { registerInstallCommands } from './commands/install.js';
+import { registerGraphCommands } from './commands/graph.js';
 import { registerInstinctCommands } from './commands/instincts.js';
 import { registerLearningCommands } from './commands/learning.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerRuleCommands(program);
   registerSyncCommands(program);
   registerLearningCommands(program);
+  registerGraphCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

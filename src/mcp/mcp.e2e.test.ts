@@ -27,6 +27,8 @@ const storeHome = () => join(home.path, 'store');
 const SEED_002_TOOLS = ['observe', 'suggest', 'list_instincts', 'get_instinct', 'consolidate', 'stats', 'search_instincts', 'export_rules',
   'alias_pattern', 'import_patterns', 'session_summary', 'detect_chains', 'effectiveness', 'trending', 'export_claude_md', 'export_skill',
   'inject_claude_md', 'find_duplicates', 'import_claude_md', 'history', 'export_platform', 'gc', 'housekeep'];
+/** Beyond seed 002: the rest of the engine's memory. */
+const MEMORY_TOOLS = ['memory_context', 'graph_facts'];
 
 interface Rec { pattern: string; confidence: number; level: string; promoted: number; project: string; category: string; explain: string }
 
@@ -34,7 +36,7 @@ describe('tool listing', () => {
   it('lists the tools with annotations, output schemas and short descriptions', async () => {
     const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual(SEED_002_TOOLS.slice().sort());
+    expect(names).toEqual([...SEED_002_TOOLS, ...MEMORY_TOOLS].sort());
     for (const tool of tools) {
       expect(Buffer.byteLength(tool.description ?? ''), tool.name).toBeLessThan(2048);
       expect(tool.outputSchema, tool.name).toBeDefined();

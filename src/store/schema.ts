@@ -3,6 +3,7 @@
  * never edit one that has shipped.
  */
 import { learningMigration } from './learning-schema.js';
+import { graphMigration } from './graph-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -158,4 +159,4 @@ const convictionsEpisodesSearch: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration];
+export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration];

@@ -6,6 +6,7 @@ import { aliasPattern, giveFeedback, observe, requireInstinct } from '../../lear
 import { consolidate } from '../../learn/maintenance.js';
 import { type InstinctView, toView } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
+import { type GraphStats, graphStats } from '../../graph/stats.js';
 import { distinctProjectCounts, distinctProjects, listInstincts, searchInstincts } from '../../store/instincts.js';
 import type { Store } from '../../store/store.js';
 import { withCommandStore } from '../context.js';
@@ -26,6 +27,21 @@ function instinctTable(items: readonly InstinctView[]): string[] {
     ['SCORE', 'COUNT', 'LEVEL', 'DOMAIN', 'PATTERN'],
     ...items.map((v) => [v.score.toFixed(2), String(v.confidence), v.level, v.domain, v.pattern]),
   ]);
+}
+
+function graphStatsLines(s: GraphStats): string[] {
+  const mark = (ok: boolean) => (ok ? 'ok' : 'check');
+  return [
+    `${s.entities} entities, ${s.facts.current} current facts (${s.facts.total} in all: ${s.facts.superseded} superseded, ${s.facts.decayed} decayed), ${s.episodes.total} episodes, ${s.communities} communities`,
+    `dedup ratio          ${s.dedup_ratio}  (healthy < 0.3: ${mark(s.healthy.dedup_ratio)})`,
+    `embedding coverage   ${s.embedding_coverage}  (> 0.8: ${mark(s.healthy.embedding_coverage)})`,
+    `average activation   ${s.average_activation ?? 'n/a'}  (> -1.0: ${mark(s.healthy.average_activation)})`,
+    `reconsolidation rate ${s.reconsolidation_rate}  (0.1-0.3: ${mark(s.healthy.reconsolidation_rate)})`,
+    `retrieval hit rate   ${s.retrieval_hit_rate}  (> 0.5: ${mark(s.healthy.retrieval_hit_rate)})`,
+    `dream efficiency     ${s.dream_efficiency}  (> 0.1: ${mark(s.healthy.dream_efficiency)})`,
+    `average confidence   ${s.average_confidence ?? 'n/a'}  (> 0.6: ${mark(s.healthy.average_confidence)})`,
+    `memory types         episodic ${s.memory_types.episodic}, semantic ${s.memory_types.semantic}, procedural ${s.memory_types.procedural}`,
+  ];
 }
 
 const category = (value: string | undefined): Category | undefined =>
@@ -150,8 +166,10 @@ export function registerInstinctCommands(program: Command): void {
   program
     .command('stats')
     .description('Totals, level distribution and category breakdown of the instinct store')
-    .action(async (_o: unknown, cmd: Command) => {
+    .option('--graph', 'memory quality metrics of the knowledge graph instead')
+    .action(async (o: { graph?: boolean }, cmd: Command) => {
       await withCommandStore(cmd, (store, g) => {
+        if (o.graph) return emit(g, graphStats(store), graphStatsLines);
         emit(g, instinctStats(store), (s) => [
           `${s.total} instincts: ${s.raw} raw, ${s.mature} mature, ${s.rules} rules, ${s.universal} universal`,
           `evidence: average ${s.avg_confidence}, peak ${s.max_confidence}`,

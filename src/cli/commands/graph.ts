@@ -1,0 +1,301 @@
+/** `homunculus graph ...` (the knowledge graph) and `homunculus context` (what a prompt would get). */
+import type { Command } from 'commander';
+import { detectProject } from '../../core/project.js';
+import { UsageError } from '../../core/errors.js';
+import { truncate } from '../../core/text.js';
+import { buildPromptContext } from '../../context/build.js';
+import { type AddFactResult, addFact, parseRelation, parseValidAt } from '../../graph/add-fact.js';
+import { detectCommunities } from '../../graph/communities.js';
+import { runDreamCycle } from '../../graph/dream.js';
+import { listEntities, requireEntity } from '../../graph/entities.js';
+import { type Fact, requireFact } from '../../graph/facts.js';
+import { runLifecycle } from '../../graph/maintenance.js';
+import { ENTITY_TYPES, type EntityType, RELATIONS } from '../../graph/ontology.js';
+import { graphSessionEnd } from '../../graph/session-end.js';
+import { reconsolidateFact, supersedeFact } from '../../graph/revise.js';
+import { queryFacts, timeline } from '../../graph/temporal.js';
+import type { Store } from '../../store/store.js';
+import { withCommandStore } from '../context.js';
+import { emit, parsePositiveInt, parseUnitInterval, table } from '../output.js';
+
+type Opts = Record<string, string | boolean | undefined>;
+
+const str = (o: Opts, key: string): string | undefined => (typeof o[key] === 'string' ? (o[key] as string) : undefined);
+
+function factId(value: string): number {
+  return parsePositiveInt('id', value) as number;
+}
+
+function entityType(value: string | undefined, flag: string): EntityType | undefined {
+  if (value === undefined) return undefined;
+  if (!(ENTITY_TYPES as readonly string[]).includes(value)) throw new UsageError(`Invalid --${flag}: ${JSON.stringify(value)}.`, `Use one of: ${ENTITY_TYPES.join(', ')}.`);
+  return value as EntityType;
+}
+
+function factLine(f: Fact): string {
+  return `${f.source} ${f.relation} ${f.target}: ${f.description}`;
+}
+
+function factTable(facts: readonly Fact[]): string[] {
+  if (facts.length === 0) return ['No facts match.'];
+  return table([
+    ['ID', 'VALID FROM', 'TYPE', 'CONF', 'FACT'],
+    ...facts.map((f) => [String(f.id), f.valid_at.slice(0, 10), f.memory_type, f.confidence.toFixed(2), truncate(factLine(f), 110) + (f.expired_at ? `  [${f.expired_reason}]` : '')]),
+  ]);
+}
+
+function describeAdd(r: AddFactResult): string {
+  const what = `#${r.fact.id} (${r.fact.memory_type}): ${factLine(r.fact)}`;
+  switch (r.action) {
+    case 'duplicate':
+      return `Already known as ${what} (reinforced; ${r.reason})`;
+    case 'reconsolidated':
+      return `Reconsolidated ${what} (version ${r.fact.reconsolidation_count + 1})`;
+    case 'superseded':
+      return `Added ${what}, superseding ${r.superseded.map((id) => `#${id}`).join(', ')} (${r.reason})`;
+    case 'historical':
+      return `Recorded past state ${what}, valid until ${r.fact.invalid_at}`;
+    default:
+      return `Added ${what}`;
+  }
+}
+
+/** A project given as a fingerprint, a project entity's name, or (default) the current directory's repository. */
+function resolveProject(store: Store, value: string | undefined): string {
+  if (value === undefined) return detectProject(process.cwd()).fingerprint;
+  if (value === '' || /^[0-9a-f]{16}$/.test(value)) return value;
+  const entity = listEntities(store.db, { type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());
+  const fingerprint = entity?.properties.fingerprint;
+  if (typeof fingerprint === 'string' && fingerprint) return fingerprint;
+  throw new UsageError(`Unknown project ${JSON.stringify(value)}.`, 'Give a project fingerprint (16 hex characters) or the name of a project in `homunculus graph entities --type project`.');
+}
+
+function usedPct(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`--used must be a percentage between 0 and 100, got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+export function registerGraphCommands(program: Command): void {
+  const graph = program.command('graph').description('The knowledge graph: entities, bi-temporal facts, dream cycle, communities');
+
+  graph
+    .command('add')
+    .description('Add a fact (deduplicated, merged or superseding an older value as the graph decides)')
+    .argument('<source>', 'source entity name')
+    .argument('<relation>', `one of the ${RELATIONS.length} relations, e.g. uses, depends_on, prefers, solved_by`)
+    .argument('<target>', 'target entity name')
+    .requiredOption('--description <text>', 'what the fact states, as a sentence')
+    .option('--source-type <type>', ENTITY_TYPES.join(' | '))
+    .option('--target-type <type>', ENTITY_TYPES.join(' | '))
+    .option('--confidence <x>', 'confidence 0..1 (default 0.7)')
+    .option('--valid-at <instant>', 'when it became true (ISO-8601; default now)')
+    .option('--project <fingerprint>', 'project fingerprint ("" = global)', '')
+    .option('--correction', 'a user correction (decays more slowly)')
+    .action(async (source: string, relation: string, target: string, o: Opts, cmd: Command) => {
+      parseRelation(relation);
+      const input = {
+        source: { name: source, type: entityType(str(o, 'sourceType'), 'source-type') },
+        target: { name: target, type: entityType(str(o, 'targetType'), 'target-type') },
+        relation,
+        description: str(o, 'description') ?? '',
+        confidence: parseUnitInterval('confidence', str(o, 'confidence')),
+        validAt: str(o, 'validAt'),
+        project: str(o, 'project'),
+        correction: o.correction === true,
+      };
+      await withCommandStore(cmd, (store, g) => emit(g, addFact(store, input), describeAdd));
+    });
+
+  graph
+    .command('facts')
+    .description('List current facts, or travel in time: --at (what was true then), --known-at (what the graph held then)')
+    .option('--at <instant>', 'valid time: what was true at this instant')
+    .option('--known-at <instant>', 'transaction time: what the graph knew at this instant')
+    .option('--entity <name>', 'only facts about this entity')
+    .option('--relation <relation>', 'only this relation')
+    .option('--project <fingerprint>', 'only this project ("" = global facts)')
+    .option('--limit <n>', 'maximum rows', '100')
+    .action(async (o: Opts, cmd: Command) => {
+      const at = parseValidAt(str(o, 'at'), 'at');
+      const knownAt = parseValidAt(str(o, 'knownAt'), 'known-at');
+      const relation = str(o, 'relation') === undefined ? undefined : parseRelation(str(o, 'relation') as string);
+      const limit = parsePositiveInt('limit', str(o, 'limit'), { allowZero: true });
+      await withCommandStore(cmd, (store, g) => {
+        const entityId = str(o, 'entity') === undefined ? undefined : requireEntity(store.db, str(o, 'entity') as string).id;
+        const facts = queryFacts(store, { at, knownAt, entityId, relation, project: str(o, 'project'), limit });
+        emit(g, { facts, count: facts.length, at: at ?? null, known_at: knownAt ?? null }, (r) => factTable(r.facts));
+      });
+    });
+
+  graph
+    .command('show')
+    .description('One fact with its history (reconsolidations) and what superseded it')
+    .argument('<id>', 'fact id')
+    .action(async (id: string, _o: Opts, cmd: Command) => {
+      const n = factId(id);
+      await withCommandStore(cmd, (store, g) =>
+        emit(g, requireFact(store.db, n), (f) => [
+          `#${f.id} ${factLine(f)}`,
+          `  ${f.relation} (${f.category}), ${f.memory_type}, confidence ${f.confidence.toFixed(2)}, weight ${f.emotional_weight}, origin ${f.origin}`,
+          `  valid ${f.valid_at} -> ${f.invalid_at ?? 'now'}; recorded ${f.created_at} -> ${f.expired_at ?? 'now'}${f.expired_reason ? ` (${f.expired_reason})` : ''}`,
+          ...(f.superseded_by ? [`  superseded by #${f.superseded_by}`] : []),
+          ...f.history.map((h) => `  was (until ${h.reconsolidated_at}, ${h.confidence.toFixed(2)}): ${h.description}`),
+        ]),
+      );
+    });
+
+  graph
+    .command('timeline')
+    .description('Every fact about an entity, current or not, in the order they became true')
+    .argument('<entity>', 'entity name or id')
+    .action(async (name: string, _o: Opts, cmd: Command) => {
+      await withCommandStore(cmd, (store, g) => {
+        const facts = timeline(store, requireEntity(store.db, name).id);
+        emit(g, { facts, count: facts.length }, (r) => factTable(r.facts));
+      });
+    });
+
+  graph
+    .command('supersede')
+    .description('Close a fact in both time dimensions, optionally recording its replacement')
+    .argument('<id>', 'fact id')
+    .option('--description <text>', 'the replacement fact (keeps source, relation and target unless given)')
+    .option('--target <name>', 'replacement target entity')
+    .option('--relation <relation>', 'replacement relation')
+    .option('--invalid-at <instant>', 'when the old fact stopped being true (default: the replacement valid time, else now)')
+    .option('--valid-at <instant>', "when the replacement became true (default now)")
+    .action(async (id: string, o: Opts, cmd: Command) => {
+      const n = factId(id);
+      const relation = str(o, 'relation');
+      if (relation !== undefined) parseRelation(relation);
+      if ((str(o, 'target') !== undefined || relation !== undefined) && str(o, 'description') === undefined) {
+        throw new UsageError('A replacement needs --description.', 'Say what is true now, e.g. --description "shop uses Kysely as its ORM".');
+      }
+      await withCommandStore(cmd, (store, g) => {
+        const old = requireFact(store.db, n);
+        const description = str(o, 'description');
+        const result = supersedeFact(store, n, {
+          invalidAt: str(o, 'invalidAt'),
+          replacement:
+            description === undefined
+              ? undefined
+              : {
+                  source: { name: old.source },
+                  target: { name: str(o, 'target') ?? old.target },
+                  relation: relation ?? old.relation,
+                  description,
+                  validAt: str(o, 'validAt'),
+                  project: old.project,
+                  confidence: old.confidence,
+                },
+        });
+        emit(g, result, (r) => `Closed #${r.superseded.id} (valid until ${r.superseded.invalid_at})${r.replacement ? `; replaced by #${r.replacement.fact.id}: ${factLine(r.replacement.fact)}` : ''}`);
+      });
+    });
+
+  graph
+    .command('reconsolidate')
+    .description('Update a semantic or procedural fact in place, keeping its last 5 versions (episodic facts are immutable)')
+    .argument('<id>', 'fact id')
+    .option('--description <text>', 'the enriched description')
+    .option('--confidence <x>', 'new confidence 0..1')
+    .action(async (id: string, o: Opts, cmd: Command) => {
+      const n = factId(id);
+      const confidence = parseUnitInterval('confidence', str(o, 'confidence'));
+      await withCommandStore(cmd, (store, g) =>
+        emit(g, reconsolidateFact(store, n, { description: str(o, 'description'), confidence }), (f) => `Reconsolidated #${f.id} (${f.reconsolidation_count} times, ${f.history.length} versions kept): ${factLine(f)}`),
+      );
+    });
+
+  graph
+    .command('entities')
+    .description('List entities, most recently seen first')
+    .option('--type <type>', ENTITY_TYPES.join(' | '))
+    .option('--limit <n>', 'maximum rows', '100')
+    .action(async (o: Opts, cmd: Command) => {
+      const type = entityType(str(o, 'type'), 'type');
+      const limit = parsePositiveInt('limit', str(o, 'limit'), { allowZero: true });
+      await withCommandStore(cmd, (store, g) => {
+        const entities = listEntities(store.db, { type, limit });
+        emit(g, { entities, count: entities.length }, (r) =>
+          r.entities.length ? table([['ID', 'TYPE', 'LAST SEEN', 'NAME'], ...r.entities.map((e) => [String(e.id), e.type, e.last_seen.slice(0, 10), e.name])]) : ['No entities.'],
+        );
+      });
+    });
+
+  graph
+    .command('build')
+    .description('Extract knowledge from a recorded session (observations, else its transcript) into the graph')
+    .requiredOption('--session <id>', 'session id')
+    .option('--transcript <path>', 'Claude Code transcript to read when the session has no observations')
+    .option('--root <dir>', 'project root holding the manifests (default: the repository of the session cwd)')
+    .option('--no-gc', 'skip the lifecycle GC that otherwise follows when 6 hours have passed')
+    .action(async (o: Opts, cmd: Command) => {
+      await withCommandStore(cmd, async (store, g) => {
+        const report = await graphSessionEnd(store, { sessionId: str(o, 'session') as string, transcriptPath: str(o, 'transcript'), root: str(o, 'root'), gc: o.gc !== false });
+        emit(g, report, ({ build: r, gc }) => [
+          r.source === 'none' && r.manifests.length === 0
+            ? `Nothing recorded for session ${r.session}.`
+            : `Session ${r.session} (${r.project.name}, from ${r.source}, ${r.events} events): ${r.actions.created} facts added, ${r.actions.duplicate} already known, ${r.actions.reconsolidated} reconsolidated, ${r.actions.superseded} superseding older ones, ${r.retired_dependencies.length} dependencies retired.`,
+          ...(gc ? [gc.ran ? `Lifecycle GC ran: ${gc.expired.length} facts expired.` : `Lifecycle GC not due: ${gc.reason}.`] : []),
+        ]);
+      });
+    });
+
+  graph
+    .command('dream')
+    .description('Consolidate recent episodes: reinforce recurring facts, distil recurring entities into semantic facts')
+    .action(async (_o: Opts, cmd: Command) => {
+      await withCommandStore(cmd, (store, g) =>
+        emit(g, runDreamCycle(store), (r) => [
+          r.ran ? `Dreamed over ${r.episodes} episodes: ${r.clusters} clusters, ${r.reinforced.length} facts reinforced, ${r.distilled.length} distilled, ${r.consolidated} episodes consolidated.` : `No dream: ${r.reason}.`,
+          ...r.distilled.map((d) => `  #${d.fact} ${d.source} -> ${d.target} (${d.count} episodes, confidence ${d.confidence.toFixed(2)})`),
+        ]),
+      );
+    });
+
+  graph
+    .command('communities')
+    .description('Detect communities of entities (label propagation) and list them by size')
+    .action(async (_o: Opts, cmd: Command) => {
+      await withCommandStore(cmd, (store, g) => {
+        const communities = detectCommunities(store);
+        emit(g, { communities, count: communities.length }, (r) => (r.communities.length ? r.communities.map((c) => `${c.name} (${c.entities.length} entities, ${c.facts.length} facts): ${truncate(c.entities.join(', '), 120)}`) : ['No community yet (needs connected facts).']));
+      });
+    });
+
+  graph
+    .command('gc')
+    .description('The lifecycle GC: expire decayed facts (activation < -2), dream, communities; at most every 6 hours')
+    .option('--force', 'run even if the last run was less than 6 hours ago')
+    .action(async (o: Opts, cmd: Command) => {
+      await withCommandStore(cmd, (store, g) =>
+        emit(g, runLifecycle(store, { force: o.force === true }), (r) =>
+          r.ran ? `GC done: ${r.expired.length} facts expired, ${r.access_rows_trimmed} access rows trimmed, dream: ${r.dream?.ran ? `${r.dream.distilled.length} distilled` : r.dream?.reason}, ${r.communities} communities. Next due ${r.next_due}.` : `GC skipped: ${r.reason}.`,
+        ),
+      );
+    });
+
+  program
+    .command('context')
+    .description('What Homunculus would inject with this prompt: thread, task-aware knowledge graph, related projects')
+    .argument('<prompt...>', 'the prompt text')
+    .option('--project <project>', 'project fingerprint or name (default: the repository of the current directory)')
+    .option('--used <pct>', 'how full the agent context is, 0-100 (sets the budget level)', '0')
+    .option('--session <id>', 'the current session (left out of thread continuity)')
+    .option('--at <instant>', 'answer from the graph as true at this instant')
+    .option('--no-record', 'do not count this as a retrieval (ACT-R access)')
+    .action(async (words: string[], o: Opts, cmd: Command) => {
+      const prompt = words.join(' ').trim();
+      if (!prompt) throw new UsageError('The prompt is empty.', 'Give the prompt text, e.g. `homunculus context "fix the failing checkout test"`.');
+      const used = usedPct(str(o, 'used'));
+      const at = parseValidAt(str(o, 'at'), 'at');
+      await withCommandStore(cmd, async (store, g) => {
+        const project = resolveProject(store, str(o, 'project'));
+        const result = await buildPromptContext(store, { prompt, project, contextUsedPct: used, sessionId: str(o, 'session'), at, recordAccess: o.record !== false });
+        emit(g, result, (r) => r.text || `(nothing to inject at the ${r.level} level)`);
+      });
+    });
+}

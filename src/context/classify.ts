@@ -1,0 +1,48 @@
+/**
+ * Deterministic task classification of a prompt (seed 003), English and French keywords.
+ * Each type scores its keyword hits (a question mark counts for "question"); the highest
+ * wins, ties go to the more specific type (bugfix > debug > refactor > design > feature >
+ * question); no hit is "unknown".
+ */
+
+export const TASK_TYPES = ['bugfix', 'debug', 'refactor', 'design', 'feature', 'question', 'unknown'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+/** Comma-separated keyword patterns, each matched as a whole word. */
+const w = (words: string): RegExp[] => words.split(',').map((word) => new RegExp(`(^|[^\\p{L}])${word}(?![\\p{L}])`, 'iu'));
+
+const KEYWORDS: Record<Exclude<TaskType, 'unknown'>, RegExp[]> = {
+  bugfix: w(
+    "bugs?,errors?,crash(es|ed|ing)?,fix(es|ed|ing)?,broken,fails?,failing,failed,regression,doesn['’]?t work,does not work,not working,exception,erreurs?,corrige[rsz]?,plante,cass[ée]e?s?,ne marche pas,ne fonctionne pas,bogue",
+  ),
+  debug: w("debug(ging)?,trace,tracing,logs?,logging,console,inspect,breakpoint,stack ?trace,investigate,why does,d[ée]bogu?e[rz]?,tracer,investigue[rz]?"),
+  refactor: w('refactor(ing)?,clean ?up,simplif(y|ier|ie),reorgani[sz]e,r[ée]organise[rz]?,rename,renomme[rz]?,extract,dedup(licate)?,tech(nical)? debt,dette,nettoie[rz]?,restructure[rz]?'),
+  design: w('design,ui,ux,layout,components?,composants?,page,pages,styles?,css,theme,th[èe]me,maquette,responsive,tailwind'),
+  feature: w(
+    'add,adds,adding,create,creating,implement(ing)?,new,build,introduce,support,feature,ajoute[rz]?,ajout,cr[ée]e[rz]?,impl[ée]mente[rz]?,nouveau,nouvelle,nouvel,fonctionnalit[ée]',
+  ),
+  question: w("why,how,what,which,explain,what['’]s,pourquoi,comment,qu['’]est-ce que,explique[rz]?,c['’]est quoi,quel,quelle"),
+};
+
+export function taskScores(prompt: string): Record<Exclude<TaskType, 'unknown'>, number> {
+  const scores = { bugfix: 0, debug: 0, refactor: 0, design: 0, feature: 0, question: 0 };
+  for (const [type, patterns] of Object.entries(KEYWORDS) as [keyof typeof scores, RegExp[]][]) {
+    scores[type] = patterns.filter((re) => re.test(prompt)).length;
+  }
+  if (/\?\s*$/.test(prompt.trim())) scores.question++;
+  return scores;
+}
+
+export function classifyTask(prompt: string): TaskType {
+  const scores = taskScores(prompt);
+  let best: TaskType = 'unknown';
+  let top = 0;
+  for (const type of TASK_TYPES) {
+    if (type === 'unknown') continue;
+    if (scores[type] > top) {
+      best = type;
+      top = scores[type];
+    }
+  }
+  return best;
+}

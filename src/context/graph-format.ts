@@ -1,0 +1,84 @@
+/**
+ * Writing a chunk of facts by memory type (seed 003), within a character budget:
+ * procedural facts as "When X → Y", semantic facts grouped by their subject, episodic
+ * facts in chronological order. Each fact carries its id (#n) as provenance.
+ */
+import type { MemoryType } from '../graph/memory-type.js';
+import { RELATION_LABELS, type Relation } from '../graph/ontology.js';
+
+export interface FormattableFact {
+  id: number;
+  source: string;
+  relation: Relation;
+  target: string;
+  description: string;
+  memory_type: MemoryType;
+  valid_at: string;
+}
+
+export interface Formatted {
+  lines: string[];
+  ids: number[];
+  chars: number;
+}
+
+const WHEN = /^(when|whenever|quand|lorsque|si|if)\b/i;
+
+export function proceduralLine(f: FormattableFact): string {
+  const text = f.description.replace(/\s+/g, ' ').trim();
+  if (WHEN.test(text) && /→|->/.test(text)) return `- ${text.replace(/\s*->\s*/, ' → ')} (#${f.id})`;
+  return `- When working with ${f.source} → ${withoutSubject(f)} (#${f.id})`;
+}
+
+/** The description without its subject at the front ("shop depends on zod" -> "depends on zod"). */
+export function withoutSubject(f: FormattableFact): string {
+  const text = f.description.replace(/\s+/g, ' ').trim();
+  if (text.toLowerCase().startsWith(`${f.source.toLowerCase()} `)) return text.slice(f.source.length + 1);
+  if (!text) return `${RELATION_LABELS[f.relation]} ${f.target}`;
+  return text;
+}
+
+export function episodicLine(f: FormattableFact): string {
+  return `- ${f.valid_at.slice(0, 10)}: ${f.description.replace(/\s+/g, ' ').trim()} (#${f.id})`;
+}
+
+/** Adds lines in priority order while they fit; a semantic group grows fact by fact. */
+export function formatFacts(facts: readonly FormattableFact[], budget: number): Formatted {
+  const out: Formatted = { lines: [], ids: [], chars: 0 };
+  const fits = (line: string, replacing = 0) => out.chars - replacing + line.length + 1 <= budget;
+  for (const f of facts.filter((x) => x.memory_type === 'procedural')) {
+    const line = proceduralLine(f);
+    if (!fits(line)) continue;
+    out.lines.push(line);
+    out.ids.push(f.id);
+    out.chars += line.length + 1;
+  }
+  const groups = new Map<string, number>();
+  for (const f of facts.filter((x) => x.memory_type === 'semantic')) {
+    const piece = `${withoutSubject(f)} (#${f.id})`;
+    const at = groups.get(f.source);
+    if (at === undefined) {
+      const line = `- ${f.source}: ${piece}`;
+      if (!fits(line)) continue;
+      groups.set(f.source, out.lines.length);
+      out.lines.push(line);
+      out.chars += line.length + 1;
+    } else {
+      const old = out.lines[at] as string;
+      const line = `${old}; ${piece}`;
+      if (!fits(line, old.length)) continue;
+      out.lines[at] = line;
+      out.chars += line.length - old.length;
+    }
+    out.ids.push(f.id);
+  }
+  const episodes = facts.filter((x) => x.memory_type === 'episodic').sort((a, b) => a.valid_at.localeCompare(b.valid_at) || a.id - b.id);
+  for (const f of episodes) {
+    const line = episodicLine(f);
+    if (!fits(line)) continue;
+    out.lines.push(line);
+    out.ids.push(f.id);
+    out.chars += line.length + 1;
+  }
+  return out;
+}

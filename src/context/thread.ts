@@ -1,0 +1,32 @@
+/** Thread continuity (seed 003): what the last session of this project was about. */
+import { parseStringArray } from '../store/json.js';
+import type { Store } from '../store/store.js';
+import { truncate } from '../core/text.js';
+
+export interface LastSession {
+  id: string;
+  when: string;
+  summary: string;
+  files: string[];
+  tools: string[];
+}
+
+export function lastSession(store: Store, project: string, excludeSession?: string): LastSession | undefined {
+  if (!project) return undefined;
+  const row = store.db
+    .prepare(
+      `SELECT id, COALESCE(ended_at, started_at, '') AS at, summary, files_touched, tools_used FROM sessions
+       WHERE project = ? AND id != ? ORDER BY COALESCE(ended_at, started_at) DESC LIMIT 1`,
+    )
+    .get(project, excludeSession ?? '') as { id: string; at: string; summary: string; files_touched: string; tools_used: string } | undefined;
+  if (!row) return undefined;
+  return { id: row.id, when: row.at, summary: row.summary, files: parseStringArray(row.files_touched), tools: parseStringArray(row.tools_used) };
+}
+
+export function formatThread(s: LastSession, budget: number): string {
+  if (budget <= 0) return '';
+  const parts = [s.summary.trim() || 'no summary was recorded'];
+  if (s.files.length) parts.push(`Files: ${s.files.slice(0, 10).join(', ')}${s.files.length > 10 ? ', ...' : ''}`);
+  if (s.tools.length) parts.push(`Tools: ${s.tools.slice(0, 10).join(', ')}`);
+  return truncate(`Last session (${s.when.slice(0, 10) || 'date unknown'}, ${s.id}): ${parts.join('. ')}`, budget);
+}

@@ -1,0 +1,214 @@
+/**
+ * Building the graph at the end of a session: read the session (observations, else its
+ * transcript), extract deterministically (manifests, tools, files, errors and fixes,
+ * preferences and decisions) and, with a model configured, by the model; then add the
+ * facts, apply contradictions, retire dependencies the manifests no longer list, link an
+ * episode, and embed what is new when an embedder is given.
+ */
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { detectProject } from '../../core/project.js';
+import { truncate } from '../../core/text.js';
+import { writeTx } from '../../store/db.js';
+import { parseJsonObject } from '../../store/json.js';
+import { sessionObservations } from '../../store/observations.js';
+import type { Store } from '../../store/store.js';
+import { type AddAction, addFact } from '../add-fact.js';
+import { type EmbedFn, deduplicateByEmbedding, embedPending, modelOf } from '../embeddings.js';
+import { listEntities, projectEntity } from '../entities.js';
+import { entityKey } from '../ontology.js';
+import { recordEpisode } from '../episodes.js';
+import { CURRENT, closeFact, selectFacts } from '../facts.js';
+import { type SessionEvent, eventsFromObservations, readTranscript } from './events.js';
+import { type CompleteFn, type ExtractionCounts, DEFAULT_TOKEN_BUDGET, buildExtractionPrompt, parseExtraction } from './llm.js';
+import { type ManifestInfo, readManifests } from './manifests.js';
+import { extractSessionFacts } from './session.js';
+import type { ExtractedFact, ExtractedGraph } from './types.js';
+
+export interface BuildOptions {
+  sessionId: string;
+  /** Transcript to read when the session has no observations (default: the session's transcript_path). */
+  transcriptPath?: string;
+  /** Project root holding the manifests (default: the repository of the session's cwd). */
+  root?: string;
+  complete?: CompleteFn;
+  tokenBudget?: number;
+  embed?: EmbedFn;
+}
+
+export interface BuildReport {
+  session: string;
+  project: { name: string; fingerprint: string; root: string };
+  source: 'observations' | 'transcript' | 'none';
+  events: number;
+  manifests: string[];
+  actions: Record<AddAction, number>;
+  facts: number[];
+  contradicted: number[];
+  retired_dependencies: number[];
+  episode?: number;
+  llm: { used: boolean; reason: string; prompt_tokens?: number; counts?: ExtractionCounts };
+  embedded?: number;
+  embedding_duplicates?: number;
+}
+
+interface SessionRow {
+  project: string;
+  project_name: string;
+  cwd: string;
+  transcript_path: string | null;
+  summary: string;
+  ended_at: string | null;
+}
+
+function sessionText(events: readonly SessionEvent[]): string {
+  return events
+    .map((e) => {
+      if (e.event === 'prompt') return `[user] ${truncate(e.input.replace(/\s+/g, ' '), 600)}`;
+      if (e.event !== 'tool') return '';
+      const what = truncate((e.intent ? `${e.intent}: ` : '') + e.input.replace(/\s+/g, ' '), 200);
+      return `[${e.tool}] ${what}${e.outcome === 'error' ? ` -> error: ${truncate(e.error, 200)}` : ''}`;
+    })
+    .filter(Boolean)
+    .join('\n');
+}
+
+interface Loaded {
+  events: SessionEvent[];
+  source: BuildReport['source'];
+  cwd: string;
+  /** The fingerprint and readable name the capture recorded, when it did. */
+  project?: string;
+  projectName?: string;
+}
+
+function loadEvents(store: Store, options: BuildOptions, row: SessionRow | undefined): Loaded {
+  const observations = sessionObservations(store.db, options.sessionId);
+  if (observations.length > 0) {
+    const named = observations.map((o) => parseJsonObject(o.data).project_name).find((n): n is string => typeof n === 'string' && n !== '');
+    return {
+      events: eventsFromObservations(observations),
+      source: 'observations',
+      cwd: row?.cwd || observations.find((o) => o.cwd)?.cwd || '',
+      project: observations.find((o) => o.project)?.project,
+      projectName: named,
+    };
+  }
+  const path = options.transcriptPath ?? row?.transcript_path ?? undefined;
+  if (path && existsSync(path)) {
+    const t = readTranscript(path);
+    return { events: t.events, source: 'transcript', cwd: row?.cwd || t.cwd };
+  }
+  return { events: [], source: 'none', cwd: row?.cwd ?? '' };
+}
+
+async function modelExtraction(store: Store, options: BuildOptions, events: readonly SessionEvent[], projectName: string, fingerprint: string, report: BuildReport): Promise<ExtractedGraph | undefined> {
+  if (!options.complete) return void (report.llm.reason = 'no model configured');
+  if (events.length === 0) return void (report.llm.reason = 'nothing to read');
+  const now = store.clock.now();
+  const existing = listEntities(store.db, { limit: 100 });
+  const facts = selectFacts(store.db, `${CURRENT} AND f.project IN (@project, '')`, { now: now.toISOString(), project: fingerprint }, 'ORDER BY f.id DESC LIMIT 50');
+  const prompt = buildExtractionPrompt({ projectName, sessionId: options.sessionId, entities: existing, facts, sessionText: sessionText(events) }, options.tokenBudget ?? DEFAULT_TOKEN_BUDGET);
+  if (!prompt) return void (report.llm.reason = `token budget ${options.tokenBudget} is too small for the extraction prompt`);
+  report.llm.prompt_tokens = Math.ceil(prompt.length / 4);
+  let answer: string;
+  try {
+    answer = await options.complete(prompt);
+  } catch (err) {
+    report.llm.reason = `model call failed: ${(err as Error).message}`;
+    return undefined;
+  }
+  const { graph, counts } = parseExtraction(answer, { existing: existing.map((e) => ({ name: e.name, type: e.type })), currentFactIds: new Set(facts.map((f) => f.id)), now });
+  report.llm = { used: true, reason: 'extracted', prompt_tokens: report.llm.prompt_tokens, counts };
+  return graph;
+}
+
+/** Dependencies a manifest no longer lists: their facts stop being true now. */
+function retireDependencies(store: Store, projectId: number, manifests: ManifestInfo): number[] {
+  if (manifests.manifests.length === 0) return [];
+  const now = store.clock.now().toISOString();
+  const listed = new Set(manifests.dependencies.map((d) => `${d.manifest}\u0000${entityKey(d.name)}`));
+  const stale = selectFacts(store.db, `f.source_id = @p AND f.relation = 'depends_on' AND json_extract(f.metadata, '$.from') = 'manifest' AND ${CURRENT}`, { p: projectId, now }).filter((f) => {
+    const manifest = String(f.metadata.manifest ?? '');
+    return manifests.manifests.includes(manifest) && !listed.has(`${manifest}\u0000${entityKey(f.target)}`);
+  });
+  for (const f of stale) closeFact(store.db, f.id, { expiredAt: now, invalidAt: now, reason: 'retracted' });
+  return stale.map((f) => f.id);
+}
+
+export async function buildGraphFromSession(store: Store, options: BuildOptions): Promise<BuildReport> {
+  const row = store.db.prepare('SELECT project, project_name, cwd, transcript_path, summary, ended_at FROM sessions WHERE id = ?').get(options.sessionId) as SessionRow | undefined;
+  const loaded = loadEvents(store, options, row);
+  const { events, source, cwd } = loaded;
+  const detected = cwd ? detectProject(cwd) : undefined;
+  const root = options.root ?? (detected?.root && existsSync(detected.root) ? detected.root : '');
+  const fingerprint = row?.project || loaded.project || detected?.fingerprint || '';
+  const name = row?.project_name || loaded.projectName || detected?.name || (root ? basename(root) : '') || 'unknown project';
+  const manifests = readManifests(root);
+  const report: BuildReport = {
+    session: options.sessionId,
+    project: { name, fingerprint, root },
+    source,
+    events: events.length,
+    manifests: manifests.manifests,
+    actions: { created: 0, duplicate: 0, reconsolidated: 0, superseded: 0, historical: 0 },
+    facts: [],
+    contradicted: [],
+    retired_dependencies: [],
+    llm: { used: false, reason: '' },
+  };
+  if (events.length === 0 && manifests.manifests.length === 0) return report;
+
+  const deterministic = extractSessionFacts(events, { project: { name, fingerprint, root, display: root || detected?.root || cwd }, sessionId: options.sessionId, manifests });
+  const model = await modelExtraction(store, options, events, name, fingerprint, report);
+  const timestamp = events.at(-1)?.ts || row?.ended_at || store.clock.now().toISOString();
+
+  writeTx(store.db, () => {
+    const apply = (f: ExtractedFact, origin: 'deterministic' | 'llm') => {
+      const r = addFact(store, {
+        source: f.source,
+        target: f.target,
+        relation: f.relation,
+        description: f.description,
+        confidence: f.confidence,
+        validAt: f.validAt,
+        correction: f.correction,
+        project: f.global ? '' : fingerprint,
+        sourceSession: options.sessionId,
+        origin,
+        metadata: f.metadata,
+      });
+      report.actions[r.action]++;
+      report.facts.push(r.fact.id);
+      return r.fact;
+    };
+    for (const f of deterministic) apply(f, 'deterministic');
+    const added = (model?.facts ?? []).map((f) => apply(f, 'llm'));
+    const now = store.clock.now().toISOString();
+    for (const c of model?.contradictions ?? []) {
+      const replacement = c.replacedBy !== undefined ? added[c.replacedBy] : undefined;
+      const current = selectFacts(store.db, `f.id = @id AND ${CURRENT}`, { id: c.factId, now })[0];
+      if (!current || current.id === replacement?.id) continue;
+      closeFact(store.db, c.factId, { expiredAt: now, invalidAt: replacement?.valid_at ?? now, reason: 'contradicted', supersededBy: replacement?.id });
+      report.contradicted.push(c.factId);
+    }
+    const projectNode = projectEntity(store.db, fingerprint);
+    if (projectNode) report.retired_dependencies = retireDependencies(store, projectNode.id, manifests);
+    const facts = report.facts.length ? selectFacts(store.db, `f.id IN (${[...new Set(report.facts)].join(',')})`) : [];
+    report.episode = recordEpisode(store.db, {
+      sourceRef: options.sessionId,
+      project: fingerprint,
+      timestamp,
+      summary: row?.summary ?? '',
+      entityIds: facts.flatMap((f) => [f.source_id, f.target_id]),
+      factIds: facts.map((f) => f.id),
+    });
+  });
+
+  if (options.embed) {
+    const embedded = await embedPending(store, options.embed, { limit: Math.max(50, report.facts.length * 2) });
+    report.embedded = embedded.facts.length;
+    report.embedding_duplicates = deduplicateByEmbedding(store, embedded.facts, { model: modelOf(options.embed) }).length;
+  }
+  return report;
+}

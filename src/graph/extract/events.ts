@@ -1,0 +1,111 @@
+/**
+ * What extraction reads from a session: one event per prompt or tool use, from the
+ * observations table (the capture contract) or, when a session was never captured, from
+ * its Claude Code transcript.
+ */
+import { readFileSync } from 'node:fs';
+import type { ObservationRow } from '../../store/observations.js';
+import { parseJsonObject, parseStringArray } from '../../store/json.js';
+
+export interface SessionEvent {
+  ts: string;
+  event: 'tool' | 'prompt' | 'session_start' | 'session_end';
+  tool: string;
+  intent: string;
+  /** Bash: the command; file tools: the path; prompts: the text. */
+  input: string;
+  files: string[];
+  outcome: 'ok' | 'error' | 'blocked';
+  error: string;
+  /** Bash: the first word of the command (seed 000's base_command). */
+  baseCommand: string;
+}
+
+export const MAX_TRANSCRIPT_BYTES = 50_000_000;
+
+/** The program a shell command runs, skipping env assignments, sudo and `cd x &&`. */
+export function baseCommandOf(command: string): string {
+  const parts = command.split(/&&|\|\||;/).map((p) => p.trim());
+  for (const part of parts) {
+    const words = part.split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w) && w !== 'sudo' && w !== 'time' && w !== 'env');
+    const first = words[0]?.replace(/^.*\//, '') ?? '';
+    if (!/^[\w][\w.+-]*$/.test(first)) continue;
+    if (first !== 'cd' && first !== 'export' && first !== 'source') return first;
+  }
+  return '';
+}
+
+export function eventsFromObservations(rows: readonly ObservationRow[]): SessionEvent[] {
+  return rows.map((r) => {
+    const data = parseJsonObject(r.data);
+    const event = (['tool', 'prompt', 'session_start', 'session_end'] as const).find((e) => e === r.event) ?? 'tool';
+    const base = typeof data.base_command === 'string' ? data.base_command : r.tool === 'Bash' ? baseCommandOf(r.input) : '';
+    return { ts: r.ts, event, tool: r.tool, intent: r.intent, input: r.input, files: parseStringArray(r.files), outcome: r.outcome, error: r.error, baseCommand: base };
+  });
+}
+
+type Block = { type?: string; id?: string; name?: string; input?: Record<string, unknown>; tool_use_id?: string; is_error?: boolean; content?: unknown; text?: string };
+
+function blockText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b) => (typeof b === 'string' ? b : typeof (b as Block)?.text === 'string' ? (b as Block).text : '')).join('\n');
+  return '';
+}
+
+function toolInput(name: string, input: Record<string, unknown>): { input: string; files: string[]; intent: string } {
+  const str = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : '');
+  const path = str('file_path') || str('notebook_path') || str('path');
+  if (name === 'Bash') return { input: str('command').slice(0, 2000), files: [], intent: str('description') };
+  if (['Edit', 'Write', 'MultiEdit', 'Read', 'NotebookEdit'].includes(name)) return { input: path, files: path ? [path] : [], intent: '' };
+  if (name === 'Grep' || name === 'Glob') return { input: str('pattern'), files: [], intent: '' };
+  if (name === 'Task') return { input: str('prompt').slice(0, 500), files: [], intent: str('description') };
+  return { input: JSON.stringify(input).slice(0, 500), files: [], intent: '' };
+}
+
+export interface Transcript {
+  sessionId: string;
+  cwd: string;
+  events: SessionEvent[];
+}
+
+/** Parses a Claude Code transcript (JSONL); unreadable lines are skipped. */
+export function readTranscript(path: string): Transcript {
+  const text = readFileSync(path, 'utf8').slice(0, MAX_TRANSCRIPT_BYTES);
+  const events: SessionEvent[] = [];
+  const pending = new Map<string, SessionEvent>();
+  let sessionId = '';
+  let cwd = '';
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let rec: { type?: string; timestamp?: string; sessionId?: string; cwd?: string; message?: { content?: unknown } };
+    try {
+      rec = JSON.parse(line) as typeof rec;
+    } catch {
+      continue;
+    }
+    sessionId ||= rec.sessionId ?? '';
+    cwd ||= rec.cwd ?? '';
+    const ts = rec.timestamp ?? '';
+    const content = rec.message?.content;
+    if (rec.type === 'user' && typeof content === 'string') {
+      if (!content.trimStart().startsWith('<')) events.push({ ts, event: 'prompt', tool: '', intent: '', input: content.slice(0, 4000), files: [], outcome: 'ok', error: '', baseCommand: '' });
+      continue;
+    }
+    if (!Array.isArray(content)) continue;
+    for (const block of content as Block[]) {
+      if (rec.type === 'assistant' && block.type === 'tool_use' && block.name) {
+        const t = toolInput(block.name, block.input ?? {});
+        const e: SessionEvent = { ts, event: 'tool', tool: block.name, ...t, outcome: 'ok', error: '', baseCommand: block.name === 'Bash' ? baseCommandOf(t.input) : '' };
+        events.push(e);
+        if (block.id) pending.set(block.id, e);
+      } else if (rec.type === 'user' && block.type === 'tool_result' && block.tool_use_id && block.is_error) {
+        const e = pending.get(block.tool_use_id);
+        if (e) {
+          e.outcome = 'error';
+          e.error = blockText(block.content).trim().slice(0, 500) || 'error';
+        }
+      }
+    }
+  }
+  return { sessionId, cwd, events };
+}

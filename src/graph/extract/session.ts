@@ -1,0 +1,187 @@
+/**
+ * Deterministic extraction from one session (no model): the project and its stack from
+ * manifests, the tools it ran, the files it changed, errors and what fixed them, and the
+ * user's preferences and decisions. Descriptions are stable sentences (counts live in
+ * metadata) so that the same knowledge seen again deduplicates instead of piling up.
+ */
+import { relative, isAbsolute } from 'node:path';
+import { truncate } from '../../core/text.js';
+import type { SessionEvent } from './events.js';
+import type { ManifestInfo } from './manifests.js';
+import { type Signal, sessionSignals } from './signals.js';
+import type { ExtractedEntity, ExtractedFact } from './types.js';
+
+export const MAX_TOOLS = 15;
+export const MAX_FILES = 10;
+export const MAX_ERRORS = 5;
+
+/** Shell plumbing that says nothing about a project's tooling. */
+const TRIVIAL_COMMANDS = new Set(
+  'cd ls cat echo pwd mkdir rm cp mv head tail grep rg find sed awk wc sleep true false export source which chmod chown touch sort uniq xargs tee printf test env set unset kill ps date tr cut diff less more file stat du df open clear history for while if do done then else fi case esac until read eval exec'.split(' '),
+);
+
+const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+const INSTALL = /\b(?:npm\s+(?:install|i|add)|pnpm\s+add|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+((?:[^\s;&|]+\s*)+)/g;
+
+export interface SessionContext {
+  /** root: where manifests were read; paths under `display` (the root, else the session cwd) are shown relative. */
+  project: { name: string; fingerprint: string; root: string; display?: string };
+  sessionId: string;
+  manifests?: ManifestInfo;
+}
+
+/**
+ * The error's gist, at most 80 characters: the line that names the error (a fatal/error/
+ * panic line, else a file:line:col diagnostic, else the first line), with paths, numbers
+ * and quoted values blanked so that the same error seen twice has one signature.
+ */
+export function errorSignature(error: string): string {
+  const lines = error
+    .replace(/<\/?tool_use_error>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^(exit code \d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) && !/\berror task failed$/i.test(l));
+  const named = lines.find((l) => /^(fatal|error|panic)\b|error:|\bFAIL\b|exception|cannot|can't|not found|no such|denied|undefined|unknown (option|command)|failed to/i.test(l));
+  const diagnostic = lines.find((l) => /:\d+(:\d+)?:/.test(l));
+  return truncate(
+    (named ?? diagnostic ?? lines[0] ?? '')
+      .replace(/(?:[A-Za-z]:)?(?:[\w.@~-]*\/)+[\w.@-]*/g, '<path>')
+      .replace(/(["'`])(?:(?!\1).){1,80}\1/g, '<value>')
+      .replace(/\b\d+(?:[.:]\d+)*\b/g, 'N')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    80,
+  );
+}
+
+/** `npm test`, `tsc`, `cargo build`: the command an error and its fix are matched on. */
+export function commandKey(e: SessionEvent): string {
+  if (e.tool !== 'Bash') return e.tool;
+  const words = e.input.trim().split(/\s+/);
+  const i = words.findIndex((w) => w.replace(/^.*\//, '') === e.baseCommand);
+  const sub = words[i + 1];
+  return sub && /^[a-z][\w:-]*$/.test(sub) ? `${e.baseCommand} ${sub}` : e.baseCommand;
+}
+
+function installed(command: string): string[] {
+  const out: string[] = [];
+  for (const m of command.matchAll(INSTALL)) {
+    for (const w of (m[1] ?? '').split(/\s+/)) {
+      if (!w || w.startsWith('-') || w.startsWith('.') || w.includes('=')) continue;
+      // zod@4 -> zod, @scope/pkg@1.2 -> @scope/pkg, requests>=2 -> requests
+      const name = (w.startsWith('@') ? w.replace(/^(@[^@]+)@.*$/, '$1') : w.replace(/@.*$/, '')).replace(/[<>=~^!].*$/, '');
+      if (/^[@\w][\w@/.-]*$/.test(name)) out.push(name);
+    }
+  }
+  return out;
+}
+
+function displayPath(path: string, root: string): string {
+  if (root && isAbsolute(path)) {
+    const rel = relative(root, path);
+    if (!rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  }
+  return path;
+}
+
+function signalFacts(signals: readonly Signal[], project: ExtractedEntity): ExtractedFact[] {
+  const user: ExtractedEntity = { name: 'user', type: 'person' };
+  return signals.map((s) => {
+    const correction = s.type === 'correction';
+    if (s.type === 'decision' && s.object) {
+      return { source: user, target: { name: s.object, type: 'decision' }, relation: 'decided_for', description: `For ${project.name}, the user decided: ${s.text}`, confidence: 0.8, metadata: { signal: s.type } };
+    }
+    return {
+      source: user,
+      target: { name: truncate(s.normalized, 60), type: 'preference' },
+      relation: s.polarity === 'against' && s.type !== 'correction' ? 'decided_against' : 'prefers',
+      description: `The user ${correction ? 'corrected' : 'said'}: ${s.text}`,
+      confidence: s.type === 'explicit' || correction ? 0.8 : 0.7,
+      correction,
+      global: true,
+      metadata: { signal: s.type },
+    };
+  });
+}
+
+export function extractSessionFacts(events: readonly SessionEvent[], ctx: SessionContext): ExtractedFact[] {
+  const project: ExtractedEntity = { name: ctx.project.name, type: 'project', properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root } };
+  const facts: ExtractedFact[] = [];
+  const m = ctx.manifests;
+  for (const language of m?.languages ?? []) {
+    facts.push({ source: project, target: { name: language, type: 'tool' }, relation: 'uses', description: `${project.name} is written in ${language}`, confidence: 0.9, metadata: { from: 'manifest' } });
+  }
+  for (const d of m?.dependencies ?? []) {
+    const version = d.version ? ` ${d.version}` : '';
+    facts.push({
+      source: project,
+      target: { name: d.name, type: 'library' },
+      relation: 'depends_on',
+      description: `${project.name} depends on ${d.name}${version}${d.dev ? ' for development' : ''} (${d.manifest})`,
+      confidence: 0.95,
+      metadata: { from: 'manifest', manifest: d.manifest, version: d.version, dev: d.dev },
+    });
+  }
+
+  const tools = new Map<string, number>();
+  const installs = new Set<string>();
+  const edits = new Map<string, number>();
+  for (const e of events) {
+    if (e.event !== 'tool') continue;
+    if (e.tool === 'Bash' && e.baseCommand && !TRIVIAL_COMMANDS.has(e.baseCommand)) tools.set(e.baseCommand, (tools.get(e.baseCommand) ?? 0) + 1);
+    if (e.tool.startsWith('mcp__')) tools.set(`${e.tool.split('__')[1]} MCP server`, (tools.get(`${e.tool.split('__')[1]} MCP server`) ?? 0) + 1);
+    if (e.tool === 'Bash' && e.outcome === 'ok') for (const name of installed(e.input)) installs.add(name);
+    if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) edits.set(f, (edits.get(f) ?? 0) + 1);
+  }
+  for (const [tool, count] of [...tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_TOOLS)) {
+    const mcp = tool.endsWith(' MCP server');
+    facts.push({ source: project, target: { name: tool, type: 'tool' }, relation: mcp ? 'integrates' : 'uses', description: `${project.name} ${mcp ? 'integrates the' : 'uses the'} ${tool}${mcp ? '' : ' command'}`, confidence: 0.7, metadata: { count } });
+  }
+  const known = new Set((m?.dependencies ?? []).map((d) => d.name));
+  for (const name of [...installs].filter((n) => !known.has(n))) {
+    facts.push({ source: project, target: { name, type: 'library' }, relation: 'depends_on', description: `${project.name} depends on ${name} (installed during a session)`, confidence: 0.7, metadata: { from: 'install' } });
+  }
+  for (const [file, count] of [...edits].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_FILES)) {
+    const shown = displayPath(file, ctx.project.display ?? ctx.project.root);
+    facts.push({ source: project, target: { name: shown, type: 'file' }, relation: 'has_component', description: `${project.name} contains the file ${shown}`, confidence: 0.8, metadata: { edits: count } });
+  }
+  facts.push(...errorFacts(events, project, ctx.project.display ?? ctx.project.root));
+  facts.push(...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project));
+  return facts;
+}
+
+/** Each distinct error, and what fixed it: the files edited before the same command next succeeded. */
+function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, root: string): ExtractedFact[] {
+  const out: ExtractedFact[] = [];
+  const seen = new Set<string>();
+  events.forEach((e, i) => {
+    // Errors of commands; a file tool's error is the agent's own slip ("file not read yet").
+    if (e.event !== 'tool' || e.outcome !== 'error' || out.length >= MAX_ERRORS || !(e.tool === 'Bash' || e.tool.startsWith('mcp__'))) return;
+    const key = commandKey(e);
+    const signature = errorSignature(e.error) || 'failed';
+    const name = truncate(`${key}: ${signature}`, 100);
+    if (seen.has(name)) return;
+    seen.add(name);
+    const error: ExtractedEntity = { name, type: 'error_pattern', properties: { command: key } };
+    const later = events.slice(i + 1);
+    const fixedAt = later.findIndex((x) => x.event === 'tool' && x.outcome === 'ok' && commandKey(x) === key);
+    const edited = fixedAt < 0 ? [] : [...new Set(later.slice(0, fixedAt).filter((x) => FILE_TOOLS.has(x.tool)).flatMap((x) => (x.files.length ? x.files : [x.input])).filter(Boolean))];
+    const fix = later[fixedAt];
+    if (fix && edited.length > 0) {
+      const files = edited.map((f) => displayPath(f, root));
+      out.push({
+        source: error,
+        target: { name: files[0] as string, type: 'file' },
+        relation: 'solved_by',
+        description: `When ${key} fails with "${signature}" → edit ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`,
+        confidence: 0.7,
+        validAt: fix.ts || undefined,
+        metadata: { files },
+      });
+    } else if (!fix) {
+      out.push({ source: project, target: error, relation: 'blocked_by', description: `${project.name}: ${key} failed with "${signature}"`, confidence: 0.6, validAt: e.ts || undefined });
+    }
+  });
+  return out;
+}

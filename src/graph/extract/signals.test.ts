@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_SIGNALS_PER_SESSION, detectSignals, normalizeSignal, sessionSignals } from './signals.js';
+
+describe('preference and decision signals', () => {
+  it('detects English preferences with their polarity', () => {
+    const s = detectSignals('Always use named exports. Never commit directly to main! I prefer pnpm over npm.');
+    expect(s.map((x) => [x.type, x.polarity])).toEqual([
+      ['explicit', 'for'],
+      ['explicit', 'against'],
+      ['explicit', 'for'],
+    ]);
+    expect(s[0]?.normalized).toBe('always use named exports');
+  });
+
+  it('detects French preferences, corrections and decisions', () => {
+    const s = detectSignals("Je préfère Drizzle à Prisma. Non, pas de default exports. On part sur Vitest pour les tests. N'utilise jamais de any.");
+    expect(s.map((x) => x.type)).toEqual(['explicit', 'correction', 'decision', 'explicit']);
+    expect(s[2]?.object).toBe('Vitest');
+    expect(s[3]?.polarity).toBe('against');
+  });
+
+  it('detects principles and English decisions and corrections', () => {
+    const s = detectSignals("We follow the SSOT principle here. Let's go with Drizzle for the ORM. No, I told you to keep the tests small.");
+    expect(s.map((x) => x.type)).toEqual(['principle', 'decision', 'correction']);
+    expect(s[1]?.object).toBe('Drizzle');
+  });
+
+  it('ignores code blocks, quotes, headings, and prose without a signal', () => {
+    expect(detectSignals('```\n// always do this\nnever();\n```\n> always quoted\n# Always a heading\nPlease fix the failing test.')).toEqual([]);
+    expect(detectSignals('')).toEqual([]);
+  });
+
+  it('strips neutral lead-ins and caps a session at 10 signals', () => {
+    expect(normalizeSignal('I think that   ALWAYS use tabs!')).toBe('always use tabs');
+    const prompts = Array.from({ length: 15 }, (_, i) => `Always run check number ${i} before pushing.`);
+    expect(sessionSignals([...prompts, prompts[0] as string])).toHaveLength(MAX_SIGNALS_PER_SESSION);
+  });
+
+  it('keeps descriptions, questions, long explanations and pasted summaries out', () => {
+    expect(detectSignals('If a user edits a file the agent never touched, those edits are lost.')).toEqual([]);
+    expect(detectSignals('Should we always run the linter before pushing?')).toEqual([]);
+    expect(detectSignals(`Consider a helper ${'x '.repeat(60)}so tests can reference the single source of truth.`)).toEqual([]);
+    expect(detectSignals('This session is being continued from a previous conversation. Always use named exports.')).toEqual([]);
+    expect(detectSignals('Please never push to main.')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * A small preference and decision detector for user prompts, English and French (after
+ * seed 003's signal tracker; the learning layer has the fuller tracker): explicit
+ * preferences ("always", "never", "I prefer", "toujours", "jamais", "je préfère"),
+ * principles (SSOT, DRY, KISS, YAGNI, TDD, library-first), corrections ("no, ...",
+ * "I told you", "arrête", "je t'ai dit") and decisions ("let's go with", "on part sur").
+ * Code blocks, quotes, headings and tables are skipped; at most 10 signals per session.
+ */
+
+export type SignalType = 'explicit' | 'principle' | 'correction' | 'decision';
+
+export interface Signal {
+  type: SignalType;
+  /** 'against' for never / don't / avoid / jamais. */
+  polarity: 'for' | 'against';
+  /** The sentence, trimmed. */
+  text: string;
+  /** Lower-case, collapsed, neutral lead-ins removed: the key signals are deduplicated by. */
+  normalized: string;
+  /** The chosen thing of a decision ("go with Drizzle" -> "Drizzle"), when readable. */
+  object?: string;
+}
+
+export const MAX_SIGNALS_PER_SESSION = 10;
+/** Long prompts are mostly pasted material; only their head is read. */
+export const SIGNAL_SCAN_CHARS = 1500;
+/** A principle is named in a short sentence ("We follow SSOT here"), not in a long explanation. */
+export const MAX_PRINCIPLE_SENTENCE = 160;
+
+const AGAINST = /\b(never|don['’]?t|do not|avoid|stop|no more)\b|(^|\s)(jamais|n['’]utilise pas|ne pas|évite|arr[êe]te|plus de)(\s|$)/i;
+
+const PATTERNS: { type: SignalType; re: RegExp }[] = [
+  { type: 'correction', re: /^(no|nope|non)\b[\s,.!:]+\S|\b(i told you|i said|that['’]s wrong|not like that|wrong approach)\b|(je t['’]ai dit|c['’]est faux|pas comme [çc]a|arr[êe]te de|arr[êe]te d['’])/i },
+  { type: 'decision', re: /\b(let['’]?s (go with|use|switch to|keep)|we['’]ll (go with|use)|we (decided|chose|agreed)|i (decided|chose)|go with)\b|(on part sur|on va utiliser|on garde|j['’]ai choisi|on a (décidé|choisi)|nous avons (décidé|choisi))/i },
+  { type: 'principle', re: /\b(ssot|single source of truth|dry|kiss|yagni|tdd|test[- ]driven|library[- ]first)\b/i },
+  {
+    type: 'explicit',
+    // "always" / "never" lead an instruction ("Always use...", "Please never...", "We always..."): within the first words.
+    re: /^(?:\S+\s+){0,3}?(always|never|toujours|jamais)\b|\b(i (really )?prefer|prefer to|please use|please avoid|don['’]?t (ever )?(use|add|write|create|put|call|commit|push)|do not (use|add|write|create|put|call|commit|push))\b|(je préf[èe]re|on préf[èe]re|n['’]utilise (pas|jamais)|n['’]utilise plus|évite de|ne (mets|fais) jamais)/i,
+  },
+];
+
+const LEAD_INS = /^(i think (that )?|i believe |please |so |ok(ay)?,? |well,? |je pense que |il faut |merci de |stp |svp |alors )+/i;
+
+export function normalizeSignal(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!?;:,]+$/g, '')
+    .trim()
+    .replace(LEAD_INS, '')
+    .trim();
+}
+
+/** Text the agent wrote back into the prompt (a continued session's summary, command output): not the user speaking. */
+const NOT_THE_USER = /^\s*(this session is being continued|caveat:|<command-|<local-command|\[request interrupted)/i;
+
+/** Sentences outside code, quotes, headings and tables. */
+export function proseSentences(text: string): string[] {
+  if (NOT_THE_USER.test(text)) return [];
+  const prose = text
+    .slice(0, SIGNAL_SCAN_CHARS)
+    .replace(/```[\s\S]*?(```|$)/g, '\n')
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*(#|>|\||<)/.test(line))
+    .join('\n');
+  return prose
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.replace(/^\s*([-*•]|\d+[.)])\s+/, '').trim())
+    .filter((s) => s.length >= 8 && s.length <= 300);
+}
+
+function decisionObject(sentence: string): string | undefined {
+  const m = /(?:go with|use|switch to|keep|decided (?:on|to use)|chose|on part sur|on va utiliser|on garde|choisi)\s+(?:the |le |la |les |l['’])?([`"']?[\p{L}\p{N}@/._-]+)(?:[ -]([\p{L}\p{N}._-]+))?/iu.exec(sentence);
+  // A second word belongs to the name only when capitalised or a number ("Vite 6", "Next JS").
+  const second = m?.[2] && /^[\p{Lu}\p{N}]/u.test(m[2]) ? ` ${m[2]}` : '';
+  const object = m?.[1] ? `${m[1]}${second}`.replace(/[`"'.]+$|^[`"']/g, '') : undefined;
+  return object && object.length >= 2 ? object : undefined;
+}
+
+/** Signals in one text, in order of appearance, deduplicated. */
+export function detectSignals(text: string, max = MAX_SIGNALS_PER_SESSION): Signal[] {
+  const out: Signal[] = [];
+  const seen = new Set<string>();
+  for (const sentence of proseSentences(text)) {
+    // A question asks; it does not state a preference.
+    if (/\?\s*$/.test(sentence)) continue;
+    const hit = PATTERNS.find((p) => p.re.test(sentence) && (p.type !== 'principle' || sentence.length <= MAX_PRINCIPLE_SENTENCE));
+    if (!hit) continue;
+    const normalized = normalizeSignal(sentence);
+    if (!normalized || seen.has(normalized)) continue;
+    seen.add(normalized);
+    const object = hit.type === 'decision' ? decisionObject(sentence) : undefined;
+    out.push({ type: hit.type, polarity: AGAINST.test(sentence) ? 'against' : 'for', text: sentence, normalized, ...(object ? { object } : {}) });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Signals across a session's prompts: deduplicated, capped at 10. */
+export function sessionSignals(prompts: readonly string[]): Signal[] {
+  const out: Signal[] = [];
+  const seen = new Set<string>();
+  for (const p of prompts) {
+    for (const s of detectSignals(p)) {
+      if (seen.has(s.normalized)) continue;
+      seen.add(s.normalized);
+      out.push(s);
+      if (out.length >= MAX_SIGNALS_PER_SESSION) return out;
+    }
+  }
+  return out;
+}

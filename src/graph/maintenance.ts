@@ -1,0 +1,69 @@
+/**
+ * The graph's lifecycle GC (seed 003), at most every 6 hours, under a pid lock that a
+ * crashed holder releases after 60 seconds:
+ *   1. expire facts whose ACT-R activation fell below -2.0 (forgotten: graph dimension only)
+ *   2. trim the access log
+ *   3. the dream cycle
+ *   4. communities
+ */
+import { join } from 'node:path';
+import { acquireLock } from '../core/lock.js';
+import { writeTx } from '../store/db.js';
+import type { Store } from '../store/store.js';
+import { activations, trimAccessLog } from './access.js';
+import { EXPIRY_THRESHOLD } from './activation.js';
+import { detectCommunities } from './communities.js';
+import { type DreamReport, runDreamCycle } from './dream.js';
+import { CURRENT, closeFact } from './facts.js';
+
+export const GC_INTERVAL_MS = 6 * 60 * 60 * 1000;
+export const GC_LOCK_TIMEOUT_MS = 60_000;
+const LAST_RUN_KEY = 'graph.gc.last_run';
+
+export interface GcReport {
+  ran: boolean;
+  reason: string;
+  expired: number[];
+  access_rows_trimmed: number;
+  dream?: DreamReport;
+  communities?: number;
+  next_due?: string;
+}
+
+/** Closes (expired_at, reason 'decayed') every current fact below the activation threshold. */
+export function expireDecayedFacts(store: Store): number[] {
+  const now = store.clock.now();
+  const nowIso = now.toISOString();
+  const facts = store.db.prepare(`SELECT f.id, f.emotional_weight FROM graph_facts f WHERE ${CURRENT}`).all({ now: nowIso }) as { id: number; emotional_weight: number }[];
+  const expired: number[] = [];
+  for (const [id, a] of activations(store.db, facts, now)) if (a < EXPIRY_THRESHOLD) expired.push(id);
+  writeTx(store.db, () => {
+    for (const id of expired) closeFact(store.db, id, { expiredAt: nowIso, reason: 'decayed' });
+  });
+  return expired;
+}
+
+function lastRun(store: Store): string | undefined {
+  return (store.db.prepare('SELECT value FROM meta WHERE key = ?').get(LAST_RUN_KEY) as { value: string } | undefined)?.value;
+}
+
+export function runLifecycle(store: Store, options: { force?: boolean } = {}): GcReport {
+  const now = store.clock.now();
+  const previous = lastRun(store);
+  if (!options.force && previous && now.getTime() - Date.parse(previous) < GC_INTERVAL_MS) {
+    const due = new Date(Date.parse(previous) + GC_INTERVAL_MS).toISOString();
+    return { ran: false, reason: `last run ${previous}; next due ${due} (use --force to run now)`, expired: [], access_rows_trimmed: 0, next_due: due };
+  }
+  const release = acquireLock(join(store.paths.locks, 'graph-gc.lock'), { staleMs: GC_LOCK_TIMEOUT_MS });
+  if (!release) return { ran: false, reason: 'another graph GC is running', expired: [], access_rows_trimmed: 0 };
+  try {
+    const expired = expireDecayedFacts(store);
+    const trimmed = writeTx(store.db, () => trimAccessLog(store.db));
+    const dream = runDreamCycle(store);
+    const communities = detectCommunities(store).length;
+    store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(LAST_RUN_KEY, now.toISOString());
+    return { ran: true, reason: 'ran', expired, access_rows_trimmed: trimmed, dream, communities, next_due: new Date(now.getTime() + GC_INTERVAL_MS).toISOString() };
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Breadth-first expansion around entities (seed 003's getNeighborhood): the facts within
+ * `depth` hops, current (or true at a past instant). Hubs would flood it (a project node
+ * touches everything), so hubs are not traversed, each entity contributes its strongest
+ * few facts, and each level keeps a bounded frontier.
+ */
+import type { Store } from '../store/store.js';
+import { type Fact, selectFacts } from './facts.js';
+import { timeCondition } from './temporal.js';
+
+export interface NeighbourFact {
+  fact: Fact;
+  depth: number;
+}
+
+export interface NeighbourhoodOptions {
+  depth?: number;
+  perEntity?: number;
+  maxFrontier?: number;
+  /** Entities with more facts than this are hubs: not expanded. */
+  maxDegree?: number;
+  at?: string;
+  knownAt?: string;
+  projects?: readonly string[];
+}
+
+export function neighbourhood(store: Store, seeds: readonly number[], options: NeighbourhoodOptions = {}): NeighbourFact[] {
+  const depth = options.depth ?? 2;
+  const perEntity = options.perEntity ?? 10;
+  const maxFrontier = options.maxFrontier ?? 10;
+  const maxDegree = options.maxDegree ?? 50;
+  const degreeOf = store.db.prepare('SELECT (SELECT COUNT(*) FROM graph_facts WHERE source_id = @e) + (SELECT COUNT(*) FROM graph_facts WHERE target_id = @e) AS n');
+  const time = timeCondition(options, store.clock.now());
+  const scope = options.projects ? "AND (f.project = '' OR f.project IN (SELECT value FROM json_each(@projects)))" : '';
+  const params = { ...time.params, ...(options.projects ? { projects: JSON.stringify(options.projects) } : {}) };
+  const seenEntities = new Set(seeds);
+  const seenFacts = new Set<number>();
+  const out: NeighbourFact[] = [];
+  let frontier = [...new Set(seeds)].slice(0, maxFrontier);
+  for (let level = 1; level <= depth && frontier.length > 0; level++) {
+    const next: number[] = [];
+    for (const entity of frontier) {
+      if ((degreeOf.get({ e: entity }) as { n: number }).n > maxDegree) continue;
+      const facts = selectFacts(store.db, `(f.source_id = @entity OR f.target_id = @entity) AND ${time.sql} ${scope}`, { ...params, entity }, `ORDER BY f.confidence DESC, f.id DESC LIMIT ${Math.trunc(perEntity)}`);
+      for (const fact of facts) {
+        if (seenFacts.has(fact.id)) continue;
+        seenFacts.add(fact.id);
+        out.push({ fact, depth: level });
+        for (const other of [fact.source_id, fact.target_id]) {
+          if (!seenEntities.has(other)) {
+            seenEntities.add(other);
+            next.push(other);
+          }
+        }
+      }
+    }
+    frontier = next.slice(0, maxFrontier);
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+/**
+ * Seed 003's ontology: 10 entity types and the relations in 6 categories, with the legacy
+ * names older extractions used normalised onto them.
+ *
+ * The seed announces 34 relations but its tables list 33; the 34th is `follows_pattern`,
+ * which the seed's own Tulving rules name as a procedural relation.
+ */
+
+export const ENTITY_TYPES = ['project', 'tool', 'error_pattern', 'preference', 'concept', 'person', 'file', 'library', 'pattern', 'decision'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+export const RELATION_CATEGORIES = {
+  structural: ['has_component', 'depends_on', 'extends', 'implements', 'configures', 'replaces', 'hosts'],
+  technological: ['uses', 'integrates', 'built_with', 'migrated_from'],
+  learning: ['decided_for', 'decided_against', 'learned_that', 'caused_by', 'solved_by', 'blocked_by', 'workaround_for'],
+  experience: ['works_well_for', 'fails_for', 'performs_better_than', 'anti_pattern_in'],
+  actor: ['works_on', 'prefers', 'frustrated_with', 'satisfied_with', 'created', 'maintains'],
+  conceptual: ['related_to', 'inspired_by', 'contradicts', 'specializes', 'exemplifies', 'follows_pattern'],
+} as const;
+
+export type RelationCategory = keyof typeof RELATION_CATEGORIES;
+export type Relation = (typeof RELATION_CATEGORIES)[RelationCategory][number];
+
+export const RELATIONS: readonly Relation[] = Object.values(RELATION_CATEGORIES).flat();
+
+const CATEGORY_OF = new Map<string, RelationCategory>(
+  (Object.entries(RELATION_CATEGORIES) as [RelationCategory, readonly Relation[]][]).flatMap(([c, rs]) => rs.map((r) => [r, c] as const)),
+);
+
+/** Readable verb phrases, used when a fact is written as a sentence. */
+export const RELATION_LABELS: Record<Relation, string> = {
+  has_component: 'has component',
+  depends_on: 'depends on',
+  extends: 'extends',
+  implements: 'implements',
+  configures: 'configures',
+  replaces: 'replaces',
+  hosts: 'hosts',
+  uses: 'uses',
+  integrates: 'integrates',
+  built_with: 'is built with',
+  migrated_from: 'migrated from',
+  decided_for: 'decided for',
+  decided_against: 'decided against',
+  learned_that: 'learned that',
+  caused_by: 'is caused by',
+  solved_by: 'is solved by',
+  blocked_by: 'is blocked by',
+  workaround_for: 'is a workaround for',
+  works_well_for: 'works well for',
+  fails_for: 'fails for',
+  performs_better_than: 'performs better than',
+  anti_pattern_in: 'is an anti-pattern in',
+  works_on: 'works on',
+  prefers: 'prefers',
+  frustrated_with: 'is frustrated with',
+  satisfied_with: 'is satisfied with',
+  created: 'created',
+  maintains: 'maintains',
+  related_to: 'is related to',
+  inspired_by: 'is inspired by',
+  contradicts: 'contradicts',
+  specializes: 'specializes',
+  exemplifies: 'exemplifies',
+  follows_pattern: 'follows the pattern',
+};
+
+/** Names earlier extractions produced, mapped onto the ontology. */
+export const LEGACY_RELATIONS: Readonly<Record<string, Relation>> = {
+  involves: 'related_to',
+  ecosystem: 'has_component',
+  relates_to: 'related_to',
+  associated_with: 'related_to',
+  similar_to: 'related_to',
+  part_of_ecosystem: 'has_component',
+  contains: 'has_component',
+  requires: 'depends_on',
+  needs: 'depends_on',
+  configured_with: 'configures',
+  powered_by: 'built_with',
+  written_in: 'built_with',
+  uses_library: 'uses',
+  uses_tool: 'uses',
+  chose: 'decided_for',
+  chosen: 'decided_for',
+  rejected: 'decided_against',
+  avoids: 'decided_against',
+  fixed_by: 'solved_by',
+  resolved_by: 'solved_by',
+  likes: 'prefers',
+  prefers_over: 'prefers',
+  dislikes: 'frustrated_with',
+  learned: 'learned_that',
+  derived_from: 'inspired_by',
+  supersedes: 'replaces',
+};
+
+/** Relation pairs that cannot both hold between the same two entities: the later one wins. */
+export const OPPOSITE_RELATIONS: Readonly<Partial<Record<Relation, Relation>>> = {
+  decided_for: 'decided_against',
+  decided_against: 'decided_for',
+  works_well_for: 'fails_for',
+  fails_for: 'works_well_for',
+  satisfied_with: 'frustrated_with',
+  frustrated_with: 'satisfied_with',
+};
+
+const RELATION_SET = new Set<string>(RELATIONS);
+const ENTITY_TYPE_SET = new Set<string>(ENTITY_TYPES);
+
+/** "Depends-On", "depends on", "DEPENDS_ON" -> depends_on; legacy names mapped; unknown -> undefined. */
+export function normalizeRelation(raw: string): Relation | undefined {
+  const key = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  if (RELATION_SET.has(key)) return key as Relation;
+  return LEGACY_RELATIONS[key];
+}
+
+export function relationCategory(relation: Relation): RelationCategory {
+  return CATEGORY_OF.get(relation) ?? 'conceptual';
+}
+
+export function isEntityType(value: string): value is EntityType {
+  return ENTITY_TYPE_SET.has(value);
+}
+
+/** Entity types given loosely ("Library", "error", "lib") are mapped; anything else is a concept. */
+export function normalizeEntityType(raw: string | undefined): EntityType {
+  const key = (raw ?? '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+  if (isEntityType(key)) return key;
+  const aliases: Record<string, EntityType> = {
+    error: 'error_pattern',
+    bug: 'error_pattern',
+    lib: 'library',
+    package: 'library',
+    dependency: 'library',
+    framework: 'library',
+    language: 'tool',
+    command: 'tool',
+    user: 'person',
+    repo: 'project',
+    repository: 'project',
+    idea: 'concept',
+    choice: 'decision',
+  };
+  return aliases[key] ?? 'concept';
+}
+
+/** The key entities are deduplicated by: case, accents, spacing and quotes do not matter. */
+export function entityKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[`"'“”‘’]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,194 @@
+/**
+ * Does a later memory restate a value an earlier one gave? ("the deadline is March 3" ->
+ * "the deadline moved to March 10"; "p95 is 240 ms" -> "p95 improved to 180 ms"; "prefers
+ * tabs for indentation" -> "now prefers spaces for indentation".) Pure; usable on facts and
+ * on plain memories alike.
+ *
+ * Method: pull typed values out of both texts (dates, versions, times, numbers with their
+ * unit, and any values the caller names, such as a fact's target entity), compare what is
+ * left (the attribute words, minus stop words and verbs of change). It is a restatement
+ * when the two talk about the same attribute and a value of the same kind differs:
+ * - typed values (date, version, time, number:unit, entity): shared attribute words making up
+ *   at least half of the shorter text's attribute words;
+ * - no typed value: the texts differ in a short word slot (at most 2 words each side) with
+ *   at least 2 shared attribute words, or 1 when the newer text says it changed ("now",
+ *   "instead", "switched", "désormais", ...).
+ */
+import { words } from './similarity.js';
+
+export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `number:${string}`;
+
+export interface Restatement {
+  restates: boolean;
+  kind?: ValueKind;
+  /** Every kind of value that differs (typed kinds before caller-named entities). */
+  kinds: ValueKind[];
+  /** Attribute words both texts share. */
+  attribute: string[];
+  olderValues: string[];
+  newerValues: string[];
+  reason: string;
+}
+
+export interface RestatementOptions {
+  /** Values the caller knows (e.g. the fact's target entity name), one list per text. */
+  olderValues?: readonly string[];
+  newerValues?: readonly string[];
+  /** Words that never count as the attribute (e.g. the subject's name, the relation verb). */
+  ignore?: readonly string[];
+}
+
+const MONTHS =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre';
+/** Month names alone (no day): full names only, and not "may", which is mostly a verb. */
+const BARE_MONTHS = 'january|february|march|april|june|july|august|september|october|november|december|janvier|février|fevrier|avril|juin|juillet|août|septembre|octobre|novembre|décembre';
+const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche';
+
+const UNIT_ALIASES: Record<string, string> = {
+  ms: 'ms', millisecond: 'ms', milliseconds: 'ms',
+  s: 's', sec: 's', secs: 's', second: 's', seconds: 's', seconde: 's', secondes: 's',
+  min: 'min', mins: 'min', minute: 'min', minutes: 'min',
+  h: 'h', hr: 'h', hrs: 'h', hour: 'h', hours: 'h', heure: 'h', heures: 'h',
+  d: 'day', day: 'day', days: 'day', jour: 'day', jours: 'day',
+  week: 'week', weeks: 'week', semaine: 'week', semaines: 'week',
+  month: 'month', months: 'month', mois: 'month',
+  year: 'year', years: 'year', an: 'year', ans: 'year', année: 'year', années: 'year',
+  '%': '%', percent: '%', pourcent: '%',
+  kb: 'kb', mb: 'mb', gb: 'gb', tb: 'tb', k: 'k', x: 'x',
+  '€': 'eur', eur: 'eur', euros: 'eur', euro: 'eur', $: 'usd', usd: 'usd', dollars: 'usd',
+  rps: 'rps', qps: 'rps', 'req/s': 'rps', users: 'users', utilisateurs: 'users', tokens: 'tokens', lines: 'lines', lignes: 'lines',
+};
+
+const VALUE_PATTERNS: { kind: (m: RegExpExecArray) => ValueKind; re: RegExp; value: (m: RegExpExecArray) => string }[] = [
+  { kind: () => 'date', re: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?/g, value: (m) => m[0].slice(0, 10) },
+  {
+    kind: () => 'date',
+    re: new RegExp(`\\b(?:(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:er|st|nd|rd|th)?\\s+(${MONTHS}))(?:,?\\s+(\\d{4}))?\\b`, 'giu'),
+    value: (m) => `${(m[1] ?? m[4] ?? '').toLowerCase().slice(0, 3)}-${m[2] ?? m[3]}${m[5] ? `-${m[5]}` : ''}`,
+  },
+  { kind: () => 'date', re: new RegExp(`\\b(${BARE_MONTHS}|${WEEKDAYS})\\b`, 'giu'), value: (m) => (m[1] ?? '').toLowerCase().slice(0, 3) },
+  // 1.2.3, or 1.2 when marked as a version (^1.2, ~1.2, @1.2, v1.2): a bare 1.5 is a number.
+  { kind: () => 'version', re: /(?:[@^~=]\s?v?|\bv)(\d+(?:\.\d+)+(?:-[\w.]+)?)|\b(\d+\.\d+\.\d+(?:\.\d+)*(?:-[\w.]+)?)/g, value: (m) => m[1] ?? m[2] ?? '' },
+  { kind: () => 'time', re: /\b(\d{1,2})[:h](\d{2})\b/g, value: (m) => `${m[1]?.padStart(2, '0')}:${m[2]}` },
+  {
+    kind: (m) => `number:${unitOf(m[1] ?? m[3])}`,
+    re: /([$€])?\s?(\d+(?:[.,]\d+)?)\s?(ms|milliseconds?|secs?|seconds?|secondes?|s|mins?|minutes?|hrs?|hours?|heures?|h|days?|jours?|d|weeks?|semaines?|months?|mois|years?|ans?|années?|%|percent|pourcent|kb|mb|gb|tb|k|x|€|eur|euros?|usd|dollars|req\/s|rps|qps|users|utilisateurs|tokens|lines|lignes)?(?![\p{L}\d])/giu,
+    value: (m) => (m[2] ?? '').replace(',', '.'),
+  },
+];
+
+function unitOf(raw: string | undefined): string {
+  if (!raw) return '';
+  return UNIT_ALIASES[raw.toLowerCase()] ?? raw.toLowerCase();
+}
+
+/** A value given in words ("dark" -> "light", "tabs" -> "spaces") is at most this many words. */
+export const MAX_WORD_SLOT = 2;
+
+/** Share of the shorter text's attribute words that both must have. */
+export const MIN_ATTRIBUTE_COVERAGE = 0.5;
+
+const STOP = new Set(
+  (
+    'the a an is was are were be been being to of for in on at by with and or but it its this that these those from as into than then ' +
+    'our my your their his her we they you he she i me us them there here so also just very more less about over under after before ' +
+    'now currently today changed change changes moved move moves updated update improved improve increased decreased dropped reduced raised ' +
+    'became become becomes switched switch instead no not longer anymore new old latest previous previously again still actually set ' +
+    'has have had get got gets use uses used using make makes made prefer prefers preferred like likes need needs want wants said says ' +
+    'le la les de du des est sont était un une et ou en au aux pour par sur dans avec ce cet cette ces nous vous ils elle il on ' +
+    'maintenant désormais plutôt changé passé passe devenu devient nouveau nouvelle ancien ancienne plus utilise utilisé préfère'
+  ).split(' '),
+);
+
+const CHANGE_MARKER =
+  /\b(now|instead|switched|changed|moved|updated|improved|no longer|anymore|from now on|these days|nowadays)\b|(désormais|maintenant|plutôt|à la place|n['’]\w+ plus|est passée?|a changé|a été déplacée?)/iu;
+
+/** Whether a text says its value changed ("now", "instead", "switched", "désormais", ...). */
+export const saysChanged = (text: string): boolean => CHANGE_MARKER.test(text);
+
+interface Parsed {
+  values: Map<ValueKind, Set<string>>;
+  rest: Set<string>;
+}
+
+function addValue(map: Map<ValueKind, Set<string>>, kind: ValueKind, value: string): void {
+  if (!value) return;
+  let set = map.get(kind);
+  if (!set) map.set(kind, (set = new Set()));
+  set.add(value);
+}
+
+/** A case-insensitive whole-word pattern for a literal phrase. */
+function wholeWord(phrase: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
+}
+
+function parse(text: string, known: readonly string[], ignore: ReadonlySet<string>): Parsed {
+  const values = new Map<ValueKind, Set<string>>();
+  let rest = ` ${text.toLowerCase()} `;
+  for (const p of VALUE_PATTERNS) {
+    p.re.lastIndex = 0;
+    rest = rest.replace(p.re, (...args: unknown[]) => {
+      const m = args.slice(0, -2) as unknown as RegExpExecArray;
+      addValue(values, p.kind(m), p.value(m));
+      return ' ';
+    });
+  }
+  for (const name of known) {
+    const n = name.toLowerCase().trim();
+    if (!n) continue;
+    addValue(values, 'entity', n);
+    rest = rest.replace(wholeWord(n), ' ');
+  }
+  const kept = new Set([...words(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
+  return { values, rest: kept };
+}
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
+
+export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
+  const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...words(w)]));
+  // The subject is not a value: "1 uses mise" must not read as a number 1.
+  const strip = (text: string) => (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);
+  const a = parse(strip(older), options.olderValues ?? [], ignore);
+  const b = parse(strip(newer), options.newerValues ?? [], ignore);
+  const attribute = [...a.rest].filter((w) => b.rest.has(w));
+  const none = (reason: string): Restatement => ({ restates: false, kinds: [], attribute, olderValues: [], newerValues: [], reason });
+
+  // Every kind of value present in both texts with different values; typed kinds first, caller-named entities last.
+  const differing = [...a.values.entries()]
+    .filter(([kind, av]) => {
+      const bv = b.values.get(kind);
+      return bv !== undefined && !sameSet(av, bv);
+    })
+    .map(([kind]) => kind)
+    .sort((x, y) => Number(x === 'entity') - Number(y === 'entity'));
+  const kind = differing[0];
+  if (kind !== undefined) {
+    if (attribute.length < 1) return none(`a ${kind} differs but the texts share no attribute`);
+    // The shared attribute must be most of what the shorter text says besides its values:
+    // two long texts sharing a stray word ("said", a project name) are not about one thing.
+    const coverage = attribute.length / Math.max(1, Math.min(a.rest.size, b.rest.size));
+    if (coverage < MIN_ATTRIBUTE_COVERAGE) return none(`the shared attribute (${attribute.join(' ')}) is ${coverage.toFixed(2)} of the shorter text, under ${MIN_ATTRIBUTE_COVERAGE}`);
+    const av = a.values.get(kind) as Set<string>;
+    const bv = b.values.get(kind) as Set<string>;
+    return {
+      restates: true,
+      kind,
+      kinds: differing,
+      attribute,
+      olderValues: [...av].filter((v) => !bv.has(v)),
+      newerValues: [...bv].filter((v) => !av.has(v)),
+      reason: `same attribute (${attribute.join(' ')}), ${kind} changed`,
+    };
+  }
+  if (a.values.size > 0 || b.values.size > 0) return none('no value of a shared kind differs');
+
+  const onlyOld = [...a.rest].filter((w) => !b.rest.has(w));
+  const onlyNew = [...b.rest].filter((w) => !a.rest.has(w));
+  if (onlyOld.length === 0 || onlyNew.length === 0) return none('no value slot differs');
+  if (onlyOld.length > MAX_WORD_SLOT || onlyNew.length > MAX_WORD_SLOT) return none('the texts differ in more than a value');
+  const needed = saysChanged(newer) ? 1 : 2;
+  if (attribute.length < needed) return none(`fewer than ${needed} shared attribute words`);
+  return { restates: true, kind: 'word', kinds: ['word'], attribute, olderValues: onlyOld, newerValues: onlyNew, reason: `same attribute (${attribute.join(' ')}), wording of the value changed` };
+}

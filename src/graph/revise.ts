@@ -1,0 +1,68 @@
+/**
+ * Changing what the graph holds without losing anything:
+ * - supersede: close a fact in both time dimensions (invalid_at and expired_at) and link
+ *   its replacement, if any;
+ * - reconsolidate: enrich a semantic or procedural fact in place, keeping its previous
+ *   versions (at most 5, oldest dropped); episodic facts are immutable.
+ */
+import { HomunculusError, UsageError } from '../core/errors.js';
+import { writeTx } from '../store/db.js';
+import type { Store } from '../store/store.js';
+import { type AddFactResult, type FactInput, addFact, parseConfidence, parseValidAt } from './add-fact.js';
+import { type Fact, closeFact, getFact, isCurrent, reconsolidateRow, requireFact } from './facts.js';
+import { isMutable } from './memory-type.js';
+
+function requireCurrent(store: Store, id: number): Fact {
+  const fact = requireFact(store.db, id);
+  if (!isCurrent(fact, store.clock.now())) {
+    throw new HomunculusError('fact_closed', `Fact ${id} is no longer current (${fact.expired_reason ?? 'invalid since ' + fact.invalid_at}).`, {
+      hint: fact.superseded_by ? `Its replacement is fact ${fact.superseded_by}.` : 'Only current facts can change.',
+    });
+  }
+  return fact;
+}
+
+export function reconsolidateFact(store: Store, id: number, next: { description?: string; confidence?: number }): Fact {
+  const description = next.description?.replace(/\s+/g, ' ').trim();
+  if (next.description !== undefined && !description) throw new UsageError('The new description is empty.');
+  const confidence = next.confidence === undefined ? undefined : parseConfidence(next.confidence);
+  if (description === undefined && confidence === undefined) throw new UsageError('Nothing to reconsolidate.', 'Give --description and/or --confidence.');
+  return writeTx(store.db, () => {
+    const fact = requireCurrent(store, id);
+    if (!isMutable(fact.memory_type)) {
+      throw new HomunculusError('immutable', `Fact ${id} is episodic: episodes are immutable.`, {
+        hint: 'Supersede it instead (`homunculus graph supersede`), which keeps the original.',
+      });
+    }
+    reconsolidateRow(store.db, fact, { description, confidence }, store.clock.now().toISOString());
+    return getFact(store.db, id) as Fact;
+  });
+}
+
+export interface SupersedeOptions {
+  /** When the old fact stopped being true; defaults to the replacement's valid_at, else now. */
+  invalidAt?: string;
+  replacement?: Omit<FactInput, 'noMerge'>;
+  reason?: 'superseded' | 'contradicted' | 'retracted';
+}
+
+export interface SupersedeResult {
+  superseded: Fact;
+  replacement?: AddFactResult;
+}
+
+export function supersedeFact(store: Store, id: number, options: SupersedeOptions = {}): SupersedeResult {
+  const invalidAt = parseValidAt(options.invalidAt, 'invalid-at');
+  return writeTx(store.db, () => {
+    requireCurrent(store, id);
+    const now = store.clock.now().toISOString();
+    const replacement = options.replacement ? addFact(store, { ...options.replacement, noMerge: true }) : undefined;
+    closeFact(store.db, id, {
+      expiredAt: now,
+      invalidAt: invalidAt ?? replacement?.fact.valid_at ?? now,
+      reason: options.reason ?? (replacement ? 'superseded' : 'retracted'),
+      supersededBy: replacement?.fact.id,
+    });
+    return { superseded: getFact(store.db, id) as Fact, replacement };
+  });
+}

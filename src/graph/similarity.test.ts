@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { blobToVector, cosine, isJaccardDuplicate, jaccard, textJaccard, vectorToBlob, words } from './similarity.js';
+
+describe('Jaccard on words of 2+ characters', () => {
+  it('drops one-character words and punctuation', () => {
+    expect([...words('A b cd, EF! gh-ij')]).toEqual(['cd', 'ef', 'gh', 'ij']);
+  });
+
+  it('computes |A ∩ B| / |A ∪ B|', () => {
+    expect(jaccard(new Set(['a1', 'b2']), new Set(['b2', 'c3']))).toBeCloseTo(1 / 3);
+    expect(jaccard(new Set(), new Set())).toBe(0);
+    expect(textJaccard('uses zod', 'uses zod')).toBe(1);
+  });
+
+  it('calls a pair a duplicate strictly above 0.85', () => {
+    // 6 of 7 words shared: 0.857 > 0.85
+    const base = 'one two three four five six';
+    expect(textJaccard(base, `${base} seven`)).toBeCloseTo(6 / 7);
+    expect(isJaccardDuplicate(base, `${base} seven`)).toBe(true);
+    // 17 of 20 = 0.85 exactly: not above
+    const many = Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ');
+    expect(textJaccard(many, `${many} x1 x2 x3`)).toBeCloseTo(0.85);
+    expect(isJaccardDuplicate(many, `${many} x1 x2 x3`)).toBe(false);
+  });
+});
+
+describe('cosine and vector blobs', () => {
+  it('measures the angle and refuses vectors of different models', () => {
+    expect(cosine(new Float32Array([1, 0]), new Float32Array([2, 0]))).toBeCloseTo(1);
+    expect(cosine(new Float32Array([1, 0]), new Float32Array([0, 1]))).toBe(0);
+    expect(cosine(new Float32Array([1, 0]), new Float32Array([1, 0, 0]))).toBe(0);
+    expect(cosine(new Float32Array([0, 0]), new Float32Array([1, 0]))).toBe(0);
+  });
+
+  it('round-trips through a blob and rejects a torn one', () => {
+    const v = new Float32Array([0.5, -1.25, 3]);
+    expect([...(blobToVector(vectorToBlob(v)) ?? [])]).toEqual([0.5, -1.25, 3]);
+    expect(blobToVector(Buffer.from([1, 2, 3]))).toBeUndefined();
+    expect(blobToVector(null)).toBeUndefined();
+  });
+});

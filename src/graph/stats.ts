@@ -1,0 +1,98 @@
+/**
+ * Memory quality metrics (seed 003), with the seed's healthy ranges:
+ *
+ *   dedup ratio            superseded / total facts                          < 0.3
+ *   embedding coverage     (facts + entities with a vector) / (facts + entities)  > 0.8
+ *   average activation     mean ACT-R activation of current facts             > -1.0
+ *   reconsolidation rate   current facts reconsolidated at least once         0.1 - 0.3
+ *   retrieval hit rate     min(1, facts ever retrieved / current facts)       > 0.5
+ *   dream efficiency       distilled facts / episodes                         > 0.1
+ *   type distribution      episodic / semantic / procedural
+ *   average confidence     mean confidence of current facts                   > 0.6
+ *
+ * "Superseded" counts facts replaced by another (superseded, contradicted, duplicate);
+ * facts forgotten by decay are reported apart. Coverage counts current facts.
+ */
+import { round } from '../core/text.js';
+import type { Store } from '../store/store.js';
+import { activations, retrievedFactCount } from './access.js';
+import { countEpisodes } from './episodes.js';
+import { CURRENT } from './facts.js';
+
+export interface GraphStats {
+  entities: number;
+  facts: { total: number; current: number; superseded: number; decayed: number; retracted: number };
+  episodes: { total: number; consolidated: number };
+  communities: number;
+  dedup_ratio: number;
+  embedding_coverage: number;
+  average_activation: number | null;
+  reconsolidation_rate: number;
+  retrieval_hit_rate: number;
+  dream_efficiency: number;
+  distilled_facts: number;
+  memory_types: { episodic: number; semantic: number; procedural: number; unclassified: number };
+  average_confidence: number | null;
+  healthy: Record<'dedup_ratio' | 'embedding_coverage' | 'average_activation' | 'reconsolidation_rate' | 'retrieval_hit_rate' | 'dream_efficiency' | 'average_confidence', boolean>;
+}
+
+const ratio = (n: number, d: number): number => (d > 0 ? round(n / d, 3) : 0);
+
+export function graphStats(store: Store): GraphStats {
+  const db = store.db;
+  const now = store.clock.now();
+  const params = { now: now.toISOString() };
+  const totals = db
+    .prepare(
+      `SELECT COUNT(*) AS total,
+         SUM(expired_reason IN ('superseded', 'contradicted', 'duplicate')) AS superseded,
+         SUM(expired_reason = 'decayed') AS decayed, SUM(expired_reason = 'retracted') AS retracted,
+         SUM(origin = 'dream') AS distilled
+       FROM graph_facts`,
+    )
+    .get() as { total: number; superseded: number | null; decayed: number | null; retracted: number | null; distilled: number | null };
+  const current = db.prepare(`SELECT f.id, f.emotional_weight, f.confidence, f.memory_type, f.reconsolidation_count, f.embedding IS NOT NULL AS embedded FROM graph_facts f WHERE ${CURRENT}`).all(params) as {
+    id: number;
+    emotional_weight: number;
+    confidence: number;
+    memory_type: 'episodic' | 'semantic' | 'procedural';
+    reconsolidation_count: number;
+    embedded: number;
+  }[];
+  const entities = db.prepare('SELECT COUNT(*) AS n, COUNT(embedding) AS embedded FROM graph_entities').get() as { n: number; embedded: number };
+  const episodes = countEpisodes(db);
+  const communities = (db.prepare('SELECT COUNT(*) AS n FROM graph_communities').get() as { n: number }).n;
+
+  const finite = [...activations(db, current, now).values()].filter(Number.isFinite);
+  const types = { episodic: 0, semantic: 0, procedural: 0, unclassified: 0 };
+  for (const f of current) types[f.memory_type] = (types[f.memory_type] ?? 0) + 1;
+  const retrieved = current.length ? retrievedFactCount(db, current.map((f) => f.id)) : 0;
+
+  const stats: Omit<GraphStats, 'healthy'> = {
+    entities: entities.n,
+    facts: { total: totals.total, current: current.length, superseded: totals.superseded ?? 0, decayed: totals.decayed ?? 0, retracted: totals.retracted ?? 0 },
+    episodes,
+    communities,
+    dedup_ratio: ratio(totals.superseded ?? 0, totals.total),
+    embedding_coverage: ratio(current.filter((f) => f.embedded).length + entities.embedded, current.length + entities.n),
+    average_activation: finite.length ? round(finite.reduce((s, a) => s + a, 0) / finite.length, 3) : null,
+    reconsolidation_rate: ratio(current.filter((f) => f.reconsolidation_count > 0).length, current.length),
+    retrieval_hit_rate: Math.min(1, ratio(retrieved, current.length)),
+    dream_efficiency: ratio(totals.distilled ?? 0, episodes.total),
+    distilled_facts: totals.distilled ?? 0,
+    memory_types: types,
+    average_confidence: current.length ? round(current.reduce((s, f) => s + f.confidence, 0) / current.length, 3) : null,
+  };
+  return {
+    ...stats,
+    healthy: {
+      dedup_ratio: stats.dedup_ratio < 0.3,
+      embedding_coverage: stats.embedding_coverage > 0.8,
+      average_activation: (stats.average_activation ?? Number.NEGATIVE_INFINITY) > -1,
+      reconsolidation_rate: stats.reconsolidation_rate >= 0.1 && stats.reconsolidation_rate <= 0.3,
+      retrieval_hit_rate: stats.retrieval_hit_rate > 0.5,
+      dream_efficiency: stats.dream_efficiency > 0.1,
+      average_confidence: (stats.average_confidence ?? 0) > 0.6,
+    },
+  };
+}

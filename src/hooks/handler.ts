@@ -7,6 +7,7 @@
  * observation (spool.ts). The other hooks open the store, drain the spool first, and import
  * what only they need when they run.
  */
+import { truncate } from '../core/text.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { detectProject } from '../core/project.js';
@@ -98,6 +99,9 @@ function observe(input: HookInput, home: string): HookOutcome {
   return { hook: 'observe', stdout, status: 'spooled' };
 }
 
+/** How much of a prompt the context retrieval reads (the stored prompt is cut to the same length). */
+const PROMPT_QUERY_CHARS = 4_000;
+
 async function dispatch(hook: HookName, input: HookInput, store: Store, env: NodeJS.ProcessEnv, logs: string): Promise<HookOutcome> {
   const { recordLifecycle, recordPrompt, recordToolCall } = await import('./record.js');
   const answer = (context: string, status: HookStatus, detail?: string): HookOutcome => ({
@@ -126,8 +130,20 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
     case 'prompt': {
       const r = tryRecord(logs, 'prompt', () => recordPrompt(store.db, input));
       if (!input.prompt) return answer('', r.status, r.detail);
-      const { promptContext } = await import('../context/prompt.js');
-      return answer(promptContext(store, detectProject(input.cwd || process.cwd()), input.prompt), r.status, r.detail);
+      const [{ promptContext }, { buildPromptContext }, { MAX_INJECTION_CHARS }] = await Promise.all([
+        import('../context/prompt.js'),
+        import('../context/build.js'),
+        import('../context/budget.js'),
+      ]);
+      const project = detectProject(input.cwd || process.cwd());
+      // Retrieval reads the prompt's opening only: a pasted 20 MB log must not stall the agent.
+      const query = input.prompt.slice(0, PROMPT_QUERY_CHARS);
+      const instincts = promptContext(store, project, query);
+      const graph = await buildPromptContext(store, { prompt: query, project: project.fingerprint, sessionId: input.sessionId });
+      // Instincts first; the graph section gets whatever room the 10,000-character cap leaves.
+      const room = MAX_INJECTION_CHARS - instincts.length - 2;
+      const graphText = room > 200 ? truncate(graph.text, room) : '';
+      return answer([instincts, graphText].filter(Boolean).join('\n\n'), r.status, r.detail);
     }
     case 'stop':
       return answer('', ...(await stop(input, store, env)));

@@ -15,6 +15,8 @@ export interface LearnReport {
   started_at: string;
   finished_at: string;
   sessions: number;
+  /** The sessions this run processed, for follow-up work such as building the graph. */
+  session_ids: string[];
   observations: number;
   skipped: { count: number; reasons: Record<string, number> };
   created: SessionChanges['created'];
@@ -33,7 +35,7 @@ export interface LearnReport {
 
 export function emptyReport(startedAt: string): LearnReport {
   return {
-    status: 'done', run_id: null, started_at: startedAt, finished_at: startedAt, sessions: 0, observations: 0,
+    status: 'done', run_id: null, started_at: startedAt, finished_at: startedAt, sessions: 0, session_ids: [], observations: 0,
     skipped: { count: 0, reasons: {} }, created: [], reinforced: [], episodes: [],
     rejected: { count: 0, by_reason: {}, examples: {} }, held: [], contradictions: [], signals: 0,
     decay: { decayed: 0, deleted: 0 }, clusters: [], promotion_candidates: [],

@@ -153,7 +153,10 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
           report.errors.push({ session: sessionId, message: errorMessage(err) });
           failed.add(sessionId);
         }
-        if (!done.has(sessionId)) report.sessions++;
+        if (!done.has(sessionId)) {
+          report.sessions++;
+          report.session_ids.push(sessionId);
+        }
         done.add(sessionId);
         release.refresh();
       }

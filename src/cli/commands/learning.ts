@@ -1,6 +1,7 @@
 /** learn, episodes, chains, duplicates, gc/housekeep, trending, history, effectiveness, tool-usage. */
 import type { Command } from 'commander';
-import { UsageError } from '../../core/errors.js';
+import { appendFileSync } from 'node:fs';
+import { UsageError, errorMessage } from '../../core/errors.js';
 import { effectiveness, history, timeline, trending } from '../../learn/insight.js';
 import { loadConfig } from '../../core/config.js';
 import { detectChains, findDuplicates, housekeep } from '../../learn/maintenance.js';
@@ -25,7 +26,21 @@ export async function learnPending(store: Store, options: { llm: boolean }): Pro
   const wantsLlm = options.llm && loadConfig(store.paths.config).llm !== undefined;
   const { observer, warning } = wantsLlm ? await (await import('../../learn/llm-observer.js')).observerFromConfig(store) : {};
   if (warning) process.stderr.write(`homunculus: ${warning}\n`);
-  return runLearn(store, { observer, render: renderAfterLearn });
+  const report = await runLearn(store, { observer, render: renderAfterLearn });
+  if (report.status === 'done' && report.session_ids.length > 0) await buildGraph(store, report.session_ids);
+  return report;
+}
+
+/** Session-end knowledge extraction for the sessions a run processed; a failure costs only that session's facts. */
+async function buildGraph(store: Store, sessionIds: readonly string[]): Promise<void> {
+  const { graphSessionEnd } = await import('../../graph/session-end.js');
+  for (const [i, sessionId] of sessionIds.entries()) {
+    try {
+      await graphSessionEnd(store, { sessionId, gc: i === sessionIds.length - 1 });
+    } catch (err) {
+      appendFileSync(store.paths.observerLog, `${store.clock.now().toISOString()} graph extraction for ${sessionId} failed: ${errorMessage(err)}\n`);
+    }
+  }
 }
 
 export function registerLearningCommands(program: Command): void {

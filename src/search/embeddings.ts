@@ -76,6 +76,12 @@ export class Embedder {
     return { embedded, removedStale, previous };
   }
 
+  /** Embeds every document that lacks a vector of this model (after an import), recording the model if none is. */
+  async embedMissing(onProgress?: (done: number, total: number) => void): Promise<number> {
+    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
+    return this.embedDocuments(missingVectorIds(this.db, this.key), onProgress);
+  }
+
   /** Embeds up to `max` of the given documents that lack a vector (lazy repair during a query). */
   async repair(ids: readonly number[], max = LAZY_REPAIR_MAX): Promise<number> {
     if (max <= 0 || ids.length === 0) return 0;

@@ -23,9 +23,9 @@ export interface Tuning {
 export const DEFAULT_TUNING: Tuning = {
   depth: 100,
   weights: { bm25: 1, vector: 1, trigram: 1, feedback: 1 },
-  prf: null,
-  neighbours: null,
-  thread: null,
+  prf: { docs: 5, terms: 5 },
+  neighbours: { seeds: 20, weight: 0.5, radius: 2 },
+  thread: { depth: 20, weight: 0.1 },
   strongShortcut: true,
   rankBonus: true,
 };

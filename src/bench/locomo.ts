@@ -1,6 +1,4 @@
 /**
- * `npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--only full]`
- *
  * Turn-level LoCoMo retrieval (one store per conversation, one document per turn, query =
  * question, gold = evidence ids), categories 1-4: bm25-only, vector-only, plain RRF and
  * the full pipeline side by side, with latency and indexing throughput.
@@ -8,7 +6,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import { useLiteProvider } from '../embed/use-lite.js';
 import { upsertDocuments } from '../search/documents.js';
@@ -19,7 +16,19 @@ import { writeTx } from '../store/db.js';
 import { openStore } from '../store/store.js';
 import { cachedProvider } from './cached-provider.js';
 import { type LocomoSample, loadLocomo } from './locomo-data.js';
-import { type QualityRow, percentile, quality } from './metrics.js';
+import { formatTable, percentile } from './measure.js';
+import { quality } from './metrics.js';
+
+export interface LocomoOptions {
+  data: string;
+  dump?: string;
+  /** File remembering embeddings between runs (tuning without re-running the encoder). */
+  embedCache?: string;
+  /** Overrides of the full pipeline's tuning (experiments). */
+  tuning?: Partial<Tuning>;
+  /** Only these methods (bm25, vector, rrf, full). */
+  only?: string[];
+}
 
 interface Method {
   name: string;
@@ -35,53 +44,37 @@ interface Run {
   retrieved: string[];
 }
 
-const fmt = (x: number) => x.toFixed(3);
+const GROUPS: [string, (r: Run) => boolean][] = [
+  ['categories 1-4', () => true],
+  ['1 multi-hop', (r) => r.category === 1],
+  ['2 temporal', (r) => r.category === 2],
+  ['3 open-domain', (r) => r.category === 3],
+  ['4 single-hop', (r) => r.category === 4],
+];
 
-function qualityTable(methods: readonly string[], runs: ReadonlyMap<string, Run[]>): string[] {
-  const lines: string[] = [];
-  const groups: [string, (r: Run) => boolean][] = [
-    ['all (1-4)', () => true],
-    ['1 multi-hop', (r) => r.category === 1],
-    ['2 temporal', (r) => r.category === 2],
-    ['3 open-domain', (r) => r.category === 3],
-    ['4 single-hop', (r) => r.category === 4],
-  ];
-  for (const [label, pick] of groups) {
-    lines.push(`\n${label}`);
-    lines.push(`  ${'method'.padEnd(10)} ${['R@1', 'R@5', 'R@10', 'R@20', 'hit@10', 'MRR', 'n'].map((h) => h.padStart(7)).join('')}`);
-    for (const m of methods) {
-      const q: QualityRow = quality((runs.get(m) ?? []).filter(pick).map((r) => ({ retrieved: r.retrieved, gold: r.gold })));
-      lines.push(`  ${m.padEnd(10)} ${[q.r1, q.r5, q.r10, q.r20, q.hit10, q.mrr].map((x) => fmt(x).padStart(7)).join('')}${String(q.n).padStart(7)}`);
-    }
+function qualityTables(methods: readonly string[], runs: ReadonlyMap<string, Run[]>): string[] {
+  const out: string[] = [];
+  for (const [label, pick] of GROUPS) {
+    const rows = methods.map((m) => {
+      const q = quality((runs.get(m) ?? []).filter(pick).map((r) => ({ retrieved: r.retrieved, gold: r.gold })));
+      return [m, ...[q.r1, q.r5, q.r10, q.r20, q.hit10, q.mrr].map((x) => x.toFixed(3)), String(q.n)];
+    });
+    out.push(`\n${label}\n`, formatTable(['method', 'R@1', 'R@5', 'R@10', 'R@20', 'hit@10', 'MRR', 'questions'], rows));
   }
-  return lines;
+  return out;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      data: { type: 'string' },
-      dump: { type: 'string' },
-      'embed-cache': { type: 'string' },
-      tuning: { type: 'string' },
-      only: { type: 'string' },
-    },
-  });
-  if (!values.data) {
-    process.stderr.write('usage: npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--only full]\n');
-    process.exit(2);
-  }
-  const samples: LocomoSample[] = loadLocomo(values.data);
-  const override = values.tuning ? (JSON.parse(values.tuning) as Partial<Tuning>) : {};
+export async function runLocomoBench(options: LocomoOptions): Promise<string> {
+  const samples: LocomoSample[] = loadLocomo(options.data);
   const all: Method[] = [
     { name: 'bm25', mode: 'bm25' },
     { name: 'vector', mode: 'vector' },
     { name: 'rrf', mode: 'hybrid', tuning: PLAIN_RRF },
-    { name: 'full', mode: 'hybrid', tuning: { ...DEFAULT_TUNING, ...override } },
+    { name: 'full', mode: 'hybrid', tuning: { ...DEFAULT_TUNING, ...options.tuning } },
   ];
-  const methods = values.only ? all.filter((m) => values.only?.split(',').includes(m.name)) : all;
+  const methods = options.only ? all.filter((m) => options.only?.includes(m.name)) : all;
   const base = useLiteProvider();
-  const cache = values['embed-cache'] ? cachedProvider(base, values['embed-cache']) : undefined;
+  const cache = options.embedCache ? cachedProvider(base, options.embedCache) : undefined;
   const provider: EmbeddingProvider = cache ?? base;
 
   const runs = new Map<string, Run[]>(methods.map((m) => [m.name, []]));
@@ -105,7 +98,7 @@ async function main(): Promise<void> {
         await embedder.syncAll();
         embedMs += performance.now() - t;
         for (const q of sample.questions) {
-          // Embed once outside the timed search, so latency excludes the query embedding.
+          // Embed once outside the timed searches, so their latency excludes the query embedding.
           const e0 = performance.now();
           await embedder.embedQuery(q.question);
           embedLatency.push(performance.now() - e0);
@@ -126,27 +119,27 @@ async function main(): Promise<void> {
   }
 
   const names = methods.map((m) => m.name);
-  const out: string[] = [`LoCoMo turn-level retrieval: ${samples.length} conversations, ${docs} turns, ${runs.get(names[0] ?? '')?.length ?? 0} questions (categories 1-4)`];
-  out.push(`embedding model: ${base.provider}/${base.model} (${base.dims}-d)${cache ? ' [embedding cache on: indexing figures exclude cached embeddings]' : ''}`);
-  out.push(...qualityTable(names, runs));
-  out.push('\nquery latency (ms, excluding the query embedding)');
-  for (const m of names) {
-    const l = latency.get(m) ?? [];
-    out.push(`  ${m.padEnd(10)} p50 ${fmt(percentile(l, 50))}  p95 ${fmt(percentile(l, 95))}`);
-  }
-  out.push(`  query embedding p50 ${fmt(percentile(embedLatency, 50))}  p95 ${fmt(percentile(embedLatency, 95))}`);
-  out.push(`indexing: full-text ${Math.round(docs / (ftsMs / 1000))} docs/s; embeddings ${Math.round(docs / (embedMs / 1000))} docs/s`);
-  process.stdout.write(`${out.join('\n')}\n`);
-  if (values.dump) {
+  const out: string[] = [
+    `## LoCoMo turn-level retrieval\n`,
+    `${samples.length} conversations, ${docs} turns, ${runs.get(names[0] ?? '')?.length ?? 0} questions (categories 1-4); ` +
+      `embedding model ${base.provider}/${base.model} (${base.dims}-d)${cache ? '; embedding cache on (indexing and query-embedding times exclude cached embeddings)' : ''}.`,
+  ];
+  out.push(...qualityTables(names, runs));
+  out.push(
+    '\nquery latency, ms (excluding the query embedding)\n',
+    formatTable(
+      ['method', 'p50', 'p95'],
+      names.map((m) => [m, percentile(latency.get(m) ?? [], 50).toFixed(2), percentile(latency.get(m) ?? [], 95).toFixed(2)]),
+    ),
+    `\nquery embedding: p50 ${percentile(embedLatency, 50).toFixed(1)} ms, p95 ${percentile(embedLatency, 95).toFixed(1)} ms`,
+    `indexing: full-text ${Math.round(docs / (ftsMs / 1000))} docs/s; embeddings ${Math.round(docs / (embedMs / 1000))} docs/s`,
+  );
+  if (options.dump) {
     const lines = (runs.get('full') ?? []).map((r) =>
       JSON.stringify({ sample_id: r.sampleId, question: r.question, category: r.category, evidence: r.gold, retrieved: r.retrieved.slice(0, 50) }),
     );
-    writeFileSync(values.dump, `${lines.join('\n')}\n`);
-    process.stdout.write(`wrote ${lines.length} lines to ${values.dump}\n`);
+    writeFileSync(options.dump, `${lines.join('\n')}\n`);
+    out.push(`wrote ${lines.length} lines to ${options.dump}`);
   }
+  return out.join('\n');
 }
-
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});

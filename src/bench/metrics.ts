@@ -1,4 +1,4 @@
-/** Retrieval metrics and latency statistics for the benchmarks. Pure. */
+/** Retrieval quality metrics for the benchmarks. Pure. */
 
 /** Fraction of the gold ids found in the first k retrieved (LoCoMo's recall@k). */
 export function recallAt(retrieved: readonly string[], gold: readonly string[], k: number): number {
@@ -18,13 +18,6 @@ export function reciprocalRank(retrieved: readonly string[], gold: readonly stri
   const g = new Set(gold);
   const i = retrieved.findIndex((r) => g.has(r));
   return i < 0 ? 0 : 1 / (i + 1);
-}
-
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx] as number;
 }
 
 export function mean(values: readonly number[]): number {

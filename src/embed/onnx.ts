@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type * as Transformers from '@huggingface/transformers';
 import { HomunculusError } from '../core/errors.js';
 import { type EmbeddingProvider, clipForEmbedding } from './provider.js';
 import { l2normalize } from './vector-math.js';
@@ -34,7 +35,7 @@ async function loadExtractor(options: OnnxOptions): Promise<Extractor> {
       hint: 'Point "embedding.path" in config.json at a folder with config.json, tokenizer.json and onnx/model.onnx.',
     });
   }
-  let transformers: typeof import('@huggingface/transformers');
+  let transformers: typeof Transformers;
   try {
     transformers = await import('@huggingface/transformers');
   } catch (err) {

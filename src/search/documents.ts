@@ -4,6 +4,7 @@
  */
 import { parseInstant } from '../core/clock.js';
 import type { Db } from '../store/db.js';
+import { needsTrigramIndex } from './query-text.js';
 
 export const COLLECTIONS = ['instincts', 'sessions', 'episodes', 'facts', 'entities', 'memories'] as const;
 /** Collections indexed from their own tables; written only through those records. */
@@ -121,12 +122,13 @@ function statements(db: Db) {
     find: db.prepare('SELECT * FROM documents WHERE collection = ? AND ext_id = ?'),
     nextSeq: db.prepare('SELECT coalesce(max(seq), 0) + 1 AS n FROM documents WHERE collection = ? AND project = ? AND thread = ?'),
     insert: db.prepare(
-      `INSERT INTO documents (collection, ext_id, title, text, ts, project, thread, seq, metadata, confidence, activation, created_at, updated_at)
-       VALUES (@collection, @ext_id, @title, @text, @ts, @project, @thread, @seq, @metadata, @confidence, @activation, @now, @now)`,
+      `INSERT INTO documents (collection, ext_id, title, text, ts, project, thread, seq, metadata, confidence, activation, trigram, created_at, updated_at)
+       VALUES (@collection, @ext_id, @title, @text, @ts, @project, @thread, @seq, @metadata, @confidence, @activation, @trigram, @now, @now)
+       ON CONFLICT (collection, ext_id) DO NOTHING`,
     ),
     update: db.prepare(
       `UPDATE documents SET title = @title, text = @text, ts = @ts, project = @project, thread = @thread, seq = @seq,
-         metadata = @metadata, confidence = @confidence, activation = @activation, updated_at = @now WHERE id = @id`,
+         metadata = @metadata, confidence = @confidence, activation = @activation, trigram = @trigram, updated_at = @now WHERE id = @id`,
     ),
   };
 }
@@ -147,11 +149,6 @@ export function upsertDocuments(db: Db, docs: readonly DocumentInput[], nowIso: 
   const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
   for (const doc of docs) {
     const project = doc.project ?? '';
-    const existing = s.find.get(doc.collection, doc.id) as DocumentRow | undefined;
-    let seq = doc.seq ?? null;
-    if (seq === null && doc.thread !== undefined) {
-      seq = existing?.thread === doc.thread ? existing.seq : (s.nextSeq.get(doc.collection, project, doc.thread) as { n: number }).n;
-    }
     const row = {
       collection: doc.collection,
       ext_id: doc.id,
@@ -160,16 +157,24 @@ export function upsertDocuments(db: Db, docs: readonly DocumentInput[], nowIso: 
       ts: doc.ts ?? null,
       project,
       thread: doc.thread ?? null,
-      seq,
+      seq: doc.seq ?? null,
       metadata: JSON.stringify(doc.metadata ?? {}),
       confidence: doc.confidence ?? null,
       activation: doc.activation ?? null,
+      trigram: needsTrigramIndex(`${doc.title ?? ''} ${doc.text}`) ? 1 : 0,
       now: nowIso,
     };
-    if (!existing) {
-      s.insert.run(row);
+    // New documents (the common case at ingest) cost one statement; existing ones are compared.
+    if (row.seq === null && doc.thread !== undefined) {
+      const existing = s.find.get(doc.collection, doc.id) as DocumentRow | undefined;
+      row.seq = existing?.thread === doc.thread ? existing.seq : (s.nextSeq.get(doc.collection, project, doc.thread) as { n: number }).n;
+    }
+    if (s.insert.run(row).changes > 0) {
       counts.inserted++;
-    } else if (
+      continue;
+    }
+    const existing = s.find.get(doc.collection, doc.id) as DocumentRow;
+    if (
       existing.title !== row.title || existing.text !== row.text || existing.ts !== row.ts || existing.project !== row.project ||
       existing.thread !== row.thread || existing.seq !== row.seq || existing.metadata !== row.metadata ||
       existing.confidence !== row.confidence || existing.activation !== row.activation

@@ -56,6 +56,35 @@ function runMatch(db: Db, table: 'documents_fts' | 'documents_trigram', expressi
 
 const isSyntaxError = (err: unknown): boolean => (err as { code?: string }).code === 'SQLITE_ERROR';
 
+/** A term is "common" beyond this many documents, and beyond this share of them. */
+export const COMMON_TERM_MIN_DOCS = 2000;
+export const COMMON_TERM_SHARE = 0.02;
+
+/**
+ * Drops common query terms while rarer ones remain. BM25 gives a term in 2% of the
+ * documents an IDF under 4 (a rare one's is 8 or more), yet scoring it means visiting
+ * every document that holds it: on 100k documents one such word costs ~35 ms. Small
+ * stores never drop anything (the threshold is at least 2,000 documents), so their
+ * ranking is exact BM25. Counts stop at the threshold, so the check stays cheap.
+ */
+export function selectiveTerms(db: Db, terms: readonly string[], options: { keepOne?: boolean } = {}): string[] {
+  const keepOne = options.keepOne ?? true;
+  if (terms.length <= 1 && keepOne) return [...terms];
+  const approxDocs = (db.prepare('SELECT coalesce(max(id), 0) AS n FROM documents').get() as { n: number }).n;
+  const cap = Math.max(COMMON_TERM_MIN_DOCS, Math.ceil(approxDocs * COMMON_TERM_SHARE));
+  if (approxDocs <= cap) return [...terms];
+  const count = db.prepare('SELECT count(*) AS n FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)');
+  const df = terms.map((t) => (count.get(orQuery([t]), cap + 1) as { n: number }).n);
+  const kept = terms.filter((_, i) => (df[i] as number) <= cap);
+  if (kept.length > 0 || !keepOne) return kept;
+  // Every term is common: keep the rarest.
+  let best = 0;
+  df.forEach((n, i) => {
+    if (n < (df[best] as number)) best = i;
+  });
+  return [terms[best] as string];
+}
+
 /** BM25 over the word index: OR of the query's content words (or the user's own FTS5 syntax). */
 export function bm25List(db: Db, query: string, filter: SearchFilter, limit: number, terms = contentTerms(query)): LexicalList {
   if (looksLikeFtsSyntax(query)) {
@@ -64,11 +93,17 @@ export function bm25List(db: Db, query: string, filter: SearchFilter, limit: num
     } catch (err) {
       if (!isSyntaxError(err)) throw err;
       if (terms.length === 0) return { ...EMPTY, fellBack: true };
-      return { ...runMatch(db, 'documents_fts', orQuery(terms), filter, limit), fellBack: true };
+      return { ...runMatch(db, 'documents_fts', orQuery(selectiveTerms(db, terms)), filter, limit), fellBack: true };
     }
   }
   if (terms.length === 0) return EMPTY;
-  return runMatch(db, 'documents_fts', orQuery(terms), filter, limit);
+  return runMatch(db, 'documents_fts', orQuery(selectiveTerms(db, terms)), filter, limit);
+}
+
+/** BM25 over expansion words only; common words are dropped with no fallback (they would cost more than they add). */
+export function feedbackList(db: Db, words: readonly string[], filter: SearchFilter, limit: number): LexicalList {
+  const kept = selectiveTerms(db, words, { keepOne: false });
+  return kept.length === 0 ? EMPTY : runMatch(db, 'documents_fts', orQuery(kept), filter, limit);
 }
 
 /**

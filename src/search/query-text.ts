@@ -76,10 +76,17 @@ export function trigramTokens(text: string): string[] {
       }
       continue;
     }
-    const identifier = /[_./]/.test(raw) || /[a-z][A-Z]/.test(raw) || (/\d/.test(raw) && /\p{L}/u.test(raw)) || /\w-\w/.test(raw);
+    // The same shapes store/documents-schema.ts sends to the trigram index.
+    const identifier = raw.includes('_') || /[a-z][A-Z]/.test(raw) || /[a-zA-Z0-9][./][a-zA-Z]/.test(raw) || /[a-zA-Z]\d|\d[a-zA-Z]/.test(raw);
     if (identifier) out.add(raw);
   }
   return [...out].slice(0, MAX_QUERY_TERMS);
+}
+
+/** Whether a document's text goes to the trigram index (any non-ASCII text, or a code-like token). */
+export function needsTrigramIndex(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(text) || text.includes('_') || /[a-z][A-Z]|[a-zA-Z0-9][./][a-zA-Z]|[a-zA-Z]\d|\d[a-zA-Z]/.test(text);
 }
 
 /** CJK runs of one or two characters, which only a substring scan can find. */

@@ -14,10 +14,11 @@ import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } fro
 import { type DocumentRow, documentsByRowIds } from './documents.js';
 import type { Embedder } from './embeddings.js';
 import { type RankedList, ORIGINAL_QUERY_WEIGHT, fuseRrf, isStrongBm25, normalizeBm25 } from './fusion.js';
-import { bm25List, trigramList } from './lexical.js';
+import { bm25List, feedbackList, trigramList } from './lexical.js';
 import { type AppliedModifiers, modifiersFor } from './modifiers.js';
 import { feedbackTerms } from './feedback.js';
 import { contentTerms, sanitizeQuery } from './query-text.js';
+import { matchesHint, timeHints } from './time-hints.js';
 import { type RerankHook, applyRerank } from './rerank.js';
 import { type SearchFilter, type ScoredId } from './vectors.js';
 import { type Tuning, DEFAULT_TUNING } from './tuning.js';
@@ -47,6 +48,7 @@ export interface HitExplain {
   bonus: number;
   neighbours: number;
   thread: number;
+  time: number;
   modifiers: AppliedModifiers;
   rerank?: number;
 }
@@ -73,6 +75,8 @@ export interface SearchResponse {
   /** Embeddings repaired during this query. */
   repaired: number;
   notes: string[];
+  /** Milliseconds per stage (lexical, repair, query_embedding, vector, feedback, fusion, expansion, finish). */
+  timings: Record<string, number>;
 }
 
 const parseMeta = (text: string): Record<string, unknown> => {
@@ -119,10 +123,17 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   const filter = request.filter ?? {};
   const query = sanitizeQuery(request.query).trim();
   const notes: string[] = [];
-  const empty: SearchResponse = { results: [], mode, shortcut: false, repaired: 0, notes };
+  const empty: SearchResponse = { results: [], mode, shortcut: false, repaired: 0, notes, timings: {} };
   if (query === '') return empty;
   const depth = Math.max(tuning.depth, limit);
   const terms = contentTerms(query);
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (stage: string) => {
+    const t = performance.now();
+    timings[stage] = (timings[stage] ?? 0) + (t - mark);
+    mark = t;
+  };
 
   // 1. Lexical lists.
   const lists: RankedList[] = [];
@@ -135,6 +146,7 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     const t = trigramList(db, query, filter, depth);
     if (t.ids.length && tuning.weights.trigram > 0) lists.push({ name: 'trigram', ids: t.ids, scores: t.scores, weight: tuning.weights.trigram * ORIGINAL_QUERY_WEIGHT, original: true });
   }
+  lap('lexical');
   const normalized = bm25.scores.map(normalizeBm25);
   const shortcut = mode === 'hybrid' && tuning.strongShortcut && isStrongBm25(normalized);
 
@@ -147,8 +159,11 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     const changed = embedder.modelChanged();
     if (changed) notes.push(`The embedding model changed (was ${changed.from.provider}/${changed.from.model}); run \`homunculus embed\` to re-embed every document.`);
     repaired = await embedder.repair(lists.flatMap((l) => l.ids).slice(0, 200), request.repair ?? 20);
+    lap('repair');
     const qv = await embedder.embedQuery(query);
+    lap('query_embedding');
     dense = embedder.index.search(qv, depth, filter);
+    lap('vector');
     if (dense.length) {
       lists.push({ name: 'vector', ids: dense.map((d) => d.id), scores: dense.map((d) => d.score), weight: tuning.weights.vector * ORIGINAL_QUERY_WEIGHT, original: true });
     }
@@ -159,14 +174,15 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     const top = documentsByRowIds(db, bm25.ids.slice(0, tuning.prf.docs));
     const extra = feedbackTerms(bm25.ids.slice(0, tuning.prf.docs).map((id) => top.get(id)?.text ?? ''), terms, tuning.prf.terms);
     if (extra.length) {
-      const f = bm25List(db, '', filter, depth, [...terms, ...extra]);
+      const f = feedbackList(db, extra, filter, depth);
       if (f.ids.length) lists.push({ name: 'feedback', ids: f.ids, scores: f.scores, weight: tuning.weights.feedback, original: false });
     }
   }
 
   // Single-list modes rank by the list's own score; hybrid fuses.
+  lap('feedback');
   const fused = fuseRrf(lists, { bonus: tuning.rankBonus });
-  if (fused.length === 0) return { ...empty, repaired };
+  if (fused.length === 0) return { ...empty, repaired, timings };
   const top = fused[0]?.score ?? 1;
   let scores = new Map<number, number>();
   if (mode === 'bm25') bm25.ids.forEach((id, i) => scores.set(id, normalized[i] ?? 0));
@@ -175,6 +191,7 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   const base = new Map(scores);
 
   const rows = documentsByRowIds(db, [...scores.keys()]);
+  lap('fusion');
   let afterNeighbours = scores;
   if (mode === 'hybrid' && (tuning.neighbours || tuning.thread)) {
     const positions = threadPositions(rows);
@@ -192,7 +209,16 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     }
     if (tuning.thread) scores = threadBoost(scores, order, positions, tuning.thread);
   }
+  const afterThread = scores;
+  if (mode === 'hybrid' && tuning.time) {
+    const hints = timeHints(query);
+    if (hints.length > 0) {
+      scores = new Map(scores);
+      for (const [id, score] of scores) if (matchesHint(rows.get(id)?.ts ?? null, hints)) scores.set(id, score + tuning.time.weight);
+    }
+  }
 
+  lap('expansion');
   // 4. Modifiers, filters, reranking, limit.
   const hits: SearchHit[] = [];
   const byId = new Map(fused.map((f) => [f.id, f]));
@@ -220,7 +246,8 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
         fused: f ? f.rrf / top : 0,
         bonus: f ? f.bonus / top : 0,
         neighbours: neighbourGain,
-        thread: score - (afterNeighbours.get(id) ?? baseScore),
+        thread: (afterThread.get(id) ?? 0) - (afterNeighbours.get(id) ?? baseScore),
+        time: score - (afterThread.get(id) ?? 0),
         modifiers,
       },
     });
@@ -230,5 +257,6 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   if (request.rerank) ranked = await applyRerank(query, hits, request.rerank);
   const minScore = request.minScore ?? 0;
   const results = ranked.filter((h) => h.score >= minScore).slice(0, limit);
-  return { results, mode, shortcut, repaired, notes };
+  lap('finish');
+  return { results, mode, shortcut, repaired, notes, timings };
 }

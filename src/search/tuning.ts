@@ -12,6 +12,8 @@ export interface Tuning {
   prf: { docs: number; terms: number } | null;
   /** Neighbour spreading within a thread (see context-expansion.ts). */
   neighbours: { seeds: number; weight: number; radius: number } | null;
+  /** Documents dated in (or just after) a period the query names gain this much (see time-hints.ts). */
+  time: { weight: number } | null;
   /** Thread evidence (see context-expansion.ts). */
   thread: { depth: number; weight: number } | null;
   /** qmd's strong-BM25 shortcut: skip the dense list when one lexical hit clearly wins. */
@@ -25,7 +27,8 @@ export const DEFAULT_TUNING: Tuning = {
   weights: { bm25: 1, vector: 1, trigram: 1, feedback: 1 },
   prf: { docs: 5, terms: 5 },
   neighbours: { seeds: 20, weight: 0.5, radius: 2 },
-  thread: { depth: 20, weight: 0.1 },
+  time: { weight: 0.5 },
+  thread: null,
   strongShortcut: true,
   rankBonus: true,
 };
@@ -36,6 +39,7 @@ export const PLAIN_RRF: Tuning = {
   weights: { bm25: 1, vector: 1, trigram: 0, feedback: 0 },
   prf: null,
   neighbours: null,
+  time: null,
   thread: null,
   strongShortcut: false,
   rankBonus: false,

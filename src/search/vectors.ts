@@ -8,7 +8,7 @@
  * at k=500, a JS float scan 85 ms, the JS sign-code scan 4.4 ms (see BENCHMARKS.md).
  */
 import { type EmbeddingFingerprint, fingerprintKey } from '../embed/provider.js';
-import { bufferToVector, dot, popcount32, signCode, vectorToBuffer } from '../embed/vector-math.js';
+import { bufferToVector, dot, signCode, vectorToBuffer } from '../embed/vector-math.js';
 import type { Db } from '../store/db.js';
 
 export interface SearchFilter {
@@ -108,7 +108,7 @@ export function deleteStaleVectors(db: Db, fingerprint: string): number {
 
 /** Candidates re-scored exactly per query: enough that the sign-code stage rarely loses a true neighbour. */
 export function candidateCount(limit: number): number {
-  return Math.max(400, limit * 20);
+  return Math.max(256, limit * 3);
 }
 
 interface Loaded {
@@ -120,6 +120,43 @@ interface Loaded {
   ts: Float64Array;
   collections: string[];
   projects: Map<string, number>;
+}
+
+/** Stores larger than this get the 128-bit first pass. */
+export const PREFILTER_MIN = 20_000;
+const PREFILTER_WORDS = 4;
+
+/** Hamming distances between `q` and the first `words` 32-bit words of the codes at `rows`. */
+function hammingDistances(codes: Uint32Array, stride: number, words: number, q: Uint32Array, rows: Int32Array): Uint16Array {
+  const out = new Uint16Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const o = (rows[r] as number) * stride;
+    let d = 0;
+    for (let j = 0; j < words; j++) {
+      // Popcount of the XOR, inlined: a call per word doubles the scan time.
+      let x = (codes[o + j] as number) ^ (q[j] as number);
+      x -= (x >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      d += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    }
+    out[r] = d;
+  }
+  return out;
+}
+
+/** The rows whose distance is within the smallest cut-off that keeps at least `wanted` (ties kept). */
+function nearest(rows: Int32Array, dist: Uint16Array, maxDist: number, wanted: number): Int32Array {
+  if (rows.length <= wanted) return rows;
+  const histogram = new Uint32Array(maxDist + 1);
+  for (let r = 0; r < dist.length; r++) histogram[dist[r] as number] = (histogram[dist[r] as number] as number) + 1;
+  let cut = 0;
+  for (let seen = 0; cut <= maxDist; cut++) {
+    seen += histogram[cut] as number;
+    if (seen >= wanted) break;
+  }
+  const out: number[] = [];
+  for (let r = 0; r < dist.length; r++) if ((dist[r] as number) <= cut) out.push(rows[r] as number);
+  return Int32Array.from(out);
 }
 
 /** The sign codes of one fingerprint, reloaded when another writer changed the vectors. */
@@ -194,55 +231,47 @@ export class VectorIndex {
     const idx = this.ensure();
     const n = idx.ids.length;
     if (n === 0 || limit <= 0) return [];
-    const allowedCollections = filter.collections
-      ? new Set(filter.collections.map((c) => idx.collections.indexOf(c)).filter((i) => i >= 0))
-      : undefined;
-    const projectId = filter.project !== undefined ? (idx.projects.get(filter.project) ?? -1) : undefined;
-    const since = filter.since ? Date.parse(filter.since) : undefined;
-    const until = filter.until ? Date.parse(filter.until) : undefined;
-    const filtered = allowedCollections !== undefined || projectId !== undefined || since !== undefined || until !== undefined;
-    const passes = (i: number): boolean => {
-      if (allowedCollections && !allowedCollections.has(idx.collection[i] as number)) return false;
-      if (projectId !== undefined && idx.project[i] !== projectId) return false;
-      const t = idx.ts[i] as number;
-      if (since !== undefined && !(t >= since)) return false;
-      if (until !== undefined && !(t <= until)) return false;
-      return true;
-    };
-    // Stage 1: hamming distance of sign codes, with a histogram to find the cut-off.
+    // Filters become flat arrays and numbers, so the per-document check stays cheap.
+    let allowed: Uint8Array | undefined;
+    if (filter.collections && filter.collections.length > 0) {
+      allowed = new Uint8Array(idx.collections.length);
+      for (const c of filter.collections) {
+        const i = idx.collections.indexOf(c);
+        if (i >= 0) allowed[i] = 1;
+      }
+    }
+    const projectId = filter.project !== undefined ? (idx.projects.get(filter.project) ?? -1) : -2;
+    const since = filter.since ? Date.parse(filter.since) : Number.NEGATIVE_INFINITY;
+    const until = filter.until ? Date.parse(filter.until) : Number.POSITIVE_INFINITY;
+    const timed = Boolean(filter.since || filter.until);
+    const filtered = allowed !== undefined || projectId !== -2 || timed;
+    const { collection, project, ts } = idx;
+    const passes = (i: number): boolean =>
+      (allowed === undefined || allowed[collection[i] as number] === 1) &&
+      (projectId === -2 || project[i] === projectId) &&
+      (!timed || ((ts[i] as number) >= since && (ts[i] as number) <= until));
+    // Stage 1: hamming distance of sign codes. Past PREFILTER_MIN documents a first pass
+    // reads only the first 128 bits, keeping a generous share for the full 512-bit pass.
     const q = signCode(query);
     const w = this.words;
-    const dist = new Uint16Array(n);
-    const histogram = new Uint32Array(w * 32 + 2);
-    const codes = idx.codes;
+    const all = new Int32Array(n);
     let eligible = 0;
-    for (let i = 0; i < n; i++) {
-      if (filtered && !passes(i)) {
-        dist[i] = 65535;
-        continue;
-      }
-      let d = 0;
-      const o = i * w;
-      for (let j = 0; j < w; j++) d += popcount32(((codes[o + j] as number) ^ (q[j] as number)) >>> 0);
-      dist[i] = d;
-      histogram[d] = (histogram[d] as number) + 1;
-      eligible++;
-    }
+    for (let i = 0; i < n; i++) if (!filtered || passes(i)) all[eligible++] = i;
     if (eligible === 0) return [];
+    let rows: Int32Array = all.subarray(0, eligible);
     const wanted = Math.min(eligible, candidateCount(limit));
-    let cut = 0;
-    for (let seen = 0; cut < histogram.length; cut++) {
-      seen += histogram[cut] as number;
-      if (seen >= wanted) break;
+    if (eligible > PREFILTER_MIN && w > PREFILTER_WORDS) {
+      const coarse = hammingDistances(idx.codes, w, PREFILTER_WORDS, q, rows);
+      rows = nearest(rows, coarse, PREFILTER_WORDS * 32, Math.max(wanted * 20, Math.ceil(eligible / 16)));
     }
-    const candidates: number[] = [];
-    for (let i = 0; i < n; i++) if ((dist[i] as number) <= cut) candidates.push(idx.ids[i] as number);
+    const full = hammingDistances(idx.codes, w, w, q, rows);
+    const candidates = Array.from(nearest(rows, full, w * 32, wanted), (i) => idx.ids[i] as number);
     // Stage 2: exact cosine on the stored float vectors of the candidates.
-    const rows = this.db
+    const blobs = this.db
       .prepare('SELECT doc_id, vector FROM document_vectors WHERE doc_id IN (SELECT value FROM json_each(?)) AND fingerprint = ?')
       .raw()
       .all(JSON.stringify(candidates), this.key) as [number, Buffer][];
-    const scored = rows.map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
+    const scored = blobs.map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
     return scored.slice(0, limit);
   }

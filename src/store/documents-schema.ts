@@ -5,6 +5,28 @@
  */
 import type { Migration } from './migrations.js';
 
+/**
+ * Only text with CJK characters or code-like tokens enters the trigram index: that is all
+ * the trigram list serves (search/query-text.ts), and trigram indexing of plain prose
+ * costs more than the word index. Bulk writers set documents.trigram themselves (a JS
+ * regex is far cheaper than these GLOBs); rows written by the mirror triggers leave it
+ * NULL and the GLOBs decide. COALESCE short-circuits, so a set flag skips them. The
+ * same expression decides for the old row, so a delete removes exactly what was indexed.
+ */
+const trigramFlag = (row: 'new' | 'old'): string => {
+  const x = `(${row}.title || ' ' || ${row}.text)`;
+  const shapes = [
+    `instr(${x}, '_') > 0`,
+    `length(${x}) != length(CAST(${x} AS BLOB))`,
+    `${x} GLOB '*[a-z][A-Z]*'`,
+    `${x} GLOB '*[a-zA-Z0-9][./][a-zA-Z]*'`,
+    `(${x} GLOB '*[0-9]*' AND (${x} GLOB '*[a-zA-Z][0-9]*' OR ${x} GLOB '*[0-9][a-zA-Z]*'))`,
+  ];
+  return `coalesce(${row}.trigram, ${shapes.join(' OR ')})`;
+};
+const NEW_TRIGRAM = trigramFlag('new');
+const OLD_TRIGRAM = trigramFlag('old');
+
 const DOCUMENTS_SQL = `
   CREATE TABLE documents (
     id INTEGER PRIMARY KEY,
@@ -19,12 +41,13 @@ const DOCUMENTS_SQL = `
     metadata TEXT NOT NULL DEFAULT '{}',
     confidence REAL CHECK (confidence IS NULL OR confidence BETWEEN 0 AND 1),
     activation REAL,
+    -- 1 when the text goes to the trigram index too (NULL: decided by the trigger).
+    trigram INTEGER,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     UNIQUE (collection, ext_id)
   );
   CREATE INDEX documents_thread ON documents(collection, project, thread, seq) WHERE thread IS NOT NULL;
-  CREATE INDEX documents_ts ON documents(ts);
 
   CREATE VIRTUAL TABLE documents_fts USING fts5(
     title, text, content='documents', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
@@ -34,18 +57,18 @@ const DOCUMENTS_SQL = `
   );
   CREATE TRIGGER documents_ai AFTER INSERT ON documents BEGIN
     INSERT INTO documents_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
-    INSERT INTO documents_trigram(rowid, title, text) VALUES (new.id, new.title, new.text);
+    INSERT INTO documents_trigram(rowid, title, text) SELECT new.id, new.title, new.text WHERE ${NEW_TRIGRAM};
   END;
   CREATE TRIGGER documents_ad AFTER DELETE ON documents BEGIN
     INSERT INTO documents_fts(documents_fts, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
-    INSERT INTO documents_trigram(documents_trigram, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
+    INSERT INTO documents_trigram(documents_trigram, rowid, title, text) SELECT 'delete', old.id, old.title, old.text WHERE ${OLD_TRIGRAM};
   END;
   CREATE TRIGGER documents_au AFTER UPDATE OF title, text ON documents
   WHEN old.title IS NOT new.title OR old.text IS NOT new.text BEGIN
     INSERT INTO documents_fts(documents_fts, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
-    INSERT INTO documents_trigram(documents_trigram, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
+    INSERT INTO documents_trigram(documents_trigram, rowid, title, text) SELECT 'delete', old.id, old.title, old.text WHERE ${OLD_TRIGRAM};
     INSERT INTO documents_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
-    INSERT INTO documents_trigram(rowid, title, text) VALUES (new.id, new.title, new.text);
+    INSERT INTO documents_trigram(rowid, title, text) SELECT new.id, new.title, new.text WHERE ${NEW_TRIGRAM};
     -- A changed text makes its embedding stale: drop it so lazy repair re-embeds it.
     DELETE FROM document_vectors WHERE doc_id = new.id;
   END;

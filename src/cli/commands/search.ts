@@ -9,6 +9,7 @@ import { DEFAULT_COLLECTION, DocumentInputError, deleteDocuments, validateCollec
 import type { Embedder } from '../../search/embeddings.js';
 import { addDocuments, importJsonl } from '../../search/memory.js';
 import { embedderFor } from '../../search/open.js';
+import { sanitizeQuery } from '../../search/query-text.js';
 import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
 import { readFingerprint, vectorCounts } from '../../search/vectors.js';
 import type { Store } from '../../store/store.js';
@@ -62,7 +63,7 @@ async function embedNew(store: Store, enabled: boolean): Promise<{ embedded: num
 
 function readQuery(text: string): string {
   const query = text === '-' ? readFileSync(0, 'utf8') : text;
-  if (query.replace(/\u0000/g, '').trim() === '') throw new UsageError('The query is empty.', 'Give some words to search for, e.g. homunculus query "database migration".');
+  if (sanitizeQuery(query).trim() === '') throw new UsageError('The query is empty.', 'Give some words to search for, e.g. homunculus query "database migration".');
   return query;
 }
 

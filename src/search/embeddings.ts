@@ -46,7 +46,7 @@ export class Embedder {
   /** Embeds the given documents (ids) in batches and stores their vectors. */
   async embedDocuments(ids: readonly number[], onProgress?: (done: number, total: number) => void): Promise<number> {
     const batch = Math.max(1, this.provider.batchSize);
-    const text = this.db.prepare("SELECT id, trim(title || char(10) || text) AS body FROM documents WHERE id IN (SELECT value FROM json_each(?))");
+    const text = this.db.prepare("SELECT id, trim(title || char(10) || text, char(32, 9, 10, 13)) AS body FROM documents WHERE id IN (SELECT value FROM json_each(?))");
     let done = 0;
     for (let i = 0; i < ids.length; i += batch) {
       const slice = ids.slice(i, i + batch);

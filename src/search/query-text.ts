@@ -33,7 +33,10 @@ export function sanitizeQuery(text: string): string {
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+// Script extensions, so marks shared by scripts (the katakana prolonged sound mark ー) stay in a run.
+const CJK_CLASS = '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}\\p{scx=Thai}';
+const CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
+const CJK_RUNS = new RegExp(`[${CJK_CLASS}]+`, 'gu');
 
 export function hasCjk(text: string): boolean {
   return CJK.test(text);
@@ -71,7 +74,7 @@ export function trigramTokens(text: string): string[] {
     const raw = m[0].replace(/^[./:-]+|[./:-]+$/g, '');
     if (raw.length < 3) continue;
     if (hasCjk(raw)) {
-      for (const run of raw.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]+/gu) ?? []) {
+      for (const run of raw.match(CJK_RUNS) ?? []) {
         if (run.length >= 3) out.add(run);
       }
       continue;
@@ -91,7 +94,7 @@ export function needsTrigramIndex(text: string): boolean {
 
 /** CJK runs of one or two characters, which only a substring scan can find. */
 export function shortCjkRuns(text: string): string[] {
-  const runs = text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]+/gu) ?? [];
+  const runs = text.match(CJK_RUNS) ?? [];
   return [...new Set(runs.filter((r) => r.length < 3))].slice(0, 8);
 }
 

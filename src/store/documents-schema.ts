@@ -10,11 +10,12 @@ import type { Migration } from './migrations.js';
  * the trigram list serves (search/query-text.ts), and trigram indexing of plain prose
  * costs more than the word index. Bulk writers set documents.trigram themselves (a JS
  * regex is far cheaper than these GLOBs); rows written by the mirror triggers leave it
- * NULL and the GLOBs decide. COALESCE short-circuits, so a set flag skips them. The
- * same expression decides for the old row, so a delete removes exactly what was indexed.
+ * NULL and the GLOBs decide (COALESCE short-circuits, so a set flag skips them). The
+ * trigram table is contentless with deletes by rowid, so removing a row never needs to
+ * know whether it was indexed.
  */
-const trigramFlag = (row: 'new' | 'old'): string => {
-  const x = `(${row}.title || ' ' || ${row}.text)`;
+const NEW_TRIGRAM = (() => {
+  const x = `(new.title || ' ' || new.text)`;
   const shapes = [
     `instr(${x}, '_') > 0`,
     `length(${x}) != length(CAST(${x} AS BLOB))`,
@@ -22,10 +23,8 @@ const trigramFlag = (row: 'new' | 'old'): string => {
     `${x} GLOB '*[a-zA-Z0-9][./][a-zA-Z]*'`,
     `(${x} GLOB '*[0-9]*' AND (${x} GLOB '*[a-zA-Z][0-9]*' OR ${x} GLOB '*[0-9][a-zA-Z]*'))`,
   ];
-  return `coalesce(${row}.trigram, ${shapes.join(' OR ')})`;
-};
-const NEW_TRIGRAM = trigramFlag('new');
-const OLD_TRIGRAM = trigramFlag('old');
+  return `coalesce(new.trigram, ${shapes.join(' OR ')})`;
+})();
 
 const DOCUMENTS_SQL = `
   CREATE TABLE documents (
@@ -53,7 +52,7 @@ const DOCUMENTS_SQL = `
     title, text, content='documents', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
   );
   CREATE VIRTUAL TABLE documents_trigram USING fts5(
-    title, text, content='documents', content_rowid='id', tokenize='trigram'
+    title, text, content='', contentless_delete=1, tokenize='trigram'
   );
   CREATE TRIGGER documents_ai AFTER INSERT ON documents BEGIN
     INSERT INTO documents_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
@@ -61,12 +60,12 @@ const DOCUMENTS_SQL = `
   END;
   CREATE TRIGGER documents_ad AFTER DELETE ON documents BEGIN
     INSERT INTO documents_fts(documents_fts, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
-    INSERT INTO documents_trigram(documents_trigram, rowid, title, text) SELECT 'delete', old.id, old.title, old.text WHERE ${OLD_TRIGRAM};
+    DELETE FROM documents_trigram WHERE rowid = old.id;
   END;
   CREATE TRIGGER documents_au AFTER UPDATE OF title, text ON documents
   WHEN old.title IS NOT new.title OR old.text IS NOT new.text BEGIN
     INSERT INTO documents_fts(documents_fts, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
-    INSERT INTO documents_trigram(documents_trigram, rowid, title, text) SELECT 'delete', old.id, old.title, old.text WHERE ${OLD_TRIGRAM};
+    DELETE FROM documents_trigram WHERE rowid = old.id;
     INSERT INTO documents_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
     INSERT INTO documents_trigram(rowid, title, text) SELECT new.id, new.title, new.text WHERE ${NEW_TRIGRAM};
     -- A changed text makes its embedding stale: drop it so lazy repair re-embeds it.
@@ -101,7 +100,7 @@ const DOCUMENTS_SQL = `
 const MIRROR_SQL = `
   CREATE TRIGGER instincts_doc_ai AFTER INSERT ON instincts BEGIN
     INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, confidence, created_at, updated_at)
-    VALUES ('instincts', new.key, new.key, trim(new.trigger || char(10) || new.action || char(10) || new.explain),
+    VALUES ('instincts', new.key, new.key, trim(new.trigger || char(10) || new.action || char(10) || new.explain, char(32, 9, 10, 13)),
       new.last_seen, new.project,
       json_object('category', new.category, 'domain', new.domain, 'evidence', new.evidence),
       new.confidence, new.first_seen, new.last_seen)
@@ -110,7 +109,7 @@ const MIRROR_SQL = `
   END;
   CREATE TRIGGER instincts_doc_au AFTER UPDATE ON instincts BEGIN
     UPDATE documents SET ext_id = new.key, title = new.key,
-      text = trim(new.trigger || char(10) || new.action || char(10) || new.explain),
+      text = trim(new.trigger || char(10) || new.action || char(10) || new.explain, char(32, 9, 10, 13)),
       ts = new.last_seen, project = new.project,
       metadata = json_object('category', new.category, 'domain', new.domain, 'evidence', new.evidence),
       confidence = new.confidence, updated_at = new.last_seen
@@ -122,14 +121,14 @@ const MIRROR_SQL = `
 
   CREATE TRIGGER sessions_doc_ai AFTER INSERT ON sessions BEGIN
     INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, created_at, updated_at)
-    VALUES ('sessions', new.id, new.project_name, trim(new.summary || char(10) || new.files_touched),
+    VALUES ('sessions', new.id, new.project_name, trim(new.summary || char(10) || new.files_touched, char(32, 9, 10, 13)),
       coalesce(new.ended_at, new.started_at), new.project,
       json_object('cwd', new.cwd, 'tools_used', CASE WHEN json_valid(new.tools_used) THEN json(new.tools_used) ELSE new.tools_used END),
       coalesce(new.started_at, ''), coalesce(new.ended_at, new.started_at, ''))
     ON CONFLICT (collection, ext_id) DO NOTHING;
   END;
   CREATE TRIGGER sessions_doc_au AFTER UPDATE ON sessions BEGIN
-    UPDATE documents SET ext_id = new.id, title = new.project_name, text = trim(new.summary || char(10) || new.files_touched),
+    UPDATE documents SET ext_id = new.id, title = new.project_name, text = trim(new.summary || char(10) || new.files_touched, char(32, 9, 10, 13)),
       ts = coalesce(new.ended_at, new.started_at), project = new.project,
       metadata = json_object('cwd', new.cwd, 'tools_used', CASE WHEN json_valid(new.tools_used) THEN json(new.tools_used) ELSE new.tools_used END),
       updated_at = coalesce(new.ended_at, new.started_at, '')
@@ -141,13 +140,13 @@ const MIRROR_SQL = `
 
   CREATE TRIGGER episodes_doc_ai AFTER INSERT ON episodes BEGIN
     INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, created_at, updated_at)
-    VALUES ('episodes', CAST(new.id AS TEXT), new.title, trim(new.body || char(10) || new.files), new.date, new.project,
+    VALUES ('episodes', CAST(new.id AS TEXT), new.title, trim(new.body || char(10) || new.files, char(32, 9, 10, 13)), new.date, new.project,
       json_object('pattern', new.pattern, 'tags', CASE WHEN json_valid(new.tags) THEN json(new.tags) ELSE new.tags END, 'occurrences', new.occurrences),
       new.date, new.updated_at)
     ON CONFLICT (collection, ext_id) DO NOTHING;
   END;
   CREATE TRIGGER episodes_doc_au AFTER UPDATE ON episodes BEGIN
-    UPDATE documents SET title = new.title, text = trim(new.body || char(10) || new.files), ts = new.date, project = new.project,
+    UPDATE documents SET title = new.title, text = trim(new.body || char(10) || new.files, char(32, 9, 10, 13)), ts = new.date, project = new.project,
       metadata = json_object('pattern', new.pattern, 'tags', CASE WHEN json_valid(new.tags) THEN json(new.tags) ELSE new.tags END, 'occurrences', new.occurrences),
       updated_at = new.updated_at
     WHERE collection = 'episodes' AND ext_id = CAST(old.id AS TEXT);
@@ -160,15 +159,15 @@ const MIRROR_SQL = `
 /** Records that existed before this migration become documents too. */
 const BACKFILL_SQL = `
   INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, confidence, created_at, updated_at)
-  SELECT 'instincts', key, key, trim(trigger || char(10) || action || char(10) || explain), last_seen, project,
+  SELECT 'instincts', key, key, trim(trigger || char(10) || action || char(10) || explain, char(32, 9, 10, 13)), last_seen, project,
     json_object('category', category, 'domain', domain, 'evidence', evidence), confidence, first_seen, last_seen
   FROM instincts;
   INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, created_at, updated_at)
-  SELECT 'sessions', id, project_name, trim(summary || char(10) || files_touched), coalesce(ended_at, started_at), project,
+  SELECT 'sessions', id, project_name, trim(summary || char(10) || files_touched, char(32, 9, 10, 13)), coalesce(ended_at, started_at), project,
     json_object('cwd', cwd, 'tools_used', CASE WHEN json_valid(tools_used) THEN json(tools_used) ELSE tools_used END), coalesce(started_at, ''), coalesce(ended_at, started_at, '')
   FROM sessions;
   INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, created_at, updated_at)
-  SELECT 'episodes', CAST(id AS TEXT), title, trim(body || char(10) || files), date, project,
+  SELECT 'episodes', CAST(id AS TEXT), title, trim(body || char(10) || files, char(32, 9, 10, 13)), date, project,
     json_object('pattern', pattern, 'tags', CASE WHEN json_valid(tags) THEN json(tags) ELSE tags END, 'occurrences', occurrences), date, updated_at
   FROM episodes;
 `;

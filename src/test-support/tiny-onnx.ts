@@ -5,6 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { onnxProvider } from '../embed/onnx.js';
+import type { EmbeddingProvider } from '../embed/provider.js';
 
 // --- minimal protobuf writer -------------------------------------------------------
 const varint = (n: number | bigint): number[] => {
@@ -84,4 +86,10 @@ export function writeTinyOnnxModel(dir: string, name = 'tiny-encoder', dims = 8)
   );
   writeFileSync(join(path, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'BertTokenizer', pad_token: '[PAD]', unk_token: '[UNK]', model_max_length: 128 }));
   return { path, vocab, dims };
+}
+
+/** A real transformers.js provider over a freshly built tiny model (dims and name vary, so fingerprints differ). */
+export async function tinyOnnxProvider(dir: string, name = 'tiny-encoder', dims = 8): Promise<EmbeddingProvider> {
+  const model = writeTinyOnnxModel(dir, name, dims);
+  return onnxProvider({ path: model.path, batchSize: 4 });
 }

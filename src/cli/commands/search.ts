@@ -74,7 +74,7 @@ function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
     const e = hit.explain;
     const lists = e.lists.map((l) => `${l.list} #${l.rank}${l.score === undefined ? '' : ` (${l.score.toFixed(3)})`}`).join(', ') || 'none';
     lines.push(`    lists: ${lists}`);
-    lines.push(`    fused ${e.fused.toFixed(3)} + bonus ${e.bonus.toFixed(3)} + neighbours ${e.neighbours.toFixed(3)} + thread ${e.thread.toFixed(3)}`);
+    lines.push(`    fused ${e.fused.toFixed(3)} + bonus ${e.bonus.toFixed(3)} + neighbours ${e.neighbours.toFixed(3)} + thread ${e.thread.toFixed(3)} + time ${e.time.toFixed(3)}`);
     const m = e.modifiers;
     const mods = [
       m.confidence !== undefined ? `confidence ${m.confidence.toFixed(2)}` : '',

@@ -26,7 +26,8 @@ export interface Tuning {
  * Measured on LoCoMo (5 conversations, 760 questions, USE-lite), recall@10 of the full
  * pipeline 0.732; removing one stage at a time: neighbours 0.638, rank bonus 0.666,
  * dense list (weight 0) 0.698, time hints 0.712, feedback 0.717, shortcut 0.732.
- * Thread evidence (weight 0.1) measured -0.2 and is off. Dense weight 0.5: 0.723; 1.5: 0.728.
+ * Thread evidence (weight 0.1) measured -0.2 and is off; capping hits per thread (3 at 0.7x)
+ * measured -2.9 and was dropped. Dense weight 0.5: 0.723; 1.5: 0.728.
  */
 export const DEFAULT_TUNING: Tuning = {
   depth: 100,

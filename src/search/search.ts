@@ -187,7 +187,8 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   let scores = new Map<number, number>();
   if (mode === 'bm25') bm25.ids.forEach((id, i) => scores.set(id, normalized[i] ?? 0));
   else if (mode === 'vector') dense.forEach((d) => scores.set(d.id, d.score));
-  else for (const f of fused) scores.set(f.id, f.score / top);
+  // Later stages only reorder the head: the tail past 3x the limit is dropped before rows are read.
+  else for (const f of fused.slice(0, Math.max(limit * 3, 60))) scores.set(f.id, f.score / top);
   const base = new Map(scores);
 
   const rows = documentsByRowIds(db, [...scores.keys()]);

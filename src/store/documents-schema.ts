@@ -100,7 +100,7 @@ const DOCUMENTS_SQL = `
 const MIRROR_SQL = `
   CREATE TRIGGER instincts_doc_ai AFTER INSERT ON instincts BEGIN
     INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, confidence, created_at, updated_at)
-    VALUES ('instincts', new.key, new.key, trim(new.trigger || char(10) || new.action || char(10) || new.explain, char(32, 9, 10, 13)),
+    VALUES ('instincts', new.key, new.key, trim(new.trigger || char(10) || new.action || CASE WHEN new.explain != new.action THEN char(10) || new.explain ELSE '' END, char(32, 9, 10, 13)),
       new.last_seen, new.project,
       json_object('category', new.category, 'domain', new.domain, 'evidence', new.evidence),
       new.confidence, new.first_seen, new.last_seen)
@@ -109,7 +109,7 @@ const MIRROR_SQL = `
   END;
   CREATE TRIGGER instincts_doc_au AFTER UPDATE ON instincts BEGIN
     UPDATE documents SET ext_id = new.key, title = new.key,
-      text = trim(new.trigger || char(10) || new.action || char(10) || new.explain, char(32, 9, 10, 13)),
+      text = trim(new.trigger || char(10) || new.action || CASE WHEN new.explain != new.action THEN char(10) || new.explain ELSE '' END, char(32, 9, 10, 13)),
       ts = new.last_seen, project = new.project,
       metadata = json_object('category', new.category, 'domain', new.domain, 'evidence', new.evidence),
       confidence = new.confidence, updated_at = new.last_seen
@@ -159,7 +159,7 @@ const MIRROR_SQL = `
 /** Records that existed before this migration become documents too. */
 const BACKFILL_SQL = `
   INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, confidence, created_at, updated_at)
-  SELECT 'instincts', key, key, trim(trigger || char(10) || action || char(10) || explain, char(32, 9, 10, 13)), last_seen, project,
+  SELECT 'instincts', key, key, trim(trigger || char(10) || action || CASE WHEN explain != action THEN char(10) || explain ELSE '' END, char(32, 9, 10, 13)), last_seen, project,
     json_object('category', category, 'domain', domain, 'evidence', evidence), confidence, first_seen, last_seen
   FROM instincts;
   INSERT INTO documents (collection, ext_id, title, text, ts, project, metadata, created_at, updated_at)

@@ -214,6 +214,23 @@ describe('search on a real store', () => {
   );
 });
 
+describe('query embedding cache', () => {
+  it(
+    'embeds a repeated query once',
+    withStore(async (store) => {
+      let calls = 0;
+      const counting: EmbeddingProvider = { ...small, embed: (texts) => ((calls += texts.length), small.embed(texts)) };
+      const embedder = new Embedder(store.db, counting);
+      const a = await embedder.embedQuery('cat kitten');
+      const b = await embedder.embedQuery('cat kitten');
+      expect(b).toBe(a);
+      expect(calls).toBe(1);
+      await embedder.embedQuery('stock market');
+      expect(calls).toBe(2);
+    }),
+  );
+});
+
 describe('instincts in the index', () => {
   it(
     'mirrors instinct inserts, updates and deletes, and ranks them with confidence',

@@ -214,6 +214,22 @@ describe('search on a real store', () => {
   );
 });
 
+describe('fallbacks', () => {
+  it(
+    'answers from full-text search when the embedding model fails, and fails vector mode clearly',
+    withStore(async (store) => {
+      addDocuments(store, [doc('a', 'the release checklist'), doc('b', 'lunch plans')]);
+      const broken: EmbeddingProvider = { ...small, embed: async () => Promise.reject(new Error('endpoint down')) };
+      const embedder = new Embedder(store.db, broken);
+      const res = await search(store.db, embedder, { query: 'release checklist' }, store.clock.now());
+      expect(ids(res)).toEqual(['a']);
+      expect(res.notes.join(' ')).toMatch(/not repaired: endpoint down/);
+      expect(res.notes.join(' ')).toMatch(/Embeddings unavailable \(endpoint down\)/);
+      await expect(search(store.db, embedder, { query: 'release', mode: 'vector' }, store.clock.now())).rejects.toThrow(/endpoint down/);
+    }),
+  );
+});
+
 describe('query embedding cache', () => {
   it(
     'embeds a repeated query once',

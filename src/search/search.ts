@@ -8,7 +8,7 @@
  *   4. seed 003's modifiers (confidence, activation, recency), an optional reranker,
  *      filters and the limit. Every stage can be explained per hit.
  */
-import { UsageError } from '../core/errors.js';
+import { UsageError, errorMessage } from '../core/errors.js';
 import type { Db } from '../store/db.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
 import { type DocumentRow, documentsByRowIds } from './documents.js';
@@ -158,11 +158,21 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   if (useDense && embedder) {
     const changed = embedder.modelChanged();
     if (changed) notes.push(`The embedding model changed (was ${changed.from.provider}/${changed.from.model}); run \`homunculus embed\` to re-embed every document.`);
-    repaired = await embedder.repair(lists.flatMap((l) => l.ids).slice(0, 200), request.repair ?? 20);
+    try {
+      repaired = await embedder.repair(lists.flatMap((l) => l.ids).slice(0, 200), request.repair ?? 20);
+    } catch (err) {
+      // A busy database or a failing model must not cost the query its answer.
+      notes.push(`Missing embeddings were not repaired: ${errorMessage(err)}`);
+    }
     lap('repair');
-    const qv = await embedder.embedQuery(query);
-    lap('query_embedding');
-    dense = embedder.index.search(qv, depth, filter);
+    try {
+      const qv = await embedder.embedQuery(query);
+      lap('query_embedding');
+      dense = embedder.index.search(qv, depth, filter);
+    } catch (err) {
+      if (mode === 'vector') throw err;
+      notes.push(`Embeddings unavailable (${errorMessage(err)}); ranked by full-text search only.`);
+    }
     lap('vector');
     if (dense.length) {
       lists.push({ name: 'vector', ids: dense.map((d) => d.id), scores: dense.map((d) => d.score), weight: tuning.weights.vector * ORIGINAL_QUERY_WEIGHT, original: true });

@@ -53,7 +53,14 @@ async function embedNew(store: Store, enabled: boolean): Promise<{ embedded: num
     embedder = await embedderFor(store);
     if (!embedder) return { embedded: 0 };
     const bar = progressBar('embedding', 1);
-    const embedded = await embedder.embedMissing((done, total) => bar.update(done, total));
+    let announced = false;
+    const embedded = await embedder.embedMissing((done, total) => {
+      if (!announced && total > 1000) {
+        process.stderr.write(`homunculus: embedding ${total} documents with ${embedder?.key}; interrupting is safe (\`homunculus embed\` resumes).\n`);
+        announced = true;
+      }
+      bar.update(done, total);
+    });
     bar.finish();
     return { embedded };
   } catch (err) {

@@ -214,6 +214,30 @@ describe('search on a real store', () => {
   );
 });
 
+describe('modifiers in the ranking', () => {
+  it(
+    'decays facts by age (seed 003), leaves other records alone unless asked',
+    withStore(async (store) => {
+      // The clock is 2026-03-01; 90 days earlier is 2025-12-01.
+      addDocuments(store, [
+        doc('old-fact', 'the deploy target is blue', { collection: 'facts', ts: '2025-12-01T00:00:00.000Z' }),
+        doc('new-fact', 'the deploy target is green', { collection: 'facts', ts: '2026-03-01T00:00:00.000Z' }),
+        doc('old-note', 'deploy target notes', { ts: '2025-12-01T00:00:00.000Z' }),
+      ]);
+      const now = store.clock.now();
+      const res = await search(store.db, null, { query: 'deploy target', mode: 'bm25' }, now);
+      const byId = new Map(res.results.map((r) => [r.id, r]));
+      expect(byId.get('old-fact')?.explain.modifiers.recency).toBeCloseTo(Math.exp(-90 / 90), 6);
+      expect(byId.get('new-fact')?.explain.modifiers.recency).toBe(1);
+      expect(byId.get('old-note')?.explain.modifiers).toEqual({ factor: 1 });
+      const all = await search(store.db, null, { query: 'deploy target', mode: 'bm25', recency: true }, now);
+      expect(all.results.find((r) => r.id === 'old-note')?.explain.modifiers.recency).toBeCloseTo(Math.exp(-1), 6);
+      const none = await search(store.db, null, { query: 'deploy target', mode: 'bm25', recency: false }, now);
+      expect(none.results.every((r) => r.explain.modifiers.recency === undefined)).toBe(true);
+    }),
+  );
+});
+
 describe('fallbacks', () => {
   it(
     'answers from full-text search when the embedding model fails, and fails vector mode clearly',

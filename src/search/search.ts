@@ -25,8 +25,12 @@ import { type Tuning, DEFAULT_TUNING } from './tuning.js';
 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'bm25', 'vector'];
-/** Collections whose records age: seed 003's recency decay applies to them by default. */
-export const RECENCY_COLLECTIONS: readonly string[] = ['facts', 'episodes', 'sessions'];
+/**
+ * Collections whose records age: seed 003's recency decay (days since valid_at) applies to
+ * facts by default. Sessions and episodes are history a query asks for on purpose: decaying
+ * them by default buried a year-old session under any newer record (`--recency` opts in).
+ */
+export const RECENCY_COLLECTIONS: readonly string[] = ['facts'];
 
 export interface SearchRequest {
   query: string;

@@ -194,7 +194,7 @@ export function registerSearchCommands(program: Command): void {
     .option('--limit <n>', 'how many results (default 10)')
     .option('--mode <mode>', `${SEARCH_MODES.join(' | ')} (default hybrid)`)
     .option('--min-score <n>', 'drop results scoring below this')
-    .option('--recency', 'decay every dated record by exp(-days/90) (default: facts, episodes, sessions only)')
+    .option('--recency', 'decay every dated record by exp(-days/90) (default: facts only)')
     .option('--no-recency', 'no recency decay at all')
     .option('--explain', 'show each list rank and score, the fusion and every modifier')
     .action(async (textArg: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {

@@ -3,6 +3,13 @@ import { machine } from './measure.js';
 import { runCoreBench } from './core.js';
 import { runGraphBench } from './graph.js';
 import { runMcpBench } from './mcp.js';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLocomoBench } from './locomo.js';
+import { runSearchBench } from './search.js';
+
+const LOCOMO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'bench', 'locomo-dev.json');
 
 interface Bench {
   name: string;
@@ -13,6 +20,11 @@ const BENCHES: Bench[] = [
   { name: 'core', run: () => runCoreBench() },
   { name: 'mcp', run: () => runMcpBench() },
   { name: 'graph', run: () => runGraphBench() },
+  { name: 'search', run: () => runSearchBench() },
+  {
+    name: 'locomo',
+    run: async () => (existsSync(LOCOMO) ? runLocomoBench({ data: LOCOMO }) : `## LoCoMo\n\nskipped: ${LOCOMO} not found`),
+  },
 ];
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -11,6 +11,8 @@ import { MIGRATIONS } from '../store/schema.js';
 import { countInstincts } from '../store/instincts.js';
 import { countObservations } from '../store/observations.js';
 import { CAPTURE_CHECKS } from '../hooks/doctor.js';
+import { embeddingConfig } from '../embed/config.js';
+import { indexStatus } from '../search/status.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -107,7 +109,34 @@ const llmConfig: DoctorCheck = async (paths) => {
   }
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, llmConfig, ...CAPTURE_CHECKS];
+const embeddings: DoctorCheck = (paths) => {
+  if (!existsSync(paths.db)) return { name: 'embeddings', status: 'warn', detail: 'no database yet', fix: 'Run `homunculus init`.' };
+  let cfg;
+  try {
+    cfg = embeddingConfig(loadConfig(paths.config));
+  } catch (err) {
+    return { name: 'embeddings', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
+  }
+  if (cfg.provider === 'none') return { name: 'embeddings', status: 'ok', detail: 'turned off (full-text search only)' };
+  const db = openDatabase(paths.db, { readonly: true });
+  try {
+    const s = indexStatus(db, cfg);
+    const model = `${s.configured.provider}/${s.configured.model}`;
+    if (s.modelChanged && s.stored) {
+      return { name: 'embeddings', status: 'warn', detail: `vectors are from ${s.stored.provider}/${s.stored.model}, the configured model is ${model}`, fix: 'Run `homunculus embed` to re-embed every document.' };
+    }
+    if (s.missing > 0) {
+      return { name: 'embeddings', status: 'warn', detail: `${s.missing} of ${s.documents} documents have no embedding (${model})`, fix: 'Run `homunculus embed` (queries also repair up to 20 at a time).' };
+    }
+    return { name: 'embeddings', status: 'ok', detail: `${s.current} documents embedded with ${model}` };
+  } catch (err) {
+    return { name: 'embeddings', status: 'warn', detail: `cannot read the search index: ${(err as Error).message}`, fix: 'Run any homunculus command to upgrade the database.' };
+  } finally {
+    db.close();
+  }
+};
+
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, llmConfig, embeddings, ...CAPTURE_CHECKS];
 
 export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
   const results: CheckResult[] = [];

@@ -9,6 +9,7 @@ import { registerLearningCommands } from './commands/learning.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerRuleCommands } from './commands/rules.js';
+import { registerSearchCommands } from './commands/search.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { registerSyncCommands } from './commands/sync.js';
 import { registerTransferCommands } from './commands/transfer.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerSyncCommands(program);
   registerLearningCommands(program);
   registerGraphCommands(program);
+  registerSearchCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',

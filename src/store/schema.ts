@@ -4,6 +4,7 @@
  */
 import { learningMigration } from './learning-schema.js';
 import { graphMigration } from './graph-schema.js';
+import { documentsMigration } from './documents-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -159,4 +160,4 @@ const convictionsEpisodesSearch: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration];
+export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration, documentsMigration];

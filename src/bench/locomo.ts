@@ -1,0 +1,145 @@
+/**
+ * Turn-level LoCoMo retrieval (one store per conversation, one document per turn, query =
+ * question, gold = evidence ids), categories 1-4: bm25-only, vector-only, plain RRF and
+ * the full pipeline side by side, with latency and indexing throughput.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EmbeddingProvider } from '../embed/provider.js';
+import { useLiteProvider } from '../embed/use-lite.js';
+import { upsertDocuments } from '../search/documents.js';
+import { Embedder } from '../search/embeddings.js';
+import { type SearchMode, search } from '../search/search.js';
+import { type Tuning, DEFAULT_TUNING, PLAIN_RRF } from '../search/tuning.js';
+import { writeTx } from '../store/db.js';
+import { openStore } from '../store/store.js';
+import { cachedProvider } from './cached-provider.js';
+import { type LocomoSample, loadLocomo } from './locomo-data.js';
+import { formatTable, percentile } from './measure.js';
+import { quality } from './metrics.js';
+
+export interface LocomoOptions {
+  data: string;
+  dump?: string;
+  /** File remembering embeddings between runs (tuning without re-running the encoder). */
+  embedCache?: string;
+  /** Overrides of the full pipeline's tuning (experiments). */
+  tuning?: Partial<Tuning>;
+  /** Only these methods (bm25, vector, rrf, full). */
+  only?: string[];
+}
+
+interface Method {
+  name: string;
+  mode: SearchMode;
+  tuning?: Partial<Tuning>;
+}
+
+interface Run {
+  sampleId: string;
+  question: string;
+  category: number;
+  gold: string[];
+  retrieved: string[];
+}
+
+const GROUPS: [string, (r: Run) => boolean][] = [
+  ['categories 1-4', () => true],
+  ['1 multi-hop', (r) => r.category === 1],
+  ['2 temporal', (r) => r.category === 2],
+  ['3 open-domain', (r) => r.category === 3],
+  ['4 single-hop', (r) => r.category === 4],
+];
+
+function qualityTables(methods: readonly string[], runs: ReadonlyMap<string, Run[]>): string[] {
+  const out: string[] = [];
+  for (const [label, pick] of GROUPS) {
+    const rows = methods.map((m) => {
+      const q = quality((runs.get(m) ?? []).filter(pick).map((r) => ({ retrieved: r.retrieved, gold: r.gold })));
+      return [m, ...[q.r1, q.r5, q.r10, q.r20, q.hit10, q.mrr].map((x) => x.toFixed(3)), String(q.n)];
+    });
+    out.push(`\n${label}\n`, formatTable(['method', 'R@1', 'R@5', 'R@10', 'R@20', 'hit@10', 'MRR', 'questions'], rows));
+  }
+  return out;
+}
+
+export async function runLocomoBench(options: LocomoOptions): Promise<string> {
+  const samples: LocomoSample[] = loadLocomo(options.data);
+  const all: Method[] = [
+    { name: 'bm25', mode: 'bm25' },
+    { name: 'vector', mode: 'vector' },
+    { name: 'rrf', mode: 'hybrid', tuning: PLAIN_RRF },
+    { name: 'full', mode: 'hybrid', tuning: { ...DEFAULT_TUNING, ...options.tuning } },
+  ];
+  const methods = options.only ? all.filter((m) => options.only?.includes(m.name)) : all;
+  const base = useLiteProvider();
+  const cache = options.embedCache ? cachedProvider(base, options.embedCache) : undefined;
+  const provider: EmbeddingProvider = cache ?? base;
+
+  const runs = new Map<string, Run[]>(methods.map((m) => [m.name, []]));
+  const latency = new Map<string, number[]>(methods.map((m) => [m.name, []]));
+  const embedLatency: number[] = [];
+  let docs = 0;
+  let ftsMs = 0;
+  let embedMs = 0;
+  const now = new Date('2030-01-01T00:00:00Z');
+  const root = mkdtempSync(join(tmpdir(), 'homunculus-locomo-'));
+  try {
+    for (const sample of samples) {
+      const store = openStore({ home: join(root, sample.sampleId) });
+      try {
+        let t = performance.now();
+        writeTx(store.db, () => upsertDocuments(store.db, sample.documents, now.toISOString()));
+        ftsMs += performance.now() - t;
+        docs += sample.documents.length;
+        const embedder = new Embedder(store.db, provider);
+        t = performance.now();
+        await embedder.syncAll();
+        embedMs += performance.now() - t;
+        for (const q of sample.questions) {
+          // Embed once outside the timed searches, so their latency excludes the query embedding.
+          const e0 = performance.now();
+          await embedder.embedQuery(q.question);
+          embedLatency.push(performance.now() - e0);
+          for (const m of methods) {
+            const t0 = performance.now();
+            const res = await search(store.db, embedder, { query: q.question, mode: m.mode, limit: 50, tuning: m.tuning, repair: 0 }, now);
+            latency.get(m.name)?.push(performance.now() - t0);
+            runs.get(m.name)?.push({ sampleId: sample.sampleId, question: q.question, category: q.category, gold: q.evidence, retrieved: res.results.map((r) => r.id) });
+          }
+        }
+      } finally {
+        store.close();
+      }
+    }
+  } finally {
+    cache?.save();
+    rmSync(root, { recursive: true, force: true });
+  }
+
+  const names = methods.map((m) => m.name);
+  const out: string[] = [
+    `## LoCoMo turn-level retrieval\n`,
+    `${samples.length} conversations, ${docs} turns, ${runs.get(names[0] ?? '')?.length ?? 0} questions (categories 1-4); ` +
+      `embedding model ${base.provider}/${base.model} (${base.dims}-d)${cache ? '; embedding cache on (indexing and query-embedding times exclude cached embeddings)' : ''}.`,
+  ];
+  out.push(...qualityTables(names, runs));
+  out.push(
+    '\nquery latency, ms (excluding the query embedding)\n',
+    formatTable(
+      ['method', 'p50', 'p95'],
+      names.map((m) => [m, percentile(latency.get(m) ?? [], 50).toFixed(2), percentile(latency.get(m) ?? [], 95).toFixed(2)]),
+    ),
+    `\nquery embedding: p50 ${percentile(embedLatency, 50).toFixed(1)} ms, p95 ${percentile(embedLatency, 95).toFixed(1)} ms`,
+    `indexing: full-text ${Math.round(docs / (ftsMs / 1000))} docs/s; embeddings ${Math.round(docs / (embedMs / 1000))} docs/s`,
+  );
+  if (options.dump) {
+    const lines = (runs.get('full') ?? []).map((r) =>
+      JSON.stringify({ sample_id: r.sampleId, question: r.question, category: r.category, evidence: r.gold, retrieved: r.retrieved.slice(0, 50) }),
+    );
+    writeFileSync(options.dump, `${lines.join('\n')}\n`);
+    out.push(`wrote ${lines.length} lines to ${options.dump}`);
+  }
+  return out.join('\n');
+}

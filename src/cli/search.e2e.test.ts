@@ -1,0 +1,135 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, cliJson, tempDir } from '../test-support/cli.js';
+import { writeTinyOnnxModel } from '../test-support/tiny-onnx.js';
+
+const NO_EMBED = { HOMUNCULUS_EMBEDDING: 'none' };
+
+interface QueryJson {
+  results: { id: string; score: number; collection: string; text: string; ts: string | null; explain?: unknown }[];
+  notes: string[];
+}
+
+describe('memory import, query and embed through the binary', () => {
+  let home: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    home = tempDir();
+  });
+  afterAll(() => home.cleanup());
+
+  it('imports good lines, reports bad ones with line numbers, and exits 1', () => {
+    const file = join(home.path, 'memories.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ id: 'm1', text: 'The staging database lives on host db-2', ts: '2026-01-05', project: 'api', metadata: { source: 'notes' } }),
+        '{not json',
+        JSON.stringify({ id: 'm2' }),
+        JSON.stringify({ id: 'm3', text: 'bad date', ts: 'yesterday' }),
+        '',
+        JSON.stringify({ id: 'f1', text: 'Deploys happen on Fridays after the standup', collection: 'facts', ts: '2026-02-01T09:00:00Z' }),
+        JSON.stringify({ id: 'i1', text: 'sneaky', collection: 'instincts' }),
+        JSON.stringify({ id: 7, text: '東京タワーの写真を共有した' }),
+      ].join('\n'),
+    );
+    const r = cli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED });
+    expect(r.status).toBe(1);
+    const summary = JSON.parse(r.stdout) as { inserted: number; lines: number; bad: { line: number; error: string }[] };
+    expect(summary).toMatchObject({ inserted: 3, lines: 8 });
+    expect(summary.bad.map((b) => b.line)).toEqual([2, 3, 4, 7]);
+    expect(r.stderr).toContain('memories.jsonl:2: not valid JSON');
+    expect(r.stderr).toContain('memories.jsonl:3: text must be a non-empty string');
+    expect(r.stderr).toContain('memories.jsonl:4: ts must be an ISO-8601');
+    expect(r.stderr).toContain('memories.jsonl:7: collection "instincts" is indexed from its own records');
+    // Importing the same file again changes nothing.
+    const again = JSON.parse(cli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED }).stdout) as { inserted: number; unchanged: number };
+    expect(again).toMatchObject({ inserted: 0, unchanged: 3 });
+  });
+
+  it('answers query --json with results best first under the ids given at import', () => {
+    const res = cliJson<QueryJson>(home.path, ['query', 'where is the staging database'], NO_EMBED);
+    expect(res.results[0]).toMatchObject({ id: 'm1', collection: 'memories', ts: '2026-01-05T00:00:00.000Z' });
+    expect(res.results[0]?.text).toContain('db-2');
+    const scores = res.results.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(cliJson<QueryJson>(home.path, ['query', '東京タワー'], NO_EMBED).results.map((r) => r.id)).toEqual(['7']);
+    const facts = cliJson<QueryJson>(home.path, ['query', 'deploys staging', '--collection', 'facts', '--since', '2026-01-15'], NO_EMBED);
+    expect(facts.results.map((r) => r.id)).toEqual(['f1']);
+    expect(cliJson<QueryJson>(home.path, ['query', 'staging', '--project', 'other'], NO_EMBED).results).toEqual([]);
+  });
+
+  it('explains the ranking in text mode', () => {
+    const r = cli(home.path, ['query', 'staging database host', '--explain', '--mode', 'bm25'], { env: NO_EMBED });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/1\. \d\.\d{3} {2}memories\/m1 2026-01-05/);
+    expect(r.stdout).toMatch(/lists: bm25 #1 \(/);
+    expect(r.stdout).toMatch(/modifiers: none/);
+  });
+
+  it('rejects bad arguments with exit 2 and a hint', () => {
+    const cases: [string[], RegExp][] = [
+      [['query', 'x', '--since', 'last tuesday'], /--since must be an ISO-8601 date/],
+      [['query', 'x', '--since', '2026-02-01', '--until', '2026-01-01'], /--since is later than --until/],
+      [['query', 'x', '--mode', 'fuzzy'], /--mode must be one of hybrid, bm25, vector/],
+      [['query', 'x', '--limit', '0'], /--limit must be a whole number/],
+      [['query', 'x', '--min-score', '-1'], /--min-score must be a number/],
+      [['query', 'x', '--collection', 'Bad Name'], /--collection: collection must be lower-case/],
+      [['query', '   '], /The query is empty/],
+      [['memory', 'add', 'text', '--ts', 'soon'], /ts must be an ISO-8601/],
+      [['memory', 'add', 'text', '--metadata', '[1]'], /metadata must be a JSON object/],
+      [['memory', 'import', join(home.path, 'missing.jsonl')], /No such file/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(home.path, args, { env: NO_EMBED });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('takes a 1 MB query with NUL bytes on stdin', () => {
+    const r = cli(home.path, ['query', '-', '--json'], { env: NO_EMBED, input: `staging\u0000 database ${'padding '.repeat(130_000)}` });
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as QueryJson).results[0]?.id).toBe('m1');
+  });
+
+  it('adds and deletes single memories', () => {
+    const added = cliJson<{ id: string; inserted: number }>(home.path, ['memory', 'add', 'The VPN config is in vault under net/vpn', '--id', 'vpn'], NO_EMBED);
+    expect(added).toMatchObject({ id: 'vpn', inserted: 1 });
+    expect(cliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED).results[0]?.id).toBe('vpn');
+    expect(cliJson<{ deleted: number }>(home.path, ['memory', 'delete', 'vpn'], NO_EMBED).deleted).toBe(1);
+    expect(cliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED).results).toEqual([]);
+    expect(cli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED }).status).toBe(1);
+  });
+});
+
+describe('embed after a model change', () => {
+  it('re-embeds every document with the new model and reports it', () => {
+    const home = tempDir();
+    try {
+      const a = writeTinyOnnxModel(home.path, 'model-a', 8);
+      const b = writeTinyOnnxModel(home.path, 'model-b', 16);
+      const config = (path: string) => writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path } }));
+      config(a.path);
+      const file = join(home.path, 'pets.jsonl');
+      writeFileSync(file, ['cat kitten pet', 'stock market price', 'rain storm weather'].map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n'));
+      expect(cliJson<{ embedded: number }>(home.path, ['memory', 'import', file]).embedded).toBe(3);
+      expect(cliJson<{ current: number; missing: number }>(home.path, ['embed', '--status'])).toMatchObject({ current: 3, missing: 0 });
+      config(b.path);
+      const status = cli(home.path, ['embed', '--status']);
+      expect(status.stdout).toMatch(/vectors on record are from onnx\/model-a: run `homunculus embed`/);
+      const hybrid = cliJson<QueryJson>(home.path, ['query', 'kitten']);
+      expect(hybrid.notes.join(' ')).toMatch(/embedding model changed/);
+      const run = cliJson<{ model_changed: boolean; embedded: number; removed_stale: number; model: { model: string; dims: number } }>(home.path, ['embed']);
+      // The query above already re-embedded its one lexical hit (one vector per document: it replaced the old one).
+      expect(run).toMatchObject({ model_changed: true, removed_stale: 2, model: { model: 'model-b', dims: 16 } });
+      expect(run.embedded).toBe(2);
+      expect(cliJson<{ current: number; stale: number }>(home.path, ['embed', '--status'])).toMatchObject({ current: 3, stale: 0 });
+      const vector = cliJson<QueryJson>(home.path, ['query', 'kitten', '--mode', 'vector']);
+      expect(vector.results[0]?.id).toBe('d0');
+      expect(cli(home.path, ['embed', '--help']).stdout).toMatch(/provider": "ollama"/);
+    } finally {
+      home.cleanup();
+    }
+  });
+});

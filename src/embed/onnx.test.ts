@@ -1,0 +1,27 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../test-support/cli.js';
+import { writeTinyOnnxModel } from '../test-support/tiny-onnx.js';
+import { onnxProvider } from './onnx.js';
+import { cosine } from './vector-math.js';
+
+const dir = tempDir('homunculus-onnx-');
+afterAll(() => dir.cleanup());
+
+describe('transformers.js ONNX provider (local folder, no hub)', () => {
+  it('loads a model folder and mean-pools unit vectors', async () => {
+    const model = writeTinyOnnxModel(dir.path, 'tiny', 8);
+    const provider = await onnxProvider({ path: model.path });
+    expect(provider).toMatchObject({ provider: 'onnx', model: 'tiny', dims: 8 });
+    const [cat, pet, market] = await provider.embed(['the cat is on a kitten', 'a puppy dog pet', 'stock market price']);
+    expect(cosine(cat as Float32Array, pet as Float32Array)).toBeGreaterThan(0.9);
+    expect(cosine(cat as Float32Array, market as Float32Array)).toBeLessThan(0.2);
+    expect(Math.hypot(...(cat as Float32Array))).toBeCloseTo(1, 5);
+    await provider.close?.();
+  });
+
+  it('explains a missing folder or a folder without the model file', async () => {
+    await expect(onnxProvider({ path: `${dir.path}/nowhere` })).rejects.toThrow(/No ONNX model .*config.json is missing/);
+    const model = writeTinyOnnxModel(dir.path, 'no-weights', 8);
+    await expect(onnxProvider({ path: model.path, dtype: 'q8' })).rejects.toThrow(/Cannot load the ONNX model/);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Keeping document embeddings in step with the configured model: bulk embedding with
+ * progress, lazy repair during queries (at most 20 a query, seed 003), the stored
+ * fingerprint, and a cache of query embeddings.
+ */
+import { LruCache } from '../embed/lru.js';
+import { type EmbeddingFingerprint, type EmbeddingProvider, fingerprintKey, fingerprintOf } from '../embed/provider.js';
+import { type Db, writeTx } from '../store/db.js';
+import { deleteStaleVectors, missingVectorIds, readFingerprint, VectorIndex, writeFingerprint, writeVectors } from './vectors.js';
+
+export const LAZY_REPAIR_MAX = 20;
+export const QUERY_CACHE_SIZE = 512;
+
+/** A provider bound to one database: its vector index and query-embedding cache. */
+export class Embedder {
+  readonly fingerprint: EmbeddingFingerprint;
+  readonly key: string;
+  readonly index: VectorIndex;
+  private readonly queryCache = new LruCache<string, Float32Array>(QUERY_CACHE_SIZE);
+
+  constructor(
+    readonly db: Db,
+    readonly provider: EmbeddingProvider,
+  ) {
+    this.fingerprint = fingerprintOf(provider);
+    this.key = fingerprintKey(this.fingerprint);
+    this.index = new VectorIndex(db, this.fingerprint);
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const cached = this.queryCache.get(text);
+    if (cached) return cached;
+    const [vector] = await this.provider.embed([text]);
+    if (!vector) throw new Error('the embedding provider returned no vector');
+    this.queryCache.set(text, vector);
+    return vector;
+  }
+
+  /** The stored fingerprint differs from this provider's: vectors must be rebuilt (`homunculus embed`). */
+  modelChanged(): { from: EmbeddingFingerprint } | undefined {
+    const stored = readFingerprint(this.db);
+    if (stored && fingerprintKey(stored) !== this.key) return { from: stored };
+    return undefined;
+  }
+
+  /** Embeds the given documents (ids) in batches and stores their vectors. */
+  async embedDocuments(ids: readonly number[], onProgress?: (done: number, total: number) => void): Promise<number> {
+    const batch = Math.max(1, this.provider.batchSize);
+    const text = this.db.prepare("SELECT id, trim(title || char(10) || text, char(32, 9, 10, 13)) AS body FROM documents WHERE id IN (SELECT value FROM json_each(?))");
+    let done = 0;
+    for (let i = 0; i < ids.length; i += batch) {
+      const slice = ids.slice(i, i + batch);
+      const rows = text.all(JSON.stringify(slice)) as { id: number; body: string }[];
+      const vectors = await this.provider.embed(rows.map((r) => r.body));
+      writeTx(this.db, () => writeVectors(this.db, this.key, rows.map((r, j) => ({ id: r.id, vector: vectors[j] as Float32Array }))));
+      done += slice.length;
+      onProgress?.(done, ids.length);
+    }
+    return done;
+  }
+
+  /**
+   * Brings every document up to this model: records the fingerprint, drops vectors of
+   * any other model, and embeds what is missing. Returns how many were embedded.
+   */
+  async syncAll(options: { onProgress?: (done: number, total: number) => void; force?: boolean } = {}): Promise<{ embedded: number; removedStale: number; previous?: EmbeddingFingerprint }> {
+    const previous = readFingerprint(this.db);
+    const removedStale = writeTx(this.db, () => {
+      writeFingerprint(this.db, this.fingerprint);
+      const removed = deleteStaleVectors(this.db, this.key);
+      if (options.force) this.db.prepare('DELETE FROM document_vectors').run();
+      return removed;
+    });
+    const ids = missingVectorIds(this.db, this.key);
+    const embedded = await this.embedDocuments(ids, options.onProgress);
+    return { embedded, removedStale, previous };
+  }
+
+  /** Embeds every document that lacks a vector of this model (after an import), recording the model if none is. */
+  async embedMissing(onProgress?: (done: number, total: number) => void): Promise<number> {
+    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
+    return this.embedDocuments(missingVectorIds(this.db, this.key), onProgress);
+  }
+
+  /** Embeds up to `max` of the given documents that lack a vector (lazy repair during a query). */
+  async repair(ids: readonly number[], max = LAZY_REPAIR_MAX): Promise<number> {
+    if (max <= 0 || ids.length === 0) return 0;
+    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
+    const missing = missingVectorIds(this.db, this.key, { among: ids, limit: max });
+    return missing.length === 0 ? 0 : this.embedDocuments(missing);
+  }
+}

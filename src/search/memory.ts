@@ -1,0 +1,78 @@
+/**
+ * The general memory surface: adding documents one at a time or from a JSONL file (one
+ * `{id, text, collection?, ts?, project?, metadata?}` per line). Bad lines are reported
+ * with their line numbers and skipped; every good line is stored.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { HomunculusError } from '../core/errors.js';
+import { writeTx } from '../store/db.js';
+import type { Store } from '../store/store.js';
+import { type DocumentInput, type UpsertCounts, DocumentInputError, upsertDocuments, validateDocumentInput } from './documents.js';
+
+export interface BadLine {
+  line: number;
+  error: string;
+}
+
+export interface ImportResult extends UpsertCounts {
+  lines: number;
+  bad: BadLine[];
+}
+
+const IMPORT_BATCH = 2000;
+
+export function addDocuments(store: Store, docs: readonly DocumentInput[]): UpsertCounts {
+  const now = store.clock.now().toISOString();
+  return writeTx(store.db, () => upsertDocuments(store.db, docs, now));
+}
+
+/** Parses one JSONL line into a document, or explains why it cannot be one. */
+export function parseDocumentLine(text: string, defaults: { collection?: string }): DocumentInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new DocumentInputError(`not valid JSON (${(err as Error).message})`);
+  }
+  return validateDocumentInput(value, defaults);
+}
+
+export async function importJsonl(
+  store: Store,
+  path: string,
+  options: { collection?: string; onProgress?: (bytes: number, total: number) => void } = {},
+): Promise<ImportResult> {
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new HomunculusError('not_found', `No such file: ${path}`, { hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.', exitCode: 2 });
+  }
+  const total = statSync(path).size;
+  const result: ImportResult = { lines: 0, bad: [], inserted: 0, updated: 0, unchanged: 0 };
+  let batch: DocumentInput[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (batch.length === 0) return;
+    const counts = addDocuments(store, batch);
+    result.inserted += counts.inserted;
+    result.updated += counts.updated;
+    result.unchanged += counts.unchanged;
+    batch = [];
+    options.onProgress?.(bytes, total);
+  };
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    result.lines++;
+    bytes += Buffer.byteLength(line, 'utf8') + 1;
+    if (line.trim() === '') continue;
+    try {
+      batch.push(parseDocumentLine(line, { collection: options.collection }));
+    } catch (err) {
+      if (!(err instanceof DocumentInputError)) throw err;
+      result.bad.push({ line: result.lines, error: err.message });
+    }
+    if (batch.length >= IMPORT_BATCH) flush();
+  }
+  flush();
+  options.onProgress?.(total, total);
+  return result;
+}

@@ -4,7 +4,7 @@ import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { isRelevant, promptContext, requiredMatches } from './prompt.js';
-import { rankInstincts } from './rank.js';
+import { matchInstincts } from './rank.js';
 import { selectStartInstincts, sessionStartContext } from './session-start.js';
 import { matchedTerms, queryTerms, stem } from './terms.js';
 
@@ -42,13 +42,13 @@ describe('ranking', () => {
     observe(store, { pattern: 'seq:docker-compose-up', trigger: 'when starting the docker stack', action: 'use docker compose up -d' });
     observe(store, { pattern: 'seq:docker-other-project', trigger: 'when starting the docker stack elsewhere', project: 'bbbbbbbbbbbbbbbb' });
     observe(store, { pattern: 'pref:editor', trigger: 'when editing files' });
-    const hits = rankInstincts(store.db, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
+    const hits = matchInstincts(store.db, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
     expect(hits.map((h) => h.row.key)).toEqual(['seq:docker-compose-up']);
     expect(hits[0]?.matched).toBe(3);
     expect(hits[0]?.relevance).toBeGreaterThan(0);
     expect(hits[0]?.relevance).toBeLessThan(1);
-    expect(rankInstincts(store.db, { text: 'the and of', limit: 5 })).toEqual([]);
-    expect(rankInstincts(store.db, { text: 'AND OR NOT "(*', limit: 5 })).toEqual([]);
+    expect(matchInstincts(store.db, { text: 'the and of', limit: 5 })).toEqual([]);
+    expect(matchInstincts(store.db, { text: 'AND OR NOT "(*', limit: 5 })).toEqual([]);
   });
 
   it('applies the relevance bar by prompt length', () => {

@@ -7,7 +7,7 @@ import type { ProjectInfo } from '../core/project.js';
 import { scoreOf } from '../learn/records.js';
 import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
-import { type RankedInstinct, rankInstincts } from './rank.js';
+import { type RankedInstinct, matchInstincts } from './rank.js';
 
 export const PROMPT_BUDGET = 1_500;
 export const PROMPT_LIMIT = 5;
@@ -32,7 +32,7 @@ export interface PromptContextOptions {
 export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
   const now = store.clock.now();
   const limit = options.limit ?? PROMPT_LIMIT;
-  const hits = rankInstincts(store.db, { text: prompt, project: project.fingerprint, limit: limit * 4 })
+  const hits = matchInstincts(store.db, { text: prompt, project: project.fingerprint, limit: limit * 4 })
     .filter(isRelevant)
     .map((hit) => ({ ...hit, score: scoreOf(hit.row, now) }))
     .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)

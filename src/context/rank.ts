@@ -1,7 +1,8 @@
 /**
- * Ranking instincts against a query, for session start and prompt-time injection. One
- * function so a better retriever (hybrid BM25 + vectors) can replace it: today it is
- * SQLite FTS5 BM25 over an OR of the query's terms.
+ * Matching instincts against a query by their terms, for session start and prompt-time
+ * injection: SQLite FTS5 BM25 over an OR of the query's terms, plus how many terms each
+ * instinct contains (the prompt hook's relevance bar). Hooks use it rather than the hybrid
+ * search (search/instincts-rank.ts) because it needs no embedding model and loads fast.
  */
 import type { Db } from '../store/db.js';
 import { type InstinctRow, quoteFtsTerms } from '../store/instincts.js';
@@ -25,7 +26,7 @@ export interface RankedInstinct {
   terms: number;
 }
 
-export function rankInstincts(db: Db, query: RankQuery): RankedInstinct[] {
+export function matchInstincts(db: Db, query: RankQuery): RankedInstinct[] {
   const terms = queryTerms(query.text);
   if (terms.length === 0 || query.limit <= 0) return [];
   const where = ['instincts_fts MATCH @match'];

@@ -11,7 +11,7 @@ import type { InstinctRow } from '../store/instincts.js';
 import { countObservations } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
-import { rankInstincts } from './rank.js';
+import { matchInstincts } from './rank.js';
 
 export const QMD_THRESHOLD = 30;
 export const START_TOP = 15;
@@ -42,7 +42,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
   // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
   const query = [project.name, ...stack].join(' ');
-  const hits = rankInstincts(store.db, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
+  const hits = matchInstincts(store.db, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
   const seen = new Set(hits.map((r) => r.id));
   const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
   return { shown, total: rows.length, ranked: hits.length > 0 };

@@ -38,17 +38,48 @@ function seenThisSession(store: Store, input: RecallInput, file: string): boolea
   return row !== undefined;
 }
 
-interface SessionHit {
+export interface SessionHit {
   id: string;
   project_name: string;
   started_at: string | null;
   summary: string;
 }
 
-interface EpisodeHit {
+export interface EpisodeHit {
   title: string;
   date: string;
   body: string;
+}
+
+export interface FileHistory {
+  sessions: SessionHit[];
+  episodes: EpisodeHit[];
+}
+
+/** Sessions and episodes that touched `file`: the same absolute path, or the same path inside another checkout of the project. */
+export function fileHistory(
+  store: Store,
+  file: string,
+  project: ProjectInfo,
+  options: { excludeSession?: string; sessions?: number; episodes?: number } = {},
+): FileHistory {
+  const rel = relativeTo(file, project.root);
+  const suffix = rel ? `%/${likeEscape(rel)}` : likeEscape(file);
+  const sessions = store.db
+    .prepare(
+      `SELECT DISTINCT s.id, s.project_name, s.started_at, s.summary FROM sessions s, json_each(s.files_touched) f
+       WHERE s.id != @session AND (f.value = @file OR (s.project = @project AND f.value LIKE @suffix ESCAPE '\\'))
+       ORDER BY s.started_at DESC LIMIT @limit`,
+    )
+    .all({ session: options.excludeSession ?? '', file, project: project.fingerprint, suffix, limit: options.sessions ?? RECALL_SESSIONS }) as SessionHit[];
+  const episodes = store.db
+    .prepare(
+      `SELECT DISTINCT e.title, e.date, e.body FROM episodes e, json_each(e.files) f
+       WHERE f.value = @file OR (e.project = @project AND f.value LIKE @suffix ESCAPE '\\')
+       ORDER BY e.date DESC LIMIT @limit`,
+    )
+    .all({ file, project: project.fingerprint, suffix, limit: options.episodes ?? RECALL_EPISODES }) as EpisodeHit[];
+  return { sessions, episodes };
 }
 
 export function recallContext(store: Store, input: RecallInput): string {
@@ -56,25 +87,9 @@ export function recallContext(store: Store, input: RecallInput): string {
   const heads: string[] = [];
   for (const file of input.files.slice(0, 3)) {
     if (seenThisSession(store, input, file)) continue;
-    // The same absolute path, or the same path inside another checkout of this project.
-    const rel = relativeTo(file, input.project.root);
-    const suffix = rel ? `%/${likeEscape(rel)}` : likeEscape(file);
-    const sessions = store.db
-      .prepare(
-        `SELECT DISTINCT s.id, s.project_name, s.started_at, s.summary FROM sessions s, json_each(s.files_touched) f
-         WHERE s.id != @session AND (f.value = @file OR (s.project = @project AND f.value LIKE @suffix ESCAPE '\\'))
-         ORDER BY s.started_at DESC LIMIT @limit`,
-      )
-      .all({ session: input.sessionId, file, project: input.project.fingerprint, suffix, limit: RECALL_SESSIONS }) as SessionHit[];
-    const episodes = store.db
-      .prepare(
-        `SELECT DISTINCT e.title, e.date, e.body FROM episodes e, json_each(e.files) f
-         WHERE f.value = @file OR (e.project = @project AND f.value LIKE @suffix ESCAPE '\\')
-         ORDER BY e.date DESC LIMIT @limit`,
-      )
-      .all({ file, project: input.project.fingerprint, suffix, limit: RECALL_EPISODES }) as EpisodeHit[];
+    const { sessions, episodes } = fileHistory(store, file, input.project, { excludeSession: input.sessionId });
     if (sessions.length === 0 && episodes.length === 0) continue;
-    heads.push(rel ?? file);
+    heads.push(relativeTo(file, input.project.root) ?? file);
     for (const s of sessions) lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(s.summary, 220)}`);
     for (const e of episodes) lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
   }

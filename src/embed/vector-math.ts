@@ -17,8 +17,9 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** Cosine similarity (vectors need not be normalised). */
+/** Cosine similarity (vectors need not be normalised); vectors of different lengths (two models) are never similar. */
 export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length || a.length === 0) return 0;
   const d = dot(a, b);
   const na = Math.sqrt(dot(a, a));
   const nb = Math.sqrt(dot(b, b));

@@ -53,10 +53,7 @@ export function activation(accessTimes: readonly (Date | string)[], now: Date, w
   );
 }
 
-/** Sigmoid used in search scoring: -2 -> 0.5, 0 -> 0.88, 2 -> 0.98. */
-export function activationFactor(a: number): number {
-  if (a === Number.NEGATIVE_INFINITY) return 0;
-  return 1 / (1 + Math.exp(-(a + 2)));
-}
+/** Sigmoid used in search scoring: -2 -> 0.5, 0 -> 0.88, 2 -> 0.98 (one definition, in search). */
+export { activationFactor } from '../search/modifiers.js';
 
 export const isExpired = (a: number): boolean => a < EXPIRY_THRESHOLD;

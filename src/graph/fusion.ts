@@ -28,7 +28,5 @@ export function reciprocalRankFusion(lists: readonly RankedIds[], k = RRF_K): { 
     .sort((a, b) => b.score - a.score || (bestRank.get(a.id) ?? 0) - (bestRank.get(b.id) ?? 0) || a.id - b.id);
 }
 
-/** Seed 003's recency factor: exp(-days / 90); the future counts as now. */
-export function recencyDecay(days: number): number {
-  return Math.exp(-Math.max(0, days) / 90);
-}
+/** Seed 003's recency factor: exp(-days / 90) (one definition, in search). */
+export { recencyDecay } from '../search/modifiers.js';

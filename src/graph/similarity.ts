@@ -1,4 +1,5 @@
 /** Text and vector similarity used by deduplication, chunking and search. Pure. */
+import { bufferToVector } from '../embed/vector-math.js';
 
 /** Lower-case words of at least `minLength` characters (seed 003: words >= 2 characters). */
 export function words(text: string, minLength = 2): Set<string> {
@@ -26,30 +27,10 @@ export const COSINE_DUPLICATE = 0.92;
 
 export const isJaccardDuplicate = (a: string, b: string): boolean => textJaccard(a, b) > JACCARD_DUPLICATE;
 
-/** Cosine similarity; vectors of different lengths (two models) are never similar. */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length || a.length === 0) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-/** Vectors are stored as little-endian float32 blobs. */
-export function vectorToBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-}
+// One implementation of the vector maths for the whole engine.
+export { cosine, vectorToBuffer as vectorToBlob } from '../embed/vector-math.js';
 
 export function blobToVector(blob: Buffer | Uint8Array | null | undefined): Float32Array | undefined {
   if (!blob || blob.byteLength === 0 || blob.byteLength % 4 !== 0) return undefined;
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
+  return bufferToVector(blob);
 }

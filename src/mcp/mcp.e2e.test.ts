@@ -28,7 +28,7 @@ const SEED_002_TOOLS = ['observe', 'suggest', 'list_instincts', 'get_instinct', 
   'alias_pattern', 'import_patterns', 'session_summary', 'detect_chains', 'effectiveness', 'trending', 'export_claude_md', 'export_skill',
   'inject_claude_md', 'find_duplicates', 'import_claude_md', 'history', 'export_platform', 'gc', 'housekeep'];
 /** Beyond seed 002: the rest of the engine's memory. */
-const MEMORY_TOOLS = ['memory_context', 'graph_facts'];
+const MEMORY_TOOLS = ['memory_context', 'graph_facts', 'memory_search', 'recall_file'];
 
 interface Rec { pattern: string; confidence: number; level: string; promoted: number; project: string; category: string; explain: string }
 
@@ -224,6 +224,25 @@ describe('maintenance and insight', () => {
     expect(again).toEqual({ decay: { decayed: 0, deleted: 0 }, dedup: { found: 0, applied: 0 }, orphans_cleaned: 0, fts_rebuilt: true });
     expect(await call(mcp.client, 'gc')).toEqual(again);
     expect(await callError(mcp.client, 'gc', { dedup_threshold: 3 })).toMatch(/dedup_threshold/);
+  });
+});
+
+describe('memory beyond seed 002', () => {
+  it('searches every collection with filters and recalls what happened with a file', async () => {
+    const hits = await call<{ results: { id: string; collection: string; score: number }[]; count: number }>(mcp.client, 'memory_search', {
+      query: 'missing await promise',
+      mode: 'bm25',
+      collections: ['instincts'],
+    });
+    expect(hits.results[0]).toMatchObject({ id: 'fix:missing-await', collection: 'instincts' });
+    expect(hits.count).toBe(hits.results.length);
+    const none = await call<{ count: number }>(mcp.client, 'memory_search', { query: 'missing await', mode: 'bm25', collections: ['sessions'] });
+    expect(none.count).toBe(0);
+    expect(await callError(mcp.client, 'memory_search', { query: 'x', since: 'last tuesday' })).toMatch(/not an ISO-8601 date/);
+    expect(await callError(mcp.client, 'memory_search', { query: 'x', collections: ['passwords'] })).toMatch(/collections/);
+
+    const recall = await call<{ file: string; sessions: unknown[]; episodes: unknown[] }>(mcp.client, 'recall_file', { file: 'src/never-touched.ts' });
+    expect(recall).toEqual({ file: join(repo, 'src', 'never-touched.ts'), sessions: [], episodes: [] });
   });
 });
 

@@ -10,12 +10,13 @@ import { listInstincts } from '../store/instincts.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { EXPORT_TOOLS } from './tools/exports.js';
 import { MAINTENANCE_TOOLS } from './tools/maintenance.js';
+import { MEMORY_TOOLS } from './tools/memory.js';
 import { GRAPH_TOOLS } from './tools/graph.js';
 import { MATURE, PATTERN_TOOLS } from './tools/patterns.js';
 
 export const SERVER_NAME = 'homunculus';
 
-export const ALL_TOOLS: readonly ToolDef[] = [...PATTERN_TOOLS, ...EXPORT_TOOLS, ...MAINTENANCE_TOOLS, ...GRAPH_TOOLS] as unknown as readonly ToolDef[];
+export const ALL_TOOLS: readonly ToolDef[] = [...PATTERN_TOOLS, ...EXPORT_TOOLS, ...MAINTENANCE_TOOLS, ...GRAPH_TOOLS, ...MEMORY_TOOLS] as unknown as readonly ToolDef[];
 
 /** Server instructions from the live store: what is there and what is trusted most. */
 export function buildInstructions(ctx: ToolContext): string {

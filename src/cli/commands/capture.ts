@@ -28,6 +28,14 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, no
   };
 }
 
+/** The transcripts named on the command line, or every one under ~/.claude/projects; a missing path is a usage error. */
+export function transcriptsToImport(paths: readonly string[]): string[] {
+  if (paths.length === 0) return defaultTranscriptFiles(process.env.HOME ?? homedir());
+  const found = transcriptFiles(paths);
+  if (found.missing.length) throw new UsageError(`No such file or directory: ${found.missing.join(', ')}`, 'Give transcript files (*.jsonl) or directories that hold them.');
+  return found.files;
+}
+
 export function registerCaptureCommands(program: Command): void {
   program
     .command('hook')
@@ -47,14 +55,7 @@ export function registerCaptureCommands(program: Command): void {
     .option('--force', 'read files again even when already imported unchanged (nothing is added twice)')
     .option('--no-progress', 'no progress output on stderr')
     .action(async (paths: string[], o: { force?: boolean; progress?: boolean }, cmd: Command) => {
-      let files: string[];
-      if (paths.length) {
-        const found = transcriptFiles(paths);
-        if (found.missing.length) throw new UsageError(`No such file or directory: ${found.missing.join(', ')}`, 'Give transcript files (*.jsonl) or directories that hold them.');
-        files = found.files;
-      } else {
-        files = defaultTranscriptFiles(process.env.HOME ?? homedir());
-      }
+      const files = transcriptsToImport(paths);
       await withCommandStore(cmd, async (store, g) => {
         const result = await importTranscripts(store, files, {
           ...(o.force ? { force: true } : {}),

@@ -1,14 +1,12 @@
 /** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
 import type { Command } from 'commander';
-import { homedir } from 'node:os';
-import { UsageError } from '../../core/errors.js';
-import { defaultTranscriptFiles, importTranscripts, transcriptFiles } from '../../hooks/import.js';
+import { importTranscripts } from '../../hooks/import.js';
 import { consolidate } from '../../learn/maintenance.js';
 import { instinctStatus } from '../../learn/stats.js';
 import { renderAll } from '../../view/render.js';
 import { withCommandStore } from '../context.js';
 import { emit } from '../output.js';
-import { progressReporter } from './capture.js';
+import { progressReporter, transcriptsToImport } from './capture.js';
 import { learnPending } from './learning.js';
 
 export function registerSyncCommands(program: Command): void {
@@ -20,16 +18,7 @@ export function registerSyncCommands(program: Command): void {
     .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')
     .option('--no-progress', 'no progress output on stderr')
     .action(async (paths: string[], o: { import?: boolean; llm?: boolean; progress?: boolean }, cmd: Command) => {
-      let files: string[] = [];
-      if (o.import !== false) {
-        if (paths.length) {
-          const found = transcriptFiles(paths);
-          if (found.missing.length) throw new UsageError(`No such file or directory: ${found.missing.join(', ')}`, 'Give transcript files (*.jsonl) or directories that hold them.');
-          files = found.files;
-        } else {
-          files = defaultTranscriptFiles(process.env.HOME ?? homedir());
-        }
-      }
+      const files = o.import === false ? [] : transcriptsToImport(paths);
       await withCommandStore(cmd, async (store, g) => {
         const imported = await importTranscripts(store, files, o.progress !== false && !g.json ? { onProgress: progressReporter() } : {});
         const learned = await learnPending(store, { llm: o.llm !== false });

@@ -1,18 +1,6 @@
 /** The `homunculus` command line: global options, commands, and one error policy. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { registerCaptureCommands } from './commands/capture.js';
-import { registerInstallCommands } from './commands/install.js';
-import { registerGraphCommands } from './commands/graph.js';
-import { registerInstinctCommands } from './commands/instincts.js';
-import { registerLearningCommands } from './commands/learning.js';
-import { registerLifecycleCommands } from './commands/lifecycle.js';
-import { registerMcpCommands } from './commands/mcp.js';
-import { registerRuleCommands } from './commands/rules.js';
-import { registerSearchCommands } from './commands/search.js';
-import { registerSetupCommands } from './commands/setup.js';
-import { registerSyncCommands } from './commands/sync.js';
-import { registerTransferCommands } from './commands/transfer.js';
 import { reportError } from './output.js';
 
 function version(): string {
@@ -24,7 +12,40 @@ function version(): string {
   }
 }
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Every command module and the top-level commands it registers. A run loads only the module
+ * of the command it names (start-up stays near bare Node); help and unknown commands load all.
+ * cli/program.test.ts checks this table against what the modules register.
+ */
+export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () => Promise<Register> }[] = [
+  { commands: ['init', 'doctor'], load: async () => (await import('./commands/setup.js')).registerSetupCommands },
+  { commands: ['observe', 'list', 'get', 'search', 'feedback', 'alias', 'stats', 'consolidate'], load: async () => (await import('./commands/instincts.js')).registerInstinctCommands },
+  { commands: ['status', 'evolve'], load: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands },
+  { commands: ['import-files', 'export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransferCommands },
+  { commands: ['hook', 'import-transcripts'], load: async () => (await import('./commands/capture.js')).registerCaptureCommands },
+  { commands: ['uninstall'], load: async () => (await import('./commands/install.js')).registerInstallCommands },
+  { commands: ['mcp'], load: async () => { const { registerMcpCommands } = await import('./commands/mcp.js'); return (p) => registerMcpCommands(p, version()); } },
+  { commands: ['export-rules'], load: async () => (await import('./commands/rules.js')).registerRuleCommands },
+  { commands: ['sync'], load: async () => (await import('./commands/sync.js')).registerSyncCommands },
+  { commands: ['learn', 'episodes', 'chains', 'duplicates', 'gc', 'housekeep', 'trending', 'history', 'effectiveness', 'tool-usage'], load: async () => (await import('./commands/learning.js')).registerLearningCommands },
+  { commands: ['graph', 'context'], load: async () => (await import('./commands/graph.js')).registerGraphCommands },
+  { commands: ['memory', 'query', 'embed'], load: async () => (await import('./commands/search.js')).registerSearchCommands },
+];
+
+/** The command a command line names: the first word that is not a global option or its value. */
+export function commandName(argv: readonly string[]): string | undefined {
+  const args = argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--home') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('homunculus')
     .description('Local-first memory that learns from how you work with AI coding agents')
     .version(version(), '-V, --version')
@@ -33,18 +54,9 @@ export function buildProgram(): Command {
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ sortSubcommands: true })
     .enablePositionalOptions(false);
-  registerSetupCommands(program);
-  registerInstinctCommands(program);
-  registerLifecycleCommands(program);
-  registerTransferCommands(program);
-  registerCaptureCommands(program);
-  registerInstallCommands(program);
-  registerMcpCommands(program, version());
-  registerRuleCommands(program);
-  registerSyncCommands(program);
-  registerLearningCommands(program);
-  registerGraphCommands(program);
-  registerSearchCommands(program);
+  const name = commandName(argv);
+  const wanted = COMMAND_MODULES.filter((m) => name !== undefined && m.commands.includes(name));
+  for (const module of wanted.length ? wanted : COMMAND_MODULES) (await module.load())(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',
@@ -58,7 +70,7 @@ export function buildProgram(): Command {
 }
 
 export async function run(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   const json = argv.includes('--json');
   try {
     await program.parseAsync([...argv]);

@@ -160,14 +160,23 @@ export function createLlmObserver(provider: LlmProvider, budget: TokenBudget, co
 }
 
 /** The configured observer, or a warning (invalid config, missing key) and none: learning then stays deterministic. */
-export async function observerFromConfig(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<{ observer?: SessionObserver; warning?: string }> {
+/**
+ * The configured model for one learning run: the session observer, and the graph builder's
+ * `complete`, sharing one token budget.
+ */
+export async function observerFromConfig(
+  store: Store,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ observer?: SessionObserver; complete?: (prompt: string) => Promise<string>; warning?: string }> {
   try {
     const config = loadLlmConfig(loadConfig(store.paths.config));
     if (!config) return {};
     // Loaded only when a model is configured: the AI SDK costs ~0.3 s of start-up.
     const { createProvider } = await import('../llm/provider.js');
     const provider = createProvider(config, env);
-    return { observer: createLlmObserver(provider, new TokenBudget(store.db, config.budget, () => store.clock.now()), config) };
+    const budget = new TokenBudget(store.db, config.budget, () => store.clock.now());
+    const { modelComplete } = await import('../graph/extract/model.js');
+    return { observer: createLlmObserver(provider, budget, config), complete: modelComplete(provider, budget, config) };
   } catch (err) {
     const hint = (err as { hint?: string }).hint;
     return { warning: `${errorMessage(err)}${hint ? ` (${hint})` : ''} Learning continues with the deterministic miners only.` };

@@ -8,6 +8,7 @@ import { detectChains, findDuplicates, housekeep } from '../../learn/maintenance
 import { runLearn } from '../../learn/run.js';
 import type { LearnReport } from '../../learn/report.js';
 import type { Store } from '../../store/store.js';
+import type { CompleteFn } from '../../graph/extract/llm.js';
 import { maintainObservations, toolUsageMonthly } from '../../learn/tiers.js';
 import { parseStringArray } from '../../store/json.js';
 import { listEpisodes } from '../../store/learning.js';
@@ -24,19 +25,19 @@ function parseDays(value: string | undefined, fallback: number): number {
 export async function learnPending(store: Store, options: { llm: boolean }): Promise<LearnReport> {
   // The model layer (AI SDK, zod schemas) loads only when a model is configured.
   const wantsLlm = options.llm && loadConfig(store.paths.config).llm !== undefined;
-  const { observer, warning } = wantsLlm ? await (await import('../../learn/llm-observer.js')).observerFromConfig(store) : {};
+  const { observer, warning, complete } = wantsLlm ? await (await import('../../learn/llm-observer.js')).observerFromConfig(store) : {};
   if (warning) process.stderr.write(`homunculus: ${warning}\n`);
   const report = await runLearn(store, { observer, render: renderAfterLearn });
-  if (report.status === 'done' && report.session_ids.length > 0) await buildGraph(store, report.session_ids);
+  if (report.status === 'done' && report.session_ids.length > 0) await buildGraph(store, report.session_ids, complete);
   return report;
 }
 
 /** Session-end knowledge extraction for the sessions a run processed; a failure costs only that session's facts. */
-async function buildGraph(store: Store, sessionIds: readonly string[]): Promise<void> {
+async function buildGraph(store: Store, sessionIds: readonly string[], complete?: CompleteFn): Promise<void> {
   const { graphSessionEnd } = await import('../../graph/session-end.js');
   for (const [i, sessionId] of sessionIds.entries()) {
     try {
-      await graphSessionEnd(store, { sessionId, gc: i === sessionIds.length - 1 });
+      await graphSessionEnd(store, { sessionId, gc: i === sessionIds.length - 1, ...(complete ? { complete } : {}) });
     } catch (err) {
       appendFileSync(store.paths.observerLog, `${store.clock.now().toISOString()} graph extraction for ${sessionId} failed: ${errorMessage(err)}\n`);
     }

@@ -25,7 +25,7 @@
 import type { Fact } from './facts.js';
 import { isMutable } from './memory-type.js';
 import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
-import { detectRestatement, saysChanged } from './restatement.js';
+import { detectRestatement, saysChanged } from '../search/restatement.js';
 import { JACCARD_DUPLICATE, textJaccard, words } from './similarity.js';
 
 /** What merging looks at in a fact. */

@@ -1,12 +1,9 @@
 /** Text and vector similarity used by deduplication, chunking and search. Pure. */
 import { bufferToVector } from '../embed/vector-math.js';
 
-/** Lower-case words of at least `minLength` characters (seed 003: words >= 2 characters). */
-export function words(text: string, minLength = 2): Set<string> {
-  const out = new Set<string>();
-  for (const w of text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u)) if (w.length >= minLength) out.add(w);
-  return out;
-}
+// Words are shared with restatement detection in search (below the graph).
+export { words } from '../core/words.js';
+import { words } from '../core/words.js';
 
 /** |A ∩ B| / |A ∪ B|; two empty sets are not similar (0). */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -3,6 +3,7 @@
  * `{id, text, collection?, ts?, project?, metadata?}` per line). Bad lines are reported
  * with their line numbers and skipped; every good line is stored.
  */
+import { supersedeRestated } from './supersede.js';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { HomunculusError } from '../core/errors.js';
@@ -16,15 +17,25 @@ export interface BadLine {
 }
 
 export interface ImportResult extends UpsertCounts {
+  /** Older memories marked superseded by imported ones (with --supersede). */
+  superseded: number;
   lines: number;
   bad: BadLine[];
 }
 
 const IMPORT_BATCH = 2000;
 
-export function addDocuments(store: Store, docs: readonly DocumentInput[]): UpsertCounts {
+/**
+ * Stores documents. With `supersede`, each one is compared with the newest memories of its
+ * collection and project, and the older ones it restates are marked superseded (never deleted).
+ */
+export function addDocuments(store: Store, docs: readonly DocumentInput[], options: { supersede?: boolean } = {}): UpsertCounts & { superseded: string[] } {
   const now = store.clock.now().toISOString();
-  return writeTx(store.db, () => upsertDocuments(store.db, docs, now));
+  return writeTx(store.db, () => {
+    const counts = upsertDocuments(store.db, docs, now);
+    const superseded = options.supersede ? docs.flatMap((d) => supersedeRestated(store.db, d.collection, d.id)) : [];
+    return { ...counts, superseded };
+  });
 }
 
 /** Parses one JSONL line into a document, or explains why it cannot be one. */
@@ -41,18 +52,19 @@ export function parseDocumentLine(text: string, defaults: { collection?: string 
 export async function importJsonl(
   store: Store,
   path: string,
-  options: { collection?: string; onProgress?: (bytes: number, total: number) => void } = {},
+  options: { collection?: string; supersede?: boolean; onProgress?: (bytes: number, total: number) => void } = {},
 ): Promise<ImportResult> {
   if (!existsSync(path) || !statSync(path).isFile()) {
     throw new HomunculusError('not_found', `No such file: ${path}`, { hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.', exitCode: 2 });
   }
   const total = statSync(path).size;
-  const result: ImportResult = { lines: 0, bad: [], inserted: 0, updated: 0, unchanged: 0 };
+  const result: ImportResult = { lines: 0, bad: [], inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
   let batch: DocumentInput[] = [];
   let bytes = 0;
   const flush = () => {
     if (batch.length === 0) return;
-    const counts = addDocuments(store, batch);
+    const counts = addDocuments(store, batch, { supersede: options.supersede });
+    result.superseded += counts.superseded.length;
     result.inserted += counts.inserted;
     result.updated += counts.updated;
     result.unchanged += counts.unchanged;

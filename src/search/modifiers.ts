@@ -8,6 +8,8 @@
 import { DAY_MS } from '../core/clock.js';
 
 export const RECENCY_DAYS = 90;
+/** Score factor of a memory a later one restated: findable, but below its successor. */
+export const SUPERSEDED_FACTOR = 0.5;
 
 export function activationFactor(activation: number): number {
   return 1 / (1 + Math.exp(-(activation + 2)));
@@ -23,12 +25,15 @@ export interface ModifierInput {
   activation?: number | null;
   /** ISO timestamp; used only when recency is enabled for the record. */
   ts?: string | null;
+  /** A later memory restated this one's value (search/supersede.ts). */
+  superseded?: boolean;
 }
 
 export interface AppliedModifiers {
   confidence?: number;
   activation?: number;
   recency?: number;
+  superseded?: number;
   /** Product of the factors above (1 when none apply). */
   factor: number;
 }
@@ -50,6 +55,10 @@ export function modifiersFor(record: ModifierInput, now: Date, useRecency: boole
       applied.recency = recencyDecay((now.getTime() - t) / DAY_MS);
       applied.factor *= applied.recency;
     }
+  }
+  if (record.superseded) {
+    applied.superseded = SUPERSEDED_FACTOR;
+    applied.factor *= SUPERSEDED_FACTOR;
   }
   return applied;
 }

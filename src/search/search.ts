@@ -8,6 +8,7 @@
  *   4. seed 003's modifiers (confidence, activation, recency), an optional reranker,
  *      filters and the limit. Every stage can be explained per hit.
  */
+import { isSuperseded } from './supersede.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import type { Db } from '../store/db.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
@@ -241,7 +242,7 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     const row = rows.get(id);
     if (!row || !passesFilter(row, filter)) continue;
     const useRecency = request.recency ?? RECENCY_COLLECTIONS.includes(row.collection);
-    const modifiers = modifiersFor(row, now, useRecency);
+    const modifiers = modifiersFor({ ...row, superseded: isSuperseded(row.metadata) }, now, useRecency);
     const f = byId.get(id);
     const baseScore = base.get(id) ?? 0;
     const neighbourGain = (afterNeighbours.get(id) ?? 0) - baseScore;

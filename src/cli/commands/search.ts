@@ -108,6 +108,7 @@ export function registerSearchCommands(program: Command): void {
     .option('--thread <thread>', 'conversation/session it belongs to (neighbouring memories help each other)')
     .option('--metadata <json>', 'a JSON object stored with it')
     .option('--no-embed', 'skip embedding now (queries repair it later)')
+    .option('--no-supersede', 'keep older memories whose value this one restates as current')
     .action(async (textArg: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
       const text = textArg === '-' ? readFileSync(0, 'utf8') : textArg;
       let metadata: unknown;
@@ -127,12 +128,13 @@ export function registerSearchCommands(program: Command): void {
         throw err;
       }
       await withCommandStore(cmd, async (store, g) => {
-        const counts = addDocuments(store, [doc]);
+        const counts = addDocuments(store, [doc], { supersede: o.supersede !== false });
         const embedding = await embedNew(store, o.embed !== false);
         if (embedding.warning) process.stderr.write(`homunculus: ${embedding.warning}\n`);
-        emit(g, { id: doc.id, collection: doc.collection, ...counts, embedded: embedding.embedded }, (r) =>
+        emit(g, { id: doc.id, collection: doc.collection, ...counts, embedded: embedding.embedded }, (r) => [
           `${r.inserted ? 'Added' : r.updated ? 'Updated' : 'Unchanged'} ${r.collection}/${r.id}${r.embedded ? ' (embedded)' : ''}`,
-        );
+          ...r.superseded.map((id) => `  supersedes ${r.collection}/${id} (it gave an earlier value; kept, ranked below)`),
+        ]);
       });
     });
 
@@ -142,7 +144,8 @@ export function registerSearchCommands(program: Command): void {
     .argument('<file>', 'the JSONL file')
     .option('--collection <name>', `collection for lines that name none (default ${DEFAULT_COLLECTION})`)
     .option('--no-embed', 'skip embedding now (run `homunculus embed` later)')
-    .action(async (file: string, o: { collection?: string; embed?: boolean }, cmd: Command) => {
+    .option('--supersede', 'mark older memories whose value an imported one restates as superseded (slower)')
+    .action(async (file: string, o: { collection?: string; embed?: boolean; supersede?: boolean }, cmd: Command) => {
       if (o.collection !== undefined) {
         try {
           validateCollection(o.collection);
@@ -152,7 +155,7 @@ export function registerSearchCommands(program: Command): void {
       }
       await withCommandStore(cmd, async (store, g) => {
         const bar = progressBar('importing', 1);
-        const result = await importJsonl(store, file, { collection: o.collection, onProgress: (done, total) => bar.update(done, total) });
+        const result = await importJsonl(store, file, { collection: o.collection, supersede: !!o.supersede, onProgress: (done, total) => bar.update(done, total) });
         bar.finish();
         const embedding = await embedNew(store, o.embed !== false);
         if (embedding.warning) process.stderr.write(`homunculus: ${embedding.warning}\n`);

@@ -14,7 +14,7 @@
  *   at least 2 shared attribute words, or 1 when the newer text says it changed ("now",
  *   "instead", "switched", "désormais", ...).
  */
-import { words } from './similarity.js';
+import { words } from '../core/words.js';
 
 export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `number:${string}`;
 

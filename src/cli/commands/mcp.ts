@@ -8,7 +8,7 @@ import { parsePositiveInt } from '../output.js';
 export function registerMcpCommands(program: Command, version: string): void {
   program
     .command('mcp')
-    .description('Serve the 23-tool instinct MCP contract over stdio, or Streamable HTTP on 127.0.0.1 with --http')
+    .description('Serve the 23-tool instinct MCP contract and the memory tools over stdio, or Streamable HTTP on 127.0.0.1 with --http')
     .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')
     .option('--port <n>', 'HTTP port (default 7421; 0 picks a free one)', '7421')
     .action(async (o: { http?: boolean; port?: string }, cmd: Command) => {

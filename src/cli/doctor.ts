@@ -26,10 +26,11 @@ export interface CheckResult {
 export type DoctorCheck = (paths: HomePaths) => CheckResult | Promise<CheckResult>;
 
 const nodeVersion: DoctorCheck = () => {
-  const major = Number(process.versions.node.split('.')[0]);
-  return major >= 20
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  // 20.16 is the first Node 20 with process.getBuiltinModule, which the hooks use to load crypto lazily.
+  return major > 20 || (major === 20 && minor >= 16)
     ? { name: 'node', status: 'ok', detail: `Node.js ${process.versions.node}` }
-    : { name: 'node', status: 'fail', detail: `Node.js ${process.versions.node} is too old`, fix: 'Install Node.js 20 or newer.' };
+    : { name: 'node', status: 'fail', detail: `Node.js ${process.versions.node} is too old`, fix: 'Install Node.js 20.16 or newer.' };
 };
 
 const homeWritable: DoctorCheck = (paths) => {

@@ -17,7 +17,3 @@ export function sha256(text: string): string {
 export function contentId(...parts: readonly (string | number | undefined | null)[]): string {
   return sha256(parts.map((p) => (p === undefined || p === null ? '' : String(p))).join('\u0000')).slice(0, 24);
 }
-
-export function newId(): string {
-  return nodeCrypto().randomUUID();
-}

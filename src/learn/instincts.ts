@@ -29,7 +29,7 @@ import { parseJsonObject } from '../store/json.js';
 import { confirmSuggestion } from '../store/learning.js';
 import type { Store } from '../store/store.js';
 import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce } from './confidence.js';
-import { LEVEL_BY_RANK, LEVEL_RANK, levelFor, promotedLevel } from './levels.js';
+import { LEVEL_BY_RANK, levelFor, promotedLevel } from './levels.js';
 
 export const MAX_EXPLAIN_LENGTH = 2000;
 export const MAX_TEXT_LENGTH = 4000;
@@ -279,8 +279,4 @@ export function applyDecay(store: Store): DecayResult {
     }
   });
   return { decayed, deleted: 0 };
-}
-
-export function levelRank(level: Level): number {
-  return LEVEL_RANK[level];
 }

@@ -74,12 +74,6 @@ export function countObservations(db: Db, pendingOnly = false): number {
   return (db.prepare(sql).get() as { n: number }).n;
 }
 
-export function pendingSessions(db: Db): string[] {
-  return (
-    db.prepare('SELECT DISTINCT session_id FROM observations WHERE processed_at IS NULL ORDER BY session_id').all() as { session_id: string }[]
-  ).map((r) => r.session_id);
-}
-
 export function sessionObservations(db: Db, sessionId: string, pendingOnly = false): ObservationRow[] {
   const filter = pendingOnly ? 'AND processed_at IS NULL' : '';
   return db.prepare(`SELECT * FROM observations WHERE session_id = ? ${filter} ORDER BY ts, id`).all(sessionId) as ObservationRow[];

@@ -30,13 +30,3 @@ export function openStore(options: StoreOptions = {}): Store {
     },
   };
 }
-
-/** Opens a store, runs `fn`, and always closes it. */
-export async function withStore<T>(options: StoreOptions, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const store = openStore(options);
-  try {
-    return await fn(store);
-  } finally {
-    store.close();
-  }
-}

@@ -62,7 +62,7 @@ export function loadLocomo(path: string): LocomoSample[] {
       const ts = parseSessionDate(String(sample.conversation[`${key}_date_time`] ?? ''));
       (sample.conversation[key] as RawTurn[]).forEach((turn, i) => {
         const caption = turn.blip_caption ? ` [shares ${turn.blip_caption}]` : '';
-        documents.push({ id: turn.dia_id, text: `${turn.speaker}: ${turn.text}${caption}`, collection: 'memories', ts, thread: key, seq: i + 1 });
+        documents.push({ id: turn.dia_id, text: `${turn.speaker}: ${turn.text}${caption}`, collection: 'memories', ts, thread: key, seq: i + 1, speaker: turn.speaker });
       });
     }
     const questions = sample.qa

@@ -7,7 +7,7 @@ import { writeTinyOnnxModel } from '../test-support/tiny-onnx.js';
 const NO_EMBED = { HOMUNCULUS_EMBEDDING: 'none' };
 
 interface QueryJson {
-  results: { id: string; score: number; collection: string; text: string; ts: string | null; explain?: unknown }[];
+  results: { id: string; score: number; collection: string; text: string; ts: string | null; speaker?: string | null; explain?: unknown }[];
   notes: string[];
 }
 
@@ -100,6 +100,22 @@ describe('memory import, query and embed through the binary', () => {
     expect(cliJson<{ deleted: number }>(home.path, ['memory', 'delete', 'vpn'], NO_EMBED).deleted).toBe(1);
     expect(cliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED).results).toEqual([]);
     expect(cli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED }).status).toBe(1);
+  });
+
+  it('keeps who said a memory and prefers the speaker a query names', () => {
+    const say = (id: string, text: string, speaker: string) => cliJson(home.path, ['memory', 'add', text, '--id', id, '--speaker', speaker, '--thread', 'chat-1'], NO_EMBED);
+    say('t1', 'Sam, how did the marathon training go?', 'Lee');
+    say('t2', 'The marathon training went great, I ran 30 km on Sunday.', 'Sam');
+    const res = cliJson<QueryJson>(home.path, ['query', 'How did Sam do with marathon training?', '--collection', 'memories'], NO_EMBED);
+    expect(res.results.slice(0, 2).map((r) => [r.id, r.speaker])).toEqual([
+      ['t2', 'Sam'],
+      ['t1', 'Lee'],
+    ]);
+    const text = cli(home.path, ['query', 'How did Sam do with marathon training?', '--explain'], { env: NO_EMBED }).stdout;
+    expect(text).toMatch(/memories\/t1 \(Lee\)[\s\S]*x speaker 0\.50/);
+    const bad = cli(home.path, ['memory', 'add', 'text', '--speaker', ' '], { env: NO_EMBED });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/speaker must be a non-empty name/);
   });
 });
 

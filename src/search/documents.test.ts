@@ -11,6 +11,7 @@ describe('document input', () => {
       metadata: { a: 1 },
     });
     expect(validateDocumentInput({ id: 'x', text: 't', collection: 'facts', thread: 's1', seq: 3, confidence: 0.4 })).toMatchObject({ collection: 'facts', thread: 's1', seq: 3, confidence: 0.4 });
+    expect(validateDocumentInput({ id: 'x', text: 't', speaker: '  Mary Ann ' }).speaker).toBe('Mary Ann');
   });
 
   it('explains every bad field', () => {
@@ -27,6 +28,9 @@ describe('document input', () => {
       [{ id: 'a', text: 'x', confidence: 2 }, /confidence must be between 0 and 1/],
       [{ id: 'a', text: 'x', seq: 1.5 }, /seq must be a whole number/],
       [{ id: 'a', text: 'x', project: 5 }, /project must be a string/],
+      [{ id: 'a', text: 'x', speaker: 7 }, /speaker must be a string/],
+      [{ id: 'a', text: 'x', speaker: ' ' }, /speaker must be a non-empty name/],
+      [{ id: 'a', text: 'x', speaker: 'x'.repeat(201) }, /speaker must be a non-empty name of at most 200/],
     ];
     for (const [input, message] of bad) expect(() => validateDocumentInput(input)).toThrow(message);
     expect(() => validateDocumentInput(null)).toThrow(DocumentInputError);

@@ -12,6 +12,7 @@ export const MIRRORED_COLLECTIONS: readonly string[] = ['instincts', 'sessions',
 export const DEFAULT_COLLECTION = 'memories';
 export const MAX_ID_CHARS = 512;
 export const MAX_TEXT_CHARS = 1_000_000;
+export const MAX_SPEAKER_CHARS = 200;
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
 export interface DocumentInput {
@@ -24,6 +25,8 @@ export interface DocumentInput {
   /** The conversation or session the document belongs to; adjacent documents of a thread are neighbours. */
   thread?: string;
   seq?: number;
+  /** Who said it (a person, an agent), for conversational memories; see speakers.ts. */
+  speaker?: string;
   metadata?: Record<string, unknown>;
   confidence?: number;
   activation?: number;
@@ -39,6 +42,7 @@ export interface DocumentRow {
   project: string;
   thread: string | null;
   seq: number | null;
+  speaker: string | null;
   metadata: string;
   confidence: number | null;
   activation: number | null;
@@ -93,6 +97,10 @@ export function validateDocumentInput(raw: unknown, defaults: { collection?: str
   if (metadata !== undefined && metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) {
     throw new DocumentInputError('metadata must be a JSON object');
   }
+  const speaker = optionalString(r.speaker, 'speaker')?.trim();
+  if (speaker !== undefined && (speaker === '' || speaker.length > MAX_SPEAKER_CHARS)) {
+    throw new DocumentInputError(`speaker must be a non-empty name of at most ${MAX_SPEAKER_CHARS} characters`);
+  }
   const seq = optionalNumber(r.seq, 'seq');
   if (seq !== undefined && !Number.isSafeInteger(seq)) throw new DocumentInputError('seq must be a whole number');
   return {
@@ -104,6 +112,7 @@ export function validateDocumentInput(raw: unknown, defaults: { collection?: str
     project: optionalString(r.project, 'project'),
     thread: optionalString(r.thread, 'thread'),
     seq,
+    speaker,
     metadata: (metadata as Record<string, unknown> | undefined) ?? undefined,
     confidence: optionalNumber(r.confidence, 'confidence', [0, 1]),
     activation: optionalNumber(r.activation, 'activation'),
@@ -122,12 +131,12 @@ function statements(db: Db) {
     find: db.prepare('SELECT * FROM documents WHERE collection = ? AND ext_id = ?'),
     nextSeq: db.prepare('SELECT coalesce(max(seq), 0) + 1 AS n FROM documents WHERE collection = ? AND project = ? AND thread = ?'),
     insert: db.prepare(
-      `INSERT INTO documents (collection, ext_id, title, text, ts, project, thread, seq, metadata, confidence, activation, trigram, created_at, updated_at)
-       VALUES (@collection, @ext_id, @title, @text, @ts, @project, @thread, @seq, @metadata, @confidence, @activation, @trigram, @now, @now)
+      `INSERT INTO documents (collection, ext_id, title, text, ts, project, thread, seq, speaker, metadata, confidence, activation, trigram, created_at, updated_at)
+       VALUES (@collection, @ext_id, @title, @text, @ts, @project, @thread, @seq, @speaker, @metadata, @confidence, @activation, @trigram, @now, @now)
        ON CONFLICT (collection, ext_id) DO NOTHING`,
     ),
     update: db.prepare(
-      `UPDATE documents SET title = @title, text = @text, ts = @ts, project = @project, thread = @thread, seq = @seq,
+      `UPDATE documents SET title = @title, text = @text, ts = @ts, project = @project, thread = @thread, seq = @seq, speaker = @speaker,
          metadata = @metadata, confidence = @confidence, activation = @activation, trigram = @trigram, updated_at = @now WHERE id = @id`,
     ),
   };
@@ -158,6 +167,7 @@ export function upsertDocuments(db: Db, docs: readonly DocumentInput[], nowIso: 
       project,
       thread: doc.thread ?? null,
       seq: doc.seq ?? null,
+      speaker: doc.speaker ?? null,
       metadata: JSON.stringify(doc.metadata ?? {}),
       confidence: doc.confidence ?? null,
       activation: doc.activation ?? null,
@@ -176,7 +186,7 @@ export function upsertDocuments(db: Db, docs: readonly DocumentInput[], nowIso: 
     const existing = s.find.get(doc.collection, doc.id) as DocumentRow;
     if (
       existing.title !== row.title || existing.text !== row.text || existing.ts !== row.ts || existing.project !== row.project ||
-      existing.thread !== row.thread || existing.seq !== row.seq || existing.metadata !== row.metadata ||
+      existing.thread !== row.thread || existing.seq !== row.seq || existing.speaker !== row.speaker || existing.metadata !== row.metadata ||
       existing.confidence !== row.confidence || existing.activation !== row.activation
     ) {
       s.update.run({ ...row, id: existing.id });

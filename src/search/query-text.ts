@@ -42,6 +42,23 @@ export function hasCjk(text: string): boolean {
   return CJK.test(text);
 }
 
+/**
+ * Runs of one to `maxWords` adjacent words of the text, as written (case kept), skipping
+ * runs that start or end with a stop word or a single letter: the phrases that could be a name.
+ */
+export function candidatePhrases(text: string, maxWords = 3, maxPhrases = 64): string[] {
+  const words = [...text.matchAll(WORD)].map((m) => m[0]);
+  const weak = (w: string) => w.length < 2 || STOP.has(w.toLowerCase());
+  const out = new Set<string>();
+  for (let i = 0; i < words.length && out.size < maxPhrases; i++) {
+    if (weak(words[i] as string)) continue;
+    for (let n = 1; n <= maxWords && i + n <= words.length; n++) {
+      if (!weak(words[i + n - 1] as string)) out.add(words.slice(i, i + n).join(' '));
+    }
+  }
+  return [...out].slice(0, maxPhrases);
+}
+
 /** Lower-cased content words, stop words and duplicates removed, in query order. */
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();

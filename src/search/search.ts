@@ -18,6 +18,7 @@ import { type RankedList, ORIGINAL_QUERY_WEIGHT, fuseRrf, isStrongBm25, normaliz
 import { bm25List, feedbackList, trigramList } from './lexical.js';
 import { type AppliedModifiers, modifiersFor } from './modifiers.js';
 import { feedbackTerms } from './feedback.js';
+import { focusOnSpeakers, namedSpeakers, withoutSpeakers } from './speakers.js';
 import { contentTerms, sanitizeQuery } from './query-text.js';
 import { matchesHint, timeHints } from './time-hints.js';
 import { type RerankHook, applyRerank } from './rerank.js';
@@ -54,6 +55,8 @@ export interface HitExplain {
   neighbours: number;
   thread: number;
   time: number;
+  /** Factor of the speaker focus: below 1 when the query names another speaker (see speakers.ts). */
+  speaker: number;
   modifiers: AppliedModifiers;
   rerank?: number;
 }
@@ -67,6 +70,7 @@ export interface SearchHit {
   ts: string | null;
   project: string;
   thread: string | null;
+  speaker: string | null;
   metadata: Record<string, unknown>;
   score: number;
   explain: HitExplain;
@@ -132,6 +136,10 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   if (query === '') return empty;
   const depth = Math.max(tuning.depth, limit);
   const terms = contentTerms(query);
+  // A named speaker is matched by speaker, not by the word: most documents that hold a
+  // speaker's name are the other people addressing them.
+  const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(db, query) : new Set<string>();
+  const lexicalTerms = withoutSpeakers(terms, named);
   const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (stage: string) => {
@@ -144,7 +152,7 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   const lists: RankedList[] = [];
   let bm25 = { ids: [] as number[], scores: [] as number[] };
   if (mode !== 'vector') {
-    const b = bm25List(db, query, filter, depth, terms);
+    const b = bm25List(db, query, filter, depth, lexicalTerms);
     if (b.fellBack) notes.push('The query is not valid FTS5 syntax; searched its words instead.');
     bm25 = b;
     if (b.ids.length && tuning.weights.bm25 > 0) lists.push({ name: 'bm25', ids: b.ids, scores: b.scores, weight: tuning.weights.bm25 * ORIGINAL_QUERY_WEIGHT, original: true });
@@ -233,6 +241,10 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
       for (const [id, score] of scores) if (matchesHint(rows.get(id)?.ts ?? null, hints)) scores.set(id, score + tuning.time.weight);
     }
   }
+  const afterTime = scores;
+  if (mode === 'hybrid' && tuning.speakers) {
+    scores = focusOnSpeakers(scores, (id) => rows.get(id)?.speaker, named, tuning.speakers.factor);
+  }
 
   lap('expansion');
   // 4. Modifiers, filters, reranking, limit.
@@ -255,6 +267,7 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
       ts: row.ts,
       project: row.project,
       thread: row.thread,
+      speaker: row.speaker,
       metadata: parseMeta(row.metadata),
       score: score * modifiers.factor,
       explain: {
@@ -263,7 +276,8 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
         bonus: f ? f.bonus / top : 0,
         neighbours: neighbourGain,
         thread: (afterThread.get(id) ?? 0) - (afterNeighbours.get(id) ?? baseScore),
-        time: score - (afterThread.get(id) ?? 0),
+        time: (afterTime.get(id) ?? 0) - (afterThread.get(id) ?? 0),
+        speaker: score / (afterTime.get(id) || score || 1),
         modifiers,
       },
     });

@@ -16,6 +16,8 @@ export interface Tuning {
   time: { weight: number } | null;
   /** Thread evidence (see context-expansion.ts). */
   thread: { depth: number; weight: number } | null;
+  /** Speaker focus (see speakers.ts): documents of a speaker the query does not name keep `factor` of their score. */
+  speakers: { factor: number } | null;
   /** qmd's strong-BM25 shortcut: skip the dense list when one lexical hit clearly wins. */
   strongShortcut: boolean;
   /** qmd's +0.05 / +0.02 bonus for ranks 1 / 2-3 of an original-query list. */
@@ -36,6 +38,7 @@ export const DEFAULT_TUNING: Tuning = {
   neighbours: { seeds: 20, weight: 0.5, radius: 2 },
   time: { weight: 0.5 },
   thread: null,
+  speakers: { factor: 0.5 },
   strongShortcut: true,
   rankBonus: true,
 };
@@ -48,6 +51,7 @@ export const PLAIN_RRF: Tuning = {
   neighbours: null,
   time: null,
   thread: null,
+  speakers: null,
   strongShortcut: false,
   rankBonus: false,
 };

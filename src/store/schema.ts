@@ -5,6 +5,7 @@
 import { learningMigration } from './learning-schema.js';
 import { graphMigration } from './graph-schema.js';
 import { documentsMigration } from './documents-schema.js';
+import { speakersMigration } from './speakers-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -160,4 +161,4 @@ const convictionsEpisodesSearch: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration, documentsMigration];
+export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration, documentsMigration, speakersMigration];

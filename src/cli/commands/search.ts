@@ -76,12 +76,14 @@ function readQuery(text: string): string {
 
 function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
   const when = hit.ts ? ` ${hit.ts.slice(0, 10)}` : '';
-  const lines = [`${String(i + 1).padStart(2)}. ${hit.score.toFixed(3)}  ${hit.collection}/${hit.id}${when}`, `    ${truncate(hit.text.replace(/\s+/g, ' '), 200)}`];
+  const by = hit.speaker ? ` (${hit.speaker})` : '';
+  const lines = [`${String(i + 1).padStart(2)}. ${hit.score.toFixed(3)}  ${hit.collection}/${hit.id}${when}${by}`, `    ${truncate(hit.text.replace(/\s+/g, ' '), 200)}`];
   if (explain) {
     const e = hit.explain;
     const lists = e.lists.map((l) => `${l.list} #${l.rank}${l.score === undefined ? '' : ` (${l.score.toFixed(3)})`}`).join(', ') || 'none';
     lines.push(`    lists: ${lists}`);
-    lines.push(`    fused ${e.fused.toFixed(3)} + bonus ${e.bonus.toFixed(3)} + neighbours ${e.neighbours.toFixed(3)} + thread ${e.thread.toFixed(3)} + time ${e.time.toFixed(3)}`);
+    const speaker = e.speaker === 1 ? '' : ` x speaker ${e.speaker.toFixed(2)}`;
+    lines.push(`    (fused ${e.fused.toFixed(3)} + bonus ${e.bonus.toFixed(3)} + neighbours ${e.neighbours.toFixed(3)} + thread ${e.thread.toFixed(3)} + time ${e.time.toFixed(3)})${speaker}`);
     const m = e.modifiers;
     const mods = [
       m.confidence !== undefined ? `confidence ${m.confidence.toFixed(2)}` : '',
@@ -106,6 +108,7 @@ export function registerSearchCommands(program: Command): void {
     .option('--ts <when>', 'when it happened (ISO-8601)')
     .option('--project <project>', 'project fingerprint or name')
     .option('--thread <thread>', 'conversation/session it belongs to (neighbouring memories help each other)')
+    .option('--speaker <name>', 'who said it; a query naming this speaker prefers what they said')
     .option('--metadata <json>', 'a JSON object stored with it')
     .option('--no-embed', 'skip embedding now (queries repair it later)')
     .option('--no-supersede', 'keep older memories whose value this one restates as current')
@@ -122,7 +125,7 @@ export function registerSearchCommands(program: Command): void {
       const collection = typeof o.collection === 'string' ? o.collection : DEFAULT_COLLECTION;
       let doc;
       try {
-        doc = validateDocumentInput({ id: o.id ?? contentId(collection, text), text, collection, title: o.title, ts: o.ts, project: o.project, thread: o.thread, metadata });
+        doc = validateDocumentInput({ id: o.id ?? contentId(collection, text), text, collection, title: o.title, ts: o.ts, project: o.project, thread: o.thread, speaker: o.speaker, metadata });
       } catch (err) {
         if (err instanceof DocumentInputError) throw new UsageError(`Cannot add this memory: ${err.message}.`);
         throw err;
@@ -140,7 +143,7 @@ export function registerSearchCommands(program: Command): void {
 
   memory
     .command('import')
-    .description('Import a JSONL file: one {"id", "text", "collection"?, "ts"?, "project"?, "metadata"?, "thread"?, "title"?} per line')
+    .description('Import a JSONL file: one {"id", "text", "collection"?, "ts"?, "project"?, "metadata"?, "thread"?, "title"?, "speaker"?} per line')
     .argument('<file>', 'the JSONL file')
     .option('--collection <name>', `collection for lines that name none (default ${DEFAULT_COLLECTION})`)
     .option('--no-embed', 'skip embedding now (run `homunculus embed` later)')
@@ -241,6 +244,7 @@ export function registerSearchCommands(program: Command): void {
             title: h.title,
             project: h.project,
             thread: h.thread,
+            speaker: h.speaker,
             metadata: h.metadata,
             ...(explain ? { explain: h.explain } : {}),
           })),

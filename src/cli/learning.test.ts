@@ -153,7 +153,7 @@ describe('homunculus learn (built binary)', () => {
     const h = home();
     for (const [i, day] of ['01', '02', '03'].entries()) insert(h, PNPM, `s${i}`, `2026-03-${day}T10:00:00Z`);
     json(h, ['learn'], '2026-03-03T12:00:00Z');
-    expect(Object.keys(json(h, ['gc'], '2026-03-04T00:00:00Z'))).toEqual(['decay', 'dedup', 'orphans_cleaned', 'fts_rebuilt', 'observations']);
+    expect(Object.keys(json(h, ['gc'], '2026-03-04T00:00:00Z'))).toEqual(['decay', 'dedup', 'orphans_cleaned', 'fts_rebuilt', 'observations', 'sessions_archived']);
     expect(Object.keys(json(h, ['consolidate'], '2026-03-04T00:00:00Z'))).toEqual([
       'promoted_to_mature', 'promoted_to_rule', 'promoted_to_universal', 'chains_detected', 'chains_created', 'total', 'timestamp',
     ]);

@@ -153,7 +153,7 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
 async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Promise<[HookStatus, string?]> {
   if (!input.sessionId) return ['ignored', 'no session id in the payload'];
   const ending = ENDING_EVENTS.has(input.event);
-  const [{ upsertSession, renderSessionFile }, { renderIdentity }, { startLearning }, { recordLifecycle }, { countObservations }] = await Promise.all([
+  const [{ upsertSession, renderSessionFile, archiveSessions }, { renderIdentity }, { startLearning }, { recordLifecycle }, { countObservations }] = await Promise.all([
     import('./sessions.js'),
     import('../view/render.js'),
     import('./learn.js'),
@@ -173,6 +173,7 @@ async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Pro
     renderSessionFile(store, session.row);
     renderIdentity(store);
   }
+  if (ending) archiveSessions(store);
   const learn = await startLearning(store, { env, pending: countObservations(store.db, true), ending, now: store.clock.now() });
   return ['done', session ? `session ${session.created ? 'created' : 'updated'}; learn ${learn}` : `no observations; learn ${learn}`];
 }

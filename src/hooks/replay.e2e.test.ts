@@ -87,10 +87,17 @@ function validOutput(stdout: string): boolean {
   return typeof value.hookSpecificOutput?.additionalContext === 'string' && value.hookSpecificOutput.additionalContext.length <= 10_000;
 }
 
+/** Rendered session files, live and archived (sessions older than 30 days). */
+function sessionFiles(store: Store): string[] {
+  return readdirSync(store.paths.sessions, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(store.paths.sessions, f));
+}
+
 function allStoredText(store: Store): string {
   const rows = store.db.prepare('SELECT tool, intent, input, files, error, data, cwd FROM observations').all() as Obj[];
   const sessions = store.db.prepare('SELECT summary, files_touched, tools_used FROM sessions').all() as Obj[];
-  const md = readdirSync(store.paths.sessions).map((f) => readFileSync(join(store.paths.sessions, f), 'utf8'));
+  const md = sessionFiles(store).map((f) => readFileSync(f, 'utf8'));
   const logs = existsSync(store.paths.logs) ? readdirSync(store.paths.logs).map((f) => readFileSync(join(store.paths.logs, f), 'utf8')) : [];
   return [...rows.map((r) => JSON.stringify(r)), ...sessions.map((s) => JSON.stringify(s)), ...md, ...logs].join('\n');
 }
@@ -138,7 +145,7 @@ describe.skipIf(!existsSync(CORPUS))('replaying the transcript corpus through th
       for (const r of observe.filter((o) => o.outcome.status === 'noise')) expect(r.outcome.detail).toMatch(/^(noisy command|.* is bookkeeping)/);
 
       expect((store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(copy.files.length);
-      expect(readdirSync(store.paths.sessions)).toHaveLength(copy.files.length);
+      expect(sessionFiles(store)).toHaveLength(copy.files.length);
       expect(existsSync(join(home, 'spool')) ? readdirSync(join(home, 'spool')) : []).toEqual([]);
 
       const text = allStoredText(store);

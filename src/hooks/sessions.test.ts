@@ -1,6 +1,19 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type TestStore, testStore } from '../test-support/store.js';
 import { parseFrontmatter } from '../view/frontmatter.js';
-import { renderSessionMarkdown, sessionFacts, sessionFileName, summaryText } from './sessions.js';
+import {
+  ARCHIVED_DIR,
+  type SessionRow,
+  archiveSessions,
+  renderSessionFile,
+  renderSessionMarkdown,
+  sessionFacts,
+  sessionFileName,
+  sessionFilePath,
+  summaryText,
+} from './sessions.js';
 
 const row = (over: Record<string, string>) => ({ ts: '2026-01-01T10:00:00.000Z', event: 'tool', tool: 'Bash', files: '[]', outcome: 'ok' as const, input: '', ...over });
 
@@ -49,5 +62,63 @@ describe('session facts and text', () => {
     expect(data).toEqual({ date: '2026-01-01T10:00:00.000Z', ended: '2026-01-01T11:00:00.000Z', project: 'app', directory: '/w/app', session_id: 's1', source: 'claude-code', tools_used: ['Edit', 'Bash'], continues_from: '2025-12-31T090000Z-s0.md' });
     expect(body).toContain('- Edit: 2');
     expect(body).toContain('- src/a.ts\n- /elsewhere/b.ts');
+  });
+});
+
+describe('session archive (seed 003 T2 expiry)', () => {
+  const session = (id: string, endedAt: string): SessionRow => ({
+    id,
+    source: 'claude-code',
+    project: 'p1',
+    project_name: 'webapp',
+    cwd: '/w',
+    started_at: endedAt,
+    ended_at: endedAt,
+    tools_used: '["Bash"]',
+    tool_counts: '{"Bash":1}',
+    files_touched: '[]',
+    summary: 'ran tests',
+    continues_from: null,
+    transcript_path: null,
+    file_name: sessionFileName(endedAt, id),
+  });
+  const insert = (store: TestStore, r: SessionRow) =>
+    store.db
+      .prepare(
+        `INSERT INTO sessions (id, source, project, project_name, cwd, started_at, ended_at, tools_used, tool_counts, files_touched, summary, continues_from, transcript_path, file_name)
+         VALUES (@id, @source, @project, @project_name, @cwd, @started_at, @ended_at, @tools_used, @tool_counts, @files_touched, @summary, @continues_from, @transcript_path, @file_name)`,
+      )
+      .run(r);
+
+  it('moves files of sessions that ended more than 30 days ago, once, and writes old sessions straight to the archive', () => {
+    const store = testStore('2026-03-01T00:00:00.000Z');
+    try {
+      const recent = session('recent', '2026-01-30T00:00:01.000Z'); // 29 days 23:59:59 before now
+      const old = session('old', '2026-01-29T23:59:59.000Z'); // 30 days and a second
+      for (const r of [recent, old]) {
+        insert(store, r);
+        renderSessionFile(store, r);
+      }
+      const live = store.paths.sessions;
+      const archive = join(store.paths.sessions, ARCHIVED_DIR);
+      // Rendered where they belong already: the old one in the archive.
+      expect(readdirSync(live).filter((f) => f.endsWith('.md'))).toEqual([recent.file_name]);
+      expect(readdirSync(archive)).toEqual([old.file_name]);
+      expect(archiveSessions(store)).toBe(0);
+
+      // A day later the recent one is over 30 days old too.
+      store.advanceDays(1);
+      expect(archiveSessions(store)).toBe(1);
+      expect(archiveSessions(store)).toBe(0);
+      expect(readdirSync(live).filter((f) => f.endsWith('.md'))).toEqual([]);
+      expect(readdirSync(archive).sort()).toEqual([old.file_name, recent.file_name].sort());
+      expect(readFileSync(join(archive, recent.file_name as string), 'utf8')).toContain('session_id: recent');
+      // Rendering an archived session again updates the archived file, never a second copy.
+      renderSessionFile(store, { ...recent, summary: 'ran tests again' });
+      expect(readdirSync(live).filter((f) => f.endsWith('.md'))).toEqual([]);
+      expect(readFileSync(sessionFilePath(store, recent), 'utf8')).toContain('ran tests again');
+    } finally {
+      store.cleanup();
+    }
   });
 });

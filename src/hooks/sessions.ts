@@ -3,8 +3,11 @@
  * sessions/*.md with frontmatter (date, project, directory, session_id, tools_used,
  * continues_from), tool frequencies and files touched. Written at every stop, so a
  * session's summary grows with it; the session is counted once, when its row is created.
+ * Files of sessions older than 30 days move to sessions/_archived/ (seed 003's T2 expiry).
  */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DAY_MS } from '../core/clock.js';
 import { writeFileIfChanged } from '../core/fs.js';
 import type { ProjectInfo } from '../core/project.js';
 import { truncate } from '../core/text.js';
@@ -187,12 +190,50 @@ export function renderSessionMarkdown(row: SessionRow, previousFile?: string): s
   );
 }
 
-/** Writes sessions/<file_name>; returns its path. */
+/** Seed 003's T2 expiry: files of sessions that ended more than this many days ago live in sessions/_archived/. */
+export const SESSION_ARCHIVE_DAYS = 30;
+export const ARCHIVED_DIR = '_archived';
+
+const fileNameOf = (row: Pick<SessionRow, 'file_name' | 'started_at' | 'id'>): string => row.file_name ?? sessionFileName(row.started_at ?? '', row.id);
+
+function isArchivable(row: Pick<SessionRow, 'ended_at' | 'started_at'>, now: Date): boolean {
+  const at = Date.parse(row.ended_at ?? row.started_at ?? '');
+  return Number.isFinite(at) && at < now.getTime() - SESSION_ARCHIVE_DAYS * DAY_MS;
+}
+
+/** Where a session's file belongs now: sessions/, or sessions/_archived/ once the session is old. */
+export function sessionFilePath(store: Store, row: SessionRow): string {
+  const name = fileNameOf(row);
+  return isArchivable(row, store.clock.now()) ? join(store.paths.sessions, ARCHIVED_DIR, name) : join(store.paths.sessions, name);
+}
+
+/** Writes the session's file where it belongs (see sessionFilePath); returns its path. */
 export function renderSessionFile(store: Store, row: SessionRow): string {
   const previous = row.continues_from
     ? (store.db.prepare('SELECT file_name FROM sessions WHERE id = ?').get(row.continues_from) as { file_name: string | null } | undefined)
     : undefined;
-  const path = join(store.paths.sessions, row.file_name ?? sessionFileName(row.started_at ?? '', row.id));
+  const path = sessionFilePath(store, row);
   writeFileIfChanged(path, renderSessionMarkdown(row, previous?.file_name ?? undefined));
+  // A live copy left from before the session aged goes: one file per session.
+  const live = join(store.paths.sessions, fileNameOf(row));
+  if (path !== live) rmSync(live, { force: true });
   return path;
+}
+
+/** Moves the files of sessions older than SESSION_ARCHIVE_DAYS to sessions/_archived/; returns how many moved. */
+export function archiveSessions(store: Store): number {
+  const cutoff = new Date(store.clock.now().getTime() - SESSION_ARCHIVE_DAYS * DAY_MS).toISOString();
+  const rows = store.db
+    .prepare('SELECT id, file_name, started_at, ended_at FROM sessions WHERE coalesce(ended_at, started_at) < ?')
+    .all(cutoff) as Pick<SessionRow, 'id' | 'file_name' | 'started_at' | 'ended_at'>[];
+  const archive = join(store.paths.sessions, ARCHIVED_DIR);
+  let moved = 0;
+  for (const row of rows) {
+    const live = join(store.paths.sessions, fileNameOf(row));
+    if (!existsSync(live)) continue;
+    mkdirSync(archive, { recursive: true });
+    renameSync(live, join(archive, fileNameOf(row)));
+    moved++;
+  }
+  return moved;
 }

@@ -10,6 +10,7 @@ import type { LearnReport } from '../../learn/report.js';
 import type { Store } from '../../store/store.js';
 import type { CompleteFn } from '../../graph/extract/llm.js';
 import { maintainObservations, toolUsageMonthly } from '../../learn/tiers.js';
+import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS, archiveSessions } from '../../hooks/sessions.js';
 import { parseStringArray } from '../../store/json.js';
 import { listEpisodes } from '../../store/learning.js';
 import { renderAll } from '../../view/render.js';
@@ -114,19 +115,24 @@ export function registerLearningCommands(program: Command): void {
   program
     .command('gc')
     .alias('housekeep')
-    .description('Maintenance: decay, merge near-duplicates, remove orphan aliases, rebuild search, archive observations older than 30 days')
+    .description('Maintenance: decay, merge near-duplicates, remove orphan aliases, rebuild search, archive observations older than 30 days and session files older than 30 days (sessions/_archived/)')
     .option('--threshold <x>', 'similarity cutoff for merging duplicates', '0.75')
     .option('--archive-after <days>', 'archive processed observations older than this', '30')
     .action(async (o: { threshold?: string; archiveAfter?: string }, cmd: Command) => {
       const threshold = parseUnitInterval('threshold', o.threshold) ?? 0.75;
       const archiveAfterDays = parsePositiveInt('archive-after', o.archiveAfter) ?? 30;
       await withCommandStore(cmd, (store, g) => {
-        const result = { ...housekeep(store, { dedupThreshold: threshold }), observations: maintainObservations(store, { archiveAfterDays }) };
+        const result = {
+          ...housekeep(store, { dedupThreshold: threshold }),
+          observations: maintainObservations(store, { archiveAfterDays }),
+          sessions_archived: archiveSessions(store),
+        };
         renderAll(store);
         renderEpisodes(store);
         emit(g, result, (r) => [
           `decay: ${r.decay.decayed} instinct(s) decayed; dedup: ${r.dedup.found} pair(s) found, ${r.dedup.applied} merged; ${r.orphans_cleaned} orphan alias(es) removed; search index rebuilt.`,
           `observations: ${r.observations.archived} archived, ${r.observations.signals_trimmed} old preference signal(s) trimmed, ${r.observations.tallies_forgotten} stale tally row(s) forgotten.`,
+          `sessions: ${r.sessions_archived} file(s) of sessions older than ${SESSION_ARCHIVE_DAYS} days moved to sessions/${ARCHIVED_DIR}/.`,
         ]);
       });
     });

@@ -1,6 +1,7 @@
 /** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
 import type { Command } from 'commander';
 import { importTranscripts } from '../../hooks/import.js';
+import { archiveSessions } from '../../hooks/sessions.js';
 import { consolidate } from '../../learn/maintenance.js';
 import { instinctStatus } from '../../learn/stats.js';
 import { renderAll } from '../../view/render.js';
@@ -24,6 +25,7 @@ export function registerSyncCommands(program: Command): void {
         const learned = await learnPending(store, { llm: o.llm !== false });
         const consolidation = consolidate(store);
         renderAll(store);
+        const sessionsArchived = archiveSessions(store);
         const status = instinctStatus(store);
         const summary = {
           imported: { files: imported.files, sessions: imported.new_sessions, observations: imported.observations_new },
@@ -36,6 +38,7 @@ export function registerSyncCommands(program: Command): void {
             episodes: learned.episodes.length,
           },
           consolidation,
+          sessions_archived: sessionsArchived,
           instincts: status.total,
           convictions: status.convictions.length,
           pending_observations: status.pending_observations,

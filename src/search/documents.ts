@@ -3,7 +3,7 @@
  * The full-text indexes follow through triggers (see store/documents-schema.ts).
  */
 import { parseInstant } from '../core/clock.js';
-import type { Db } from '../store/db.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import { needsTrigramIndex } from './query-text.js';
 
 export const COLLECTIONS = ['instincts', 'sessions', 'episodes', 'facts', 'entities', 'memories'] as const;
@@ -201,7 +201,7 @@ export function getDocument(db: Db, collection: string, id: string): DocumentRow
 }
 
 export function documentsByRowIds(db: Db, ids: readonly number[]): Map<number, DocumentRow> {
-  const rows = db.prepare('SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DocumentRow[];
+  const rows = cachedStatement(db, 'SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DocumentRow[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 

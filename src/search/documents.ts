@@ -3,7 +3,7 @@
  * The full-text indexes follow through triggers (see store/documents-schema.ts).
  */
 import { parseInstant } from '../core/clock.js';
-import type { Db } from '../store/db.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import { needsTrigramIndex } from './query-text.js';
 
 export const COLLECTIONS = ['instincts', 'sessions', 'episodes', 'facts', 'entities', 'memories'] as const;
@@ -125,32 +125,24 @@ export interface UpsertCounts {
   unchanged: number;
 }
 
-/** Statements prepared once per database handle; ingest runs them tens of thousands of times. */
-function statements(db: Db) {
+/** Statements prepared once per database handle (cachedStatement); ingest runs them tens of thousands of times. */
+function prepared(db: Db) {
   return {
-    find: db.prepare('SELECT * FROM documents WHERE collection = ? AND ext_id = ?'),
-    nextSeq: db.prepare('SELECT coalesce(max(seq), 0) + 1 AS n FROM documents WHERE collection = ? AND project = ? AND thread = ?'),
-    insert: db.prepare(
+    find: cachedStatement(db, 'SELECT * FROM documents WHERE collection = ? AND ext_id = ?'),
+    nextSeq: cachedStatement(db, 'SELECT coalesce(max(seq), 0) + 1 AS n FROM documents WHERE collection = ? AND project = ? AND thread = ?'),
+    insert: cachedStatement(
+      db,
       `INSERT INTO documents (collection, ext_id, title, text, ts, project, thread, seq, speaker, metadata, confidence, activation, trigram, created_at, updated_at)
        VALUES (@collection, @ext_id, @title, @text, @ts, @project, @thread, @seq, @speaker, @metadata, @confidence, @activation, @trigram, @now, @now)
        ON CONFLICT (collection, ext_id) DO NOTHING`,
     ),
-    update: db.prepare(
+    update: cachedStatement(
+      db,
       `UPDATE documents SET title = @title, text = @text, ts = @ts, project = @project, thread = @thread, seq = @seq, speaker = @speaker,
          metadata = @metadata, confidence = @confidence, activation = @activation, trigram = @trigram, updated_at = @now WHERE id = @id`,
     ),
   };
 }
-
-const cache = new WeakMap<Db, ReturnType<typeof statements>>();
-const prepared = (db: Db) => {
-  let s = cache.get(db);
-  if (!s) {
-    s = statements(db);
-    cache.set(db, s);
-  }
-  return s;
-};
 
 /** Inserts or updates documents by (collection, id). Call inside a transaction for speed. */
 export function upsertDocuments(db: Db, docs: readonly DocumentInput[], nowIso: string): UpsertCounts {
@@ -211,7 +203,7 @@ export function getDocument(db: Db, collection: string, id: string): DocumentRow
 }
 
 export function documentsByRowIds(db: Db, ids: readonly number[]): Map<number, DocumentRow> {
-  const rows = db.prepare('SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DocumentRow[];
+  const rows = cachedStatement(db, 'SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DocumentRow[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -3,7 +3,8 @@
  * code identifiers. Queries are built from quoted terms, so user text can never be an
  * FTS5 syntax error; explicit FTS5 syntax is tried first and falls back when it fails.
  */
-import type { Db } from '../store/db.js';
+import { LruCache } from '../embed/lru.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import { contentTerms, looksLikeFtsSyntax, orQuery, shortCjkRuns, trigramTokens } from './query-text.js';
 import type { SearchFilter } from './vectors.js';
 
@@ -44,13 +45,15 @@ export function filterClauses(filter: SearchFilter): { sql: string; params: Reco
 
 function runMatch(db: Db, table: 'documents_fts' | 'documents_trigram', expression: string, filter: SearchFilter, limit: number): LexicalList {
   const f = filterClauses(filter);
-  const rows = db
-    .prepare(
-      `SELECT d.id AS id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} JOIN documents d ON d.id = ${table}.rowid
-       WHERE ${table} MATCH @expr${f.sql} ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`,
-    )
-    .raw()
-    .all({ ...f.params, expr: expression, limit }) as [number, number][];
+  // The index rows are the documents' rows (triggers keep them in step): without a filter the
+  // join would only cost a lookup per match, before the sort (3x the whole query on common words).
+  const sql =
+    f.sql === ''
+      ? `SELECT rowid AS id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table}
+         WHERE ${table} MATCH @expr ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`
+      : `SELECT d.id AS id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} JOIN documents d ON d.id = ${table}.rowid
+         WHERE ${table} MATCH @expr${f.sql} ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`;
+  const rows = cachedStatement(db, sql, { raw: true }).all({ ...f.params, expr: expression, limit }) as [number, number][];
   return { ids: rows.map((r) => r[0]), scores: rows.map((r) => r[1]), expression, fellBack: false };
 }
 
@@ -59,6 +62,33 @@ const isSyntaxError = (err: unknown): boolean => (err as { code?: string }).code
 /** A term is "common" beyond this many documents, and beyond this share of them. */
 export const COMMON_TERM_MIN_DOCS = 2000;
 export const COMMON_TERM_SHARE = 0.02;
+
+/** Document frequencies (capped) of recent terms, per database; valid while its data version holds. */
+const frequencies = new WeakMap<Db, { version: string; cap: number; df: LruCache<string, number> }>();
+const TERM_CACHE_SIZE = 4096;
+
+/**
+ * How many documents hold each term, counted up to `cap` + 1. Counting reads the term's
+ * list of documents, so counts are kept until the documents change: `data_version` moves
+ * when another connection commits, `total_changes()` when this one writes.
+ */
+function documentFrequencies(db: Db, terms: readonly string[], cap: number): number[] {
+  const [version] = cachedStatement(db, "SELECT data_version || ':' || total_changes() FROM pragma_data_version", { raw: true }).get() as [string];
+  let cached = frequencies.get(db);
+  if (!cached || cached.version !== version || cached.cap !== cap) {
+    cached = { version, cap, df: new LruCache(TERM_CACHE_SIZE) };
+    frequencies.set(db, cached);
+  }
+  const count = cachedStatement(db, 'SELECT count(*) AS n FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)');
+  return terms.map((t) => {
+    let n = cached.df.get(t);
+    if (n === undefined) {
+      n = (count.get(orQuery([t]), cap + 1) as { n: number }).n;
+      cached.df.set(t, n);
+    }
+    return n;
+  });
+}
 
 /**
  * Drops common query terms while rarer ones remain. BM25 gives a term in 2% of the
@@ -70,11 +100,10 @@ export const COMMON_TERM_SHARE = 0.02;
 export function selectiveTerms(db: Db, terms: readonly string[], options: { keepOne?: boolean } = {}): string[] {
   const keepOne = options.keepOne ?? true;
   if (terms.length <= 1 && keepOne) return [...terms];
-  const approxDocs = (db.prepare('SELECT coalesce(max(id), 0) AS n FROM documents').get() as { n: number }).n;
+  const approxDocs = (cachedStatement(db, 'SELECT coalesce(max(id), 0) AS n FROM documents').get() as { n: number }).n;
   const cap = Math.max(COMMON_TERM_MIN_DOCS, Math.ceil(approxDocs * COMMON_TERM_SHARE));
   if (approxDocs <= cap) return [...terms];
-  const count = db.prepare('SELECT count(*) AS n FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)');
-  const df = terms.map((t) => (count.get(orQuery([t]), cap + 1) as { n: number }).n);
+  const df = documentFrequencies(db, terms, cap);
   const kept = terms.filter((_, i) => (df[i] as number) <= cap);
   if (kept.length > 0 || !keepOne) return kept;
   // Every term is common: keep the rarest.

@@ -10,7 +10,7 @@
  */
 import { isSuperseded } from './supersede.js';
 import { UsageError, errorMessage } from '../core/errors.js';
-import type { Db } from '../store/db.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
 import { type DocumentRow, documentsByRowIds } from './documents.js';
 import type { Embedder } from './embeddings.js';
@@ -106,7 +106,8 @@ function threadPositions(rows: ReadonlyMap<number, DocumentRow>): Map<number, Th
 }
 
 function neighbourFinder(db: Db, rows: Map<number, DocumentRow>) {
-  const stmt = db.prepare(
+  const stmt = cachedStatement(
+    db,
     'SELECT * FROM documents WHERE collection = ? AND project = ? AND thread = ? AND seq BETWEEN ? AND ? ORDER BY seq',
   );
   return (p: ThreadPosition, radius: number): ThreadPosition[] => {

@@ -6,31 +6,20 @@
  * in the list, and still pass their score on to their neighbours first: a question and
  * its answer are often said by two people); documents without a speaker are untouched.
  */
-import type { Db } from '../store/db.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import { candidatePhrases } from './query-text.js';
 
-type Lookup = { any: () => boolean; find: (phrase: string) => string | undefined };
-const lookups = new WeakMap<Db, Lookup>();
-
-function lookupFor(db: Db): Lookup {
-  let l = lookups.get(db);
-  if (!l) {
-    const any = db.prepare('SELECT 1 FROM documents WHERE speaker IS NOT NULL LIMIT 1').pluck();
-    const find = db.prepare('SELECT speaker FROM documents WHERE speaker = ? COLLATE NOCASE LIMIT 1').pluck();
-    l = { any: () => any.get() !== undefined, find: (phrase) => find.get(phrase) as string | undefined };
-    lookups.set(db, l);
-  }
-  return l;
-}
+const ANY_SPEAKER = 'SELECT 1 FROM documents WHERE speaker IS NOT NULL LIMIT 1';
+const SPEAKER_NAMED = 'SELECT speaker FROM documents WHERE speaker = ? COLLATE NOCASE LIMIT 1';
 
 /** The speakers of stored documents that the query names (lower-cased). */
 export function namedSpeakers(db: Db, query: string): Set<string> {
   const named = new Set<string>();
-  const lookup = lookupFor(db);
-  if (!lookup.any()) return named;
+  if (cachedStatement(db, ANY_SPEAKER).get() === undefined) return named;
+  const find = cachedStatement(db, SPEAKER_NAMED);
   for (const phrase of candidatePhrases(query)) {
-    const speaker = lookup.find(phrase);
-    if (speaker !== undefined) named.add(speaker.toLowerCase());
+    const row = find.get(phrase) as { speaker: string } | undefined;
+    if (row) named.add(row.speaker.toLowerCase());
   }
   return named;
 }

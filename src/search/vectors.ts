@@ -9,7 +9,7 @@
  */
 import { type EmbeddingFingerprint, fingerprintKey } from '../embed/provider.js';
 import { bufferToVector, dot, signCode, vectorToBuffer } from '../embed/vector-math.js';
-import type { Db } from '../store/db.js';
+import { type Db, cachedStatement } from '../store/db.js';
 
 export interface SearchFilter {
   collections?: readonly string[];
@@ -27,7 +27,7 @@ export interface ScoredId {
 const FINGERPRINT_KEY = 'embedding_fingerprint';
 
 export function readFingerprint(db: Db): EmbeddingFingerprint | undefined {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(FINGERPRINT_KEY) as { value: string } | undefined;
+  const row = cachedStatement(db, 'SELECT value FROM meta WHERE key = ?').get(FINGERPRINT_KEY) as { value: string } | undefined;
   if (!row) return undefined;
   try {
     return JSON.parse(row.value) as EmbeddingFingerprint;
@@ -44,7 +44,7 @@ export function writeFingerprint(db: Db, fingerprint: EmbeddingFingerprint): voi
 }
 
 export function vectorGeneration(db: Db): number {
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'vector_generation'").get() as { value: string } | undefined;
+  const row = cachedStatement(db, "SELECT value FROM meta WHERE key = 'vector_generation'").get() as { value: string } | undefined;
   return row ? Number(row.value) : 0;
 }
 
@@ -106,15 +106,24 @@ export function deleteStaleVectors(db: Db, fingerprint: string): number {
   return db.prepare('DELETE FROM document_vectors WHERE fingerprint != ?').run(fingerprint).changes;
 }
 
-/** Candidates re-scored exactly per query: enough that the sign-code stage rarely loses a true neighbour. */
+/**
+ * Candidates re-scored exactly per query: enough that the sign-code stage rarely loses a
+ * true top-10 neighbour. Reading the candidates' float vectors from SQLite is most of the
+ * exact stage (~5 microseconds a row at 100k documents). Measured: 300 candidates for the
+ * 100-deep hybrid list cost 1.3 ms, 150 cost 0.7 ms, with LoCoMo recall@10 0.732 vs 0.733.
+ */
 export function candidateCount(limit: number): number {
-  return Math.max(256, limit * 3);
+  return Math.max(150, Math.ceil(limit * 1.5));
 }
 
 interface Loaded {
   generation: number;
   ids: Int32Array;
   codes: Uint32Array;
+  /** The first PREFILTER_WORDS words of every code, side by side, for the coarse pass. */
+  prefixes: Uint32Array;
+  /** 0..n-1: the rows of an unfiltered query, built once. */
+  everyRow: Int32Array;
   collection: Uint16Array;
   project: Uint32Array;
   ts: Float64Array;
@@ -126,20 +135,42 @@ interface Loaded {
 export const PREFILTER_MIN = 20_000;
 const PREFILTER_WORDS = 4;
 
+/** The per-byte bit counts of a 32-bit word; summed over up to 8 words, one multiply then adds the bytes up. */
+const popcountBytes = (x: number): number => {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (x + (x >>> 4)) & 0x0f0f0f0f;
+};
+
 /** Hamming distances between `q` and the first `words` 32-bit words of the codes at `rows`. */
 function hammingDistances(codes: Uint32Array, stride: number, words: number, q: Uint32Array, rows: Int32Array): Uint16Array {
   const out = new Uint16Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const o = (rows[r] as number) * stride;
     let d = 0;
-    for (let j = 0; j < words; j++) {
-      // Popcount of the XOR, inlined: a call per word doubles the scan time.
-      let x = (codes[o + j] as number) ^ (q[j] as number);
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      d += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    for (let j = 0; j < words; j += 4) {
+      let bytes = 0;
+      for (let k = j; k < j + 4 && k < words; k++) bytes += popcountBytes((codes[o + k] as number) ^ (q[k] as number));
+      d += Math.imul(bytes, 0x01010101) >>> 24;
     }
     out[r] = d;
+  }
+  return out;
+}
+
+/** hammingDistances over the PREFILTER_WORDS-word prefixes, unrolled: the coarse pass visits every row. */
+function prefixDistances(prefixes: Uint32Array, q: Uint32Array, rows: Int32Array): Uint16Array {
+  const out = new Uint16Array(rows.length);
+  const q0 = q[0] as number;
+  const q1 = q[1] as number;
+  const q2 = q[2] as number;
+  const q3 = q[3] as number;
+  for (let r = 0; r < rows.length; r++) {
+    const o = (rows[r] as number) * PREFILTER_WORDS;
+    const bytes =
+      popcountBytes((prefixes[o] as number) ^ q0) + popcountBytes((prefixes[o + 1] as number) ^ q1) +
+      popcountBytes((prefixes[o + 2] as number) ^ q2) + popcountBytes((prefixes[o + 3] as number) ^ q3);
+    out[r] = Math.imul(bytes, 0x01010101) >>> 24;
   }
   return out;
 }
@@ -154,9 +185,11 @@ function nearest(rows: Int32Array, dist: Uint16Array, maxDist: number, wanted: n
     seen += histogram[cut] as number;
     if (seen >= wanted) break;
   }
-  const out: number[] = [];
-  for (let r = 0; r < dist.length; r++) if ((dist[r] as number) <= cut) out.push(rows[r] as number);
-  return Int32Array.from(out);
+  let kept = 0;
+  for (let d = 0; d <= Math.min(cut, maxDist); d++) kept += histogram[d] as number;
+  const out = new Int32Array(kept);
+  for (let r = 0, k = 0; r < dist.length; r++) if ((dist[r] as number) <= cut) out[k++] = rows[r] as number;
+  return out;
 }
 
 /** The sign codes of one fingerprint, reloaded when another writer changed the vectors. */
@@ -222,7 +255,13 @@ export class VectorIndex {
       project[i] = p;
       ts[i] = at ? Date.parse(at) : Number.NaN;
     });
-    this.loaded = { generation, ids, codes, collection, project, ts, collections, projects };
+    const prefixes = new Uint32Array(this.words > PREFILTER_WORDS ? n * PREFILTER_WORDS : 0);
+    for (let i = 0; i < prefixes.length / PREFILTER_WORDS; i++) {
+      prefixes.set(codes.subarray(i * this.words, i * this.words + PREFILTER_WORDS), i * PREFILTER_WORDS);
+    }
+    const everyRow = new Int32Array(n);
+    for (let i = 0; i < n; i++) everyRow[i] = i;
+    this.loaded = { generation, ids, codes, prefixes, everyRow, collection, project, ts, collections, projects };
     return this.loaded;
   }
 
@@ -254,22 +293,24 @@ export class VectorIndex {
     // reads only the first 128 bits, keeping a generous share for the full 512-bit pass.
     const q = signCode(query);
     const w = this.words;
-    const all = new Int32Array(n);
-    let eligible = 0;
-    for (let i = 0; i < n; i++) if (!filtered || passes(i)) all[eligible++] = i;
+    let rows = idx.everyRow;
+    if (filtered) {
+      const all = new Int32Array(n);
+      let eligible = 0;
+      for (let i = 0; i < n; i++) if (passes(i)) all[eligible++] = i;
+      rows = all.subarray(0, eligible);
+    }
+    const eligible = rows.length;
     if (eligible === 0) return [];
-    let rows: Int32Array = all.subarray(0, eligible);
     const wanted = Math.min(eligible, candidateCount(limit));
     if (eligible > PREFILTER_MIN && w > PREFILTER_WORDS) {
-      const coarse = hammingDistances(idx.codes, w, PREFILTER_WORDS, q, rows);
+      const coarse = prefixDistances(idx.prefixes, q, rows);
       rows = nearest(rows, coarse, PREFILTER_WORDS * 32, Math.max(wanted * 20, Math.ceil(eligible / 16)));
     }
     const full = hammingDistances(idx.codes, w, w, q, rows);
     const candidates = Array.from(nearest(rows, full, w * 32, wanted), (i) => idx.ids[i] as number);
     // Stage 2: exact cosine on the stored float vectors of the candidates.
-    const blobs = this.db
-      .prepare('SELECT doc_id, vector FROM document_vectors WHERE doc_id IN (SELECT value FROM json_each(?)) AND fingerprint = ?')
-      .raw()
+    const blobs = cachedStatement(this.db, 'SELECT doc_id, vector FROM document_vectors WHERE doc_id IN (SELECT value FROM json_each(?)) AND fingerprint = ?', { raw: true })
       .all(JSON.stringify(candidates), this.key) as [number, Buffer][];
     const scored = blobs.map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
     scored.sort((a, b) => b.score - a.score || a.id - b.id);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomunculusError } from '../core/errors.js';
 import { tempDir } from '../test-support/cli.js';
-import { type Db, openDatabase } from './db.js';
+import { type Db, cachedStatement, openDatabase } from './db.js';
 import { migrate, schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -89,5 +89,24 @@ describe('migrations', () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
     db.close();
     expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('cachedStatement', () => {
+  it('prepares a statement once per handle, with raw rows kept apart from objects', () => {
+    const a = openDatabase(join(dir.path, 'a.db'), { migrate: false });
+    const b = openDatabase(join(dir.path, 'b.db'), { migrate: false });
+    try {
+      const sql = 'SELECT 1 AS one';
+      expect(cachedStatement(a, sql)).toBe(cachedStatement(a, sql));
+      expect(cachedStatement(b, sql)).not.toBe(cachedStatement(a, sql));
+      expect(cachedStatement(a, sql).get()).toEqual({ one: 1 });
+      expect(cachedStatement(a, sql, { raw: true }).get()).toEqual([1]);
+      // The raw variant does not change what the plain one returns.
+      expect(cachedStatement(a, sql).get()).toEqual({ one: 1 });
+    } finally {
+      a.close();
+      b.close();
+    }
   });
 });

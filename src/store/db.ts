@@ -105,6 +105,28 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   return db;
 }
 
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * A statement prepared once per database handle. Preparing costs tens of microseconds,
+ * and a search runs a dozen statements. `raw` statements return rows as arrays.
+ */
+export function cachedStatement(db: Db, sql: string, options: { raw?: boolean } = {}): Database.Statement {
+  let byText = statementCache.get(db);
+  if (!byText) {
+    byText = new Map();
+    statementCache.set(db, byText);
+  }
+  const key = options.raw ? `raw:${sql}` : sql;
+  let statement = byText.get(key);
+  if (!statement) {
+    statement = db.prepare(sql);
+    if (options.raw) statement.raw();
+    byText.set(key, statement);
+  }
+  return statement;
+}
+
 /** Runs `fn` in a write transaction that takes the lock up front, so concurrent writers queue instead of failing. */
 export function writeTx<T>(db: Db, fn: () => T): T {
   return db.transaction(fn).immediate();

@@ -26,10 +26,11 @@ export interface Tuning {
 
 /**
  * Measured on LoCoMo (5 conversations, 760 questions, USE-lite), recall@10 of the full
- * pipeline 0.732; removing one stage at a time: neighbours 0.638, rank bonus 0.666,
- * dense list (weight 0) 0.698, time hints 0.712, feedback 0.717, shortcut 0.732.
- * Thread evidence (weight 0.1) measured -0.2 and is off; capping hits per thread (3 at 0.7x)
- * measured -2.9 and was dropped. Dense weight 0.5: 0.723; 1.5: 0.728.
+ * pipeline 0.777; removing one stage at a time: neighbours 0.696, speaker focus 0.733,
+ * rank bonus 0.743, dense list (weight 0) 0.745, time hints 0.757, feedback 0.772,
+ * shortcut 0.775. Speaker factor 0.4: 0.778, 0.65: 0.773. Thread evidence (weight 0.1)
+ * measured -0.2 and is off; capping hits per thread (3 at 0.7x) measured -2.9 and was
+ * dropped. Dense weight 0.5: 0.723; 1.5: 0.728 (before the speaker focus).
  */
 export const DEFAULT_TUNING: Tuning = {
   depth: 100,

@@ -13,6 +13,7 @@ interface SyncSummary {
   learned: { status: string; sessions: number; observations: number; created: string[] };
   instincts: number;
   pending_observations: number;
+  embedded: number;
 }
 
 describe('sync', () => {
@@ -29,11 +30,15 @@ describe('sync', () => {
     expect(first.learned.status).toBe('done');
     expect(first.learned.observations).toBe(first.imported.observations);
     expect(first.pending_observations).toBe(0);
+    // The bundled model embedded what sync stored: search is hybrid from the first query.
+    expect(first.embedded).toBeGreaterThanOrEqual(12);
+    expect(cliJson<{ missing: number; current: number }>(home.path, ['embed', '--status'])).toMatchObject({ missing: 0, current: first.embedded });
 
     const second = cliJson<SyncSummary>(home.path, ['sync']);
     expect(second.imported.observations).toBe(0);
     expect(second.learned.observations).toBe(0);
     expect(second.instincts).toBe(first.instincts);
+    expect(second.embedded).toBe(0);
   });
 
   it('reports a missing path as a usage error and changes nothing', () => {

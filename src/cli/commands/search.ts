@@ -12,10 +12,10 @@ import { embedderFor } from '../../search/open.js';
 import { sanitizeQuery } from '../../search/query-text.js';
 import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
 import { readFingerprint, vectorCounts } from '../../search/vectors.js';
-import type { Store } from '../../store/store.js';
 import { withCommandStore } from '../context.js';
-import { emit, parsePositiveInt } from '../output.js';
+import { embedNew } from '../embedding.js';
 import { progressBar } from '../progress.js';
+import { emit, parsePositiveInt } from '../output.js';
 
 /** An ISO-8601 date/instant, or "<n>d" for n days before now. */
 export function parseTimeBound(name: string, value: string | undefined, now: Date): string | undefined {
@@ -46,28 +46,6 @@ function parseMinScore(value: string | undefined): number | undefined {
 }
 
 /** Embeds documents that lack a vector after a write; a failure leaves them for lazy repair. */
-async function embedNew(store: Store, enabled: boolean): Promise<{ embedded: number; warning?: string }> {
-  if (!enabled) return { embedded: 0 };
-  let embedder: Embedder | null;
-  try {
-    embedder = await embedderFor(store);
-    if (!embedder) return { embedded: 0 };
-    const bar = progressBar('embedding', 1);
-    let announced = false;
-    const embedded = await embedder.embedMissing((done, total) => {
-      if (!announced && total > 1000) {
-        process.stderr.write(`homunculus: embedding ${total} documents with ${embedder?.key}; interrupting is safe (\`homunculus embed\` resumes).\n`);
-        announced = true;
-      }
-      bar.update(done, total);
-    });
-    bar.finish();
-    return { embedded };
-  } catch (err) {
-    return { embedded: 0, warning: `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).` };
-  }
-}
-
 function readQuery(text: string): string {
   const query = text === '-' ? readFileSync(0, 'utf8') : text;
   if (sanitizeQuery(query).trim() === '') throw new UsageError('The query is empty.', 'Give some words to search for, e.g. homunculus query "database migration".');

@@ -6,6 +6,7 @@ import { consolidate } from '../../learn/maintenance.js';
 import { instinctStatus } from '../../learn/stats.js';
 import { renderAll } from '../../view/render.js';
 import { withCommandStore } from '../context.js';
+import { embedNew } from '../embedding.js';
 import { emit } from '../output.js';
 import { progressReporter, transcriptsToImport } from './capture.js';
 import { learnPending } from './learning.js';
@@ -13,12 +14,13 @@ import { learnPending } from './learning.js';
 export function registerSyncCommands(program: Command): void {
   program
     .command('sync')
-    .description('The main job: import Claude Code transcripts (default ~/.claude/projects), learn from every pending observation, consolidate, and render the readable view')
+    .description('The main job: import Claude Code transcripts (default ~/.claude/projects), learn from every pending observation, consolidate, render the readable view and embed what is new for search')
     .argument('[paths...]', 'transcript files or directories instead of ~/.claude/projects')
     .option('--no-import', 'skip the transcript import; only learn from what the hooks recorded')
     .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')
+    .option('--no-embed', 'skip embedding the new sessions, episodes and instincts (queries repair up to 20 at a time)')
     .option('--no-progress', 'no progress output on stderr')
-    .action(async (paths: string[], o: { import?: boolean; llm?: boolean; progress?: boolean }, cmd: Command) => {
+    .action(async (paths: string[], o: { import?: boolean; llm?: boolean; embed?: boolean; progress?: boolean }, cmd: Command) => {
       const files = o.import === false ? [] : transcriptsToImport(paths);
       await withCommandStore(cmd, async (store, g) => {
         const imported = await importTranscripts(store, files, o.progress !== false && !g.json ? { onProgress: progressReporter() } : {});
@@ -26,6 +28,9 @@ export function registerSyncCommands(program: Command): void {
         const consolidation = consolidate(store);
         renderAll(store);
         const sessionsArchived = archiveSessions(store);
+        // Search is hybrid from the first query: what was learned gets its vectors now.
+        const embedding = await embedNew(store, o.embed !== false, { progress: o.progress !== false && !g.json });
+        if (embedding.warning) process.stderr.write(`homunculus: ${embedding.warning}\n`);
         const status = instinctStatus(store);
         const summary = {
           imported: { files: imported.files, sessions: imported.new_sessions, observations: imported.observations_new },
@@ -39,6 +44,7 @@ export function registerSyncCommands(program: Command): void {
           },
           consolidation,
           sessions_archived: sessionsArchived,
+          embedded: embedding.embedded,
           instincts: status.total,
           convictions: status.convictions.length,
           pending_observations: status.pending_observations,
@@ -50,6 +56,7 @@ export function registerSyncCommands(program: Command): void {
             ? 'A learning run in the background holds the lock; it is processing these observations.'
             : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
           ...s.learned.created.map((p) => `  + ${p}`),
+          ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
           `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
           'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
         ]);

@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { emotionalWeightOf, recordAccess } from './access.js';
 import { type EntityInput, upsertEntity } from './entities.js';
 import { type MergeFact, planMerge } from './fact-merge.js';
-import { type Fact, type Origin, CURRENT, closeFact, getFact, insertFactRow, reconsolidateRow, selectFacts } from './facts.js';
+import { type Fact, type Origin, CURRENT, closeFact, getFact, insertFactRow, factsByIds, reconsolidateRow, selectFacts } from './facts.js';
 import { bm25Facts } from './fts.js';
 import { type MemoryType, classifyMemoryType } from './memory-type.js';
 import { type Relation, RELATIONS, normalizeRelation, relationCategory } from './ontology.js';
@@ -70,7 +70,7 @@ function mergeCandidates(db: Db, sourceId: number, targetId: number, description
   const near = selectFacts(db, `(f.source_id = @s OR f.target_id = @t) AND ${CURRENT}`, { s: sourceId, t: targetId, now }, 'ORDER BY f.id DESC LIMIT 300');
   const seen = new Set(near.map((f) => f.id));
   const lexical = bm25Facts(db, description, { limit: 10, where: CURRENT, params: { now } }).filter((h) => !seen.has(h.id));
-  const extra = lexical.length ? selectFacts(db, `f.id IN (${lexical.map((h) => h.id).join(',')})`) : [];
+  const extra = lexical.length ? factsByIds(db, lexical.map((h) => h.id)) : [];
   return [...near, ...extra];
 }
 

@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { addFact } from './add-fact.js';
 import { getEntity } from './entities.js';
 import { pendingEpisodes, markConsolidated } from './episodes.js';
-import { CURRENT, type Fact, getFact, isCurrent, reconsolidateRow, selectFacts } from './facts.js';
+import { CURRENT, type Fact, getFact, isCurrent, factsByIds, reconsolidateRow, selectFacts } from './facts.js';
 import { isMutable } from './memory-type.js';
 import { RELATION_LABELS, type Relation } from './ontology.js';
 import { DREAM_WINDOW_DAYS, MIN_EPISODES_FOR_DREAM, clusterEpisodes, planCluster } from './dream-plan.js';
@@ -74,7 +74,7 @@ export function runDreamCycle(store: Store): DreamReport {
         reconsolidateRow(store.db, fact, { confidence: to }, nowIso);
         report.reinforced.push({ fact: fact.id, count: r.count, from: fact.confidence, to });
       }
-      const clusterFacts = selectFacts(store.db, `f.id IN (${cluster.flatMap((e) => e.facts).join(',') || 'NULL'})`);
+      const clusterFacts = factsByIds(store.db, cluster.flatMap((e) => e.facts));
       const hub = getEntity(store.db, plan.hub);
       if (!hub) continue;
       const project = mostCommon(clusterFacts.map((f) => f.project).filter(Boolean));

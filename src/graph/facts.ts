@@ -5,7 +5,7 @@
  * stopped being true (invalid_at IS NULL or later than now).
  */
 import { NotFoundError } from '../core/errors.js';
-import type { Db } from '../store/db.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import { parseJson, parseJsonObject } from '../store/json.js';
 import type { MemoryType } from './memory-type.js';
 import type { Relation, RelationCategory } from './ontology.js';
@@ -69,6 +69,13 @@ export function toFact(row: FactRow): Fact {
 
 export function selectFacts(db: Db, where: string, params: Record<string, unknown> = {}, tail = 'ORDER BY f.id'): Fact[] {
   return (db.prepare(`SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE ${where} ${tail}`).all(params) as FactRow[]).map(toFact);
+}
+
+/** Facts by id (any time, any project), in id order; one statement per connection whatever the ids. */
+export function factsByIds(db: Db, ids: readonly number[]): Fact[] {
+  if (ids.length === 0) return [];
+  const sql = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.id IN (SELECT value FROM json_each(?)) ORDER BY f.id`;
+  return (cachedStatement(db, sql).all(JSON.stringify([...new Set(ids)])) as FactRow[]).map(toFact);
 }
 
 export function getFact(db: Db, id: number): Fact | undefined {

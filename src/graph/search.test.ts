@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
-import { deduplicateByEmbedding, embedPending } from './embeddings.js';
+import { deduplicateByEmbedding, embedPending, factEmbeddingText } from './embeddings.js';
 import { getFact } from './facts.js';
 import { recencyDecay, reciprocalRankFusion } from './fusion.js';
 import { hashEmbedder, hashEmbedding } from './hash-embedder.js';
-import { searchFacts } from './search.js';
+import { loadVectorPool, searchFacts, topIds, vectorFacts } from './search.js';
+import { reconsolidateFact } from './revise.js';
 import { cosine } from './similarity.js';
 
 describe('reciprocal rank fusion', () => {
@@ -30,6 +31,17 @@ describe('reciprocal rank fusion', () => {
     expect(recencyDecay(0)).toBe(1);
     expect(recencyDecay(-5)).toBe(1);
     expect(recencyDecay(90)).toBeCloseTo(Math.exp(-1));
+  });
+});
+
+describe('top ids', () => {
+  it('keeps the highest scores best first, lower id first on ties, without needing all sorted', () => {
+    const ids = [7, 3, 9, 1, 5, 2];
+    const scores = [0.2, 0.9, 0.5, 0.9, 0.1, 0.5];
+    expect(topIds(ids, scores, 3)).toEqual([1, 3, 2]);
+    expect(topIds(ids, scores, 10)).toEqual([1, 3, 2, 9, 7, 5]);
+    expect(topIds(ids, scores, 1)).toEqual([1]);
+    expect(topIds([], [], 5)).toEqual([]);
   });
 });
 
@@ -88,6 +100,30 @@ describe('fact search and embeddings', () => {
     const history = searchFacts(store, { text: 'API p95 latency', includeHistory: true });
     expect(history.map((h) => h.fact.id)).toEqual([now.fact.id, old.fact.id]);
     expect(searchFacts(store, { text: 'API p95 latency', at: '2026-01-05T00:00:00Z' }).map((h) => h.fact.id)).toEqual([old.fact.id]);
+  });
+
+  it('keeps read vectors per connection and rereads them after a vector changes or a fact goes', async () => {
+    const a = add('zod', 'hora validates its inputs with zod');
+    const b = add('pino', 'hora logs with pino');
+    const embed = hashEmbedder(64);
+    await embedPending(store, embed);
+    const pool = () => loadVectorPool(store, {}, 'hash-64');
+    const vectorOf = (id: number) => pool().entries.find((e) => e.id === id)?.vector;
+    const before = vectorOf(a.fact.id);
+    expect(before?.length).toBe(64);
+    expect(Math.hypot(...(before ?? []))).toBeCloseTo(1, 5);
+    expect(pool().entries.find((e) => e.id === a.fact.id)?.vector).toBe(before); // the cached copy, not a reread
+    // A new description clears the vector; re-embedding it must be seen, never the old copy.
+    reconsolidateFact(store, a.fact.id, { description: 'hora parses its config with valibot' });
+    expect(vectorOf(a.fact.id)).toBeUndefined();
+    await embedPending(store, embed);
+    const after = vectorOf(a.fact.id);
+    expect(after).not.toEqual(before);
+    const text = factEmbeddingText({ source: 'hora', relation: 'uses', target: 'zod', description: 'hora parses its config with valibot' });
+    expect(cosine(after as Float32Array, hashEmbedding(text, 64))).toBeCloseTo(1, 5);
+    expect(vectorFacts(pool(), hashEmbedding('logs with pino', 64), {}, 1)).toEqual([b.fact.id]);
+    store.db.prepare('DELETE FROM graph_facts WHERE id = ?').run(b.fact.id);
+    expect(pool().entries.map((e) => e.id)).toEqual([a.fact.id]);
   });
 
   it('supersedes the older of two facts about the same entity with cosine above 0.92, not just below', async () => {

@@ -8,15 +8,17 @@
  * its score, so the value that replaced it ranks first.
  */
 import { DAY_MS } from '../core/clock.js';
+import { type Db, cachedStatement } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { activations } from './access.js';
 import { activationFactor } from './activation.js';
-import { type Fact, selectFacts } from './facts.js';
+import { type Fact, factsByIds } from './facts.js';
 import { bm25Facts } from './fts.js';
 import { BM25_WEIGHT, SEMANTIC_WEIGHT, type RankedIds, reciprocalRankFusion, recencyDecay } from './fusion.js';
 import type { MemoryType } from './memory-type.js';
 import type { Relation } from './ontology.js';
-import { cosine } from './similarity.js';
+import { dot, l2normalize } from '../embed/vector-math.js';
+import { blobToVector } from './similarity.js';
 import { timeCondition } from './temporal.js';
 
 export const SUPERSEDED_PENALTY = 0.5;
@@ -43,6 +45,7 @@ export interface FactSearch {
 /** The fact vectors of one model in one scope (time and projects), for several queries. */
 export interface VectorPool {
   model: string;
+  /** Vectors of unit length. */
   entries: { id: number; relation: Relation; memory_type: MemoryType; vector: Float32Array }[];
 }
 
@@ -79,38 +82,82 @@ function conditions(store: Store, q: FactSearch): { sql: string; params: Record<
   return { sql: where.join(' AND '), params };
 }
 
+/** Fact vectors (unit length) read once per connection and model, kept until graph_vector_generation moves. */
+const vectorCache = new WeakMap<Db, { generation: number; model: string; byId: Map<number, Float32Array> }>();
+
+function factVectors(db: Db, model: string, ids: readonly number[]): Map<number, Float32Array> {
+  const generation = Number(cachedStatement(db, "SELECT value FROM meta WHERE key = 'graph_vector_generation'").pluck().get() ?? 0);
+  let cache = vectorCache.get(db);
+  if (!cache || cache.generation !== generation || cache.model !== model) {
+    cache = { generation, model, byId: new Map() };
+    vectorCache.set(db, cache);
+  }
+  const missing = ids.filter((id) => !cache.byId.has(id));
+  if (missing.length > 0) {
+    const rows = cachedStatement(db, 'SELECT id, embedding FROM graph_facts WHERE id IN (SELECT value FROM json_each(?)) AND embedding_model = ?', { raw: true }).all(
+      JSON.stringify(missing),
+      model,
+    ) as [number, Buffer | null][];
+    for (const [id, blob] of rows) {
+      const v = blobToVector(blob);
+      // Stored unit length, so the per-query cosine is one dot product.
+      if (v) cache.byId.set(id, l2normalize(v));
+    }
+  }
+  return cache.byId;
+}
+
+/**
+ * The vectors of the facts in scope. The scope is read as ids (cheap: no blobs); the vectors
+ * come from a per-connection cache, so a long-lived process (the MCP server) reads each once.
+ */
 export function loadVectorPool(store: Store, scope: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects'>, model: string): VectorPool {
   const cond = conditions(store, { ...scope, text: '' });
-  // Raw rows: at 10k facts, building row objects costs as much as reading the vectors.
   const rows = store.db
-    .prepare(`SELECT f.id, f.relation, f.memory_type, f.embedding FROM graph_facts f WHERE ${cond.sql} AND f.embedding_model = @model`)
+    .prepare(`SELECT f.id, f.relation, f.memory_type FROM graph_facts f WHERE ${cond.sql} AND f.embedding_model = @model`)
     .raw()
-    .all({ ...cond.params, model }) as [number, Relation, MemoryType, Buffer][];
-  // One allocation for all vectors; each entry is a view into it.
-  const dims = rows.length ? Math.max(...rows.slice(0, 1).map((r) => r[3].byteLength / 4)) : 0;
-  const all = new Float32Array(rows.length * dims);
-  const bytes = new Uint8Array(all.buffer);
+    .all({ ...cond.params, model }) as [number, Relation, MemoryType][];
+  const vectors = factVectors(store.db, model, rows.map((r) => r[0]));
   const entries: VectorPool['entries'] = [];
-  rows.forEach(([id, relation, memory_type, embedding], i) => {
-    if (embedding.byteLength !== dims * 4) return;
-    bytes.set(embedding, i * dims * 4);
-    entries.push({ id, relation, memory_type, vector: all.subarray(i * dims, (i + 1) * dims) });
-  });
+  for (const [id, relation, memory_type] of rows) {
+    const vector = vectors.get(id);
+    if (vector) entries.push({ id, relation, memory_type, vector });
+  }
   return { model, entries };
+}
+
+/** The `limit` ids of highest score, best first (ties: lower id), without sorting them all. */
+export function topIds(ids: readonly number[], scores: readonly number[], limit: number): number[] {
+  const best: number[] = []; // indexes into ids/scores, best first
+  const better = (i: number, j: number) => (scores[i] as number) > (scores[j] as number) || (scores[i] === scores[j] && (ids[i] as number) < (ids[j] as number));
+  for (let i = 0; i < ids.length; i++) {
+    if (best.length === limit && !better(i, best[limit - 1] as number)) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (better(best[mid] as number, i)) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, i);
+    if (best.length > limit) best.pop();
+  }
+  return best.map((i) => ids[i] as number);
 }
 
 /** Fact ids by cosine to the query vector among the pool's facts that pass the filters, best first. */
 export function vectorFacts(pool: VectorPool, vector: Float32Array, q: Pick<FactSearch, 'relations' | 'memoryTypes'>, limit: number): number[] {
-  const scored: { id: number; c: number }[] = [];
+  const ids: number[] = [];
+  const scores: number[] = [];
+  const unit = l2normalize(vector);
   for (const e of pool.entries) {
     if (q.relations && !q.relations.includes(e.relation)) continue;
     if (q.memoryTypes && !q.memoryTypes.includes(e.memory_type)) continue;
-    scored.push({ id: e.id, c: cosine(vector, e.vector) });
+    ids.push(e.id);
+    // Pool vectors are unit length (see factVectors); another model's length is never similar.
+    scores.push(e.vector.length === unit.length ? dot(unit, e.vector) : 0);
   }
-  return scored
-    .sort((a, b) => b.c - a.c || a.id - b.id)
-    .slice(0, limit)
-    .map((s) => s.id);
+  return limit > 0 ? topIds(ids, scores, limit) : [];
 }
 
 export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
@@ -122,7 +169,7 @@ export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
   const lists: RankedIds[] = vector.length ? [{ ids: vector, weight: SEMANTIC_WEIGHT }, { ids: bm25, weight: BM25_WEIGHT }] : [{ ids: bm25, weight: 1 }];
   const fused = reciprocalRankFusion(lists);
   if (fused.length === 0) return [];
-  const facts = new Map(selectFacts(store.db, `f.id IN (${fused.map((f) => f.id).join(',')})`).map((f) => [f.id, f]));
+  const facts = new Map(factsByIds(store.db, fused.map((f) => f.id)).map((f) => [f.id, f]));
   const now = store.clock.now();
   const reference = q.at ? new Date(q.at) : q.knownAt ? new Date(q.knownAt) : now;
   const acts = activations(store.db, [...facts.values()], now);

@@ -6,6 +6,7 @@ import { learningMigration } from './learning-schema.js';
 import { graphMigration } from './graph-schema.js';
 import { documentsMigration } from './documents-schema.js';
 import { speakersMigration } from './speakers-schema.js';
+import { graphVectorsMigration } from './graph-vectors-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -161,4 +162,4 @@ const convictionsEpisodesSearch: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration, documentsMigration, speakersMigration];
+export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration, documentsMigration, speakersMigration, graphVectorsMigration];

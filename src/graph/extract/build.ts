@@ -18,7 +18,7 @@ import { type EmbedFn, deduplicateByEmbedding, embedPending, modelOf } from '../
 import { listEntities, projectEntity } from '../entities.js';
 import { entityKey } from '../ontology.js';
 import { recordEpisode } from '../episodes.js';
-import { CURRENT, closeFact, selectFacts } from '../facts.js';
+import { CURRENT, closeFact, factsByIds, selectFacts } from '../facts.js';
 import { type SessionEvent, eventsFromObservations, readTranscript } from './events.js';
 import { type CompleteFn, type ExtractionCounts, DEFAULT_TOKEN_BUDGET, buildExtractionPrompt, parseExtraction } from './llm.js';
 import { type ManifestInfo, readManifests } from './manifests.js';
@@ -194,7 +194,7 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
     }
     const projectNode = projectEntity(store.db, fingerprint);
     if (projectNode) report.retired_dependencies = retireDependencies(store, projectNode.id, manifests);
-    const facts = report.facts.length ? selectFacts(store.db, `f.id IN (${[...new Set(report.facts)].join(',')})`) : [];
+    const facts = report.facts.length ? factsByIds(store.db, report.facts) : [];
     report.episode = recordEpisode(store.db, {
       sourceRef: options.sessionId,
       project: fingerprint,

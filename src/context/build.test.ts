@@ -100,6 +100,10 @@ describe('buildPromptContext', () => {
   it('searches with an embedder too, and works without a project or any fact', async () => {
     const ctx = await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop', embed: hashEmbedder(32) });
     expect(ctx.text).toContain('zod');
+    // A model that fails costs the prompt nothing: the same facts come from BM25.
+    const failing = Object.assign(async () => Promise.reject(new Error('model crashed')), { model: 'broken' });
+    const fallback = await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop', embed: failing });
+    expect(fallback.text).toBe((await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop' })).text);
     const anywhere = await buildPromptContext(store, { prompt: 'zod' });
     expect(anywhere.text).toContain('- api: depends on zod');
     const empty = testStore();

@@ -7,6 +7,7 @@
  * A prompt about the past ("on 2026-01-15", "two weeks ago") searches the graph as it was
  * true then instead of now.
  */
+import { errorMessage } from '../core/errors.js';
 import { type EmbedFn, embedPending, modelOf } from '../graph/embeddings.js';
 import { neighbourhood } from '../graph/neighborhood.js';
 import { type VectorPool, loadVectorPool, searchFacts } from '../graph/search.js';
@@ -36,6 +37,8 @@ export interface Retrieval {
   time?: TimeReference;
   facts: RetrievedFact[];
   embedded: number;
+  /** Why the vectors were left out (the model failed); the facts then come from BM25 alone. */
+  embedError?: string;
 }
 
 export interface RetrieveOptions {
@@ -55,10 +58,18 @@ export async function agenticRetrieve(store: Store, options: RetrieveOptions): P
   let embedded = 0;
   let vectors: Float32Array[] = [];
   let pool: VectorPool | undefined;
+  let embedError: string | undefined;
   if (options.embed) {
-    embedded = (await embedPending(store, options.embed)).facts.length;
-    vectors = await options.embed(queries.map((q) => q.text));
-    pool = loadVectorPool(store, { ...(time ? { at: time.at } : {}), projects }, modelOf(options.embed));
+    try {
+      embedded = (await embedPending(store, options.embed)).facts.length;
+      vectors = await options.embed(queries.map((q) => q.text));
+      pool = loadVectorPool(store, { ...(time ? { at: time.at } : {}), projects }, modelOf(options.embed));
+    } catch (err) {
+      // A failing model must not cost the prompt its context.
+      embedError = errorMessage(err);
+      vectors = [];
+      pool = undefined;
+    }
   }
   const best = new Map<number, RetrievedFact>();
   queries.forEach((q, i) => {
@@ -88,5 +99,5 @@ export async function agenticRetrieve(store: Store, options: RetrieveOptions): P
     ranked.push(best.get(n.fact.id) as RetrievedFact);
     added++;
   }
-  return { task, queries, ...(time ? { time } : {}), facts: ranked, embedded };
+  return { task, queries, ...(time ? { time } : {}), facts: ranked, embedded, ...(embedError ? { embedError } : {}) };
 }

@@ -61,6 +61,28 @@ export async function embedPending(store: Store, embed: EmbedFn, options: { limi
   return { facts: facts.map((f) => f.id), entities: entities.length };
 }
 
+/** Current facts and entities still without a vector of this model. */
+export function pendingEmbeddings(store: Store, model: string): number {
+  const now = store.clock.now().toISOString();
+  const facts = store.db.prepare(`SELECT count(*) AS n FROM graph_facts f WHERE ${CURRENT} AND ${OTHER_MODEL('f')}`).get({ now, model }) as { n: number };
+  const entities = store.db.prepare(`SELECT count(*) AS n FROM graph_entities e WHERE ${OTHER_MODEL('e')}`).get({ model }) as { n: number };
+  return facts.n + entities.n;
+}
+
+/** Bulk repair: embeds every current fact and entity without a vector of this model, in batches. */
+export async function embedAllPending(store: Store, embed: EmbedFn, onProgress?: (done: number, total: number) => void): Promise<{ facts: number; entities: number }> {
+  const total = pendingEmbeddings(store, modelOf(embed));
+  const done = { facts: 0, entities: 0 };
+  while (done.facts + done.entities < total) {
+    const batch = await embedPending(store, embed, { limit: 64 });
+    if (batch.facts.length === 0 && batch.entities === 0) break;
+    done.facts += batch.facts.length;
+    done.entities += batch.entities;
+    onProgress?.(Math.min(total, done.facts + done.entities), total);
+  }
+  return done;
+}
+
 export interface EmbeddingDuplicate {
   kept: number;
   superseded: number;

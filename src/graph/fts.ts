@@ -1,7 +1,8 @@
 /**
  * Full-text queries over facts that can never be an FTS5 syntax error: content words
- * (English and French stop words removed) quoted and OR-ed. The retrieval layer has a
- * richer builder (src/search/query-text.ts on its branch); this one serves the graph alone.
+ * (English and French stop words removed) quoted and OR-ed. Documents have their own builder
+ * (search/query-text.ts: English stop words, trigram tokens); facts come from French prompts
+ * too, so this one also drops French function words.
  */
 import type { Db } from '../store/db.js';
 

@@ -4,7 +4,8 @@
  * 1. Time-aware retrieval on a graph the bench builds, where values change over time
  *    (latencies improve, deadlines move, versions bump, preferences flip) among
  *    distractors: the current value must come first for a question about now, even when
- *    history is searched too; a question about the past must get the value true then.
+ *    history is searched too; a question about the past must get the value true then. Once
+ *    with BM25 alone (the prompt hook) and once with the bundled encoder (memory_context).
  * 2. Latency of the whole per-prompt pipeline (buildPromptContext: classification,
  *    queries, search, expansion, chunking, formatting, access recording) at 10k facts,
  *    warm, in process; with BM25 alone and with a 64-d hashing embedder; and the CLI as a
@@ -15,11 +16,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAY_MS, type Clock } from '../core/clock.js';
+import { asEmbedFn } from '../embed/provider.js';
+import { useLiteProvider } from '../embed/use-lite.js';
 import { buildPromptContext } from '../context/build.js';
 import { agenticRetrieve } from '../context/retrieve.js';
 import { recordAccess } from '../graph/access.js';
 import { addFact } from '../graph/add-fact.js';
-import { embedPending } from '../graph/embeddings.js';
+import { type EmbedFn, embedAllPending, embedPending, modelOf } from '../graph/embeddings.js';
 import { hashEmbedder } from '../graph/hash-embedder.js';
 import { searchFacts } from '../graph/search.js';
 import { writeTx } from '../store/db.js';
@@ -99,7 +102,8 @@ function valueOf(c: Case, text: string): string | undefined {
   return [...c.versions].sort((a, b) => b.value.length - a.value.length).find((v) => text.includes(v.value))?.value;
 }
 
-async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void }, cases: Case[]): Promise<(string | number)[][]> {
+/** Share of right answers per check, as `pct (n/d)`; with `embed`, facts are matched by meaning too. */
+async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void }, cases: Case[], embed?: EmbedFn): Promise<string[]> {
   store.setDay(70);
   let nowRight = 0;
   let historyRight = 0;
@@ -108,28 +112,25 @@ async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void },
   for (const c of cases) {
     const about = (t: string) => new RegExp(`\\b${c.subject}\\b`).test(t);
     const current = c.versions.at(-1)?.value;
-    const retrieved = await agenticRetrieve(store, { prompt: `What is the ${c.question} now?`, project: 'benchshop0000000' });
+    const retrieved = await agenticRetrieve(store, { prompt: `What is the ${c.question} now?`, project: 'benchshop0000000', embed });
     const first = retrieved.facts.find((r) => about(`${r.fact.source} ${r.fact.target} ${r.fact.description}`));
     if (first && valueOf(c, first.fact.description) === current) nowRight++;
-    const history = searchFacts(store, { text: `${c.question}`, includeHistory: true, projects: ['benchshop0000000'], limit: 50 });
+    const queryVector = embed ? (await embed([c.question]))[0] : undefined;
+    const history = searchFacts(store, { text: `${c.question}`, includeHistory: true, projects: ['benchshop0000000'], limit: 50, ...(embed && queryVector ? { queryVector, model: modelOf(embed) } : {}) });
     const firstInHistory = history.find((h) => about(`${h.fact.source} ${h.fact.target} ${h.fact.description}`));
     if (firstInHistory && valueOf(c, firstInHistory.fact.description) === current) historyRight++;
     for (let k = 0; k < c.versions.length - 1; k++) {
       const from = c.versions[k]?.day ?? 0;
       const to = c.versions[k + 1]?.day ?? 0;
       const day = new Date(START + Math.floor((from + to) / 2) * DAY_MS).toISOString().slice(0, 10);
-      const past = await agenticRetrieve(store, { prompt: `What was the ${c.question} on ${day}?`, project: 'benchshop0000000' });
+      const past = await agenticRetrieve(store, { prompt: `What was the ${c.question} on ${day}?`, project: 'benchshop0000000', embed });
       const hit = past.facts.find((r) => about(`${r.fact.source} ${r.fact.target} ${r.fact.description}`));
       pastTotal++;
       if (hit && valueOf(c, hit.fact.description) === c.versions[k]?.value) pastRight++;
     }
   }
   const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}% (${n}/${d})`;
-  return [
-    ['question about now: current value ranked first (pipeline)', pct(nowRight, cases.length)],
-    ['history searched too: current value outranks superseded ones', pct(historyRight, cases.length)],
-    ['question about a past date: the value true then', pct(pastRight, pastTotal)],
-  ];
+  return [pct(nowRight, cases.length), pct(historyRight, cases.length), pct(pastRight, pastTotal)];
 }
 
 /** 10k facts over ~2,500 entities in one project, with 1-3 accesses each over 60 days. */
@@ -194,7 +195,16 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
   try {
     const store = movableStore(home);
     const cases = buildChangingFacts(store, perKind);
-    const accuracy = await timeAwareAccuracy(store, cases);
+    const bm25Accuracy = await timeAwareAccuracy(store, cases);
+    // The same questions with the bundled encoder, as the MCP server's memory_context asks them.
+    const encoder = asEmbedFn(useLiteProvider());
+    await embedAllPending(store, encoder);
+    const vectorAccuracy = await timeAwareAccuracy(store, cases, encoder);
+    const accuracy = [
+      'question about now: current value ranked first (pipeline)',
+      'history searched too: current value outranks superseded ones',
+      'question about a past date: the value true then',
+    ].map((check, i) => [check, bm25Accuracy[i] ?? '', vectorAccuracy[i] ?? '']);
     console.error(`graph bench: time-aware retrieval done (${cases.length} cases)`);
 
     const buildStart = Date.now();
@@ -240,7 +250,7 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
       '',
       `Time-aware retrieval: ${cases.length} subjects whose value changes (${perKind} each of latency, deadline, dependency version, preference), ${cases.reduce((n, c) => n + c.versions.length, 0)} facts, questions asked on day 70.`,
       '',
-      formatTable(['check', 'accuracy'], accuracy),
+      formatTable(['check', 'BM25 only', 'BM25 + USE-lite vectors'], accuracy),
       '',
       `Per-prompt pipeline at ${total.toLocaleString('en-US')} facts (graph built in ${buildSeconds.toFixed(1)} s; ${runs} prompts after ${texts.length} warm-up runs; target p50 <= 50 ms):`,
       '',

@@ -1,30 +1,17 @@
-/** Embedding what was just stored, with a progress bar; shared by `memory add/import`, `embed` and `sync`. */
+/** Embedding what was just stored, with a progress bar; shared by `memory add/import` and `sync`. */
 import { errorMessage } from '../core/errors.js';
 import type { Embedder } from '../search/embeddings.js';
-import { asEmbedFn } from '../embed/provider.js';
-import { embedAllPending } from '../graph/embeddings.js';
 import { embedderFor } from '../search/open.js';
 import type { Store } from '../store/store.js';
 import { progressBar } from './progress.js';
 
-/** The knowledge graph's facts and entities still without a vector, embedded in bulk (queries repair 20 at a time). */
-export async function embedGraph(store: Store, embedder: Embedder, options: { progress?: boolean } = {}): Promise<number> {
-  const bar = options.progress === false ? undefined : progressBar('embedding graph', 1);
-  const done = await embedAllPending(store, asEmbedFn(embedder.provider), (n, total) => bar?.update(n, total));
-  bar?.finish();
-  return done.facts + done.entities;
-}
-
-/**
- * Embeds every document, fact and entity without a vector of the configured model; never
- * throws (a warning says what failed).
- */
-export async function embedNew(store: Store, enabled: boolean, options: { progress?: boolean } = {}): Promise<{ embedded: number; graph: number; warning?: string }> {
-  if (!enabled) return { embedded: 0, graph: 0 };
+/** Embeds every document without a vector of the configured model; never throws (a warning says what failed). */
+export async function embedNew(store: Store, enabled: boolean, options: { progress?: boolean } = {}): Promise<{ embedded: number; warning?: string }> {
+  if (!enabled) return { embedded: 0 };
   let embedder: Embedder | null;
   try {
     embedder = await embedderFor(store);
-    if (!embedder) return { embedded: 0, graph: 0 };
+    if (!embedder) return { embedded: 0 };
     const bar = options.progress === false ? undefined : progressBar('embedding', 1);
     let announced = false;
     const embedded = await embedder.embedMissing((done, total) => {
@@ -35,8 +22,8 @@ export async function embedNew(store: Store, enabled: boolean, options: { progre
       bar?.update(done, total);
     });
     bar?.finish();
-    return { embedded, graph: await embedGraph(store, embedder, options) };
+    return { embedded };
   } catch (err) {
-    return { embedded: 0, graph: 0, warning: `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).` };
+    return { embedded: 0, warning: `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).` };
   }
 }

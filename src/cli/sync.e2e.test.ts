@@ -14,7 +14,6 @@ interface SyncSummary {
   instincts: number;
   pending_observations: number;
   embedded: number;
-  graph_embedded: number;
 }
 
 describe('sync', () => {
@@ -33,19 +32,13 @@ describe('sync', () => {
     expect(first.pending_observations).toBe(0);
     // The bundled model embedded what sync stored: search is hybrid from the first query.
     expect(first.embedded).toBeGreaterThanOrEqual(12);
-    expect(first.graph_embedded).toBeGreaterThan(0);
-    expect(cliJson<{ missing: number; current: number; graph_missing: number }>(home.path, ['embed', '--status'])).toMatchObject({
-      missing: 0,
-      current: first.embedded,
-      graph_missing: 0,
-    });
+    expect(cliJson<{ missing: number; current: number }>(home.path, ['embed', '--status'])).toMatchObject({ missing: 0, current: first.embedded });
 
     const second = cliJson<SyncSummary>(home.path, ['sync']);
     expect(second.imported.observations).toBe(0);
     expect(second.learned.observations).toBe(0);
     expect(second.instincts).toBe(first.instincts);
     expect(second.embedded).toBe(0);
-    expect(second.graph_embedded).toBe(0);
   });
 
   it('reports a missing path as a usage error and changes nothing', () => {

@@ -13,8 +13,7 @@ import { sanitizeQuery } from '../../search/query-text.js';
 import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
 import { readFingerprint, vectorCounts } from '../../search/vectors.js';
 import { withCommandStore } from '../context.js';
-import { embedGraph, embedNew } from '../embedding.js';
-import { pendingEmbeddings } from '../../graph/embeddings.js';
+import { embedNew } from '../embedding.js';
 import { progressBar } from '../progress.js';
 import { emit, parsePositiveInt } from '../output.js';
 
@@ -244,8 +243,8 @@ export function registerSearchCommands(program: Command): void {
 
   program
     .command('embed')
-    .description('Embed every document and graph fact with the configured model; after a model change, re-embed everything (never mixing models)')
-    .option('--force', 're-embed every document even when its vector is current (graph facts are re-embedded after a model change)')
+    .description('Embed every document with the configured model; after a model change, re-embed everything (never mixing models)')
+    .option('--force', 're-embed every document even when its vector is current')
     .option('--status', 'only report the model and how many documents are embedded')
     .addHelpText(
       'after',
@@ -263,11 +262,11 @@ export function registerSearchCommands(program: Command): void {
           return;
         }
         if (o.status) {
-          const counts = { ...vectorCounts(store.db, embedder.key), graph_missing: pendingEmbeddings(store, embedder.key) };
+          const counts = vectorCounts(store.db, embedder.key);
           const stored = readFingerprint(store.db);
           emit(g, { model: embedder.fingerprint, stored: stored ?? null, ...counts }, (r) => [
             `model: ${r.model.provider}/${r.model.model} (${r.model.dims}-d)${r.stored && embedder.modelChanged() ? `; vectors on record are from ${r.stored.provider}/${r.stored.model}: run \`homunculus embed\`` : ''}`,
-            `${r.current} of ${r.documents} documents embedded, ${r.missing} missing${r.stale ? `, ${r.stale} from another model` : ''}; ${r.graph_missing} graph fact(s) and entities without a vector`,
+            `${r.current} of ${r.documents} documents embedded, ${r.missing} missing${r.stale ? `, ${r.stale} from another model` : ''}`,
           ]);
           return;
         }
@@ -275,15 +274,14 @@ export function registerSearchCommands(program: Command): void {
         const started = performance.now();
         const result = await embedder.syncAll({ force: o.force, onProgress: (done, total) => bar.update(done, total) });
         bar.finish();
-        const graphEmbedded = await embedGraph(store, embedder, { progress: !g.json });
         const seconds = (performance.now() - started) / 1000;
         const changed = result.previous && (result.previous.model !== embedder.fingerprint.model || result.previous.provider !== embedder.fingerprint.provider || result.previous.dims !== embedder.fingerprint.dims);
         emit(
           g,
-          { model: embedder.fingerprint, previous: result.previous ?? null, model_changed: Boolean(changed), embedded: result.embedded, graph_embedded: graphEmbedded, removed_stale: result.removedStale, seconds },
+          { model: embedder.fingerprint, previous: result.previous ?? null, model_changed: Boolean(changed), embedded: result.embedded, removed_stale: result.removedStale, seconds },
           (r) => [
             ...(r.model_changed && r.previous ? [`Model changed from ${r.previous.provider}/${r.previous.model} to ${r.model.provider}/${r.model.model}: re-embedded every document.`] : []),
-            `Embedded ${r.embedded} document${r.embedded === 1 ? '' : 's'} and ${r.graph_embedded} graph fact(s) and entities with ${r.model.provider}/${r.model.model} in ${r.seconds.toFixed(1)} s.`,
+            `Embedded ${r.embedded} document${r.embedded === 1 ? '' : 's'} with ${r.model.provider}/${r.model.model} in ${r.seconds.toFixed(1)} s.`,
           ],
         );
       });

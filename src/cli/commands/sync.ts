@@ -18,7 +18,7 @@ export function registerSyncCommands(program: Command): void {
     .argument('[paths...]', 'transcript files or directories instead of ~/.claude/projects')
     .option('--no-import', 'skip the transcript import; only learn from what the hooks recorded')
     .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')
-    .option('--no-embed', 'skip embedding the new sessions, episodes, instincts and graph facts (queries repair up to 20 at a time)')
+    .option('--no-embed', 'skip embedding the new sessions, episodes and instincts (queries repair up to 20 at a time)')
     .option('--no-progress', 'no progress output on stderr')
     .action(async (paths: string[], o: { import?: boolean; llm?: boolean; embed?: boolean; progress?: boolean }, cmd: Command) => {
       const files = o.import === false ? [] : transcriptsToImport(paths);
@@ -45,7 +45,6 @@ export function registerSyncCommands(program: Command): void {
           consolidation,
           sessions_archived: sessionsArchived,
           embedded: embedding.embedded,
-          graph_embedded: embedding.graph,
           instincts: status.total,
           convictions: status.convictions.length,
           pending_observations: status.pending_observations,
@@ -57,7 +56,7 @@ export function registerSyncCommands(program: Command): void {
             ? 'A learning run in the background holds the lock; it is processing these observations.'
             : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
           ...s.learned.created.map((p) => `  + ${p}`),
-          ...(s.embedded || s.graph_embedded ? [`Embedded ${s.embedded} new document(s) and ${s.graph_embedded} graph fact(s) and entities for search.`] : []),
+          ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
           `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
           'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
         ]);

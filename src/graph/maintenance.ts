@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { acquireLock } from '../core/lock.js';
 import { writeTx } from '../store/db.js';
+import { readMeta, writeMeta } from '../store/meta.js';
 import type { Store } from '../store/store.js';
 import { activations, trimAccessLog } from './access.js';
 import { EXPIRY_THRESHOLD } from './activation.js';
@@ -43,13 +44,9 @@ export function expireDecayedFacts(store: Store): number[] {
   return expired;
 }
 
-function lastRun(store: Store): string | undefined {
-  return (store.db.prepare('SELECT value FROM meta WHERE key = ?').get(LAST_RUN_KEY) as { value: string } | undefined)?.value;
-}
-
 export function runLifecycle(store: Store, options: { force?: boolean } = {}): GcReport {
   const now = store.clock.now();
-  const previous = lastRun(store);
+  const previous = readMeta(store.db, LAST_RUN_KEY);
   if (!options.force && previous && now.getTime() - Date.parse(previous) < GC_INTERVAL_MS) {
     const due = new Date(Date.parse(previous) + GC_INTERVAL_MS).toISOString();
     return { ran: false, reason: `last run ${previous}; next due ${due} (use --force to run now)`, expired: [], access_rows_trimmed: 0, next_due: due };
@@ -61,7 +58,7 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
     const trimmed = writeTx(store.db, () => trimAccessLog(store.db));
     const dream = runDreamCycle(store);
     const communities = detectCommunities(store).length;
-    store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(LAST_RUN_KEY, now.toISOString());
+    writeMeta(store.db, LAST_RUN_KEY, now.toISOString());
     return { ran: true, reason: 'ran', expired, access_rows_trimmed: trimmed, dream, communities, next_due: new Date(now.getTime() + GC_INTERVAL_MS).toISOString() };
   } finally {
     release();

@@ -9,6 +9,7 @@
  */
 import { DAY_MS } from '../core/clock.js';
 import { type Db, cachedStatement } from '../store/db.js';
+import { readMeta } from '../store/meta.js';
 import type { Store } from '../store/store.js';
 import { activations } from './access.js';
 import { activationFactor } from './activation.js';
@@ -86,7 +87,7 @@ function conditions(store: Store, q: FactSearch): { sql: string; params: Record<
 const vectorCache = new WeakMap<Db, { generation: number; model: string; byId: Map<number, Float32Array> }>();
 
 function factVectors(db: Db, model: string, ids: readonly number[]): Map<number, Float32Array> {
-  const generation = Number(cachedStatement(db, "SELECT value FROM meta WHERE key = 'graph_vector_generation'").pluck().get() ?? 0);
+  const generation = Number(readMeta(db, 'graph_vector_generation') ?? 0);
   let cache = vectorCache.get(db);
   if (!cache || cache.generation !== generation || cache.model !== model) {
     cache = { generation, model, byId: new Map() };

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { detectProject } from '../core/project.js';
 import { writeTx } from '../store/db.js';
+import { readMeta, writeMeta } from '../store/meta.js';
 import type { Store } from '../store/store.js';
 import { type HookInput, normalise } from './agents.js';
 import { drainSpool } from '../store/spool-drain.js';
@@ -96,10 +97,10 @@ interface FileState {
 }
 
 function alreadyImported(store: Store, file: string, state: FileState): boolean {
-  const row = store.db.prepare('SELECT value FROM meta WHERE key = ?').get(stateKey(file)) as { value: string } | undefined;
-  if (!row) return false;
+  const value = readMeta(store.db, stateKey(file));
+  if (value === undefined) return false;
   try {
-    const saved = JSON.parse(row.value) as FileState;
+    const saved = JSON.parse(value) as FileState;
     return saved.size === state.size && saved.mtimeMs === state.mtimeMs;
   } catch {
     return false;
@@ -216,7 +217,7 @@ export async function importTranscripts(store: Store, files: readonly string[], 
             ...(s.title ? { title: s.title } : {}),
           })
         : undefined;
-      store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(stateKey(file), JSON.stringify(state));
+      writeMeta(store.db, stateKey(file), JSON.stringify(state));
       return summary;
     });
     if (session) {

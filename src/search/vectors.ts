@@ -10,6 +10,7 @@
 import { type EmbeddingFingerprint, fingerprintKey } from '../embed/provider.js';
 import { bufferToVector, dot, signCode, vectorToBuffer } from '../embed/vector-math.js';
 import { type Db, cachedStatement } from '../store/db.js';
+import { readMeta, writeMeta } from '../store/meta.js';
 
 export interface SearchFilter {
   collections?: readonly string[];
@@ -27,25 +28,21 @@ export interface ScoredId {
 const FINGERPRINT_KEY = 'embedding_fingerprint';
 
 export function readFingerprint(db: Db): EmbeddingFingerprint | undefined {
-  const row = cachedStatement(db, 'SELECT value FROM meta WHERE key = ?').get(FINGERPRINT_KEY) as { value: string } | undefined;
-  if (!row) return undefined;
+  const value = readMeta(db, FINGERPRINT_KEY);
+  if (value === undefined) return undefined;
   try {
-    return JSON.parse(row.value) as EmbeddingFingerprint;
+    return JSON.parse(value) as EmbeddingFingerprint;
   } catch {
     return undefined;
   }
 }
 
 export function writeFingerprint(db: Db, fingerprint: EmbeddingFingerprint): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
-    FINGERPRINT_KEY,
-    JSON.stringify(fingerprint),
-  );
+  writeMeta(db, FINGERPRINT_KEY, JSON.stringify(fingerprint));
 }
 
 export function vectorGeneration(db: Db): number {
-  const row = cachedStatement(db, "SELECT value FROM meta WHERE key = 'vector_generation'").get() as { value: string } | undefined;
-  return row ? Number(row.value) : 0;
+  return Number(readMeta(db, 'vector_generation') ?? 0);
 }
 
 export interface VectorCounts {
@@ -180,14 +177,14 @@ function nearest(rows: Int32Array, dist: Uint16Array, maxDist: number, wanted: n
   if (rows.length <= wanted) return rows;
   const histogram = new Uint32Array(maxDist + 1);
   for (let r = 0; r < dist.length; r++) histogram[dist[r] as number] = (histogram[dist[r] as number] as number) + 1;
+  // `seen` ends as the number of rows within the cut-off (all of them when none is reached).
   let cut = 0;
-  for (let seen = 0; cut <= maxDist; cut++) {
+  let seen = 0;
+  for (; cut <= maxDist; cut++) {
     seen += histogram[cut] as number;
     if (seen >= wanted) break;
   }
-  let kept = 0;
-  for (let d = 0; d <= Math.min(cut, maxDist); d++) kept += histogram[d] as number;
-  const out = new Int32Array(kept);
+  const out = new Int32Array(seen);
   for (let r = 0, k = 0; r < dist.length; r++) if ((dist[r] as number) <= cut) out[k++] = rows[r] as number;
   return out;
 }

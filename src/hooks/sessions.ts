@@ -196,9 +196,12 @@ export const ARCHIVED_DIR = '_archived';
 
 const fileNameOf = (row: Pick<SessionRow, 'file_name' | 'started_at' | 'id'>): string => row.file_name ?? sessionFileName(row.started_at ?? '', row.id);
 
+/** Sessions that ended before this instant belong in the archive. */
+const archiveCutoff = (now: Date): number => now.getTime() - SESSION_ARCHIVE_DAYS * DAY_MS;
+
 function isArchivable(row: Pick<SessionRow, 'ended_at' | 'started_at'>, now: Date): boolean {
   const at = Date.parse(row.ended_at ?? row.started_at ?? '');
-  return Number.isFinite(at) && at < now.getTime() - SESSION_ARCHIVE_DAYS * DAY_MS;
+  return Number.isFinite(at) && at < archiveCutoff(now);
 }
 
 /** Where a session's file belongs now: sessions/, or sessions/_archived/ once the session is old. */
@@ -222,7 +225,7 @@ export function renderSessionFile(store: Store, row: SessionRow): string {
 
 /** Moves the files of sessions older than SESSION_ARCHIVE_DAYS to sessions/_archived/; returns how many moved. */
 export function archiveSessions(store: Store): number {
-  const cutoff = new Date(store.clock.now().getTime() - SESSION_ARCHIVE_DAYS * DAY_MS).toISOString();
+  const cutoff = new Date(archiveCutoff(store.clock.now())).toISOString();
   const rows = store.db
     .prepare('SELECT id, file_name, started_at, ended_at FROM sessions WHERE coalesce(ended_at, started_at) < ?')
     .all(cutoff) as Pick<SessionRow, 'id' | 'file_name' | 'started_at' | 'ended_at'>[];

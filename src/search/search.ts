@@ -18,7 +18,7 @@ import { type RankedList, ORIGINAL_QUERY_WEIGHT, fuseRrf, isStrongBm25, normaliz
 import { bm25List, feedbackList, trigramList } from './lexical.js';
 import { type AppliedModifiers, modifiersFor } from './modifiers.js';
 import { feedbackTerms } from './feedback.js';
-import { focusOnSpeakers, namedSpeakers, withoutSpeakers } from './speakers.js';
+import { focusOnSpeakers, namedSpeakers, speakerFactor, withoutSpeakers } from './speakers.js';
 import { contentTerms, sanitizeQuery } from './query-text.js';
 import { matchesHint, timeHints } from './time-hints.js';
 import { type RerankHook, applyRerank } from './rerank.js';
@@ -278,7 +278,7 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
         neighbours: neighbourGain,
         thread: (afterThread.get(id) ?? 0) - (afterNeighbours.get(id) ?? baseScore),
         time: (afterTime.get(id) ?? 0) - (afterThread.get(id) ?? 0),
-        speaker: score / (afterTime.get(id) || score || 1),
+        speaker: speakerFactor(row.speaker, named, tuning.speakers?.factor ?? 1),
         modifiers,
       },
     });

@@ -3,7 +3,7 @@ import { testStore } from '../test-support/store.js';
 import { addDocuments } from './memory.js';
 import { candidatePhrases } from './query-text.js';
 import { search } from './search.js';
-import { focusOnSpeakers, namedSpeakers, withoutSpeakers } from './speakers.js';
+import { focusOnSpeakers, namedSpeakers, speakerFactor, withoutSpeakers } from './speakers.js';
 
 describe('speaker focus rules', () => {
   it('scales documents of speakers the query did not name, and only those', () => {
@@ -77,5 +77,16 @@ describe('speaker focus on a real store', () => {
     } finally {
       store.cleanup();
     }
+  });
+});
+
+describe('speaker factor', () => {
+  it('is the factor only for a known speaker the query did not name, when it names one', () => {
+    const named = new Set(['alice']);
+    expect(speakerFactor('Bob', named, 0.5)).toBe(0.5);
+    expect(speakerFactor('ALICE', named, 0.5)).toBe(1);
+    expect(speakerFactor(null, named, 0.5)).toBe(1);
+    expect(speakerFactor(undefined, named, 0.5)).toBe(1);
+    expect(speakerFactor('Bob', new Set(), 0.5)).toBe(1);
   });
 });

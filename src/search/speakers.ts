@@ -32,6 +32,11 @@ export function withoutSpeakers(terms: readonly string[], named: ReadonlySet<str
   return rest.length > 0 ? rest : [...terms];
 }
 
+/** The factor a document's score takes: `factor` for a speaker the query did not name (when it names any), else 1. */
+export function speakerFactor(speaker: string | null | undefined, named: ReadonlySet<string>, factor: number): number {
+  return named.size > 0 && speaker && !named.has(speaker.toLowerCase()) ? factor : 1;
+}
+
 /** Scores with documents of speakers the query did not name scaled by `factor`. */
 export function focusOnSpeakers(
   scores: ReadonlyMap<number, number>,
@@ -40,10 +45,6 @@ export function focusOnSpeakers(
   factor: number,
 ): Map<number, number> {
   const out = new Map(scores);
-  if (named.size === 0) return out;
-  for (const [id, score] of scores) {
-    const speaker = speakerOf(id);
-    if (speaker && !named.has(speaker.toLowerCase())) out.set(id, score * factor);
-  }
+  for (const [id, score] of scores) out.set(id, score * speakerFactor(speakerOf(id), named, factor));
   return out;
 }

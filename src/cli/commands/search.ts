@@ -45,7 +45,6 @@ function parseMinScore(value: string | undefined): number | undefined {
   return n;
 }
 
-/** Embeds documents that lack a vector after a write; a failure leaves them for lazy repair. */
 function readQuery(text: string): string {
   const query = text === '-' ? readFileSync(0, 'utf8') : text;
   if (sanitizeQuery(query).trim() === '') throw new UsageError('The query is empty.', 'Give some words to search for, e.g. homunculus query "database migration".');

@@ -5,10 +5,23 @@ import { fileHistory } from '../../context/recall.js';
 import { parseInstant } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import { detectProject } from '../../core/project.js';
+import type { Embedder } from '../../search/embeddings.js';
+import { embedderFor } from '../../search/open.js';
 import { SEARCH_MODES, search } from '../../search/search.js';
-import { embedderOnce } from '../embedder.js';
+import type { Store } from '../../store/store.js';
 import { READ_ONLY, defineTool } from '../tool.js';
 import { MAX_ARG, textArg } from '../schemas.js';
+
+// The embedding model loads once per server, on the first query that needs it.
+const embedders = new WeakMap<Store, Promise<Embedder | null>>();
+function embedderOnce(store: Store): Promise<Embedder | null> {
+  let pending = embedders.get(store);
+  if (!pending) {
+    pending = embedderFor(store).catch(() => null);
+    embedders.set(store, pending);
+  }
+  return pending;
+}
 
 function instantArg(value: string, name: string): string | undefined {
   if (!value) return undefined;

@@ -8,5 +8,5 @@ if [ "$1" = hook ]; then
   cat >/dev/null
   exit 0
 fi
-echo "homunculus is not installed: run 'npm install -g homunculus' (or 'npm ci' in $root)." >&2
+echo "homunculus is not installed: run 'npm install -g homunculus-memory' (or 'npm ci' in $root)." >&2
 exit 1

@@ -91,6 +91,18 @@ describe('the store on disk', () => {
     expect(doctor.status).toBe(1);
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'config', status: 'fail' }));
   });
+
+  it('doctor says how to install the ONNX runtime when an onnx model is configured without it', () => {
+    cli(home.path, ['init']);
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path: join(home.path, 'model') } }));
+    const runtime = join(home.path, 'no-runtime');
+    const doctor = cli(home.path, ['doctor', '--json'], { env: { HOMUNCULUS_RUNTIME: runtime } });
+    expect(doctor.status).toBe(1);
+    const check = (JSON.parse(doctor.stdout) as { checks: { name: string; status: string; fix: string }[] }).checks.find((c) => c.name === 'embeddings');
+    expect(check).toMatchObject({ status: 'fail' });
+    expect(check?.fix).toContain('homunculus embed --install-runtime');
+    expect(check?.fix).toContain(runtime);
+  });
 });
 
 describe('moving instincts in and out', () => {

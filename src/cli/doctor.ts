@@ -12,6 +12,7 @@ import { countInstincts } from '../store/instincts.js';
 import { countObservations } from '../store/observations.js';
 import { CAPTURE_CHECKS } from '../hooks/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
+import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -119,6 +120,10 @@ const embeddings: DoctorCheck = (paths) => {
     return { name: 'embeddings', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
   }
   if (cfg.provider === 'none') return { name: 'embeddings', status: 'ok', detail: 'turned off (full-text search only)' };
+  if (cfg.provider === 'onnx') {
+    const dir = runtimeDir(paths.home);
+    if (!locateRuntime(dir)) return { name: 'embeddings', status: 'fail', detail: missingRuntimeError(dir).message, fix: missingRuntimeError(dir).hint };
+  }
   const db = openDatabase(paths.db, { readonly: true });
   try {
     const s = indexStatus(db, cfg);

@@ -1,6 +1,6 @@
 /** The learning commands through the built binary: decay across weeks, concurrent runs, errors. */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,8 @@ import { listInstincts } from '../store/instincts.js';
 import { countObservations, insertObservation } from '../store/observations.js';
 import { openStore } from '../store/store.js';
 import { type Step, stepRows } from '../test-support/learning.js';
-import { convertTranscript, insertSession, transcriptDir } from '../test-support/transcripts.js';
+import { convertTranscript, insertSession } from '../test-support/transcripts.js';
+import { writeSyntheticCorpus } from '../test-support/corpus.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist', 'cli', 'bin.js');
@@ -72,10 +73,9 @@ describe('homunculus learn (built binary)', () => {
 
   it('runs once when two stop hooks start it together, and loses nothing', async () => {
     const h = home();
-    const dir = transcriptDir(root);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().slice(0, 24);
+    const files = writeSyntheticCorpus(h, { sessions: 24, start: '2026-01-10T09:00:00Z' });
     const store = openStore({ home: h });
-    for (const f of files) insertSession(store.db, convertTranscript(join(dir, f), { remote: 'https://github.com/entireio/cli.git' }));
+    for (const f of files) insertSession(store.db, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
     const total = countObservations(store.db);
     store.close();
     const run = (): Promise<{ status: string; observations: number }> =>
@@ -100,7 +100,7 @@ describe('homunculus learn (built binary)', () => {
       // Same result as one sequential run over the same sessions (no double counting).
       const solo = home();
       const soloStore = openStore({ home: solo });
-      for (const f of files) insertSession(soloStore.db, convertTranscript(join(dir, f), { remote: 'https://github.com/entireio/cli.git' }));
+      for (const f of files) insertSession(soloStore.db, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
       soloStore.close();
       json(solo, ['learn'], '2026-02-20T00:00:00Z');
       const reference = openStore({ home: solo });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliJson, tempDir } from '../test-support/cli.js';
 import { writeTinyOnnxModel } from '../test-support/tiny-onnx.js';
+import { hasOnnxRuntime } from '../test-support/shared.js';
 
 const NO_EMBED = { HOMUNCULUS_EMBEDDING: 'none' };
 
@@ -119,7 +120,7 @@ describe('memory import, query and embed through the binary', () => {
   });
 });
 
-describe('embed after a model change', () => {
+describe.runIf(hasOnnxRuntime('embed after a model change (cli/search.e2e.test.ts)'))('embed after a model change', () => {
   it('re-embeds every document with the new model and reports it', () => {
     const home = tempDir();
     try {

@@ -1,8 +1,10 @@
-/** `homunculus sync`, the main job, on real transcripts through the built binary. */
+/** `homunculus sync`, the main job, through the built binary: on a synthetic corpus, and on the real one when ../shared is there. */
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED, cli, cliJson, tempDir } from '../test-support/cli.js';
+import { cli, cliJson, tempDir } from '../test-support/cli.js';
+import { writeSyntheticCorpus } from '../test-support/corpus.js';
+import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 
 let home: ReturnType<typeof tempDir>;
 beforeAll(() => (home = tempDir()));
@@ -16,9 +18,33 @@ interface SyncSummary {
   embedded: number;
 }
 
-describe('sync', () => {
+describe('sync on transcripts the test writes', () => {
+  it('imports them from ~/.claude/projects, learns the repeated correction, embeds, and is a no-op the second time', () => {
+    const fresh = tempDir();
+    try {
+      writeSyntheticCorpus(fresh.path, { sessions: 4 });
+      const first = cliJson<SyncSummary>(fresh.path, ['sync']);
+      expect(first.imported).toMatchObject({ files: 4, sessions: 4 });
+      expect(first.imported.observations).toBeGreaterThan(40);
+      expect(first.learned).toMatchObject({ status: 'done', sessions: 4, observations: first.imported.observations });
+      expect(first.learned.created.some((k) => /pnpm/.test(k))).toBe(true);
+      expect(first.pending_observations).toBe(0);
+      expect(first.embedded).toBeGreaterThanOrEqual(4);
+      expect(cliJson<{ missing: number }>(fresh.path, ['embed', '--status']).missing).toBe(0);
+      const second = cliJson<SyncSummary>(fresh.path, ['sync']);
+      expect(second.imported.observations).toBe(0);
+      expect(second.learned.observations).toBe(0);
+      expect(second.instincts).toBe(first.instincts);
+      expect(second.embedded).toBe(0);
+    } finally {
+      fresh.cleanup();
+    }
+  });
+});
+
+describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real transcripts', () => {
   it('imports transcripts from ~/.claude/projects, learns, and is a no-op the second time', () => {
-    const source = join(SHARED, 'data', 'claude-code-transcripts');
+    const source = TRANSCRIPTS;
     const project = join(home.path, '.claude', 'projects', '-Users-someone-cli');
     mkdirSync(project, { recursive: true });
     for (const file of readdirSync(source).sort().slice(0, 12)) copyFileSync(join(source, file), join(project, file));

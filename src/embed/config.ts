@@ -45,8 +45,9 @@ export function embeddingConfig(config: Config, env: NodeJS.ProcessEnv = process
   return parsed.data;
 }
 
-/** The configured provider, or null when embeddings are turned off. */
-export async function createProvider(cfg: EmbeddingConfig, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddingProvider | null> {
+/** The configured provider, or null when embeddings are turned off. `runtimeDir` holds on-demand runtimes (runtime.ts). */
+export async function createProvider(cfg: EmbeddingConfig, options: { env?: NodeJS.ProcessEnv; runtimeDir: string }): Promise<EmbeddingProvider | null> {
+  const env = options.env ?? process.env;
   switch (cfg.provider) {
     case 'none':
       return null;
@@ -54,7 +55,7 @@ export async function createProvider(cfg: EmbeddingConfig, env: NodeJS.ProcessEn
       return useLiteProvider({ batchSize: cfg.batchSize });
     case 'onnx':
       if (!cfg.path) throw new HomunculusError('config', 'The onnx provider needs "embedding.path" (the model folder).', { hint: 'Add "path": "/path/to/model" under "embedding" in config.json.' });
-      return onnxProvider({ path: cfg.path, model: cfg.model, dtype: cfg.dtype, pooling: cfg.pooling, prefix: cfg.prefix, batchSize: cfg.batchSize });
+      return onnxProvider({ path: cfg.path, model: cfg.model, dtype: cfg.dtype, pooling: cfg.pooling, prefix: cfg.prefix, batchSize: cfg.batchSize, runtimeDir: options.runtimeDir });
     case 'openai':
     case 'ollama': {
       if (!cfg.url || !cfg.model) {

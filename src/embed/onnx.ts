@@ -5,9 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type * as Transformers from '@huggingface/transformers';
 import { HomunculusError } from '../core/errors.js';
 import { type EmbeddingProvider, clipForEmbedding } from './provider.js';
+import { loadTransformers } from './runtime.js';
 import { l2normalize } from './vector-math.js';
 
 export interface OnnxOptions {
@@ -21,6 +21,14 @@ export interface OnnxOptions {
   /** Prepended to queries and documents by models trained that way (e5: "query: "). */
   prefix?: string;
   batchSize?: number;
+  /** Where an on-demand install of transformers.js lives (see runtime.ts). */
+  runtimeDir: string;
+}
+
+/** The part of transformers.js this provider uses (the package is an on-demand install, so its types may be absent). */
+interface Transformers {
+  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
+  pipeline(task: 'feature-extraction', model: string, options: { dtype: string }): Promise<unknown>;
 }
 
 interface Extractor {
@@ -35,16 +43,7 @@ async function loadExtractor(options: OnnxOptions): Promise<Extractor> {
       hint: 'Point "embedding.path" in config.json at a folder with config.json, tokenizer.json and onnx/model.onnx.',
     });
   }
-  let transformers: typeof Transformers;
-  try {
-    transformers = await import('@huggingface/transformers');
-  } catch (err) {
-    throw new HomunculusError('embedding_model', 'The ONNX provider needs @huggingface/transformers, which is not installed.', {
-      hint: 'Install it next to homunculus (npm install @huggingface/transformers), or use the bundled "use-lite" provider.',
-      cause: err,
-    });
-  }
-  const { env, pipeline } = transformers;
+  const { env, pipeline } = await loadTransformers<Transformers>(options.runtimeDir);
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   env.localModelPath = `${dirname(folder)}/`;

@@ -5,6 +5,7 @@
  * so one process loads it once.
  */
 import { HomunculusError } from '../core/errors.js';
+import { INSTALL_COMMAND } from '../core/package.js';
 import { type EmbeddingProvider, clipForEmbedding } from './provider.js';
 import { l2normalize } from './vector-math.js';
 
@@ -27,7 +28,7 @@ async function loadModel(): Promise<UseModel> {
   } catch (err) {
     loading = undefined;
     throw new HomunculusError('embedding_model', `Cannot load the bundled sentence encoder: ${(err as Error).message}`, {
-      hint: 'Reinstall homunculus (npm install -g homunculus), or choose another provider in config.json under "embedding".',
+      hint: `Reinstall homunculus (${INSTALL_COMMAND}), or choose another provider in config.json under "embedding".`,
       cause: err,
     });
   }

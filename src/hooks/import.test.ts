@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
-import { SHARED, cli, tempDir } from '../test-support/cli.js';
+import { cli, tempDir } from '../test-support/cli.js';
+import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 import { pluginHooks, replayInProcess, transcriptHookEvents } from '../test-support/replay.js';
 import { importTranscripts } from './import.js';
 import { typedPrompt } from './transcript.js';
 
-const CORPUS = join(SHARED, 'data', 'claude-code-transcripts');
+const CORPUS = TRANSCRIPTS;
 
 let dir: { path: string; cleanup: () => void };
 beforeEach(() => (dir = tempDir('hom-import-')));
@@ -118,7 +119,7 @@ describe('import-transcripts', () => {
   });
 });
 
-describe.skipIf(!existsSync(CORPUS))('import-transcripts on the corpus', () => {
+describe.runIf(hasShared('import-transcripts on the real corpus'))('import-transcripts on the corpus', () => {
   it('imports every session through the CLI, idempotently, and adds nothing a live replay already stored', async () => {
     const home = join(dir.path, 'home');
     const r1 = cli(home, ['import-transcripts', CORPUS, '--json']);

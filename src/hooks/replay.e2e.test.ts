@@ -9,11 +9,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/store.js';
-import { SHARED, tempDir } from '../test-support/cli.js';
+import { tempDir } from '../test-support/cli.js';
+import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 import { type ReplayRecord, pluginHooks, replayAsProcesses, replayInProcess, transcriptHookEvents } from '../test-support/replay.js';
 import { targetFor } from './targets.js';
 
-const CORPUS = join(SHARED, 'data', 'claude-code-transcripts');
+const CORPUS = TRANSCRIPTS;
 const piece = (...p: string[]): string => p.join('');
 
 /** Secrets to plant, each with the part that must never be stored. */
@@ -102,7 +103,7 @@ function allStoredText(store: Store): string {
   return [...rows.map((r) => JSON.stringify(r)), ...sessions.map((s) => JSON.stringify(s)), ...md, ...logs].join('\n');
 }
 
-describe.skipIf(!existsSync(CORPUS))('replaying the transcript corpus through the plugin hooks', () => {
+describe.runIf(hasShared('replaying the transcript corpus through the hooks'))('replaying the transcript corpus through the plugin hooks', () => {
   const tmp = tempDir('hom-replay-');
   let copy: ReturnType<typeof plantedCopy>;
   const declared = pluginHooks();

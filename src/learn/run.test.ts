@@ -4,21 +4,20 @@
  * category, confidence and evidence; two sessions only make an episode; noise alone makes
  * no instinct.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listInstincts } from '../store/instincts.js';
 import { parseJsonObject, parseStringArray } from '../store/json.js';
 import { listEpisodes } from '../store/learning.js';
 import { countObservations } from '../store/observations.js';
 import { type TempStore, stepRows, tempStores } from '../test-support/learning.js';
-import { type TranscriptSession, convertTranscript, plant, replaySessions, transcriptDir } from '../test-support/transcripts.js';
+import { type TranscriptSession, convertTranscript, plant, replaySessions } from '../test-support/transcripts.js';
+import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 import { qualityGate } from './gate.js';
 import { mineSession } from './mine/index.js';
 import { checkObservation } from './observation.js';
 
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const REMOTE = 'https://github.com/acme/planted.git';
 let pool: TranscriptSession[] = [];
 const fresh = tempStores('2026-06-01T00:00:00Z');
@@ -79,9 +78,11 @@ const filePair = (at: Parameters<Parameters<typeof plant>[1]>[0]) =>
 
 const keysOf = (t: TempStore): Set<string> => new Set(listInstincts(t.store.db).map((r) => r.key));
 
+const CORPUS_PRESENT = hasShared('learning on real sessions (learn/run.test.ts)');
+
 beforeAll(() => {
-  const dir = transcriptDir(root);
-  expect(existsSync(dir), `transcripts expected at ${dir}`).toBe(true);
+  if (!CORPUS_PRESENT) return;
+  const dir = TRANSCRIPTS;
   pool = readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
     .sort()
@@ -91,7 +92,7 @@ beforeAll(() => {
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 });
 
-describe('learn on real sessions', () => {
+describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
   it('learns nothing from noise alone, although junk recurs in it', async () => {
     const noise = noiseSessions(6);
     expect(noise).toHaveLength(6);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { tinyOnnxProvider } from '../test-support/tiny-onnx.js';
+import { hasOnnxRuntime } from '../test-support/shared.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import { insertInstinct, updateInstinct, deleteInstinct, getInstinct } from '../store/instincts.js';
 import { type DocumentInput, deleteDocuments, getDocument } from './documents.js';
@@ -17,8 +18,11 @@ let models: ReturnType<typeof tempDir>;
 let small: EmbeddingProvider;
 let wide: EmbeddingProvider;
 
+const ONNX = hasOnnxRuntime('search.test.ts, which embeds with a tiny ONNX model');
+
 beforeAll(async () => {
   models = tempDir('homunculus-models-');
+  if (!ONNX) return;
   small = await tinyOnnxProvider(models.path, 'tiny-a', 8);
   wide = await tinyOnnxProvider(models.path, 'tiny-b', 16);
 });
@@ -37,7 +41,7 @@ function withStore(fn: (store: TestStore) => Promise<void>) {
 
 const ids = (res: { results: { id: string }[] }) => res.results.map((r) => r.id);
 
-describe('search on a real store', () => {
+describe.runIf(ONNX)('search on a real store', () => {
   it(
     'returns nothing, without error, on an empty store and for empty queries',
     withStore(async (store) => {
@@ -214,7 +218,7 @@ describe('search on a real store', () => {
   );
 });
 
-describe('modifiers in the ranking', () => {
+describe.runIf(ONNX)('modifiers in the ranking', () => {
   it(
     'decays facts by age (seed 003), leaves other records alone unless asked',
     withStore(async (store) => {
@@ -238,7 +242,7 @@ describe('modifiers in the ranking', () => {
   );
 });
 
-describe('fallbacks', () => {
+describe.runIf(ONNX)('fallbacks', () => {
   it(
     'answers from full-text search when the embedding model fails, and fails vector mode clearly',
     withStore(async (store) => {
@@ -254,7 +258,7 @@ describe('fallbacks', () => {
   );
 });
 
-describe('query embedding cache', () => {
+describe.runIf(ONNX)('query embedding cache', () => {
   it(
     'embeds a repeated query once',
     withStore(async (store) => {
@@ -271,7 +275,7 @@ describe('query embedding cache', () => {
   );
 });
 
-describe('instincts in the index', () => {
+describe.runIf(ONNX)('instincts in the index', () => {
   it(
     'mirrors instinct inserts, updates and deletes, and ranks them with confidence',
     withStore(async (store) => {

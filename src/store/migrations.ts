@@ -1,6 +1,7 @@
 /** Versioned migrations, tracked in PRAGMA user_version and a log table. */
 import type Database from 'better-sqlite3';
 import { HomunculusError } from '../core/errors.js';
+import { INSTALL_COMMAND } from '../core/package.js';
 
 export interface Migration {
   version: number;
@@ -23,7 +24,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
     throw new HomunculusError(
       'schema_newer',
       `The database has schema version ${current}, newer than this homunculus understands (${latest}).`,
-      { hint: 'Upgrade homunculus (npm install -g homunculus) rather than downgrading the store.' },
+      { hint: `Upgrade homunculus (${INSTALL_COMMAND}, or git pull and npm ci in a clone) rather than downgrading the store.` },
     );
   }
   if (current === latest) return current;

@@ -2,12 +2,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from './paths.js';
+import { TEST_RUNTIME } from './shared.js';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { REPO_ROOT } from './paths.js';
 export const BIN = join(REPO_ROOT, 'dist', 'cli', 'bin.js');
-export const SHARED = join(REPO_ROOT, '..', 'shared');
 
 export interface CliResult {
   status: number;
@@ -21,7 +21,7 @@ export function tempDir(prefix = 'homunculus-test-'): { path: string; cleanup: (
 }
 
 export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOMUNCULUS_HOME: home, HOME: home, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOMUNCULUS_HOME: home, HOME: home, HOMUNCULUS_RUNTIME: TEST_RUNTIME, ...extra };
   delete env.HOMUNCULUS_OBSERVER;
   if (!('HOMUNCULUS_NOW' in extra)) delete env.HOMUNCULUS_NOW;
   for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];

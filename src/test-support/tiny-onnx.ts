@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onnxProvider } from '../embed/onnx.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
+import { TEST_RUNTIME } from './shared.js';
 
 // --- minimal protobuf writer -------------------------------------------------------
 const varint = (n: number | bigint): number[] => {
@@ -91,5 +92,5 @@ export function writeTinyOnnxModel(dir: string, name = 'tiny-encoder', dims = 8)
 /** A real transformers.js provider over a freshly built tiny model (dims and name vary, so fingerprints differ). */
 export async function tinyOnnxProvider(dir: string, name = 'tiny-encoder', dims = 8): Promise<EmbeddingProvider> {
   const model = writeTinyOnnxModel(dir, name, dims);
-  return onnxProvider({ path: model.path, batchSize: 4 });
+  return onnxProvider({ path: model.path, batchSize: 4, runtimeDir: TEST_RUNTIME });
 }

@@ -12,7 +12,9 @@ import { embedderFor } from '../../search/open.js';
 import { sanitizeQuery } from '../../search/query-text.js';
 import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
 import { readFingerprint, vectorCounts } from '../../search/vectors.js';
-import { withCommandStore } from '../context.js';
+import { globals, withCommandStore } from '../context.js';
+import { resolveHome } from '../../core/paths.js';
+import { TRANSFORMERS_PACKAGE, TRANSFORMERS_VERSION, installRuntime, runtimeDir } from '../../embed/runtime.js';
 import { embedNew } from '../embedding.js';
 import { progressBar } from '../progress.js';
 import { emit, parsePositiveInt } from '../output.js';
@@ -245,15 +247,25 @@ export function registerSearchCommands(program: Command): void {
     .description('Embed every document with the configured model; after a model change, re-embed everything (never mixing models)')
     .option('--force', 're-embed every document even when its vector is current')
     .option('--status', 'only report the model and how many documents are embedded')
+    .option('--install-runtime', 'install transformers.js (for "provider": "onnx", about 450 MB) into $HOMUNCULUS_HOME/runtime with npm')
     .addHelpText(
       'after',
       '\nThe model comes from config.json, e.g. {"embedding": {"provider": "use-lite"}} (default, offline),\n' +
         '{"embedding": {"provider": "onnx", "path": "/models/all-MiniLM-L6-v2"}},\n' +
         '{"embedding": {"provider": "ollama", "url": "http://127.0.0.1:11434", "model": "nomic-embed-text"}},\n' +
         '{"embedding": {"provider": "openai", "url": "http://127.0.0.1:8080/v1", "model": "...", "apiKeyEnv": "OPENAI_API_KEY"}},\n' +
-        'or {"embedding": {"provider": "none"}}. HOMUNCULUS_EMBEDDING=none|use-lite overrides the provider.\n',
+        'or {"embedding": {"provider": "none"}}. HOMUNCULUS_EMBEDDING=none|use-lite overrides the provider.\n' +
+        'The onnx provider needs transformers.js, installed once on demand: homunculus embed --install-runtime.\n',
     )
-    .action(async (o: { force?: boolean; status?: boolean }, cmd: Command) => {
+    .action(async (o: { force?: boolean; status?: boolean; installRuntime?: boolean }, cmd: Command) => {
+      if (o.installRuntime) {
+        const g = globals(cmd);
+        const dir = runtimeDir(resolveHome(g.home));
+        if (!g.json) process.stderr.write(`homunculus: installing ${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION} into ${dir} with npm (about 450 MB)...\n`);
+        const entry = await installRuntime(dir, (chunk) => (g.json ? undefined : process.stderr.write(chunk)));
+        emit(g, { installed: `${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`, runtime: dir, entry }, (r) => `Installed ${r.installed} in ${r.runtime}; the onnx provider can now load local models.`);
+        return;
+      }
       await withCommandStore(cmd, async (store, g) => {
         const embedder = await embedderFor(store);
         if (!embedder) {

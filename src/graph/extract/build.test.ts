@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SHARED, tempDir } from '../../test-support/cli.js';
+import { tempDir } from '../../test-support/cli.js';
+import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
 import { insertObservation } from '../../store/observations.js';
 import { getEpisode } from '../episodes.js';
@@ -131,8 +132,8 @@ describe('building the graph from a session, deterministically', () => {
     expect(queryFacts(store).every((f) => f.has_embedding)).toBe(true);
   });
 
-  const transcripts = join(SHARED, 'data', 'claude-code-transcripts');
-  it.runIf(existsSync(transcripts))('reads a real Claude Code transcript when the session has no observations', async () => {
+  const transcripts = TRANSCRIPTS;
+  it.runIf(hasShared('reading a real transcript into the graph'))('reads a real Claude Code transcript when the session has no observations', async () => {
     const file = readdirSync(transcripts).filter((f) => f.endsWith('.jsonl')).sort()[0] as string;
     const report = await buildGraphFromSession(store, { sessionId: file.replace('.jsonl', ''), transcriptPath: join(transcripts, file) });
     expect(report.source).toBe('transcript');

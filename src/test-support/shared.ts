@@ -1,0 +1,38 @@
+/**
+ * Data and tools that live outside a bare clone: the shared corpus beside the repository
+ * (../shared) and on-demand runtimes installed by the test setup (.test-tools/). A test
+ * that needs one and finds it absent is skipped with one line on stderr saying what and why.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { locateRuntime } from '../embed/runtime.js';
+import { REPO_ROOT } from './paths.js';
+
+export const SHARED = join(REPO_ROOT, '..', 'shared');
+export const TRANSCRIPTS = join(SHARED, 'data', 'claude-code-transcripts');
+export const TEST_TOOLS = join(REPO_ROOT, '.test-tools');
+/** The ONNX runtime (transformers.js) the test setup installs once, as `embed --install-runtime` would. */
+export const TEST_RUNTIME = join(TEST_TOOLS, 'runtime');
+
+const said = new Set<string>();
+
+function skipLine(what: string, why: string): void {
+  const line = `[skipped] ${what}: ${why}`;
+  if (said.has(line)) return;
+  said.add(line);
+  process.stderr.write(`${line}\n`);
+}
+
+/** True when `path` under ../shared exists; otherwise says which test is skipped. */
+export function hasShared(what: string, path: string = TRANSCRIPTS): boolean {
+  if (existsSync(path)) return true;
+  skipLine(what, `${path} is absent (../shared is not beside this clone)`);
+  return false;
+}
+
+/** True when the test runtime of transformers.js is installed; otherwise says which test is skipped. */
+export function hasOnnxRuntime(what: string): boolean {
+  if (locateRuntime(TEST_RUNTIME)) return true;
+  skipLine(what, `transformers.js is not installed in ${TEST_RUNTIME} (the test setup could not reach the npm registry)`);
+  return false;
+}

@@ -22,15 +22,30 @@ export async function runCoreBench(options: { instincts?: number; runs?: number 
   try {
     const store = openStore({ home, clock: fixedClock('2026-03-01T00:00:00Z') });
     let i = 0;
-    const obsSamples = timeSync(() => {
-      insertObservation(store.db, { source: 'bench', session_id: `s${i % 50}`, tool_use_id: `t${i}`, ts: '2026-03-01T00:00:00Z', tool: 'Bash', input: 'npm test' });
-      i++;
-    }, 2000, 10);
+    const obsSamples = timeSync(
+      () => {
+        insertObservation(store.db, {
+          source: 'bench',
+          session_id: `s${i % 50}`,
+          tool_use_id: `t${i}`,
+          ts: '2026-03-01T00:00:00Z',
+          tool: 'Bash',
+          input: 'npm test',
+        });
+        i++;
+      },
+      2000,
+      10,
+    );
     let k = 0;
-    const observeSamples = timeSync(() => {
-      observe(store, { pattern: `seq:tool-${k % count}->step-${k}`, explain: `benchmark pattern ${k}` });
-      k++;
-    }, count, 0);
+    const observeSamples = timeSync(
+      () => {
+        observe(store, { pattern: `seq:tool-${k % count}->step-${k}`, explain: `benchmark pattern ${k}` });
+        k++;
+      },
+      count,
+      0,
+    );
     const reinforceSamples = timeSync(() => void observe(store, { pattern: 'seq:tool-1->step-1' }), 500);
     const listSamples = timeSync(() => void listInstincts(store.db, { limit: 50 }), 50);
     const searchSamples = timeSync(() => void searchInstincts(store.db, 'step OR tool', 20), 50);
@@ -53,7 +68,12 @@ export async function runCoreBench(options: { instincts?: number; runs?: number 
       [`list top 50 of ${count.toLocaleString('en-US')}`, median(listSamples), percentile(listSamples, 95), ''],
       [`FTS5 search over ${count.toLocaleString('en-US')}`, median(searchSamples), percentile(searchSamples, 95), ''],
       ['node -e 0 (whole process)', base, percentile(bare ?? [], 95), '1.00x'],
-      [`homunculus status (whole process, ${count.toLocaleString('en-US')} instincts)`, median(status ?? []), percentile(status ?? [], 95), `${(median(status ?? []) / base).toFixed(2)}x`],
+      [
+        `homunculus status (whole process, ${count.toLocaleString('en-US')} instincts)`,
+        median(status ?? []),
+        percentile(status ?? [], 95),
+        `${(median(status ?? []) / base).toFixed(2)}x`,
+      ],
       ['homunculus get (whole process)', median(get ?? []), percentile(get ?? [], 95), `${(median(get ?? []) / base).toFixed(2)}x`],
     ];
     return `## Engine core\n\n${formatTable(['operation', 'p50 ms', 'p95 ms', 'vs node -e 0'], rows)}\n`;

@@ -71,23 +71,118 @@ function buildChangingFacts(store: Store & { setDay: (d: number) => void }, perK
   for (let i = 0; i < perKind; i++) {
     const svc = `svc${String(i).padStart(3, '0')}`;
     const v = [240 + i, 180 + i, 120 + i];
-    cases.push({ subject: svc, question: `checkout p95 latency of ${svc}`, versions: [0, 30, 60].map((day, k) => ({ day, value: `${v[k]} ms` })) });
+    cases.push({
+      subject: svc,
+      question: `checkout p95 latency of ${svc}`,
+      versions: [0, 30, 60].map((day, k) => ({ day, value: `${v[k]} ms` })),
+    });
     const verbs = ['is', 'improved to', 'dropped to'];
     [0, 30, 60].forEach((day, k) =>
-      plan.push({ day, run: () => addFact(store, { source: { name: svc, type: 'concept' }, target: { name: 'p95 latency', type: 'concept' }, relation: 'related_to', description: `${svc} checkout p95 latency ${verbs[k]} ${v[k]} ms`, project: 'benchshop0000000' }) }),
+      plan.push({
+        day,
+        run: () =>
+          addFact(store, {
+            source: { name: svc, type: 'concept' },
+            target: { name: 'p95 latency', type: 'concept' },
+            relation: 'related_to',
+            description: `${svc} checkout p95 latency ${verbs[k]} ${v[k]} ms`,
+            project: 'benchshop0000000',
+          }),
+      }),
     );
     const launch = `launch${String(i).padStart(3, '0')}`;
-    cases.push({ subject: launch, question: `deadline of the ${launch} release`, versions: [{ day: 0, value: 'March 3' }, { day: 40, value: 'March 17' }] });
-    plan.push({ day: 0, run: () => addFact(store, { source: { name: launch, type: 'decision' }, target: { name: 'deadline', type: 'concept' }, relation: 'related_to', description: `The ${launch} release deadline is March 3`, project: 'benchshop0000000' }) });
-    plan.push({ day: 40, run: () => addFact(store, { source: { name: launch, type: 'decision' }, target: { name: 'deadline', type: 'concept' }, relation: 'related_to', description: `The ${launch} release deadline moved to March 17`, project: 'benchshop0000000' }) });
+    cases.push({
+      subject: launch,
+      question: `deadline of the ${launch} release`,
+      versions: [
+        { day: 0, value: 'March 3' },
+        { day: 40, value: 'March 17' },
+      ],
+    });
+    plan.push({
+      day: 0,
+      run: () =>
+        addFact(store, {
+          source: { name: launch, type: 'decision' },
+          target: { name: 'deadline', type: 'concept' },
+          relation: 'related_to',
+          description: `The ${launch} release deadline is March 3`,
+          project: 'benchshop0000000',
+        }),
+    });
+    plan.push({
+      day: 40,
+      run: () =>
+        addFact(store, {
+          source: { name: launch, type: 'decision' },
+          target: { name: 'deadline', type: 'concept' },
+          relation: 'related_to',
+          description: `The ${launch} release deadline moved to March 17`,
+          project: 'benchshop0000000',
+        }),
+    });
     const lib = `lib${String(i).padStart(3, '0')}`;
-    cases.push({ subject: lib, question: `which version of ${lib} does shop depend on`, versions: [{ day: 0, value: '^1.4.0' }, { day: 50, value: '^2.0.0' }] });
-    plan.push({ day: 0, run: () => addFact(store, { source: shop, target: { name: lib, type: 'library' }, relation: 'depends_on', description: `shop depends on ${lib} ^1.4.0 (package.json)`, project: 'benchshop0000000' }) });
-    plan.push({ day: 50, run: () => addFact(store, { source: shop, target: { name: lib, type: 'library' }, relation: 'depends_on', description: `shop depends on ${lib} ^2.0.0 (package.json)`, project: 'benchshop0000000' }) });
+    cases.push({
+      subject: lib,
+      question: `which version of ${lib} does shop depend on`,
+      versions: [
+        { day: 0, value: '^1.4.0' },
+        { day: 50, value: '^2.0.0' },
+      ],
+    });
+    plan.push({
+      day: 0,
+      run: () =>
+        addFact(store, {
+          source: shop,
+          target: { name: lib, type: 'library' },
+          relation: 'depends_on',
+          description: `shop depends on ${lib} ^1.4.0 (package.json)`,
+          project: 'benchshop0000000',
+        }),
+    });
+    plan.push({
+      day: 50,
+      run: () =>
+        addFact(store, {
+          source: shop,
+          target: { name: lib, type: 'library' },
+          relation: 'depends_on',
+          description: `shop depends on ${lib} ^2.0.0 (package.json)`,
+          project: 'benchshop0000000',
+        }),
+    });
     const team = `team${String(i).padStart(3, '0')}`;
-    cases.push({ subject: team, question: `what indentation does ${team} prefer`, versions: [{ day: 0, value: 'tabs' }, { day: 45, value: 'spaces' }] });
-    plan.push({ day: 0, run: () => addFact(store, { source: { name: team, type: 'person' }, target: { name: 'tabs', type: 'preference' }, relation: 'prefers', description: `${team} prefers tabs for indentation`, project: 'benchshop0000000' }) });
-    plan.push({ day: 45, run: () => addFact(store, { source: { name: team, type: 'person' }, target: { name: 'spaces', type: 'preference' }, relation: 'prefers', description: `${team} prefers spaces for indentation`, project: 'benchshop0000000' }) });
+    cases.push({
+      subject: team,
+      question: `what indentation does ${team} prefer`,
+      versions: [
+        { day: 0, value: 'tabs' },
+        { day: 45, value: 'spaces' },
+      ],
+    });
+    plan.push({
+      day: 0,
+      run: () =>
+        addFact(store, {
+          source: { name: team, type: 'person' },
+          target: { name: 'tabs', type: 'preference' },
+          relation: 'prefers',
+          description: `${team} prefers tabs for indentation`,
+          project: 'benchshop0000000',
+        }),
+    });
+    plan.push({
+      day: 45,
+      run: () =>
+        addFact(store, {
+          source: { name: team, type: 'person' },
+          target: { name: 'spaces', type: 'preference' },
+          relation: 'prefers',
+          description: `${team} prefers spaces for indentation`,
+          project: 'benchshop0000000',
+        }),
+    });
   }
   plan.sort((a, b) => a.day - b.day);
   for (const step of plan) {
@@ -116,7 +211,13 @@ async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void },
     const first = retrieved.facts.find((r) => about(`${r.fact.source} ${r.fact.target} ${r.fact.description}`));
     if (first && valueOf(c, first.fact.description) === current) nowRight++;
     const queryVector = embed ? (await embed([c.question]))[0] : undefined;
-    const history = searchFacts(store, { text: `${c.question}`, includeHistory: true, projects: ['benchshop0000000'], limit: 50, ...(embed && queryVector ? { queryVector, model: modelOf(embed) } : {}) });
+    const history = searchFacts(store, {
+      text: `${c.question}`,
+      includeHistory: true,
+      projects: ['benchshop0000000'],
+      limit: 50,
+      ...(embed && queryVector ? { queryVector, model: modelOf(embed) } : {}),
+    });
     const firstInHistory = history.find((h) => about(`${h.fact.source} ${h.fact.target} ${h.fact.description}`));
     if (firstInHistory && valueOf(c, firstInHistory.fact.description) === current) historyRight++;
     for (let k = 0; k < c.versions.length - 1; k++) {
@@ -138,14 +239,28 @@ function buildLargeGraph(store: Store & { setDay: (d: number) => void }, count: 
   const rand = prng(7);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const project = { name: 'bigshop', type: 'project', properties: { fingerprint: 'benchbig00000000' } };
-  const relations = ['depends_on', 'uses', 'has_component', 'solved_by', 'prefers', 'decided_for', 'related_to', 'implements', 'caused_by', 'works_well_for'];
+  const relations = [
+    'depends_on',
+    'uses',
+    'has_component',
+    'solved_by',
+    'prefers',
+    'decided_for',
+    'related_to',
+    'implements',
+    'caused_by',
+    'works_well_for',
+  ];
   store.setDay(0);
   writeTx(store.db, () => {
     for (let i = 0; i < count; i++) {
       const relation = relations[i % relations.length] as string;
       const a = `${pick(WORDS)}-${pick(WORDS)}`;
       const b = `${pick(WORDS)}${i % 500}`;
-      const source = relation === 'depends_on' || relation === 'uses' || relation === 'has_component' ? project : { name: relation === 'prefers' || relation === 'decided_for' ? 'user' : a };
+      const source =
+        relation === 'depends_on' || relation === 'uses' || relation === 'has_component'
+          ? project
+          : { name: relation === 'prefers' || relation === 'decided_for' ? 'user' : a };
       addFact(store, {
         source,
         target: { name: b },
@@ -157,8 +272,12 @@ function buildLargeGraph(store: Store & { setDay: (d: number) => void }, count: 
         noMerge: true,
       });
     }
-    const ids = (store.db.prepare("SELECT id FROM graph_facts WHERE project = 'benchbig00000000'").all() as { id: number }[]).map((r) => r.id);
-    for (const id of ids) for (let k = Math.floor(rand() * 3); k > 0; k--) recordAccess(store.db, [id], new Date(START + Math.floor(rand() * 60) * DAY_MS).toISOString(), 'retrieval');
+    const ids = (store.db.prepare("SELECT id FROM graph_facts WHERE project = 'benchbig00000000'").all() as { id: number }[]).map(
+      (r) => r.id,
+    );
+    for (const id of ids)
+      for (let k = Math.floor(rand() * 3); k > 0; k--)
+        recordAccess(store.db, [id], new Date(START + Math.floor(rand() * 60) * DAY_MS).toISOString(), 'retrieval');
   });
   store.setDay(60);
 }
@@ -200,6 +319,7 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
     const encoder = asEmbedFn(useLiteProvider());
     await embedAllPending(store, encoder);
     const vectorAccuracy = await timeAwareAccuracy(store, cases, encoder);
+    // prettier-ignore
     const accuracy = [
       'question about now: current value ranked first (pipeline)',
       'history searched too: current value outranks superseded ones',
@@ -213,12 +333,22 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
     console.error(`graph bench: ${count} facts built in ${buildSeconds.toFixed(1)} s`);
     const total = (store.db.prepare('SELECT COUNT(*) AS n FROM graph_facts').get() as { n: number }).n;
     const texts = prompts(50);
-    const bm25 = await timeAsync((i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000' }), runs, texts.length);
+    const bm25 = await timeAsync(
+      (i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000' }),
+      runs,
+      texts.length,
+    );
     let m = 0;
     const merge = await timeAsync(
       async () => {
         m++;
-        addFact(store, { source: { name: 'bigshop' }, target: { name: `newlib${m}` }, relation: 'depends_on', description: `bigshop depends on newlib${m} ^${m}.0.0 (package.json)`, project: 'benchbig00000000' });
+        addFact(store, {
+          source: { name: 'bigshop' },
+          target: { name: `newlib${m}` },
+          relation: 'depends_on',
+          description: `bigshop depends on newlib${m} ^${m}.0.0 (package.json)`,
+          project: 'benchbig00000000',
+        });
       },
       100,
       5,
@@ -226,14 +356,23 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
     console.error('graph bench: BM25 pipeline measured');
     const embed = hashEmbedder(64);
     while ((await embedPending(store, embed, { limit: 5000 })).facts.length > 0);
-    const vector = await timeAsync((i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000', embed }), Math.min(runs, 100), texts.length);
+    const vector = await timeAsync(
+      (i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000', embed }),
+      Math.min(runs, 100),
+      texts.length,
+    );
     store.close();
 
     const env = { ...process.env, HOMUNCULUS_HOME: home, HOMUNCULUS_NOW: new Date(START + 60 * DAY_MS).toISOString() };
     const [bare, cliRuns] = timeProcesses(
       [
         { label: 'node -e 0', command: process.execPath, args: ['-e', '0'] },
-        { label: 'homunculus context', command: process.execPath, args: [BIN, 'context', 'fix the checkout payment bug', '--project', 'bigshop', '--json'], env },
+        {
+          label: 'homunculus context',
+          command: process.execPath,
+          args: [BIN, 'context', 'fix the checkout payment bug', '--project', 'bigshop', '--json'],
+          env,
+        },
       ],
       15,
     );

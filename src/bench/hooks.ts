@@ -18,7 +18,24 @@ const LAUNCHER = join(ROOT, 'scripts', 'homunculus.sh');
 
 const TARGETS: Record<string, number> = { observe: 1.5, start: 3, prompt: 3 };
 
-const WORDS = ['test', 'lint', 'build', 'deploy', 'migrate', 'docker', 'cargo', 'pytest', 'commit', 'rebase', 'config', 'schema', 'cache', 'auth', 'api', 'router'];
+const WORDS = [
+  'test',
+  'lint',
+  'build',
+  'deploy',
+  'migrate',
+  'docker',
+  'cargo',
+  'pytest',
+  'commit',
+  'rebase',
+  'config',
+  'schema',
+  'cache',
+  'auth',
+  'api',
+  'router',
+];
 
 /** A home with `count` instincts over a small vocabulary, so ranking has real work to do. */
 function seedStore(home: string, count: number): void {
@@ -52,10 +69,31 @@ export async function runHooksBench(runs = Number(process.env.BENCH_RUNS ?? 20))
     const base = { session_id: 'bench-session', transcript_path: join(dir, 't.jsonl'), cwd: project };
     let n = 0;
     const payloads: Record<string, () => string> = {
-      observe: () => JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build', description: 'Build' }, tool_response: { stdout: 'ok', stderr: '' }, tool_use_id: `toolu_${n++}` }),
+      observe: () =>
+        JSON.stringify({
+          ...base,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Bash',
+          tool_input: { command: 'npm run build', description: 'Build' },
+          tool_response: { stdout: 'ok', stderr: '' },
+          tool_use_id: `toolu_${n++}`,
+        }),
       start: () => JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }),
-      prompt: () => JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'the docker step touches the schema again and the build fails, can you fix it?' }),
-      recall: () => JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' }, tool_response: {}, tool_use_id: `toolu_e${n++}` }),
+      prompt: () =>
+        JSON.stringify({
+          ...base,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'the docker step touches the schema again and the build fails, can you fix it?',
+        }),
+      recall: () =>
+        JSON.stringify({
+          ...base,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Edit',
+          tool_input: { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' },
+          tool_response: {},
+          tool_use_id: `toolu_e${n++}`,
+        }),
       stop: () => JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false }),
     };
     const appendFile = join(dir, 'appended.jsonl');
@@ -83,7 +121,14 @@ export async function runHooksBench(runs = Number(process.env.BENCH_RUNS ?? 20))
       const s = samples[i] as number[];
       const m = median(s);
       const target = TARGETS[spec.label];
-      return [spec.label, m, percentile(s, 90), `${(m / nodeMedian).toFixed(2)}x`, `${(m / shellMedian).toFixed(1)}x`, target ? `<= ${target}x` : ''];
+      return [
+        spec.label,
+        m,
+        percentile(s, 90),
+        `${(m / nodeMedian).toFixed(2)}x`,
+        `${(m / shellMedian).toFixed(1)}x`,
+        target ? `<= ${target}x` : '',
+      ];
     });
     return [
       '## Hooks (whole processes)',

@@ -57,7 +57,9 @@ async function main(): Promise<void> {
       times.push(performance.now() - started);
       if (report.errors.length) console.error(`session ${session.sessionId}: ${report.errors.map((e) => e.message).join('; ')}`);
       if ((i + 1) % 25 === 0 || i === sessions.length - 1) {
-        checkpoints.push(`  after ${String(i + 1).padStart(3)} sessions: ${listInstincts(base.db).length} instincts, ${listEpisodes(base.db).length} episodes`);
+        checkpoints.push(
+          `  after ${String(i + 1).padStart(3)} sessions: ${listInstincts(base.db).length} instincts, ${listEpisodes(base.db).length} episodes`,
+        );
       }
     }
     const last = sessions.at(-1);
@@ -76,9 +78,13 @@ async function main(): Promise<void> {
     }
     console.log(`bench:learn — ${sessions.length} real Claude Code sessions, ${observations} observations replayed through learn`);
     console.log(checkpoints.join('\n'));
-    console.log(`instincts: ${instincts.length} (${per100(instincts.length)} per 100 sessions) — ${[...byMiner.entries()].map(([m, n]) => `${m} ${n}`).join(', ')}`);
+    console.log(
+      `instincts: ${instincts.length} (${per100(instincts.length)} per 100 sessions) — ${[...byMiner.entries()].map(([m, n]) => `${m} ${n}`).join(', ')}`,
+    );
     console.log(`episodes:  ${episodes.length} (${per100(episodes.length)} per 100 sessions)`);
-    console.log(`independent audit: ${failing.length}/${instincts.length} instincts fail (${instincts.length ? round((failing.length / instincts.length) * 100, 1) : 0}%)`);
+    console.log(
+      `independent audit: ${failing.length}/${instincts.length} instincts fail (${instincts.length ? round((failing.length / instincts.length) * 100, 1) : 0}%)`,
+    );
     for (const f of failing) console.log(`  fails ${f.row.key}: ${f.failures.join(', ')}`);
     console.log(`learn run per session: median ${round(median(times), 1)} ms, max ${round(Math.max(...times), 1)} ms`);
     console.log('\nExample instincts (highest confidence first, at most 4 per miner):');
@@ -110,4 +116,3 @@ main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
-

@@ -52,7 +52,11 @@ interface RawTurn {
 }
 
 export function loadLocomo(path: string): LocomoSample[] {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { sample_id: string; conversation: Record<string, unknown>; qa: Record<string, unknown>[] }[];
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as {
+    sample_id: string;
+    conversation: Record<string, unknown>;
+    qa: Record<string, unknown>[];
+  }[];
   return raw.map((sample) => {
     const documents: DocumentInput[] = [];
     const sessions = Object.keys(sample.conversation)
@@ -62,12 +66,24 @@ export function loadLocomo(path: string): LocomoSample[] {
       const ts = parseSessionDate(String(sample.conversation[`${key}_date_time`] ?? ''));
       (sample.conversation[key] as RawTurn[]).forEach((turn, i) => {
         const caption = turn.blip_caption ? ` [shares ${turn.blip_caption}]` : '';
-        documents.push({ id: turn.dia_id, text: `${turn.speaker}: ${turn.text}${caption}`, collection: 'memories', ts, thread: key, seq: i + 1, speaker: turn.speaker });
+        documents.push({
+          id: turn.dia_id,
+          text: `${turn.speaker}: ${turn.text}${caption}`,
+          collection: 'memories',
+          ts,
+          thread: key,
+          seq: i + 1,
+          speaker: turn.speaker,
+        });
       });
     }
     const questions = sample.qa
       .filter((q) => [1, 2, 3, 4].includes(Number(q.category)))
-      .map((q) => ({ question: String(q.question), category: Number(q.category), evidence: cleanEvidence((q.evidence as unknown[]) ?? []) }))
+      .map((q) => ({
+        question: String(q.question),
+        category: Number(q.category),
+        evidence: cleanEvidence((q.evidence as unknown[]) ?? []),
+      }))
       .filter((q) => q.evidence.length > 0);
     return { sampleId: sample.sample_id, documents, questions };
   });

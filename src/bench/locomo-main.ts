@@ -4,7 +4,8 @@ import type { Tuning } from '../search/tuning.js';
 import { runLocomoBench } from './locomo.js';
 import { machine } from './measure.js';
 
-const USAGE = 'usage: npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--only bm25,vector,rrf,full]\n';
+const USAGE =
+  'usage: npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--only bm25,vector,rrf,full]\n';
 
 try {
   const { values } = parseArgs({

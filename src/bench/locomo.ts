@@ -106,7 +106,13 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
             const t0 = performance.now();
             const res = await search(store.db, embedder, { query: q.question, mode: m.mode, limit: 50, tuning: m.tuning, repair: 0 }, now);
             latency.get(m.name)?.push(performance.now() - t0);
-            runs.get(m.name)?.push({ sampleId: sample.sampleId, question: q.question, category: q.category, gold: q.evidence, retrieved: res.results.map((r) => r.id) });
+            runs.get(m.name)?.push({
+              sampleId: sample.sampleId,
+              question: q.question,
+              category: q.category,
+              gold: q.evidence,
+              retrieved: res.results.map((r) => r.id),
+            });
           }
         }
       } finally {
@@ -136,7 +142,13 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
   );
   if (options.dump) {
     const lines = (runs.get('full') ?? []).map((r) =>
-      JSON.stringify({ sample_id: r.sampleId, question: r.question, category: r.category, evidence: r.gold, retrieved: r.retrieved.slice(0, 50) }),
+      JSON.stringify({
+        sample_id: r.sampleId,
+        question: r.question,
+        category: r.category,
+        evidence: r.gold,
+        retrieved: r.retrieved.slice(0, 50),
+      }),
     );
     writeFileSync(options.dump, `${lines.join('\n')}\n`);
     out.push(`wrote ${lines.length} lines to ${options.dump}`);

@@ -13,7 +13,11 @@ import { formatTable, median, percentile } from './measure.js';
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'bin.js');
 const CATEGORIES = ['seq', 'pref', 'fix', 'combo'] as const;
 
-async function timeCalls(client: Client, runs: number, args: (i: number) => { name: string; arguments: Record<string, unknown> }): Promise<number[]> {
+async function timeCalls(
+  client: Client,
+  runs: number,
+  args: (i: number) => { name: string; arguments: Record<string, unknown> },
+): Promise<number[]> {
   const samples: number[] = [];
   for (let i = -5; i < runs; i++) {
     const start = process.hrtime.bigint();
@@ -38,14 +42,21 @@ export async function runMcpBench(options: { patterns?: number; runs?: number } 
     consolidateLevels(store);
     store.close();
 
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: { ...process.env, HOMUNCULUS_HOME: home } as Record<string, string> });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: { ...process.env, HOMUNCULUS_HOME: home } as Record<string, string>,
+    });
     const client = new Client({ name: 'bench', version: '1' });
     const connectStart = process.hrtime.bigint();
     await client.connect(transport);
     const connectMs = Number(process.hrtime.bigint() - connectStart) / 1e6;
     const observe = await timeCalls(client, runs, (i) => ({ name: 'observe', arguments: { pattern: `seq:bench-new-${i % 50}` } }));
     const suggest = await timeCalls(client, runs, () => ({ name: 'suggest', arguments: { keyword: 'vitest' } }));
-    const search = await timeCalls(client, runs, (i) => ({ name: 'search_instincts', arguments: { query: ['lint', 'eslint OR prettier', 'deploy*', 'build NOT docker'][i % 4] } }));
+    const search = await timeCalls(client, runs, (i) => ({
+      name: 'search_instincts',
+      arguments: { query: ['lint', 'eslint OR prettier', 'deploy*', 'build NOT docker'][i % 4] },
+    }));
     await client.close();
     const rowsOut = [
       ['connect (spawn + initialize)', connectMs, connectMs],

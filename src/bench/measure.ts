@@ -40,7 +40,11 @@ export function timeProcesses(specs: readonly ProcessSpec[], runs: number, warmu
   for (let round = -warmup; round < runs; round++) {
     specs.forEach((spec, i) => {
       const start = process.hrtime.bigint();
-      const result = spawnSync(spec.command, [...spec.args], { env: spec.env ?? process.env, input: spec.input, stdio: ['pipe', 'ignore', 'pipe'] });
+      const result = spawnSync(spec.command, [...spec.args], {
+        env: spec.env ?? process.env,
+        input: spec.input,
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (result.status !== 0) throw new Error(`${spec.label} exited ${result.status}: ${result.stderr?.toString().slice(0, 500)}`);
       if (round >= 0) samples[i]?.push(ms);

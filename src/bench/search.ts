@@ -35,7 +35,28 @@ function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ran', 'te', 'vo', 'shi', 'pen', 'dor', 'ul', 'nex', 'tri', 'bal', 'cor', 'fen', 'gul', 'hap', 'jin', 'mor', 'qua'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ran',
+  'te',
+  'vo',
+  'shi',
+  'pen',
+  'dor',
+  'ul',
+  'nex',
+  'tri',
+  'bal',
+  'cor',
+  'fen',
+  'gul',
+  'hap',
+  'jin',
+  'mor',
+  'qua',
+];
 
 function vocabulary(size: number, random: () => number): string[] {
   const words = new Set<string>();
@@ -82,7 +103,8 @@ export function syntheticDocuments(count: number, seed = 7): DocumentInput[] {
 function syntheticVectors(count: number, dims: number, seed = 11): Float32Array[] {
   const random = rng(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-  const jitter = (base: Float32Array, spread: number) => l2normalize(Array.from({ length: dims }, (_, j) => (base[j] as number) + spread * gauss()));
+  const jitter = (base: Float32Array, spread: number) =>
+    l2normalize(Array.from({ length: dims }, (_, j) => (base[j] as number) + spread * gauss()));
   const topics = Array.from({ length: 64 }, () => l2normalize(Array.from({ length: dims }, gauss)));
   const subtopics = topics.flatMap((t) => Array.from({ length: 32 }, () => jitter(t, 0.04)));
   return Array.from({ length: count }, () => jitter(subtopics[Math.floor(random() * subtopics.length)] as Float32Array, 0.03));
@@ -130,7 +152,8 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const docs = syntheticDocuments(count);
     let t = performance.now();
     const cpu0 = cpuMs();
-    for (let i = 0; i < docs.length; i += 5000) writeTx(store.db, () => upsertDocuments(store.db, docs.slice(i, i + 5000), now.toISOString()));
+    for (let i = 0; i < docs.length; i += 5000)
+      writeTx(store.db, () => upsertDocuments(store.db, docs.slice(i, i + 5000), now.toISOString()));
     const ingestDocsPerSec = count / ((performance.now() - t) / 1000);
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
@@ -140,7 +163,13 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const ids = store.db.prepare('SELECT id FROM documents ORDER BY id').raw().all() as [number][];
     t = performance.now();
     for (let i = 0; i < ids.length; i += 5000) {
-      writeTx(store.db, () => writeVectors(store.db, embedder.key, ids.slice(i, i + 5000).map(([id], j) => ({ id, vector: vectors[i + j] as Float32Array }))));
+      writeTx(store.db, () =>
+        writeVectors(
+          store.db,
+          embedder.key,
+          ids.slice(i, i + 5000).map(([id], j) => ({ id, vector: vectors[i + j] as Float32Array })),
+        ),
+      );
     }
     const vectorWriteDocsPerSec = count / ((performance.now() - t) / 1000);
 
@@ -182,13 +211,20 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     // Recall of the sign-code search against exact cosine over every stored vector.
     const probe = qvs.slice(0, 10);
     const exact = probe.map(() => [] as { id: number; score: number }[]);
-    for (const [id, blob] of store.db.prepare('SELECT doc_id, vector FROM document_vectors').raw().iterate() as Iterable<[number, Buffer]>) {
+    for (const [id, blob] of store.db.prepare('SELECT doc_id, vector FROM document_vectors').raw().iterate() as Iterable<
+      [number, Buffer]
+    >) {
       const v = bufferToVector(blob);
       probe.forEach((qv, i) => exact[i]?.push({ id, score: dot(qv, v) }));
     }
     const vectorRecall = mean(
       probe.map((qv, i) => {
-        const truth = new Set((exact[i] ?? []).sort((a, b) => b.score - a.score).slice(0, 10).map((e) => e.id));
+        const truth = new Set(
+          (exact[i] ?? [])
+            .sort((a, b) => b.score - a.score)
+            .slice(0, 10)
+            .map((e) => e.id),
+        );
         return embedder.index.search(qv, 10).filter((h) => truth.has(h.id)).length / 10;
       }),
     );
@@ -247,10 +283,42 @@ export async function runSearchBench(options: { sizes?: number[]; queries?: numb
   return [
     '## Search engine (synthetic stores)\n',
     formatTable(
-      ['documents', 'ingest docs/s (no embeddings)', 'per CPU-s', 'vector write docs/s', 'hybrid p50 ms', 'CPU ms', 'hybrid p95 ms', 'bm25 p50 ms', 'vector p50 ms', 'vector recall@10 vs exact', 'hybrid + query embedding p50 ms', 'p95 ms', 'db MiB', 'RSS MiB'],
-      rows.map((r) => [String(r.docs), Math.round(r.ingestDocsPerSec), Math.round(r.ingestDocsPerCpuSec), Math.round(r.vectorWriteDocsPerSec), f(r.hybridP50), f(r.hybridCpuP50), f(r.hybridP95), f(r.bm25P50), f(r.vectorP50), f(r.vectorRecall), f(r.withEmbeddingP50), f(r.withEmbeddingP95), r.dbMb.toFixed(1), r.rssMb.toFixed(0)]),
+      [
+        'documents',
+        'ingest docs/s (no embeddings)',
+        'per CPU-s',
+        'vector write docs/s',
+        'hybrid p50 ms',
+        'CPU ms',
+        'hybrid p95 ms',
+        'bm25 p50 ms',
+        'vector p50 ms',
+        'vector recall@10 vs exact',
+        'hybrid + query embedding p50 ms',
+        'p95 ms',
+        'db MiB',
+        'RSS MiB',
+      ],
+      rows.map((r) => [
+        String(r.docs),
+        Math.round(r.ingestDocsPerSec),
+        Math.round(r.ingestDocsPerCpuSec),
+        Math.round(r.vectorWriteDocsPerSec),
+        f(r.hybridP50),
+        f(r.hybridCpuP50),
+        f(r.hybridP95),
+        f(r.bm25P50),
+        f(r.vectorP50),
+        f(r.vectorRecall),
+        f(r.withEmbeddingP50),
+        f(r.withEmbeddingP95),
+        r.dbMb.toFixed(1),
+        r.rssMb.toFixed(0),
+      ]),
     ),
-    `\nWall-clock figures depend on what else the machine runs (load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end); the CPU columns count this process's own CPU time.`,
+    `\nWall-clock figures depend on what else the machine runs (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} at the end); the CPU columns count this process's own CPU time.`,
     `\nEmbedding throughput (${provider.provider}/${provider.model}, ${sample} short texts, batch ${provider.batchSize}): raw model ${emb.raw.toFixed(1)} texts/s, ` +
       `store pipeline (embed + write) ${emb.pipeline.toFixed(1)} docs/s, ratio ${(emb.raw / emb.pipeline).toFixed(2)}x.`,
   ].join('\n');

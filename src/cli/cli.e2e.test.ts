@@ -8,7 +8,25 @@ let home: ReturnType<typeof tempDir>;
 beforeEach(() => (home = tempDir()));
 afterEach(() => home.cleanup());
 
-const COMMANDS = ['init', 'status', 'observe', 'list', 'get', 'search', 'feedback', 'evolve', 'stats', 'alias', 'doctor', 'import-files', 'export', 'import', 'consolidate', 'export-rules', 'mcp'];
+const COMMANDS = [
+  'init',
+  'status',
+  'observe',
+  'list',
+  'get',
+  'search',
+  'feedback',
+  'evolve',
+  'stats',
+  'alias',
+  'doctor',
+  'import-files',
+  'export',
+  'import',
+  'consolidate',
+  'export-rules',
+  'mcp',
+];
 
 describe('help and usage', () => {
   it('has --help for the program and every command', () => {
@@ -55,7 +73,15 @@ describe('the store on disk', () => {
     expect(cli(home.path, ['init']).status).toBe(0);
     cliJson(home.path, ['observe', 'seq:a->b']);
     expect(cli(home.path, ['init']).status).toBe(0);
-    for (const p of ['homunculus.db', 'convictions.md', 'identity.json', 'instincts/personal/seq-a-b.md', 'sessions', 'episodes', 'exports']) {
+    for (const p of [
+      'homunculus.db',
+      'convictions.md',
+      'identity.json',
+      'instincts/personal/seq-a-b.md',
+      'sessions',
+      'episodes',
+      'exports',
+    ]) {
       expect(existsSync(join(home.path, p)), p).toBe(true);
     }
     expect(cliJson<{ count: number }>(home.path, ['list']).count).toBe(1);
@@ -98,7 +124,9 @@ describe('the store on disk', () => {
     const runtime = join(home.path, 'no-runtime');
     const doctor = cli(home.path, ['doctor', '--json'], { env: { HOMUNCULUS_RUNTIME: runtime } });
     expect(doctor.status).toBe(1);
-    const check = (JSON.parse(doctor.stdout) as { checks: { name: string; status: string; fix: string }[] }).checks.find((c) => c.name === 'embeddings');
+    const check = (JSON.parse(doctor.stdout) as { checks: { name: string; status: string; fix: string }[] }).checks.find(
+      (c) => c.name === 'embeddings',
+    );
     expect(check).toMatchObject({ status: 'fail' });
     expect(check?.fix).toContain('homunculus embed --install-runtime');
     expect(check?.fix).toContain(runtime);
@@ -120,12 +148,18 @@ describe('moving instincts in and out', () => {
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ imported: 1, raised: 0 });
-    expect(report.skipped.map((s: { file: string }) => s.file.split('/').pop()).sort()).toEqual(['bad-confidence.md', 'broken.md', 'no-frontmatter.md']);
+    expect(report.skipped.map((s: { file: string }) => s.file.split('/').pop()).sort()).toEqual([
+      'bad-confidence.md',
+      'broken.md',
+      'no-frontmatter.md',
+    ]);
     expect(result.stderr).toMatch(/skipped .*broken\.md: invalid YAML/);
     const list = cliJson<{ instincts: { pattern: string; confidence: number; score: number; domain: string }[] }>(home.path, ['list'], {
       HOMUNCULUS_NOW: '2026-02-07T10:15:00Z',
     });
-    expect(list.instincts).toEqual([expect.objectContaining({ pattern: 'pref:prefer-functional-style', confidence: 12, score: 0.7, domain: 'code-style' })]);
+    expect(list.instincts).toEqual([
+      expect.objectContaining({ pattern: 'pref:prefer-functional-style', confidence: 12, score: 0.7, domain: 'code-style' }),
+    ]);
     expect(cli(home.path, ['import-files', join(home.path, 'missing')]).status).toBe(2);
   });
 
@@ -172,7 +206,10 @@ describe('export-rules', () => {
     expect(cli(home.path, ['export-rules', '--format', 'skill']).stdout).toMatch(/^---\nname: instinct-rules\n/);
     const target = join(home.path, 'AGENTS.md');
     writeFileSync(target, '# Agents\n');
-    expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: true, rule_count: 1 });
+    expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({
+      changed: true,
+      rule_count: 1,
+    });
     expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: false });
     expect(readFileSync(target, 'utf8')).toMatch(/^# Agents\n\n<!-- instinct:start -->/);
     const bad = cli(home.path, ['export-rules', '--format', 'emacs']);

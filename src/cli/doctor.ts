@@ -42,14 +42,23 @@ const homeWritable: DoctorCheck = (paths) => {
     accessSync(paths.home, constants.W_OK);
     return { name: 'home', status: 'ok', detail: `${paths.home} is writable` };
   } catch {
-    return { name: 'home', status: 'fail', detail: `${paths.home} is not writable`, fix: `Fix its permissions, or use --home / HOMUNCULUS_HOME.` };
+    return {
+      name: 'home',
+      status: 'fail',
+      detail: `${paths.home} is not writable`,
+      fix: `Fix its permissions, or use --home / HOMUNCULUS_HOME.`,
+    };
   }
 };
 
 const configFile: DoctorCheck = (paths) => {
   try {
     const config = loadConfig(paths.config);
-    return { name: 'config', status: 'ok', detail: existsSync(paths.config) ? `${paths.config} (${Object.keys(config).length} sections)` : 'defaults (no config.json)' };
+    return {
+      name: 'config',
+      status: 'ok',
+      detail: existsSync(paths.config) ? `${paths.config} (${Object.keys(config).length} sections)` : 'defaults (no config.json)',
+    };
   } catch (err) {
     return { name: 'config', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
   }
@@ -67,9 +76,20 @@ const database: DoctorCheck = (paths) => {
     const integrity = db.pragma('quick_check', { simple: true });
     const version = schemaVersion(db);
     const latest = MIGRATIONS.length;
-    if (integrity !== 'ok') return { name: 'database', status: 'fail', detail: `integrity check: ${String(integrity)}`, fix: 'Restore from a backup or move the file aside.' };
+    if (integrity !== 'ok')
+      return {
+        name: 'database',
+        status: 'fail',
+        detail: `integrity check: ${String(integrity)}`,
+        fix: 'Restore from a backup or move the file aside.',
+      };
     if (version < latest) {
-      return { name: 'database', status: 'warn', detail: `schema ${version} of ${latest}`, fix: 'Run any homunculus command (e.g. `homunculus status`) to upgrade it in place.' };
+      return {
+        name: 'database',
+        status: 'warn',
+        detail: `schema ${version} of ${latest}`,
+        fix: 'Run any homunculus command (e.g. `homunculus status`) to upgrade it in place.',
+      };
     }
     const mode = db.pragma('journal_mode', { simple: true });
     const detail = `schema ${version}, ${String(mode)} journal, ${countInstincts(db)} instincts, ${countObservations(db)} observations (${countObservations(db, true)} pending)`;
@@ -87,7 +107,12 @@ const fts5: DoctorCheck = () => {
     db.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')");
     return { name: 'fts5', status: 'ok', detail: 'SQLite FTS5 with the porter tokenizer is available' };
   } catch (err) {
-    return { name: 'fts5', status: 'fail', detail: (err as Error).message, fix: 'Reinstall homunculus so better-sqlite3 is rebuilt (npm rebuild better-sqlite3).' };
+    return {
+      name: 'fts5',
+      status: 'fail',
+      detail: (err as Error).message,
+      fix: 'Reinstall homunculus so better-sqlite3 is rebuilt (npm rebuild better-sqlite3).',
+    };
   } finally {
     db.close();
   }
@@ -103,7 +128,13 @@ const llmConfig: DoctorCheck = async (paths) => {
     const budget = `budget ${llm.budget.perRunTokens} tokens per run, ${llm.budget.perDayTokens} per day`;
     if (llm.provider === 'anthropic') {
       const keyEnv = llm.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
-      if (!process.env[keyEnv]) return { name: 'llm', status: 'warn', detail: `anthropic ${llm.model}: $${keyEnv} is not set`, fix: `Export ${keyEnv}, or remove the "llm" section.` };
+      if (!process.env[keyEnv])
+        return {
+          name: 'llm',
+          status: 'warn',
+          detail: `anthropic ${llm.model}: $${keyEnv} is not set`,
+          fix: `Export ${keyEnv}, or remove the "llm" section.`,
+        };
     }
     return { name: 'llm', status: 'ok', detail: `${llm.provider}${llm.model ? ` ${llm.model}` : ''}, ${budget}` };
   } catch (err) {
@@ -122,27 +153,52 @@ const embeddings: DoctorCheck = (paths) => {
   if (cfg.provider === 'none') return { name: 'embeddings', status: 'ok', detail: 'turned off (full-text search only)' };
   if (cfg.provider === 'onnx') {
     const dir = runtimeDir(paths.home);
-    if (!locateRuntime(dir)) return { name: 'embeddings', status: 'fail', detail: missingRuntimeError(dir).message, fix: missingRuntimeError(dir).hint };
+    if (!locateRuntime(dir))
+      return { name: 'embeddings', status: 'fail', detail: missingRuntimeError(dir).message, fix: missingRuntimeError(dir).hint };
   }
   const db = openDatabase(paths.db, { readonly: true });
   try {
     const s = indexStatus(db, cfg);
     const model = `${s.configured.provider}/${s.configured.model}`;
     if (s.modelChanged && s.stored) {
-      return { name: 'embeddings', status: 'warn', detail: `vectors are from ${s.stored.provider}/${s.stored.model}, the configured model is ${model}`, fix: 'Run `homunculus embed` to re-embed every document.' };
+      return {
+        name: 'embeddings',
+        status: 'warn',
+        detail: `vectors are from ${s.stored.provider}/${s.stored.model}, the configured model is ${model}`,
+        fix: 'Run `homunculus embed` to re-embed every document.',
+      };
     }
     if (s.missing > 0) {
-      return { name: 'embeddings', status: 'warn', detail: `${s.missing} of ${s.documents} documents have no embedding (${model})`, fix: 'Run `homunculus embed` (queries also repair up to 20 at a time).' };
+      return {
+        name: 'embeddings',
+        status: 'warn',
+        detail: `${s.missing} of ${s.documents} documents have no embedding (${model})`,
+        fix: 'Run `homunculus embed` (queries also repair up to 20 at a time).',
+      };
     }
     return { name: 'embeddings', status: 'ok', detail: `${s.current} documents embedded with ${model}` };
   } catch (err) {
-    return { name: 'embeddings', status: 'warn', detail: `cannot read the search index: ${(err as Error).message}`, fix: 'Run any homunculus command to upgrade the database.' };
+    return {
+      name: 'embeddings',
+      status: 'warn',
+      detail: `cannot read the search index: ${(err as Error).message}`,
+      fix: 'Run any homunculus command to upgrade the database.',
+    };
   } finally {
     db.close();
   }
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeVersion, homeWritable, configFile, database, fts5, llmConfig, embeddings, ...CAPTURE_CHECKS];
+export const DOCTOR_CHECKS: DoctorCheck[] = [
+  nodeVersion,
+  homeWritable,
+  configFile,
+  database,
+  fts5,
+  llmConfig,
+  embeddings,
+  ...CAPTURE_CHECKS,
+];
 
 export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
   const results: CheckResult[] = [];

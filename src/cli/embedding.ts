@@ -6,7 +6,11 @@ import type { Store } from '../store/store.js';
 import { progressBar } from './progress.js';
 
 /** Embeds every document without a vector of the configured model; never throws (a warning says what failed). */
-export async function embedNew(store: Store, enabled: boolean, options: { progress?: boolean } = {}): Promise<{ embedded: number; warning?: string }> {
+export async function embedNew(
+  store: Store,
+  enabled: boolean,
+  options: { progress?: boolean } = {},
+): Promise<{ embedded: number; warning?: string }> {
   if (!enabled) return { embedded: 0 };
   let embedder: Embedder | null;
   try {
@@ -16,7 +20,9 @@ export async function embedNew(store: Store, enabled: boolean, options: { progre
     let announced = false;
     const embedded = await embedder.embedMissing((done, total) => {
       if (!announced && total > 1000) {
-        process.stderr.write(`homunculus: embedding ${total} documents with ${embedder?.key}; interrupting is safe (\`homunculus embed\` resumes).\n`);
+        process.stderr.write(
+          `homunculus: embedding ${total} documents with ${embedder?.key}; interrupting is safe (\`homunculus embed\` resumes).\n`,
+        );
         announced = true;
       }
       bar?.update(done, total);
@@ -24,6 +30,9 @@ export async function embedNew(store: Store, enabled: boolean, options: { progre
     bar?.finish();
     return { embedded };
   } catch (err) {
-    return { embedded: 0, warning: `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).` };
+    return {
+      embedded: 0,
+      warning: `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).`,
+    };
   }
 }

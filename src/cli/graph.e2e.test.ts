@@ -9,11 +9,30 @@ beforeEach(() => (home = tempDir()));
 afterEach(() => home.cleanup());
 
 const at = (iso: string) => ({ HOMUNCULUS_NOW: iso });
-type Fact = { id: number; description: string; expired_reason: string | null; superseded_by: number | null; history: unknown[]; reconsolidation_count: number };
+type Fact = {
+  id: number;
+  description: string;
+  expired_reason: string | null;
+  superseded_by: number | null;
+  history: unknown[];
+  reconsolidation_count: number;
+};
 
 describe('homunculus graph', () => {
   it('has --help for every subcommand and for context', () => {
-    for (const sub of ['add', 'facts', 'show', 'timeline', 'supersede', 'reconsolidate', 'entities', 'build', 'dream', 'communities', 'gc']) {
+    for (const sub of [
+      'add',
+      'facts',
+      'show',
+      'timeline',
+      'supersede',
+      'reconsolidate',
+      'entities',
+      'build',
+      'dream',
+      'communities',
+      'gc',
+    ]) {
       const r = cli(home.path, ['graph', sub, '--help']);
       expect(r.status, sub).toBe(0);
       expect(r.stdout).toMatch(/Usage: homunculus graph/);
@@ -23,22 +42,61 @@ describe('homunculus graph', () => {
   });
 
   it('adds, supersedes, travels in time and reconsolidates', () => {
-    const first = cliJson<{ action: string; fact: Fact }>(home.path, ['graph', 'add', 'shop', 'uses', 'fixed expiry', '--source-type', 'project', '--description', 'shop memory expiration policy is a fixed 30-day expiration'], at('2026-01-01T00:00:00Z'));
+    const first = cliJson<{ action: string; fact: Fact }>(
+      home.path,
+      [
+        'graph',
+        'add',
+        'shop',
+        'uses',
+        'fixed expiry',
+        '--source-type',
+        'project',
+        '--description',
+        'shop memory expiration policy is a fixed 30-day expiration',
+      ],
+      at('2026-01-01T00:00:00Z'),
+    );
     expect(first.action).toBe('created');
-    const second = cliJson<{ action: string; fact: Fact; superseded: number[] }>(home.path, ['graph', 'add', 'shop', 'uses', 'act-r', '--description', 'shop memory expiration policy is now the ACT-R model'], at('2026-01-15T00:00:00Z'));
+    const second = cliJson<{ action: string; fact: Fact; superseded: number[] }>(
+      home.path,
+      ['graph', 'add', 'shop', 'uses', 'act-r', '--description', 'shop memory expiration policy is now the ACT-R model'],
+      at('2026-01-15T00:00:00Z'),
+    );
     expect(second).toMatchObject({ action: 'superseded', superseded: [first.fact.id] });
     const env = at('2026-01-20T00:00:00Z');
     expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts'], env).facts.map((f) => f.id)).toEqual([second.fact.id]);
-    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--at', '2026-01-10'], env).facts.map((f) => f.id)).toEqual([first.fact.id]);
-    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--known-at', '2026-01-10'], env).facts.map((f) => f.id)).toEqual([first.fact.id]);
+    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--at', '2026-01-10'], env).facts.map((f) => f.id)).toEqual([
+      first.fact.id,
+    ]);
+    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--known-at', '2026-01-10'], env).facts.map((f) => f.id)).toEqual([
+      first.fact.id,
+    ]);
     expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'timeline', 'shop'], env).facts).toHaveLength(2);
-    expect(cliJson<Fact>(home.path, ['graph', 'show', String(first.fact.id)], env)).toMatchObject({ expired_reason: 'superseded', superseded_by: second.fact.id });
+    expect(cliJson<Fact>(home.path, ['graph', 'show', String(first.fact.id)], env)).toMatchObject({
+      expired_reason: 'superseded',
+      superseded_by: second.fact.id,
+    });
 
-    const r = cliJson<Fact>(home.path, ['graph', 'reconsolidate', String(second.fact.id), '--description', 'shop memory expiration policy is now the ACT-R activation model with emotional weights'], env);
+    const r = cliJson<Fact>(
+      home.path,
+      [
+        'graph',
+        'reconsolidate',
+        String(second.fact.id),
+        '--description',
+        'shop memory expiration policy is now the ACT-R activation model with emotional weights',
+      ],
+      env,
+    );
     expect(r).toMatchObject({ reconsolidation_count: 1 });
     expect(r.history).toHaveLength(1);
 
-    const closed = cliJson<{ superseded: Fact; replacement: { fact: Fact } }>(home.path, ['graph', 'supersede', String(second.fact.id), '--description', 'shop keeps every memory forever'], env);
+    const closed = cliJson<{ superseded: Fact; replacement: { fact: Fact } }>(
+      home.path,
+      ['graph', 'supersede', String(second.fact.id), '--description', 'shop keeps every memory forever'],
+      env,
+    );
     expect(closed.superseded).toMatchObject({ expired_reason: 'superseded', superseded_by: closed.replacement.fact.id });
     const again = cli(home.path, ['graph', 'supersede', String(second.fact.id)], { env });
     expect(again.status).toBe(1);
@@ -74,25 +132,52 @@ describe('homunculus graph', () => {
   it('builds from a session, answers a prompt by budget level, and reports health', () => {
     const store = openStore({ home: home.path });
     const obs = (i: number, o: Record<string, unknown>) =>
-      insertObservation(store.db, { source: 'claude-code', session_id: 's1', tool_use_id: `t${i}`, ts: `2026-02-01T10:00:0${i}Z`, project: 'abcdef0123456789', cwd: home.path, data: { project_name: 'shop' }, ...o });
+      insertObservation(store.db, {
+        source: 'claude-code',
+        session_id: 's1',
+        tool_use_id: `t${i}`,
+        ts: `2026-02-01T10:00:0${i}Z`,
+        project: 'abcdef0123456789',
+        cwd: home.path,
+        data: { project_name: 'shop' },
+        ...o,
+      });
     obs(1, { event: 'prompt', input: 'Never use default exports.' });
-    obs(2, { tool: 'Bash', input: 'npm test', outcome: 'error', error: 'TypeError: cart is undefined', data: { project_name: 'shop', base_command: 'npm' } });
+    obs(2, {
+      tool: 'Bash',
+      input: 'npm test',
+      outcome: 'error',
+      error: 'TypeError: cart is undefined',
+      data: { project_name: 'shop', base_command: 'npm' },
+    });
     obs(3, { tool: 'Edit', input: `${home.path}/src/cart.ts`, files: [`${home.path}/src/cart.ts`] });
     obs(4, { tool: 'Bash', input: 'npm test', data: { project_name: 'shop', base_command: 'npm' } });
     store.close();
     const env = at('2026-02-01T12:00:00Z');
-    const built = cliJson<{ build: { actions: { created: number }; source: string }; gc: { ran: boolean } }>(home.path, ['graph', 'build', '--session', 's1', '--no-gc'], env);
+    const built = cliJson<{ build: { actions: { created: number }; source: string }; gc: { ran: boolean } }>(
+      home.path,
+      ['graph', 'build', '--session', 's1', '--no-gc'],
+      env,
+    );
     expect(built.build.source).toBe('observations');
     expect(built.build.actions.created).toBeGreaterThanOrEqual(4);
     expect(built.gc).toBeUndefined();
 
-    const ctx = cliJson<{ level: string; task: string; text: string; facts: number[] }>(home.path, ['context', 'npm test fails: cart is undefined', '--project', 'shop'], env);
+    const ctx = cliJson<{ level: string; task: string; text: string; facts: number[] }>(
+      home.path,
+      ['context', 'npm test fails: cart is undefined', '--project', 'shop'],
+      env,
+    );
     expect(ctx).toMatchObject({ level: 'full', task: 'bugfix' });
     expect(ctx.text).toMatch(/When npm test fails with "TypeError: cart is undefined" → edit src\/cart\.ts/);
     const human = cli(home.path, ['context', 'npm', 'test', 'fails', '--project', 'abcdef0123456789', '--used', '85'], { env });
     expect(human.stdout).toContain('(nothing to inject at the minimal level)');
 
-    const stats = cliJson<{ facts: { current: number }; retrieval_hit_rate: number; healthy: Record<string, boolean> }>(home.path, ['stats', '--graph'], env);
+    const stats = cliJson<{ facts: { current: number }; retrieval_hit_rate: number; healthy: Record<string, boolean> }>(
+      home.path,
+      ['stats', '--graph'],
+      env,
+    );
     expect(stats.facts.current).toBeGreaterThan(3);
     expect(stats.retrieval_hit_rate).toBeGreaterThan(0);
     expect(cli(home.path, ['stats', '--graph'], { env }).stdout).toMatch(/dedup ratio\s+0 /);

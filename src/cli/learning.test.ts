@@ -29,7 +29,10 @@ function home(): string {
 }
 
 function cli(h: string, args: string[], now?: string): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, HOMUNCULUS_HOME: h, HOMUNCULUS_NOW: now ?? '' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    env: { ...process.env, HOMUNCULUS_HOME: h, HOMUNCULUS_NOW: now ?? '' },
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -62,8 +65,15 @@ describe('homunculus learn (built binary)', () => {
     // A learning run folds the decay in and logs it; running again in the same week changes nothing.
     expect(json<{ decay: { decayed: number } }>(h, ['learn'], '2026-03-24T12:00:00Z').decay.decayed).toBe(1);
     expect(json<{ decay: { decayed: number } }>(h, ['learn'], '2026-03-25T12:00:00Z').decay.decayed).toBe(0);
-    const history = json<{ timeline: { kind: string; delta_confidence: number }[] }>(h, ['history', 'pref:use-pnpm-not-npm', '--days', '90'], '2026-03-25T12:00:00Z');
-    expect(history.timeline.map((e) => [e.kind, e.delta_confidence])).toEqual([['create', 0.5], ['decay', -0.15]]);
+    const history = json<{ timeline: { kind: string; delta_confidence: number }[] }>(
+      h,
+      ['history', 'pref:use-pnpm-not-npm', '--days', '90'],
+      '2026-03-25T12:00:00Z',
+    );
+    expect(history.timeline.map((e) => [e.kind, e.delta_confidence])).toEqual([
+      ['create', 0.5],
+      ['decay', -0.15],
+    ]);
     expect(score('2026-09-01T12:00:00Z')).toBe(0.2);
     // Seen again: last_seen resets and the score rises from its decayed value.
     insert(h, PNPM, 's9', '2026-04-01T10:00:00Z');
@@ -80,11 +90,15 @@ describe('homunculus learn (built binary)', () => {
     store.close();
     const run = (): Promise<{ status: string; observations: number }> =>
       new Promise((done, fail) => {
-        const child = spawn(process.execPath, [bin, 'learn', '--json'], { env: { ...process.env, HOMUNCULUS_HOME: h, HOMUNCULUS_NOW: '2026-02-20T00:00:00Z' } });
+        const child = spawn(process.execPath, [bin, 'learn', '--json'], {
+          env: { ...process.env, HOMUNCULUS_HOME: h, HOMUNCULUS_NOW: '2026-02-20T00:00:00Z' },
+        });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
         child.on('error', fail);
-        child.on('close', (code) => (code === 0 ? done(JSON.parse(out) as { status: string; observations: number }) : fail(new Error(`exit ${code}`))));
+        child.on('close', (code) =>
+          code === 0 ? done(JSON.parse(out) as { status: string; observations: number }) : fail(new Error(`exit ${code}`)),
+        );
       });
     const results = await Promise.all([run(), run()]);
     const done = results.filter((r) => r.status === 'done');
@@ -138,7 +152,13 @@ describe('homunculus learn (built binary)', () => {
 
   it('rejects bad options with exit code 2 and a fix', () => {
     const h = home();
-    for (const args of [['trending', '--days', '0'], ['duplicates', '--threshold', '2'], ['gc', '--archive-after', 'soon'], ['effectiveness', '--days', '-3'], ['chains', '--window', 'x']]) {
+    for (const args of [
+      ['trending', '--days', '0'],
+      ['duplicates', '--threshold', '2'],
+      ['gc', '--archive-after', 'soon'],
+      ['effectiveness', '--days', '-3'],
+      ['chains', '--window', 'x'],
+    ]) {
       const r = cli(h, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/must be/);
@@ -153,15 +173,36 @@ describe('homunculus learn (built binary)', () => {
     const h = home();
     for (const [i, day] of ['01', '02', '03'].entries()) insert(h, PNPM, `s${i}`, `2026-03-${day}T10:00:00Z`);
     json(h, ['learn'], '2026-03-03T12:00:00Z');
-    expect(Object.keys(json(h, ['gc'], '2026-03-04T00:00:00Z'))).toEqual(['decay', 'dedup', 'orphans_cleaned', 'fts_rebuilt', 'observations', 'sessions_archived']);
-    expect(Object.keys(json(h, ['consolidate'], '2026-03-04T00:00:00Z'))).toEqual([
-      'promoted_to_mature', 'promoted_to_rule', 'promoted_to_universal', 'chains_detected', 'chains_created', 'total', 'timestamp',
+    expect(Object.keys(json(h, ['gc'], '2026-03-04T00:00:00Z'))).toEqual([
+      'decay',
+      'dedup',
+      'orphans_cleaned',
+      'fts_rebuilt',
+      'observations',
+      'sessions_archived',
     ]);
-    expect(json(h, ['trending'], '2026-03-04T00:00:00Z')).toMatchObject({ period_days: 7, trending: [{ pattern: 'pref:use-pnpm-not-npm', observations_in_period: 1 }] });
-    expect(json(h, ['effectiveness'], '2026-03-04T00:00:00Z')).toEqual({ patterns: [], summary: { total_suggested: 0, total_confirmed: 0, overall_rate: 0, period_days: 30 } });
+    expect(Object.keys(json(h, ['consolidate'], '2026-03-04T00:00:00Z'))).toEqual([
+      'promoted_to_mature',
+      'promoted_to_rule',
+      'promoted_to_universal',
+      'chains_detected',
+      'chains_created',
+      'total',
+      'timestamp',
+    ]);
+    expect(json(h, ['trending'], '2026-03-04T00:00:00Z')).toMatchObject({
+      period_days: 7,
+      trending: [{ pattern: 'pref:use-pnpm-not-npm', observations_in_period: 1 }],
+    });
+    expect(json(h, ['effectiveness'], '2026-03-04T00:00:00Z')).toEqual({
+      patterns: [],
+      summary: { total_suggested: 0, total_confirmed: 0, overall_rate: 0, period_days: 30 },
+    });
     expect(json(h, ['duplicates'])).toMatchObject({ count: 0, duplicates: [] });
     expect(json(h, ['chains'])).toEqual({ chains_created: 0, chains_reinforced: 0, candidates_seen: 0 });
     expect(json<{ count: number }>(h, ['episodes']).count).toBe(0);
-    expect(json<{ months: { month: string; total: number }[] }>(h, ['tool-usage']).months).toEqual([{ month: '2026-03', tools: { Bash: 3 }, total: 3, topTool: 'Bash' }]);
+    expect(json<{ months: { month: string; total: number }[] }>(h, ['tool-usage']).months).toEqual([
+      { month: '2026-03', tools: { Bash: 3 }, total: 3, topTool: 'Bash' },
+    ]);
   });
 });

@@ -12,7 +12,14 @@ const day = (n: number): string => new Date(Date.UTC(2026, 0, 1) + n * 86_400_00
 const at = (n: number) => ({ HOMUNCULUS_NOW: day(n) });
 const run = <T = Record<string, unknown>>(n: number, ...args: string[]): T => cliJson<T>(home.path, args, at(n));
 
-interface View { pattern: string; score: number; confidence: number; level: string; conviction: boolean; stale_conviction: boolean }
+interface View {
+  pattern: string;
+  score: number;
+  confidence: number;
+  level: string;
+  conviction: boolean;
+  stale_conviction: boolean;
+}
 
 describe('lifecycle from the command line', () => {
   it('learns, decays, promotes to a conviction, and flags it stale', () => {
@@ -54,7 +61,13 @@ describe('lifecycle from the command line', () => {
     const result = run<Record<string, number>>(20, 'consolidate');
     expect(result).toMatchObject({ promoted_to_mature: 1, promoted_to_rule: 1, promoted_to_universal: 0, total: 1 });
     expect(run(20, 'stats')).toEqual({
-      total: 1, raw: 0, mature: 0, rules: 1, universal: 0, avg_confidence: 11, max_confidence: 11,
+      total: 1,
+      raw: 0,
+      mature: 0,
+      rules: 1,
+      universal: 0,
+      avg_confidence: 11,
+      max_confidence: 11,
       by_category: { preference: { count: 1, avg_confidence: 11 } },
     });
   });

@@ -9,7 +9,10 @@ describe('lazy command loading', () => {
       (await module.load())(program);
       const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
       expect(names.filter((n) => module.commands.includes(n)).sort(), module.commands.join(',')).toEqual([...module.commands].sort());
-      expect(program.commands.map((c) => c.name()).every((n) => module.commands.includes(n)), module.commands.join(',')).toBe(true);
+      expect(
+        program.commands.map((c) => c.name()).every((n) => module.commands.includes(n)),
+        module.commands.join(','),
+      ).toBe(true);
     }
     const all = COMMAND_MODULES.flatMap((m) => m.commands);
     expect(new Set(all).size).toBe(all.length);
@@ -19,7 +22,16 @@ describe('lazy command loading', () => {
     expect(commandName(['node', 'bin', '--home', '/tmp/x', '--json', 'get', 'seq:a'])).toBe('get');
     expect(commandName(['node', 'bin', '--help'])).toBeUndefined();
     const one = await buildProgram(['node', 'bin', 'get', 'seq:a']);
-    expect(one.commands.map((c) => c.name()).sort()).toEqual(['alias', 'consolidate', 'feedback', 'get', 'list', 'observe', 'search', 'stats']);
+    expect(one.commands.map((c) => c.name()).sort()).toEqual([
+      'alias',
+      'consolidate',
+      'feedback',
+      'get',
+      'list',
+      'observe',
+      'search',
+      'stats',
+    ]);
     const all = await buildProgram(['node', 'bin', '--help']);
     expect(all.commands.flatMap((c) => [c.name(), ...c.aliases()]).sort()).toEqual(COMMAND_MODULES.flatMap((m) => m.commands).sort());
   });

@@ -21,15 +21,27 @@ type Register = (program: Command) => void;
  */
 export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () => Promise<Register> }[] = [
   { commands: ['init', 'doctor'], load: async () => (await import('./commands/setup.js')).registerSetupCommands },
-  { commands: ['observe', 'list', 'get', 'search', 'feedback', 'alias', 'stats', 'consolidate'], load: async () => (await import('./commands/instincts.js')).registerInstinctCommands },
+  {
+    commands: ['observe', 'list', 'get', 'search', 'feedback', 'alias', 'stats', 'consolidate'],
+    load: async () => (await import('./commands/instincts.js')).registerInstinctCommands,
+  },
   { commands: ['status', 'evolve'], load: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands },
   { commands: ['import-files', 'export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransferCommands },
   { commands: ['hook', 'import-transcripts'], load: async () => (await import('./commands/capture.js')).registerCaptureCommands },
   { commands: ['uninstall'], load: async () => (await import('./commands/install.js')).registerInstallCommands },
-  { commands: ['mcp'], load: async () => { const { registerMcpCommands } = await import('./commands/mcp.js'); return (p) => registerMcpCommands(p, version()); } },
+  {
+    commands: ['mcp'],
+    load: async () => {
+      const { registerMcpCommands } = await import('./commands/mcp.js');
+      return (p) => registerMcpCommands(p, version());
+    },
+  },
   { commands: ['export-rules'], load: async () => (await import('./commands/rules.js')).registerRuleCommands },
   { commands: ['sync'], load: async () => (await import('./commands/sync.js')).registerSyncCommands },
-  { commands: ['learn', 'episodes', 'chains', 'duplicates', 'gc', 'housekeep', 'trending', 'history', 'effectiveness', 'tool-usage'], load: async () => (await import('./commands/learning.js')).registerLearningCommands },
+  {
+    commands: ['learn', 'episodes', 'chains', 'duplicates', 'gc', 'housekeep', 'trending', 'history', 'effectiveness', 'tool-usage'],
+    load: async () => (await import('./commands/learning.js')).registerLearningCommands,
+  },
   { commands: ['graph', 'context'], load: async () => (await import('./commands/graph.js')).registerGraphCommands },
   { commands: ['memory', 'query', 'embed'], load: async () => (await import('./commands/search.js')).registerSearchCommands },
 ];

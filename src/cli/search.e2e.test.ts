@@ -24,7 +24,13 @@ describe('memory import, query and embed through the binary', () => {
     writeFileSync(
       file,
       [
-        JSON.stringify({ id: 'm1', text: 'The staging database lives on host db-2', ts: '2026-01-05', project: 'api', metadata: { source: 'notes' } }),
+        JSON.stringify({
+          id: 'm1',
+          text: 'The staging database lives on host db-2',
+          ts: '2026-01-05',
+          project: 'api',
+          metadata: { source: 'notes' },
+        }),
         '{not json',
         JSON.stringify({ id: 'm2' }),
         JSON.stringify({ id: 'm3', text: 'bad date', ts: 'yesterday' }),
@@ -44,7 +50,10 @@ describe('memory import, query and embed through the binary', () => {
     expect(r.stderr).toContain('memories.jsonl:4: ts must be an ISO-8601');
     expect(r.stderr).toContain('memories.jsonl:7: collection "instincts" is indexed from its own records');
     // Importing the same file again changes nothing.
-    const again = JSON.parse(cli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED }).stdout) as { inserted: number; unchanged: number };
+    const again = JSON.parse(cli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED }).stdout) as {
+      inserted: number;
+      unchanged: number;
+    };
     expect(again).toMatchObject({ inserted: 0, unchanged: 3 });
   });
 
@@ -95,7 +104,11 @@ describe('memory import, query and embed through the binary', () => {
   });
 
   it('adds and deletes single memories', () => {
-    const added = cliJson<{ id: string; inserted: number }>(home.path, ['memory', 'add', 'The VPN config is in vault under net/vpn', '--id', 'vpn'], NO_EMBED);
+    const added = cliJson<{ id: string; inserted: number }>(
+      home.path,
+      ['memory', 'add', 'The VPN config is in vault under net/vpn', '--id', 'vpn'],
+      NO_EMBED,
+    );
     expect(added).toMatchObject({ id: 'vpn', inserted: 1 });
     expect(cliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED).results[0]?.id).toBe('vpn');
     expect(cliJson<{ deleted: number }>(home.path, ['memory', 'delete', 'vpn'], NO_EMBED).deleted).toBe(1);
@@ -104,7 +117,8 @@ describe('memory import, query and embed through the binary', () => {
   });
 
   it('keeps who said a memory and prefers the speaker a query names', () => {
-    const say = (id: string, text: string, speaker: string) => cliJson(home.path, ['memory', 'add', text, '--id', id, '--speaker', speaker, '--thread', 'chat-1'], NO_EMBED);
+    const say = (id: string, text: string, speaker: string) =>
+      cliJson(home.path, ['memory', 'add', text, '--id', id, '--speaker', speaker, '--thread', 'chat-1'], NO_EMBED);
     say('t1', 'Sam, how did the marathon training go?', 'Lee');
     say('t2', 'The marathon training went great, I ran 30 km on Sunday.', 'Sam');
     const res = cliJson<QueryJson>(home.path, ['query', 'How did Sam do with marathon training?', '--collection', 'memories'], NO_EMBED);
@@ -126,10 +140,14 @@ describe.runIf(hasOnnxRuntime('embed after a model change (cli/search.e2e.test.t
     try {
       const a = writeTinyOnnxModel(home.path, 'model-a', 8);
       const b = writeTinyOnnxModel(home.path, 'model-b', 16);
-      const config = (path: string) => writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path } }));
+      const config = (path: string) =>
+        writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path } }));
       config(a.path);
       const file = join(home.path, 'pets.jsonl');
-      writeFileSync(file, ['cat kitten pet', 'stock market price', 'rain storm weather'].map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n'));
+      writeFileSync(
+        file,
+        ['cat kitten pet', 'stock market price', 'rain storm weather'].map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n'),
+      );
       expect(cliJson<{ embedded: number }>(home.path, ['memory', 'import', file]).embedded).toBe(3);
       expect(cliJson<{ current: number; missing: number }>(home.path, ['embed', '--status'])).toMatchObject({ current: 3, missing: 0 });
       config(b.path);
@@ -137,7 +155,10 @@ describe.runIf(hasOnnxRuntime('embed after a model change (cli/search.e2e.test.t
       expect(status.stdout).toMatch(/vectors on record are from onnx\/model-a: run `homunculus embed`/);
       const hybrid = cliJson<QueryJson>(home.path, ['query', 'kitten']);
       expect(hybrid.notes.join(' ')).toMatch(/embedding model changed/);
-      const run = cliJson<{ model_changed: boolean; embedded: number; removed_stale: number; model: { model: string; dims: number } }>(home.path, ['embed']);
+      const run = cliJson<{ model_changed: boolean; embedded: number; removed_stale: number; model: { model: string; dims: number } }>(
+        home.path,
+        ['embed'],
+      );
       // The query above already re-embedded its one lexical hit (one vector per document: it replaced the old one).
       expect(run).toMatchObject({ model_changed: true, removed_stale: 2, model: { model: 'model-b', dims: 16 } });
       expect(run.embedded).toBe(2);

@@ -58,7 +58,10 @@ describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real tr
     expect(first.pending_observations).toBe(0);
     // The bundled model embedded what sync stored: search is hybrid from the first query.
     expect(first.embedded).toBeGreaterThanOrEqual(12);
-    expect(cliJson<{ missing: number; current: number }>(home.path, ['embed', '--status'])).toMatchObject({ missing: 0, current: first.embedded });
+    expect(cliJson<{ missing: number; current: number }>(home.path, ['embed', '--status'])).toMatchObject({
+      missing: 0,
+      current: first.embedded,
+    });
 
     const second = cliJson<SyncSummary>(home.path, ['sync']);
     expect(second.imported.observations).toBe(0);

@@ -21,7 +21,13 @@ export interface LevelBudget {
   scale: number;
 }
 
-export const CATEGORY_BUDGETS: Readonly<Record<Category, number>> = { stack: 1500, context: 1500, decisions: 1000, errors: 1000, patterns: 500 };
+export const CATEGORY_BUDGETS: Readonly<Record<Category, number>> = {
+  stack: 1500,
+  context: 1500,
+  decisions: 1000,
+  errors: 1000,
+  patterns: 500,
+};
 export const MAX_GRAPH_CHARS = 6000;
 export const REMAINING_SHARE = 0.15;
 export const CHARS_PER_TOKEN = 4;

@@ -22,17 +22,48 @@ beforeEach(() => {
     description: 'When npm test fails with "Cannot find module" → edit src/cart.ts',
     project: 'fp-shop',
   });
-  addFact(store, { source: { name: 'user', type: 'person' }, target: { name: 'named exports', type: 'preference' }, relation: 'prefers', description: 'The user said: always use named exports' });
+  addFact(store, {
+    source: { name: 'user', type: 'person' },
+    target: { name: 'named exports', type: 'preference' },
+    relation: 'prefers',
+    description: 'The user said: always use named exports',
+  });
   // another project sharing zod and the user's preference
   const api = { name: 'api', type: 'project', properties: { fingerprint: 'fp-api' } };
-  addFact(store, { source: api, target: { name: 'zod' }, relation: 'depends_on', description: 'api depends on zod ^4.1.0 (package.json)', project: 'fp-api' });
-  addFact(store, { source: api, target: { name: 'named exports' }, relation: 'follows_pattern', description: 'api follows the named exports pattern', project: 'fp-api' });
-  addFact(store, { source: shop, target: { name: 'named exports' }, relation: 'follows_pattern', description: 'shop follows the named exports pattern', project: 'fp-shop' });
+  addFact(store, {
+    source: api,
+    target: { name: 'zod' },
+    relation: 'depends_on',
+    description: 'api depends on zod ^4.1.0 (package.json)',
+    project: 'fp-api',
+  });
+  addFact(store, {
+    source: api,
+    target: { name: 'named exports' },
+    relation: 'follows_pattern',
+    description: 'api follows the named exports pattern',
+    project: 'fp-api',
+  });
+  addFact(store, {
+    source: shop,
+    target: { name: 'named exports' },
+    relation: 'follows_pattern',
+    description: 'shop follows the named exports pattern',
+    project: 'fp-shop',
+  });
   store.db
-    .prepare("INSERT INTO sessions (id, project, project_name, started_at, ended_at, summary, files_touched, tools_used) VALUES ('s0', 'fp-shop', 'shop', ?, ?, 'Fixed the cart import and added tests', '[\"src/cart.ts\"]', '[\"Edit\",\"Bash\"]')")
+    .prepare(
+      "INSERT INTO sessions (id, project, project_name, started_at, ended_at, summary, files_touched, tools_used) VALUES ('s0', 'fp-shop', 'shop', ?, ?, 'Fixed the cart import and added tests', '[\"src/cart.ts\"]', '[\"Edit\",\"Bash\"]')",
+    )
     .run('2025-12-31T10:00:00Z', '2025-12-31T11:00:00Z');
   store.advanceDays(10);
-  addFact(store, { source: shop, target: { name: 'p95 latency' }, relation: 'related_to', description: 'shop checkout p95 latency improved to 180 ms', project: 'fp-shop' });
+  addFact(store, {
+    source: shop,
+    target: { name: 'p95 latency' },
+    relation: 'related_to',
+    description: 'shop checkout p95 latency improved to 180 ms',
+    project: 'fp-shop',
+  });
   store.advanceDays(5);
 });
 afterEach(() => store.cleanup());
@@ -42,7 +73,9 @@ describe('buildPromptContext', () => {
     const ctx = await buildPromptContext(store, { prompt: 'npm test fails again with cannot find module, fix it', project: 'fp-shop' });
     expect(ctx).toMatchObject({ level: 'full', task: 'bugfix', budgets: { graph: 6000, thread: 5000, sections: 400 } });
     expect(ctx.text.startsWith(HEADER)).toBe(true);
-    expect(ctx.text).toContain('## Last session\nLast session (2025-12-31, s0): Fixed the cart import and added tests. Files: src/cart.ts. Tools: Edit, Bash');
+    expect(ctx.text).toContain(
+      '## Last session\nLast session (2025-12-31, s0): Fixed the cart import and added tests. Files: src/cart.ts. Tools: Edit, Bash',
+    );
     expect(ctx.text).toContain('## Knowledge graph (task: bugfix)');
     expect(ctx.text).toMatch(/### errors: .*\n- When npm test fails with "Cannot find module" → edit src\/cart\.ts \(#4\)/);
     // shop depends on zod and uses TypeScript; api shares zod (1/2 x 0.6) and the named-exports pattern (+0.4)
@@ -59,7 +92,11 @@ describe('buildPromptContext', () => {
     const now = await buildPromptContext(store, { prompt: 'what is the checkout p95 latency?', project: 'fp-shop', recordAccess: false });
     expect(now.text).toContain('improved to 180 ms');
     expect(now.text).not.toContain('240 ms');
-    const past = await buildPromptContext(store, { prompt: 'what was the checkout p95 latency on 2026-01-05?', project: 'fp-shop', recordAccess: false });
+    const past = await buildPromptContext(store, {
+      prompt: 'what was the checkout p95 latency on 2026-01-05?',
+      project: 'fp-shop',
+      recordAccess: false,
+    });
     expect(past.time?.at).toBe('2026-01-05T23:59:59.999Z');
     expect(past.text).toContain('(task: question; as true on 2026-01-05)');
     expect(past.text).toContain('240 ms');
@@ -81,11 +118,28 @@ describe('buildPromptContext', () => {
 
   it('keeps every category within its budget and the graph within min(6000, 15% remaining)', async () => {
     for (let i = 0; i < 150; i++) {
-      addFact(store, { source: { name: 'shop' }, target: { name: `lib${i}`, type: 'library' }, relation: 'depends_on', description: `shop depends on lib${i} ^${i}.0.0 for checkout feature number ${i} with padding text`, project: 'fp-shop' });
-      addFact(store, { source: { name: `err${i}`, type: 'error_pattern' }, target: { name: `file${i}.ts`, type: 'file' }, relation: 'solved_by', description: `When checkout build ${i} fails → edit file${i}.ts and rerun the checkout suite`, project: 'fp-shop' });
+      addFact(store, {
+        source: { name: 'shop' },
+        target: { name: `lib${i}`, type: 'library' },
+        relation: 'depends_on',
+        description: `shop depends on lib${i} ^${i}.0.0 for checkout feature number ${i} with padding text`,
+        project: 'fp-shop',
+      });
+      addFact(store, {
+        source: { name: `err${i}`, type: 'error_pattern' },
+        target: { name: `file${i}.ts`, type: 'file' },
+        relation: 'solved_by',
+        description: `When checkout build ${i} fails → edit file${i}.ts and rerun the checkout suite`,
+        project: 'fp-shop',
+      });
     }
     for (const used of [0, 70]) {
-      const ctx = await buildPromptContext(store, { prompt: 'fix the checkout build failure in the checkout feature', project: 'fp-shop', contextUsedPct: used, recordAccess: false });
+      const ctx = await buildPromptContext(store, {
+        prompt: 'fix the checkout build failure in the checkout feature',
+        project: 'fp-shop',
+        contextUsedPct: used,
+        recordAccess: false,
+      });
       const graph = ctx.chunks.reduce((n, c) => n + c.lines.join('\n').length + 1, 0);
       expect(graph).toBeLessThanOrEqual(ctx.budgets.graph);
       for (const category of ['stack', 'context', 'decisions', 'errors', 'patterns'] as const) {
@@ -98,12 +152,22 @@ describe('buildPromptContext', () => {
   });
 
   it('searches with an embedder too, and works without a project or any fact', async () => {
-    const ctx = await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop', embed: hashEmbedder(32) });
+    const ctx = await buildPromptContext(store, {
+      prompt: 'which validation library do we depend on',
+      project: 'fp-shop',
+      embed: hashEmbedder(32),
+    });
     expect(ctx.text).toContain('zod');
     // A model that fails costs the prompt nothing: the same facts come from BM25.
     const failing = Object.assign(async () => Promise.reject(new Error('model crashed')), { model: 'broken' });
-    const fallback = await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop', embed: failing });
-    expect(fallback.text).toBe((await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop' })).text);
+    const fallback = await buildPromptContext(store, {
+      prompt: 'which validation library do we depend on',
+      project: 'fp-shop',
+      embed: failing,
+    });
+    expect(fallback.text).toBe(
+      (await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop' })).text,
+    );
     const anywhere = await buildPromptContext(store, { prompt: 'zod' });
     expect(anywhere.text).toContain('- api: depends on zod');
     const empty = testStore();

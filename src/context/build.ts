@@ -66,7 +66,9 @@ function chunkLabel(items: readonly RetrievedFact[]): string {
 function graphChunks(retrieved: readonly RetrievedFact[], budget: number, scale: number): ContextChunk[] {
   const left = categoryBudgets(scale);
   let total = budget;
-  const chunks = chunkFacts(retrieved.map((r) => ({ ...r, id: r.fact.id, text: `${r.fact.source} ${r.fact.target} ${r.fact.description}` })));
+  const chunks = chunkFacts(
+    retrieved.map((r) => ({ ...r, id: r.fact.id, text: `${r.fact.source} ${r.fact.target} ${r.fact.description}` })),
+  );
   const out: ContextChunk[] = [];
   for (const chunk of chunks) {
     const label = chunkLabel(chunk.items);
@@ -90,10 +92,24 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   const used = options.contextUsedPct ?? 0;
   const level = levelFor(used);
   const budget = graphBudget(used, options.contextWindowTokens);
-  const result: PromptContext = { level: level.level, budgets: { graph: budget, thread: level.thread, sections: level.sections }, queries: [], chunks: [], related: [], facts: [], text: '', chars: 0 };
+  const result: PromptContext = {
+    level: level.level,
+    budgets: { graph: budget, thread: level.thread, sections: level.sections },
+    queries: [],
+    chunks: [],
+    related: [],
+    facts: [],
+    text: '',
+    chars: 0,
+  };
 
   if (level.graph && budget > 0) {
-    const retrieval = await agenticRetrieve(store, { prompt: options.prompt, project: options.project, embed: options.embed, at: options.at });
+    const retrieval = await agenticRetrieve(store, {
+      prompt: options.prompt,
+      project: options.project,
+      embed: options.embed,
+      at: options.at,
+    });
     result.task = retrieval.task;
     result.queries = retrieval.queries;
     if (retrieval.time) result.time = retrieval.time;
@@ -109,7 +125,9 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   }
   let related = '';
   if (result.related.length) {
-    const lines = result.related.map((r) => `- ${r.name} (relevance ${r.relevance}: shares ${[...r.shared_dependencies, ...r.shared_entities].slice(0, 5).join(', ')})`);
+    const lines = result.related.map(
+      (r) => `- ${r.name} (relevance ${r.relevance}: shares ${[...r.shared_dependencies, ...r.shared_entities].slice(0, 5).join(', ')})`,
+    );
     related = truncate(`## Related projects\n${lines.join('\n')}`, level.sections);
   }
   // The thread takes what its level allows, within what the whole injection may hold.
@@ -120,6 +138,7 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   if (parts.length) result.text = `${HEADER}\n${parts.join('\n\n')}`;
   result.chars = result.text.length;
 
-  if (options.recordAccess !== false && result.facts.length) recordAccess(store.db, result.facts, store.clock.now().toISOString(), 'retrieval');
+  if (options.recordAccess !== false && result.facts.length)
+    recordAccess(store.db, result.facts, store.clock.now().toISOString(), 'retrieval');
   return result;
 }

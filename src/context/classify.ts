@@ -15,8 +15,12 @@ const KEYWORDS: Record<Exclude<TaskType, 'unknown'>, RegExp[]> = {
   bugfix: w(
     "bugs?,errors?,crash(es|ed|ing)?,fix(es|ed|ing)?,broken,fails?,failing,failed,regression,doesn['’]?t work,does not work,not working,exception,erreurs?,corrige[rsz]?,plante,cass[ée]e?s?,ne marche pas,ne fonctionne pas,bogue",
   ),
-  debug: w("debug(ging)?,trace,tracing,logs?,logging,console,inspect,breakpoint,stack ?trace,investigate,why does,d[ée]bogu?e[rz]?,tracer,investigue[rz]?"),
-  refactor: w('refactor(ing)?,clean ?up,simplif(y|ier|ie),reorgani[sz]e,r[ée]organise[rz]?,rename,renomme[rz]?,extract,dedup(licate)?,tech(nical)? debt,dette,nettoie[rz]?,restructure[rz]?'),
+  debug: w(
+    'debug(ging)?,trace,tracing,logs?,logging,console,inspect,breakpoint,stack ?trace,investigate,why does,d[ée]bogu?e[rz]?,tracer,investigue[rz]?',
+  ),
+  refactor: w(
+    'refactor(ing)?,clean ?up,simplif(y|ier|ie),reorgani[sz]e,r[ée]organise[rz]?,rename,renomme[rz]?,extract,dedup(licate)?,tech(nical)? debt,dette,nettoie[rz]?,restructure[rz]?',
+  ),
   design: w('design,ui,ux,layout,components?,composants?,page,pages,styles?,css,theme,th[èe]me,maquette,responsive,tailwind'),
   feature: w(
     'add,adds,adding,create,creating,implement(ing)?,new,build,introduce,support,feature,ajoute[rz]?,ajout,cr[ée]e[rz]?,impl[ée]mente[rz]?,nouveau,nouvelle,nouvel,fonctionnalit[ée]',

@@ -40,7 +40,11 @@ describe('terms', () => {
 describe('ranking', () => {
   it('ranks by BM25 over an OR of terms, within the project and without promoted instincts', () => {
     observe(store, { pattern: 'seq:docker-compose-up', trigger: 'when starting the docker stack', action: 'use docker compose up -d' });
-    observe(store, { pattern: 'seq:docker-other-project', trigger: 'when starting the docker stack elsewhere', project: 'bbbbbbbbbbbbbbbb' });
+    observe(store, {
+      pattern: 'seq:docker-other-project',
+      trigger: 'when starting the docker stack elsewhere',
+      project: 'bbbbbbbbbbbbbbbb',
+    });
     observe(store, { pattern: 'pref:editor', trigger: 'when editing files' });
     const hits = matchInstincts(store.db, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
     expect(hits.map((h) => h.row.key)).toEqual(['seq:docker-compose-up']);
@@ -79,7 +83,11 @@ describe('session start', () => {
   it('keeps to its budget even with many convictions', () => {
     for (let i = 0; i < 200; i++) {
       const r = observe(store, { pattern: `fix:rule-${i}`, trigger: `rule ${i}`, action: 'x'.repeat(200) });
-      store.db.prepare("INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, ?, ?, '2026-01-01' FROM instincts WHERE key = ?").run(`Rule ${i}`, 'y'.repeat(200), r.pattern);
+      store.db
+        .prepare(
+          "INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, ?, ?, '2026-01-01' FROM instincts WHERE key = ?",
+        )
+        .run(`Rule ${i}`, 'y'.repeat(200), r.pattern);
       store.db.prepare("UPDATE instincts SET promoted_at = '2026-01-01' WHERE key = ?").run(r.pattern);
     }
     expect(sessionStartContext(store, { project, stack: [], budget: 5_000 }).length).toBeLessThanOrEqual(5_000);
@@ -88,7 +96,13 @@ describe('session start', () => {
 
 describe('prompt context', () => {
   it('stays within its budget and limit', () => {
-    for (let i = 0; i < 20; i++) observe(store, { pattern: `seq:deploy-${i}`, trigger: `when deploying the staging cluster step ${i}`, action: 'z'.repeat(400), occurrences: 3 });
+    for (let i = 0; i < 20; i++)
+      observe(store, {
+        pattern: `seq:deploy-${i}`,
+        trigger: `when deploying the staging cluster step ${i}`,
+        action: 'z'.repeat(400),
+        occurrences: 3,
+      });
     const text = promptContext(store, project, 'deploying the staging cluster fails');
     expect(text.length).toBeLessThanOrEqual(1_500);
     expect(text.split('\n').filter((l) => l.startsWith('- ')).length).toBeLessThanOrEqual(5);

@@ -56,7 +56,12 @@ export function relatedProjects(store: Store, fingerprint: string): RelatedProje
   }
   const mine = byProject.get(self.id);
   if (!mine) return [];
-  const names = new Map((store.db.prepare("SELECT id, name FROM graph_entities WHERE type = 'project'").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]));
+  const names = new Map(
+    (store.db.prepare("SELECT id, name FROM graph_entities WHERE type = 'project'").all() as { id: number; name: string }[]).map((r) => [
+      r.id,
+      r.name,
+    ]),
+  );
   const out: RelatedProject[] = [];
   for (const [id, other] of byProject) {
     if (id === self.id) continue;

@@ -10,7 +10,12 @@ export function oneLine(text: string, max: number): string {
  * Joins `head`, as many `items` as fit, then `tail`, within `budget` characters. Returns
  * the text and how many items made it.
  */
-export function fitToBudget(head: readonly string[], items: readonly string[], tail: readonly string[], budget: number): { text: string; shown: number } {
+export function fitToBudget(
+  head: readonly string[],
+  items: readonly string[],
+  tail: readonly string[],
+  budget: number,
+): { text: string; shown: number } {
   const size = (lines: readonly string[]): number => lines.reduce((n, l) => n + l.length + 1, 0);
   let used = size(head) + size(tail);
   const kept: string[] = [];

@@ -43,6 +43,8 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
     const action = row.action ? `: ${oneLine(row.action, 300)}` : '';
     return `- [${score.toFixed(2)}] ${trigger}${action} (${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key})`;
   });
-  const head = ['Homunculus: instincts learned in earlier sessions that match this prompt (recorded data with confidence, not instructions from the user):'];
+  const head = [
+    'Homunculus: instincts learned in earlier sessions that match this prompt (recorded data with confidence, not instructions from the user):',
+  ];
   return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
 }

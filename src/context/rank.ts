@@ -39,9 +39,16 @@ export function matchInstincts(db: Db, query: RankQuery): RankedInstinct[] {
        FROM instincts_fts JOIN instincts i ON i.id = instincts_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25_score LIMIT @limit`,
     )
-    .all({ match: quoteFtsTerms(terms.join(' '), 'OR'), project: query.project ?? '', limit: query.limit }) as (InstinctRow & { bm25_score: number })[];
+    .all({ match: quoteFtsTerms(terms.join(' '), 'OR'), project: query.project ?? '', limit: query.limit }) as (InstinctRow & {
+    bm25_score: number;
+  })[];
   return rows.map(({ bm25_score, ...row }) => {
     const s = Math.abs(bm25_score);
-    return { row, relevance: s / (1 + s), matched: matchedTerms(terms, `${row.key} ${row.trigger} ${row.action} ${row.explain}`), terms: terms.length };
+    return {
+      row,
+      relevance: s / (1 + s),
+      matched: matchedTerms(terms, `${row.key} ${row.trigger} ${row.action} ${row.explain}`),
+      terms: terms.length,
+    };
   });
 }

@@ -71,7 +71,13 @@ export function fileHistory(
        WHERE s.id != @session AND (f.value = @file OR (s.project = @project AND f.value LIKE @suffix ESCAPE '\\'))
        ORDER BY s.started_at DESC LIMIT @limit`,
     )
-    .all({ session: options.excludeSession ?? '', file, project: project.fingerprint, suffix, limit: options.sessions ?? RECALL_SESSIONS }) as SessionHit[];
+    .all({
+      session: options.excludeSession ?? '',
+      file,
+      project: project.fingerprint,
+      suffix,
+      limit: options.sessions ?? RECALL_SESSIONS,
+    }) as SessionHit[];
   const episodes = store.db
     .prepare(
       `SELECT DISTINCT e.title, e.date, e.body FROM episodes e, json_each(e.files) f
@@ -91,7 +97,8 @@ export function recallContext(store: Store, input: RecallInput): string {
     if (sessions.length === 0 && episodes.length === 0) continue;
     heads.push(relativeTo(file, input.project.root) ?? file);
     for (const s of sessions) lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(s.summary, 220)}`);
-    for (const e of episodes) lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
+    for (const e of episodes)
+      lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
   }
   if (lines.length === 0) return '';
   const head = [`[RECALL] Earlier work on ${heads.join(', ')} (from Homunculus memory, recorded data):`];

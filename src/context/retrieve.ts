@@ -95,7 +95,12 @@ export async function agenticRetrieve(store: Store, options: RetrieveOptions): P
   for (const n of neighbourhood(store, seeds, { depth: 2, ...(time ? { at: time.at } : {}), projects })) {
     if (added >= MAX_EXPANSION_FACTS) break;
     if (best.has(n.fact.id)) continue;
-    best.set(n.fact.id, { fact: n.fact, score: floor * EXPANSION_DECAY ** n.depth, category: categoryOf(n.fact.relation), via: 'expansion' });
+    best.set(n.fact.id, {
+      fact: n.fact,
+      score: floor * EXPANSION_DECAY ** n.depth,
+      category: categoryOf(n.fact.relation),
+      via: 'expansion',
+    });
     ranked.push(best.get(n.fact.id) as RetrievedFact);
     added++;
   }

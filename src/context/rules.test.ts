@@ -16,7 +16,7 @@ describe('task classification', () => {
     ['refactor the cart module and simplify it', 'refactor'],
     ['nettoie et réorganise le code du panier', 'refactor'],
     ['why do we use zod?', 'question'],
-    ["pourquoi on utilise zod ?", 'question'],
+    ['pourquoi on utilise zod ?', 'question'],
     ['make the layout of the settings page responsive', 'design'],
     ['add logs and trace the request in the console', 'debug'],
     ['débogue le worker avec des logs', 'debug'],
@@ -41,13 +41,23 @@ describe('query generation', () => {
       expect(qs[0]?.weight).toBe(1);
     }
     const bug = generateQueries('the checkout crashes', 'bugfix');
-    expect(bug.map((q) => [q.category, q.weight])).toEqual([['errors', 1], ['context', 0.8], ['stack', 0.5], ['patterns', 0.5]]);
+    expect(bug.map((q) => [q.category, q.weight])).toEqual([
+      ['errors', 1],
+      ['context', 0.8],
+      ['stack', 0.5],
+      ['patterns', 0.5],
+    ]);
     expect(bug[0]?.text).toBe('checkout crashes error fails failed fix bug');
     expect(bug[1]?.text).toBe('checkout crashes');
   });
 
   it('adds a query for the identifiers and paths a prompt names', () => {
-    expect(identifiers('look at src/api/server.ts, cart.ts, redisClient and rate_limit')).toEqual(['src/api/server.ts', 'cart.ts', 'redisClient', 'rate_limit']);
+    expect(identifiers('look at src/api/server.ts, cart.ts, redisClient and rate_limit')).toEqual([
+      'src/api/server.ts',
+      'cart.ts',
+      'redisClient',
+      'rate_limit',
+    ]);
     const qs = generateQueries('why is redisClient slow?', 'question');
     expect(qs.at(-1)).toEqual({ text: 'redisClient', category: 'context', weight: 0.9 });
   });
@@ -125,7 +135,10 @@ describe('chunking', () => {
     ]);
     expect(chunks.map((c) => c.items.map((i) => i.id))).toEqual([[1, 2], [3], [4]]);
     // overlap exactly 0.2 is not enough: {a1 b1 c1} and {c1 d1 e1} share 1 of 5 words
-    expect(chunkFacts([item(1, 'stack', 'a1 b1 c1'), item(2, 'stack', 'c1 d1 e1')]).map((c) => c.items.map((i) => i.id))).toEqual([[1], [2]]);
+    expect(chunkFacts([item(1, 'stack', 'a1 b1 c1'), item(2, 'stack', 'c1 d1 e1')]).map((c) => c.items.map((i) => i.id))).toEqual([
+      [1],
+      [2],
+    ]);
     expect(chunkFacts([item(1, 'stack', 'a1 b1 c1'), item(2, 'stack', 'b1 c1 d1')]).map((c) => c.items.map((i) => i.id))).toEqual([[1, 2]]);
     const many = Array.from({ length: 9 }, (_, i) => item(i, 'context', `unrelated${i} words${i} here${i}`));
     const capped = chunkFacts(many);
@@ -135,8 +148,13 @@ describe('chunking', () => {
 });
 
 describe('formatting by memory type', () => {
-  const f = (id: number, memory_type: 'semantic' | 'procedural' | 'episodic', description: string, valid_at = '2026-01-01T00:00:00Z', source = 'shop') =>
-    ({ id, source, relation: 'uses' as const, target: 't', description, memory_type, valid_at });
+  const f = (
+    id: number,
+    memory_type: 'semantic' | 'procedural' | 'episodic',
+    description: string,
+    valid_at = '2026-01-01T00:00:00Z',
+    source = 'shop',
+  ) => ({ id, source, relation: 'uses' as const, target: 't', description, memory_type, valid_at });
 
   it('writes procedures as When X → Y, groups semantics by subject, orders episodes by date', () => {
     const out = formatFacts(

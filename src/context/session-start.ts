@@ -60,11 +60,16 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
     head.push('', 'Convictions (established over weeks; they do not decay):');
     for (const c of convictions) head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)}${c.stale ? ' (may be stale)' : ''}`);
   }
-  const items = selection.shown.map((row) => `- ${scoreOf(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`);
+  const items = selection.shown.map(
+    (row) =>
+      `- ${scoreOf(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`,
+  );
   const pending = countObservations(store.db, true);
   const tail: string[] = [];
   if (selection.total > selection.shown.length) {
-    tail.push(`${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${input.project.name}` : ''}.`);
+    tail.push(
+      `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${input.project.name}` : ''}.`,
+    );
   }
   if (pending) tail.push(`${pending} observation${pending === 1 ? ' is' : 's are'} waiting for the next learning run.`);
   tail.push(`Each instinct's action and evidence: ${store.paths.instincts}/<name>.md, or \`homunculus get <key>\`.`);

@@ -18,9 +18,16 @@ export function lastSession(store: Store, project: string, excludeSession?: stri
       `SELECT id, COALESCE(ended_at, started_at, '') AS at, summary, files_touched, tools_used FROM sessions
        WHERE project = ? AND id != ? ORDER BY COALESCE(ended_at, started_at) DESC LIMIT 1`,
     )
-    .get(project, excludeSession ?? '') as { id: string; at: string; summary: string; files_touched: string; tools_used: string } | undefined;
+    .get(project, excludeSession ?? '') as
+    { id: string; at: string; summary: string; files_touched: string; tools_used: string } | undefined;
   if (!row) return undefined;
-  return { id: row.id, when: row.at, summary: row.summary, files: parseStringArray(row.files_touched), tools: parseStringArray(row.tools_used) };
+  return {
+    id: row.id,
+    when: row.at,
+    summary: row.summary,
+    files: parseStringArray(row.files_touched),
+    tools: parseStringArray(row.tools_used),
+  };
 }
 
 export function formatThread(s: LastSession, budget: number): string {

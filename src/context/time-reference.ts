@@ -12,15 +12,53 @@ export interface TimeReference {
 }
 
 const UNIT_DAYS: Record<string, number> = {
-  day: 1, days: 1, jour: 1, jours: 1,
-  week: 7, weeks: 7, semaine: 7, semaines: 7,
-  month: 30, months: 30, mois: 30,
-  year: 365, years: 365, an: 365, ans: 365, année: 365, années: 365,
+  day: 1,
+  days: 1,
+  jour: 1,
+  jours: 1,
+  week: 7,
+  weeks: 7,
+  semaine: 7,
+  semaines: 7,
+  month: 30,
+  months: 30,
+  mois: 30,
+  year: 365,
+  years: 365,
+  an: 365,
+  ans: 365,
+  année: 365,
+  années: 365,
 };
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5 };
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  un: 1,
+  une: 1,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
+  cinq: 5,
+};
 const MONTHS: [RegExp, number][] = [
-  [/^(january|janvier)$/, 0], [/^(february|février|fevrier)$/, 1], [/^(march|mars)$/, 2], [/^(april|avril)$/, 3], [/^(may|mai)$/, 4], [/^(june|juin)$/, 5],
-  [/^(july|juillet)$/, 6], [/^(august|août|aout)$/, 7], [/^(september|septembre)$/, 8], [/^(october|octobre)$/, 9], [/^(november|novembre)$/, 10], [/^(december|décembre|decembre)$/, 11],
+  [/^(january|janvier)$/, 0],
+  [/^(february|février|fevrier)$/, 1],
+  [/^(march|mars)$/, 2],
+  [/^(april|avril)$/, 3],
+  [/^(may|mai)$/, 4],
+  [/^(june|juin)$/, 5],
+  [/^(july|juillet)$/, 6],
+  [/^(august|août|aout)$/, 7],
+  [/^(september|septembre)$/, 8],
+  [/^(october|octobre)$/, 9],
+  [/^(november|novembre)$/, 10],
+  [/^(december|décembre|decembre)$/, 11],
 ];
 
 const endOfDay = (d: Date): Date => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59, 999));
@@ -36,7 +74,9 @@ export function timeReference(prompt: string, now: Date): TimeReference | undefi
     if (Number.isFinite(date.getTime()) && date.getTime() < now.getTime()) found.push({ at: date.toISOString(), phrase });
   };
   for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) add(endOfDay(new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`)), m[0]);
-  for (const m of text.matchAll(/\b(\d+|an?|one|two|three|four|five|six)\s+(days?|weeks?|months?|years?)\s+ago\b|\bil y a\s+(\d+|une?|deux|trois|quatre|cinq)\s+(jours?|semaines?|mois|ans?|années?)\b/g)) {
+  for (const m of text.matchAll(
+    /\b(\d+|an?|one|two|three|four|five|six)\s+(days?|weeks?|months?|years?)\s+ago\b|\bil y a\s+(\d+|une?|deux|trois|quatre|cinq)\s+(jours?|semaines?|mois|ans?|années?)\b/g,
+  )) {
     const count = m[1] ?? m[3] ?? '1';
     const n = /^\d+$/.test(count) ? Number(count) : (NUMBER_WORDS[count] ?? 1);
     add(new Date(now.getTime() - n * (UNIT_DAYS[m[2] ?? m[4] ?? 'day'] ?? 1) * DAY_MS), m[0]);

@@ -17,7 +17,19 @@ describe('diff', () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace('line 3', 'LINE 3').replace('line 15', 'LINE 15');
     const text = formatDiff(before, after, 'f.json', 1);
-    expect(text.split('\n')).toEqual(['--- f.json', '+++ f.json (after)', ' line 2', '-line 3', '+LINE 3', ' line 4', '@@', ' line 14', '-line 15', '+LINE 15', ' line 16']);
+    expect(text.split('\n')).toEqual([
+      '--- f.json',
+      '+++ f.json (after)',
+      ' line 2',
+      '-line 3',
+      '+LINE 3',
+      ' line 4',
+      '@@',
+      ' line 14',
+      '-line 15',
+      '+LINE 15',
+      ' line 16',
+    ]);
     expect(formatDiff(before, before, 'f')).toBe('');
   });
 });

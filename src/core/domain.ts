@@ -13,6 +13,7 @@ export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
 };
 
 /** Seed 000's ten domains. */
+// prettier-ignore
 export const DOMAINS = [
   'code-style',
   'testing',
@@ -65,7 +66,9 @@ export function parseKey(raw: string): ParsedKey {
   if (!category || !body) {
     throw new UsageError(
       `"${key}" does not follow the prefix:body convention.`,
-      `Start the key with one of ${Object.keys(PREFIX_CATEGORY).map((p) => `${p}:`).join(', ')} followed by a body, e.g. "fix:missing-import".`,
+      `Start the key with one of ${Object.keys(PREFIX_CATEGORY)
+        .map((p) => `${p}:`)
+        .join(', ')} followed by a body, e.g. "fix:missing-import".`,
     );
   }
   return { key, prefix, body, category };

@@ -18,6 +18,7 @@ const repo = (name: string, config?: string): string => {
 
 describe('project fingerprint', () => {
   it('normalises the many spellings of one remote to one key', () => {
+    // prettier-ignore
     const spellings = [
       'git@github.com:Org/Repo.git',
       'https://github.com/org/repo',
@@ -29,11 +30,17 @@ describe('project fingerprint', () => {
   });
 
   it('gives two clones of one remote the same fingerprint, from any subdirectory', () => {
-    const config = '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@example.com:x/other.git\n[remote "origin"]\n\turl = git@github.com:Org/Repo.git\n';
+    const config =
+      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@example.com:x/other.git\n[remote "origin"]\n\turl = git@github.com:Org/Repo.git\n';
     const a = repo('a', config);
     const b = repo('b', config.replace('git@github.com:Org/Repo.git', 'https://github.com/org/repo'));
     const pa = detectProject(join(a, 'src', 'deep'));
-    expect(pa).toEqual({ fingerprint: fingerprintOf('remote:github.com/org/repo'), name: 'a', root: a, remote: 'git@github.com:Org/Repo.git' });
+    expect(pa).toEqual({
+      fingerprint: fingerprintOf('remote:github.com/org/repo'),
+      name: 'a',
+      root: a,
+      remote: 'git@github.com:Org/Repo.git',
+    });
     expect(detectProject(b).fingerprint).toBe(pa.fingerprint);
     expect(pa.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   });

@@ -19,7 +19,13 @@ const ANTHROPIC = join('sk-ant-', 'api03-', 'AbCdEfGhIjKlMnOpQrStUvWxYz012345');
 const STRIPE = join('sk_live_', '4eC39HqLyjWDarjtT1zdp7dc');
 const SLACK = join('xoxb-', '123456789012-', '1234567890123-', 'AbCdEfGhIjKlMnOpQrStUvWx');
 const GOOGLE = join('AIza', 'SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q');
-const JWT = join('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ', '.', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c');
+const JWT = join(
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
+  '.',
+  'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ',
+  '.',
+  'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+);
 const PEM = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA7Vx9q', 'zD3f0aB1c2', '-----END RSA PRIVATE KEY-----'].join('\n');
 
 function expectHidden(text: string, secret: string): string {
@@ -113,7 +119,9 @@ describe('redact: .env files', () => {
   });
 
   it('redactEnvAssignments keeps comments and references', () => {
-    expect(redactEnvAssignments('# comment\nA=1\nB=$A\nexport C="x y"')).toBe('# comment\nA=[REDACTED:env]\nB=$A\nexport C="[REDACTED:env]"');
+    expect(redactEnvAssignments('# comment\nA=1\nB=$A\nexport C="x y"')).toBe(
+      '# comment\nA=[REDACTED:env]\nB=$A\nexport C="[REDACTED:env]"',
+    );
   });
 });
 
@@ -124,7 +132,9 @@ describe('redact: high-entropy strings', () => {
     expect(redact(`use ${random} now`)).toBe('use [REDACTED:high-entropy] now');
     expect(looksLikeRandomSecret('e53647ba1f1e5203bedff558b482f178db045555')).toBe(false);
     expect(looksLikeRandomSecret('TestCalculateAttributionWithAccumulatedLines')).toBe(false);
-    expect(redact('cmd/entire/cli/strategy/manual_commit_condensation_test.go')).toBe('cmd/entire/cli/strategy/manual_commit_condensation_test.go');
+    expect(redact('cmd/entire/cli/strategy/manual_commit_condensation_test.go')).toBe(
+      'cmd/entire/cli/strategy/manual_commit_condensation_test.go',
+    );
   });
 
   it('computes entropy in bits per character', () => {

@@ -63,6 +63,7 @@ const RULES: Rule[] = [
     kind: 'token',
     // Formats with a recognisable prefix: cloud keys, forge tokens, chat and payment APIs.
     pattern: new RegExp(
+      // prettier-ignore
       [
         '\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\\b',
         '\\bgh[pousr]_[A-Za-z0-9]{30,}\\b',
@@ -109,7 +110,8 @@ const RULES: Rule[] = [
     kind: 'flag',
     // --password xyz, --token=xyz, --api-key "xyz"
     pattern: new RegExp(`(--?[A-Za-z0-9-]*${SECRET_WORD}[A-Za-z0-9-]*)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"'\`|;&]+)`, 'gi'),
-    replace: (m, flag: string, sep: string, value: string) => (isReference(value) || value.startsWith('-') ? m : `${flag}${sep}${quoteAware(value, 'secret')}`),
+    replace: (m, flag: string, sep: string, value: string) =>
+      isReference(value) || value.startsWith('-') ? m : `${flag}${sep}${quoteAware(value, 'secret')}`,
   },
   {
     kind: 'assignment',

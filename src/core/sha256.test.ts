@@ -16,7 +16,8 @@ describe('sha256Hex', () => {
       const text = 'x'.repeat(n);
       expect(sha256Hex(text)).toBe(native(text));
     }
-    for (const text of ['héllo wörld', '日本語のテキスト', '😀 emoji \u0000 nul', '/Users/alex/workspace/cli']) expect(sha256Hex(text)).toBe(native(text));
+    for (const text of ['héllo wörld', '日本語のテキスト', '😀 emoji \u0000 nul', '/Users/alex/workspace/cli'])
+      expect(sha256Hex(text)).toBe(native(text));
   });
 
   it('backs ids.sha256 for short and long text alike', () => {

@@ -46,7 +46,10 @@ export function embeddingConfig(config: Config, env: NodeJS.ProcessEnv = process
 }
 
 /** The configured provider, or null when embeddings are turned off. `runtimeDir` holds on-demand runtimes (runtime.ts). */
-export async function createProvider(cfg: EmbeddingConfig, options: { env?: NodeJS.ProcessEnv; runtimeDir: string }): Promise<EmbeddingProvider | null> {
+export async function createProvider(
+  cfg: EmbeddingConfig,
+  options: { env?: NodeJS.ProcessEnv; runtimeDir: string },
+): Promise<EmbeddingProvider | null> {
   const env = options.env ?? process.env;
   switch (cfg.provider) {
     case 'none':
@@ -54,8 +57,19 @@ export async function createProvider(cfg: EmbeddingConfig, options: { env?: Node
     case 'use-lite':
       return useLiteProvider({ batchSize: cfg.batchSize });
     case 'onnx':
-      if (!cfg.path) throw new HomunculusError('config', 'The onnx provider needs "embedding.path" (the model folder).', { hint: 'Add "path": "/path/to/model" under "embedding" in config.json.' });
-      return onnxProvider({ path: cfg.path, model: cfg.model, dtype: cfg.dtype, pooling: cfg.pooling, prefix: cfg.prefix, batchSize: cfg.batchSize, runtimeDir: options.runtimeDir });
+      if (!cfg.path)
+        throw new HomunculusError('config', 'The onnx provider needs "embedding.path" (the model folder).', {
+          hint: 'Add "path": "/path/to/model" under "embedding" in config.json.',
+        });
+      return onnxProvider({
+        path: cfg.path,
+        model: cfg.model,
+        dtype: cfg.dtype,
+        pooling: cfg.pooling,
+        prefix: cfg.prefix,
+        batchSize: cfg.batchSize,
+        runtimeDir: options.runtimeDir,
+      });
     case 'openai':
     case 'ollama': {
       if (!cfg.url || !cfg.model) {

@@ -22,7 +22,9 @@ describe.runIf(hasOnnxRuntime('the ONNX provider tests'))('transformers.js ONNX 
   });
 
   it('explains a missing folder or a folder without the model file', async () => {
-    await expect(onnxProvider({ path: `${dir.path}/nowhere`, runtimeDir: TEST_RUNTIME })).rejects.toThrow(/No ONNX model .*config.json is missing/);
+    await expect(onnxProvider({ path: `${dir.path}/nowhere`, runtimeDir: TEST_RUNTIME })).rejects.toThrow(
+      /No ONNX model .*config.json is missing/,
+    );
     const model = writeTinyOnnxModel(dir.path, 'no-weights', 8);
     await expect(onnxProvider({ path: model.path, dtype: 'q8', runtimeDir: TEST_RUNTIME })).rejects.toThrow(/Cannot load the ONNX model/);
   });

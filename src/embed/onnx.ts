@@ -63,7 +63,10 @@ export async function onnxProvider(options: OnnxOptions): Promise<EmbeddingProvi
   const pooling = options.pooling ?? 'mean';
   const prefix = options.prefix ?? '';
   const run = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const out = await extractor(texts.map((t) => prefix + clipForEmbedding(t)), { pooling, normalize: true });
+    const out = await extractor(
+      texts.map((t) => prefix + clipForEmbedding(t)),
+      { pooling, normalize: true },
+    );
     const dims = out.dims[out.dims.length - 1] ?? 0;
     return texts.map((_, i) => l2normalize(out.data.subarray(i * dims, (i + 1) * dims)));
   };

@@ -11,7 +11,9 @@ describe('provider helpers', () => {
   };
 
   it('names vectors by provider, model and dimensions', () => {
-    expect(fingerprintKey({ provider: 'use-lite', model: 'universal-sentence-encoder-lite', dims: 512 })).toBe('use-lite:universal-sentence-encoder-lite:512');
+    expect(fingerprintKey({ provider: 'use-lite', model: 'universal-sentence-encoder-lite', dims: 512 })).toBe(
+      'use-lite:universal-sentence-encoder-lite:512',
+    );
   });
 
   it('adapts a provider to a plain embed function carrying its fingerprint', async () => {

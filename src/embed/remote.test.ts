@@ -41,7 +41,11 @@ describe('remote embedding endpoints', () => {
     const p = await remoteProvider({ kind: 'openai', url: `${base}/v1/`, model: 'text-embedding-3-small', apiKey: 'sk-test' });
     expect(p).toMatchObject({ provider: 'openai', model: 'text-embedding-3-small', dims: 4 });
     const out = await p.embed(['a', 'bbbbbbbb']);
-    expect(requests.at(-1)).toMatchObject({ url: '/v1/embeddings', auth: 'Bearer sk-test', body: { model: 'text-embedding-3-small', input: ['a', 'bbbbbbbb'] } });
+    expect(requests.at(-1)).toMatchObject({
+      url: '/v1/embeddings',
+      auth: 'Bearer sk-test',
+      body: { model: 'text-embedding-3-small', input: ['a', 'bbbbbbbb'] },
+    });
     const norm = Math.hypot(2, 3, 4, 5);
     expect(Array.from(out[0] as Float32Array)).toEqual([2, 3, 4, 5].map((x) => Math.fround(x / norm)));
     expect(Math.hypot(...(out[1] as Float32Array))).toBeCloseTo(1, 5);
@@ -66,6 +70,8 @@ describe('remote embedding endpoints', () => {
     await expect(p.embed(['x'])).rejects.toThrow(/unexpected body/);
     mode = 'wrong-dims';
     await expect(p.embed(['x', 'y'])).rejects.toThrow(/3-d vectors, expected 4/);
-    await expect(remoteProvider({ kind: 'ollama', url: 'http://127.0.0.1:9', model: 'm' })).rejects.toThrow(/Cannot reach the embedding endpoint/);
+    await expect(remoteProvider({ kind: 'ollama', url: 'http://127.0.0.1:9', model: 'm' })).rejects.toThrow(
+      /Cannot reach the embedding endpoint/,
+    );
   });
 });

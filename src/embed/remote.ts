@@ -35,13 +35,18 @@ async function post(url: string, body: unknown, apiKey: string | undefined, time
   const text = await res.text();
   if (!res.ok) {
     throw new HomunculusError('embedding_endpoint', `The embedding endpoint ${url} answered ${res.status}: ${text.slice(0, 300)}`, {
-      hint: res.status === 401 || res.status === 403 ? 'Check the API key (embedding.apiKeyEnv names the variable holding it).' : 'Check the model name and the server log.',
+      hint:
+        res.status === 401 || res.status === 403
+          ? 'Check the API key (embedding.apiKeyEnv names the variable holding it).'
+          : 'Check the model name and the server log.',
     });
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new HomunculusError('embedding_endpoint', `The embedding endpoint ${url} did not return JSON.`, { hint: 'Check that the URL points at the embeddings API.' });
+    throw new HomunculusError('embedding_endpoint', `The embedding endpoint ${url} did not return JSON.`, {
+      hint: 'Check that the URL points at the embeddings API.',
+    });
   }
 }
 
@@ -53,7 +58,11 @@ function parseVectors(kind: RemoteOptions['kind'], json: unknown, expected: numb
   } else {
     vectors = (json as { embeddings?: unknown }).embeddings;
   }
-  if (!Array.isArray(vectors) || vectors.length !== expected || !vectors.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number'))) {
+  if (
+    !Array.isArray(vectors) ||
+    vectors.length !== expected ||
+    !vectors.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number'))
+  ) {
     throw new HomunculusError('embedding_endpoint', `The embedding endpoint returned an unexpected body (wanted ${expected} vectors).`, {
       hint: 'Check that the server speaks the OpenAI /embeddings or Ollama /api/embed format.',
     });

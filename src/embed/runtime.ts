@@ -45,10 +45,14 @@ export function locateRuntime(dir: string, name = TRANSFORMERS_PACKAGE): string 
 }
 
 export function missingRuntimeError(dir: string, cause?: unknown): HomunculusError {
-  return new HomunculusError('runtime_missing', `The ONNX provider needs ${TRANSFORMERS_PACKAGE} (about 450 MB with ONNX Runtime), which is not installed.`, {
-    hint: `Install it once with \`homunculus embed --install-runtime\` (it runs: ${installCommand(dir)}), or use the bundled "use-lite" provider.`,
-    cause,
-  });
+  return new HomunculusError(
+    'runtime_missing',
+    `The ONNX provider needs ${TRANSFORMERS_PACKAGE} (about 450 MB with ONNX Runtime), which is not installed.`,
+    {
+      hint: `Install it once with \`homunculus embed --install-runtime\` (it runs: ${installCommand(dir)}), or use the bundled "use-lite" provider.`,
+      cause,
+    },
+  );
 }
 
 /** Loads transformers.js from next to Homunculus or from the runtime folder. */
@@ -75,7 +79,15 @@ export async function installRuntime(dir: string, log: (chunk: string) => void, 
   const manifest = join(dir, 'package.json');
   if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ name: 'homunculus-runtime', private: true }, null, 2)}\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const args = ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', `${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`];
+  const args = [
+    'install',
+    '--prefix',
+    dir,
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    `${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`,
+  ];
   const code = await new Promise<number>((done, fail) => {
     const child = spawn(npm, args, { env: { ...env, ONNXRUNTIME_NODE_INSTALL: 'skip' }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d: Buffer) => log(d.toString()));
@@ -83,7 +95,9 @@ export async function installRuntime(dir: string, log: (chunk: string) => void, 
     child.on('error', fail);
     child.on('close', (c) => done(c ?? 1));
   }).catch((err: unknown) => {
-    throw new HomunculusError('runtime_install', `Cannot run npm: ${(err as Error).message}`, { hint: `Install Node.js with npm, or run by hand: ${installCommand(dir)}` });
+    throw new HomunculusError('runtime_install', `Cannot run npm: ${(err as Error).message}`, {
+      hint: `Install Node.js with npm, or run by hand: ${installCommand(dir)}`,
+    });
   });
   const entry = resolveFromRuntime(dir, TRANSFORMERS_PACKAGE);
   if (code !== 0 || !entry) {

@@ -12,7 +12,11 @@ beforeAll(async () => {
 
 describe('bundled USE-lite encoder', () => {
   it('embeds a paraphrase closer than an unrelated sentence', async () => {
-    const [a, b, c] = await provider.embed(['The cat sat on the mat.', 'A kitten was sitting on the rug.', 'Stock markets fell sharply today.']);
+    const [a, b, c] = await provider.embed([
+      'The cat sat on the mat.',
+      'A kitten was sitting on the rug.',
+      'Stock markets fell sharply today.',
+    ]);
     expect(a).toHaveLength(USE_LITE_DIMS);
     const paraphrase = cosine(a as Float32Array, b as Float32Array);
     const unrelated = cosine(a as Float32Array, c as Float32Array);

@@ -39,7 +39,9 @@ export function activations(db: Db, facts: readonly { id: number; emotional_weig
 /** Facts that have been retrieved at least once (for the retrieval hit rate). */
 export function retrievedFactCount(db: Db, factIds?: readonly number[]): number {
   const filter = factIds ? `AND fact_id IN (${factIds.map((n) => Math.trunc(n)).join(',') || 'NULL'})` : '';
-  return (db.prepare(`SELECT COUNT(DISTINCT fact_id) AS n FROM graph_fact_access WHERE kind = 'retrieval' ${filter}`).get() as { n: number }).n;
+  return (
+    db.prepare(`SELECT COUNT(DISTINCT fact_id) AS n FROM graph_fact_access WHERE kind = 'retrieval' ${filter}`).get() as { n: number }
+  ).n;
 }
 
 /** Drops all but the latest MAX_ACCESSES_PER_FACT accesses of each fact; returns rows removed. */

@@ -47,10 +47,7 @@ export function weightActivation(base: number, weight: number): number {
 }
 
 export function activation(accessTimes: readonly (Date | string)[], now: Date, weight = NEUTRAL_WEIGHT): number {
-  return weightActivation(
-    baseActivation(accessTimes.map((a) => accessAgeDays(a, now))),
-    weight,
-  );
+  return weightActivation(baseActivation(accessTimes.map((a) => accessAgeDays(a, now))), weight);
 }
 
 /** Sigmoid used in search scoring: -2 -> 0.5, 0 -> 0.88, 2 -> 0.98 (one definition, in search). */

@@ -61,23 +61,41 @@ export function parseConfidence(value: number | undefined): number {
 export function parseValidAt(value: string | undefined, name = 'valid-at'): string | undefined {
   if (value === undefined) return undefined;
   const date = parseInstant(value);
-  if (!date) throw new UsageError(`--${name} is not an ISO-8601 date or instant: ${JSON.stringify(value)}.`, 'Use e.g. 2026-03-01 or 2026-03-01T12:00:00Z.');
+  if (!date)
+    throw new UsageError(
+      `--${name} is not an ISO-8601 date or instant: ${JSON.stringify(value)}.`,
+      'Use e.g. 2026-03-01 or 2026-03-01T12:00:00Z.',
+    );
   return date.toISOString();
 }
 
 /** Current facts a newcomer could duplicate, contradict or restate. */
 function mergeCandidates(db: Db, sourceId: number, targetId: number, description: string, now: string): MergeFact[] {
-  const near = selectFacts(db, `(f.source_id = @s OR f.target_id = @t) AND ${CURRENT}`, { s: sourceId, t: targetId, now }, 'ORDER BY f.id DESC LIMIT 300');
+  const near = selectFacts(
+    db,
+    `(f.source_id = @s OR f.target_id = @t) AND ${CURRENT}`,
+    { s: sourceId, t: targetId, now },
+    'ORDER BY f.id DESC LIMIT 300',
+  );
   const seen = new Set(near.map((f) => f.id));
   const lexical = bm25Facts(db, description, { limit: 10, where: CURRENT, params: { now } }).filter((h) => !seen.has(h.id));
-  const extra = lexical.length ? factsByIds(db, lexical.map((h) => h.id)) : [];
+  const extra = lexical.length
+    ? factsByIds(
+        db,
+        lexical.map((h) => h.id),
+      )
+    : [];
   return [...near, ...extra];
 }
 
 export function addFact(store: Store, input: FactInput): AddFactResult {
   const relation = parseRelation(input.relation);
   const description = input.description.replace(/\s+/g, ' ').trim().slice(0, MAX_DESCRIPTION);
-  if (!description) throw new UsageError('A fact needs a description.', 'Say what the fact states, e.g. --description "homunculus validates input with zod".');
+  if (!description)
+    throw new UsageError(
+      'A fact needs a description.',
+      'Say what the fact states, e.g. --description "homunculus validates input with zod".',
+    );
   const confidence = parseConfidence(input.confidence);
   const eventAt = parseValidAt(input.validAt);
   const now = store.clock.now();
@@ -106,12 +124,16 @@ export function addFact(store: Store, input: FactInput): AddFactResult {
       metadata: input.metadata ?? {},
     };
     const incoming = { ...row, source: source.name, target: target.name };
-    const plan = input.noMerge ? { action: 'create' as const, reason: 'merge skipped' } : planMerge(incoming, mergeCandidates(store.db, source.id, target.id, description, nowIso));
+    const plan = input.noMerge
+      ? { action: 'create' as const, reason: 'merge skipped' }
+      : planMerge(incoming, mergeCandidates(store.db, source.id, target.id, description, nowIso));
 
     switch (plan.action) {
       case 'duplicate': {
         recordAccess(store.db, [plan.of], nowIso, 'reinforce');
-        store.db.prepare('UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ? AND memory_type != ?').run(confidence, plan.of, 'episodic');
+        store.db
+          .prepare('UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ? AND memory_type != ?')
+          .run(confidence, plan.of, 'episodic');
         return { action: 'duplicate', fact: getFact(store.db, plan.of) as Fact, superseded: [], reason: plan.reason };
       }
       case 'reconsolidate': {
@@ -126,7 +148,8 @@ export function addFact(store: Store, input: FactInput): AddFactResult {
       }
       case 'supersede': {
         const id = insertFactRow(store.db, row);
-        for (const old of plan.of) closeFact(store.db, old, { expiredAt: nowIso, invalidAt: validAt, reason: plan.cause, supersededBy: id });
+        for (const old of plan.of)
+          closeFact(store.db, old, { expiredAt: nowIso, invalidAt: validAt, reason: plan.cause, supersededBy: id });
         return { action: 'superseded', fact: getFact(store.db, id) as Fact, superseded: plan.of, reason: plan.reason };
       }
       default: {

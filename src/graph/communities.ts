@@ -18,7 +18,11 @@ export const MIN_COMMUNITY_SIZE = 2;
 export type Edge = readonly [number, number, number?];
 
 /** node -> label (a node id); isolated nodes keep their own. */
-export function labelPropagation(nodes: readonly number[], edges: readonly Edge[], iterations = LABEL_PROPAGATION_ITERATIONS): Map<number, number> {
+export function labelPropagation(
+  nodes: readonly number[],
+  edges: readonly Edge[],
+  iterations = LABEL_PROPAGATION_ITERATIONS,
+): Map<number, number> {
   const adj = new Map<number, Map<number, number>>(nodes.map((n) => [n, new Map()]));
   for (const [a, b, w = 1] of edges) {
     if (a === b || !adj.has(a) || !adj.has(b)) continue;
@@ -82,7 +86,12 @@ export function detectCommunities(store: Store): Community[] {
     else groups.set(l, [n]);
   }
   const names = new Map(
-    (store.db.prepare(`SELECT id, name FROM graph_entities WHERE id IN (${nodes.join(',') || 'NULL'})`).all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
+    (
+      store.db.prepare(`SELECT id, name FROM graph_entities WHERE id IN (${nodes.join(',') || 'NULL'})`).all() as {
+        id: number;
+        name: string;
+      }[]
+    ).map((r) => [r.id, r.name]),
   );
   const communities: Omit<Community, 'id'>[] = [];
   for (const members of groups.values()) {
@@ -91,7 +100,9 @@ export function detectCommunities(store: Store): Community[] {
     const internal = facts.filter((f) => inside.has(f.source_id) && inside.has(f.target_id));
     const degree = new Map<number, number>();
     for (const f of internal) for (const e of [f.source_id, f.target_id]) degree.set(e, (degree.get(e) ?? 0) + 1);
-    const ranked = [...members].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || (names.get(a) ?? '').localeCompare(names.get(b) ?? ''));
+    const ranked = [...members].sort(
+      (a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || (names.get(a) ?? '').localeCompare(names.get(b) ?? ''),
+    );
     const hub = ranked[0] as number;
     const entityNames = ranked.map((id) => names.get(id) ?? String(id));
     const shown = entityNames.slice(0, 8).join(', ') + (entityNames.length > 8 ? ', ...' : '');
@@ -108,13 +119,22 @@ export function detectCommunities(store: Store): Community[] {
   communities.sort((a, b) => b.entities.length - a.entities.length || a.name.localeCompare(b.name));
   return writeTx(store.db, () => {
     store.db.prepare('DELETE FROM graph_communities').run();
-    const insert = store.db.prepare('INSERT INTO graph_communities (name, hub_id, entities, facts, summary, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-    return communities.map((c) => ({ ...c, id: Number(insert.run(c.name, c.hub_id, JSON.stringify(c.entity_ids), JSON.stringify(c.facts), c.summary, c.updated_at).lastInsertRowid) }));
+    const insert = store.db.prepare(
+      'INSERT INTO graph_communities (name, hub_id, entities, facts, summary, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    return communities.map((c) => ({
+      ...c,
+      id: Number(
+        insert.run(c.name, c.hub_id, JSON.stringify(c.entity_ids), JSON.stringify(c.facts), c.summary, c.updated_at).lastInsertRowid,
+      ),
+    }));
   });
 }
 
 export function listCommunities(store: Store): Community[] {
-  const rows = store.db.prepare('SELECT id, name, hub_id, entities, facts, summary, updated_at FROM graph_communities ORDER BY id').all() as {
+  const rows = store.db
+    .prepare('SELECT id, name, hub_id, entities, facts, summary, updated_at FROM graph_communities ORDER BY id')
+    .all() as {
     id: number;
     name: string;
     hub_id: number;
@@ -126,7 +146,12 @@ export function listCommunities(store: Store): Community[] {
   return rows.map((r) => {
     const ids = JSON.parse(r.entities) as number[];
     const names = new Map(
-      (store.db.prepare(`SELECT id, name FROM graph_entities WHERE id IN (${ids.join(',') || 'NULL'})`).all() as { id: number; name: string }[]).map((e) => [e.id, e.name]),
+      (
+        store.db.prepare(`SELECT id, name FROM graph_entities WHERE id IN (${ids.join(',') || 'NULL'})`).all() as {
+          id: number;
+          name: string;
+        }[]
+      ).map((e) => [e.id, e.name]),
     );
     return { ...r, entity_ids: ids, entities: ids.map((id) => names.get(id) ?? String(id)), facts: JSON.parse(r.facts) as number[] };
   });

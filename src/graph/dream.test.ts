@@ -2,13 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
 import { runDreamCycle } from './dream.js';
-import {
-  MAX_NEW_FACTS_PER_CLUSTER,
-  clusterEpisodes,
-  distilledConfidence,
-  planCluster,
-  reinforcementBoost,
-} from './dream-plan.js';
+import { MAX_NEW_FACTS_PER_CLUSTER, clusterEpisodes, distilledConfidence, planCluster, reinforcementBoost } from './dream-plan.js';
 import { getEpisode, recordEpisode } from './episodes.js';
 import { getFact } from './facts.js';
 import { queryFacts } from './temporal.js';
@@ -35,12 +29,24 @@ describe('dream-cycle rules', () => {
       { id: 4, entities: [1, 7], facts: [] },
       { id: 5, entities: [7, 8, 1], facts: [] },
     ]);
-    expect(clusters.map((c) => c.map((e) => e.id))).toEqual([[1, 2, 3], [4, 5]]);
+    expect(clusters.map((c) => c.map((e) => e.id))).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('plans nothing for clusters under 3 episodes, caps distillation at 3 facts', () => {
-    expect(planCluster([{ id: 1, entities: [1, 2], facts: [] }, { id: 2, entities: [1, 2], facts: [] }])).toBeUndefined();
-    const eps = [1, 2, 3, 4].map((id) => ({ id, entities: [10, 11, 12, 13, 14, 15, id === 4 ? 16 : 17], facts: id < 4 ? [100, 101] : [100] }));
+    expect(
+      planCluster([
+        { id: 1, entities: [1, 2], facts: [] },
+        { id: 2, entities: [1, 2], facts: [] },
+      ]),
+    ).toBeUndefined();
+    const eps = [1, 2, 3, 4].map((id) => ({
+      id,
+      entities: [10, 11, 12, 13, 14, 15, id === 4 ? 16 : 17],
+      facts: id < 4 ? [100, 101] : [100],
+    }));
     const plan = planCluster(eps, (e) => (e === 10 ? 5 : 0));
     expect(plan?.hub).toBe(10);
     expect(plan?.distill).toHaveLength(MAX_NEW_FACTS_PER_CLUSTER);
@@ -62,7 +68,12 @@ describe('the dream cycle on a built scenario', () => {
     const ids: number[] = [];
     const entities = new Set<number>();
     for (const target of ['react-force-graph', ...extra]) {
-      const r = addFact(store, { source: { name: 'user', type: 'person' }, target: { name: target, type: 'library' }, relation: 'uses', description: `the user uses ${target} for the neural page` });
+      const r = addFact(store, {
+        source: { name: 'user', type: 'person' },
+        target: { name: target, type: 'library' },
+        relation: 'uses',
+        description: `the user uses ${target} for the neural page`,
+      });
       ids.push(r.fact.id);
       entities.add(r.fact.source_id).add(r.fact.target_id);
     }

@@ -52,13 +52,25 @@ export function runDreamCycle(store: Store): DreamReport {
   const nowIso = now.toISOString();
   const since = new Date(now.getTime() - DREAM_WINDOW_DAYS * DAY_MS).toISOString();
   const episodes = pendingEpisodes(store.db, since);
-  const report: DreamReport = { ran: false, reason: '', episodes: episodes.length, clusters: 0, reinforced: [], distilled: [], consolidated: 0 };
+  const report: DreamReport = {
+    ran: false,
+    reason: '',
+    episodes: episodes.length,
+    clusters: 0,
+    reinforced: [],
+    distilled: [],
+    consolidated: 0,
+  };
   if (episodes.length < MIN_EPISODES_FOR_DREAM) {
     report.reason = `${episodes.length} unconsolidated episode(s) in the last ${DREAM_WINDOW_DAYS} days; the dream cycle needs ${MIN_EPISODES_FOR_DREAM}`;
     return report;
   }
   const degree = (id: number): number =>
-    (store.db.prepare(`SELECT COUNT(*) AS n FROM graph_facts f WHERE (f.source_id = @id OR f.target_id = @id) AND ${CURRENT}`).get({ id, now: nowIso }) as { n: number }).n;
+    (
+      store.db
+        .prepare(`SELECT COUNT(*) AS n FROM graph_facts f WHERE (f.source_id = @id OR f.target_id = @id) AND ${CURRENT}`)
+        .get({ id, now: nowIso }) as { n: number }
+    ).n;
 
   return writeTx(store.db, () => {
     report.ran = true;
@@ -74,7 +86,10 @@ export function runDreamCycle(store: Store): DreamReport {
         reconsolidateRow(store.db, fact, { confidence: to }, nowIso);
         report.reinforced.push({ fact: fact.id, count: r.count, from: fact.confidence, to });
       }
-      const clusterFacts = factsByIds(store.db, cluster.flatMap((e) => e.facts));
+      const clusterFacts = factsByIds(
+        store.db,
+        cluster.flatMap((e) => e.facts),
+      );
       const hub = getEntity(store.db, plan.hub);
       if (!hub) continue;
       const project = mostCommon(clusterFacts.map((f) => f.project).filter(Boolean));
@@ -93,7 +108,14 @@ export function runDreamCycle(store: Store): DreamReport {
         )[0];
         if (previous) {
           reconsolidateRow(store.db, previous, { description, confidence: Math.max(previous.confidence, d.confidence) }, nowIso);
-          report.distilled.push({ fact: previous.id, source: from.name, target: to.name, count: d.count, confidence: d.confidence, updated: true });
+          report.distilled.push({
+            fact: previous.id,
+            source: from.name,
+            target: to.name,
+            count: d.count,
+            confidence: d.confidence,
+            updated: true,
+          });
           continue;
         }
         const added = addFact(store, {
@@ -108,12 +130,21 @@ export function runDreamCycle(store: Store): DreamReport {
           metadata,
           noMerge: true,
         });
-        report.distilled.push({ fact: added.fact.id, source: from.name, target: to.name, count: d.count, confidence: d.confidence, updated: false });
+        report.distilled.push({
+          fact: added.fact.id,
+          source: from.name,
+          target: to.name,
+          count: d.count,
+          confidence: d.confidence,
+          updated: false,
+        });
       }
       markConsolidated(store.db, plan.episodes, nowIso);
       report.consolidated += plan.episodes.length;
     }
-    report.reason = report.clusters ? `${report.clusters} cluster(s) of 3+ related episodes replayed` : 'no cluster of 3+ episodes sharing 2+ entities';
+    report.reason = report.clusters
+      ? `${report.clusters} cluster(s) of 3+ related episodes replayed`
+      : 'no cluster of 3+ episodes sharing 2+ entities';
     return report;
   });
 }

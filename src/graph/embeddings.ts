@@ -51,7 +51,8 @@ export async function embedPending(store: Store, embed: EmbedFn, options: { limi
     .all({ model, limit }) as { id: number; name: string; type: string }[];
   if (facts.length === 0 && entities.length === 0) return { facts: [], entities: 0 };
   const vectors = await embed([...facts.map(factEmbeddingText), ...entities.map((e) => `${e.name} (${e.type.replace('_', ' ')})`)]);
-  if (vectors.length !== facts.length + entities.length) throw new Error(`The embedder returned ${vectors.length} vectors for ${facts.length + entities.length} texts.`);
+  if (vectors.length !== facts.length + entities.length)
+    throw new Error(`The embedder returned ${vectors.length} vectors for ${facts.length + entities.length} texts.`);
   writeTx(store.db, () => {
     const setFact = store.db.prepare('UPDATE graph_facts SET embedding = ?, embedding_model = ? WHERE id = ?');
     facts.forEach((f, i) => setFact.run(vectorToBlob(vectors[i] as Float32Array), model, f.id));
@@ -64,13 +65,19 @@ export async function embedPending(store: Store, embed: EmbedFn, options: { limi
 /** Current facts and entities still without a vector of this model. */
 export function pendingEmbeddings(store: Store, model: string): number {
   const now = store.clock.now().toISOString();
-  const facts = store.db.prepare(`SELECT count(*) AS n FROM graph_facts f WHERE ${CURRENT} AND ${OTHER_MODEL('f')}`).get({ now, model }) as { n: number };
+  const facts = store.db
+    .prepare(`SELECT count(*) AS n FROM graph_facts f WHERE ${CURRENT} AND ${OTHER_MODEL('f')}`)
+    .get({ now, model }) as { n: number };
   const entities = store.db.prepare(`SELECT count(*) AS n FROM graph_entities e WHERE ${OTHER_MODEL('e')}`).get({ model }) as { n: number };
   return facts.n + entities.n;
 }
 
 /** Bulk repair: embeds every current fact and entity without a vector of this model, in batches. */
-export async function embedAllPending(store: Store, embed: EmbedFn, onProgress?: (done: number, total: number) => void): Promise<{ facts: number; entities: number }> {
+export async function embedAllPending(
+  store: Store,
+  embed: EmbedFn,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ facts: number; entities: number }> {
   const total = pendingEmbeddings(store, modelOf(embed));
   const done = { facts: 0, entities: 0 };
   while (done.facts + done.entities < total) {
@@ -93,12 +100,18 @@ export interface EmbeddingDuplicate {
  * For each given fact, supersedes current facts about the same source or target whose
  * vector (same model) has cosine above the threshold; the older of a pair gives way.
  */
-export function deduplicateByEmbedding(store: Store, factIds: readonly number[], options: { model?: string; threshold?: number } = {}): EmbeddingDuplicate[] {
+export function deduplicateByEmbedding(
+  store: Store,
+  factIds: readonly number[],
+  options: { model?: string; threshold?: number } = {},
+): EmbeddingDuplicate[] {
   const threshold = options.threshold ?? COSINE_DUPLICATE;
   const model = options.model ?? 'default';
   const now = store.clock.now().toISOString();
   const out: EmbeddingDuplicate[] = [];
-  const row = store.db.prepare(`SELECT f.id, f.source_id, f.target_id, f.embedding FROM graph_facts f WHERE f.id = @id AND ${CURRENT} AND f.embedding_model = @model`);
+  const row = store.db.prepare(
+    `SELECT f.id, f.source_id, f.target_id, f.embedding FROM graph_facts f WHERE f.id = @id AND ${CURRENT} AND f.embedding_model = @model`,
+  );
   const neighbours = store.db.prepare(
     `SELECT f.id, f.embedding FROM graph_facts f WHERE f.id != @id AND ${CURRENT} AND f.embedding_model = @model AND (f.source_id = @s OR f.target_id = @t)`,
   );

@@ -60,7 +60,12 @@ export function upsertEntity(db: Db, input: EntityInput, at: string): Entity {
   const properties = { ...parseJsonObject(existing.properties), ...(input.properties ?? {}) };
   const nextType = existing.type === 'concept' && input.type !== undefined ? type : existing.type;
   const lastSeen = at > existing.last_seen ? at : existing.last_seen;
-  db.prepare('UPDATE graph_entities SET type = ?, properties = ?, last_seen = ? WHERE id = ?').run(nextType, JSON.stringify(properties), lastSeen, existing.id);
+  db.prepare('UPDATE graph_entities SET type = ?, properties = ?, last_seen = ? WHERE id = ?').run(
+    nextType,
+    JSON.stringify(properties),
+    lastSeen,
+    existing.id,
+  );
   return { ...toEntity(existing), type: nextType, properties, last_seen: lastSeen };
 }
 
@@ -87,7 +92,9 @@ export function listEntities(db: Db, options: { type?: EntityType; limit?: numbe
   if (options.type && !ENTITY_TYPES.includes(options.type)) return [];
   const where = options.type ? 'WHERE type = ?' : '';
   const params = options.type ? [options.type] : [];
-  return (db.prepare(`${SELECT} ${where} ORDER BY last_seen DESC, id LIMIT ?`).all(...params, options.limit ?? -1) as EntityRow[]).map(toEntity);
+  return (db.prepare(`${SELECT} ${where} ORDER BY last_seen DESC, id LIMIT ?`).all(...params, options.limit ?? -1) as EntityRow[]).map(
+    toEntity,
+  );
 }
 
 export function countEntities(db: Db): number {

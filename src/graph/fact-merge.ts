@@ -29,7 +29,10 @@ import { detectRestatement, saysChanged } from '../search/restatement.js';
 import { JACCARD_DUPLICATE, textJaccard, words } from './similarity.js';
 
 /** What merging looks at in a fact. */
-export type MergeFact = Pick<Fact, 'id' | 'source_id' | 'target_id' | 'source' | 'target' | 'relation' | 'description' | 'memory_type' | 'valid_at'>;
+export type MergeFact = Pick<
+  Fact,
+  'id' | 'source_id' | 'target_id' | 'source' | 'target' | 'relation' | 'description' | 'memory_type' | 'valid_at'
+>;
 
 export type Incoming = Omit<MergeFact, 'id'>;
 
@@ -54,7 +57,8 @@ export function isFreeTextTarget(f: Pick<MergeFact, 'target' | 'description'>): 
 export function restates(older: MergeFact, incoming: Incoming): { restates: boolean; reason: string } {
   const sameTarget = older.target_id === incoming.target_id;
   // Removing such a target leaves only boilerplate: no attribute can be compared.
-  if (!sameTarget && (isFreeTextTarget(older) || isFreeTextTarget(incoming))) return { restates: false, reason: 'free-text targets carry no comparable attribute' };
+  if (!sameTarget && (isFreeTextTarget(older) || isFreeTextTarget(incoming)))
+    return { restates: false, reason: 'free-text targets carry no comparable attribute' };
   const r = detectRestatement(older.description, incoming.description, {
     olderValues: sameTarget ? [] : [older.target],
     newerValues: sameTarget ? [] : [incoming.target],
@@ -71,7 +75,12 @@ export function restates(older: MergeFact, incoming: Incoming): { restates: bool
 function replaceOrKeepHistory(targets: MergeFact[], incoming: Incoming, cause: 'contradicted' | 'superseded', why: string): MergePlan {
   const later = targets.filter((t) => t.valid_at > incoming.valid_at).sort((a, b) => a.valid_at.localeCompare(b.valid_at));
   const first = later[0];
-  if (first) return { action: 'historical', before: { id: first.id, valid_at: first.valid_at }, reason: `${why}; it describes an earlier state than fact ${first.id}` };
+  if (first)
+    return {
+      action: 'historical',
+      before: { id: first.id, valid_at: first.valid_at },
+      reason: `${why}; it describes an earlier state than fact ${first.id}`,
+    };
   return { action: 'supersede', of: targets.map((t) => t.id), cause, reason: why };
 }
 
@@ -85,7 +94,12 @@ export function planMerge(incoming: Incoming, candidates: readonly MergeFact[]):
     (c) => opposite !== undefined && c.relation === opposite && c.source_id === incoming.source_id && c.target_id === incoming.target_id,
   );
   if (contradicted.length > 0) {
-    return replaceOrKeepHistory(contradicted, incoming, 'contradicted', `${incoming.relation} contradicts ${opposite} between the same entities`);
+    return replaceOrKeepHistory(
+      contradicted,
+      incoming,
+      'contradicted',
+      `${incoming.relation} contradicts ${opposite} between the same entities`,
+    );
   }
 
   const sameSlot = candidates.filter((c) => c.source_id === incoming.source_id && c.relation === incoming.relation);
@@ -108,7 +122,8 @@ export function planMerge(incoming: Incoming, candidates: readonly MergeFact[]):
   if (best) return { action: 'duplicate', of: best.id, reason: `statement Jaccard ${best.score.toFixed(2)} > ${JACCARD_DUPLICATE}` };
 
   const same = sameSlot.find((c) => c.target_id === incoming.target_id && isMutable(c.memory_type));
-  if (same && isMutable(incoming.memory_type)) return { action: 'reconsolidate', of: same.id, reason: 'new evidence about the same relation' };
+  if (same && isMutable(incoming.memory_type))
+    return { action: 'reconsolidate', of: same.id, reason: 'new evidence about the same relation' };
 
   return { action: 'create', reason: 'new fact' };
 }

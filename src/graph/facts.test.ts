@@ -20,23 +20,37 @@ describe('adding facts', () => {
   it('upserts both entities, classifies the fact and logs its creation as an access', () => {
     const r = add('fixed expiry', 'HORA expires memories after a fixed thirty days');
     expect(r.action).toBe('created');
-    expect(r.fact).toMatchObject({ source: 'hora', target: 'fixed expiry', relation: 'uses', category: 'technological', memory_type: 'semantic', confidence: 0.7 });
+    expect(r.fact).toMatchObject({
+      source: 'hora',
+      target: 'fixed expiry',
+      relation: 'uses',
+      category: 'technological',
+      memory_type: 'semantic',
+      confidence: 0.7,
+    });
     expect(r.fact.valid_at).toBe('2026-01-01T00:00:00.000Z');
     expect(findEntity(store.db, 'HORA')?.type).toBe('project');
     expect(accessTimes(store.db, [r.fact.id]).get(r.fact.id)).toEqual(['2026-01-01T00:00:00.000Z']);
   });
 
   it('rejects unknown relations, empty descriptions, bad confidence and bad dates without writing', () => {
-    expect(() => addFact(store, { source: hora, target: { name: 'x' }, relation: 'teleports', description: 'd' })).toThrow(/Unknown relation/);
+    expect(() => addFact(store, { source: hora, target: { name: 'x' }, relation: 'teleports', description: 'd' })).toThrow(
+      /Unknown relation/,
+    );
     expect(() => add('x', '   ')).toThrow(/needs a description/);
     expect(() => add('x', 'words here', { confidence: 1.2 })).toThrow(/between 0 and 1/);
     expect(() => add('x', 'words here', { validAt: 'last tuesday' })).toThrow(/ISO-8601/);
-    expect(() => addFact(store, { source: { name: '  ' }, target: { name: 'x' }, relation: 'uses', description: 'd' })).toThrow(/entity name is empty/);
+    expect(() => addFact(store, { source: { name: '  ' }, target: { name: 'x' }, relation: 'uses', description: 'd' })).toThrow(
+      /entity name is empty/,
+    );
     expect(queryFacts(store)).toHaveLength(0);
   });
 
   it('normalises legacy relation names', () => {
-    expect(addFact(store, { source: hora, target: { name: 'graphiti' }, relation: 'involves', description: 'hora draws on graphiti' }).fact.relation).toBe('related_to');
+    expect(
+      addFact(store, { source: hora, target: { name: 'graphiti' }, relation: 'involves', description: 'hora draws on graphiti' }).fact
+        .relation,
+    ).toBe('related_to');
   });
 
   it('deduplicates by Jaccard above 0.85 and reinforces the existing fact', () => {
@@ -50,12 +64,27 @@ describe('adding facts', () => {
   });
 
   it('reconsolidates a semantic fact with new evidence, keeping at most 5 versions', () => {
-    const first = addFact(store, { source: hora, target: { name: 'jsonl' }, relation: 'uses', description: 'HORA memory uses JSONL files for storage', confidence: 0.7 });
-    const enriched = addFact(store, { source: hora, target: { name: 'jsonl' }, relation: 'uses', description: 'HORA memory uses JSONL files with binary embeddings.bin for storage', confidence: 0.9 });
+    const first = addFact(store, {
+      source: hora,
+      target: { name: 'jsonl' },
+      relation: 'uses',
+      description: 'HORA memory uses JSONL files for storage',
+      confidence: 0.7,
+    });
+    const enriched = addFact(store, {
+      source: hora,
+      target: { name: 'jsonl' },
+      relation: 'uses',
+      description: 'HORA memory uses JSONL files with binary embeddings.bin for storage',
+      confidence: 0.9,
+    });
     expect(enriched.action).toBe('reconsolidated');
     expect(enriched.fact).toMatchObject({ id: first.fact.id, reconsolidation_count: 1, confidence: 0.9 });
-    expect(enriched.fact.history).toEqual([{ description: 'HORA memory uses JSONL files for storage', confidence: 0.7, reconsolidated_at: '2026-01-01T00:00:00.000Z' }]);
-    for (let i = 1; i <= 6; i++) reconsolidateFact(store, first.fact.id, { description: `HORA memory storage revision number ${i} with detail ${'x'.repeat(i)}` });
+    expect(enriched.fact.history).toEqual([
+      { description: 'HORA memory uses JSONL files for storage', confidence: 0.7, reconsolidated_at: '2026-01-01T00:00:00.000Z' },
+    ]);
+    for (let i = 1; i <= 6; i++)
+      reconsolidateFact(store, first.fact.id, { description: `HORA memory storage revision number ${i} with detail ${'x'.repeat(i)}` });
     const fact = getFact(store.db, first.fact.id);
     expect(fact?.reconsolidation_count).toBe(7);
     expect(fact?.history).toHaveLength(5);
@@ -82,7 +111,12 @@ describe('supersession and time travel', () => {
     expect(day15.action).toBe('superseded');
     expect(day15.superseded).toEqual([day1.fact.id]);
     const old = getFact(store.db, day1.fact.id);
-    expect(old).toMatchObject({ invalid_at: '2026-01-15T00:00:00.000Z', expired_at: '2026-01-15T00:00:00.000Z', superseded_by: day15.fact.id, expired_reason: 'superseded' });
+    expect(old).toMatchObject({
+      invalid_at: '2026-01-15T00:00:00.000Z',
+      expired_at: '2026-01-15T00:00:00.000Z',
+      superseded_by: day15.fact.id,
+      expired_reason: 'superseded',
+    });
 
     expect(queryFacts(store).map((f) => f.id)).toEqual([day15.fact.id]);
     expect(queryFacts(store, { at: '2026-01-10T00:00:00Z' }).map((f) => f.id)).toEqual([day1.fact.id]);
@@ -108,9 +142,19 @@ describe('supersession and time travel', () => {
   });
 
   it('supersedes a restated value of the same attribute (plain changing memories)', () => {
-    const a = addFact(store, { source: { name: 'report' }, target: { name: 'deadline' }, relation: 'related_to', description: 'The quarterly report deadline is March 3' });
+    const a = addFact(store, {
+      source: { name: 'report' },
+      target: { name: 'deadline' },
+      relation: 'related_to',
+      description: 'The quarterly report deadline is March 3',
+    });
     store.advanceDays(3);
-    const b = addFact(store, { source: { name: 'report' }, target: { name: 'deadline' }, relation: 'related_to', description: 'The quarterly report deadline moved to March 10' });
+    const b = addFact(store, {
+      source: { name: 'report' },
+      target: { name: 'deadline' },
+      relation: 'related_to',
+      description: 'The quarterly report deadline moved to March 10',
+    });
     expect(b).toMatchObject({ action: 'superseded', superseded: [a.fact.id] });
     expect(getFact(store.db, a.fact.id)?.superseded_by).toBe(b.fact.id);
   });
@@ -122,22 +166,53 @@ describe('supersession and time travel', () => {
     expect(queryFacts(store)).toHaveLength(2);
     // but another target for the same attribute replaces the old one
     addFact(store, { source: hora, target: { name: 'Jest' }, relation: 'uses', description: 'hora uses Jest for unit testing' });
-    const both = addFact(store, { source: hora, target: { name: 'Vitest' }, relation: 'uses', description: 'hora uses Vitest for unit testing' });
+    const both = addFact(store, {
+      source: hora,
+      target: { name: 'Vitest' },
+      relation: 'uses',
+      description: 'hora uses Vitest for unit testing',
+    });
     expect(both.action).toBe('created');
-    const vitest = addFact(store, { source: hora, target: { name: 'Mocha' }, relation: 'uses', description: 'hora now uses Mocha for unit testing' });
+    const vitest = addFact(store, {
+      source: hora,
+      target: { name: 'Mocha' },
+      relation: 'uses',
+      description: 'hora now uses Mocha for unit testing',
+    });
     expect(vitest.action).toBe('superseded');
     expect(vitest.superseded).toHaveLength(2);
-    expect(queryFacts(store).map((f) => f.target).sort()).toEqual(['Mocha', 'TypeScript', 'zod']);
+    expect(
+      queryFacts(store)
+        .map((f) => f.target)
+        .sort(),
+    ).toEqual(['Mocha', 'TypeScript', 'zod']);
     // a single-choice relation needs no "now"
     const user = { name: 'user', type: 'person' };
     addFact(store, { source: user, target: { name: 'tabs' }, relation: 'prefers', description: 'the user prefers tabs for indentation' });
-    expect(addFact(store, { source: user, target: { name: 'spaces' }, relation: 'prefers', description: 'the user prefers spaces for indentation' }).action).toBe('superseded');
+    expect(
+      addFact(store, {
+        source: user,
+        target: { name: 'spaces' },
+        relation: 'prefers',
+        description: 'the user prefers spaces for indentation',
+      }).action,
+    ).toBe('superseded');
   });
 
   it('lets a decision against replace a decision for the same thing', () => {
     const user = { name: 'user', type: 'person' };
-    const a = addFact(store, { source: user, target: { name: 'Prisma', type: 'library' }, relation: 'decided_for', description: 'chose Prisma as the ORM' });
-    const b = addFact(store, { source: user, target: { name: 'Prisma', type: 'library' }, relation: 'decided_against', description: 'dropped Prisma: too heavy' });
+    const a = addFact(store, {
+      source: user,
+      target: { name: 'Prisma', type: 'library' },
+      relation: 'decided_for',
+      description: 'chose Prisma as the ORM',
+    });
+    const b = addFact(store, {
+      source: user,
+      target: { name: 'Prisma', type: 'library' },
+      relation: 'decided_against',
+      description: 'dropped Prisma: too heavy',
+    });
     expect(b).toMatchObject({ action: 'superseded', superseded: [a.fact.id] });
     expect(getFact(store.db, a.fact.id)?.expired_reason).toBe('contradicted');
   });
@@ -146,13 +221,26 @@ describe('supersession and time travel', () => {
     const a = add('redis', 'hora caches embeddings in redis');
     store.advanceDays(2);
     const r = supersedeFact(store, a.fact.id, {
-      replacement: { source: hora, target: { name: 'lru', type: 'concept' }, relation: 'uses', description: 'hora caches embeddings in an in-process LRU' },
+      replacement: {
+        source: hora,
+        target: { name: 'lru', type: 'concept' },
+        relation: 'uses',
+        description: 'hora caches embeddings in an in-process LRU',
+      },
     });
-    expect(r.superseded).toMatchObject({ expired_at: '2026-01-03T00:00:00.000Z', invalid_at: '2026-01-03T00:00:00.000Z', superseded_by: r.replacement?.fact.id });
+    expect(r.superseded).toMatchObject({
+      expired_at: '2026-01-03T00:00:00.000Z',
+      invalid_at: '2026-01-03T00:00:00.000Z',
+      superseded_by: r.replacement?.fact.id,
+    });
     expect(() => supersedeFact(store, a.fact.id)).toThrow(/no longer current/);
     expect(() => supersedeFact(store, 9999)).toThrow(/Not found: fact 9999/);
     const b = add('sqlite', 'hora stores everything in one sqlite file');
     const retracted = supersedeFact(store, b.fact.id, { invalidAt: '2026-01-02' });
-    expect(retracted.superseded).toMatchObject({ expired_reason: 'retracted', invalid_at: '2026-01-02T00:00:00.000Z', superseded_by: null });
+    expect(retracted.superseded).toMatchObject({
+      expired_reason: 'retracted',
+      invalid_at: '2026-01-02T00:00:00.000Z',
+      superseded_by: null,
+    });
   });
 });

@@ -94,7 +94,20 @@ export const isCurrent = (fact: Pick<Fact, 'expired_at' | 'invalid_at'>, now: Da
 /** The columns a new fact is written with. */
 export type NewFactRow = Pick<
   Fact,
-  'source_id' | 'target_id' | 'relation' | 'category' | 'description' | 'memory_type' | 'confidence' | 'valid_at' | 'created_at' | 'emotional_weight' | 'project' | 'source_session' | 'origin' | 'metadata'
+  | 'source_id'
+  | 'target_id'
+  | 'relation'
+  | 'category'
+  | 'description'
+  | 'memory_type'
+  | 'confidence'
+  | 'valid_at'
+  | 'created_at'
+  | 'emotional_weight'
+  | 'project'
+  | 'source_session'
+  | 'origin'
+  | 'metadata'
 > & { invalid_at?: string | null };
 
 /** Inserts the row (the FTS trigger indexes it) and its first access. */
@@ -116,12 +129,22 @@ export function insertFactRow(db: Db, row: NewFactRow): number {
  * Closes a fact. `invalidAt` ends its real-world validity (omit it for a fact that was
  * merely forgotten, which closes only the graph dimension).
  */
-export function closeFact(db: Db, id: number, close: { expiredAt: string; reason: ExpiredReason; invalidAt?: string; supersededBy?: number }): void {
+export function closeFact(
+  db: Db,
+  id: number,
+  close: { expiredAt: string; reason: ExpiredReason; invalidAt?: string; supersededBy?: number },
+): void {
   db.prepare(
     `UPDATE graph_facts SET expired_at = @expiredAt, expired_reason = @reason, superseded_by = COALESCE(@supersededBy, superseded_by),
        invalid_at = CASE WHEN @invalidAt IS NULL THEN invalid_at WHEN invalid_at IS NULL OR invalid_at > @invalidAt THEN @invalidAt ELSE invalid_at END
      WHERE id = @id`,
-  ).run({ id, expiredAt: close.expiredAt, reason: close.reason, invalidAt: close.invalidAt ?? null, supersededBy: close.supersededBy ?? null });
+  ).run({
+    id,
+    expiredAt: close.expiredAt,
+    reason: close.reason,
+    invalidAt: close.invalidAt ?? null,
+    supersededBy: close.supersededBy ?? null,
+  });
 }
 
 export function countFacts(db: Db): number {
@@ -132,7 +155,12 @@ export function countFacts(db: Db): number {
 export function currentFactsOf(db: Db, entityIds: readonly number[], now: Date, limit = 500): Fact[] {
   if (entityIds.length === 0) return [];
   const ids = entityIds.map((n) => Math.trunc(n)).join(',');
-  return selectFacts(db, `(f.source_id IN (${ids}) OR f.target_id IN (${ids})) AND ${CURRENT}`, { now: now.toISOString() }, `ORDER BY f.id DESC LIMIT ${Math.trunc(limit)}`);
+  return selectFacts(
+    db,
+    `(f.source_id IN (${ids}) OR f.target_id IN (${ids})) AND ${CURRENT}`,
+    { now: now.toISOString() },
+    `ORDER BY f.id DESC LIMIT ${Math.trunc(limit)}`,
+  );
 }
 
 export const MAX_HISTORY = 5;
@@ -153,5 +181,10 @@ export function reconsolidateRow(db: Db, old: Fact, next: { description?: string
        embedding = CASE WHEN description = @description THEN embedding END,
        embedding_model = CASE WHEN description = @description THEN embedding_model END
      WHERE id = @id`,
-  ).run({ description: next.description ?? old.description, confidence: next.confidence ?? old.confidence, history: JSON.stringify(history), id: old.id });
+  ).run({
+    description: next.description ?? old.description,
+    confidence: next.confidence ?? old.confidence,
+    history: JSON.stringify(history),
+    id: old.id,
+  });
 }

@@ -12,12 +12,17 @@ const STOP = new Set(
   not no yes so than then too very can could should would will shall may might must just also about over under again more most some any
   all each both other such only own same few nor le la les un une des du de et ou mais donc or ni car est sont été être avoir a ai as ont
   ce cet cette ces ça cela ceci qui que quoi dont où je tu il elle on nous vous ils elles me te se mon ton son ma ta sa mes tes ses notre votre
-  leur leurs pour par sur sous dans avec sans en au aux ne pas plus moins très comme si tout tous toute toutes fait faire please svp stp`.split(/\s+/),
+  leur leurs pour par sur sous dans avec sans en au aux ne pas plus moins très comme si tout tous toute toutes fait faire please svp stp`.split(
+    /\s+/,
+  ),
 );
 
 export function ftsTerms(text: string, max = 16): string[] {
   const seen = new Set<string>();
-  for (const m of text.toLowerCase().normalize('NFKC').matchAll(/[\p{L}\p{N}_]+/gu)) {
+  for (const m of text
+    .toLowerCase()
+    .normalize('NFKC')
+    .matchAll(/[\p{L}\p{N}_]+/gu)) {
     const w = m[0];
     if (w.length < 2 || STOP.has(w) || seen.has(w)) continue;
     seen.add(w);
@@ -34,7 +39,11 @@ export function ftsQuery(text: string, max = 16): string {
 }
 
 /** Fact ids ranked by BM25 (description 2, entity names 1.5, relation 1), best first. */
-export function bm25Facts(db: Db, text: string, options: { limit?: number; where?: string; params?: Record<string, unknown> } = {}): { id: number; score: number }[] {
+export function bm25Facts(
+  db: Db,
+  text: string,
+  options: { limit?: number; where?: string; params?: Record<string, unknown> } = {},
+): { id: number; score: number }[] {
   const expression = ftsQuery(text);
   if (!expression) return [];
   const where = options.where ? `AND ${options.where}` : '';

@@ -13,7 +13,8 @@ beforeEach(() => (store = testStore('2026-01-01T00:00:00.000Z')));
 afterEach(() => store.cleanup());
 
 const add = (name: string, extra: Record<string, unknown> = {}) =>
-  addFact(store, { source: { name: 'app' }, target: { name }, relation: 'related_to', description: `app relates to ${name}`, ...extra }).fact.id;
+  addFact(store, { source: { name: 'app' }, target: { name }, relation: 'related_to', description: `app relates to ${name}`, ...extra })
+    .fact.id;
 
 describe('decay expiry', () => {
   it('expires a single-access fact after about 55 days, in the graph dimension only', () => {
@@ -30,7 +31,12 @@ describe('decay expiry', () => {
 
   it('keeps retrieved facts and protects failures', () => {
     const used = add('used thing');
-    const failure = addFact(store, { source: { name: 'app' }, target: { name: 'flaky build' }, relation: 'fails_for', description: 'the release script fails for windows paths' }).fact.id;
+    const failure = addFact(store, {
+      source: { name: 'app' },
+      target: { name: 'flaky build' },
+      relation: 'fails_for',
+      description: 'the release script fails for windows paths',
+    }).fact.id;
     const correction = add('named exports', { correction: true });
     store.advanceDays(30);
     recordAccess(store.db, [used], store.clock.now().toISOString(), 'retrieval');

@@ -35,7 +35,10 @@ export interface GcReport {
 export function expireDecayedFacts(store: Store): number[] {
   const now = store.clock.now();
   const nowIso = now.toISOString();
-  const facts = store.db.prepare(`SELECT f.id, f.emotional_weight FROM graph_facts f WHERE ${CURRENT}`).all({ now: nowIso }) as { id: number; emotional_weight: number }[];
+  const facts = store.db.prepare(`SELECT f.id, f.emotional_weight FROM graph_facts f WHERE ${CURRENT}`).all({ now: nowIso }) as {
+    id: number;
+    emotional_weight: number;
+  }[];
   const expired: number[] = [];
   for (const [id, a] of activations(store.db, facts, now)) if (a < EXPIRY_THRESHOLD) expired.push(id);
   writeTx(store.db, () => {
@@ -49,7 +52,13 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
   const previous = readMeta(store.db, LAST_RUN_KEY);
   if (!options.force && previous && now.getTime() - Date.parse(previous) < GC_INTERVAL_MS) {
     const due = new Date(Date.parse(previous) + GC_INTERVAL_MS).toISOString();
-    return { ran: false, reason: `last run ${previous}; next due ${due} (use --force to run now)`, expired: [], access_rows_trimmed: 0, next_due: due };
+    return {
+      ran: false,
+      reason: `last run ${previous}; next due ${due} (use --force to run now)`,
+      expired: [],
+      access_rows_trimmed: 0,
+      next_due: due,
+    };
   }
   const release = acquireLock(join(store.paths.locks, 'graph-gc.lock'), { staleMs: GC_LOCK_TIMEOUT_MS });
   if (!release) return { ran: false, reason: 'another graph GC is running', expired: [], access_rows_trimmed: 0 };
@@ -59,7 +68,15 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
     const dream = runDreamCycle(store);
     const communities = detectCommunities(store).length;
     writeMeta(store.db, LAST_RUN_KEY, now.toISOString());
-    return { ran: true, reason: 'ran', expired, access_rows_trimmed: trimmed, dream, communities, next_due: new Date(now.getTime() + GC_INTERVAL_MS).toISOString() };
+    return {
+      ran: true,
+      reason: 'ran',
+      expired,
+      access_rows_trimmed: trimmed,
+      dream,
+      communities,
+      next_due: new Date(now.getTime() + GC_INTERVAL_MS).toISOString(),
+    };
   } finally {
     release();
   }

@@ -3,7 +3,8 @@ import { DAY_MS } from '../core/clock.js';
 import { classifyMemoryType, isMutable } from './memory-type.js';
 
 const now = new Date('2026-03-01T12:00:00Z');
-const kind = (description: string, relation = 'uses', eventAt?: Date | string) => classifyMemoryType({ description, relation, eventAt, now });
+const kind = (description: string, relation = 'uses', eventAt?: Date | string) =>
+  classifyMemoryType({ description, relation, eventAt, now });
 
 describe('Tulving classification', () => {
   it('defaults to semantic', () => {
@@ -15,7 +16,7 @@ describe('Tulving classification', () => {
     expect(kind('Fixed the auth bug on 2026-02-20')).toBe('episodic');
     expect(kind('Fixed the auth bug in session 3f2a9c01')).toBe('episodic');
     expect(kind('the build broke yesterday')).toBe('episodic');
-    expect(kind("on a corrigé le bug hier")).toBe('episodic');
+    expect(kind('on a corrigé le bug hier')).toBe('episodic');
     expect(kind("le déploiement a échoué aujourd'hui")).toBe('episodic');
     expect(kind('we renamed the module in this session')).toBe('episodic');
     // "hier" inside another word is no marker

@@ -21,6 +21,7 @@ import { DAY_MS } from '../core/clock.js';
 export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural'] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 
+// prettier-ignore
 export const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
   'follows_pattern',
   'implements',

@@ -29,7 +29,9 @@ export function neighbourhood(store: Store, seeds: readonly number[], options: N
   const perEntity = options.perEntity ?? 10;
   const maxFrontier = options.maxFrontier ?? 10;
   const maxDegree = options.maxDegree ?? 50;
-  const degreeOf = store.db.prepare('SELECT (SELECT COUNT(*) FROM graph_facts WHERE source_id = @e) + (SELECT COUNT(*) FROM graph_facts WHERE target_id = @e) AS n');
+  const degreeOf = store.db.prepare(
+    'SELECT (SELECT COUNT(*) FROM graph_facts WHERE source_id = @e) + (SELECT COUNT(*) FROM graph_facts WHERE target_id = @e) AS n',
+  );
   const time = timeCondition(options, store.clock.now());
   const scope = options.projects ? "AND (f.project = '' OR f.project IN (SELECT value FROM json_each(@projects)))" : '';
   const params = { ...time.params, ...(options.projects ? { projects: JSON.stringify(options.projects) } : {}) };
@@ -41,7 +43,12 @@ export function neighbourhood(store: Store, seeds: readonly number[], options: N
     const next: number[] = [];
     for (const entity of frontier) {
       if ((degreeOf.get({ e: entity }) as { n: number }).n > maxDegree) continue;
-      const facts = selectFacts(store.db, `(f.source_id = @entity OR f.target_id = @entity) AND ${time.sql} ${scope}`, { ...params, entity }, `ORDER BY f.confidence DESC, f.id DESC LIMIT ${Math.trunc(perEntity)}`);
+      const facts = selectFacts(
+        store.db,
+        `(f.source_id = @entity OR f.target_id = @entity) AND ${time.sql} ${scope}`,
+        { ...params, entity },
+        `ORDER BY f.confidence DESC, f.id DESC LIMIT ${Math.trunc(perEntity)}`,
+      );
       for (const fact of facts) {
         if (seenFacts.has(fact.id)) continue;
         seenFacts.add(fact.id);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ENTITY_TYPES, RELATIONS, RELATION_CATEGORIES, entityKey, normalizeEntityType, normalizeRelation, relationCategory } from './ontology.js';
+import {
+  ENTITY_TYPES,
+  RELATIONS,
+  RELATION_CATEGORIES,
+  entityKey,
+  normalizeEntityType,
+  normalizeRelation,
+  relationCategory,
+} from './ontology.js';
 
 describe('ontology', () => {
   it('has 10 entity types and 34 relations in 6 categories', () => {

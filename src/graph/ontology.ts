@@ -6,7 +6,18 @@
  * which the seed's own Tulving rules name as a procedural relation.
  */
 
-export const ENTITY_TYPES = ['project', 'tool', 'error_pattern', 'preference', 'concept', 'person', 'file', 'library', 'pattern', 'decision'] as const;
+export const ENTITY_TYPES = [
+  'project',
+  'tool',
+  'error_pattern',
+  'preference',
+  'concept',
+  'person',
+  'file',
+  'library',
+  'pattern',
+  'decision',
+] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 export const RELATION_CATEGORIES = {
@@ -128,7 +139,10 @@ export function isEntityType(value: string): value is EntityType {
 
 /** Entity types given loosely ("Library", "error", "lib") are mapped; anything else is a concept. */
 export function normalizeEntityType(raw: string | undefined): EntityType {
-  const key = (raw ?? '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = (raw ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if (isEntityType(key)) return key;
   const aliases: Record<string, EntityType> = {
     error: 'error_pattern',

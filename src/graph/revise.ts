@@ -15,9 +15,13 @@ import { isMutable } from './memory-type.js';
 function requireCurrent(store: Store, id: number): Fact {
   const fact = requireFact(store.db, id);
   if (!isCurrent(fact, store.clock.now())) {
-    throw new HomunculusError('fact_closed', `Fact ${id} is no longer current (${fact.expired_reason ?? 'invalid since ' + fact.invalid_at}).`, {
-      hint: fact.superseded_by ? `Its replacement is fact ${fact.superseded_by}.` : 'Only current facts can change.',
-    });
+    throw new HomunculusError(
+      'fact_closed',
+      `Fact ${id} is no longer current (${fact.expired_reason ?? 'invalid since ' + fact.invalid_at}).`,
+      {
+        hint: fact.superseded_by ? `Its replacement is fact ${fact.superseded_by}.` : 'Only current facts can change.',
+      },
+    );
   }
   return fact;
 }
@@ -26,7 +30,8 @@ export function reconsolidateFact(store: Store, id: number, next: { description?
   const description = next.description?.replace(/\s+/g, ' ').trim();
   if (next.description !== undefined && !description) throw new UsageError('The new description is empty.');
   const confidence = next.confidence === undefined ? undefined : parseConfidence(next.confidence);
-  if (description === undefined && confidence === undefined) throw new UsageError('Nothing to reconsolidate.', 'Give --description and/or --confidence.');
+  if (description === undefined && confidence === undefined)
+    throw new UsageError('Nothing to reconsolidate.', 'Give --description and/or --confidence.');
   return writeTx(store.db, () => {
     const fact = requireCurrent(store, id);
     if (!isMutable(fact.memory_type)) {

@@ -10,7 +10,7 @@ import { reconsolidateFact } from './revise.js';
 import { cosine } from './similarity.js';
 
 describe('reciprocal rank fusion', () => {
-  it("weighs ranks as the seed says: 0.7/(60+r_sem) + 0.3/(60+r_bm25)", () => {
+  it('weighs ranks as the seed says: 0.7/(60+r_sem) + 0.3/(60+r_bm25)', () => {
     const fused = reciprocalRankFusion([
       { ids: [1, 2], weight: 0.7 },
       { ids: [2, 3], weight: 0.3 },
@@ -50,7 +50,9 @@ describe('the hash embedder', () => {
     const a = hashEmbedding('homunculus validates input with zod');
     expect([...a]).toEqual([...hashEmbedding('homunculus validates input with zod')]);
     expect(cosine(a, a)).toBeCloseTo(1);
-    expect(cosine(a, hashEmbedding('homunculus validates its input with zod'))).toBeGreaterThan(cosine(a, hashEmbedding('the cat sat on the mat')));
+    expect(cosine(a, hashEmbedding('homunculus validates its input with zod'))).toBeGreaterThan(
+      cosine(a, hashEmbedding('the cat sat on the mat')),
+    );
   });
 });
 
@@ -78,7 +80,11 @@ describe('fact search and embeddings', () => {
     add('zod', 'validation uses zod schemas', { project: 'p1' });
     add('joi', 'validation uses joi schemas', { project: 'p2' });
     add('ajv', 'validation uses ajv schemas');
-    expect(searchFacts(store, { text: 'validation schemas', projects: ['p1'] }).map((h) => h.fact.target).sort()).toEqual(['ajv', 'zod']);
+    expect(
+      searchFacts(store, { text: 'validation schemas', projects: ['p1'] })
+        .map((h) => h.fact.target)
+        .sort(),
+    ).toEqual(['ajv', 'zod']);
     expect(searchFacts(store, { text: 'validation schemas', relations: ['depends_on'] })).toEqual([]);
   });
 
@@ -140,11 +146,18 @@ describe('fact search and embeddings', () => {
       [/ajv/, [0, 0, 1, 0]],
       [/joi/, [0, 0, 0.919, Math.sqrt(1 - 0.919 * 0.919)]],
     ];
-    const embed = Object.assign((texts: readonly string[]) => texts.map((t) => new Float32Array(vectors.find(([re]) => re.test(t))?.[1] ?? [0, 0, 0, 0])), { model: 'kw' });
+    const embed = Object.assign(
+      (texts: readonly string[]) => texts.map((t) => new Float32Array(vectors.find(([re]) => re.test(t))?.[1] ?? [0, 0, 0, 0])),
+      { model: 'kw' },
+    );
     await embedPending(store, embed);
     const dups = deduplicateByEmbedding(store, [b.fact.id, d.fact.id], { model: 'kw' });
     expect(dups).toEqual([{ kept: b.fact.id, superseded: a.fact.id, cosine: expect.closeTo(0.95, 5) }]);
-    expect(getFact(store.db, a.fact.id)).toMatchObject({ expired_reason: 'duplicate', superseded_by: b.fact.id, invalid_at: '2026-01-02T00:00:00.000Z' });
+    expect(getFact(store.db, a.fact.id)).toMatchObject({
+      expired_reason: 'duplicate',
+      superseded_by: b.fact.id,
+      invalid_at: '2026-01-02T00:00:00.000Z',
+    });
     expect(getFact(store.db, c.fact.id)?.expired_at).toBeNull();
     // vectors of another model are never compared
     expect(deduplicateByEmbedding(store, [d.fact.id], { model: 'other' })).toEqual([]);

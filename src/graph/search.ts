@@ -95,10 +95,11 @@ function factVectors(db: Db, model: string, ids: readonly number[]): Map<number,
   }
   const missing = ids.filter((id) => !cache.byId.has(id));
   if (missing.length > 0) {
-    const rows = cachedStatement(db, 'SELECT id, embedding FROM graph_facts WHERE id IN (SELECT value FROM json_each(?)) AND embedding_model = ?', { raw: true }).all(
-      JSON.stringify(missing),
-      model,
-    ) as [number, Buffer | null][];
+    const rows = cachedStatement(
+      db,
+      'SELECT id, embedding FROM graph_facts WHERE id IN (SELECT value FROM json_each(?)) AND embedding_model = ?',
+      { raw: true },
+    ).all(JSON.stringify(missing), model) as [number, Buffer | null][];
     for (const [id, blob] of rows) {
       const v = blobToVector(blob);
       // Stored unit length, so the per-query cosine is one dot product.
@@ -112,13 +113,21 @@ function factVectors(db: Db, model: string, ids: readonly number[]): Map<number,
  * The vectors of the facts in scope. The scope is read as ids (cheap: no blobs); the vectors
  * come from a per-connection cache, so a long-lived process (the MCP server) reads each once.
  */
-export function loadVectorPool(store: Store, scope: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects'>, model: string): VectorPool {
+export function loadVectorPool(
+  store: Store,
+  scope: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects'>,
+  model: string,
+): VectorPool {
   const cond = conditions(store, { ...scope, text: '' });
   const rows = store.db
     .prepare(`SELECT f.id, f.relation, f.memory_type FROM graph_facts f WHERE ${cond.sql} AND f.embedding_model = @model`)
     .raw()
     .all({ ...cond.params, model }) as [number, Relation, MemoryType][];
-  const vectors = factVectors(store.db, model, rows.map((r) => r[0]));
+  const vectors = factVectors(
+    store.db,
+    model,
+    rows.map((r) => r[0]),
+  );
   const entries: VectorPool['entries'] = [];
   for (const [id, relation, memory_type] of rows) {
     const vector = vectors.get(id);
@@ -130,7 +139,8 @@ export function loadVectorPool(store: Store, scope: Pick<FactSearch, 'at' | 'kno
 /** The `limit` ids of highest score, best first (ties: lower id), without sorting them all. */
 export function topIds(ids: readonly number[], scores: readonly number[], limit: number): number[] {
   const best: number[] = []; // indexes into ids/scores, best first
-  const better = (i: number, j: number) => (scores[i] as number) > (scores[j] as number) || (scores[i] === scores[j] && (ids[i] as number) < (ids[j] as number));
+  const better = (i: number, j: number) =>
+    (scores[i] as number) > (scores[j] as number) || (scores[i] === scores[j] && (ids[i] as number) < (ids[j] as number));
   for (let i = 0; i < ids.length; i++) {
     if (best.length === limit && !better(i, best[limit - 1] as number)) continue;
     let lo = 0;
@@ -147,7 +157,12 @@ export function topIds(ids: readonly number[], scores: readonly number[], limit:
 }
 
 /** Fact ids by cosine to the query vector among the pool's facts that pass the filters, best first. */
-export function vectorFacts(pool: VectorPool, vector: Float32Array, q: Pick<FactSearch, 'relations' | 'memoryTypes'>, limit: number): number[] {
+export function vectorFacts(
+  pool: VectorPool,
+  vector: Float32Array,
+  q: Pick<FactSearch, 'relations' | 'memoryTypes'>,
+  limit: number,
+): number[] {
   const ids: number[] = [];
   const scores: number[] = [];
   const unit = l2normalize(vector);
@@ -167,10 +182,20 @@ export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
   const bm25 = bm25Facts(store.db, q.text, { limit, where: cond.sql, params: cond.params }).map((h) => h.id);
   const pool = q.queryVector ? (q.pool ?? loadVectorPool(store, q, q.model ?? 'default')) : undefined;
   const vector = q.queryVector && pool ? vectorFacts(pool, q.queryVector, q, limit) : [];
-  const lists: RankedIds[] = vector.length ? [{ ids: vector, weight: SEMANTIC_WEIGHT }, { ids: bm25, weight: BM25_WEIGHT }] : [{ ids: bm25, weight: 1 }];
+  const lists: RankedIds[] = vector.length
+    ? [
+        { ids: vector, weight: SEMANTIC_WEIGHT },
+        { ids: bm25, weight: BM25_WEIGHT },
+      ]
+    : [{ ids: bm25, weight: 1 }];
   const fused = reciprocalRankFusion(lists);
   if (fused.length === 0) return [];
-  const facts = new Map(factsByIds(store.db, fused.map((f) => f.id)).map((f) => [f.id, f]));
+  const facts = new Map(
+    factsByIds(
+      store.db,
+      fused.map((f) => f.id),
+    ).map((f) => [f.id, f]),
+  );
   const now = store.clock.now();
   const reference = q.at ? new Date(q.at) : q.knownAt ? new Date(q.knownAt) : now;
   const acts = activations(store.db, [...facts.values()], now);
@@ -181,10 +206,17 @@ export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
     const activation = acts.get(id) ?? Number.NEGATIVE_INFINITY;
     const days = (reference.getTime() - Date.parse(fact.valid_at)) / DAY_MS;
     const superseded = fact.expired_at !== null || (fact.invalid_at !== null && fact.invalid_at <= now.toISOString());
-    const score = rrf * activationFactor(activation) * fact.confidence * recencyDecay(days) * (q.includeHistory && superseded ? SUPERSEDED_PENALTY : 1);
+    const score =
+      rrf * activationFactor(activation) * fact.confidence * recencyDecay(days) * (q.includeHistory && superseded ? SUPERSEDED_PENALTY : 1);
     const bRank = bm25.indexOf(id);
     const vRank = vector.indexOf(id);
-    out.push({ fact, score, rrf, activation, ranks: { ...(bRank >= 0 ? { bm25: bRank + 1 } : {}), ...(vRank >= 0 ? { vector: vRank + 1 } : {}) } });
+    out.push({
+      fact,
+      score,
+      rrf,
+      activation,
+      ranks: { ...(bRank >= 0 ? { bm25: bRank + 1 } : {}), ...(vRank >= 0 ? { vector: vRank + 1 } : {}) },
+    });
   }
   return out.sort((a, b) => b.score - a.score || b.fact.valid_at.localeCompare(a.fact.valid_at) || a.fact.id - b.fact.id);
 }

@@ -15,13 +15,22 @@ afterEach(() => store.cleanup());
 describe('memory quality metrics', () => {
   it('are zero and unhealthy-but-defined on an empty graph', () => {
     const s = graphStats(store);
-    expect(s).toMatchObject({ entities: 0, dedup_ratio: 0, embedding_coverage: 0, average_activation: null, retrieval_hit_rate: 0, dream_efficiency: 0, average_confidence: null });
+    expect(s).toMatchObject({
+      entities: 0,
+      dedup_ratio: 0,
+      embedding_coverage: 0,
+      average_activation: null,
+      retrieval_hit_rate: 0,
+      dream_efficiency: 0,
+      average_confidence: null,
+    });
     expect(s.healthy.dedup_ratio).toBe(true);
     expect(s.healthy.embedding_coverage).toBe(false);
   });
 
   it('computes each metric from the seed formula', async () => {
-    const add = (t: string, d: string, c = 0.8) => addFact(store, { source: { name: 'app' }, target: { name: t }, relation: 'uses', description: d, confidence: c }).fact.id;
+    const add = (t: string, d: string, c = 0.8) =>
+      addFact(store, { source: { name: 'app' }, target: { name: t }, relation: 'uses', description: d, confidence: c }).fact.id;
     const a = add('postgres', 'app stores data in postgres 15', 0.6);
     const b = add('redis', 'app caches sessions in redis');
     add('vitest', 'app runs its tests with vitest', 1);
@@ -42,6 +51,13 @@ describe('memory quality metrics', () => {
     expect(s.dream_efficiency).toBe(0);
     expect(s.memory_types).toEqual({ episodic: 0, semantic: 3, procedural: 0, unclassified: 0 });
     expect(s.average_confidence).toBeCloseTo((0.8 + 1 + 0.8) / 3, 3);
-    expect(s.healthy).toMatchObject({ dedup_ratio: true, embedding_coverage: false, average_activation: true, reconsolidation_rate: false, retrieval_hit_rate: false, average_confidence: true });
+    expect(s.healthy).toMatchObject({
+      dedup_ratio: true,
+      embedding_coverage: false,
+      average_activation: true,
+      reconsolidation_rate: false,
+      retrieval_hit_rate: false,
+      average_confidence: true,
+    });
   });
 });

@@ -33,7 +33,16 @@ export interface GraphStats {
   distilled_facts: number;
   memory_types: { episodic: number; semantic: number; procedural: number; unclassified: number };
   average_confidence: number | null;
-  healthy: Record<'dedup_ratio' | 'embedding_coverage' | 'average_activation' | 'reconsolidation_rate' | 'retrieval_hit_rate' | 'dream_efficiency' | 'average_confidence', boolean>;
+  healthy: Record<
+    | 'dedup_ratio'
+    | 'embedding_coverage'
+    | 'average_activation'
+    | 'reconsolidation_rate'
+    | 'retrieval_hit_rate'
+    | 'dream_efficiency'
+    | 'average_confidence',
+    boolean
+  >;
 }
 
 const ratio = (n: number, d: number): number => (d > 0 ? round(n / d, 3) : 0);
@@ -51,7 +60,11 @@ export function graphStats(store: Store): GraphStats {
        FROM graph_facts`,
     )
     .get() as { total: number; superseded: number | null; decayed: number | null; retracted: number | null; distilled: number | null };
-  const current = db.prepare(`SELECT f.id, f.emotional_weight, f.confidence, f.memory_type, f.reconsolidation_count, f.embedding IS NOT NULL AS embedded FROM graph_facts f WHERE ${CURRENT}`).all(params) as {
+  const current = db
+    .prepare(
+      `SELECT f.id, f.emotional_weight, f.confidence, f.memory_type, f.reconsolidation_count, f.embedding IS NOT NULL AS embedded FROM graph_facts f WHERE ${CURRENT}`,
+    )
+    .all(params) as {
     id: number;
     emotional_weight: number;
     confidence: number;
@@ -59,18 +72,32 @@ export function graphStats(store: Store): GraphStats {
     reconsolidation_count: number;
     embedded: number;
   }[];
-  const entities = db.prepare('SELECT COUNT(*) AS n, COUNT(embedding) AS embedded FROM graph_entities').get() as { n: number; embedded: number };
+  const entities = db.prepare('SELECT COUNT(*) AS n, COUNT(embedding) AS embedded FROM graph_entities').get() as {
+    n: number;
+    embedded: number;
+  };
   const episodes = countEpisodes(db);
   const communities = (db.prepare('SELECT COUNT(*) AS n FROM graph_communities').get() as { n: number }).n;
 
   const finite = [...activations(db, current, now).values()].filter(Number.isFinite);
   const types = { episodic: 0, semantic: 0, procedural: 0, unclassified: 0 };
   for (const f of current) types[f.memory_type] = (types[f.memory_type] ?? 0) + 1;
-  const retrieved = current.length ? retrievedFactCount(db, current.map((f) => f.id)) : 0;
+  const retrieved = current.length
+    ? retrievedFactCount(
+        db,
+        current.map((f) => f.id),
+      )
+    : 0;
 
   const stats: Omit<GraphStats, 'healthy'> = {
     entities: entities.n,
-    facts: { total: totals.total, current: current.length, superseded: totals.superseded ?? 0, decayed: totals.decayed ?? 0, retracted: totals.retracted ?? 0 },
+    facts: {
+      total: totals.total,
+      current: current.length,
+      superseded: totals.superseded ?? 0,
+      decayed: totals.decayed ?? 0,
+      retracted: totals.retracted ?? 0,
+    },
     episodes,
     communities,
     dedup_ratio: ratio(totals.superseded ?? 0, totals.total),

@@ -7,9 +7,37 @@ const NOW = '2026-03-01T00:00:00.000Z';
 
 describe('normalise', () => {
   it('reads Claude Code payloads, old and new', () => {
-    const full = normalise({ session_id: 's', cwd: '/w', transcript_path: '/t', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: '' }, tool_use_id: 'tu', duration_ms: 12, permission_mode: 'default', new_field: 1 }, undefined, NOW);
-    expect(full).toMatchObject({ agent: 'claude-code', event: 'PostToolUse', sessionId: 's', cwd: '/w', ts: NOW, transcriptPath: '/t', tool: { name: 'Bash', toolUseId: 'tu', failed: false, durationMs: 12 } });
-    const failure = normalise({ session_id: 's', hook_event_name: 'PostToolUseFailure', tool_name: 'Edit', tool_input: {}, tool_use_id: 'x', error: 'boom' }, undefined, NOW);
+    const full = normalise(
+      {
+        session_id: 's',
+        cwd: '/w',
+        transcript_path: '/t',
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_response: { stdout: '' },
+        tool_use_id: 'tu',
+        duration_ms: 12,
+        permission_mode: 'default',
+        new_field: 1,
+      },
+      undefined,
+      NOW,
+    );
+    expect(full).toMatchObject({
+      agent: 'claude-code',
+      event: 'PostToolUse',
+      sessionId: 's',
+      cwd: '/w',
+      ts: NOW,
+      transcriptPath: '/t',
+      tool: { name: 'Bash', toolUseId: 'tu', failed: false, durationMs: 12 },
+    });
+    const failure = normalise(
+      { session_id: 's', hook_event_name: 'PostToolUseFailure', tool_name: 'Edit', tool_input: {}, tool_use_id: 'x', error: 'boom' },
+      undefined,
+      NOW,
+    );
     expect(failure.tool).toMatchObject({ failed: true, error: 'boom' });
     const old = normalise({ session_id: 's', tool_name: 'Read', tool_input: { file_path: 'a' } }, undefined, NOW);
     expect(old.tool?.toolUseId).toMatch(/^derived:[0-9a-f]{24}$/);
@@ -31,33 +59,76 @@ describe('normalise', () => {
     expect(detectAgent({ conversation_id: 'c' })).toBe('cursor');
     expect(detectAgent({ hook_event_name: 'PostToolUse', turn_id: 't' })).toBe('codex');
     expect(detectAgent({ hook_event_name: 'PostToolUse' })).toBe('claude-code');
-    const g = normalise({ session_id: 's', hook_event_name: 'AfterTool', timestamp: '2026-02-02T02:02:02Z', tool_name: 'write_file', tool_input: { file_path: 'a' } }, undefined, NOW);
+    const g = normalise(
+      {
+        session_id: 's',
+        hook_event_name: 'AfterTool',
+        timestamp: '2026-02-02T02:02:02Z',
+        tool_name: 'write_file',
+        tool_input: { file_path: 'a' },
+      },
+      undefined,
+      NOW,
+    );
     expect(g).toMatchObject({ agent: 'gemini', ts: '2026-02-02T02:02:02.000Z' });
     // Gemini's derived ids are stable for a replayed event.
-    expect(normalise({ session_id: 's', hook_event_name: 'AfterTool', timestamp: '2026-02-02T02:02:02Z', tool_name: 'write_file', tool_input: { file_path: 'a' } }, undefined, NOW).tool?.toolUseId).toBe(g.tool?.toolUseId);
+    expect(
+      normalise(
+        {
+          session_id: 's',
+          hook_event_name: 'AfterTool',
+          timestamp: '2026-02-02T02:02:02Z',
+          tool_name: 'write_file',
+          tool_input: { file_path: 'a' },
+        },
+        undefined,
+        NOW,
+      ).tool?.toolUseId,
+    ).toBe(g.tool?.toolUseId);
   });
 
   it('maps Cursor events onto tool calls', () => {
-    const c = normalise({ conversation_id: 'c', generation_id: 'g', hook_event_name: 'afterMCPExecution', workspace_roots: ['/w'], tool_name: 'db_query', tool_input: '{"q":1}', result_json: '{}', duration: 5 }, undefined, NOW);
+    const c = normalise(
+      {
+        conversation_id: 'c',
+        generation_id: 'g',
+        hook_event_name: 'afterMCPExecution',
+        workspace_roots: ['/w'],
+        tool_name: 'db_query',
+        tool_input: '{"q":1}',
+        result_json: '{}',
+        duration: 5,
+      },
+      undefined,
+      NOW,
+    );
     expect(c).toMatchObject({ agent: 'cursor', sessionId: 'c', cwd: '/w', tool: { name: 'db_query', input: '{"q":1}', durationMs: 5 } });
   });
 
   it('names the hook of every agent event', () => {
-    expect(['PostToolUse', 'AfterTool', 'afterShellExecution', 'SessionEnd', 'BeforeAgent', 'beforeSubmitPrompt', 'observe', 'nonsense'].map(hookForEvent)).toEqual([
-      'observe', 'observe', 'observe', 'stop', 'prompt', 'prompt', 'observe', undefined,
-    ]);
+    expect(
+      ['PostToolUse', 'AfterTool', 'afterShellExecution', 'SessionEnd', 'BeforeAgent', 'beforeSubmitPrompt', 'observe', 'nonsense'].map(
+        hookForEvent,
+      ),
+    ).toEqual(['observe', 'observe', 'observe', 'stop', 'prompt', 'prompt', 'observe', undefined]);
   });
 });
 
 describe('output formats', () => {
   it('answers each agent in its own format', () => {
-    expect(JSON.parse(formatOutput('claude-code', 'start', 'SessionStart', 'ctx'))).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' } });
-    expect(JSON.parse(formatOutput('claude-code', 'recall', 'PostToolUseFailure', 'ctx')).hookSpecificOutput.hookEventName).toBe('PostToolUse');
+    expect(JSON.parse(formatOutput('claude-code', 'start', 'SessionStart', 'ctx'))).toEqual({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+    });
+    expect(JSON.parse(formatOutput('claude-code', 'recall', 'PostToolUseFailure', 'ctx')).hookSpecificOutput.hookEventName).toBe(
+      'PostToolUse',
+    );
     expect(formatOutput('claude-code', 'observe', 'PostToolUse', '')).toBe('');
     expect(formatOutput('gemini', 'observe', 'AfterTool', '')).toBe('{}');
     expect(JSON.parse(formatOutput('cursor', 'start', 'sessionStart', 'ctx'))).toEqual({ additional_context: 'ctx' });
     expect(JSON.parse(formatOutput('cursor', 'prompt', 'beforeSubmitPrompt', 'ctx'))).toEqual({ continue: true });
-    expect(JSON.parse(formatOutput('claude-code', 'start', '', 'x'.repeat(20_000))).hookSpecificOutput.additionalContext).toHaveLength(10_000);
+    expect(JSON.parse(formatOutput('claude-code', 'start', '', 'x'.repeat(20_000))).hookSpecificOutput.additionalContext).toHaveLength(
+      10_000,
+    );
   });
 });
 
@@ -66,7 +137,8 @@ describe('payload parsing', () => {
     expect(parsePayload({ text: '{"a":1}', bytes: 7, truncated: false })).toEqual({ value: { a: 1 }, mode: 'json' });
     expect(parsePayload({ text: '\uFEFF{"a":1}', bytes: 10, truncated: false }).mode).toBe('json');
     expect(parsePayload({ text: '[1]', bytes: 3, truncated: false }).mode).toBe('empty');
-    const cut = '{"session_id":"s\\u00e9","cwd":"/w","tool_name":"Bash","tool_input":{"command":"make \\"all\\""},"tool_response":{"stdout":"xxxxx';
+    const cut =
+      '{"session_id":"s\\u00e9","cwd":"/w","tool_name":"Bash","tool_input":{"command":"make \\"all\\""},"tool_response":{"stdout":"xxxxx';
     expect(salvage(cut)).toMatchObject({ session_id: 'sé', cwd: '/w', tool_name: 'Bash', tool_input: { command: 'make "all"' } });
     expect(parsePayload({ text: cut, bytes: 1e9, truncated: true }).mode).toBe('salvaged');
     expect(parsePayload({ text: '\u0000\u0001garbage', bytes: 9, truncated: false }).mode).toBe('empty');

@@ -39,10 +39,23 @@ export interface HookInput {
 
 /** Which hook each agent event runs when the command line names the event instead of the hook. */
 const HOOK_BY_EVENT: Readonly<Record<string, HookName>> = {
-  SessionStart: 'start', UserPromptSubmit: 'prompt', PostToolUse: 'observe', PostToolUseFailure: 'observe', Stop: 'stop', SessionEnd: 'stop',
-  BeforeAgent: 'prompt', AfterTool: 'observe', AfterAgent: 'stop',
-  sessionStart: 'start', beforeSubmitPrompt: 'prompt', afterShellExecution: 'observe', afterFileEdit: 'observe', afterMCPExecution: 'observe',
-  postToolUse: 'observe', stop: 'stop', sessionEnd: 'stop',
+  SessionStart: 'start',
+  UserPromptSubmit: 'prompt',
+  PostToolUse: 'observe',
+  PostToolUseFailure: 'observe',
+  Stop: 'stop',
+  SessionEnd: 'stop',
+  BeforeAgent: 'prompt',
+  AfterTool: 'observe',
+  AfterAgent: 'stop',
+  sessionStart: 'start',
+  beforeSubmitPrompt: 'prompt',
+  afterShellExecution: 'observe',
+  afterFileEdit: 'observe',
+  afterMCPExecution: 'observe',
+  postToolUse: 'observe',
+  stop: 'stop',
+  sessionEnd: 'stop',
 };
 
 /** Events whose `stop` means the session is over (not merely a turn). */
@@ -75,7 +88,8 @@ function validTs(value: unknown, fallback: string): string {
   return Number.isNaN(t) ? fallback : new Date(t).toISOString();
 }
 
-const derivedId = (...parts: unknown[]): string => `derived:${contentId(...parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p) ?? '')))}`;
+const derivedId = (...parts: unknown[]): string =>
+  `derived:${contentId(...parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? ''))))}`;
 
 function claudeLike(agent: Agent, p: Obj, now: string): HookInput {
   const event = str(p.hook_event_name) ?? '';

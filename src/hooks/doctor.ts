@@ -36,7 +36,12 @@ export function installedCommands(target: Target): { event: string; command: str
   for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
-      const entries = target.shape === 'flat' ? [group] : Array.isArray((group as { hooks?: unknown })?.hooks) ? (group as { hooks: unknown[] }).hooks : [];
+      const entries =
+        target.shape === 'flat'
+          ? [group]
+          : Array.isArray((group as { hooks?: unknown })?.hooks)
+            ? (group as { hooks: unknown[] }).hooks
+            : [];
       for (const e of entries) {
         const command = (e as { command?: unknown } | null)?.command;
         if (isHomunculusHookCommand(command)) out.push({ event, command: command as string });
@@ -70,7 +75,12 @@ export function hooksCheck(home: string = process.env.HOME ?? homedir(), cwd: st
     }
   }
   if (problems.length) {
-    return { name: 'hooks', status: 'fail', detail: problems.join('; '), fix: 'Run `homunculus init --claude` (or the flag of that agent) again to rewrite the hooks.' };
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: problems.join('; '),
+      fix: 'Run `homunculus init --claude` (or the flag of that agent) again to rewrite the hooks.',
+    };
   }
   if (found.length === 0) {
     return {
@@ -92,7 +102,9 @@ function recentFailures(paths: HomePaths, now: number): { count: number; last?: 
   } catch {
     return { count: 0 };
   }
-  const lines = text.split('\n').filter((l) => /^\d{4}-\d\d-\d\dT/.test(l) && / failed|not recorded/.test(l) && now - Date.parse(l.slice(0, 24)) < DAY);
+  const lines = text
+    .split('\n')
+    .filter((l) => /^\d{4}-\d\d-\d\dT/.test(l) && / failed|not recorded/.test(l) && now - Date.parse(l.slice(0, 24)) < DAY);
   return { count: lines.length, ...(lines.length ? { last: lines[lines.length - 1] } : {}) };
 }
 
@@ -105,13 +117,20 @@ export function observationsCheck(paths: HomePaths): Result {
   if (existsSync(paths.db) && statSync(paths.db).size > 0) {
     const db = openDatabase(paths.db, { readonly: true });
     try {
-      last = (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ?? undefined;
-      if (last) lastDay = (db.prepare('SELECT COUNT(*) AS n FROM observations WHERE ts >= ?').get(new Date(now - DAY).toISOString()) as { n: number }).n;
+      last =
+        (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ??
+        undefined;
+      if (last)
+        lastDay = (
+          db.prepare('SELECT COUNT(*) AS n FROM observations WHERE ts >= ?').get(new Date(now - DAY).toISOString()) as { n: number }
+        ).n;
     } finally {
       db.close();
     }
   }
-  const failureNote = failures.count ? `; ${failures.count} hook failure${failures.count === 1 ? '' : 's'} in the last 24 h (last: ${failures.last})` : '';
+  const failureNote = failures.count
+    ? `; ${failures.count} hook failure${failures.count === 1 ? '' : 's'} in the last 24 h (last: ${failures.last})`
+    : '';
   const spoolNote = spooled ? `, ${spooled} waiting in the spool` : '';
   if (!last && !spooled) {
     return {
@@ -122,9 +141,16 @@ export function observationsCheck(paths: HomePaths): Result {
     };
   }
   const ageDays = last ? (now - Date.parse(last)) / DAY : 0;
-  const detail = last ? `last ${last} (${lastDay} in the last 24 h)${spoolNote}${failureNote}` : `${spooled} waiting in the spool${failureNote}`;
+  const detail = last
+    ? `last ${last} (${lastDay} in the last 24 h)${spoolNote}${failureNote}`
+    : `${spooled} waiting in the spool${failureNote}`;
   if (failures.count || ageDays > 7) {
-    return { name: 'observations', status: 'warn', detail, fix: `Hooks may not be firing: see ${join(paths.logs, HOOK_LOG)} and the hooks check above.` };
+    return {
+      name: 'observations',
+      status: 'warn',
+      detail,
+      fix: `Hooks may not be firing: see ${join(paths.logs, HOOK_LOG)} and the hooks check above.`,
+    };
   }
   return { name: 'observations', status: 'ok', detail };
 }

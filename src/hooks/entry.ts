@@ -18,7 +18,8 @@ export function defaultCommandPrefix(): string {
 /** Words of a command line, honouring double and single quotes (enough to find its paths again). */
 export function commandWords(command: string): string[] {
   const out: string[] = [];
-  for (const m of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3] ?? ''));
+  for (const m of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3] ?? ''));
   return out;
 }
 

@@ -12,7 +12,14 @@ import { AGENTS, HOOKS } from './agents.js';
 import { runHook } from './handler.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 
-const tool = { session_id: 's', cwd: '/tmp', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'make' }, tool_use_id: 't' };
+const tool = {
+  session_id: 's',
+  cwd: '/tmp',
+  hook_event_name: 'PostToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'make' },
+  tool_use_id: 't',
+};
 
 const PAYLOADS: [string, string | Buffer][] = [
   ['empty', ''],
@@ -25,12 +32,28 @@ const PAYLOADS: [string, string | Buffer][] = [
   ['string', '"PostToolUse"'],
   ['nested nonsense', '{"a": {"b": {"c": [null, {}, []]}}}'],
   ['missing fields', '{}'],
-  ['wrong types', JSON.stringify({ session_id: 42, cwd: { x: 1 }, hook_event_name: [], tool_name: 7, tool_input: 'str', tool_response: 5, tool_use_id: null, prompt: {}, timestamp: 'yesterday' })],
+  [
+    'wrong types',
+    JSON.stringify({
+      session_id: 42,
+      cwd: { x: 1 },
+      hook_event_name: [],
+      tool_name: 7,
+      tool_input: 'str',
+      tool_response: 5,
+      tool_use_id: null,
+      prompt: {},
+      timestamp: 'yesterday',
+    }),
+  ],
   ['tool_input array', JSON.stringify({ ...tool, tool_input: ['rm', '-rf'] })],
   ['prompt number', JSON.stringify({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: 12345 })],
   ['huge strings', JSON.stringify({ ...tool, tool_input: { command: 'x'.repeat(2_000_000) }, prompt: 'y'.repeat(2_000_000) })],
   ['deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`],
-  ['control characters', `{"session_id": "s\u0000\u0001", "tool_name": "Bash\u0007", "cwd": "/tmp", "tool_input": {"command": "\u001b[31mred"}, "tool_use_id": "t2"}`],
+  [
+    'control characters',
+    `{"session_id": "s\u0000\u0001", "tool_name": "Bash\u0007", "cwd": "/tmp", "tool_input": {"command": "\u001b[31mred"}, "tool_use_id": "t2"}`,
+  ],
   ['binary garbage', randomBytes(64 * 1024)],
   ['utf-16 bom', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', 'utf16le')])],
 ];
@@ -54,7 +77,10 @@ describe('fuzzing every hook in process', () => {
         for (const agent of AGENTS) {
           const outcome = await runHook(hook, raw, { home, env, agent });
           expect(outcome.status, `${name} ${hook} ${agent}`).not.toBe('failed');
-          expect(validOutput(outcome.stdout, agent) || (hook === 'nonsense' && outcome.stdout === ''), `${name} ${hook} ${agent}: ${outcome.stdout}`).toBe(true);
+          expect(
+            validOutput(outcome.stdout, agent) || (hook === 'nonsense' && outcome.stdout === ''),
+            `${name} ${hook} ${agent}: ${outcome.stdout}`,
+          ).toBe(true);
         }
       }
     }
@@ -136,7 +162,9 @@ describe('fuzzing the hook process', () => {
     holder.exec('BEGIN EXCLUSIVE');
     try {
       const started = Date.now();
-      const r = cli(home, ['hook', 'prompt'], { input: JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'UserPromptSubmit', prompt: 'run the tests' }) });
+      const r = cli(home, ['hook', 'prompt'], {
+        input: JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'UserPromptSubmit', prompt: 'run the tests' }),
+      });
       expect(r.status).toBe(0);
       expect(validOutput(r.stdout, 'claude-code')).toBe(true);
       expect(Date.now() - started).toBeLessThan(15_000);

@@ -25,10 +25,20 @@ beforeEach(() => {
 });
 afterEach(() => dir.cleanup());
 
-const claude = (payload: Record<string, unknown>): string => JSON.stringify({ session_id: 's1', cwd: project, transcript_path: '/t.jsonl', ...payload });
+const claude = (payload: Record<string, unknown>): string =>
+  JSON.stringify({ session_id: 's1', cwd: project, transcript_path: '/t.jsonl', ...payload });
 const edit = (id: string, file: string, minute: number, session = 's1'): string =>
-  claude({ session_id: session, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: file, old_string: 'a', new_string: 'b' }, tool_response: {}, tool_use_id: id, timestamp: at(minute) });
-const context = (stdout: string): string => (stdout ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '');
+  claude({
+    session_id: session,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Edit',
+    tool_input: { file_path: file, old_string: 'a', new_string: 'b' },
+    tool_response: {},
+    tool_use_id: id,
+    timestamp: at(minute),
+  });
+const context = (stdout: string): string =>
+  stdout ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '';
 
 function withStore<T>(fn: (store: Store) => T): T {
   const store = openStore({ home, clock: fixedClock(at(0)) });
@@ -41,10 +51,25 @@ function withStore<T>(fn: (store: Store) => T): T {
 
 describe('observe and stop', () => {
   it('spools observations, and stop drains them into the store and writes the session summary once per session', async () => {
-    const bash = claude({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run tests' }, tool_response: { stdout: 'ok' }, tool_use_id: 'b1', timestamp: at(1) });
+    const bash = claude({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'npm test', description: 'Run tests' },
+      tool_response: { stdout: 'ok' },
+      tool_use_id: 'b1',
+      timestamp: at(1),
+    });
     expect((await runHook('observe', bash, { home, env })).status).toBe('spooled');
     expect((await runHook('observe', bash, { home, env })).status).toBe('spooled');
-    expect((await runHook('observe', claude({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'git status' }, tool_use_id: 'b2' }), { home, env })).status).toBe('noise');
+    expect(
+      (
+        await runHook(
+          'observe',
+          claude({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'git status' }, tool_use_id: 'b2' }),
+          { home, env },
+        )
+      ).status,
+    ).toBe('noise');
     await runHook('observe', edit('e1', 'src/app.ts', 2), { home, env });
     expect(readdirSync(join(home, 'spool'))).toHaveLength(3);
 
@@ -62,7 +87,13 @@ describe('observe and stop', () => {
       ]);
       expect(readIdentity(store.db).session_count).toBe(1);
       const session = store.db.prepare('SELECT * FROM sessions').get() as Record<string, string>;
-      expect(session).toMatchObject({ id: 's1', project_name: 'webapp', cwd: project, tools_used: '["Bash","Edit"]', files_touched: JSON.stringify([join(project, 'src/app.ts')]) });
+      expect(session).toMatchObject({
+        id: 's1',
+        project_name: 'webapp',
+        cwd: project,
+        tools_used: '["Bash","Edit"]',
+        files_touched: JSON.stringify([join(project, 'src/app.ts')]),
+      });
       const md = readFileSync(join(store.paths.sessions, session.file_name as string), 'utf8');
       expect(md).toMatch(/^---\ndate: 2026-02-01T10:01:00.000Z\n/);
       expect(md).toContain('session_id: s1');
@@ -77,7 +108,10 @@ describe('observe and stop', () => {
     await runHook('observe', edit('e2', 'b.ts', 10, 's2'), { home, env });
     await runHook('stop', claude({ session_id: 's2', hook_event_name: 'SessionEnd', timestamp: at(11) }), { home, env });
     withStore((store) => {
-      const s2 = store.db.prepare("SELECT continues_from, file_name FROM sessions WHERE id = 's2'").get() as { continues_from: string; file_name: string };
+      const s2 = store.db.prepare("SELECT continues_from, file_name FROM sessions WHERE id = 's2'").get() as {
+        continues_from: string;
+        file_name: string;
+      };
       const s1 = store.db.prepare("SELECT file_name FROM sessions WHERE id = 's1'").get() as { file_name: string };
       expect(s2.continues_from).toBe('s1');
       expect(readFileSync(join(store.paths.sessions, s2.file_name), 'utf8')).toContain(`continues_from: ${s1.file_name}`);
@@ -104,11 +138,25 @@ describe('observe and stop', () => {
 describe('context hooks', () => {
   it('start: convictions first, then the instinct index (trigger and confidence, not the action), pending count and a pointer', async () => {
     withStore((store) => {
-      observe(store, { pattern: 'seq:test-after-edit', trigger: 'after editing a source file', action: 'SECRET-ACTION-TEXT run npm test', occurrences: 3 });
+      observe(store, {
+        pattern: 'seq:test-after-edit',
+        trigger: 'after editing a source file',
+        action: 'SECRET-ACTION-TEXT run npm test',
+        occurrences: 3,
+      });
       observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm' });
-      const promoted = observe(store, { pattern: 'fix:lint-before-commit', trigger: 'before committing', action: 'run the linter first', initialScore: 0.9 });
-      store.db.prepare("INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, 'Lint before commit', 'Run the linter before every commit.', ? FROM instincts WHERE key = ?").run(at(0), promoted.pattern);
-      store.db.prepare("UPDATE instincts SET promoted_at = ? WHERE key = ?").run(at(0), promoted.pattern);
+      const promoted = observe(store, {
+        pattern: 'fix:lint-before-commit',
+        trigger: 'before committing',
+        action: 'run the linter first',
+        initialScore: 0.9,
+      });
+      store.db
+        .prepare(
+          "INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, 'Lint before commit', 'Run the linter before every commit.', ? FROM instincts WHERE key = ?",
+        )
+        .run(at(0), promoted.pattern);
+      store.db.prepare('UPDATE instincts SET promoted_at = ? WHERE key = ?').run(at(0), promoted.pattern);
     });
     await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
     const out = await runHook('start', claude({ hook_event_name: 'SessionStart', source: 'startup' }), { home, env });
@@ -127,7 +175,8 @@ describe('context hooks', () => {
 
   it('start: above 30 instincts shows the 15 ranked for the project, under 10,000 characters', async () => {
     withStore((store) => {
-      for (let i = 0; i < 60; i++) observe(store, { pattern: `seq:generic-${i}`, trigger: `when doing generic thing number ${i} ${'with words '.repeat(20)}` });
+      for (let i = 0; i < 60; i++)
+        observe(store, { pattern: `seq:generic-${i}`, trigger: `when doing generic thing number ${i} ${'with words '.repeat(20)}` });
       observe(store, { pattern: 'seq:vitest-watch', trigger: 'when running vitest use run mode', initialScore: 0.3 });
     });
     const text = context((await runHook('start', claude({ hook_event_name: 'SessionStart' }), { home, env })).stdout);
@@ -143,16 +192,34 @@ describe('context hooks', () => {
 
   it('prompt: injects only instincts that clear the relevance bar, with their action', async () => {
     withStore((store) => {
-      observe(store, { pattern: 'fix:flaky-integration-tests', trigger: 'when integration tests fail with a timeout', action: 'rerun with -race and a longer timeout', occurrences: 3 });
+      observe(store, {
+        pattern: 'fix:flaky-integration-tests',
+        trigger: 'when integration tests fail with a timeout',
+        action: 'rerun with -race and a longer timeout',
+        occurrences: 3,
+      });
       observe(store, { pattern: 'pref:commit-style', trigger: 'when writing commit messages', action: 'use the imperative mood' });
     });
-    const hit = context((await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'the integration tests fail with a timeout again, can you look?' }), { home, env })).stdout);
+    const hit = context(
+      (
+        await runHook(
+          'prompt',
+          claude({ hook_event_name: 'UserPromptSubmit', prompt: 'the integration tests fail with a timeout again, can you look?' }),
+          { home, env },
+        )
+      ).stdout,
+    );
     expect(hit).toContain('rerun with -race and a longer timeout');
     expect(hit).not.toContain('imperative');
-    const miss = await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'what does this function return?' }), { home, env });
+    const miss = await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'what does this function return?' }), {
+      home,
+      env,
+    });
     expect(miss.stdout).toBe('');
     expect((await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'yes' }), { home, env })).stdout).toBe('');
-    withStore((store) => expect((store.db.prepare("SELECT COUNT(*) AS n FROM observations WHERE event = 'prompt'").get() as { n: number }).n).toBe(3));
+    withStore((store) =>
+      expect((store.db.prepare("SELECT COUNT(*) AS n FROM observations WHERE event = 'prompt'").get() as { n: number }).n).toBe(3),
+    );
   });
 
   it('recall: names earlier sessions that touched the edited file, once per file per session', async () => {
@@ -170,29 +237,72 @@ describe('context hooks', () => {
 
 describe('other agents', () => {
   it('gemini: AfterTool observations are recorded as gemini, context in its format, {} otherwise', async () => {
-    const after = JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'AfterTool', timestamp: at(1), tool_name: 'run_shell_command', tool_input: { command: 'pytest -x' }, tool_response: { llmContent: 'ok' } });
+    const after = JSON.stringify({
+      session_id: 'g1',
+      cwd: project,
+      hook_event_name: 'AfterTool',
+      timestamp: at(1),
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'pytest -x' },
+      tool_response: { llmContent: 'ok' },
+    });
     const o = await runHook('observe', after, { home, env, agent: 'gemini' });
     expect(o).toMatchObject({ status: 'spooled', stdout: '{}' });
     expect((await runHook('observe', after, { home, env })).status).toBe('spooled');
-    await runHook('stop', JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env, agent: 'gemini' });
-    withStore((store) => {
-      expect(store.db.prepare("SELECT source, tool, input FROM observations WHERE event = 'tool'").all()).toEqual([{ source: 'gemini', tool: 'run_shell_command', input: 'pytest -x' }]);
+    await runHook('stop', JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'SessionEnd', timestamp: at(2) }), {
+      home,
+      env,
+      agent: 'gemini',
     });
-    withStore((store) => void observe(store, { pattern: 'seq:pytest-first', trigger: 'when pytest fails run it with -x', action: 'stop at the first failure' }));
-    const prompt = await runHook('prompt', JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'BeforeAgent', prompt: 'pytest fails on the parser' }), { home, env });
+    withStore((store) => {
+      expect(store.db.prepare("SELECT source, tool, input FROM observations WHERE event = 'tool'").all()).toEqual([
+        { source: 'gemini', tool: 'run_shell_command', input: 'pytest -x' },
+      ]);
+    });
+    withStore(
+      (store) =>
+        void observe(store, {
+          pattern: 'seq:pytest-first',
+          trigger: 'when pytest fails run it with -x',
+          action: 'stop at the first failure',
+        }),
+    );
+    const prompt = await runHook(
+      'prompt',
+      JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'BeforeAgent', prompt: 'pytest fails on the parser' }),
+      { home, env },
+    );
     expect(JSON.parse(prompt.stdout).hookSpecificOutput.hookEventName).toBe('BeforeAgent');
   });
 
   it('cursor: shell and edit events become observations keyed by conversation, answers are JSON', async () => {
     const base = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [project] };
-    const shell = await runHook('observe', JSON.stringify({ ...base, hook_event_name: 'afterShellExecution', command: 'cargo build', output: 'ok', duration: 1200 }), { home, env });
+    const shell = await runHook(
+      'observe',
+      JSON.stringify({ ...base, hook_event_name: 'afterShellExecution', command: 'cargo build', output: 'ok', duration: 1200 }),
+      { home, env },
+    );
     expect(shell).toMatchObject({ status: 'spooled', stdout: '{}' });
-    await runHook('observe', JSON.stringify({ ...base, hook_event_name: 'afterFileEdit', file_path: join(project, 'src/main.rs'), edits: [{ old_string: 'a', new_string: 'b' }] }), { home, env });
-    const prompt = await runHook('prompt', JSON.stringify({ ...base, hook_event_name: 'beforeSubmitPrompt', prompt: 'hello' }), { home, env });
+    await runHook(
+      'observe',
+      JSON.stringify({
+        ...base,
+        hook_event_name: 'afterFileEdit',
+        file_path: join(project, 'src/main.rs'),
+        edits: [{ old_string: 'a', new_string: 'b' }],
+      }),
+      { home, env },
+    );
+    const prompt = await runHook('prompt', JSON.stringify({ ...base, hook_event_name: 'beforeSubmitPrompt', prompt: 'hello' }), {
+      home,
+      env,
+    });
     expect(JSON.parse(prompt.stdout)).toEqual({ continue: true });
     await runHook('stop', JSON.stringify({ ...base, hook_event_name: 'stop', status: 'completed' }), { home, env });
     withStore((store) => {
-      expect(store.db.prepare("SELECT source, session_id, tool, input, duration_ms FROM observations WHERE event = 'tool' ORDER BY tool").all()).toEqual([
+      expect(
+        store.db.prepare("SELECT source, session_id, tool, input, duration_ms FROM observations WHERE event = 'tool' ORDER BY tool").all(),
+      ).toEqual([
         { source: 'cursor', session_id: 'c1', tool: 'Edit', input: join(project, 'src/main.rs'), duration_ms: null },
         { source: 'cursor', session_id: 'c1', tool: 'Shell', input: 'cargo build', duration_ms: 1200 },
       ]);

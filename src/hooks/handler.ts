@@ -57,11 +57,15 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
     const input = normalise(payload.value, options.agent, clock.now().toISOString());
     agent = input.agent;
     if (!hook) {
-      logHook(logs, `hook ${JSON.stringify(hookArg)}: ignored, not a hook name (use observe, start, prompt, recall, stop or an agent event name)`);
+      logHook(
+        logs,
+        `hook ${JSON.stringify(hookArg)}: ignored, not a hook name (use observe, start, prompt, recall, stop or an agent event name)`,
+      );
       return { hook, stdout: '', status: 'ignored', detail: 'unknown hook' };
     }
     if (env.HOMUNCULUS_OBSERVER) return { hook, stdout: emptyOutput(agent, hook), status: 'skipped', detail: 'HOMUNCULUS_OBSERVER is set' };
-    if (payload.mode !== 'json') logHook(logs, `${hook} (${agent}): payload of ${text(raw).bytes} bytes is not complete JSON; ${payload.mode}`);
+    if (payload.mode !== 'json')
+      logHook(logs, `${hook} (${agent}): payload of ${text(raw).bytes} bytes is not complete JSON; ${payload.mode}`);
     const home = resolveHome(options.home, env);
     if (hook === 'observe') return observe(input, home);
     const { openStore } = await import('../store/store.js');
@@ -76,12 +80,21 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
     }
   } catch (err) {
     if (logs) logHook(logs, `${hookArg} (${agent}) failed`, err);
-    return { hook, stdout: hook ? emptyOutput(agent, hook) : '', status: 'failed', detail: err instanceof Error ? err.message : String(err) };
+    return {
+      hook,
+      stdout: hook ? emptyOutput(agent, hook) : '',
+      status: 'failed',
+      detail: err instanceof Error ? err.message : String(err),
+    };
   }
 }
 
 /** Records what the hook observed; for context hooks a failed write must not cost the context. */
-function tryRecord(logs: string, label: string, fn: () => { status: HookStatus; detail?: string }): { status: HookStatus; detail?: string } {
+function tryRecord(
+  logs: string,
+  label: string,
+  fn: () => { status: HookStatus; detail?: string },
+): { status: HookStatus; detail?: string } {
   try {
     return fn();
   } catch (err) {
@@ -118,12 +131,20 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
       const files = r.observation?.files ?? [];
       if (!input.tool || files.length === 0) return answer('', r.status, r.detail);
       const { recallContext } = await import('../context/recall.js');
-      const context = recallContext(store, { sessionId: input.sessionId, toolUseId: input.tool.toolUseId, files, project: detectProject(input.cwd) });
+      const context = recallContext(store, {
+        sessionId: input.sessionId,
+        toolUseId: input.tool.toolUseId,
+        files,
+        project: detectProject(input.cwd),
+      });
       return answer(context, r.status, r.detail);
     }
     case 'start': {
       const r = tryRecord(logs, 'start', () => recordLifecycle(store.db, input, 'start'));
-      const [{ sessionStartContext }, { detectStack }] = await Promise.all([import('../context/session-start.js'), import('../core/stack.js')]);
+      const [{ sessionStartContext }, { detectStack }] = await Promise.all([
+        import('../context/session-start.js'),
+        import('../core/stack.js'),
+      ]);
       const project = detectProject(input.cwd || process.cwd());
       return answer(sessionStartContext(store, { project, stack: detectStack(project.root) }), r.status, r.detail);
     }
@@ -153,7 +174,13 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
 async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Promise<[HookStatus, string?]> {
   if (!input.sessionId) return ['ignored', 'no session id in the payload'];
   const ending = ENDING_EVENTS.has(input.event);
-  const [{ upsertSession, renderSessionFile, archiveSessions }, { renderIdentity }, { startLearning }, { recordLifecycle }, { countObservations }] = await Promise.all([
+  const [
+    { upsertSession, renderSessionFile, archiveSessions },
+    { renderIdentity },
+    { startLearning },
+    { recordLifecycle },
+    { countObservations },
+  ] = await Promise.all([
     import('./sessions.js'),
     import('../view/render.js'),
     import('./learn.js'),

@@ -19,7 +19,12 @@ const t = (s: number): string => new Date(Date.UTC(2026, 0, 10, 9, 0, s)).toISOS
 
 /** A transcript with every record type Claude Code writes. */
 function fixture(): string[] {
-  const use = (id: string, name: string, input: object, s: number) => ({ ...base, type: 'assistant', timestamp: t(s), message: { id: `m${s}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+  const use = (id: string, name: string, input: object, s: number) => ({
+    ...base,
+    type: 'assistant',
+    timestamp: t(s),
+    message: { id: `m${s}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+  });
   const result = (id: string, s: number, content: string, extra: object = {}, isError = false) => ({
     ...base,
     type: 'user',
@@ -30,9 +35,19 @@ function fixture(): string[] {
   const records: object[] = [
     { type: 'summary', summary: 'Fix the config loader', leafUuid: 'x' },
     { type: 'file-history-snapshot', messageId: 'm0', snapshot: {}, isSnapshotUpdate: false },
-    { ...base, type: 'progress', timestamp: t(0), data: { type: 'hook_progress', hookEvent: 'SessionStart', hookName: 'SessionStart:resume' } },
+    {
+      ...base,
+      type: 'progress',
+      timestamp: t(0),
+      data: { type: 'hook_progress', hookEvent: 'SessionStart', hookName: 'SessionStart:resume' },
+    },
     { ...base, type: 'user', timestamp: t(1), message: { role: 'user', content: 'the config loader ignores env vars, fix it' } },
-    { ...base, type: 'assistant', timestamp: t(2), message: { id: 'm2', role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }] } },
+    {
+      ...base,
+      type: 'assistant',
+      timestamp: t(2),
+      message: { id: 'm2', role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }] },
+    },
     use('tu1', 'Read', { file_path: '/work/app/src/config.ts' }, 3),
     result('tu1', 4, 'file body', { toolUseResult: { type: 'text', file: { filePath: '/work/app/src/config.ts' } } }),
     use('tu2', 'Bash', { command: 'npm test', description: 'Run tests' }, 5),
@@ -43,15 +58,38 @@ function fixture(): string[] {
     use('tu4', 'Bash', { command: 'git status' }, 11),
     result('tu4', 12, 'clean', { toolUseResult: { stdout: 'clean', stderr: '', interrupted: false } }),
     { ...base, type: 'system', subtype: 'turn_duration', timestamp: t(13), durationMs: 100 },
-    { ...base, type: 'user', timestamp: t(14), message: { role: 'user', content: '<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>42</command-args>' } },
-    { ...base, type: 'user', timestamp: t(15), message: { role: 'user', content: '<command-name>/exit</command-name><command-args></command-args>' } },
+    {
+      ...base,
+      type: 'user',
+      timestamp: t(14),
+      message: {
+        role: 'user',
+        content: '<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>42</command-args>',
+      },
+    },
+    {
+      ...base,
+      type: 'user',
+      timestamp: t(15),
+      message: { role: 'user', content: '<command-name>/exit</command-name><command-args></command-args>' },
+    },
     { ...base, type: 'user', timestamp: t(16), message: { role: 'user', content: '<local-command-stdout>Bye!</local-command-stdout>' } },
-    { ...base, type: 'user', timestamp: t(17), isMeta: true, message: { role: 'user', content: [{ type: 'text', text: 'Base directory for this skill' }] } },
+    {
+      ...base,
+      type: 'user',
+      timestamp: t(17),
+      isMeta: true,
+      message: { role: 'user', content: [{ type: 'text', text: 'Base directory for this skill' }] },
+    },
     { type: 'queue-operation', operation: 'enqueue', timestamp: t(18), sessionId: 'sess-1', content: 'later' },
     { type: 'pr-link', prNumber: 7, prUrl: 'https://x/7', sessionId: 'sess-1', timestamp: t(19) },
     use('tu5', 'Write', { file_path: 'src/new.ts', content: 'x' }, 20),
   ];
-  return [...records.map((r) => JSON.stringify(r)), '{"type": "user", "message": {"content": "cut sh', JSON.stringify({ ...base, type: 'user', timestamp: t(21), message: { role: 'user', content: 'yes' } })];
+  return [
+    ...records.map((r) => JSON.stringify(r)),
+    '{"type": "user", "message": {"content": "cut sh',
+    JSON.stringify({ ...base, type: 'user', timestamp: t(21), message: { role: 'user', content: 'yes' } }),
+  ];
 }
 
 describe('import-transcripts', () => {
@@ -61,15 +99,41 @@ describe('import-transcripts', () => {
     const store = openStore({ home: join(dir.path, 'home') });
     try {
       const r = await importTranscripts(store, [file]);
-      expect(r).toMatchObject({ files: 1, imported_files: 1, tool_calls: 4, noise: 1, prompts: 3, malformed_lines: 1, unfinished_tool_calls: 1, sessions: 1, new_sessions: 1 });
-      expect(Object.keys(r.records_by_type).sort()).toEqual(['assistant', 'file-history-snapshot', 'pr-link', 'progress', 'queue-operation', 'summary', 'system', 'user']);
+      expect(r).toMatchObject({
+        files: 1,
+        imported_files: 1,
+        tool_calls: 4,
+        noise: 1,
+        prompts: 3,
+        malformed_lines: 1,
+        unfinished_tool_calls: 1,
+        sessions: 1,
+        new_sessions: 1,
+      });
+      expect(Object.keys(r.records_by_type).sort()).toEqual([
+        'assistant',
+        'file-history-snapshot',
+        'pr-link',
+        'progress',
+        'queue-operation',
+        'summary',
+        'system',
+        'user',
+      ]);
       const rows = store.db.prepare('SELECT event, tool, input, outcome, error, duration_ms FROM observations ORDER BY ts, id').all();
       expect(rows).toEqual([
         { event: 'session_start', tool: '', input: 'resume', outcome: 'ok', error: '', duration_ms: null },
         { event: 'prompt', tool: '', input: 'the config loader ignores env vars, fix it', outcome: 'ok', error: '', duration_ms: null },
         { event: 'tool', tool: 'Read', input: '/work/app/src/config.ts', outcome: 'ok', error: '', duration_ms: 1000 },
         { event: 'tool', tool: 'Bash', input: 'npm test', outcome: 'error', error: 'exit 1: FAIL src/config.test.ts', duration_ms: 3000 },
-        { event: 'tool', tool: 'Edit', input: '/work/app/src/config.ts', outcome: 'blocked', error: "The user doesn't want to proceed with this tool use.", duration_ms: 1000 },
+        {
+          event: 'tool',
+          tool: 'Edit',
+          input: '/work/app/src/config.ts',
+          outcome: 'blocked',
+          error: "The user doesn't want to proceed with this tool use.",
+          duration_ms: 1000,
+        },
         { event: 'prompt', tool: '', input: '/review 42', outcome: 'ok', error: '', duration_ms: null },
         { event: 'prompt', tool: '', input: 'yes', outcome: 'ok', error: '', duration_ms: null },
         { event: 'session_end', tool: '', input: 'transcript', outcome: 'ok', error: '', duration_ms: null },
@@ -82,7 +146,12 @@ describe('import-transcripts', () => {
 
       // Idempotent: unchanged files are skipped; forced re-reads add nothing.
       expect(await importTranscripts(store, [file])).toMatchObject({ unchanged_files: 1, observations_new: 0 });
-      expect(await importTranscripts(store, [file], { force: true })).toMatchObject({ imported_files: 1, observations_new: 0, observations_existing: 8, new_sessions: 0 });
+      expect(await importTranscripts(store, [file], { force: true })).toMatchObject({
+        imported_files: 1,
+        observations_new: 0,
+        observations_existing: 8,
+        new_sessions: 0,
+      });
     } finally {
       store.close();
     }
@@ -113,7 +182,9 @@ describe('import-transcripts', () => {
     expect(typedPrompt(user([{ type: 'text', text: '[Request interrupted by user]' }]))).toBeUndefined();
     expect(typedPrompt(user('summary', { isCompactSummary: true }))).toBeUndefined();
     expect(typedPrompt(user('<bash-input>git pull</bash-input>'))).toBeUndefined();
-    expect(typedPrompt(user('<command-message>x</command-message> <command-name>/superpowers:brainstorm</command-name>'))).toBe('/superpowers:brainstorm');
+    expect(typedPrompt(user('<command-message>x</command-message> <command-name>/superpowers:brainstorm</command-name>'))).toBe(
+      '/superpowers:brainstorm',
+    );
     expect(typedPrompt(user([{ type: 'tool_result', tool_use_id: 'a' }]))).toBeUndefined();
     expect(typedPrompt(user(42))).toBeUndefined();
   });
@@ -125,13 +196,24 @@ describe.runIf(hasShared('import-transcripts on the real corpus'))('import-trans
     const r1 = cli(home, ['import-transcripts', CORPUS, '--json']);
     expect(r1.status).toBe(0);
     const first = JSON.parse(r1.stdout) as Record<string, number>;
-    expect(first).toMatchObject({ files: 116, imported_files: 116, tool_calls: 6618, malformed_lines: 3, unfinished_tool_calls: 7, sessions: 116 });
+    expect(first).toMatchObject({
+      files: 116,
+      imported_files: 116,
+      tool_calls: 6618,
+      malformed_lines: 3,
+      unfinished_tool_calls: 7,
+      sessions: 116,
+    });
     const again = JSON.parse(cli(home, ['import-transcripts', CORPUS, '--json']).stdout) as Record<string, number>;
     expect(again).toMatchObject({ unchanged_files: 116, observations_new: 0 });
 
     // Live hooks first, then an import of the same transcripts: nothing new.
     const live = join(dir.path, 'live');
-    const files = readdirSync(CORPUS).filter((f) => f.endsWith('.jsonl')).sort().slice(0, 3).map((f) => join(CORPUS, f));
+    const files = readdirSync(CORPUS)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .slice(0, 3)
+      .map((f) => join(CORPUS, f));
     for (const f of files) await replayInProcess(transcriptHookEvents(f), pluginHooks(), { home: live, env: { HOMUNCULUS_NO_LEARN: '1' } });
     const after = JSON.parse(cli(live, ['import-transcripts', ...files, '--json']).stdout) as Record<string, number>;
     expect(after).toMatchObject({ imported_files: 3, observations_new: 0, new_sessions: 0 });

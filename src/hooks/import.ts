@@ -118,7 +118,6 @@ interface FilePlan {
   stats: TranscriptStats;
 }
 
-
 /** Reads one transcript into the observations it holds (pure mapping; nothing written yet). */
 async function planFile(file: string): Promise<FilePlan> {
   const replay = new TranscriptReplay(file);

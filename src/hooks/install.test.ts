@@ -52,7 +52,9 @@ describe('init --claude on a settings file that already has hooks', () => {
     expect(after.hooks.PostToolUse?.[0]).toEqual(OTHER_HOOKS.hooks.PostToolUse[0]);
     expect(after.hooks.Stop?.[0]).toEqual(OTHER_HOOKS.hooks.Stop[0]);
     const ours = Object.entries(after.hooks).flatMap(([event, groups]) =>
-      groups.flatMap((g) => g.hooks.filter((h) => h.command.includes(' hook ')).map((h) => ({ event, matcher: g.matcher, command: h.command, async: h.async }))),
+      groups.flatMap((g) =>
+        g.hooks.filter((h) => h.command.includes(' hook ')).map((h) => ({ event, matcher: g.matcher, command: h.command, async: h.async })),
+      ),
     );
     expect(ours).toEqual(
       expect.arrayContaining([
@@ -67,7 +69,9 @@ describe('init --claude on a settings file that already has hooks', () => {
     );
     expect(ours).toHaveLength(7);
     expect(read(file + BACKUP_SUFFIX)).toBe(original);
-    expect(json(join(home, '.claude.json'))).toEqual({ mcpServers: { homunculus: { type: 'stdio', command: '/usr/bin/node', args: ['/opt/homunculus/dist/cli/bin.js', 'mcp'] } } });
+    expect(json(join(home, '.claude.json'))).toEqual({
+      mcpServers: { homunculus: { type: 'stdio', command: '/usr/bin/node', args: ['/opt/homunculus/dist/cli/bin.js', 'mcp'] } },
+    });
 
     const once = read(file);
     expect(install()).toEqual([]);
@@ -82,7 +86,8 @@ describe('init --claude on a settings file that already has hooks', () => {
   it('keeps unusual formatting byte for byte through install and uninstall', () => {
     const file = join(home, '.claude', 'settings.json');
     mkdirSync(join(home, '.claude'));
-    const odd = '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]},\n\t\t"permissions" :  { "allow" : [ "Bash(ls:*)" ] } }';
+    const odd =
+      '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]},\n\t\t"permissions" :  { "allow" : [ "Bash(ls:*)" ] } }';
     writeFileSync(file, odd);
     install();
     expect(json(file).permissions).toEqual({ allow: ['Bash(ls:*)'] });
@@ -93,7 +98,14 @@ describe('init --claude on a settings file that already has hooks', () => {
   it('creates a missing file, and uninstall removes it again', () => {
     install();
     const file = join(home, '.claude', 'settings.json');
-    expect(Object.keys(json(file).hooks as object).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(json(file).hooks as object).sort()).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'SessionEnd',
+      'SessionStart',
+      'Stop',
+      'UserPromptSubmit',
+    ]);
     uninstall();
     expect(existsSync(file)).toBe(false);
     expect(existsSync(join(home, '.claude.json'))).toBe(false);
@@ -131,7 +143,9 @@ describe('init --claude on a settings file that already has hooks', () => {
   it('--project writes .claude/settings.json and .mcp.json of the project', () => {
     install('claude-code', 'project');
     expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(true);
-    expect(json(join(project, '.mcp.json'))).toEqual({ mcpServers: { homunculus: { command: '/usr/bin/node', args: ['/opt/homunculus/dist/cli/bin.js', 'mcp'] } } });
+    expect(json(join(project, '.mcp.json'))).toEqual({
+      mcpServers: { homunculus: { command: '/usr/bin/node', args: ['/opt/homunculus/dist/cli/bin.js', 'mcp'] } },
+    });
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
   });
 
@@ -145,7 +159,7 @@ describe('init --claude on a settings file that already has hooks', () => {
 });
 
 describe('what uninstall recognises as ours', () => {
-  it('leaves the plugin\'s own .mcp.json entry and look-alike hooks alone', () => {
+  it("leaves the plugin's own .mcp.json entry and look-alike hooks alone", () => {
     const pluginMcp = { mcpServers: { homunculus: { command: 'sh', args: ['${CLAUDE_PLUGIN_ROOT}/scripts/homunculus.sh', 'mcp'] } } };
     writeFileSync(join(project, '.mcp.json'), JSON.stringify(pluginMcp));
     mkdirSync(join(project, '.claude'));
@@ -159,7 +173,9 @@ describe('what uninstall recognises as ours', () => {
   it('installs and removes with --command homunculus (a global install on PATH)', () => {
     applyPlan(planInstall(targetFor('claude-code', 'user', home, project), 'homunculus'), 'install');
     expect(read(join(home, '.claude', 'settings.json'))).toContain('"command": "homunculus hook observe"');
-    expect(json(join(home, '.claude.json'))).toEqual({ mcpServers: { homunculus: { type: 'stdio', command: 'homunculus', args: ['mcp'] } } });
+    expect(json(join(home, '.claude.json'))).toEqual({
+      mcpServers: { homunculus: { type: 'stdio', command: 'homunculus', args: ['mcp'] } },
+    });
     uninstall();
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
     expect(existsSync(join(home, '.claude.json'))).toBe(false);
@@ -169,9 +185,17 @@ describe('what uninstall recognises as ours', () => {
 describe('other agents', () => {
   it('gemini: named hooks with millisecond timeouts and the MCP server in the same settings file', () => {
     install('gemini');
-    const s = json(join(home, '.gemini', 'settings.json')) as { hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>; mcpServers: object };
+    const s = json(join(home, '.gemini', 'settings.json')) as {
+      hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
+      mcpServers: object;
+    };
     expect(Object.keys(s.hooks).sort()).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'SessionEnd', 'SessionStart']);
-    expect(s.hooks.AfterTool?.[0]?.hooks[0]).toEqual({ name: 'homunculus-observe', type: 'command', command: `${PREFIX} hook observe --agent gemini`, timeout: 15000 });
+    expect(s.hooks.AfterTool?.[0]?.hooks[0]).toEqual({
+      name: 'homunculus-observe',
+      type: 'command',
+      command: `${PREFIX} hook observe --agent gemini`,
+      timeout: 15000,
+    });
     expect(s.mcpServers).toEqual({ homunculus: { command: '/usr/bin/node', args: ['/opt/homunculus/dist/cli/bin.js', 'mcp'] } });
     uninstall('gemini');
     expect(existsSync(join(home, '.gemini', 'settings.json'))).toBe(false);
@@ -179,12 +203,26 @@ describe('other agents', () => {
 
   it('cursor: flat camelCase events with version 1', () => {
     mkdirSync(join(project, '.cursor'));
-    writeFileSync(join(project, '.cursor', 'hooks.json'), JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: './format.sh' }] } }));
+    writeFileSync(
+      join(project, '.cursor', 'hooks.json'),
+      JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: './format.sh' }] } }),
+    );
     install('cursor', 'project');
     const s = json(join(project, '.cursor', 'hooks.json')) as { version: number; hooks: Record<string, { command: string }[]> };
     expect(s.version).toBe(1);
-    expect(s.hooks.afterFileEdit?.map((h) => h.command)).toEqual(['./format.sh', `${PREFIX} hook observe --agent cursor`, `${PREFIX} hook recall --agent cursor`]);
-    expect(Object.keys(s.hooks).sort()).toEqual(['afterFileEdit', 'afterMCPExecution', 'afterShellExecution', 'beforeSubmitPrompt', 'sessionStart', 'stop']);
+    expect(s.hooks.afterFileEdit?.map((h) => h.command)).toEqual([
+      './format.sh',
+      `${PREFIX} hook observe --agent cursor`,
+      `${PREFIX} hook recall --agent cursor`,
+    ]);
+    expect(Object.keys(s.hooks).sort()).toEqual([
+      'afterFileEdit',
+      'afterMCPExecution',
+      'afterShellExecution',
+      'beforeSubmitPrompt',
+      'sessionStart',
+      'stop',
+    ]);
     uninstall('cursor', 'project');
     expect(json(join(project, '.cursor', 'hooks.json'))).toEqual({ version: 1, hooks: { afterFileEdit: [{ command: './format.sh' }] } });
   });

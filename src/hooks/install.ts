@@ -39,7 +39,9 @@ function readText(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new HomunculusError('settings_unreadable', `Cannot read ${file}: ${(err as Error).message}`, { hint: 'Check its permissions; nothing was changed.' });
+    throw new HomunculusError('settings_unreadable', `Cannot read ${file}: ${(err as Error).message}`, {
+      hint: 'Check its permissions; nothing was changed.',
+    });
   }
 }
 
@@ -54,7 +56,9 @@ function parseJsonFile(file: string, text: string | undefined): Json {
     });
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HomunculusError('settings_invalid', `${file} must hold a JSON object.`, { hint: 'Nothing was changed. Fix the file or move it aside.' });
+    throw new HomunculusError('settings_invalid', `${file} must hold a JSON object.`, {
+      hint: 'Nothing was changed. Fix the file or move it aside.',
+    });
   }
   return value as Json;
 }
@@ -67,7 +71,8 @@ function serialise(value: Json, original: string | undefined): string {
 }
 
 const isEmptySettings = (value: Json): boolean =>
-  Object.keys(value).filter((k) => !(k === 'version' && value.version === 1) && !(k === 'hooks' && JSON.stringify(value.hooks) === '{}')).length === 0;
+  Object.keys(value).filter((k) => !(k === 'version' && value.version === 1) && !(k === 'hooks' && JSON.stringify(value.hooks) === '{}'))
+    .length === 0;
 
 function sameJson(a: string, b: string): boolean {
   try {
@@ -79,7 +84,12 @@ function sameJson(a: string, b: string): boolean {
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Json)[k])]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Json)[k])]),
+    );
   return v;
 }
 
@@ -148,7 +158,9 @@ export function planUninstall(target: Target): Plan {
   add(target.hooksFile, { json: (v) => removeHooks(v, target).settings });
   if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => removeCodexToml(t) });
   else add(target.mcpFile, { json: (v) => removeMcp(v).settings });
-  const changes = planEdits(edits, true).map((c) => (c.action === 'update' && c.after === readText(c.file + BACKUP_SUFFIX) ? { ...c, action: 'restore' as const } : c));
+  const changes = planEdits(edits, true).map((c) =>
+    c.action === 'update' && c.after === readText(c.file + BACKUP_SUFFIX) ? { ...c, action: 'restore' as const } : c,
+  );
   return { target, changes, warnings: [] };
 }
 
@@ -172,7 +184,8 @@ function assertWritable(file: string): void {
   }
 }
 
-const containsOurs = (text: string): boolean => /(?:homunculus|\/cli\/bin\.js)["']?\s+(?:hook\s|mcp\b)|# homunculus:begin|# added by homunculus/.test(text);
+const containsOurs = (text: string): boolean =>
+  /(?:homunculus|\/cli\/bin\.js)["']?\s+(?:hook\s|mcp\b)|# homunculus:begin|# added by homunculus/.test(text);
 
 function unwritable(file: string, err: unknown): HomunculusError {
   return new HomunculusError('settings_unwritable', `Cannot write ${file}: ${(err as Error).message}`, {

@@ -14,7 +14,14 @@ export function logHook(logsDir: string, line: string, err?: unknown): void {
     } catch {
       // No log yet.
     }
-    const stack = err instanceof Error && err.stack ? `\n  ${err.stack.split('\n').slice(1, 6).map((l) => l.trim()).join('\n  ')}` : '';
+    const stack =
+      err instanceof Error && err.stack
+        ? `\n  ${err.stack
+            .split('\n')
+            .slice(1, 6)
+            .map((l) => l.trim())
+            .join('\n  ')}`
+        : '';
     const message = err === undefined ? '' : `: ${err instanceof Error ? err.message : String(err)}`;
     appendFileSync(path, `${new Date().toISOString()} ${line}${message}${stack}\n`);
   } catch {

@@ -30,7 +30,8 @@ export function parseHookArgs(args: readonly string[]): HookArgs {
   const out: HookArgs = { event: '', help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     if (flag === '--help' || flag === '-h') out.help = true;
     else if (flag === '--agent' || flag === '--home') {
       const value = inline ?? args[++i];
@@ -65,7 +66,10 @@ export async function main(args: readonly string[]): Promise<number> {
   deadline.unref();
   try {
     const raw = await readStdin();
-    const outcome = await runHook(parsed.event, raw, { ...(parsed.home ? { home: parsed.home } : {}), ...(parsed.agent ? { agent: parsed.agent } : {}) });
+    const outcome = await runHook(parsed.event, raw, {
+      ...(parsed.home ? { home: parsed.home } : {}),
+      ...(parsed.agent ? { agent: parsed.agent } : {}),
+    });
     answer(outcome.stdout);
   } catch {
     answer(hook ? emptyOutput(parsed.agent ?? 'claude-code', hook) : '');

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../core/project.js';
-import { type ToolCall, absolutePath, mapToolCall, patchFiles, promptObservation, promptText, resultFacts, shellCommand } from './observation.js';
+import {
+  type ToolCall,
+  absolutePath,
+  mapToolCall,
+  patchFiles,
+  promptObservation,
+  promptText,
+  resultFacts,
+  shellCommand,
+} from './observation.js';
 
 const project: ProjectInfo = { fingerprint: '0123456789abcdef', name: 'app', root: '/w/app', remote: null };
 const call = (over: Partial<ToolCall>): ToolCall => ({
@@ -23,22 +32,46 @@ const record = (c: ToolCall) => {
 
 describe('mapToolCall: per-tool context of seed 000', () => {
   it('Bash: command as input, description as intent, base command and exit code', () => {
-    const o = record(call({ input: { command: 'go test ./...', description: 'Run tests' }, response: { stdout: 'ok', stderr: '', interrupted: false }, durationMs: 1234.4 }));
-    expect(o).toMatchObject({ event: 'tool', tool: 'Bash', intent: 'Run tests', input: 'go test ./...', outcome: 'ok', error: '', duration_ms: 1234, files: [] });
+    const o = record(
+      call({
+        input: { command: 'go test ./...', description: 'Run tests' },
+        response: { stdout: 'ok', stderr: '', interrupted: false },
+        durationMs: 1234.4,
+      }),
+    );
+    expect(o).toMatchObject({
+      event: 'tool',
+      tool: 'Bash',
+      intent: 'Run tests',
+      input: 'go test ./...',
+      outcome: 'ok',
+      error: '',
+      duration_ms: 1234,
+      files: [],
+    });
     expect(o.data).toEqual({ base_command: 'go test', project_name: 'app' });
   });
 
   it('Edit/Write: file path (absolute), filename, extension, intent', () => {
-    const o = record(call({ tool: 'Edit', input: { file_path: 'src/a.test.ts', old_string: 'x', new_string: 'y', description: 'fix typo' } }));
+    const o = record(
+      call({ tool: 'Edit', input: { file_path: 'src/a.test.ts', old_string: 'x', new_string: 'y', description: 'fix typo' } }),
+    );
     expect(o.input).toBe('/w/app/src/a.test.ts');
     expect(o.files).toEqual(['/w/app/src/a.test.ts']);
     expect(o.intent).toBe('fix typo');
     expect(o.data).toMatchObject({ filename: 'a.test.ts', extension: 'ts' });
-    expect(record(call({ tool: 'MultiEdit', input: { file_path: '/x/Makefile', edits: [{}, {}] } })).data).toMatchObject({ filename: 'Makefile', extension: '', edits: 2 });
+    expect(record(call({ tool: 'MultiEdit', input: { file_path: '/x/Makefile', edits: [{}, {}] } })).data).toMatchObject({
+      filename: 'Makefile',
+      extension: '',
+      edits: 2,
+    });
   });
 
   it('Read: filename for sequence analysis; Grep/Glob: the pattern', () => {
-    expect(record(call({ tool: 'Read', input: { file_path: '/w/app/go.mod' } })).data).toMatchObject({ filename: 'go.mod', extension: 'mod' });
+    expect(record(call({ tool: 'Read', input: { file_path: '/w/app/go.mod' } })).data).toMatchObject({
+      filename: 'go.mod',
+      extension: 'mod',
+    });
     const g = record(call({ tool: 'Grep', input: { pattern: 'func Test', path: 'cmd' } }));
     expect(g.input).toBe('func Test in cmd');
     expect(g.data).toMatchObject({ pattern: 'func Test' });
@@ -46,18 +79,24 @@ describe('mapToolCall: per-tool context of seed 000', () => {
   });
 
   it('Task, web and MCP tools keep a useful summary', () => {
-    expect(record(call({ tool: 'Task', input: { description: 'Explore', prompt: 'find the config loader', subagent_type: 'Explore' } }))).toMatchObject({
+    expect(
+      record(call({ tool: 'Task', input: { description: 'Explore', prompt: 'find the config loader', subagent_type: 'Explore' } })),
+    ).toMatchObject({
       intent: 'Explore',
       input: 'find the config loader',
       data: { subagent_type: 'Explore', project_name: 'app' },
     });
-    expect(record(call({ tool: 'mcp__linear__get_issue', input: { id: 'ENT-1' } }))).toMatchObject({ input: '{"id":"ENT-1"}', data: { mcp_server: 'linear' } });
+    expect(record(call({ tool: 'mcp__linear__get_issue', input: { id: 'ENT-1' } }))).toMatchObject({
+      input: '{"id":"ENT-1"}',
+      data: { mcp_server: 'linear' },
+    });
   });
 
   it('Gemini, Codex and Cursor tool shapes', () => {
     expect(record(call({ tool: 'run_shell_command', input: { command: 'pytest -x' } })).data).toMatchObject({ base_command: 'pytest' });
     expect(record(call({ tool: 'Bash', input: { command: ['bash', '-lc', 'cargo build'] } })).input).toBe('cargo build');
     expect(record(call({ tool: 'replace', input: { file_path: '/w/app/x.py', instruction: 'rename' } })).intent).toBe('rename');
+    // prettier-ignore
     expect(record(call({ tool: 'apply_patch', input: { input: '*** Begin Patch\n*** Update File: src/lib.rs\n@@\n*** Add File: b.rs\n' } })).files).toEqual([
       '/w/app/src/lib.rs',
       '/w/app/b.rs',
@@ -74,7 +113,10 @@ describe('mapToolCall: outcome, errors, noise', () => {
   });
 
   it('a refused call is blocked', () => {
-    expect(record(call({ tool: 'Edit', input: { file_path: 'a' }, failed: true, error: "The user doesn't want to proceed with this tool use." })).outcome).toBe('blocked');
+    expect(
+      record(call({ tool: 'Edit', input: { file_path: 'a' }, failed: true, error: "The user doesn't want to proceed with this tool use." }))
+        .outcome,
+    ).toBe('blocked');
   });
 
   it('reads failure from the response too (exit code, interrupted, success false)', () => {
@@ -87,12 +129,20 @@ describe('mapToolCall: outcome, errors, noise', () => {
   it('filters looking-around commands and bookkeeping, unless they failed', () => {
     expect(mapToolCall(call({ input: { command: 'git status' } })).kind).toBe('noise');
     expect(mapToolCall(call({ tool: 'TodoWrite', input: { todos: [] } })).kind).toBe('noise');
-    expect(mapToolCall(call({ input: { command: 'git status' }, failed: true, error: 'Exit code 128\nfatal: bad object' })).kind).toBe('record');
+    expect(mapToolCall(call({ input: { command: 'git status' }, failed: true, error: 'Exit code 128\nfatal: bad object' })).kind).toBe(
+      'record',
+    );
   });
 
   it('redacts secrets in every stored field and truncates long input', () => {
     const secret = ['ghp_', 'Abcdefghijklmnopqrstuvwxyz0123456789'].join('');
-    const o = record(call({ input: { command: `curl -H "Authorization: token ${secret}" x && ${'y'.repeat(5000)}`, description: `uses ${secret}` }, failed: true, error: `bad ${secret}` }));
+    const o = record(
+      call({
+        input: { command: `curl -H "Authorization: token ${secret}" x && ${'y'.repeat(5000)}`, description: `uses ${secret}` },
+        failed: true,
+        error: `bad ${secret}`,
+      }),
+    );
     expect(JSON.stringify(o)).not.toContain(secret);
     expect(o.input?.length).toBeLessThanOrEqual(2000);
   });
@@ -121,9 +171,33 @@ describe('helpers', () => {
   it('prompt ids depend on session, text and occurrence, not on time', () => {
     const text = promptText('  fix the build  ');
     expect(text).toBe('fix the build');
-    const a = promptObservation({ source: 'claude-code', sessionId: 's', ts: '2026-01-01T00:00:00Z', cwd: '/w', project, text, occurrence: 0 });
-    const b = promptObservation({ source: 'claude-code', sessionId: 's', ts: '2027-01-01T00:00:00Z', cwd: '/w', project, text, occurrence: 0 });
-    const c = promptObservation({ source: 'claude-code', sessionId: 's', ts: '2026-01-01T00:00:00Z', cwd: '/w', project, text, occurrence: 1 });
+    const a = promptObservation({
+      source: 'claude-code',
+      sessionId: 's',
+      ts: '2026-01-01T00:00:00Z',
+      cwd: '/w',
+      project,
+      text,
+      occurrence: 0,
+    });
+    const b = promptObservation({
+      source: 'claude-code',
+      sessionId: 's',
+      ts: '2027-01-01T00:00:00Z',
+      cwd: '/w',
+      project,
+      text,
+      occurrence: 0,
+    });
+    const c = promptObservation({
+      source: 'claude-code',
+      sessionId: 's',
+      ts: '2026-01-01T00:00:00Z',
+      cwd: '/w',
+      project,
+      text,
+      occurrence: 1,
+    });
     expect(a.tool_use_id).toBe(b.tool_use_id);
     expect(a.tool_use_id).not.toBe(c.tool_use_id);
     expect(a.tool_use_id).toMatch(/^prompt:[0-9a-f]{24}$/);

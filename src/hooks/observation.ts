@@ -110,7 +110,8 @@ interface ResultFacts {
 /** Outcome, error summary and exit code from the failure flag, the error text and the response. */
 export function resultFacts(call: Pick<ToolCall, 'failed' | 'error' | 'response'>): ResultFacts {
   const response = asObject(call.response);
-  const code = num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode) ?? (call.error ? exitCodeFrom(call.error) : undefined);
+  const code =
+    num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode) ?? (call.error ? exitCodeFrom(call.error) : undefined);
   const responseError = str(response.error) ?? (response.success === false ? (str(response.message) ?? 'failed') : undefined);
   const failed = call.failed === true || (code !== undefined && code !== 0) || response.interrupted === true || responseError !== undefined;
   if (!failed) return { outcome: 'ok', error: '', ...(code !== undefined ? { exitCode: code } : {}) };
@@ -157,7 +158,11 @@ function summary(kind: ToolKind, tool: string, input: Obj, files: readonly strin
       return { input: str(input.url) ?? str(input.query) ?? '', intent: str(input.prompt) ?? '', data: {} };
     default: {
       const server = /^mcp__(.+?)__/.exec(tool)?.[1];
-      return { input: Object.keys(input).length ? JSON.stringify(input) : '', intent: description, data: server ? { mcp_server: server } : {} };
+      return {
+        input: Object.keys(input).length ? JSON.stringify(input) : '',
+        intent: description,
+        data: server ? { mcp_server: server } : {},
+      };
     }
   }
 }

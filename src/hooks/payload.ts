@@ -67,6 +67,7 @@ export async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
 }
 
 /** Top-level fields worth salvaging from a payload that does not parse. */
+// prettier-ignore
 const SALVAGE_FIELDS = [
   'session_id', 'conversation_id', 'generation_id', 'hook_event_name', 'cwd', 'transcript_path', 'tool_name', 'tool_use_id',
   'prompt', 'source', 'reason', 'timestamp', 'command', 'file_path',
@@ -129,7 +130,8 @@ export function parsePayload(raw: RawPayload): ParsedPayload {
   if (!raw.truncated) {
     try {
       const value: unknown = JSON.parse(text);
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { value: value as Record<string, unknown>, mode: 'json' };
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        return { value: value as Record<string, unknown>, mode: 'json' };
       return { value: {}, mode: 'empty' };
     } catch {
       // fall through to salvage

@@ -62,13 +62,28 @@ export function promptObservationFor(input: HookInput, occurrence: number): Buil
   const text = promptText(input.prompt ?? '');
   if (!text) return { status: 'ignored', detail: 'empty prompt' };
   return {
-    observation: promptObservation({ source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectOf(input.cwd), text, occurrence }),
+    observation: promptObservation({
+      source: input.agent,
+      sessionId: input.sessionId,
+      ts: input.ts,
+      cwd: input.cwd,
+      project: projectOf(input.cwd),
+      text,
+      occurrence,
+    }),
   };
 }
 
 export function lifecycleObservation(input: HookInput, kind: 'start' | 'end'): Built {
   if (!input.sessionId) return NO_SESSION;
-  const event = { source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project: projectOf(input.cwd), reason: input.reason };
+  const event = {
+    source: input.agent,
+    sessionId: input.sessionId,
+    ts: input.ts,
+    cwd: input.cwd,
+    project: projectOf(input.cwd),
+    reason: input.reason,
+  };
   return { observation: kind === 'start' ? sessionStartObservation(event) : sessionEndObservation(event) };
 }
 
@@ -97,4 +112,5 @@ export function recordPrompt(db: Db, input: HookInput): RecordResult {
   return write(db, promptObservationFor(input, promptOccurrences(db, input, promptText(input.prompt ?? ''))));
 }
 
-export const recordLifecycle = (db: Db, input: HookInput, kind: 'start' | 'end'): RecordResult => write(db, lifecycleObservation(input, kind));
+export const recordLifecycle = (db: Db, input: HookInput, kind: 'start' | 'end'): RecordResult =>
+  write(db, lifecycleObservation(input, kind));

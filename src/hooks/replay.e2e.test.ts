@@ -25,9 +25,15 @@ const SECRETS: { text: string; needle: string }[] = [
   { text: `postgres://app:${piece('Pg-', 'S3cret-99')}@db.internal/app`, needle: piece('Pg-', 'S3cret') },
   { text: `Authorization: Bearer ${piece('tok', 'Zx81Lm02Qa93Ws74Ed')}`, needle: piece('Zx81Lm02Qa93Ws74Ed') },
   { text: piece('sk-ant-', 'api03-', 'Hh7Jj8Kk9Ll0Mm1Nn2Bb3Vv4Cc5'), needle: piece('Hh7Jj8Kk9Ll0Mm1Nn2Bb3') },
-  { text: piece('eyJhbGciOiJIUzI1NiJ9', '.', 'eyJ1c2VyIjoiYm9iIiwicm9sZSI6ImFkbWluIn0', '.', 'c2lnbmF0dXJlLXNlY3JldC14eXo'), needle: 'c2lnbmF0dXJlLXNlY3JldC14eXo' },
+  {
+    text: piece('eyJhbGciOiJIUzI1NiJ9', '.', 'eyJ1c2VyIjoiYm9iIiwicm9sZSI6ImFkbWluIn0', '.', 'c2lnbmF0dXJlLXNlY3JldC14eXo'),
+    needle: 'c2lnbmF0dXJlLXNlY3JldC14eXo',
+  },
   { text: `echo "DB_HOST=${piece('internal-', 'host-7731')}" >> .env`, needle: piece('internal-', 'host-7731') },
-  { text: `-----BEGIN OPENSSH PRIVATE KEY-----\n${piece('b3BlbnNzaC1rZXktdjEAAAA', 'BG5vbmUAAAAEbm9uZQ')}\n-----END OPENSSH PRIVATE KEY-----`, needle: piece('b3BlbnNzaC1rZXktdjEAAAA') },
+  {
+    text: `-----BEGIN OPENSSH PRIVATE KEY-----\n${piece('b3BlbnNzaC1rZXktdjEAAAA', 'BG5vbmUAAAAEbm9uZQ')}\n-----END OPENSSH PRIVATE KEY-----`,
+    needle: piece('b3BlbnNzaC1rZXktdjEAAAA'),
+  },
 ];
 
 type Obj = Record<string, unknown>;
@@ -38,7 +44,9 @@ function plantedCopy(dir: string): { files: string[]; toolIds: Map<string, strin
   const next = (): string => (SECRETS[n++ % SECRETS.length] as { text: string }).text;
   const toolIds = new Map<string, string>();
   const files: string[] = [];
-  for (const name of readdirSync(CORPUS).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const uses = new Map<string, string>();
     const out: string[] = [];
     let count = 0;
@@ -63,7 +71,8 @@ function plantedCopy(dir: string): { files: string[]; toolIds: Map<string, strin
           if (b.name === 'Task') input.prompt = `${String(input.prompt)} ${next()}`;
         }
       }
-      if (r.type === 'user' && typeof message?.content === 'string' && !r.isMeta && count % 2 === 0) message.content = `${message.content} (${next()})`;
+      if (r.type === 'user' && typeof message?.content === 'string' && !r.isMeta && count % 2 === 0)
+        message.content = `${message.content} (${next()})`;
       if (r.type === 'user' && Array.isArray(message?.content)) {
         for (const b of message.content as Obj[]) {
           if (b.type !== 'tool_result') continue;
@@ -99,94 +108,109 @@ function allStoredText(store: Store): string {
   const rows = store.db.prepare('SELECT tool, intent, input, files, error, data, cwd FROM observations').all() as Obj[];
   const sessions = store.db.prepare('SELECT summary, files_touched, tools_used FROM sessions').all() as Obj[];
   const md = sessionFiles(store).map((f) => readFileSync(f, 'utf8'));
-  const logs = existsSync(store.paths.logs) ? readdirSync(store.paths.logs).map((f) => readFileSync(join(store.paths.logs, f), 'utf8')) : [];
+  const logs = existsSync(store.paths.logs)
+    ? readdirSync(store.paths.logs).map((f) => readFileSync(join(store.paths.logs, f), 'utf8'))
+    : [];
   return [...rows.map((r) => JSON.stringify(r)), ...sessions.map((s) => JSON.stringify(s)), ...md, ...logs].join('\n');
 }
 
-describe.runIf(hasShared('replaying the transcript corpus through the hooks'))('replaying the transcript corpus through the plugin hooks', () => {
-  const tmp = tempDir('hom-replay-');
-  let copy: ReturnType<typeof plantedCopy>;
-  const declared = pluginHooks();
+describe.runIf(hasShared('replaying the transcript corpus through the hooks'))(
+  'replaying the transcript corpus through the plugin hooks',
+  () => {
+    const tmp = tempDir('hom-replay-');
+    let copy: ReturnType<typeof plantedCopy>;
+    const declared = pluginHooks();
 
-  beforeAll(() => {
-    mkdirSync(join(tmp.path, 'corpus'));
-    copy = plantedCopy(join(tmp.path, 'corpus'));
-  });
-  afterAll(() => tmp.cleanup());
+    beforeAll(() => {
+      mkdirSync(join(tmp.path, 'corpus'));
+      copy = plantedCopy(join(tmp.path, 'corpus'));
+    });
+    afterAll(() => tmp.cleanup());
 
-  it('declares the same hooks as `init --claude` installs', () => {
-    const specs = targetFor('claude-code', 'user', '/h', '/p').specs;
-    expect(declared.map((d) => ({ event: d.event, matcher: d.matcher, hook: d.hook, async: d.async }))).toEqual(
-      specs.map((s) => ({ event: s.event, matcher: s.matcher, hook: s.hook, async: s.async === true })),
-    );
-  });
+    it('declares the same hooks as `init --claude` installs', () => {
+      const specs = targetFor('claude-code', 'user', '/h', '/p').specs;
+      expect(declared.map((d) => ({ event: d.event, matcher: d.matcher, hook: d.hook, async: d.async }))).toEqual(
+        specs.map((s) => ({ event: s.event, matcher: s.matcher, hook: s.hook, async: s.async === true })),
+      );
+    });
 
-  it('records every tool call once or filters it as noise, and stores no planted secret', async () => {
-    const home = join(tmp.path, 'home');
-    const store = openStore({ home });
-    try {
-      const records: ReplayRecord[] = [];
-      for (const file of copy.files) records.push(...(await replayInProcess(transcriptHookEvents(file), declared, { home, store, env: ENV })));
-
-      expect(records.every((r) => validOutput(r.outcome.stdout))).toBe(true);
-      expect(records.filter((r) => r.outcome.status === 'failed')).toEqual([]);
-
-      const observe = records.filter((r) => r.hook === 'observe');
-      const noise = new Set(observe.filter((r) => r.outcome.status === 'noise').map((r) => r.toolUseId));
-      const stored = new Set((store.db.prepare("SELECT tool_use_id FROM observations WHERE event = 'tool'").all() as { tool_use_id: string }[]).map((r) => r.tool_use_id));
-      const rows = (store.db.prepare("SELECT COUNT(*) AS n FROM observations WHERE event = 'tool'").get() as { n: number }).n;
-      expect(rows).toBe(stored.size);
-      const neither = [...copy.toolIds.keys()].filter((id) => !stored.has(id) && !noise.has(id));
-      const both = [...copy.toolIds.keys()].filter((id) => stored.has(id) && noise.has(id));
-      expect(neither).toEqual([]);
-      expect(both).toEqual([]);
-      expect(stored.size + noise.size).toBe(copy.toolIds.size);
-      expect(copy.toolIds.size).toBeGreaterThan(6_500);
-      // Noise is only what the rules call noise.
-      for (const r of observe.filter((o) => o.outcome.status === 'noise')) expect(r.outcome.detail).toMatch(/^(noisy command|.* is bookkeeping)/);
-
-      expect((store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(copy.files.length);
-      expect(sessionFiles(store)).toHaveLength(copy.files.length);
-      expect(existsSync(join(home, 'spool')) ? readdirSync(join(home, 'spool')) : []).toEqual([]);
-
-      const text = allStoredText(store);
-      for (const s of SECRETS) expect(text.includes(s.needle), s.needle).toBe(false);
-      expect(text).toContain('[REDACTED:');
-
-      // A second replay of some sessions adds nothing.
-      const before = (store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
-      for (const file of copy.files.slice(0, 5)) await replayInProcess(transcriptHookEvents(file), declared, { home, store, env: ENV });
-      expect((store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n).toBe(before);
-    } finally {
-      store.close();
-    }
-  });
-
-  it('stores exactly the same rows when a sample of sessions runs as real hook processes', async () => {
-    const small = copy.files
-      .map((f) => ({ f, events: transcriptHookEvents(f) }))
-      .filter((s) => s.events.length >= 8 && s.events.length <= 20 && s.events.some((e) => e.payload.tool_name === 'Edit'))
-      .slice(0, 2);
-    expect(small).toHaveLength(2);
-    const rowsOf = (home: string): Obj[] => {
+    it('records every tool call once or filters it as noise, and stores no planted secret', async () => {
+      const home = join(tmp.path, 'home');
       const store = openStore({ home });
       try {
-        return store.db.prepare('SELECT source, session_id, tool_use_id, ts, event, project, cwd, tool, intent, input, files, outcome, error, duration_ms, data FROM observations ORDER BY session_id, tool_use_id').all() as Obj[];
+        const records: ReplayRecord[] = [];
+        for (const file of copy.files)
+          records.push(...(await replayInProcess(transcriptHookEvents(file), declared, { home, store, env: ENV })));
+
+        expect(records.every((r) => validOutput(r.outcome.stdout))).toBe(true);
+        expect(records.filter((r) => r.outcome.status === 'failed')).toEqual([]);
+
+        const observe = records.filter((r) => r.hook === 'observe');
+        const noise = new Set(observe.filter((r) => r.outcome.status === 'noise').map((r) => r.toolUseId));
+        const stored = new Set(
+          (store.db.prepare("SELECT tool_use_id FROM observations WHERE event = 'tool'").all() as { tool_use_id: string }[]).map(
+            (r) => r.tool_use_id,
+          ),
+        );
+        const rows = (store.db.prepare("SELECT COUNT(*) AS n FROM observations WHERE event = 'tool'").get() as { n: number }).n;
+        expect(rows).toBe(stored.size);
+        const neither = [...copy.toolIds.keys()].filter((id) => !stored.has(id) && !noise.has(id));
+        const both = [...copy.toolIds.keys()].filter((id) => stored.has(id) && noise.has(id));
+        expect(neither).toEqual([]);
+        expect(both).toEqual([]);
+        expect(stored.size + noise.size).toBe(copy.toolIds.size);
+        expect(copy.toolIds.size).toBeGreaterThan(6_500);
+        // Noise is only what the rules call noise.
+        for (const r of observe.filter((o) => o.outcome.status === 'noise'))
+          expect(r.outcome.detail).toMatch(/^(noisy command|.* is bookkeeping)/);
+
+        expect((store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(copy.files.length);
+        expect(sessionFiles(store)).toHaveLength(copy.files.length);
+        expect(existsSync(join(home, 'spool')) ? readdirSync(join(home, 'spool')) : []).toEqual([]);
+
+        const text = allStoredText(store);
+        for (const s of SECRETS) expect(text.includes(s.needle), s.needle).toBe(false);
+        expect(text).toContain('[REDACTED:');
+
+        // A second replay of some sessions adds nothing.
+        const before = (store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
+        for (const file of copy.files.slice(0, 5)) await replayInProcess(transcriptHookEvents(file), declared, { home, store, env: ENV });
+        expect((store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n).toBe(before);
       } finally {
         store.close();
       }
-    };
+    });
 
-    const viaProcess = join(tmp.path, 'process-home');
-    const runs = small.flatMap((s) => replayAsProcesses(s.events, declared, { ...process.env, ...ENV, HOMUNCULUS_HOME: viaProcess }));
-    expect(runs.filter((r) => r.status !== 0)).toEqual([]);
-    expect(runs.every((r) => validOutput(r.stdout))).toBe(true);
-    expect(runs.some((r) => r.event === 'PostToolUse' && r.command.endsWith('hook recall'))).toBe(true);
+    it('stores exactly the same rows when a sample of sessions runs as real hook processes', async () => {
+      const small = copy.files
+        .map((f) => ({ f, events: transcriptHookEvents(f) }))
+        .filter((s) => s.events.length >= 8 && s.events.length <= 20 && s.events.some((e) => e.payload.tool_name === 'Edit'))
+        .slice(0, 2);
+      expect(small).toHaveLength(2);
+      const rowsOf = (home: string): Obj[] => {
+        const store = openStore({ home });
+        try {
+          return store.db
+            .prepare(
+              'SELECT source, session_id, tool_use_id, ts, event, project, cwd, tool, intent, input, files, outcome, error, duration_ms, data FROM observations ORDER BY session_id, tool_use_id',
+            )
+            .all() as Obj[];
+        } finally {
+          store.close();
+        }
+      };
 
-    const inProcess = join(tmp.path, 'inprocess-home');
-    for (const s of small) await replayInProcess(s.events, declared, { home: inProcess, env: ENV });
-    const a = rowsOf(viaProcess);
-    expect(a.length).toBeGreaterThan(5);
-    expect(a).toEqual(rowsOf(inProcess));
-  });
-});
+      const viaProcess = join(tmp.path, 'process-home');
+      const runs = small.flatMap((s) => replayAsProcesses(s.events, declared, { ...process.env, ...ENV, HOMUNCULUS_HOME: viaProcess }));
+      expect(runs.filter((r) => r.status !== 0)).toEqual([]);
+      expect(runs.every((r) => validOutput(r.stdout))).toBe(true);
+      expect(runs.some((r) => r.event === 'PostToolUse' && r.command.endsWith('hook recall'))).toBe(true);
+
+      const inProcess = join(tmp.path, 'inprocess-home');
+      for (const s of small) await replayInProcess(s.events, declared, { home: inProcess, env: ENV });
+      const a = rowsOf(viaProcess);
+      expect(a.length).toBeGreaterThan(5);
+      expect(a).toEqual(rowsOf(inProcess));
+    });
+  },
+);

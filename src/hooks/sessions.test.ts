@@ -15,7 +15,15 @@ import {
   summaryText,
 } from './sessions.js';
 
-const row = (over: Record<string, string>) => ({ ts: '2026-01-01T10:00:00.000Z', event: 'tool', tool: 'Bash', files: '[]', outcome: 'ok' as const, input: '', ...over });
+const row = (over: Record<string, string>) => ({
+  ts: '2026-01-01T10:00:00.000Z',
+  event: 'tool',
+  tool: 'Bash',
+  files: '[]',
+  outcome: 'ok' as const,
+  input: '',
+  ...over,
+});
 
 describe('session facts and text', () => {
   it('counts tools, keeps changed files in order, errors and prompts', () => {
@@ -40,7 +48,9 @@ describe('session facts and text', () => {
       blocked: 1,
       prompts: ['fix the loader'],
     });
-    expect(summaryText(facts, 'Loader fix')).toBe('Loader fix. 5 tool calls (Edit 3, Bash 1, Read 1), 1 file changed, 1 error, 1 blocked. First prompt: "fix the loader"');
+    expect(summaryText(facts, 'Loader fix')).toBe(
+      'Loader fix. 5 tool calls (Edit 3, Bash 1, Read 1), 1 file changed, 1 error, 1 blocked. First prompt: "fix the loader"',
+    );
     expect(summaryText(sessionFacts([], '2026-01-01T00:00:00Z'))).toBe('0 tool calls, 0 files changed.');
   });
 
@@ -52,14 +62,34 @@ describe('session facts and text', () => {
   it('renders seed 000 frontmatter that parses back', () => {
     const md = renderSessionMarkdown(
       {
-        id: 's1', source: 'claude-code', project: 'p', project_name: 'app', cwd: '/w/app', started_at: '2026-01-01T10:00:00.000Z', ended_at: '2026-01-01T11:00:00.000Z',
-        tools_used: '["Edit","Bash"]', tool_counts: '{"Edit":2,"Bash":1}', files_touched: '["/w/app/src/a.ts","/elsewhere/b.ts"]', summary: 'Did things.',
-        continues_from: 's0', transcript_path: null, file_name: 'x.md',
+        id: 's1',
+        source: 'claude-code',
+        project: 'p',
+        project_name: 'app',
+        cwd: '/w/app',
+        started_at: '2026-01-01T10:00:00.000Z',
+        ended_at: '2026-01-01T11:00:00.000Z',
+        tools_used: '["Edit","Bash"]',
+        tool_counts: '{"Edit":2,"Bash":1}',
+        files_touched: '["/w/app/src/a.ts","/elsewhere/b.ts"]',
+        summary: 'Did things.',
+        continues_from: 's0',
+        transcript_path: null,
+        file_name: 'x.md',
       },
       '2025-12-31T090000Z-s0.md',
     );
     const { data, body } = parseFrontmatter(md);
-    expect(data).toEqual({ date: '2026-01-01T10:00:00.000Z', ended: '2026-01-01T11:00:00.000Z', project: 'app', directory: '/w/app', session_id: 's1', source: 'claude-code', tools_used: ['Edit', 'Bash'], continues_from: '2025-12-31T090000Z-s0.md' });
+    expect(data).toEqual({
+      date: '2026-01-01T10:00:00.000Z',
+      ended: '2026-01-01T11:00:00.000Z',
+      project: 'app',
+      directory: '/w/app',
+      session_id: 's1',
+      source: 'claude-code',
+      tools_used: ['Edit', 'Bash'],
+      continues_from: '2025-12-31T090000Z-s0.md',
+    });
     expect(body).toContain('- Edit: 2');
     expect(body).toContain('- src/a.ts\n- /elsewhere/b.ts');
   });

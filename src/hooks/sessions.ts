@@ -62,7 +62,10 @@ export interface SessionFacts {
 const MAX_FILES = 200;
 
 /** Pure: what a session's observations say about it. */
-export function sessionFacts(rows: readonly Pick<ObservationRow, 'ts' | 'event' | 'tool' | 'files' | 'outcome' | 'input'>[], endedAt: string): SessionFacts {
+export function sessionFacts(
+  rows: readonly Pick<ObservationRow, 'ts' | 'event' | 'tool' | 'files' | 'outcome' | 'input'>[],
+  endedAt: string,
+): SessionFacts {
   const toolCounts: Record<string, number> = {};
   const files = new Set<string>();
   const prompts: string[] = [];
@@ -83,7 +86,16 @@ export function sessionFacts(rows: readonly Pick<ObservationRow, 'ts' | 'event' 
     }
   }
   const toolsUsed = Object.keys(toolCounts).sort((a, b) => (toolCounts[b] ?? 0) - (toolCounts[a] ?? 0) || a.localeCompare(b));
-  return { startedAt, endedAt: lastAt > endedAt ? lastAt : endedAt, toolCounts, toolsUsed, filesTouched: [...files], errors, blocked, prompts };
+  return {
+    startedAt,
+    endedAt: lastAt > endedAt ? lastAt : endedAt,
+    toolCounts,
+    toolsUsed,
+    filesTouched: [...files],
+    errors,
+    blocked,
+    prompts,
+  };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -93,7 +105,9 @@ export function summaryText(facts: SessionFacts, title?: string): string {
   const calls = Object.values(facts.toolCounts).reduce((a, b) => a + b, 0);
   const parts: string[] = [];
   const top = facts.toolsUsed.slice(0, 5).map((t) => `${t} ${facts.toolCounts[t]}`);
-  parts.push(`${plural(calls, 'tool call')}${top.length ? ` (${top.join(', ')})` : ''}, ${plural(facts.filesTouched.length, 'file')} changed`);
+  parts.push(
+    `${plural(calls, 'tool call')}${top.length ? ` (${top.join(', ')})` : ''}, ${plural(facts.filesTouched.length, 'file')} changed`,
+  );
   if (facts.errors) parts.push(`${plural(facts.errors, 'error')}`);
   if (facts.blocked) parts.push(`${facts.blocked} blocked`);
   const first = facts.prompts[0];
@@ -155,7 +169,8 @@ export function upsertSession(store: Store, input: SessionEndInput): { row: Sess
   });
 }
 
-const relative = (file: string, dir: string): string => (dir && file.startsWith(`${dir.replace(/\/+$/, '')}/`) ? file.slice(dir.replace(/\/+$/, '').length + 1) : file);
+const relative = (file: string, dir: string): string =>
+  dir && file.startsWith(`${dir.replace(/\/+$/, '')}/`) ? file.slice(dir.replace(/\/+$/, '').length + 1) : file;
 
 /** Pure: the sessions/*.md text of seed 000. */
 export function renderSessionMarkdown(row: SessionRow, previousFile?: string): string {
@@ -194,7 +209,8 @@ export function renderSessionMarkdown(row: SessionRow, previousFile?: string): s
 export const SESSION_ARCHIVE_DAYS = 30;
 export const ARCHIVED_DIR = '_archived';
 
-const fileNameOf = (row: Pick<SessionRow, 'file_name' | 'started_at' | 'id'>): string => row.file_name ?? sessionFileName(row.started_at ?? '', row.id);
+const fileNameOf = (row: Pick<SessionRow, 'file_name' | 'started_at' | 'id'>): string =>
+  row.file_name ?? sessionFileName(row.started_at ?? '', row.id);
 
 /** Sessions that ended before this instant belong in the archive. */
 const archiveCutoff = (now: Date): number => now.getTime() - SESSION_ARCHIVE_DAYS * DAY_MS;

@@ -13,7 +13,9 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 export const MCP_NAME = 'homunculus';
 
 function invalid(file: string, what: string): HomunculusError {
-  return new HomunculusError('settings_invalid', `${file}: ${what}`, { hint: 'Nothing was changed. Fix the file by hand (or move it aside) and run the command again.' });
+  return new HomunculusError('settings_invalid', `${file}: ${what}`, {
+    hint: 'Nothing was changed. Fix the file by hand (or move it aside) and run the command again.',
+  });
 }
 
 /** Our hook entry as the agent's format wants it. */
@@ -140,7 +142,11 @@ export function mergeCodexToml(text: string, prefixWords: readonly string[]): st
     else block.push('[features]', 'codex_hooks = true', '');
   }
   if (!/^\s*\[mcp_servers\.homunculus\]/m.test(body)) {
-    block.push('[mcp_servers.homunculus]', `command = ${tomlString(command ?? 'node')}`, `args = [${[...args, 'mcp'].map(tomlString).join(', ')}]`);
+    block.push(
+      '[mcp_servers.homunculus]',
+      `command = ${tomlString(command ?? 'node')}`,
+      `args = [${[...args, 'mcp'].map(tomlString).join(', ')}]`,
+    );
   }
   if (block.length === 0) return body;
   const sep = body === '' || body.endsWith('\n') ? '' : '\n';

@@ -87,7 +87,7 @@ export function targetFor(agent: Agent, scope: Scope, home: string, cwd: string)
         mcpFile: scope === 'user' ? join(home, '.claude.json') : join(cwd, '.mcp.json'),
         mcpFormat: scope === 'user' ? 'claude-json' : 'json',
         agentFlag: '',
-        notes: scope === 'project' ? ['Claude Code asks once before it trusts the project\'s .mcp.json server.'] : [],
+        notes: scope === 'project' ? ["Claude Code asks once before it trusts the project's .mcp.json server."] : [],
       };
     case 'codex':
       return {

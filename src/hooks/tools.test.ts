@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { baseCommand, exitCodeFrom, isBlockedError, isNoiseCommand, splitCommands, summariseError, toolKind } from './tools.js';
 
 describe('toolKind', () => {
-  it('knows every agent\'s names for the same kinds of tool', () => {
+  it("knows every agent's names for the same kinds of tool", () => {
     expect(['Bash', 'run_shell_command', 'Shell', 'local_shell'].map(toolKind)).toEqual(['shell', 'shell', 'shell', 'shell']);
     expect(['Edit', 'MultiEdit', 'replace', 'apply_patch'].map(toolKind)).toEqual(['edit', 'edit', 'edit', 'edit']);
     expect(['Write', 'write_file'].map(toolKind)).toEqual(['write', 'write']);
-    expect(['Read', 'read_file', 'Grep', 'Glob', 'search_file_content'].map(toolKind)).toEqual(['read', 'read', 'search', 'search', 'search']);
+    expect(['Read', 'read_file', 'Grep', 'Glob', 'search_file_content'].map(toolKind)).toEqual([
+      'read',
+      'read',
+      'search',
+      'search',
+      'search',
+    ]);
     expect(['TodoWrite', 'TaskUpdate', 'ExitPlanMode'].map(toolKind)).toEqual(['bookkeeping', 'bookkeeping', 'bookkeeping']);
     expect(toolKind('mcp__linear__create_issue')).toBe('mcp');
     expect(toolKind('SomethingNew')).toBe('other');
@@ -15,7 +21,13 @@ describe('toolKind', () => {
 
 describe('shell commands', () => {
   it('splits at operators outside quotes', () => {
-    expect(splitCommands(`cd /x && go test ./... | tail -5; echo "a && b" || true`)).toEqual(['cd /x', 'go test ./...', 'tail -5', 'echo "a && b"', 'true']);
+    expect(splitCommands(`cd /x && go test ./... | tail -5; echo "a && b" || true`)).toEqual([
+      'cd /x',
+      'go test ./...',
+      'tail -5',
+      'echo "a && b"',
+      'true',
+    ]);
   });
 
   it('finds the base command, skipping cd, env assignments and wrappers', () => {
@@ -30,7 +42,18 @@ describe('shell commands', () => {
   });
 
   it('treats looking-around commands as noise, and anything that acts as signal', () => {
-    for (const c of ['ls -la', 'cat README.md', 'git status', 'git diff HEAD~1', 'git log --oneline -5', 'pwd', 'cd src && ls', 'git branch', 'git status && git diff', '# look\ngit log']) {
+    for (const c of [
+      'ls -la',
+      'cat README.md',
+      'git status',
+      'git diff HEAD~1',
+      'git log --oneline -5',
+      'pwd',
+      'cd src && ls',
+      'git branch',
+      'git status && git diff',
+      '# look\ngit log',
+    ]) {
       expect(isNoiseCommand(c), c).toBe(true);
     }
     for (const c of ['npm test', 'git commit -m x', 'cat a | grep b', 'echo hi > out.txt', 'git branch -D old', 'ls; make', '']) {

@@ -7,18 +7,62 @@ export type ToolKind = 'shell' | 'edit' | 'write' | 'read' | 'search' | 'list' |
 
 /** Tool names of Claude Code, Codex, Gemini CLI and Cursor, by kind. */
 const KIND_BY_NAME: Readonly<Record<string, ToolKind>> = {
-  bash: 'shell', shell: 'shell', run_shell_command: 'shell', local_shell: 'shell', exec_command: 'shell', terminal: 'shell',
-  edit: 'edit', multiedit: 'edit', replace: 'edit', edit_file: 'edit', str_replace_editor: 'edit', str_replace_based_edit_tool: 'edit',
-  apply_patch: 'edit', notebookedit: 'edit', search_replace: 'edit',
-  write: 'write', write_file: 'write', create_file: 'write',
-  read: 'read', read_file: 'read', read_many_files: 'read', view: 'read', notebookread: 'read',
-  grep: 'search', glob: 'search', search_file_content: 'search', grep_search: 'search', file_search: 'search', codebase_search: 'search', lsp: 'search',
-  ls: 'list', list_directory: 'list', list_dir: 'list',
-  task: 'task', agent: 'task', skill: 'task',
-  webfetch: 'web', websearch: 'web', web_fetch: 'web', google_web_search: 'web', web_search: 'web',
-  todowrite: 'bookkeeping', todoread: 'bookkeeping', taskcreate: 'bookkeeping', taskupdate: 'bookkeeping', tasklist: 'bookkeeping',
-  taskget: 'bookkeeping', taskoutput: 'bookkeeping', taskstop: 'bookkeeping', bashoutput: 'bookkeeping', killshell: 'bookkeeping',
-  killbash: 'bookkeeping', enterplanmode: 'bookkeeping', exitplanmode: 'bookkeeping', write_todos: 'bookkeeping', update_plan: 'bookkeeping',
+  bash: 'shell',
+  shell: 'shell',
+  run_shell_command: 'shell',
+  local_shell: 'shell',
+  exec_command: 'shell',
+  terminal: 'shell',
+  edit: 'edit',
+  multiedit: 'edit',
+  replace: 'edit',
+  edit_file: 'edit',
+  str_replace_editor: 'edit',
+  str_replace_based_edit_tool: 'edit',
+  apply_patch: 'edit',
+  notebookedit: 'edit',
+  search_replace: 'edit',
+  write: 'write',
+  write_file: 'write',
+  create_file: 'write',
+  read: 'read',
+  read_file: 'read',
+  read_many_files: 'read',
+  view: 'read',
+  notebookread: 'read',
+  grep: 'search',
+  glob: 'search',
+  search_file_content: 'search',
+  grep_search: 'search',
+  file_search: 'search',
+  codebase_search: 'search',
+  lsp: 'search',
+  ls: 'list',
+  list_directory: 'list',
+  list_dir: 'list',
+  task: 'task',
+  agent: 'task',
+  skill: 'task',
+  webfetch: 'web',
+  websearch: 'web',
+  web_fetch: 'web',
+  google_web_search: 'web',
+  web_search: 'web',
+  todowrite: 'bookkeeping',
+  todoread: 'bookkeeping',
+  taskcreate: 'bookkeeping',
+  taskupdate: 'bookkeeping',
+  tasklist: 'bookkeeping',
+  taskget: 'bookkeeping',
+  taskoutput: 'bookkeeping',
+  taskstop: 'bookkeeping',
+  bashoutput: 'bookkeeping',
+  killshell: 'bookkeeping',
+  killbash: 'bookkeeping',
+  enterplanmode: 'bookkeeping',
+  exitplanmode: 'bookkeeping',
+  write_todos: 'bookkeeping',
+  update_plan: 'bookkeeping',
 };
 
 export function toolKind(name: string): ToolKind {
@@ -33,15 +77,29 @@ export function toolKind(name: string): ToolKind {
 export const CHANGING_KINDS: ReadonlySet<ToolKind> = new Set(['edit', 'write']);
 
 /** Commands that only look around: recorded only when they fail. */
+// prettier-ignore
 const NOISE_COMMANDS = new Set([
   'cat', 'ls', 'll', 'la', 'pwd', 'echo', 'printf', 'head', 'tail', 'wc', 'which', 'type', 'whoami', 'date', 'clear',
   'cd', 'true', 'tree', 'file', 'stat', 'less', 'more', 'sleep', 'env', 'printenv', 'basename', 'dirname', 'realpath', 'history',
 ]);
 /** git subcommands that only read state. */
-const NOISE_GIT = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'describe', 'blame', 'shortlog', 'reflog', 'whatchanged']);
+const NOISE_GIT = new Set([
+  'status',
+  'diff',
+  'log',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'describe',
+  'blame',
+  'shortlog',
+  'reflog',
+  'whatchanged',
+]);
 /** Wrappers whose first argument is the real command. */
 const WRAPPERS = new Set(['sudo', 'time', 'nice', 'nohup', 'command', 'exec', 'builtin', 'doas']);
 /** Programs whose subcommand is part of the base command: `git commit`, `go test`, `npm run`. */
+// prettier-ignore
 const MULTIPLEXERS = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'go', 'cargo', 'docker', 'kubectl', 'gh', 'mise', 'make', 'uv', 'poetry', 'pip',
   'pip3', 'brew', 'terraform', 'dotnet', 'mvn', 'gradle', 'bundle', 'rails', 'rake', 'deno', 'helm', 'apt', 'apt-get', 'systemctl',
@@ -121,7 +179,28 @@ export function baseOf(simple: string): string {
 }
 
 /** Shell grammar and set-up steps: they say nothing about what a command line does. */
-const SETUP = new Set(['cd', 'export', 'set', 'unset', 'source', '.', 'pushd', 'popd', 'for', 'while', 'until', 'if', 'fi', 'done', 'esac', 'case', 'local', 'declare', 'shopt', 'trap']);
+const SETUP = new Set([
+  'cd',
+  'export',
+  'set',
+  'unset',
+  'source',
+  '.',
+  'pushd',
+  'popd',
+  'for',
+  'while',
+  'until',
+  'if',
+  'fi',
+  'done',
+  'esac',
+  'case',
+  'local',
+  'declare',
+  'shopt',
+  'trap',
+]);
 
 /** One simple command without leading shell keywords (`do go test` -> `go test`); '' for a comment. */
 function stripGrammar(simple: string): string {
@@ -188,7 +267,8 @@ export function exitCodeFrom(text: string): number | undefined {
   return Number.isInteger(n) ? n : undefined;
 }
 
-const ERROR_LINE = /\b(error|fail(?:ed|ure)?|fatal|panic|exception|denied|not found|no such|cannot|can't|undefined|invalid|refused|timed? ?out|unknown)\b/i;
+const ERROR_LINE =
+  /\b(error|fail(?:ed|ure)?|fatal|panic|exception|denied|not found|no such|cannot|can't|undefined|invalid|refused|timed? ?out|unknown)\b/i;
 
 /** One line that says what went wrong, preferring a line that names the error over the first line. */
 export function summariseError(text: string): string {

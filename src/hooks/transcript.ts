@@ -29,13 +29,22 @@ export interface TranscriptStats {
   title?: string;
 }
 
-export const emptyStats = (): TranscriptStats => ({ lines: 0, malformed: 0, byType: {}, toolUses: 0, toolResults: 0, unfinished: 0, prompts: 0 });
+export const emptyStats = (): TranscriptStats => ({
+  lines: 0,
+  malformed: 0,
+  byType: {},
+  toolUses: 0,
+  toolResults: 0,
+  unfinished: 0,
+  prompts: 0,
+});
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Slash commands handled by the client itself: they never reach the model or UserPromptSubmit. */
+// prettier-ignore
 const LOCAL_COMMANDS = new Set([
   'exit', 'quit', 'clear', 'ide', 'compact', 'release-notes', 'remote-env', 'config', 'help', 'model', 'cost', 'status', 'login', 'logout',
   'resume', 'memory', 'permissions', 'doctor', 'mcp', 'agents', 'hooks', 'vim', 'theme', 'terminal-setup', 'bug', 'export', 'add-dir',
@@ -76,7 +85,11 @@ export function typedPrompt(record: Obj): string | undefined {
 function resultText(block: Obj): string {
   const c = block.content;
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.filter(isObj).map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
+  if (Array.isArray(c))
+    return c
+      .filter(isObj)
+      .map((b) => (typeof b.text === 'string' ? b.text : ''))
+      .join('\n');
   return '';
 }
 
@@ -104,7 +117,12 @@ export class TranscriptReplay {
   ) {}
 
   private base(): Obj {
-    return { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd: this.cwd, ...(this.version ? { version: this.version } : {}) };
+    return {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd: this.cwd,
+      ...(this.version ? { version: this.version } : {}),
+    };
   }
 
   *feed(line: string): Generator<TranscriptEvent> {
@@ -135,7 +153,10 @@ export class TranscriptReplay {
     if (!this.sessionId && str(record.sessionId) && this.lastTs) {
       this.sessionId = record.sessionId as string;
       stats.sessionId = this.sessionId;
-      yield { hook: 'start', payload: { ...this.base(), hook_event_name: 'SessionStart', source: this.startReason, timestamp: this.lastTs } };
+      yield {
+        hook: 'start',
+        payload: { ...this.base(), hook_event_name: 'SessionStart', source: this.startReason, timestamp: this.lastTs },
+      };
     }
     if (!this.sessionId) return;
     const message = isObj(record.message) ? record.message : undefined;
@@ -161,7 +182,14 @@ export class TranscriptReplay {
       this.stats.toolResults++;
       const at = ts ?? this.lastTs ?? use.ts;
       const duration = Date.parse(at) - Date.parse(use.ts);
-      const common = { ...this.base(), tool_name: use.name, tool_input: use.input, tool_use_id: id, timestamp: at, ...(duration >= 0 ? { duration_ms: duration } : {}) };
+      const common = {
+        ...this.base(),
+        tool_name: use.name,
+        tool_input: use.input,
+        tool_use_id: id,
+        timestamp: at,
+        ...(duration >= 0 ? { duration_ms: duration } : {}),
+      };
       if (block.is_error === true) {
         yield { hook: 'observe', payload: { ...common, hook_event_name: 'PostToolUseFailure', error: resultText(block) } };
       } else {
@@ -188,9 +216,12 @@ export class TranscriptReplay {
 }
 
 /** Every event of a whole transcript held in memory. */
-export function* transcriptEvents(lines: Iterable<string>, transcriptPath: string, stats: TranscriptStats = emptyStats()): Generator<TranscriptEvent> {
+export function* transcriptEvents(
+  lines: Iterable<string>,
+  transcriptPath: string,
+  stats: TranscriptStats = emptyStats(),
+): Generator<TranscriptEvent> {
   const replay = new TranscriptReplay(transcriptPath, stats);
   for (const line of lines) yield* replay.feed(line);
   yield* replay.finish();
 }
-

@@ -6,7 +6,18 @@
  */
 import { parseKey } from '../core/domain.js';
 import { round } from '../core/text.js';
-import { addSighting, addPreferenceSignal, appendSessionSummary, countCoSightings, countSightings, deleteEpisodes, deleteSightings, getEpisode, listSightings, upsertEpisode } from '../store/learning.js';
+import {
+  addSighting,
+  addPreferenceSignal,
+  appendSessionSummary,
+  countCoSightings,
+  countSightings,
+  deleteEpisodes,
+  deleteSightings,
+  getEpisode,
+  listSightings,
+  upsertEpisode,
+} from '../store/learning.js';
 import { type InstinctRow, addEvent, getInstinct, listInstincts, resolveAlias, updateInstinct } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -44,7 +55,15 @@ export interface SessionInput {
   ended: boolean;
 }
 
-export const emptyChanges = (): SessionChanges => ({ created: [], reinforced: [], episodes: [], rejected: [], held: [], contradictions: [], signals: 0 });
+export const emptyChanges = (): SessionChanges => ({
+  created: [],
+  reinforced: [],
+  episodes: [],
+  rejected: [],
+  held: [],
+  contradictions: [],
+  signals: 0,
+});
 
 /** The store as of `iso` (never before a record's last sighting, never after now), so history keeps real times. */
 function storeAt(store: Store, iso: string, notBefore?: string): Store {
@@ -97,9 +116,14 @@ function coeditHolds(store: Store, c: Candidate, together: number): string | und
   const files = c.facts?.files;
   if (c.miner !== 'co-edit' || !Array.isArray(files)) return undefined;
   const [a, b] = files as [string, string];
-  const either = countSightings(store.db, 'file', a, c.project) + countSightings(store.db, 'file', b, c.project) - countCoSightings(store.db, 'file', a, b, c.project);
+  const either =
+    countSightings(store.db, 'file', a, c.project) +
+    countSightings(store.db, 'file', b, c.project) -
+    countCoSightings(store.db, 'file', a, b, c.project);
   const ratio = either > 0 ? together / either : 0;
-  return ratio < MIN_TOGETHER_RATIO ? `edited together in ${together} of ${either} sessions touching either file (needs ${MIN_TOGETHER_RATIO * 100}%)` : undefined;
+  return ratio < MIN_TOGETHER_RATIO
+    ? `edited together in ${together} of ${either} sessions touching either file (needs ${MIN_TOGETHER_RATIO * 100}%)`
+    : undefined;
 }
 
 function episodeBody(c: Candidate, examples: readonly string[]): string {
@@ -119,8 +143,14 @@ function recordContradiction(store: Store, key: string, sessionId: string, ts: s
   const next = applyContradiction(state, count, now);
   updateInstinct(store.db, row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
   addEvent(store.db, {
-    instinct_id: row.id, ts: now.toISOString(), kind: 'contradiction', delta_evidence: 0,
-    delta_confidence: round(next.confidence - before, 3), source: 'observer', project: row.project, detail: `${count} contradicting sessions`,
+    instinct_id: row.id,
+    ts: now.toISOString(),
+    kind: 'contradiction',
+    delta_evidence: 0,
+    delta_confidence: round(next.confidence - before, 3),
+    source: 'observer',
+    project: row.project,
+    detail: `${count} contradicting sessions`,
   });
   deleteSightings(store.db, 'contradiction', target);
   changes.contradictions.push({ pattern: target, before, after: next.confidence });
@@ -131,7 +161,8 @@ function coeditPairs(store: Store, project: string): { key: string; files: [stri
   for (const row of listInstincts(store.db, { category: 'combo', project })) {
     const meta = parseJsonObject(row.metadata);
     const files = meta.files;
-    if (meta.miner === 'co-edit' && Array.isArray(files) && files.length === 2) pairs.push({ key: row.key, files: [String(files[0]), String(files[1])] });
+    if (meta.miner === 'co-edit' && Array.isArray(files) && files.length === 2)
+      pairs.push({ key: row.key, files: [String(files[0]), String(files[1])] });
   }
   return pairs;
 }
@@ -139,11 +170,28 @@ function coeditPairs(store: Store, project: string): { key: string; files: [stri
 export function applySession(store: Store, input: SessionInput): SessionChanges {
   const changes = emptyChanges();
   for (const s of input.signals) {
-    if (addPreferenceSignal(store.db, { session_id: s.sessionId, ts: s.ts, type: s.type, signal: s.signal, raw: s.raw, project: input.project })) changes.signals++;
+    if (
+      addPreferenceSignal(store.db, {
+        session_id: s.sessionId,
+        ts: s.ts,
+        type: s.type,
+        signal: s.signal,
+        raw: s.raw,
+        project: input.project,
+      })
+    )
+      changes.signals++;
   }
   const lastTs = input.candidates.reduce((m, c) => (c.ts > m ? c.ts : m), '');
   for (const file of input.editedFiles) {
-    addSighting(store.db, { kind: 'file', key: file, project: input.project, session_id: input.sessionId, ts: lastTs || store.clock.now().toISOString(), detail: '{}' });
+    addSighting(store.db, {
+      kind: 'file',
+      key: file,
+      project: input.project,
+      session_id: input.sessionId,
+      ts: lastTs || store.clock.now().toISOString(),
+      detail: '{}',
+    });
   }
   const existingRows = listInstincts(store.db);
   for (const c of input.candidates) {
@@ -157,7 +205,11 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     const existing = getInstinct(store.db, aliased) ?? similarInstinct(existingRows, c);
     const key = existing?.key ?? aliased;
     const added = addSighting(store.db, {
-      kind: 'pattern', key, project: c.project, session_id: input.sessionId, ts: c.ts,
+      kind: 'pattern',
+      key,
+      project: c.project,
+      session_id: input.sessionId,
+      ts: c.ts,
       detail: JSON.stringify({ evidence: c.evidence.slice(0, 3), miner: c.miner }),
     });
     if (!added) continue;
@@ -165,7 +217,12 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     const sessions = countSightings(store.db, 'pattern', key);
     const meta = { miner: c.miner, sessions, examples: examplesFrom(store, key), ...(c.facts ?? {}) };
     if (existing) {
-      const result = observe(storeAt(store, c.ts, existing.last_seen), { pattern: existing.key, source: input.source, project: c.project, metadata: meta });
+      const result = observe(storeAt(store, c.ts, existing.last_seen), {
+        pattern: existing.key,
+        source: input.source,
+        project: c.project,
+        metadata: meta,
+      });
       changes.reinforced.push({ pattern: result.pattern, score: result.score, evidence: result.confidence });
       continue;
     }
@@ -173,11 +230,28 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
       const fromEpisode = getEpisode(store.db, key) !== undefined;
       const result = observe(storeAt(store, c.ts), {
-        pattern: key, category: c.category, source: input.source, project: c.project, explain: c.explain, trigger: c.trigger,
-        action: c.action, title: c.title, domain: c.domain, metadata: meta, occurrences: sessions, initialScore: EPISODE_PROMOTION_CONFIDENCE,
+        pattern: key,
+        category: c.category,
+        source: input.source,
+        project: c.project,
+        explain: c.explain,
+        trigger: c.trigger,
+        action: c.action,
+        title: c.title,
+        domain: c.domain,
+        metadata: meta,
+        occurrences: sessions,
+        initialScore: EPISODE_PROMOTION_CONFIDENCE,
       });
       deleteEpisodes(store.db, key);
-      changes.created.push({ pattern: result.pattern, category: c.category, score: result.score, evidence: result.confidence, from: fromEpisode ? 'episode' : 'tally', title: c.title });
+      changes.created.push({
+        pattern: result.pattern,
+        category: c.category,
+        score: result.score,
+        evidence: result.confidence,
+        from: fromEpisode ? 'episode' : 'tally',
+        title: c.title,
+      });
       continue;
     }
     if (held) changes.held.push({ pattern: key, reason: held });
@@ -186,9 +260,16 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
       const tags = [...new Set([c.domain, ...c.tags])];
       const files = c.subjects.filter((s) => /\/|\.\w{1,5}$/.test(s) && !s.includes(' '));
       upsertEpisode(store.db, {
-        pattern: key, title: prior?.title ?? c.title, body: episodeBody(c, meta.examples), project: c.project, tags: JSON.stringify(tags),
-        occurrences: sessions, session_ids: JSON.stringify(sessionsOf(store, key)), files: JSON.stringify(files),
-        date: prior?.date ?? c.ts, updated_at: c.ts,
+        pattern: key,
+        title: prior?.title ?? c.title,
+        body: episodeBody(c, meta.examples),
+        project: c.project,
+        tags: JSON.stringify(tags),
+        occurrences: sessions,
+        session_ids: JSON.stringify(sessionsOf(store, key)),
+        files: JSON.stringify(files),
+        date: prior?.date ?? c.ts,
+        updated_at: c.ts,
       });
       changes.episodes.push({ pattern: key, title: prior?.title ?? c.title, occurrences: sessions });
     }

@@ -40,6 +40,12 @@ export function domainClusters(rows: readonly InstinctRow[], now: Date): DomainC
 
 export function promotionCandidates(rows: readonly InstinctRow[], now: Date): string[] {
   return rows
-    .filter((row) => checkPromotion({ confidence: scoreOf(row, now), firstSeen: row.first_seen, lastSeen: row.last_seen, promoted: row.promoted_at !== null }, now).eligible)
+    .filter(
+      (row) =>
+        checkPromotion(
+          { confidence: scoreOf(row, now), firstSeen: row.first_seen, lastSeen: row.last_seen, promoted: row.promoted_at !== null },
+          now,
+        ).eligible,
+    )
     .map((row) => row.key);
 }

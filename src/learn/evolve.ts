@@ -64,13 +64,17 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
       candidates.push({ pattern: row.key, title: row.title, score, ...check });
       if (options.promote && check.eligible) {
         const { title, rule } = conviction(row);
-        store.db
-          .prepare('INSERT INTO convictions (instinct_id, title, rule, created_at) VALUES (?, ?, ?, ?)')
-          .run(row.id, title, rule, at);
+        store.db.prepare('INSERT INTO convictions (instinct_id, title, rule, created_at) VALUES (?, ?, ?, ?)').run(row.id, title, rule, at);
         updateInstinct(store.db, row.id, { promoted_at: at, promoted_to: store.paths.convictions });
         addEvent(store.db, {
-          instinct_id: row.id, ts: at, kind: 'promote', delta_evidence: 0, delta_confidence: 0,
-          source: 'evolve', project: row.project, detail: 'promoted to conviction',
+          instinct_id: row.id,
+          ts: at,
+          kind: 'promote',
+          delta_evidence: 0,
+          delta_confidence: 0,
+          source: 'evolve',
+          project: row.project,
+          detail: 'promoted to conviction',
         });
         promoted.push(row.key);
       }

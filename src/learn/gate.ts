@@ -44,7 +44,10 @@ export const GATE_RULES: readonly { name: string; rule: Rule }[] = [
   },
   {
     name: 'no tool counts',
-    rule: (c) => (/\b(?:used|ran|called|invoked)\s+\d+\s+times\b|\btool (?:count|usage|frequency)\b/i.test(textOf(c)) ? 'tool counts are never instincts' : undefined),
+    rule: (c) =>
+      /\b(?:used|ran|called|invoked)\s+\d+\s+times\b|\btool (?:count|usage|frequency)\b/i.test(textOf(c))
+        ? 'tool counts are never instincts'
+        : undefined,
   },
   {
     name: 'no core tool sequences',
@@ -52,7 +55,8 @@ export const GATE_RULES: readonly { name: string; rule: Rule }[] = [
       if (c.category !== 'sequence' && c.category !== 'combo') return undefined;
       const body = c.key.slice(c.key.indexOf(':') + 1).toLowerCase();
       const parts = body.split(/->|\+/).map((p) => p.trim());
-      if (parts.length > 1 && parts.every((p) => CORE_TOOL_WORDS.includes(p))) return 'agent tool sequences (Read -> Edit and the like) are never instincts';
+      if (parts.length > 1 && parts.every((p) => CORE_TOOL_WORDS.includes(p)))
+        return 'agent tool sequences (Read -> Edit and the like) are never instincts';
       return undefined;
     },
   },
@@ -72,8 +76,10 @@ export const GATE_RULES: readonly { name: string; rule: Rule }[] = [
       if (s.length > 0 && !s.some(isProjectSpecific)) {
         return s.every(isEcosystemDefault) ? 'generic validation with stock toolchain commands' : 'uses no project-specific command';
       }
-      if (s.length > 0 && s.every(isValidation)) return "generic validation order (the project's own check commands are learned on their own)";
-      if (c.miner === 'project-command' && !isProjectSpecific(String(c.facts?.command ?? ''))) return 'a stock toolchain command, not project knowledge';
+      if (s.length > 0 && s.every(isValidation))
+        return "generic validation order (the project's own check commands are learned on their own)";
+      if (c.miner === 'project-command' && !isProjectSpecific(String(c.facts?.command ?? '')))
+        return 'a stock toolchain command, not project knowledge';
       if (c.facts?.generic === true) return 'generic failure (compile error, failing test): fixing it is the obvious next step';
       if (GENERIC_ADVICE.test(c.action)) return 'generic advice a fresh session already follows';
       return undefined;

@@ -17,7 +17,8 @@ import { type InstinctRecord, toRecord } from './records.js';
 const OBSERVATION_KINDS = "('create', 'reinforce', 'import', 'raise', 'alias')";
 
 function checkDays(days: number): number {
-  if (!Number.isFinite(days) || days <= 0 || days > 36_500) throw new UsageError(`days must be a positive number of days, got ${days}.`, 'Use e.g. 7 or 30.');
+  if (!Number.isFinite(days) || days <= 0 || days > 36_500)
+    throw new UsageError(`days must be a positive number of days, got ${days}.`, 'Use e.g. 7 or 30.');
   return days;
 }
 
@@ -42,7 +43,9 @@ export function trending(store: Store, options: { days?: number; limit?: number 
     return { trending: rows.map((r) => ({ ...toRecord(r), observations_in_period: r.observations_in_period })), period_days: days };
   }
   // No log entries in the window (pre-history data): order by confidence, then last_seen.
-  const fallback = listInstincts(store.db).sort((a, b) => b.evidence - a.evidence || b.last_seen.localeCompare(a.last_seen)).slice(0, limit);
+  const fallback = listInstincts(store.db)
+    .sort((a, b) => b.evidence - a.evidence || b.last_seen.localeCompare(a.last_seen))
+    .slice(0, limit);
   return { trending: fallback.map(toRecord), period_days: days };
 }
 
@@ -57,7 +60,9 @@ export function history(store: Store, pattern: string, options: { days?: number 
   const days = checkDays(options.days ?? 30);
   const row = requireInstinct(store, pattern);
   const events = store.db
-    .prepare(`SELECT ts, source, project, delta_evidence FROM instinct_events WHERE instinct_id = ? AND ts >= ? AND kind IN ${OBSERVATION_KINDS} ORDER BY ts, id`)
+    .prepare(
+      `SELECT ts, source, project, delta_evidence FROM instinct_events WHERE instinct_id = ? AND ts >= ? AND kind IN ${OBSERVATION_KINDS} ORDER BY ts, id`,
+    )
     .all(row.id, since(store, days)) as { ts: string; source: string; project: string; delta_evidence: number }[];
   return {
     pattern: row.key,
@@ -82,9 +87,25 @@ export function timeline(store: Store, pattern: string, options: { days?: number
   const row = requireInstinct(store, pattern);
   return (
     store.db
-      .prepare('SELECT ts, kind, delta_evidence, delta_confidence, source, detail FROM instinct_events WHERE instinct_id = ? AND ts >= ? ORDER BY ts, id')
-      .all(row.id, since(store, days)) as { ts: string; kind: string; delta_evidence: number; delta_confidence: number; source: string; detail: string }[]
-  ).map((e) => ({ timestamp: e.ts, kind: e.kind, delta_evidence: e.delta_evidence, delta_confidence: e.delta_confidence, source: e.source, detail: e.detail }));
+      .prepare(
+        'SELECT ts, kind, delta_evidence, delta_confidence, source, detail FROM instinct_events WHERE instinct_id = ? AND ts >= ? ORDER BY ts, id',
+      )
+      .all(row.id, since(store, days)) as {
+      ts: string;
+      kind: string;
+      delta_evidence: number;
+      delta_confidence: number;
+      source: string;
+      detail: string;
+    }[]
+  ).map((e) => ({
+    timestamp: e.ts,
+    kind: e.kind,
+    delta_evidence: e.delta_evidence,
+    delta_confidence: e.delta_confidence,
+    source: e.source,
+    detail: e.detail,
+  }));
 }
 
 /** Logs what a suggest() call returned, so later observations can confirm it. */
@@ -95,7 +116,12 @@ export function recordSuggestions(store: Store, patterns: readonly string[], opt
     for (const p of patterns) {
       const key = typeof p === 'string' ? p.trim() : '';
       if (!key) continue;
-      addSuggestion(store.db, { pattern: resolveAlias(store.db, key), project: options.project ?? '', source: options.source ?? '', suggested_at: at });
+      addSuggestion(store.db, {
+        pattern: resolveAlias(store.db, key),
+        project: options.project ?? '',
+        source: options.source ?? '',
+        suggested_at: at,
+      });
       n++;
     }
     return n;
@@ -118,7 +144,12 @@ export function effectiveness(store: Store, options: { days?: number } = {}): Ef
   const totalSuggested = rows.reduce((s, r) => s + r.suggested, 0);
   const totalConfirmed = rows.reduce((s, r) => s + r.confirmed, 0);
   return {
-    patterns: rows.map((r) => ({ pattern: r.pattern, suggested: r.suggested, confirmed: r.confirmed, rate: round(r.confirmed / r.suggested, 3) })),
+    patterns: rows.map((r) => ({
+      pattern: r.pattern,
+      suggested: r.suggested,
+      confirmed: r.confirmed,
+      rate: round(r.confirmed / r.suggested, 3),
+    })),
     summary: {
       total_suggested: totalSuggested,
       total_confirmed: totalConfirmed,

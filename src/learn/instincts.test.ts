@@ -88,7 +88,11 @@ describe('decay pass and feedback on the store', () => {
     applyDecay(store);
     expect(getInstinct(store.db, 'seq:a')?.confidence).toBe(0.35);
     const kinds = listEvents(store.db, getInstinct(store.db, 'seq:a')?.id ?? 0).map((e) => [e.kind, e.delta_confidence]);
-    expect(kinds).toEqual([['create', 0.5], ['decay', -0.1], ['decay', -0.05]]);
+    expect(kinds).toEqual([
+      ['create', 0.5],
+      ['decay', -0.1],
+      ['decay', -0.05],
+    ]);
   });
 
   it('applies feedback to the decayed score and logs it', () => {

@@ -109,8 +109,14 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
         last_seen: at,
       });
       addEvent(store.db, {
-        instinct_id: row.id, ts: at, kind: 'create', delta_evidence: occurrences,
-        delta_confidence: row.confidence, source, project, detail: '',
+        instinct_id: row.id,
+        ts: at,
+        kind: 'create',
+        delta_evidence: occurrences,
+        delta_confidence: row.confidence,
+        source,
+        project,
+        detail: '',
       });
       confirmSuggestion(store.db, key, at);
       const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
@@ -130,8 +136,14 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       domain,
     });
     addEvent(store.db, {
-      instinct_id: existing.id, ts: at, kind: 'reinforce', delta_evidence: occurrences,
-      delta_confidence: round(state.confidence - before, 3), source, project, detail: '',
+      instinct_id: existing.id,
+      ts: at,
+      kind: 'reinforce',
+      delta_evidence: occurrences,
+      delta_confidence: round(state.confidence - before, 3),
+      source,
+      project,
+      detail: '',
     });
     confirmSuggestion(store.db, key, at);
     const evidence = existing.evidence + occurrences;
@@ -142,13 +154,22 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
 }
 
 /** Raises a pattern's evidence count to `target` when it is below it; never lowers. Returns whether it rose. */
-export function raiseEvidence(store: Store, key: string, target: number, origin: { source: string; project: string; detail: string }): boolean {
+export function raiseEvidence(
+  store: Store,
+  key: string,
+  target: number,
+  origin: { source: string; project: string; detail: string },
+): boolean {
   const stored = getInstinct(store.db, resolveAlias(store.db, key));
   if (!stored || !(target > stored.evidence)) return false;
   updateInstinct(store.db, stored.id, { evidence: target });
   addEvent(store.db, {
-    instinct_id: stored.id, ts: store.clock.now().toISOString(), kind: 'raise', delta_evidence: target - stored.evidence,
-    delta_confidence: 0, ...origin,
+    instinct_id: stored.id,
+    ts: store.clock.now().toISOString(),
+    kind: 'raise',
+    delta_evidence: target - stored.evidence,
+    delta_confidence: 0,
+    ...origin,
   });
   return true;
 }
@@ -174,8 +195,14 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback): Fee
     const next = applyFeedback(stateOf(row), feedback, now);
     updateInstinct(store.db, row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
     addEvent(store.db, {
-      instinct_id: row.id, ts: now.toISOString(), kind: 'feedback', delta_evidence: 0,
-      delta_confidence: round(next.confidence - before, 3), source: 'user', project: '', detail: feedback,
+      instinct_id: row.id,
+      ts: now.toISOString(),
+      kind: 'feedback',
+      delta_evidence: 0,
+      delta_confidence: round(next.confidence - before, 3),
+      source: 'user',
+      project: '',
+      detail: feedback,
     });
     return { pattern: row.key, feedback, before, after: next.confidence };
   });
@@ -211,8 +238,14 @@ export function aliasPattern(store: Store, pattern: string, target: string): Ali
       // Keep the retired key's project history on the target, so universality survives the merge.
       store.db.prepare('UPDATE instinct_events SET instinct_id = ? WHERE instinct_id = ?').run(targetRow.id, source.id);
       addEvent(store.db, {
-        instinct_id: targetRow.id, ts: now, kind: 'alias', delta_evidence: source.evidence, delta_confidence: 0,
-        source: source.source, project: source.project, detail: `absorbed ${from}`,
+        instinct_id: targetRow.id,
+        ts: now,
+        kind: 'alias',
+        delta_evidence: source.evidence,
+        delta_confidence: 0,
+        source: source.source,
+        project: source.project,
+        detail: `absorbed ${from}`,
       });
       store.db.prepare('DELETE FROM instincts WHERE id = ?').run(source.id);
     }
@@ -272,8 +305,14 @@ export function applyDecay(store: Store): DecayResult {
       if (delta !== 0) {
         decayed++;
         addEvent(store.db, {
-          instinct_id: row.id, ts: now.toISOString(), kind: 'decay', delta_evidence: 0, delta_confidence: delta,
-          source: 'decay', project: '', detail: `${folded.foldedPeriods - row.folded_periods} period(s)`,
+          instinct_id: row.id,
+          ts: now.toISOString(),
+          kind: 'decay',
+          delta_evidence: 0,
+          delta_confidence: delta,
+          source: 'decay',
+          project: '',
+          detail: `${folded.foldedPeriods - row.folded_periods} period(s)`,
         });
       }
     }

@@ -14,15 +14,26 @@ const fresh = tempStores('2026-03-05T12:00:00Z');
 const reply = (text: string, input = 2_000, output = 200) => ({
   content: [{ type: 'text' as const, text }],
   finishReason: { unified: 'stop' as const, raw: 'stop' },
-  usage: { inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: output, text: output, reasoning: 0 } },
+  usage: {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  },
   warnings: [],
 });
 
 function observer(t: TempStore, model: MockLanguageModelV3, limits = { perRunTokens: 100_000, perDayTokens: 100_000 }) {
-  return createLlmObserver(aiSdkProvider('mock', 'm', model), new TokenBudget(t.store.db, limits, () => t.store.clock.now()), { maxOutputTokens: 400, timeoutMs: 5_000 });
+  return createLlmObserver(aiSdkProvider('mock', 'm', model), new TokenBudget(t.store.db, limits, () => t.store.clock.now()), {
+    maxOutputTokens: 400,
+    timeoutMs: 5_000,
+  });
 }
 
-const session = steps([{ prompt: 'use pnpm, not npm' }, { bash: 'pnpm install' }, { bash: 'mise run lint', error: 'boom' }, { edit: 'src/a.ts' }]);
+const session = steps([
+  { prompt: 'use pnpm, not npm' },
+  { bash: 'pnpm install' },
+  { bash: 'mise run lint', error: 'boom' },
+  { edit: 'src/a.ts' },
+]);
 
 describe('buildPrompt', () => {
   it('lists existing instincts to reinforce and the session, cut to the token budget', () => {
@@ -40,7 +51,15 @@ describe('buildPrompt', () => {
 
 describe('answerToCandidates', () => {
   it('drops invalid keys, takes the category from the prefix and scopes project-specific patterns', () => {
-    const base = { domain: 'tooling' as const, title: 'Release', trigger: 'when releasing', action: 'Run `./scripts/release.sh`.', evidence: 'seen', subjects: [], notable: false };
+    const base = {
+      domain: 'tooling' as const,
+      title: 'Release',
+      trigger: 'when releasing',
+      action: 'Run `./scripts/release.sh`.',
+      evidence: 'seen',
+      subjects: [],
+      notable: false,
+    };
     const out = answerToCandidates(
       {
         patterns: [
@@ -51,7 +70,13 @@ describe('answerToCandidates', () => {
       { sessionId: 's1', observations: session, instincts: [] },
     );
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ key: 'pref:release=script', category: 'preference', project: 'p-demo', miner: 'llm', subjects: ['./scripts/release.sh', 'release.sh'] });
+    expect(out[0]).toMatchObject({
+      key: 'pref:release=script',
+      category: 'preference',
+      project: 'p-demo',
+      miner: 'llm',
+      subjects: ['./scripts/release.sh', 'release.sh'],
+    });
   });
 });
 
@@ -66,7 +91,12 @@ describe('the token budget is never exceeded', () => {
 
   it('stops calling once the run budget is spent, across a whole run', async () => {
     const t = fresh();
-    for (let i = 0; i < 8; i++) for (const row of stepRows([{ prompt: 'use pnpm, not npm' }, { bash: 'pnpm install' }], { sessionId: `s${i}`, start: '2026-03-02T10:00:00Z' })) insertObservation(t.store.db, row);
+    for (let i = 0; i < 8; i++)
+      for (const row of stepRows([{ prompt: 'use pnpm, not npm' }, { bash: 'pnpm install' }], {
+        sessionId: `s${i}`,
+        start: '2026-03-02T10:00:00Z',
+      }))
+        insertObservation(t.store.db, row);
     const model = new MockLanguageModelV3({ doGenerate: reply('{"patterns":[]}', 1_500, 300) });
     const limits = { perRunTokens: 6_000, perDayTokens: 100_000 };
     const report = await runLearn(t.store, { observer: observer(t, model, limits) });
@@ -85,7 +115,11 @@ describe('the token budget is never exceeded', () => {
       },
     });
     await expect(observer(t, model).extract({ sessionId: 's1', observations: session, instincts: [] })).rejects.toThrow('connection reset');
-    const row = t.store.db.prepare('SELECT input_tokens, output_tokens, ok FROM llm_usage').get() as { input_tokens: number; output_tokens: number; ok: number };
+    const row = t.store.db.prepare('SELECT input_tokens, output_tokens, ok FROM llm_usage').get() as {
+      input_tokens: number;
+      output_tokens: number;
+      ok: number;
+    };
     expect(row.ok).toBe(0);
     expect(row.output_tokens).toBe(400);
     expect(row.input_tokens).toBeGreaterThan(OBSERVER_SYSTEM.length / 2);

@@ -88,7 +88,12 @@ export function buildPrompt(input: ObserverInput, maxTokens: number): string {
     .filter((r) => !project || r.project === project || r.project === '')
     .slice(0, MAX_INSTINCTS_IN_PROMPT)
     .map((r) => `- ${r.key}: ${truncate(r.trigger, 100)} -> ${truncate(r.action, 140)}`);
-  const head = [`Existing instincts (reuse a key to reinforce it):`, ...(known.length ? known : ['(none)']), '', `Session ${input.sessionId} in project ${name || '(unknown)'}:`].join('\n');
+  const head = [
+    `Existing instincts (reuse a key to reinforce it):`,
+    ...(known.length ? known : ['(none)']),
+    '',
+    `Session ${input.sessionId} in project ${name || '(unknown)'}:`,
+  ].join('\n');
   const budgetBytes = maxTokens * BYTES_PER_TOKEN_ESTIMATE - Buffer.byteLength(head) - 200;
   const lines: string[] = [];
   let used = 0;
@@ -136,7 +141,11 @@ export function answerToCandidates(answer: ObserverAnswer, input: ObserverInput)
   return out;
 }
 
-export function createLlmObserver(provider: LlmProvider, budget: TokenBudget, config: Pick<LlmConfig, 'maxOutputTokens' | 'timeoutMs'>): SessionObserver {
+export function createLlmObserver(
+  provider: LlmProvider,
+  budget: TokenBudget,
+  config: Pick<LlmConfig, 'maxOutputTokens' | 'timeoutMs'>,
+): SessionObserver {
   return {
     name: `${provider.name}:${provider.model}`,
     async extract(input) {
@@ -146,13 +155,33 @@ export function createLlmObserver(provider: LlmProvider, budget: TokenBudget, co
       const worstCase = estimateTokens(OBSERVER_SYSTEM) + estimateTokens(prompt) + config.maxOutputTokens;
       budget.check(worstCase);
       try {
-        const result = await provider.generate({ system: OBSERVER_SYSTEM, prompt, schema: observerOutputSchema, maxOutputTokens: config.maxOutputTokens, timeoutMs: config.timeoutMs });
+        const result = await provider.generate({
+          system: OBSERVER_SYSTEM,
+          prompt,
+          schema: observerOutputSchema,
+          maxOutputTokens: config.maxOutputTokens,
+          timeoutMs: config.timeoutMs,
+        });
         const tokens = result.usage.inputTokens + result.usage.outputTokens;
-        budget.record({ provider: provider.name, model: provider.model, purpose: 'observer', inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, ok: true });
+        budget.record({
+          provider: provider.name,
+          model: provider.model,
+          purpose: 'observer',
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          ok: true,
+        });
         return { candidates: answerToCandidates(result.object, input), calls: 1, tokens };
       } catch (err) {
         // Unknown spend on a failed call: count the worst case so the budget stays an upper bound.
-        budget.record({ provider: provider.name, model: provider.model, purpose: 'observer', inputTokens: worstCase - config.maxOutputTokens, outputTokens: config.maxOutputTokens, ok: false });
+        budget.record({
+          provider: provider.name,
+          model: provider.model,
+          purpose: 'observer',
+          inputTokens: worstCase - config.maxOutputTokens,
+          outputTokens: config.maxOutputTokens,
+          ok: false,
+        });
         throw err;
       }
     },

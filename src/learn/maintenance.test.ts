@@ -18,14 +18,22 @@ describe('find_duplicates and gc/housekeep', () => {
     observe(t.store, { pattern: 'seq:lint -> fix', occurrences: 1 });
     observe(t.store, { pattern: 'pref:lint->fix' });
     setAlias(t.store.db, 'fix:old', 'fix:gone', '2026-03-01T00:00:00Z');
-    expect(findDuplicates(t.store)).toMatchObject({ count: 1, duplicates: [{ pattern_a: 'seq:lint->fix', pattern_b: 'seq:lint -> fix', similarity: 1 }] });
+    expect(findDuplicates(t.store)).toMatchObject({
+      count: 1,
+      duplicates: [{ pattern_a: 'seq:lint->fix', pattern_b: 'seq:lint -> fix', similarity: 1 }],
+    });
     const first = housekeep(t.store);
     expect(first).toEqual({ decay: { decayed: 0, deleted: 0 }, dedup: { found: 1, applied: 1 }, orphans_cleaned: 1, fts_rebuilt: true });
     expect(getInstinct(t.store.db, 'seq:lint->fix')?.evidence).toBe(5);
     expect(getInstinct(t.store.db, 'seq:lint -> fix')).toBeUndefined();
     expect(resolveAlias(t.store.db, 'seq:lint -> fix')).toBe('seq:lint->fix');
     expect(listAliases(t.store.db).map((a) => a.pattern)).toEqual(['seq:lint -> fix']);
-    expect(housekeep(t.store)).toEqual({ decay: { decayed: 0, deleted: 0 }, dedup: { found: 0, applied: 0 }, orphans_cleaned: 0, fts_rebuilt: true });
+    expect(housekeep(t.store)).toEqual({
+      decay: { decayed: 0, deleted: 0 },
+      dedup: { found: 0, applied: 0 },
+      orphans_cleaned: 0,
+      fts_rebuilt: true,
+    });
   });
 
   it('never merges across categories or projects, and decays idle instincts once', () => {
@@ -57,7 +65,11 @@ describe('detect_chains and consolidate', () => {
     const at = (m: number) => Date.parse('2026-03-01T10:00:00Z') + m * 60_000;
     const pairs = countChainPairs(
       [
-        { key: 'A', at: at(0) }, { key: 'B', at: at(2) }, { key: 'B', at: at(3) }, { key: 'A', at: at(20) }, { key: 'B', at: at(26) },
+        { key: 'A', at: at(0) },
+        { key: 'B', at: at(2) },
+        { key: 'B', at: at(3) },
+        { key: 'A', at: at(20) },
+        { key: 'B', at: at(26) },
       ],
       5 * 60_000,
     );
@@ -86,7 +98,13 @@ describe('detect_chains and consolidate', () => {
     observe(t.store, { pattern: 'seq:build->test', occurrences: 10 });
     observe(t.store, { pattern: 'pref:x', occurrences: 5 });
     expect(consolidate(t.store)).toEqual({
-      promoted_to_mature: 2, promoted_to_rule: 1, promoted_to_universal: 0, chains_detected: 0, chains_created: 0, total: 2, timestamp: '2026-03-10T12:00:00.000Z',
+      promoted_to_mature: 2,
+      promoted_to_rule: 1,
+      promoted_to_universal: 0,
+      chains_detected: 0,
+      chains_created: 0,
+      total: 2,
+      timestamp: '2026-03-10T12:00:00.000Z',
     });
   });
 });
@@ -148,11 +166,16 @@ describe('trending, history, effectiveness', () => {
 describe('observation tiers (seed 003)', () => {
   it('archives processed observations after 30 days, aggregates their tool usage, and keeps re-imports a no-op', () => {
     const t = fresh('2026-03-10T12:00:00Z');
-    const old = stepRows([{ bash: 'mise run lint' }, { edit: 'a.ts' }, { prompt: 'hi' }], { sessionId: 'old', start: '2026-01-05T10:00:00Z' });
+    const old = stepRows([{ bash: 'mise run lint' }, { edit: 'a.ts' }, { prompt: 'hi' }], {
+      sessionId: 'old',
+      start: '2026-01-05T10:00:00Z',
+    });
     const recent = stepRows([{ bash: 'mise run test' }], { sessionId: 'new', start: '2026-03-09T10:00:00Z' });
     const pendingOld = stepRows([{ bash: 'ls' }], { sessionId: 'late', start: '2026-01-06T10:00:00Z' });
     for (const r of [...old, ...recent, ...pendingOld]) insertObservation(t.store.db, r);
-    const ids = (t.store.db.prepare("SELECT id FROM observations WHERE session_id IN ('old', 'new')").all() as { id: number }[]).map((r) => r.id);
+    const ids = (t.store.db.prepare("SELECT id FROM observations WHERE session_id IN ('old', 'new')").all() as { id: number }[]).map(
+      (r) => r.id,
+    );
     markProcessed(t.store.db, ids, '2026-03-09T12:00:00Z');
     expect(toolUsageMonthly(t.store)).toEqual([
       { month: '2026-01', tools: { Bash: 2, Edit: 1 }, total: 3, topTool: 'Bash' },
@@ -174,10 +197,24 @@ describe('observation tiers (seed 003)', () => {
   it('keeps a rolling window of preference signals and forgets tallies that never recurred', () => {
     const t = fresh('2026-09-01T00:00:00Z');
     for (let i = 0; i < 505; i++) {
-      addPreferenceSignal(t.store.db, { session_id: `s${i}`, ts: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000).toISOString(), type: 'explicit', signal: 'use pnpm not npm', raw: '', project: '' });
+      addPreferenceSignal(t.store.db, {
+        session_id: `s${i}`,
+        ts: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000).toISOString(),
+        type: 'explicit',
+        signal: 'use pnpm not npm',
+        raw: '',
+        project: '',
+      });
     }
     addSighting(t.store.db, { kind: 'pattern', key: 'fix:once', project: '', session_id: 's1', ts: '2026-01-01T00:00:00Z', detail: '{}' });
-    addSighting(t.store.db, { kind: 'pattern', key: 'fix:recent', project: '', session_id: 's1', ts: '2026-08-30T00:00:00Z', detail: '{}' });
+    addSighting(t.store.db, {
+      kind: 'pattern',
+      key: 'fix:recent',
+      project: '',
+      session_id: 's1',
+      ts: '2026-08-30T00:00:00Z',
+      detail: '{}',
+    });
     expect(maintainObservations(t.store)).toMatchObject({ signals_trimmed: 5, tallies_forgotten: 1 });
     const oldest = t.store.db.prepare('SELECT MIN(session_id) AS s FROM preference_signals').get() as { s: string };
     expect(oldest.s).not.toBe('s0');

@@ -32,7 +32,10 @@ interface ChainEvent {
 const isChain = (row: InstinctRow): boolean => parseJsonObject(row.metadata).chain === true;
 
 /** Pairs (A, B) where B was observed within the window after A, counted once per A observation. */
-export function countChainPairs(events: readonly { key: string; at: number }[], windowMs: number): Map<string, { a: string; b: string; count: number }> {
+export function countChainPairs(
+  events: readonly { key: string; at: number }[],
+  windowMs: number,
+): Map<string, { a: string; b: string; count: number }> {
   const pairs = new Map<string, { a: string; b: string; count: number }>();
   for (let i = 0; i < events.length; i++) {
     const first = events[i] as { key: string; at: number };
@@ -52,13 +55,18 @@ export function countChainPairs(events: readonly { key: string; at: number }[], 
 }
 
 /** Seed 002 detect_chains: mines the observation log for instincts observed one after the other. */
-export function detectChains(store: Store, options: { windowMinutes?: number; minOccurrences?: number } = {}): ChainsResult & { chains_detected: number } {
+export function detectChains(
+  store: Store,
+  options: { windowMinutes?: number; minOccurrences?: number } = {},
+): ChainsResult & { chains_detected: number } {
   const windowMs = (options.windowMinutes ?? CHAIN_WINDOW_MINUTES) * 60_000;
   const min = options.minOccurrences ?? CHAIN_MIN_OCCURRENCES;
   const now = store.clock.now();
   const rows = new Map(listInstincts(store.db).map((r) => [r.id, r]));
   const events = (
-    store.db.prepare("SELECT instinct_id, ts FROM instinct_events WHERE kind IN ('create', 'reinforce') ORDER BY ts, id").all() as ChainEvent[]
+    store.db
+      .prepare("SELECT instinct_id, ts FROM instinct_events WHERE kind IN ('create', 'reinforce') ORDER BY ts, id")
+      .all() as ChainEvent[]
   )
     .map((e) => ({ row: rows.get(e.instinct_id), at: Date.parse(e.ts) }))
     .filter((e): e is { row: InstinctRow; at: number } => !!e.row && !isChain(e.row) && scoreOf(e.row, now) > CONFIDENCE_FLOOR)
@@ -121,7 +129,10 @@ export interface DuplicatesResult {
 }
 
 export function findDuplicates(store: Store, threshold = DUPLICATE_THRESHOLD): DuplicatesResult {
-  const duplicates = duplicatePairs(listInstincts(store.db).map((r) => r.key), threshold);
+  const duplicates = duplicatePairs(
+    listInstincts(store.db).map((r) => r.key),
+    threshold,
+  );
   return {
     duplicates,
     count: duplicates.length,
@@ -165,10 +176,12 @@ function mergeDuplicates(store: Store, threshold: number): { found: number; appl
 
 /** Aliases whose target is neither an instinct nor another alias. */
 export function cleanOrphanAliases(store: Store): number {
-  return writeTx(store.db, () =>
-    store.db
-      .prepare('DELETE FROM aliases WHERE target NOT IN (SELECT key FROM instincts) AND target NOT IN (SELECT pattern FROM aliases)')
-      .run().changes,
+  return writeTx(
+    store.db,
+    () =>
+      store.db
+        .prepare('DELETE FROM aliases WHERE target NOT IN (SELECT key FROM instincts) AND target NOT IN (SELECT pattern FROM aliases)')
+        .run().changes,
   );
 }
 

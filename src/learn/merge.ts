@@ -61,8 +61,14 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
       last_seen: lastSeen,
     });
     addEvent(store.db, {
-      instinct_id: row.id, ts: at, kind: 'import', delta_evidence: evidence, delta_confidence: row.confidence,
-      source: via, project: row.project, detail: 'created by import',
+      instinct_id: row.id,
+      ts: at,
+      kind: 'import',
+      delta_evidence: evidence,
+      delta_confidence: row.confidence,
+      source: via,
+      project: row.project,
+      detail: 'created by import',
     });
     return 'created';
   }
@@ -87,8 +93,14 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
   if (Object.keys(fields).length === 0) return 'unchanged';
   updateInstinct(store.db, existing.id, fields);
   addEvent(store.db, {
-    instinct_id: existing.id, ts: at, kind: 'raise', delta_evidence: (fields.evidence ?? existing.evidence) - existing.evidence,
-    delta_confidence: round((fields.confidence ?? current) - current, 3), source: via, project: incoming.project ?? '', detail: 'merged by import',
+    instinct_id: existing.id,
+    ts: at,
+    kind: 'raise',
+    delta_evidence: (fields.evidence ?? existing.evidence) - existing.evidence,
+    delta_confidence: round((fields.confidence ?? current) - current, 3),
+    source: via,
+    project: incoming.project ?? '',
+    detail: 'merged by import',
   });
   return 'raised';
 }

@@ -6,16 +6,34 @@ const now = new Date('2026-03-10T12:00:00Z');
 
 function row(over: Partial<ObservationRow>): ObservationRow {
   return {
-    id: 1, source: 'claude-code', session_id: 's1', tool_use_id: 'toolu_1', ts: '2026-03-10T11:00:00.000Z', event: 'tool', project: 'p', cwd: '/repo',
-    tool: 'Bash', intent: '', input: 'mise run lint', files: '[]', outcome: 'ok', error: '', duration_ms: 1200, data: '{"project_name":"demo","exit_code":0}',
-    processed_at: null, ...over,
+    id: 1,
+    source: 'claude-code',
+    session_id: 's1',
+    tool_use_id: 'toolu_1',
+    ts: '2026-03-10T11:00:00.000Z',
+    event: 'tool',
+    project: 'p',
+    cwd: '/repo',
+    tool: 'Bash',
+    intent: '',
+    input: 'mise run lint',
+    files: '[]',
+    outcome: 'ok',
+    error: '',
+    duration_ms: 1200,
+    data: '{"project_name":"demo","exit_code":0}',
+    processed_at: null,
+    ...over,
   };
 }
 
 describe('checkObservation', () => {
   it('accepts a contract row and reads its data', () => {
     const checked = checkObservation(row({}), now);
-    expect(checked).toMatchObject({ ok: true, obs: { sessionId: 's1', projectName: 'demo', exitCode: 0, outcome: 'ok', processed: false } });
+    expect(checked).toMatchObject({
+      ok: true,
+      obs: { sessionId: 's1', projectName: 'demo', exitCode: 0, outcome: 'ok', processed: false },
+    });
   });
 
   it('treats a non-zero exit code as an error even if the outcome says ok', () => {

@@ -35,11 +35,26 @@ export interface LearnReport {
 
 export function emptyReport(startedAt: string): LearnReport {
   return {
-    status: 'done', run_id: null, started_at: startedAt, finished_at: startedAt, sessions: 0, session_ids: [], observations: 0,
-    skipped: { count: 0, reasons: {} }, created: [], reinforced: [], episodes: [],
-    rejected: { count: 0, by_reason: {}, examples: {} }, held: [], contradictions: [], signals: 0,
-    decay: { decayed: 0, deleted: 0 }, clusters: [], promotion_candidates: [],
-    llm: { mode: 'off', provider: '', calls: 0, tokens: 0, fallbacks: [] }, errors: [],
+    status: 'done',
+    run_id: null,
+    started_at: startedAt,
+    finished_at: startedAt,
+    sessions: 0,
+    session_ids: [],
+    observations: 0,
+    skipped: { count: 0, reasons: {} },
+    created: [],
+    reinforced: [],
+    episodes: [],
+    rejected: { count: 0, by_reason: {}, examples: {} },
+    held: [],
+    contradictions: [],
+    signals: 0,
+    decay: { decayed: 0, deleted: 0 },
+    clusters: [],
+    promotion_candidates: [],
+    llm: { mode: 'off', provider: '', calls: 0, tokens: 0, fallbacks: [] },
+    errors: [],
   };
 }
 
@@ -84,7 +99,10 @@ export function mergeChanges(report: LearnReport, changes: SessionChanges): void
 
 export function observerLogLine(report: LearnReport): string {
   if (report.status === 'locked') return `${report.started_at} learn: another run holds the lock; nothing done`;
-  const llm = report.llm.mode === 'on' ? `, llm ${report.llm.provider} ${report.llm.calls} call(s) ${report.llm.tokens} tokens${report.llm.fallbacks.length ? `, ${report.llm.fallbacks.length} fallback(s)` : ''}` : '';
+  const llm =
+    report.llm.mode === 'on'
+      ? `, llm ${report.llm.provider} ${report.llm.calls} call(s) ${report.llm.tokens} tokens${report.llm.fallbacks.length ? `, ${report.llm.fallbacks.length} fallback(s)` : ''}`
+      : '';
   return (
     `${report.finished_at} learn run ${report.run_id ?? '-'}: ${report.sessions} session(s), ${report.observations} observation(s), ` +
     `${report.created.length} created, ${report.reinforced.length} reinforced, ${report.episodes.length} episode(s), ` +
@@ -98,21 +116,57 @@ export function processingLog(report: LearnReport): string {
   const section = (title: string, items: string[], count = items.length): void => {
     lines.push(`## ${title} (${count})`, '', ...(items.length ? items : ['(none)']), '');
   };
-  section('Created', report.created.map((c) => `- ${c.pattern} (${c.category}, confidence ${c.score.toFixed(2)}, ${c.evidence} sessions${c.from === 'episode' ? ', promoted from an episode' : ''}): ${c.title}`));
-  section('Reinforced', report.reinforced.map((r) => `- ${r.pattern}: +${r.times}, now ${r.evidence} observations, confidence ${r.score.toFixed(2)}`));
-  section('Episodes (below the 3-session threshold)', report.episodes.map((e) => `- ${e.pattern}: ${e.title} (${e.occurrences} session${e.occurrences === 1 ? '' : 's'})`));
-  section('Held back', report.held.map((h) => `- ${h.pattern}: ${h.reason}`));
-  section('Contradictions', report.contradictions.map((c) => `- ${c.pattern}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}`));
+  section(
+    'Created',
+    report.created.map(
+      (c) =>
+        `- ${c.pattern} (${c.category}, confidence ${c.score.toFixed(2)}, ${c.evidence} sessions${c.from === 'episode' ? ', promoted from an episode' : ''}): ${c.title}`,
+    ),
+  );
+  section(
+    'Reinforced',
+    report.reinforced.map((r) => `- ${r.pattern}: +${r.times}, now ${r.evidence} observations, confidence ${r.score.toFixed(2)}`),
+  );
+  section(
+    'Episodes (below the 3-session threshold)',
+    report.episodes.map((e) => `- ${e.pattern}: ${e.title} (${e.occurrences} session${e.occurrences === 1 ? '' : 's'})`),
+  );
+  section(
+    'Held back',
+    report.held.map((h) => `- ${h.pattern}: ${h.reason}`),
+  );
+  section(
+    'Contradictions',
+    report.contradictions.map((c) => `- ${c.pattern}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}`),
+  );
   const rejected: string[] = [];
   for (const [reason, count] of Object.entries(report.rejected.by_reason).sort((a, b) => b[1] - a[1])) {
     rejected.push(`- ${reason}: ${count}`);
     for (const p of report.rejected.examples[reason] ?? []) rejected.push(`    ${p}`);
   }
   section('Rejected by the quality gate', rejected, report.rejected.count);
-  section('Skipped observations', Object.entries(report.skipped.reasons).map(([r, n]) => `- ${r}: ${n}`), report.skipped.count);
-  if (report.llm.mode === 'on') section('LLM fallbacks', report.llm.fallbacks.map((f) => `- ${f.session}: ${f.reason}`));
-  if (report.errors.length) section('Errors', report.errors.map((e) => `- ${e.session}: ${e.message}`));
-  section('Domain clusters', report.clusters.map((c) => `- ${c.domain}: ${c.count} instincts, average confidence ${c.avg_confidence.toFixed(2)}`));
-  section('Ready for promotion (homunculus evolve --promote)', report.promotion_candidates.map((p) => `- ${p}`));
+  section(
+    'Skipped observations',
+    Object.entries(report.skipped.reasons).map(([r, n]) => `- ${r}: ${n}`),
+    report.skipped.count,
+  );
+  if (report.llm.mode === 'on')
+    section(
+      'LLM fallbacks',
+      report.llm.fallbacks.map((f) => `- ${f.session}: ${f.reason}`),
+    );
+  if (report.errors.length)
+    section(
+      'Errors',
+      report.errors.map((e) => `- ${e.session}: ${e.message}`),
+    );
+  section(
+    'Domain clusters',
+    report.clusters.map((c) => `- ${c.domain}: ${c.count} instincts, average confidence ${c.avg_confidence.toFixed(2)}`),
+  );
+  section(
+    'Ready for promotion (homunculus evolve --promote)',
+    report.promotion_candidates.map((p) => `- ${p}`),
+  );
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -20,7 +20,13 @@ function session(t: TempStore, list: Step[], day = 2): string {
   const sessionId = `s-${++sessionNo}`;
   const start = `2026-03-${String(day).padStart(2, '0')}T10:00:00Z`;
   for (const row of stepRows([...list], { sessionId, start })) insertObservation(t.store.db, row);
-  insertObservation(t.store.db, { source: 'claude-code', session_id: sessionId, tool_use_id: 'session_end', ts: `2026-03-${String(day).padStart(2, '0')}T11:00:00Z`, event: 'session_end' });
+  insertObservation(t.store.db, {
+    source: 'claude-code',
+    session_id: sessionId,
+    tool_use_id: 'session_end',
+    ts: `2026-03-${String(day).padStart(2, '0')}T11:00:00Z`,
+    event: 'session_end',
+  });
   return sessionId;
 }
 
@@ -44,7 +50,9 @@ describe('contradictions', () => {
     expect(three.contradictions).toEqual([{ pattern: 'pref:use-pnpm-not-npm', before: 0.5, after: 0.4 }]);
     const row = getInstinct(t.store.db, 'pref:use-pnpm-not-npm');
     expect(row?.confidence).toBe(0.4);
-    expect(listEvents(t.store.db, row?.id ?? 0).filter((e) => e.kind === 'contradiction')).toMatchObject([{ delta_confidence: -0.1, detail: '3 contradicting sessions' }]);
+    expect(listEvents(t.store.db, row?.id ?? 0).filter((e) => e.kind === 'contradiction')).toMatchObject([
+      { delta_confidence: -0.1, detail: '3 contradicting sessions' },
+    ]);
     // The user's new preference is itself now seen in 3 sessions.
     expect(getInstinct(t.store.db, 'pref:use-npm-not-pnpm')?.evidence).toBe(3);
   });
@@ -78,8 +86,13 @@ describe('bad input', () => {
     const report = await runLearn(t.store);
     expect(report.skipped.count).toBe(7);
     expect(report.skipped.reasons).toEqual({
-      'unparseable timestamp': 1, 'files is not a JSON array of strings': 1, 'data is not a JSON object': 1, 'absurd duration': 1,
-      'timestamp out of range': 1, 'tool event without a tool name': 1, 'missing session_id': 1,
+      'unparseable timestamp': 1,
+      'files is not a JSON array of strings': 1,
+      'data is not a JSON object': 1,
+      'absurd duration': 1,
+      'timestamp out of range': 1,
+      'tool event without a tool name': 1,
+      'missing session_id': 1,
     });
     expect(countObservations(t.store.db, true)).toBe(0);
     expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
@@ -91,7 +104,9 @@ describe('crash safety and concurrency', () => {
   it('rolls a failing session back completely and picks it up on the next run', async () => {
     const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PNPM);
-    t.store.db.exec(`CREATE TRIGGER boom BEFORE INSERT ON instincts WHEN NEW.key = 'pref:use-pnpm-not-npm' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;`);
+    t.store.db.exec(
+      `CREATE TRIGGER boom BEFORE INSERT ON instincts WHEN NEW.key = 'pref:use-pnpm-not-npm' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;`,
+    );
     const failed = await runLearn(t.store);
     expect(failed.errors).toEqual([{ session: 's-' + sessionNo, message: 'disk on fire' }]);
     // The third session left nothing behind: still pending, not counted.
@@ -145,26 +160,51 @@ describe('the LLM observer', () => {
   const answer = (patterns: unknown[]) => ({
     content: [{ type: 'text' as const, text: JSON.stringify({ patterns }) }],
     finishReason: { unified: 'stop' as const, raw: 'stop' },
-    usage: { inputTokens: { total: 900, noCache: 900, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 120, text: 120, reasoning: 0 } },
+    usage: {
+      inputTokens: { total: 900, noCache: 900, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 120, text: 120, reasoning: 0 },
+    },
     warnings: [],
   });
   const proposal = {
-    pattern: 'pref:demo/release=scripts-release.sh', category: 'preference', domain: 'tooling', title: 'Release with scripts/release.sh',
-    trigger: 'when releasing demo', action: 'Run `./scripts/release.sh` instead of tagging by hand.', evidence: 'The user released with the script.',
-    subjects: ['./scripts/release.sh'], notable: true, project_specific: true,
+    pattern: 'pref:demo/release=scripts-release.sh',
+    category: 'preference',
+    domain: 'tooling',
+    title: 'Release with scripts/release.sh',
+    trigger: 'when releasing demo',
+    action: 'Run `./scripts/release.sh` instead of tagging by hand.',
+    evidence: 'The user released with the script.',
+    subjects: ['./scripts/release.sh'],
+    notable: true,
+    project_specific: true,
   };
-  const observer = (t: TempStore, doGenerate: ConstructorParameters<typeof MockLanguageModelV3>[0] extends infer O ? O extends { doGenerate?: infer G } ? G : never : never) =>
-    createLlmObserver(aiSdkProvider('mock', 'mock-model', new MockLanguageModelV3({ doGenerate })), new TokenBudget(t.store.db, { perRunTokens: 100_000, perDayTokens: 100_000 }, () => t.store.clock.now()), {
-      maxOutputTokens: 500,
-      timeoutMs: 5_000,
-    });
+  const observer = (
+    t: TempStore,
+    doGenerate: ConstructorParameters<typeof MockLanguageModelV3>[0] extends infer O
+      ? O extends { doGenerate?: infer G }
+        ? G
+        : never
+      : never,
+  ) =>
+    createLlmObserver(
+      aiSdkProvider('mock', 'mock-model', new MockLanguageModelV3({ doGenerate })),
+      new TokenBudget(t.store.db, { perRunTokens: 100_000, perDayTokens: 100_000 }, () => t.store.clock.now()),
+      {
+        maxOutputTokens: 500,
+        timeoutMs: 5_000,
+      },
+    );
 
   it('adds its proposals to the deterministic candidates, through the same gate and threshold', async () => {
     const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PNPM);
     const report = await runLearn(t.store, { observer: observer(t, answer([proposal])) });
     expect(report.llm).toMatchObject({ mode: 'on', provider: 'mock:mock-model', calls: 3, tokens: 3 * 1020, fallbacks: [] });
-    expect(listInstincts(t.store.db).map((r) => r.key).sort()).toEqual(['pref:demo/release=scripts-release.sh', 'pref:use-pnpm-not-npm']);
+    expect(
+      listInstincts(t.store.db)
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(['pref:demo/release=scripts-release.sh', 'pref:use-pnpm-not-npm']);
     expect((t.store.db.prepare('SELECT SUM(input_tokens + output_tokens) AS n FROM llm_usage').get() as { n: number }).n).toBe(3 * 1020);
   });
 
@@ -201,7 +241,8 @@ describe('session summaries', () => {
     const ids = [session(t, PNPM), session(t, PNPM), session(t, PNPM)];
     for (const id of ids) t.store.db.prepare("INSERT INTO sessions (id, summary) VALUES (?, 'Worked on the installer.')").run(id);
     await runLearn(t.store);
-    const summary = (id: string) => (t.store.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
+    const summary = (id: string) =>
+      (t.store.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
     expect(summary(ids[0] as string)).toBe('Worked on the installer.\nNoted Use pnpm, not npm.');
     expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
     await runLearn(t.store);

@@ -29,15 +29,31 @@ function gatedKeys(session: TranscriptSession): string[] {
     .map((o, i) =>
       checkObservation(
         {
-          id: i, source: o.source, session_id: o.session_id, tool_use_id: o.tool_use_id, ts: o.ts, event: o.event ?? 'tool', project: o.project ?? '',
-          cwd: o.cwd ?? '', tool: o.tool ?? '', intent: o.intent ?? '', input: o.input ?? '', files: JSON.stringify(o.files ?? []),
-          outcome: o.outcome ?? 'ok', error: o.error ?? '', duration_ms: null, data: JSON.stringify(o.data ?? {}), processed_at: null,
+          id: i,
+          source: o.source,
+          session_id: o.session_id,
+          tool_use_id: o.tool_use_id,
+          ts: o.ts,
+          event: o.event ?? 'tool',
+          project: o.project ?? '',
+          cwd: o.cwd ?? '',
+          tool: o.tool ?? '',
+          intent: o.intent ?? '',
+          input: o.input ?? '',
+          files: JSON.stringify(o.files ?? []),
+          outcome: o.outcome ?? 'ok',
+          error: o.error ?? '',
+          duration_ms: null,
+          data: JSON.stringify(o.data ?? {}),
+          processed_at: null,
         },
         now,
       ),
     )
     .flatMap((c) => (c.ok ? [c.obs] : []));
-  return mineSession(obs).candidates.filter((c) => qualityGate(c).pass).map((c) => c.key);
+  return mineSession(obs)
+    .candidates.filter((c) => qualityGate(c).pass)
+    .map((c) => c.key);
 }
 
 /** Real sessions in which no gate-passing pattern recurs in 3 of them: ordinary work, nothing to learn. */
@@ -55,7 +71,13 @@ function noiseSessions(count: number): TranscriptSession[] {
 }
 
 const correction = (text: string) => (at: Parameters<Parameters<typeof plant>[1]>[0]) =>
-  stepRows([{ prompt: text }], { start: at.start, sessionId: at.sessionId, cwd: at.cwd, project: at.project, projectName: at.projectName }).map((r, i) => ({
+  stepRows([{ prompt: text }], {
+    start: at.start,
+    sessionId: at.sessionId,
+    cwd: at.cwd,
+    project: at.project,
+    projectName: at.projectName,
+  }).map((r, i) => ({
     ...r,
     tool_use_id: `prompt:planted-${at.sessionId}-${i}`,
   }));
@@ -63,7 +85,11 @@ const correction = (text: string) => (at: Parameters<Parameters<typeof plant>[1]
 const fixSequence = (at: Parameters<Parameters<typeof plant>[1]>[0]) =>
   stepRows(
     [
-      { bash: 'npx tsc --noEmit', error: "Exit code 2 | src/api/client.ts(12,5): error TS2307: Cannot find module '@acme/sdk' or its corresponding type declarations." },
+      {
+        bash: 'npx tsc --noEmit',
+        error:
+          "Exit code 2 | src/api/client.ts(12,5): error TS2307: Cannot find module '@acme/sdk' or its corresponding type declarations.",
+      },
       { read: 'src/api/client.ts' },
       { edit: 'src/api/client.ts' },
       { bash: 'npx tsc --noEmit' },
@@ -73,7 +99,12 @@ const fixSequence = (at: Parameters<Parameters<typeof plant>[1]>[0]) =>
 
 const filePair = (at: Parameters<Parameters<typeof plant>[1]>[0]) =>
   stepRows([{ edit: 'src/store/schema.ts' }, { edit: 'src/store/migrations.ts' }], {
-    start: at.start, sessionId: at.sessionId, cwd: at.cwd, project: at.project, projectName: at.projectName, gap: 1,
+    start: at.start,
+    sessionId: at.sessionId,
+    cwd: at.cwd,
+    project: at.project,
+    projectName: at.projectName,
+    gap: 1,
   }).map((r, i) => ({ ...r, tool_use_id: `planted-pair-${at.sessionId}-${i}` }));
 
 const keysOf = (t: TempStore): Set<string> => new Set(listInstincts(t.store.db).map((r) => r.key));
@@ -101,7 +132,8 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     expect(listInstincts(t.store.db)).toEqual([]);
     expect(countObservations(t.store.db, true)).toBe(0);
     const rejected = new Map<string, number>();
-    for (const r of reports) for (const [reason, n] of Object.entries(r.rejected.by_reason)) rejected.set(reason, (rejected.get(reason) ?? 0) + n);
+    for (const r of reports)
+      for (const [reason, n] of Object.entries(r.rejected.by_reason)) rejected.set(reason, (rejected.get(reason) ?? 0) + n);
     // What the gate turned away recurred: it would have become instincts without the gate.
     expect([...rejected.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3);
   });
@@ -124,7 +156,12 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     const pair = `combo:planted:src/store/migrations.ts+src/store/schema.ts`;
     expect(learned).toEqual([pair, 'fix:ts-ts2307', 'pref:use-pnpm-not-npm'].sort());
     const rows = new Map(listInstincts(t.store.db).map((r) => [r.key, r]));
-    expect(rows.get('pref:use-pnpm-not-npm')).toMatchObject({ category: 'preference', evidence: 3, project: '', action: 'Use pnpm, not npm.' });
+    expect(rows.get('pref:use-pnpm-not-npm')).toMatchObject({
+      category: 'preference',
+      evidence: 3,
+      project: '',
+      action: 'Use pnpm, not npm.',
+    });
     expect(rows.get('fix:ts-ts2307')).toMatchObject({ category: 'fix_pattern', evidence: 3, domain: 'debugging' });
     expect(rows.get(pair)).toMatchObject({ category: 'combo', evidence: 3 });
     // Each starts at 0.5 (seed 000: a pattern recurring to 3 occurrences); later runs only decay it by whole weeks.

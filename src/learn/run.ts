@@ -85,7 +85,11 @@ function prepare(store: Store, sessionId: string, report: LearnReport): Prepared
 
 async function llmCandidates(store: Store, observer: SessionObserver, session: PreparedSession, report: LearnReport): Promise<Candidate[]> {
   try {
-    const result = await observer.extract({ sessionId: session.sessionId, observations: session.valid, instincts: listInstincts(store.db) });
+    const result = await observer.extract({
+      sessionId: session.sessionId,
+      observations: session.valid,
+      instincts: listInstincts(store.db),
+    });
     report.llm.calls += result.calls;
     report.llm.tokens += result.tokens;
     return result.candidates;
@@ -95,13 +99,24 @@ async function llmCandidates(store: Store, observer: SessionObserver, session: P
   }
 }
 
-function processSession(store: Store, session: PreparedSession, extra: readonly Candidate[], report: LearnReport, changedKeys: Set<string>): void {
+function processSession(
+  store: Store,
+  session: PreparedSession,
+  extra: readonly Candidate[],
+  report: LearnReport,
+  changedKeys: Set<string>,
+): void {
   const mined = mineSession(session.valid);
   const candidates = uniqueByKey([...mined.candidates, ...extra]);
   writeTx(store.db, () => {
     const changes = applySession(store, {
-      sessionId: session.sessionId, source: session.source, project: session.project, candidates,
-      signals: mined.signals, editedFiles: mined.editedFiles, ended: session.ended,
+      sessionId: session.sessionId,
+      source: session.source,
+      project: session.project,
+      candidates,
+      signals: mined.signals,
+      editedFiles: mined.editedFiles,
+      ended: session.ended,
     });
     markProcessed(store.db, session.pendingIds, store.clock.now().toISOString());
     mergeChanges(report, changes);
@@ -112,7 +127,8 @@ function processSession(store: Store, session: PreparedSession, extra: readonly 
 function writeLogs(store: Store, report: LearnReport): void {
   mkdirSync(dirname(store.paths.observerLog), { recursive: true });
   appendFileSync(store.paths.observerLog, `${observerLogLine(report)}\n`);
-  for (const f of report.llm.fallbacks) appendFileSync(store.paths.observerLog, `${report.finished_at}   llm fallback for ${f.session}: ${f.reason}\n`);
+  for (const f of report.llm.fallbacks)
+    appendFileSync(store.paths.observerLog, `${report.finished_at}   llm fallback for ${f.session}: ${f.reason}\n`);
   for (const e of report.errors) appendFileSync(store.paths.observerLog, `${report.finished_at}   error in ${e.session}: ${e.message}\n`);
   if (report.status === 'done') writeFileAtomic(store.paths.lastProcessingLog, processingLog(report));
 }
@@ -133,7 +149,11 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
     const runId = startRun(store.db, report.started_at);
     report.run_id = runId;
     const crashed = abandonedRuns(store.db, runId).filter((r) => r.pid === null || r.pid === process.pid || !processAlive(r.pid));
-    markRunsFailed(store.db, crashed.map((r) => r.id), report.started_at);
+    markRunsFailed(
+      store.db,
+      crashed.map((r) => r.id),
+      report.started_at,
+    );
     const changedKeys = new Set<string>();
     const done = new Set<string>();
     const failed = new Set<string>();
@@ -146,7 +166,10 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
       for (const sessionId of pending) {
         const session = prepare(store, sessionId, report);
         try {
-          const extra = options.observer && session.valid.some((o) => !o.processed) ? await llmCandidates(store, options.observer, session, report) : [];
+          const extra =
+            options.observer && session.valid.some((o) => !o.processed)
+              ? await llmCandidates(store, options.observer, session, report)
+              : [];
           processSession(store, session, extra, report, changedKeys);
         } catch (err) {
           // The transaction rolled back: the session stays pending for the next run.
@@ -172,7 +195,10 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
       setIdentityValue(store.db, 'last_learn', now.toISOString());
     });
     report.finished_at = store.clock.now().toISOString();
-    finishRun(store.db, runId, report.finished_at, 'done', { ...report, rejected: { count: report.rejected.count, by_reason: report.rejected.by_reason } });
+    finishRun(store.db, runId, report.finished_at, 'done', {
+      ...report,
+      rejected: { count: report.rejected.count, by_reason: report.rejected.by_reason },
+    });
     if (!options.quiet) {
       options.render?.(store, { all: crashed.length > 0 || report.decay.decayed > 0, keys: [...changedKeys] });
       writeLogs(store, report);

@@ -21,7 +21,16 @@ export interface InstinctStats {
 
 export function instinctStats(store: Store): InstinctStats {
   const rows = listInstincts(store.db);
-  const stats: InstinctStats = { total: rows.length, raw: 0, mature: 0, rules: 0, universal: 0, avg_confidence: 0, max_confidence: 0, by_category: {} };
+  const stats: InstinctStats = {
+    total: rows.length,
+    raw: 0,
+    mature: 0,
+    rules: 0,
+    universal: 0,
+    avg_confidence: 0,
+    max_confidence: 0,
+    by_category: {},
+  };
   const sums = new Map<Category, { count: number; sum: number }>();
   let sum = 0;
   for (const row of rows) {

@@ -39,7 +39,9 @@ export function maintainObservations(store: Store, options: { archiveAfterDays?:
          ON CONFLICT (month, project, tool) DO UPDATE SET count = count + excluded.count`,
       )
       .run({ cutoff }).changes;
-    store.db.prepare(`INSERT OR IGNORE INTO observations_archive (${cols}, archived_at) SELECT ${cols}, @at FROM observations WHERE ${where}`).run({ cutoff, at });
+    store.db
+      .prepare(`INSERT OR IGNORE INTO observations_archive (${cols}, archived_at) SELECT ${cols}, @at FROM observations WHERE ${where}`)
+      .run({ cutoff, at });
     const archived = store.db.prepare(`DELETE FROM observations WHERE ${where}`).run({ cutoff }).changes;
     return {
       archived,

@@ -45,7 +45,9 @@ export class TokenBudget {
 
   usedToday(): number {
     const start = new Date(Math.floor(this.now().getTime() / DAY_MS) * DAY_MS).toISOString();
-    const row = this.db.prepare('SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS n FROM llm_usage WHERE ts >= ?').get(start) as { n: number };
+    const row = this.db.prepare('SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS n FROM llm_usage WHERE ts >= ?').get(start) as {
+      n: number;
+    };
     return row.n;
   }
 
@@ -61,7 +63,9 @@ export class TokenBudget {
   check(worstCase: number): void {
     const left = this.remaining();
     if (worstCase > left) {
-      throw new BudgetExceededError(`LLM token budget: this call could use ${worstCase} tokens but only ${left} remain (run ${this.limits.perRunTokens}, day ${this.limits.perDayTokens}).`);
+      throw new BudgetExceededError(
+        `LLM token budget: this call could use ${worstCase} tokens but only ${left} remain (run ${this.limits.perRunTokens}, day ${this.limits.perDayTokens}).`,
+      );
     }
   }
 

@@ -38,12 +38,23 @@ export function extractJson(text: string): unknown {
 export function parseStructured<T>(text: string, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(extractJson(text));
   if (!parsed.success) {
-    throw new HomunculusError('llm_output', `The model's answer does not match the schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    throw new HomunculusError(
+      'llm_output',
+      `The model's answer does not match the schema: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')} ${i.message}`)
+        .join('; ')}`,
+    );
   }
   return parsed.data;
 }
 
-export function runClaudeCli<T>(command: string, model: string | undefined, request: StructuredRequest<T>, env: NodeJS.ProcessEnv): Promise<StructuredResult<T>> {
+export function runClaudeCli<T>(
+  command: string,
+  model: string | undefined,
+  request: StructuredRequest<T>,
+  env: NodeJS.ProcessEnv,
+): Promise<StructuredResult<T>> {
   const schema = JSON.stringify(z.toJSONSchema(request.schema));
   const input = `${request.system}\n\n${request.prompt}\n\nAnswer with one JSON object only, matching this JSON Schema:\n${schema}\n`;
   const args = ['-p', '--output-format', 'json', '--max-turns', '1', ...(model && model !== 'default' ? ['--model', model] : [])];
@@ -68,7 +79,15 @@ export function runClaudeCli<T>(command: string, model: string | undefined, requ
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString('utf8');
     });
-    child.on('error', (err) => finish(() => reject(new HomunculusError('llm_cli', `Cannot run ${command}: ${err.message}`, { hint: 'Install Claude Code, or set llm.command to its path.' }))));
+    child.on('error', (err) =>
+      finish(() =>
+        reject(
+          new HomunculusError('llm_cli', `Cannot run ${command}: ${err.message}`, {
+            hint: 'Install Claude Code, or set llm.command to its path.',
+          }),
+        ),
+      ),
+    );
     child.on('close', (code) => {
       finish(() => {
         try {

@@ -15,7 +15,10 @@ export const llmConfigSchema = z
     model: z.string().trim().min(1).optional(),
     baseUrl: z.url().optional(),
     /** Name of the environment variable holding the API key (never the key itself). */
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as ANTHROPIC_API_KEY').optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as ANTHROPIC_API_KEY')
+      .optional(),
     /** The `claude` executable for the claude-cli provider. */
     command: z.string().trim().min(1).default('claude'),
     timeoutMs: z.number().int().min(1_000).max(600_000).default(60_000),
@@ -34,13 +37,18 @@ export const llmConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['model'], message: `is required for the ${cfg.provider} provider` });
     }
     if (cfg.provider === 'openai-compatible' && !cfg.baseUrl) {
-      ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'is required for an OpenAI-compatible server (e.g. http://127.0.0.1:11434/v1 for Ollama)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'is required for an OpenAI-compatible server (e.g. http://127.0.0.1:11434/v1 for Ollama)',
+      });
     }
   });
 
 export type LlmConfig = z.infer<typeof llmConfigSchema>;
 
-const EXAMPLE = '{"llm": {"provider": "anthropic", "model": "claude-haiku-4-5", "budget": {"perRunTokens": 30000, "perDayTokens": 150000}}}';
+const EXAMPLE =
+  '{"llm": {"provider": "anthropic", "model": "claude-haiku-4-5", "budget": {"perRunTokens": 30000, "perDayTokens": 150000}}}';
 
 /** The validated section, or undefined when none is configured or it is disabled. */
 export function loadLlmConfig(config: Config): LlmConfig | undefined {

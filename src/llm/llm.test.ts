@@ -15,7 +15,8 @@ import { aiSdkProvider, createProvider } from './provider.js';
 
 const schema = z.object({ patterns: z.array(z.object({ pattern: z.string() })) });
 const request = { system: 'You observe.', prompt: 'Session: ...', schema, maxOutputTokens: 300, timeoutMs: 5_000 };
-const config = (over: Record<string, unknown>): LlmConfig => llmConfigSchema.parse({ provider: 'anthropic', model: 'claude-haiku-4-5', ...over });
+const config = (over: Record<string, unknown>): LlmConfig =>
+  llmConfigSchema.parse({ provider: 'anthropic', model: 'claude-haiku-4-5', ...over });
 
 let stubs: Stub[] = [];
 let dirs: string[] = [];
@@ -37,7 +38,11 @@ describe('llm config', () => {
     expect(loadLlmConfig({})).toBeUndefined();
     expect(loadLlmConfig({ llm: { provider: 'claude-cli', enabled: false } })).toBeUndefined();
     expect(loadLlmConfig({ llm: { provider: 'claude-cli' } })).toMatchObject({
-      provider: 'claude-cli', command: 'claude', timeoutMs: 60_000, maxOutputTokens: 1_500, budget: { perRunTokens: 30_000, perDayTokens: 150_000 },
+      provider: 'claude-cli',
+      command: 'claude',
+      timeoutMs: 60_000,
+      maxOutputTokens: 1_500,
+      budget: { perRunTokens: 30_000, perDayTokens: 150_000 },
     });
   });
 
@@ -102,12 +107,16 @@ describe('Anthropic provider over HTTP', () => {
 
   it('rejects an error answer, a malformed object and a slow server', async () => {
     const overloaded = await stub(() => ({ status: 529, json: anthropicError('overloaded_error', 'Overloaded') }));
-    await expect(createProvider(config({ baseUrl: overloaded.baseUrl }), { ANTHROPIC_API_KEY: 'k' }).generate(request)).rejects.toThrow(/Overloaded/);
+    await expect(createProvider(config({ baseUrl: overloaded.baseUrl }), { ANTHROPIC_API_KEY: 'k' }).generate(request)).rejects.toThrow(
+      /Overloaded/,
+    );
     const malformed = await stub(() => ({ json: anthropicMessage('{"patterns": "none"}') }));
     await expect(createProvider(config({ baseUrl: malformed.baseUrl }), { ANTHROPIC_API_KEY: 'k' }).generate(request)).rejects.toThrow();
     const slow = await stub(() => ({ json: anthropicMessage('{"patterns":[]}'), delayMs: 3_000 }));
     const started = Date.now();
-    await expect(createProvider(config({ baseUrl: slow.baseUrl }), { ANTHROPIC_API_KEY: 'k' }).generate({ ...request, timeoutMs: 200 })).rejects.toThrow();
+    await expect(
+      createProvider(config({ baseUrl: slow.baseUrl }), { ANTHROPIC_API_KEY: 'k' }).generate({ ...request, timeoutMs: 200 }),
+    ).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2_500);
   });
 });
@@ -119,7 +128,11 @@ describe('OpenAI-compatible provider over HTTP', () => {
     const result = await provider.generate(request);
     expect(result).toEqual({ object: { patterns: [{ pattern: 'pref:use-pnpm-not-npm' }] }, usage: { inputTokens: 700, outputTokens: 80 } });
     expect(s.requests[0]?.url).toBe('/v1/chat/completions');
-    expect(s.requests[0]?.body).toMatchObject({ model: 'qwen2.5-coder', response_format: { type: 'json_schema' }, messages: [{ role: 'system', content: 'You observe.' }, { role: 'user' }] });
+    expect(s.requests[0]?.body).toMatchObject({
+      model: 'qwen2.5-coder',
+      response_format: { type: 'json_schema' },
+      messages: [{ role: 'system', content: 'You observe.' }, { role: 'user' }],
+    });
     expect(s.requests[0]?.headers.authorization).toBeUndefined();
   });
 });
@@ -134,7 +147,10 @@ describe('AI SDK mock model', () => {
         warnings: [],
       },
     });
-    expect(await aiSdkProvider('mock', 'm', model).generate(request)).toEqual({ object: { patterns: [] }, usage: { inputTokens: 10, outputTokens: 3 } });
+    expect(await aiSdkProvider('mock', 'm', model).generate(request)).toEqual({
+      object: { patterns: [] },
+      usage: { inputTokens: 10, outputTokens: 3 },
+    });
     expect(model.doGenerateCalls[0]?.maxOutputTokens).toBe(300);
   });
 });
@@ -159,17 +175,28 @@ process.stdin.on('end', () => {
   process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result, usage: { input_tokens: 40, cache_read_input_tokens: 2000, output_tokens: 25 } }));
 });`);
     const provider = createProvider(config({ provider: 'claude-cli', command, model: undefined }), process.env);
-    expect(await provider.generate(request)).toEqual({ object: { patterns: [{ pattern: 'seq:gen->build' }] }, usage: { inputTokens: 2040, outputTokens: 25 } });
+    expect(await provider.generate(request)).toEqual({
+      object: { patterns: [{ pattern: 'seq:gen->build' }] },
+      usage: { inputTokens: 2040, outputTokens: 25 },
+    });
   });
 
   it('fails on a non-zero exit, non-JSON output, a reported error, or a timeout', async () => {
-    const gen = (script: string, timeoutMs = 5_000) => createProvider(config({ provider: 'claude-cli', command: fakeClaude(script), model: undefined }), process.env).generate({ ...request, timeoutMs });
+    const gen = (script: string, timeoutMs = 5_000) =>
+      createProvider(config({ provider: 'claude-cli', command: fakeClaude(script), model: undefined }), process.env).generate({
+        ...request,
+        timeoutMs,
+      });
     await expect(gen("process.stderr.write('not logged in'); process.exit(3);")).rejects.toThrow(/exited with code 3: not logged in/);
     await expect(gen("process.stdout.write('hello');")).rejects.toThrow(/not JSON/);
-    await expect(gen("process.stdout.write(JSON.stringify({ result: 'quota', is_error: true }));")).rejects.toThrow(/reported an error: quota/);
+    await expect(gen("process.stdout.write(JSON.stringify({ result: 'quota', is_error: true }));")).rejects.toThrow(
+      /reported an error: quota/,
+    );
     await expect(gen("process.stdout.write(JSON.stringify({ result: 'no json here' }));")).rejects.toThrow(/without a JSON object/);
     await expect(gen('setTimeout(() => {}, 10000);', 300)).rejects.toThrow(/did not answer within 300 ms/);
-    await expect(createProvider(config({ provider: 'claude-cli', command: '/nonexistent/claude' }), process.env).generate(request)).rejects.toThrow(/Cannot run/);
+    await expect(
+      createProvider(config({ provider: 'claude-cli', command: '/nonexistent/claude' }), process.env).generate(request),
+    ).rejects.toThrow(/Cannot run/);
   });
 
   it('extracts JSON from fenced or bare text', () => {

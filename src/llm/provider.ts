@@ -68,7 +68,10 @@ export function createProvider(config: LlmConfig, env: NodeJS.ProcessEnv = proce
   switch (config.provider) {
     case 'anthropic': {
       const model = config.model as string;
-      const anthropic = createAnthropic({ apiKey: apiKey(config, 'ANTHROPIC_API_KEY', env, true), ...(config.baseUrl ? { baseURL: config.baseUrl } : {}) });
+      const anthropic = createAnthropic({
+        apiKey: apiKey(config, 'ANTHROPIC_API_KEY', env, true),
+        ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+      });
       return aiSdkProvider('anthropic', model, anthropic(model));
     }
     case 'openai-compatible': {

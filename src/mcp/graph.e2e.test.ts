@@ -10,8 +10,26 @@ const store = () => join(home.path, 'store');
 
 beforeAll(async () => {
   home = tempDir();
-  cliJson(store(), ['graph', 'add', 'user', 'prefers', 'named exports', '--source-type', 'person', '--description', 'The user prefers named exports over default exports'], { HOMUNCULUS_NOW: '2026-01-01T00:00:00Z' });
-  cliJson(store(), ['graph', 'add', 'user', 'prefers', 'default exports', '--description', 'The user now prefers default exports over named exports'], { HOMUNCULUS_NOW: '2026-02-01T00:00:00Z' });
+  cliJson(
+    store(),
+    [
+      'graph',
+      'add',
+      'user',
+      'prefers',
+      'named exports',
+      '--source-type',
+      'person',
+      '--description',
+      'The user prefers named exports over default exports',
+    ],
+    { HOMUNCULUS_NOW: '2026-01-01T00:00:00Z' },
+  );
+  cliJson(
+    store(),
+    ['graph', 'add', 'user', 'prefers', 'default exports', '--description', 'The user now prefers default exports over named exports'],
+    { HOMUNCULUS_NOW: '2026-02-01T00:00:00Z' },
+  );
   mcp = await connectStdio(store(), home.path);
 });
 afterAll(async () => {
@@ -21,7 +39,9 @@ afterAll(async () => {
 
 describe('graph tools', () => {
   it('memory_context returns the task-aware injection within its level', async () => {
-    const r = await call<{ level: string; task: string; text: string; facts: number[] }>(mcp.client, 'memory_context', { prompt: 'refactor the module exports: which exports does the user prefer?' });
+    const r = await call<{ level: string; task: string; text: string; facts: number[] }>(mcp.client, 'memory_context', {
+      prompt: 'refactor the module exports: which exports does the user prefer?',
+    });
     expect(r).toMatchObject({ level: 'full', task: 'question' });
     expect(r.text).toContain('now prefers default exports');
     expect(r.facts).toEqual([2]);

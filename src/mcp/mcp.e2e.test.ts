@@ -24,13 +24,43 @@ afterAll(async () => {
 });
 
 const storeHome = () => join(home.path, 'store');
-const SEED_002_TOOLS = ['observe', 'suggest', 'list_instincts', 'get_instinct', 'consolidate', 'stats', 'search_instincts', 'export_rules',
-  'alias_pattern', 'import_patterns', 'session_summary', 'detect_chains', 'effectiveness', 'trending', 'export_claude_md', 'export_skill',
-  'inject_claude_md', 'find_duplicates', 'import_claude_md', 'history', 'export_platform', 'gc', 'housekeep'];
+const SEED_002_TOOLS = [
+  'observe',
+  'suggest',
+  'list_instincts',
+  'get_instinct',
+  'consolidate',
+  'stats',
+  'search_instincts',
+  'export_rules',
+  'alias_pattern',
+  'import_patterns',
+  'session_summary',
+  'detect_chains',
+  'effectiveness',
+  'trending',
+  'export_claude_md',
+  'export_skill',
+  'inject_claude_md',
+  'find_duplicates',
+  'import_claude_md',
+  'history',
+  'export_platform',
+  'gc',
+  'housekeep',
+];
 /** Beyond seed 002: the rest of the engine's memory. */
 const MEMORY_TOOLS = ['memory_context', 'graph_facts', 'memory_search', 'recall_file'];
 
-interface Rec { pattern: string; confidence: number; level: string; promoted: number; project: string; category: string; explain: string }
+interface Rec {
+  pattern: string;
+  confidence: number;
+  level: string;
+  promoted: number;
+  project: string;
+  category: string;
+  explain: string;
+}
 
 describe('tool listing', () => {
   it('lists the tools with annotations, output schemas and short descriptions', async () => {
@@ -42,8 +72,22 @@ describe('tool listing', () => {
       expect(tool.outputSchema, tool.name).toBeDefined();
       expect(tool.annotations?.readOnlyHint, tool.name).toBeTypeOf('boolean');
     }
-    const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name).sort();
-    expect(readOnly).toEqual(expect.arrayContaining(['export_claude_md', 'export_platform', 'export_rules', 'export_skill', 'get_instinct', 'list_instincts', 'search_instincts', 'stats']));
+    const readOnly = tools
+      .filter((t) => t.annotations?.readOnlyHint)
+      .map((t) => t.name)
+      .sort();
+    expect(readOnly).toEqual(
+      expect.arrayContaining([
+        'export_claude_md',
+        'export_platform',
+        'export_rules',
+        'export_skill',
+        'get_instinct',
+        'list_instincts',
+        'search_instincts',
+        'stats',
+      ]),
+    );
     expect(readOnly).not.toContain('observe');
     expect(mcp.client.getInstructions()).toMatch(/The store holds \d+ patterns/);
   });
@@ -51,15 +95,38 @@ describe('tool listing', () => {
 
 describe('patterns', () => {
   it('observe creates then reinforces, tagged with the auto-detected project', async () => {
-    const first = await call(mcp.client, 'observe', { pattern: 'seq:lint->fix->lint', explain: 'lint again after a fix', source: 'claude-code' });
+    const first = await call(mcp.client, 'observe', {
+      pattern: 'seq:lint->fix->lint',
+      explain: 'lint again after a fix',
+      source: 'claude-code',
+    });
     expect(first).toEqual({ pattern: 'seq:lint->fix->lint', confidence: 1, level: 'seedling', created: true });
     for (let i = 2; i <= 5; i++) {
       expect(await call(mcp.client, 'observe', { pattern: 'seq:lint->fix->lint' })).toMatchObject({ confidence: i, created: false });
     }
     const record = await call<Rec>(mcp.client, 'get_instinct', { pattern: 'seq:lint->fix->lint' });
-    expect(record).toMatchObject({ pattern: 'seq:lint->fix->lint', category: 'sequence', confidence: 5, explain: 'lint again after a fix' });
+    expect(record).toMatchObject({
+      pattern: 'seq:lint->fix->lint',
+      category: 'sequence',
+      confidence: 5,
+      explain: 'lint again after a fix',
+    });
     expect(record.project).toMatch(/^[0-9a-f]{16}$/);
-    expect(Object.keys(record).sort()).toEqual(['category', 'confidence', 'explain', 'first_seen', 'last_seen', 'level', 'metadata', 'pattern', 'project', 'promoted', 'source'].sort());
+    expect(Object.keys(record).sort()).toEqual(
+      [
+        'category',
+        'confidence',
+        'explain',
+        'first_seen',
+        'last_seen',
+        'level',
+        'metadata',
+        'pattern',
+        'project',
+        'promoted',
+        'source',
+      ].sort(),
+    );
   });
 
   it('get_instinct misses with the documented error shape', async () => {
@@ -98,7 +165,9 @@ describe('patterns', () => {
       target: 'seq:lint->fix->lint',
     });
     expect((await call<Rec>(mcp.client, 'get_instinct', { pattern: 'seq:lint->fix->lint' })).confidence).toBe(7);
-    expect(await call(mcp.client, 'alias_pattern', { pattern: 'seq:x', target: 'seq:missing' })).toEqual({ error: "target pattern 'seq:missing' not found" });
+    expect(await call(mcp.client, 'alias_pattern', { pattern: 'seq:x', target: 'seq:missing' })).toEqual({
+      error: "target pattern 'seq:missing' not found",
+    });
   });
 
   it('import_patterns reinforces, raises to a stated count, never lowers, and counts bad rows', async () => {
@@ -124,7 +193,10 @@ describe('exports', () => {
     expect(await call(mcp.client, 'export_skill')).toMatchObject({ skill_md: '', rule_count: 0 });
     expect(cli(storeHome(), ['consolidate']).status).toBe(0);
     const rules = await call<{ rules: Rec[]; count: number }>(mcp.client, 'export_rules');
-    expect(rules.rules.map((r) => [r.pattern, r.level])).toEqual([['pref:pkg=pnpm', 'rule'], ['combo:pytest+coverage', 'rule']]);
+    expect(rules.rules.map((r) => [r.pattern, r.level])).toEqual([
+      ['pref:pkg=pnpm', 'rule'],
+      ['combo:pytest+coverage', 'rule'],
+    ]);
     const md = await call<{ markdown: string; rule_count: number }>(mcp.client, 'export_claude_md');
     expect(md.rule_count).toBe(2);
     expect(md.markdown).toContain('- `pref:pkg=pnpm` [preference] (12) — use pnpm, never npm');
@@ -142,8 +214,16 @@ describe('exports', () => {
   it('inject_claude_md changes only the marked block and is idempotent', async () => {
     const target = join(repo, 'CLAUDE.md');
     writeFileSync(target, '# Widget\n\nKeep this.\n');
-    expect(await call(mcp.client, 'inject_claude_md', { target: 'CLAUDE.md' })).toEqual({ target: 'CLAUDE.md', rule_count: 2, changed: true });
-    expect(await call(mcp.client, 'inject_claude_md', { target: 'CLAUDE.md' })).toEqual({ target: 'CLAUDE.md', rule_count: 2, changed: false });
+    expect(await call(mcp.client, 'inject_claude_md', { target: 'CLAUDE.md' })).toEqual({
+      target: 'CLAUDE.md',
+      rule_count: 2,
+      changed: true,
+    });
+    expect(await call(mcp.client, 'inject_claude_md', { target: 'CLAUDE.md' })).toEqual({
+      target: 'CLAUDE.md',
+      rule_count: 2,
+      changed: false,
+    });
     const text = readFileSync(target, 'utf8');
     expect(text.startsWith('# Widget\n\nKeep this.\n\n')).toBe(true);
     expect(text).toContain(MARKER_START);
@@ -151,9 +231,20 @@ describe('exports', () => {
   });
 
   it('import_claude_md reads backtick patterns with counts and explain text', async () => {
-    writeFileSync(join(repo, 'RULES.md'), '- `fix:null-guard` (6) — guard optional values\n- `weird:thing` skipped\n- `seq:lint->fix->lint` x2\n');
-    expect(await call(mcp.client, 'import_claude_md', { source: 'RULES.md' })).toEqual({ imported: 1, merged: 1, skipped: 1, source: 'RULES.md' });
-    expect(await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:null-guard' })).toMatchObject({ confidence: 6, explain: 'guard optional values' });
+    writeFileSync(
+      join(repo, 'RULES.md'),
+      '- `fix:null-guard` (6) — guard optional values\n- `weird:thing` skipped\n- `seq:lint->fix->lint` x2\n',
+    );
+    expect(await call(mcp.client, 'import_claude_md', { source: 'RULES.md' })).toEqual({
+      imported: 1,
+      merged: 1,
+      skipped: 1,
+      source: 'RULES.md',
+    });
+    expect(await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:null-guard' })).toMatchObject({
+      confidence: 6,
+      explain: 'guard optional values',
+    });
   });
 });
 
@@ -162,17 +253,27 @@ describe('maintenance and insight', () => {
     for (let i = 0; i < 5; i++) await call(mcp.client, 'observe', { pattern: 'fix:missing-await', explain: 'await the promise' });
     expect((await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:missing-await' })).level).toBe('raw');
     const result = await call<Record<string, number | string>>(mcp.client, 'consolidate');
-    expect(Object.keys(result).sort()).toEqual(['chains_created', 'chains_detected', 'promoted_to_mature', 'promoted_to_rule', 'promoted_to_universal', 'timestamp', 'total']);
+    expect(Object.keys(result).sort()).toEqual([
+      'chains_created',
+      'chains_detected',
+      'promoted_to_mature',
+      'promoted_to_rule',
+      'promoted_to_universal',
+      'timestamp',
+      'total',
+    ]);
     expect(result.promoted_to_mature).toBeGreaterThanOrEqual(1);
     expect(await call<Rec>(mcp.client, 'get_instinct', { pattern: 'fix:missing-await' })).toMatchObject({ level: 'mature', promoted: 1 });
   });
 
   it('session_summary runs consolidate and reports the documented sections', async () => {
     for (let i = 0; i < 5; i++) await call(mcp.client, 'observe', { pattern: 'combo:vitest+tsc' });
-    const summary = await call<{ session: { patterns_last_24h: number; recent: Rec[] }; suggestions: { count: number; top: Rec[] }; stats: { total: number }; consolidation: { promoted_to_mature: number } }>(
-      mcp.client,
-      'session_summary',
-    );
+    const summary = await call<{
+      session: { patterns_last_24h: number; recent: Rec[] };
+      suggestions: { count: number; top: Rec[] };
+      stats: { total: number };
+      consolidation: { promoted_to_mature: number };
+    }>(mcp.client, 'session_summary');
     expect(summary.consolidation.promoted_to_mature).toBeGreaterThanOrEqual(1);
     expect(summary.session.patterns_last_24h).toBeGreaterThanOrEqual(2);
     expect(summary.session.recent.length).toBeLessThanOrEqual(10);
@@ -186,11 +287,10 @@ describe('maintenance and insight', () => {
     const { suggestions } = await call<{ suggestions: { pattern: string }[] }>(mcp.client, 'suggest', { keyword: 'missing-await' });
     expect(suggestions.map((s) => s.pattern)).toContain('fix:missing-await');
     await call(mcp.client, 'observe', { pattern: 'fix:missing-await' });
-    const after = await call<{ patterns: { pattern: string; suggested: number; confirmed: number; rate: number }[]; summary: { total_suggested: number; total_confirmed: number; overall_rate: number; period_days: number } }>(
-      mcp.client,
-      'effectiveness',
-      { days: 30 },
-    );
+    const after = await call<{
+      patterns: { pattern: string; suggested: number; confirmed: number; rate: number }[];
+      summary: { total_suggested: number; total_confirmed: number; overall_rate: number; period_days: number };
+    }>(mcp.client, 'effectiveness', { days: 30 });
     expect(after.summary.total_suggested).toBe(before.summary.total_suggested + suggestions.length);
     expect(after.summary.total_confirmed).toBe(before.summary.total_confirmed + 1);
     expect(after.summary.period_days).toBe(30);
@@ -198,22 +298,36 @@ describe('maintenance and insight', () => {
   });
 
   it('trending, history, find_duplicates and detect_chains return the documented keys', async () => {
-    const trend = await call<{ trending: (Rec & { observations_in_period?: number })[]; period_days: number }>(mcp.client, 'trending', { days: 1, limit: 3 });
+    const trend = await call<{ trending: (Rec & { observations_in_period?: number })[]; period_days: number }>(mcp.client, 'trending', {
+      days: 1,
+      limit: 3,
+    });
     expect(trend.period_days).toBe(1);
     expect(trend.trending.length).toBeLessThanOrEqual(3);
     expect(trend.trending[0]?.observations_in_period).toBeGreaterThan(0);
-    const hist = await call<{ pattern: string; history: { timestamp: string; delta: number }[]; data_points: number; projects: string[] }>(mcp.client, 'history', {
-      pattern: 'fix:missing-await',
-    });
+    const hist = await call<{ pattern: string; history: { timestamp: string; delta: number }[]; data_points: number; projects: string[] }>(
+      mcp.client,
+      'history',
+      {
+        pattern: 'fix:missing-await',
+      },
+    );
     expect(hist.pattern).toBe('fix:missing-await');
     expect(hist.data_points).toBe(hist.history.length);
     expect(hist.data_points).toBeGreaterThanOrEqual(6);
     expect(hist.projects).toHaveLength(1);
     expect(await call(mcp.client, 'history', { pattern: 'seq:nope' })).toEqual({ error: 'Not found: seq:nope' });
     await call(mcp.client, 'observe', { pattern: 'fix:missing await' });
-    const dups = await call<{ duplicates: { pattern_a: string; pattern_b: string; similarity: number }[]; count: number; hint: string }>(mcp.client, 'find_duplicates');
+    const dups = await call<{ duplicates: { pattern_a: string; pattern_b: string; similarity: number }[]; count: number; hint: string }>(
+      mcp.client,
+      'find_duplicates',
+    );
     expect(dups.duplicates.some((d) => [d.pattern_a, d.pattern_b].sort().join() === 'fix:missing await,fix:missing-await')).toBe(true);
-    expect(Object.keys(await call(mcp.client, 'detect_chains', { window_minutes: 5, min_occurrences: 3 })).sort()).toEqual(['candidates_seen', 'chains_created', 'chains_reinforced']);
+    expect(Object.keys(await call(mcp.client, 'detect_chains', { window_minutes: 5, min_occurrences: 3 })).sort()).toEqual([
+      'candidates_seen',
+      'chains_created',
+      'chains_reinforced',
+    ]);
   });
 
   it('gc and housekeep are the same idempotent maintenance', async () => {
@@ -236,12 +350,18 @@ describe('memory beyond seed 002', () => {
     });
     expect(hits.results[0]).toMatchObject({ id: 'fix:missing-await', collection: 'instincts' });
     expect(hits.count).toBe(hits.results.length);
-    const none = await call<{ count: number }>(mcp.client, 'memory_search', { query: 'missing await', mode: 'bm25', collections: ['sessions'] });
+    const none = await call<{ count: number }>(mcp.client, 'memory_search', {
+      query: 'missing await',
+      mode: 'bm25',
+      collections: ['sessions'],
+    });
     expect(none.count).toBe(0);
     expect(await callError(mcp.client, 'memory_search', { query: 'x', since: 'last tuesday' })).toMatch(/not an ISO-8601 date/);
     expect(await callError(mcp.client, 'memory_search', { query: 'x', collections: ['passwords'] })).toMatch(/collections/);
 
-    const recall = await call<{ file: string; sessions: unknown[]; episodes: unknown[] }>(mcp.client, 'recall_file', { file: 'src/never-touched.ts' });
+    const recall = await call<{ file: string; sessions: unknown[]; episodes: unknown[] }>(mcp.client, 'recall_file', {
+      file: 'src/never-touched.ts',
+    });
     expect(recall).toEqual({ file: join(repo, 'src', 'never-touched.ts'), sessions: [], episodes: [] });
   });
 });

@@ -55,7 +55,9 @@ export async function serveMcpHttp(ctx: ToolContext, version: string, port = 0):
         const rejected =
           hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
           (request.headers.get('origin') ? originValidationResponse(request, localhostAllowedOrigins()) : undefined);
-        const response = rejected ?? (url.pathname === '/mcp' ? await handler.fetch(request) : new Response('Not found: the MCP endpoint is /mcp\n', { status: 404 }));
+        const response =
+          rejected ??
+          (url.pathname === '/mcp' ? await handler.fetch(request) : new Response('Not found: the MCP endpoint is /mcp\n', { status: 404 }));
         res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
         if (response.body) {
           const reader = response.body.getReader();

@@ -16,12 +16,20 @@ import { MATURE, PATTERN_TOOLS } from './tools/patterns.js';
 
 export const SERVER_NAME = 'homunculus';
 
-export const ALL_TOOLS: readonly ToolDef[] = [...PATTERN_TOOLS, ...EXPORT_TOOLS, ...MAINTENANCE_TOOLS, ...GRAPH_TOOLS, ...MEMORY_TOOLS] as unknown as readonly ToolDef[];
+export const ALL_TOOLS: readonly ToolDef[] = [
+  ...PATTERN_TOOLS,
+  ...EXPORT_TOOLS,
+  ...MAINTENANCE_TOOLS,
+  ...GRAPH_TOOLS,
+  ...MEMORY_TOOLS,
+] as unknown as readonly ToolDef[];
 
 /** Server instructions from the live store: what is there and what is trusted most. */
 export function buildInstructions(ctx: ToolContext): string {
   const stats = instinctStats(ctx.store);
-  const top = listInstincts(ctx.store.db, { minEvidence: MATURE, project: ctx.project || undefined, includeGlobal: true, limit: 5 }).map(toRecord);
+  const top = listInstincts(ctx.store.db, { minEvidence: MATURE, project: ctx.project || undefined, includeGlobal: true, limit: 5 }).map(
+    toRecord,
+  );
   const lines = [
     'Homunculus remembers patterns learned from past agent sessions (tool sequences, user preferences, recurring fixes, tools used together).',
     `The store holds ${stats.total} patterns: ${stats.mature} mature, ${stats.rules} rules, ${stats.universal} universal.`,
@@ -46,7 +54,10 @@ export function createMcpServer(ctx: ToolContext, version: string, tools: readon
           if (!(err instanceof HomunculusError)) {
             process.stderr.write(`homunculus mcp: ${def.name} failed: ${(err as Error).stack ?? String(err)}\n`);
           }
-          const message = err instanceof HomunculusError ? `${err.message}${err.hint ? ` (${err.hint})` : ''}` : `Internal error: ${(err as Error).message}`;
+          const message =
+            err instanceof HomunculusError
+              ? `${err.message}${err.hint ? ` (${err.hint})` : ''}`
+              : `Internal error: ${(err as Error).message}`;
           return { content: [{ type: 'text' as const, text: message }], isError: true };
         }
       },

@@ -56,6 +56,14 @@ describe('thread evidence', () => {
   });
 
   it('ranks by score, ties by id', () => {
-    expect(rankByScore(new Map([[3, 1], [1, 1], [2, 2]]))).toEqual([2, 1, 3]);
+    expect(
+      rankByScore(
+        new Map([
+          [3, 1],
+          [1, 1],
+          [2, 2],
+        ]),
+      ),
+    ).toEqual([2, 1, 3]);
   });
 });

@@ -129,7 +129,10 @@ export interface UpsertCounts {
 function prepared(db: Db) {
   return {
     find: cachedStatement(db, 'SELECT * FROM documents WHERE collection = ? AND ext_id = ?'),
-    nextSeq: cachedStatement(db, 'SELECT coalesce(max(seq), 0) + 1 AS n FROM documents WHERE collection = ? AND project = ? AND thread = ?'),
+    nextSeq: cachedStatement(
+      db,
+      'SELECT coalesce(max(seq), 0) + 1 AS n FROM documents WHERE collection = ? AND project = ? AND thread = ?',
+    ),
     insert: cachedStatement(
       db,
       `INSERT INTO documents (collection, ext_id, title, text, ts, project, thread, seq, speaker, metadata, confidence, activation, trigram, created_at, updated_at)
@@ -177,9 +180,16 @@ export function upsertDocuments(db: Db, docs: readonly DocumentInput[], nowIso: 
     }
     const existing = s.find.get(doc.collection, doc.id) as DocumentRow;
     if (
-      existing.title !== row.title || existing.text !== row.text || existing.ts !== row.ts || existing.project !== row.project ||
-      existing.thread !== row.thread || existing.seq !== row.seq || existing.speaker !== row.speaker || existing.metadata !== row.metadata ||
-      existing.confidence !== row.confidence || existing.activation !== row.activation
+      existing.title !== row.title ||
+      existing.text !== row.text ||
+      existing.ts !== row.ts ||
+      existing.project !== row.project ||
+      existing.thread !== row.thread ||
+      existing.seq !== row.seq ||
+      existing.speaker !== row.speaker ||
+      existing.metadata !== row.metadata ||
+      existing.confidence !== row.confidence ||
+      existing.activation !== row.activation
     ) {
       s.update.run({ ...row, id: existing.id });
       counts.updated++;
@@ -203,7 +213,9 @@ export function getDocument(db: Db, collection: string, id: string): DocumentRow
 }
 
 export function documentsByRowIds(db: Db, ids: readonly number[]): Map<number, DocumentRow> {
-  const rows = cachedStatement(db, 'SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DocumentRow[];
+  const rows = cachedStatement(db, 'SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(
+    JSON.stringify(ids),
+  ) as DocumentRow[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -46,13 +46,21 @@ export class Embedder {
   /** Embeds the given documents (ids) in batches and stores their vectors. */
   async embedDocuments(ids: readonly number[], onProgress?: (done: number, total: number) => void): Promise<number> {
     const batch = Math.max(1, this.provider.batchSize);
-    const text = this.db.prepare("SELECT id, trim(title || char(10) || text, char(32, 9, 10, 13)) AS body FROM documents WHERE id IN (SELECT value FROM json_each(?))");
+    const text = this.db.prepare(
+      'SELECT id, trim(title || char(10) || text, char(32, 9, 10, 13)) AS body FROM documents WHERE id IN (SELECT value FROM json_each(?))',
+    );
     let done = 0;
     for (let i = 0; i < ids.length; i += batch) {
       const slice = ids.slice(i, i + batch);
       const rows = text.all(JSON.stringify(slice)) as { id: number; body: string }[];
       const vectors = await this.provider.embed(rows.map((r) => r.body));
-      writeTx(this.db, () => writeVectors(this.db, this.key, rows.map((r, j) => ({ id: r.id, vector: vectors[j] as Float32Array }))));
+      writeTx(this.db, () =>
+        writeVectors(
+          this.db,
+          this.key,
+          rows.map((r, j) => ({ id: r.id, vector: vectors[j] as Float32Array })),
+        ),
+      );
       done += slice.length;
       onProgress?.(done, ids.length);
     }
@@ -63,7 +71,9 @@ export class Embedder {
    * Brings every document up to this model: records the fingerprint, drops vectors of
    * any other model, and embeds what is missing. Returns how many were embedded.
    */
-  async syncAll(options: { onProgress?: (done: number, total: number) => void; force?: boolean } = {}): Promise<{ embedded: number; removedStale: number; previous?: EmbeddingFingerprint }> {
+  async syncAll(
+    options: { onProgress?: (done: number, total: number) => void; force?: boolean } = {},
+  ): Promise<{ embedded: number; removedStale: number; previous?: EmbeddingFingerprint }> {
     const previous = readFingerprint(this.db);
     const removedStale = writeTx(this.db, () => {
       writeFingerprint(this.db, this.fingerprint);

@@ -20,7 +20,10 @@ describe('lexical lists', () => {
 
   it('keeps counted document frequencies only until the documents change, from this connection or another', () => {
     expect(selectiveTerms(store.db, ['plenty', 'scarce'])).toEqual(['plenty', 'scarce']);
-    addDocuments(store, Array.from({ length: 10 }, (_, i) => ({ id: `more${i}`, text: 'plenty more', collection: 'memories' })));
+    addDocuments(
+      store,
+      Array.from({ length: 10 }, (_, i) => ({ id: `more${i}`, text: 'plenty more', collection: 'memories' })),
+    );
     expect(selectiveTerms(store.db, ['plenty', 'scarce'])).toEqual(['scarce']);
 
     const other = openDatabase(store.paths.db);

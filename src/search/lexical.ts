@@ -43,7 +43,13 @@ export function filterClauses(filter: SearchFilter): { sql: string; params: Reco
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }
 
-function runMatch(db: Db, table: 'documents_fts' | 'documents_trigram', expression: string, filter: SearchFilter, limit: number): LexicalList {
+function runMatch(
+  db: Db,
+  table: 'documents_fts' | 'documents_trigram',
+  expression: string,
+  filter: SearchFilter,
+  limit: number,
+): LexicalList {
   const f = filterClauses(filter);
   // The index rows are the documents' rows (triggers keep them in step): without a filter the
   // join would only cost a lookup per match, before the sort (3x the whole query on common words).
@@ -73,7 +79,9 @@ const TERM_CACHE_SIZE = 4096;
  * when another connection commits, `total_changes()` when this one writes.
  */
 function documentFrequencies(db: Db, terms: readonly string[], cap: number): number[] {
-  const [version] = cachedStatement(db, "SELECT data_version || ':' || total_changes() FROM pragma_data_version", { raw: true }).get() as [string];
+  const [version] = cachedStatement(db, "SELECT data_version || ':' || total_changes() FROM pragma_data_version", { raw: true }).get() as [
+    string,
+  ];
   let cached = frequencies.get(db);
   if (!cached || cached.version !== version || cached.cap !== cap) {
     cached = { version, cap, df: new LruCache(TERM_CACHE_SIZE) };

@@ -29,7 +29,11 @@ const IMPORT_BATCH = 2000;
  * Stores documents. With `supersede`, each one is compared with the newest memories of its
  * collection and project, and the older ones it restates are marked superseded (never deleted).
  */
-export function addDocuments(store: Store, docs: readonly DocumentInput[], options: { supersede?: boolean } = {}): UpsertCounts & { superseded: string[] } {
+export function addDocuments(
+  store: Store,
+  docs: readonly DocumentInput[],
+  options: { supersede?: boolean } = {},
+): UpsertCounts & { superseded: string[] } {
   const now = store.clock.now().toISOString();
   return writeTx(store.db, () => {
     const counts = upsertDocuments(store.db, docs, now);
@@ -55,7 +59,10 @@ export async function importJsonl(
   options: { collection?: string; supersede?: boolean; onProgress?: (bytes: number, total: number) => void } = {},
 ): Promise<ImportResult> {
   if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new HomunculusError('not_found', `No such file: ${path}`, { hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.', exitCode: 2 });
+    throw new HomunculusError('not_found', `No such file: ${path}`, {
+      hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.',
+      exitCode: 2,
+    });
   }
   const total = statSync(path).size;
   const result: ImportResult = { lines: 0, bad: [], inserted: 0, updated: 0, unchanged: 0, superseded: 0 };

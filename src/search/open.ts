@@ -6,6 +6,9 @@ import type { Store } from '../store/store.js';
 import { Embedder } from './embeddings.js';
 
 export async function embedderFor(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<Embedder | null> {
-  const provider = await createProvider(embeddingConfig(loadConfig(store.paths.config), env), { env, runtimeDir: runtimeDir(store.paths.home, env) });
+  const provider = await createProvider(embeddingConfig(loadConfig(store.paths.config), env), {
+    env,
+    runtimeDir: runtimeDir(store.paths.home, env),
+  });
   return provider ? new Embedder(store.db, provider) : null;
 }

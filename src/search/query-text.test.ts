@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_CHARS, contentTerms, hasCjk, looksLikeFtsSyntax, needsTrigramIndex, orQuery, sanitizeQuery, shortCjkRuns, trigramTokens } from './query-text.js';
+import {
+  MAX_QUERY_CHARS,
+  contentTerms,
+  hasCjk,
+  looksLikeFtsSyntax,
+  needsTrigramIndex,
+  orQuery,
+  sanitizeQuery,
+  shortCjkRuns,
+  trigramTokens,
+} from './query-text.js';
 
 describe('query text', () => {
   it('keeps content words, lower-cased, without stop words or repeats', () => {
-    expect(contentTerms('What did Caroline research about the Adoption agencies? Caroline!')).toEqual(['caroline', 'research', 'adoption', 'agencies']);
+    expect(contentTerms('What did Caroline research about the Adoption agencies? Caroline!')).toEqual([
+      'caroline',
+      'research',
+      'adoption',
+      'agencies',
+    ]);
     expect(contentTerms('the of and')).toEqual([]);
     expect(contentTerms('東京 に 行った')).toEqual(['東京', 'に', '行った']);
   });

@@ -97,7 +97,8 @@ export function trigramTokens(text: string): string[] {
       continue;
     }
     // The same shapes store/documents-schema.ts sends to the trigram index.
-    const identifier = raw.includes('_') || /[a-z][A-Z]/.test(raw) || /[a-zA-Z0-9][./][a-zA-Z]/.test(raw) || /[a-zA-Z]\d|\d[a-zA-Z]/.test(raw);
+    const identifier =
+      raw.includes('_') || /[a-z][A-Z]/.test(raw) || /[a-zA-Z0-9][./][a-zA-Z]/.test(raw) || /[a-zA-Z]\d|\d[a-zA-Z]/.test(raw);
     if (identifier) out.add(raw);
   }
   return [...out].slice(0, MAX_QUERY_TERMS);

@@ -30,8 +30,15 @@ export async function applyRerank<T extends { id: string; text: string; score: n
   hook: RerankHook,
 ): Promise<T[]> {
   const head = hits.slice(0, RERANK_CANDIDATES);
-  const scores = await hook(query, head.map((h) => ({ id: h.id, text: h.text })));
-  const blended = head.map((h, i) => ({ ...h, score: blendRerank(i + 1, scores[i] ?? 0), explain: { ...h.explain, rerank: scores[i] ?? 0 } }));
+  const scores = await hook(
+    query,
+    head.map((h) => ({ id: h.id, text: h.text })),
+  );
+  const blended = head.map((h, i) => ({
+    ...h,
+    score: blendRerank(i + 1, scores[i] ?? 0),
+    explain: { ...h.explain, rerank: scores[i] ?? 0 },
+  }));
   blended.sort((a, b) => b.score - a.score);
   return [...blended, ...hits.slice(RERANK_CANDIDATES)];
 }

@@ -25,7 +25,9 @@ describe('detectRestatement', () => {
         ignore: ['project'],
       }),
     ).toMatchObject({ restates: true, kind: 'entity', olderValues: ['jest'], newerValues: ['vitest'] });
-    expect(detectRestatement('homunculus depends on zod ^4.6.7', 'homunculus depends on zod ^5.0.0', { ignore: ['homunculus'] })).toMatchObject({
+    expect(
+      detectRestatement('homunculus depends on zod ^4.6.7', 'homunculus depends on zod ^5.0.0', { ignore: ['homunculus'] }),
+    ).toMatchObject({
       restates: true,
       kind: 'version',
     });
@@ -34,8 +36,11 @@ describe('detectRestatement', () => {
   it('does not confuse two values of a multi-valued relation', () => {
     // nothing but subject and verb is shared: TypeScript and zod can both be used
     expect(
-      detectRestatement('homunculus uses TypeScript', 'homunculus uses zod', { olderValues: ['TypeScript'], newerValues: ['zod'], ignore: ['homunculus'] })
-        .restates,
+      detectRestatement('homunculus uses TypeScript', 'homunculus uses zod', {
+        olderValues: ['TypeScript'],
+        newerValues: ['zod'],
+        ignore: ['homunculus'],
+      }).restates,
     ).toBe(false);
     expect(detectRestatement('I use zod', 'I use vitest').restates).toBe(false);
   });
@@ -45,7 +50,9 @@ describe('detectRestatement', () => {
     expect(detectRestatement('the deadline is March 3', 'the cat weighs 4 kg').restates).toBe(false);
     expect(detectRestatement('the deadline is March 3', 'the budget is 400 €').restates).toBe(false);
     expect(detectRestatement('', '').restates).toBe(false);
-    expect(detectRestatement('build uses webpack and babel with many plugins', 'tests run in parallel on four cores always').restates).toBe(false);
+    expect(detectRestatement('build uses webpack and babel with many plugins', 'tests run in parallel on four cores always').restates).toBe(
+      false,
+    );
   });
 
   it('needs two shared attribute words for a bare word change, one when the newer says it changed', () => {
@@ -55,7 +62,12 @@ describe('detectRestatement', () => {
   });
 
   it('never takes the subject for a value', () => {
-    expect(detectRestatement('1 consistently uses mise, across sessions', '1 uses the mise command', { ignore: ['1', 'uses'] }).restates).toBe(false);
-    expect(detectRestatement('service 42 latency is 200 ms', 'service 42 latency is 150 ms', { ignore: ['service 42'] })).toMatchObject({ restates: true, kind: 'number:ms' });
+    expect(
+      detectRestatement('1 consistently uses mise, across sessions', '1 uses the mise command', { ignore: ['1', 'uses'] }).restates,
+    ).toBe(false);
+    expect(detectRestatement('service 42 latency is 200 ms', 'service 42 latency is 150 ms', { ignore: ['service 42'] })).toMatchObject({
+      restates: true,
+      kind: 'number:ms',
+    });
   });
 });

@@ -41,34 +41,93 @@ export interface RestatementOptions {
 const MONTHS =
   'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre';
 /** Month names alone (no day): full names only, and not "may", which is mostly a verb. */
-const BARE_MONTHS = 'january|february|march|april|june|july|august|september|october|november|december|janvier|février|fevrier|avril|juin|juillet|août|septembre|octobre|novembre|décembre';
+const BARE_MONTHS =
+  'january|february|march|april|june|july|august|september|october|november|december|janvier|février|fevrier|avril|juin|juillet|août|septembre|octobre|novembre|décembre';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche';
 
 const UNIT_ALIASES: Record<string, string> = {
-  ms: 'ms', millisecond: 'ms', milliseconds: 'ms',
-  s: 's', sec: 's', secs: 's', second: 's', seconds: 's', seconde: 's', secondes: 's',
-  min: 'min', mins: 'min', minute: 'min', minutes: 'min',
-  h: 'h', hr: 'h', hrs: 'h', hour: 'h', hours: 'h', heure: 'h', heures: 'h',
-  d: 'day', day: 'day', days: 'day', jour: 'day', jours: 'day',
-  week: 'week', weeks: 'week', semaine: 'week', semaines: 'week',
-  month: 'month', months: 'month', mois: 'month',
-  year: 'year', years: 'year', an: 'year', ans: 'year', année: 'year', années: 'year',
-  '%': '%', percent: '%', pourcent: '%',
-  kb: 'kb', mb: 'mb', gb: 'gb', tb: 'tb', k: 'k', x: 'x',
-  '€': 'eur', eur: 'eur', euros: 'eur', euro: 'eur', $: 'usd', usd: 'usd', dollars: 'usd',
-  rps: 'rps', qps: 'rps', 'req/s': 'rps', users: 'users', utilisateurs: 'users', tokens: 'tokens', lines: 'lines', lignes: 'lines',
+  ms: 'ms',
+  millisecond: 'ms',
+  milliseconds: 'ms',
+  s: 's',
+  sec: 's',
+  secs: 's',
+  second: 's',
+  seconds: 's',
+  seconde: 's',
+  secondes: 's',
+  min: 'min',
+  mins: 'min',
+  minute: 'min',
+  minutes: 'min',
+  h: 'h',
+  hr: 'h',
+  hrs: 'h',
+  hour: 'h',
+  hours: 'h',
+  heure: 'h',
+  heures: 'h',
+  d: 'day',
+  day: 'day',
+  days: 'day',
+  jour: 'day',
+  jours: 'day',
+  week: 'week',
+  weeks: 'week',
+  semaine: 'week',
+  semaines: 'week',
+  month: 'month',
+  months: 'month',
+  mois: 'month',
+  year: 'year',
+  years: 'year',
+  an: 'year',
+  ans: 'year',
+  année: 'year',
+  années: 'year',
+  '%': '%',
+  percent: '%',
+  pourcent: '%',
+  kb: 'kb',
+  mb: 'mb',
+  gb: 'gb',
+  tb: 'tb',
+  k: 'k',
+  x: 'x',
+  '€': 'eur',
+  eur: 'eur',
+  euros: 'eur',
+  euro: 'eur',
+  $: 'usd',
+  usd: 'usd',
+  dollars: 'usd',
+  rps: 'rps',
+  qps: 'rps',
+  'req/s': 'rps',
+  users: 'users',
+  utilisateurs: 'users',
+  tokens: 'tokens',
+  lines: 'lines',
+  lignes: 'lines',
 };
 
 const VALUE_PATTERNS: { kind: (m: RegExpExecArray) => ValueKind; re: RegExp; value: (m: RegExpExecArray) => string }[] = [
   { kind: () => 'date', re: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?/g, value: (m) => m[0].slice(0, 10) },
   {
     kind: () => 'date',
-    re: new RegExp(`\\b(?:(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:er|st|nd|rd|th)?\\s+(${MONTHS}))(?:,?\\s+(\\d{4}))?\\b`, 'giu'),
+    re: new RegExp(
+      `\\b(?:(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:er|st|nd|rd|th)?\\s+(${MONTHS}))(?:,?\\s+(\\d{4}))?\\b`,
+      'giu',
+    ),
     value: (m) => `${(m[1] ?? m[4] ?? '').toLowerCase().slice(0, 3)}-${m[2] ?? m[3]}${m[5] ? `-${m[5]}` : ''}`,
   },
   { kind: () => 'date', re: new RegExp(`\\b(${BARE_MONTHS}|${WEEKDAYS})\\b`, 'giu'), value: (m) => (m[1] ?? '').toLowerCase().slice(0, 3) },
   // 1.2.3, or 1.2 when marked as a version (^1.2, ~1.2, @1.2, v1.2): a bare 1.5 is a number.
-  { kind: () => 'version', re: /(?:[@^~=]\s?v?|\bv)(\d+(?:\.\d+)+(?:-[\w.]+)?)|\b(\d+\.\d+\.\d+(?:\.\d+)*(?:-[\w.]+)?)/g, value: (m) => m[1] ?? m[2] ?? '' },
+  {
+    kind: () => 'version',
+    re: /(?:[@^~=]\s?v?|\bv)(\d+(?:\.\d+)+(?:-[\w.]+)?)|\b(\d+\.\d+\.\d+(?:\.\d+)*(?:-[\w.]+)?)/g,
+    value: (m) => m[1] ?? m[2] ?? '',
+  },
   { kind: () => 'time', re: /\b(\d{1,2})[:h](\d{2})\b/g, value: (m) => `${m[1]?.padStart(2, '0')}:${m[2]}` },
   {
     kind: (m) => `number:${unitOf(m[1] ?? m[3])}`,
@@ -149,7 +208,8 @@ const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.s
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
   const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...words(w)]));
   // The subject is not a value: "1 uses mise" must not read as a number 1.
-  const strip = (text: string) => (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);
+  const strip = (text: string) =>
+    (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);
   const a = parse(strip(older), options.olderValues ?? [], ignore);
   const b = parse(strip(newer), options.newerValues ?? [], ignore);
   const attribute = [...a.rest].filter((w) => b.rest.has(w));
@@ -169,7 +229,10 @@ export function detectRestatement(older: string, newer: string, options: Restate
     // The shared attribute must be most of what the shorter text says besides its values:
     // two long texts sharing a stray word ("said", a project name) are not about one thing.
     const coverage = attribute.length / Math.max(1, Math.min(a.rest.size, b.rest.size));
-    if (coverage < MIN_ATTRIBUTE_COVERAGE) return none(`the shared attribute (${attribute.join(' ')}) is ${coverage.toFixed(2)} of the shorter text, under ${MIN_ATTRIBUTE_COVERAGE}`);
+    if (coverage < MIN_ATTRIBUTE_COVERAGE)
+      return none(
+        `the shared attribute (${attribute.join(' ')}) is ${coverage.toFixed(2)} of the shorter text, under ${MIN_ATTRIBUTE_COVERAGE}`,
+      );
     const av = a.values.get(kind) as Set<string>;
     const bv = b.values.get(kind) as Set<string>;
     return {
@@ -190,5 +253,13 @@ export function detectRestatement(older: string, newer: string, options: Restate
   if (onlyOld.length > MAX_WORD_SLOT || onlyNew.length > MAX_WORD_SLOT) return none('the texts differ in more than a value');
   const needed = saysChanged(newer) ? 1 : 2;
   if (attribute.length < needed) return none(`fewer than ${needed} shared attribute words`);
-  return { restates: true, kind: 'word', kinds: ['word'], attribute, olderValues: onlyOld, newerValues: onlyNew, reason: `same attribute (${attribute.join(' ')}), wording of the value changed` };
+  return {
+    restates: true,
+    kind: 'word',
+    kinds: ['word'],
+    attribute,
+    olderValues: onlyOld,
+    newerValues: onlyNew,
+    reason: `same attribute (${attribute.join(' ')}), wording of the value changed`,
+  };
 }

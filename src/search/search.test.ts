@@ -12,7 +12,12 @@ import { addDocuments } from './memory.js';
 import { search } from './search.js';
 import { readFingerprint, vectorCounts } from './vectors.js';
 
-const doc = (id: string, text: string, extra: Partial<DocumentInput> = {}): DocumentInput => ({ id, text, collection: 'memories', ...extra });
+const doc = (id: string, text: string, extra: Partial<DocumentInput> = {}): DocumentInput => ({
+  id,
+  text,
+  collection: 'memories',
+  ...extra,
+});
 
 let models: ReturnType<typeof tempDir>;
 let small: EmbeddingProvider;
@@ -58,7 +63,11 @@ describe.runIf(ONNX)('search on a real store', () => {
   it(
     'finds CJK text by 3+ character substrings and by two-character words',
     withStore(async (store) => {
-      addDocuments(store, [doc('jp', '昨日は東京タワーに行った'), doc('kr', '서울에서 만나요'), doc('en', 'we went to the tower yesterday')]);
+      addDocuments(store, [
+        doc('jp', '昨日は東京タワーに行った'),
+        doc('kr', '서울에서 만나요'),
+        doc('en', 'we went to the tower yesterday'),
+      ]);
       const now = store.clock.now();
       expect(ids(await search(store.db, null, { query: '東京タワー' }, now))).toEqual(['jp']);
       expect(ids(await search(store.db, null, { query: '東京' }, now))).toEqual(['jp']);
@@ -116,7 +125,8 @@ describe.runIf(ONNX)('search on a real store', () => {
         doc('undated', 'release without a date', { project: 'p1' }),
       ]);
       const now = store.clock.now();
-      const q = (filter: object, extra: object = {}) => search(store.db, null, { query: 'release', filter, ...extra }, now).then((r) => ids(r).sort());
+      const q = (filter: object, extra: object = {}) =>
+        search(store.db, null, { query: 'release', filter, ...extra }, now).then((r) => ids(r).sort());
       expect(await q({ collections: ['facts'] })).toEqual(['f1']);
       expect(await q({ project: 'p1' })).toEqual(['f1', 'm1', 'undated']);
       expect(await q({ since: '2026-02-01T00:00:00.000Z' })).toEqual(['f1', 'm2']);
@@ -155,7 +165,10 @@ describe.runIf(ONNX)('search on a real store', () => {
     'repairs at most the requested number of missing embeddings per query',
     withStore(async (store) => {
       const embedder = new Embedder(store.db, small);
-      addDocuments(store, Array.from({ length: 30 }, (_, i) => doc(`d${i}`, `cat number ${i} sat on the mat`)));
+      addDocuments(
+        store,
+        Array.from({ length: 30 }, (_, i) => doc(`d${i}`, `cat number ${i} sat on the mat`)),
+      );
       const res = await search(store.db, embedder, { query: 'cat mat', limit: 5 }, store.clock.now());
       expect(res.repaired).toBe(20);
       expect(vectorCounts(store.db, embedder.key).current).toBe(20);
@@ -193,7 +206,10 @@ describe.runIf(ONNX)('search on a real store', () => {
     'skips the dense list when one BM25 hit is strong (qmd shortcut) and explains every stage',
     withStore(async (store) => {
       const embedder = new Embedder(store.db, small);
-      addDocuments(store, [doc('rare', 'zyxwvut zyxwvut', { title: 'zyxwvut' }), ...Array.from({ length: 200 }, (_, i) => doc(`f${i}`, `filler text number ${i} about cats`))]);
+      addDocuments(store, [
+        doc('rare', 'zyxwvut zyxwvut', { title: 'zyxwvut' }),
+        ...Array.from({ length: 200 }, (_, i) => doc(`f${i}`, `filler text number ${i} about cats`)),
+      ]);
       const res = await search(store.db, embedder, { query: 'zyxwvut' }, store.clock.now());
       expect(res.shortcut).toBe(true);
       expect(res.results[0]?.id).toBe('rare');
@@ -279,18 +295,53 @@ describe.runIf(ONNX)('instincts in the index', () => {
   it(
     'mirrors instinct inserts, updates and deletes, and ranks them with confidence',
     withStore(async (store) => {
-      const base = { category: 'preference' as const, title: '', domain: 'general', source: 'test', explain: '', metadata: '{}', evidence: 3, first_seen: '2026-02-01T00:00:00.000Z', last_seen: '2026-02-20T00:00:00.000Z' };
-      insertInstinct(store.db, { ...base, key: 'pref:pkg=pnpm', trigger: 'installing node packages', action: 'use pnpm instead of npm', project: 'p1', confidence: 0.9 });
-      insertInstinct(store.db, { ...base, key: 'pref:test=vitest', trigger: 'writing tests', action: 'use vitest for node packages', project: '', confidence: 0.3 });
-      insertInstinct(store.db, { ...base, key: 'pref:other=x', trigger: 'deploying', action: 'use the staging cluster', project: 'p2', confidence: 0.9 });
+      const base = {
+        category: 'preference' as const,
+        title: '',
+        domain: 'general',
+        source: 'test',
+        explain: '',
+        metadata: '{}',
+        evidence: 3,
+        first_seen: '2026-02-01T00:00:00.000Z',
+        last_seen: '2026-02-20T00:00:00.000Z',
+      };
+      insertInstinct(store.db, {
+        ...base,
+        key: 'pref:pkg=pnpm',
+        trigger: 'installing node packages',
+        action: 'use pnpm instead of npm',
+        project: 'p1',
+        confidence: 0.9,
+      });
+      insertInstinct(store.db, {
+        ...base,
+        key: 'pref:test=vitest',
+        trigger: 'writing tests',
+        action: 'use vitest for node packages',
+        project: '',
+        confidence: 0.3,
+      });
+      insertInstinct(store.db, {
+        ...base,
+        key: 'pref:other=x',
+        trigger: 'deploying',
+        action: 'use the staging cluster',
+        project: 'p2',
+        confidence: 0.9,
+      });
       expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')?.confidence).toBe(0.9);
       const ranked = await rankInstincts(store, 'node packages', 5, { project: 'p1' });
       expect(ranked.map((r) => r.instinct.key)).toEqual(['pref:pkg=pnpm', 'pref:test=vitest']);
-      const hit = (await search(store.db, null, { query: 'node packages', filter: { collections: ['instincts'] } }, store.clock.now())).results[0];
+      const hit = (await search(store.db, null, { query: 'node packages', filter: { collections: ['instincts'] } }, store.clock.now()))
+        .results[0];
       expect(hit?.explain.modifiers.confidence).toBe(0.9);
       const id = getInstinct(store.db, 'pref:pkg=pnpm')?.id as number;
       updateInstinct(store.db, id, { action: 'use yarn berry', confidence: 0.5 });
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toMatchObject({ confidence: 0.5, text: 'installing node packages\nuse yarn berry' });
+      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toMatchObject({
+        confidence: 0.5,
+        text: 'installing node packages\nuse yarn berry',
+      });
       deleteInstinct(store.db, id);
       expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toBeUndefined();
       expect((await rankInstincts(store, 'yarn berry', 5)).length).toBe(0);

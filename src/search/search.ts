@@ -156,9 +156,11 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     const b = bm25List(db, query, filter, depth, lexicalTerms);
     if (b.fellBack) notes.push('The query is not valid FTS5 syntax; searched its words instead.');
     bm25 = b;
-    if (b.ids.length && tuning.weights.bm25 > 0) lists.push({ name: 'bm25', ids: b.ids, scores: b.scores, weight: tuning.weights.bm25 * ORIGINAL_QUERY_WEIGHT, original: true });
+    if (b.ids.length && tuning.weights.bm25 > 0)
+      lists.push({ name: 'bm25', ids: b.ids, scores: b.scores, weight: tuning.weights.bm25 * ORIGINAL_QUERY_WEIGHT, original: true });
     const t = trigramList(db, query, filter, depth);
-    if (t.ids.length && tuning.weights.trigram > 0) lists.push({ name: 'trigram', ids: t.ids, scores: t.scores, weight: tuning.weights.trigram * ORIGINAL_QUERY_WEIGHT, original: true });
+    if (t.ids.length && tuning.weights.trigram > 0)
+      lists.push({ name: 'trigram', ids: t.ids, scores: t.scores, weight: tuning.weights.trigram * ORIGINAL_QUERY_WEIGHT, original: true });
   }
   lap('lexical');
   const normalized = bm25.scores.map(normalizeBm25);
@@ -171,7 +173,10 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
   if (mode === 'vector' && embedder === null) notes.push('Embeddings are turned off; vector mode has nothing to search.');
   if (useDense && embedder) {
     const changed = embedder.modelChanged();
-    if (changed) notes.push(`The embedding model changed (was ${changed.from.provider}/${changed.from.model}); run \`homunculus embed\` to re-embed every document.`);
+    if (changed)
+      notes.push(
+        `The embedding model changed (was ${changed.from.provider}/${changed.from.model}); run \`homunculus embed\` to re-embed every document.`,
+      );
     try {
       repaired = await embedder.repair(lists.flatMap((l) => l.ids).slice(0, 200), request.repair ?? 20);
     } catch (err) {
@@ -189,14 +194,24 @@ export async function search(db: Db, embedder: Embedder | null, request: SearchR
     }
     lap('vector');
     if (dense.length) {
-      lists.push({ name: 'vector', ids: dense.map((d) => d.id), scores: dense.map((d) => d.score), weight: tuning.weights.vector * ORIGINAL_QUERY_WEIGHT, original: true });
+      lists.push({
+        name: 'vector',
+        ids: dense.map((d) => d.id),
+        scores: dense.map((d) => d.score),
+        weight: tuning.weights.vector * ORIGINAL_QUERY_WEIGHT,
+        original: true,
+      });
     }
   }
 
   // 3. Pseudo-relevance feedback: words the best lexical hits share, as a second, lighter list.
   if (mode === 'hybrid' && tuning.prf && tuning.weights.feedback > 0 && bm25.ids.length > 0) {
     const top = documentsByRowIds(db, bm25.ids.slice(0, tuning.prf.docs));
-    const extra = feedbackTerms(bm25.ids.slice(0, tuning.prf.docs).map((id) => top.get(id)?.text ?? ''), terms, tuning.prf.terms);
+    const extra = feedbackTerms(
+      bm25.ids.slice(0, tuning.prf.docs).map((id) => top.get(id)?.text ?? ''),
+      terms,
+      tuning.prf.terms,
+    );
     if (extra.length) {
       const f = feedbackList(db, extra, filter, depth);
       if (f.ids.length) lists.push({ name: 'feedback', ids: f.ids, scores: f.scores, weight: tuning.weights.feedback, original: false });

@@ -60,7 +60,13 @@ describe('speaker focus on a real store', () => {
     const store = testStore('2026-03-01T00:00:00.000Z');
     try {
       addDocuments(store, [
-        { id: 'b1', text: 'Alice, your pottery class sounds like a lovely way to relax!', collection: 'memories', speaker: 'Bob', thread: 's1' },
+        {
+          id: 'b1',
+          text: 'Alice, your pottery class sounds like a lovely way to relax!',
+          collection: 'memories',
+          speaker: 'Bob',
+          thread: 's1',
+        },
         { id: 'a1', text: 'Pottery on Sundays is how I relax.', collection: 'memories', speaker: 'Alice', thread: 's1' },
         { id: 'n1', text: 'a note on pottery glazes', collection: 'memories' },
       ]);

@@ -16,8 +16,12 @@ const meta = (id: string) => parseJsonObject(getDocument(store.db, 'memories', i
 describe('memories that change over time', () => {
   it('marks the older memory superseded with a link, keeps it, and ranks the newer first', async () => {
     // The older memory matches the query better word for word; supersession must still put the newer first.
-    addDocuments(store, [memory('old', 'Billing launch deadline: the billing launch deadline is March 3', '2026-01-10T00:00:00Z')], { supersede: true });
-    const added = addDocuments(store, [memory('new', 'The billing launch deadline moved to March 17', '2026-02-01T00:00:00Z')], { supersede: true });
+    addDocuments(store, [memory('old', 'Billing launch deadline: the billing launch deadline is March 3', '2026-01-10T00:00:00Z')], {
+      supersede: true,
+    });
+    const added = addDocuments(store, [memory('new', 'The billing launch deadline moved to March 17', '2026-02-01T00:00:00Z')], {
+      supersede: true,
+    });
     expect(added.superseded).toEqual(['old']);
     expect(meta('old')).toMatchObject({ superseded_by: 'new', superseded_at: '2026-02-01T00:00:00Z' });
     expect(meta('new')).toMatchObject({ supersedes: ['old'] });
@@ -33,7 +37,11 @@ describe('memories that change over time', () => {
     expect(meta('p95').superseded_by).toBeUndefined();
     addDocuments(store, [memory('plain', 'Checkout p95 latency improved to 150 ms', '2026-02-02T00:00:00Z')]);
     expect(meta('p95').superseded_by).toBeUndefined();
-    expect(addDocuments(store, [memory('later', 'Checkout p95 latency improved to 180 ms', '2026-02-03T00:00:00Z')], { supersede: true }).superseded.sort()).toEqual(['p95', 'plain']);
+    expect(
+      addDocuments(store, [memory('later', 'Checkout p95 latency improved to 180 ms', '2026-02-03T00:00:00Z')], {
+        supersede: true,
+      }).superseded.sort(),
+    ).toEqual(['p95', 'plain']);
     expect(meta('lunch').superseded_by).toBeUndefined();
   });
 

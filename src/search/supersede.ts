@@ -38,7 +38,10 @@ export function supersedeRestated(db: Db, collection: string, id: string): strin
     superseded.push(older.ext_id);
   }
   if (superseded.length) {
-    const meta = { ...parseJsonObject(doc.metadata), supersedes: [...(parseJsonObject(doc.metadata).supersedes as string[] | undefined ?? []), ...superseded] };
+    const meta = {
+      ...parseJsonObject(doc.metadata),
+      supersedes: [...((parseJsonObject(doc.metadata).supersedes as string[] | undefined) ?? []), ...superseded],
+    };
     db.prepare('UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(meta), doc.id);
   }
   return superseded;

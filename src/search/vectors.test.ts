@@ -26,17 +26,27 @@ describe('vector index', () => {
   const vectors = Array.from({ length: count }, () => l2normalize(Array.from({ length: dims }, random)));
 
   it('finds the exact nearest neighbours through the sign-code stages, with filters', () => {
-    addDocuments(store, vectors.map((_, i) => ({ id: `d${i}`, text: `document ${i}`, collection: i % 2 ? 'facts' : 'memories' })));
+    addDocuments(
+      store,
+      vectors.map((_, i) => ({ id: `d${i}`, text: `document ${i}`, collection: i % 2 ? 'facts' : 'memories' })),
+    );
     writeTx(store.db, () => {
       writeFingerprint(store.db, fingerprint);
-      writeVectors(store.db, 'test:random:256', vectors.map((vector, i) => ({ id: i + 1, vector })));
+      writeVectors(
+        store.db,
+        'test:random:256',
+        vectors.map((vector, i) => ({ id: i + 1, vector })),
+      );
     });
     const index = new VectorIndex(store.db, fingerprint);
     expect(index.size).toBe(count);
     // Queries close to known documents (a paraphrase of them), as real queries are.
     for (const target of [5, 1234, count - 1]) {
       const query = l2normalize(Array.from(vectors[target] as Float32Array, (x) => x + 0.01 * random()));
-      const exact = vectors.map((v, i) => ({ id: i + 1, score: dot(query, v) })).sort((a, b) => b.score - a.score).slice(0, 10);
+      const exact = vectors
+        .map((v, i) => ({ id: i + 1, score: dot(query, v) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 10);
       const found = index.search(query, 10);
       expect(found[0]?.id).toBe(target + 1);
       // Scores are exact cosines, best first; beyond the target, random vectors are all about

@@ -165,8 +165,10 @@ function prefixDistances(prefixes: Uint32Array, q: Uint32Array, rows: Int32Array
   for (let r = 0; r < rows.length; r++) {
     const o = (rows[r] as number) * PREFILTER_WORDS;
     const bytes =
-      popcountBytes((prefixes[o] as number) ^ q0) + popcountBytes((prefixes[o + 1] as number) ^ q1) +
-      popcountBytes((prefixes[o + 2] as number) ^ q2) + popcountBytes((prefixes[o + 3] as number) ^ q3);
+      popcountBytes((prefixes[o] as number) ^ q0) +
+      popcountBytes((prefixes[o + 1] as number) ^ q1) +
+      popcountBytes((prefixes[o + 2] as number) ^ q2) +
+      popcountBytes((prefixes[o + 3] as number) ^ q3);
     out[r] = Math.imul(bytes, 0x01010101) >>> 24;
   }
   return out;
@@ -307,8 +309,11 @@ export class VectorIndex {
     const full = hammingDistances(idx.codes, w, w, q, rows);
     const candidates = Array.from(nearest(rows, full, w * 32, wanted), (i) => idx.ids[i] as number);
     // Stage 2: exact cosine on the stored float vectors of the candidates.
-    const blobs = cachedStatement(this.db, 'SELECT doc_id, vector FROM document_vectors WHERE doc_id IN (SELECT value FROM json_each(?)) AND fingerprint = ?', { raw: true })
-      .all(JSON.stringify(candidates), this.key) as [number, Buffer][];
+    const blobs = cachedStatement(
+      this.db,
+      'SELECT doc_id, vector FROM document_vectors WHERE doc_id IN (SELECT value FROM json_each(?)) AND fingerprint = ?',
+      { raw: true },
+    ).all(JSON.stringify(candidates), this.key) as [number, Buffer][];
     const scored = blobs.map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
     return scored.slice(0, limit);

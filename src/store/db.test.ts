@@ -57,10 +57,14 @@ describe('migrations', () => {
     const path = join(dir.path, 'old.db');
     const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, 1) });
     expect(schemaVersion(old)).toBe(1);
-    old.prepare(
-      `INSERT INTO instincts (key, category, confidence, evidence, first_seen, last_seen) VALUES ('pref:pkg=pnpm', 'preference', 0.5, 3, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')`,
-    ).run();
-    old.prepare(`INSERT INTO observations (source, session_id, tool_use_id, ts) VALUES ('claude-code', 's1', 't1', '2026-01-01T00:00:00Z')`).run();
+    old
+      .prepare(
+        `INSERT INTO instincts (key, category, confidence, evidence, first_seen, last_seen) VALUES ('pref:pkg=pnpm', 'preference', 0.5, 3, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')`,
+      )
+      .run();
+    old
+      .prepare(`INSERT INTO observations (source, session_id, tool_use_id, ts) VALUES ('claude-code', 's1', 't1', '2026-01-01T00:00:00Z')`)
+      .run();
     old.close();
 
     const db = openDatabase(path);
@@ -82,7 +86,17 @@ describe('migrations', () => {
 
   it('rolls back a failing migration completely', () => {
     const path = join(dir.path, 'h.db');
-    const broken = [...MIGRATIONS, { version: MIGRATIONS.length + 1, name: 'broken', up: (d: Db) => { d.exec('CREATE TABLE half (x)'); throw new Error('boom'); } }];
+    const broken = [
+      ...MIGRATIONS,
+      {
+        version: MIGRATIONS.length + 1,
+        name: 'broken',
+        up: (d: Db) => {
+          d.exec('CREATE TABLE half (x)');
+          throw new Error('boom');
+        },
+      },
+    ];
     expect(() => openDatabase(path, { migrations: broken })).toThrow('boom');
     const db = openDatabase(path, { migrate: false });
     expect(schemaVersion(db)).toBe(0);

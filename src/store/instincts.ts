@@ -61,6 +61,7 @@ export function insertInstinct(db: Db, row: NewInstinct): InstinctRow {
   return getInstinctById(db, Number(info.lastInsertRowid)) as InstinctRow;
 }
 
+// prettier-ignore
 const UPDATABLE = new Set<keyof InstinctRow>([
   'category', 'trigger', 'action', 'title', 'domain', 'project', 'source', 'explain', 'metadata', 'evidence', 'level',
   'confidence', 'folded_periods', 'first_seen', 'last_seen', 'promoted_at', 'promoted_to', 'file_name',
@@ -217,11 +218,9 @@ export function resolveAlias(db: Db, key: string): string {
 }
 
 export function setAlias(db: Db, pattern: string, target: string, at: string): void {
-  db.prepare('INSERT INTO aliases (pattern, target, created_at) VALUES (?, ?, ?) ON CONFLICT(pattern) DO UPDATE SET target = excluded.target').run(
-    pattern,
-    target,
-    at,
-  );
+  db.prepare(
+    'INSERT INTO aliases (pattern, target, created_at) VALUES (?, ?, ?) ON CONFLICT(pattern) DO UPDATE SET target = excluded.target',
+  ).run(pattern, target, at);
 }
 
 export function listAliases(db: Db): { pattern: string; target: string; created_at: string }[] {

@@ -5,6 +5,7 @@
 import type { Migration } from './migrations.js';
 
 /** Columns of the observation contract, listed once so the archive never depends on `SELECT *`. */
+// prettier-ignore
 export const OBSERVATION_COLUMNS = [
   'id', 'source', 'session_id', 'tool_use_id', 'ts', 'event', 'project', 'cwd', 'tool', 'intent', 'input',
   'files', 'outcome', 'error', 'duration_ms', 'data', 'processed_at',

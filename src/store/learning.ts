@@ -150,9 +150,9 @@ export function trimPreferenceSignals(db: Db, max: number): number {
 /** Sessions with unprocessed observations, oldest activity first. */
 export function pendingSessionsByTime(db: Db): string[] {
   return (
-    db
-      .prepare('SELECT session_id FROM observations WHERE processed_at IS NULL GROUP BY session_id ORDER BY MIN(ts), session_id')
-      .all() as { session_id: string }[]
+    db.prepare('SELECT session_id FROM observations WHERE processed_at IS NULL GROUP BY session_id ORDER BY MIN(ts), session_id').all() as {
+      session_id: string;
+    }[]
   ).map((r) => r.session_id);
 }
 
@@ -171,7 +171,9 @@ export interface RunRow {
 }
 
 export function startRun(db: Db, at: string): number {
-  return Number(db.prepare("INSERT INTO learn_runs (started_at, status, pid) VALUES (?, 'running', ?)").run(at, process.pid).lastInsertRowid);
+  return Number(
+    db.prepare("INSERT INTO learn_runs (started_at, status, pid) VALUES (?, 'running', ?)").run(at, process.pid).lastInsertRowid,
+  );
 }
 
 export function finishRun(db: Db, id: number, at: string, status: 'done' | 'failed', summary: unknown): void {
@@ -202,13 +204,18 @@ export function confirmSuggestion(db: Db, pattern: string, at: string): boolean 
 }
 
 export function addSuggestion(db: Db, row: { pattern: string; project: string; source: string; suggested_at: string }): void {
-  db.prepare('INSERT INTO suggestions (pattern, project, source, suggested_at) VALUES (@pattern, @project, @source, @suggested_at)').run(row);
+  db.prepare('INSERT INTO suggestions (pattern, project, source, suggested_at) VALUES (@pattern, @project, @source, @suggested_at)').run(
+    row,
+  );
 }
 
 /** Seed 000: the observer enriches the session summary with what it learned (once per line). */
 export function appendSessionSummary(db: Db, sessionId: string, line: string): boolean {
   const row = db.prepare('SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string } | undefined;
   if (!row || row.summary.split('\n').includes(line)) return false;
-  db.prepare('UPDATE sessions SET summary = ? WHERE id = ?').run(row.summary.trim() ? `${row.summary.trimEnd()}\n${line}` : line, sessionId);
+  db.prepare('UPDATE sessions SET summary = ? WHERE id = ?').run(
+    row.summary.trim() ? `${row.summary.trimEnd()}\n${line}` : line,
+    sessionId,
+  );
   return true;
 }

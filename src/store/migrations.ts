@@ -31,9 +31,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
   const apply = db.transaction(() => {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     const now = schemaVersion(db);
-    db.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
     for (const m of sorted) {
       if (m.version <= now) continue;
       m.up(db);

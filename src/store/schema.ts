@@ -162,4 +162,12 @@ const convictionsEpisodesSearch: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [coreRecords, convictionsEpisodesSearch, learningMigration, graphMigration, documentsMigration, speakersMigration, graphVectorsMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  coreRecords,
+  convictionsEpisodesSearch,
+  learningMigration,
+  graphMigration,
+  documentsMigration,
+  speakersMigration,
+  graphVectorsMigration,
+];

@@ -17,7 +17,14 @@ export interface DrainResult {
 
 function isObservation(value: unknown): value is NewObservation {
   const v = value as Partial<NewObservation> | null;
-  return !!v && typeof v === 'object' && typeof v.source === 'string' && typeof v.session_id === 'string' && typeof v.tool_use_id === 'string' && typeof v.ts === 'string';
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    typeof v.source === 'string' &&
+    typeof v.session_id === 'string' &&
+    typeof v.tool_use_id === 'string' &&
+    typeof v.ts === 'string'
+  );
 }
 
 /** Files older than this that never got renamed are leftovers of a killed hook. */
@@ -85,4 +92,3 @@ export function drainSpool(db: Db, home: string): DrainResult {
   }
   return result;
 }
-

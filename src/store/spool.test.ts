@@ -9,7 +9,14 @@ describe('spool and drain', () => {
   let store: TestStore;
   beforeEach(() => (store = testStore()));
   afterEach(() => store.cleanup());
-  const obs = (id: string) => ({ source: 'claude-code', session_id: 's', tool_use_id: id, ts: '2026-01-01T00:00:00Z', tool: 'Bash', input: 'make' });
+  const obs = (id: string) => ({
+    source: 'claude-code',
+    session_id: 's',
+    tool_use_id: id,
+    ts: '2026-01-01T00:00:00Z',
+    tool: 'Bash',
+    input: 'make',
+  });
 
   it('moves spooled observations into the store once, skipping malformed files, and leaves nothing behind', () => {
     const home = store.paths.home;

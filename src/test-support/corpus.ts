@@ -27,11 +27,17 @@ export function syntheticSession(index: number, options: CorpusOptions = {}): { 
   const at = (): string => new Date(startMs + (second += 7) * 1000).toISOString();
   const base = { sessionId, cwd, version: '2.1.30', isSidechain: false, userType: 'external' };
   const records: Rec[] = [{ type: 'summary', summary: `Shop session ${index + 1}: checkout work`, leafUuid: `leaf-${index}` }];
-  const prompt = (text: string): void => void records.push({ ...base, type: 'user', timestamp: at(), message: { role: 'user', content: text } });
+  const prompt = (text: string): void =>
+    void records.push({ ...base, type: 'user', timestamp: at(), message: { role: 'user', content: text } });
   let n = 0;
   const tool = (name: string, input: Rec, result: string, error = false): void => {
     const id = `toolu_${index}_${n++}`;
-    records.push({ ...base, type: 'assistant', timestamp: at(), message: { id: `msg_${index}_${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+    records.push({
+      ...base,
+      type: 'assistant',
+      timestamp: at(),
+      message: { id: `msg_${index}_${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    });
     records.push({
       ...base,
       type: 'user',
@@ -47,7 +53,12 @@ export function syntheticSession(index: number, options: CorpusOptions = {}): { 
   tool('Bash', { command: 'pnpm install', description: 'Install dependencies' }, 'Done in 2s');
   tool('Edit', { file_path: `${cwd}/src/checkout.ts`, old_string: 'total()', new_string: 'total(discount)' }, 'The file has been updated.');
   tool('Edit', { file_path: `${cwd}/src/checkout.test.ts`, old_string: 'a', new_string: 'b' }, 'The file has been updated.');
-  tool('Bash', { command: 'pnpm vitest run src/checkout.test.ts' }, "Exit code 1\nError: Cannot find module './discount' imported from src/checkout.ts", true);
+  tool(
+    'Bash',
+    { command: 'pnpm vitest run src/checkout.test.ts' },
+    "Exit code 1\nError: Cannot find module './discount' imported from src/checkout.ts",
+    true,
+  );
   tool('Write', { file_path: `${cwd}/src/discount.ts`, content: 'export const rate = 0.1;' }, 'File created successfully');
   tool('Bash', { command: 'pnpm vitest run src/checkout.test.ts' }, 'Test Files  1 passed (1)');
   tool('Bash', { command: 'pnpm lint' }, 'No problems');

@@ -39,12 +39,30 @@ export function steps(list: readonly Step[], options: SessionOptions = {}): Obs[
     }
     at += (options.gap ?? 10) * 1000;
     const base = {
-      id: nextId++, sessionId: options.sessionId ?? 'session-1', at, ts: new Date(at).toISOString(), project: options.project ?? 'p-demo',
-      projectName: options.projectName ?? 'demo', cwd, intent: '', files: [] as string[], outcome: 'ok' as const, error: '', processed: false,
+      id: nextId++,
+      sessionId: options.sessionId ?? 'session-1',
+      at,
+      ts: new Date(at).toISOString(),
+      project: options.project ?? 'p-demo',
+      projectName: options.projectName ?? 'demo',
+      cwd,
+      intent: '',
+      files: [] as string[],
+      outcome: 'ok' as const,
+      error: '',
+      processed: false,
     };
     if ('bash' in step) {
       const failed = step.error !== undefined || (step.exit ?? 0) !== 0;
-      out.push({ ...base, event: 'tool', tool: 'Bash', input: step.bash, outcome: failed ? 'error' : 'ok', error: step.error ?? '', exitCode: step.exit ?? (failed ? 1 : 0) });
+      out.push({
+        ...base,
+        event: 'tool',
+        tool: 'Bash',
+        input: step.bash,
+        outcome: failed ? 'error' : 'ok',
+        error: step.error ?? '',
+        exitCode: step.exit ?? (failed ? 1 : 0),
+      });
     } else if ('edit' in step) {
       out.push({ ...base, event: 'tool', tool: step.tool ?? 'Edit', input: `${cwd}/${step.edit}`, files: [`${cwd}/${step.edit}`] });
     } else if ('read' in step) {

@@ -19,7 +19,11 @@ export async function connectStdio(home: string, cwd: string): Promise<Connected
 
 /** Starts `homunculus mcp --http --port 0` and waits for the URL it announces on stderr. */
 export async function startHttpServer(home: string, cwd: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0'], { env: cliEnv(home), cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0'], {
+    env: cliEnv(home),
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const url = await new Promise<string>((done, fail) => {
     let err = '';
     child.stderr?.on('data', (d: Buffer) => {
@@ -45,7 +49,11 @@ export async function connectHttp(url: string): Promise<Connected> {
 
 /** Calls a tool and returns its structured result, failing the test on an MCP error result. */
 export async function call<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
-  const result = (await client.callTool({ name, arguments: args })) as { structuredContent?: unknown; isError?: boolean; content?: { text?: string }[] };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    structuredContent?: unknown;
+    isError?: boolean;
+    content?: { text?: string }[];
+  };
   if (result.isError) throw new Error(`${name} returned an error: ${result.content?.[0]?.text}`);
   const text = JSON.parse(result.content?.[0]?.text ?? 'null');
   if (JSON.stringify(text) !== JSON.stringify(result.structuredContent)) throw new Error(`${name}: text and structuredContent differ`);
@@ -55,7 +63,10 @@ export async function call<T = Record<string, unknown>>(client: Client, name: st
 /** Calls a tool that must fail and returns the error text. */
 export async function callError(client: Client, name: string, args: unknown): Promise<string> {
   try {
-    const result = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as { isError?: boolean; content?: { text?: string }[] };
+    const result = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as {
+      isError?: boolean;
+      content?: { text?: string }[];
+    };
     if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result)}`);
     return result.content?.[0]?.text ?? '';
   } catch (err) {

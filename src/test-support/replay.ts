@@ -76,7 +76,11 @@ export async function replayInProcess(
     const toolName = typeof e.payload.tool_name === 'string' ? e.payload.tool_name : undefined;
     const raw = JSON.stringify(e.payload);
     for (const d of hooksFor(declared, event, toolName)) {
-      const outcome = await runHook(d.hook, raw, { home: options.home, env: options.env, ...(options.store ? { store: options.store } : {}) });
+      const outcome = await runHook(d.hook, raw, {
+        home: options.home,
+        env: options.env,
+        ...(options.store ? { store: options.store } : {}),
+      });
       out.push({ event, hook: d.hook, ...(toolName ? { toolName, toolUseId: String(e.payload.tool_use_id) } : {}), outcome });
     }
   }
@@ -92,13 +96,21 @@ export interface ProcessRun {
 }
 
 /** Replays events as real hook processes: `sh -c <command>` with CLAUDE_PLUGIN_ROOT set, payload on stdin. */
-export function replayAsProcesses(events: readonly TranscriptEvent[], declared: readonly DeclaredHook[], env: NodeJS.ProcessEnv): ProcessRun[] {
+export function replayAsProcesses(
+  events: readonly TranscriptEvent[],
+  declared: readonly DeclaredHook[],
+  env: NodeJS.ProcessEnv,
+): ProcessRun[] {
   const out: ProcessRun[] = [];
   for (const e of events) {
     const event = String(e.payload.hook_event_name);
     const toolName = typeof e.payload.tool_name === 'string' ? e.payload.tool_name : undefined;
     for (const d of hooksFor(declared, event, toolName)) {
-      const r = spawnSync('sh', ['-c', d.command], { input: JSON.stringify(e.payload), env: { ...env, CLAUDE_PLUGIN_ROOT: REPO_ROOT }, encoding: 'utf8' });
+      const r = spawnSync('sh', ['-c', d.command], {
+        input: JSON.stringify(e.payload),
+        env: { ...env, CLAUDE_PLUGIN_ROOT: REPO_ROOT },
+        encoding: 'utf8',
+      });
       out.push({ event, command: d.command, status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr });
     }
   }

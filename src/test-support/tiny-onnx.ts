@@ -44,7 +44,21 @@ export interface TinyModel {
 
 /** Writes the model folder under `dir/name` and returns its path. Words sharing a "topic" get similar vectors. */
 export function writeTinyOnnxModel(dir: string, name = 'tiny-encoder', dims = 8): TinyModel {
-  const topics: Record<string, number> = { cat: 0, kitten: 0, dog: 0, puppy: 0, pet: 0, stock: 1, market: 1, shares: 1, price: 1, rain: 2, weather: 2, storm: 2, sunny: 2 };
+  const topics: Record<string, number> = {
+    cat: 0,
+    kitten: 0,
+    dog: 0,
+    puppy: 0,
+    pet: 0,
+    stock: 1,
+    market: 1,
+    shares: 1,
+    price: 1,
+    rain: 2,
+    weather: 2,
+    storm: 2,
+    sunny: 2,
+  };
   const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', ...Object.keys(topics), 'the', 'a', 'is', 'on'];
   const weights = new Float32Array(vocab.length * dims);
   vocab.forEach((word, row) => {
@@ -55,8 +69,21 @@ export function writeTinyOnnxModel(dir: string, name = 'tiny-encoder', dims = 8)
       weights[row * dims + j] = base + 0.05 * Math.sin(row * 7 + j * 3);
     }
   });
-  const initializer = msg(5, [...int(1, vocab.length), ...int(1, dims), ...int(2, FLOAT), ...str(8, 'embeddings'), ...bytes(9, new Uint8Array(weights.buffer))]);
-  const node = msg(1, [...str(1, 'embeddings'), ...str(1, 'input_ids'), ...str(2, 'last_hidden_state'), ...str(3, 'lookup'), ...str(4, 'Gather'), ...msg(5, [...str(1, 'axis'), ...int(3, 0), ...int(20, 2)])]);
+  const initializer = msg(5, [
+    ...int(1, vocab.length),
+    ...int(1, dims),
+    ...int(2, FLOAT),
+    ...str(8, 'embeddings'),
+    ...bytes(9, new Uint8Array(weights.buffer)),
+  ]);
+  const node = msg(1, [
+    ...str(1, 'embeddings'),
+    ...str(1, 'input_ids'),
+    ...str(2, 'last_hidden_state'),
+    ...str(3, 'lookup'),
+    ...str(4, 'Gather'),
+    ...msg(5, [...str(1, 'axis'), ...int(3, 0), ...int(20, 2)]),
+  ]);
   const graph = [
     ...node,
     ...str(2, 'tiny'),
@@ -77,7 +104,9 @@ export function writeTinyOnnxModel(dir: string, name = 'tiny-encoder', dims = 8)
       version: '1.0',
       truncation: null,
       padding: null,
-      added_tokens: vocab.slice(0, 4).map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+      added_tokens: vocab
+        .slice(0, 4)
+        .map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
       normalizer: { type: 'Lowercase' },
       pre_tokenizer: { type: 'Whitespace' },
       post_processor: null,
@@ -85,7 +114,10 @@ export function writeTinyOnnxModel(dir: string, name = 'tiny-encoder', dims = 8)
       model: { type: 'WordLevel', vocab: Object.fromEntries(vocab.map((w, i) => [w, i])), unk_token: '[UNK]' },
     }),
   );
-  writeFileSync(join(path, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'BertTokenizer', pad_token: '[PAD]', unk_token: '[UNK]', model_max_length: 128 }));
+  writeFileSync(
+    join(path, 'tokenizer_config.json'),
+    JSON.stringify({ tokenizer_class: 'BertTokenizer', pad_token: '[PAD]', unk_token: '[UNK]', model_max_length: 128 }),
+  );
   return { path, vocab, dims };
 }
 

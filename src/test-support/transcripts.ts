@@ -102,7 +102,13 @@ function baseCommand(command: string): string {
   return basename(first);
 }
 
-function toolObservation(use: ToolUse, result: { ts: string; isError: boolean; text: string }, sessionId: string, cwd: string, options: ConvertOptions): NewObservation {
+function toolObservation(
+  use: ToolUse,
+  result: { ts: string; isError: boolean; text: string },
+  sessionId: string,
+  cwd: string,
+  options: ConvertOptions,
+): NewObservation {
   const { project, name } = projectOf(cwd, options);
   const files = ['Edit', 'Write', 'MultiEdit', 'Read', 'NotebookEdit'].includes(use.name)
     ? [str(use.input.file_path) || str(use.input.notebook_path)].filter(Boolean)
@@ -149,7 +155,8 @@ function promptText(record: Record<string, unknown>): string | undefined {
     text = content.map((b) => str((b as { text?: unknown }).text)).join('\n');
   } else return undefined;
   text = text.trim();
-  if (!text || text.startsWith('<') || text.startsWith('[Request interrupted') || text.startsWith('Base directory for this skill')) return undefined;
+  if (!text || text.startsWith('<') || text.startsWith('[Request interrupted') || text.startsWith('Base directory for this skill'))
+    return undefined;
   return text;
 }
 
@@ -181,7 +188,13 @@ export function convertTranscript(path: string, options: ConvertOptions = {}): T
     if (record.type === 'assistant' && Array.isArray(content)) {
       for (const block of content as Record<string, unknown>[]) {
         if (block.type === 'tool_use') {
-          uses.set(str(block.id), { id: str(block.id), name: str(block.name), input: (block.input as Record<string, unknown>) ?? {}, ts, version: str(record.version) || undefined });
+          uses.set(str(block.id), {
+            id: str(block.id),
+            name: str(block.name),
+            input: (block.input as Record<string, unknown>) ?? {},
+            ts,
+            version: str(record.version) || undefined,
+          });
         }
       }
     } else if (record.type === 'user') {
@@ -190,7 +203,9 @@ export function convertTranscript(path: string, options: ConvertOptions = {}): T
           if (block.type !== 'tool_result') continue;
           const use = uses.get(str(block.tool_use_id));
           if (!use) continue;
-          observations.push(toolObservation(use, { ts, isError: block.is_error === true, text: resultText(block.content) }, sessionId, cwd, options));
+          observations.push(
+            toolObservation(use, { ts, isError: block.is_error === true, text: resultText(block.content) }, sessionId, cwd, options),
+          );
         }
         continue;
       }
@@ -198,16 +213,31 @@ export function convertTranscript(path: string, options: ConvertOptions = {}): T
       if (text) {
         const { project, name } = projectOf(cwd, options);
         observations.push({
-          source: 'claude-code', session_id: sessionId, tool_use_id: `prompt:${contentId(sessionId, ts, text)}`, ts, event: 'prompt',
-          project, cwd, tool: '', input: cut(text, 4000), data: { project_name: name },
+          source: 'claude-code',
+          session_id: sessionId,
+          tool_use_id: `prompt:${contentId(sessionId, ts, text)}`,
+          ts,
+          event: 'prompt',
+          project,
+          cwd,
+          tool: '',
+          input: cut(text, 4000),
+          data: { project_name: name },
         });
       }
     }
   }
   const { project, name } = projectOf(cwd, options);
   const edge = (event: 'session_start' | 'session_end', at: string): NewObservation => ({
-    source: 'claude-code', session_id: sessionId, tool_use_id: event === 'session_start' ? `session_start:${at}` : 'session_end', ts: at, event,
-    project, cwd, tool: '', data: { project_name: name },
+    source: 'claude-code',
+    session_id: sessionId,
+    tool_use_id: event === 'session_start' ? `session_start:${at}` : 'session_end',
+    ts: at,
+    event,
+    project,
+    cwd,
+    tool: '',
+    data: { project_name: name },
   });
   if (startedAt) {
     observations.unshift(edge('session_start', startedAt));
@@ -239,7 +269,10 @@ export function insertSession(db: Db, session: TranscriptSession): number {
 }
 
 /** A copy of a real session with extra observations placed in its middle, as if they had happened there. */
-export function plant(session: TranscriptSession, extra: (at: { start: string; cwd: string; project: string; projectName: string; sessionId: string }) => NewObservation[]): TranscriptSession {
+export function plant(
+  session: TranscriptSession,
+  extra: (at: { start: string; cwd: string; project: string; projectName: string; sessionId: string }) => NewObservation[],
+): TranscriptSession {
   const tools = session.observations.filter((o) => o.event === 'tool');
   const middle = tools[Math.floor(tools.length / 2)] ?? session.observations[0];
   const first = session.observations[0];
@@ -256,11 +289,20 @@ export function plant(session: TranscriptSession, extra: (at: { start: string; c
 }
 
 /** Replays sessions in order, running `learn` after each as the stop hook would, at the session's end. */
-export async function replaySessions(store: Store, sessions: readonly TranscriptSession[], options: LearnOptions = {}): Promise<LearnReport[]> {
+export async function replaySessions(
+  store: Store,
+  sessions: readonly TranscriptSession[],
+  options: LearnOptions = {},
+): Promise<LearnReport[]> {
   const reports: LearnReport[] = [];
   for (const session of sessions) {
     insertSession(store.db, session);
-    reports.push(await runLearn({ ...store, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) }, { render: renderAfterLearn, ...options }));
+    reports.push(
+      await runLearn(
+        { ...store, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) },
+        { render: renderAfterLearn, ...options },
+      ),
+    );
   }
   return reports;
 }

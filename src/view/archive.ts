@@ -57,9 +57,20 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
       format: ARCHIVE_FORMAT,
       exported_at: now.toISOString(),
       instincts: rows.map((r) => ({
-        key: r.key, category: r.category, trigger: r.trigger, action: r.action, title: r.title, domain: r.domain,
-        project: r.project, source: r.source, explain: r.explain, metadata: parseJsonObject(r.metadata),
-        evidence: r.evidence, score: scoreOf(r, now), first_seen: r.first_seen, last_seen: r.last_seen,
+        key: r.key,
+        category: r.category,
+        trigger: r.trigger,
+        action: r.action,
+        title: r.title,
+        domain: r.domain,
+        project: r.project,
+        source: r.source,
+        explain: r.explain,
+        metadata: parseJsonObject(r.metadata),
+        evidence: r.evidence,
+        score: scoreOf(r, now),
+        first_seen: r.first_seen,
+        last_seen: r.last_seen,
       })),
     };
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -98,7 +109,12 @@ export async function importInstinctArchive(store: Store, file: string): Promise
     try {
       manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
     } catch (err) {
-      const detail = err instanceof z.ZodError ? (err.issues[0] ? `${err.issues[0].path.join('.')}: ${err.issues[0].message}` : 'invalid') : (err as Error).message;
+      const detail =
+        err instanceof z.ZodError
+          ? err.issues[0]
+            ? `${err.issues[0].path.join('.')}: ${err.issues[0].message}`
+            : 'invalid'
+          : (err as Error).message;
       throw new HomunculusError('bad_archive', `${file} has an invalid manifest (${detail}); nothing was imported.`);
     }
     const result: ImportArchiveResult = { imported: 0, raised: 0, unchanged: 0 };

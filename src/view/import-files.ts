@@ -48,7 +48,8 @@ export function parseInstinctFile(content: string, fileName: string): IncomingIn
   let score: number | undefined;
   if (data.confidence !== undefined) {
     score = Number(data.confidence);
-    if (!Number.isFinite(score) || score < 0 || score > 1) throw new Error(`"confidence" must be a number between 0 and 1, got ${JSON.stringify(data.confidence)}`);
+    if (!Number.isFinite(score) || score < 0 || score > 1)
+      throw new Error(`"confidence" must be a number between 0 and 1, got ${JSON.stringify(data.confidence)}`);
   }
   const domain = text(data.domain) ?? 'general';
   const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
@@ -78,13 +79,17 @@ export function parseInstinctFile(content: string, fileName: string): IncomingIn
 function listMarkdown(dir: string): string[] {
   let entries: string[];
   try {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory.`, 'Give the folder that holds the instinct .md files.');
+    if (!statSync(dir).isDirectory())
+      throw new UsageError(`${dir} is not a directory.`, 'Give the folder that holds the instinct .md files.');
     entries = readdirSync(dir, { recursive: true }) as string[];
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`Cannot read ${dir}: ${(err as Error).message}`, 'Check the path, e.g. ~/.claude/homunculus/instincts/personal.');
   }
-  return entries.filter((e) => e.endsWith('.md')).sort().map((e) => join(dir, e));
+  return entries
+    .filter((e) => e.endsWith('.md'))
+    .sort()
+    .map((e) => join(dir, e));
 }
 
 export function importInstinctFiles(store: Store, dir: string): ImportFilesResult {

@@ -84,6 +84,7 @@ export function renderInstincts(store: Store, only?: readonly string[]): number 
 }
 
 export function renderConvictions(store: Store): boolean {
+  // prettier-ignore
   const lines = [
     '# Convictions',
     '',

@@ -18,7 +18,13 @@ import {
 
 const rec = (pattern: string, confidence: number, promoted: number, explain = ''): InstinctRecord => ({
   pattern,
-  category: pattern.startsWith('seq:') ? 'sequence' : pattern.startsWith('fix:') ? 'fix_pattern' : pattern.startsWith('combo:') ? 'combo' : 'preference',
+  category: pattern.startsWith('seq:')
+    ? 'sequence'
+    : pattern.startsWith('fix:')
+      ? 'fix_pattern'
+      : pattern.startsWith('combo:')
+        ? 'combo'
+        : 'preference',
   confidence,
   promoted,
   level: (['raw', 'mature', 'rule', 'universal'] as const)[promoted] ?? 'raw',
@@ -112,6 +118,7 @@ describe('parsing backtick-wrapped patterns', () => {
   });
 
   it('understands hand-written variants and counts the pattern-like lines it rejects', () => {
+    // prettier-ignore
     const text = [
       '# Rules',
       '- Always `fix:null-guard` confidence: 7 - guard optional chains',

@@ -67,16 +67,24 @@ export function renderPlatform(rules: readonly InstinctRecord[], format: Platfor
     case 'windsurfrules':
       return renderPlainRules(rules, '# Learned rules (Homunculus) for Windsurf. Apply them when they match the task.');
     case 'codex':
-      return rules.length === 0 ? '' : `# AGENTS.md\n\n## Learned rules\n\nPatterns Homunculus learned from past sessions, strongest first.\n\n${renderClaudeMd(rules)}`;
+      return rules.length === 0
+        ? ''
+        : `# AGENTS.md\n\n## Learned rules\n\nPatterns Homunculus learned from past sessions, strongest first.\n\n${renderClaudeMd(rules)}`;
   }
 }
 
-export function renderSkill(rules: readonly InstinctRecord[], options: { name?: string; description?: string; category?: Category } = {}): string {
+export function renderSkill(
+  rules: readonly InstinctRecord[],
+  options: { name?: string; description?: string; category?: Category } = {},
+): string {
   const selected = options.category ? rules.filter((r) => r.category === options.category) : [...rules];
   if (selected.length === 0) return '';
   const name = options.name?.trim() || 'instinct-rules';
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
-    throw new UsageError(`Invalid skill name ${JSON.stringify(name)}.`, 'Use lower-case letters, digits and hyphens (at most 64), e.g. "instinct-rules".');
+    throw new UsageError(
+      `Invalid skill name ${JSON.stringify(name)}.`,
+      'Use lower-case letters, digits and hyphens (at most 64), e.g. "instinct-rules".',
+    );
   }
   const description = oneLine(options.description ?? '') || `Learned patterns from ${selected.length} observations`;
   const front = YAML.stringify({ name, description }, { lineWidth: 0 }).trimEnd();
@@ -114,7 +122,10 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   if (start >= 0 && end >= 0) {
     next = current.slice(0, start) + section + current.slice(end + MARKER_END.length);
   } else if (start >= 0 || (end >= 0 && start < 0)) {
-    throw new UsageError(`${target} has an unmatched instinct marker.`, `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`);
+    throw new UsageError(
+      `${target} has an unmatched instinct marker.`,
+      `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`,
+    );
   } else {
     next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
   }

@@ -17,7 +17,9 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, no
     if (stream.isTTY) {
       const width = 24;
       const filled = Math.round((p.filesDone / total) * width);
-      stream.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.filesDone}/${p.filesTotal} files, ${p.observations} new observations`);
+      stream.write(
+        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.filesDone}/${p.filesTotal} files, ${p.observations} new observations`,
+      );
       if (finished) stream.write('\n');
       return;
     }
@@ -32,15 +34,19 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, no
 export function transcriptsToImport(paths: readonly string[]): string[] {
   if (paths.length === 0) return defaultTranscriptFiles(process.env.HOME ?? homedir());
   const found = transcriptFiles(paths);
-  if (found.missing.length) throw new UsageError(`No such file or directory: ${found.missing.join(', ')}`, 'Give transcript files (*.jsonl) or directories that hold them.');
+  if (found.missing.length)
+    throw new UsageError(
+      `No such file or directory: ${found.missing.join(', ')}`,
+      'Give transcript files (*.jsonl) or directories that hold them.',
+    );
   return found.files;
 }
 
 export function registerCaptureCommands(program: Command): void {
   program
     .command('hook')
-    .description('Run one agent hook: reads the hook JSON on stdin, prints the agent\'s expected output, always exits 0')
-    .argument('<event>', 'observe | start | prompt | recall | stop, or the agent\'s event name (PostToolUse, SessionStart, ...)')
+    .description("Run one agent hook: reads the hook JSON on stdin, prints the agent's expected output, always exits 0")
+    .argument('<event>', "observe | start | prompt | recall | stop, or the agent's event name (PostToolUse, SessionStart, ...)")
     .option('--agent <agent>', 'claude-code | codex | gemini | cursor (default: guessed from the payload)')
     .addHelpText('after', `\n${HOOK_USAGE}`)
     .action(async (event: string, o: { agent?: string }, cmd: Command) => {
@@ -67,7 +73,9 @@ export function registerCaptureCommands(program: Command): void {
           `  ${r.observations_new} new observations (${r.observations_existing} already stored), ${r.noise} noisy tool calls filtered`,
           `  ${r.tool_calls} tool calls, ${r.prompts} prompts, ${r.sessions} sessions (${r.new_sessions} new)`,
           ...(r.malformed_lines ? [`  ${r.malformed_lines} malformed line${r.malformed_lines === 1 ? '' : 's'} skipped`] : []),
-          ...(r.unfinished_tool_calls ? [`  ${r.unfinished_tool_calls} tool call${r.unfinished_tool_calls === 1 ? '' : 's'} without a result skipped`] : []),
+          ...(r.unfinished_tool_calls
+            ? [`  ${r.unfinished_tool_calls} tool call${r.unfinished_tool_calls === 1 ? '' : 's'} without a result skipped`]
+            : []),
           ...r.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),
           ...(r.files === 0 ? ['  No transcripts found. Claude Code keeps them in ~/.claude/projects/<project>/<session>.jsonl.'] : []),
         ]);

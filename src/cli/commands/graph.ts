@@ -28,7 +28,8 @@ function factId(value: string): number {
 
 function entityType(value: string | undefined, flag: string): EntityType | undefined {
   if (value === undefined) return undefined;
-  if (!(ENTITY_TYPES as readonly string[]).includes(value)) throw new UsageError(`Invalid --${flag}: ${JSON.stringify(value)}.`, `Use one of: ${ENTITY_TYPES.join(', ')}.`);
+  if (!(ENTITY_TYPES as readonly string[]).includes(value))
+    throw new UsageError(`Invalid --${flag}: ${JSON.stringify(value)}.`, `Use one of: ${ENTITY_TYPES.join(', ')}.`);
   return value as EntityType;
 }
 
@@ -40,7 +41,13 @@ function factTable(facts: readonly Fact[]): string[] {
   if (facts.length === 0) return ['No facts match.'];
   return table([
     ['ID', 'VALID FROM', 'TYPE', 'CONF', 'FACT'],
-    ...facts.map((f) => [String(f.id), f.valid_at.slice(0, 10), f.memory_type, f.confidence.toFixed(2), truncate(factLine(f), 110) + (f.expired_at ? `  [${f.expired_reason}]` : '')]),
+    ...facts.map((f) => [
+      String(f.id),
+      f.valid_at.slice(0, 10),
+      f.memory_type,
+      f.confidence.toFixed(2),
+      truncate(factLine(f), 110) + (f.expired_at ? `  [${f.expired_reason}]` : ''),
+    ]),
   ]);
 }
 
@@ -67,13 +74,17 @@ function resolveProject(store: Store, value: string | undefined): string {
   const entity = listEntities(store.db, { type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());
   const fingerprint = entity?.properties.fingerprint;
   if (typeof fingerprint === 'string' && fingerprint) return fingerprint;
-  throw new UsageError(`Unknown project ${JSON.stringify(value)}.`, 'Give a project fingerprint (16 hex characters) or the name of a project in `homunculus graph entities --type project`.');
+  throw new UsageError(
+    `Unknown project ${JSON.stringify(value)}.`,
+    'Give a project fingerprint (16 hex characters) or the name of a project in `homunculus graph entities --type project`.',
+  );
 }
 
 function usedPct(value: string | undefined): number {
   if (value === undefined) return 0;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`--used must be a percentage between 0 and 100, got ${JSON.stringify(value)}.`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new UsageError(`--used must be a percentage between 0 and 100, got ${JSON.stringify(value)}.`);
   return n;
 }
 
@@ -165,13 +176,16 @@ export function registerGraphCommands(program: Command): void {
     .option('--target <name>', 'replacement target entity')
     .option('--relation <relation>', 'replacement relation')
     .option('--invalid-at <instant>', 'when the old fact stopped being true (default: the replacement valid time, else now)')
-    .option('--valid-at <instant>', "when the replacement became true (default now)")
+    .option('--valid-at <instant>', 'when the replacement became true (default now)')
     .action(async (id: string, o: Opts, cmd: Command) => {
       const n = factId(id);
       const relation = str(o, 'relation');
       if (relation !== undefined) parseRelation(relation);
       if ((str(o, 'target') !== undefined || relation !== undefined) && str(o, 'description') === undefined) {
-        throw new UsageError('A replacement needs --description.', 'Say what is true now, e.g. --description "shop uses Kysely as its ORM".');
+        throw new UsageError(
+          'A replacement needs --description.',
+          'Say what is true now, e.g. --description "shop uses Kysely as its ORM".',
+        );
       }
       await withCommandStore(cmd, (store, g) => {
         const old = requireFact(store.db, n);
@@ -191,7 +205,12 @@ export function registerGraphCommands(program: Command): void {
                   confidence: old.confidence,
                 },
         });
-        emit(g, result, (r) => `Closed #${r.superseded.id} (valid until ${r.superseded.invalid_at})${r.replacement ? `; replaced by #${r.replacement.fact.id}: ${factLine(r.replacement.fact)}` : ''}`);
+        emit(
+          g,
+          result,
+          (r) =>
+            `Closed #${r.superseded.id} (valid until ${r.superseded.invalid_at})${r.replacement ? `; replaced by #${r.replacement.fact.id}: ${factLine(r.replacement.fact)}` : ''}`,
+        );
       });
     });
 
@@ -205,7 +224,11 @@ export function registerGraphCommands(program: Command): void {
       const n = factId(id);
       const confidence = parseUnitInterval('confidence', str(o, 'confidence'));
       await withCommandStore(cmd, (store, g) =>
-        emit(g, reconsolidateFact(store, n, { description: str(o, 'description'), confidence }), (f) => `Reconsolidated #${f.id} (${f.reconsolidation_count} times, ${f.history.length} versions kept): ${factLine(f)}`),
+        emit(
+          g,
+          reconsolidateFact(store, n, { description: str(o, 'description'), confidence }),
+          (f) => `Reconsolidated #${f.id} (${f.reconsolidation_count} times, ${f.history.length} versions kept): ${factLine(f)}`,
+        ),
       );
     });
 
@@ -220,7 +243,12 @@ export function registerGraphCommands(program: Command): void {
       await withCommandStore(cmd, (store, g) => {
         const entities = listEntities(store.db, { type, limit });
         emit(g, { entities, count: entities.length }, (r) =>
-          r.entities.length ? table([['ID', 'TYPE', 'LAST SEEN', 'NAME'], ...r.entities.map((e) => [String(e.id), e.type, e.last_seen.slice(0, 10), e.name])]) : ['No entities.'],
+          r.entities.length
+            ? table([
+                ['ID', 'TYPE', 'LAST SEEN', 'NAME'],
+                ...r.entities.map((e) => [String(e.id), e.type, e.last_seen.slice(0, 10), e.name]),
+              ])
+            : ['No entities.'],
         );
       });
     });
@@ -234,7 +262,12 @@ export function registerGraphCommands(program: Command): void {
     .option('--no-gc', 'skip the lifecycle GC that otherwise follows when 6 hours have passed')
     .action(async (o: Opts, cmd: Command) => {
       await withCommandStore(cmd, async (store, g) => {
-        const report = await graphSessionEnd(store, { sessionId: str(o, 'session') as string, transcriptPath: str(o, 'transcript'), root: str(o, 'root'), gc: o.gc !== false });
+        const report = await graphSessionEnd(store, {
+          sessionId: str(o, 'session') as string,
+          transcriptPath: str(o, 'transcript'),
+          root: str(o, 'root'),
+          gc: o.gc !== false,
+        });
         emit(g, report, ({ build: r, gc }) => [
           r.source === 'none' && r.manifests.length === 0
             ? `Nothing recorded for session ${r.session}.`
@@ -250,7 +283,9 @@ export function registerGraphCommands(program: Command): void {
     .action(async (_o: Opts, cmd: Command) => {
       await withCommandStore(cmd, (store, g) =>
         emit(g, runDreamCycle(store), (r) => [
-          r.ran ? `Dreamed over ${r.episodes} episodes: ${r.clusters} clusters, ${r.reinforced.length} facts reinforced, ${r.distilled.length} distilled, ${r.consolidated} episodes consolidated.` : `No dream: ${r.reason}.`,
+          r.ran
+            ? `Dreamed over ${r.episodes} episodes: ${r.clusters} clusters, ${r.reinforced.length} facts reinforced, ${r.distilled.length} distilled, ${r.consolidated} episodes consolidated.`
+            : `No dream: ${r.reason}.`,
           ...r.distilled.map((d) => `  #${d.fact} ${d.source} -> ${d.target} (${d.count} episodes, confidence ${d.confidence.toFixed(2)})`),
         ]),
       );
@@ -262,7 +297,13 @@ export function registerGraphCommands(program: Command): void {
     .action(async (_o: Opts, cmd: Command) => {
       await withCommandStore(cmd, (store, g) => {
         const communities = detectCommunities(store);
-        emit(g, { communities, count: communities.length }, (r) => (r.communities.length ? r.communities.map((c) => `${c.name} (${c.entities.length} entities, ${c.facts.length} facts): ${truncate(c.entities.join(', '), 120)}`) : ['No community yet (needs connected facts).']));
+        emit(g, { communities, count: communities.length }, (r) =>
+          r.communities.length
+            ? r.communities.map(
+                (c) => `${c.name} (${c.entities.length} entities, ${c.facts.length} facts): ${truncate(c.entities.join(', '), 120)}`,
+              )
+            : ['No community yet (needs connected facts).'],
+        );
       });
     });
 
@@ -273,7 +314,9 @@ export function registerGraphCommands(program: Command): void {
     .action(async (o: Opts, cmd: Command) => {
       await withCommandStore(cmd, (store, g) =>
         emit(g, runLifecycle(store, { force: o.force === true }), (r) =>
-          r.ran ? `GC done: ${r.expired.length} facts expired, ${r.access_rows_trimmed} access rows trimmed, dream: ${r.dream?.ran ? `${r.dream.distilled.length} distilled` : r.dream?.reason}, ${r.communities} communities. Next due ${r.next_due}.` : `GC skipped: ${r.reason}.`,
+          r.ran
+            ? `GC done: ${r.expired.length} facts expired, ${r.access_rows_trimmed} access rows trimmed, dream: ${r.dream?.ran ? `${r.dream.distilled.length} distilled` : r.dream?.reason}, ${r.communities} communities. Next due ${r.next_due}.`
+            : `GC skipped: ${r.reason}.`,
         ),
       );
     });
@@ -289,12 +332,20 @@ export function registerGraphCommands(program: Command): void {
     .option('--no-record', 'do not count this as a retrieval (ACT-R access)')
     .action(async (words: string[], o: Opts, cmd: Command) => {
       const prompt = words.join(' ').trim();
-      if (!prompt) throw new UsageError('The prompt is empty.', 'Give the prompt text, e.g. `homunculus context "fix the failing checkout test"`.');
+      if (!prompt)
+        throw new UsageError('The prompt is empty.', 'Give the prompt text, e.g. `homunculus context "fix the failing checkout test"`.');
       const used = usedPct(str(o, 'used'));
       const at = parseValidAt(str(o, 'at'), 'at');
       await withCommandStore(cmd, async (store, g) => {
         const project = resolveProject(store, str(o, 'project'));
-        const result = await buildPromptContext(store, { prompt, project, contextUsedPct: used, sessionId: str(o, 'session'), at, recordAccess: o.record !== false });
+        const result = await buildPromptContext(store, {
+          prompt,
+          project,
+          contextUsedPct: used,
+          sessionId: str(o, 'session'),
+          at,
+          recordAccess: o.record !== false,
+        });
         emit(g, result, (r) => r.text || `(nothing to inject at the ${r.level} level)`);
       });
     });

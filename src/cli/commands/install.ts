@@ -62,7 +62,13 @@ function report(plan: Plan, dryRun: boolean, written: FileChange[]): Report {
   };
 }
 
-const VERB: Record<FileChange['action'], string> = { create: 'created', update: 'updated', unchanged: 'unchanged', remove: 'removed', restore: 'restored to its original' };
+const VERB: Record<FileChange['action'], string> = {
+  create: 'created',
+  update: 'updated',
+  unchanged: 'unchanged',
+  remove: 'removed',
+  restore: 'restored to its original',
+};
 
 export function humanReport(reports: readonly Report[], kind: 'install' | 'uninstall'): string[] {
   const lines: string[] = [];

@@ -71,7 +71,12 @@ export function registerInstinctCommands(program: Command): void {
           occurrences: parsePositiveInt('count', o.count),
         });
         renderChanged(store, [result.pattern]);
-        emit(g, result, (r) => `${r.created ? 'Created' : 'Reinforced'} ${r.pattern}: count ${r.confidence}, level ${r.level}, confidence ${r.score.toFixed(2)}`);
+        emit(
+          g,
+          result,
+          (r) =>
+            `${r.created ? 'Created' : 'Reinforced'} ${r.pattern}: count ${r.confidence}, level ${r.level}, confidence ${r.score.toFixed(2)}`,
+        );
       });
     });
 

@@ -40,7 +40,10 @@ async function buildGraph(store: Store, sessionIds: readonly string[], complete?
     try {
       await graphSessionEnd(store, { sessionId, gc: i === sessionIds.length - 1, ...(complete ? { complete } : {}) });
     } catch (err) {
-      appendFileSync(store.paths.observerLog, `${store.clock.now().toISOString()} graph extraction for ${sessionId} failed: ${errorMessage(err)}\n`);
+      appendFileSync(
+        store.paths.observerLog,
+        `${store.clock.now().toISOString()} graph extraction for ${sessionId} failed: ${errorMessage(err)}\n`,
+      );
     }
   }
 }
@@ -60,7 +63,8 @@ export function registerLearningCommands(program: Command): void {
           ];
           for (const c of r.created) lines.push(`  + ${c.pattern} (${c.score.toFixed(2)}): ${c.title}`);
           for (const c of r.contradictions) lines.push(`  - ${c.pattern}: contradicted, ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}`);
-          if (r.llm.fallbacks.length) lines.push(`  LLM fell back to the deterministic miners ${r.llm.fallbacks.length} time(s); see ${store.paths.observerLog}`);
+          if (r.llm.fallbacks.length)
+            lines.push(`  LLM fell back to the deterministic miners ${r.llm.fallbacks.length} time(s); see ${store.paths.observerLog}`);
           lines.push(`Details: ${store.paths.lastProcessingLog}`);
           return lines;
         });
@@ -77,9 +81,18 @@ export function registerLearningCommands(program: Command): void {
         const episodes = listEpisodes(store.db)
           .reverse()
           .slice(0, limit)
-          .map((e) => ({ pattern: e.pattern, title: e.title, date: e.date, occurrences: e.occurrences, tags: parseStringArray(e.tags), file: e.file_name }));
+          .map((e) => ({
+            pattern: e.pattern,
+            title: e.title,
+            date: e.date,
+            occurrences: e.occurrences,
+            tags: parseStringArray(e.tags),
+            file: e.file_name,
+          }));
         emit(g, { episodes, count: episodes.length }, (r) =>
-          r.count ? table([['DATE', 'SEEN', 'TITLE'], ...r.episodes.map((e) => [e.date.slice(0, 10), `${e.occurrences}x`, e.title])]) : 'No episodes yet.',
+          r.count
+            ? table([['DATE', 'SEEN', 'TITLE'], ...r.episodes.map((e) => [e.date.slice(0, 10), `${e.occurrences}x`, e.title])])
+            : 'No episodes yet.',
         );
       });
     });
@@ -95,7 +108,11 @@ export function registerLearningCommands(program: Command): void {
       await withCommandStore(cmd, (store, g) => {
         const { chains_created, chains_reinforced, candidates_seen } = detectChains(store, { windowMinutes, minOccurrences });
         renderAll(store);
-        emit(g, { chains_created, chains_reinforced, candidates_seen }, (r) => `${r.chains_created} chain(s) created, ${r.chains_reinforced} reinforced, ${r.candidates_seen} candidate pair(s) seen.`);
+        emit(
+          g,
+          { chains_created, chains_reinforced, candidates_seen },
+          (r) => `${r.chains_created} chain(s) created, ${r.chains_reinforced} reinforced, ${r.candidates_seen} candidate pair(s) seen.`,
+        );
       });
     });
 
@@ -107,7 +124,15 @@ export function registerLearningCommands(program: Command): void {
       const threshold = parseUnitInterval('threshold', o.threshold) ?? 0.75;
       await withCommandStore(cmd, (store, g) => {
         emit(g, findDuplicates(store, threshold), (r) =>
-          r.count ? [...table([['SIMILARITY', 'PATTERN A', 'PATTERN B'], ...r.duplicates.map((d) => [d.similarity.toFixed(3), d.pattern_a, d.pattern_b])]), r.hint] : r.hint,
+          r.count
+            ? [
+                ...table([
+                  ['SIMILARITY', 'PATTERN A', 'PATTERN B'],
+                  ...r.duplicates.map((d) => [d.similarity.toFixed(3), d.pattern_a, d.pattern_b]),
+                ]),
+                r.hint,
+              ]
+            : r.hint,
         );
       });
     });
@@ -115,7 +140,9 @@ export function registerLearningCommands(program: Command): void {
   program
     .command('gc')
     .alias('housekeep')
-    .description('Maintenance: decay, merge near-duplicates, remove orphan aliases, rebuild search, archive observations older than 30 days and session files older than 30 days (sessions/_archived/)')
+    .description(
+      'Maintenance: decay, merge near-duplicates, remove orphan aliases, rebuild search, archive observations older than 30 days and session files older than 30 days (sessions/_archived/)',
+    )
     .option('--threshold <x>', 'similarity cutoff for merging duplicates', '0.75')
     .option('--archive-after <days>', 'archive processed observations older than this', '30')
     .action(async (o: { threshold?: string; archiveAfter?: string }, cmd: Command) => {
@@ -148,7 +175,14 @@ export function registerLearningCommands(program: Command): void {
       await withCommandStore(cmd, (store, g) => {
         emit(g, trending(store, { days, limit }), (r) =>
           r.trending.length
-            ? table([['IN WINDOW', 'COUNT', 'PATTERN'], ...r.trending.map((t) => [t.observations_in_period === undefined ? '-' : String(t.observations_in_period), String(t.confidence), t.pattern])])
+            ? table([
+                ['IN WINDOW', 'COUNT', 'PATTERN'],
+                ...r.trending.map((t) => [
+                  t.observations_in_period === undefined ? '-' : String(t.observations_in_period),
+                  String(t.confidence),
+                  t.pattern,
+                ]),
+              ])
             : 'No instincts yet.',
         );
       });
@@ -169,7 +203,13 @@ export function registerLearningCommands(program: Command): void {
                 `${r.pattern}: ${r.data_points} observation(s) in ${days} days${r.projects.length ? ` across ${r.projects.length} project(s)` : ''}`,
                 ...table([
                   ['WHEN', 'EVENT', 'COUNT', 'SCORE', 'SOURCE'],
-                  ...r.timeline.map((t) => [t.timestamp.slice(0, 19), t.kind, t.delta_evidence ? `+${t.delta_evidence}` : '', t.delta_confidence ? (t.delta_confidence > 0 ? `+${t.delta_confidence}` : String(t.delta_confidence)) : '', t.source]),
+                  ...r.timeline.map((t) => [
+                    t.timestamp.slice(0, 19),
+                    t.kind,
+                    t.delta_evidence ? `+${t.delta_evidence}` : '',
+                    t.delta_confidence ? (t.delta_confidence > 0 ? `+${t.delta_confidence}` : String(t.delta_confidence)) : '',
+                    t.source,
+                  ]),
                 ]),
               ]
             : `${r.pattern}: nothing recorded in the last ${days} days.`,
@@ -187,7 +227,10 @@ export function registerLearningCommands(program: Command): void {
         emit(g, effectiveness(store, { days }), (r) =>
           r.patterns.length
             ? [
-                ...table([['SUGGESTED', 'CONFIRMED', 'RATE', 'PATTERN'], ...r.patterns.map((p) => [String(p.suggested), String(p.confirmed), p.rate.toFixed(3), p.pattern])]),
+                ...table([
+                  ['SUGGESTED', 'CONFIRMED', 'RATE', 'PATTERN'],
+                  ...r.patterns.map((p) => [String(p.suggested), String(p.confirmed), p.rate.toFixed(3), p.pattern]),
+                ]),
                 `overall: ${r.summary.total_confirmed}/${r.summary.total_suggested} (${r.summary.overall_rate.toFixed(3)}) over ${days} days`,
               ]
             : `No suggestions recorded in the last ${days} days.`,
@@ -200,12 +243,19 @@ export function registerLearningCommands(program: Command): void {
     .description('Tool calls per month (archived aggregates plus live observations)')
     .option('--project <fingerprint>', 'only this project')
     .action(async (o: { project?: string }, cmd: Command) => {
-      if (o.project !== undefined && !o.project.trim()) throw new UsageError('--project is empty.', 'Give a project fingerprint, or leave the option out.');
+      if (o.project !== undefined && !o.project.trim())
+        throw new UsageError('--project is empty.', 'Give a project fingerprint, or leave the option out.');
       await withCommandStore(cmd, (store, g) => {
         const months = toolUsageMonthly(store, { project: o.project });
         emit(g, { months }, (r) =>
           r.months.length
-            ? r.months.map((m) => `${m.month}: ${m.total} calls, top ${m.topTool} (${Object.entries(m.tools).slice(0, 5).map(([t, n]) => `${t} ${n}`).join(', ')})`)
+            ? r.months.map(
+                (m) =>
+                  `${m.month}: ${m.total} calls, top ${m.topTool} (${Object.entries(m.tools)
+                    .slice(0, 5)
+                    .map(([t, n]) => `${t} ${n}`)
+                    .join(', ')})`,
+              )
             : 'No tool usage recorded.',
         );
       });

@@ -22,10 +22,13 @@ export function registerLifecycleCommands(program: Command): void {
         // Observations the observe hook spooled since the last hook become pending rows first.
         drainSpool(store.db, store.paths.home);
         emit(g, instinctStatus(store), (s) => {
-          const lines = [`${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`];
+          const lines = [
+            `${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`,
+          ];
           if (s.convictions.length) {
             lines.push('', 'Convictions');
-            for (const c of s.convictions) lines.push(`  - ${c.title}: ${c.rule}${c.stale ? `  [possibly stale: ${c.score.toFixed(2)}]` : ''}`);
+            for (const c of s.convictions)
+              lines.push(`  - ${c.title}: ${c.rule}${c.stale ? `  [possibly stale: ${c.score.toFixed(2)}]` : ''}`);
           }
           for (const band of ['strong', 'moderate', 'tentative', 'faded'] as const) {
             const domains = Object.entries(s.bands[band]);
@@ -33,10 +36,12 @@ export function registerLifecycleCommands(program: Command): void {
             lines.push('', BAND_TITLES[band]);
             for (const [domain, items] of domains) {
               lines.push(`  ${domain}`);
-              for (const v of items) lines.push(`    ${v.score.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.confidence}x)`);
+              for (const v of items)
+                lines.push(`    ${v.score.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.confidence}x)`);
             }
           }
-          if (s.total === 0) lines.push('', 'Nothing learned yet. Work with your agent for a few sessions, or record a pattern with `homunculus observe`.');
+          if (s.total === 0)
+            lines.push('', 'Nothing learned yet. Work with your agent for a few sessions, or record a pattern with `homunculus observe`.');
           return lines;
         });
       });
@@ -55,10 +60,16 @@ export function registerLifecycleCommands(program: Command): void {
         emit(g, result, (r) => {
           const lines: string[] = [];
           const eligible = r.candidates.filter((c) => c.eligible);
-          if (o.promote) lines.push(`Promoted ${r.promoted.length} instinct${r.promoted.length === 1 ? '' : 's'} to ${store.paths.convictions}.`);
-          else lines.push(eligible.length ? `${eligible.length} ready for promotion (run with --promote):` : 'No instinct qualifies for promotion yet.');
+          if (o.promote)
+            lines.push(`Promoted ${r.promoted.length} instinct${r.promoted.length === 1 ? '' : 's'} to ${store.paths.convictions}.`);
+          else
+            lines.push(
+              eligible.length ? `${eligible.length} ready for promotion (run with --promote):` : 'No instinct qualifies for promotion yet.',
+            );
           for (const c of r.candidates) {
-            lines.push(`  ${c.eligible ? '✓' : '·'} ${c.pattern} (${c.score.toFixed(2)}): ${(c.eligible ? c.reasons : c.blockers).join('; ')}`);
+            lines.push(
+              `  ${c.eligible ? '✓' : '·'} ${c.pattern} (${c.score.toFixed(2)}): ${(c.eligible ? c.reasons : c.blockers).join('; ')}`,
+            );
           }
           for (const s of r.stale) lines.push(`  ! conviction may be stale: ${s.pattern} fell to ${s.score.toFixed(2)} (below 0.40)`);
           return lines;

@@ -20,7 +20,11 @@ export function registerMcpCommands(program: Command, version: string): void {
       if (o.http) {
         const handle = await serveMcpHttp(ctx, version, port);
         process.stderr.write(`homunculus mcp: serving ${handle.url}\n`);
-        const stop = () => void handle.close().then(() => { store.close(); process.exit(0); });
+        const stop = () =>
+          void handle.close().then(() => {
+            store.close();
+            process.exit(0);
+          });
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
         await new Promise(() => undefined);

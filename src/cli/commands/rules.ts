@@ -25,13 +25,19 @@ export function registerRuleCommands(program: Command): void {
     .option('--name <name>', 'skill name for --format skill', 'instinct-rules')
     .action(async (o: { format: string; inject?: string; name?: string }, cmd: Command) => {
       const format = parseChoice('format', o.format, RULE_FORMATS);
-      if (o.inject && format === 'skill') throw new UsageError('--inject writes a marked block; a SKILL.md is a whole file.', 'Redirect the output instead: homunculus export-rules --format skill > SKILL.md');
+      if (o.inject && format === 'skill')
+        throw new UsageError(
+          '--inject writes a marked block; a SKILL.md is a whole file.',
+          'Redirect the output instead: homunculus export-rules --format skill > SKILL.md',
+        );
       await withCommandStore(cmd, (store, g) => {
         const rules = sortRules(listInstincts(store.db, { minLevel: 2 }).map(toRecord));
         const content = format === 'skill' ? renderSkill(rules, { name: o.name }) : renderPlatform(rules, PLATFORM_OF[format]);
         if (o.inject) {
-          emit(g, injectBlock(resolve(o.inject), content, rules.length), (r) =>
-            `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
+          emit(
+            g,
+            injectBlock(resolve(o.inject), content, rules.length),
+            (r) => `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
           );
           return;
         }

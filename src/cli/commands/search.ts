@@ -5,7 +5,13 @@ import { DAY_MS, parseInstant } from '../../core/clock.js';
 import { HomunculusError, UsageError, errorMessage } from '../../core/errors.js';
 import { contentId } from '../../core/ids.js';
 import { truncate } from '../../core/text.js';
-import { DEFAULT_COLLECTION, DocumentInputError, deleteDocuments, validateCollection, validateDocumentInput } from '../../search/documents.js';
+import {
+  DEFAULT_COLLECTION,
+  DocumentInputError,
+  deleteDocuments,
+  validateCollection,
+  validateDocumentInput,
+} from '../../search/documents.js';
 import type { Embedder } from '../../search/embeddings.js';
 import { addDocuments, importJsonl } from '../../search/memory.js';
 import { embedderFor } from '../../search/open.js';
@@ -25,13 +31,19 @@ export function parseTimeBound(name: string, value: string | undefined, now: Dat
   const relative = /^\s*(\d{1,5})d\s*$/.exec(value);
   if (relative) return new Date(now.getTime() - Number(relative[1]) * DAY_MS).toISOString();
   const at = parseInstant(value);
-  if (!at) throw new UsageError(`--${name} must be an ISO-8601 date or instant (2026-03-01, 2026-03-01T12:00:00Z) or a number of days such as 30d, got ${JSON.stringify(value)}.`);
+  if (!at)
+    throw new UsageError(
+      `--${name} must be an ISO-8601 date or instant (2026-03-01, 2026-03-01T12:00:00Z) or a number of days such as 30d, got ${JSON.stringify(value)}.`,
+    );
   return at.toISOString();
 }
 
 function parseCollections(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new UsageError('--collection needs at least one name, e.g. --collection memories,facts.');
   try {
     return names.map((n) => validateCollection(n, { allowMirrored: true }));
@@ -43,33 +55,42 @@ function parseCollections(value: string | undefined): string[] | undefined {
 function parseMinScore(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--min-score must be a number of at least 0, got ${JSON.stringify(value)}.`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`--min-score must be a number of at least 0, got ${JSON.stringify(value)}.`);
   return n;
 }
 
 function readQuery(text: string): string {
   const query = text === '-' ? readFileSync(0, 'utf8') : text;
-  if (sanitizeQuery(query).trim() === '') throw new UsageError('The query is empty.', 'Give some words to search for, e.g. homunculus query "database migration".');
+  if (sanitizeQuery(query).trim() === '')
+    throw new UsageError('The query is empty.', 'Give some words to search for, e.g. homunculus query "database migration".');
   return query;
 }
 
 function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
   const when = hit.ts ? ` ${hit.ts.slice(0, 10)}` : '';
   const by = hit.speaker ? ` (${hit.speaker})` : '';
-  const lines = [`${String(i + 1).padStart(2)}. ${hit.score.toFixed(3)}  ${hit.collection}/${hit.id}${when}${by}`, `    ${truncate(hit.text.replace(/\s+/g, ' '), 200)}`];
+  const lines = [
+    `${String(i + 1).padStart(2)}. ${hit.score.toFixed(3)}  ${hit.collection}/${hit.id}${when}${by}`,
+    `    ${truncate(hit.text.replace(/\s+/g, ' '), 200)}`,
+  ];
   if (explain) {
     const e = hit.explain;
     const lists = e.lists.map((l) => `${l.list} #${l.rank}${l.score === undefined ? '' : ` (${l.score.toFixed(3)})`}`).join(', ') || 'none';
     lines.push(`    lists: ${lists}`);
     const speaker = e.speaker === 1 ? '' : ` x speaker ${e.speaker.toFixed(2)}`;
-    lines.push(`    (fused ${e.fused.toFixed(3)} + bonus ${e.bonus.toFixed(3)} + neighbours ${e.neighbours.toFixed(3)} + thread ${e.thread.toFixed(3)} + time ${e.time.toFixed(3)})${speaker}`);
+    lines.push(
+      `    (fused ${e.fused.toFixed(3)} + bonus ${e.bonus.toFixed(3)} + neighbours ${e.neighbours.toFixed(3)} + thread ${e.thread.toFixed(3)} + time ${e.time.toFixed(3)})${speaker}`,
+    );
     const m = e.modifiers;
     const mods = [
       m.confidence !== undefined ? `confidence ${m.confidence.toFixed(2)}` : '',
       m.activation !== undefined ? `activation ${m.activation.toFixed(2)}` : '',
       m.recency !== undefined ? `recency ${m.recency.toFixed(2)}` : '',
     ].filter(Boolean);
-    lines.push(`    modifiers: ${mods.length ? `${mods.join(' x ')} = ${m.factor.toFixed(3)}` : 'none'}${e.rerank !== undefined ? `; rerank ${e.rerank.toFixed(3)}` : ''}`);
+    lines.push(
+      `    modifiers: ${mods.length ? `${mods.join(' x ')} = ${m.factor.toFixed(3)}` : 'none'}${e.rerank !== undefined ? `; rerank ${e.rerank.toFixed(3)}` : ''}`,
+    );
   }
   return lines;
 }
@@ -104,7 +125,17 @@ export function registerSearchCommands(program: Command): void {
       const collection = typeof o.collection === 'string' ? o.collection : DEFAULT_COLLECTION;
       let doc;
       try {
-        doc = validateDocumentInput({ id: o.id ?? contentId(collection, text), text, collection, title: o.title, ts: o.ts, project: o.project, thread: o.thread, speaker: o.speaker, metadata });
+        doc = validateDocumentInput({
+          id: o.id ?? contentId(collection, text),
+          text,
+          collection,
+          title: o.title,
+          ts: o.ts,
+          project: o.project,
+          thread: o.thread,
+          speaker: o.speaker,
+          metadata,
+        });
       } catch (err) {
         if (err instanceof DocumentInputError) throw new UsageError(`Cannot add this memory: ${err.message}.`);
         throw err;
@@ -122,7 +153,9 @@ export function registerSearchCommands(program: Command): void {
 
   memory
     .command('import')
-    .description('Import a JSONL file: one {"id", "text", "collection"?, "ts"?, "project"?, "metadata"?, "thread"?, "title"?, "speaker"?} per line')
+    .description(
+      'Import a JSONL file: one {"id", "text", "collection"?, "ts"?, "project"?, "metadata"?, "thread"?, "title"?, "speaker"?} per line',
+    )
     .argument('<file>', 'the JSONL file')
     .option('--collection <name>', `collection for lines that name none (default ${DEFAULT_COLLECTION})`)
     .option('--no-embed', 'skip embedding now (run `homunculus embed` later)')
@@ -137,14 +170,21 @@ export function registerSearchCommands(program: Command): void {
       }
       await withCommandStore(cmd, async (store, g) => {
         const bar = progressBar('importing', 1);
-        const result = await importJsonl(store, file, { collection: o.collection, supersede: !!o.supersede, onProgress: (done, total) => bar.update(done, total) });
+        const result = await importJsonl(store, file, {
+          collection: o.collection,
+          supersede: !!o.supersede,
+          onProgress: (done, total) => bar.update(done, total),
+        });
         bar.finish();
         const embedding = await embedNew(store, o.embed !== false);
         if (embedding.warning) process.stderr.write(`homunculus: ${embedding.warning}\n`);
         for (const b of result.bad.slice(0, 50)) process.stderr.write(`homunculus: ${file}:${b.line}: ${b.error}\n`);
         if (result.bad.length > 50) process.stderr.write(`homunculus: ... and ${result.bad.length - 50} more bad lines\n`);
-        emit(g, { file, ...result, embedded: embedding.embedded }, (r) =>
-          `Imported ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged from ${r.lines} lines${r.bad.length ? `; skipped ${r.bad.length} bad line${r.bad.length === 1 ? '' : 's'} (listed above)` : ''}${r.embedded ? `; embedded ${r.embedded}` : ''}.`,
+        emit(
+          g,
+          { file, ...result, embedded: embedding.embedded },
+          (r) =>
+            `Imported ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged from ${r.lines} lines${r.bad.length ? `; skipped ${r.bad.length} bad line${r.bad.length === 1 ? '' : 's'} (listed above)` : ''}${r.embedded ? `; embedded ${r.embedded}` : ''}.`,
         );
         if (result.bad.length) process.exitCode = 1;
       });
@@ -172,7 +212,10 @@ export function registerSearchCommands(program: Command): void {
     .command('query')
     .description('Hybrid search (BM25 + embeddings, fused) over every collection')
     .argument('<text>', 'what to look for ("-" reads it from stdin); FTS5 syntax ("phrase", AND, OR, NOT, prefix*) is honoured')
-    .option('--collection <names>', 'only these collections (comma-separated): instincts, sessions, episodes, facts, entities, memories, ...')
+    .option(
+      '--collection <names>',
+      'only these collections (comma-separated): instincts, sessions, episodes, facts, entities, memories, ...',
+    )
     .option('--project <project>', 'only this project')
     .option('--since <when>', 'only records at or after this time (ISO-8601, or e.g. 30d)')
     .option('--until <when>', 'only records at or before this time (ISO-8601, or e.g. 7d)')
@@ -185,7 +228,8 @@ export function registerSearchCommands(program: Command): void {
     .action(async (textArg: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
       const query = readQuery(textArg);
       const mode = (o.mode ?? 'hybrid') as SearchMode;
-      if (!SEARCH_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(o.mode)}.`);
+      if (!SEARCH_MODES.includes(mode))
+        throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(o.mode)}.`);
       const limit = parsePositiveInt('limit', o.limit as string | undefined) ?? 10;
       if (limit > 1000) throw new UsageError('--limit must be at most 1000.');
       const minScore = parseMinScore(o['minScore'] as string | undefined);
@@ -208,7 +252,14 @@ export function registerSearchCommands(program: Command): void {
         const res = await search(
           store.db,
           embedder,
-          { query, mode, limit, minScore, filter: { collections, project: o.project as string | undefined, since, until }, recency: o.recency as boolean | undefined },
+          {
+            query,
+            mode,
+            limit,
+            minScore,
+            filter: { collections, project: o.project as string | undefined, since, until },
+            recency: o.recency as boolean | undefined,
+          },
           now,
         );
         res.notes.unshift(...notes);
@@ -261,15 +312,26 @@ export function registerSearchCommands(program: Command): void {
       if (o.installRuntime) {
         const g = globals(cmd);
         const dir = runtimeDir(resolveHome(g.home));
-        if (!g.json) process.stderr.write(`homunculus: installing ${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION} into ${dir} with npm (about 450 MB)...\n`);
+        if (!g.json)
+          process.stderr.write(
+            `homunculus: installing ${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION} into ${dir} with npm (about 450 MB)...\n`,
+          );
         const entry = await installRuntime(dir, (chunk) => (g.json ? undefined : process.stderr.write(chunk)));
-        emit(g, { installed: `${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`, runtime: dir, entry }, (r) => `Installed ${r.installed} in ${r.runtime}; the onnx provider can now load local models.`);
+        emit(
+          g,
+          { installed: `${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`, runtime: dir, entry },
+          (r) => `Installed ${r.installed} in ${r.runtime}; the onnx provider can now load local models.`,
+        );
         return;
       }
       await withCommandStore(cmd, async (store, g) => {
         const embedder = await embedderFor(store);
         if (!embedder) {
-          emit(g, { provider: 'none', embedded: 0 }, () => 'Embeddings are turned off (embedding.provider = "none"); search uses full-text only.');
+          emit(
+            g,
+            { provider: 'none', embedded: 0 },
+            () => 'Embeddings are turned off (embedding.provider = "none"); search uses full-text only.',
+          );
           return;
         }
         if (o.status) {
@@ -286,12 +348,27 @@ export function registerSearchCommands(program: Command): void {
         const result = await embedder.syncAll({ force: o.force, onProgress: (done, total) => bar.update(done, total) });
         bar.finish();
         const seconds = (performance.now() - started) / 1000;
-        const changed = result.previous && (result.previous.model !== embedder.fingerprint.model || result.previous.provider !== embedder.fingerprint.provider || result.previous.dims !== embedder.fingerprint.dims);
+        const changed =
+          result.previous &&
+          (result.previous.model !== embedder.fingerprint.model ||
+            result.previous.provider !== embedder.fingerprint.provider ||
+            result.previous.dims !== embedder.fingerprint.dims);
         emit(
           g,
-          { model: embedder.fingerprint, previous: result.previous ?? null, model_changed: Boolean(changed), embedded: result.embedded, removed_stale: result.removedStale, seconds },
+          {
+            model: embedder.fingerprint,
+            previous: result.previous ?? null,
+            model_changed: Boolean(changed),
+            embedded: result.embedded,
+            removed_stale: result.removedStale,
+            seconds,
+          },
           (r) => [
-            ...(r.model_changed && r.previous ? [`Model changed from ${r.previous.provider}/${r.previous.model} to ${r.model.provider}/${r.model.model}: re-embedded every document.`] : []),
+            ...(r.model_changed && r.previous
+              ? [
+                  `Model changed from ${r.previous.provider}/${r.previous.model} to ${r.model.provider}/${r.model.model}: re-embedded every document.`,
+                ]
+              : []),
             `Embedded ${r.embedded} document${r.embedded === 1 ? '' : 's'} with ${r.model.provider}/${r.model.model} in ${r.seconds.toFixed(1)} s.`,
           ],
         );

@@ -11,7 +11,7 @@ export function registerSetupCommands(program: Command): void {
   const init = program
     .command('init')
     .description('Create the store and the readable layout (safe to run again); with an agent flag, also install its hooks and MCP server')
-    .option('--command <prefix>', 'how hooks run homunculus (default: this node binary and this installation\'s bin.js)')
+    .option('--command <prefix>', "how hooks run homunculus (default: this node binary and this installation's bin.js)")
     .option('--no-mcp', 'install the hooks only, not the MCP server');
   for (const [flag, help] of AGENT_FLAG_HELP) init.option(flag, help);
   init.action(async (o: AgentFlags, cmd: Command) => {
@@ -31,7 +31,9 @@ export function registerSetupCommands(program: Command): void {
         `Homunculus is ready in ${r.home}`,
         `  database: ${r.database}`,
         ...humanReport(r.agents, 'install'),
-        install ? '  next: start a new agent session; `homunculus doctor` checks the wiring' : '  next: `homunculus init --claude` to capture Claude Code sessions, `homunculus status` to see what has been learned',
+        install
+          ? '  next: start a new agent session; `homunculus doctor` checks the wiring'
+          : '  next: `homunculus init --claude` to capture Claude Code sessions, `homunculus status` to see what has been learned',
       ]);
     } finally {
       store.close();

@@ -14,7 +14,9 @@ import { learnPending } from './learning.js';
 export function registerSyncCommands(program: Command): void {
   program
     .command('sync')
-    .description('The main job: import Claude Code transcripts (default ~/.claude/projects), learn from every pending observation, consolidate, render the readable view and embed what is new for search')
+    .description(
+      'The main job: import Claude Code transcripts (default ~/.claude/projects), learn from every pending observation, consolidate, render the readable view and embed what is new for search',
+    )
     .argument('[paths...]', 'transcript files or directories instead of ~/.claude/projects')
     .option('--no-import', 'skip the transcript import; only learn from what the hooks recorded')
     .option('--no-llm', 'use only the deterministic miners, even when an LLM is configured')

@@ -17,7 +17,10 @@ let project: ReturnType<typeof tempDir>;
 beforeEach(() => {
   store = testStore('2026-03-01T12:00:00.000Z');
   project = tempDir('homunculus-project-');
-  writeFileSync(join(project.path, 'package.json'), JSON.stringify({ name: 'shop', dependencies: { zod: '^4.0.0' }, devDependencies: { vitest: '^4.1.0', typescript: '5.9' } }));
+  writeFileSync(
+    join(project.path, 'package.json'),
+    JSON.stringify({ name: 'shop', dependencies: { zod: '^4.0.0' }, devDependencies: { vitest: '^4.1.0', typescript: '5.9' } }),
+  );
   writeFileSync(join(project.path, 'tsconfig.json'), '{}');
   mkdirSync(join(project.path, 'src'));
 });
@@ -27,7 +30,10 @@ afterEach(() => {
 });
 
 let n = 0;
-function observe(session: string, o: { event?: string; tool?: string; input?: string; outcome?: 'ok' | 'error'; error?: string; files?: string[]; base?: string }): void {
+function observe(
+  session: string,
+  o: { event?: string; tool?: string; input?: string; outcome?: 'ok' | 'error'; error?: string; files?: string[]; base?: string },
+): void {
   n++;
   insertObservation(store.db, {
     source: 'claude-code',
@@ -48,7 +54,13 @@ function observe(session: string, o: { event?: string; tool?: string; input?: st
 
 function typicalSession(id: string): void {
   observe(id, { event: 'prompt', input: "Always use named exports. Let's go with Drizzle for the ORM." });
-  observe(id, { tool: 'Bash', input: 'npm test', base: 'npm', outcome: 'error', error: `Error: Cannot find module './cart' imported from ${project.path}/src/app.ts:3:4` });
+  observe(id, {
+    tool: 'Bash',
+    input: 'npm test',
+    base: 'npm',
+    outcome: 'error',
+    error: `Error: Cannot find module './cart' imported from ${project.path}/src/app.ts:3:4`,
+  });
   observe(id, { tool: 'Edit', input: join(project.path, 'src/cart.ts'), files: [join(project.path, 'src/cart.ts')] });
   observe(id, { tool: 'Bash', input: 'npm test', base: 'npm' });
   observe(id, { tool: 'Bash', input: 'git status', base: 'git' });
@@ -56,30 +68,48 @@ function typicalSession(id: string): void {
   observe(id, { tool: 'Bash', input: 'ls -la', base: 'ls' });
 }
 
-const facts = () => queryFacts(store).map((f) => `${f.source} ${f.relation} ${f.target}`).sort();
+const facts = () =>
+  queryFacts(store)
+    .map((f) => `${f.source} ${f.relation} ${f.target}`)
+    .sort();
 
 describe('building the graph from a session, deterministically', () => {
   it('extracts stack, tools, files, errors with their fix, preferences and decisions', async () => {
     typicalSession('s1');
     const report = await buildGraphFromSession(store, { sessionId: 's1' });
-    expect(report).toMatchObject({ source: 'observations', events: 7, manifests: ['package.json'], llm: { used: false, reason: 'no model configured' } });
+    expect(report).toMatchObject({
+      source: 'observations',
+      events: 7,
+      manifests: ['package.json'],
+      llm: { used: false, reason: 'no model configured' },
+    });
     expect(report.project).toMatchObject({ name: 'shop', fingerprint: 'fp-shop', root: project.path });
-    expect(facts()).toEqual([
-      'npm test: Error: Cannot find module <value> imported from <path>:N solved_by src/cart.ts',
-      'shop contains src/cart.ts',
-      'shop depends_on drizzle-orm',
-      'shop depends_on TypeScript', // the library and the language are one entity
-      'shop depends_on vitest',
-      'shop depends_on zod',
-      'shop uses JavaScript',
-      'shop uses TypeScript',
-      'shop uses git',
-      'shop uses npm',
-      'user decided_for Drizzle',
-      'user prefers always use named exports',
-    ].map((s) => s.replace(' contains ', ' has_component ')).sort());
+    expect(facts()).toEqual(
+      [
+        'npm test: Error: Cannot find module <value> imported from <path>:N solved_by src/cart.ts',
+        'shop contains src/cart.ts',
+        'shop depends_on drizzle-orm',
+        'shop depends_on TypeScript', // the library and the language are one entity
+        'shop depends_on vitest',
+        'shop depends_on zod',
+        'shop uses JavaScript',
+        'shop uses TypeScript',
+        'shop uses git',
+        'shop uses npm',
+        'user decided_for Drizzle',
+        'user prefers always use named exports',
+      ]
+        .map((s) => s.replace(' contains ', ' has_component '))
+        .sort(),
+    );
     const fix = queryFacts(store).find((f) => f.relation === 'solved_by');
-    expect(fix).toMatchObject({ memory_type: 'procedural', emotional_weight: 1.5, source_session: 's1', project: 'fp-shop', origin: 'deterministic' });
+    expect(fix).toMatchObject({
+      memory_type: 'procedural',
+      emotional_weight: 1.5,
+      source_session: 's1',
+      project: 'fp-shop',
+      origin: 'deterministic',
+    });
     expect(fix?.description).toMatch(/^When npm test fails with ".*" → edit src\/cart\.ts$/);
     const pref = queryFacts(store).find((f) => f.relation === 'prefers');
     expect(pref).toMatchObject({ project: '', emotional_weight: 1 });
@@ -102,7 +132,10 @@ describe('building the graph from a session, deterministically', () => {
     await buildGraphFromSession(store, { sessionId: 's1' });
     const zod = queryFacts(store).find((f) => f.target === 'zod');
     store.advanceDays(3);
-    writeFileSync(join(project.path, 'package.json'), JSON.stringify({ dependencies: { zod: '^5.0.0' }, devDependencies: { typescript: '5.9' } }));
+    writeFileSync(
+      join(project.path, 'package.json'),
+      JSON.stringify({ dependencies: { zod: '^5.0.0' }, devDependencies: { typescript: '5.9' } }),
+    );
     observe('s2', { tool: 'Bash', input: 'npm test', base: 'npm' });
     const report = await buildGraphFromSession(store, { sessionId: 's2' });
     expect(report.actions.superseded).toBe(1);
@@ -133,14 +166,19 @@ describe('building the graph from a session, deterministically', () => {
   });
 
   const transcripts = TRANSCRIPTS;
-  it.runIf(hasShared('reading a real transcript into the graph'))('reads a real Claude Code transcript when the session has no observations', async () => {
-    const file = readdirSync(transcripts).filter((f) => f.endsWith('.jsonl')).sort()[0] as string;
-    const report = await buildGraphFromSession(store, { sessionId: file.replace('.jsonl', ''), transcriptPath: join(transcripts, file) });
-    expect(report.source).toBe('transcript');
-    expect(report.events).toBeGreaterThan(10);
-    expect(report.facts.length).toBeGreaterThan(0);
-    expect(queryFacts(store).some((f) => f.relation === 'uses' && f.target_id > 0)).toBe(true);
-  });
+  it.runIf(hasShared('reading a real transcript into the graph'))(
+    'reads a real Claude Code transcript when the session has no observations',
+    async () => {
+      const file = readdirSync(transcripts)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()[0] as string;
+      const report = await buildGraphFromSession(store, { sessionId: file.replace('.jsonl', ''), transcriptPath: join(transcripts, file) });
+      expect(report.source).toBe('transcript');
+      expect(report.events).toBeGreaterThan(10);
+      expect(report.facts.length).toBeGreaterThan(0);
+      expect(queryFacts(store).some((f) => f.relation === 'uses' && f.target_id > 0)).toBe(true);
+    },
+  );
 });
 
 describe('building the graph with a model', () => {
@@ -155,7 +193,15 @@ describe('building the graph with a model', () => {
       seen = prompt;
       return JSON.stringify({
         entities: [{ name: 'Kysely', type: 'library' }],
-        facts: [{ source: 'user', target: 'Kysely', relation: 'decided_for', description: 'The user switched the shop ORM from Drizzle to Kysely because Drizzle felt too heavy for the project.', confidence: 0.9 }],
+        facts: [
+          {
+            source: 'user',
+            target: 'Kysely',
+            relation: 'decided_for',
+            description: 'The user switched the shop ORM from Drizzle to Kysely because Drizzle felt too heavy for the project.',
+            confidence: 0.9,
+          },
+        ],
         contradictions: [{ fact_id: git?.id, replaced_by: null, reason: 'moved to Mercurial' }],
       });
     };
@@ -169,7 +215,11 @@ describe('building the graph with a model', () => {
     expect(getFact(store.db, old?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', superseded_by: kysely?.id });
     // the explicit contradiction closes its fact in both dimensions
     expect(report.contradicted).toEqual([git?.id]);
-    expect(getFact(store.db, git?.id ?? -1)).toMatchObject({ expired_reason: 'contradicted', superseded_by: null, invalid_at: '2026-03-01T12:00:00.000Z' });
+    expect(getFact(store.db, git?.id ?? -1)).toMatchObject({
+      expired_reason: 'contradicted',
+      superseded_by: null,
+      invalid_at: '2026-03-01T12:00:00.000Z',
+    });
   });
 
   it('harms nothing when the model answers garbage or fails', async () => {
@@ -177,12 +227,19 @@ describe('building the graph with a model', () => {
     await buildGraphFromSession(store, { sessionId: 's1' });
     const before = facts();
     observe('s2', { event: 'prompt', input: 'hello' });
-    for (const answer of ['not json', '{"facts":[{"source":1}], "contradictions":[{"fact_id":1e9}]}', '{"facts":[{"source":"user","target":"zod","relation":"destroys","description":"x"}]}']) {
+    for (const answer of [
+      'not json',
+      '{"facts":[{"source":1}], "contradictions":[{"fact_id":1e9}]}',
+      '{"facts":[{"source":"user","target":"zod","relation":"destroys","description":"x"}]}',
+    ]) {
       const report = await buildGraphFromSession(store, { sessionId: 's2', complete: async () => answer });
       expect(report.llm.used).toBe(true);
       expect(report.contradicted).toEqual([]);
     }
-    const failing = await buildGraphFromSession(store, { sessionId: 's2', complete: async () => Promise.reject(new Error('HTTP 529 overloaded')) });
+    const failing = await buildGraphFromSession(store, {
+      sessionId: 's2',
+      complete: async () => Promise.reject(new Error('HTTP 529 overloaded')),
+    });
     expect(failing.llm).toEqual({ used: false, reason: 'model call failed: HTTP 529 overloaded', prompt_tokens: expect.any(Number) });
     expect(facts()).toEqual(before);
     const tiny = await buildGraphFromSession(store, { sessionId: 's2', complete: async () => '{}', tokenBudget: 100 });

@@ -102,13 +102,28 @@ function loadEvents(store: Store, options: BuildOptions, row: SessionRow | undef
   return { events: [], source: 'none', cwd: row?.cwd ?? '' };
 }
 
-async function modelExtraction(store: Store, options: BuildOptions, events: readonly SessionEvent[], projectName: string, fingerprint: string, report: BuildReport): Promise<ExtractedGraph | undefined> {
+async function modelExtraction(
+  store: Store,
+  options: BuildOptions,
+  events: readonly SessionEvent[],
+  projectName: string,
+  fingerprint: string,
+  report: BuildReport,
+): Promise<ExtractedGraph | undefined> {
   if (!options.complete) return void (report.llm.reason = 'no model configured');
   if (events.length === 0) return void (report.llm.reason = 'nothing to read');
   const now = store.clock.now();
   const existing = listEntities(store.db, { limit: 100 });
-  const facts = selectFacts(store.db, `${CURRENT} AND f.project IN (@project, '')`, { now: now.toISOString(), project: fingerprint }, 'ORDER BY f.id DESC LIMIT 50');
-  const prompt = buildExtractionPrompt({ projectName, sessionId: options.sessionId, entities: existing, facts, sessionText: sessionText(events) }, options.tokenBudget ?? DEFAULT_TOKEN_BUDGET);
+  const facts = selectFacts(
+    store.db,
+    `${CURRENT} AND f.project IN (@project, '')`,
+    { now: now.toISOString(), project: fingerprint },
+    'ORDER BY f.id DESC LIMIT 50',
+  );
+  const prompt = buildExtractionPrompt(
+    { projectName, sessionId: options.sessionId, entities: existing, facts, sessionText: sessionText(events) },
+    options.tokenBudget ?? DEFAULT_TOKEN_BUDGET,
+  );
   if (!prompt) return void (report.llm.reason = `token budget ${options.tokenBudget} is too small for the extraction prompt`);
   report.llm.prompt_tokens = Math.ceil(prompt.length / 4);
   let answer: string;
@@ -118,7 +133,11 @@ async function modelExtraction(store: Store, options: BuildOptions, events: read
     report.llm.reason = `model call failed: ${(err as Error).message}`;
     return undefined;
   }
-  const { graph, counts } = parseExtraction(answer, { existing: existing.map((e) => ({ name: e.name, type: e.type })), currentFactIds: new Set(facts.map((f) => f.id)), now });
+  const { graph, counts } = parseExtraction(answer, {
+    existing: existing.map((e) => ({ name: e.name, type: e.type })),
+    currentFactIds: new Set(facts.map((f) => f.id)),
+    now,
+  });
   report.llm = { used: true, reason: 'extracted', prompt_tokens: report.llm.prompt_tokens, counts };
   return graph;
 }
@@ -128,7 +147,11 @@ function retireDependencies(store: Store, projectId: number, manifests: Manifest
   if (manifests.manifests.length === 0) return [];
   const now = store.clock.now().toISOString();
   const listed = new Set(manifests.dependencies.map((d) => `${d.manifest}\u0000${entityKey(d.name)}`));
-  const stale = selectFacts(store.db, `f.source_id = @p AND f.relation = 'depends_on' AND json_extract(f.metadata, '$.from') = 'manifest' AND ${CURRENT}`, { p: projectId, now }).filter((f) => {
+  const stale = selectFacts(
+    store.db,
+    `f.source_id = @p AND f.relation = 'depends_on' AND json_extract(f.metadata, '$.from') = 'manifest' AND ${CURRENT}`,
+    { p: projectId, now },
+  ).filter((f) => {
     const manifest = String(f.metadata.manifest ?? '');
     return manifests.manifests.includes(manifest) && !listed.has(`${manifest}\u0000${entityKey(f.target)}`);
   });
@@ -137,7 +160,9 @@ function retireDependencies(store: Store, projectId: number, manifests: Manifest
 }
 
 export async function buildGraphFromSession(store: Store, options: BuildOptions): Promise<BuildReport> {
-  const row = store.db.prepare('SELECT project, project_name, cwd, transcript_path, summary, ended_at FROM sessions WHERE id = ?').get(options.sessionId) as SessionRow | undefined;
+  const row = store.db
+    .prepare('SELECT project, project_name, cwd, transcript_path, summary, ended_at FROM sessions WHERE id = ?')
+    .get(options.sessionId) as SessionRow | undefined;
   const loaded = loadEvents(store, options, row);
   const { events, source, cwd } = loaded;
   const detected = cwd ? detectProject(cwd) : undefined;
@@ -159,7 +184,11 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
   };
   if (events.length === 0 && manifests.manifests.length === 0) return report;
 
-  const deterministic = extractSessionFacts(events, { project: { name, fingerprint, root, display: root || detected?.root || cwd }, sessionId: options.sessionId, manifests });
+  const deterministic = extractSessionFacts(events, {
+    project: { name, fingerprint, root, display: root || detected?.root || cwd },
+    sessionId: options.sessionId,
+    manifests,
+  });
   const model = await modelExtraction(store, options, events, name, fingerprint, report);
   const timestamp = events.at(-1)?.ts || row?.ended_at || store.clock.now().toISOString();
 
@@ -189,7 +218,12 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
       const replacement = c.replacedBy !== undefined ? added[c.replacedBy] : undefined;
       const current = selectFacts(store.db, `f.id = @id AND ${CURRENT}`, { id: c.factId, now })[0];
       if (!current || current.id === replacement?.id) continue;
-      closeFact(store.db, c.factId, { expiredAt: now, invalidAt: replacement?.valid_at ?? now, reason: 'contradicted', supersededBy: replacement?.id });
+      closeFact(store.db, c.factId, {
+        expiredAt: now,
+        invalidAt: replacement?.valid_at ?? now,
+        reason: 'contradicted',
+        supersededBy: replacement?.id,
+      });
       report.contradicted.push(c.factId);
     }
     const projectNode = projectEntity(store.db, fingerprint);

@@ -40,15 +40,35 @@ export function eventsFromObservations(rows: readonly ObservationRow[]): Session
     const data = parseJsonObject(r.data);
     const event = (['tool', 'prompt', 'session_start', 'session_end'] as const).find((e) => e === r.event) ?? 'tool';
     const base = typeof data.base_command === 'string' ? data.base_command : r.tool === 'Bash' ? baseCommandOf(r.input) : '';
-    return { ts: r.ts, event, tool: r.tool, intent: r.intent, input: r.input, files: parseStringArray(r.files), outcome: r.outcome, error: r.error, baseCommand: base };
+    return {
+      ts: r.ts,
+      event,
+      tool: r.tool,
+      intent: r.intent,
+      input: r.input,
+      files: parseStringArray(r.files),
+      outcome: r.outcome,
+      error: r.error,
+      baseCommand: base,
+    };
   });
 }
 
-type Block = { type?: string; id?: string; name?: string; input?: Record<string, unknown>; tool_use_id?: string; is_error?: boolean; content?: unknown; text?: string };
+type Block = {
+  type?: string;
+  id?: string;
+  name?: string;
+  input?: Record<string, unknown>;
+  tool_use_id?: string;
+  is_error?: boolean;
+  content?: unknown;
+  text?: string;
+};
 
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b) => (typeof b === 'string' ? b : typeof (b as Block)?.text === 'string' ? (b as Block).text : '')).join('\n');
+  if (Array.isArray(content))
+    return content.map((b) => (typeof b === 'string' ? b : typeof (b as Block)?.text === 'string' ? (b as Block).text : '')).join('\n');
   return '';
 }
 
@@ -88,14 +108,33 @@ export function readTranscript(path: string): Transcript {
     const ts = rec.timestamp ?? '';
     const content = rec.message?.content;
     if (rec.type === 'user' && typeof content === 'string') {
-      if (!content.trimStart().startsWith('<')) events.push({ ts, event: 'prompt', tool: '', intent: '', input: content.slice(0, 4000), files: [], outcome: 'ok', error: '', baseCommand: '' });
+      if (!content.trimStart().startsWith('<'))
+        events.push({
+          ts,
+          event: 'prompt',
+          tool: '',
+          intent: '',
+          input: content.slice(0, 4000),
+          files: [],
+          outcome: 'ok',
+          error: '',
+          baseCommand: '',
+        });
       continue;
     }
     if (!Array.isArray(content)) continue;
     for (const block of content as Block[]) {
       if (rec.type === 'assistant' && block.type === 'tool_use' && block.name) {
         const t = toolInput(block.name, block.input ?? {});
-        const e: SessionEvent = { ts, event: 'tool', tool: block.name, ...t, outcome: 'ok', error: '', baseCommand: block.name === 'Bash' ? baseCommandOf(t.input) : '' };
+        const e: SessionEvent = {
+          ts,
+          event: 'tool',
+          tool: block.name,
+          ...t,
+          outcome: 'ok',
+          error: '',
+          baseCommand: block.name === 'Bash' ? baseCommandOf(t.input) : '',
+        };
         events.push(e);
         if (block.id) pending.set(block.id, e);
       } else if (rec.type === 'user' && block.type === 'tool_result' && block.tool_use_id && block.is_error) {

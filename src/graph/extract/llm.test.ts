@@ -9,7 +9,13 @@ describe('the extraction prompt', () => {
     projectName: 'homunculus',
     sessionId: 's1',
     entities: Array.from({ length: 150 }, (_, i) => ({ name: `entity${i}`, type: 'tool' })),
-    facts: Array.from({ length: 80 }, (_, i) => ({ id: i, source: 'a', relation: 'uses', target: `b${i}`, description: `fact number ${i}` })),
+    facts: Array.from({ length: 80 }, (_, i) => ({
+      id: i,
+      source: 'a',
+      relation: 'uses',
+      target: `b${i}`,
+      description: `fact number ${i}`,
+    })),
     sessionText: '[user] please add a cache\n[Bash] npm test',
   };
 
@@ -55,9 +61,22 @@ describe('parsing a model answer', () => {
 
   it('keeps good facts and repairs or skips bad ones, counting each', () => {
     const answer = JSON.stringify({
-      entities: [{ name: 'Drizzle', type: 'Library' }, { name: 'user', type: 'user' }, { name: '' }, 42, { name: 'zod library', type: 'library' }],
+      entities: [
+        { name: 'Drizzle', type: 'Library' },
+        { name: 'user', type: 'user' },
+        { name: '' },
+        42,
+        { name: 'zod library', type: 'library' },
+      ],
       facts: [
-        { source: 'user', target: 'Drizzle', relation: 'decided_for', description: 'The user chose Drizzle as the ORM for homunculus storage.', confidence: 0.9, valid_at: '2026-02-20' },
+        {
+          source: 'user',
+          target: 'Drizzle',
+          relation: 'decided_for',
+          description: 'The user chose Drizzle as the ORM for homunculus storage.',
+          confidence: 0.9,
+          valid_at: '2026-02-20',
+        },
         { source: 'homunculus', target: 'Drizzle', relation: 'Depends-On', description: 'homunculus depends on drizzle', confidence: 80 },
         { source: 'homunculus', target: 'zod', relation: 'uses', description: 'homunculus validates with zod', valid_at: '1850-01-01' },
         { source: 'homunculus', target: 'Drizzle', relation: 'teleports_to', description: 'nonsense' },

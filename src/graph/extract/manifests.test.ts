@@ -18,21 +18,34 @@ describe('manifest parsers', () => {
   });
 
   it('reads Cargo.toml, pyproject.toml, go.mod, Gemfile and pom.xml', () => {
-    expect(parseCargoToml('[package]\nname = "x"\n[dependencies]\nserde = "1.0"\ntokio = { version = "1.38", features = ["full"] }\n[dev-dependencies]\ninsta = "1"\n').dependencies).toEqual([
+    expect(
+      parseCargoToml(
+        '[package]\nname = "x"\n[dependencies]\nserde = "1.0"\ntokio = { version = "1.38", features = ["full"] }\n[dev-dependencies]\ninsta = "1"\n',
+      ).dependencies,
+    ).toEqual([
       { name: 'serde', version: '1.0', dev: false },
       { name: 'tokio', version: '1.38', dev: false },
       { name: 'insta', version: '1', dev: true },
     ]);
-    const py = parsePyproject('[project]\nname = "x"\ndependencies = [\n  "requests>=2.31",\n  "pydantic[email] ==2.7",\n]\n[tool.poetry.dependencies]\npython = "^3.11"\nfastapi = "^0.110"\n');
+    const py = parsePyproject(
+      '[project]\nname = "x"\ndependencies = [\n  "requests>=2.31",\n  "pydantic[email] ==2.7",\n]\n[tool.poetry.dependencies]\npython = "^3.11"\nfastapi = "^0.110"\n',
+    );
     expect(py.dependencies.map((d) => d.name)).toEqual(['requests', 'pydantic', 'fastapi']);
     expect(py.dependencies[0]?.version).toBe('>=2.31');
-    const go = parseGoMod('module example.com/x\n\ngo 1.22\n\nrequire (\n\tgithub.com/spf13/cobra v1.8.0\n\tgolang.org/x/sys v0.20.0 // indirect\n)\nrequire github.com/stretchr/testify v1.9.0\n');
-    expect(go.dependencies.map((d) => `${d.name}@${d.version}`)).toEqual(['github.com/spf13/cobra@v1.8.0', 'github.com/stretchr/testify@v1.9.0']);
+    const go = parseGoMod(
+      'module example.com/x\n\ngo 1.22\n\nrequire (\n\tgithub.com/spf13/cobra v1.8.0\n\tgolang.org/x/sys v0.20.0 // indirect\n)\nrequire github.com/stretchr/testify v1.9.0\n',
+    );
+    expect(go.dependencies.map((d) => `${d.name}@${d.version}`)).toEqual([
+      'github.com/spf13/cobra@v1.8.0',
+      'github.com/stretchr/testify@v1.9.0',
+    ]);
     expect(parseGemfile("source 'https://rubygems.org'\ngem 'rails', '~> 7.1'\ngem \"pg\"\n").dependencies).toEqual([
       { name: 'rails', version: '~> 7.1', dev: false },
       { name: 'pg', version: '', dev: false },
     ]);
-    const pom = parsePomXml('<project><dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13</version><scope>test</scope></dependency><dependency><artifactId>guava</artifactId></dependency></dependencies></project>');
+    const pom = parsePomXml(
+      '<project><dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13</version><scope>test</scope></dependency><dependency><artifactId>guava</artifactId></dependency></dependencies></project>',
+    );
     expect(pom.dependencies).toEqual([
       { name: 'junit:junit', version: '4.13', dev: true },
       { name: 'guava', version: '', dev: false },

@@ -24,7 +24,11 @@ const MAX_MANIFEST_BYTES = 1_000_000;
 
 type Parsed = { languages: string[]; dependencies: Omit<Dependency, 'manifest'>[] };
 
-const dep = (name: string, version: string, dev = false): Omit<Dependency, 'manifest'> => ({ name: name.trim(), version: version.trim(), dev });
+const dep = (name: string, version: string, dev = false): Omit<Dependency, 'manifest'> => ({
+  name: name.trim(),
+  version: version.trim(),
+  dev,
+});
 
 export function parsePackageJson(text: string): Parsed {
   let json: Record<string, unknown>;
@@ -38,7 +42,9 @@ export function parsePackageJson(text: string): Parsed {
   const section = (key: string, dev: boolean) => {
     const v = json[key];
     if (!v || typeof v !== 'object' || Array.isArray(v)) return [];
-    return Object.entries(v as Record<string, unknown>).map(([name, version]) => dep(name, typeof version === 'string' ? version : '', dev));
+    return Object.entries(v as Record<string, unknown>).map(([name, version]) =>
+      dep(name, typeof version === 'string' ? version : '', dev),
+    );
   };
   const dependencies = [...section('dependencies', false), ...section('peerDependencies', false), ...section('devDependencies', true)];
   const ts = dependencies.some((d) => d.name === 'typescript') || typeof json.types === 'string';
@@ -65,7 +71,10 @@ function tomlTable(body: string, dev: boolean): Omit<Dependency, 'manifest'>[] {
 }
 
 export function parseCargoToml(text: string): Parsed {
-  return { languages: ['Rust'], dependencies: [...tomlTable(tomlSection(text, 'dependencies'), false), ...tomlTable(tomlSection(text, 'dev-dependencies'), true)] };
+  return {
+    languages: ['Rust'],
+    dependencies: [...tomlTable(tomlSection(text, 'dependencies'), false), ...tomlTable(tomlSection(text, 'dev-dependencies'), true)],
+  };
 }
 
 /** PEP 621 `dependencies = [...]` and Poetry tables. */
@@ -80,7 +89,10 @@ export function parsePyproject(text: string): Parsed {
 
 export function parseGoMod(text: string): Parsed {
   const out: Omit<Dependency, 'manifest'>[] = [];
-  const body = [...text.matchAll(/^require\s*\(([\s\S]*?)^\)/gm)].map((m) => m[1] ?? '').join('\n') + '\n' + [...text.matchAll(/^require\s+([^\s(]+\s+\S+)/gm)].map((m) => m[1]).join('\n');
+  const body =
+    [...text.matchAll(/^require\s*\(([\s\S]*?)^\)/gm)].map((m) => m[1] ?? '').join('\n') +
+    '\n' +
+    [...text.matchAll(/^require\s+([^\s(]+\s+\S+)/gm)].map((m) => m[1]).join('\n');
   for (const m of body.matchAll(/^\s*([^\s/][^\s]*)\s+(v[^\s]+)(\s*\/\/\s*indirect)?/gm)) if (!m[3]) out.push(dep(m[1] ?? '', m[2] ?? ''));
   return { languages: ['Go'], dependencies: out };
 }
@@ -98,7 +110,13 @@ export function parsePomXml(text: string): Parsed {
     const artifact = /<artifactId>\s*([^<]+?)\s*<\/artifactId>/.exec(body)?.[1];
     if (!artifact) continue;
     const group = /<groupId>\s*([^<]+?)\s*<\/groupId>/.exec(body)?.[1];
-    out.push(dep(group ? `${group}:${artifact}` : artifact, /<version>\s*([^<]+?)\s*<\/version>/.exec(body)?.[1] ?? '', /<scope>\s*test\s*<\/scope>/.test(body)));
+    out.push(
+      dep(
+        group ? `${group}:${artifact}` : artifact,
+        /<version>\s*([^<]+?)\s*<\/version>/.exec(body)?.[1] ?? '',
+        /<scope>\s*test\s*<\/scope>/.test(body),
+      ),
+    );
   }
   return { languages: ['Java'], dependencies: out };
 }

@@ -15,8 +15,14 @@ let stub: Stub | undefined;
 beforeEach(() => {
   store = testStore('2026-03-01T12:00:00.000Z');
   insertObservation(store.db, {
-    source: 'claude-code', session_id: 's1', tool_use_id: 'p1', ts: '2026-03-01T11:00:00.000Z', event: 'prompt',
-    project: 'fp-shop', input: 'Always use named exports. We moved the shop from Prisma to Drizzle because of cold starts.', data: { project_name: 'shop' },
+    source: 'claude-code',
+    session_id: 's1',
+    tool_use_id: 'p1',
+    ts: '2026-03-01T11:00:00.000Z',
+    event: 'prompt',
+    project: 'fp-shop',
+    input: 'Always use named exports. We moved the shop from Prisma to Drizzle because of cold starts.',
+    data: { project_name: 'shop' },
   });
 });
 afterEach(async () => {
@@ -26,22 +32,57 @@ afterEach(async () => {
 });
 
 const config = (baseUrl: string) =>
-  llmConfigSchema.parse({ provider: 'openai-compatible', model: 'qwen2.5-coder', baseUrl, maxOutputTokens: 800, budget: { perRunTokens: 20_000, perDayTokens: 50_000 } });
+  llmConfigSchema.parse({
+    provider: 'openai-compatible',
+    model: 'qwen2.5-coder',
+    baseUrl,
+    maxOutputTokens: 800,
+    budget: { perRunTokens: 20_000, perDayTokens: 50_000 },
+  });
 
 function completeFor(baseUrl: string, budget = new TokenBudget(store.db, config(baseUrl).budget, () => store.clock.now())) {
   return modelComplete(createProvider(config(baseUrl), {}), budget, config(baseUrl));
 }
 
-const usage = () => store.db.prepare("SELECT purpose, ok, input_tokens + output_tokens AS tokens FROM llm_usage WHERE purpose = 'graph'").all() as { ok: number; tokens: number }[];
+const usage = () =>
+  store.db.prepare("SELECT purpose, ok, input_tokens + output_tokens AS tokens FROM llm_usage WHERE purpose = 'graph'").all() as {
+    ok: number;
+    tokens: number;
+  }[];
 
 describe('graph extraction through a configured model', () => {
   it('sends the seed prompt over HTTP, stores the facts it returns, and charges the budget', async () => {
     const answer = {
-      entities: [{ name: 'shop', type: 'project' }, { name: 'Drizzle', type: 'library' }, { name: 'Prisma', type: 'library' }],
+      entities: [
+        { name: 'shop', type: 'project' },
+        { name: 'Drizzle', type: 'library' },
+        { name: 'Prisma', type: 'library' },
+      ],
       facts: [
-        { source: 'shop', target: 'Drizzle', relation: 'migrated_from', description: 'The shop project moved its database access from Prisma to Drizzle because of slow cold starts in production', confidence: 0.9, valid_at: null },
-        { source: 'shop', target: 'Nowhere', relation: 'uses', description: 'The shop uses a tool that was never named as an entity anywhere in this answer at all', confidence: 0.7, valid_at: null },
-        { source: 'shop', target: 'Prisma', relation: 'is_friends_with', description: 'An invented relation that the ontology does not know and which must be skipped or mapped', confidence: 0.7, valid_at: null },
+        {
+          source: 'shop',
+          target: 'Drizzle',
+          relation: 'migrated_from',
+          description: 'The shop project moved its database access from Prisma to Drizzle because of slow cold starts in production',
+          confidence: 0.9,
+          valid_at: null,
+        },
+        {
+          source: 'shop',
+          target: 'Nowhere',
+          relation: 'uses',
+          description: 'The shop uses a tool that was never named as an entity anywhere in this answer at all',
+          confidence: 0.7,
+          valid_at: null,
+        },
+        {
+          source: 'shop',
+          target: 'Prisma',
+          relation: 'is_friends_with',
+          description: 'An invented relation that the ontology does not know and which must be skipped or mapped',
+          confidence: 0.7,
+          valid_at: null,
+        },
       ],
       contradictions: [],
     };

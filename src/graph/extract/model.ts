@@ -14,20 +14,45 @@ const answerShape = z.object({
   contradictions: z.array(z.unknown()).optional(),
 });
 
-const SYSTEM = 'You extract durable knowledge from coding sessions into a knowledge graph. Answer with the JSON object the user describes and nothing else.';
+const SYSTEM =
+  'You extract durable knowledge from coding sessions into a knowledge graph. Answer with the JSON object the user describes and nothing else.';
 
-export function modelComplete(provider: LlmProvider, budget: TokenBudget, config: { maxOutputTokens: number; timeoutMs: number }): CompleteFn {
+export function modelComplete(
+  provider: LlmProvider,
+  budget: TokenBudget,
+  config: { maxOutputTokens: number; timeoutMs: number },
+): CompleteFn {
   return async (prompt) => {
     const input = estimateTokens(SYSTEM + prompt);
     budget.check(input + config.maxOutputTokens);
     try {
-      const result = await provider.generate({ system: SYSTEM, prompt, schema: answerShape, maxOutputTokens: config.maxOutputTokens, timeoutMs: config.timeoutMs });
-      budget.record({ provider: provider.name, model: provider.model, purpose: 'graph', inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, ok: true });
+      const result = await provider.generate({
+        system: SYSTEM,
+        prompt,
+        schema: answerShape,
+        maxOutputTokens: config.maxOutputTokens,
+        timeoutMs: config.timeoutMs,
+      });
+      budget.record({
+        provider: provider.name,
+        model: provider.model,
+        purpose: 'graph',
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        ok: true,
+      });
       return JSON.stringify(result.object);
     } catch (err) {
       // A failed call may still have been billed: charge its worst case.
       if (!(err instanceof BudgetExceededError)) {
-        budget.record({ provider: provider.name, model: provider.model, purpose: 'graph', inputTokens: input, outputTokens: config.maxOutputTokens, ok: false });
+        budget.record({
+          provider: provider.name,
+          model: provider.model,
+          purpose: 'graph',
+          inputTokens: input,
+          outputTokens: config.maxOutputTokens,
+          ok: false,
+        });
       }
       throw err;
     }

@@ -3,7 +3,18 @@ import { baseCommandOf } from './events.js';
 import { commandKey, errorSignature, extractSessionFacts } from './session.js';
 import type { SessionEvent } from './events.js';
 
-const bash = (input: string, extra: Partial<SessionEvent> = {}): SessionEvent => ({ ts: '2026-01-01T00:00:00Z', event: 'tool', tool: 'Bash', intent: '', input, files: [], outcome: 'ok', error: '', baseCommand: baseCommandOf(input), ...extra });
+const bash = (input: string, extra: Partial<SessionEvent> = {}): SessionEvent => ({
+  ts: '2026-01-01T00:00:00Z',
+  event: 'tool',
+  tool: 'Bash',
+  intent: '',
+  input,
+  files: [],
+  outcome: 'ok',
+  error: '',
+  baseCommand: baseCommandOf(input),
+  ...extra,
+});
 
 describe('session extraction helpers', () => {
   it('finds the program a shell command runs', () => {
@@ -20,11 +31,15 @@ describe('session extraction helpers', () => {
   });
 
   it('signs an error by the line that names it, paths and numbers blanked', () => {
-    expect(errorSignature('Exit code 1\n[lint] $ golangci-lint run ./...\n[lint] ERROR task failed\n\ncmd/cli/state_test.go:186:2: Error return value is not checked (errcheck)')).toBe(
-      '<path>:N: Error return value is not checked (errcheck)',
-    );
+    expect(
+      errorSignature(
+        'Exit code 1\n[lint] $ golangci-lint run ./...\n[lint] ERROR task failed\n\ncmd/cli/state_test.go:186:2: Error return value is not checked (errcheck)',
+      ),
+    ).toBe('<path>:N: Error return value is not checked (errcheck)');
     expect(errorSignature('Exit code 128\nfatal: unable to read e536')).toBe('fatal: unable to read e536');
-    expect(errorSignature("TypeError: Cannot read properties of undefined (reading 'id')\n    at /app/src/a.ts:3:4")).toBe('TypeError: Cannot read properties of undefined (reading <value>)');
+    expect(errorSignature("TypeError: Cannot read properties of undefined (reading 'id')\n    at /app/src/a.ts:3:4")).toBe(
+      'TypeError: Cannot read properties of undefined (reading <value>)',
+    );
     expect(errorSignature('Exit code 1\n---\n---')).toBe('');
     expect(errorSignature('x'.repeat(200))).toHaveLength(80);
   });
@@ -34,7 +49,14 @@ describe('session extraction helpers', () => {
       [
         bash('for f in *.ts; do echo $f; done'),
         bash('npm run build'),
-        { ...bash(''), tool: 'Edit', input: '/p/a.ts', files: ['/p/a.ts'], outcome: 'error', error: '<tool_use_error>File has not been read yet.</tool_use_error>' },
+        {
+          ...bash(''),
+          tool: 'Edit',
+          input: '/p/a.ts',
+          files: ['/p/a.ts'],
+          outcome: 'error',
+          error: '<tool_use_error>File has not been read yet.</tool_use_error>',
+        },
       ],
       { project: { name: 'p', fingerprint: 'f', root: '/p' }, sessionId: 's' },
     );

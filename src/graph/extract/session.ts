@@ -17,12 +17,15 @@ export const MAX_ERRORS = 5;
 
 /** Shell plumbing that says nothing about a project's tooling. */
 const TRIVIAL_COMMANDS = new Set(
-  'cd ls cat echo pwd mkdir rm cp mv head tail grep rg find sed awk wc sleep true false export source which chmod chown touch sort uniq xargs tee printf test env set unset kill ps date tr cut diff less more file stat du df open clear history for while if do done then else fi case esac until read eval exec'.split(' '),
+  'cd ls cat echo pwd mkdir rm cp mv head tail grep rg find sed awk wc sleep true false export source which chmod chown touch sort uniq xargs tee printf test env set unset kill ps date tr cut diff less more file stat du df open clear history for while if do done then else fi case esac until read eval exec'.split(
+    ' ',
+  ),
 );
 
 const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
-const INSTALL = /\b(?:npm\s+(?:install|i|add)|pnpm\s+add|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+((?:[^\s;&|]+\s*)+)/g;
+const INSTALL =
+  /\b(?:npm\s+(?:install|i|add)|pnpm\s+add|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+((?:[^\s;&|]+\s*)+)/g;
 
 export interface SessionContext {
   /** root: where manifests were read; paths under `display` (the root, else the session cwd) are shown relative. */
@@ -42,7 +45,11 @@ export function errorSignature(error: string): string {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !/^(exit code \d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) && !/\berror task failed$/i.test(l));
-  const named = lines.find((l) => /^(fatal|error|panic)\b|error:|\bFAIL\b|exception|cannot|can't|not found|no such|denied|undefined|unknown (option|command)|failed to/i.test(l));
+  const named = lines.find((l) =>
+    /^(fatal|error|panic)\b|error:|\bFAIL\b|exception|cannot|can't|not found|no such|denied|undefined|unknown (option|command)|failed to/i.test(
+      l,
+    ),
+  );
   const diagnostic = lines.find((l) => /:\d+(:\d+)?:/.test(l));
   return truncate(
     (named ?? diagnostic ?? lines[0] ?? '')
@@ -90,7 +97,14 @@ function signalFacts(signals: readonly Signal[], project: ExtractedEntity): Extr
   return signals.map((s) => {
     const correction = s.type === 'correction';
     if (s.type === 'decision' && s.object) {
-      return { source: user, target: { name: s.object, type: 'decision' }, relation: 'decided_for', description: `For ${project.name}, the user decided: ${s.text}`, confidence: 0.8, metadata: { signal: s.type } };
+      return {
+        source: user,
+        target: { name: s.object, type: 'decision' },
+        relation: 'decided_for',
+        description: `For ${project.name}, the user decided: ${s.text}`,
+        confidence: 0.8,
+        metadata: { signal: s.type },
+      };
     }
     return {
       source: user,
@@ -106,11 +120,22 @@ function signalFacts(signals: readonly Signal[], project: ExtractedEntity): Extr
 }
 
 export function extractSessionFacts(events: readonly SessionEvent[], ctx: SessionContext): ExtractedFact[] {
-  const project: ExtractedEntity = { name: ctx.project.name, type: 'project', properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root } };
+  const project: ExtractedEntity = {
+    name: ctx.project.name,
+    type: 'project',
+    properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root },
+  };
   const facts: ExtractedFact[] = [];
   const m = ctx.manifests;
   for (const language of m?.languages ?? []) {
-    facts.push({ source: project, target: { name: language, type: 'tool' }, relation: 'uses', description: `${project.name} is written in ${language}`, confidence: 0.9, metadata: { from: 'manifest' } });
+    facts.push({
+      source: project,
+      target: { name: language, type: 'tool' },
+      relation: 'uses',
+      description: `${project.name} is written in ${language}`,
+      confidence: 0.9,
+      metadata: { from: 'manifest' },
+    });
   }
   for (const d of m?.dependencies ?? []) {
     const version = d.version ? ` ${d.version}` : '';
@@ -129,22 +154,45 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
   const edits = new Map<string, number>();
   for (const e of events) {
     if (e.event !== 'tool') continue;
-    if (e.tool === 'Bash' && e.baseCommand && !TRIVIAL_COMMANDS.has(e.baseCommand)) tools.set(e.baseCommand, (tools.get(e.baseCommand) ?? 0) + 1);
-    if (e.tool.startsWith('mcp__')) tools.set(`${e.tool.split('__')[1]} MCP server`, (tools.get(`${e.tool.split('__')[1]} MCP server`) ?? 0) + 1);
+    if (e.tool === 'Bash' && e.baseCommand && !TRIVIAL_COMMANDS.has(e.baseCommand))
+      tools.set(e.baseCommand, (tools.get(e.baseCommand) ?? 0) + 1);
+    if (e.tool.startsWith('mcp__'))
+      tools.set(`${e.tool.split('__')[1]} MCP server`, (tools.get(`${e.tool.split('__')[1]} MCP server`) ?? 0) + 1);
     if (e.tool === 'Bash' && e.outcome === 'ok') for (const name of installed(e.input)) installs.add(name);
     if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) edits.set(f, (edits.get(f) ?? 0) + 1);
   }
   for (const [tool, count] of [...tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_TOOLS)) {
     const mcp = tool.endsWith(' MCP server');
-    facts.push({ source: project, target: { name: tool, type: 'tool' }, relation: mcp ? 'integrates' : 'uses', description: `${project.name} ${mcp ? 'integrates the' : 'uses the'} ${tool}${mcp ? '' : ' command'}`, confidence: 0.7, metadata: { count } });
+    facts.push({
+      source: project,
+      target: { name: tool, type: 'tool' },
+      relation: mcp ? 'integrates' : 'uses',
+      description: `${project.name} ${mcp ? 'integrates the' : 'uses the'} ${tool}${mcp ? '' : ' command'}`,
+      confidence: 0.7,
+      metadata: { count },
+    });
   }
   const known = new Set((m?.dependencies ?? []).map((d) => d.name));
   for (const name of [...installs].filter((n) => !known.has(n))) {
-    facts.push({ source: project, target: { name, type: 'library' }, relation: 'depends_on', description: `${project.name} depends on ${name} (installed during a session)`, confidence: 0.7, metadata: { from: 'install' } });
+    facts.push({
+      source: project,
+      target: { name, type: 'library' },
+      relation: 'depends_on',
+      description: `${project.name} depends on ${name} (installed during a session)`,
+      confidence: 0.7,
+      metadata: { from: 'install' },
+    });
   }
   for (const [file, count] of [...edits].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_FILES)) {
     const shown = displayPath(file, ctx.project.display ?? ctx.project.root);
-    facts.push({ source: project, target: { name: shown, type: 'file' }, relation: 'has_component', description: `${project.name} contains the file ${shown}`, confidence: 0.8, metadata: { edits: count } });
+    facts.push({
+      source: project,
+      target: { name: shown, type: 'file' },
+      relation: 'has_component',
+      description: `${project.name} contains the file ${shown}`,
+      confidence: 0.8,
+      metadata: { edits: count },
+    });
   }
   facts.push(...errorFacts(events, project, ctx.project.display ?? ctx.project.root));
   facts.push(...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project));
@@ -157,7 +205,8 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
   const seen = new Set<string>();
   events.forEach((e, i) => {
     // Errors of commands; a file tool's error is the agent's own slip ("file not read yet").
-    if (e.event !== 'tool' || e.outcome !== 'error' || out.length >= MAX_ERRORS || !(e.tool === 'Bash' || e.tool.startsWith('mcp__'))) return;
+    if (e.event !== 'tool' || e.outcome !== 'error' || out.length >= MAX_ERRORS || !(e.tool === 'Bash' || e.tool.startsWith('mcp__')))
+      return;
     const key = commandKey(e);
     const signature = errorSignature(e.error) || 'failed';
     const name = truncate(`${key}: ${signature}`, 100);
@@ -166,7 +215,18 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
     const error: ExtractedEntity = { name, type: 'error_pattern', properties: { command: key } };
     const later = events.slice(i + 1);
     const fixedAt = later.findIndex((x) => x.event === 'tool' && x.outcome === 'ok' && commandKey(x) === key);
-    const edited = fixedAt < 0 ? [] : [...new Set(later.slice(0, fixedAt).filter((x) => FILE_TOOLS.has(x.tool)).flatMap((x) => (x.files.length ? x.files : [x.input])).filter(Boolean))];
+    const edited =
+      fixedAt < 0
+        ? []
+        : [
+            ...new Set(
+              later
+                .slice(0, fixedAt)
+                .filter((x) => FILE_TOOLS.has(x.tool))
+                .flatMap((x) => (x.files.length ? x.files : [x.input]))
+                .filter(Boolean),
+            ),
+          ];
     const fix = later[fixedAt];
     if (fix && edited.length > 0) {
       const files = edited.map((f) => displayPath(f, root));
@@ -180,7 +240,14 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
         metadata: { files },
       });
     } else if (!fix) {
-      out.push({ source: project, target: error, relation: 'blocked_by', description: `${project.name}: ${key} failed with "${signature}"`, confidence: 0.6, validAt: e.ts || undefined });
+      out.push({
+        source: project,
+        target: error,
+        relation: 'blocked_by',
+        description: `${project.name}: ${key} failed with "${signature}"`,
+        confidence: 0.6,
+        validAt: e.ts || undefined,
+      });
     }
   });
   return out;

@@ -13,20 +13,26 @@ describe('preference and decision signals', () => {
   });
 
   it('detects French preferences, corrections and decisions', () => {
-    const s = detectSignals("Je préfère Drizzle à Prisma. Non, pas de default exports. On part sur Vitest pour les tests. N'utilise jamais de any.");
+    const s = detectSignals(
+      "Je préfère Drizzle à Prisma. Non, pas de default exports. On part sur Vitest pour les tests. N'utilise jamais de any.",
+    );
     expect(s.map((x) => x.type)).toEqual(['explicit', 'correction', 'decision', 'explicit']);
     expect(s[2]?.object).toBe('Vitest');
     expect(s[3]?.polarity).toBe('against');
   });
 
   it('detects principles and English decisions and corrections', () => {
-    const s = detectSignals("We follow the SSOT principle here. Let's go with Drizzle for the ORM. No, I told you to keep the tests small.");
+    const s = detectSignals(
+      "We follow the SSOT principle here. Let's go with Drizzle for the ORM. No, I told you to keep the tests small.",
+    );
     expect(s.map((x) => x.type)).toEqual(['principle', 'decision', 'correction']);
     expect(s[1]?.object).toBe('Drizzle');
   });
 
   it('ignores code blocks, quotes, headings, and prose without a signal', () => {
-    expect(detectSignals('```\n// always do this\nnever();\n```\n> always quoted\n# Always a heading\nPlease fix the failing test.')).toEqual([]);
+    expect(
+      detectSignals('```\n// always do this\nnever();\n```\n> always quoted\n# Always a heading\nPlease fix the failing test.'),
+    ).toEqual([]);
     expect(detectSignals('')).toEqual([]);
   });
 

@@ -30,8 +30,14 @@ export const MAX_PRINCIPLE_SENTENCE = 160;
 const AGAINST = /\b(never|don['’]?t|do not|avoid|stop|no more)\b|(^|\s)(jamais|n['’]utilise pas|ne pas|évite|arr[êe]te|plus de)(\s|$)/i;
 
 const PATTERNS: { type: SignalType; re: RegExp }[] = [
-  { type: 'correction', re: /^(no|nope|non)\b[\s,.!:]+\S|\b(i told you|i said|that['’]s wrong|not like that|wrong approach)\b|(je t['’]ai dit|c['’]est faux|pas comme [çc]a|arr[êe]te de|arr[êe]te d['’])/i },
-  { type: 'decision', re: /\b(let['’]?s (go with|use|switch to|keep)|we['’]ll (go with|use)|we (decided|chose|agreed)|i (decided|chose)|go with)\b|(on part sur|on va utiliser|on garde|j['’]ai choisi|on a (décidé|choisi)|nous avons (décidé|choisi))/i },
+  {
+    type: 'correction',
+    re: /^(no|nope|non)\b[\s,.!:]+\S|\b(i told you|i said|that['’]s wrong|not like that|wrong approach)\b|(je t['’]ai dit|c['’]est faux|pas comme [çc]a|arr[êe]te de|arr[êe]te d['’])/i,
+  },
+  {
+    type: 'decision',
+    re: /\b(let['’]?s (go with|use|switch to|keep)|we['’]ll (go with|use)|we (decided|chose|agreed)|i (decided|chose)|go with)\b|(on part sur|on va utiliser|on garde|j['’]ai choisi|on a (décidé|choisi)|nous avons (décidé|choisi))/i,
+  },
   { type: 'principle', re: /\b(ssot|single source of truth|dry|kiss|yagni|tdd|test[- ]driven|library[- ]first)\b/i },
   {
     type: 'explicit',
@@ -71,7 +77,10 @@ export function proseSentences(text: string): string[] {
 }
 
 function decisionObject(sentence: string): string | undefined {
-  const m = /(?:go with|use|switch to|keep|decided (?:on|to use)|chose|on part sur|on va utiliser|on garde|choisi)\s+(?:the |le |la |les |l['’])?([`"']?[\p{L}\p{N}@/._-]+)(?:[ -]([\p{L}\p{N}._-]+))?/iu.exec(sentence);
+  const m =
+    /(?:go with|use|switch to|keep|decided (?:on|to use)|chose|on part sur|on va utiliser|on garde|choisi)\s+(?:the |le |la |les |l['’])?([`"']?[\p{L}\p{N}@/._-]+)(?:[ -]([\p{L}\p{N}._-]+))?/iu.exec(
+      sentence,
+    );
   // A second word belongs to the name only when capitalised or a number ("Vite 6", "Next JS").
   const second = m?.[2] && /^[\p{Lu}\p{N}]/u.test(m[2]) ? ` ${m[2]}` : '';
   const object = m?.[1] ? `${m[1]}${second}`.replace(/[`"'.]+$|^[`"']/g, '') : undefined;
@@ -91,7 +100,13 @@ export function detectSignals(text: string, max = MAX_SIGNALS_PER_SESSION): Sign
     if (!normalized || seen.has(normalized)) continue;
     seen.add(normalized);
     const object = hit.type === 'decision' ? decisionObject(sentence) : undefined;
-    out.push({ type: hit.type, polarity: AGAINST.test(sentence) ? 'against' : 'for', text: sentence, normalized, ...(object ? { object } : {}) });
+    out.push({
+      type: hit.type,
+      polarity: AGAINST.test(sentence) ? 'against' : 'for',
+      text: sentence,
+      normalized,
+      ...(object ? { object } : {}),
+    });
     if (out.length >= max) break;
   }
   return out;

@@ -27,7 +27,10 @@ export function editedProjectFiles(observations: readonly Obs[]): string[] {
   return files;
 }
 
-const stem = (file: string): string => basename(file, extname(file)).replace(/(_test|\.test|\.spec|_spec)$/, '').replace(/^test_/, '');
+const stem = (file: string): string =>
+  basename(file, extname(file))
+    .replace(/(_test|\.test|\.spec|_spec)$/, '')
+    .replace(/^test_/, '');
 const GENERATED_PAIRS: readonly [RegExp, RegExp][] = [
   [/(^|\/)package\.json$/, /(^|\/)(package-lock\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/],
   [/(^|\/)go\.mod$/, /(^|\/)go\.sum$/],
@@ -86,7 +89,10 @@ export function mineCoedits(observations: readonly Obs[]): Candidate[] {
 }
 
 /** Co-edit instincts a finished session contradicts: it edited one file of the pair but not the other. */
-export function contradictedPairs(pairs: readonly { key: string; files: readonly [string, string] }[], edited: readonly string[]): string[] {
+export function contradictedPairs(
+  pairs: readonly { key: string; files: readonly [string, string] }[],
+  edited: readonly string[],
+): string[] {
   const set = new Set(edited);
   return pairs.filter((p) => set.has(p.files[0]) !== set.has(p.files[1])).map((p) => p.key);
 }

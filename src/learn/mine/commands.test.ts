@@ -25,7 +25,7 @@ describe('splitCommand', () => {
   });
 
   it('drops heredoc bodies and joins continued lines', () => {
-    const parts = splitCommand("git commit -m \"$(cat <<'EOF'\nFix && things\nEOF\n)\" && git push");
+    const parts = splitCommand('git commit -m "$(cat <<\'EOF\'\nFix && things\nEOF\n)" && git push');
     expect(parts.map((p) => p.signature)).toContain('git push');
     expect(parts.map((p) => p.signature)).not.toContain('things');
     expect(splitCommand('go test \\\n  ./... -run X').map((p) => p.signature)).toEqual(['go test']);

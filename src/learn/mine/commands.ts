@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 
 /** Programs that take a subcommand worth keeping in the signature. */
+// prettier-ignore
 const SUBCOMMAND_PROGRAMS = new Set([
   'git', 'go', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'gh', 'docker', 'kubectl', 'mise', 'uv', 'poetry', 'deno', 'dotnet',
   'make', 'just', 'task', 'rake', 'npx', 'bundle', 'mvn', 'gradle', './gradlew', 'pip', 'pip3', 'brew', 'helm', 'terraform',
@@ -28,6 +29,7 @@ const TASK_RUNNERS: Readonly<Record<string, readonly string[]>> = {
 const DIRECT_TASK_RUNNERS = new Set(['make', 'just', 'task', 'rake', 'nx', 'turbo', 'tox', 'nox']);
 
 /** Commands that only look around or print: never part of a learned pattern. */
+// prettier-ignore
 const NOISE_PROGRAMS = new Set([
   'cat', 'ls', 'echo', 'printf', 'pwd', 'cd', 'head', 'tail', 'grep', 'egrep', 'rg', 'ag', 'find', 'fd', 'wc', 'sed', 'awk',
   'which', 'type', 'sleep', 'mkdir', 'rm', 'rmdir', 'cp', 'mv', 'touch', 'chmod', 'chown', 'jq', 'yq', 'sort', 'uniq', 'tree',
@@ -39,6 +41,7 @@ const NOISE_PROGRAMS = new Set([
 ]);
 
 /** git and gh subcommands that make up the standard flow: never an instinct on their own. */
+// prettier-ignore
 const GIT_FLOW = new Set([
   'add', 'commit', 'push', 'pull', 'fetch', 'checkout', 'switch', 'merge', 'rebase', 'stash', 'status', 'diff', 'log', 'show',
   'branch', 'rev-parse', 'reset', 'restore', 'tag', 'remote', 'clone', 'init', 'blame', 'cherry-pick', 'worktree', 'config',
@@ -48,6 +51,7 @@ const GIT_FLOW = new Set([
 ]);
 
 /** The ecosystem's stock commands: "run the tests / the linter / the build" is generic validation. */
+// prettier-ignore
 const ECOSYSTEM_DEFAULTS = new Set([
   'go test', 'go build', 'go vet', 'go run', 'go mod', 'go mod tidy', 'go mod download', 'go fmt', 'go doc', 'go tool', 'go generate', 'go install', 'go get', 'go env',
   'go version', 'gofmt', 'goimports', 'golangci-lint', 'npm test', 'npm install', 'npm ci', 'npm i', 'pnpm install', 'pnpm i',
@@ -126,8 +130,7 @@ export function splitCommand(command: string): CommandSegment[] {
 const isAssignment = (word: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
 const isFlag = (word: string): boolean => word.startsWith('-');
 const isRedirect = (word: string): boolean => /^\d?>|^<|^&>|^\d>&\d$/.test(word);
-const looksLikeValue = (word: string): boolean =>
-  /[/\\]|\.\w+$|^\.|^\$|^["'`]|^\d|[*?{}[\]<>@=]/.test(word) || word.length > 40;
+const looksLikeValue = (word: string): boolean => /[/\\]|\.\w+$|^\.|^\$|^["'`]|^\d|[*?{}[\]<>@=]/.test(word) || word.length > 40;
 
 function words(segment: string): string[] {
   return (segment.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).filter((w) => !isRedirect(w));
@@ -137,7 +140,11 @@ function words(segment: string): string[] {
 export function commandSignature(segment: string): { signature: string; program: string } {
   const all = words(segment);
   let i = 0;
-  while (i < all.length && (isAssignment(all[i] as string) || ['sudo', 'env', 'time', 'nohup', 'command', 'exec'].includes(all[i] as string))) i++;
+  while (
+    i < all.length &&
+    (isAssignment(all[i] as string) || ['sudo', 'env', 'time', 'nohup', 'command', 'exec'].includes(all[i] as string))
+  )
+    i++;
   const first = all[i];
   if (!first) return { signature: '', program: '' };
   const isScript = /^(\.{0,2}\/|~\/)|\.(sh|py|rb|js|ts|mjs|pl)$/.test(first) || first.includes('/');
@@ -194,7 +201,31 @@ export function isProjectSpecific(signature: string): boolean {
   if (verbs && sub && verbs.includes(sub) && task) return true;
   if (DIRECT_TASK_RUNNERS.has(program) && sub) return true;
   // "pnpm lint" / "yarn build": package scripts called without "run".
-  if ((program === 'pnpm' || program === 'yarn' || program === 'bun') && sub && !['install', 'i', 'add', 'remove', 'test', 'exec', 'dlx', 'x', 'why', 'list', 'ls', 'outdated', 'update', 'up', 'init', 'create', 'publish', 'link'].includes(sub)) return true;
+  if (
+    (program === 'pnpm' || program === 'yarn' || program === 'bun') &&
+    sub &&
+    ![
+      'install',
+      'i',
+      'add',
+      'remove',
+      'test',
+      'exec',
+      'dlx',
+      'x',
+      'why',
+      'list',
+      'ls',
+      'outdated',
+      'update',
+      'up',
+      'init',
+      'create',
+      'publish',
+      'link',
+    ].includes(sub)
+  )
+    return true;
   return false;
 }
 
@@ -209,13 +240,14 @@ export function purposeOf(signature: string): Purpose | undefined {
   const verbs = program ? TASK_RUNNERS[program] : undefined;
   // For a task runner only the task name tells the purpose ("mise run dup" is not "run").
   const isScript = !!program && (program.includes('/') || /\.(sh|py|rb|js|ts|mjs|pl)$/.test(program));
-  const name = verbs && sub && verbs.includes(sub)
-    ? (task ?? '')
-    : program && DIRECT_TASK_RUNNERS.has(program)
-      ? (sub ?? '')
-      : isScript
-        ? (sub ?? basename(program).replace(/\.\w+$/, ''))
-        : signature;
+  const name =
+    verbs && sub && verbs.includes(sub)
+      ? (task ?? '')
+      : program && DIRECT_TASK_RUNNERS.has(program)
+        ? (sub ?? '')
+        : isScript
+          ? (sub ?? basename(program).replace(/\.\w+$/, ''))
+          : signature;
   const text = name.toLowerCase().replace(/[:_./-]/g, ' ');
   for (const [re, purpose] of PURPOSE_WORDS) if (re.test(text)) return purpose;
   return undefined;

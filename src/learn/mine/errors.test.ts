@@ -5,16 +5,22 @@ const ids = (text: string): string[] => errorSignatures(text).map((s) => s.id);
 
 describe('errorSignatures', () => {
   it('reads golangci-lint findings, with gosec and staticcheck codes, from raw or joined summaries', () => {
-    const raw = 'Exit code 1\n[lint] $ golangci-lint run ./...\ncmd/entire/cli/setup.go:175:19: string `.entire/settings.json` has 3 occurrences, make it a constant (goconst)';
+    const raw =
+      'Exit code 1\n[lint] $ golangci-lint run ./...\ncmd/entire/cli/setup.go:175:19: string `.entire/settings.json` has 3 occurrences, make it a constant (goconst)';
     const [sig] = errorSignatures(raw);
     expect(sig).toMatchObject({ id: 'golangci-goconst', label: 'golangci-lint goconst', generic: false });
     expect(sig?.headline).toBe('string `.entire/settings.json` has 3 occurrences, make it a constant');
-    expect(ids('Exit code 1 | [lint:go] cmd/x/paths.go:601:7: G306: Expect WriteFile permissions to be 0600 or less (gosec)')).toEqual(['golangci-gosec-g306']);
+    expect(ids('Exit code 1 | [lint:go] cmd/x/paths.go:601:7: G306: Expect WriteFile permissions to be 0600 or less (gosec)')).toEqual([
+      'golangci-gosec-g306',
+    ]);
     expect(ids('a.go:48:2: S1023: redundant return statement (staticcheck)')).toEqual(['golangci-staticcheck-s1023']);
-    expect(errorSignatures('x_test.go:17: 17-67 lines are duplicate of `cmd/clean_test.go:16-66` (dupl)')[0]?.headline).toBe('lines are duplicate of `cmd/clean_test.go`');
+    expect(errorSignatures('x_test.go:17: 17-67 lines are duplicate of `cmd/clean_test.go:16-66` (dupl)')[0]?.headline).toBe(
+      'lines are duplicate of `cmd/clean_test.go`',
+    );
   });
 
   it('keeps at most three distinct signatures, specific before generic', () => {
+    // prettier-ignore
     const text = [
       'a.go:1:1: undefined: foo (typecheck)',
       'b.go:2:2: Error return value of `os.WriteFile` is not checked (errcheck)',
@@ -67,6 +73,8 @@ describe('helpers', () => {
   });
 
   it('normalises paths, numbers and hashes away', () => {
-    expect(normaliseMessage('unable to read e53647ba1f1e5203bedff558b482f178db045555 in /tmp/x/y at line 42')).toBe('unable to read in at line');
+    expect(normaliseMessage('unable to read e53647ba1f1e5203bedff558b482f178db045555 in /tmp/x/y at line 42')).toBe(
+      'unable to read in at line',
+    );
   });
 });

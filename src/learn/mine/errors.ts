@@ -15,7 +15,8 @@ export interface ErrorSignature {
 }
 
 /** Messages from Claude Code's own tool guard, not from the user's tools. */
-const TOOL_GUARD = /Sibling tool call errored|File has not been read yet|has been modified since read|String to replace not found|File does not exist|Request interrupted|user doesn't want to proceed|Permission to use \w+ has been denied|operation was aborted|InputValidationError/i;
+const TOOL_GUARD =
+  /Sibling tool call errored|File has not been read yet|has been modified since read|String to replace not found|File does not exist|Request interrupted|user doesn't want to proceed|Permission to use \w+ has been denied|operation was aborted|InputValidationError/i;
 
 export const isToolGuardError = (text: string): boolean => TOOL_GUARD.test(text);
 
@@ -38,7 +39,8 @@ export function normaliseMessage(message: string): string {
 }
 
 const GOLANGCI = /^(\S+?):(\d+)(?::(\d+))?:\s*(.+?)\s*\(([a-z][\w-]*)\)$/;
-const GO_COMPILE = /undefined: |\bundefined \(type |declared and not used|imported and not used|cannot use .* as |too many arguments|not enough arguments|missing return|syntax error|has no field or method/;
+const GO_COMPILE =
+  /undefined: |\bundefined \(type |declared and not used|imported and not used|cannot use .* as |too many arguments|not enough arguments|missing return|syntax error|has no field or method/;
 
 /** One representative message: positions and line ranges that only held that day are dropped. */
 function shorten(message: string): string {
@@ -50,7 +52,12 @@ function shorten(message: string): string {
   return truncate(cleaned, 160);
 }
 
-const sig = (id: string, label: string, headline: string, generic: boolean): ErrorSignature => ({ id, label, headline: shorten(headline), generic });
+const sig = (id: string, label: string, headline: string, generic: boolean): ErrorSignature => ({
+  id,
+  label,
+  headline: shorten(headline),
+  generic,
+});
 
 /** Every distinct signature in an error text (at most `limit`), most specific first. */
 export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
@@ -72,7 +79,14 @@ export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
         continue;
       }
       const code = /^([GS]A?\d{3,4}|ST\d{4}):/.exec(message)?.[1];
-      add(sig(`golangci-${linter}${code ? `-${code.toLowerCase()}` : ''}`, `golangci-lint ${linter}${code ? ` ${code}` : ''}`, message, false));
+      add(
+        sig(
+          `golangci-${linter}${code ? `-${code.toLowerCase()}` : ''}`,
+          `golangci-lint ${linter}${code ? ` ${code}` : ''}`,
+          message,
+          false,
+        ),
+      );
       continue;
     }
     const eslint = /^\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/.exec(line);
@@ -96,10 +110,20 @@ export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
       add(sig(`command-not-found-${slugify(program)}`, `"${program}: command not found"`, line, false));
       continue;
     }
-    const py = /\b((?:ModuleNotFound|Import|Attribute|Key|Type|Value|Name|FileNotFound|Permission|Runtime|Syntax|Assertion)Error):\s*(.*)/.exec(line);
+    const py =
+      /\b((?:ModuleNotFound|Import|Attribute|Key|Type|Value|Name|FileNotFound|Permission|Runtime|Syntax|Assertion)Error):\s*(.*)/.exec(
+        line,
+      );
     if (py) {
       const module = /No module named '([\w.]+)'/.exec(line)?.[1];
-      add(sig(`python-${slugify(py[1] as string)}${module ? `-${slugify(module)}` : ''}`, `Python ${py[1]}`, line, py[1] === 'SyntaxError' || py[1] === 'AssertionError'));
+      add(
+        sig(
+          `python-${slugify(py[1] as string)}${module ? `-${slugify(module)}` : ''}`,
+          `Python ${py[1]}`,
+          line,
+          py[1] === 'SyntaxError' || py[1] === 'AssertionError',
+        ),
+      );
       continue;
     }
     if (/^--- FAIL: \w+/.test(line) || /^FAIL\s/.test(line) || /\[(build|setup) failed\]/.test(line) || /^panic: /.test(line)) {

@@ -8,10 +8,21 @@ const ERRCHECK = 'Exit code 1 | [lint:go] cmd/x/state.go:134:3: Error return val
 describe('mineFixes', () => {
   it('finds a failing command, the edits, and the same command passing', () => {
     const [fix, ...rest] = mineFixes(
-      steps([{ bash: 'mise run fmt && mise run lint', error: ERRCHECK }, { read: 'cmd/x/state.go' }, { edit: 'cmd/x/state.go' }, { bash: 'mise run lint 2>&1' }]),
+      steps([
+        { bash: 'mise run fmt && mise run lint', error: ERRCHECK },
+        { read: 'cmd/x/state.go' },
+        { edit: 'cmd/x/state.go' },
+        { bash: 'mise run lint 2>&1' },
+      ]),
     );
     expect(rest).toEqual([]);
-    expect(fix).toMatchObject({ key: 'fix:golangci-errcheck', category: 'fix_pattern', domain: 'code-style', miner: 'error-fix', notable: true });
+    expect(fix).toMatchObject({
+      key: 'fix:golangci-errcheck',
+      category: 'fix_pattern',
+      domain: 'code-style',
+      miner: 'error-fix',
+      notable: true,
+    });
     expect(fix?.trigger).toBe('when writing code that `mise run lint` checks in demo');
     expect(fix?.action).toContain('Error return value of `os.WriteFile` is not checked');
     expect(fix?.subjects).toEqual(expect.arrayContaining(['mise run lint', 'cmd/x/state.go']));
@@ -19,14 +30,20 @@ describe('mineFixes', () => {
 
   it('records fixes made by a command (go mod tidy) between the failure and the rerun', () => {
     const [fix] = mineFixes(
-      steps([{ bash: 'go test ./...', error: 'go: updates to go.mod needed; to update it: go mod tidy' }, { bash: 'go mod tidy' }, { bash: 'go test ./...' }]),
+      steps([
+        { bash: 'go test ./...', error: 'go: updates to go.mod needed; to update it: go mod tidy' },
+        { bash: 'go mod tidy' },
+        { bash: 'go test ./...' },
+      ]),
     );
     expect(fix?.key).toBe('fix:go-updates-to-go-mod-needed-to');
     expect(fix?.action).toBe('Run `go mod tidy`, then rerun `go test`.');
   });
 
   it('calls a plain rerun that passes flaky, only for validation commands', () => {
-    const flaky = mineFixes(steps([{ bash: 'mise run test 2>&1 | tail -20', error: 'Error: context deadline exceeded' }, { bash: 'mise run test' }]));
+    const flaky = mineFixes(
+      steps([{ bash: 'mise run test 2>&1 | tail -20', error: 'Error: context deadline exceeded' }, { bash: 'mise run test' }]),
+    );
     expect(flaky.map((c) => c.key)).toEqual(['fix:flaky-mise-run-test-error-context-deadline-exceeded']);
     const notFlaky = mineFixes(steps([{ bash: 'gh api repos/x/y', error: 'Error: rate limited' }, { bash: 'gh api repos/x/y' }]));
     expect(notFlaky).toEqual([]);
@@ -38,11 +55,25 @@ describe('mineFixes', () => {
   });
 
   it('ignores the tool guard, git flow, unrelated commands, and reruns outside 30 minutes', () => {
-    expect(mineFixes(steps([{ bash: 'git rebase origin/main', error: 'error: could not apply 2dd8eff6' }, { edit: 'a.go' }, { bash: 'git rebase --continue' }]))).toEqual([]);
-    expect(mineFixes(steps([{ bash: 'mise run lint', error: 'Sibling tool call errored' }, { edit: 'a.go' }, { bash: 'mise run lint' }]))).toEqual([]);
+    expect(
+      mineFixes(
+        steps([
+          { bash: 'git rebase origin/main', error: 'error: could not apply 2dd8eff6' },
+          { edit: 'a.go' },
+          { bash: 'git rebase --continue' },
+        ]),
+      ),
+    ).toEqual([]);
+    expect(
+      mineFixes(steps([{ bash: 'mise run lint', error: 'Sibling tool call errored' }, { edit: 'a.go' }, { bash: 'mise run lint' }])),
+    ).toEqual([]);
     expect(mineFixes(steps([{ bash: 'mise run lint', error: ERRCHECK }, { edit: 'a.go' }, { bash: 'mise run test' }]))).toEqual([]);
-    expect(mineFixes(steps([{ bash: 'mise run lint', error: ERRCHECK }, { edit: 'a.go' }, { wait: 31 * 60 }, { bash: 'mise run lint' }]))).toEqual([]);
-    expect(mineFixes(steps([{ bash: 'mise run lint', error: ERRCHECK }, { edit: 'a.go' }, { bash: 'mise run lint', error: ERRCHECK }]))).toEqual([]);
+    expect(
+      mineFixes(steps([{ bash: 'mise run lint', error: ERRCHECK }, { edit: 'a.go' }, { wait: 31 * 60 }, { bash: 'mise run lint' }])),
+    ).toEqual([]);
+    expect(
+      mineFixes(steps([{ bash: 'mise run lint', error: ERRCHECK }, { edit: 'a.go' }, { bash: 'mise run lint', error: ERRCHECK }])),
+    ).toEqual([]);
   });
 
   it('blames the segment that matches the error', () => {

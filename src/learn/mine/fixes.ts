@@ -31,7 +31,13 @@ const sameScript = (a: string, b: string): boolean => {
   return pa === pb && !!pa && (pa.includes('/') || /\.\w+$/.test(pa));
 };
 
-const signatures = (command: string): string[] => [...new Set(splitCommand(command).map((s) => s.signature).filter((s) => !isNoise(s)))];
+const signatures = (command: string): string[] => [
+  ...new Set(
+    splitCommand(command)
+      .map((s) => s.signature)
+      .filter((s) => !isNoise(s)),
+  ),
+];
 
 function domainFor(sig: ErrorSignature): Domain {
   if (/gosec|security|secret/.test(sig.id)) return 'security';
@@ -61,7 +67,9 @@ const isLintFinding = (sig: ErrorSignature): boolean => sig.id.startsWith('golan
 function fixCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSignature, files: string[], commands: string[]): Candidate {
   const domain = domainFor(sig);
   const where = passed.projectName || 'this project';
-  const steps = [files.length ? `editing ${listFiles(files)}` : '', commands.length ? `running ${commands.map(backtick).join(', ')}` : ''].filter(Boolean).join(' and ');
+  const steps = [files.length ? `editing ${listFiles(files)}` : '', commands.length ? `running ${commands.map(backtick).join(', ')}` : '']
+    .filter(Boolean)
+    .join(' and ');
   // A lint rule is worth knowing before writing the code; other failures, when they happen.
   const lint = isLintFinding(sig);
   return {
@@ -116,7 +124,9 @@ function recoveryCandidate(failed: Obs, next: Obs, from: string, to: string, sig
     trigger: `when ${backtick(from)} fails${why}`,
     action: `Use ${backtick(to)} instead.`,
     explain: `${backtick(from)} failed${why}; ${backtick(to)} right after it passed.`,
-    evidence: [`${backtick(truncate(failed.input, 100))} failed${sig ? ` (${sig.headline})` : ''}; ${backtick(truncate(next.input, 100))} passed`],
+    evidence: [
+      `${backtick(truncate(failed.input, 100))} failed${sig ? ` (${sig.headline})` : ''}; ${backtick(truncate(next.input, 100))} passed`,
+    ],
     subjects: [from, to, ...(sig ? [sig.label] : [])],
     miner: 'recovery',
     notable: true,
@@ -141,9 +151,11 @@ function fixCommands(between: readonly Obs[], failedSigs: readonly string[]): st
 export function blame(segments: readonly string[], sig: ErrorSignature): string | undefined {
   const program = (s: string): string => s.split(' ')[0] ?? '';
   const pick = (test: (s: string) => boolean): string | undefined => segments.filter(test).at(-1);
-  if (sig.id.startsWith('golangci-') || sig.id.startsWith('eslint-')) return pick((s) => purposeOf(s) === 'lint' || purposeOf(s) === 'check');
+  if (sig.id.startsWith('golangci-') || sig.id.startsWith('eslint-'))
+    return pick((s) => purposeOf(s) === 'lint' || purposeOf(s) === 'check');
   if (sig.id.startsWith('git-')) return pick((s) => program(s) === 'git');
-  if (sig.id.startsWith('go-') || sig.id === 'go-test-failure') return pick((s) => program(s) === 'go' || purposeOf(s) === 'test' || purposeOf(s) === 'build');
+  if (sig.id.startsWith('go-') || sig.id === 'go-test-failure')
+    return pick((s) => program(s) === 'go' || purposeOf(s) === 'test' || purposeOf(s) === 'build');
   if (sig.id.startsWith('npm-')) return pick((s) => ['npm', 'npx'].includes(program(s)));
   if (sig.id.startsWith('python-')) return pick((s) => /^(python3?|pytest|uv|poetry|pip3?)$/.test(program(s)));
   if (sig.id.startsWith('command-not-found-')) return pick((s) => sig.id.endsWith(`-${program(s)}`)) ?? segments.at(-1);
@@ -183,7 +195,8 @@ export function mineFixes(observations: readonly Obs[]): Candidate[] {
           const command = blame(shared, sig);
           if (!command || isGitFlow(command)) continue;
           if (files.length > 0 || commands.length > 0) out.push(fixCandidate(failed, next, command, sig, files, commands));
-          else if (isValidation(command) && coreCommand(failed.input) === coreCommand(next.input)) out.push(flakyCandidate(failed, next, command, sig));
+          else if (isValidation(command) && coreCommand(failed.input) === coreCommand(next.input))
+            out.push(flakyCandidate(failed, next, command, sig));
         }
       }
       break;

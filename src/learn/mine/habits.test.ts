@@ -6,7 +6,16 @@ import { mineCombos, mineProjectCommands, mineSequences, taskVariant } from './h
 
 describe('mineSequences', () => {
   it('pairs commands from separate calls within 5 minutes, skipping noise and git', () => {
-    const found = mineSequences(steps([{ bash: 'make gen' }, { bash: 'git status' }, { bash: 'ls' }, { bash: './scripts/smoke.sh' }, { wait: 6 * 60 }, { bash: 'make gen' }]));
+    const found = mineSequences(
+      steps([
+        { bash: 'make gen' },
+        { bash: 'git status' },
+        { bash: 'ls' },
+        { bash: './scripts/smoke.sh' },
+        { wait: 6 * 60 },
+        { bash: 'make gen' },
+      ]),
+    );
     expect(found.map((c) => c.key)).toEqual(['seq:make-gen->scripts-smoke.sh']);
     expect(found[0]).toMatchObject({ category: 'sequence', miner: 'sequence', notable: false });
   });
@@ -22,7 +31,11 @@ describe('mineSequences', () => {
 describe('mineCombos', () => {
   it('collects commands chained with && or ; but not pipes', () => {
     const [combo] = mineCombos(steps([{ bash: 'cd /x && make gen && ./scripts/smoke.sh 2>&1 | tail -5' }]));
-    expect(combo).toMatchObject({ key: 'combo:make-gen+scripts-smoke.sh', category: 'combo', action: 'Run them together: `make gen && ./scripts/smoke.sh`.' });
+    expect(combo).toMatchObject({
+      key: 'combo:make-gen+scripts-smoke.sh',
+      category: 'combo',
+      action: 'Run them together: `make gen && ./scripts/smoke.sh`.',
+    });
     expect(mineCombos(steps([{ bash: 'mise run lint | grep error' }]))).toEqual([]);
     expect(mineCombos(steps([{ bash: 'make gen && make build', error: 'boom' }]))).toEqual([]);
   });
@@ -30,7 +43,9 @@ describe('mineCombos', () => {
 
 describe('mineProjectCommands', () => {
   it("learns the project's own task for a purpose, never the stock toolchain", () => {
-    const found = mineProjectCommands(steps([{ bash: 'mise run test:integration 2>&1' }, { bash: 'go test ./...' }, { bash: 'mise run dup' }], { projectName: 'cli' }));
+    const found = mineProjectCommands(
+      steps([{ bash: 'mise run test:integration 2>&1' }, { bash: 'go test ./...' }, { bash: 'mise run dup' }], { projectName: 'cli' }),
+    );
     expect(found.map((c) => c.key)).toEqual(['pref:cli/test=mise-run-test:integration']);
     expect(found[0]?.trigger).toBe('when you need to run the tests (integration) in cli');
     expect(taskVariant('mise run test')).toBe('');
@@ -38,13 +53,22 @@ describe('mineProjectCommands', () => {
 });
 
 describe('co-edits', () => {
-  const session = steps([{ edit: 'src/store/schema.ts' }, { edit: 'src/store/migrations.ts' }, { edit: 'src/store/schema.test.ts' }, { read: 'README.md' }]);
+  const session = steps([
+    { edit: 'src/store/schema.ts' },
+    { edit: 'src/store/migrations.ts' },
+    { edit: 'src/store/schema.test.ts' },
+    { read: 'README.md' },
+  ]);
 
   it('pairs project files edited in one session; files outside the project are ignored', () => {
     expect(editedProjectFiles([...session, ...steps([{ edit: '../elsewhere/x.ts' }], { cwd: '/work/demo' })])).toEqual([
-      'src/store/schema.ts', 'src/store/migrations.ts', 'src/store/schema.test.ts', '../elsewhere/x.ts',
+      'src/store/schema.ts',
+      'src/store/migrations.ts',
+      'src/store/schema.test.ts',
+      '../elsewhere/x.ts',
     ]);
     const keys = mineCoedits(session).map((c) => c.key);
+    // prettier-ignore
     expect(keys).toEqual([
       'combo:demo:src/store/migrations.ts+src/store/schema.ts',
       'combo:demo:src/store/schema.test.ts+src/store/schema.ts',
@@ -63,7 +87,10 @@ describe('co-edits', () => {
   });
 
   it('finds the pairs a session contradicts (one file edited without the other)', () => {
-    const pairs = [{ key: pairKey('demo', 'a.ts', 'b.ts'), files: ['a.ts', 'b.ts'] as [string, string] }, { key: 'k2', files: ['c.ts', 'd.ts'] as [string, string] }];
+    const pairs = [
+      { key: pairKey('demo', 'a.ts', 'b.ts'), files: ['a.ts', 'b.ts'] as [string, string] },
+      { key: 'k2', files: ['c.ts', 'd.ts'] as [string, string] },
+    ];
     expect(contradictedPairs(pairs, ['a.ts', 'x.ts'])).toEqual(['combo:demo:a.ts+b.ts']);
     expect(contradictedPairs(pairs, ['a.ts', 'b.ts', 'x.ts'])).toEqual([]);
   });

@@ -7,7 +7,17 @@
 import { slugify } from '../../core/text.js';
 import { type Obs, isBash } from '../observation.js';
 import { type Candidate, backtick } from './candidate.js';
-import { type Purpose, isEcosystemDefault, isGitFlow, isNoise, isProjectSpecific, meaningfulSegments, purposeOf, signatureSlug, splitCommand } from './commands.js';
+import {
+  type Purpose,
+  isEcosystemDefault,
+  isGitFlow,
+  isNoise,
+  isProjectSpecific,
+  meaningfulSegments,
+  purposeOf,
+  signatureSlug,
+  splitCommand,
+} from './commands.js';
 
 export const SEQUENCE_WINDOW_MS = 5 * 60_000;
 const MAX_COMBO = 4;
@@ -97,7 +107,10 @@ export function mineCombos(observations: readonly Obs[]): Candidate[] {
       category: 'combo',
       domain: 'tooling',
       title: `${used.join(' && ')}`,
-      trigger: purposes.length === used.length ? `before finishing a change in ${where}` : `when running ${backtick(used[0] as string)} in ${where}`,
+      trigger:
+        purposes.length === used.length
+          ? `before finishing a change in ${where}`
+          : `when running ${backtick(used[0] as string)} in ${where}`,
       action: `Run them together: ${backtick(used.join(' && '))}.`,
       explain: `In ${where} these commands are run together in one line.`,
       evidence: [backtick(o.input.slice(0, 160))],

@@ -9,7 +9,9 @@ describe('extractSignals (seed 003 signal tracker)', () => {
   it('reads English preferences and corrections', () => {
     expect(signals('Use pnpm, not npm.')).toEqual(['explicit: use pnpm not npm']);
     expect(signals('no, use pnpm instead of npm')).toEqual(['correction: use pnpm not npm']);
-    expect(signals('Please always run `mise run fmt` before committing')).toEqual(['explicit: always run `mise run fmt` before committing']);
+    expect(signals('Please always run `mise run fmt` before committing')).toEqual([
+      'explicit: always run `mise run fmt` before committing',
+    ]);
     expect(signals("Don't use default exports")).toEqual(['correction: never use default exports']);
     expect(signals('I prefer vitest over jest')).toEqual(['explicit: use vitest not jest']);
     expect(signals('I told you to use the strong types')).toEqual([]);
@@ -21,7 +23,7 @@ describe('extractSignals (seed 003 signal tracker)', () => {
     expect(signals('Toujours utiliser des exports nommés')).toEqual(['explicit: always utiliser des exports nommés']);
     expect(signals('Non, pas de default exports')).toEqual(['correction: never default exports']);
     expect(signals('Je préfère Drizzle à Prisma')).toEqual(['explicit: use drizzle not prisma']);
-    expect(signals("utilise pnpm et pas npm")).toEqual(['explicit: use pnpm not npm']);
+    expect(signals('utilise pnpm et pas npm')).toEqual(['explicit: use pnpm not npm']);
     expect(signals("arrête d'utiliser npm")).toEqual(['correction: never utiliser npm']);
     expect(signals('On applique le principe SSOT')).toEqual(['principle: principle ssot']);
   });
@@ -51,13 +53,23 @@ describe('signalCandidate', () => {
   it('turns "use X, not Y" into a global preference that contradicts the reverse', () => {
     const [signal] = sessionSignals(steps([{ prompt: 'use pnpm, not npm' }]));
     const c = signal && signalCandidate(signal, 'demo');
-    expect(c).toMatchObject({ key: 'pref:use-pnpm-not-npm', category: 'preference', project: '', action: 'Use pnpm, not npm.', contradicts: ['pref:use-npm-not-pnpm'] });
+    expect(c).toMatchObject({
+      key: 'pref:use-pnpm-not-npm',
+      category: 'preference',
+      project: '',
+      action: 'Use pnpm, not npm.',
+      contradicts: ['pref:use-npm-not-pnpm'],
+    });
     expect(c && qualityGate(c).pass).toBe(true);
   });
 
   it('splits "always X before Y" into trigger and action; vague signals fail the gate', () => {
     const [always] = sessionSignals(steps([{ prompt: 'always run `mise run fmt` before committing' }]));
-    expect(always && signalCandidate(always, 'demo')).toMatchObject({ trigger: 'before committing', action: 'Always run `mise run fmt`.', contradicts: ['pref:never-run-mise-run-fmt-committing'] });
+    expect(always && signalCandidate(always, 'demo')).toMatchObject({
+      trigger: 'before committing',
+      action: 'Always run `mise run fmt`.',
+      contradicts: ['pref:never-run-mise-run-fmt-committing'],
+    });
     const [vague] = sessionSignals(steps([{ prompt: "no don't set it, let's see if it keeps happening" }]));
     const candidate = vague && signalCandidate(vague, 'demo');
     expect(candidate && qualityGate(candidate).reasons[0]).toMatch(/not specific/);

@@ -35,10 +35,13 @@ export interface SessionSignal extends Signal {
 export const MAX_SIGNALS_PER_SESSION = 10;
 export const MAX_PROMPT_CHARS = 1500;
 
-const FILLER = /^(?:(?:ok(?:ay)?|also|and|but|so|please|pls|hey|actually|remember|btw|again|alors|et|mais|aussi|stp|svp|s'il te pla[iî]t|merci de|rappel)[,:!]?\s+)+/;
-const NEUTRAL = /^(?:i think(?: that)?|i believe|we should|you should|let'?s|il faut(?: que)?|je pense que|on devrait|tu devrais|it would be (?:good|better) to)\s+/;
+const FILLER =
+  /^(?:(?:ok(?:ay)?|also|and|but|so|please|pls|hey|actually|remember|btw|again|alors|et|mais|aussi|stp|svp|s'il te pla[iî]t|merci de|rappel)[,:!]?\s+)+/;
+const NEUTRAL =
+  /^(?:i think(?: that)?|i believe|we should|you should|let'?s|il faut(?: que)?|je pense que|on devrait|tu devrais|it would be (?:good|better) to)\s+/;
 const CORRECTION_PREFIX = /^(?:no|nope|wrong|non|nan)\b[,.!:;]?\s*/;
-const TOLD_YOU = /^(?:i (?:already )?(?:told|said to) you(?: to)?|as i said|i said|je t'?ai (?:déjà )?dit(?: de| que)?|comme je (?:l'ai|te l'ai) dit)[,:]?\s+/;
+const TOLD_YOU =
+  /^(?:i (?:already )?(?:told|said to) you(?: to)?|as i said|i said|je t'?ai (?:déjà )?dit(?: de| que)?|comme je (?:l'ai|te l'ai) dit)[,:]?\s+/;
 
 const PRINCIPLES: readonly [RegExp, string][] = [
   [/\b(?:ssot|single source of truth)\b/, 'ssot'],
@@ -50,12 +53,13 @@ const PRINCIPLES: readonly [RegExp, string][] = [
 ];
 
 const STOP_WORDS = new Set(
-  ('a an the to of for in on at by with and or but it its this that these those is are be been being do does did can could ' +
+  (
+    'a an the to of for in on at by with and or but it its this that these those is are be been being do does did can could ' +
     'before after when whenever while if once should would will just really always never not no please any anything some something all everything every you your we our ' +
     'i me my us them they their there here then than so very also more most much many use using used instead rather ' +
     'le la les un une des du de d l à a au aux et ou mais pas ne plus jamais toujours ce cet cette ces qui que quoi est sont ' +
-    'tu te toi vous nous on je moi mon ma mes ton ta tes son sa ses leur leurs y en dans sur pour par avec sans tout tous rien utilise utiliser avant après quand si')
-    .split(' '),
+    'tu te toi vous nous on je moi mon ma mes ton ta tes son sa ses leur leurs y en dans sur pour par avec sans tout tous rien utilise utiliser avant après quand si'
+  ).split(' '),
 );
 
 /** Up to five content words, slugified: the grouping key of a signal's subject. */
@@ -68,23 +72,37 @@ export function contentSlug(text: string): string {
   return slugify(words.slice(0, 5).join(' '), 60);
 }
 
-const clause = (text: string): string => text.split(/[,;:]|\s+(?:and|but|because|since|car|parce que|mais)\s+/)[0]?.trim().replace(/[.!?]+$/, '') ?? '';
-const cleanTerm = (text: string): string => text.replace(/^(?:the|a|an|le|la|les|un|une|des)\s+/, '').replace(/[.!?,;:]+$/, '').trim();
+const clause = (text: string): string =>
+  text
+    .split(/[,;:]|\s+(?:and|but|because|since|car|parce que|mais)\s+/)[0]
+    ?.trim()
+    .replace(/[.!?]+$/, '') ?? '';
+const cleanTerm = (text: string): string =>
+  text
+    .replace(/^(?:the|a|an|le|la|les|un|une|des)\s+/, '')
+    .replace(/[.!?,;:]+$/, '')
+    .trim();
 
 function shapeOf(sentence: string): SignalShape | undefined {
   const s = sentence;
   const use =
-    /^(?:use|utilise[rz]?|run|lance[rz]?)\s+(.+?)\s*,?\s+(?:and\s+)?(?:not|instead of|rather than|et pas|pas|non|plutôt que|au lieu de)\s+(.+)$/.exec(s) ??
+    /^(?:use|utilise[rz]?|run|lance[rz]?)\s+(.+?)\s*,?\s+(?:and\s+)?(?:not|instead of|rather than|et pas|pas|non|plutôt que|au lieu de)\s+(.+)$/.exec(
+      s,
+    ) ??
     /\bprefer\s+(.+?)\s+(?:over|to|instead of|rather than)\s+(.+)$/.exec(s) ??
     /\bpr[ée]f[èe]re[rz]?\s+(.+?)\s+(?:à|plutôt que|au lieu de)\s+(.+)$/.exec(s);
   if (use) return { kind: 'use', use: cleanTerm(clause(use[1] as string)), not: cleanTerm(clause(use[2] as string)) };
   const instead = /^(?:instead of|au lieu de|plutôt que)\s+(.+?),?\s+(?:use|run|call|utilise[rz]?|lance[rz]?)\s+(.+)$/.exec(s);
   if (instead) return { kind: 'use', use: cleanTerm(clause(instead[2] as string)), not: cleanTerm(clause(instead[1] as string)) };
-  const always = /^(?:(?:we|you|on|tu)\s+)?(?:(?:should|must|need to|dois|doit)\s+)?(?:always|toujours|from now on|going forward|à partir de maintenant|désormais)[,:]?\s+(.+)$/.exec(s);
+  const always =
+    /^(?:(?:we|you|on|tu)\s+)?(?:(?:should|must|need to|dois|doit)\s+)?(?:always|toujours|from now on|going forward|à partir de maintenant|désormais)[,:]?\s+(.+)$/.exec(
+      s,
+    );
   if (always) return { kind: 'always', what: clause(always[1] as string) };
   const never =
-    /^(?:(?:you|tu)\s+(?:should\s+|must\s+|dois\s+)?)?(?:never|don'?t(?: ever)?|do not(?: ever)?|avoid|jamais|ne jamais|n'utilise[rz]? (?:jamais|pas)|arr[êe]te[rz]? (?:de |d')|[ée]vite[rz]? (?:de |d')|pas de)\s*(.+)$/.exec(s) ??
-    /^stop\s+(\w+ing\b.*)$/.exec(s);
+    /^(?:(?:you|tu)\s+(?:should\s+|must\s+|dois\s+)?)?(?:never|don'?t(?: ever)?|do not(?: ever)?|avoid|jamais|ne jamais|n'utilise[rz]? (?:jamais|pas)|arr[êe]te[rz]? (?:de |d')|[ée]vite[rz]? (?:de |d')|pas de)\s*(.+)$/.exec(
+      s,
+    ) ?? /^stop\s+(\w+ing\b.*)$/.exec(s);
   if (never) return { kind: 'never', what: clause(never[1] as string) };
   const frenchNot = /^ne\s+(\S+)\s+(?:pas|jamais|plus)\s+(.+)$/.exec(s);
   if (frenchNot) return { kind: 'never', what: clause(`${frenchNot[1]} ${frenchNot[2]}`) };

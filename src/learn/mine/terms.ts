@@ -5,7 +5,8 @@
 
 /** Developer tools and command words common enough to recognise without quotes. */
 const TOOL_WORDS = new Set(
-  ('npm pnpm yarn bun npx node deno tsc eslint prettier biome vitest jest mocha pytest tox ruff black mypy pip pipenv poetry uv ' +
+  (
+    'npm pnpm yarn bun npx node deno tsc eslint prettier biome vitest jest mocha pytest tox ruff black mypy pip pipenv poetry uv ' +
     'cargo rustc clippy rustfmt go gofmt goimports golangci-lint gopls mise make just rake bundle gem rails docker podman kubectl helm ' +
     'terraform git gh stash rebase squash amend cherry-pick worktree submodule commit push merge sqlite postgres psql mysql redis ' +
     'webpack vite rollup esbuild turbo nx lerna storybook playwright cypress selenium curl wget jq make cmake gradle maven mvn ' +
@@ -13,8 +14,8 @@ const TOOL_WORDS = new Set(
     'react vue svelte angular next nuxt remix astro tailwind express fastify hono koa django flask fastapi spring dotnet ' +
     'typescript javascript python rust golang ruby php elixir bash zsh powershell lint linter formatter goreleaser makefile ' +
     'dockerfile changelog readme todo fixme nolint eslint-disable ts-ignore any unknown mock mocks snapshot snapshots fixture ' +
-    'fixtures subagent subagents mcp lsp hook hooks cobra viper testify go-git')
-    .split(' '),
+    'fixtures subagent subagents mcp lsp hook hooks cobra viper testify go-git'
+  ).split(' '),
 );
 
 const PATTERNS: readonly RegExp[] = [
@@ -50,4 +51,21 @@ export function concreteTerms(text: string): string[] {
 }
 
 /** Core agent tools: naming only these is never specific enough. */
-export const CORE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'Bash', 'Grep', 'Glob', 'Task', 'TodoWrite', 'WebFetch', 'WebSearch', 'LS', 'NotebookEdit', 'TaskCreate', 'TaskUpdate', 'TaskOutput']);
+export const CORE_TOOLS = new Set([
+  'Read',
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'Bash',
+  'Grep',
+  'Glob',
+  'Task',
+  'TodoWrite',
+  'WebFetch',
+  'WebSearch',
+  'LS',
+  'NotebookEdit',
+  'TaskCreate',
+  'TaskUpdate',
+  'TaskOutput',
+]);

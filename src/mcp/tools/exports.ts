@@ -67,7 +67,9 @@ const exportRules = defineTool({
     return {
       rules,
       count: rules.length,
-      hint: rules.length ? 'export_claude_md(), export_platform(fmt) and export_skill() render these for agents.' : 'No rule yet: run consolidate() after enough observations, then retry.',
+      hint: rules.length
+        ? 'export_claude_md(), export_platform(fmt) and export_skill() render these for agents.'
+        : 'No rule yet: run consolidate() after enough observations, then retry.',
     };
   },
 });
@@ -157,8 +159,15 @@ const importClaudeMd = defineTool({
     let merged = 0;
     writeTx(ctx.store.db, () => {
       for (const p of patterns) {
-        const result = observe(ctx.store, { pattern: p.pattern, category: p.category, source: 'claude-md', project: ctx.project, explain: p.explain });
-        if (p.confidence !== undefined) raiseEvidence(ctx.store, result.pattern, p.confidence, { source: 'claude-md', project: ctx.project, detail: 'import_claude_md' });
+        const result = observe(ctx.store, {
+          pattern: p.pattern,
+          category: p.category,
+          source: 'claude-md',
+          project: ctx.project,
+          explain: p.explain,
+        });
+        if (p.confidence !== undefined)
+          raiseEvidence(ctx.store, result.pattern, p.confidence, { source: 'claude-md', project: ctx.project, detail: 'import_claude_md' });
         if (result.created) imported++;
         else merged++;
       }

@@ -20,13 +20,24 @@ const memoryContextTool = defineTool({
     at: instant,
     project: textArg.default('').describe('Project fingerprint; "" auto-detects from the working directory'),
   }),
-  output: z.object({ level: z.string(), task: z.string().optional(), text: z.string(), chars: z.number().int(), facts: z.array(z.number().int()) }),
+  output: z.object({
+    level: z.string(),
+    task: z.string().optional(),
+    text: z.string(),
+    chars: z.number().int(),
+    facts: z.array(z.number().int()),
+  }),
   annotations: ADDITIVE,
   async handler(ctx, args) {
     const at = parseValidAt(args.at || undefined, 'at');
     // BM25 only, like the prompt hook: with the bundled encoder at seed 003's 0.7 semantic weight the
     // current value came first for 87.5% of questions instead of 100% (bench:graph, time-aware checks).
-    const r = await buildPromptContext(ctx.store, { prompt: args.prompt, project: args.project || ctx.project, contextUsedPct: args.context_used_pct, at });
+    const r = await buildPromptContext(ctx.store, {
+      prompt: args.prompt,
+      project: args.project || ctx.project,
+      contextUsedPct: args.context_used_pct,
+      at,
+    });
     return { level: r.level, ...(r.task ? { task: r.task } : {}), text: r.text, chars: r.chars, facts: r.facts };
   },
 });

@@ -61,7 +61,11 @@ const sessionSummaryTool = defineTool({
     const recent = ctx.store.db
       .prepare(`SELECT * FROM instincts WHERE last_seen >= ? AND (project = ? OR project = '') ORDER BY last_seen DESC, id LIMIT 10`)
       .all(since, project) as Parameters<typeof toRecord>[0][];
-    const count = (ctx.store.db.prepare(`SELECT COUNT(*) AS n FROM instincts WHERE last_seen >= ? AND (project = ? OR project = '')`).get(since, project) as { n: number }).n;
+    const count = (
+      ctx.store.db
+        .prepare(`SELECT COUNT(*) AS n FROM instincts WHERE last_seen >= ? AND (project = ? OR project = '')`)
+        .get(since, project) as { n: number }
+    ).n;
     const mature = listInstincts(ctx.store.db, { minEvidence: MATURE, project, includeGlobal: true });
     return {
       session: { patterns_last_24h: count, recent: recent.map(toRecord) },
@@ -97,7 +101,12 @@ const effectivenessTool = defineTool({
   input: z.object({ days: days(30) }),
   output: z.object({
     patterns: z.array(z.object({ pattern: z.string(), suggested: z.number().int(), confirmed: z.number().int(), rate: z.number() })),
-    summary: z.object({ total_suggested: z.number().int(), total_confirmed: z.number().int(), overall_rate: z.number(), period_days: z.number() }),
+    summary: z.object({
+      total_suggested: z.number().int(),
+      total_confirmed: z.number().int(),
+      overall_rate: z.number(),
+      period_days: z.number(),
+    }),
   }),
   annotations: READ_ONLY,
   handler: (ctx, args) => effectiveness(ctx.store, { days: args.days }),

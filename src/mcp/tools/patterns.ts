@@ -24,7 +24,12 @@ const observeTool = defineTool({
     project: textArg.default('').describe('Project fingerprint; "" auto-detects from cwd'),
     explain: textArg.default('').describe('One-line rationale shown in suggestions and exports'),
   }),
-  output: z.object({ pattern: z.string(), confidence: z.number().int(), level: z.enum(['seedling', 'mature', 'rule']), created: z.boolean() }),
+  output: z.object({
+    pattern: z.string(),
+    confidence: z.number().int(),
+    level: z.enum(['seedling', 'mature', 'rule']),
+    created: z.boolean(),
+  }),
   annotations: ADDITIVE,
   handler(ctx, args) {
     const result = observe(ctx.store, {
@@ -62,12 +67,18 @@ const suggestTool = defineTool({
       keyword: args.keyword || undefined,
     });
     const records = rows.map(toRecord);
-    recordSuggestions(ctx.store, records.map((r) => r.pattern), { project, source: 'mcp' });
+    recordSuggestions(
+      ctx.store,
+      records.map((r) => r.pattern),
+      { project, source: 'mcp' },
+    );
     if (!args.compact) return { suggestions: records, count: records.length };
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
       count: records.length,
-      hint: records.length ? 'Call get_instinct(pattern) for the full record and explain text.' : 'No mature pattern yet: observe() recurring patterns, then consolidate().',
+      hint: records.length
+        ? 'Call get_instinct(pattern) for the full record and explain text.'
+        : 'No mature pattern yet: observe() recurring patterns, then consolidate().',
     };
   },
 });

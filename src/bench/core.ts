@@ -8,8 +8,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixedClock } from '../core/clock.js';
 import { observe } from '../learn/instincts.js';
-import { listInstincts, searchInstincts } from '../store/instincts.js';
-import { insertObservation } from '../store/observations.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile, timeProcesses, timeSync } from './measure.js';
 
@@ -24,7 +22,7 @@ export async function runCoreBench(options: { instincts?: number; runs?: number 
     let i = 0;
     const obsSamples = timeSync(
       () => {
-        insertObservation(store.db, {
+        store.observations.insert({
           source: 'bench',
           session_id: `s${i % 50}`,
           tool_use_id: `t${i}`,
@@ -47,8 +45,8 @@ export async function runCoreBench(options: { instincts?: number; runs?: number 
       0,
     );
     const reinforceSamples = timeSync(() => void observe(store, { pattern: 'seq:tool-1->step-1' }), 500);
-    const listSamples = timeSync(() => void listInstincts(store.db, { limit: 50 }), 50);
-    const searchSamples = timeSync(() => void searchInstincts(store.db, 'step OR tool', 20), 50);
+    const listSamples = timeSync(() => void store.instincts.list({ limit: 50 }), 50);
+    const searchSamples = timeSync(() => void store.instincts.search('step OR tool', 20), 50);
     store.close();
 
     const env = { ...process.env, HOMUNCULUS_HOME: home };

@@ -25,7 +25,6 @@ import { addFact } from '../graph/add-fact.js';
 import { type EmbedFn, embedAllPending, embedPending, modelOf } from '../graph/embeddings.js';
 import { hashEmbedder } from '../graph/hash-embedder.js';
 import { searchFacts } from '../graph/search.js';
-import { writeTx } from '../store/db.js';
 import { type Store, openStore } from '../store/store.js';
 import { formatTable, median, percentile, timeProcesses } from './measure.js';
 
@@ -252,7 +251,7 @@ function buildLargeGraph(store: Store & { setDay: (d: number) => void }, count: 
     'works_well_for',
   ];
   store.setDay(0);
-  writeTx(store.db, () => {
+  store.transaction(() => {
     for (let i = 0; i < count; i++) {
       const relation = relations[i % relations.length] as string;
       const a = `${pick(WORDS)}-${pick(WORDS)}`;

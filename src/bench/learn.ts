@@ -12,8 +12,6 @@ import { fixedClock } from '../core/clock.js';
 import { round } from '../core/text.js';
 import { scoreOf } from '../learn/records.js';
 import { runLearn } from '../learn/run.js';
-import { listInstincts } from '../store/instincts.js';
-import { listEpisodes } from '../store/learning.js';
 import { parseJsonObject } from '../store/json.js';
 import { openStore } from '../store/store.js';
 import { insertSession, loadTranscripts, transcriptDir } from '../test-support/transcripts.js';
@@ -49,7 +47,7 @@ async function main(): Promise<void> {
   let observations = 0;
   try {
     for (const [i, session] of sessions.entries()) {
-      observations += insertSession(base.db, session);
+      observations += insertSession(base, session);
       // The stop hook runs at the session's end: learning sees the clock of that moment.
       const store = { ...base, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) };
       const started = performance.now();
@@ -58,7 +56,7 @@ async function main(): Promise<void> {
       if (report.errors.length) console.error(`session ${session.sessionId}: ${report.errors.map((e) => e.message).join('; ')}`);
       if ((i + 1) % 25 === 0 || i === sessions.length - 1) {
         checkpoints.push(
-          `  after ${String(i + 1).padStart(3)} sessions: ${listInstincts(base.db).length} instincts, ${listEpisodes(base.db).length} episodes`,
+          `  after ${String(i + 1).padStart(3)} sessions: ${base.instincts.list().length} instincts, ${base.episodes.list().length} episodes`,
         );
       }
     }
@@ -66,8 +64,8 @@ async function main(): Promise<void> {
     const store = { ...base, clock: fixedClock(new Date(Date.parse(last?.endedAt ?? new Date().toISOString()) + 60_000)) };
     renderAll(store);
     renderEpisodes(store);
-    const instincts = listInstincts(base.db);
-    const episodes = listEpisodes(base.db);
+    const instincts = base.instincts.list();
+    const episodes = base.episodes.list();
     const audited = instincts.map((r) => ({ row: r, failures: auditInstinct({ key: r.key, trigger: r.trigger, action: r.action }) }));
     const failing = audited.filter((a) => a.failures.length > 0);
     const per100 = (n: number): number => round((n / sessions.length) * 100, 1);

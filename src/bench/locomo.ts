@@ -12,7 +12,6 @@ import { upsertDocuments } from '../search/documents.js';
 import { Embedder } from '../search/embeddings.js';
 import { type SearchMode, search } from '../search/search.js';
 import { type Tuning, DEFAULT_TUNING, PLAIN_RRF } from '../search/tuning.js';
-import { writeTx } from '../store/db.js';
 import { openStore } from '../store/store.js';
 import { cachedProvider } from './cached-provider.js';
 import { type LocomoSample, loadLocomo } from './locomo-data.js';
@@ -90,7 +89,7 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
       const store = openStore({ home: join(root, sample.sampleId) });
       try {
         let t = performance.now();
-        writeTx(store.db, () => upsertDocuments(store.db, sample.documents, now.toISOString()));
+        store.transaction(() => upsertDocuments(store.db, sample.documents, now.toISOString()));
         ftsMs += performance.now() - t;
         docs += sample.documents.length;
         const embedder = new Embedder(store.db, provider);

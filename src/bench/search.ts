@@ -18,7 +18,6 @@ import { type DocumentInput, upsertDocuments } from '../search/documents.js';
 import { Embedder } from '../search/embeddings.js';
 import { search } from '../search/search.js';
 import { writeFingerprint, writeVectors } from '../search/vectors.js';
-import { writeTx } from '../store/db.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile } from './measure.js';
 import { mean } from './metrics.js';
@@ -153,17 +152,17 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     let t = performance.now();
     const cpu0 = cpuMs();
     for (let i = 0; i < docs.length; i += 5000)
-      writeTx(store.db, () => upsertDocuments(store.db, docs.slice(i, i + 5000), now.toISOString()));
+      store.transaction(() => upsertDocuments(store.db, docs.slice(i, i + 5000), now.toISOString()));
     const ingestDocsPerSec = count / ((performance.now() - t) / 1000);
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
     const embedder = new Embedder(store.db, provider);
-    writeTx(store.db, () => writeFingerprint(store.db, embedder.fingerprint));
+    store.transaction(() => writeFingerprint(store.db, embedder.fingerprint));
     const vectors = syntheticVectors(count, provider.dims);
     const ids = store.db.prepare('SELECT id FROM documents ORDER BY id').raw().all() as [number][];
     t = performance.now();
     for (let i = 0; i < ids.length; i += 5000) {
-      writeTx(store.db, () =>
+      store.transaction(() =>
         writeVectors(
           store.db,
           embedder.key,
@@ -261,7 +260,7 @@ async function embeddingThroughput(provider: EmbeddingProvider, count: number): 
   const home = mkdtempSync(join(tmpdir(), 'homunculus-embed-bench-'));
   const store = openStore({ home });
   try {
-    writeTx(store.db, () => upsertDocuments(store.db, docs, new Date().toISOString()));
+    store.transaction(() => upsertDocuments(store.db, docs, new Date().toISOString()));
     const embedder = new Embedder(store.db, provider);
     t = performance.now();
     await embedder.syncAll();

@@ -5,11 +5,8 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
-import { openDatabase } from '../store/db.js';
-import { schemaVersion } from '../store/migrations.js';
-import { MIGRATIONS } from '../store/schema.js';
-import { countInstincts } from '../store/instincts.js';
-import { countObservations } from '../store/observations.js';
+import { fts5Problem, openDatabase } from '../store/db.js';
+import { type Store, openStore } from '../store/store.js';
 import { CAPTURE_CHECKS } from '../hooks/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
@@ -66,56 +63,48 @@ const configFile: DoctorCheck = (paths) => {
 
 const database: DoctorCheck = (paths) => {
   if (!existsSync(paths.db)) return { name: 'database', status: 'warn', detail: 'no database yet', fix: 'Run `homunculus init`.' };
-  let db;
+  let store: Store;
   try {
-    db = openDatabase(paths.db, { readonly: true });
+    store = openStore({ home: paths.home, readonly: true });
   } catch (err) {
     return { name: 'database', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
   }
   try {
-    const integrity = db.pragma('quick_check', { simple: true });
-    const version = schemaVersion(db);
-    const latest = MIGRATIONS.length;
-    if (integrity !== 'ok')
+    const health = store.health();
+    if (health.integrity !== 'ok') {
       return {
         name: 'database',
         status: 'fail',
-        detail: `integrity check: ${String(integrity)}`,
+        detail: `integrity check: ${health.integrity}`,
         fix: 'Restore from a backup or move the file aside.',
       };
-    if (version < latest) {
+    }
+    if (health.schemaVersion < health.latestSchema) {
       return {
         name: 'database',
         status: 'warn',
-        detail: `schema ${version} of ${latest}`,
+        detail: `schema ${health.schemaVersion} of ${health.latestSchema}`,
         fix: 'Run any homunculus command (e.g. `homunculus status`) to upgrade it in place.',
       };
     }
-    const mode = db.pragma('journal_mode', { simple: true });
-    const detail = `schema ${version}, ${String(mode)} journal, ${countInstincts(db)} instincts, ${countObservations(db)} observations (${countObservations(db, true)} pending)`;
-    return { name: 'database', status: 'ok', detail };
+    const counts = `${store.instincts.count()} instincts, ${store.observations.count()} observations (${store.observations.count({ pendingOnly: true })} pending)`;
+    return { name: 'database', status: 'ok', detail: `schema ${health.schemaVersion}, ${health.journalMode} journal, ${counts}` };
   } catch (err) {
     return { name: 'database', status: 'fail', detail: (err as Error).message, fix: 'Move the database aside and run `homunculus init`.' };
   } finally {
-    db.close();
+    store.close();
   }
 };
 
 const fts5: DoctorCheck = () => {
-  const db = openDatabase(':memory:', { migrate: false });
-  try {
-    db.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')");
-    return { name: 'fts5', status: 'ok', detail: 'SQLite FTS5 with the porter tokenizer is available' };
-  } catch (err) {
-    return {
-      name: 'fts5',
-      status: 'fail',
-      detail: (err as Error).message,
-      fix: 'Reinstall homunculus so better-sqlite3 is rebuilt (npm rebuild better-sqlite3).',
-    };
-  } finally {
-    db.close();
-  }
+  const problem = fts5Problem();
+  if (!problem) return { name: 'fts5', status: 'ok', detail: 'SQLite FTS5 with the porter tokenizer is available' };
+  return {
+    name: 'fts5',
+    status: 'fail',
+    detail: problem,
+    fix: 'Reinstall homunculus so better-sqlite3 is rebuilt (npm rebuild better-sqlite3).',
+  };
 };
 
 const llmConfig: DoctorCheck = async (paths) => {

@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, cliJson, tempDir } from '../test-support/cli.js';
 import { openStore } from '../store/store.js';
-import { insertObservation } from '../store/observations.js';
 
 let home: ReturnType<typeof tempDir>;
 beforeEach(() => (home = tempDir()));
@@ -132,7 +131,7 @@ describe('homunculus graph', () => {
   it('builds from a session, answers a prompt by budget level, and reports health', () => {
     const store = openStore({ home: home.path });
     const obs = (i: number, o: Record<string, unknown>) =>
-      insertObservation(store.db, {
+      store.observations.insert({
         source: 'claude-code',
         session_id: 's1',
         tool_use_id: `t${i}`,

@@ -6,8 +6,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
-import { listInstincts } from '../store/instincts.js';
-import { countObservations, insertObservation } from '../store/observations.js';
 import { openStore } from '../store/store.js';
 import { type Step, stepRows } from '../test-support/learning.js';
 import { convertTranscript, insertSession } from '../test-support/transcripts.js';
@@ -45,7 +43,7 @@ function json<T = Record<string, unknown>>(h: string, args: string[], now?: stri
 function insert(h: string, list: Step[], sessionId: string, start: string): void {
   const store = openStore({ home: h });
   try {
-    for (const row of stepRows(list, { sessionId, start })) insertObservation(store.db, row);
+    for (const row of stepRows(list, { sessionId, start })) store.observations.insert(row);
   } finally {
     store.close();
   }
@@ -85,8 +83,8 @@ describe('homunculus learn (built binary)', () => {
     const h = home();
     const files = writeSyntheticCorpus(h, { sessions: 24, start: '2026-01-10T09:00:00Z' });
     const store = openStore({ home: h });
-    for (const f of files) insertSession(store.db, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
-    const total = countObservations(store.db);
+    for (const f of files) insertSession(store, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
+    const total = store.observations.count();
     store.close();
     const run = (): Promise<{ status: string; observations: number }> =>
       new Promise((done, fail) => {
@@ -107,18 +105,18 @@ describe('homunculus learn (built binary)', () => {
     expect(results.reduce((n, r) => n + r.observations, 0)).toBeLessThanOrEqual(total);
     const after = openStore({ home: h });
     try {
-      expect(countObservations(after.db, true)).toBe(0);
+      expect(after.observations.count({ pendingOnly: true })).toBe(0);
       const runs = after.db.prepare("SELECT COUNT(*) AS n FROM learn_runs WHERE status = 'done'").get() as { n: number };
       expect(runs.n).toBe(done.length);
-      const evidence = listInstincts(after.db).map((r) => [r.key, r.evidence]);
+      const evidence = after.instincts.list().map((r) => [r.key, r.evidence]);
       // Same result as one sequential run over the same sessions (no double counting).
       const solo = home();
       const soloStore = openStore({ home: solo });
-      for (const f of files) insertSession(soloStore.db, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
+      for (const f of files) insertSession(soloStore, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
       soloStore.close();
       json(solo, ['learn'], '2026-02-20T00:00:00Z');
       const reference = openStore({ home: solo });
-      expect(evidence).toEqual(listInstincts(reference.db).map((r) => [r.key, r.evidence]));
+      expect(evidence).toEqual(reference.instincts.list().map((r) => [r.key, r.evidence]));
       reference.close();
     } finally {
       after.close();

@@ -46,13 +46,13 @@ describe('ranking', () => {
       project: 'bbbbbbbbbbbbbbbb',
     });
     observe(store, { pattern: 'pref:editor', trigger: 'when editing files' });
-    const hits = matchInstincts(store.db, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
+    const hits = matchInstincts(store.instincts, { text: 'start the docker stack', project: project.fingerprint, limit: 10 });
     expect(hits.map((h) => h.row.key)).toEqual(['seq:docker-compose-up']);
     expect(hits[0]?.matched).toBe(3);
     expect(hits[0]?.relevance).toBeGreaterThan(0);
     expect(hits[0]?.relevance).toBeLessThan(1);
-    expect(matchInstincts(store.db, { text: 'the and of', limit: 5 })).toEqual([]);
-    expect(matchInstincts(store.db, { text: 'AND OR NOT "(*', limit: 5 })).toEqual([]);
+    expect(matchInstincts(store.instincts, { text: 'the and of', limit: 5 })).toEqual([]);
+    expect(matchInstincts(store.instincts, { text: 'AND OR NOT "(*', limit: 5 })).toEqual([]);
   });
 
   it('applies the relevance bar by prompt length', () => {

@@ -32,7 +32,7 @@ export interface PromptContextOptions {
 export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
   const now = store.clock.now();
   const limit = options.limit ?? PROMPT_LIMIT;
-  const hits = matchInstincts(store.db, { text: prompt, project: project.fingerprint, limit: limit * 4 })
+  const hits = matchInstincts(store.instincts, { text: prompt, project: project.fingerprint, limit: limit * 4 })
     .filter(isRelevant)
     .map((hit) => ({ ...hit, score: scoreOf(hit.row, now) }))
     .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)

@@ -20,8 +20,6 @@ export interface RecallInput {
   budget?: number;
 }
 
-const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 function relativeTo(file: string, root: string): string | undefined {
   const base = root.replace(/\/+$/, '');
   return base && file.startsWith(`${base}/`) ? file.slice(base.length + 1) : undefined;
@@ -29,13 +27,7 @@ function relativeTo(file: string, root: string): string | undefined {
 
 /** True when this session already touched the file in an earlier call (recall was given then). */
 function seenThisSession(store: Store, input: RecallInput, file: string): boolean {
-  const row = store.db
-    .prepare(
-      `SELECT 1 FROM observations o, json_each(o.files) f
-       WHERE o.session_id = ? AND o.tool_use_id != ? AND o.event = 'tool' AND f.value = ? LIMIT 1`,
-    )
-    .get(input.sessionId, input.toolUseId, file);
-  return row !== undefined;
+  return store.observations.sessionTouched(input.sessionId, input.toolUseId, file);
 }
 
 export interface SessionHit {
@@ -63,28 +55,10 @@ export function fileHistory(
   project: ProjectInfo,
   options: { excludeSession?: string; sessions?: number; episodes?: number } = {},
 ): FileHistory {
-  const rel = relativeTo(file, project.root);
-  const suffix = rel ? `%/${likeEscape(rel)}` : likeEscape(file);
-  const sessions = store.db
-    .prepare(
-      `SELECT DISTINCT s.id, s.project_name, s.started_at, s.summary FROM sessions s, json_each(s.files_touched) f
-       WHERE s.id != @session AND (f.value = @file OR (s.project = @project AND f.value LIKE @suffix ESCAPE '\\'))
-       ORDER BY s.started_at DESC LIMIT @limit`,
-    )
-    .all({
-      session: options.excludeSession ?? '',
-      file,
-      project: project.fingerprint,
-      suffix,
-      limit: options.sessions ?? RECALL_SESSIONS,
-    }) as SessionHit[];
-  const episodes = store.db
-    .prepare(
-      `SELECT DISTINCT e.title, e.date, e.body FROM episodes e, json_each(e.files) f
-       WHERE f.value = @file OR (e.project = @project AND f.value LIKE @suffix ESCAPE '\\')
-       ORDER BY e.date DESC LIMIT @limit`,
-    )
-    .all({ file, project: project.fingerprint, suffix, limit: options.episodes ?? RECALL_EPISODES }) as EpisodeHit[];
+  const relative = relativeTo(file, project.root);
+  const ref = { file, project: project.fingerprint, ...(relative ? { relative } : {}) };
+  const sessions = store.sessions.touching(ref, { exceptId: options.excludeSession, limit: options.sessions ?? RECALL_SESSIONS });
+  const episodes = store.episodes.touching(ref, options.episodes ?? RECALL_EPISODES);
   return { sessions, episodes };
 }
 

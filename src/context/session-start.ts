@@ -8,7 +8,6 @@ import type { ProjectInfo } from '../core/project.js';
 import { listConvictions } from '../learn/evolve.js';
 import { scoreOf } from '../learn/records.js';
 import type { InstinctRow } from '../store/instincts.js';
-import { countObservations } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { matchInstincts } from './rank.js';
@@ -32,9 +31,7 @@ export interface StartSelection {
 /** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
 export function selectStartInstincts(store: Store, project: ProjectInfo, stack: readonly string[]): StartSelection {
   const now = store.clock.now();
-  const rows = store.db
-    .prepare("SELECT * FROM instincts WHERE promoted_at IS NULL AND (project = '' OR project = ?)")
-    .all(project.fingerprint) as InstinctRow[];
+  const rows = store.instincts.list({ unpromoted: true, project: project.fingerprint, includeGlobal: true });
   const byScore = rows
     .map((row) => ({ row, score: scoreOf(row, now) }))
     .sort((a, b) => b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
@@ -42,7 +39,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
   // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
   const query = [project.name, ...stack].join(' ');
-  const hits = matchInstincts(store.db, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
+  const hits = matchInstincts(store.instincts, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
   const seen = new Set(hits.map((r) => r.id));
   const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
   return { shown, total: rows.length, ranked: hits.length > 0 };
@@ -64,7 +61,7 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
     (row) =>
       `- ${scoreOf(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`,
   );
-  const pending = countObservations(store.db, true);
+  const pending = store.observations.count({ pendingOnly: true });
   const tail: string[] = [];
   if (selection.total > selection.shown.length) {
     tail.push(

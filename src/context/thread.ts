@@ -13,17 +13,11 @@ export interface LastSession {
 
 export function lastSession(store: Store, project: string, excludeSession?: string): LastSession | undefined {
   if (!project) return undefined;
-  const row = store.db
-    .prepare(
-      `SELECT id, COALESCE(ended_at, started_at, '') AS at, summary, files_touched, tools_used FROM sessions
-       WHERE project = ? AND id != ? ORDER BY COALESCE(ended_at, started_at) DESC LIMIT 1`,
-    )
-    .get(project, excludeSession ?? '') as
-    { id: string; at: string; summary: string; files_touched: string; tools_used: string } | undefined;
+  const row = store.sessions.latest(project, excludeSession);
   if (!row) return undefined;
   return {
     id: row.id,
-    when: row.at,
+    when: row.ended_at ?? row.started_at ?? '',
     summary: row.summary,
     files: parseStringArray(row.files_touched),
     tools: parseStringArray(row.tools_used),

@@ -9,7 +9,6 @@
 import { join } from 'node:path';
 import { acquireLock } from '../core/lock.js';
 import { writeTx } from '../store/db.js';
-import { readMeta, writeMeta } from '../store/meta.js';
 import type { Store } from '../store/store.js';
 import { activations, trimAccessLog } from './access.js';
 import { EXPIRY_THRESHOLD } from './activation.js';
@@ -49,7 +48,7 @@ export function expireDecayedFacts(store: Store): number[] {
 
 export function runLifecycle(store: Store, options: { force?: boolean } = {}): GcReport {
   const now = store.clock.now();
-  const previous = readMeta(store.db, LAST_RUN_KEY);
+  const previous = store.meta.read(LAST_RUN_KEY);
   if (!options.force && previous && now.getTime() - Date.parse(previous) < GC_INTERVAL_MS) {
     const due = new Date(Date.parse(previous) + GC_INTERVAL_MS).toISOString();
     return {
@@ -67,7 +66,7 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
     const trimmed = writeTx(store.db, () => trimAccessLog(store.db));
     const dream = runDreamCycle(store);
     const communities = detectCommunities(store).length;
-    writeMeta(store.db, LAST_RUN_KEY, now.toISOString());
+    store.meta.write(LAST_RUN_KEY, now.toISOString());
     return {
       ran: true,
       reason: 'ran',

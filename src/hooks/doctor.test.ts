@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
-import { insertObservation } from '../store/observations.js';
 import { openStore } from '../store/store.js';
 import { BIN, cli, tempDir } from '../test-support/cli.js';
 import { hooksCheck, missingPaths, observationsCheck } from './doctor.js';
@@ -38,7 +37,7 @@ describe('observations check', () => {
     const paths = homePaths(join(dir.path, 'home'));
     expect(observationsCheck(paths).status).toBe('warn');
     const store = openStore({ home: paths.home });
-    insertObservation(store.db, { source: 'claude-code', session_id: 's', tool_use_id: 't', ts: new Date().toISOString() });
+    store.observations.insert({ source: 'claude-code', session_id: 's', tool_use_id: 't', ts: new Date().toISOString() });
     store.close();
     expect(observationsCheck(paths)).toMatchObject({ status: 'ok' });
     expect(observationsCheck(paths).detail).toMatch(/\(1 in the last 24 h\)/);

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import type { HomePaths } from '../core/paths.js';
-import { openDatabase } from '../store/db.js';
+import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
 import { commandWords, isHomunculusHookCommand } from './entry.js';
 import { HOOK_LOG } from './log.js';
@@ -115,17 +115,12 @@ export function observationsCheck(paths: HomePaths): Result {
   let last: string | undefined;
   let lastDay = 0;
   if (existsSync(paths.db) && statSync(paths.db).size > 0) {
-    const db = openDatabase(paths.db, { readonly: true });
+    const store = openStore({ home: paths.home, readonly: true });
     try {
-      last =
-        (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ??
-        undefined;
-      if (last)
-        lastDay = (
-          db.prepare('SELECT COUNT(*) AS n FROM observations WHERE ts >= ?').get(new Date(now - DAY).toISOString()) as { n: number }
-        ).n;
+      last = store.observations.lastActivity();
+      if (last) lastDay = store.observations.count({ since: new Date(now - DAY).toISOString() });
     } finally {
-      db.close();
+      store.close();
     }
   }
   const failureNote = failures.count

@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../core/clock.js';
 import { acquireLock } from '../core/lock.js';
 import { observe } from '../learn/instincts.js';
-import { readIdentity } from '../store/identity.js';
 import { openStore, type Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
 import { runHook } from './handler.js';
@@ -85,7 +84,7 @@ describe('observe and stop', () => {
         { tool_use_id: 'e1', event: 'tool', tool: 'Edit' },
         { tool_use_id: 'session_end', event: 'session_end', tool: '' },
       ]);
-      expect(readIdentity(store.db).session_count).toBe(1);
+      expect(store.identity.read().session_count).toBe(1);
       const session = store.db.prepare('SELECT * FROM sessions').get() as Record<string, string>;
       expect(session).toMatchObject({
         id: 's1',
@@ -115,7 +114,7 @@ describe('observe and stop', () => {
       const s1 = store.db.prepare("SELECT file_name FROM sessions WHERE id = 's1'").get() as { file_name: string };
       expect(s2.continues_from).toBe('s1');
       expect(readFileSync(join(store.paths.sessions, s2.file_name), 'utf8')).toContain(`continues_from: ${s1.file_name}`);
-      expect(readIdentity(store.db).session_count).toBe(2);
+      expect(store.identity.read().session_count).toBe(2);
     });
   });
 

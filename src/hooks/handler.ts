@@ -71,9 +71,9 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
     const { openStore } = await import('../store/store.js');
     const store = options.store ?? openStore({ home, clock });
     try {
-      if (!options.store) store.db.pragma(`busy_timeout = ${HOOK_BUSY_TIMEOUT_MS}`);
+      if (!options.store) store.setBusyTimeout(HOOK_BUSY_TIMEOUT_MS);
       const { drainSpool } = await import('../store/spool-drain.js');
-      tryRecord(logs, `${hook}: draining the spool`, () => (drainSpool(store.db, store.paths.home), { status: 'done' }));
+      tryRecord(logs, `${hook}: draining the spool`, () => (drainSpool(store, store.paths.home), { status: 'done' }));
       return await dispatch(hook, input, store, env, logs);
     } finally {
       if (!options.store) store.close();
@@ -127,7 +127,7 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
     case 'observe':
       return answer('', 'ignored', 'observe never opens the store');
     case 'recall': {
-      const r = recordToolCall(store.db, input);
+      const r = recordToolCall(store, input);
       const files = r.observation?.files ?? [];
       if (!input.tool || files.length === 0) return answer('', r.status, r.detail);
       const { recallContext } = await import('../context/recall.js');
@@ -140,7 +140,7 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
       return answer(context, r.status, r.detail);
     }
     case 'start': {
-      const r = tryRecord(logs, 'start', () => recordLifecycle(store.db, input, 'start'));
+      const r = tryRecord(logs, 'start', () => recordLifecycle(store, input, 'start'));
       const [{ sessionStartContext }, { detectStack }] = await Promise.all([
         import('../context/session-start.js'),
         import('../core/stack.js'),
@@ -149,7 +149,7 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
       return answer(sessionStartContext(store, { project, stack: detectStack(project.root) }), r.status, r.detail);
     }
     case 'prompt': {
-      const r = tryRecord(logs, 'prompt', () => recordPrompt(store.db, input));
+      const r = tryRecord(logs, 'prompt', () => recordPrompt(store, input));
       if (!input.prompt) return answer('', r.status, r.detail);
       const [{ promptContext }, { buildPromptContext }, { MAX_INJECTION_CHARS }] = await Promise.all([
         import('../context/prompt.js'),
@@ -174,20 +174,9 @@ async function dispatch(hook: HookName, input: HookInput, store: Store, env: Nod
 async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Promise<[HookStatus, string?]> {
   if (!input.sessionId) return ['ignored', 'no session id in the payload'];
   const ending = ENDING_EVENTS.has(input.event);
-  const [
-    { upsertSession, renderSessionFile, archiveSessions },
-    { renderIdentity },
-    { startLearning },
-    { recordLifecycle },
-    { countObservations },
-  ] = await Promise.all([
-    import('./sessions.js'),
-    import('../view/render.js'),
-    import('./learn.js'),
-    import('./record.js'),
-    import('../store/observations.js'),
-  ]);
-  if (ending) recordLifecycle(store.db, input, 'end');
+  const [{ upsertSession, renderSessionFile, archiveSessions }, { renderIdentity }, { startLearning }, { recordLifecycle }] =
+    await Promise.all([import('./sessions.js'), import('../view/render.js'), import('./learn.js'), import('./record.js')]);
+  if (ending) recordLifecycle(store, input, 'end');
   const session = upsertSession(store, {
     source: input.agent,
     sessionId: input.sessionId,
@@ -201,6 +190,11 @@ async function stop(input: HookInput, store: Store, env: NodeJS.ProcessEnv): Pro
     renderIdentity(store);
   }
   if (ending) archiveSessions(store);
-  const learn = await startLearning(store, { env, pending: countObservations(store.db, true), ending, now: store.clock.now() });
+  const learn = await startLearning(store, {
+    env,
+    pending: store.observations.count({ pendingOnly: true }),
+    ending,
+    now: store.clock.now(),
+  });
   return ['done', session ? `session ${session.created ? 'created' : 'updated'}; learn ${learn}` : `no observations; learn ${learn}`];
 }

@@ -9,8 +9,6 @@ import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { detectProject } from '../core/project.js';
-import { writeTx } from '../store/db.js';
-import { readMeta, writeMeta } from '../store/meta.js';
 import type { Store } from '../store/store.js';
 import { type HookInput, normalise } from './agents.js';
 import { drainSpool } from '../store/spool-drain.js';
@@ -97,7 +95,7 @@ interface FileState {
 }
 
 function alreadyImported(store: Store, file: string, state: FileState): boolean {
-  const value = readMeta(store.db, stateKey(file));
+  const value = store.meta.read(stateKey(file));
   if (value === undefined) return false;
   try {
     const saved = JSON.parse(value) as FileState;
@@ -166,7 +164,7 @@ const emptyResult = (): ImportResult => ({
 export async function importTranscripts(store: Store, files: readonly string[], options: ImportOptions = {}): Promise<ImportResult> {
   const result = emptyResult();
   result.files = files.length;
-  drainSpool(store.db, store.paths.home);
+  drainSpool(store, store.paths.home);
   let done = 0;
   for (const file of files) {
     options.onProgress?.({ file, filesDone: done, filesTotal: files.length, observations: result.observations_new });
@@ -197,9 +195,9 @@ export async function importTranscripts(store: Store, files: readonly string[], 
     result.tool_calls += s.toolResults;
     result.prompts += s.prompts;
     for (const [type, n] of Object.entries(s.byType)) result.records_by_type[type] = (result.records_by_type[type] ?? 0) + n;
-    const session = writeTx(store.db, () => {
+    const session = store.transaction(() => {
       for (const built of plan.built) {
-        const r = write(store.db, built);
+        const r = write(store, built);
         if (r.status === 'recorded') result.observations_new++;
         else if (r.status === 'duplicate') result.observations_existing++;
         else if (r.status === 'noise') result.noise++;
@@ -216,7 +214,7 @@ export async function importTranscripts(store: Store, files: readonly string[], 
             ...(s.title ? { title: s.title } : {}),
           })
         : undefined;
-      writeMeta(store.db, stateKey(file), JSON.stringify(state));
+      store.meta.write(stateKey(file), JSON.stringify(state));
       return summary;
     });
     if (session) {

@@ -4,8 +4,8 @@
  * (source, session_id, tool_use_id).
  */
 import { type ProjectInfo, detectProject } from '../core/project.js';
-import type { Db } from '../store/db.js';
-import { type NewObservation, insertObservation } from '../store/observations.js';
+import type { NewObservation } from '../store/observations.js';
+import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
 import { mapToolCall, promptObservation, promptText, sessionEndObservation, sessionStartObservation } from './observation.js';
 
@@ -88,19 +88,16 @@ export function lifecycleObservation(input: HookInput, kind: 'start' | 'end'): B
 }
 
 /** Writes a built observation: recorded, or a duplicate of one already stored. */
-export function write(db: Db, built: Built): RecordResult {
+export function write(store: Pick<Store, 'observations'>, built: Built): RecordResult {
   if (!('observation' in built)) return built;
-  return { status: insertObservation(db, built.observation) ? 'recorded' : 'duplicate', observation: built.observation };
+  return { status: store.observations.insert(built.observation) ? 'recorded' : 'duplicate', observation: built.observation };
 }
 
-export const recordToolCall = (db: Db, input: HookInput): RecordResult => write(db, toolObservation(input));
+export const recordToolCall = (store: Store, input: HookInput): RecordResult => write(store, toolObservation(input));
 
 /** How many earlier prompts of this session have this exact stored text. */
-function promptOccurrences(db: Db, input: HookInput, text: string): number {
-  const row = db
-    .prepare("SELECT COUNT(*) AS n FROM observations WHERE source = ? AND session_id = ? AND event = 'prompt' AND input = ? AND ts < ?")
-    .get(input.agent, input.sessionId, text, input.ts) as { n: number };
-  return row.n;
+function promptOccurrences(store: Store, input: HookInput, text: string): number {
+  return store.observations.promptsBefore(input.agent, input.sessionId, text, input.ts);
 }
 
 /**
@@ -108,9 +105,9 @@ function promptOccurrences(db: Db, input: HookInput, text: string): number {
  * id an import of the transcript gives it; a replay of the same event (same time) gets the
  * same id again.
  */
-export function recordPrompt(db: Db, input: HookInput): RecordResult {
-  return write(db, promptObservationFor(input, promptOccurrences(db, input, promptText(input.prompt ?? ''))));
+export function recordPrompt(store: Store, input: HookInput): RecordResult {
+  return write(store, promptObservationFor(input, promptOccurrences(store, input, promptText(input.prompt ?? ''))));
 }
 
-export const recordLifecycle = (db: Db, input: HookInput, kind: 'start' | 'end'): RecordResult =>
-  write(db, lifecycleObservation(input, kind));
+export const recordLifecycle = (store: Store, input: HookInput, kind: 'start' | 'end'): RecordResult =>
+  write(store, lifecycleObservation(input, kind));

@@ -11,30 +11,14 @@ import { DAY_MS } from '../core/clock.js';
 import { writeFileIfChanged } from '../core/fs.js';
 import type { ProjectInfo } from '../core/project.js';
 import { truncate } from '../core/text.js';
-import { writeTx } from '../store/db.js';
-import { incrementSessionCount } from '../store/identity.js';
 import { parseStringArray } from '../store/json.js';
 import type { ObservationRow } from '../store/observations.js';
+import type { SessionRow } from '../store/sessions.js';
 import type { Store } from '../store/store.js';
+
+export type { SessionRow } from '../store/sessions.js';
 import { renderFrontmatter } from '../view/frontmatter.js';
 import { CHANGING_KINDS, toolKind } from './tools.js';
-
-export interface SessionRow {
-  id: string;
-  source: string;
-  project: string;
-  project_name: string;
-  cwd: string;
-  started_at: string | null;
-  ended_at: string | null;
-  tools_used: string;
-  tool_counts: string;
-  files_touched: string;
-  summary: string;
-  continues_from: string | null;
-  transcript_path: string | null;
-  file_name: string | null;
-}
 
 export interface SessionEndInput {
   source: string;
@@ -128,18 +112,13 @@ export function sessionFileName(startedAt: string, sessionId: string): string {
  * is seen, and returns the row (undefined when the session has no observations at all).
  */
 export function upsertSession(store: Store, input: SessionEndInput): { row: SessionRow; created: boolean } | undefined {
-  const db = store.db;
-  return writeTx(db, () => {
-    const rows = db
-      .prepare('SELECT ts, event, tool, files, outcome, input FROM observations WHERE source = ? AND session_id = ? ORDER BY ts, id')
-      .all(input.source, input.sessionId) as ObservationRow[];
-    const existing = db.prepare('SELECT * FROM sessions WHERE id = ?').get(input.sessionId) as SessionRow | undefined;
+  return store.transaction(() => {
+    const rows = store.observations.forSession(input.sessionId, { source: input.source });
+    const existing = store.sessions.get(input.sessionId);
     if (rows.length === 0 && !existing) return undefined;
     const facts = sessionFacts(rows, input.endedAt);
     const startedAt = existing?.started_at && existing.started_at < facts.startedAt ? existing.started_at : facts.startedAt;
-    const previous = db
-      .prepare('SELECT id FROM sessions WHERE project = ? AND id != ? AND started_at < ? ORDER BY started_at DESC LIMIT 1')
-      .get(input.project.fingerprint, input.sessionId, startedAt) as { id: string } | undefined;
+    const previous = store.sessions.previous(input.project.fingerprint, input.sessionId, startedAt);
     const row: SessionRow = {
       id: input.sessionId,
       source: input.source,
@@ -152,19 +131,12 @@ export function upsertSession(store: Store, input: SessionEndInput): { row: Sess
       tool_counts: JSON.stringify(facts.toolCounts),
       files_touched: JSON.stringify(facts.filesTouched),
       summary: summaryText(facts, input.title),
-      continues_from: previous?.id ?? null,
+      continues_from: previous ?? null,
       transcript_path: input.transcriptPath ?? existing?.transcript_path ?? null,
       file_name: existing?.file_name ?? sessionFileName(startedAt, input.sessionId),
     };
-    db.prepare(
-      `INSERT INTO sessions (id, source, project, project_name, cwd, started_at, ended_at, tools_used, tool_counts, files_touched, summary, continues_from, transcript_path, file_name)
-       VALUES (@id, @source, @project, @project_name, @cwd, @started_at, @ended_at, @tools_used, @tool_counts, @files_touched, @summary, @continues_from, @transcript_path, @file_name)
-       ON CONFLICT(id) DO UPDATE SET source = excluded.source, project = excluded.project, project_name = excluded.project_name, cwd = excluded.cwd,
-         started_at = excluded.started_at, ended_at = excluded.ended_at, tools_used = excluded.tools_used, tool_counts = excluded.tool_counts,
-         files_touched = excluded.files_touched, summary = excluded.summary, continues_from = excluded.continues_from,
-         transcript_path = excluded.transcript_path, file_name = excluded.file_name`,
-    ).run(row);
-    if (!existing) incrementSessionCount(db, row.ended_at ?? input.endedAt);
+    store.sessions.save(row);
+    if (!existing) store.identity.countSession(row.ended_at ?? input.endedAt);
     return { row, created: !existing };
   });
 }
@@ -228,9 +200,7 @@ export function sessionFilePath(store: Store, row: SessionRow): string {
 
 /** Writes the session's file where it belongs (see sessionFilePath); returns its path. */
 export function renderSessionFile(store: Store, row: SessionRow): string {
-  const previous = row.continues_from
-    ? (store.db.prepare('SELECT file_name FROM sessions WHERE id = ?').get(row.continues_from) as { file_name: string | null } | undefined)
-    : undefined;
+  const previous = row.continues_from ? store.sessions.get(row.continues_from) : undefined;
   const path = sessionFilePath(store, row);
   writeFileIfChanged(path, renderSessionMarkdown(row, previous?.file_name ?? undefined));
   // A live copy left from before the session aged goes: one file per session.
@@ -242,9 +212,7 @@ export function renderSessionFile(store: Store, row: SessionRow): string {
 /** Moves the files of sessions older than SESSION_ARCHIVE_DAYS to sessions/_archived/; returns how many moved. */
 export function archiveSessions(store: Store): number {
   const cutoff = new Date(archiveCutoff(store.clock.now())).toISOString();
-  const rows = store.db
-    .prepare('SELECT id, file_name, started_at, ended_at FROM sessions WHERE coalesce(ended_at, started_at) < ?')
-    .all(cutoff) as Pick<SessionRow, 'id' | 'file_name' | 'started_at' | 'ended_at'>[];
+  const rows = store.sessions.endedBefore(cutoff);
   const archive = join(store.paths.sessions, ARCHIVED_DIR);
   let moved = 0;
   for (const row of rows) {

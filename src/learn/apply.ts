@@ -6,19 +6,7 @@
  */
 import { parseKey } from '../core/domain.js';
 import { round } from '../core/text.js';
-import {
-  addSighting,
-  addPreferenceSignal,
-  appendSessionSummary,
-  countCoSightings,
-  countSightings,
-  deleteEpisodes,
-  deleteSightings,
-  getEpisode,
-  listSightings,
-  upsertEpisode,
-} from '../store/learning.js';
-import { type InstinctRow, addEvent, getInstinct, listInstincts, resolveAlias, updateInstinct } from '../store/instincts.js';
+import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { fixedClock } from '../core/clock.js';
@@ -99,7 +87,7 @@ function similarInstinct(rows: readonly InstinctRow[], c: Candidate): InstinctRo
 
 function examplesFrom(store: Store, key: string): string[] {
   const lines: string[] = [];
-  for (const s of listSightings(store.db, 'pattern', key)) {
+  for (const s of store.learning.listSightings('pattern', key)) {
     const detail = parseJsonObject(s.detail);
     const evidence = Array.isArray(detail.evidence) ? (detail.evidence as unknown[]).filter((e): e is string => typeof e === 'string') : [];
     if (evidence[0]) lines.push(`${s.ts.slice(0, 10)}: ${evidence[0]}`);
@@ -108,7 +96,7 @@ function examplesFrom(store: Store, key: string): string[] {
 }
 
 function sessionsOf(store: Store, key: string): string[] {
-  return listSightings(store.db, 'pattern', key).map((s) => s.session_id);
+  return store.learning.listSightings('pattern', key).map((s) => s.session_id);
 }
 
 /** Co-edit pairs must be edited together in most sessions that touch either file. */
@@ -117,9 +105,9 @@ function coeditHolds(store: Store, c: Candidate, together: number): string | und
   if (c.miner !== 'co-edit' || !Array.isArray(files)) return undefined;
   const [a, b] = files as [string, string];
   const either =
-    countSightings(store.db, 'file', a, c.project) +
-    countSightings(store.db, 'file', b, c.project) -
-    countCoSightings(store.db, 'file', a, b, c.project);
+    store.learning.countSightings('file', a, c.project) +
+    store.learning.countSightings('file', b, c.project) -
+    store.learning.countCoSightings('file', a, b, c.project);
   const ratio = either > 0 ? together / either : 0;
   return ratio < MIN_TOGETHER_RATIO
     ? `edited together in ${together} of ${either} sessions touching either file (needs ${MIN_TOGETHER_RATIO * 100}%)`
@@ -131,18 +119,18 @@ function episodeBody(c: Candidate, examples: readonly string[]): string {
 }
 
 function recordContradiction(store: Store, key: string, sessionId: string, ts: string, changes: SessionChanges): void {
-  const target = resolveAlias(store.db, key);
-  const row = getInstinct(store.db, target);
+  const target = store.instincts.resolveAlias(key);
+  const row = store.instincts.get(target);
   if (!row) return;
-  if (!addSighting(store.db, { kind: 'contradiction', key: target, project: '', session_id: sessionId, ts, detail: '{}' })) return;
-  const count = countSightings(store.db, 'contradiction', target);
+  if (!store.learning.addSighting({ kind: 'contradiction', key: target, project: '', session_id: sessionId, ts, detail: '{}' })) return;
+  const count = store.learning.countSightings('contradiction', target);
   if (count < CONTRADICTION_MIN_OBSERVATIONS) return;
   const now = store.clock.now();
   const state = { confidence: row.confidence, lastSeen: row.last_seen, foldedPeriods: row.folded_periods };
   const before = foldDecay(state, now).confidence;
   const next = applyContradiction(state, count, now);
-  updateInstinct(store.db, row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
-  addEvent(store.db, {
+  store.instincts.update(row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
+  store.instincts.addEvent({
     instinct_id: row.id,
     ts: now.toISOString(),
     kind: 'contradiction',
@@ -152,13 +140,13 @@ function recordContradiction(store: Store, key: string, sessionId: string, ts: s
     project: row.project,
     detail: `${count} contradicting sessions`,
   });
-  deleteSightings(store.db, 'contradiction', target);
+  store.learning.deleteSightings('contradiction', target);
   changes.contradictions.push({ pattern: target, before, after: next.confidence });
 }
 
 function coeditPairs(store: Store, project: string): { key: string; files: [string, string] }[] {
   const pairs: { key: string; files: [string, string] }[] = [];
-  for (const row of listInstincts(store.db, { category: 'combo', project })) {
+  for (const row of store.instincts.list({ category: 'combo', project })) {
     const meta = parseJsonObject(row.metadata);
     const files = meta.files;
     if (meta.miner === 'co-edit' && Array.isArray(files) && files.length === 2)
@@ -171,7 +159,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
   const changes = emptyChanges();
   for (const s of input.signals) {
     if (
-      addPreferenceSignal(store.db, {
+      store.learning.addSignal({
         session_id: s.sessionId,
         ts: s.ts,
         type: s.type,
@@ -184,7 +172,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
   }
   const lastTs = input.candidates.reduce((m, c) => (c.ts > m ? c.ts : m), '');
   for (const file of input.editedFiles) {
-    addSighting(store.db, {
+    store.learning.addSighting({
       kind: 'file',
       key: file,
       project: input.project,
@@ -193,7 +181,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
       detail: '{}',
     });
   }
-  const existingRows = listInstincts(store.db);
+  const existingRows = store.instincts.list();
   for (const c of input.candidates) {
     const invalid = keyProblem(c.key);
     const gate = invalid ? { pass: false, reasons: [invalid] } : qualityGate(c);
@@ -201,10 +189,10 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
       changes.rejected.push({ pattern: c.key, miner: c.miner, reasons: gate.reasons });
       continue;
     }
-    const aliased = resolveAlias(store.db, c.key);
-    const existing = getInstinct(store.db, aliased) ?? similarInstinct(existingRows, c);
+    const aliased = store.instincts.resolveAlias(c.key);
+    const existing = store.instincts.get(aliased) ?? similarInstinct(existingRows, c);
     const key = existing?.key ?? aliased;
-    const added = addSighting(store.db, {
+    const added = store.learning.addSighting({
       kind: 'pattern',
       key,
       project: c.project,
@@ -214,7 +202,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     });
     if (!added) continue;
     for (const k of c.contradicts ?? []) recordContradiction(store, k, input.sessionId, c.ts, changes);
-    const sessions = countSightings(store.db, 'pattern', key);
+    const sessions = store.learning.countSightings('pattern', key);
     const meta = { miner: c.miner, sessions, examples: examplesFrom(store, key), ...(c.facts ?? {}) };
     if (existing) {
       const result = observe(storeAt(store, c.ts, existing.last_seen), {
@@ -228,7 +216,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     }
     const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
     if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
-      const fromEpisode = getEpisode(store.db, key) !== undefined;
+      const fromEpisode = store.episodes.get(key) !== undefined;
       const result = observe(storeAt(store, c.ts), {
         pattern: key,
         category: c.category,
@@ -243,7 +231,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
         occurrences: sessions,
         initialScore: EPISODE_PROMOTION_CONFIDENCE,
       });
-      deleteEpisodes(store.db, key);
+      store.episodes.deleteByPattern(key);
       changes.created.push({
         pattern: result.pattern,
         category: c.category,
@@ -256,10 +244,10 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     }
     if (held) changes.held.push({ pattern: key, reason: held });
     if (c.notable) {
-      const prior = getEpisode(store.db, key);
+      const prior = store.episodes.get(key);
       const tags = [...new Set([c.domain, ...c.tags])];
       const files = c.subjects.filter((s) => /\/|\.\w{1,5}$/.test(s) && !s.includes(' '));
-      upsertEpisode(store.db, {
+      store.episodes.upsert({
         pattern: key,
         title: prior?.title ?? c.title,
         body: episodeBody(c, meta.examples),
@@ -279,7 +267,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
     for (const key of contradicted) recordContradiction(store, key, input.sessionId, lastTs || store.clock.now().toISOString(), changes);
   }
   const summary = summaryLine(changes);
-  if (summary) appendSessionSummary(store.db, input.sessionId, summary);
+  if (summary) store.sessions.appendSummary(input.sessionId, summary);
   return changes;
 }
 

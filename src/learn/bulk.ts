@@ -1,7 +1,6 @@
 /** import_patterns (seed 002): bulk observe, raising a row's stated count but never lowering. */
 import { errorMessage } from '../core/errors.js';
 import type { Category } from '../core/domain.js';
-import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { MAX_EXPLAIN_LENGTH, observe, raiseEvidence } from './instincts.js';
 
@@ -26,7 +25,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 export function importPatterns(store: Store, rows: readonly PatternRow[], defaults: { project: string; source: string }): BulkResult {
   const result: BulkResult = { imported: 0, updated: 0, errors: 0, reasons: [] };
-  writeTx(store.db, () => {
+  store.transaction(() => {
     rows.forEach((row, index) => {
       try {
         const pattern = str(row?.pattern)?.trim();

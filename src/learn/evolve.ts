@@ -1,7 +1,5 @@
 /** Conviction promotion (seed 000 /homunculus-evolve): preview with reasons, then promote. */
-import { writeTx } from '../store/db.js';
-import { getIdentityValue, setIdentityValue } from '../store/identity.js';
-import { type InstinctRow, addEvent, listInstincts, updateInstinct } from '../store/instincts.js';
+import type { ConvictionRow, InstinctRow } from '../store/instincts.js';
 import { parseJson } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { scoreOf } from './records.js';
@@ -28,14 +26,6 @@ export interface EvolveResult {
   stale: StaleConviction[];
 }
 
-export interface ConvictionRow {
-  id: number;
-  instinct_id: number;
-  title: string;
-  rule: string;
-  created_at: string;
-}
-
 export function conviction(row: InstinctRow): { title: string; rule: string } {
   const title = row.title || row.trigger || row.key;
   const action = row.action || row.explain || row.trigger;
@@ -49,8 +39,8 @@ export function conviction(row: InstinctRow): { title: string; rule: string } {
 export function evolve(store: Store, options: { promote: boolean; includeIneligible?: boolean }): EvolveResult {
   const now = store.clock.now();
   const at = now.toISOString();
-  return writeTx(store.db, () => {
-    const rows = listInstincts(store.db);
+  return store.transaction(() => {
+    const rows = store.instincts.list();
     const candidates: EvolveCandidate[] = [];
     const promoted: string[] = [];
     const stale: StaleConviction[] = [];
@@ -64,9 +54,9 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
       candidates.push({ pattern: row.key, title: row.title, score, ...check });
       if (options.promote && check.eligible) {
         const { title, rule } = conviction(row);
-        store.db.prepare('INSERT INTO convictions (instinct_id, title, rule, created_at) VALUES (?, ?, ?, ?)').run(row.id, title, rule, at);
-        updateInstinct(store.db, row.id, { promoted_at: at, promoted_to: store.paths.convictions });
-        addEvent(store.db, {
+        store.instincts.addConviction(row.id, title, rule, at);
+        store.instincts.update(row.id, { promoted_at: at, promoted_to: store.paths.convictions });
+        store.instincts.addEvent({
           instinct_id: row.id,
           ts: at,
           kind: 'promote',
@@ -80,21 +70,18 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
       }
     }
     if (promoted.length) {
-      const history = parseJson<string[]>(getIdentityValue(store.db, 'promotions'), []);
-      setIdentityValue(store.db, 'promotions', JSON.stringify([...history, ...promoted.map(() => at)]));
+      const history = parseJson<string[]>(store.identity.get('promotions'), []);
+      store.identity.set('promotions', JSON.stringify([...history, ...promoted.map(() => at)]));
     }
     candidates.sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score);
     return { candidates, promoted, stale };
   });
 }
 
-export function listConvictions(store: Store): (ConvictionRow & { pattern: string; score: number; stale: boolean })[] {
+export function listConvictions(store: Store): (ConvictionRow & { score: number; stale: boolean })[] {
   const now = store.clock.now();
-  const rows = store.db
-    .prepare('SELECT c.*, i.key AS pattern FROM convictions c JOIN instincts i ON i.id = c.instinct_id ORDER BY c.created_at, c.id')
-    .all() as (ConvictionRow & { pattern: string })[];
-  return rows.map((c) => {
-    const instinct = store.db.prepare('SELECT * FROM instincts WHERE id = ?').get(c.instinct_id) as InstinctRow;
+  return store.instincts.convictions().map((c) => {
+    const instinct = store.instincts.getById(c.instinct_id) as InstinctRow;
     const score = scoreOf(instinct, now);
     return { ...c, score, stale: isStaleConviction(true, score) };
   });

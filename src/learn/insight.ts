@@ -6,15 +6,10 @@
 import { DAY_MS } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { round } from '../core/text.js';
-import { writeTx } from '../store/db.js';
-import { type InstinctRow, listInstincts, resolveAlias } from '../store/instincts.js';
-import { addSuggestion } from '../store/learning.js';
+import { OBSERVATION_KINDS } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { requireInstinct } from './instincts.js';
 import { type InstinctRecord, toRecord } from './records.js';
-
-/** Event kinds that record an observation of the pattern (the others change only its score). */
-const OBSERVATION_KINDS = "('create', 'reinforce', 'import', 'raise', 'alias')";
 
 function checkDays(days: number): number {
   if (!Number.isFinite(days) || days <= 0 || days > 36_500)
@@ -32,18 +27,13 @@ export interface TrendingResult {
 export function trending(store: Store, options: { days?: number; limit?: number } = {}): TrendingResult {
   const days = checkDays(options.days ?? 7);
   const limit = Math.max(0, Math.floor(options.limit ?? 10));
-  const rows = store.db
-    .prepare(
-      `SELECT i.*, COUNT(e.id) AS observations_in_period FROM instincts i JOIN instinct_events e ON e.instinct_id = i.id
-       WHERE e.ts >= ? AND e.kind IN ${OBSERVATION_KINDS}
-       GROUP BY i.id ORDER BY observations_in_period DESC, i.last_seen DESC, i.id LIMIT ?`,
-    )
-    .all(since(store, days), limit) as (InstinctRow & { observations_in_period: number })[];
+  const rows = store.instincts.busiestSince(since(store, days), limit);
   if (rows.length > 0) {
     return { trending: rows.map((r) => ({ ...toRecord(r), observations_in_period: r.observations_in_period })), period_days: days };
   }
   // No log entries in the window (pre-history data): order by confidence, then last_seen.
-  const fallback = listInstincts(store.db)
+  const fallback = store.instincts
+    .list()
     .sort((a, b) => b.evidence - a.evidence || b.last_seen.localeCompare(a.last_seen))
     .slice(0, limit);
   return { trending: fallback.map(toRecord), period_days: days };
@@ -59,11 +49,7 @@ export interface HistoryResult {
 export function history(store: Store, pattern: string, options: { days?: number } = {}): HistoryResult {
   const days = checkDays(options.days ?? 30);
   const row = requireInstinct(store, pattern);
-  const events = store.db
-    .prepare(
-      `SELECT ts, source, project, delta_evidence FROM instinct_events WHERE instinct_id = ? AND ts >= ? AND kind IN ${OBSERVATION_KINDS} ORDER BY ts, id`,
-    )
-    .all(row.id, since(store, days)) as { ts: string; source: string; project: string; delta_evidence: number }[];
+  const events = store.instincts.events(row.id, { since: since(store, days), kinds: OBSERVATION_KINDS });
   return {
     pattern: row.key,
     history: events.map((e) => ({ timestamp: e.ts, source: e.source, project: e.project, delta: e.delta_evidence })),
@@ -85,20 +71,7 @@ export interface TimelinePoint {
 export function timeline(store: Store, pattern: string, options: { days?: number } = {}): TimelinePoint[] {
   const days = checkDays(options.days ?? 30);
   const row = requireInstinct(store, pattern);
-  return (
-    store.db
-      .prepare(
-        'SELECT ts, kind, delta_evidence, delta_confidence, source, detail FROM instinct_events WHERE instinct_id = ? AND ts >= ? ORDER BY ts, id',
-      )
-      .all(row.id, since(store, days)) as {
-      ts: string;
-      kind: string;
-      delta_evidence: number;
-      delta_confidence: number;
-      source: string;
-      detail: string;
-    }[]
-  ).map((e) => ({
+  return store.instincts.events(row.id, { since: since(store, days) }).map((e) => ({
     timestamp: e.ts,
     kind: e.kind,
     delta_evidence: e.delta_evidence,
@@ -111,13 +84,13 @@ export function timeline(store: Store, pattern: string, options: { days?: number
 /** Logs what a suggest() call returned, so later observations can confirm it. */
 export function recordSuggestions(store: Store, patterns: readonly string[], options: { project?: string; source?: string } = {}): number {
   const at = store.clock.now().toISOString();
-  return writeTx(store.db, () => {
+  return store.transaction(() => {
     let n = 0;
     for (const p of patterns) {
       const key = typeof p === 'string' ? p.trim() : '';
       if (!key) continue;
-      addSuggestion(store.db, {
-        pattern: resolveAlias(store.db, key),
+      store.learning.addSuggestion({
+        pattern: store.instincts.resolveAlias(key),
         project: options.project ?? '',
         source: options.source ?? '',
         suggested_at: at,
@@ -135,12 +108,7 @@ export interface EffectivenessResult {
 
 export function effectiveness(store: Store, options: { days?: number } = {}): EffectivenessResult {
   const days = checkDays(options.days ?? 30);
-  const rows = store.db
-    .prepare(
-      `SELECT pattern, COUNT(*) AS suggested, SUM(confirmed_at IS NOT NULL) AS confirmed FROM suggestions
-       WHERE suggested_at >= ? GROUP BY pattern ORDER BY confirmed DESC, suggested DESC, pattern`,
-    )
-    .all(since(store, days)) as { pattern: string; suggested: number; confirmed: number }[];
+  const rows = store.learning.suggestionStats(since(store, days));
   const totalSuggested = rows.reduce((s, r) => s + r.suggested, 0);
   const totalConfirmed = rows.reduce((s, r) => s + r.confirmed, 0);
   return {

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, UsageError } from '../core/errors.js';
-import { getInstinct, listAliases, listEvents, searchInstincts } from '../store/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { aliasPattern, applyDecay, consolidateLevels, giveFeedback, observe } from './instincts.js';
 import { evolve } from './evolve.js';
@@ -17,10 +16,10 @@ describe('observe', () => {
     store.advanceDays(1);
     const second = observe(store, { pattern: 'pref:pkg=pnpm' });
     expect(second).toMatchObject({ confidence: 2, created: false, score: 0.35 });
-    const row = getInstinct(store.db, 'pref:pkg=pnpm');
+    const row = store.instincts.get('pref:pkg=pnpm');
     expect(row).toMatchObject({ category: 'preference', domain: 'general', evidence: 2, explain: 'use pnpm, not npm' });
     expect(row?.last_seen).toBe('2026-01-02T00:00:00.000Z');
-    expect(listEvents(store.db, row?.id ?? 0).map((e) => e.kind)).toEqual(['create', 'reinforce']);
+    expect(store.instincts.events(row?.id ?? 0).map((e) => e.kind)).toEqual(['create', 'reinforce']);
   });
 
   it('reports mature at four recent observations thanks to the recency bonus', () => {
@@ -42,8 +41,8 @@ describe('alias', () => {
     for (let i = 0; i < 3; i++) observe(store, { pattern: 'seq:a -> b', project: 'p1' });
     for (let i = 0; i < 4; i++) observe(store, { pattern: 'seq:a->b', project: 'p2' });
     expect(aliasPattern(store, 'seq:a -> b', 'seq:a->b')).toEqual({ aliased: 'seq:a -> b', target: 'seq:a->b', evidence_moved: 3 });
-    expect(getInstinct(store.db, 'seq:a -> b')).toBeUndefined();
-    expect(getInstinct(store.db, 'seq:a->b')?.evidence).toBe(7);
+    expect(store.instincts.get('seq:a -> b')).toBeUndefined();
+    expect(store.instincts.get('seq:a->b')?.evidence).toBe(7);
     const rerouted = observe(store, { pattern: 'seq:a -> b' });
     expect(rerouted).toMatchObject({ pattern: 'seq:a->b', confidence: 8, aliased_from: 'seq:a -> b' });
   });
@@ -55,8 +54,8 @@ describe('alias', () => {
     expect(() => aliasPattern(store, 'seq:x', 'seq:x')).toThrow(UsageError);
     aliasPattern(store, 'seq:x', 'seq:y');
     expect(() => aliasPattern(store, 'seq:y', 'seq:x')).toThrow();
-    expect(listAliases(store.db)).toHaveLength(1);
-    expect(getInstinct(store.db, 'seq:y')?.evidence).toBe(2);
+    expect(store.instincts.listAliases()).toHaveLength(1);
+    expect(store.instincts.get('seq:y')?.evidence).toBe(2);
   });
 });
 
@@ -69,10 +68,10 @@ describe('consolidate levels', () => {
     store.advanceDays(30);
     const result = consolidateLevels(store);
     expect(result).toEqual({ promoted_to_mature: 3, promoted_to_rule: 2, promoted_to_universal: 1, total: 4 });
-    expect(getInstinct(store.db, 'fix:missing-import')?.level).toBe(1);
-    expect(getInstinct(store.db, 'seq:one-project')?.level).toBe(2);
-    expect(getInstinct(store.db, 'combo:pytest+coverage')?.level).toBe(3);
-    expect(getInstinct(store.db, 'seq:new')?.level).toBe(0);
+    expect(store.instincts.get('fix:missing-import')?.level).toBe(1);
+    expect(store.instincts.get('seq:one-project')?.level).toBe(2);
+    expect(store.instincts.get('combo:pytest+coverage')?.level).toBe(3);
+    expect(store.instincts.get('seq:new')?.level).toBe(0);
     expect(consolidateLevels(store)).toEqual({ promoted_to_mature: 0, promoted_to_rule: 0, promoted_to_universal: 0, total: 4 });
   });
 });
@@ -82,12 +81,12 @@ describe('decay pass and feedback on the store', () => {
     observe(store, { pattern: 'seq:a', occurrences: 3 });
     store.advanceDays(14);
     expect(applyDecay(store)).toEqual({ decayed: 1, deleted: 0 });
-    expect(getInstinct(store.db, 'seq:a')?.confidence).toBe(0.4);
+    expect(store.instincts.get('seq:a')?.confidence).toBe(0.4);
     expect(applyDecay(store)).toEqual({ decayed: 0, deleted: 0 });
     store.advanceDays(7);
     applyDecay(store);
-    expect(getInstinct(store.db, 'seq:a')?.confidence).toBe(0.35);
-    const kinds = listEvents(store.db, getInstinct(store.db, 'seq:a')?.id ?? 0).map((e) => [e.kind, e.delta_confidence]);
+    expect(store.instincts.get('seq:a')?.confidence).toBe(0.35);
+    const kinds = store.instincts.events(store.instincts.get('seq:a')?.id ?? 0).map((e) => [e.kind, e.delta_confidence]);
     expect(kinds).toEqual([
       ['create', 0.5],
       ['decay', -0.1],
@@ -116,13 +115,13 @@ describe('evolve', () => {
     const preview = evolve(store, { promote: false });
     expect(preview.candidates).toHaveLength(1);
     expect(preview.candidates[0]).toMatchObject({ pattern: 'pref:named-exports', eligible: true, score: 0.75 });
-    expect(getInstinct(store.db, 'pref:named-exports')?.promoted_at).toBeNull();
+    expect(store.instincts.get('pref:named-exports')?.promoted_at).toBeNull();
 
     const done = evolve(store, { promote: true });
     expect(done.promoted).toEqual(['pref:named-exports']);
     expect(evolve(store, { promote: true }).promoted).toEqual([]);
     observe(store, { pattern: 'pref:named-exports' });
-    expect(getInstinct(store.db, 'pref:named-exports')?.evidence).toBe(11);
+    expect(store.instincts.get('pref:named-exports')?.evidence).toBe(11);
 
     store.advanceDays(7 * 8);
     // 0.80 after the last reinforcement, minus 8 x 0.05: exactly 0.40 is not yet stale.
@@ -137,14 +136,14 @@ describe('search', () => {
     observe(store, { pattern: 'seq:lint->fix->lint', explain: 'run eslint after each fix' });
     observe(store, { pattern: 'combo:eslint+prettier', explain: 'format with prettier' });
     observe(store, { pattern: 'fix:missing-import' });
-    expect(searchInstincts(store.db, 'lint').rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
-    expect(searchInstincts(store.db, 'lint OR prettier').rows).toHaveLength(2);
-    expect(searchInstincts(store.db, 'esl*').rows).toHaveLength(2);
-    expect(searchInstincts(store.db, 'eslint NOT prettier').rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
-    const fallback = searchInstincts(store.db, 'missing-import(');
+    expect(store.instincts.search('lint').rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
+    expect(store.instincts.search('lint OR prettier').rows).toHaveLength(2);
+    expect(store.instincts.search('esl*').rows).toHaveLength(2);
+    expect(store.instincts.search('eslint NOT prettier').rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
+    const fallback = store.instincts.search('missing-import(');
     expect(fallback.mode).toBe('like');
     expect(fallback.rows).toHaveLength(0);
-    const substring = searchInstincts(store.db, '->fix');
+    const substring = store.instincts.search('->fix');
     expect(substring.mode).toBe('like');
     expect(substring.rows.map((r) => r.key)).toEqual(['seq:lint->fix->lint']);
   });

@@ -12,21 +12,8 @@ import {
 } from '../core/domain.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { round, truncate } from '../core/text.js';
-import { writeTx } from '../store/db.js';
-import {
-  type InstinctRow,
-  addEvent,
-  distinctProjectCounts,
-  distinctProjects,
-  getInstinct,
-  insertInstinct,
-  listInstincts,
-  resolveAlias,
-  setAlias,
-  updateInstinct,
-} from '../store/instincts.js';
+import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
-import { confirmSuggestion } from '../store/learning.js';
 import type { Store } from '../store/store.js';
 import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce } from './confidence.js';
 import { LEVEL_BY_RANK, levelFor, promotedLevel } from './levels.js';
@@ -83,16 +70,16 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
   const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
   const now = store.clock.now();
   const at = now.toISOString();
-  return writeTx(store.db, () => {
-    const key = resolveAlias(store.db, parsed.key);
+  return store.transaction(() => {
+    const key = store.instincts.resolveAlias(parsed.key);
     const aliased = key !== parsed.key ? { aliased_from: parsed.key } : {};
     const project = input.project ?? '';
     const source = input.source ?? '';
-    const existing = getInstinct(store.db, key);
+    const existing = store.instincts.get(key);
     if (!existing) {
       const category = requestedCategory ?? parsed.category;
       const body = key.slice(key.indexOf(':') + 1).trim();
-      const row = insertInstinct(store.db, {
+      const row = store.instincts.insert({
         key,
         category,
         trigger: cleanText(input.trigger, MAX_TEXT_LENGTH) ?? body,
@@ -108,7 +95,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
         first_seen: at,
         last_seen: at,
       });
-      addEvent(store.db, {
+      store.instincts.addEvent({
         instinct_id: row.id,
         ts: at,
         kind: 'create',
@@ -118,7 +105,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
         project,
         detail: '',
       });
-      confirmSuggestion(store.db, key, at);
+      store.learning.confirmSuggestion(key, at);
       const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
       return { pattern: key, confidence: row.evidence, level, created: true, score: row.confidence, ...aliased };
     }
@@ -126,7 +113,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     const before = foldDecay(state, now).confidence;
     for (let i = 0; i < Math.min(occurrences, 100); i++) state = reinforce(state, now);
     const metadata = input.metadata ? JSON.stringify({ ...parseJsonObject(existing.metadata), ...input.metadata }) : undefined;
-    updateInstinct(store.db, existing.id, {
+    store.instincts.update(existing.id, {
       evidence: existing.evidence + occurrences,
       confidence: state.confidence,
       folded_periods: state.foldedPeriods,
@@ -135,7 +122,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       metadata,
       domain,
     });
-    addEvent(store.db, {
+    store.instincts.addEvent({
       instinct_id: existing.id,
       ts: at,
       kind: 'reinforce',
@@ -145,9 +132,9 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       project,
       detail: '',
     });
-    confirmSuggestion(store.db, key, at);
+    store.learning.confirmSuggestion(key, at);
     const evidence = existing.evidence + occurrences;
-    const projects = distinctProjects(store.db, existing.id).length;
+    const projects = store.instincts.distinctProjects(existing.id).length;
     const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);
     return { pattern: key, confidence: evidence, level, created: false, score: state.confidence, ...aliased };
   });
@@ -160,10 +147,10 @@ export function raiseEvidence(
   target: number,
   origin: { source: string; project: string; detail: string },
 ): boolean {
-  const stored = getInstinct(store.db, resolveAlias(store.db, key));
+  const stored = store.instincts.get(store.instincts.resolveAlias(key));
   if (!stored || !(target > stored.evidence)) return false;
-  updateInstinct(store.db, stored.id, { evidence: target });
-  addEvent(store.db, {
+  store.instincts.update(stored.id, { evidence: target });
+  store.instincts.addEvent({
     instinct_id: stored.id,
     ts: store.clock.now().toISOString(),
     kind: 'raise',
@@ -175,7 +162,7 @@ export function raiseEvidence(
 }
 
 export function requireInstinct(store: Store, key: string): InstinctRow {
-  const row = getInstinct(store.db, key.trim()) ?? getInstinct(store.db, resolveAlias(store.db, key.trim()));
+  const row = store.instincts.get(key.trim()) ?? store.instincts.get(store.instincts.resolveAlias(key.trim()));
   if (!row) throw new NotFoundError(key, 'List known keys with `homunculus list`, or search with `homunculus search WORD`.');
   return row;
 }
@@ -189,12 +176,12 @@ export interface FeedbackResult {
 
 export function giveFeedback(store: Store, key: string, feedback: Feedback): FeedbackResult {
   const now = store.clock.now();
-  return writeTx(store.db, () => {
+  return store.transaction(() => {
     const row = requireInstinct(store, key);
     const before = foldDecay(stateOf(row), now).confidence;
     const next = applyFeedback(stateOf(row), feedback, now);
-    updateInstinct(store.db, row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
-    addEvent(store.db, {
+    store.instincts.update(row.id, { confidence: next.confidence, folded_periods: next.foldedPeriods });
+    store.instincts.addEvent({
       instinct_id: row.id,
       ts: now.toISOString(),
       kind: 'feedback',
@@ -220,15 +207,16 @@ export function aliasPattern(store: Store, pattern: string, target: string): Ali
   const to = parseKey(target).key;
   if (from === to) throw new UsageError('A pattern cannot be an alias of itself.');
   const now = store.clock.now().toISOString();
-  return writeTx(store.db, () => {
-    const targetRow = getInstinct(store.db, to);
+  return store.transaction(() => {
+    const targetRow = store.instincts.get(to);
     if (!targetRow) throw new NotFoundError(`target pattern '${to}'`, 'The target must already exist; observe it first.');
-    if (resolveAlias(store.db, to) === from) throw new UsageError(`"${to}" is already an alias of "${from}"; aliasing back would loop.`);
-    const source = getInstinct(store.db, from);
+    if (store.instincts.resolveAlias(to) === from)
+      throw new UsageError(`"${to}" is already an alias of "${from}"; aliasing back would loop.`);
+    const source = store.instincts.get(from);
     let moved = 0;
     if (source) {
       moved = source.evidence;
-      updateInstinct(store.db, targetRow.id, {
+      store.instincts.update(targetRow.id, {
         evidence: targetRow.evidence + source.evidence,
         first_seen: source.first_seen < targetRow.first_seen ? source.first_seen : targetRow.first_seen,
         last_seen: source.last_seen > targetRow.last_seen ? source.last_seen : targetRow.last_seen,
@@ -236,8 +224,8 @@ export function aliasPattern(store: Store, pattern: string, target: string): Ali
         folded_periods: source.last_seen > targetRow.last_seen ? source.folded_periods : targetRow.folded_periods,
       });
       // Keep the retired key's project history on the target, so universality survives the merge.
-      store.db.prepare('UPDATE instinct_events SET instinct_id = ? WHERE instinct_id = ?').run(targetRow.id, source.id);
-      addEvent(store.db, {
+      store.instincts.moveEvents(source.id, targetRow.id);
+      store.instincts.addEvent({
         instinct_id: targetRow.id,
         ts: now,
         kind: 'alias',
@@ -247,10 +235,10 @@ export function aliasPattern(store: Store, pattern: string, target: string): Ali
         project: source.project,
         detail: `absorbed ${from}`,
       });
-      store.db.prepare('DELETE FROM instincts WHERE id = ?').run(source.id);
+      store.instincts.delete(source.id);
     }
-    store.db.prepare('UPDATE aliases SET target = ? WHERE target = ?').run(to, from);
-    setAlias(store.db, from, to, now);
+    store.instincts.retargetAliases(from, to);
+    store.instincts.setAlias(from, to, now);
     return { aliased: from, target: to, evidence_moved: moved };
   });
 }
@@ -266,15 +254,15 @@ export interface ConsolidateLevelsResult {
 export function consolidateLevels(store: Store): ConsolidateLevelsResult {
   const now = store.clock.now();
   const result: ConsolidateLevelsResult = { promoted_to_mature: 0, promoted_to_rule: 0, promoted_to_universal: 0, total: 0 };
-  writeTx(store.db, () => {
-    const rows = listInstincts(store.db);
-    const projectCounts = distinctProjectCounts(store.db);
+  store.transaction(() => {
+    const rows = store.instincts.list();
+    const projectCounts = store.instincts.distinctProjectCounts();
     result.total = rows.length;
     for (const row of rows) {
       const projects = projectCounts.get(row.id) ?? 0;
       const next = promotedLevel(row.level, { evidence: row.evidence, lastSeen: row.last_seen, distinctProjects: projects }, now);
       if (next === row.level) continue;
-      updateInstinct(store.db, row.id, { level: next });
+      store.instincts.update(row.id, { level: next });
       for (let rank = row.level + 1; rank <= next; rank++) {
         const level = LEVEL_BY_RANK[rank];
         if (level === 'mature') result.promoted_to_mature++;
@@ -295,16 +283,16 @@ export interface DecayResult {
 export function applyDecay(store: Store): DecayResult {
   const now = store.clock.now();
   let decayed = 0;
-  writeTx(store.db, () => {
-    for (const row of listInstincts(store.db)) {
+  store.transaction(() => {
+    for (const row of store.instincts.list()) {
       const state = stateOf(row);
       const folded = foldDecay(state, now);
       if (folded.foldedPeriods === row.folded_periods) continue;
-      updateInstinct(store.db, row.id, { confidence: folded.confidence, folded_periods: folded.foldedPeriods });
+      store.instincts.update(row.id, { confidence: folded.confidence, folded_periods: folded.foldedPeriods });
       const delta = round(folded.confidence - row.confidence, 3);
       if (delta !== 0) {
         decayed++;
-        addEvent(store.db, {
+        store.instincts.addEvent({
           instinct_id: row.id,
           ts: now.toISOString(),
           kind: 'decay',

@@ -2,8 +2,6 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, TokenBudget } from '../llm/budget.js';
 import { aiSdkProvider } from '../llm/provider.js';
-import { listInstincts } from '../store/instincts.js';
-import { insertObservation } from '../store/observations.js';
 import { type TempStore, stepRows, steps, tempStores } from '../test-support/learning.js';
 import { observe } from './instincts.js';
 import { OBSERVER_SYSTEM, answerToCandidates, buildPrompt, createLlmObserver } from './llm-observer.js';
@@ -22,7 +20,7 @@ const reply = (text: string, input = 2_000, output = 200) => ({
 });
 
 function observer(t: TempStore, model: MockLanguageModelV3, limits = { perRunTokens: 100_000, perDayTokens: 100_000 }) {
-  return createLlmObserver(aiSdkProvider('mock', 'm', model), new TokenBudget(t.store.db, limits, () => t.store.clock.now()), {
+  return createLlmObserver(aiSdkProvider('mock', 'm', model), new TokenBudget(t.store.usage, limits, () => t.store.clock.now()), {
     maxOutputTokens: 400,
     timeoutMs: 5_000,
   });
@@ -39,7 +37,7 @@ describe('buildPrompt', () => {
   it('lists existing instincts to reinforce and the session, cut to the token budget', () => {
     const t = fresh();
     observe(t.store, { pattern: 'pref:use-pnpm-not-npm', trigger: 'when choosing a package manager', action: 'Use pnpm.' });
-    const input = { sessionId: 's1', observations: session, instincts: listInstincts(t.store.db) };
+    const input = { sessionId: 's1', observations: session, instincts: t.store.instincts.list() };
     const prompt = buildPrompt(input, 10_000);
     expect(prompt).toContain('- pref:use-pnpm-not-npm: when choosing a package manager -> Use pnpm.');
     expect(prompt).toContain('USER: use pnpm, not npm');
@@ -96,7 +94,7 @@ describe('the token budget is never exceeded', () => {
         sessionId: `s${i}`,
         start: '2026-03-02T10:00:00Z',
       }))
-        insertObservation(t.store.db, row);
+        t.store.observations.insert(row);
     const model = new MockLanguageModelV3({ doGenerate: reply('{"patterns":[]}', 1_500, 300) });
     const limits = { perRunTokens: 6_000, perDayTokens: 100_000 };
     const report = await runLearn(t.store, { observer: observer(t, model, limits) });
@@ -104,7 +102,7 @@ describe('the token budget is never exceeded', () => {
     expect(spent).toBeLessThanOrEqual(limits.perRunTokens);
     expect(report.llm.calls).toBe(model.doGenerateCalls.length);
     expect(report.llm.fallbacks.some((f) => /budget/.test(f.reason))).toBe(true);
-    expect(listInstincts(t.store.db).map((r) => r.key)).toEqual(['pref:use-pnpm-not-npm']);
+    expect(t.store.instincts.list().map((r) => r.key)).toEqual(['pref:use-pnpm-not-npm']);
   });
 
   it('counts the worst case of a failed call, so unknown spend cannot overshoot', async () => {

@@ -203,7 +203,7 @@ export async function observerFromConfig(
     // Loaded only when a model is configured: the AI SDK costs ~0.3 s of start-up.
     const { createProvider } = await import('../llm/provider.js');
     const provider = createProvider(config, env);
-    const budget = new TokenBudget(store.db, config.budget, () => store.clock.now());
+    const budget = new TokenBudget(store.usage, config.budget, () => store.clock.now());
     const { modelComplete } = await import('../graph/extract/model.js');
     return { observer: createLlmObserver(provider, budget, config), complete: modelComplete(provider, budget, config) };
   } catch (err) {

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../core/errors.js';
-import { getInstinct, listAliases, resolveAlias, setAlias } from '../store/instincts.js';
-import { addPreferenceSignal, addSighting } from '../store/learning.js';
-import { countObservations, insertObservation, markProcessed } from '../store/observations.js';
 import { stepRows, tempStores } from '../test-support/learning.js';
 import { effectiveness, history, recordSuggestions, trending } from './insight.js';
 import { observe } from './instincts.js';
@@ -17,17 +14,17 @@ describe('find_duplicates and gc/housekeep', () => {
     observe(t.store, { pattern: 'seq:lint->fix', occurrences: 4 });
     observe(t.store, { pattern: 'seq:lint -> fix', occurrences: 1 });
     observe(t.store, { pattern: 'pref:lint->fix' });
-    setAlias(t.store.db, 'fix:old', 'fix:gone', '2026-03-01T00:00:00Z');
+    t.store.instincts.setAlias('fix:old', 'fix:gone', '2026-03-01T00:00:00Z');
     expect(findDuplicates(t.store)).toMatchObject({
       count: 1,
       duplicates: [{ pattern_a: 'seq:lint->fix', pattern_b: 'seq:lint -> fix', similarity: 1 }],
     });
     const first = housekeep(t.store);
     expect(first).toEqual({ decay: { decayed: 0, deleted: 0 }, dedup: { found: 1, applied: 1 }, orphans_cleaned: 1, fts_rebuilt: true });
-    expect(getInstinct(t.store.db, 'seq:lint->fix')?.evidence).toBe(5);
-    expect(getInstinct(t.store.db, 'seq:lint -> fix')).toBeUndefined();
-    expect(resolveAlias(t.store.db, 'seq:lint -> fix')).toBe('seq:lint->fix');
-    expect(listAliases(t.store.db).map((a) => a.pattern)).toEqual(['seq:lint -> fix']);
+    expect(t.store.instincts.get('seq:lint->fix')?.evidence).toBe(5);
+    expect(t.store.instincts.get('seq:lint -> fix')).toBeUndefined();
+    expect(t.store.instincts.resolveAlias('seq:lint -> fix')).toBe('seq:lint->fix');
+    expect(t.store.instincts.listAliases().map((a) => a.pattern)).toEqual(['seq:lint -> fix']);
     expect(housekeep(t.store)).toEqual({
       decay: { decayed: 0, deleted: 0 },
       dedup: { found: 0, applied: 0 },
@@ -44,7 +41,7 @@ describe('find_duplicates and gc/housekeep', () => {
     const result = housekeep(later);
     expect(result.dedup).toEqual({ found: 1, applied: 0 });
     expect(result.decay).toEqual({ decayed: 2, deleted: 0 });
-    expect(getInstinct(t.store.db, 'fix:missing-import')?.confidence).toBe(0.2);
+    expect(t.store.instincts.get('fix:missing-import')?.confidence).toBe(0.2);
     expect(housekeep(later).decay).toEqual({ decayed: 0, deleted: 0 });
   });
 
@@ -52,8 +49,22 @@ describe('find_duplicates and gc/housekeep', () => {
     const t = fresh();
     observe(t.store, { pattern: 'fix:a-b', occurrences: 3 });
     observe(t.store, { pattern: 'fix:a b' });
-    addSighting(t.store.db, { kind: 'pattern', key: 'fix:a b', project: '', session_id: 's1', ts: '2026-03-01T00:00:00Z', detail: '{}' });
-    addSighting(t.store.db, { kind: 'pattern', key: 'fix:a-b', project: '', session_id: 's1', ts: '2026-03-01T00:00:00Z', detail: '{}' });
+    t.store.learning.addSighting({
+      kind: 'pattern',
+      key: 'fix:a b',
+      project: '',
+      session_id: 's1',
+      ts: '2026-03-01T00:00:00Z',
+      detail: '{}',
+    });
+    t.store.learning.addSighting({
+      kind: 'pattern',
+      key: 'fix:a-b',
+      project: '',
+      session_id: 's1',
+      ts: '2026-03-01T00:00:00Z',
+      detail: '{}',
+    });
     housekeep(t.store);
     const keys = t.store.db.prepare('SELECT key, session_id FROM pattern_sightings').all();
     expect(keys).toEqual([{ key: 'fix:a-b', session_id: 's1' }]);
@@ -84,13 +95,13 @@ describe('detect_chains and consolidate', () => {
     }
     const first = detectChains(t.store);
     expect(first).toEqual({ chains_created: 1, chains_reinforced: 0, candidates_seen: 1, chains_detected: 1 });
-    const chain = getInstinct(t.store.db, 'seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint');
+    const chain = t.store.instincts.get('seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint');
     expect(chain).toMatchObject({ category: 'sequence', evidence: 3, source: 'detect_chains' });
     expect(detectChains(t.store)).toMatchObject({ chains_created: 0, chains_reinforced: 0 });
     observe(t.at('2026-03-05T09:00:00Z'), { pattern: 'fix:golangci-errcheck' });
     observe(t.at('2026-03-05T09:04:00Z'), { pattern: 'pref:cli/lint=mise-run-lint' });
     expect(detectChains(t.store)).toMatchObject({ chains_created: 0, chains_reinforced: 1 });
-    expect(getInstinct(t.store.db, 'seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint')?.evidence).toBe(4);
+    expect(t.store.instincts.get('seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint')?.evidence).toBe(4);
   });
 
   it('consolidate returns the seed keys and promotes levels', () => {
@@ -128,7 +139,7 @@ describe('trending, history, effectiveness', () => {
     const t = fresh();
     observe(t.at('2026-03-01T00:00:00Z'), { pattern: 'fix:x', source: 'claude-code', project: 'p1' });
     observe(t.at('2026-03-05T00:00:00Z'), { pattern: 'fix:x', source: 'codex', project: 'p2', occurrences: 2 });
-    setAlias(t.store.db, 'fix:old-x', 'fix:x', '2026-03-05T00:00:00Z');
+    t.store.instincts.setAlias('fix:old-x', 'fix:x', '2026-03-05T00:00:00Z');
     expect(history(t.store, 'fix:old-x', { days: 30 })).toEqual({
       pattern: 'fix:x',
       history: [
@@ -172,32 +183,32 @@ describe('observation tiers (seed 003)', () => {
     });
     const recent = stepRows([{ bash: 'mise run test' }], { sessionId: 'new', start: '2026-03-09T10:00:00Z' });
     const pendingOld = stepRows([{ bash: 'ls' }], { sessionId: 'late', start: '2026-01-06T10:00:00Z' });
-    for (const r of [...old, ...recent, ...pendingOld]) insertObservation(t.store.db, r);
+    for (const r of [...old, ...recent, ...pendingOld]) t.store.observations.insert(r);
     const ids = (t.store.db.prepare("SELECT id FROM observations WHERE session_id IN ('old', 'new')").all() as { id: number }[]).map(
       (r) => r.id,
     );
-    markProcessed(t.store.db, ids, '2026-03-09T12:00:00Z');
+    t.store.observations.markProcessed(ids, '2026-03-09T12:00:00Z');
     expect(toolUsageMonthly(t.store)).toEqual([
       { month: '2026-01', tools: { Bash: 2, Edit: 1 }, total: 3, topTool: 'Bash' },
       { month: '2026-03', tools: { Bash: 1 }, total: 1, topTool: 'Bash' },
     ]);
     const result = maintainObservations(t.store);
     expect(result).toMatchObject({ archived: 3, months_aggregated: 2 });
-    expect(countObservations(t.store.db)).toBe(2);
+    expect(t.store.observations.count()).toBe(2);
     // Same totals after archiving: aggregates plus live rows.
     expect(toolUsageMonthly(t.store)).toEqual([
       { month: '2026-01', tools: { Bash: 2, Edit: 1 }, total: 3, topTool: 'Bash' },
       { month: '2026-03', tools: { Bash: 1 }, total: 1, topTool: 'Bash' },
     ]);
-    expect(insertObservation(t.store.db, old[0] as (typeof old)[number])).toBe(false);
-    expect(countObservations(t.store.db)).toBe(2);
+    expect(t.store.observations.insert(old[0] as (typeof old)[number])).toBe(false);
+    expect(t.store.observations.count()).toBe(2);
     expect(maintainObservations(t.store)).toMatchObject({ archived: 0, months_aggregated: 0 });
   });
 
   it('keeps a rolling window of preference signals and forgets tallies that never recurred', () => {
     const t = fresh('2026-09-01T00:00:00Z');
     for (let i = 0; i < 505; i++) {
-      addPreferenceSignal(t.store.db, {
+      t.store.learning.addSignal({
         session_id: `s${i}`,
         ts: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000).toISOString(),
         type: 'explicit',
@@ -206,8 +217,15 @@ describe('observation tiers (seed 003)', () => {
         project: '',
       });
     }
-    addSighting(t.store.db, { kind: 'pattern', key: 'fix:once', project: '', session_id: 's1', ts: '2026-01-01T00:00:00Z', detail: '{}' });
-    addSighting(t.store.db, {
+    t.store.learning.addSighting({
+      kind: 'pattern',
+      key: 'fix:once',
+      project: '',
+      session_id: 's1',
+      ts: '2026-01-01T00:00:00Z',
+      detail: '{}',
+    });
+    t.store.learning.addSighting({
       kind: 'pattern',
       key: 'fix:recent',
       project: '',

@@ -5,10 +5,8 @@
  * seed's exact keys.
  */
 import { errorMessage } from '../core/errors.js';
-import { writeTx } from '../store/db.js';
-import { type InstinctRow, getInstinct, listInstincts, rebuildInstinctIndex } from '../store/instincts.js';
+import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
-import { renameSightings } from '../store/learning.js';
 import type { Store } from '../store/store.js';
 import { CONFIDENCE_FLOOR } from './confidence.js';
 import { type DecayResult, aliasPattern, applyDecay, consolidateLevels, observe } from './instincts.js';
@@ -22,11 +20,6 @@ export interface ChainsResult {
   chains_created: number;
   chains_reinforced: number;
   candidates_seen: number;
-}
-
-interface ChainEvent {
-  instinct_id: number;
-  ts: string;
 }
 
 const isChain = (row: InstinctRow): boolean => parseJsonObject(row.metadata).chain === true;
@@ -62,12 +55,9 @@ export function detectChains(
   const windowMs = (options.windowMinutes ?? CHAIN_WINDOW_MINUTES) * 60_000;
   const min = options.minOccurrences ?? CHAIN_MIN_OCCURRENCES;
   const now = store.clock.now();
-  const rows = new Map(listInstincts(store.db).map((r) => [r.id, r]));
-  const events = (
-    store.db
-      .prepare("SELECT instinct_id, ts FROM instinct_events WHERE kind IN ('create', 'reinforce') ORDER BY ts, id")
-      .all() as ChainEvent[]
-  )
+  const rows = new Map(store.instincts.list().map((r) => [r.id, r]));
+  const events = store.instincts
+    .observationTimes()
     .map((e) => ({ row: rows.get(e.instinct_id), at: Date.parse(e.ts) }))
     .filter((e): e is { row: InstinctRow; at: number } => !!e.row && !isChain(e.row) && scoreOf(e.row, now) > CONFIDENCE_FLOOR)
     .map((e) => ({ key: e.row.key, at: e.at }));
@@ -77,7 +67,7 @@ export function detectChains(
     if (count < min) continue;
     result.chains_detected++;
     const key = `seq:${a}->${b}`;
-    const existing = getInstinct(store.db, key);
+    const existing = store.instincts.get(key);
     const counted = Number(parseJsonObject(existing?.metadata).pair_count ?? 0);
     if (existing && count <= counted) continue;
     observe(store, {
@@ -110,7 +100,7 @@ export interface ConsolidateResult {
 export function consolidate(store: Store): ConsolidateResult {
   const chains = detectChains(store);
   const levels = consolidateLevels(store);
-  writeTx(store.db, () => rebuildInstinctIndex(store.db));
+  store.transaction(() => store.instincts.rebuildIndex());
   return {
     promoted_to_mature: levels.promoted_to_mature,
     promoted_to_rule: levels.promoted_to_rule,
@@ -130,7 +120,7 @@ export interface DuplicatesResult {
 
 export function findDuplicates(store: Store, threshold = DUPLICATE_THRESHOLD): DuplicatesResult {
   const duplicates = duplicatePairs(
-    listInstincts(store.db).map((r) => r.key),
+    store.instincts.list().map((r) => r.key),
     threshold,
   );
   return {
@@ -157,14 +147,14 @@ function mergeDuplicates(store: Store, threshold: number): { found: number; appl
   const errors: string[] = [];
   for (const pair of pairs) {
     if (retired.has(pair.pattern_a) || retired.has(pair.pattern_b)) continue;
-    const a = getInstinct(store.db, pair.pattern_a);
-    const b = getInstinct(store.db, pair.pattern_b);
+    const a = store.instincts.get(pair.pattern_a);
+    const b = store.instincts.get(pair.pattern_b);
     if (!a || !b || a.category !== b.category || a.project !== b.project) continue;
     const keepA = a.evidence > b.evidence || (a.evidence === b.evidence && a.first_seen <= b.first_seen);
     const [target, loser] = keepA ? [a, b] : [b, a];
     try {
       aliasPattern(store, loser.key, target.key);
-      writeTx(store.db, () => renameSightings(store.db, loser.key, target.key));
+      store.transaction(() => store.learning.renameSightings(loser.key, target.key));
       retired.add(loser.key);
       applied++;
     } catch (err) {
@@ -176,13 +166,7 @@ function mergeDuplicates(store: Store, threshold: number): { found: number; appl
 
 /** Aliases whose target is neither an instinct nor another alias. */
 export function cleanOrphanAliases(store: Store): number {
-  return writeTx(
-    store.db,
-    () =>
-      store.db
-        .prepare('DELETE FROM aliases WHERE target NOT IN (SELECT key FROM instincts) AND target NOT IN (SELECT pattern FROM aliases)')
-        .run().changes,
-  );
+  return store.transaction(() => store.instincts.deleteOrphanAliases());
 }
 
 /** Seed 002 gc() / housekeep(): safe to run at any time, a second run changes nothing. */
@@ -190,6 +174,6 @@ export function housekeep(store: Store, options: { dedupThreshold?: number } = {
   const decay = applyDecay(store);
   const { found, applied } = mergeDuplicates(store, options.dedupThreshold ?? DUPLICATE_THRESHOLD);
   const orphans = cleanOrphanAliases(store);
-  writeTx(store.db, () => rebuildInstinctIndex(store.db));
+  store.transaction(() => store.instincts.rebuildIndex());
   return { decay, dedup: { found, applied }, orphans_cleaned: orphans, fts_rebuilt: true };
 }

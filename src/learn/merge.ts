@@ -3,7 +3,7 @@ import type { Category, Domain } from '../core/domain.js';
 import { DEFAULT_DOMAIN_BY_CATEGORY, DOMAINS, parseKey } from '../core/domain.js';
 import { round } from '../core/text.js';
 import { CONFIDENCE_CEILING, CONFIDENCE_FLOOR } from './confidence.js';
-import { type InstinctRow, addEvent, getInstinct, insertInstinct, resolveAlias, updateInstinct } from '../store/instincts.js';
+import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { scoreOf } from './records.js';
@@ -36,15 +36,15 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
   const now = store.clock.now();
   const at = now.toISOString();
   const parsed = parseKey(incoming.key);
-  const key = resolveAlias(store.db, parsed.key);
+  const key = store.instincts.resolveAlias(parsed.key);
   const category = incoming.category ?? parsed.category;
   const evidence = Math.max(1, Math.floor(incoming.evidence));
   const firstSeen = incoming.first_seen ?? at;
   const lastSeen = incoming.last_seen ?? at;
-  const existing = getInstinct(store.db, key);
+  const existing = store.instincts.get(key);
   const body = key.slice(key.indexOf(':') + 1);
   if (!existing) {
-    const row = insertInstinct(store.db, {
+    const row = store.instincts.insert({
       key,
       category,
       trigger: incoming.trigger ?? body,
@@ -60,7 +60,7 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
       first_seen: firstSeen,
       last_seen: lastSeen,
     });
-    addEvent(store.db, {
+    store.instincts.addEvent({
       instinct_id: row.id,
       ts: at,
       kind: 'import',
@@ -91,8 +91,8 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
   }
   if (!existing.explain && incoming.explain) fields.explain = incoming.explain;
   if (Object.keys(fields).length === 0) return 'unchanged';
-  updateInstinct(store.db, existing.id, fields);
-  addEvent(store.db, {
+  store.instincts.update(existing.id, fields);
+  store.instincts.addEvent({
     instinct_id: existing.id,
     ts: at,
     kind: 'raise',

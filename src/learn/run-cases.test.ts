@@ -5,8 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
 import { aiSdkProvider } from '../llm/provider.js';
 import { TokenBudget } from '../llm/budget.js';
-import { getInstinct, listEvents, listInstincts } from '../store/instincts.js';
-import { countObservations, insertObservation } from '../store/observations.js';
 import { type Step, type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { createLlmObserver } from './llm-observer.js';
 import type { SessionObserver } from './llm-observer.js';
@@ -19,8 +17,8 @@ let sessionNo = 0;
 function session(t: TempStore, list: Step[], day = 2): string {
   const sessionId = `s-${++sessionNo}`;
   const start = `2026-03-${String(day).padStart(2, '0')}T10:00:00Z`;
-  for (const row of stepRows([...list], { sessionId, start })) insertObservation(t.store.db, row);
-  insertObservation(t.store.db, {
+  for (const row of stepRows([...list], { sessionId, start })) t.store.observations.insert(row);
+  t.store.observations.insert({
     source: 'claude-code',
     session_id: sessionId,
     tool_use_id: 'session_end',
@@ -39,22 +37,22 @@ describe('contradictions', () => {
     const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PNPM, 2);
     await runLearn(t.store);
-    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.confidence).toBe(0.5);
+    expect(t.store.instincts.get('pref:use-pnpm-not-npm')?.confidence).toBe(0.5);
     session(t, NPM, 3);
     session(t, NPM, 3);
     const two = await runLearn(t.store);
     expect(two.contradictions).toEqual([]);
-    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.confidence).toBe(0.5);
+    expect(t.store.instincts.get('pref:use-pnpm-not-npm')?.confidence).toBe(0.5);
     session(t, NPM, 4);
     const three = await runLearn(t.store);
     expect(three.contradictions).toEqual([{ pattern: 'pref:use-pnpm-not-npm', before: 0.5, after: 0.4 }]);
-    const row = getInstinct(t.store.db, 'pref:use-pnpm-not-npm');
+    const row = t.store.instincts.get('pref:use-pnpm-not-npm');
     expect(row?.confidence).toBe(0.4);
-    expect(listEvents(t.store.db, row?.id ?? 0).filter((e) => e.kind === 'contradiction')).toMatchObject([
+    expect(t.store.instincts.events(row?.id ?? 0).filter((e) => e.kind === 'contradiction')).toMatchObject([
       { delta_confidence: -0.1, detail: '3 contradicting sessions' },
     ]);
     // The user's new preference is itself now seen in 3 sessions.
-    expect(getInstinct(t.store.db, 'pref:use-npm-not-pnpm')?.evidence).toBe(3);
+    expect(t.store.instincts.get('pref:use-npm-not-pnpm')?.evidence).toBe(3);
   });
 
   it('count sessions that edit one file of a learned pair without the other', async () => {
@@ -62,7 +60,7 @@ describe('contradictions', () => {
     for (let i = 0; i < 3; i++) session(t, PAIR);
     await runLearn(t.store);
     const key = 'combo:demo:src/store/migrations.ts+src/store/schema.ts';
-    expect(getInstinct(t.store.db, key)?.confidence).toBe(0.5);
+    expect(t.store.instincts.get(key)?.confidence).toBe(0.5);
     for (let i = 0; i < 3; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3);
     const report = await runLearn(t.store);
     expect(report.contradictions).toEqual([{ pattern: key, before: 0.5, after: 0.4 }]);
@@ -94,8 +92,8 @@ describe('bad input', () => {
       'tool event without a tool name': 1,
       'missing session_id': 1,
     });
-    expect(countObservations(t.store.db, true)).toBe(0);
-    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+    expect(t.store.observations.count({ pendingOnly: true })).toBe(0);
+    expect(t.store.instincts.get('pref:use-pnpm-not-npm')?.evidence).toBe(3);
     expect(readFileSync(t.store.paths.lastProcessingLog, 'utf8')).toContain('- absurd duration: 1');
   });
 });
@@ -110,13 +108,13 @@ describe('crash safety and concurrency', () => {
     const failed = await runLearn(t.store);
     expect(failed.errors).toEqual([{ session: 's-' + sessionNo, message: 'disk on fire' }]);
     // The third session left nothing behind: still pending, not counted.
-    expect(countObservations(t.store.db, true)).toBe(3);
+    expect(t.store.observations.count({ pendingOnly: true })).toBe(3);
     expect((t.store.db.prepare("SELECT COUNT(*) AS n FROM pattern_sightings WHERE kind = 'pattern'").get() as { n: number }).n).toBe(2);
     t.store.db.exec('DROP TRIGGER boom');
     const resumed = await runLearn(t.store);
     expect(resumed.errors).toEqual([]);
     expect(resumed.created.map((c) => c.pattern)).toEqual(['pref:use-pnpm-not-npm']);
-    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+    expect(t.store.instincts.get('pref:use-pnpm-not-npm')?.evidence).toBe(3);
   });
 
   it('does nothing while another run holds the lock, and loses nothing', async () => {
@@ -125,12 +123,12 @@ describe('crash safety and concurrency', () => {
     const release = acquireLock(lockPath(t.store), { staleMs: 60_000 });
     const locked = await runLearn(t.store);
     expect(locked.status).toBe('locked');
-    expect(countObservations(t.store.db, true)).toBeGreaterThan(0);
+    expect(t.store.observations.count({ pendingOnly: true })).toBeGreaterThan(0);
     expect(readFileSync(t.store.paths.observerLog, 'utf8')).toContain('another run holds the lock');
     release?.();
     const done = await runLearn(t.store);
     expect(done.status).toBe('done');
-    expect(countObservations(t.store.db, true)).toBe(0);
+    expect(t.store.observations.count({ pendingOnly: true })).toBe(0);
     expect(existsSync(lockPath(t.store))).toBe(false);
   });
 
@@ -151,8 +149,8 @@ describe('crash safety and concurrency', () => {
     };
     const report = await runLearn(t.store, { observer: latecomer });
     expect(report.sessions).toBe(3);
-    expect(countObservations(t.store.db, true)).toBe(0);
-    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+    expect(t.store.observations.count({ pendingOnly: true })).toBe(0);
+    expect(t.store.instincts.get('pref:use-pnpm-not-npm')?.evidence).toBe(3);
   });
 });
 
@@ -188,7 +186,7 @@ describe('the LLM observer', () => {
   ) =>
     createLlmObserver(
       aiSdkProvider('mock', 'mock-model', new MockLanguageModelV3({ doGenerate })),
-      new TokenBudget(t.store.db, { perRunTokens: 100_000, perDayTokens: 100_000 }, () => t.store.clock.now()),
+      new TokenBudget(t.store.usage, { perRunTokens: 100_000, perDayTokens: 100_000 }, () => t.store.clock.now()),
       {
         maxOutputTokens: 500,
         timeoutMs: 5_000,
@@ -201,7 +199,8 @@ describe('the LLM observer', () => {
     const report = await runLearn(t.store, { observer: observer(t, answer([proposal])) });
     expect(report.llm).toMatchObject({ mode: 'on', provider: 'mock:mock-model', calls: 3, tokens: 3 * 1020, fallbacks: [] });
     expect(
-      listInstincts(t.store.db)
+      t.store.instincts
+        .list()
         .map((r) => r.key)
         .sort(),
     ).toEqual(['pref:demo/release=scripts-release.sh', 'pref:use-pnpm-not-npm']);
@@ -217,7 +216,7 @@ describe('the LLM observer', () => {
     const report = await runLearn(withLlm.store, { observer: observer(withLlm, bad) });
     expect(report.llm.fallbacks).toHaveLength(3);
     expect(report.errors).toEqual([]);
-    const keys = (t: TempStore) => listInstincts(t.store.db).map((r) => [r.key, r.evidence, r.confidence]);
+    const keys = (t: TempStore) => t.store.instincts.list().map((r) => [r.key, r.evidence, r.confidence]);
     expect(keys(withLlm)).toEqual(keys(deterministic));
     expect(readFileSync(withLlm.store.paths.observerLog, 'utf8')).toContain('llm fallback for');
   });
@@ -231,7 +230,7 @@ describe('the LLM observer', () => {
       }),
     });
     expect(report.llm.fallbacks.map((f) => f.reason)).toEqual(['503 overloaded', '503 overloaded', '503 overloaded']);
-    expect(getInstinct(t.store.db, 'pref:use-pnpm-not-npm')?.evidence).toBe(3);
+    expect(t.store.instincts.get('pref:use-pnpm-not-npm')?.evidence).toBe(3);
   });
 });
 

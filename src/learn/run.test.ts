@@ -7,10 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listInstincts } from '../store/instincts.js';
 import { parseJsonObject, parseStringArray } from '../store/json.js';
-import { listEpisodes } from '../store/learning.js';
-import { countObservations } from '../store/observations.js';
 import { type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { type TranscriptSession, convertTranscript, plant, replaySessions } from '../test-support/transcripts.js';
 import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
@@ -107,7 +104,7 @@ const filePair = (at: Parameters<Parameters<typeof plant>[1]>[0]) =>
     gap: 1,
   }).map((r, i) => ({ ...r, tool_use_id: `planted-pair-${at.sessionId}-${i}` }));
 
-const keysOf = (t: TempStore): Set<string> => new Set(listInstincts(t.store.db).map((r) => r.key));
+const keysOf = (t: TempStore): Set<string> => new Set(t.store.instincts.list().map((r) => r.key));
 
 const CORPUS_PRESENT = hasShared('learning on real sessions (learn/run.test.ts)');
 
@@ -129,8 +126,8 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     expect(noise).toHaveLength(6);
     const t = fresh();
     const reports = await replaySessions(t.store, noise);
-    expect(listInstincts(t.store.db)).toEqual([]);
-    expect(countObservations(t.store.db, true)).toBe(0);
+    expect(t.store.instincts.list()).toEqual([]);
+    expect(t.store.observations.count({ pendingOnly: true })).toBe(0);
     const rejected = new Map<string, number>();
     for (const r of reports)
       for (const [reason, n] of Object.entries(r.rejected.by_reason)) rejected.set(reason, (rejected.get(reason) ?? 0) + n);
@@ -155,7 +152,7 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     const learned = [...keysOf(t)].filter((k) => !keysOf(baseline).has(k)).sort();
     const pair = `combo:planted:src/store/migrations.ts+src/store/schema.ts`;
     expect(learned).toEqual([pair, 'fix:ts-ts2307', 'pref:use-pnpm-not-npm'].sort());
-    const rows = new Map(listInstincts(t.store.db).map((r) => [r.key, r]));
+    const rows = new Map(t.store.instincts.list().map((r) => [r.key, r]));
     expect(rows.get('pref:use-pnpm-not-npm')).toMatchObject({
       category: 'preference',
       evidence: 3,
@@ -182,7 +179,7 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     expect(reports[3]?.episodes.map((e) => e.pattern)).toEqual(['fix:ts-ts2307']);
     expect(reports[4]?.created.map((c) => [c.pattern, c.from])).toEqual([['pref:use-pnpm-not-npm', 'episode']]);
     expect(reports[5]?.created.map((c) => c.pattern).sort()).toEqual([pair, 'fix:ts-ts2307']);
-    expect(listEpisodes(t.store.db).map((e) => e.pattern)).not.toContain('pref:use-pnpm-not-npm');
+    expect(t.store.episodes.list().map((e) => e.pattern)).not.toContain('pref:use-pnpm-not-npm');
     expect(readdirSync(join(t.home, 'episodes')).some((f) => f.includes('pnpm'))).toBe(false);
     // The rendered instinct (seed 000 format) carries the evidence of each session.
     const file = readFileSync(join(t.home, 'instincts', 'personal', `${rows.get('fix:ts-ts2307')?.file_name}`), 'utf8');
@@ -195,8 +192,8 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     const planted = noise.map((s, i) => (i === 0 || i === 2 ? plant(s, correction('No, use pnpm, not npm.')) : s));
     const t = fresh();
     const reports = await replaySessions(t.store, planted);
-    expect(listInstincts(t.store.db).map((r) => r.key)).not.toContain('pref:use-pnpm-not-npm');
-    const episode = listEpisodes(t.store.db).find((e) => e.pattern === 'pref:use-pnpm-not-npm');
+    expect(t.store.instincts.list().map((r) => r.key)).not.toContain('pref:use-pnpm-not-npm');
+    const episode = t.store.episodes.list().find((e) => e.pattern === 'pref:use-pnpm-not-npm');
     expect(episode).toMatchObject({ occurrences: 2, title: 'Use pnpm, not npm' });
     expect(parseStringArray(episode?.session_ids)).toEqual([planted[0]?.sessionId, planted[2]?.sessionId]);
     const file = join(t.home, 'episodes', episode?.file_name ?? 'missing');

@@ -11,11 +11,6 @@ import { writeFileAtomic } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
 import { drainSpool } from '../store/spool-drain.js';
 import { errorMessage } from '../core/errors.js';
-import { writeTx } from '../store/db.js';
-import { setIdentityValue } from '../store/identity.js';
-import { listInstincts } from '../store/instincts.js';
-import { abandonedRuns, allSessionObservations, finishRun, markRunsFailed, pendingSessionsByTime, startRun } from '../store/learning.js';
-import { markProcessed } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import { applySession } from './apply.js';
 import { domainClusters, promotionCandidates } from './clusters.js';
@@ -56,7 +51,7 @@ interface PreparedSession {
 
 function prepare(store: Store, sessionId: string, report: LearnReport): PreparedSession {
   const now = store.clock.now();
-  const rows = allSessionObservations(store.db, sessionId);
+  const rows = store.observations.forSession(sessionId);
   const valid: Obs[] = [];
   const pendingIds: number[] = [];
   for (const row of rows) {
@@ -88,7 +83,7 @@ async function llmCandidates(store: Store, observer: SessionObserver, session: P
     const result = await observer.extract({
       sessionId: session.sessionId,
       observations: session.valid,
-      instincts: listInstincts(store.db),
+      instincts: store.instincts.list(),
     });
     report.llm.calls += result.calls;
     report.llm.tokens += result.tokens;
@@ -108,7 +103,7 @@ function processSession(
 ): void {
   const mined = mineSession(session.valid);
   const candidates = uniqueByKey([...mined.candidates, ...extra]);
-  writeTx(store.db, () => {
+  store.transaction(() => {
     const changes = applySession(store, {
       sessionId: session.sessionId,
       source: session.source,
@@ -118,7 +113,7 @@ function processSession(
       editedFiles: mined.editedFiles,
       ended: session.ended,
     });
-    markProcessed(store.db, session.pendingIds, store.clock.now().toISOString());
+    store.observations.markProcessed(session.pendingIds, store.clock.now().toISOString());
     mergeChanges(report, changes);
     for (const c of [...changes.created, ...changes.reinforced, ...changes.contradictions]) changedKeys.add(c.pattern);
   });
@@ -146,11 +141,10 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
       report.llm.mode = 'on';
       report.llm.provider = options.observer.name;
     }
-    const runId = startRun(store.db, report.started_at);
+    const runId = store.learning.startRun(report.started_at, process.pid);
     report.run_id = runId;
-    const crashed = abandonedRuns(store.db, runId).filter((r) => r.pid === null || r.pid === process.pid || !processAlive(r.pid));
-    markRunsFailed(
-      store.db,
+    const crashed = store.learning.unfinishedRuns(runId).filter((r) => r.pid === null || r.pid === process.pid || !processAlive(r.pid));
+    store.learning.markRunsFailed(
       crashed.map((r) => r.id),
       report.started_at,
     );
@@ -160,8 +154,8 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
     // New observations can arrive while we work (another stop hook found the lock taken): loop until none are left.
     for (let round = 0; round < MAX_ROUNDS; round++) {
       // Observations the observe hook spooled since the last drain join this round.
-      drainSpool(store.db, store.paths.home);
-      const pending = pendingSessionsByTime(store.db).filter((id) => !failed.has(id));
+      drainSpool(store, store.paths.home);
+      const pending = store.observations.pendingSessions().filter((id) => !failed.has(id));
       if (pending.length === 0) break;
       for (const sessionId of pending) {
         const session = prepare(store, sessionId, report);
@@ -186,16 +180,16 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
     }
     report.decay = applyDecay(store);
     const now = store.clock.now();
-    const rows = listInstincts(store.db);
+    const rows = store.instincts.list();
     report.clusters = domainClusters(rows, now);
     report.promotion_candidates = promotionCandidates(rows, now);
-    writeTx(store.db, () => {
-      setIdentityValue(store.db, 'domain_clusters', JSON.stringify(report.clusters));
-      setIdentityValue(store.db, 'promotion_candidates', JSON.stringify(report.promotion_candidates));
-      setIdentityValue(store.db, 'last_learn', now.toISOString());
+    store.transaction(() => {
+      store.identity.set('domain_clusters', JSON.stringify(report.clusters));
+      store.identity.set('promotion_candidates', JSON.stringify(report.promotion_candidates));
+      store.identity.set('last_learn', now.toISOString());
     });
     report.finished_at = store.clock.now().toISOString();
-    finishRun(store.db, runId, report.finished_at, 'done', {
+    store.learning.finishRun(runId, report.finished_at, 'done', {
       ...report,
       rejected: { count: report.rejected.count, by_reason: report.rejected.by_reason },
     });

@@ -1,8 +1,6 @@
 /** Store summaries: seed 002's stats() and the instinct-status view of seed 000. */
 import { CATEGORIES, type Category, DOMAINS } from '../core/domain.js';
 import { round } from '../core/text.js';
-import { distinctProjectCounts, listInstincts } from '../store/instincts.js';
-import { countObservations } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import { confidenceBand } from './confidence.js';
 import { type InstinctView, toView } from './records.js';
@@ -20,7 +18,7 @@ export interface InstinctStats {
 }
 
 export function instinctStats(store: Store): InstinctStats {
-  const rows = listInstincts(store.db);
+  const rows = store.instincts.list();
   const stats: InstinctStats = {
     total: rows.length,
     raw: 0,
@@ -65,8 +63,8 @@ export interface StatusView {
 export function instinctStatus(store: Store): StatusView {
   const now = store.clock.now();
   const bands: StatusView['bands'] = { strong: {}, moderate: {}, tentative: {}, faded: {} };
-  const projects = distinctProjectCounts(store.db);
-  const rows = listInstincts(store.db).map((r) => toView(r, now, projects.get(r.id) ?? 0));
+  const projects = store.instincts.distinctProjectCounts();
+  const rows = store.instincts.list().map((r) => toView(r, now, projects.get(r.id) ?? 0));
   rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || a.pattern.localeCompare(b.pattern));
   for (const view of rows) {
     const band = bands[confidenceBand(view.score)];
@@ -78,7 +76,7 @@ export function instinctStatus(store: Store): StatusView {
     total: rows.length,
     bands,
     convictions: listConvictions(store).map((c) => ({ pattern: c.pattern, title: c.title, rule: c.rule, score: c.score, stale: c.stale })),
-    pending_observations: countObservations(store.db, true),
-    observations: countObservations(store.db),
+    pending_observations: store.observations.count({ pendingOnly: true }),
+    observations: store.observations.count(),
   };
 }

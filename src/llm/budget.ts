@@ -5,7 +5,7 @@
  */
 import { DAY_MS } from '../core/clock.js';
 import { HomunculusError } from '../core/errors.js';
-import type { Db } from '../store/db.js';
+import type { UsageRepository } from '../store/usage.js';
 
 /** Conservative: real tokenizers average 3-4 bytes per token on code and prose. */
 export const BYTES_PER_TOKEN_ESTIMATE = 2;
@@ -38,17 +38,14 @@ export class TokenBudget {
   private runUsed = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly usage: UsageRepository,
     private readonly limits: BudgetLimits,
     private readonly now: () => Date,
   ) {}
 
   usedToday(): number {
     const start = new Date(Math.floor(this.now().getTime() / DAY_MS) * DAY_MS).toISOString();
-    const row = this.db.prepare('SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS n FROM llm_usage WHERE ts >= ?').get(start) as {
-      n: number;
-    };
-    return row.n;
+    return this.usage.tokensSince(start);
   }
 
   get usedThisRun(): number {
@@ -72,8 +69,14 @@ export class TokenBudget {
   record(usage: UsageRecord): void {
     const total = usage.inputTokens + usage.outputTokens;
     this.runUsed += total;
-    this.db
-      .prepare('INSERT INTO llm_usage (ts, provider, model, purpose, input_tokens, output_tokens, ok) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(this.now().toISOString(), usage.provider, usage.model, usage.purpose, usage.inputTokens, usage.outputTokens, usage.ok ? 1 : 0);
+    this.usage.record({
+      ts: this.now().toISOString(),
+      provider: usage.provider,
+      model: usage.model,
+      purpose: usage.purpose,
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      ok: usage.ok,
+    });
   }
 }

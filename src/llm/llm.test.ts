@@ -76,7 +76,7 @@ describe('token budget', () => {
     const insert = t.store.db.prepare("INSERT INTO llm_usage (ts, provider, input_tokens, output_tokens) VALUES (?, 'x', ?, 0)");
     insert.run('2026-03-09T23:00:00Z', 5_000); // yesterday: does not count
     insert.run('2026-03-10T01:00:00Z', 600);
-    const budget = new TokenBudget(t.store.db, { perRunTokens: 1_000, perDayTokens: 1_500 }, () => t.store.clock.now());
+    const budget = new TokenBudget(t.store.usage, { perRunTokens: 1_000, perDayTokens: 1_500 }, () => t.store.clock.now());
     expect(budget.usedToday()).toBe(600);
     expect(budget.remaining()).toBe(900);
     budget.record({ provider: 'x', model: 'm', purpose: 'test', inputTokens: 300, outputTokens: 100, ok: true });

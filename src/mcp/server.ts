@@ -6,7 +6,6 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { HomunculusError } from '../core/errors.js';
 import { toRecord } from '../learn/records.js';
 import { instinctStats } from '../learn/stats.js';
-import { listInstincts } from '../store/instincts.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { EXPORT_TOOLS } from './tools/exports.js';
 import { MAINTENANCE_TOOLS } from './tools/maintenance.js';
@@ -27,9 +26,9 @@ export const ALL_TOOLS: readonly ToolDef[] = [
 /** Server instructions from the live store: what is there and what is trusted most. */
 export function buildInstructions(ctx: ToolContext): string {
   const stats = instinctStats(ctx.store);
-  const top = listInstincts(ctx.store.db, { minEvidence: MATURE, project: ctx.project || undefined, includeGlobal: true, limit: 5 }).map(
-    toRecord,
-  );
+  const top = ctx.store.instincts
+    .list({ minEvidence: MATURE, project: ctx.project || undefined, includeGlobal: true, limit: 5 })
+    .map(toRecord);
   const lines = [
     'Homunculus remembers patterns learned from past agent sessions (tool sequences, user preferences, recurring fixes, tools used together).',
     `The store holds ${stats.total} patterns: ${stats.mature} mature, ${stats.rules} rules, ${stats.universal} universal.`,

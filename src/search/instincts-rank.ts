@@ -2,7 +2,7 @@
  * Ranking instincts for a context (session start, a prompt) with the hybrid pipeline over
  * the instincts collection, which mirrors the instincts table (store/documents-schema.ts).
  */
-import { type InstinctRow, getInstinct } from '../store/instincts.js';
+import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import type { Embedder } from './embeddings.js';
 import { search } from './search.js';
@@ -31,7 +31,7 @@ export async function rankInstincts(
   const out: RankedInstinct[] = [];
   for (const hit of res.results) {
     if (options.project !== undefined && hit.project !== '' && hit.project !== options.project) continue;
-    const instinct = getInstinct(store.db, hit.id);
+    const instinct = store.instincts.get(hit.id);
     if (instinct) out.push({ instinct, score: hit.score });
     if (out.length >= limit) break;
   }

@@ -4,7 +4,6 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { tinyOnnxProvider } from '../test-support/tiny-onnx.js';
 import { hasOnnxRuntime } from '../test-support/shared.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
-import { insertInstinct, updateInstinct, deleteInstinct, getInstinct } from '../store/instincts.js';
 import { type DocumentInput, deleteDocuments, getDocument } from './documents.js';
 import { Embedder } from './embeddings.js';
 import { rankInstincts } from './instincts-rank.js';
@@ -306,7 +305,7 @@ describe.runIf(ONNX)('instincts in the index', () => {
         first_seen: '2026-02-01T00:00:00.000Z',
         last_seen: '2026-02-20T00:00:00.000Z',
       };
-      insertInstinct(store.db, {
+      store.instincts.insert({
         ...base,
         key: 'pref:pkg=pnpm',
         trigger: 'installing node packages',
@@ -314,7 +313,7 @@ describe.runIf(ONNX)('instincts in the index', () => {
         project: 'p1',
         confidence: 0.9,
       });
-      insertInstinct(store.db, {
+      store.instincts.insert({
         ...base,
         key: 'pref:test=vitest',
         trigger: 'writing tests',
@@ -322,7 +321,7 @@ describe.runIf(ONNX)('instincts in the index', () => {
         project: '',
         confidence: 0.3,
       });
-      insertInstinct(store.db, {
+      store.instincts.insert({
         ...base,
         key: 'pref:other=x',
         trigger: 'deploying',
@@ -336,13 +335,13 @@ describe.runIf(ONNX)('instincts in the index', () => {
       const hit = (await search(store.db, null, { query: 'node packages', filter: { collections: ['instincts'] } }, store.clock.now()))
         .results[0];
       expect(hit?.explain.modifiers.confidence).toBe(0.9);
-      const id = getInstinct(store.db, 'pref:pkg=pnpm')?.id as number;
-      updateInstinct(store.db, id, { action: 'use yarn berry', confidence: 0.5 });
+      const id = store.instincts.get('pref:pkg=pnpm')?.id as number;
+      store.instincts.update(id, { action: 'use yarn berry', confidence: 0.5 });
       expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toMatchObject({
         confidence: 0.5,
         text: 'installing node packages\nuse yarn berry',
       });
-      deleteInstinct(store.db, id);
+      store.instincts.delete(id);
       expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toBeUndefined();
       expect((await rankInstincts(store, 'yarn berry', 5)).length).toBe(0);
     }),

@@ -11,12 +11,11 @@ const PER_PROCESS = 500;
 // transaction at a time, all processes at once.
 const writer = `
 const { openStore } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/store/store.js')).href)});
-const { insertObservation } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/store/observations.js')).href)});
 const worker = process.argv[1];
 const store = openStore();
 let added = 0;
 for (let i = 0; i < ${PER_PROCESS}; i++) {
-  if (insertObservation(store.db, {
+  if (store.observations.insert({
     source: 'claude-code', session_id: 'session-' + worker, tool_use_id: 'toolu_' + worker + '_' + i,
     ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), tool: 'Bash', input: 'npm test', files: [],
   })) added++;

@@ -131,3 +131,16 @@ export function cachedStatement(db: Db, sql: string, options: { raw?: boolean } 
 export function writeTx<T>(db: Db, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
+
+/** Whether this SQLite build has FTS5 with the porter tokenizer; the error message when it has not. */
+export function fts5Problem(): string | undefined {
+  const db = openDatabase(':memory:', { migrate: false });
+  try {
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')");
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    db.close();
+  }
+}

@@ -1,6 +1,6 @@
-/** The instinct table, its event log and aliases: SQL only, no rules. */
+/** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { Category } from '../core/domain.js';
-import type { Db } from './db.js';
+import { type Db, cachedStatement } from './db.js';
 
 export interface InstinctRow {
   id: number;
@@ -30,6 +30,9 @@ export type NewInstinct = Omit<InstinctRow, 'id' | 'promoted_at' | 'promoted_to'
 
 export type EventKind = 'create' | 'reinforce' | 'decay' | 'feedback' | 'contradiction' | 'import' | 'alias' | 'promote' | 'raise';
 
+/** Kinds that record an observation of the pattern (the others change only its score). */
+export const OBSERVATION_KINDS: readonly EventKind[] = ['create', 'reinforce', 'import', 'raise', 'alias'];
+
 export interface InstinctEvent {
   instinct_id: number;
   ts: string;
@@ -41,81 +44,6 @@ export interface InstinctEvent {
   detail: string;
 }
 
-export function getInstinct(db: Db, key: string): InstinctRow | undefined {
-  return db.prepare('SELECT * FROM instincts WHERE key = ?').get(key) as InstinctRow | undefined;
-}
-
-export function getInstinctById(db: Db, id: number): InstinctRow | undefined {
-  return db.prepare('SELECT * FROM instincts WHERE id = ?').get(id) as InstinctRow | undefined;
-}
-
-export function insertInstinct(db: Db, row: NewInstinct): InstinctRow {
-  const info = db
-    .prepare(
-      `INSERT INTO instincts (key, category, trigger, action, title, domain, project, source, explain, metadata,
-         evidence, level, confidence, folded_periods, first_seen, last_seen)
-       VALUES (@key, @category, @trigger, @action, @title, @domain, @project, @source, @explain, @metadata,
-         @evidence, @level, @confidence, @folded_periods, @first_seen, @last_seen)`,
-    )
-    .run({ level: 0, folded_periods: 0, ...row });
-  return getInstinctById(db, Number(info.lastInsertRowid)) as InstinctRow;
-}
-
-// prettier-ignore
-const UPDATABLE = new Set<keyof InstinctRow>([
-  'category', 'trigger', 'action', 'title', 'domain', 'project', 'source', 'explain', 'metadata', 'evidence', 'level',
-  'confidence', 'folded_periods', 'first_seen', 'last_seen', 'promoted_at', 'promoted_to', 'file_name',
-]);
-
-export function updateInstinct(db: Db, id: number, fields: Partial<InstinctRow>): void {
-  const keys = (Object.keys(fields) as (keyof InstinctRow)[]).filter((k) => UPDATABLE.has(k) && fields[k] !== undefined);
-  if (keys.length === 0) return;
-  const sets = keys.map((k) => `${k} = @${k}`).join(', ');
-  db.prepare(`UPDATE instincts SET ${sets} WHERE id = @id`).run({ ...Object.fromEntries(keys.map((k) => [k, fields[k]])), id });
-}
-
-export function deleteInstinct(db: Db, id: number): void {
-  db.prepare('DELETE FROM instincts WHERE id = ?').run(id);
-}
-
-export function addEvent(db: Db, event: InstinctEvent): void {
-  db.prepare(
-    `INSERT INTO instinct_events (instinct_id, ts, kind, delta_evidence, delta_confidence, source, project, detail)
-     VALUES (@instinct_id, @ts, @kind, @delta_evidence, @delta_confidence, @source, @project, @detail)`,
-  ).run(event);
-}
-
-export function listEvents(db: Db, instinctId: number, since?: string): (InstinctEvent & { id: number })[] {
-  return db
-    .prepare('SELECT * FROM instinct_events WHERE instinct_id = ? AND ts >= ? ORDER BY ts, id')
-    .all(instinctId, since ?? '') as (InstinctEvent & { id: number })[];
-}
-
-/** Distinct projects an instinct was observed in (its own plus every event's). */
-export function distinctProjects(db: Db, instinctId: number): string[] {
-  const rows = db
-    .prepare(
-      `SELECT project FROM instinct_events WHERE instinct_id = ? AND project != '' AND kind IN ('create', 'reinforce', 'import', 'alias', 'raise')
-       UNION SELECT project FROM instincts WHERE id = ? AND project != ''`,
-    )
-    .all(instinctId, instinctId) as { project: string }[];
-  return rows.map((r) => r.project).sort();
-}
-
-/** Distinct project counts for every instinct at once (same rule as distinctProjects). */
-export function distinctProjectCounts(db: Db): Map<number, number> {
-  const rows = db
-    .prepare(
-      `SELECT instinct_id AS id, COUNT(DISTINCT project) AS n FROM (
-         SELECT instinct_id, project FROM instinct_events
-         WHERE project != '' AND kind IN ('create', 'reinforce', 'import', 'alias', 'raise')
-         UNION SELECT id, project FROM instincts WHERE project != ''
-       ) GROUP BY instinct_id`,
-    )
-    .all() as { id: number; n: number }[];
-  return new Map(rows.map((r) => [r.id, r.n]));
-}
-
 export interface ListFilter {
   category?: Category;
   project?: string;
@@ -125,10 +53,102 @@ export interface ListFilter {
   minLevel?: number;
   /** Case-insensitive substring of key, metadata or explain. */
   keyword?: string;
+  /** Only instincts seen at or after this instant. */
+  seenSince?: string;
+  /** Leave out instincts promoted to convictions. */
+  unpromoted?: boolean;
+  /** 'evidence' (default: strongest first) or 'recent' (last seen first). */
+  order?: 'evidence' | 'recent';
   limit?: number;
 }
 
-export function listInstincts(db: Db, filter: ListFilter = {}): InstinctRow[] {
+/** An instinct matched by its terms: BM25 over key, trigger, action, explain and metadata (lower is better). */
+export interface TermMatch {
+  row: InstinctRow;
+  bm25: number;
+}
+
+export interface ConvictionRow {
+  id: number;
+  instinct_id: number;
+  title: string;
+  rule: string;
+  created_at: string;
+  pattern: string;
+}
+
+export interface InstinctRepository {
+  get(key: string): InstinctRow | undefined;
+  getById(id: number): InstinctRow | undefined;
+  insert(row: NewInstinct): InstinctRow;
+  update(id: number, fields: Partial<InstinctRow>): void;
+  delete(id: number): void;
+  list(filter?: ListFilter): InstinctRow[];
+  count(filter?: Pick<ListFilter, 'project' | 'includeGlobal' | 'seenSince'>): number;
+  /** Seed 002 syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
+  search(query: string, limit?: number): { rows: InstinctRow[]; mode: 'fts' | 'like' };
+  /** Instincts holding any of `terms`, best BM25 first. */
+  matchTerms(terms: readonly string[], options: { project?: string; excludePromoted?: boolean; limit: number }): TermMatch[];
+  rebuildIndex(): void;
+
+  addEvent(event: InstinctEvent): void;
+  events(instinctId: number, options?: { since?: string; kinds?: readonly EventKind[] }): (InstinctEvent & { id: number })[];
+  /** Observation events (create, reinforce) of every instinct, oldest first. */
+  observationTimes(): { instinct_id: number; ts: string }[];
+  /** Instincts with observation events since `since`, busiest first. */
+  busiestSince(since: string, limit: number): (InstinctRow & { observations_in_period: number })[];
+  moveEvents(fromId: number, toId: number): void;
+  /** Distinct projects an instinct was observed in (its own plus every event's). */
+  distinctProjects(id: number): string[];
+  /** Distinct project counts for every instinct at once (same rule as distinctProjects). */
+  distinctProjectCounts(): Map<number, number>;
+
+  resolveAlias(key: string): string;
+  setAlias(pattern: string, target: string, at: string): void;
+  retargetAliases(from: string, to: string): void;
+  listAliases(): { pattern: string; target: string; created_at: string }[];
+  /** Removes aliases whose target is neither an instinct nor another alias; returns how many. */
+  deleteOrphanAliases(): number;
+
+  addConviction(instinctId: number, title: string, rule: string, at: string): void;
+  convictions(): ConvictionRow[];
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards escaped. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Free text as an FTS5 query of quoted terms, for callers that must never hit a syntax error. */
+export function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
+  const terms = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return terms.map((t) => `"${t}"`).join(` ${joiner} `);
+}
+
+const UPDATABLE = new Set<keyof InstinctRow>([
+  'category',
+  'trigger',
+  'action',
+  'title',
+  'domain',
+  'project',
+  'source',
+  'explain',
+  'metadata',
+  'evidence',
+  'level',
+  'confidence',
+  'folded_periods',
+  'first_seen',
+  'last_seen',
+  'promoted_at',
+  'promoted_to',
+  'file_name',
+]);
+
+const OBSERVED = `(${OBSERVATION_KINDS.map((k) => `'${k}'`).join(', ')})`;
+
+function whereOf(filter: ListFilter): { clause: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (filter.category) {
@@ -151,31 +171,15 @@ export function listInstincts(db: Db, filter: ListFilter = {}): InstinctRow[] {
     where.push("(key LIKE @keyword ESCAPE '\\' OR metadata LIKE @keyword ESCAPE '\\' OR explain LIKE @keyword ESCAPE '\\')");
     params.keyword = likePattern(filter.keyword);
   }
-  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const limit = filter.limit !== undefined ? `LIMIT ${Math.max(0, Math.floor(filter.limit))}` : '';
-  return db.prepare(`SELECT * FROM instincts ${clause} ORDER BY evidence DESC, last_seen DESC, id ${limit}`).all(params) as InstinctRow[];
+  if (filter.seenSince !== undefined) {
+    where.push('last_seen >= @seenSince');
+    params.seenSince = filter.seenSince;
+  }
+  if (filter.unpromoted) where.push('promoted_at IS NULL');
+  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
-/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards escaped. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-export function countInstincts(db: Db): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM instincts').get() as { n: number }).n;
-}
-
-/** Turns free text into an FTS5 query of quoted terms, for callers that must never hit a syntax error. */
-export function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
-  const terms = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return terms.map((t) => `"${t}"`).join(` ${joiner} `);
-}
-
-/**
- * FTS5 search over key, trigger, action, explain and metadata (seed 002 syntax: AND by
- * default, OR, NOT, "phrases", prefix*). A query FTS5 cannot parse falls back to LIKE.
- */
-export function searchInstincts(db: Db, query: string, limit = 20): { rows: InstinctRow[]; mode: 'fts' | 'like' } {
+function searchRows(db: Db, query: string, limit: number): { rows: InstinctRow[]; mode: 'fts' | 'like' } {
   const q = query.trim();
   if (!q) return { rows: [], mode: 'fts' };
   const cap = Math.max(0, Math.floor(limit));
@@ -188,41 +192,159 @@ export function searchInstincts(db: Db, query: string, limit = 20): { rows: Inst
       .all(q, cap) as InstinctRow[];
     return { rows, mode: 'fts' };
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_ERROR') throw err;
-    const like = likePattern(q);
+    if ((err as { code?: string }).code !== 'SQLITE_ERROR') throw err;
     const rows = db
       .prepare(
         `SELECT * FROM instincts WHERE key LIKE @like ESCAPE '\\' OR explain LIKE @like ESCAPE '\\' OR metadata LIKE @like ESCAPE '\\'
            OR trigger LIKE @like ESCAPE '\\' OR action LIKE @like ESCAPE '\\'
          ORDER BY evidence DESC, last_seen DESC LIMIT @cap`,
       )
-      .all({ like, cap }) as InstinctRow[];
+      .all({ like: likePattern(q), cap }) as InstinctRow[];
     return { rows, mode: 'like' };
   }
 }
 
-export function rebuildInstinctIndex(db: Db): void {
-  db.prepare("INSERT INTO instincts_fts(instincts_fts) VALUES ('rebuild')").run();
+function matchTerms(
+  db: Db,
+  terms: readonly string[],
+  options: { project?: string; excludePromoted?: boolean; limit: number },
+): TermMatch[] {
+  if (terms.length === 0 || options.limit <= 0) return [];
+  const where = ['instincts_fts MATCH @match'];
+  if (options.excludePromoted !== false) where.push('i.promoted_at IS NULL');
+  if (options.project !== undefined) where.push("(i.project = '' OR i.project = @project)");
+  // Column weights: key, trigger, action, explain, metadata.
+  const rows = db
+    .prepare(
+      `SELECT i.*, bm25(instincts_fts, 2.0, 3.0, 1.5, 1.0, 0.5) AS bm25_score
+       FROM instincts_fts JOIN instincts i ON i.id = instincts_fts.rowid
+       WHERE ${where.join(' AND ')} ORDER BY bm25_score LIMIT @limit`,
+    )
+    .all({ match: quoteFtsTerms(terms.join(' '), 'OR'), project: options.project ?? '', limit: options.limit }) as (InstinctRow & {
+    bm25_score: number;
+  })[];
+  return rows.map(({ bm25_score, ...row }) => ({ row, bm25: bm25_score }));
 }
 
-export function resolveAlias(db: Db, key: string): string {
+function resolveAlias(db: Db, key: string): string {
+  const target = cachedStatement(db, 'SELECT target FROM aliases WHERE pattern = ?');
   let current = key;
   const seen = new Set<string>();
   for (;;) {
-    const row = db.prepare('SELECT target FROM aliases WHERE pattern = ?').get(current) as { target: string } | undefined;
+    const row = target.get(current) as { target: string } | undefined;
     if (!row || seen.has(row.target)) return current;
     seen.add(current);
     current = row.target;
   }
 }
 
-export function setAlias(db: Db, pattern: string, target: string, at: string): void {
-  db.prepare(
-    'INSERT INTO aliases (pattern, target, created_at) VALUES (?, ?, ?) ON CONFLICT(pattern) DO UPDATE SET target = excluded.target',
-  ).run(pattern, target, at);
-}
+export function createInstinctRepository(db: Db): InstinctRepository {
+  const getById = (id: number) => cachedStatement(db, 'SELECT * FROM instincts WHERE id = ?').get(id) as InstinctRow | undefined;
+  return {
+    get: (key) => cachedStatement(db, 'SELECT * FROM instincts WHERE key = ?').get(key) as InstinctRow | undefined,
+    getById,
+    insert(row) {
+      const info = cachedStatement(
+        db,
+        `INSERT INTO instincts (key, category, trigger, action, title, domain, project, source, explain, metadata,
+           evidence, level, confidence, folded_periods, first_seen, last_seen)
+         VALUES (@key, @category, @trigger, @action, @title, @domain, @project, @source, @explain, @metadata,
+           @evidence, @level, @confidence, @folded_periods, @first_seen, @last_seen)`,
+      ).run({ level: 0, folded_periods: 0, ...row });
+      return getById(Number(info.lastInsertRowid)) as InstinctRow;
+    },
+    update(id, fields) {
+      const keys = (Object.keys(fields) as (keyof InstinctRow)[]).filter((k) => UPDATABLE.has(k) && fields[k] !== undefined);
+      if (keys.length === 0) return;
+      const sets = keys.map((k) => `${k} = @${k}`).join(', ');
+      db.prepare(`UPDATE instincts SET ${sets} WHERE id = @id`).run({ ...Object.fromEntries(keys.map((k) => [k, fields[k]])), id });
+    },
+    delete: (id) => void cachedStatement(db, 'DELETE FROM instincts WHERE id = ?').run(id),
+    list(filter = {}) {
+      const { clause, params } = whereOf(filter);
+      const order = filter.order === 'recent' ? 'last_seen DESC, id' : 'evidence DESC, last_seen DESC, id';
+      const limit = filter.limit !== undefined ? `LIMIT ${Math.max(0, Math.floor(filter.limit))}` : '';
+      return db.prepare(`SELECT * FROM instincts ${clause} ORDER BY ${order} ${limit}`).all(params) as InstinctRow[];
+    },
+    count(filter = {}) {
+      const { clause, params } = whereOf(filter);
+      return (db.prepare(`SELECT COUNT(*) AS n FROM instincts ${clause}`).get(params) as { n: number }).n;
+    },
+    search: (query, limit = 20) => searchRows(db, query, limit),
+    matchTerms: (terms, options) => matchTerms(db, terms, options),
+    rebuildIndex: () => void db.prepare("INSERT INTO instincts_fts(instincts_fts) VALUES ('rebuild')").run(),
 
-export function listAliases(db: Db): { pattern: string; target: string; created_at: string }[] {
-  return db.prepare('SELECT * FROM aliases ORDER BY pattern').all() as { pattern: string; target: string; created_at: string }[];
+    addEvent(event) {
+      cachedStatement(
+        db,
+        `INSERT INTO instinct_events (instinct_id, ts, kind, delta_evidence, delta_confidence, source, project, detail)
+         VALUES (@instinct_id, @ts, @kind, @delta_evidence, @delta_confidence, @source, @project, @detail)`,
+      ).run(event);
+    },
+    events(instinctId, options = {}) {
+      const kinds = options.kinds ? `AND kind IN (SELECT value FROM json_each(@kinds))` : '';
+      return db.prepare(`SELECT * FROM instinct_events WHERE instinct_id = @id AND ts >= @since ${kinds} ORDER BY ts, id`).all({
+        id: instinctId,
+        since: options.since ?? '',
+        ...(options.kinds ? { kinds: JSON.stringify(options.kinds) } : {}),
+      }) as (InstinctEvent & {
+        id: number;
+      })[];
+    },
+    observationTimes: () =>
+      db.prepare("SELECT instinct_id, ts FROM instinct_events WHERE kind IN ('create', 'reinforce') ORDER BY ts, id").all() as {
+        instinct_id: number;
+        ts: string;
+      }[],
+    busiestSince: (since, limit) =>
+      db
+        .prepare(
+          `SELECT i.*, COUNT(e.id) AS observations_in_period FROM instincts i JOIN instinct_events e ON e.instinct_id = i.id
+           WHERE e.ts >= ? AND e.kind IN ${OBSERVED}
+           GROUP BY i.id ORDER BY observations_in_period DESC, i.last_seen DESC, i.id LIMIT ?`,
+        )
+        .all(since, limit) as (InstinctRow & { observations_in_period: number })[],
+    moveEvents: (fromId, toId) => void db.prepare('UPDATE instinct_events SET instinct_id = ? WHERE instinct_id = ?').run(toId, fromId),
+    distinctProjects(id) {
+      const rows = cachedStatement(
+        db,
+        `SELECT project FROM instinct_events WHERE instinct_id = ? AND project != '' AND kind IN ${OBSERVED}
+         UNION SELECT project FROM instincts WHERE id = ? AND project != ''`,
+      ).all(id, id) as { project: string }[];
+      return rows.map((r) => r.project).sort();
+    },
+    distinctProjectCounts() {
+      const rows = db
+        .prepare(
+          `SELECT instinct_id AS id, COUNT(DISTINCT project) AS n FROM (
+             SELECT instinct_id, project FROM instinct_events WHERE project != '' AND kind IN ${OBSERVED}
+             UNION SELECT id, project FROM instincts WHERE project != ''
+           ) GROUP BY instinct_id`,
+        )
+        .all() as { id: number; n: number }[];
+      return new Map(rows.map((r) => [r.id, r.n]));
+    },
+
+    resolveAlias: (key) => resolveAlias(db, key),
+    setAlias(pattern, target, at) {
+      db.prepare(
+        'INSERT INTO aliases (pattern, target, created_at) VALUES (?, ?, ?) ON CONFLICT(pattern) DO UPDATE SET target = excluded.target',
+      ).run(pattern, target, at);
+    },
+    retargetAliases: (from, to) => void db.prepare('UPDATE aliases SET target = ? WHERE target = ?').run(to, from),
+    listAliases: () =>
+      db.prepare('SELECT * FROM aliases ORDER BY pattern').all() as { pattern: string; target: string; created_at: string }[],
+    deleteOrphanAliases: () =>
+      db
+        .prepare('DELETE FROM aliases WHERE target NOT IN (SELECT key FROM instincts) AND target NOT IN (SELECT pattern FROM aliases)')
+        .run().changes,
+
+    addConviction(instinctId, title, rule, at) {
+      db.prepare('INSERT INTO convictions (instinct_id, title, rule, created_at) VALUES (?, ?, ?, ?)').run(instinctId, title, rule, at);
+    },
+    convictions: () =>
+      db
+        .prepare('SELECT c.*, i.key AS pattern FROM convictions c JOIN instincts i ON i.id = c.instinct_id ORDER BY c.created_at, c.id')
+        .all() as ConvictionRow[],
+  };
 }

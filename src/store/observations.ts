@@ -1,5 +1,6 @@
-/** Observations: one event from an agent, idempotent on (source, session_id, tool_use_id). */
-import type { Db } from './db.js';
+/** Observations: one event from an agent, idempotent on (source, session_id, tool_use_id), and their monthly archive. */
+import { type Db, cachedStatement } from './db.js';
+import { OBSERVATION_COLUMNS } from './learning-schema.js';
 
 export type Outcome = 'ok' | 'error' | 'blocked';
 
@@ -41,45 +42,152 @@ export interface ObservationRow {
   processed_at: string | null;
 }
 
-/** Returns true when the row was new, false when the same event was already recorded. */
-export function insertObservation(db: Db, obs: NewObservation): boolean {
-  const info = db
-    .prepare(
-      `INSERT INTO observations (source, session_id, tool_use_id, ts, event, project, cwd, tool, intent, input, files, outcome, error, duration_ms, data)
-       VALUES (@source, @session_id, @tool_use_id, @ts, @event, @project, @cwd, @tool, @intent, @input, @files, @outcome, @error, @duration_ms, @data)
-       ON CONFLICT (source, session_id, tool_use_id) DO NOTHING`,
-    )
-    .run({
-      source: obs.source,
-      session_id: obs.session_id,
-      tool_use_id: obs.tool_use_id,
-      ts: obs.ts,
-      event: obs.event ?? 'tool',
-      project: obs.project ?? '',
-      cwd: obs.cwd ?? '',
-      tool: obs.tool ?? '',
-      intent: obs.intent ?? '',
-      input: obs.input ?? '',
-      files: JSON.stringify(obs.files ?? []),
-      outcome: obs.outcome ?? 'ok',
-      error: obs.error ?? '',
-      duration_ms: obs.duration_ms ?? null,
-      data: JSON.stringify(obs.data ?? {}),
-    });
-  return info.changes > 0;
+export interface ToolUsageRow {
+  month: string;
+  tool: string;
+  n: number;
 }
 
-export function countObservations(db: Db, pendingOnly = false): number {
-  const sql = pendingOnly ? 'SELECT COUNT(*) AS n FROM observations WHERE processed_at IS NULL' : 'SELECT COUNT(*) AS n FROM observations';
-  return (db.prepare(sql).get() as { n: number }).n;
+export interface ObservationRepository {
+  /** True when the row was new, false when the same event was already recorded (or archived). */
+  insert(obs: NewObservation): boolean;
+  count(options?: { pendingOnly?: boolean; since?: string }): number;
+  /** A session's observations, oldest first; `source` narrows to one agent's. */
+  forSession(sessionId: string, options?: { pendingOnly?: boolean; source?: string }): ObservationRow[];
+  markProcessed(ids: readonly number[], at: string): void;
+  /** Sessions with unprocessed observations, oldest activity first. */
+  pendingSessions(): string[];
+  /** How many prompts of a session with exactly this text were recorded before `before`. */
+  promptsBefore(source: string, sessionId: string, text: string, before: string): number;
+  /** Whether another tool call of the session (not `exceptToolUseId`) touched `file`. */
+  sessionTouched(sessionId: string, exceptToolUseId: string, file: string): boolean;
+  /** The latest tool call or prompt recorded. */
+  lastActivity(): string | undefined;
+  /** Readable names of projects by fingerprint, as the hooks recorded them. */
+  projectNames(): Map<string, string>;
+  /**
+   * Moves processed observations older than `before` to the archive (their ids stay
+   * reserved, so replays stay no-ops) and adds their tool calls to the monthly counts.
+   */
+  archiveProcessed(before: string, at: string): { archived: number; months: number };
+  /** Tool calls per month and tool: archived counts plus live observations. */
+  toolUsage(project?: string): ToolUsageRow[];
 }
 
-export function sessionObservations(db: Db, sessionId: string, pendingOnly = false): ObservationRow[] {
-  const filter = pendingOnly ? 'AND processed_at IS NULL' : '';
-  return db.prepare(`SELECT * FROM observations WHERE session_id = ? ${filter} ORDER BY ts, id`).all(sessionId) as ObservationRow[];
-}
-
-export function markProcessed(db: Db, ids: readonly number[], at: string): void {
-  const stmt = db.prepare('UPDATE observations SET processed_at = ? WHERE id = ?');
-  for (const id of ids) stmt.run(at, id);
+export function createObservationRepository(db: Db): ObservationRepository {
+  return {
+    insert(obs) {
+      const info = cachedStatement(
+        db,
+        `INSERT INTO observations (source, session_id, tool_use_id, ts, event, project, cwd, tool, intent, input, files, outcome, error, duration_ms, data)
+         VALUES (@source, @session_id, @tool_use_id, @ts, @event, @project, @cwd, @tool, @intent, @input, @files, @outcome, @error, @duration_ms, @data)
+         ON CONFLICT (source, session_id, tool_use_id) DO NOTHING`,
+      ).run({
+        source: obs.source,
+        session_id: obs.session_id,
+        tool_use_id: obs.tool_use_id,
+        ts: obs.ts,
+        event: obs.event ?? 'tool',
+        project: obs.project ?? '',
+        cwd: obs.cwd ?? '',
+        tool: obs.tool ?? '',
+        intent: obs.intent ?? '',
+        input: obs.input ?? '',
+        files: JSON.stringify(obs.files ?? []),
+        outcome: obs.outcome ?? 'ok',
+        error: obs.error ?? '',
+        duration_ms: obs.duration_ms ?? null,
+        data: JSON.stringify(obs.data ?? {}),
+      });
+      return info.changes > 0;
+    },
+    count(options = {}) {
+      if (options.since !== undefined)
+        return (cachedStatement(db, 'SELECT COUNT(*) AS n FROM observations WHERE ts >= ?').get(options.since) as { n: number }).n;
+      const sql = options.pendingOnly
+        ? 'SELECT COUNT(*) AS n FROM observations WHERE processed_at IS NULL'
+        : 'SELECT COUNT(*) AS n FROM observations';
+      return (cachedStatement(db, sql).get() as { n: number }).n;
+    },
+    forSession(sessionId, options = {}) {
+      const where = ['session_id = @sessionId'];
+      if (options.pendingOnly) where.push('processed_at IS NULL');
+      if (options.source !== undefined) where.push('source = @source');
+      return cachedStatement(db, `SELECT * FROM observations WHERE ${where.join(' AND ')} ORDER BY ts, id`).all({
+        sessionId,
+        ...(options.source !== undefined ? { source: options.source } : {}),
+      }) as ObservationRow[];
+    },
+    markProcessed(ids, at) {
+      const stmt = cachedStatement(db, 'UPDATE observations SET processed_at = ? WHERE id = ?');
+      for (const id of ids) stmt.run(at, id);
+    },
+    pendingSessions: () =>
+      (
+        db
+          .prepare('SELECT session_id FROM observations WHERE processed_at IS NULL GROUP BY session_id ORDER BY MIN(ts), session_id')
+          .all() as { session_id: string }[]
+      ).map((r) => r.session_id),
+    promptsBefore: (source, sessionId, text, before) =>
+      (
+        cachedStatement(
+          db,
+          "SELECT COUNT(*) AS n FROM observations WHERE source = ? AND session_id = ? AND event = 'prompt' AND input = ? AND ts < ?",
+        ).get(source, sessionId, text, before) as { n: number }
+      ).n,
+    sessionTouched: (sessionId, exceptToolUseId, file) =>
+      cachedStatement(
+        db,
+        `SELECT 1 FROM observations o, json_each(o.files) f
+         WHERE o.session_id = ? AND o.tool_use_id != ? AND o.event = 'tool' AND f.value = ? LIMIT 1`,
+      ).get(sessionId, exceptToolUseId, file) !== undefined,
+    lastActivity: () =>
+      (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ??
+      undefined,
+    projectNames() {
+      const names = new Map<string, string>();
+      const rows = db
+        .prepare(
+          `SELECT project, project_name AS name FROM sessions WHERE project != '' AND project_name != ''
+           UNION ALL
+           SELECT project, json_extract(data, '$.project_name') AS name FROM (SELECT project, data FROM observations WHERE project != '' GROUP BY project)`,
+        )
+        .all() as { project: string; name: unknown }[];
+      for (const r of rows) if (typeof r.name === 'string' && r.name && !names.has(r.project)) names.set(r.project, r.name);
+      return names;
+    },
+    archiveProcessed(before, at) {
+      const cols = OBSERVATION_COLUMNS.join(', ');
+      const where = 'processed_at IS NOT NULL AND ts < @before';
+      const months = db
+        .prepare(
+          `INSERT INTO tool_usage_monthly (month, project, tool, count)
+           SELECT substr(ts, 1, 7), project, tool, COUNT(*) FROM observations WHERE ${where} AND event = 'tool' AND tool != ''
+           GROUP BY substr(ts, 1, 7), project, tool
+           ON CONFLICT (month, project, tool) DO UPDATE SET count = count + excluded.count`,
+        )
+        .run({ before }).changes;
+      db.prepare(
+        `INSERT OR IGNORE INTO observations_archive (${cols}, archived_at) SELECT ${cols}, @at FROM observations WHERE ${where}`,
+      ).run({
+        before,
+        at,
+      });
+      const archived = db.prepare(`DELETE FROM observations WHERE ${where}`).run({ before }).changes;
+      return { archived, months };
+    },
+    toolUsage(project) {
+      const filter = project !== undefined ? 'AND project = @project' : '';
+      return db
+        .prepare(
+          `SELECT month, tool, SUM(n) AS n FROM (
+             SELECT month, tool, count AS n, project FROM tool_usage_monthly WHERE 1 = 1 ${filter}
+             UNION ALL
+             SELECT substr(ts, 1, 7) AS month, tool, COUNT(*) AS n, project FROM observations
+             WHERE event = 'tool' AND tool != '' ${filter} GROUP BY substr(ts, 1, 7), tool, project)
+           GROUP BY month, tool ORDER BY month, n DESC, tool`,
+        )
+        .all(project !== undefined ? { project } : {}) as ToolUsageRow[];
+    },
+  };
 }

@@ -4,8 +4,8 @@
  */
 import { readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Db, writeTx } from './db.js';
-import { type NewObservation, insertObservation } from './observations.js';
+import type { NewObservation } from './observations.js';
+import type { Store } from './store.js';
 import { spoolDir } from './spool.js';
 
 export interface DrainResult {
@@ -31,7 +31,7 @@ function isObservation(value: unknown): value is NewObservation {
 const STALE_TMP_MS = 60 * 60 * 1000;
 
 /** Moves every spooled observation into the database, oldest first, then deletes the files. */
-export function drainSpool(db: Db, home: string): DrainResult {
+export function drainSpool(store: Pick<Store, 'observations' | 'transaction'>, home: string): DrainResult {
   const dir = spoolDir(home);
   const result: DrainResult = { files: 0, inserted: 0, duplicates: 0, malformed: 0 };
   let names: string[];
@@ -42,7 +42,7 @@ export function drainSpool(db: Db, home: string): DrainResult {
   }
   const ready = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
   const read: string[] = [];
-  writeTx(db, () => {
+  store.transaction(() => {
     for (const name of ready) {
       let text: string;
       try {
@@ -65,7 +65,7 @@ export function drainSpool(db: Db, home: string): DrainResult {
           result.malformed++;
           continue;
         }
-        if (insertObservation(db, value)) result.inserted++;
+        if (store.observations.insert(value)) result.inserted++;
         else result.duplicates++;
       }
     }

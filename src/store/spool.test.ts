@@ -28,14 +28,14 @@ describe('spool and drain', () => {
     writeFileSync(join(spoolDir(home), inflight), '{}');
     writeFileSync(join(spoolDir(home), '.123-1-0-abc.json.tmp'), '{}');
     expect(spooledCount(home)).toBe(4);
-    expect(drainSpool(store.db, home)).toEqual({ files: 4, inserted: 2, duplicates: 1, malformed: 2 });
+    expect(drainSpool(store, home)).toEqual({ files: 4, inserted: 2, duplicates: 1, malformed: 2 });
     // A file still being written stays; one abandoned long ago is cleared.
     expect(readdirSync(spoolDir(home))).toEqual([inflight]);
-    expect(drainSpool(store.db, home)).toEqual({ files: 0, inserted: 0, duplicates: 0, malformed: 0 });
+    expect(drainSpool(store, home)).toEqual({ files: 0, inserted: 0, duplicates: 0, malformed: 0 });
   });
 
   it('drains nothing when there is no spool, and creates the spool on first write', () => {
-    expect(drainSpool(store.db, store.paths.home)).toEqual({ files: 0, inserted: 0, duplicates: 0, malformed: 0 });
+    expect(drainSpool(store, store.paths.home)).toEqual({ files: 0, inserted: 0, duplicates: 0, malformed: 0 });
     mkdirSync(store.paths.home, { recursive: true });
     expect(spoolObservation(store.paths.home, obs('c'))).toMatch(/spool\/\d+-\d+-\d+-[a-z0-9]+\.json$/);
   });

@@ -1,14 +1,63 @@
-/** The handle every surface opens: the database, the rendered layout's paths, the clock. */
+/**
+ * The store: every record Homunculus keeps, behind one repository per aggregate. This
+ * folder is the only code that speaks SQL. Repository interfaces use plain records, ISO
+ * instants and JSON strings, never SQLite types, so another backend (PostgreSQL for teams)
+ * can implement them. Calls are synchronous: SQLite answers in microseconds, and the hooks
+ * cannot afford a promise per query.
+ */
 import { mkdirSync } from 'node:fs';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
-import { type Db, type OpenOptions, openDatabase } from './db.js';
+import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
+import { schemaVersion } from './migrations.js';
+import { MIGRATIONS } from './schema.js';
+import { type DocumentRepository, createDocumentRepository } from './documents.js';
+import { type EpisodeRepository, createEpisodeRepository } from './episodes.js';
+import { type GraphRepository, createGraphRepository } from './graph/index.js';
+import { type IdentityRepository, createIdentityRepository } from './identity.js';
+import { type InstinctRepository, createInstinctRepository } from './instincts.js';
+import { type LearningRepository, createLearningRepository } from './learning.js';
+import { type MetaRepository, createMetaRepository } from './meta.js';
+import { type ObservationRepository, createObservationRepository } from './observations.js';
+import { type SessionRepository, createSessionRepository } from './sessions.js';
+import { type UsageRepository, createUsageRepository } from './usage.js';
 
-export interface Store {
-  readonly db: Db;
+export interface Repositories {
+  readonly instincts: InstinctRepository;
+  readonly observations: ObservationRepository;
+  readonly sessions: SessionRepository;
+  readonly episodes: EpisodeRepository;
+  readonly learning: LearningRepository;
+  readonly identity: IdentityRepository;
+  readonly meta: MetaRepository;
+  readonly usage: UsageRepository;
+  readonly documents: DocumentRepository;
+  readonly graph: GraphRepository;
+}
+
+export interface Store extends Repositories {
   readonly paths: HomePaths;
   readonly clock: Clock;
+  /**
+   * Runs `fn` in one write transaction, taking the write lock up front so concurrent
+   * writers queue instead of failing; a nested call joins the outer one.
+   */
+  transaction<T>(fn: () => T): T;
+  /** How long a write waits for another process's transaction (hooks wait less than commands). */
+  setBusyTimeout(ms: number): void;
+  /** What `doctor` reports: the integrity check, the schema version against this build's, the journal mode. */
+  health(): StoreHealth;
   close(): void;
+  /** @deprecated The SQLite handle, while code still moves into the repositories. */
+  readonly db: Db;
+}
+
+export interface StoreHealth {
+  /** 'ok', or what SQLite's quick check found. */
+  integrity: string;
+  schemaVersion: number;
+  latestSchema: number;
+  journalMode: string;
 }
 
 export interface StoreOptions extends OpenOptions {
@@ -16,17 +65,45 @@ export interface StoreOptions extends OpenOptions {
   clock?: Clock;
 }
 
+function repositories(db: Db): Repositories {
+  return {
+    instincts: createInstinctRepository(db),
+    observations: createObservationRepository(db),
+    sessions: createSessionRepository(db),
+    episodes: createEpisodeRepository(db),
+    learning: createLearningRepository(db),
+    identity: createIdentityRepository(db),
+    meta: createMetaRepository(db),
+    usage: createUsageRepository(db),
+    documents: createDocumentRepository(db),
+    graph: createGraphRepository(db),
+  };
+}
+
 export function openStore(options: StoreOptions = {}): Store {
   const paths = homePaths(resolveHome(options.home));
-  const clock = options.clock ?? systemClock();
   if (!options.readonly) mkdirSync(paths.home, { recursive: true });
   const db = openDatabase(paths.db, options);
   return {
+    ...repositories(db),
     db,
     paths,
-    clock,
+    clock: options.clock ?? systemClock(),
+    transaction: (fn) => writeTx(db, fn),
+    setBusyTimeout: (ms) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
+    health: () => ({
+      integrity: String(db.pragma('quick_check', { simple: true })),
+      schemaVersion: schemaVersion(db),
+      latestSchema: MIGRATIONS.length,
+      journalMode: String(db.pragma('journal_mode', { simple: true })),
+    }),
     close: () => {
       if (db.open) db.close();
     },
   };
+}
+
+/** The same store seen from another clock (replaying history at the time it happened). */
+export function withClock(store: Store, clock: Clock): Store {
+  return { ...store, clock };
 }

@@ -11,8 +11,7 @@ import { contentId, sha256 } from '../core/ids.js';
 import type { LearnReport } from '../learn/report.js';
 import { type LearnOptions, runLearn } from '../learn/run.js';
 import { renderAfterLearn } from '../view/episodes.js';
-import type { Db } from '../store/db.js';
-import { type NewObservation, insertObservation } from '../store/observations.js';
+import { type NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 
 export interface TranscriptSession {
@@ -260,11 +259,11 @@ export function loadTranscripts(dir: string, options: ConvertOptions = {}): Tran
 }
 
 /** Inserts a session's observations; returns how many rows were new. */
-export function insertSession(db: Db, session: TranscriptSession): number {
+export function insertSession(store: Store, session: TranscriptSession): number {
   let added = 0;
-  db.transaction(() => {
-    for (const obs of session.observations) if (insertObservation(db, obs)) added++;
-  })();
+  store.transaction(() => {
+    for (const obs of session.observations) if (store.observations.insert(obs)) added++;
+  });
   return added;
 }
 
@@ -296,7 +295,7 @@ export async function replaySessions(
 ): Promise<LearnReport[]> {
   const reports: LearnReport[] = [];
   for (const session of sessions) {
-    insertSession(store.db, session);
+    insertSession(store, session);
     reports.push(
       await runLearn(
         { ...store, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) },

@@ -9,8 +9,6 @@ import * as tar from 'tar';
 import { z } from 'zod';
 import { CATEGORIES } from '../core/domain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
-import { writeTx } from '../store/db.js';
-import { listInstincts } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { mergeInstinct } from '../learn/merge.js';
@@ -50,7 +48,7 @@ export interface ExportResult {
 export async function exportInstincts(store: Store, out?: string): Promise<ExportResult> {
   const now = store.clock.now();
   const file = out ?? join(store.paths.exports, `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`);
-  const rows = listInstincts(store.db);
+  const rows = store.instincts.list();
   const staging = mkdtempSync(join(tmpdir(), 'homunculus-export-'));
   try {
     const manifest = {
@@ -118,7 +116,7 @@ export async function importInstinctArchive(store: Store, file: string): Promise
       throw new HomunculusError('bad_archive', `${file} has an invalid manifest (${detail}); nothing was imported.`);
     }
     const result: ImportArchiveResult = { imported: 0, raised: 0, unchanged: 0 };
-    writeTx(store.db, () => {
+    store.transaction(() => {
       for (const item of manifest.instincts) {
         const outcome = mergeInstinct(store, item, 'import');
         if (outcome === 'created') result.imported++;

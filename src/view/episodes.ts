@@ -6,26 +6,11 @@ import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileIfChanged } from '../core/fs.js';
 import { slugify } from '../core/text.js';
-import type { Db } from '../store/db.js';
 import { parseStringArray } from '../store/json.js';
-import { type EpisodeRow, listEpisodes, setEpisodeFileName } from '../store/learning.js';
 import type { Store } from '../store/store.js';
+import type { EpisodeRow } from '../store/episodes.js';
 import { renderFrontmatter } from './frontmatter.js';
 import { renderAll, renderChanged } from './render.js';
-
-/** Readable project names by fingerprint, from sessions and observations. */
-export function projectNames(db: Db): Map<string, string> {
-  const names = new Map<string, string>();
-  const rows = db
-    .prepare(
-      `SELECT project, project_name AS name FROM sessions WHERE project != '' AND project_name != ''
-       UNION ALL
-       SELECT project, json_extract(data, '$.project_name') AS name FROM (SELECT project, data FROM observations WHERE project != '' GROUP BY project)`,
-    )
-    .all() as { project: string; name: unknown }[];
-  for (const r of rows) if (typeof r.name === 'string' && r.name && !names.has(r.project)) names.set(r.project, r.name);
-  return names;
-}
 
 export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {
   return renderFrontmatter(
@@ -47,8 +32,8 @@ export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): str
 export function renderEpisodes(store: Store): number {
   const dir = store.paths.episodes;
   mkdirSync(dir, { recursive: true });
-  const rows = listEpisodes(store.db);
-  const names = projectNames(store.db);
+  const rows = store.episodes.list();
+  const names = store.observations.projectNames();
   const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
   let written = 0;
   for (const row of rows) {
@@ -57,7 +42,7 @@ export function renderEpisodes(store: Store): number {
       const base = `${row.date.slice(0, 10)}-${slugify(row.title, 60)}`;
       fileName = taken.has(`${base}.md`) ? `${base}-${row.id}.md` : `${base}.md`;
       taken.add(fileName);
-      setEpisodeFileName(store.db, row.id, fileName);
+      store.episodes.setFileName(row.id, fileName);
     }
     if (writeFileIfChanged(join(dir, fileName), renderEpisodeMarkdown(row, names.get(row.project) ?? ''))) written++;
   }

@@ -5,7 +5,6 @@ import { parseInstant } from '../core/clock.js';
 import { type Category, PREFIX_CATEGORY, parseKey } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { slugify } from '../core/text.js';
-import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { type IncomingInstinct, mergeInstinct } from '../learn/merge.js';
 import { parseFrontmatter } from './frontmatter.js';
@@ -102,7 +101,7 @@ export function importInstinctFiles(store: Store, dir: string): ImportFilesResul
       result.skipped.push({ file, reason: (err as Error).message });
     }
   }
-  writeTx(store.db, () => {
+  store.transaction(() => {
     for (const incoming of parsed) {
       const outcome = mergeInstinct(store, incoming, 'import-files');
       if (outcome === 'created') result.imported++;

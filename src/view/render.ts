@@ -6,9 +6,8 @@ import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileIfChanged } from '../core/fs.js';
 import { slugify } from '../core/text.js';
-import { readIdentity } from '../store/identity.js';
 import { parseJsonObject } from '../store/json.js';
-import { type InstinctRow, distinctProjects, listEvents, listInstincts, updateInstinct } from '../store/instincts.js';
+import { type InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { listConvictions } from '../learn/evolve.js';
 import { toView } from '../learn/records.js';
@@ -22,8 +21,8 @@ export function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: Re
 
 export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
   const now = store.clock.now();
-  const view = toView(row, now, distinctProjects(store.db, row.id).length);
-  const events = listEvents(store.db, row.id);
+  const view = toView(row, now, store.instincts.distinctProjects(row.id).length);
+  const events = store.instincts.events(row.id);
   const evidence = [
     `- Observed ${row.evidence} time${row.evidence === 1 ? '' : 's'} between ${row.first_seen.slice(0, 10)} and ${row.last_seen.slice(0, 10)}`,
   ];
@@ -61,7 +60,7 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
 export function renderInstincts(store: Store, only?: readonly string[]): number {
   const dir = store.paths.instincts;
   mkdirSync(dir, { recursive: true });
-  const rows = listInstincts(store.db);
+  const rows = store.instincts.list();
   const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
   const wanted = only ? new Set(only) : undefined;
   let written = 0;
@@ -71,7 +70,7 @@ export function renderInstincts(store: Store, only?: readonly string[]): number 
     if (!fileName) {
       fileName = instinctFileName(row, taken);
       taken.add(fileName);
-      updateInstinct(store.db, row.id, { file_name: fileName });
+      store.instincts.update(row.id, { file_name: fileName });
     }
     if (writeFileIfChanged(join(dir, fileName), renderInstinctMarkdown(store, { ...row, file_name: fileName }))) written++;
   }
@@ -99,7 +98,7 @@ export function renderConvictions(store: Store): boolean {
 }
 
 export function renderIdentity(store: Store): boolean {
-  return writeFileIfChanged(store.paths.identity, `${JSON.stringify(readIdentity(store.db), null, 2)}\n`);
+  return writeFileIfChanged(store.paths.identity, `${JSON.stringify(store.identity.read(), null, 2)}\n`);
 }
 
 export function ensureLayout(store: Store): void {

@@ -7,7 +7,7 @@ import { consolidate } from '../../learn/maintenance.js';
 import { type InstinctView, toView } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
 import { type GraphStats, graphStats } from '../../graph/stats.js';
-import { distinctProjectCounts, distinctProjects, listInstincts, searchInstincts } from '../../store/instincts.js';
+import type { InstinctRow } from '../../store/instincts.js';
 import type { Store } from '../../store/store.js';
 import { withCommandStore } from '../context.js';
 import { emit, parsePositiveInt, parseUnitInterval, table } from '../output.js';
@@ -15,10 +15,10 @@ import { emit, parsePositiveInt, parseUnitInterval, table } from '../output.js';
 /** The rendered view pulls in YAML; only commands that change records load it. */
 const view = () => import('../../view/render.js');
 
-const views = (store: Store, rows: ReturnType<typeof listInstincts>): InstinctView[] => {
+const views = (store: Store, rows: readonly InstinctRow[]): InstinctView[] => {
   const now = store.clock.now();
-  const projects = rows.length > 1 ? distinctProjectCounts(store.db) : undefined;
-  return rows.map((r) => toView(r, now, projects ? (projects.get(r.id) ?? 0) : distinctProjects(store.db, r.id).length));
+  const projects = rows.length > 1 ? store.instincts.distinctProjectCounts() : undefined;
+  return rows.map((r) => toView(r, now, projects ? (projects.get(r.id) ?? 0) : store.instincts.distinctProjects(r.id).length));
 };
 
 function instinctTable(items: readonly InstinctView[]): string[] {
@@ -94,7 +94,7 @@ export function registerInstinctCommands(program: Command): void {
       const limit = parsePositiveInt('limit', o.limit, { allowZero: true });
       const cat = category(o.category);
       await withCommandStore(cmd, (store, g) => {
-        let items = views(store, listInstincts(store.db, { category: cat, project: o.project, minEvidence }));
+        let items = views(store, store.instincts.list({ category: cat, project: o.project, minEvidence }));
         if (minScore !== undefined) items = items.filter((v) => v.score >= minScore);
         items = items.slice(0, limit);
         emit(g, { instincts: items, count: items.length }, (r) => instinctTable(r.instincts));
@@ -133,7 +133,7 @@ export function registerInstinctCommands(program: Command): void {
       const limit = parsePositiveInt('limit', o.limit, { allowZero: true }) ?? 20;
       if (!query.trim()) throw new UsageError('The search query is empty.', 'Give a word to search for, e.g. `homunculus search lint`.');
       await withCommandStore(cmd, (store, g) => {
-        const { rows, mode } = searchInstincts(store.db, query, limit);
+        const { rows, mode } = store.instincts.search(query, limit);
         const items = views(store, rows);
         emit(g, { results: items, count: items.length, mode }, (r) => instinctTable(r.results));
       });

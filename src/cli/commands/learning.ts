@@ -12,7 +12,6 @@ import type { CompleteFn } from '../../graph/extract/llm.js';
 import { maintainObservations, toolUsageMonthly } from '../../learn/tiers.js';
 import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS, archiveSessions } from '../../hooks/sessions.js';
 import { parseStringArray } from '../../store/json.js';
-import { listEpisodes } from '../../store/learning.js';
 import { renderAll } from '../../view/render.js';
 import { renderAfterLearn, renderEpisodes } from '../../view/episodes.js';
 import { withCommandStore } from '../context.js';
@@ -78,7 +77,8 @@ export function registerLearningCommands(program: Command): void {
     .action(async (o: { limit?: string }, cmd: Command) => {
       const limit = parsePositiveInt('limit', o.limit, { allowZero: true }) ?? 50;
       await withCommandStore(cmd, (store, g) => {
-        const episodes = listEpisodes(store.db)
+        const episodes = store.episodes
+          .list()
           .reverse()
           .slice(0, limit)
           .map((e) => ({

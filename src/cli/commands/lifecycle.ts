@@ -20,7 +20,7 @@ export function registerLifecycleCommands(program: Command): void {
     .action(async (_o: unknown, cmd: Command) => {
       await withCommandStore(cmd, (store, g) => {
         // Observations the observe hook spooled since the last hook become pending rows first.
-        drainSpool(store.db, store.paths.home);
+        drainSpool(store, store.paths.home);
         emit(g, instinctStatus(store), (s) => {
           const lines = [
             `${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`,

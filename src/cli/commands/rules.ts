@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { parseChoice } from '../../core/domain.js';
 import { UsageError } from '../../core/errors.js';
 import { toRecord } from '../../learn/records.js';
-import { listInstincts } from '../../store/instincts.js';
 import { RULE_FORMATS, type RuleFormat, injectBlock, renderPlatform, renderSkill, sortRules } from '../../view/rules.js';
 import { withCommandStore } from '../context.js';
 import { emit } from '../output.js';
@@ -31,7 +30,7 @@ export function registerRuleCommands(program: Command): void {
           'Redirect the output instead: homunculus export-rules --format skill > SKILL.md',
         );
       await withCommandStore(cmd, (store, g) => {
-        const rules = sortRules(listInstincts(store.db, { minLevel: 2 }).map(toRecord));
+        const rules = sortRules(store.instincts.list({ minLevel: 2 }).map(toRecord));
         const content = format === 'skill' ? renderSkill(rules, { name: o.name }) : renderPlatform(rules, PLATFORM_OF[format]);
         if (o.inject) {
           emit(

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/cli.js';
 import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
-import { insertObservation } from '../../store/observations.js';
 import { getEpisode } from '../episodes.js';
 import { countFacts, getFact } from '../facts.js';
 import { hashEmbedder } from '../hash-embedder.js';
@@ -35,7 +34,7 @@ function observe(
   o: { event?: string; tool?: string; input?: string; outcome?: 'ok' | 'error'; error?: string; files?: string[]; base?: string },
 ): void {
   n++;
-  insertObservation(store.db, {
+  store.observations.insert({
     source: 'claude-code',
     session_id: session,
     tool_use_id: `t${n}`,

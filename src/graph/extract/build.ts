@@ -11,7 +11,7 @@ import { detectProject } from '../../core/project.js';
 import { truncate } from '../../core/text.js';
 import { writeTx } from '../../store/db.js';
 import { parseJsonObject } from '../../store/json.js';
-import { sessionObservations } from '../../store/observations.js';
+
 import type { Store } from '../../store/store.js';
 import { type AddAction, addFact } from '../add-fact.js';
 import { type EmbedFn, deduplicateByEmbedding, embedPending, modelOf } from '../embeddings.js';
@@ -83,7 +83,7 @@ interface Loaded {
 }
 
 function loadEvents(store: Store, options: BuildOptions, row: SessionRow | undefined): Loaded {
-  const observations = sessionObservations(store.db, options.sessionId);
+  const observations = store.observations.forSession(options.sessionId);
   if (observations.length > 0) {
     const named = observations.map((o) => parseJsonObject(o.data).project_name).find((n): n is string => typeof n === 'string' && n !== '');
     return {

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenBudget } from '../../llm/budget.js';
 import { llmConfigSchema } from '../../llm/config.js';
 import { createProvider } from '../../llm/provider.js';
-import { insertObservation } from '../../store/observations.js';
 import { type Stub, chatCompletion, startStub } from '../../test-support/llm-stub.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
 import { queryFacts } from '../temporal.js';
@@ -14,7 +13,7 @@ let store: TestStore;
 let stub: Stub | undefined;
 beforeEach(() => {
   store = testStore('2026-03-01T12:00:00.000Z');
-  insertObservation(store.db, {
+  store.observations.insert({
     source: 'claude-code',
     session_id: 's1',
     tool_use_id: 'p1',
@@ -40,7 +39,7 @@ const config = (baseUrl: string) =>
     budget: { perRunTokens: 20_000, perDayTokens: 50_000 },
   });
 
-function completeFor(baseUrl: string, budget = new TokenBudget(store.db, config(baseUrl).budget, () => store.clock.now())) {
+function completeFor(baseUrl: string, budget = new TokenBudget(store.usage, config(baseUrl).budget, () => store.clock.now())) {
   return modelComplete(createProvider(config(baseUrl), {}), budget, config(baseUrl));
 }
 
@@ -110,7 +109,7 @@ describe('graph extraction through a configured model', () => {
 
   it('never calls the model past the token budget', async () => {
     stub = await startStub(() => ({ json: chatCompletion('{}') }));
-    const tight = new TokenBudget(store.db, { perRunTokens: 100, perDayTokens: 100 }, () => store.clock.now());
+    const tight = new TokenBudget(store.usage, { perRunTokens: 100, perDayTokens: 100 }, () => store.clock.now());
     const report = await buildGraphFromSession(store, { sessionId: 's1', complete: completeFor(stub.baseUrl, tight) });
     expect(stub.requests).toHaveLength(0);
     expect(report.llm.reason).toMatch(/budget/);

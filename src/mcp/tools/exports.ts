@@ -3,8 +3,6 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.js';
-import { writeTx } from '../../store/db.js';
-import { listInstincts } from '../../store/instincts.js';
 import { observe, raiseEvidence } from '../../learn/instincts.js';
 import { toRecord } from '../../learn/records.js';
 import type { Store } from '../../store/store.js';
@@ -21,7 +19,7 @@ import {
 import { IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, ADDITIVE, defineTool } from '../tool.js';
 import { categoryFilter, record, textArg } from '../schemas.js';
 
-const rulesOf = (store: Store) => sortRules(listInstincts(store.db, { minLevel: 2 }).map(toRecord));
+const rulesOf = (store: Store) => sortRules(store.instincts.list({ minLevel: 2 }).map(toRecord));
 
 /** Resolves a client-supplied path and refuses anything outside the allowed roots. */
 export function resolveAllowedPath(ctx: ToolContext, target: string): string {
@@ -157,7 +155,7 @@ const importClaudeMd = defineTool({
     const { patterns, skipped } = parsePatternLines(readFileSync(path, 'utf8'));
     let imported = 0;
     let merged = 0;
-    writeTx(ctx.store.db, () => {
+    ctx.store.transaction(() => {
       for (const p of patterns) {
         const result = observe(ctx.store, {
           pattern: p.pattern,

@@ -6,7 +6,6 @@ import { consolidate, detectChains, findDuplicates, housekeep } from '../../lear
 import { toRecord } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
 import { DUPLICATE_THRESHOLD } from '../../learn/similarity.js';
-import { listInstincts } from '../../store/instincts.js';
 import { IDEMPOTENT_WRITE, READ_ONLY, ADDITIVE, defineTool, type ToolDef } from '../tool.js';
 import { keyArg, orError, record, statsShape, textArg } from '../schemas.js';
 import { MATURE } from './patterns.js';
@@ -58,15 +57,9 @@ const sessionSummaryTool = defineTool({
     const consolidation = consolidate(ctx.store);
     const project = args.project || ctx.project;
     const since = new Date(ctx.store.clock.now().getTime() - DAY_MS).toISOString();
-    const recent = ctx.store.db
-      .prepare(`SELECT * FROM instincts WHERE last_seen >= ? AND (project = ? OR project = '') ORDER BY last_seen DESC, id LIMIT 10`)
-      .all(since, project) as Parameters<typeof toRecord>[0][];
-    const count = (
-      ctx.store.db
-        .prepare(`SELECT COUNT(*) AS n FROM instincts WHERE last_seen >= ? AND (project = ? OR project = '')`)
-        .get(since, project) as { n: number }
-    ).n;
-    const mature = listInstincts(ctx.store.db, { minEvidence: MATURE, project, includeGlobal: true });
+    const recent = ctx.store.instincts.list({ seenSince: since, project, includeGlobal: true, order: 'recent', limit: 10 });
+    const count = ctx.store.instincts.count({ seenSince: since, project, includeGlobal: true });
+    const mature = ctx.store.instincts.list({ minEvidence: MATURE, project, includeGlobal: true });
     return {
       session: { patterns_last_24h: count, recent: recent.map(toRecord) },
       suggestions: { count: mature.length, top: mature.slice(0, 5).map(toRecord) },

@@ -6,7 +6,6 @@ import { aliasPattern, observe } from '../../learn/instincts.js';
 import { recordSuggestions } from '../../learn/insight.js';
 import { toRecord } from '../../learn/records.js';
 import { instinctStats } from '../../learn/stats.js';
-import { getInstinct, listInstincts, searchInstincts } from '../../store/instincts.js';
 import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, defineTool } from '../tool.js';
 import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
 
@@ -59,7 +58,7 @@ const suggestTool = defineTool({
   annotations: { ...ADDITIVE, idempotentHint: true },
   handler(ctx, args) {
     const project = args.project || ctx.project;
-    const rows = listInstincts(ctx.store.db, {
+    const rows = ctx.store.instincts.list({
       minEvidence: MATURE,
       project,
       includeGlobal: true,
@@ -97,7 +96,7 @@ const listTool = defineTool({
   output: z.object({ instincts: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const rows = listInstincts(ctx.store.db, {
+    const rows = ctx.store.instincts.list({
       minEvidence: args.min_confidence,
       category: args.category || undefined,
       project: args.project || undefined,
@@ -120,7 +119,7 @@ const getTool = defineTool({
   output: orError(record.shape),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const row = getInstinct(ctx.store.db, args.pattern);
+    const row = ctx.store.instincts.get(args.pattern);
     return row ? toRecord(row) : { error: `Not found: ${args.pattern}` };
   },
 });
@@ -134,7 +133,7 @@ const searchTool = defineTool({
   output: z.object({ results: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const { rows } = searchInstincts(ctx.store.db, args.query.replaceAll('\u0000', ''), args.limit);
+    const { rows } = ctx.store.instincts.search(args.query.replaceAll('\u0000', ''), args.limit);
     const results = rows.map(toRecord);
     return {
       results,

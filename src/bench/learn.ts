@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixedClock } from '../core/clock.js';
 import { round } from '../core/text.js';
-import { scoreOf } from '../learn/records.js';
+import { currentConfidence } from '../learn/records.js';
 import { runLearn } from '../learn/run.js';
 import { parseJsonObject } from '../store/json.js';
 import { openStore } from '../store/store.js';
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     const shown = new Map<string, number>();
     const now = store.clock.now();
     const examples = [...instincts]
-      .sort((a, b) => scoreOf(b, now) - scoreOf(a, now) || b.evidence - a.evidence || a.key.localeCompare(b.key))
+      .sort((a, b) => currentConfidence(b, now) - currentConfidence(a, now) || b.evidence - a.evidence || a.key.localeCompare(b.key))
       .filter((r) => {
         const miner = String(parseJsonObject(r.metadata).miner ?? 'other');
         const n = shown.get(miner) ?? 0;
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       })
       .slice(0, 10);
     for (const r of examples) {
-      console.log(`- ${r.key}  [${r.category}, ${r.evidence} sessions, confidence ${scoreOf(r, now).toFixed(2)}]`);
+      console.log(`- ${r.key}  [${r.category}, ${r.evidence} sessions, confidence ${currentConfidence(r, now).toFixed(2)}]`);
       console.log(`    ${r.trigger} -> ${r.action}`);
     }
     console.log('\nEpisodes (sample):');

@@ -44,13 +44,14 @@ describe('help and usage', () => {
     const cases: [string[], RegExp][] = [
       [['observe'], /missing required argument/],
       [['frobnicate'], /unknown command/],
-      [['list', '--limit', '-1'], /--limit must be a whole number of at least 0/],
+      [['list', '--limit', '-1'], /--limit must be a whole number from 0 to 100000, got -1/],
       [['list', '--limit', 'ten'], /--limit must be a whole number/],
-      [['list', '--category', 'cooking'], /Invalid category/],
-      [['feedback', 'seq:x', 'meh'], /Invalid feedback: "meh".*\n.*wrong, weak, strong/],
+      [['list', '--category', 'cooking'], /--category must be one of sequence, preference, fix_pattern, combo, got "cooking"/],
+      [['list', '--min-confidence', '5'], /--min-confidence is the 0-1 confidence score.*\n.*--min-evidence 5/],
+      [['feedback', 'seq:x', 'meh'], /<verdict> must be one of wrong, weak, strong, got "meh"/],
       [['observe', 'not-a-key'], /does not follow the prefix:body convention/],
-      [['observe', 'seq:x', '--count', '0'], /--count must be a whole number of at least 1/],
-      [['search', '   '], /search query is empty/],
+      [['observe', 'seq:x', '--count', '0'], /--count must be a whole number from 1 to 1000000, got 0/],
+      [['search', '   '], /<query> must not be empty/],
       [['status'], /HOMUNCULUS_NOW is not an ISO-8601 instant/],
     ];
     for (const [args, message] of cases) {
@@ -154,11 +155,11 @@ describe('moving instincts in and out', () => {
       'no-frontmatter.md',
     ]);
     expect(result.stderr).toMatch(/skipped .*broken\.md: invalid YAML/);
-    const list = cliJson<{ instincts: { pattern: string; confidence: number; score: number; domain: string }[] }>(home.path, ['list'], {
+    const list = cliJson<{ instincts: { pattern: string; confidence: number; evidence: number; domain: string }[] }>(home.path, ['list'], {
       HOMUNCULUS_NOW: '2026-02-07T10:15:00Z',
     });
     expect(list.instincts).toEqual([
-      expect.objectContaining({ pattern: 'pref:prefer-functional-style', confidence: 12, score: 0.7, domain: 'code-style' }),
+      expect.objectContaining({ pattern: 'pref:prefer-functional-style', evidence: 12, confidence: 0.7, domain: 'code-style' }),
     ]);
     expect(cli(home.path, ['import-files', join(home.path, 'missing')]).status).toBe(2);
   });
@@ -175,9 +176,9 @@ describe('moving instincts in and out', () => {
       cliJson(other.path, ['observe', 'fix:missing-import', '--count', '9'], env);
       const merged = cliJson<{ imported: number; raised: number }>(other.path, ['import', out], env);
       expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0 });
-      const fix = cliJson<{ confidence: number; score: number }>(other.path, ['get', 'fix:missing-import'], env);
-      expect(fix.confidence).toBe(9);
-      expect(fix.score).toBe(0.55);
+      const fix = cliJson<{ confidence: number; evidence: number }>(other.path, ['get', 'fix:missing-import'], env);
+      expect(fix.evidence).toBe(9);
+      expect(fix.confidence).toBe(0.55);
       expect(cliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2 });
       // No observation or session ever leaves the machine.
       const status = cliJson<{ observations: number }>(other.path, ['status'], env);
@@ -214,7 +215,7 @@ describe('export-rules', () => {
     expect(readFileSync(target, 'utf8')).toMatch(/^# Agents\n\n<!-- instinct:start -->/);
     const bad = cli(home.path, ['export-rules', '--format', 'emacs']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/Invalid format/);
+    expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);
     expect(cli(home.path, ['export-rules', '--format', 'skill', '--inject', target]).status).toBe(2);
   });
 });

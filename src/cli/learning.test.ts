@@ -55,9 +55,9 @@ describe('homunculus learn (built binary)', () => {
   it('decays an idle instinct by 0.05 per week, to the 0.20 floor, across weeks of HOMUNCULUS_NOW', () => {
     const h = home();
     for (const [i, day] of ['01', '02', '03'].entries()) insert(h, PNPM, `s${i}`, `2026-03-${day}T10:00:00Z`);
-    const first = json<{ created: { pattern: string; score: number }[] }>(h, ['learn'], '2026-03-03T12:00:00Z');
-    expect(first.created).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', score: 0.5 }]);
-    const score = (now: string): number => json<{ score: number }>(h, ['get', 'pref:use-pnpm-not-npm'], now).score;
+    const first = json<{ created: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-03-03T12:00:00Z');
+    expect(first.created).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', confidence: 0.5 }]);
+    const score = (now: string): number => json<{ confidence: number }>(h, ['get', 'pref:use-pnpm-not-npm'], now).confidence;
     expect(score('2026-03-09T12:00:00Z')).toBe(0.5);
     expect(score('2026-03-24T12:00:00Z')).toBe(0.35);
     // A learning run folds the decay in and logs it; running again in the same week changes nothing.
@@ -75,8 +75,8 @@ describe('homunculus learn (built binary)', () => {
     expect(score('2026-09-01T12:00:00Z')).toBe(0.2);
     // Seen again: last_seen resets and the score rises from its decayed value.
     insert(h, PNPM, 's9', '2026-04-01T10:00:00Z');
-    const again = json<{ reinforced: { pattern: string; score: number }[] }>(h, ['learn'], '2026-04-01T12:00:00Z');
-    expect(again.reinforced).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', score: 0.35 }]);
+    const again = json<{ reinforced: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-04-01T12:00:00Z');
+    expect(again.reinforced).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', confidence: 0.35 }]);
   });
 
   it('runs once when two stop hooks start it together, and loses nothing', async () => {

@@ -14,8 +14,8 @@ const run = <T = Record<string, unknown>>(n: number, ...args: string[]): T => cl
 
 interface View {
   pattern: string;
-  score: number;
   confidence: number;
+  evidence: number;
   level: string;
   conviction: boolean;
   stale_conviction: boolean;
@@ -29,11 +29,11 @@ describe('lifecycle from the command line', () => {
       run(i, 'observe', 'pref:pkg=pnpm', '--explain', 'Use pnpm, never npm, in this repository', '--domain', 'tooling', '--project', 'p1');
     }
     let view = run<View>(20, 'get', 'pref:pkg=pnpm');
-    expect(view).toMatchObject({ confidence: 11, score: 0.8, level: 'raw', conviction: false });
+    expect(view).toMatchObject({ evidence: 11, confidence: 0.8, level: 'raw', conviction: false });
 
     // Exactly 7 days idle: one decay period; the instinct is still "seen within 7 days".
     view = run<View>(27, 'get', 'pref:pkg=pnpm');
-    expect(view.score).toBe(0.75);
+    expect(view.confidence).toBe(0.75);
     const preview = run<{ candidates: { pattern: string; eligible: boolean }[] }>(27, 'evolve');
     expect(preview.candidates).toEqual([expect.objectContaining({ pattern: 'pref:pkg=pnpm', eligible: true })]);
 
@@ -49,12 +49,12 @@ describe('lifecycle from the command line', () => {
     expect(file).toMatch(/promoted_to: .*convictions\.md/);
 
     // Idle for 9 weeks: 0.80 - 9 x 0.05 = 0.35 < 0.40, so the conviction may be stale.
-    const stale = run<{ stale: { pattern: string; score: number }[] }>(20 + 63, 'evolve');
-    expect(stale.stale).toEqual([{ pattern: 'pref:pkg=pnpm', title: 'pkg=pnpm', score: 0.35 }]);
+    const stale = run<{ stale: { pattern: string; confidence: number }[] }>(20 + 63, 'evolve');
+    expect(stale.stale).toEqual([{ pattern: 'pref:pkg=pnpm', title: 'pkg=pnpm', confidence: 0.35 }]);
     const status = run<{ convictions: { stale: boolean }[] }>(20 + 63, 'status');
     expect(status.convictions).toEqual([expect.objectContaining({ stale: true })]);
     // The floor holds a year later.
-    expect(run<View>(400, 'get', 'pref:pkg=pnpm').score).toBe(0.2);
+    expect(run<View>(400, 'get', 'pref:pkg=pnpm').confidence).toBe(0.2);
   });
 
   it('consolidates levels and reports stats in seed 002 shape', () => {
@@ -66,9 +66,9 @@ describe('lifecycle from the command line', () => {
       mature: 0,
       rules: 1,
       universal: 0,
-      avg_confidence: 11,
-      max_confidence: 11,
-      by_category: { preference: { count: 1, avg_confidence: 11 } },
+      avg_evidence: 11,
+      max_evidence: 11,
+      by_category: { preference: { count: 1, avg_evidence: 11 } },
     });
   });
 });

@@ -4,7 +4,7 @@
  * a usable confidence; the result stays within a small character budget.
  */
 import type { ProjectInfo } from '../core/project.js';
-import { scoreOf } from '../learn/records.js';
+import { currentConfidence } from '../learn/records.js';
 import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { type RankedInstinct, matchInstincts } from './rank.js';
@@ -34,7 +34,7 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
   const limit = options.limit ?? PROMPT_LIMIT;
   const hits = matchInstincts(store.instincts, { text: prompt, project: project.fingerprint, limit: limit * 4 })
     .filter(isRelevant)
-    .map((hit) => ({ ...hit, score: scoreOf(hit.row, now) }))
+    .map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }))
     .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)
     .slice(0, limit);
   if (hits.length === 0) return '';

@@ -6,7 +6,7 @@
  */
 import type { ProjectInfo } from '../core/project.js';
 import { listConvictions } from '../learn/evolve.js';
-import { scoreOf } from '../learn/records.js';
+import { currentConfidence } from '../learn/records.js';
 import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
@@ -33,7 +33,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   const now = store.clock.now();
   const rows = store.instincts.list({ unpromoted: true, project: project.fingerprint, includeGlobal: true });
   const byScore = rows
-    .map((row) => ({ row, score: scoreOf(row, now) }))
+    .map((row) => ({ row, score: currentConfidence(row, now) }))
     .sort((a, b) => b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
     .map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
@@ -59,7 +59,7 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
   }
   const items = selection.shown.map(
     (row) =>
-      `- ${scoreOf(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`,
+      `- ${currentConfidence(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`,
   );
   const pending = store.observations.count({ pendingOnly: true });
   const tail: string[] = [];

@@ -23,8 +23,8 @@ export const INSTINCT_MIN_SESSIONS = 3;
 const MAX_EXAMPLES = 5;
 
 export interface SessionChanges {
-  created: { pattern: string; category: string; score: number; evidence: number; from: 'tally' | 'episode'; title: string }[];
-  reinforced: { pattern: string; score: number; evidence: number }[];
+  created: { pattern: string; category: string; confidence: number; evidence: number; from: 'tally' | 'episode'; title: string }[];
+  reinforced: { pattern: string; confidence: number; evidence: number }[];
   episodes: { pattern: string; title: string; occurrences: number }[];
   rejected: { pattern: string; miner: string; reasons: string[] }[];
   held: { pattern: string; reason: string }[];
@@ -211,7 +211,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
         project: c.project,
         metadata: meta,
       });
-      changes.reinforced.push({ pattern: result.pattern, score: result.score, evidence: result.confidence });
+      changes.reinforced.push({ pattern: result.pattern, confidence: result.confidence, evidence: result.evidence });
       continue;
     }
     const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
@@ -235,8 +235,8 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
       changes.created.push({
         pattern: result.pattern,
         category: c.category,
-        score: result.score,
-        evidence: result.confidence,
+        confidence: result.confidence,
+        evidence: result.evidence,
         from: fromEpisode ? 'episode' : 'tally',
         title: c.title,
       });

@@ -11,7 +11,8 @@ export interface PatternRow {
   project?: unknown;
   metadata?: unknown;
   explain?: unknown;
-  confidence?: unknown;
+  /** The count the row states: the pattern's evidence is raised to it (never lowered). */
+  evidence?: unknown;
 }
 
 export interface BulkResult {
@@ -30,8 +31,8 @@ export function importPatterns(store: Store, rows: readonly PatternRow[], defaul
       try {
         const pattern = str(row?.pattern)?.trim();
         if (!pattern) throw new Error('missing or empty "pattern"');
-        const target = row.confidence === undefined ? 1 : Number(row.confidence);
-        if (!Number.isInteger(target) || target < 1 || target > 1_000_000) throw new Error(`"confidence" must be a positive whole number`);
+        const target = row.evidence === undefined ? 1 : Number(row.evidence);
+        if (!Number.isInteger(target) || target < 1 || target > 1_000_000) throw new Error(`the count must be a positive whole number`);
         const metadata = row.metadata;
         if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) {
           throw new Error('"metadata" must be an object');

@@ -6,7 +6,7 @@
 import { round } from '../core/text.js';
 import type { InstinctRow } from '../store/instincts.js';
 import { checkPromotion } from './promotion.js';
-import { scoreOf } from './records.js';
+import { currentConfidence } from './records.js';
 
 export const CLUSTER_MIN_INSTINCTS = 3;
 export const CLUSTER_MIN_SCORE = 0.5;
@@ -21,7 +21,7 @@ export interface DomainCluster {
 export function domainClusters(rows: readonly InstinctRow[], now: Date): DomainCluster[] {
   const byDomain = new Map<string, { score: number; key: string }[]>();
   for (const row of rows) {
-    const score = scoreOf(row, now);
+    const score = currentConfidence(row, now);
     if (score < CLUSTER_MIN_SCORE) continue;
     const list = byDomain.get(row.domain) ?? [];
     list.push({ score, key: row.key });
@@ -43,7 +43,12 @@ export function promotionCandidates(rows: readonly InstinctRow[], now: Date): st
     .filter(
       (row) =>
         checkPromotion(
-          { confidence: scoreOf(row, now), firstSeen: row.first_seen, lastSeen: row.last_seen, promoted: row.promoted_at !== null },
+          {
+            confidence: currentConfidence(row, now),
+            firstSeen: row.first_seen,
+            lastSeen: row.last_seen,
+            promoted: row.promoted_at !== null,
+          },
           now,
         ).eligible,
     )

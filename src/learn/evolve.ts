@@ -2,13 +2,13 @@
 import type { ConvictionRow, InstinctRow } from '../store/instincts.js';
 import { parseJson } from '../store/json.js';
 import type { Store } from '../store/store.js';
-import { scoreOf } from './records.js';
+import { currentConfidence } from './records.js';
 import { checkPromotion, isStaleConviction } from './promotion.js';
 
 export interface EvolveCandidate {
   pattern: string;
   title: string;
-  score: number;
+  confidence: number;
   eligible: boolean;
   reasons: string[];
   blockers: string[];
@@ -17,7 +17,7 @@ export interface EvolveCandidate {
 export interface StaleConviction {
   pattern: string;
   title: string;
-  score: number;
+  confidence: number;
 }
 
 export interface EvolveResult {
@@ -45,13 +45,13 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
     const promoted: string[] = [];
     const stale: StaleConviction[] = [];
     for (const row of rows) {
-      const score = scoreOf(row, now);
+      const confidence = currentConfidence(row, now);
       const isPromoted = row.promoted_at !== null;
-      if (isStaleConviction(isPromoted, score)) stale.push({ pattern: row.key, title: row.title, score });
+      if (isStaleConviction(isPromoted, confidence)) stale.push({ pattern: row.key, title: row.title, confidence });
       if (isPromoted) continue;
-      const check = checkPromotion({ confidence: score, firstSeen: row.first_seen, lastSeen: row.last_seen, promoted: false }, now);
+      const check = checkPromotion({ confidence, firstSeen: row.first_seen, lastSeen: row.last_seen, promoted: false }, now);
       if (!check.eligible && !options.includeIneligible) continue;
-      candidates.push({ pattern: row.key, title: row.title, score, ...check });
+      candidates.push({ pattern: row.key, title: row.title, confidence, ...check });
       if (options.promote && check.eligible) {
         const { title, rule } = conviction(row);
         store.instincts.addConviction(row.id, title, rule, at);
@@ -73,16 +73,16 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
       const history = parseJson<string[]>(store.identity.get('promotions'), []);
       store.identity.set('promotions', JSON.stringify([...history, ...promoted.map(() => at)]));
     }
-    candidates.sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score);
+    candidates.sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.confidence - a.confidence);
     return { candidates, promoted, stale };
   });
 }
 
-export function listConvictions(store: Store): (ConvictionRow & { score: number; stale: boolean })[] {
+export function listConvictions(store: Store): (ConvictionRow & { confidence: number; stale: boolean })[] {
   const now = store.clock.now();
   return store.instincts.convictions().map((c) => {
     const instinct = store.instincts.getById(c.instinct_id) as InstinctRow;
-    const score = scoreOf(instinct, now);
-    return { ...c, score, stale: isStaleConviction(true, score) };
+    const confidence = currentConfidence(instinct, now);
+    return { ...c, confidence, stale: isStaleConviction(true, confidence) };
   });
 }

@@ -9,7 +9,7 @@ import { round } from '../core/text.js';
 import { OBSERVATION_KINDS } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { requireInstinct } from './instincts.js';
-import { type InstinctRecord, toRecord } from './records.js';
+import { type InstinctView, toViews } from './records.js';
 
 function checkDays(days: number): number {
   if (!Number.isFinite(days) || days <= 0 || days > 36_500)
@@ -20,7 +20,7 @@ function checkDays(days: number): number {
 const since = (store: Store, days: number): string => new Date(store.clock.now().getTime() - days * DAY_MS).toISOString();
 
 export interface TrendingResult {
-  trending: (InstinctRecord & { observations_in_period?: number })[];
+  trending: (InstinctView & { observations_in_period?: number })[];
   period_days: number;
 }
 
@@ -29,14 +29,15 @@ export function trending(store: Store, options: { days?: number; limit?: number 
   const limit = Math.max(0, Math.floor(options.limit ?? 10));
   const rows = store.instincts.busiestSince(since(store, days), limit);
   if (rows.length > 0) {
-    return { trending: rows.map((r) => ({ ...toRecord(r), observations_in_period: r.observations_in_period })), period_days: days };
+    const views = toViews(rows, store.clock.now(), store.instincts.distinctProjectCounts());
+    return { trending: views.map((v, i) => ({ ...v, observations_in_period: rows[i]?.observations_in_period ?? 0 })), period_days: days };
   }
-  // No log entries in the window (pre-history data): order by confidence, then last_seen.
+  // No log entries in the window (pre-history data): order by evidence, then last_seen.
   const fallback = store.instincts
     .list()
     .sort((a, b) => b.evidence - a.evidence || b.last_seen.localeCompare(a.last_seen))
     .slice(0, limit);
-  return { trending: fallback.map(toRecord), period_days: days };
+  return { trending: toViews(fallback, store.clock.now(), store.instincts.distinctProjectCounts()), period_days: days };
 }
 
 export interface HistoryResult {

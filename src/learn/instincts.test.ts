@@ -12,10 +12,10 @@ afterEach(() => store.cleanup());
 describe('observe', () => {
   it('creates on first sight at 0.30 and reinforces after, merging on the key', () => {
     const first = observe(store, { pattern: 'pref:pkg=pnpm', explain: 'use pnpm, not npm', source: 'claude-code' });
-    expect(first).toMatchObject({ pattern: 'pref:pkg=pnpm', confidence: 1, level: 'raw', created: true, score: 0.3 });
+    expect(first).toMatchObject({ pattern: 'pref:pkg=pnpm', evidence: 1, level: 'raw', created: true, confidence: 0.3 });
     store.advanceDays(1);
     const second = observe(store, { pattern: 'pref:pkg=pnpm' });
-    expect(second).toMatchObject({ confidence: 2, created: false, score: 0.35 });
+    expect(second).toMatchObject({ evidence: 2, created: false, confidence: 0.35 });
     const row = store.instincts.get('pref:pkg=pnpm');
     expect(row).toMatchObject({ category: 'preference', domain: 'general', evidence: 2, explain: 'use pnpm, not npm' });
     expect(row?.last_seen).toBe('2026-01-02T00:00:00.000Z');
@@ -44,7 +44,7 @@ describe('alias', () => {
     expect(store.instincts.get('seq:a -> b')).toBeUndefined();
     expect(store.instincts.get('seq:a->b')?.evidence).toBe(7);
     const rerouted = observe(store, { pattern: 'seq:a -> b' });
-    expect(rerouted).toMatchObject({ pattern: 'seq:a->b', confidence: 8, aliased_from: 'seq:a -> b' });
+    expect(rerouted).toMatchObject({ pattern: 'seq:a->b', evidence: 8, aliased_from: 'seq:a -> b' });
   });
 
   it('refuses a missing target, a self alias and a loop', () => {
@@ -114,7 +114,7 @@ describe('evolve', () => {
     for (let i = 0; i < 4; i++) observe(store, { pattern: 'pref:named-exports' });
     const preview = evolve(store, { promote: false });
     expect(preview.candidates).toHaveLength(1);
-    expect(preview.candidates[0]).toMatchObject({ pattern: 'pref:named-exports', eligible: true, score: 0.75 });
+    expect(preview.candidates[0]).toMatchObject({ pattern: 'pref:named-exports', eligible: true, confidence: 0.75 });
     expect(store.instincts.get('pref:named-exports')?.promoted_at).toBeNull();
 
     const done = evolve(store, { promote: true });
@@ -127,7 +127,7 @@ describe('evolve', () => {
     // 0.80 after the last reinforcement, minus 8 x 0.05: exactly 0.40 is not yet stale.
     expect(evolve(store, { promote: false }).stale).toEqual([]);
     store.advanceDays(7);
-    expect(evolve(store, { promote: false }).stale.map((s) => s.score)).toEqual([0.35]);
+    expect(evolve(store, { promote: false }).stale.map((s) => s.confidence)).toEqual([0.35]);
   });
 });
 

@@ -40,10 +40,10 @@ export interface ObserveInput {
 
 export interface ObserveResult {
   pattern: string;
-  confidence: number;
+  evidence: number;
   level: Level;
   created: boolean;
-  score: number;
+  confidence: number;
   aliased_from?: string;
 }
 
@@ -107,7 +107,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       });
       store.learning.confirmSuggestion(key, at);
       const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
-      return { pattern: key, confidence: row.evidence, level, created: true, score: row.confidence, ...aliased };
+      return { pattern: key, evidence: row.evidence, level, created: true, confidence: row.confidence, ...aliased };
     }
     let state = stateOf(existing);
     const before = foldDecay(state, now).confidence;
@@ -136,7 +136,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     const evidence = existing.evidence + occurrences;
     const projects = store.instincts.distinctProjects(existing.id).length;
     const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);
-    return { pattern: key, confidence: evidence, level, created: false, score: state.confidence, ...aliased };
+    return { pattern: key, evidence, level, created: false, confidence: state.confidence, ...aliased };
   });
 }
 

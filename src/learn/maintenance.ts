@@ -10,7 +10,7 @@ import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { CONFIDENCE_FLOOR } from './confidence.js';
 import { type DecayResult, aliasPattern, applyDecay, consolidateLevels, observe } from './instincts.js';
-import { scoreOf } from './records.js';
+import { currentConfidence } from './records.js';
 import { DUPLICATE_THRESHOLD, type DuplicatePair, duplicatePairs } from './similarity.js';
 
 export const CHAIN_WINDOW_MINUTES = 5;
@@ -59,7 +59,7 @@ export function detectChains(
   const events = store.instincts
     .observationTimes()
     .map((e) => ({ row: rows.get(e.instinct_id), at: Date.parse(e.ts) }))
-    .filter((e): e is { row: InstinctRow; at: number } => !!e.row && !isChain(e.row) && scoreOf(e.row, now) > CONFIDENCE_FLOOR)
+    .filter((e): e is { row: InstinctRow; at: number } => !!e.row && !isChain(e.row) && currentConfidence(e.row, now) > CONFIDENCE_FLOOR)
     .map((e) => ({ key: e.row.key, at: e.at }));
   const pairs = countChainPairs(events, windowMs);
   const result = { chains_created: 0, chains_reinforced: 0, candidates_seen: pairs.size, chains_detected: 0 };

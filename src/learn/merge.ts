@@ -6,7 +6,7 @@ import { CONFIDENCE_CEILING, CONFIDENCE_FLOOR } from './confidence.js';
 import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
-import { scoreOf } from './records.js';
+import { currentConfidence } from './records.js';
 
 export interface IncomingInstinct {
   key: string;
@@ -20,7 +20,8 @@ export interface IncomingInstinct {
   explain?: string;
   metadata?: Record<string, unknown>;
   evidence: number;
-  score?: number;
+  /** The 0-1 confidence score the source gives, if any. */
+  confidence?: number;
   first_seen?: string;
   last_seen?: string;
 }
@@ -56,7 +57,7 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
       explain: incoming.explain ?? '',
       metadata: JSON.stringify(incoming.metadata ?? {}),
       evidence,
-      confidence: clampScore(incoming.score ?? 0.5),
+      confidence: clampScore(incoming.confidence ?? 0.5),
       first_seen: firstSeen,
       last_seen: lastSeen,
     });
@@ -72,11 +73,11 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
     });
     return 'created';
   }
-  const current = scoreOf(existing, now);
+  const current = currentConfidence(existing, now);
   const fields: Partial<InstinctRow> = {};
   if (evidence > existing.evidence) fields.evidence = evidence;
-  if (incoming.score !== undefined && clampScore(incoming.score) > current) {
-    fields.confidence = clampScore(incoming.score);
+  if (incoming.confidence !== undefined && clampScore(incoming.confidence) > current) {
+    fields.confidence = clampScore(incoming.confidence);
     fields.folded_periods = 0;
     fields.last_seen = lastSeen > existing.last_seen ? lastSeen : existing.last_seen;
   } else if (lastSeen > existing.last_seen) {

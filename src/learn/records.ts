@@ -1,4 +1,4 @@
-/** The public shape of an instinct: seed 002's record plus seed 000's score face. */
+/** An instinct as the domain shows it: its evidence count and its confidence score as of now. */
 import type { Category, Level } from '../core/domain.js';
 import type { InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
@@ -6,68 +6,67 @@ import { effectiveConfidence } from './confidence.js';
 import { LEVEL_BY_RANK, levelFor } from './levels.js';
 import { isStaleConviction } from './promotion.js';
 
-export interface InstinctRecord {
+export interface InstinctView {
   pattern: string;
   category: Category;
-  /** Seed 002: the integer evidence count. */
-  confidence: number;
-  promoted: number;
-  level: Level;
-  project: string;
-  source: string;
-  metadata: Record<string, unknown>;
-  explain: string;
-  first_seen: string;
-  last_seen: string;
-}
-
-export interface InstinctView extends InstinctRecord {
+  domain: string;
   trigger: string;
   action: string;
   title: string;
-  domain: string;
-  /** Seed 000: the decayed confidence score as of now. */
-  score: number;
+  explain: string;
+  project: string;
+  source: string;
+  metadata: Record<string, unknown>;
+  /** How many times the pattern was observed. */
+  evidence: number;
+  /** The 0.20-0.95 score as of now (decay applied). */
+  confidence: number;
+  /** The level consolidate stored (never goes down). */
+  level: Level;
+  /** 0 raw, 1 mature, 2 rule, 3 universal: the stored level as a number. */
+  level_rank: number;
   /** The level the evidence supports now (consolidate stores it). */
   current_level: Level;
+  first_seen: string;
+  last_seen: string;
   conviction: boolean;
   promoted_to: string | null;
   stale_conviction: boolean;
 }
 
-export function toRecord(row: InstinctRow): InstinctRecord {
-  return {
-    pattern: row.key,
-    category: row.category,
-    confidence: row.evidence,
-    promoted: row.level,
-    level: LEVEL_BY_RANK[row.level] ?? 'raw',
-    project: row.project,
-    source: row.source,
-    metadata: parseJsonObject(row.metadata),
-    explain: row.explain,
-    first_seen: row.first_seen,
-    last_seen: row.last_seen,
-  };
-}
-
-export function scoreOf(row: InstinctRow, now: Date): number {
+/** The confidence score of an instinct as of `now`: the stored score with the decay since it was last seen. */
+export function currentConfidence(row: InstinctRow, now: Date): number {
   return effectiveConfidence({ confidence: row.confidence, lastSeen: row.last_seen, foldedPeriods: row.folded_periods }, now);
 }
 
 export function toView(row: InstinctRow, now: Date, distinctProjects: number): InstinctView {
-  const score = scoreOf(row, now);
+  const confidence = currentConfidence(row, now);
   const conviction = row.promoted_at !== null;
   return {
-    ...toRecord(row),
+    pattern: row.key,
+    category: row.category,
+    domain: row.domain,
     trigger: row.trigger,
     action: row.action,
     title: row.title,
-    domain: row.domain,
-    score,
+    explain: row.explain,
+    project: row.project,
+    source: row.source,
+    metadata: parseJsonObject(row.metadata),
+    evidence: row.evidence,
+    confidence,
+    level: LEVEL_BY_RANK[row.level] ?? 'raw',
+    level_rank: row.level,
     current_level: levelFor({ evidence: row.evidence, lastSeen: row.last_seen, distinctProjects }, now),
+    first_seen: row.first_seen,
+    last_seen: row.last_seen,
     conviction,
     promoted_to: row.promoted_to,
-    stale_conviction: isStaleConviction(conviction, score),
+    stale_conviction: isStaleConviction(conviction, confidence),
   };
+}
+
+/** Views of many rows at once (one query for their project counts). */
+export function toViews(rows: readonly InstinctRow[], now: Date, projectCounts: ReadonlyMap<number, number>): InstinctView[] {
+  return rows.map((r) => toView(r, now, projectCounts.get(r.id) ?? 0));
 }

@@ -20,7 +20,7 @@ export interface LearnReport {
   observations: number;
   skipped: { count: number; reasons: Record<string, number> };
   created: SessionChanges['created'];
-  reinforced: { pattern: string; times: number; score: number; evidence: number }[];
+  reinforced: { pattern: string; times: number; confidence: number; evidence: number }[];
   episodes: { pattern: string; title: string; occurrences: number }[];
   rejected: { count: number; by_reason: Record<string, number>; examples: Record<string, string[]> };
   held: SessionChanges['held'];
@@ -69,9 +69,9 @@ export function mergeChanges(report: LearnReport, changes: SessionChanges): void
     const prior = report.reinforced.find((x) => x.pattern === r.pattern);
     if (prior) {
       prior.times++;
-      prior.score = r.score;
+      prior.confidence = r.confidence;
       prior.evidence = r.evidence;
-    } else report.reinforced.push({ pattern: r.pattern, times: 1, score: r.score, evidence: r.evidence });
+    } else report.reinforced.push({ pattern: r.pattern, times: 1, confidence: r.confidence, evidence: r.evidence });
   }
   for (const e of changes.episodes) {
     const prior = report.episodes.find((x) => x.pattern === e.pattern);
@@ -120,12 +120,12 @@ export function processingLog(report: LearnReport): string {
     'Created',
     report.created.map(
       (c) =>
-        `- ${c.pattern} (${c.category}, confidence ${c.score.toFixed(2)}, ${c.evidence} sessions${c.from === 'episode' ? ', promoted from an episode' : ''}): ${c.title}`,
+        `- ${c.pattern} (${c.category}, confidence ${c.confidence.toFixed(2)}, ${c.evidence} sessions${c.from === 'episode' ? ', promoted from an episode' : ''}): ${c.title}`,
     ),
   );
   section(
     'Reinforced',
-    report.reinforced.map((r) => `- ${r.pattern}: +${r.times}, now ${r.evidence} observations, confidence ${r.score.toFixed(2)}`),
+    report.reinforced.map((r) => `- ${r.pattern}: +${r.times}, now ${r.evidence} observations, confidence ${r.confidence.toFixed(2)}`),
   );
   section(
     'Episodes (below the 3-session threshold)',

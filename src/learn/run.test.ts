@@ -164,7 +164,7 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     // Each starts at 0.5 (seed 000: a pattern recurring to 3 occurrences); later runs only decay it by whole weeks.
     const createdAt = new Map(reports.flatMap((r) => r.created.map((c) => [c.pattern, c] as const)));
     for (const key of learned) {
-      expect(createdAt.get(key)).toMatchObject({ score: 0.5, evidence: 3 });
+      expect(createdAt.get(key)).toMatchObject({ confidence: 0.5, evidence: 3 });
       expect([0.5, 0.45, 0.4]).toContain(rows.get(key)?.confidence);
     }
     const fixMeta = parseJsonObject(rows.get('fix:ts-ts2307')?.metadata);

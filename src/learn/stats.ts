@@ -12,9 +12,9 @@ export interface InstinctStats {
   mature: number;
   rules: number;
   universal: number;
-  avg_confidence: number;
-  max_confidence: number;
-  by_category: Partial<Record<Category, { count: number; avg_confidence: number }>>;
+  avg_evidence: number;
+  max_evidence: number;
+  by_category: Partial<Record<Category, { count: number; avg_evidence: number }>>;
 }
 
 export function instinctStats(store: Store): InstinctStats {
@@ -25,8 +25,8 @@ export function instinctStats(store: Store): InstinctStats {
     mature: 0,
     rules: 0,
     universal: 0,
-    avg_confidence: 0,
-    max_confidence: 0,
+    avg_evidence: 0,
+    max_evidence: 0,
     by_category: {},
   };
   const sums = new Map<Category, { count: number; sum: number }>();
@@ -37,16 +37,16 @@ export function instinctStats(store: Store): InstinctStats {
     else if (row.level === 2) stats.rules++;
     else stats.universal++;
     sum += row.evidence;
-    stats.max_confidence = Math.max(stats.max_confidence, row.evidence);
+    stats.max_evidence = Math.max(stats.max_evidence, row.evidence);
     const c = sums.get(row.category) ?? { count: 0, sum: 0 };
     c.count++;
     c.sum += row.evidence;
     sums.set(row.category, c);
   }
-  stats.avg_confidence = rows.length ? round(sum / rows.length, 2) : 0;
+  stats.avg_evidence = rows.length ? round(sum / rows.length, 2) : 0;
   for (const category of CATEGORIES) {
     const c = sums.get(category);
-    if (c) stats.by_category[category] = { count: c.count, avg_confidence: round(c.sum / c.count, 2) };
+    if (c) stats.by_category[category] = { count: c.count, avg_evidence: round(c.sum / c.count, 2) };
   }
   return stats;
 }
@@ -55,7 +55,7 @@ export interface StatusView {
   now: string;
   total: number;
   bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, InstinctView[]>>;
-  convictions: { pattern: string; title: string; rule: string; score: number; stale: boolean }[];
+  convictions: { pattern: string; title: string; rule: string; confidence: number; stale: boolean }[];
   pending_observations: number;
   observations: number;
 }
@@ -65,9 +65,9 @@ export function instinctStatus(store: Store): StatusView {
   const bands: StatusView['bands'] = { strong: {}, moderate: {}, tentative: {}, faded: {} };
   const projects = store.instincts.distinctProjectCounts();
   const rows = store.instincts.list().map((r) => toView(r, now, projects.get(r.id) ?? 0));
-  rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || a.pattern.localeCompare(b.pattern));
+  rows.sort((a, b) => b.confidence - a.confidence || b.evidence - a.evidence || a.pattern.localeCompare(b.pattern));
   for (const view of rows) {
-    const band = bands[confidenceBand(view.score)];
+    const band = bands[confidenceBand(view.confidence)];
     const domain = (DOMAINS as readonly string[]).includes(view.domain) ? view.domain : 'general';
     (band[domain] ??= []).push(view);
   }
@@ -75,7 +75,13 @@ export function instinctStatus(store: Store): StatusView {
     now: now.toISOString(),
     total: rows.length,
     bands,
-    convictions: listConvictions(store).map((c) => ({ pattern: c.pattern, title: c.title, rule: c.rule, score: c.score, stale: c.stale })),
+    convictions: listConvictions(store).map((c) => ({
+      pattern: c.pattern,
+      title: c.title,
+      rule: c.rule,
+      confidence: c.confidence,
+      stale: c.stale,
+    })),
     pending_observations: store.observations.count({ pendingOnly: true }),
     observations: store.observations.count(),
   };

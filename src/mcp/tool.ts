@@ -4,6 +4,7 @@
  * The server turns each into structuredContent mirrored as JSON text.
  */
 import type { z } from 'zod';
+import { type Operation, invoke } from '../app/operation.js';
 import type { Store } from '../store/store.js';
 
 export interface ToolContext {
@@ -43,3 +44,8 @@ export const IDEMPOTENT_WRITE: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/** Runs an application operation for a tool call: the operation validates what the agent sent. */
+export function call<S extends z.ZodType, R>(op: Operation<S, R>, ctx: ToolContext, input: z.input<S>): R {
+  return invoke(op, { store: ctx.store, env: process.env }, input);
+}

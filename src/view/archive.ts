@@ -12,27 +12,36 @@ import { HomunculusError, UsageError } from '../core/errors.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { mergeInstinct } from '../learn/merge.js';
-import { scoreOf } from '../learn/records.js';
+import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
 
 export const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
-const archivedInstinct = z.object({
-  key: z.string().min(1),
-  category: z.enum(CATEGORIES),
-  trigger: z.string(),
-  action: z.string(),
-  title: z.string(),
-  domain: z.string(),
-  project: z.string(),
-  source: z.string(),
-  explain: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
-  evidence: z.number().int().min(1),
-  score: z.number().min(0).max(1),
-  first_seen: z.string(),
-  last_seen: z.string(),
-});
+/** Archives written before the confidence score was named `confidence` call it `score`. */
+const renameScore = (raw: unknown): unknown =>
+  raw && typeof raw === 'object' && 'score' in raw && !('confidence' in raw)
+    ? { ...raw, confidence: (raw as { score: unknown }).score }
+    : raw;
+
+const archivedInstinct = z.preprocess(
+  renameScore,
+  z.object({
+    key: z.string().min(1),
+    category: z.enum(CATEGORIES),
+    trigger: z.string(),
+    action: z.string(),
+    title: z.string(),
+    domain: z.string(),
+    project: z.string(),
+    source: z.string(),
+    explain: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+    evidence: z.number().int().min(1),
+    confidence: z.number().min(0).max(1),
+    first_seen: z.string(),
+    last_seen: z.string(),
+  }),
+);
 
 const manifestSchema = z.object({
   format: z.literal(ARCHIVE_FORMAT),
@@ -66,7 +75,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
         explain: r.explain,
         metadata: parseJsonObject(r.metadata),
         evidence: r.evidence,
-        score: scoreOf(r, now),
+        confidence: currentConfidence(r, now),
         first_seen: r.first_seen,
         last_seen: r.last_seen,
       })),

@@ -44,17 +44,20 @@ export function parseInstinctFile(content: string, fileName: string): IncomingIn
   const action = text(data.action);
   if (!trigger) throw new Error('missing "trigger"');
   if (!action) throw new Error('missing "action"');
-  let score: number | undefined;
+  let confidence: number | undefined;
   if (data.confidence !== undefined) {
-    score = Number(data.confidence);
-    if (!Number.isFinite(score) || score < 0 || score > 1)
+    confidence = Number(data.confidence);
+    if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1)
       throw new Error(`"confidence" must be a number between 0 and 1, got ${JSON.stringify(data.confidence)}`);
   }
   const domain = text(data.domain) ?? 'general';
   const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
   const observed = /observed\s+(\d+)/i.exec(body)?.[1];
-  const count = data.count !== undefined ? Number(data.count) : observed !== undefined ? Number(observed) : 3;
-  if (!Number.isInteger(count) || count < 1) throw new Error(`"count" must be a positive whole number, got ${JSON.stringify(data.count)}`);
+  // `count` is what files written before the evidence count was named `evidence` call it.
+  const stated = data.evidence ?? data.count;
+  const evidence = stated !== undefined ? Number(stated) : observed !== undefined ? Number(observed) : 3;
+  if (!Number.isInteger(evidence) || evidence < 1)
+    throw new Error(`"evidence" must be a positive whole number, got ${JSON.stringify(stated)}`);
   const key = text(data.key)
     ? parseKey(text(data.key) as string).key
     : `${PREFIX_BY_DOMAIN[domain] ?? 'pref'}:${slugify(title ?? basename(fileName, '.md'))}`;
@@ -68,8 +71,8 @@ export function parseInstinctFile(content: string, fileName: string): IncomingIn
     domain,
     project: text(data.project) ?? '',
     source: text(data.source) ?? 'import-files',
-    evidence: count,
-    score,
+    evidence,
+    confidence,
     first_seen: instant(data.created, 'created'),
     last_seen: instant(data.last_seen, 'last_seen'),
   };

@@ -39,13 +39,13 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
     {
       trigger: row.trigger,
       action: row.action,
-      confidence: view.score,
+      confidence: view.confidence,
       domain: row.domain,
       created: row.first_seen,
       last_seen: row.last_seen,
       key: row.key,
       category: row.category,
-      count: row.evidence,
+      evidence: row.evidence,
       level: view.level,
       project: row.project,
       source: row.source || undefined,
@@ -92,7 +92,7 @@ export function renderConvictions(store: Store): boolean {
     '',
   ];
   for (const c of listConvictions(store)) {
-    lines.push(`- **${c.title}**: ${c.rule}${c.stale ? ` _(possibly stale: confidence ${c.score.toFixed(2)})_` : ''}`);
+    lines.push(`- **${c.title}**: ${c.rule}${c.stale ? ` _(possibly stale: confidence ${c.confidence.toFixed(2)})_` : ''}`);
   }
   return writeFileIfChanged(store.paths.convictions, `${lines.join('\n')}\n`);
 }

@@ -2,7 +2,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { InstinctRecord } from '../learn/records.js';
 import { tempDir } from '../test-support/cli.js';
 import {
   MARKER_END,
@@ -15,8 +14,9 @@ import {
   renderSkill,
   sortRules,
 } from './rules.js';
+import type { Rule } from './rules.js';
 
-const rec = (pattern: string, confidence: number, promoted: number, explain = ''): InstinctRecord => ({
+const rec = (pattern: string, evidence: number, levelRank: number, explain = ''): Rule => ({
   pattern,
   category: pattern.startsWith('seq:')
     ? 'sequence'
@@ -25,15 +25,9 @@ const rec = (pattern: string, confidence: number, promoted: number, explain = ''
       : pattern.startsWith('combo:')
         ? 'combo'
         : 'preference',
-  confidence,
-  promoted,
-  level: (['raw', 'mature', 'rule', 'universal'] as const)[promoted] ?? 'raw',
-  project: '',
-  source: '',
-  metadata: {},
+  evidence,
+  level_rank: levelRank,
   explain,
-  first_seen: '2026-01-01T00:00:00.000Z',
-  last_seen: '2026-01-02T00:00:00.000Z',
 });
 
 const RULES = sortRules([
@@ -111,9 +105,9 @@ describe('parsing backtick-wrapped patterns', () => {
     const { patterns, skipped } = parsePatternLines(renderClaudeMd(RULES));
     expect(skipped).toBe(0);
     expect(patterns).toEqual([
-      { pattern: 'pref:pkg=pnpm', category: 'preference', confidence: 15, explain: 'use pnpm, never npm' },
-      { pattern: 'seq:lint->fix->lint', category: 'sequence', confidence: 12, explain: 'run lint again after every fix' },
-      { pattern: 'combo:pytest+coverage', category: 'combo', confidence: 11, explain: undefined },
+      { pattern: 'pref:pkg=pnpm', category: 'preference', evidence: 15, explain: 'use pnpm, never npm' },
+      { pattern: 'seq:lint->fix->lint', category: 'sequence', evidence: 12, explain: 'run lint again after every fix' },
+      { pattern: 'combo:pytest+coverage', category: 'combo', evidence: 11, explain: undefined },
     ]);
   });
 
@@ -129,8 +123,8 @@ describe('parsing backtick-wrapped patterns', () => {
     ].join('\n');
     const { patterns, skipped } = parsePatternLines(text);
     expect(patterns).toEqual([
-      { pattern: 'fix:null-guard', category: 'fix_pattern', confidence: 7, explain: 'guard optional chains' },
-      { pattern: 'combo:eslint+prettier', category: 'combo', confidence: 4, explain: undefined },
+      { pattern: 'fix:null-guard', category: 'fix_pattern', evidence: 7, explain: 'guard optional chains' },
+      { pattern: 'combo:eslint+prettier', category: 'combo', evidence: 4, explain: undefined },
     ]);
     expect(skipped).toBe(2);
   });

@@ -8,7 +8,10 @@ import YAML from 'yaml';
 import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
-import type { InstinctRecord } from '../learn/records.js';
+import type { InstinctView } from '../learn/records.js';
+
+/** What a rule file shows of an instinct. */
+export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'>;
 
 export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -25,40 +28,40 @@ const CATEGORY_TITLES: Record<Category, string> = {
   combo: 'Combos',
 };
 
-/** Rule-level records sorted as export_rules promises: promoted desc, then confidence desc. */
-export function sortRules(records: readonly InstinctRecord[]): InstinctRecord[] {
+/** Rule-level instincts sorted as export_rules promises: level desc, then evidence desc. */
+export function sortRules<R extends Rule>(records: readonly R[]): R[] {
   return records
-    .filter((r) => r.promoted >= 2)
-    .sort((a, b) => b.promoted - a.promoted || b.confidence - a.confidence || a.pattern.localeCompare(b.pattern));
+    .filter((r) => r.level_rank >= 2)
+    .sort((a, b) => b.level_rank - a.level_rank || b.evidence - a.evidence || a.pattern.localeCompare(b.pattern));
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-function bullet(rule: InstinctRecord): string {
+function bullet(rule: Rule): string {
   const explain = rule.explain ? ` — ${oneLine(rule.explain)}` : '';
-  return `- \`${rule.pattern}\` [${rule.category}] (${rule.confidence})${explain}`;
+  return `- \`${rule.pattern}\` [${rule.category}] (${rule.evidence})${explain}`;
 }
 
 /** The CLAUDE.md block: one bullet per rule, no surrounding header. */
-export function renderClaudeMd(rules: readonly InstinctRecord[]): string {
+export function renderClaudeMd(rules: readonly Rule[]): string {
   if (rules.length === 0) return '';
   return `${rules.map(bullet).join('\n')}\n`;
 }
 
-function renderPlainRules(rules: readonly InstinctRecord[], intro: string): string {
+function renderPlainRules(rules: readonly Rule[], intro: string): string {
   if (rules.length === 0) return '';
   const lines = [intro, ''];
   for (const category of CATEGORIES) {
     const group = rules.filter((r) => r.category === category);
     if (group.length === 0) continue;
     lines.push(`${CATEGORY_TITLES[category]}:`);
-    for (const r of group) lines.push(`- ${r.pattern}${r.explain ? `: ${oneLine(r.explain)}` : ''} (seen ${r.confidence} times)`);
+    for (const r of group) lines.push(`- ${r.pattern}${r.explain ? `: ${oneLine(r.explain)}` : ''} (seen ${r.evidence} times)`);
     lines.push('');
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-export function renderPlatform(rules: readonly InstinctRecord[], format: Platform): string {
+export function renderPlatform(rules: readonly Rule[], format: Platform): string {
   switch (format) {
     case 'claude-md':
       return renderClaudeMd(rules);
@@ -73,10 +76,7 @@ export function renderPlatform(rules: readonly InstinctRecord[], format: Platfor
   }
 }
 
-export function renderSkill(
-  rules: readonly InstinctRecord[],
-  options: { name?: string; description?: string; category?: Category } = {},
-): string {
+export function renderSkill(rules: readonly Rule[], options: { name?: string; description?: string; category?: Category } = {}): string {
   const selected = options.category ? rules.filter((r) => r.category === options.category) : [...rules];
   if (selected.length === 0) return '';
   const name = options.name?.trim() || 'instinct-rules';
@@ -137,13 +137,14 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
 export interface ParsedPattern {
   pattern: string;
   category: Category;
-  confidence?: number;
+  /** The count the line states, if any. */
+  evidence?: number;
   explain?: string;
 }
 
 /**
  * Finds backtick-wrapped `prefix:body` patterns, one per line, with a count such as "(12)",
- * "x12", "12x" or "confidence: 12" and the explain text after a dash or colon.
+ * "x12", "12x", "evidence: 12" or "confidence: 12" (seed 002's word for the count) and the explain text after a dash or colon.
  * A backticked word:thing that is not a valid pattern counts as skipped.
  */
 export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]; skipped: number } {
@@ -159,14 +160,14 @@ export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]
         continue;
       }
       const rest = line.slice((match.index ?? 0) + match[0].length);
-      const count = /\((\d+)\)|\bx(\d+)\b|\b(\d+)x\b|confidence[:=]\s*(\d+)/i.exec(rest);
+      const count = /\((\d+)\)|\bx(\d+)\b|\b(\d+)x\b|(?:confidence|evidence)[:=]\s*(\d+)/i.exec(rest);
       const value = count ? Number(count[1] ?? count[2] ?? count[3] ?? count[4]) : undefined;
       const remainder = (count ? rest.replace(count[0], '') : rest).replace(/\[[a-z_]+\]/, '').replace(/`[^`]*`.*$/, '');
       const explain = /(?:—|–|\s-\s|:)\s*(.+)$/.exec(remainder)?.[1]?.trim();
       patterns.push({
         pattern: `${prefix}:${body}`,
         category,
-        confidence: value !== undefined && value > 0 ? value : undefined,
+        evidence: value !== undefined && value > 0 ? value : undefined,
         explain: explain || undefined,
       });
     }

@@ -1,31 +1,21 @@
-/** observe, list, get, search, feedback, alias, stats, consolidate (levels, chains, search index). */
+/** observe, list, get, search, feedback, alias, stats, consolidate: the instinct operations on the command line. */
 import type { Command } from 'commander';
-import { CATEGORIES, type Category, DOMAINS, type Domain, FEEDBACK, parseChoice } from '../../core/domain.js';
+import { alias, consolidate, feedback, getInstinct, listInstincts, observe, searchInstincts, stats } from '../../app/instincts.js';
+import { CATEGORIES, DOMAINS, FEEDBACK } from '../../core/domain.js';
 import { UsageError } from '../../core/errors.js';
-import { aliasPattern, giveFeedback, observe, requireInstinct } from '../../learn/instincts.js';
-import { consolidate } from '../../learn/maintenance.js';
-import { type InstinctView, toView } from '../../learn/records.js';
-import { instinctStats } from '../../learn/stats.js';
 import { type GraphStats, graphStats } from '../../graph/stats.js';
-import type { InstinctRow } from '../../store/instincts.js';
-import type { Store } from '../../store/store.js';
+import type { InstinctView } from '../../learn/records.js';
 import { withCommandStore } from '../context.js';
-import { emit, parsePositiveInt, parseUnitInterval, table } from '../output.js';
+import { emit, table } from '../output.js';
+import { num, runOperation } from '../run.js';
 
-/** The rendered view pulls in YAML; only commands that change records load it. */
-const view = () => import('../../view/render.js');
-
-const views = (store: Store, rows: readonly InstinctRow[]): InstinctView[] => {
-  const now = store.clock.now();
-  const projects = rows.length > 1 ? store.instincts.distinctProjectCounts() : undefined;
-  return rows.map((r) => toView(r, now, projects ? (projects.get(r.id) ?? 0) : store.instincts.distinctProjects(r.id).length));
-};
+const PATTERN = { pattern: '<pattern>', target: '<target>', verdict: '<verdict>', query: '<query>' };
 
 function instinctTable(items: readonly InstinctView[]): string[] {
   if (items.length === 0) return ['No instincts match.'];
   return table([
-    ['SCORE', 'COUNT', 'LEVEL', 'DOMAIN', 'PATTERN'],
-    ...items.map((v) => [v.score.toFixed(2), String(v.confidence), v.level, v.domain, v.pattern]),
+    ['CONFIDENCE', 'EVIDENCE', 'LEVEL', 'DOMAIN', 'PATTERN'],
+    ...items.map((v) => [v.confidence.toFixed(2), String(v.evidence), v.level, v.domain, v.pattern]),
   ]);
 }
 
@@ -44,8 +34,30 @@ function graphStatsLines(s: GraphStats): string[] {
   ];
 }
 
-const category = (value: string | undefined): Category | undefined =>
-  value === undefined ? undefined : parseChoice('category', value, CATEGORIES);
+function instinctLines(v: InstinctView): string[] {
+  const pending = v.current_level !== v.level ? ` (evidence supports ${v.current_level}; run consolidate)` : '';
+  return [
+    `${v.pattern}  (${v.category}, ${v.domain})`,
+    `  trigger:    ${v.trigger}`,
+    `  action:     ${v.action}`,
+    `  confidence: ${v.confidence.toFixed(2)}   evidence: ${v.evidence}   level: ${v.level}${pending}`,
+    `  project:    ${v.project || '(global)'}   source: ${v.source || '(unknown)'}`,
+    `  first seen: ${v.first_seen}   last seen: ${v.last_seen}`,
+    ...(v.explain ? [`  explain:    ${v.explain}`] : []),
+    ...(v.conviction ? [`  promoted to conviction${v.stale_conviction ? ' (possibly stale)' : ''}`] : []),
+  ];
+}
+
+/** `--min-confidence` used to take the evidence count: say so when it gets a count. */
+function checkMinConfidence(value: string | undefined): void {
+  const n = Number(value);
+  if (value !== undefined && Number.isInteger(n) && n > 1) {
+    throw new UsageError(
+      `--min-confidence is the 0-1 confidence score, got ${JSON.stringify(value)}.`,
+      `For the number of observations use --min-evidence ${n}.`,
+    );
+  }
+}
 
 export function registerInstinctCommands(program: Command): void {
   program
@@ -59,46 +71,34 @@ export function registerInstinctCommands(program: Command): void {
     .option('--domain <domain>', `one of ${DOMAINS.join(', ')}`)
     .option('--count <n>', 'occurrences to record at once', '1')
     .action(async (pattern: string, o: Record<string, string | undefined>, cmd: Command) => {
-      const { renderChanged } = await view();
-      await withCommandStore(cmd, (store, g) => {
-        const result = observe(store, {
-          pattern,
-          category: category(o.category),
-          source: o.source,
-          project: o.project,
-          explain: o.explain,
-          domain: o.domain as Domain | undefined,
-          occurrences: parsePositiveInt('count', o.count),
-        });
-        renderChanged(store, [result.pattern]);
-        emit(
-          g,
-          result,
-          (r) =>
-            `${r.created ? 'Created' : 'Reinforced'} ${r.pattern}: count ${r.confidence}, level ${r.level}, confidence ${r.score.toFixed(2)}`,
-        );
-      });
+      await runOperation(
+        cmd,
+        observe,
+        { pattern, category: o.category, source: o.source, project: o.project, explain: o.explain, domain: o.domain, count: num(o.count) },
+        (r) =>
+          `${r.created ? 'Created' : 'Reinforced'} ${r.pattern}: evidence ${r.evidence}, level ${r.level}, confidence ${r.confidence.toFixed(2)}`,
+        { names: PATTERN },
+      );
     });
 
   program
     .command('list')
     .description('List instincts, strongest evidence first')
-    .option('--min-confidence <n>', 'minimum evidence count (1 = everything, 5 = mature+, 10 = rules)')
-    .option('--min-score <x>', 'minimum confidence score 0..1 after decay')
+    .option('--min-evidence <n>', 'minimum number of observations (1 = everything, 5 = mature+, 10 = rules)')
+    .option('--min-confidence <x>', 'minimum confidence score 0..1 after decay')
     .option('--category <category>', CATEGORIES.join(' | '))
     .option('--project <project>', 'only this project fingerprint')
     .option('--limit <n>', 'maximum rows', '50')
     .action(async (o: Record<string, string | undefined>, cmd: Command) => {
-      const minEvidence = parsePositiveInt('min-confidence', o.minConfidence, { allowZero: true });
-      const minScore = parseUnitInterval('min-score', o.minScore);
-      const limit = parsePositiveInt('limit', o.limit, { allowZero: true });
-      const cat = category(o.category);
-      await withCommandStore(cmd, (store, g) => {
-        let items = views(store, store.instincts.list({ category: cat, project: o.project, minEvidence }));
-        if (minScore !== undefined) items = items.filter((v) => v.score >= minScore);
-        items = items.slice(0, limit);
-        emit(g, { instincts: items, count: items.length }, (r) => instinctTable(r.instincts));
-      });
+      checkMinConfidence(o.minConfidence);
+      const input = {
+        minEvidence: num(o.minEvidence),
+        minConfidence: num(o.minConfidence),
+        category: o.category,
+        project: o.project,
+        limit: num(o.limit),
+      };
+      await runOperation(cmd, listInstincts, input, (r) => instinctTable(r.instincts));
     });
 
   program
@@ -106,22 +106,7 @@ export function registerInstinctCommands(program: Command): void {
     .description('Show one instinct by its exact key')
     .argument('<pattern>', 'exact key including its prefix')
     .action(async (pattern: string, _o: unknown, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) => {
-        const [view] = views(store, [requireInstinct(store, pattern)]);
-        emit(g, view, (v) => {
-          if (!v) return '';
-          return [
-            `${v.pattern}  (${v.category}, ${v.domain})`,
-            `  trigger:    ${v.trigger}`,
-            `  action:     ${v.action}`,
-            `  confidence: ${v.score.toFixed(2)}   count: ${v.confidence}   level: ${v.level}${v.current_level !== v.level ? ` (evidence supports ${v.current_level}; run consolidate)` : ''}`,
-            `  project:    ${v.project || '(global)'}   source: ${v.source || '(unknown)'}`,
-            `  first seen: ${v.first_seen}   last seen: ${v.last_seen}`,
-            ...(v.explain ? [`  explain:    ${v.explain}`] : []),
-            ...(v.conviction ? [`  promoted to conviction${v.stale_conviction ? ' (possibly stale)' : ''}`] : []),
-          ];
-        });
-      });
+      await runOperation(cmd, getInstinct, { pattern }, instinctLines, { names: PATTERN });
     });
 
   program
@@ -130,13 +115,7 @@ export function registerInstinctCommands(program: Command): void {
     .argument('<query>', 'e.g. lint, "lint OR format", "claude*", "lint NOT prettier"')
     .option('--limit <n>', 'maximum results', '20')
     .action(async (query: string, o: Record<string, string | undefined>, cmd: Command) => {
-      const limit = parsePositiveInt('limit', o.limit, { allowZero: true }) ?? 20;
-      if (!query.trim()) throw new UsageError('The search query is empty.', 'Give a word to search for, e.g. `homunculus search lint`.');
-      await withCommandStore(cmd, (store, g) => {
-        const { rows, mode } = store.instincts.search(query, limit);
-        const items = views(store, rows);
-        emit(g, { results: items, count: items.length, mode }, (r) => instinctTable(r.results));
-      });
+      await runOperation(cmd, searchInstincts, { query, limit: num(o.limit) }, (r) => instinctTable(r.results), { names: PATTERN });
     });
 
   program
@@ -145,13 +124,13 @@ export function registerInstinctCommands(program: Command): void {
     .argument('<pattern>', 'exact key')
     .argument('<verdict>', FEEDBACK.join(' | '))
     .action(async (pattern: string, verdict: string, _o: unknown, cmd: Command) => {
-      const word = parseChoice('feedback', verdict, FEEDBACK);
-      const { renderChanged } = await view();
-      await withCommandStore(cmd, (store, g) => {
-        const result = giveFeedback(store, pattern, word);
-        renderChanged(store, [result.pattern]);
-        emit(g, result, (r) => `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}`);
-      });
+      await runOperation(
+        cmd,
+        feedback,
+        { pattern, verdict },
+        (r) => `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}`,
+        { names: PATTERN },
+      );
     });
 
   program
@@ -160,11 +139,8 @@ export function registerInstinctCommands(program: Command): void {
     .argument('<pattern>', 'the key to retire')
     .argument('<target>', 'the canonical key (must exist)')
     .action(async (pattern: string, target: string, _o: unknown, cmd: Command) => {
-      const { renderAll } = await view();
-      await withCommandStore(cmd, (store, g) => {
-        const result = aliasPattern(store, pattern, target);
-        renderAll(store);
-        emit(g, result, (r) => `${r.aliased} -> ${r.target} (${r.evidence_moved} observations moved)`);
+      await runOperation(cmd, alias, { pattern, target }, (r) => `${r.aliased} -> ${r.target} (${r.evidence_moved} observations moved)`, {
+        names: PATTERN,
       });
     });
 
@@ -173,28 +149,21 @@ export function registerInstinctCommands(program: Command): void {
     .description('Totals, level distribution and category breakdown of the instinct store')
     .option('--graph', 'memory quality metrics of the knowledge graph instead')
     .action(async (o: { graph?: boolean }, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) => {
-        if (o.graph) return emit(g, graphStats(store), graphStatsLines);
-        emit(g, instinctStats(store), (s) => [
-          `${s.total} instincts: ${s.raw} raw, ${s.mature} mature, ${s.rules} rules, ${s.universal} universal`,
-          `evidence: average ${s.avg_confidence}, peak ${s.max_confidence}`,
-          ...Object.entries(s.by_category).map(([c, v]) => `  ${c}: ${v?.count} (average ${v?.avg_confidence})`),
-        ]);
-      });
+      if (o.graph) return withCommandStore(cmd, (store, g) => emit(g, graphStats(store), graphStatsLines));
+      await runOperation(cmd, stats, {}, (s) => [
+        `${s.total} instincts: ${s.raw} raw, ${s.mature} mature, ${s.rules} rules, ${s.universal} universal`,
+        `evidence: average ${s.avg_evidence}, peak ${s.max_evidence}`,
+        ...Object.entries(s.by_category).map(([c, v]) => `  ${c}: ${v?.count} (average evidence ${v?.avg_evidence})`),
+      ]);
     });
 
   program
     .command('consolidate')
     .description('Store the level each instinct has reached (raw -> mature -> rule -> universal), detect chains, rebuild the search index')
     .action(async (_o: unknown, cmd: Command) => {
-      const { renderAll } = await view();
-      await withCommandStore(cmd, (store, g) => {
-        const result = consolidate(store);
-        renderAll(store);
-        emit(g, result, (r) => [
-          `Promoted ${r.promoted_to_mature} to mature, ${r.promoted_to_rule} to rule, ${r.promoted_to_universal} to universal (${r.total} instincts).`,
-          `Chains: ${r.chains_detected} detected, ${r.chains_created} created. Search index rebuilt.`,
-        ]);
-      });
+      await runOperation(cmd, consolidate, {}, (r) => [
+        `Promoted ${r.promoted_to_mature} to mature, ${r.promoted_to_rule} to rule, ${r.promoted_to_universal} to universal (${r.total} instincts).`,
+        `Chains: ${r.chains_detected} detected, ${r.chains_created} created. Search index rebuilt.`,
+      ]);
     });
 }

@@ -1,10 +1,7 @@
 /** status and evolve: the seed 000 slash commands /homunculus-instinct-status and /homunculus-evolve. */
 import type { Command } from 'commander';
-import { evolve } from '../../learn/evolve.js';
-import { instinctStatus } from '../../learn/stats.js';
-import { drainSpool } from '../../store/spool-drain.js';
-import { withCommandStore } from '../context.js';
-import { emit } from '../output.js';
+import { evolve, status } from '../../app/lifecycle.js';
+import { runOperation } from '../run.js';
 
 const BAND_TITLES = {
   strong: 'Strong (0.70+): apply consistently',
@@ -18,32 +15,28 @@ export function registerLifecycleCommands(program: Command): void {
     .command('status')
     .description('Instincts grouped by confidence band and domain (decay applied), convictions, pending observations')
     .action(async (_o: unknown, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) => {
-        // Observations the observe hook spooled since the last hook become pending rows first.
-        drainSpool(store, store.paths.home);
-        emit(g, instinctStatus(store), (s) => {
-          const lines = [
-            `${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`,
-          ];
-          if (s.convictions.length) {
-            lines.push('', 'Convictions');
-            for (const c of s.convictions)
-              lines.push(`  - ${c.title}: ${c.rule}${c.stale ? `  [possibly stale: ${c.score.toFixed(2)}]` : ''}`);
+      await runOperation(cmd, status, {}, (s) => {
+        const lines = [
+          `${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`,
+        ];
+        if (s.convictions.length) {
+          lines.push('', 'Convictions');
+          for (const c of s.convictions)
+            lines.push(`  - ${c.title}: ${c.rule}${c.stale ? `  [possibly stale: ${c.confidence.toFixed(2)}]` : ''}`);
+        }
+        for (const band of ['strong', 'moderate', 'tentative', 'faded'] as const) {
+          const domains = Object.entries(s.bands[band]);
+          if (domains.length === 0) continue;
+          lines.push('', BAND_TITLES[band]);
+          for (const [domain, items] of domains) {
+            lines.push(`  ${domain}`);
+            for (const v of items)
+              lines.push(`    ${v.confidence.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.evidence}x)`);
           }
-          for (const band of ['strong', 'moderate', 'tentative', 'faded'] as const) {
-            const domains = Object.entries(s.bands[band]);
-            if (domains.length === 0) continue;
-            lines.push('', BAND_TITLES[band]);
-            for (const [domain, items] of domains) {
-              lines.push(`  ${domain}`);
-              for (const v of items)
-                lines.push(`    ${v.score.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.confidence}x)`);
-            }
-          }
-          if (s.total === 0)
-            lines.push('', 'Nothing learned yet. Work with your agent for a few sessions, or record a pattern with `homunculus observe`.');
-          return lines;
-        });
+        }
+        if (s.total === 0)
+          lines.push('', 'Nothing learned yet. Work with your agent for a few sessions, or record a pattern with `homunculus observe`.');
+        return lines;
       });
     });
 
@@ -53,27 +46,22 @@ export function registerLifecycleCommands(program: Command): void {
     .option('--promote', 'promote every eligible instinct to convictions.md')
     .option('--all', 'also list instincts that do not qualify yet, with what blocks them')
     .action(async (o: { promote?: boolean; all?: boolean }, cmd: Command) => {
-      const { renderAll } = await import('../../view/render.js');
-      await withCommandStore(cmd, (store, g) => {
-        const result = evolve(store, { promote: !!o.promote, includeIneligible: !!o.all });
-        if (o.promote) renderAll(store);
-        emit(g, result, (r) => {
-          const lines: string[] = [];
-          const eligible = r.candidates.filter((c) => c.eligible);
-          if (o.promote)
-            lines.push(`Promoted ${r.promoted.length} instinct${r.promoted.length === 1 ? '' : 's'} to ${store.paths.convictions}.`);
-          else
-            lines.push(
-              eligible.length ? `${eligible.length} ready for promotion (run with --promote):` : 'No instinct qualifies for promotion yet.',
-            );
-          for (const c of r.candidates) {
-            lines.push(
-              `  ${c.eligible ? '✓' : '·'} ${c.pattern} (${c.score.toFixed(2)}): ${(c.eligible ? c.reasons : c.blockers).join('; ')}`,
-            );
-          }
-          for (const s of r.stale) lines.push(`  ! conviction may be stale: ${s.pattern} fell to ${s.score.toFixed(2)} (below 0.40)`);
-          return lines;
-        });
+      await runOperation(cmd, evolve, { promote: !!o.promote, all: !!o.all }, (r, store) => {
+        const lines: string[] = [];
+        const eligible = r.candidates.filter((c) => c.eligible);
+        if (o.promote)
+          lines.push(`Promoted ${r.promoted.length} instinct${r.promoted.length === 1 ? '' : 's'} to ${store.paths.convictions}.`);
+        else
+          lines.push(
+            eligible.length ? `${eligible.length} ready for promotion (run with --promote):` : 'No instinct qualifies for promotion yet.',
+          );
+        for (const c of r.candidates) {
+          lines.push(
+            `  ${c.eligible ? '✓' : '·'} ${c.pattern} (${c.confidence.toFixed(2)}): ${(c.eligible ? c.reasons : c.blockers).join('; ')}`,
+          );
+        }
+        for (const s of r.stale) lines.push(`  ! conviction may be stale: ${s.pattern} fell to ${s.confidence.toFixed(2)} (below 0.40)`);
+        return lines;
       });
     });
 }

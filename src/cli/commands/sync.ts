@@ -9,7 +9,8 @@ import { withCommandStore } from '../context.js';
 import { embedNew } from '../embedding.js';
 import { emit } from '../output.js';
 import { progressReporter, transcriptsToImport } from './capture.js';
-import { learnPending } from './learning.js';
+import { learnPending } from '../../app/learning.js';
+import { cliContext } from '../run.js';
 
 export function registerSyncCommands(program: Command): void {
   program
@@ -26,7 +27,7 @@ export function registerSyncCommands(program: Command): void {
       const files = o.import === false ? [] : transcriptsToImport(paths);
       await withCommandStore(cmd, async (store, g) => {
         const imported = await importTranscripts(store, files, o.progress !== false && !g.json ? { onProgress: progressReporter() } : {});
-        const learned = await learnPending(store, { llm: o.llm !== false });
+        const learned = await learnPending(cliContext(store), { llm: o.llm !== false });
         const consolidation = consolidate(store);
         renderAll(store);
         const sessionsArchived = archiveSessions(store);

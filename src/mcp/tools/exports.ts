@@ -1,25 +1,13 @@
 /** The export half of seed 002: rules as JSON, CLAUDE.md, SKILL.md, platform files, injection, import. */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { importRules, injectRules, listRules, renderRules } from '../../app/rules.js';
 import { UsageError } from '../../core/errors.js';
-import { observe, raiseEvidence } from '../../learn/instincts.js';
-import { toRecord } from '../../learn/records.js';
-import type { Store } from '../../store/store.js';
-import {
-  PLATFORMS,
-  countRuleBullets,
-  injectBlock,
-  parsePatternLines,
-  renderClaudeMd,
-  renderPlatform,
-  renderSkill,
-  sortRules,
-} from '../../view/rules.js';
-import { IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, ADDITIVE, defineTool } from '../tool.js';
+import { PLATFORMS } from '../../view/rules.js';
+import { seedRecord } from '../records.js';
+import { IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, ADDITIVE, call, defineTool } from '../tool.js';
 import { categoryFilter, record, textArg } from '../schemas.js';
-
-const rulesOf = (store: Store) => sortRules(store.instincts.list({ minLevel: 2 }).map(toRecord));
 
 /** Resolves a client-supplied path and refuses anything outside the allowed roots. */
 export function resolveAllowedPath(ctx: ToolContext, target: string): string {
@@ -61,7 +49,7 @@ const exportRules = defineTool({
   output: z.object({ rules: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx) {
-    const rules = rulesOf(ctx.store);
+    const rules = call(listRules, ctx, {}).map(seedRecord);
     return {
       rules,
       count: rules.length,
@@ -81,8 +69,8 @@ const exportClaudeMd = defineTool({
   output: z.object({ markdown: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx) {
-    const rules = rulesOf(ctx.store);
-    return { markdown: renderClaudeMd(rules), rule_count: rules.length };
+    const r = call(renderRules, ctx, { format: 'claude-md' });
+    return { markdown: r.content, rule_count: r.rule_count };
   },
 });
 
@@ -99,10 +87,16 @@ const exportSkill = defineTool({
   output: z.object({ skill_md: z.string(), rule_count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const skill = renderSkill(rulesOf(ctx.store), { name: args.name, description: args.description, category: args.category || undefined });
+    const r = call(renderRules, ctx, {
+      format: 'skill',
+      name: args.name,
+      description: args.description,
+      category: args.category || undefined,
+    });
+    const skill = r.content;
     return {
       skill_md: skill,
-      rule_count: countRuleBullets(skill),
+      rule_count: r.rule_count,
       hint: skill
         ? 'Write skill_md to <skills dir>/<name>/SKILL.md.'
         : 'No rule-level pattern (promoted >= 2) yet: run consolidate() so mature patterns can cross the threshold.',
@@ -119,9 +113,7 @@ const injectClaudeMd = defineTool({
   output: z.object({ target: z.string(), rule_count: z.number().int(), changed: z.boolean() }),
   annotations: IDEMPOTENT_WRITE,
   handler(ctx, args) {
-    const path = resolveAllowedPath(ctx, args.target);
-    const rules = rulesOf(ctx.store);
-    const result = injectBlock(path, renderClaudeMd(rules), rules.length);
+    const result = call(injectRules, ctx, { target: resolveAllowedPath(ctx, args.target) });
     return { ...result, target: args.target };
   },
 });
@@ -135,8 +127,9 @@ const exportPlatform = defineTool({
   output: z.object({ content: z.string(), format: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const rules = rulesOf(ctx.store);
-    return { content: renderPlatform(rules, args.fmt), format: args.fmt, rule_count: rules.length };
+    const format = args.fmt === 'codex' ? 'agents-md' : args.fmt;
+    const r = call(renderRules, ctx, { format });
+    return { content: r.content, format: args.fmt, rule_count: r.rule_count };
   },
 });
 
@@ -149,28 +142,8 @@ const importClaudeMd = defineTool({
   output: z.object({ imported: z.number().int(), merged: z.number().int(), skipped: z.number().int(), source: z.string() }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const path = resolveAllowedPath(ctx, args.source);
-    if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`No such file: ${args.source}`);
-    if (statSync(path).size > 5 * 1024 * 1024) throw new UsageError(`${args.source} is larger than 5 MB.`);
-    const { patterns, skipped } = parsePatternLines(readFileSync(path, 'utf8'));
-    let imported = 0;
-    let merged = 0;
-    ctx.store.transaction(() => {
-      for (const p of patterns) {
-        const result = observe(ctx.store, {
-          pattern: p.pattern,
-          category: p.category,
-          source: 'claude-md',
-          project: ctx.project,
-          explain: p.explain,
-        });
-        if (p.confidence !== undefined)
-          raiseEvidence(ctx.store, result.pattern, p.confidence, { source: 'claude-md', project: ctx.project, detail: 'import_claude_md' });
-        if (result.created) imported++;
-        else merged++;
-      }
-    });
-    return { imported, merged, skipped, source: args.source };
+    const result = call(importRules, ctx, { source: resolveAllowedPath(ctx, args.source), project: ctx.project });
+    return { ...result, source: args.source };
   },
 });
 

@@ -1,14 +1,12 @@
 /** The maintenance and insight half of seed 002: consolidate, chains, duplicates, gc, trends, history. */
 import { z } from 'zod';
+import { MATURE_EVIDENCE, consolidate, stats, views } from '../../app/instincts.js';
+import { chains, duplicates, effectiveness, gc, history, trending } from '../../app/learning.js';
 import { NotFoundError } from '../../core/errors.js';
-import { effectiveness, history, trending } from '../../learn/insight.js';
-import { consolidate, detectChains, findDuplicates, housekeep } from '../../learn/maintenance.js';
-import { toRecord } from '../../learn/records.js';
-import { instinctStats } from '../../learn/stats.js';
 import { DUPLICATE_THRESHOLD } from '../../learn/similarity.js';
-import { IDEMPOTENT_WRITE, READ_ONLY, ADDITIVE, defineTool, type ToolDef } from '../tool.js';
+import { seedRecord, seedStats } from '../records.js';
+import { IDEMPOTENT_WRITE, READ_ONLY, ADDITIVE, call, defineTool, type ToolDef } from '../tool.js';
 import { keyArg, orError, record, statsShape, textArg } from '../schemas.js';
-import { MATURE } from './patterns.js';
 
 const DAY_MS = 86_400_000;
 const consolidateShape = z.object({
@@ -37,7 +35,7 @@ const consolidateTool = defineTool({
   input: z.object({}),
   output: consolidateShape,
   annotations: IDEMPOTENT_WRITE,
-  handler: (ctx) => consolidate(ctx.store),
+  handler: (ctx) => call(consolidate, ctx, {}),
 });
 
 const sessionSummaryTool = defineTool({
@@ -54,16 +52,19 @@ const sessionSummaryTool = defineTool({
   }),
   annotations: IDEMPOTENT_WRITE,
   handler(ctx, args) {
-    const consolidation = consolidate(ctx.store);
+    const consolidation = call(consolidate, ctx, {});
     const project = args.project || ctx.project;
     const since = new Date(ctx.store.clock.now().getTime() - DAY_MS).toISOString();
-    const recent = ctx.store.instincts.list({ seenSince: since, project, includeGlobal: true, order: 'recent', limit: 10 });
+    const recent = views(
+      ctx.store,
+      ctx.store.instincts.list({ seenSince: since, project, includeGlobal: true, order: 'recent', limit: 10 }),
+    );
     const count = ctx.store.instincts.count({ seenSince: since, project, includeGlobal: true });
-    const mature = ctx.store.instincts.list({ minEvidence: MATURE, project, includeGlobal: true });
+    const mature = views(ctx.store, ctx.store.instincts.list({ minEvidence: MATURE_EVIDENCE, project, includeGlobal: true }));
     return {
-      session: { patterns_last_24h: count, recent: recent.map(toRecord) },
-      suggestions: { count: mature.length, top: mature.slice(0, 5).map(toRecord) },
-      stats: instinctStats(ctx.store),
+      session: { patterns_last_24h: count, recent: recent.map(seedRecord) },
+      suggestions: { count: mature.length, top: mature.slice(0, 5).map(seedRecord) },
+      stats: seedStats(call(stats, ctx, {})),
       consolidation,
     };
   },
@@ -81,8 +82,7 @@ const detectChainsTool = defineTool({
   output: z.object({ chains_created: z.number().int(), chains_reinforced: z.number().int(), candidates_seen: z.number().int() }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const r = detectChains(ctx.store, { windowMinutes: args.window_minutes, minOccurrences: args.min_occurrences });
-    return { chains_created: r.chains_created, chains_reinforced: r.chains_reinforced, candidates_seen: r.candidates_seen };
+    return call(chains, ctx, { windowMinutes: args.window_minutes, minOccurrences: args.min_occurrences });
   },
 });
 
@@ -102,7 +102,7 @@ const effectivenessTool = defineTool({
     }),
   }),
   annotations: READ_ONLY,
-  handler: (ctx, args) => effectiveness(ctx.store, { days: args.days }),
+  handler: (ctx, args) => call(effectiveness, ctx, { days: args.days }),
 });
 
 const trendingTool = defineTool({
@@ -113,7 +113,16 @@ const trendingTool = defineTool({
   input: z.object({ days: days(7), limit: z.number().int().min(0).max(10_000).default(10) }),
   output: z.object({ trending: z.array(record.extend({ observations_in_period: z.number().int().optional() })), period_days: z.number() }),
   annotations: READ_ONLY,
-  handler: (ctx, args) => trending(ctx.store, { days: args.days, limit: args.limit }),
+  handler(ctx, args) {
+    const r = call(trending, ctx, { days: args.days, limit: args.limit });
+    return {
+      trending: r.trending.map((t) => ({
+        ...seedRecord(t),
+        ...(t.observations_in_period !== undefined ? { observations_in_period: t.observations_in_period } : {}),
+      })),
+      period_days: r.period_days,
+    };
+  },
 });
 
 const findDuplicatesTool = defineTool({
@@ -128,7 +137,7 @@ const findDuplicatesTool = defineTool({
     hint: z.string(),
   }),
   annotations: READ_ONLY,
-  handler: (ctx, args) => findDuplicates(ctx.store, args.threshold),
+  handler: (ctx, args) => call(duplicates, ctx, { threshold: args.threshold }),
 });
 
 const historyTool = defineTool({
@@ -146,7 +155,8 @@ const historyTool = defineTool({
   annotations: READ_ONLY,
   handler(ctx, args) {
     try {
-      return history(ctx.store, args.pattern, { days: args.days });
+      const { timeline: _timeline, ...seed } = call(history, ctx, { pattern: args.pattern, days: args.days });
+      return seed;
     } catch (err) {
       if (err instanceof NotFoundError) return { error: `Not found: ${args.pattern}` };
       throw err;
@@ -162,12 +172,15 @@ function gcTool(name: 'gc' | 'housekeep', description: string): ToolDef {
     input: z.object({ dedup_threshold: threshold }),
     output: gcShape,
     annotations: { ...IDEMPOTENT_WRITE, destructiveHint: true },
-    handler: (ctx, args) => housekeep(ctx.store, { dedupThreshold: args.dedup_threshold }),
+    handler(ctx, args) {
+      const r = call(gc, ctx, { threshold: args.dedup_threshold });
+      return { decay: r.decay, dedup: r.dedup, orphans_cleaned: r.orphans_cleaned, fts_rebuilt: r.fts_rebuilt };
+    },
   }) as unknown as ToolDef;
 }
 
 const GC_STEPS =
-  'Runs every maintenance step: (1) decay confidence of idle patterns, (2) merge near-duplicates at dedup_threshold (default 0.75), (3) remove aliases whose target no longer exists, (4) rebuild the FTS5 index. Safe and idempotent; running it more than once a day is fine.';
+  'Runs every maintenance step: (1) decay confidence of idle patterns, (2) merge near-duplicates at dedup_threshold (default 0.75), (3) remove aliases whose target no longer exists, (4) rebuild the FTS5 index; it also archives processed observations older than 30 days. Safe and idempotent; running it more than once a day is fine.';
 
 export const MAINTENANCE_TOOLS = [
   consolidateTool,

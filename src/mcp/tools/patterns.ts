@@ -1,15 +1,10 @@
 /** The pattern half of seed 002: observe, suggest, list, get, search, stats, alias, import. */
 import { z } from 'zod';
+import { alias, findInstinct, importPatternRows, listInstincts, observe, searchInstincts, stats, suggest } from '../../app/instincts.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
-import { importPatterns } from '../../learn/bulk.js';
-import { aliasPattern, observe } from '../../learn/instincts.js';
-import { recordSuggestions } from '../../learn/insight.js';
-import { toRecord } from '../../learn/records.js';
-import { instinctStats } from '../../learn/stats.js';
-import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, defineTool } from '../tool.js';
+import { seedRecord, seedStats } from '../records.js';
+import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, call, defineTool } from '../tool.js';
 import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
-
-export const MATURE = 5;
 
 const observeTool = defineTool({
   name: 'observe',
@@ -31,7 +26,7 @@ const observeTool = defineTool({
   }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const result = observe(ctx.store, {
+    const result = call(observe, ctx, {
       pattern: args.pattern,
       category: args.category || undefined,
       source: args.source,
@@ -39,7 +34,7 @@ const observeTool = defineTool({
       explain: args.explain || undefined,
     });
     const level = result.level === 'raw' ? ('seedling' as const) : result.level === 'mature' ? ('mature' as const) : ('rule' as const);
-    return { pattern: result.pattern, confidence: result.confidence, level, created: result.created };
+    return { pattern: result.pattern, confidence: result.evidence, level, created: result.created };
   },
 });
 
@@ -57,20 +52,13 @@ const suggestTool = defineTool({
   output: z.object({ suggestions: z.array(z.union([compactRecord, record])), count: z.number().int(), hint: z.string().optional() }),
   annotations: { ...ADDITIVE, idempotentHint: true },
   handler(ctx, args) {
-    const project = args.project || ctx.project;
-    const rows = ctx.store.instincts.list({
-      minEvidence: MATURE,
-      project,
-      includeGlobal: true,
+    const found = call(suggest, ctx, {
+      project: args.project || ctx.project,
       category: args.category || undefined,
       keyword: args.keyword || undefined,
+      source: 'mcp',
     });
-    const records = rows.map(toRecord);
-    recordSuggestions(
-      ctx.store,
-      records.map((r) => r.pattern),
-      { project, source: 'mcp' },
-    );
+    const records = found.map(seedRecord);
     if (!args.compact) return { suggestions: records, count: records.length };
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
@@ -96,15 +84,15 @@ const listTool = defineTool({
   output: z.object({ instincts: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const rows = ctx.store.instincts.list({
+    const found = call(listInstincts, ctx, {
       minEvidence: args.min_confidence,
       category: args.category || undefined,
       project: args.project || undefined,
       limit: args.limit,
     });
     return {
-      instincts: rows.map(toRecord),
-      count: rows.length,
+      instincts: found.instincts.map(seedRecord),
+      count: found.count,
       hint: 'Use suggest() for mature guidance, search_instincts(query) for keywords, get_instinct(pattern) for one record.',
     };
   },
@@ -119,8 +107,9 @@ const getTool = defineTool({
   output: orError(record.shape),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const row = ctx.store.instincts.get(args.pattern);
-    return row ? toRecord(row) : { error: `Not found: ${args.pattern}` };
+    // Seed 002: the exact key only (the CLI also follows aliases).
+    const found = ctx.store.instincts.get(args.pattern) ? findInstinct(ctx.store, args.pattern) : undefined;
+    return found ? seedRecord(found) : { error: `Not found: ${args.pattern}` };
   },
 });
 
@@ -133,8 +122,7 @@ const searchTool = defineTool({
   output: z.object({ results: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const { rows } = ctx.store.instincts.search(args.query.replaceAll('\u0000', ''), args.limit);
-    const results = rows.map(toRecord);
+    const results = args.query.replaceAll('\u0000', '').trim() ? call(searchInstincts, ctx, args).results.map(seedRecord) : [];
     return {
       results,
       count: results.length,
@@ -151,7 +139,7 @@ const statsTool = defineTool({
   input: z.object({}),
   output: statsShape,
   annotations: READ_ONLY,
-  handler: (ctx) => instinctStats(ctx.store),
+  handler: (ctx) => seedStats(call(stats, ctx, {})),
 });
 
 const aliasTool = defineTool({
@@ -164,7 +152,7 @@ const aliasTool = defineTool({
   annotations: IDEMPOTENT_WRITE,
   handler(ctx, args) {
     try {
-      const result = aliasPattern(ctx.store, args.pattern, args.target);
+      const result = call(alias, ctx, args);
       return { aliased: result.aliased, target: result.target };
     } catch (err) {
       if (err instanceof NotFoundError) return { error: `target pattern '${args.target}' not found` };
@@ -199,7 +187,8 @@ const importTool = defineTool({
   output: z.object({ imported: z.number().int(), updated: z.number().int(), errors: z.number().int(), hint: z.string() }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const result = importPatterns(ctx.store, args.patterns, { project: ctx.project, source: '' });
+    const rows = args.patterns.map(({ confidence, ...row }) => ({ ...row, ...(confidence !== undefined ? { evidence: confidence } : {}) }));
+    const result = call(importPatternRows, ctx, { rows, project: ctx.project, source: '' });
     for (const reason of result.reasons) process.stderr.write(`import_patterns: ${reason}\n`);
     return {
       imported: result.imported,

@@ -1,0 +1,181 @@
+/** Instinct operations: record, read, search, correct and merge learned patterns. */
+import { z } from 'zod';
+import { NotFoundError } from '../core/errors.js';
+import { importPatterns } from '../learn/bulk.js';
+import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
+import { recordSuggestions } from '../learn/insight.js';
+import { consolidate as consolidateStore } from '../learn/maintenance.js';
+import { type InstinctView, toView, toViews } from '../learn/records.js';
+import { instinctStats } from '../learn/stats.js';
+import type { InstinctRow } from '../store/instincts.js';
+import type { Store } from '../store/store.js';
+import { renderAll, renderChanged } from '../view/render.js';
+import { defineOperation } from './operation.js';
+import { category, domain, feedback as feedbackVerdict, patternKey, text, unitInterval, wholeNumber } from './schemas.js';
+
+/** Evidence from which an instinct counts as mature (seed 002). */
+export const MATURE_EVIDENCE = 5;
+
+export const views = (store: Store, rows: readonly InstinctRow[]): InstinctView[] =>
+  rows.length === 1
+    ? [toView(rows[0] as InstinctRow, store.clock.now(), store.instincts.distinctProjects((rows[0] as InstinctRow).id).length)]
+    : toViews(rows, store.clock.now(), store.instincts.distinctProjectCounts());
+
+export const observe = defineOperation({
+  name: 'instincts.observe',
+  summary: 'Record occurrences of a pattern (prefix:body key); repeated calls reinforce it',
+  input: z.object({
+    pattern: patternKey(),
+    category: category().optional(),
+    source: text(200).default(''),
+    project: text(200).default(''),
+    explain: text().optional(),
+    domain: domain().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    count: wholeNumber(1, 1_000_000).default(1),
+  }),
+  run({ store }, input) {
+    const result = observePattern(store, { ...input, occurrences: input.count });
+    renderChanged(store, [result.pattern]);
+    return result;
+  },
+});
+
+export const listInstincts = defineOperation({
+  name: 'instincts.list',
+  summary: 'Instincts, strongest evidence first, filtered by category, project, evidence and confidence',
+  input: z.object({
+    category: category().optional(),
+    project: text(200).optional(),
+    /** With a project: also the global instincts (project ''). */
+    includeGlobal: z.boolean().default(false),
+    minEvidence: wholeNumber(0).optional(),
+    minConfidence: unitInterval().optional(),
+    keyword: text().optional(),
+    limit: wholeNumber(0, 100_000).default(50),
+  }),
+  run({ store }, input) {
+    const rows = store.instincts.list({
+      category: input.category,
+      project: input.project,
+      includeGlobal: input.includeGlobal,
+      minEvidence: input.minEvidence,
+      keyword: input.keyword,
+    });
+    const all = views(store, rows).filter((v) => input.minConfidence === undefined || v.confidence >= input.minConfidence);
+    const instincts = all.slice(0, input.limit);
+    return { instincts, count: instincts.length };
+  },
+});
+
+export const getInstinct = defineOperation({
+  name: 'instincts.get',
+  summary: 'One instinct by its exact key (or a key aliased to it)',
+  input: z.object({ pattern: patternKey() }),
+  run: ({ store }, input) => views(store, [requireInstinct(store, input.pattern)])[0] as InstinctView,
+});
+
+/** The instinct, or undefined on a miss (for surfaces whose contract answers a miss without an error). */
+export function findInstinct(store: Store, pattern: string): InstinctView | undefined {
+  try {
+    return getInstinct.run({ store, env: {} }, { pattern });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+export const searchInstincts = defineOperation({
+  name: 'instincts.search',
+  summary: 'Full-text search over keys, triggers, actions, explain text and metadata (FTS5 syntax, substring fallback)',
+  input: z.object({
+    query: text().refine((q) => q.replaceAll('\u0000', '').trim() !== '', { error: 'must not be empty' }),
+    limit: wholeNumber(0, 10_000).default(20),
+  }),
+  run({ store }, input) {
+    const { rows, mode } = store.instincts.search(input.query.replaceAll('\u0000', ''), input.limit);
+    return { results: views(store, rows), mode };
+  },
+});
+
+export const feedback = defineOperation({
+  name: 'instincts.feedback',
+  summary: 'Correct an instinct: wrong (to 0.20), weak (-0.15), strong (+0.10, up to 0.90)',
+  input: z.object({ pattern: patternKey(), verdict: feedbackVerdict() }),
+  run({ store }, input) {
+    const result = giveFeedback(store, input.pattern, input.verdict);
+    renderChanged(store, [result.pattern]);
+    return result;
+  },
+});
+
+export const alias = defineOperation({
+  name: 'instincts.alias',
+  summary: 'Retire a duplicate key into a canonical one: evidence summed, future observations rerouted',
+  input: z.object({ pattern: patternKey(), target: patternKey() }),
+  run({ store }, input) {
+    const result = aliasPattern(store, input.pattern, input.target);
+    renderAll(store);
+    return result;
+  },
+});
+
+export const stats = defineOperation({
+  name: 'instincts.stats',
+  summary: 'Totals, level distribution and category breakdown',
+  input: z.object({}),
+  run: ({ store }) => instinctStats(store),
+});
+
+export const consolidate = defineOperation({
+  name: 'instincts.consolidate',
+  summary: 'Store the level each instinct reached, detect chains, rebuild the search index',
+  input: z.object({}),
+  run({ store }) {
+    const result = consolidateStore(store);
+    renderAll(store);
+    return result;
+  },
+});
+
+export const suggest = defineOperation({
+  name: 'instincts.suggest',
+  summary: 'Mature instincts of a project (and global ones) to guide the next task; logged so later observations confirm them',
+  input: z.object({
+    project: text(200).default(''),
+    category: category().optional(),
+    keyword: text().optional(),
+    source: text(200).default(''),
+  }),
+  run({ store }, input) {
+    const rows = store.instincts.list({
+      minEvidence: MATURE_EVIDENCE,
+      project: input.project,
+      includeGlobal: true,
+      category: input.category,
+      keyword: input.keyword,
+    });
+    const found = views(store, rows);
+    recordSuggestions(
+      store,
+      found.map((v) => v.pattern),
+      { project: input.project, source: input.source },
+    );
+    return found;
+  },
+});
+
+export const importPatternRows = defineOperation({
+  name: 'instincts.import',
+  summary: 'Bulk observe: each row reinforces its pattern and raises its evidence to the stated count (never lowers)',
+  input: z.object({
+    rows: z.array(z.record(z.string(), z.unknown())).max(10_000, { error: 'must hold at most 10000 rows' }),
+    project: text(200).default(''),
+    source: text(200).default(''),
+  }),
+  run({ store }, input) {
+    const result = importPatterns(store, input.rows, { project: input.project, source: input.source });
+    renderAll(store);
+    return result;
+  },
+});

@@ -1,0 +1,29 @@
+/** Lifecycle operations: what the store holds now, and promotion to permanent convictions. */
+import { z } from 'zod';
+import { evolve as evolveInstincts } from '../learn/evolve.js';
+import { instinctStatus } from '../learn/stats.js';
+import { drainSpool } from '../store/spool-drain.js';
+import { renderAll } from '../view/render.js';
+import { defineOperation } from './operation.js';
+
+export const status = defineOperation({
+  name: 'lifecycle.status',
+  summary: 'Instincts by confidence band and domain (decay applied), convictions, pending observations',
+  input: z.object({}),
+  run({ store }) {
+    // Observations the observe hook spooled since the last hook become pending rows first.
+    drainSpool(store, store.paths.home);
+    return instinctStatus(store);
+  },
+});
+
+export const evolve = defineOperation({
+  name: 'lifecycle.evolve',
+  summary: 'Instincts ready to become permanent convictions and why; with promote, promote them',
+  input: z.object({ promote: z.boolean().default(false), all: z.boolean().default(false) }),
+  run({ store }, input) {
+    const result = evolveInstincts(store, { promote: input.promote, includeIneligible: input.all });
+    if (input.promote) renderAll(store);
+    return result;
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * Application operations: one per use case, each with one zod input schema. Every surface
+ * (the CLI, the hooks, the MCP server, and the dashboard and agent to come) calls the same
+ * operation, so what a user or an agent may send is validated in one place.
+ */
+import type { z } from 'zod';
+import { UsageError } from '../core/errors.js';
+import type { Store } from '../store/store.js';
+
+export interface AppContext {
+  store: Store;
+  env: NodeJS.ProcessEnv;
+  /** Warnings a surface shows its user (stderr for the CLI); never the result itself. */
+  warn?: (message: string) => void;
+}
+
+export interface Operation<S extends z.ZodType, R> {
+  /** Stable name, e.g. `instincts.observe`. */
+  name: string;
+  /** One line: what the operation does. */
+  summary: string;
+  input: S;
+  run(ctx: AppContext, input: z.output<S>): R;
+}
+
+export function defineOperation<S extends z.ZodType, R>(op: Operation<S, R>): Operation<S, R> {
+  return op;
+}
+
+/** One problem with an input: the field's path (dotted), what is wrong with it, and what was sent. */
+export interface InputIssue {
+  path: string;
+  message: string;
+  input?: unknown;
+}
+
+const got = (issue: InputIssue): string => (issue.input === undefined ? '' : `, got ${JSON.stringify(issue.input)}`);
+
+/** Input an operation refused; surfaces rename `path` to their own vocabulary (a CLI flag, an MCP argument). */
+export class InputError extends UsageError {
+  constructor(
+    readonly operation: string,
+    readonly issues: readonly InputIssue[],
+    readonly fieldName: (path: string) => string = (p) => p,
+  ) {
+    super(`${issues.map((i) => `${fieldName(i.path) || 'the input'} ${i.message}${got(i)}`).join('; ')}.`);
+    this.name = 'InputError';
+  }
+
+  /** The same error in another surface's words (e.g. `minEvidence` -> `--min-evidence`). */
+  renamed(fieldName: (path: string) => string): InputError {
+    return new InputError(this.operation, this.issues, fieldName);
+  }
+}
+
+/** Validates `raw` against the operation's schema, then runs it. */
+export function invoke<S extends z.ZodType, R>(op: Operation<S, R>, ctx: AppContext, raw: z.input<S>): R {
+  return op.run(ctx, parseInput(op, raw));
+}
+
+export function parseInput<S extends z.ZodType, R>(op: Operation<S, R>, raw: unknown): z.output<S> {
+  const parsed = op.input.safeParse(raw, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new InputError(
+    op.name,
+    parsed.error.issues.map((i) => ({
+      path: i.path.map(String).join('.'),
+      message: i.message,
+      ...('input' in i ? { input: i.input } : {}),
+    })),
+  );
+}

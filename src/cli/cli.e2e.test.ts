@@ -43,7 +43,7 @@ describe('help and usage', () => {
   it('exits 2 with a hint on usage errors', () => {
     const cases: [string[], RegExp][] = [
       [['observe'], /missing required argument/],
-      [['frobnicate'], /unknown command/],
+      [['frobnicate'], /Unknown command "frobnicate"/],
       [['list', '--limit', '-1'], /--limit must be a whole number from 0 to 100000, got -1/],
       [['list', '--limit', 'ten'], /--limit must be a whole number/],
       [['list', '--category', 'cooking'], /--category must be one of sequence, preference, fix_pattern, combo, got "cooking"/],

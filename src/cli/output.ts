@@ -1,5 +1,5 @@
 /** How every command prints: human text by default, one JSON document with --json. */
-import { HomunculusError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -19,23 +19,6 @@ export function emit<T>(opts: GlobalOptions, value: T, human: (value: T) => stri
   const text = human(value);
   const out = Array.isArray(text) ? text.join('\n') : text;
   if (out) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
-}
-
-/** Reports an error the way the user asked (JSON or text) and returns the exit code. */
-export function reportError(err: unknown, json: boolean): number {
-  if (err instanceof HomunculusError) {
-    if (json) {
-      process.stdout.write(`${JSON.stringify({ error: err.message, code: err.code, hint: err.hint ?? null })}\n`);
-    }
-    process.stderr.write(`homunculus: ${err.message}\n`);
-    if (err.hint) process.stderr.write(`  fix: ${err.hint}\n`);
-    return err.exitCode;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  if (json) process.stdout.write(`${JSON.stringify({ error: message, code: 'internal' })}\n`);
-  process.stderr.write(`homunculus: unexpected error: ${message}\n`);
-  if (process.env.HOMUNCULUS_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-  return 1;
 }
 
 export function parsePositiveInt(name: string, value: string | undefined, options: { allowZero?: boolean } = {}): number | undefined {

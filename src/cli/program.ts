@@ -1,16 +1,9 @@
 /** The `homunculus` command line: global options, commands, and one error policy. */
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { reportError } from './output.js';
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    return pkg.version;
-  } catch {
-    return '0.0.0';
-  }
-}
+import { UsageError } from '../core/errors.js';
+import { closestWords } from '../core/text.js';
+import { packageVersion as version } from '../core/package.js';
+import { reportError } from '../core/report.js';
 
 type Register = (program: Command) => void;
 
@@ -29,13 +22,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
   { commands: ['import-files', 'export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransferCommands },
   { commands: ['hook', 'import-transcripts'], load: async () => (await import('./commands/capture.js')).registerCaptureCommands },
   { commands: ['uninstall'], load: async () => (await import('./commands/install.js')).registerInstallCommands },
-  {
-    commands: ['mcp'],
-    load: async () => {
-      const { registerMcpCommands } = await import('./commands/mcp.js');
-      return (p) => registerMcpCommands(p, version());
-    },
-  },
+  { commands: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcpCommands },
   { commands: ['export-rules'], load: async () => (await import('./commands/rules.js')).registerRuleCommands },
   { commands: ['sync'], load: async () => (await import('./commands/sync.js')).registerSyncCommands },
   {
@@ -57,18 +44,53 @@ export function commandName(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The root help's groups, in order; a group lists its commands in this order too. */
+export const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
+  ['Start here:', ['sync', 'init', 'status', 'query', 'doctor']],
+  ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
+  ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
+  ['Memory and knowledge graph:', ['memory', 'embed', 'graph', 'context']],
+  ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],
+];
+
+/** Puts every command in its help group, in the groups' order. */
+function groupCommands(program: Command): void {
+  const order = HELP_GROUPS.flatMap(([, names]) => names);
+  for (const [heading, names] of HELP_GROUPS) for (const c of program.commands) if (names.includes(c.name())) c.helpGroup(heading);
+  const rank = (c: Command): number => (order.includes(c.name()) ? order.indexOf(c.name()) : order.length);
+  (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
+}
+
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
+  const json = argv.includes('--json');
   const program = new Command('homunculus')
     .description('Local-first memory that learns from how you work with AI coding agents')
     .version(version(), '-V, --version')
     .option('--home <dir>', 'data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)')
     .option('--json', 'print machine-readable JSON')
     .showHelpAfterError('(add --help for usage)')
-    .configureHelp({ sortSubcommands: true })
-    .enablePositionalOptions(false);
+    .enablePositionalOptions(false)
+    .configureOutput({
+      // Under --json a usage error is one JSON document on stdout too (the text still goes to stderr).
+      outputError: (text, write) => {
+        write(text);
+        if (json)
+          process.stdout.write(
+            `${JSON.stringify({
+              error: text
+                .replace(/^error: /, '')
+                .trim()
+                .split('\n')[0],
+              code: 'usage',
+              hint: null,
+            })}\n`,
+          );
+      },
+    });
   const name = commandName(argv);
   const wanted = COMMAND_MODULES.filter((m) => name !== undefined && m.commands.includes(name));
   for (const module of wanted.length ? wanted : COMMAND_MODULES) (await module.load())(program);
+  groupCommands(program);
   program.addHelpText(
     'after',
     '\nEnvironment:\n  HOMUNCULUS_HOME   data directory\n  HOMUNCULUS_NOW    freeze the clock at an ISO-8601 instant (for testing decay and promotion)\n',
@@ -81,9 +103,22 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   return program;
 }
 
+/** A command that does not exist, even with --help: named, with exit code 2. */
+function unknownCommand(name: string | undefined): UsageError | undefined {
+  if (name === undefined || name === 'help' || COMMAND_MODULES.some((m) => m.commands.includes(name))) return undefined;
+  const known = COMMAND_MODULES.flatMap((m) => m.commands);
+  const close = closestWords(name, known).slice(0, 2);
+  return new UsageError(
+    `Unknown command ${JSON.stringify(name)}.`,
+    `${close.length ? `Did you mean ${close.map((c) => `\`homunculus ${c}\``).join(' or ')}? ` : ''}Run \`homunculus --help\` for the commands.`,
+  );
+}
+
 export async function run(argv: readonly string[]): Promise<number> {
-  const program = await buildProgram(argv);
   const json = argv.includes('--json');
+  const unknown = unknownCommand(commandName(argv));
+  if (unknown) return reportError(unknown, json);
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -40,6 +40,13 @@ describe('sync on transcripts the test writes', () => {
       fresh.cleanup();
     }
   });
+  it('reports a missing path as a usage error and changes nothing', () => {
+    const before = cliJson<{ observations: number }>(home.path, ['status']).observations;
+    const result = cli(home.path, ['sync', join(home.path, 'no-such-dir')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/No such file or directory/);
+    expect(cliJson<{ observations: number }>(home.path, ['status']).observations).toBe(before);
+  });
 });
 
 describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real transcripts', () => {
@@ -68,13 +75,5 @@ describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real tr
     expect(second.learned.observations).toBe(0);
     expect(second.instincts).toBe(first.instincts);
     expect(second.embedded).toBe(0);
-  });
-
-  it('reports a missing path as a usage error and changes nothing', () => {
-    const before = cliJson<{ observations: number }>(home.path, ['status']).observations;
-    const result = cli(home.path, ['sync', join(home.path, 'no-such-dir')]);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/No such file or directory/);
-    expect(cliJson<{ observations: number }>(home.path, ['status']).observations).toBe(before);
   });
 });

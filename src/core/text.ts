@@ -22,3 +22,28 @@ export function round(value: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** Edit distance counting insertions, deletions, substitutions and swaps of neighbours (lsit -> list is 1). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((d[i - 1]?.[j] ?? 0) + 1, (d[i]?.[j - 1] ?? 0) + 1, (d[i - 1]?.[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (d[i - 2]?.[j - 2] ?? 0) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  }
+  return d[a.length]?.[b.length] ?? 0;
+}
+
+/** The candidates within two edits of `word` (or sharing its first four letters), closest first. */
+export function closestWords(word: string, candidates: readonly string[]): string[] {
+  return candidates
+    .map((c) => ({ c, d: editDistance(word, c) }))
+    .filter(({ c, d }) => d <= 2 || (word.length >= 4 && c.startsWith(word.slice(0, 4))))
+    .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
+    .map(({ c }) => c);
+}

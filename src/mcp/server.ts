@@ -4,6 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { HomunculusError } from '../core/errors.js';
+import { explainDatabaseError } from '../store/store.js';
 import { MATURE_EVIDENCE, views } from '../app/instincts.js';
 import { instinctStats } from '../learn/stats.js';
 import type { ToolContext, ToolDef } from './tool.js';
@@ -50,7 +51,8 @@ export function createMcpServer(ctx: ToolContext, version: string, tools: readon
         try {
           const result = (await def.handler(ctx, args as never)) as Record<string, unknown>;
           return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
-        } catch (err) {
+        } catch (thrown) {
+          const err = explainDatabaseError(thrown, ctx.store.paths.db) ?? thrown;
           if (!(err instanceof HomunculusError)) {
             process.stderr.write(`homunculus mcp: ${def.name} failed: ${(err as Error).stack ?? String(err)}\n`);
           }

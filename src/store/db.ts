@@ -45,6 +45,42 @@ function corruptError(path: string, cause?: unknown): HomunculusError {
   });
 }
 
+/**
+ * What a SQLite failure means for the user, with the fix: a read-only home, a full disk, a
+ * database another process keeps locked. Undefined for anything else.
+ */
+export function explainDatabaseError(err: unknown, path: string): HomunculusError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  const dir = dirname(path);
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
+    return new HomunculusError('readonly', `The store ${path} cannot be written (the file or its directory is read-only).`, {
+      hint: `Make ${dir} and the files in it writable by you (chmod -R u+w "${dir}"), or point --home (or HOMUNCULUS_HOME) at a writable directory.`,
+      cause: err,
+    });
+  }
+  if (code.startsWith('SQLITE_CANTOPEN')) {
+    return new HomunculusError('db_open', `Cannot open the database ${path}.`, {
+      hint: `Check that ${dir} exists and is readable and writable by you, or choose another with --home.`,
+      cause: err,
+    });
+  }
+  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+    return new HomunculusError('db_io', `Writing ${path} failed (${code}): the disk may be full or failing.`, {
+      hint: 'Free some space on that disk (df -h), then run the command again; nothing already stored was lost.',
+      cause: err,
+    });
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new HomunculusError('db_busy', `The database ${path} stayed locked by another process for ${BUSY_TIMEOUT_MS / 1000} s.`, {
+      hint: 'A learning run or an import may be writing: wait for it, then run the command again.',
+      cause: err,
+    });
+  }
+  if (isCorruptionError(err)) return corruptError(path, err);
+  return undefined;
+}
+
 export function isCorruptionError(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';

@@ -9,6 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
+
+export { explainDatabaseError } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 import { type DocumentRepository, createDocumentRepository } from './documents.js';

@@ -25,6 +25,13 @@ export function registerSyncCommands(program: Command): void {
     .option('--no-progress', 'no progress output on stderr')
     .action(async (paths: string[], o: { import?: boolean; llm?: boolean; embed?: boolean; progress?: boolean }, cmd: Command) => {
       const files = o.import === false ? [] : transcriptsToImport(paths);
+      // Each transcript file and each session is its own transaction: an interruption loses nothing already done.
+      process.once('SIGINT', () => {
+        process.stderr.write(
+          '\nhomunculus: sync interrupted; what was imported and learned so far is kept. Run `homunculus sync` again to continue.\n',
+        );
+        process.exit(130);
+      });
       await withCommandStore(cmd, async (store, g) => {
         const imported = await importTranscripts(store, files, o.progress !== false && !g.json ? { onProgress: progressReporter() } : {});
         const learned = await learnPending(cliContext(store), { llm: o.llm !== false });

@@ -1,0 +1,151 @@
+/** Command-line details a new user meets: unknown commands, closed pipes, JSON errors, busy ports, read-only homes, Ctrl-C. */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cli, cliEnv, cliJson, tempDir } from '../test-support/cli.js';
+import { writeSyntheticCorpus } from '../test-support/corpus.js';
+
+let home: ReturnType<typeof tempDir>;
+beforeEach(() => (home = tempDir()));
+afterEach(() => {
+  chmodSync(home.path, 0o755);
+  home.cleanup();
+});
+
+describe('the command line, as a new user meets it', () => {
+  it('names an unknown command even with --help, exits 2, and answers JSON under --json', () => {
+    const plain = cli(home.path, ['dashbord', '--help']);
+    expect(plain.status).toBe(2);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/Unknown command "dashbord"/);
+    const json = cli(home.path, ['dashbord', '--json']);
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'usage', error: 'Unknown command "dashbord".' });
+    expect(cli(home.path, ['lsit']).stderr).toMatch(/Did you mean `homunculus list`/);
+  });
+
+  it('answers usage errors of the framework with one JSON document under --json', () => {
+    const r = cli(home.path, ['list', '--limit', '--json']);
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({ error: "option '--limit <n>' argument missing", code: 'usage', hint: null });
+    const bad = cli(home.path, ['list', '--limit', 'ten', '--json']);
+    expect(bad.status).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ code: 'usage', error: '--limit must be a whole number from 0 to 100000, got "ten".' });
+  });
+
+  it('ends quietly when its output goes into a closed pipe', () => {
+    for (const args of ['--help', 'graph --help', 'mcp --help']) {
+      const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" ${args} | head -1 > /dev/null`], {
+        env: cliEnv(home.path),
+        encoding: 'utf8',
+      });
+      expect(r.stderr, args).toBe('');
+      expect(r.status, args).toBe(0);
+    }
+  });
+
+  it('lists the main job first in the help, and mcp --help names its default port once', () => {
+    const help = cli(home.path, ['--help']).stdout;
+    expect(help.indexOf('Start here:')).toBeLessThan(help.indexOf('Instincts:'));
+    expect(/Start here:\n\s+sync /.test(help)).toBe(true);
+    const mcp = cli(home.path, ['mcp', '--help']);
+    expect(mcp.status).toBe(0);
+    expect(mcp.stdout.match(/7421/g)).toHaveLength(1);
+    expect(mcp.stdout).not.toMatch(/seed \d/);
+  });
+
+  it('says which port is busy when mcp --http cannot listen, with the fix', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const r = await new Promise<{ status: number | null; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', String(port)], { env: cliEnv(home.path) });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (status) => done({ status, stderr }));
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+      expect(r.stderr).toMatch(/fix: .*--port/);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('says how to fix a read-only home instead of an unexpected error, for reads and writes', () => {
+    cliJson(home.path, ['observe', 'pref:pkg=pnpm']);
+    chmodSync(join(home.path, 'homunculus.db'), 0o444);
+    chmodSync(home.path, 0o555);
+    // Root ignores file modes: run as nobody then.
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    for (const args of [['list'], ['query', 'pnpm'], ['observe', 'pref:a=b']]) {
+      const r = cli(home.path, args, { ...as, env: { HOMUNCULUS_EMBEDDING: 'none' } });
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/cannot be written \(the file or its directory is read-only\)/);
+      expect(r.stderr, args.join(' ')).toMatch(/fix: Make .* writable by you/);
+    }
+    chmodSync(home.path, 0o755);
+    chmodSync(join(home.path, 'homunculus.db'), 0o644);
+    expect(cliJson<{ count: number }>(home.path, ['list']).count).toBe(1);
+  });
+
+  it('stops sync on Ctrl-C saying how to resume, and the next sync finishes the same job', async () => {
+    const SESSIONS = 120;
+    const corpus = (dir: string) => writeSyntheticCorpus(dir, { sessions: SESSIONS, start: '2025-06-01T09:00:00Z' });
+    corpus(home.path);
+    const env = { ...cliEnv(home.path), HOMUNCULUS_EMBEDDING: 'none', HOMUNCULUS_NOW: '2026-01-01T00:00:00Z' };
+    const interrupted = await new Promise<{ status: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, 'sync', '--no-progress'], { env });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (status) => done({ status, stderr }));
+      // Interrupt once a few transcripts are in (each writes its session file), well before the last.
+      const poll = setInterval(() => {
+        let files = 0;
+        try {
+          files = readdirSync(join(home.path, 'sessions', '_archived')).length;
+        } catch {
+          // not yet
+        }
+        if (files >= 5) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }
+      }, 20);
+      child.on('close', () => clearInterval(poll));
+    });
+    expect(interrupted.status).toBe(130);
+    expect(interrupted.stderr).toMatch(/sync interrupted; what was imported and learned so far is kept. Run `homunculus sync` again/);
+    const resumed = JSON.parse(spawnSync(process.execPath, [BIN, 'sync', '--json'], { env, encoding: 'utf8' }).stdout) as {
+      instincts: number;
+    };
+
+    const reference = tempDir();
+    try {
+      corpus(reference.path);
+      const whole = spawnSync(process.execPath, [BIN, 'sync', '--json'], {
+        env: { ...env, HOMUNCULUS_HOME: reference.path, HOME: reference.path },
+        encoding: 'utf8',
+      });
+      const expected = JSON.parse(whole.stdout) as { instincts: number };
+      expect(resumed.instincts).toBe(expected.instincts);
+      const count = (h: string) => JSON.parse(readFileSync(join(h, 'identity.json'), 'utf8')).session_count as number;
+      expect(count(home.path)).toBe(count(reference.path));
+      expect(count(home.path)).toBe(SESSIONS);
+    } finally {
+      reference.cleanup();
+    }
+  });
+});
+
+describe('a home directory to create', () => {
+  it('creates a missing nested --home', () => {
+    const nested = join(home.path, 'a', 'b');
+    mkdirSync(join(home.path, 'a'));
+    expect(cliJson<{ home: string }>(nested, ['init']).home).toBe(nested);
+  });
+});

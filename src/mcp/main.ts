@@ -1,0 +1,107 @@
+/**
+ * The MCP server process: `homunculus mcp [--http] [--port N] [--home DIR]`, reached from
+ * bin.ts without the command-line framework. Over stdio, stdout carries protocol messages
+ * only; everything for a person goes to stderr.
+ */
+import { HomunculusError, UsageError } from '../core/errors.js';
+import { packageVersion } from '../core/package.js';
+import { reportError } from '../core/report.js';
+
+export const DEFAULT_PORT = 7421;
+
+export const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
+
+Serves the instinct MCP contract (23 tools) and the memory tools: over stdio by default
+(protocol messages on stdout, logs on stderr), or Streamable HTTP at
+http://127.0.0.1:<port>/mcp with --http, bound to loopback, refusing foreign Host and Origin.
+
+Options:
+  --http        serve Streamable HTTP instead of stdio
+  --port <n>    HTTP port; 0 picks a free one (default: ${DEFAULT_PORT})
+  --home <dir>  data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)
+  -h, --help    display this help
+
+Register it with Claude Code: claude mcp add homunculus -- homunculus mcp
+`;
+
+export interface McpArgs {
+  http: boolean;
+  port: number;
+  home?: string;
+  help: boolean;
+  json: boolean;
+}
+
+export function parseMcpArgs(args: readonly string[]): McpArgs {
+  const out: McpArgs = { http: false, port: DEFAULT_PORT, help: false, json: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value.`, 'See `homunculus mcp --help`.');
+      return v;
+    };
+    if (flag === '--help' || flag === '-h') out.help = true;
+    else if (flag === '--http') out.http = true;
+    else if (flag === '--json') out.json = true;
+    else if (flag === '--home') out.home = value();
+    else if (flag === '--port') {
+      const text = value();
+      const n = Number(text);
+      if (!/^\d+$/.test(text) || n > 65_535)
+        throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}.`);
+      out.port = n;
+    } else throw new UsageError(`Unknown option ${JSON.stringify(a)} for homunculus mcp.`, 'See `homunculus mcp --help`.');
+  }
+  return out;
+}
+
+function portInUse(port: number, err: unknown): HomunculusError {
+  return new HomunculusError('port_in_use', `Port ${port} on 127.0.0.1 is already in use.`, {
+    hint: 'Stop the other server, or choose another port with --port (0 picks a free one).',
+    cause: err,
+  });
+}
+
+async function serve(args: McpArgs): Promise<void> {
+  const [{ openStore }, { serveMcpHttp, serveMcpStdio, toolContext }] = await Promise.all([
+    import('../store/store.js'),
+    import('./serve.js'),
+  ]);
+  const store = openStore({ home: args.home });
+  const ctx = toolContext(store);
+  if (args.http) {
+    const handle = await serveMcpHttp(ctx, packageVersion(), args.port).catch((err: unknown) => {
+      store.close();
+      throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(args.port, err) : err;
+    });
+    process.stderr.write(`homunculus mcp: serving ${handle.url}\n`);
+    await new Promise<void>((done) => {
+      const stop = () => void handle.close().then(done);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    store.close();
+    return;
+  }
+  serveMcpStdio(ctx, packageVersion());
+  await new Promise<void>((done) => process.stdin.once('close', () => done()).once('end', () => done()));
+  store.close();
+}
+
+export async function main(args: readonly string[]): Promise<number> {
+  let parsed: McpArgs | undefined;
+  try {
+    parsed = parseMcpArgs(args);
+    if (parsed.help) {
+      process.stdout.write(MCP_USAGE);
+      return 0;
+    }
+    await serve(parsed);
+    return 0;
+  } catch (err) {
+    return reportError(err, parsed?.json ?? args.includes('--json'));
+  }
+}

@@ -80,7 +80,7 @@ function unitVectors(vectors: GraphVectorRepository, model: string, ids: readonl
     vectorCache.set(vectors, cache);
   }
   const missing = ids.filter((id) => !cache.byId.has(id));
-  // Stored unit length, so the per-query cosine is one dot product.
+  // Kept unit length, so the per-query cosine is one dot product.
   for (const [id, v] of vectors.ofFacts(missing, model)) cache.byId.set(id, l2normalize(v));
   return cache.byId;
 }

@@ -15,7 +15,14 @@ import type { Origin } from './records.js';
 
 /** When facts hold. Instants are ISO-8601 strings: the store never reads the clock. */
 export type FactTime =
-  { readonly now: string } | { readonly at: string } | { readonly knownAt: string; readonly at?: string } | { readonly history: true };
+  /** Current at `now`. */
+  | { readonly now: string }
+  /** True at `at`. */
+  | { readonly at: string }
+  /** Known at `knownAt`, true at `at` (default `knownAt`). */
+  | { readonly knownAt: string; readonly at?: string }
+  /** Every version but those forgotten by decay. */
+  | { readonly history: true };
 
 export interface FactFilter {
   /** Omitted: any time, decayed facts included. */
@@ -36,7 +43,7 @@ export interface FactFilter {
   origin?: Origin;
 }
 
-/** Orders of a fact list; ties fall to the fact id the same way. */
+/** Orders of a fact list; ties go by fact id, in the same direction. */
 export type FactOrder =
   /** Oldest recorded first (default). */
   | 'id'

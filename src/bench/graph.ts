@@ -20,7 +20,6 @@ import { asEmbedFn } from '../embed/provider.js';
 import { useLiteProvider } from '../embed/use-lite.js';
 import { buildPromptContext } from '../context/build.js';
 import { agenticRetrieve } from '../context/retrieve.js';
-import { recordAccess } from '../graph/access.js';
 import { addFact } from '../graph/add-fact.js';
 import { type EmbedFn, embedAllPending, embedPending, modelOf } from '../graph/embeddings.js';
 import { hashEmbedder } from '../graph/hash-embedder.js';
@@ -271,12 +270,10 @@ function buildLargeGraph(store: Store & { setDay: (d: number) => void }, count: 
         noMerge: true,
       });
     }
-    const ids = (store.db.prepare("SELECT id FROM graph_facts WHERE project = 'benchbig00000000'").all() as { id: number }[]).map(
-      (r) => r.id,
-    );
+    const ids = store.graph.facts.summaries({ project: 'benchbig00000000' }).map((f) => f.id);
     for (const id of ids)
       for (let k = Math.floor(rand() * 3); k > 0; k--)
-        recordAccess(store.db, [id], new Date(START + Math.floor(rand() * 60) * DAY_MS).toISOString(), 'retrieval');
+        store.graph.accesses.record([id], new Date(START + Math.floor(rand() * 60) * DAY_MS).toISOString(), 'retrieval');
   });
   store.setDay(60);
 }
@@ -330,7 +327,7 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
     buildLargeGraph(store, count);
     const buildSeconds = (Date.now() - buildStart) / 1000;
     console.error(`graph bench: ${count} facts built in ${buildSeconds.toFixed(1)} s`);
-    const total = (store.db.prepare('SELECT COUNT(*) AS n FROM graph_facts').get() as { n: number }).n;
+    const total = store.graph.facts.count();
     const texts = prompts(50);
     const bm25 = await timeAsync(
       (i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000' }),

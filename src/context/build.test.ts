@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { accessTimes } from '../graph/access.js';
 import { addFact } from '../graph/add-fact.js';
 import { hashEmbedder } from '../graph/hash-embedder.js';
 import { CATEGORY_BUDGETS } from './budget.js';
@@ -51,11 +50,22 @@ beforeEach(() => {
     description: 'shop follows the named exports pattern',
     project: 'fp-shop',
   });
-  store.db
-    .prepare(
-      "INSERT INTO sessions (id, project, project_name, started_at, ended_at, summary, files_touched, tools_used) VALUES ('s0', 'fp-shop', 'shop', ?, ?, 'Fixed the cart import and added tests', '[\"src/cart.ts\"]', '[\"Edit\",\"Bash\"]')",
-    )
-    .run('2025-12-31T10:00:00Z', '2025-12-31T11:00:00Z');
+  store.sessions.save({
+    id: 's0',
+    source: 'claude-code',
+    project: 'fp-shop',
+    project_name: 'shop',
+    cwd: '',
+    started_at: '2025-12-31T10:00:00Z',
+    ended_at: '2025-12-31T11:00:00Z',
+    tools_used: '["Edit","Bash"]',
+    tool_counts: '{}',
+    files_touched: '["src/cart.ts"]',
+    summary: 'Fixed the cart import and added tests',
+    continues_from: null,
+    transcript_path: null,
+    file_name: null,
+  });
   store.advanceDays(10);
   addFact(store, {
     source: shop,
@@ -83,7 +93,7 @@ describe('buildPromptContext', () => {
     expect(ctx.text).toContain('- api (relevance 0.7: shares zod, named exports)');
     expect(ctx.chars).toBe(ctx.text.length);
     expect(ctx.facts).toContain(4);
-    expect(accessTimes(store.db, [4]).get(4)).toHaveLength(2);
+    expect(store.graph.accesses.times([4]).get(4)).toHaveLength(2);
     // the other project's facts stay out of this project's graph section
     expect(ctx.text).not.toContain('api: depends on zod');
   });

@@ -4,7 +4,6 @@
  * within per-category and overall budgets), and related projects, all sized by how full
  * the agent's context already is. Injected facts are recorded as accessed (ACT-R).
  */
-import { recordAccess } from '../graph/access.js';
 import type { EmbedFn } from '../graph/embeddings.js';
 import type { Store } from '../store/store.js';
 import { truncate } from '../core/text.js';
@@ -139,6 +138,6 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   result.chars = result.text.length;
 
   if (options.recordAccess !== false && result.facts.length)
-    recordAccess(store.db, result.facts, store.clock.now().toISOString(), 'retrieval');
+    store.graph.accesses.record(result.facts, store.clock.now().toISOString(), 'retrieval');
   return result;
 }

@@ -83,12 +83,9 @@ describe('session start', () => {
   it('keeps to its budget even with many convictions', () => {
     for (let i = 0; i < 200; i++) {
       const r = observe(store, { pattern: `fix:rule-${i}`, trigger: `rule ${i}`, action: 'x'.repeat(200) });
-      store.db
-        .prepare(
-          "INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, ?, ?, '2026-01-01' FROM instincts WHERE key = ?",
-        )
-        .run(`Rule ${i}`, 'y'.repeat(200), r.pattern);
-      store.db.prepare("UPDATE instincts SET promoted_at = '2026-01-01' WHERE key = ?").run(r.pattern);
+      const id = store.instincts.get(r.pattern)?.id as number;
+      store.instincts.addConviction(id, `Rule ${i}`, 'y'.repeat(200), '2026-01-01');
+      store.instincts.update(id, { promoted_at: '2026-01-01' });
     }
     expect(sessionStartContext(store, { project, stack: [], budget: 5_000 }).length).toBeLessThanOrEqual(5_000);
   });

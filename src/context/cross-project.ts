@@ -9,8 +9,8 @@
  * have (concepts, patterns, people, decisions), files excluded.
  */
 import { round } from '../core/text.js';
-import { CURRENT } from '../graph/facts.js';
-import { projectEntity } from '../graph/entities.js';
+import type { Relation } from '../graph/ontology.js';
+import type { ProjectNeighbour } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
 
 export const MAX_RELATED_PROJECTS = 3;
@@ -27,41 +27,26 @@ export interface RelatedProject {
   shared_entities: string[];
 }
 
-interface Neighbour {
-  project_id: number;
-  id: number;
-  name: string;
-  dep: number;
-}
+const DEPENDENCY_RELATIONS: ReadonlySet<Relation> = new Set(['depends_on', 'uses', 'built_with', 'integrates']);
+
+/** A library or tool the project depends on or uses; any other neighbour is a shared entity. */
+const isDependency = (n: ProjectNeighbour): boolean =>
+  DEPENDENCY_RELATIONS.has(n.relation) && (n.entity_type === 'library' || n.entity_type === 'tool');
 
 export function relatedProjects(store: Store, fingerprint: string): RelatedProject[] {
-  const self = projectEntity(store.db, fingerprint);
+  const entities = store.graph.entities;
+  const self = entities.projectByFingerprint(fingerprint);
   if (!self) return [];
-  const projects = (store.db.prepare("SELECT COUNT(*) AS n FROM graph_entities WHERE type = 'project'").get() as { n: number }).n;
-  if (projects < 2) return [];
-  const rows = store.db
-    .prepare(
-      `SELECT p.id AS project_id, e.id, e.name,
-         (f.relation IN ('depends_on', 'uses', 'built_with', 'integrates') AND e.type IN ('library', 'tool')) AS dep
-       FROM graph_entities p JOIN graph_facts f ON (f.source_id = p.id OR f.target_id = p.id) AND ${CURRENT}
-       JOIN graph_entities e ON e.id = CASE WHEN f.source_id = p.id THEN f.target_id ELSE f.source_id END
-       WHERE p.type = 'project' AND e.type NOT IN ('file', 'project')`,
-    )
-    .all({ now: store.clock.now().toISOString() }) as Neighbour[];
+  if (entities.count({ type: 'project' }) < 2) return [];
   const byProject = new Map<number, { deps: Map<number, string>; others: Map<number, string> }>();
-  for (const r of rows) {
-    const p = byProject.get(r.project_id) ?? { deps: new Map(), others: new Map() };
-    (r.dep ? p.deps : p.others).set(r.id, r.name);
-    byProject.set(r.project_id, p);
+  for (const n of entities.projectNeighbours(store.clock.now().toISOString())) {
+    const p = byProject.get(n.project_id) ?? { deps: new Map(), others: new Map() };
+    (isDependency(n) ? p.deps : p.others).set(n.entity_id, n.entity_name);
+    byProject.set(n.project_id, p);
   }
   const mine = byProject.get(self.id);
   if (!mine) return [];
-  const names = new Map(
-    (store.db.prepare("SELECT id, name FROM graph_entities WHERE type = 'project'").all() as { id: number; name: string }[]).map((r) => [
-      r.id,
-      r.name,
-    ]),
-  );
+  const names = new Map(entities.list({ type: 'project' }).map((e) => [e.id, e.name]));
   const out: RelatedProject[] = [];
   for (const [id, other] of byProject) {
     if (id === self.id) continue;

@@ -4,14 +4,13 @@
  */
 import { parseInstant } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
-import { type Db, writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
-import { emotionalWeightOf, recordAccess } from './access.js';
+import { emotionalWeightOf } from './access.js';
 import { type EntityInput, upsertEntity } from './entities.js';
-import { type MergeFact, planMerge } from './fact-merge.js';
-import { type Fact, type Origin, CURRENT, closeFact, getFact, insertFactRow, factsByIds, reconsolidateRow, selectFacts } from './facts.js';
-import { bm25Facts } from './fts.js';
-import { type MemoryType, classifyMemoryType } from './memory-type.js';
+import { type MergeFact, type MergePlan, planMerge } from './fact-merge.js';
+import { type Fact, type NewFact, type Origin, insertFact, reconsolidateRow } from './facts.js';
+import { ftsTerms } from './fts.js';
+import { type MemoryType, classifyMemoryType, isMutable } from './memory-type.js';
 import { type Relation, RELATIONS, normalizeRelation, relationCategory } from './ontology.js';
 
 export const DEFAULT_CONFIDENCE = 0.7;
@@ -70,22 +69,48 @@ export function parseValidAt(value: string | undefined, name = 'valid-at'): stri
 }
 
 /** Current facts a newcomer could duplicate, contradict or restate. */
-function mergeCandidates(db: Db, sourceId: number, targetId: number, description: string, now: string): MergeFact[] {
-  const near = selectFacts(
-    db,
-    `(f.source_id = @s OR f.target_id = @t) AND ${CURRENT}`,
-    { s: sourceId, t: targetId, now },
-    'ORDER BY f.id DESC LIMIT 300',
-  );
+function mergeCandidates(store: Store, sourceId: number, targetId: number, description: string, now: string): MergeFact[] {
+  const facts = store.graph.facts;
+  const time = { now };
+  const near = facts.list({ sameSourceOrTarget: { source_id: sourceId, target_id: targetId }, time }, { order: 'recent', limit: 300 });
   const seen = new Set(near.map((f) => f.id));
-  const lexical = bm25Facts(db, description, { limit: 10, where: CURRENT, params: { now } }).filter((h) => !seen.has(h.id));
-  const extra = lexical.length
-    ? factsByIds(
-        db,
-        lexical.map((h) => h.id),
-      )
-    : [];
+  const lexical = facts.matchText(ftsTerms(description), { time }, 10).filter((h) => !seen.has(h.id));
+  const extra = lexical.length ? facts.byIds(lexical.map((h) => h.id)) : [];
   return [...near, ...extra];
+}
+
+/** Carries out the merge plan inside the caller's transaction. */
+function applyPlan(store: Store, plan: MergePlan, row: NewFact, candidates: readonly MergeFact[]): AddFactResult {
+  const { facts, accesses } = store.graph;
+  const at = row.created_at;
+  const fact = (id: number) => facts.get(id) as Fact;
+  switch (plan.action) {
+    case 'duplicate': {
+      accesses.record([plan.of], at, 'reinforce');
+      const kept = candidates.find((c) => c.id === plan.of);
+      if (kept && isMutable(kept.memory_type)) facts.raiseConfidence(plan.of, row.confidence);
+      return { action: 'duplicate', fact: fact(plan.of), superseded: [], reason: plan.reason };
+    }
+    case 'reconsolidate': {
+      const old = fact(plan.of);
+      reconsolidateRow(store, old, { description: row.description, confidence: Math.max(old.confidence, row.confidence) }, at);
+      accesses.record([old.id], at, 'reinforce');
+      return { action: 'reconsolidated', fact: fact(old.id), superseded: [], reason: plan.reason };
+    }
+    case 'historical': {
+      const id = insertFact(store, { ...row, invalid_at: plan.before.valid_at });
+      return { action: 'historical', fact: fact(id), superseded: [], reason: plan.reason };
+    }
+    case 'supersede': {
+      const id = insertFact(store, row);
+      for (const old of plan.of) facts.close(old, { expiredAt: at, invalidAt: row.valid_at, reason: plan.cause, supersededBy: id });
+      return { action: 'superseded', fact: fact(id), superseded: plan.of, reason: plan.reason };
+    }
+    default: {
+      const id = insertFact(store, row);
+      return { action: 'created', fact: fact(id), superseded: [], reason: plan.reason };
+    }
+  }
 }
 
 export function addFact(store: Store, input: FactInput): AddFactResult {
@@ -102,12 +127,12 @@ export function addFact(store: Store, input: FactInput): AddFactResult {
   const nowIso = now.toISOString();
   const validAt = eventAt ?? nowIso;
 
-  return writeTx(store.db, () => {
-    const source = upsertEntity(store.db, input.source, nowIso);
-    const target = upsertEntity(store.db, input.target, nowIso);
+  return store.transaction(() => {
+    const source = upsertEntity(store, input.source, nowIso);
+    const target = upsertEntity(store, input.target, nowIso);
     const memoryType = input.memoryType ?? classifyMemoryType({ relation, description, eventAt, now });
     const involvesError = source.type === 'error_pattern' || target.type === 'error_pattern';
-    const row = {
+    const row: NewFact = {
       source_id: source.id,
       target_id: target.id,
       relation,
@@ -123,39 +148,8 @@ export function addFact(store: Store, input: FactInput): AddFactResult {
       origin: input.origin ?? 'manual',
       metadata: input.metadata ?? {},
     };
-    const incoming = { ...row, source: source.name, target: target.name };
-    const plan = input.noMerge
-      ? { action: 'create' as const, reason: 'merge skipped' }
-      : planMerge(incoming, mergeCandidates(store.db, source.id, target.id, description, nowIso));
-
-    switch (plan.action) {
-      case 'duplicate': {
-        recordAccess(store.db, [plan.of], nowIso, 'reinforce');
-        store.db
-          .prepare('UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ? AND memory_type != ?')
-          .run(confidence, plan.of, 'episodic');
-        return { action: 'duplicate', fact: getFact(store.db, plan.of) as Fact, superseded: [], reason: plan.reason };
-      }
-      case 'reconsolidate': {
-        const old = getFact(store.db, plan.of) as Fact;
-        reconsolidateRow(store.db, old, { description, confidence: Math.max(old.confidence, confidence) }, nowIso);
-        recordAccess(store.db, [old.id], nowIso, 'reinforce');
-        return { action: 'reconsolidated', fact: getFact(store.db, old.id) as Fact, superseded: [], reason: plan.reason };
-      }
-      case 'historical': {
-        const id = insertFactRow(store.db, { ...row, invalid_at: plan.before.valid_at });
-        return { action: 'historical', fact: getFact(store.db, id) as Fact, superseded: [], reason: plan.reason };
-      }
-      case 'supersede': {
-        const id = insertFactRow(store.db, row);
-        for (const old of plan.of)
-          closeFact(store.db, old, { expiredAt: nowIso, invalidAt: validAt, reason: plan.cause, supersededBy: id });
-        return { action: 'superseded', fact: getFact(store.db, id) as Fact, superseded: plan.of, reason: plan.reason };
-      }
-      default: {
-        const id = insertFactRow(store.db, row);
-        return { action: 'created', fact: getFact(store.db, id) as Fact, superseded: [], reason: plan.reason };
-      }
-    }
+    if (input.noMerge) return applyPlan(store, { action: 'create', reason: 'merge skipped' }, row, []);
+    const candidates = mergeCandidates(store, source.id, target.id, description, nowIso);
+    return applyPlan(store, planMerge({ ...row, source: source.name, target: target.name }, candidates), row, candidates);
   });
 }

@@ -8,9 +8,8 @@
  * them. Peripheral nodes thus rally to their local hub before bridges move, so two dense
  * groups joined by one edge stay two communities.
  */
-import { writeTx } from '../store/db.js';
+import type { NewCommunity } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
-import { CURRENT } from './facts.js';
 
 export const LABEL_PROPAGATION_ITERATIONS = 5;
 export const MIN_COMMUNITY_SIZE = 2;
@@ -67,12 +66,12 @@ export interface Community {
   updated_at: string;
 }
 
-/** Recomputes every community from the current facts and stores them, replacing the previous set. */
-export function detectCommunities(store: Store): Community[] {
-  const now = store.clock.now().toISOString();
-  const facts = store.db
-    .prepare(`SELECT f.id, f.source_id, f.target_id FROM graph_facts f WHERE ${CURRENT} AND f.source_id != f.target_id`)
-    .all({ now }) as { id: number; source_id: number; target_id: number }[];
+/** The communities of these facts' entities, largest first. Pure. */
+export function groupCommunities(
+  facts: readonly { id: number; source_id: number; target_id: number }[],
+  names: ReadonlyMap<number, string>,
+  at: string,
+): NewCommunity[] {
   const nodes = [...new Set(facts.flatMap((f) => [f.source_id, f.target_id]))].sort((a, b) => a - b);
   const labels = labelPropagation(
     nodes,
@@ -85,15 +84,7 @@ export function detectCommunities(store: Store): Community[] {
     if (g) g.push(n);
     else groups.set(l, [n]);
   }
-  const names = new Map(
-    (
-      store.db.prepare(`SELECT id, name FROM graph_entities WHERE id IN (${nodes.join(',') || 'NULL'})`).all() as {
-        id: number;
-        name: string;
-      }[]
-    ).map((r) => [r.id, r.name]),
-  );
-  const communities: Omit<Community, 'id'>[] = [];
+  const communities: NewCommunity[] = [];
   for (const members of groups.values()) {
     if (members.length < MIN_COMMUNITY_SIZE) continue;
     const inside = new Set(members);
@@ -109,50 +100,31 @@ export function detectCommunities(store: Store): Community[] {
     communities.push({
       name: names.get(hub) ?? String(hub),
       hub_id: hub,
-      entities: entityNames,
       entity_ids: ranked,
       facts: internal.map((f) => f.id),
       summary: `Community centered on ${names.get(hub)} with ${members.length} entities: ${shown}`,
-      updated_at: now,
+      updated_at: at,
     });
   }
-  communities.sort((a, b) => b.entities.length - a.entities.length || a.name.localeCompare(b.name));
-  return writeTx(store.db, () => {
-    store.db.prepare('DELETE FROM graph_communities').run();
-    const insert = store.db.prepare(
-      'INSERT INTO graph_communities (name, hub_id, entities, facts, summary, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    return communities.map((c) => ({
-      ...c,
-      id: Number(
-        insert.run(c.name, c.hub_id, JSON.stringify(c.entity_ids), JSON.stringify(c.facts), c.summary, c.updated_at).lastInsertRowid,
-      ),
-    }));
-  });
+  const size = (c: NewCommunity) => c.entity_ids.length;
+  return communities.sort((a, b) => size(b) - size(a) || a.name.localeCompare(b.name));
+}
+
+/** With its members' names, hub first. */
+const named = (c: NewCommunity & { id: number }, names: ReadonlyMap<number, string>): Community => ({
+  ...c,
+  entities: c.entity_ids.map((id) => names.get(id) ?? String(id)),
+});
+
+/** Recomputes every community from the current facts and stores them, replacing the previous set. */
+export function detectCommunities(store: Store): Community[] {
+  const now = store.clock.now().toISOString();
+  const facts = store.graph.facts.summaries({ time: { now } }).filter((f) => f.source_id !== f.target_id);
+  const names = store.graph.entities.names(facts.flatMap((f) => [f.source_id, f.target_id]));
+  const communities = groupCommunities(facts, names, now);
+  return store.transaction(() => store.graph.communities.replace(communities)).map((c) => named(c, names));
 }
 
 export function listCommunities(store: Store): Community[] {
-  const rows = store.db
-    .prepare('SELECT id, name, hub_id, entities, facts, summary, updated_at FROM graph_communities ORDER BY id')
-    .all() as {
-    id: number;
-    name: string;
-    hub_id: number;
-    entities: string;
-    facts: string;
-    summary: string;
-    updated_at: string;
-  }[];
-  return rows.map((r) => {
-    const ids = JSON.parse(r.entities) as number[];
-    const names = new Map(
-      (
-        store.db.prepare(`SELECT id, name FROM graph_entities WHERE id IN (${ids.join(',') || 'NULL'})`).all() as {
-          id: number;
-          name: string;
-        }[]
-      ).map((e) => [e.id, e.name]),
-    );
-    return { ...r, entity_ids: ids, entities: ids.map((id) => names.get(id) ?? String(id)), facts: JSON.parse(r.facts) as number[] };
-  });
+  return store.graph.communities.list().map((c) => named(c, store.graph.entities.names(c.entity_ids)));
 }

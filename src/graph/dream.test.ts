@@ -3,8 +3,6 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
 import { runDreamCycle } from './dream.js';
 import { MAX_NEW_FACTS_PER_CLUSTER, clusterEpisodes, distilledConfidence, planCluster, reinforcementBoost } from './dream-plan.js';
-import { getEpisode, recordEpisode } from './episodes.js';
-import { getFact } from './facts.js';
 import { queryFacts } from './temporal.js';
 
 describe('dream-cycle rules', () => {
@@ -77,7 +75,7 @@ describe('the dream cycle on a built scenario', () => {
       ids.push(r.fact.id);
       entities.add(r.fact.source_id).add(r.fact.target_id);
     }
-    recordEpisode(store.db, { sourceRef: `s${n}`, timestamp: store.clock.now().toISOString(), entityIds: [...entities], factIds: ids });
+    store.graph.episodes.record({ sourceRef: `s${n}`, timestamp: store.clock.now().toISOString(), entityIds: [...entities], factIds: ids });
     store.advanceDays(1);
   };
 
@@ -100,7 +98,7 @@ describe('the dream cycle on a built scenario', () => {
     const r = runDreamCycle(store);
     expect(r).toMatchObject({ ran: true, episodes: 5, clusters: 1, consolidated: 5 });
     // react-force-graph's fact was asserted in all 5 episodes: +0.05 x 3
-    const after = getFact(store.db, before?.id ?? -1);
+    const after = store.graph.facts.get(before?.id ?? -1);
     expect(after?.confidence).toBeCloseTo(0.85);
     expect(after?.history).toHaveLength(1);
     // hub = user (in every episode); react-force-graph (5) and d3-force (3) recur
@@ -108,12 +106,12 @@ describe('the dream cycle on a built scenario', () => {
       ['user', 'react-force-graph', 5, 0.9],
       ['user', 'd3-force', 3, expect.closeTo(0.7)],
     ]);
-    const distilled = getFact(store.db, r.distilled[0]?.fact ?? -1);
+    const distilled = store.graph.facts.get(r.distilled[0]?.fact ?? -1);
     expect(distilled).toMatchObject({ memory_type: 'semantic', origin: 'dream', relation: 'uses' });
     expect(distilled?.description).toBe('user consistently uses react-force-graph, across sessions');
     expect(distilled?.metadata.count).toBe(5);
     expect(distilled?.metadata.context).toBe('Distilled from 5 episodes via dream cycle');
-    expect(getEpisode(store.db, 's1')?.consolidated_at).toBe(store.clock.now().toISOString());
+    expect(store.graph.episodes.get('s1')?.consolidated_at).toBe(store.clock.now().toISOString());
 
     // consolidated episodes are not replayed again
     expect(runDreamCycle(store)).toMatchObject({ ran: false, episodes: 0 });

@@ -4,15 +4,19 @@
  * consolidated. Decisions are in dream-plan.ts.
  */
 import { DAY_MS } from '../core/clock.js';
-import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { addFact } from './add-fact.js';
-import { getEntity } from './entities.js';
-import { pendingEpisodes, markConsolidated } from './episodes.js';
-import { CURRENT, type Fact, getFact, isCurrent, factsByIds, reconsolidateRow, selectFacts } from './facts.js';
+import { type Fact, isCurrent, reconsolidateRow } from './facts.js';
 import { isMutable } from './memory-type.js';
 import { RELATION_LABELS, type Relation } from './ontology.js';
-import { DREAM_WINDOW_DAYS, MIN_EPISODES_FOR_DREAM, clusterEpisodes, planCluster } from './dream-plan.js';
+import {
+  type ClusterPlan,
+  type DreamEpisode,
+  DREAM_WINDOW_DAYS,
+  MIN_EPISODES_FOR_DREAM,
+  clusterEpisodes,
+  planCluster,
+} from './dream-plan.js';
 
 /** Confidence never reaches certainty through repetition alone. */
 export const MAX_REINFORCED_CONFIDENCE = 0.95;
@@ -47,11 +51,73 @@ function mostCommon(values: readonly string[]): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? '';
 }
 
+/** Facts seen again across the cluster gain confidence (episodic facts stay as they were). */
+function reinforce(store: Store, plan: ClusterPlan, now: Date, report: DreamReport): void {
+  for (const r of plan.reinforce) {
+    const fact = store.graph.facts.get(r.factId);
+    if (!fact || !isCurrent(fact, now) || !isMutable(fact.memory_type)) continue;
+    const to = Math.min(MAX_REINFORCED_CONFIDENCE, fact.confidence + r.boost);
+    if (to <= fact.confidence) continue;
+    reconsolidateRow(store, fact, { confidence: to }, now.toISOString());
+    report.reinforced.push({ fact: fact.id, count: r.count, from: fact.confidence, to });
+  }
+}
+
+/**
+ * Recurring entities become semantic facts linked to the hub; a link distilled before is
+ * updated instead. False when the hub is gone (the cluster then stays unconsolidated).
+ */
+function distil(store: Store, cluster: readonly DreamEpisode[], plan: ClusterPlan, at: string, report: DreamReport): boolean {
+  const { entities, facts } = store.graph;
+  const clusterFacts = facts.byIds(cluster.flatMap((e) => e.facts));
+  const hub = entities.get(plan.hub);
+  if (!hub) return false;
+  const project = mostCommon(clusterFacts.map((f) => f.project).filter(Boolean));
+  for (const d of plan.distill) {
+    const target = entities.get(d.entityId);
+    if (!target) continue;
+    const { relation, fromHub } = dominantRelation(clusterFacts, hub.id, target.id);
+    const [from, to] = fromHub ? [hub, target] : [target, hub];
+    // No count in the text: a later fact with a number must not read as a restated value.
+    const description = `${from.name} consistently ${RELATION_LABELS[relation]} ${to.name}, across sessions`;
+    const metadata = { context: `Distilled from ${d.count} episodes via dream cycle`, episodes: plan.episodes, count: d.count };
+    const previous = facts.list(
+      { origin: 'dream', sourceId: from.id, targetId: to.id, relations: [relation], time: { now: at } },
+      { limit: 1 },
+    )[0];
+    if (previous) reconsolidateRow(store, previous, { description, confidence: Math.max(previous.confidence, d.confidence) }, at);
+    const fact =
+      previous?.id ??
+      addFact(store, {
+        source: { name: from.name },
+        target: { name: to.name },
+        relation,
+        description,
+        confidence: d.confidence,
+        memoryType: 'semantic',
+        origin: 'dream',
+        project,
+        metadata,
+        noMerge: true,
+      }).fact.id;
+    report.distilled.push({
+      fact,
+      source: from.name,
+      target: to.name,
+      count: d.count,
+      confidence: d.confidence,
+      updated: previous !== undefined,
+    });
+  }
+  return true;
+}
+
 export function runDreamCycle(store: Store): DreamReport {
   const now = store.clock.now();
   const nowIso = now.toISOString();
   const since = new Date(now.getTime() - DREAM_WINDOW_DAYS * DAY_MS).toISOString();
-  const episodes = pendingEpisodes(store.db, since);
+  const graphEpisodes = store.graph.episodes;
+  const episodes = graphEpisodes.pending(since);
   const report: DreamReport = {
     ran: false,
     reason: '',
@@ -65,81 +131,17 @@ export function runDreamCycle(store: Store): DreamReport {
     report.reason = `${episodes.length} unconsolidated episode(s) in the last ${DREAM_WINDOW_DAYS} days; the dream cycle needs ${MIN_EPISODES_FOR_DREAM}`;
     return report;
   }
-  const degree = (id: number): number =>
-    (
-      store.db
-        .prepare(`SELECT COUNT(*) AS n FROM graph_facts f WHERE (f.source_id = @id OR f.target_id = @id) AND ${CURRENT}`)
-        .get({ id, now: nowIso }) as { n: number }
-    ).n;
+  const degree = (id: number): number => store.graph.facts.count({ entityId: id, time: { now: nowIso } });
 
-  return writeTx(store.db, () => {
+  return store.transaction(() => {
     report.ran = true;
     for (const cluster of clusterEpisodes(episodes)) {
       const plan = planCluster(cluster, degree);
       if (!plan) continue;
       report.clusters++;
-      for (const r of plan.reinforce) {
-        const fact = getFact(store.db, r.factId);
-        if (!fact || !isCurrent(fact, now) || !isMutable(fact.memory_type)) continue;
-        const to = Math.min(MAX_REINFORCED_CONFIDENCE, fact.confidence + r.boost);
-        if (to <= fact.confidence) continue;
-        reconsolidateRow(store.db, fact, { confidence: to }, nowIso);
-        report.reinforced.push({ fact: fact.id, count: r.count, from: fact.confidence, to });
-      }
-      const clusterFacts = factsByIds(
-        store.db,
-        cluster.flatMap((e) => e.facts),
-      );
-      const hub = getEntity(store.db, plan.hub);
-      if (!hub) continue;
-      const project = mostCommon(clusterFacts.map((f) => f.project).filter(Boolean));
-      for (const d of plan.distill) {
-        const target = getEntity(store.db, d.entityId);
-        if (!target) continue;
-        const { relation, fromHub } = dominantRelation(clusterFacts, hub.id, target.id);
-        const [from, to] = fromHub ? [hub, target] : [target, hub];
-        // No count in the text: a later fact with a number must not read as a restated value.
-        const description = `${from.name} consistently ${RELATION_LABELS[relation]} ${to.name}, across sessions`;
-        const metadata = { context: `Distilled from ${d.count} episodes via dream cycle`, episodes: plan.episodes, count: d.count };
-        const previous = selectFacts(
-          store.db,
-          `f.origin = 'dream' AND f.source_id = @s AND f.target_id = @t AND f.relation = @relation AND ${CURRENT}`,
-          { s: from.id, t: to.id, relation, now: nowIso },
-        )[0];
-        if (previous) {
-          reconsolidateRow(store.db, previous, { description, confidence: Math.max(previous.confidence, d.confidence) }, nowIso);
-          report.distilled.push({
-            fact: previous.id,
-            source: from.name,
-            target: to.name,
-            count: d.count,
-            confidence: d.confidence,
-            updated: true,
-          });
-          continue;
-        }
-        const added = addFact(store, {
-          source: { name: from.name },
-          target: { name: to.name },
-          relation,
-          description,
-          confidence: d.confidence,
-          memoryType: 'semantic',
-          origin: 'dream',
-          project,
-          metadata,
-          noMerge: true,
-        });
-        report.distilled.push({
-          fact: added.fact.id,
-          source: from.name,
-          target: to.name,
-          count: d.count,
-          confidence: d.confidence,
-          updated: false,
-        });
-      }
-      markConsolidated(store.db, plan.episodes, nowIso);
+      reinforce(store, plan, now, report);
+      if (!distil(store, cluster, plan, nowIso, report)) continue;
+      graphEpisodes.markConsolidated(plan.episodes, nowIso);
       report.consolidated += plan.episodes.length;
     }
     report.reason = report.clusters

@@ -5,11 +5,10 @@
  * current facts about the same entity with cosine > 0.92 are one fact: the older is
  * superseded by the newer.
  */
-import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
-import { CURRENT, closeFact } from './facts.js';
+import { isCurrent } from './facts.js';
 import { RELATION_LABELS, type Relation } from './ontology.js';
-import { COSINE_DUPLICATE, blobToVector, cosine, vectorToBlob } from './similarity.js';
+import { COSINE_DUPLICATE, cosine } from './similarity.js';
 
 /** `embed(texts) -> vectors`, one per text, in order; `model` names the vectors (default 'default'). */
 export type EmbedFn = ((texts: readonly string[]) => Promise<Float32Array[]> | Float32Array[]) & { model?: string };
@@ -18,13 +17,6 @@ export const modelOf = (embed: EmbedFn): string => embed.model ?? 'default';
 
 /** Seed 003's lazy repair: at most this many embeddings per retrieval call. */
 export const LAZY_EMBED_LIMIT = 20;
-
-/**
- * No vector of this model (a changed description clears both columns). Written as index
- * ranges in a subquery: otherwise SQLite scans every row once all are embedded.
- */
-const OTHER_MODEL = (t: string, table = t === 'f' ? 'graph_facts' : 'graph_entities'): string =>
-  `${t}.id IN (SELECT id FROM ${table} WHERE embedding_model IS NULL OR embedding_model < @model OR embedding_model > @model)`;
 
 export const factEmbeddingText = (f: { source: string; relation: Relation; target: string; description: string }): string =>
   `${f.source} ${RELATION_LABELS[f.relation]} ${f.target}: ${f.description}`;
@@ -38,38 +30,24 @@ export interface EmbedReport {
 export async function embedPending(store: Store, embed: EmbedFn, options: { limit?: number } = {}): Promise<EmbedReport> {
   const model = modelOf(embed);
   const limit = options.limit ?? LAZY_EMBED_LIMIT;
-  const now = store.clock.now().toISOString();
-  const facts = store.db
-    .prepare(
-      `SELECT f.id, s.name AS source, t.name AS target, f.relation, f.description FROM graph_facts f
-       JOIN graph_entities s ON s.id = f.source_id JOIN graph_entities t ON t.id = f.target_id
-       WHERE ${CURRENT} AND ${OTHER_MODEL('f')} ORDER BY f.id DESC LIMIT @limit`,
-    )
-    .all({ now, model, limit }) as { id: number; source: string; target: string; relation: Relation; description: string }[];
-  const entities = store.db
-    .prepare(`SELECT e.id, e.name, e.type FROM graph_entities e WHERE ${OTHER_MODEL('e')} ORDER BY e.id DESC LIMIT @limit`)
-    .all({ model, limit }) as { id: number; name: string; type: string }[];
+  const vectors = store.graph.vectors;
+  const facts = vectors.unembeddedFacts({ time: { now: store.clock.now().toISOString() } }, model, limit);
+  const entities = vectors.unembeddedEntities(model, limit);
   if (facts.length === 0 && entities.length === 0) return { facts: [], entities: 0 };
-  const vectors = await embed([...facts.map(factEmbeddingText), ...entities.map((e) => `${e.name} (${e.type.replace('_', ' ')})`)]);
-  if (vectors.length !== facts.length + entities.length)
-    throw new Error(`The embedder returned ${vectors.length} vectors for ${facts.length + entities.length} texts.`);
-  writeTx(store.db, () => {
-    const setFact = store.db.prepare('UPDATE graph_facts SET embedding = ?, embedding_model = ? WHERE id = ?');
-    facts.forEach((f, i) => setFact.run(vectorToBlob(vectors[i] as Float32Array), model, f.id));
-    const setEntity = store.db.prepare('UPDATE graph_entities SET embedding = ?, embedding_model = ? WHERE id = ?');
-    entities.forEach((e, i) => setEntity.run(vectorToBlob(vectors[facts.length + i] as Float32Array), model, e.id));
+  const computed = await embed([...facts.map(factEmbeddingText), ...entities.map((e) => `${e.name} (${e.type.replace('_', ' ')})`)]);
+  if (computed.length !== facts.length + entities.length)
+    throw new Error(`The embedder returned ${computed.length} vectors for ${facts.length + entities.length} texts.`);
+  store.transaction(() => {
+    facts.forEach((f, i) => vectors.setFact(f.id, model, computed[i] as Float32Array));
+    entities.forEach((e, i) => vectors.setEntity(e.id, model, computed[facts.length + i] as Float32Array));
   });
   return { facts: facts.map((f) => f.id), entities: entities.length };
 }
 
 /** Current facts and entities still without a vector of this model. */
 export function pendingEmbeddings(store: Store, model: string): number {
-  const now = store.clock.now().toISOString();
-  const facts = store.db
-    .prepare(`SELECT count(*) AS n FROM graph_facts f WHERE ${CURRENT} AND ${OTHER_MODEL('f')}`)
-    .get({ now, model }) as { n: number };
-  const entities = store.db.prepare(`SELECT count(*) AS n FROM graph_entities e WHERE ${OTHER_MODEL('e')}`).get({ model }) as { n: number };
-  return facts.n + entities.n;
+  const pending = store.graph.vectors.countUnembedded({ time: { now: store.clock.now().toISOString() } }, model);
+  return pending.facts + pending.entities;
 }
 
 /** Bulk repair: embeds every current fact and entity without a vector of this model, in batches. */
@@ -107,25 +85,26 @@ export function deduplicateByEmbedding(
 ): EmbeddingDuplicate[] {
   const threshold = options.threshold ?? COSINE_DUPLICATE;
   const model = options.model ?? 'default';
-  const now = store.clock.now().toISOString();
+  const now = store.clock.now();
+  const nowIso = now.toISOString();
+  const { facts, vectors } = store.graph;
   const out: EmbeddingDuplicate[] = [];
-  const row = store.db.prepare(
-    `SELECT f.id, f.source_id, f.target_id, f.embedding FROM graph_facts f WHERE f.id = @id AND ${CURRENT} AND f.embedding_model = @model`,
-  );
-  const neighbours = store.db.prepare(
-    `SELECT f.id, f.embedding FROM graph_facts f WHERE f.id != @id AND ${CURRENT} AND f.embedding_model = @model AND (f.source_id = @s OR f.target_id = @t)`,
-  );
-  writeTx(store.db, () => {
+  store.transaction(() => {
     for (const id of factIds) {
-      const fact = row.get({ id, now, model }) as { id: number; source_id: number; target_id: number; embedding: Buffer } | undefined;
-      const v = blobToVector(fact?.embedding);
+      const fact = facts.get(id);
+      const v = fact && isCurrent(fact, now) ? vectors.ofFacts([id], model).get(id) : undefined;
       if (!fact || !v) continue;
-      for (const other of neighbours.all({ id, now, model, s: fact.source_id, t: fact.target_id }) as { id: number; embedding: Buffer }[]) {
-        const w = blobToVector(other.embedding);
+      const neighbours = vectors.refs({ time: { now: nowIso }, sameSourceOrTarget: fact }, model).filter((r) => r.id !== id);
+      const neighbourVectors = vectors.ofFacts(
+        neighbours.map((r) => r.id),
+        model,
+      );
+      for (const other of neighbours) {
+        const w = neighbourVectors.get(other.id);
         const c = w ? cosine(v, w) : 0;
         if (c <= threshold) continue;
         const [older, newer] = other.id < fact.id ? [other.id, fact.id] : [fact.id, other.id];
-        closeFact(store.db, older, { expiredAt: now, invalidAt: now, reason: 'duplicate', supersededBy: newer });
+        facts.close(older, { expiredAt: nowIso, invalidAt: nowIso, reason: 'duplicate', supersededBy: newer });
         out.push({ kept: newer, superseded: older, cosine: c });
         if (older === fact.id) break;
       }

@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { accessTimes } from './access.js';
 import { addFact } from './add-fact.js';
 import { findEntity } from './entities.js';
-import { getFact } from './facts.js';
 import { reconsolidateFact, supersedeFact } from './revise.js';
 import { queryFacts, timeline } from './temporal.js';
 
@@ -29,8 +27,8 @@ describe('adding facts', () => {
       confidence: 0.7,
     });
     expect(r.fact.valid_at).toBe('2026-01-01T00:00:00.000Z');
-    expect(findEntity(store.db, 'HORA')?.type).toBe('project');
-    expect(accessTimes(store.db, [r.fact.id]).get(r.fact.id)).toEqual(['2026-01-01T00:00:00.000Z']);
+    expect(findEntity(store, 'HORA')?.type).toBe('project');
+    expect(store.graph.accesses.times([r.fact.id]).get(r.fact.id)).toEqual(['2026-01-01T00:00:00.000Z']);
   });
 
   it('rejects unknown relations, empty descriptions, bad confidence and bad dates without writing', () => {
@@ -59,7 +57,7 @@ describe('adding facts', () => {
     const again = add('drizzle', 'hora stores its relational data with the drizzle orm on sqlite files too');
     expect(again.action).toBe('duplicate');
     expect(again.fact.id).toBe(first.fact.id);
-    expect(accessTimes(store.db, [first.fact.id]).get(first.fact.id)).toHaveLength(2);
+    expect(store.graph.accesses.times([first.fact.id]).get(first.fact.id)).toHaveLength(2);
     expect(queryFacts(store)).toHaveLength(1);
   });
 
@@ -85,7 +83,7 @@ describe('adding facts', () => {
     ]);
     for (let i = 1; i <= 6; i++)
       reconsolidateFact(store, first.fact.id, { description: `HORA memory storage revision number ${i} with detail ${'x'.repeat(i)}` });
-    const fact = getFact(store.db, first.fact.id);
+    const fact = store.graph.facts.get(first.fact.id);
     expect(fact?.reconsolidation_count).toBe(7);
     expect(fact?.history).toHaveLength(5);
     expect(fact?.history[0]?.description).toMatch(/revision number 1 /);
@@ -99,7 +97,7 @@ describe('adding facts', () => {
     expect(() => reconsolidateFact(store, ep.fact.id, { description: 'something else entirely' })).toThrow(/episodic/);
     const same = add('auth bug', 'fixed the login form auth bug after a long hunt');
     expect(same.action).toBe('created');
-    expect(getFact(store.db, ep.fact.id)?.description).toBe('fixed the auth bug on 2026-01-01 in the login form');
+    expect(store.graph.facts.get(ep.fact.id)?.description).toBe('fixed the auth bug on 2026-01-01 in the login form');
   });
 });
 
@@ -110,7 +108,7 @@ describe('supersession and time travel', () => {
     const day15 = add('act-r', 'HORA memory expiration policy is now the ACT-R activation model', { validAt: '2026-01-15T00:00:00Z' });
     expect(day15.action).toBe('superseded');
     expect(day15.superseded).toEqual([day1.fact.id]);
-    const old = getFact(store.db, day1.fact.id);
+    const old = store.graph.facts.get(day1.fact.id);
     expect(old).toMatchObject({
       invalid_at: '2026-01-15T00:00:00.000Z',
       expired_at: '2026-01-15T00:00:00.000Z',
@@ -134,7 +132,7 @@ describe('supersession and time travel', () => {
     const late = add('p95 latency', 'API p95 response time is 240 ms', { validAt: '2026-01-05T00:00:00Z' });
     expect(late.action).toBe('historical');
     expect(late.fact.invalid_at).toBe('2026-01-20T00:00:00.000Z');
-    expect(getFact(store.db, now.fact.id)?.expired_at).toBeNull();
+    expect(store.graph.facts.get(now.fact.id)?.expired_at).toBeNull();
     expect(queryFacts(store).map((f) => f.id)).toEqual([now.fact.id]);
     expect(queryFacts(store, { at: '2026-01-10T00:00:00Z' }).map((f) => f.id)).toEqual([late.fact.id]);
     // it was recorded on Feb 1: the graph did not know it on Jan 25
@@ -156,7 +154,7 @@ describe('supersession and time travel', () => {
       description: 'The quarterly report deadline moved to March 10',
     });
     expect(b).toMatchObject({ action: 'superseded', superseded: [a.fact.id] });
-    expect(getFact(store.db, a.fact.id)?.superseded_by).toBe(b.fact.id);
+    expect(store.graph.facts.get(a.fact.id)?.superseded_by).toBe(b.fact.id);
   });
 
   it('keeps several values of a multi-valued relation side by side', () => {
@@ -214,7 +212,7 @@ describe('supersession and time travel', () => {
       description: 'dropped Prisma: too heavy',
     });
     expect(b).toMatchObject({ action: 'superseded', superseded: [a.fact.id] });
-    expect(getFact(store.db, a.fact.id)?.expired_reason).toBe('contradicted');
+    expect(store.graph.facts.get(a.fact.id)?.expired_reason).toBe('contradicted');
   });
 
   it('supersedes explicitly with or without a replacement, and refuses to touch a closed fact', () => {

@@ -1,10 +1,9 @@
 /**
- * Full-text queries over facts that can never be an FTS5 syntax error: content words
- * (English and French stop words removed) quoted and OR-ed. Documents have their own builder
- * (search/query-text.ts: English stop words, trigram tokens); facts come from French prompts
- * too, so this one also drops French function words.
+ * The words a full-text search over facts looks for: content words, English and French
+ * stop words removed. Documents have their own builder (search/query-text.ts: English stop
+ * words, trigram tokens); facts come from French prompts too, so this one also drops French
+ * function words.
  */
-import type { Db } from '../store/db.js';
 
 const STOP = new Set(
   `a an the and or but if of to in on at by for with from into onto as is are was were be been being am do does did done have has had
@@ -29,31 +28,4 @@ export function ftsTerms(text: string, max = 16): string[] {
     if (seen.size >= max) break;
   }
   return [...seen];
-}
-
-/** `"a" OR "b"`, or '' when the text has no content word. */
-export function ftsQuery(text: string, max = 16): string {
-  return ftsTerms(text, max)
-    .map((t) => `"${t.replace(/"/g, '""')}"`)
-    .join(' OR ');
-}
-
-/** Fact ids ranked by BM25 (description 2, entity names 1.5, relation 1), best first. */
-export function bm25Facts(
-  db: Db,
-  text: string,
-  options: { limit?: number; where?: string; params?: Record<string, unknown> } = {},
-): { id: number; score: number }[] {
-  const expression = ftsQuery(text);
-  if (!expression) return [];
-  const where = options.where ? `AND ${options.where}` : '';
-  const rows = db
-    .prepare(
-      `SELECT f.id AS id, -bm25(graph_facts_fts, 2.0, 1.5, 1.0) AS score
-       FROM graph_facts_fts JOIN graph_facts f ON f.id = graph_facts_fts.rowid
-       WHERE graph_facts_fts MATCH @expression ${where}
-       ORDER BY bm25(graph_facts_fts, 2.0, 1.5, 1.0) LIMIT @limit`,
-    )
-    .all({ ...(options.params ?? {}), expression, limit: options.limit ?? 20 }) as { id: number; score: number }[];
-  return rows;
 }

@@ -2,9 +2,7 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { recordAccess } from './access.js';
 import { addFact } from './add-fact.js';
-import { getFact } from './facts.js';
 import { expireDecayedFacts, runLifecycle } from './maintenance.js';
 import { queryFacts } from './temporal.js';
 
@@ -23,7 +21,11 @@ describe('decay expiry', () => {
     expect(expireDecayedFacts(store)).toEqual([]);
     store.advanceDays(1);
     expect(expireDecayedFacts(store)).toEqual([id]);
-    expect(getFact(store.db, id)).toMatchObject({ expired_reason: 'decayed', invalid_at: null, expired_at: '2026-02-25T00:00:00.000Z' });
+    expect(store.graph.facts.get(id)).toMatchObject({
+      expired_reason: 'decayed',
+      invalid_at: null,
+      expired_at: '2026-02-25T00:00:00.000Z',
+    });
     expect(queryFacts(store)).toEqual([]);
     // forgotten facts do not answer "what was true" either
     expect(queryFacts(store, { at: '2026-01-10T00:00:00Z' })).toEqual([]);
@@ -39,10 +41,10 @@ describe('decay expiry', () => {
     }).fact.id;
     const correction = add('named exports', { correction: true });
     store.advanceDays(30);
-    recordAccess(store.db, [used], store.clock.now().toISOString(), 'retrieval');
+    store.graph.accesses.record([used], store.clock.now().toISOString(), 'retrieval');
     store.advanceDays(40);
     expect(expireDecayedFacts(store)).toEqual([]);
-    expect([used, failure, correction].every((id) => getFact(store.db, id)?.expired_at === null)).toBe(true);
+    expect([used, failure, correction].every((id) => store.graph.facts.get(id)?.expired_at === null)).toBe(true);
   });
 });
 

@@ -8,13 +8,11 @@
  */
 import { join } from 'node:path';
 import { acquireLock } from '../core/lock.js';
-import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
-import { activations, trimAccessLog } from './access.js';
+import { MAX_ACCESSES_PER_FACT, activations } from './access.js';
 import { EXPIRY_THRESHOLD } from './activation.js';
 import { detectCommunities } from './communities.js';
 import { type DreamReport, runDreamCycle } from './dream.js';
-import { CURRENT, closeFact } from './facts.js';
 
 export const GC_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const GC_LOCK_TIMEOUT_MS = 60_000;
@@ -34,14 +32,11 @@ export interface GcReport {
 export function expireDecayedFacts(store: Store): number[] {
   const now = store.clock.now();
   const nowIso = now.toISOString();
-  const facts = store.db.prepare(`SELECT f.id, f.emotional_weight FROM graph_facts f WHERE ${CURRENT}`).all({ now: nowIso }) as {
-    id: number;
-    emotional_weight: number;
-  }[];
+  const facts = store.graph.facts.summaries({ time: { now: nowIso } });
   const expired: number[] = [];
-  for (const [id, a] of activations(store.db, facts, now)) if (a < EXPIRY_THRESHOLD) expired.push(id);
-  writeTx(store.db, () => {
-    for (const id of expired) closeFact(store.db, id, { expiredAt: nowIso, reason: 'decayed' });
+  for (const [id, a] of activations(store, facts, now)) if (a < EXPIRY_THRESHOLD) expired.push(id);
+  store.transaction(() => {
+    for (const id of expired) store.graph.facts.close(id, { expiredAt: nowIso, reason: 'decayed' });
   });
   return expired;
 }
@@ -63,7 +58,7 @@ export function runLifecycle(store: Store, options: { force?: boolean } = {}): G
   if (!release) return { ran: false, reason: 'another graph GC is running', expired: [], access_rows_trimmed: 0 };
   try {
     const expired = expireDecayedFacts(store);
-    const trimmed = writeTx(store.db, () => trimAccessLog(store.db));
+    const trimmed = store.transaction(() => store.graph.accesses.trim(MAX_ACCESSES_PER_FACT));
     const dream = runDreamCycle(store);
     const communities = detectCommunities(store).length;
     store.meta.write(LAST_RUN_KEY, now.toISOString());

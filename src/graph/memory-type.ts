@@ -17,9 +17,9 @@
  *   otherwise every new fact would be born episodic and immutable.
  */
 import { DAY_MS } from '../core/clock.js';
+import type { MemoryType } from '../core/graph-vocabulary.js';
 
-export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural'] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
+export { MEMORY_TYPES, type MemoryType } from '../core/graph-vocabulary.js';
 
 // prettier-ignore
 export const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([

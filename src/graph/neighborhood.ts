@@ -5,8 +5,8 @@
  * few facts, and each level keeps a bounded frontier.
  */
 import type { Store } from '../store/store.js';
-import { type Fact, selectFacts } from './facts.js';
-import { timeCondition } from './temporal.js';
+import type { Fact } from './facts.js';
+import { factTime } from './temporal.js';
 
 export interface NeighbourFact {
   fact: Fact;
@@ -29,12 +29,8 @@ export function neighbourhood(store: Store, seeds: readonly number[], options: N
   const perEntity = options.perEntity ?? 10;
   const maxFrontier = options.maxFrontier ?? 10;
   const maxDegree = options.maxDegree ?? 50;
-  const degreeOf = store.db.prepare(
-    'SELECT (SELECT COUNT(*) FROM graph_facts WHERE source_id = @e) + (SELECT COUNT(*) FROM graph_facts WHERE target_id = @e) AS n',
-  );
-  const time = timeCondition(options, store.clock.now());
-  const scope = options.projects ? "AND (f.project = '' OR f.project IN (SELECT value FROM json_each(@projects)))" : '';
-  const params = { ...time.params, ...(options.projects ? { projects: JSON.stringify(options.projects) } : {}) };
+  const facts = store.graph.facts;
+  const time = factTime(options, store.clock.now());
   const seenEntities = new Set(seeds);
   const seenFacts = new Set<number>();
   const out: NeighbourFact[] = [];
@@ -42,14 +38,12 @@ export function neighbourhood(store: Store, seeds: readonly number[], options: N
   for (let level = 1; level <= depth && frontier.length > 0; level++) {
     const next: number[] = [];
     for (const entity of frontier) {
-      if ((degreeOf.get({ e: entity }) as { n: number }).n > maxDegree) continue;
-      const facts = selectFacts(
-        store.db,
-        `(f.source_id = @entity OR f.target_id = @entity) AND ${time.sql} ${scope}`,
-        { ...params, entity },
-        `ORDER BY f.confidence DESC, f.id DESC LIMIT ${Math.trunc(perEntity)}`,
+      if (facts.degree(entity) > maxDegree) continue;
+      const around = facts.list(
+        { entityId: entity, time, projects: options.projects },
+        { order: 'strongest', limit: Math.trunc(perEntity) },
       );
-      for (const fact of facts) {
+      for (const fact of around) {
         if (seenFacts.has(fact.id)) continue;
         seenFacts.add(fact.id);
         out.push({ fact, depth: level });

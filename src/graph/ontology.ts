@@ -1,36 +1,12 @@
 /**
- * Seed 003's ontology: 10 entity types and the relations in 6 categories, with the legacy
- * names older extractions used normalised onto them.
- *
- * The seed announces 34 relations but its tables list 33; the 34th is `follows_pattern`,
- * which the seed's own Tulving rules name as a procedural relation.
+ * Seed 003's ontology as rules: relation labels, categories and opposites, the legacy
+ * names older extractions used normalised onto the relations, and loose entity types
+ * mapped onto the ten. The vocabularies themselves are shared with the store.
  */
 
-export const ENTITY_TYPES = [
-  'project',
-  'tool',
-  'error_pattern',
-  'preference',
-  'concept',
-  'person',
-  'file',
-  'library',
-  'pattern',
-  'decision',
-] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
+import { ENTITY_TYPES, type EntityType, RELATION_CATEGORIES, type Relation, type RelationCategory } from '../core/graph-vocabulary.js';
 
-export const RELATION_CATEGORIES = {
-  structural: ['has_component', 'depends_on', 'extends', 'implements', 'configures', 'replaces', 'hosts'],
-  technological: ['uses', 'integrates', 'built_with', 'migrated_from'],
-  learning: ['decided_for', 'decided_against', 'learned_that', 'caused_by', 'solved_by', 'blocked_by', 'workaround_for'],
-  experience: ['works_well_for', 'fails_for', 'performs_better_than', 'anti_pattern_in'],
-  actor: ['works_on', 'prefers', 'frustrated_with', 'satisfied_with', 'created', 'maintains'],
-  conceptual: ['related_to', 'inspired_by', 'contradicts', 'specializes', 'exemplifies', 'follows_pattern'],
-} as const;
-
-export type RelationCategory = keyof typeof RELATION_CATEGORIES;
-export type Relation = (typeof RELATION_CATEGORIES)[RelationCategory][number];
+export { ENTITY_TYPES, type EntityType, RELATION_CATEGORIES, type Relation, type RelationCategory };
 
 export const RELATIONS: readonly Relation[] = Object.values(RELATION_CATEGORIES).flat();
 

@@ -6,14 +6,13 @@
  *   versions (at most 5, oldest dropped); episodic facts are immutable.
  */
 import { HomunculusError, UsageError } from '../core/errors.js';
-import { writeTx } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { type AddFactResult, type FactInput, addFact, parseConfidence, parseValidAt } from './add-fact.js';
-import { type Fact, closeFact, getFact, isCurrent, reconsolidateRow, requireFact } from './facts.js';
+import { type Fact, isCurrent, reconsolidateRow, requireFact } from './facts.js';
 import { isMutable } from './memory-type.js';
 
 function requireCurrent(store: Store, id: number): Fact {
-  const fact = requireFact(store.db, id);
+  const fact = requireFact(store, id);
   if (!isCurrent(fact, store.clock.now())) {
     throw new HomunculusError(
       'fact_closed',
@@ -32,15 +31,15 @@ export function reconsolidateFact(store: Store, id: number, next: { description?
   const confidence = next.confidence === undefined ? undefined : parseConfidence(next.confidence);
   if (description === undefined && confidence === undefined)
     throw new UsageError('Nothing to reconsolidate.', 'Give --description and/or --confidence.');
-  return writeTx(store.db, () => {
+  return store.transaction(() => {
     const fact = requireCurrent(store, id);
     if (!isMutable(fact.memory_type)) {
       throw new HomunculusError('immutable', `Fact ${id} is episodic: episodes are immutable.`, {
         hint: 'Supersede it instead (`homunculus graph supersede`), which keeps the original.',
       });
     }
-    reconsolidateRow(store.db, fact, { description, confidence }, store.clock.now().toISOString());
-    return getFact(store.db, id) as Fact;
+    reconsolidateRow(store, fact, { description, confidence }, store.clock.now().toISOString());
+    return store.graph.facts.get(id) as Fact;
   });
 }
 
@@ -58,16 +57,16 @@ export interface SupersedeResult {
 
 export function supersedeFact(store: Store, id: number, options: SupersedeOptions = {}): SupersedeResult {
   const invalidAt = parseValidAt(options.invalidAt, 'invalid-at');
-  return writeTx(store.db, () => {
+  return store.transaction(() => {
     requireCurrent(store, id);
     const now = store.clock.now().toISOString();
     const replacement = options.replacement ? addFact(store, { ...options.replacement, noMerge: true }) : undefined;
-    closeFact(store.db, id, {
+    store.graph.facts.close(id, {
       expiredAt: now,
       invalidAt: invalidAt ?? replacement?.fact.valid_at ?? now,
       reason: options.reason ?? (replacement ? 'superseded' : 'retracted'),
       supersededBy: replacement?.fact.id,
     });
-    return { superseded: getFact(store.db, id) as Fact, replacement };
+    return { superseded: store.graph.facts.get(id) as Fact, replacement };
   });
 }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rawDatabase } from '../store/testing.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
 import { deduplicateByEmbedding, embedPending, factEmbeddingText } from './embeddings.js';
-import { getFact } from './facts.js';
 import { recencyDecay, reciprocalRankFusion } from './fusion.js';
 import { hashEmbedder, hashEmbedding } from './hash-embedder.js';
 import { loadVectorPool, searchFacts, topIds, vectorFacts } from './search.js';
@@ -128,7 +128,8 @@ describe('fact search and embeddings', () => {
     const text = factEmbeddingText({ source: 'hora', relation: 'uses', target: 'zod', description: 'hora parses its config with valibot' });
     expect(cosine(after as Float32Array, hashEmbedding(text, 64))).toBeCloseTo(1, 5);
     expect(vectorFacts(pool(), hashEmbedding('logs with pino', 64), {}, 1)).toEqual([b.fact.id]);
-    store.db.prepare('DELETE FROM graph_facts WHERE id = ?').run(b.fact.id);
+    // Facts are never deleted by the graph: the raw file stands for another writer.
+    rawDatabase(store).prepare('DELETE FROM graph_facts WHERE id = ?').run(b.fact.id);
     expect(pool().entries.map((e) => e.id)).toEqual([a.fact.id]);
   });
 
@@ -153,12 +154,12 @@ describe('fact search and embeddings', () => {
     await embedPending(store, embed);
     const dups = deduplicateByEmbedding(store, [b.fact.id, d.fact.id], { model: 'kw' });
     expect(dups).toEqual([{ kept: b.fact.id, superseded: a.fact.id, cosine: expect.closeTo(0.95, 5) }]);
-    expect(getFact(store.db, a.fact.id)).toMatchObject({
+    expect(store.graph.facts.get(a.fact.id)).toMatchObject({
       expired_reason: 'duplicate',
       superseded_by: b.fact.id,
       invalid_at: '2026-01-02T00:00:00.000Z',
     });
-    expect(getFact(store.db, c.fact.id)?.expired_at).toBeNull();
+    expect(store.graph.facts.get(c.fact.id)?.expired_at).toBeNull();
     // vectors of another model are never compared
     expect(deduplicateByEmbedding(store, [d.fact.id], { model: 'other' })).toEqual([]);
   });

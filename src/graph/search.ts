@@ -8,19 +8,17 @@
  * its score, so the value that replaced it ranks first.
  */
 import { DAY_MS } from '../core/clock.js';
-import { type Db, cachedStatement } from '../store/db.js';
-import { readMeta } from '../store/meta.js';
+import type { FactFilter, GraphVectorRepository } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
 import { activations } from './access.js';
 import { activationFactor } from './activation.js';
-import { type Fact, factsByIds } from './facts.js';
-import { bm25Facts } from './fts.js';
+import type { Fact } from './facts.js';
+import { ftsTerms } from './fts.js';
 import { BM25_WEIGHT, SEMANTIC_WEIGHT, type RankedIds, reciprocalRankFusion, recencyDecay } from './fusion.js';
 import type { MemoryType } from './memory-type.js';
 import type { Relation } from './ontology.js';
 import { dot, l2normalize } from '../embed/vector-math.js';
-import { blobToVector } from './similarity.js';
-import { timeCondition } from './temporal.js';
+import { factTime } from './temporal.js';
 
 export const SUPERSEDED_PENALTY = 0.5;
 export const DEFAULT_LIST_LIMIT = 20;
@@ -58,54 +56,32 @@ export interface ScoredFact {
   ranks: { bm25?: number; vector?: number };
 }
 
-function conditions(store: Store, q: FactSearch): { sql: string; params: Record<string, unknown> } {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (q.includeHistory) {
-    where.push("(f.expired_reason IS NULL OR f.expired_reason != 'decayed')");
-  } else {
-    const time = timeCondition(q, store.clock.now());
-    where.push(time.sql);
-    Object.assign(params, time.params);
-  }
-  if (q.projects) {
-    where.push("(f.project = '' OR f.project IN (SELECT value FROM json_each(@projects)))");
-    params.projects = JSON.stringify(q.projects);
-  }
-  if (q.relations) {
-    where.push('f.relation IN (SELECT value FROM json_each(@relations))');
-    params.relations = JSON.stringify(q.relations);
-  }
-  if (q.memoryTypes) {
-    where.push('f.memory_type IN (SELECT value FROM json_each(@memoryTypes))');
-    params.memoryTypes = JSON.stringify(q.memoryTypes);
-  }
-  return { sql: where.join(' AND '), params };
+/** The facts a search ranks: its time (or all history), projects, relations and memory types. */
+function scope(
+  store: Store,
+  q: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects' | 'relations' | 'memoryTypes'>,
+): FactFilter {
+  return {
+    time: q.includeHistory ? { history: true } : factTime(q, store.clock.now()),
+    projects: q.projects,
+    relations: q.relations,
+    memoryTypes: q.memoryTypes,
+  };
 }
 
-/** Fact vectors (unit length) read once per connection and model, kept until graph_vector_generation moves. */
-const vectorCache = new WeakMap<Db, { generation: number; model: string; byId: Map<number, Float32Array> }>();
+/** Unit-length fact vectors, read once per connection (one repository each) and model, kept until the vector generation moves. */
+const vectorCache = new WeakMap<GraphVectorRepository, { generation: number; model: string; byId: Map<number, Float32Array> }>();
 
-function factVectors(db: Db, model: string, ids: readonly number[]): Map<number, Float32Array> {
-  const generation = Number(readMeta(db, 'graph_vector_generation') ?? 0);
-  let cache = vectorCache.get(db);
+function unitVectors(vectors: GraphVectorRepository, model: string, ids: readonly number[]): Map<number, Float32Array> {
+  const generation = vectors.generation();
+  let cache = vectorCache.get(vectors);
   if (!cache || cache.generation !== generation || cache.model !== model) {
     cache = { generation, model, byId: new Map() };
-    vectorCache.set(db, cache);
+    vectorCache.set(vectors, cache);
   }
   const missing = ids.filter((id) => !cache.byId.has(id));
-  if (missing.length > 0) {
-    const rows = cachedStatement(
-      db,
-      'SELECT id, embedding FROM graph_facts WHERE id IN (SELECT value FROM json_each(?)) AND embedding_model = ?',
-      { raw: true },
-    ).all(JSON.stringify(missing), model) as [number, Buffer | null][];
-    for (const [id, blob] of rows) {
-      const v = blobToVector(blob);
-      // Stored unit length, so the per-query cosine is one dot product.
-      if (v) cache.byId.set(id, l2normalize(v));
-    }
-  }
+  // Kept unit length, so the per-query cosine is one dot product.
+  for (const [id, v] of vectors.ofFacts(missing, model)) cache.byId.set(id, l2normalize(v));
   return cache.byId;
 }
 
@@ -115,21 +91,17 @@ function factVectors(db: Db, model: string, ids: readonly number[]): Map<number,
  */
 export function loadVectorPool(
   store: Store,
-  scope: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects'>,
+  search: Pick<FactSearch, 'at' | 'knownAt' | 'includeHistory' | 'projects'>,
   model: string,
 ): VectorPool {
-  const cond = conditions(store, { ...scope, text: '' });
-  const rows = store.db
-    .prepare(`SELECT f.id, f.relation, f.memory_type FROM graph_facts f WHERE ${cond.sql} AND f.embedding_model = @model`)
-    .raw()
-    .all({ ...cond.params, model }) as [number, Relation, MemoryType][];
-  const vectors = factVectors(
-    store.db,
+  const refs = store.graph.vectors.refs(scope(store, search), model);
+  const vectors = unitVectors(
+    store.graph.vectors,
     model,
-    rows.map((r) => r[0]),
+    refs.map((r) => r.id),
   );
   const entries: VectorPool['entries'] = [];
-  for (const [id, relation, memory_type] of rows) {
+  for (const { id, relation, memory_type } of refs) {
     const vector = vectors.get(id);
     if (vector) entries.push({ id, relation, memory_type, vector });
   }
@@ -170,7 +142,7 @@ export function vectorFacts(
     if (q.relations && !q.relations.includes(e.relation)) continue;
     if (q.memoryTypes && !q.memoryTypes.includes(e.memory_type)) continue;
     ids.push(e.id);
-    // Pool vectors are unit length (see factVectors); another model's length is never similar.
+    // Pool vectors are unit length (see unitVectors); another model's length is never similar.
     scores.push(e.vector.length === unit.length ? dot(unit, e.vector) : 0);
   }
   return limit > 0 ? topIds(ids, scores, limit) : [];
@@ -178,8 +150,7 @@ export function vectorFacts(
 
 export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
-  const cond = conditions(store, q);
-  const bm25 = bm25Facts(store.db, q.text, { limit, where: cond.sql, params: cond.params }).map((h) => h.id);
+  const bm25 = store.graph.facts.matchText(ftsTerms(q.text), scope(store, q), limit).map((h) => h.id);
   const pool = q.queryVector ? (q.pool ?? loadVectorPool(store, q, q.model ?? 'default')) : undefined;
   const vector = q.queryVector && pool ? vectorFacts(pool, q.queryVector, q, limit) : [];
   const lists: RankedIds[] = vector.length
@@ -190,15 +161,10 @@ export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
     : [{ ids: bm25, weight: 1 }];
   const fused = reciprocalRankFusion(lists);
   if (fused.length === 0) return [];
-  const facts = new Map(
-    factsByIds(
-      store.db,
-      fused.map((f) => f.id),
-    ).map((f) => [f.id, f]),
-  );
+  const facts = new Map(store.graph.facts.byIds(fused.map((f) => f.id)).map((f) => [f.id, f]));
   const now = store.clock.now();
   const reference = q.at ? new Date(q.at) : q.knownAt ? new Date(q.knownAt) : now;
-  const acts = activations(store.db, [...facts.values()], now);
+  const acts = activations(store, [...facts.values()], now);
   const out: ScoredFact[] = [];
   for (const { id, score: rrf } of fused) {
     const fact = facts.get(id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blobToVector, cosine, isJaccardDuplicate, jaccard, textJaccard, vectorToBlob, words } from './similarity.js';
+import { cosine, isJaccardDuplicate, jaccard, textJaccard, words } from './similarity.js';
 
 describe('Jaccard on words of 2+ characters', () => {
   it('drops one-character words and punctuation', () => {
@@ -24,18 +24,11 @@ describe('Jaccard on words of 2+ characters', () => {
   });
 });
 
-describe('cosine and vector blobs', () => {
+describe('cosine', () => {
   it('measures the angle and refuses vectors of different models', () => {
     expect(cosine(new Float32Array([1, 0]), new Float32Array([2, 0]))).toBeCloseTo(1);
     expect(cosine(new Float32Array([1, 0]), new Float32Array([0, 1]))).toBe(0);
     expect(cosine(new Float32Array([1, 0]), new Float32Array([1, 0, 0]))).toBe(0);
     expect(cosine(new Float32Array([0, 0]), new Float32Array([1, 0]))).toBe(0);
-  });
-
-  it('round-trips through a blob and rejects a torn one', () => {
-    const v = new Float32Array([0.5, -1.25, 3]);
-    expect([...(blobToVector(vectorToBlob(v)) ?? [])]).toEqual([0.5, -1.25, 3]);
-    expect(blobToVector(Buffer.from([1, 2, 3]))).toBeUndefined();
-    expect(blobToVector(null)).toBeUndefined();
   });
 });

@@ -1,5 +1,4 @@
 /** Text and vector similarity used by deduplication, chunking and search. Pure. */
-import { bufferToVector } from '../embed/vector-math.js';
 
 // Words are shared with restatement detection in search (below the graph).
 export { words } from '../core/words.js';
@@ -25,9 +24,4 @@ export const COSINE_DUPLICATE = 0.92;
 export const isJaccardDuplicate = (a: string, b: string): boolean => textJaccard(a, b) > JACCARD_DUPLICATE;
 
 // One implementation of the vector maths for the whole engine.
-export { cosine, vectorToBuffer as vectorToBlob } from '../embed/vector-math.js';
-
-export function blobToVector(blob: Buffer | Uint8Array | null | undefined): Float32Array | undefined {
-  if (!blob || blob.byteLength === 0 || blob.byteLength % 4 !== 0) return undefined;
-  return bufferToVector(blob);
-}
+export { cosine } from '../embed/vector-math.js';

@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { recordAccess } from './access.js';
 import { addFact } from './add-fact.js';
 import { embedPending } from './embeddings.js';
-import { recordEpisode } from './episodes.js';
 import { hashEmbedder } from './hash-embedder.js';
 import { reconsolidateFact } from './revise.js';
 import { graphStats } from './stats.js';
@@ -36,8 +34,8 @@ describe('memory quality metrics', () => {
     add('vitest', 'app runs its tests with vitest', 1);
     add('postgres', 'app stores data in postgres 16', 0.8); // supersedes a (version changed)
     reconsolidateFact(store, b, { description: 'app caches sessions and rate limits in redis' });
-    recordAccess(store.db, [b], store.clock.now().toISOString(), 'retrieval');
-    recordEpisode(store.db, { sourceRef: 's1', timestamp: store.clock.now().toISOString(), entityIds: [], factIds: [a] });
+    store.graph.accesses.record([b], store.clock.now().toISOString(), 'retrieval');
+    store.graph.episodes.record({ sourceRef: 's1', timestamp: store.clock.now().toISOString(), entityIds: [], factIds: [a] });
     await embedPending(store, hashEmbedder(16), { limit: 2 });
 
     const s = graphStats(store);

@@ -15,9 +15,7 @@
  */
 import { round } from '../core/text.js';
 import type { Store } from '../store/store.js';
-import { activations, retrievedFactCount } from './access.js';
-import { countEpisodes } from './episodes.js';
-import { CURRENT } from './facts.js';
+import { activations } from './access.js';
 
 export interface GraphStats {
   entities: number;
@@ -48,65 +46,38 @@ export interface GraphStats {
 const ratio = (n: number, d: number): number => (d > 0 ? round(n / d, 3) : 0);
 
 export function graphStats(store: Store): GraphStats {
-  const db = store.db;
+  const { accesses, communities, entities, episodes: graphEpisodes, facts } = store.graph;
   const now = store.clock.now();
-  const params = { now: now.toISOString() };
-  const totals = db
-    .prepare(
-      `SELECT COUNT(*) AS total,
-         SUM(expired_reason IN ('superseded', 'contradicted', 'duplicate')) AS superseded,
-         SUM(expired_reason = 'decayed') AS decayed, SUM(expired_reason = 'retracted') AS retracted,
-         SUM(origin = 'dream') AS distilled
-       FROM graph_facts`,
-    )
-    .get() as { total: number; superseded: number | null; decayed: number | null; retracted: number | null; distilled: number | null };
-  const current = db
-    .prepare(
-      `SELECT f.id, f.emotional_weight, f.confidence, f.memory_type, f.reconsolidation_count, f.embedding IS NOT NULL AS embedded FROM graph_facts f WHERE ${CURRENT}`,
-    )
-    .all(params) as {
-    id: number;
-    emotional_weight: number;
-    confidence: number;
-    memory_type: 'episodic' | 'semantic' | 'procedural';
-    reconsolidation_count: number;
-    embedded: number;
-  }[];
-  const entities = db.prepare('SELECT COUNT(*) AS n, COUNT(embedding) AS embedded FROM graph_entities').get() as {
-    n: number;
-    embedded: number;
-  };
-  const episodes = countEpisodes(db);
-  const communities = (db.prepare('SELECT COUNT(*) AS n FROM graph_communities').get() as { n: number }).n;
+  const totals = facts.totals();
+  const superseded = totals.expired.superseded + totals.expired.contradicted + totals.expired.duplicate;
+  const distilled = totals.origins.dream;
+  const current = facts.summaries({ time: { now: now.toISOString() } });
+  const entityCount = entities.count();
+  const episodes = graphEpisodes.count();
 
-  const finite = [...activations(db, current, now).values()].filter(Number.isFinite);
+  const finite = [...activations(store, current, now).values()].filter(Number.isFinite);
   const types = { episodic: 0, semantic: 0, procedural: 0, unclassified: 0 };
   for (const f of current) types[f.memory_type] = (types[f.memory_type] ?? 0) + 1;
-  const retrieved = current.length
-    ? retrievedFactCount(
-        db,
-        current.map((f) => f.id),
-      )
-    : 0;
+  const retrieved = current.length ? accesses.retrievedCount(current.map((f) => f.id)) : 0;
 
   const stats: Omit<GraphStats, 'healthy'> = {
-    entities: entities.n,
+    entities: entityCount,
     facts: {
       total: totals.total,
       current: current.length,
-      superseded: totals.superseded ?? 0,
-      decayed: totals.decayed ?? 0,
-      retracted: totals.retracted ?? 0,
+      superseded,
+      decayed: totals.expired.decayed,
+      retracted: totals.expired.retracted,
     },
     episodes,
-    communities,
-    dedup_ratio: ratio(totals.superseded ?? 0, totals.total),
-    embedding_coverage: ratio(current.filter((f) => f.embedded).length + entities.embedded, current.length + entities.n),
+    communities: communities.count(),
+    dedup_ratio: ratio(superseded, totals.total),
+    embedding_coverage: ratio(current.filter((f) => f.has_embedding).length + entities.countEmbedded(), current.length + entityCount),
     average_activation: finite.length ? round(finite.reduce((s, a) => s + a, 0) / finite.length, 3) : null,
     reconsolidation_rate: ratio(current.filter((f) => f.reconsolidation_count > 0).length, current.length),
     retrieval_hit_rate: Math.min(1, ratio(retrieved, current.length)),
-    dream_efficiency: ratio(totals.distilled ?? 0, episodes.total),
-    distilled_facts: totals.distilled ?? 0,
+    dream_efficiency: ratio(distilled, episodes.total),
+    distilled_facts: distilled,
     memory_types: types,
     average_confidence: current.length ? round(current.reduce((s, f) => s + f.confidence, 0) / current.length, 3) : null,
   };

@@ -1,8 +1,8 @@
 /**
  * Migration 7: a generation counter for the graph's fact vectors, bumped whenever a fact's
- * vector changes or a fact goes, so a process can keep the vectors it read (factVectors in
- * graph/search.ts) and reread them only after a writer changed them (as vector_generation does
- * for documents).
+ * vector changes or a fact goes, so a process can keep the vectors it read (the graph's
+ * search caches them per connection) and reread them only after a writer changed them (as
+ * vector_generation does for documents).
  */
 import type { Migration } from './migrations.js';
 

@@ -7,7 +7,7 @@ import { buildPromptContext } from '../../context/build.js';
 import { type AddFactResult, addFact, parseRelation, parseValidAt } from '../../graph/add-fact.js';
 import { detectCommunities } from '../../graph/communities.js';
 import { runDreamCycle } from '../../graph/dream.js';
-import { listEntities, requireEntity } from '../../graph/entities.js';
+import { requireEntity } from '../../graph/entities.js';
 import { type Fact, requireFact } from '../../graph/facts.js';
 import { runLifecycle } from '../../graph/maintenance.js';
 import { ENTITY_TYPES, type EntityType, RELATIONS } from '../../graph/ontology.js';
@@ -71,7 +71,7 @@ function describeAdd(r: AddFactResult): string {
 function resolveProject(store: Store, value: string | undefined): string {
   if (value === undefined) return detectProject(process.cwd()).fingerprint;
   if (value === '' || /^[0-9a-f]{16}$/.test(value)) return value;
-  const entity = listEntities(store.db, { type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());
+  const entity = store.graph.entities.list({ type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());
   const fingerprint = entity?.properties.fingerprint;
   if (typeof fingerprint === 'string' && fingerprint) return fingerprint;
   throw new UsageError(
@@ -134,7 +134,7 @@ export function registerGraphCommands(program: Command): void {
       const relation = str(o, 'relation') === undefined ? undefined : parseRelation(str(o, 'relation') as string);
       const limit = parsePositiveInt('limit', str(o, 'limit'), { allowZero: true });
       await withCommandStore(cmd, (store, g) => {
-        const entityId = str(o, 'entity') === undefined ? undefined : requireEntity(store.db, str(o, 'entity') as string).id;
+        const entityId = str(o, 'entity') === undefined ? undefined : requireEntity(store, str(o, 'entity') as string).id;
         const facts = queryFacts(store, { at, knownAt, entityId, relation, project: str(o, 'project'), limit });
         emit(g, { facts, count: facts.length, at: at ?? null, known_at: knownAt ?? null }, (r) => factTable(r.facts));
       });
@@ -147,7 +147,7 @@ export function registerGraphCommands(program: Command): void {
     .action(async (id: string, _o: Opts, cmd: Command) => {
       const n = factId(id);
       await withCommandStore(cmd, (store, g) =>
-        emit(g, requireFact(store.db, n), (f) => [
+        emit(g, requireFact(store, n), (f) => [
           `#${f.id} ${factLine(f)}`,
           `  ${f.relation} (${f.category}), ${f.memory_type}, confidence ${f.confidence.toFixed(2)}, weight ${f.emotional_weight}, origin ${f.origin}`,
           `  valid ${f.valid_at} -> ${f.invalid_at ?? 'now'}; recorded ${f.created_at} -> ${f.expired_at ?? 'now'}${f.expired_reason ? ` (${f.expired_reason})` : ''}`,
@@ -163,7 +163,7 @@ export function registerGraphCommands(program: Command): void {
     .argument('<entity>', 'entity name or id')
     .action(async (name: string, _o: Opts, cmd: Command) => {
       await withCommandStore(cmd, (store, g) => {
-        const facts = timeline(store, requireEntity(store.db, name).id);
+        const facts = timeline(store, requireEntity(store, name).id);
         emit(g, { facts, count: facts.length }, (r) => factTable(r.facts));
       });
     });
@@ -188,7 +188,7 @@ export function registerGraphCommands(program: Command): void {
         );
       }
       await withCommandStore(cmd, (store, g) => {
-        const old = requireFact(store.db, n);
+        const old = requireFact(store, n);
         const description = str(o, 'description');
         const result = supersedeFact(store, n, {
           invalidAt: str(o, 'invalidAt'),
@@ -241,7 +241,7 @@ export function registerGraphCommands(program: Command): void {
       const type = entityType(str(o, 'type'), 'type');
       const limit = parsePositiveInt('limit', str(o, 'limit'), { allowZero: true });
       await withCommandStore(cmd, (store, g) => {
-        const entities = listEntities(store.db, { type, limit });
+        const entities = store.graph.entities.list({ type, limit });
         emit(g, { entities, count: entities.length }, (r) =>
           r.entities.length
             ? table([

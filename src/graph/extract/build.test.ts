@@ -4,8 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/cli.js';
 import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
-import { getEpisode } from '../episodes.js';
-import { countFacts, getFact } from '../facts.js';
 import { hashEmbedder } from '../hash-embedder.js';
 import { queryFacts } from '../temporal.js';
 import { graphSessionEnd } from '../session-end.js';
@@ -112,7 +110,7 @@ describe('building the graph from a session, deterministically', () => {
     expect(fix?.description).toMatch(/^When npm test fails with ".*" → edit src\/cart\.ts$/);
     const pref = queryFacts(store).find((f) => f.relation === 'prefers');
     expect(pref).toMatchObject({ project: '', emotional_weight: 1 });
-    const episode = getEpisode(store.db, 's1');
+    const episode = store.graph.episodes.get('s1');
     expect(episode?.facts).toHaveLength(report.facts.length);
     expect(episode?.entities.length).toBeGreaterThan(5);
   });
@@ -120,10 +118,10 @@ describe('building the graph from a session, deterministically', () => {
   it('is idempotent: building the same session again adds nothing', async () => {
     typicalSession('s1');
     await buildGraphFromSession(store, { sessionId: 's1' });
-    const count = countFacts(store.db);
+    const count = store.graph.facts.count();
     const again = await buildGraphFromSession(store, { sessionId: 's1' });
     expect(again.actions.created).toBe(0);
-    expect(countFacts(store.db)).toBe(count);
+    expect(store.graph.facts.count()).toBe(count);
   });
 
   it('supersedes a changed dependency version and retires a removed dependency', async () => {
@@ -138,7 +136,7 @@ describe('building the graph from a session, deterministically', () => {
     observe('s2', { tool: 'Bash', input: 'npm test', base: 'npm' });
     const report = await buildGraphFromSession(store, { sessionId: 's2' });
     expect(report.actions.superseded).toBe(1);
-    expect(getFact(store.db, zod?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', invalid_at: '2026-03-04T12:00:00.000Z' });
+    expect(store.graph.facts.get(zod?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', invalid_at: '2026-03-04T12:00:00.000Z' });
     expect(queryFacts(store).find((f) => f.target === 'zod')?.description).toBe('shop depends on zod ^5.0.0 (package.json)');
     expect(report.retired_dependencies).toHaveLength(1);
     expect(facts()).not.toContain('shop depends_on vitest');
@@ -211,10 +209,10 @@ describe('building the graph with a model', () => {
     const kysely = queryFacts(store).find((f) => f.target === 'Kysely');
     expect(kysely).toMatchObject({ origin: 'llm', relation: 'decided_for' });
     // the new decision restates the old one (same single-choice relation, same attribute): superseded on insert
-    expect(getFact(store.db, old?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', superseded_by: kysely?.id });
+    expect(store.graph.facts.get(old?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', superseded_by: kysely?.id });
     // the explicit contradiction closes its fact in both dimensions
     expect(report.contradicted).toEqual([git?.id]);
-    expect(getFact(store.db, git?.id ?? -1)).toMatchObject({
+    expect(store.graph.facts.get(git?.id ?? -1)).toMatchObject({
       expired_reason: 'contradicted',
       superseded_by: null,
       invalid_at: '2026-03-01T12:00:00.000Z',

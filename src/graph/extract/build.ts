@@ -9,16 +9,13 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { detectProject } from '../../core/project.js';
 import { truncate } from '../../core/text.js';
-import { writeTx } from '../../store/db.js';
 import { parseJsonObject } from '../../store/json.js';
-
+import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
 import { type AddAction, addFact } from '../add-fact.js';
 import { type EmbedFn, deduplicateByEmbedding, embedPending, modelOf } from '../embeddings.js';
-import { listEntities, projectEntity } from '../entities.js';
+import { type Fact, isCurrent } from '../facts.js';
 import { entityKey } from '../ontology.js';
-import { recordEpisode } from '../episodes.js';
-import { CURRENT, closeFact, factsByIds, selectFacts } from '../facts.js';
 import { type SessionEvent, eventsFromObservations, readTranscript } from './events.js';
 import { type CompleteFn, type ExtractionCounts, DEFAULT_TOKEN_BUDGET, buildExtractionPrompt, parseExtraction } from './llm.js';
 import { type ManifestInfo, readManifests } from './manifests.js';
@@ -50,15 +47,6 @@ export interface BuildReport {
   llm: { used: boolean; reason: string; prompt_tokens?: number; counts?: ExtractionCounts };
   embedded?: number;
   embedding_duplicates?: number;
-}
-
-interface SessionRow {
-  project: string;
-  project_name: string;
-  cwd: string;
-  transcript_path: string | null;
-  summary: string;
-  ended_at: string | null;
 }
 
 function sessionText(events: readonly SessionEvent[]): string {
@@ -113,13 +101,8 @@ async function modelExtraction(
   if (!options.complete) return void (report.llm.reason = 'no model configured');
   if (events.length === 0) return void (report.llm.reason = 'nothing to read');
   const now = store.clock.now();
-  const existing = listEntities(store.db, { limit: 100 });
-  const facts = selectFacts(
-    store.db,
-    `${CURRENT} AND f.project IN (@project, '')`,
-    { now: now.toISOString(), project: fingerprint },
-    'ORDER BY f.id DESC LIMIT 50',
-  );
+  const existing = store.graph.entities.list({ limit: 100 });
+  const facts = store.graph.facts.list({ time: { now: now.toISOString() }, projects: [fingerprint] }, { order: 'recent', limit: 50 });
   const prompt = buildExtractionPrompt(
     { projectName, sessionId: options.sessionId, entities: existing, facts, sessionText: sessionText(events) },
     options.tokenBudget ?? DEFAULT_TOKEN_BUDGET,
@@ -147,22 +130,77 @@ function retireDependencies(store: Store, projectId: number, manifests: Manifest
   if (manifests.manifests.length === 0) return [];
   const now = store.clock.now().toISOString();
   const listed = new Set(manifests.dependencies.map((d) => `${d.manifest}\u0000${entityKey(d.name)}`));
-  const stale = selectFacts(
-    store.db,
-    `f.source_id = @p AND f.relation = 'depends_on' AND json_extract(f.metadata, '$.from') = 'manifest' AND ${CURRENT}`,
-    { p: projectId, now },
-  ).filter((f) => {
+  const stale = store.graph.facts.list({ sourceId: projectId, relations: ['depends_on'], time: { now } }).filter((f) => {
     const manifest = String(f.metadata.manifest ?? '');
-    return manifests.manifests.includes(manifest) && !listed.has(`${manifest}\u0000${entityKey(f.target)}`);
+    return (
+      f.metadata.from === 'manifest' && manifests.manifests.includes(manifest) && !listed.has(`${manifest}\u0000${entityKey(f.target)}`)
+    );
   });
-  for (const f of stale) closeFact(store.db, f.id, { expiredAt: now, invalidAt: now, reason: 'retracted' });
+  for (const f of stale) store.graph.facts.close(f.id, { expiredAt: now, invalidAt: now, reason: 'retracted' });
   return stale.map((f) => f.id);
 }
 
+/** The model's contradictions: each names a current fact, closed (and linked to its replacement when the model added one). */
+function applyContradictions(store: Store, model: ExtractedGraph | undefined, added: readonly Fact[], report: BuildReport): void {
+  const now = store.clock.now();
+  const nowIso = now.toISOString();
+  for (const c of model?.contradictions ?? []) {
+    const replacement = c.replacedBy !== undefined ? added[c.replacedBy] : undefined;
+    const current = store.graph.facts.get(c.factId);
+    if (!current || !isCurrent(current, now) || current.id === replacement?.id) continue;
+    store.graph.facts.close(c.factId, {
+      expiredAt: nowIso,
+      invalidAt: replacement?.valid_at ?? nowIso,
+      reason: 'contradicted',
+      supersededBy: replacement?.id,
+    });
+    report.contradicted.push(c.factId);
+  }
+}
+
+/** Adds what was extracted, applies the model's contradictions, retires stale dependencies and links the episode. */
+function applyExtraction(
+  store: Store,
+  extracted: { deterministic: readonly ExtractedFact[]; model: ExtractedGraph | undefined; manifests: ManifestInfo },
+  context: { sessionId: string; fingerprint: string; timestamp: string; summary: string },
+  report: BuildReport,
+): void {
+  const apply = (f: ExtractedFact, origin: 'deterministic' | 'llm') => {
+    const r = addFact(store, {
+      source: f.source,
+      target: f.target,
+      relation: f.relation,
+      description: f.description,
+      confidence: f.confidence,
+      validAt: f.validAt,
+      correction: f.correction,
+      project: f.global ? '' : context.fingerprint,
+      sourceSession: context.sessionId,
+      origin,
+      metadata: f.metadata,
+    });
+    report.actions[r.action]++;
+    report.facts.push(r.fact.id);
+    return r.fact;
+  };
+  for (const f of extracted.deterministic) apply(f, 'deterministic');
+  const added = (extracted.model?.facts ?? []).map((f) => apply(f, 'llm'));
+  applyContradictions(store, extracted.model, added, report);
+  const projectNode = store.graph.entities.projectByFingerprint(context.fingerprint);
+  if (projectNode) report.retired_dependencies = retireDependencies(store, projectNode.id, extracted.manifests);
+  const facts = store.graph.facts.byIds(report.facts);
+  report.episode = store.graph.episodes.record({
+    sourceRef: context.sessionId,
+    project: context.fingerprint,
+    timestamp: context.timestamp,
+    summary: context.summary,
+    entityIds: facts.flatMap((f) => [f.source_id, f.target_id]),
+    factIds: facts.map((f) => f.id),
+  });
+}
+
 export async function buildGraphFromSession(store: Store, options: BuildOptions): Promise<BuildReport> {
-  const row = store.db
-    .prepare('SELECT project, project_name, cwd, transcript_path, summary, ended_at FROM sessions WHERE id = ?')
-    .get(options.sessionId) as SessionRow | undefined;
+  const row = store.sessions.get(options.sessionId);
   const loaded = loadEvents(store, options, row);
   const { events, source, cwd } = loaded;
   const detected = cwd ? detectProject(cwd) : undefined;
@@ -191,53 +229,8 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
   });
   const model = await modelExtraction(store, options, events, name, fingerprint, report);
   const timestamp = events.at(-1)?.ts || row?.ended_at || store.clock.now().toISOString();
-
-  writeTx(store.db, () => {
-    const apply = (f: ExtractedFact, origin: 'deterministic' | 'llm') => {
-      const r = addFact(store, {
-        source: f.source,
-        target: f.target,
-        relation: f.relation,
-        description: f.description,
-        confidence: f.confidence,
-        validAt: f.validAt,
-        correction: f.correction,
-        project: f.global ? '' : fingerprint,
-        sourceSession: options.sessionId,
-        origin,
-        metadata: f.metadata,
-      });
-      report.actions[r.action]++;
-      report.facts.push(r.fact.id);
-      return r.fact;
-    };
-    for (const f of deterministic) apply(f, 'deterministic');
-    const added = (model?.facts ?? []).map((f) => apply(f, 'llm'));
-    const now = store.clock.now().toISOString();
-    for (const c of model?.contradictions ?? []) {
-      const replacement = c.replacedBy !== undefined ? added[c.replacedBy] : undefined;
-      const current = selectFacts(store.db, `f.id = @id AND ${CURRENT}`, { id: c.factId, now })[0];
-      if (!current || current.id === replacement?.id) continue;
-      closeFact(store.db, c.factId, {
-        expiredAt: now,
-        invalidAt: replacement?.valid_at ?? now,
-        reason: 'contradicted',
-        supersededBy: replacement?.id,
-      });
-      report.contradicted.push(c.factId);
-    }
-    const projectNode = projectEntity(store.db, fingerprint);
-    if (projectNode) report.retired_dependencies = retireDependencies(store, projectNode.id, manifests);
-    const facts = report.facts.length ? factsByIds(store.db, report.facts) : [];
-    report.episode = recordEpisode(store.db, {
-      sourceRef: options.sessionId,
-      project: fingerprint,
-      timestamp,
-      summary: row?.summary ?? '',
-      entityIds: facts.flatMap((f) => [f.source_id, f.target_id]),
-      factIds: facts.map((f) => f.id),
-    });
-  });
+  const context = { sessionId: options.sessionId, fingerprint, timestamp, summary: row?.summary ?? '' };
+  store.transaction(() => applyExtraction(store, { deterministic, model, manifests }, context, report));
 
   if (options.embed) {
     const embedded = await embedPending(store, options.embed, { limit: Math.max(50, report.facts.length * 2) });

@@ -4,6 +4,7 @@ import { TokenBudget } from '../../llm/budget.js';
 import { llmConfigSchema } from '../../llm/config.js';
 import { createProvider } from '../../llm/provider.js';
 import { type Stub, chatCompletion, startStub } from '../../test-support/llm-stub.js';
+import { rawDatabase } from '../../store/testing.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
 import { queryFacts } from '../temporal.js';
 import { buildGraphFromSession } from './build.js';
@@ -44,7 +45,7 @@ function completeFor(baseUrl: string, budget = new TokenBudget(store.usage, conf
 }
 
 const usage = () =>
-  store.db.prepare("SELECT purpose, ok, input_tokens + output_tokens AS tokens FROM llm_usage WHERE purpose = 'graph'").all() as {
+  rawDatabase(store).prepare("SELECT purpose, ok, input_tokens + output_tokens AS tokens FROM llm_usage WHERE purpose = 'graph'").all() as {
     ok: number;
     tokens: number;
   }[];

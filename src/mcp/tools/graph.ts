@@ -69,7 +69,7 @@ const graphFactsTool = defineTool({
     const facts = queryFacts(ctx.store, {
       at: parseValidAt(args.at || undefined, 'at'),
       knownAt: parseValidAt(args.known_at || undefined, 'known_at'),
-      entityId: args.entity ? requireEntity(ctx.store.db, args.entity).id : undefined,
+      entityId: args.entity ? requireEntity(ctx.store, args.entity).id : undefined,
       limit: args.limit,
     });
     const shaped = facts.map((f) => factShape.parse(f));

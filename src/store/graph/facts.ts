@@ -1,0 +1,171 @@
+/** Facts (graph edges): reads by structured filter, and the low-level writes. SQL only; when to write is the graph's rule. */
+import { type Db, cachedStatement } from '../db.js';
+import { quoteFtsTerms } from '../instincts.js';
+import { parseJson, parseJsonObject } from '../json.js';
+import { type FactFilter, type FactOrder, ORDER_SQL, factWhere } from './filter.js';
+import type { ExpiredReason, Fact, FactClose, FactSummary, HistoryEntry, NewFact, Origin } from './records.js';
+
+/** Every fact counted by why it closed and where it came from. */
+export interface FactTotals {
+  total: number;
+  expired: Record<ExpiredReason, number>;
+  origins: Record<Origin, number>;
+}
+
+/** A fact found by its words: higher scores match better. */
+export interface TextMatch {
+  id: number;
+  score: number;
+}
+
+export interface FactRepository {
+  get(id: number): Fact | undefined;
+  /** Facts by id (any time, any project), in id order. */
+  byIds(ids: readonly number[]): Fact[];
+  list(filter?: FactFilter, options?: { order?: FactOrder; limit?: number }): Fact[];
+  count(filter?: FactFilter): number;
+  /** Facts touching the entity, at any time: how hubs are recognised. */
+  degree(entityId: number): number;
+  /** In id order. */
+  summaries(filter?: FactFilter): FactSummary[];
+  totals(): FactTotals;
+  /** Inserts the row (the full-text index follows by trigger); returns its id. */
+  insert(fact: NewFact): number;
+  /** Closes a fact; a validity that already ended earlier is kept. */
+  close(id: number, close: FactClose): void;
+  /** Rewrites the description, confidence and history and counts one reconsolidation; a changed description drops the vector. */
+  revise(id: number, next: { description: string; confidence: number; history: readonly HistoryEntry[] }): void;
+  /** Confidence becomes at least `confidence`. */
+  raiseConfidence(id: number, confidence: number): void;
+  /**
+   * Full-text search: facts holding any of the terms, ranked by BM25 (description 2,
+   * entity names 1.5, relation 1), best first.
+   */
+  matchText(terms: readonly string[], filter: FactFilter, limit: number): TextMatch[];
+}
+
+type FactRow = Omit<Fact, 'history' | 'metadata' | 'has_embedding'> & { history: string; metadata: string; has_embedding: number };
+
+const FACT_COLUMNS = `f.id, f.source_id, f.target_id, s.name AS source, t.name AS target, f.relation, f.category, f.description,
+  f.memory_type, f.confidence, f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.superseded_by, f.expired_reason,
+  f.emotional_weight, f.reconsolidation_count, f.history, f.project, f.source_session, f.origin, f.metadata,
+  f.embedding IS NOT NULL AS has_embedding`;
+
+const FACT_FROM = 'graph_facts f JOIN graph_entities s ON s.id = f.source_id JOIN graph_entities t ON t.id = f.target_id';
+
+const SUMMARY_COLUMNS = `f.id, f.source_id, f.target_id, f.memory_type, f.confidence, f.emotional_weight, f.reconsolidation_count,
+  f.embedding IS NOT NULL AS has_embedding`;
+
+const toFact = (row: FactRow): Fact => ({
+  ...row,
+  history: parseJson<HistoryEntry[]>(row.history, []),
+  metadata: parseJsonObject(row.metadata),
+  has_embedding: row.has_embedding === 1,
+});
+
+const CLOSE = `UPDATE graph_facts SET expired_at = @expiredAt, expired_reason = @reason, superseded_by = COALESCE(@supersededBy, superseded_by),
+  invalid_at = CASE WHEN @invalidAt IS NULL THEN invalid_at WHEN invalid_at IS NULL OR invalid_at > @invalidAt THEN @invalidAt ELSE invalid_at END
+  WHERE id = @id`;
+
+const REVISE = `UPDATE graph_facts SET description = @description, confidence = @confidence, history = @history,
+  reconsolidation_count = reconsolidation_count + 1,
+  embedding = CASE WHEN description = @description THEN embedding END,
+  embedding_model = CASE WHEN description = @description THEN embedding_model END
+  WHERE id = @id`;
+
+const INSERT = `INSERT INTO graph_facts (source_id, target_id, relation, category, description, memory_type, confidence, valid_at, invalid_at,
+    created_at, emotional_weight, project, source_session, origin, metadata)
+  VALUES (@source_id, @target_id, @relation, @category, @description, @memory_type, @confidence, @valid_at, @invalid_at,
+    @created_at, @emotional_weight, @project, @source_session, @origin, @metadata)`;
+
+const DEGREE =
+  'SELECT (SELECT COUNT(*) FROM graph_facts WHERE source_id = @e) + (SELECT COUNT(*) FROM graph_facts WHERE target_id = @e) AS n';
+
+function totals(db: Db): FactTotals {
+  const rows = cachedStatement(
+    db,
+    'SELECT expired_reason, origin, COUNT(*) AS n FROM graph_facts GROUP BY expired_reason, origin',
+  ).all() as {
+    expired_reason: ExpiredReason | null;
+    origin: Origin;
+    n: number;
+  }[];
+  const out: FactTotals = {
+    total: 0,
+    expired: { superseded: 0, contradicted: 0, duplicate: 0, decayed: 0, retracted: 0 },
+    origins: { manual: 0, deterministic: 0, llm: 0, dream: 0 },
+  };
+  for (const r of rows) {
+    out.total += r.n;
+    if (r.expired_reason) out.expired[r.expired_reason] += r.n;
+    out.origins[r.origin] += r.n;
+  }
+  return out;
+}
+
+function matchText(db: Db, terms: readonly string[], filter: FactFilter, limit: number): TextMatch[] {
+  const expression = quoteFtsTerms(terms.join(' '), 'OR');
+  if (!expression) return [];
+  const where = factWhere(filter);
+  const sql = `SELECT f.id AS id, -bm25(graph_facts_fts, 2.0, 1.5, 1.0) AS score
+    FROM graph_facts_fts JOIN graph_facts f ON f.id = graph_facts_fts.rowid
+    WHERE graph_facts_fts MATCH @expression AND ${where.sql}
+    ORDER BY bm25(graph_facts_fts, 2.0, 1.5, 1.0) LIMIT @limit`;
+  return cachedStatement(db, sql).all({ ...where.params, expression, limit }) as TextMatch[];
+}
+
+export function createFactRepository(db: Db): FactRepository {
+  const list = (filter: FactFilter = {}, options: { order?: FactOrder; limit?: number } = {}): Fact[] => {
+    const where = factWhere(filter);
+    const sql = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE ${where.sql} ORDER BY ${ORDER_SQL[options.order ?? 'id']} LIMIT @limit`;
+    return (cachedStatement(db, sql).all({ ...where.params, limit: options.limit ?? -1 }) as FactRow[]).map(toFact);
+  };
+  return {
+    get: (id) => {
+      const row = cachedStatement(db, `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.id = ?`).get(id) as FactRow | undefined;
+      return row ? toFact(row) : undefined;
+    },
+    byIds: (ids) => (ids.length === 0 ? [] : list({ ids: [...new Set(ids)] })),
+    list,
+    count(filter = {}) {
+      const where = factWhere(filter);
+      return (cachedStatement(db, `SELECT COUNT(*) AS n FROM graph_facts f WHERE ${where.sql}`).get(where.params) as { n: number }).n;
+    },
+    degree: (entityId) => (cachedStatement(db, DEGREE).get({ e: entityId }) as { n: number }).n,
+    summaries(filter = {}) {
+      const where = factWhere(filter);
+      const rows = cachedStatement(db, `SELECT ${SUMMARY_COLUMNS} FROM graph_facts f WHERE ${where.sql} ORDER BY f.id`).all(where.params);
+      return (rows as (Omit<FactSummary, 'has_embedding'> & { has_embedding: number })[]).map((r) => ({
+        ...r,
+        has_embedding: r.has_embedding === 1,
+      }));
+    },
+    totals: () => totals(db),
+    insert: (fact) =>
+      Number(
+        cachedStatement(db, INSERT).run({ ...fact, invalid_at: fact.invalid_at ?? null, metadata: JSON.stringify(fact.metadata) })
+          .lastInsertRowid,
+      ),
+    close(id, close) {
+      cachedStatement(db, CLOSE).run({
+        id,
+        expiredAt: close.expiredAt,
+        reason: close.reason,
+        invalidAt: close.invalidAt ?? null,
+        supersededBy: close.supersededBy ?? null,
+      });
+    },
+    revise(id, next) {
+      cachedStatement(db, REVISE).run({
+        id,
+        description: next.description,
+        confidence: next.confidence,
+        history: JSON.stringify(next.history),
+      });
+    },
+    raiseConfidence(id, confidence) {
+      cachedStatement(db, 'UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ?').run(confidence, id);
+    },
+    matchText: (terms, filter, limit) => matchText(db, terms, filter, limit),
+  };
+}

@@ -19,7 +19,12 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 elif [ -d "$root/.homunculus-setup.lock" ]; then
   state=running
 else
-  nohup sh "$root/scripts/setup.sh" >/dev/null 2>&1 &
+  # In its own session, so the agent does not wait for it (nor kill it) when the hook returns.
+  if command -v setsid >/dev/null 2>&1; then
+    setsid sh "$root/scripts/setup.sh" </dev/null >/dev/null 2>&1 &
+  else
+    nohup sh "$root/scripts/setup.sh" </dev/null >/dev/null 2>&1 &
+  fi
   state=started
 fi
 case "$state" in

@@ -36,3 +36,10 @@ export function hasOnnxRuntime(what: string): boolean {
   skipLine(what, `transformers.js is not installed in ${TEST_RUNTIME} (the test setup could not reach the npm registry)`);
   return false;
 }
+
+/** True when the agent client's binary is installed; otherwise says which test is skipped. */
+export function hasAgent(bin: string | undefined, what: string): bin is string {
+  if (bin) return true;
+  skipLine(what, 'the agent client is not installed in .test-tools/agents (the test setup could not reach the npm registry)');
+  return false;
+}

@@ -11,6 +11,7 @@ const LAYER: Record<string, number> = {
   embed: 2,
   search: 2,
   llm: 2,
+  capture: 3,
   learn: 3,
   graph: 3,
   view: 4,

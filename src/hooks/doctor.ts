@@ -11,7 +11,7 @@ import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
 import { commandWords, isHomunculusHookCommand } from './entry.js';
 import { HOOK_LOG } from './log.js';
-import { spooledCount } from '../store/spool.js';
+import { spooledCount } from '../capture/spool/write.js';
 import { type Scope, type Target, targetFor } from './targets.js';
 
 /** The shape doctor.ts expects (kept structural so cli/ and hooks/ do not import each other in a cycle). */

@@ -17,7 +17,7 @@ import { logHook } from './log.js';
 import { emptyOutput, formatOutput } from './output.js';
 import { type RawPayload, parsePayload } from './payload.js';
 import { toolObservation } from './record.js';
-import { spoolObservation } from '../store/spool.js';
+import { spoolObservation } from '../capture/spool/write.js';
 
 /** How long a hook waits on a database another process is writing. */
 export const HOOK_BUSY_TIMEOUT_MS = 3_000;
@@ -72,7 +72,7 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
     const store = options.store ?? openStore({ home, clock });
     try {
       if (!options.store) store.setBusyTimeout(HOOK_BUSY_TIMEOUT_MS);
-      const { drainSpool } = await import('../store/spool-drain.js');
+      const { drainSpool } = await import('../capture/spool/drain.js');
       tryRecord(logs, `${hook}: draining the spool`, () => (drainSpool(store, store.paths.home), { status: 'done' }));
       return await dispatch(hook, input, store, env, logs);
     } finally {

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { detectProject } from '../core/project.js';
 import type { Store } from '../store/store.js';
 import { type HookInput, normalise } from './agents.js';
-import { drainSpool } from '../store/spool-drain.js';
+import { drainSpool } from '../capture/spool/drain.js';
 import { promptText } from './observation.js';
 import { type Built, lifecycleObservation, promptObservationFor, toolObservation, write } from './record.js';
 import { renderSessionFile, upsertSession } from './sessions.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { evolve } from '../../learn/evolve.js';
 import { instinctStatus } from '../../learn/stats.js';
-import { drainSpool } from '../../store/spool-drain.js';
+import { drainSpool } from '../../capture/spool/drain.js';
 import { withCommandStore } from '../context.js';
 import { emit } from '../output.js';
 

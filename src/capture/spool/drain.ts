@@ -1,12 +1,12 @@
 /**
- * Draining the observe hook's spool (spool.ts) into the observations table. Whoever reads
+ * Draining the observe hook's spool (write.ts) into the observations table. Whoever reads
  * pending observations (the stop hook, import, the learning run) drains first.
  */
 import { readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NewObservation } from './observations.js';
-import type { Store } from './store.js';
-import { spoolDir } from './spool.js';
+import type { NewObservation } from '../../store/observations.js';
+import type { Store } from '../../store/store.js';
+import { spoolDir } from './write.js';
 
 export interface DrainResult {
   files: number;

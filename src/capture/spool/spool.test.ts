@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestStore, testStore } from '../test-support/store.js';
-import { drainSpool } from './spool-drain.js';
-import { spoolDir, spoolObservation, spooledCount } from './spool.js';
+import { type TestStore, testStore } from '../../test-support/store.js';
+import { drainSpool } from './drain.js';
+import { spoolDir, spoolObservation, spooledCount } from './write.js';
 
 describe('spool and drain', () => {
   let store: TestStore;

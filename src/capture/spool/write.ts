@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NewObservation } from './observations.js';
+import type { NewObservation } from '../../store/observations.js';
 
 export const spoolDir = (home: string): string => join(home, 'spool');
 

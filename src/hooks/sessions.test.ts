@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { parseFrontmatter } from '../view/frontmatter.js';
+import { parseFrontmatter } from '../core/frontmatter.js';
 import {
   ARCHIVED_DIR,
   type SessionRow,

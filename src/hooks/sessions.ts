@@ -17,7 +17,7 @@ import type { SessionRow } from '../store/sessions.js';
 import type { Store } from '../store/store.js';
 
 export type { SessionRow } from '../store/sessions.js';
-import { renderFrontmatter } from '../view/frontmatter.js';
+import { renderFrontmatter } from '../core/frontmatter.js';
 import { CHANGING_KINDS, toolKind } from './tools.js';
 
 export interface SessionEndInput {

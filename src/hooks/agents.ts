@@ -5,68 +5,20 @@
  * mistyped field becomes undefined, never an exception.
  */
 import { contentId } from '../core/ids.js';
+import type { Agent, HookInput } from '../capture/agents.js';
 
-export const AGENTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
-export type Agent = (typeof AGENTS)[number];
-
-export const HOOKS = ['observe', 'start', 'prompt', 'recall', 'stop'] as const;
-export type HookName = (typeof HOOKS)[number];
-
-export interface ToolEvent {
-  name: string;
-  input: unknown;
-  response?: unknown;
-  failed: boolean;
-  error?: string;
-  toolUseId: string;
-  durationMs?: number;
-}
-
-export interface HookInput {
-  agent: Agent;
-  /** The agent's own event name (PostToolUse, AfterTool, afterFileEdit ...), '' when absent. */
-  event: string;
-  sessionId: string;
-  cwd: string;
-  ts: string;
-  transcriptPath?: string;
-  agentVersion?: string;
-  tool?: ToolEvent;
-  prompt?: string;
-  /** SessionStart source (startup, resume ...) or SessionEnd reason. */
-  reason?: string;
-}
-
-/** Which hook each agent event runs when the command line names the event instead of the hook. */
-const HOOK_BY_EVENT: Readonly<Record<string, HookName>> = {
-  SessionStart: 'start',
-  UserPromptSubmit: 'prompt',
-  PostToolUse: 'observe',
-  PostToolUseFailure: 'observe',
-  Stop: 'stop',
-  SessionEnd: 'stop',
-  BeforeAgent: 'prompt',
-  AfterTool: 'observe',
-  AfterAgent: 'stop',
-  sessionStart: 'start',
-  beforeSubmitPrompt: 'prompt',
-  afterShellExecution: 'observe',
-  afterFileEdit: 'observe',
-  afterMCPExecution: 'observe',
-  postToolUse: 'observe',
-  stop: 'stop',
-  sessionEnd: 'stop',
-};
-
-/** Events whose `stop` means the session is over (not merely a turn). */
-export const ENDING_EVENTS: ReadonlySet<string> = new Set(['SessionEnd', 'sessionEnd']);
+export {
+  AGENTS,
+  type Agent,
+  ENDING_EVENTS,
+  HOOKS,
+  type HookInput,
+  type HookName,
+  type ToolEvent,
+  hookForEvent,
+} from '../capture/agents.js';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection']);
-
-export function hookForEvent(name: string): HookName | undefined {
-  if ((HOOKS as readonly string[]).includes(name)) return name as HookName;
-  return HOOK_BY_EVENT[name];
-}
 
 type Obj = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

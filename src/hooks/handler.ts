@@ -50,7 +50,7 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
   let hook: HookName | undefined;
   let agent: Agent = options.agent ?? 'claude-code';
   try {
-    logs = homePaths(resolveHome(options.home, env)).logs;
+    logs = homePaths(resolveHome(options.home, env)).hookLog;
     const payload = parsePayload(text(raw));
     hook = hookForEvent(hookArg) ?? hookForEvent(String(payload.value.hook_event_name ?? ''));
     const clock = options.clock ?? systemClock(env);

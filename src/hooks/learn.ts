@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } f
 import { dirname, join } from 'node:path';
 import { lockHolder } from '../core/lock.js';
 import type { Store } from '../store/store.js';
-import { CLI_ENTRY } from './entry.js';
+import { CLI_ENTRY } from '../core/entry.js';
 
 export type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
 

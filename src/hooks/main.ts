@@ -3,21 +3,14 @@
  * bin.ts before the command-line framework loads. It always exits 0 with valid output,
  * and answers within HOOK_DEADLINE_MS even when the database is stuck.
  */
-import { AGENTS, type Agent, hookForEvent } from './agents.js';
+import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
 import { runHook } from './handler.js';
 import { emptyOutput } from './output.js';
 import { readStdin } from './payload.js';
 
 export const HOOK_DEADLINE_MS = 15_000;
 
-export const HOOK_USAGE = `Usage: homunculus hook EVENT [--agent claude-code|codex|gemini|cursor] [--home DIR]
-
-Runs one agent hook: reads the hook's JSON payload on stdin and prints the agent's
-expected output. EVENT is observe, start, prompt, recall or stop, or the agent's own
-event name (PostToolUse, SessionStart, UserPromptSubmit, Stop, SessionEnd, AfterTool,
-BeforeAgent, afterFileEdit ...). Always exits 0; failures go to $HOMUNCULUS_HOME/logs/hooks.log.
-Skipped when HOMUNCULUS_OBSERVER is set.
-`;
+export { HOOK_USAGE };
 
 interface HookArgs {
   event: string;

@@ -12,7 +12,7 @@ import { openStore, type Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
 import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 import { type ReplayRecord, pluginHooks, replayAsProcesses, replayInProcess, transcriptHookEvents } from '../test-support/replay.js';
-import { targetFor } from './targets.js';
+import { targetFor } from '../capture/install/targets.js';
 
 const CORPUS = TRANSCRIPTS;
 const piece = (...p: string[]): string => p.join('');

@@ -4,9 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { BIN, cli, tempDir } from '../test-support/cli.js';
-import { hooksCheck, missingPaths, observationsCheck } from './doctor.js';
-import { applyPlan, planInstall } from './install.js';
-import { targetFor } from './targets.js';
+import { hooksCheck, observationsCheck } from './doctor.js';
+import { applyPlan } from './install/apply.js';
+import { missingPaths } from './install/installed.js';
+import { planInstall } from './install/plan.js';
+import { targetFor } from './install/targets.js';
 
 let dir: { path: string; cleanup: () => void };
 beforeEach(() => (dir = tempDir('hom-doctor-')));

@@ -1,8 +1,5 @@
-/** How agents and background jobs run this CLI: the node binary and the built entry point. */
-import { fileURLToPath } from 'node:url';
-
-/** dist/cli/bin.js of this installation. */
-export const CLI_ENTRY = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
+/** The command line an agent runs for a hook, and recognising one this tool installed. */
+import { CLI_ENTRY } from '../../core/entry.js';
 
 /** Quotes a word for a POSIX shell when it needs it. */
 export function shellQuote(word: string): string {

@@ -4,58 +4,20 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
-import { commandWords, isHomunculusHookCommand } from './entry.js';
-import { HOOK_LOG } from './log.js';
-import { spooledCount } from '../capture/spool/write.js';
-import { type Scope, type Target, targetFor } from './targets.js';
+import { installedCommands, missingPaths } from './install/installed.js';
+import { type Scope, targetFor } from './install/targets.js';
+import { spooledCount } from './spool/write.js';
 
-/** The shape doctor.ts expects (kept structural so cli/ and hooks/ do not import each other in a cycle). */
+/** The shape cli/doctor.ts expects, kept structural: the domain does not import a surface. */
 interface Result {
   name: string;
   status: 'ok' | 'warn' | 'fail';
   detail: string;
   fix?: string;
-}
-
-/** Every hook command of ours in a settings file, with the hook events they sit under. */
-export function installedCommands(target: Target): { event: string; command: string }[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(target.hooksFile, 'utf8'));
-  } catch {
-    return [];
-  }
-  const hooks = (value as { hooks?: unknown } | null)?.hooks;
-  if (!hooks || typeof hooks !== 'object') return [];
-  const out: { event: string; command: string }[] = [];
-  for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      const entries =
-        target.shape === 'flat'
-          ? [group]
-          : Array.isArray((group as { hooks?: unknown })?.hooks)
-            ? (group as { hooks: unknown[] }).hooks
-            : [];
-      for (const e of entries) {
-        const command = (e as { command?: unknown } | null)?.command;
-        if (isHomunculusHookCommand(command)) out.push({ event, command: command as string });
-      }
-    }
-  }
-  return out;
-}
-
-/** Paths a hook command runs (its interpreter and script) that do not exist. */
-export function missingPaths(command: string): string[] {
-  return commandWords(command)
-    .filter((w) => w.startsWith('/') && (w.endsWith('.js') || /\/node[^/]*$/.test(w)))
-    .filter((w) => !existsSync(w));
 }
 
 export function hooksCheck(home: string = process.env.HOME ?? homedir(), cwd: string = process.cwd()): Result {
@@ -98,7 +60,7 @@ const DAY = 86_400_000;
 function recentFailures(paths: HomePaths, now: number): { count: number; last?: string } {
   let text: string;
   try {
-    text = readFileSync(join(paths.logs, HOOK_LOG), 'utf8');
+    text = readFileSync(paths.hookLog, 'utf8');
   } catch {
     return { count: 0 };
   }
@@ -144,7 +106,7 @@ export function observationsCheck(paths: HomePaths): Result {
       name: 'observations',
       status: 'warn',
       detail,
-      fix: `Hooks may not be firing: see ${join(paths.logs, HOOK_LOG)} and the hooks check above.`,
+      fix: `Hooks may not be firing: see ${paths.hookLog} and the hooks check above.`,
     };
   }
   return { name: 'observations', status: 'ok', detail };

@@ -4,7 +4,7 @@
  * background; prompt and stop run in line.
  */
 import { join } from 'node:path';
-import type { Agent, HookName } from './agents.js';
+import type { Agent, HookName } from '../agents.js';
 
 export type Scope = 'user' | 'project';
 

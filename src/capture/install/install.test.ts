@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../test-support/cli.js';
-import { BACKUP_SUFFIX, applyPlan, planInstall, planUninstall } from './install.js';
-import { mergeCodexToml, removeCodexToml } from './settings.js';
+import { cli, tempDir } from '../../test-support/cli.js';
+import { applyPlan } from './apply.js';
+import { mergeCodexToml, removeCodexToml } from './codex-toml.js';
+import { BACKUP_SUFFIX, planInstall, planUninstall } from './plan.js';
 import { targetFor } from './targets.js';
 
 const PREFIX = '/usr/bin/node /opt/homunculus/dist/cli/bin.js';

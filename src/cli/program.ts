@@ -1,6 +1,7 @@
 /** The `homunculus` command line: global options, commands, and one error policy. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { commandName } from './argv.js';
 import { reportError } from './output.js';
 
 function version(): string {
@@ -45,17 +46,6 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
   { commands: ['graph', 'context'], load: async () => (await import('./commands/graph.js')).registerGraphCommands },
   { commands: ['memory', 'query', 'embed'], load: async () => (await import('./commands/search.js')).registerSearchCommands },
 ];
-
-/** The command a command line names: the first word that is not a global option or its value. */
-export function commandName(argv: readonly string[]): string | undefined {
-  const args = argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '--home') i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
-}
 
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('homunculus')

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/db.js';
 import { cli, tempDir } from '../test-support/cli.js';
-import { AGENTS, HOOKS } from './agents.js';
-import { runHook } from './handler.js';
-import { MAX_PAYLOAD_BYTES } from './payload.js';
+import { AGENTS, HOOKS } from '../capture/agents.js';
+import { runHook } from './run.js';
+import { MAX_PAYLOAD_BYTES } from '../capture/payload.js';
 
 const tool = {
   session_id: 's',

@@ -4,13 +4,11 @@
  * and answers within HOOK_DEADLINE_MS even when the database is stuck.
  */
 import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
-import { runHook } from './handler.js';
 import { emptyOutput } from './output.js';
-import { readStdin } from './payload.js';
+import { runHook } from './run.js';
+import { readStdin } from './stdin.js';
 
 export const HOOK_DEADLINE_MS = 15_000;
-
-export { HOOK_USAGE };
 
 interface HookArgs {
   event: string;

@@ -10,7 +10,7 @@ import type { LearnReport } from '../../learn/report.js';
 import type { Store } from '../../store/store.js';
 import type { CompleteFn } from '../../graph/extract/llm.js';
 import { maintainObservations, toolUsageMonthly } from '../../learn/tiers.js';
-import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS, archiveSessions } from '../../hooks/sessions.js';
+import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS, archiveSessions } from '../../capture/sessions/files.js';
 import { parseStringArray } from '../../store/json.js';
 import { renderAll } from '../../view/render.js';
 import { renderAfterLearn, renderEpisodes } from '../../view/episodes.js';

@@ -8,18 +8,17 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CLI_ENTRY } from '../core/entry.js';
 import { lockHolder } from '../core/lock.js';
 import type { Store } from '../store/store.js';
-import { CLI_ENTRY } from '../core/entry.js';
 
 export type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
 
 /** Stops at the end of a turn start a run at most this often; a session's end always may. */
 export const LEARN_THROTTLE_MS = 5 * 60 * 1000;
 
-export interface LearnOptions {
+export interface LearnStartOptions {
   env: NodeJS.ProcessEnv;
-  pending: number;
   /** The session ended (SessionEnd), rather than a turn (Stop). */
   ending: boolean;
   now: Date;
@@ -33,14 +32,14 @@ function recentlyStarted(marker: string, now: Date): boolean {
   }
 }
 
-export async function startLearning(store: Store, options: LearnOptions): Promise<LearnStart> {
+export async function startLearning(store: Store, options: LearnStartOptions): Promise<LearnStart> {
   const paths = store.paths;
   if (options.env.HOMUNCULUS_NO_LEARN === '1') return 'disabled';
-  if (options.pending === 0) return 'nothing-pending';
+  if (store.observations.count({ pendingOnly: true }) === 0) return 'nothing-pending';
   const marker = join(paths.locks, 'learn.last');
   if (!options.ending && recentlyStarted(marker, options.now)) return 'throttled';
   // The learning modules load only when a run may start (most stops end a turn and are throttled).
-  const { LOCK_STALE_MS, lockPath } = await import('../learn/run.js');
+  const { LOCK_STALE_MS, lockPath } = await import('./run.js');
   if (lockHolder(lockPath(store), { staleMs: LOCK_STALE_MS }) !== undefined) return 'running';
   mkdirSync(dirname(paths.observerLog), { recursive: true });
   const log = openSync(paths.observerLog, 'a');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { baseCommand, exitCodeFrom, isBlockedError, isNoiseCommand, splitCommands, summariseError, toolKind } from './tools.js';
+import { baseCommand, isNoiseCommand, splitCommands } from './command.js';
+import { exitCodeFrom, isBlockedError, summariseError } from './outcome.js';
+import { toolKind } from './tool-kind.js';
 
 describe('toolKind', () => {
   it("knows every agent's names for the same kinds of tool", () => {

@@ -7,7 +7,7 @@ import { acquireLock } from '../core/lock.js';
 import { observe } from '../learn/instincts.js';
 import { openStore, type Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
-import { runHook } from './handler.js';
+import { runHook } from './run.js';
 
 let dir: { path: string; cleanup: () => void };
 let home: string;

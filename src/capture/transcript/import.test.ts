@@ -1,12 +1,12 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore } from '../store/store.js';
-import { cli, tempDir } from '../test-support/cli.js';
-import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
-import { pluginHooks, replayInProcess, transcriptHookEvents } from '../test-support/replay.js';
+import { openStore } from '../../store/store.js';
+import { cli, tempDir } from '../../test-support/cli.js';
+import { pluginHooks, replayInProcess, transcriptHookEvents } from '../../test-support/replay.js';
+import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
 import { importTranscripts } from './import.js';
-import { typedPrompt } from './transcript.js';
+import { typedPrompt } from './records.js';
 
 const CORPUS = TRANSCRIPTS;
 

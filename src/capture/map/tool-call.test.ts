@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectInfo } from '../core/project.js';
-import {
-  type ToolCall,
-  absolutePath,
-  mapToolCall,
-  patchFiles,
-  promptObservation,
-  promptText,
-  resultFacts,
-  shellCommand,
-} from './observation.js';
+import type { ProjectInfo } from '../../core/project.js';
+import { promptText, redactObservation } from '../redact.js';
+import { absolutePath, patchFiles } from './files.js';
+import { resultFacts } from './outcome.js';
+import { promptObservation } from './prompt.js';
+import { shellCommand } from './summary.js';
+import { type ToolCall, mapToolCall } from './tool-call.js';
 
 const project: ProjectInfo = { fingerprint: '0123456789abcdef', name: 'app', root: '/w/app', remote: null };
 const call = (over: Partial<ToolCall>): ToolCall => ({
@@ -24,13 +20,14 @@ const call = (over: Partial<ToolCall>): ToolCall => ({
   ...over,
 });
 
+/** A call mapped, then redacted: the observation as it is stored. */
 const record = (c: ToolCall) => {
   const m = mapToolCall(c);
   if (m.kind !== 'record') throw new Error(`expected a record, got noise: ${m.reason}`);
-  return m.observation;
+  return redactObservation(m.observation);
 };
 
-describe('mapToolCall: per-tool context of seed 000', () => {
+describe('mapping a tool call: per-tool context of seed 000', () => {
   it('Bash: command as input, description as intent, base command and exit code', () => {
     const o = record(
       call({
@@ -105,7 +102,7 @@ describe('mapToolCall: per-tool context of seed 000', () => {
   });
 });
 
-describe('mapToolCall: outcome, errors, noise', () => {
+describe('mapping a tool call: outcome, errors, noise, redaction', () => {
   it('a failed call is an error with a one-line summary and its exit code', () => {
     const o = record(call({ input: { command: 'go test ./...' }, failed: true, error: 'Exit code 1\n--- FAIL: TestX\nFAIL pkg' }));
     expect(o).toMatchObject({ outcome: 'error', error: 'exit 1: --- FAIL: TestX' });
@@ -171,33 +168,11 @@ describe('helpers', () => {
   it('prompt ids depend on session, text and occurrence, not on time', () => {
     const text = promptText('  fix the build  ');
     expect(text).toBe('fix the build');
-    const a = promptObservation({
-      source: 'claude-code',
-      sessionId: 's',
-      ts: '2026-01-01T00:00:00Z',
-      cwd: '/w',
-      project,
-      text,
-      occurrence: 0,
-    });
-    const b = promptObservation({
-      source: 'claude-code',
-      sessionId: 's',
-      ts: '2027-01-01T00:00:00Z',
-      cwd: '/w',
-      project,
-      text,
-      occurrence: 0,
-    });
-    const c = promptObservation({
-      source: 'claude-code',
-      sessionId: 's',
-      ts: '2026-01-01T00:00:00Z',
-      cwd: '/w',
-      project,
-      text,
-      occurrence: 1,
-    });
+    const prompt = (ts: string, occurrence: number) =>
+      promptObservation({ source: 'claude-code', sessionId: 's', ts, cwd: '/w', project, text, occurrence });
+    const a = prompt('2026-01-01T00:00:00Z', 0);
+    const b = prompt('2027-01-01T00:00:00Z', 0);
+    const c = prompt('2026-01-01T00:00:00Z', 1);
     expect(a.tool_use_id).toBe(b.tool_use_id);
     expect(a.tool_use_id).not.toBe(c.tool_use_id);
     expect(a.tool_use_id).toMatch(/^prompt:[0-9a-f]{24}$/);

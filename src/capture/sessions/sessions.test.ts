@@ -1,19 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type TestStore, testStore } from '../test-support/store.js';
-import { parseFrontmatter } from '../core/frontmatter.js';
+import { parseFrontmatter } from '../../core/frontmatter.js';
+import { testStore } from '../../test-support/store.js';
+import { sessionFacts, summaryText } from './facts.js';
 import {
   ARCHIVED_DIR,
   type SessionRow,
   archiveSessions,
   renderSessionFile,
   renderSessionMarkdown,
-  sessionFacts,
   sessionFileName,
   sessionFilePath,
-  summaryText,
-} from './sessions.js';
+} from './files.js';
 
 const row = (over: Record<string, string>) => ({
   ts: '2026-01-01T10:00:00.000Z',
@@ -112,21 +111,13 @@ describe('session archive (seed 003 T2 expiry)', () => {
     transcript_path: null,
     file_name: sessionFileName(endedAt, id),
   });
-  const insert = (store: TestStore, r: SessionRow) =>
-    store.db
-      .prepare(
-        `INSERT INTO sessions (id, source, project, project_name, cwd, started_at, ended_at, tools_used, tool_counts, files_touched, summary, continues_from, transcript_path, file_name)
-         VALUES (@id, @source, @project, @project_name, @cwd, @started_at, @ended_at, @tools_used, @tool_counts, @files_touched, @summary, @continues_from, @transcript_path, @file_name)`,
-      )
-      .run(r);
-
   it('moves files of sessions that ended more than 30 days ago, once, and writes old sessions straight to the archive', () => {
     const store = testStore('2026-03-01T00:00:00.000Z');
     try {
       const recent = session('recent', '2026-01-30T00:00:01.000Z'); // 29 days 23:59:59 before now
       const old = session('old', '2026-01-29T23:59:59.000Z'); // 30 days and a second
       for (const r of [recent, old]) {
-        insert(store, r);
+        store.sessions.save(r);
         renderSessionFile(store, r);
       }
       const live = store.paths.sessions;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectAgent, hookForEvent, normalise } from './agents.js';
-import { formatOutput } from './output.js';
-import { parsePayload, salvage } from './payload.js';
+import { hookForEvent } from '../agents.js';
+import { detectAgent, normalise } from './index.js';
 
 const NOW = '2026-03-01T00:00:00.000Z';
 
@@ -59,32 +58,17 @@ describe('normalise', () => {
     expect(detectAgent({ conversation_id: 'c' })).toBe('cursor');
     expect(detectAgent({ hook_event_name: 'PostToolUse', turn_id: 't' })).toBe('codex');
     expect(detectAgent({ hook_event_name: 'PostToolUse' })).toBe('claude-code');
-    const g = normalise(
-      {
-        session_id: 's',
-        hook_event_name: 'AfterTool',
-        timestamp: '2026-02-02T02:02:02Z',
-        tool_name: 'write_file',
-        tool_input: { file_path: 'a' },
-      },
-      undefined,
-      NOW,
-    );
+    const afterTool = () => ({
+      session_id: 's',
+      hook_event_name: 'AfterTool',
+      timestamp: '2026-02-02T02:02:02Z',
+      tool_name: 'write_file',
+      tool_input: { file_path: 'a' },
+    });
+    const g = normalise(afterTool(), undefined, NOW);
     expect(g).toMatchObject({ agent: 'gemini', ts: '2026-02-02T02:02:02.000Z' });
     // Gemini's derived ids are stable for a replayed event.
-    expect(
-      normalise(
-        {
-          session_id: 's',
-          hook_event_name: 'AfterTool',
-          timestamp: '2026-02-02T02:02:02Z',
-          tool_name: 'write_file',
-          tool_input: { file_path: 'a' },
-        },
-        undefined,
-        NOW,
-      ).tool?.toolUseId,
-    ).toBe(g.tool?.toolUseId);
+    expect(normalise(afterTool(), undefined, NOW).tool?.toolUseId).toBe(g.tool?.toolUseId);
   });
 
   it('maps Cursor events onto tool calls', () => {
@@ -111,40 +95,5 @@ describe('normalise', () => {
         hookForEvent,
       ),
     ).toEqual(['observe', 'observe', 'observe', 'stop', 'prompt', 'prompt', 'observe', undefined]);
-  });
-});
-
-describe('output formats', () => {
-  it('answers each agent in its own format', () => {
-    expect(JSON.parse(formatOutput('claude-code', 'start', 'SessionStart', 'ctx'))).toEqual({
-      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
-    });
-    expect(JSON.parse(formatOutput('claude-code', 'recall', 'PostToolUseFailure', 'ctx')).hookSpecificOutput.hookEventName).toBe(
-      'PostToolUse',
-    );
-    expect(formatOutput('claude-code', 'observe', 'PostToolUse', '')).toBe('');
-    expect(formatOutput('gemini', 'observe', 'AfterTool', '')).toBe('{}');
-    expect(JSON.parse(formatOutput('cursor', 'start', 'sessionStart', 'ctx'))).toEqual({ additional_context: 'ctx' });
-    expect(JSON.parse(formatOutput('cursor', 'prompt', 'beforeSubmitPrompt', 'ctx'))).toEqual({ continue: true });
-    expect(JSON.parse(formatOutput('claude-code', 'start', '', 'x'.repeat(20_000))).hookSpecificOutput.additionalContext).toHaveLength(
-      10_000,
-    );
-  });
-});
-
-describe('payload parsing', () => {
-  it('parses whole JSON, and salvages the head of a cut payload', () => {
-    expect(parsePayload({ text: '{"a":1}', bytes: 7, truncated: false })).toEqual({ value: { a: 1 }, mode: 'json' });
-    expect(parsePayload({ text: '\uFEFF{"a":1}', bytes: 10, truncated: false }).mode).toBe('json');
-    expect(parsePayload({ text: '[1]', bytes: 3, truncated: false }).mode).toBe('empty');
-    const cut =
-      '{"session_id":"s\\u00e9","cwd":"/w","tool_name":"Bash","tool_input":{"command":"make \\"all\\""},"tool_response":{"stdout":"xxxxx';
-    expect(salvage(cut)).toMatchObject({ session_id: 'sé', cwd: '/w', tool_name: 'Bash', tool_input: { command: 'make "all"' } });
-    expect(parsePayload({ text: cut, bytes: 1e9, truncated: true }).mode).toBe('salvaged');
-    expect(parsePayload({ text: '\u0000\u0001garbage', bytes: 9, truncated: false }).mode).toBe('empty');
-  });
-
-  it('never trusts fields inside the tool response', () => {
-    expect(salvage('{"tool_name":"Read","tool_response":{"content":"{\\"session_id\\":\\"evil\\"}"')).toEqual({ tool_name: 'Read' });
   });
 });

@@ -1,80 +1,7 @@
 /**
- * What a tool call is, whatever agent made it: its kind, its shell command's base, whether
- * it is noise, and a one-line summary of its error. Pure functions.
+ * Shell command lines: split into simple commands, reduced to a base command ("git commit",
+ * "go test"), and told apart from noise (commands that only look around). Pure functions.
  */
-
-export type ToolKind = 'shell' | 'edit' | 'write' | 'read' | 'search' | 'list' | 'task' | 'web' | 'mcp' | 'bookkeeping' | 'other';
-
-/** Tool names of Claude Code, Codex, Gemini CLI and Cursor, by kind. */
-const KIND_BY_NAME: Readonly<Record<string, ToolKind>> = {
-  bash: 'shell',
-  shell: 'shell',
-  run_shell_command: 'shell',
-  local_shell: 'shell',
-  exec_command: 'shell',
-  terminal: 'shell',
-  edit: 'edit',
-  multiedit: 'edit',
-  replace: 'edit',
-  edit_file: 'edit',
-  str_replace_editor: 'edit',
-  str_replace_based_edit_tool: 'edit',
-  apply_patch: 'edit',
-  notebookedit: 'edit',
-  search_replace: 'edit',
-  write: 'write',
-  write_file: 'write',
-  create_file: 'write',
-  read: 'read',
-  read_file: 'read',
-  read_many_files: 'read',
-  view: 'read',
-  notebookread: 'read',
-  grep: 'search',
-  glob: 'search',
-  search_file_content: 'search',
-  grep_search: 'search',
-  file_search: 'search',
-  codebase_search: 'search',
-  lsp: 'search',
-  ls: 'list',
-  list_directory: 'list',
-  list_dir: 'list',
-  task: 'task',
-  agent: 'task',
-  skill: 'task',
-  webfetch: 'web',
-  websearch: 'web',
-  web_fetch: 'web',
-  google_web_search: 'web',
-  web_search: 'web',
-  todowrite: 'bookkeeping',
-  todoread: 'bookkeeping',
-  taskcreate: 'bookkeeping',
-  taskupdate: 'bookkeeping',
-  tasklist: 'bookkeeping',
-  taskget: 'bookkeeping',
-  taskoutput: 'bookkeeping',
-  taskstop: 'bookkeeping',
-  bashoutput: 'bookkeeping',
-  killshell: 'bookkeeping',
-  killbash: 'bookkeeping',
-  enterplanmode: 'bookkeeping',
-  exitplanmode: 'bookkeeping',
-  write_todos: 'bookkeeping',
-  update_plan: 'bookkeeping',
-};
-
-export function toolKind(name: string): ToolKind {
-  const lower = name.toLowerCase();
-  const known = KIND_BY_NAME[lower];
-  if (known) return known;
-  if (lower.startsWith('mcp__') || lower.startsWith('mcp:')) return 'mcp';
-  return 'other';
-}
-
-/** Kinds whose files count as touched (changed), as opposed to merely looked at. */
-export const CHANGING_KINDS: ReadonlySet<ToolKind> = new Set(['edit', 'write']);
 
 /** Commands that only look around: recorded only when they fail. */
 // prettier-ignore
@@ -243,46 +170,4 @@ function isNoiseSimple(simple: string): boolean {
 export function isNoiseCommand(command: string): boolean {
   const parts = splitCommands(command).map(stripGrammar).filter(Boolean);
   return parts.length > 0 && parts.every(isNoiseSimple);
-}
-
-/** Tool errors that mean the call never ran because a person or a hook refused it. */
-const BLOCKED = [
-  /doesn't want to proceed with this tool use/i,
-  /tool use was rejected/i,
-  /permission to use .* (?:has been|was) denied/i,
-  /blocked by (?:a |the )?(?:pre\w*\s)?hook/i,
-  /operation (?:stopped|blocked) by hook/i,
-  /user (?:denied|rejected|declined)/i,
-  /request interrupted by user/i,
-];
-
-export function isBlockedError(text: string): boolean {
-  return BLOCKED.some((re) => re.test(text));
-}
-
-/** Exit code from an error text such as "Exit code 2\n..." or "exited with code 1". */
-export function exitCodeFrom(text: string): number | undefined {
-  const m = /(?:^|\n)\s*(?:Error:\s*)?Exit code:?\s*(-?\d+)|exited with (?:exit )?code (-?\d+)/i.exec(text);
-  const n = m ? Number(m[1] ?? m[2]) : Number.NaN;
-  return Number.isInteger(n) ? n : undefined;
-}
-
-const ERROR_LINE =
-  /\b(error|fail(?:ed|ure)?|fatal|panic|exception|denied|not found|no such|cannot|can't|undefined|invalid|refused|timed? ?out|unknown)\b/i;
-
-/** One line that says what went wrong, preferring a line that names the error over the first line. */
-export function summariseError(text: string): string {
-  const cleaned = text
-    .replace(/<\/?tool_use_error>/g, '')
-    // eslint-disable-next-line no-control-regex -- terminal colour codes start with ESC
-    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
-    .replace(/^\s*Error:\s*/i, '');
-  const lines = cleaned
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !/^Exit code:?\s*-?\d+$/i.test(l));
-  const code = exitCodeFrom(text);
-  const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines[0] ?? '';
-  const summary = code !== undefined ? `exit ${code}${line ? `: ${line}` : ''}` : line;
-  return summary.replace(/\s+/g, ' ').trim();
 }

@@ -78,14 +78,15 @@ describe('observe and stop', () => {
     await runHook('stop', claude({ hook_event_name: 'SessionEnd', reason: 'exit', timestamp: at(4) }), { home, env });
 
     withStore((store) => {
-      const rows = store.db.prepare('SELECT tool_use_id, event, tool FROM observations ORDER BY ts').all();
+      const rows = store.observations.forSession('s1').map(({ tool_use_id, event, tool }) => ({ tool_use_id, event, tool }));
+      expect(store.observations.count()).toBe(rows.length);
       expect(rows).toEqual([
         { tool_use_id: 'b1', event: 'tool', tool: 'Bash' },
         { tool_use_id: 'e1', event: 'tool', tool: 'Edit' },
         { tool_use_id: 'session_end', event: 'session_end', tool: '' },
       ]);
       expect(store.identity.read().session_count).toBe(1);
-      const session = store.db.prepare('SELECT * FROM sessions').get() as Record<string, string>;
+      const session = store.sessions.get('s1');
       expect(session).toMatchObject({
         id: 's1',
         project_name: 'webapp',
@@ -93,7 +94,7 @@ describe('observe and stop', () => {
         tools_used: '["Bash","Edit"]',
         files_touched: JSON.stringify([join(project, 'src/app.ts')]),
       });
-      const md = readFileSync(join(store.paths.sessions, session.file_name as string), 'utf8');
+      const md = readFileSync(join(store.paths.sessions, session?.file_name as string), 'utf8');
       expect(md).toMatch(/^---\ndate: 2026-02-01T10:01:00.000Z\n/);
       expect(md).toContain('session_id: s1');
       expect(md).toContain('## Files touched\n\n- src/app.ts');
@@ -107,13 +108,10 @@ describe('observe and stop', () => {
     await runHook('observe', edit('e2', 'b.ts', 10, 's2'), { home, env });
     await runHook('stop', claude({ session_id: 's2', hook_event_name: 'SessionEnd', timestamp: at(11) }), { home, env });
     withStore((store) => {
-      const s2 = store.db.prepare("SELECT continues_from, file_name FROM sessions WHERE id = 's2'").get() as {
-        continues_from: string;
-        file_name: string;
-      };
-      const s1 = store.db.prepare("SELECT file_name FROM sessions WHERE id = 's1'").get() as { file_name: string };
-      expect(s2.continues_from).toBe('s1');
-      expect(readFileSync(join(store.paths.sessions, s2.file_name), 'utf8')).toContain(`continues_from: ${s1.file_name}`);
+      const s2 = store.sessions.get('s2');
+      const s1 = store.sessions.get('s1');
+      expect(s2?.continues_from).toBe('s1');
+      expect(readFileSync(join(store.paths.sessions, s2?.file_name as string), 'utf8')).toContain(`continues_from: ${s1?.file_name}`);
       expect(store.identity.read().session_count).toBe(2);
     });
   });
@@ -150,12 +148,9 @@ describe('context hooks', () => {
         action: 'run the linter first',
         initialScore: 0.9,
       });
-      store.db
-        .prepare(
-          "INSERT INTO convictions (instinct_id, title, rule, created_at) SELECT id, 'Lint before commit', 'Run the linter before every commit.', ? FROM instincts WHERE key = ?",
-        )
-        .run(at(0), promoted.pattern);
-      store.db.prepare('UPDATE instincts SET promoted_at = ? WHERE key = ?').run(at(0), promoted.pattern);
+      const id = store.instincts.get(promoted.pattern)?.id as number;
+      store.instincts.addConviction(id, 'Lint before commit', 'Run the linter before every commit.', at(0));
+      store.instincts.update(id, { promoted_at: at(0) });
     });
     await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
     const out = await runHook('start', claude({ hook_event_name: 'SessionStart', source: 'startup' }), { home, env });
@@ -216,9 +211,7 @@ describe('context hooks', () => {
     });
     expect(miss.stdout).toBe('');
     expect((await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'yes' }), { home, env })).stdout).toBe('');
-    withStore((store) =>
-      expect((store.db.prepare("SELECT COUNT(*) AS n FROM observations WHERE event = 'prompt'").get() as { n: number }).n).toBe(3),
-    );
+    withStore((store) => expect(store.observations.forSession('s1').filter((o) => o.event === 'prompt')).toHaveLength(3));
   });
 
   it('recall: names earlier sessions that touched the edited file, once per file per session', async () => {
@@ -254,7 +247,10 @@ describe('other agents', () => {
       agent: 'gemini',
     });
     withStore((store) => {
-      expect(store.db.prepare("SELECT source, tool, input FROM observations WHERE event = 'tool'").all()).toEqual([
+      const rows = store.observations.forSession('g1');
+      expect(store.observations.count()).toBe(rows.length);
+      const tools = rows.filter((o) => o.event === 'tool');
+      expect(tools.map(({ source, tool, input }) => ({ source, tool, input }))).toEqual([
         { source: 'gemini', tool: 'run_shell_command', input: 'pytest -x' },
       ]);
     });
@@ -299,8 +295,14 @@ describe('other agents', () => {
     expect(JSON.parse(prompt.stdout)).toEqual({ continue: true });
     await runHook('stop', JSON.stringify({ ...base, hook_event_name: 'stop', status: 'completed' }), { home, env });
     withStore((store) => {
+      // Every observation belongs to the conversation.
+      expect(store.observations.count()).toBe(store.observations.forSession('c1').length);
       expect(
-        store.db.prepare("SELECT source, session_id, tool, input, duration_ms FROM observations WHERE event = 'tool' ORDER BY tool").all(),
+        store.observations
+          .forSession('c1')
+          .filter((o) => o.event === 'tool')
+          .map(({ source, session_id, tool, input, duration_ms }) => ({ source, session_id, tool, input, duration_ms }))
+          .sort((a, b) => a.tool.localeCompare(b.tool)),
       ).toEqual([
         { source: 'cursor', session_id: 'c1', tool: 'Edit', input: join(project, 'src/main.rs'), duration_ms: null },
         { source: 'cursor', session_id: 'c1', tool: 'Shell', input: 'cargo build', duration_ms: 1200 },

@@ -120,8 +120,11 @@ describe('import-transcripts', () => {
         'system',
         'user',
       ]);
-      const rows = store.db.prepare('SELECT event, tool, input, outcome, error, duration_ms FROM observations ORDER BY ts, id').all();
-      expect(rows).toEqual([
+      const rows = store.observations.forSession('sess-1');
+      expect(store.observations.count()).toBe(rows.length);
+      expect(
+        rows.map(({ event, tool, input, outcome, error, duration_ms }) => ({ event, tool, input, outcome, error, duration_ms })),
+      ).toEqual([
         { event: 'session_start', tool: '', input: 'resume', outcome: 'ok', error: '', duration_ms: null },
         { event: 'prompt', tool: '', input: 'the config loader ignores env vars, fix it', outcome: 'ok', error: '', duration_ms: null },
         { event: 'tool', tool: 'Read', input: '/work/app/src/config.ts', outcome: 'ok', error: '', duration_ms: 1000 },
@@ -138,10 +141,10 @@ describe('import-transcripts', () => {
         { event: 'prompt', tool: '', input: 'yes', outcome: 'ok', error: '', duration_ms: null },
         { event: 'session_end', tool: '', input: 'transcript', outcome: 'ok', error: '', duration_ms: null },
       ]);
-      const session = store.db.prepare('SELECT summary, transcript_path, started_at FROM sessions').get() as Record<string, string>;
-      expect(session.summary).toMatch(/^Fix the config loader\. 3 tool calls/);
-      expect(session.transcript_path).toBe(file);
-      expect(session.started_at).toBe(t(0));
+      const session = store.sessions.get('sess-1');
+      expect(session?.summary).toMatch(/^Fix the config loader\. 3 tool calls/);
+      expect(session?.transcript_path).toBe(file);
+      expect(session?.started_at).toBe(t(0));
       expect(readdirSync(store.paths.sessions)).toHaveLength(1);
 
       // Idempotent: unchanged files are skipped; forced re-reads add nothing.
@@ -166,10 +169,11 @@ describe('import-transcripts', () => {
       const first = await importTranscripts(store, [file]);
       writeFileSync(file, lines.join('\n'));
       const second = await importTranscripts(store, [file]);
-      const total = (store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
+      const total = store.observations.count();
       expect(first.observations_new + second.observations_new).toBeGreaterThanOrEqual(total);
       expect(total).toBe(8);
-      expect((store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(1);
+      expect(store.sessions.get('sess-1')).toBeDefined();
+      expect(readdirSync(store.paths.sessions)).toHaveLength(1);
     } finally {
       store.close();
     }

@@ -1,20 +1,19 @@
 /**
- * From a normalised hook input to the observation to store, one way: map (map/), then
- * redact (redact.ts). The live hooks and the transcript import share these; the caller
- * resolves the project once and passes it down.
+ * From a normalised hook input to the tool call observation to store, one way: map (map/),
+ * then redact (redact.ts). The live hooks and the transcript import share it; the caller
+ * resolves the project once and passes it down. Prompts and a session's start and end are
+ * built in session-events.ts.
  */
 import type { ProjectInfo } from '../core/project.js';
 import type { NewObservation } from '../store/observations.js';
 import type { HookInput } from './agents.js';
-import { sessionEndObservation, sessionStartObservation } from './map/lifecycle.js';
-import { promptObservation } from './map/prompt.js';
 import { mapToolCall } from './map/tool-call.js';
-import { promptText, redactObservation } from './redact.js';
+import { redactObservation } from './redact.js';
 
 /** An observation to write, or why there is none (noise, or no session, tool or prompt). */
 export type Built = { observation: NewObservation } | { status: 'noise' | 'ignored'; detail: string };
 
-const NO_SESSION: Built = { status: 'ignored', detail: 'no session id in the payload' };
+export const NO_SESSION: Built = { status: 'ignored', detail: 'no session id in the payload' };
 
 export function toolObservation(input: HookInput, project: ProjectInfo): Built {
   const tool = input.tool;
@@ -36,28 +35,4 @@ export function toolObservation(input: HookInput, project: ProjectInfo): Built {
     project,
   });
   return mapped.kind === 'noise' ? { status: 'noise', detail: mapped.reason } : { observation: redactObservation(mapped.observation) };
-}
-
-/** A typed prompt; `occurrence` counts earlier prompts of this session with the same stored text. */
-export function promptObservationFor(input: HookInput, project: ProjectInfo, occurrence: number): Built {
-  if (!input.sessionId) return NO_SESSION;
-  const text = promptText(input.prompt ?? '');
-  if (!text) return { status: 'ignored', detail: 'empty prompt' };
-  return {
-    observation: promptObservation({
-      source: input.agent,
-      sessionId: input.sessionId,
-      ts: input.ts,
-      cwd: input.cwd,
-      project,
-      text,
-      occurrence,
-    }),
-  };
-}
-
-export function lifecycleObservation(input: HookInput, project: ProjectInfo, kind: 'start' | 'end'): Built {
-  if (!input.sessionId) return NO_SESSION;
-  const event = { source: input.agent, sessionId: input.sessionId, ts: input.ts, cwd: input.cwd, project, reason: input.reason };
-  return { observation: redactObservation(kind === 'start' ? sessionStartObservation(event) : sessionEndObservation(event)) };
 }

@@ -6,8 +6,9 @@ import type { ProjectInfo } from '../core/project.js';
 import type { NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
-import { type Built, lifecycleObservation, promptObservationFor, toolObservation } from './build.js';
+import { type Built, toolObservation } from './build.js';
 import { promptText } from './redact.js';
+import { lifecycleObservation, promptObservationFor } from './session-events.js';
 
 export type RecordStatus = 'recorded' | 'duplicate' | 'noise' | 'ignored';
 

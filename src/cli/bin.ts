@@ -2,15 +2,22 @@
 /**
  * Entry point and composition root: the only place that chooses a surface. Kept tiny: each
  * surface is loaded only when its command runs. Hooks run after every tool call, so `hook`
- * (after any global options) goes to hooks/ before the command-line framework loads.
+ * goes to hooks/ before the command-line framework (or anything else) loads.
  */
-import { commandIndex } from './argv.js';
 
-const at = commandIndex(process.argv);
-if (process.argv[at] === 'hook') {
+/** `hook` as the command: first (what installed hooks run), or after global options such as --home DIR. */
+async function hookArgs(argv: readonly string[]): Promise<string[] | undefined> {
+  if (argv[2] === 'hook') return argv.slice(3);
+  const { commandIndex } = await import('./argv.js');
+  const at = commandIndex(argv);
+  // Global options before `hook` are the hook's own options too.
+  return argv[at] === 'hook' ? [...argv.slice(2, at), ...argv.slice(at + 1)] : undefined;
+}
+
+const hook = await hookArgs(process.argv);
+if (hook) {
   const { main } = await import('../hooks/main.js');
-  // Global options before `hook` (--home DIR) are the hook's own options too.
-  process.exitCode = await main([...process.argv.slice(2, at), ...process.argv.slice(at + 1)]);
+  process.exitCode = await main(hook);
 } else {
   const { run } = await import('./program.js');
   process.exitCode = await run(process.argv);

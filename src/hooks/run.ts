@@ -8,7 +8,7 @@
  * observation. The other hooks open the store and load what only they need (dispatch.ts).
  */
 import { type Agent, type HookName, hookForEvent } from '../capture/agents.js';
-import { normalise } from '../capture/normalise/index.js';
+import { normalise } from '../capture/normalise.js';
 import { observeToolCall } from '../capture/observe.js';
 import { type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
 import { type Clock, systemClock } from '../core/clock.js';

@@ -6,9 +6,10 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type ProjectInfo, detectProject } from '../../core/project.js';
 import type { HookInput } from '../agents.js';
-import { type Built, lifecycleObservation, promptObservationFor, toolObservation } from '../build.js';
-import { normalise } from '../normalise/index.js';
+import { type Built, toolObservation } from '../build.js';
+import { normalise } from '../normalise.js';
 import { promptText } from '../redact.js';
+import { lifecycleObservation, promptObservationFor } from '../session-events.js';
 import { type TranscriptEvent, TranscriptReplay, type TranscriptStats } from './replay.js';
 
 export interface FilePlan {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hookForEvent } from '../agents.js';
-import { detectAgent, normalise } from './index.js';
+import { hookForEvent } from './agents.js';
+import { detectAgent, normalise } from './normalise.js';
 
 const NOW = '2026-03-01T00:00:00.000Z';
 

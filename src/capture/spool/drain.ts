@@ -30,8 +30,42 @@ function isObservation(value: unknown): value is NewObservation {
 /** Files older than this that never got renamed are leftovers of a killed hook. */
 const STALE_TMP_MS = 60 * 60 * 1000;
 
+type Observations = Pick<Store, 'observations'>;
+
+/** A spooled file's observations (one JSON line each) into the store; malformed lines are counted and skipped. */
+function insertLines(store: Observations, text: string, result: DrainResult): void {
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      result.malformed++;
+      continue;
+    }
+    if (!isObservation(value)) result.malformed++;
+    else if (store.observations.insert(value)) result.inserted++;
+    else result.duplicates++;
+  }
+}
+
+/** Removes temporary files a killed hook left behind long ago (a younger one may still be being written). */
+function clearAbandoned(dir: string, names: readonly string[], now: number): void {
+  for (const name of names) {
+    const stamp = Number(/^\.(\d+)-/.exec(name)?.[1]);
+    if (name.endsWith('.tmp') && stamp && now - stamp > STALE_TMP_MS) {
+      try {
+        renameSync(join(dir, name), join(dir, `${name}.abandoned`));
+        unlinkSync(join(dir, `${name}.abandoned`));
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
 /** Moves every spooled observation into the database, oldest first, then deletes the files. */
-export function drainSpool(store: Pick<Store, 'observations' | 'transaction'>, home: string): DrainResult {
+export function drainSpool(store: Observations & Pick<Store, 'transaction'>, home: string): DrainResult {
   const dir = spoolDir(home);
   const result: DrainResult = { files: 0, inserted: 0, duplicates: 0, malformed: 0 };
   let names: string[];
@@ -52,22 +86,7 @@ export function drainSpool(store: Pick<Store, 'observations' | 'transaction'>, h
       }
       read.push(name);
       result.files++;
-      for (const line of text.split('\n')) {
-        if (!line.trim()) continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          result.malformed++;
-          continue;
-        }
-        if (!isObservation(value)) {
-          result.malformed++;
-          continue;
-        }
-        if (store.observations.insert(value)) result.inserted++;
-        else result.duplicates++;
-      }
+      insertLines(store, text, result);
     }
   });
   // Deleted only after the transaction committed: a crash before this re-reads them, harmlessly.
@@ -78,17 +97,6 @@ export function drainSpool(store: Pick<Store, 'observations' | 'transaction'>, h
       // Already removed by a concurrent drain.
     }
   }
-  const now = Date.now();
-  for (const name of names) {
-    const stamp = Number(/^\.(\d+)-/.exec(name)?.[1]);
-    if (name.endsWith('.tmp') && stamp && now - stamp > STALE_TMP_MS) {
-      try {
-        renameSync(join(dir, name), join(dir, `${name}.abandoned`));
-        unlinkSync(join(dir, `${name}.abandoned`));
-      } catch {
-        // Gone already.
-      }
-    }
-  }
+  clearAbandoned(dir, names, Date.now());
   return result;
 }

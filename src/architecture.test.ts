@@ -11,6 +11,7 @@ const LAYER: Record<string, number> = {
   embed: 2,
   search: 2,
   llm: 2,
+  capture: 3,
   learn: 3,
   graph: 3,
   view: 4,
@@ -45,6 +46,16 @@ function imports(file: string): string[] {
 
 const folderOf = (file: string): string => relative(SRC, file).split('/')[0] ?? '';
 
+const SURFACES = new Set(['cli', 'hooks', 'mcp', 'dashboard', 'gateway', 'telegram', 'agent', 'mind']);
+
+/** The surface-to-surface imports allowed: cli/bin.ts, the composition root, routes `hook` to hooks/ and `mcp` to mcp/. */
+const SURFACE_IMPORTS = new Set(['cli/bin.ts -> hooks/main.ts', 'cli/bin.ts -> mcp/main.ts']);
+
+/** Folders already free of SQL and of the raw database handle (store/ is the only code that speaks SQL). */
+const SQL_FREE = ['capture', 'hooks'];
+const SQL =
+  /\bstore\.db\b|\bcachedStatement\b|\bwriteTx\b|\brawDatabase\b|better-sqlite3|\.prepare\(|\.pragma\(|\b(?:SELECT|INSERT INTO|UPDATE|DELETE FROM)\s/;
+
 describe('architecture', () => {
   const files = sourceFiles(SRC);
   const graph = new Map(files.map((f) => [f, imports(f)]));
@@ -64,6 +75,25 @@ describe('architecture', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('keeps surfaces apart: none imports another, but for the composition root', () => {
+    const crossings: string[] = [];
+    for (const [file, deps] of graph) {
+      const from = folderOf(file);
+      if (!SURFACES.has(from)) continue;
+      for (const dep of deps) {
+        const to = folderOf(dep);
+        const edge = `${relative(SRC, file)} -> ${relative(SRC, dep)}`;
+        if (SURFACES.has(to) && to !== from && !SURFACE_IMPORTS.has(edge)) crossings.push(edge);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  it('speaks no SQL outside store/ in the folders that are done', () => {
+    const offenders = files.filter((f) => SQL_FREE.includes(folderOf(f)) && SQL.test(readFileSync(f, 'utf8')));
+    expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
   });
 
   it('has no import cycles', () => {

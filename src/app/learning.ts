@@ -1,6 +1,7 @@
 /** Learning operations: the learning run, and the maintenance and insight views over what it learned. */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
+import { archiveSessions } from '../capture/sessions/files.js';
 import { loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import type { CompleteFn } from '../graph/extract/llm.js';
@@ -98,6 +99,7 @@ export const gc = defineOperation({
     const result = {
       ...housekeep(store, { dedupThreshold: input.threshold }),
       observations: maintainObservations(store, { archiveAfterDays: input.archiveAfterDays }),
+      sessions_archived: archiveSessions(store),
     };
     renderAll(store);
     renderEpisodes(store);

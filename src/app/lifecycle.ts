@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { evolve as evolveInstincts } from '../learn/evolve.js';
 import { instinctStatus } from '../learn/stats.js';
-import { drainSpool } from '../store/spool-drain.js';
+import { drainSpool } from '../capture/spool/drain.js';
 import { renderAll } from '../view/render.js';
 import { defineOperation } from './operation.js';
 

@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 /**
  * Entry point and composition root: the only module that knows every surface. Each surface
- * loads only when its command runs. Hooks run after every tool call, so `hook` branches off
- * before the command-line framework loads; `mcp` is its own server process.
+ * loads only when its command runs. Hooks run after every tool call, so `hook` goes to hooks/
+ * before anything else loads; `mcp` is its own server process.
  */
-import { surfaceCommand } from './route.js';
 
 // Output into a closed pipe (`homunculus --help | head -3`) ends the process quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -14,7 +13,11 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const route = surfaceCommand(process.argv.slice(2));
+// What installed hooks run (`homunculus hook observe`) takes the shortest path.
+const route =
+  process.argv[2] === 'hook'
+    ? { command: 'hook', args: process.argv.slice(3) }
+    : (await import('./route.js')).surfaceCommand(process.argv.slice(2));
 if (route?.command === 'hook') {
   const { main } = await import('../hooks/main.js');
   process.exitCode = await main(route.args);

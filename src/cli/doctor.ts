@@ -7,7 +7,7 @@ import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
 import { fts5Problem, openDatabase } from '../store/db.js';
 import { type Store, openStore } from '../store/store.js';
-import { CAPTURE_CHECKS } from '../hooks/doctor.js';
+import { CAPTURE_CHECKS } from '../capture/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_MODULES, buildProgram, commandName } from './program.js';
+import { commandName } from './argv.js';
+import { COMMAND_MODULES, buildProgram } from './program.js';
 
 describe('lazy command loading', () => {
   it('lists exactly the top-level commands each module registers', async () => {

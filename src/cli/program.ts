@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { closestWords } from '../core/text.js';
 import { packageVersion as version } from '../core/package.js';
 import { reportError } from '../core/report.js';
+import { commandName } from './argv.js';
 
 type Register = (program: Command) => void;
 
@@ -32,17 +33,6 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
   { commands: ['graph', 'context'], load: async () => (await import('./commands/graph.js')).registerGraphCommands },
   { commands: ['memory', 'query', 'embed'], load: async () => (await import('./commands/search.js')).registerSearchCommands },
 ];
-
-/** The command a command line names: the first word that is not a global option or its value. */
-export function commandName(argv: readonly string[]): string | undefined {
-  const args = argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '--home') i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
-}
 
 /** The root help's groups, in order; a group lists its commands in this order too. */
 export const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [

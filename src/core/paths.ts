@@ -13,6 +13,8 @@ export interface HomePaths {
   episodes: string;
   exports: string;
   logs: string;
+  /** Where hooks log what failed (they never fail the agent). */
+  hookLog: string;
   locks: string;
   observerLog: string;
   lastProcessingLog: string;
@@ -36,6 +38,7 @@ export function homePaths(home: string): HomePaths {
     episodes: join(home, 'episodes'),
     exports: join(home, 'exports'),
     logs: join(home, 'logs'),
+    hookLog: join(home, 'logs', 'hooks.log'),
     locks: join(home, 'locks'),
     observerLog: join(home, 'observer.log'),
     lastProcessingLog: join(home, 'last-processing.log'),

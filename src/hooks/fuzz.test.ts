@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../store/db.js';
+import { openStore } from '../store/store.js';
+import { rawDatabase } from '../store/testing.js';
 import { cli, tempDir } from '../test-support/cli.js';
-import { AGENTS, HOOKS } from './agents.js';
-import { runHook } from './handler.js';
-import { MAX_PAYLOAD_BYTES } from './payload.js';
+import { AGENTS, HOOKS } from '../capture/agents.js';
+import { runHook } from './run.js';
+import { MAX_PAYLOAD_BYTES } from '../capture/payload.js';
 
 const tool = {
   session_id: 's',
@@ -87,11 +88,11 @@ describe('fuzzing every hook in process', () => {
     // Nothing half-written: no temporary spool files, a sound database.
     const spool = join(home, 'spool');
     expect(existsSync(spool) ? readdirSync(spool).filter((n) => n.endsWith('.tmp')) : []).toEqual([]);
-    const db = openDatabase(join(home, 'homunculus.db'), { readonly: true });
+    const store = openStore({ home, readonly: true });
     try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(rawDatabase(store).pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
-      db.close();
+      store.close();
     }
   });
 
@@ -154,12 +155,12 @@ describe('fuzzing the hook process', () => {
     }
   });
 
-  it('answers in time when another process holds the database lock', async () => {
+  it('answers in time when another process holds the database lock', () => {
     const home = join(dir.path, 'locked');
     cli(home, ['init']);
-    const Database = (await import('better-sqlite3')).default;
-    const holder = new Database(join(home, 'homunculus.db'));
-    holder.exec('BEGIN EXCLUSIVE');
+    // Another process's long write, held from outside the store's own locking.
+    const holder = openStore({ home });
+    rawDatabase(holder).exec('BEGIN EXCLUSIVE');
     try {
       const started = Date.now();
       const r = cli(home, ['hook', 'prompt'], {
@@ -173,7 +174,7 @@ describe('fuzzing the hook process', () => {
       expect(o.status).toBe(0);
       expect(readdirSync(join(home, 'spool')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
     } finally {
-      holder.exec('ROLLBACK');
+      rawDatabase(holder).exec('ROLLBACK');
       holder.close();
     }
     expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(/prompt/);

@@ -1,14 +1,12 @@
-/** Hook failures go to $HOMUNCULUS_HOME/logs/hooks.log; logging itself never throws. */
+/** Hook failures go to $HOMUNCULUS_HOME/logs/hooks.log (HomePaths.hookLog); logging itself never throws. */
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 
-export const HOOK_LOG = 'hooks.log';
 const MAX_LOG_BYTES = 1024 * 1024;
 
-export function logHook(logsDir: string, line: string, err?: unknown): void {
+export function logHook(path: string, line: string, err?: unknown): void {
   try {
-    mkdirSync(logsDir, { recursive: true });
-    const path = join(logsDir, HOOK_LOG);
+    mkdirSync(dirname(path), { recursive: true });
     try {
       if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
     } catch {

@@ -1,23 +1,67 @@
 /**
  * The hook process: `homunculus hook EVENT [--agent NAME] [--home DIR]`, reached from
- * bin.ts before the command-line framework loads. It always exits 0 with valid output,
- * and answers within HOOK_DEADLINE_MS even when the database is stuck.
+ * bin.ts before the command-line framework loads. It reads its payload from stdin (bounded
+ * in size, never blocking on a terminal), always exits 0 with valid output, and answers
+ * within HOOK_DEADLINE_MS even when the database is stuck.
  */
-import { AGENTS, type Agent, hookForEvent } from './agents.js';
-import { runHook } from './handler.js';
+import { fstatSync, readSync } from 'node:fs';
+import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
+import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
 import { emptyOutput } from './output.js';
-import { readStdin } from './payload.js';
+import { runHook } from './run.js';
 
 export const HOOK_DEADLINE_MS = 15_000;
 
-export const HOOK_USAGE = `Usage: homunculus hook EVENT [--agent claude-code|codex|gemini|cursor] [--home DIR]
+/** Reads a stream to its end, keeping at most `cap` bytes (the rest is drained so the writer never blocks). */
+export async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    bytes += buf.length;
+    if (kept < cap) {
+      const part = buf.length > cap - kept ? buf.subarray(0, cap - kept) : buf;
+      chunks.push(part);
+      kept += part.length;
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: bytes > kept };
+}
 
-Runs one agent hook: reads the hook's JSON payload on stdin and prints the agent's
-expected output. EVENT is observe, start, prompt, recall or stop, or the agent's own
-event name (PostToolUse, SessionStart, UserPromptSubmit, Stop, SessionEnd, AfterTool,
-BeforeAgent, afterFileEdit ...). Always exits 0; failures go to $HOMUNCULUS_HOME/logs/hooks.log.
-Skipped when HOMUNCULUS_OBSERVER is set.
-`;
+/**
+ * Reads stdin with plain blocking reads (cheaper to start than process.stdin), falling back
+ * to the stream when the descriptor is non-blocking. A terminal is not read at all.
+ */
+export async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+  try {
+    if (fstatSync(0).isCharacterDevice()) return { text: '', bytes: 0, truncated: false };
+  } catch {
+    return { text: '', bytes: 0, truncated: false };
+  }
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let bytes = 0;
+  const buf = Buffer.allocUnsafe(256 * 1024);
+  try {
+    for (;;) {
+      const n = readSync(0, buf, 0, buf.length, null);
+      if (n === 0) break;
+      bytes += n;
+      if (kept < cap) {
+        const take = Math.min(n, cap - kept);
+        chunks.push(Buffer.from(buf.subarray(0, take)));
+        kept += take;
+      }
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EOF') return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: bytes > kept };
+    if (code !== 'EAGAIN' || bytes > 0) throw err;
+    return readStream(process.stdin, cap);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: bytes > kept };
+}
 
 interface HookArgs {
   event: string;

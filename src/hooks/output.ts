@@ -4,7 +4,7 @@
  * (Cursor); with nothing to say, Claude Code and Codex get no output at all, Gemini and
  * Cursor an empty JSON object (they parse stdout as JSON).
  */
-import type { Agent, HookName } from './agents.js';
+import type { Agent, HookName } from '../capture/agents.js';
 
 /** Claude Code's limit for injected context. */
 export const MAX_CONTEXT_CHARS = 10_000;

@@ -8,11 +8,12 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ObservationRow } from '../store/observations.js';
 import { openStore, type Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
 import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 import { type ReplayRecord, pluginHooks, replayAsProcesses, replayInProcess, transcriptHookEvents } from '../test-support/replay.js';
-import { targetFor } from './targets.js';
+import { targetFor } from '../capture/install/targets.js';
 
 const CORPUS = TRANSCRIPTS;
 const piece = (...p: string[]): string => p.join('');
@@ -104,9 +105,31 @@ function sessionFiles(store: Store): string[] {
     .map((f) => join(store.paths.sessions, f));
 }
 
-function allStoredText(store: Store): string {
-  const rows = store.db.prepare('SELECT tool, intent, input, files, error, data, cwd FROM observations').all() as Obj[];
-  const sessions = store.db.prepare('SELECT summary, files_touched, tools_used FROM sessions').all() as Obj[];
+/** The session ids the transcripts replay: every observation and session stored belongs to one of them. */
+function sessionIds(files: readonly string[]): string[] {
+  return [...new Set(files.flatMap((f) => transcriptHookEvents(f).map((e) => String(e.payload.session_id))))].sort();
+}
+
+/** Every observation of these sessions, checked to be every observation stored. */
+function storedObservations(store: Store, ids: readonly string[]): ObservationRow[] {
+  const rows = ids.flatMap((id) => store.observations.forSession(id));
+  expect(rows).toHaveLength(store.observations.count());
+  return rows;
+}
+
+function allStoredText(store: Store, ids: readonly string[]): string {
+  const rows = storedObservations(store, ids).map(({ tool, intent, input, files, error, data, cwd }) => ({
+    tool,
+    intent,
+    input,
+    files,
+    error,
+    data,
+    cwd,
+  }));
+  const sessions = ids
+    .map((id) => store.sessions.get(id))
+    .map((s) => ({ summary: s?.summary, files_touched: s?.files_touched, tools_used: s?.tools_used }));
   const md = sessionFiles(store).map((f) => readFileSync(f, 'utf8'));
   const logs = existsSync(store.paths.logs)
     ? readdirSync(store.paths.logs).map((f) => readFileSync(join(store.paths.logs, f), 'utf8'))
@@ -147,13 +170,10 @@ describe.runIf(hasShared('replaying the transcript corpus through the hooks'))(
 
         const observe = records.filter((r) => r.hook === 'observe');
         const noise = new Set(observe.filter((r) => r.outcome.status === 'noise').map((r) => r.toolUseId));
-        const stored = new Set(
-          (store.db.prepare("SELECT tool_use_id FROM observations WHERE event = 'tool'").all() as { tool_use_id: string }[]).map(
-            (r) => r.tool_use_id,
-          ),
-        );
-        const rows = (store.db.prepare("SELECT COUNT(*) AS n FROM observations WHERE event = 'tool'").get() as { n: number }).n;
-        expect(rows).toBe(stored.size);
+        const ids = sessionIds(copy.files);
+        const tools = storedObservations(store, ids).filter((o) => o.event === 'tool');
+        const stored = new Set(tools.map((r) => r.tool_use_id));
+        expect(tools.length).toBe(stored.size);
         const neither = [...copy.toolIds.keys()].filter((id) => !stored.has(id) && !noise.has(id));
         const both = [...copy.toolIds.keys()].filter((id) => stored.has(id) && noise.has(id));
         expect(neither).toEqual([]);
@@ -164,18 +184,19 @@ describe.runIf(hasShared('replaying the transcript corpus through the hooks'))(
         for (const r of observe.filter((o) => o.outcome.status === 'noise'))
           expect(r.outcome.detail).toMatch(/^(noisy command|.* is bookkeeping)/);
 
-        expect((store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n).toBe(copy.files.length);
+        expect(ids).toHaveLength(copy.files.length);
+        expect(ids.filter((id) => store.sessions.get(id) !== undefined)).toEqual(ids);
         expect(sessionFiles(store)).toHaveLength(copy.files.length);
         expect(existsSync(join(home, 'spool')) ? readdirSync(join(home, 'spool')) : []).toEqual([]);
 
-        const text = allStoredText(store);
+        const text = allStoredText(store, ids);
         for (const s of SECRETS) expect(text.includes(s.needle), s.needle).toBe(false);
         expect(text).toContain('[REDACTED:');
 
         // A second replay of some sessions adds nothing.
-        const before = (store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
+        const before = store.observations.count();
         for (const file of copy.files.slice(0, 5)) await replayInProcess(transcriptHookEvents(file), declared, { home, store, env: ENV });
-        expect((store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n).toBe(before);
+        expect(store.observations.count()).toBe(before);
       } finally {
         store.close();
       }
@@ -187,14 +208,14 @@ describe.runIf(hasShared('replaying the transcript corpus through the hooks'))(
         .filter((s) => s.events.length >= 8 && s.events.length <= 20 && s.events.some((e) => e.payload.tool_name === 'Edit'))
         .slice(0, 2);
       expect(small).toHaveLength(2);
+      const ids = sessionIds(small.map((s) => s.f));
       const rowsOf = (home: string): Obj[] => {
         const store = openStore({ home });
         try {
-          return store.db
-            .prepare(
-              'SELECT source, session_id, tool_use_id, ts, event, project, cwd, tool, intent, input, files, outcome, error, duration_ms, data FROM observations ORDER BY session_id, tool_use_id',
-            )
-            .all() as Obj[];
+          // Every column but the row id and the processing time, which differ between homes.
+          return storedObservations(store, ids)
+            .map(({ id: _id, processed_at: _processed, ...row }) => row)
+            .sort((a, b) => a.session_id.localeCompare(b.session_id) || a.tool_use_id.localeCompare(b.tool_use_id));
         } finally {
           store.close();
         }

@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
-import { drainSpool } from '../store/spool-drain.js';
+import { drainSpool } from '../capture/spool/drain.js';
 import { errorMessage } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import { applySession } from './apply.js';

@@ -6,9 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookName } from '../hooks/agents.js';
-import { type HookOutcome, runHook } from '../hooks/handler.js';
-import { type TranscriptEvent, TranscriptReplay } from '../hooks/transcript.js';
+import type { HookName } from '../capture/agents.js';
+import { type HookOutcome, runHook } from '../hooks/run.js';
+import { type TranscriptEvent, TranscriptReplay } from '../capture/transcript/replay.js';
 import type { Store } from '../store/store.js';
 import { REPO_ROOT } from './cli.js';
 

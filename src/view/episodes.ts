@@ -9,7 +9,7 @@ import { slugify } from '../core/text.js';
 import { parseStringArray } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import type { EpisodeRow } from '../store/episodes.js';
-import { renderFrontmatter } from './frontmatter.js';
+import { renderFrontmatter } from '../core/frontmatter.js';
 import { renderAll, renderChanged } from './render.js';
 
 export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {

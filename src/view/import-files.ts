@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { slugify } from '../core/text.js';
 import type { Store } from '../store/store.js';
 import { type IncomingInstinct, mergeInstinct } from '../learn/merge.js';
-import { parseFrontmatter } from './frontmatter.js';
+import { parseFrontmatter } from '../core/frontmatter.js';
 
 const PREFIX_BY_DOMAIN: Record<string, string> = { debugging: 'fix', tooling: 'seq', git: 'seq', testing: 'seq' };
 

@@ -11,7 +11,7 @@ import { type InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { listConvictions } from '../learn/evolve.js';
 import { toView } from '../learn/records.js';
-import { renderFrontmatter } from './frontmatter.js';
+import { renderFrontmatter } from '../core/frontmatter.js';
 
 export function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
   const base = slugify(row.key);

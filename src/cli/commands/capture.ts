@@ -1,9 +1,13 @@
-/** hook and import-transcripts: getting agent sessions into the store. */
+/**
+ * hook and import-transcripts: getting agent sessions into the store. `hook` is listed here
+ * for help only: bin.ts runs it (hooks/) before the command-line framework loads.
+ */
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { UsageError } from '../../core/errors.js';
-import { HOOK_USAGE, main as hookMain } from '../../hooks/main.js';
-import { type ImportProgress, defaultTranscriptFiles, importTranscripts, transcriptFiles } from '../../hooks/import.js';
+import { HOOK_USAGE } from '../../capture/agents.js';
+import { defaultTranscriptFiles, transcriptFiles } from '../../capture/transcript/files.js';
+import { type ImportProgress, importTranscripts } from '../../capture/transcript/import.js';
 import { renderIdentity } from '../../view/render.js';
 import { withCommandStore } from '../context.js';
 import { emit } from '../output.js';
@@ -48,11 +52,7 @@ export function registerCaptureCommands(program: Command): void {
     .description("Run one agent hook: reads the hook JSON on stdin, prints the agent's expected output, always exits 0")
     .argument('<event>', "observe | start | prompt | recall | stop, or the agent's event name (PostToolUse, SessionStart, ...)")
     .option('--agent <agent>', 'claude-code | codex | gemini | cursor (default: guessed from the payload)')
-    .addHelpText('after', `\n${HOOK_USAGE}`)
-    .action(async (event: string, o: { agent?: string }, cmd: Command) => {
-      const home = (cmd.optsWithGlobals() as { home?: string }).home;
-      await hookMain([event, ...(o.agent ? ['--agent', o.agent] : []), ...(home ? ['--home', home] : [])]);
-    });
+    .addHelpText('after', `\n${HOOK_USAGE}`);
 
   program
     .command('import-transcripts')

@@ -2,10 +2,11 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { HomunculusError } from '../../core/errors.js';
-import type { Agent } from '../../hooks/agents.js';
-import { defaultCommandPrefix } from '../../hooks/entry.js';
-import { type FileChange, type Plan, applyPlan, planInstall, planUninstall } from '../../hooks/install.js';
-import { type Scope, targetFor } from '../../hooks/targets.js';
+import type { Agent } from '../../capture/agents.js';
+import { applyPlan } from '../../capture/install/apply.js';
+import { defaultCommandPrefix } from '../../capture/install/command.js';
+import { type FileChange, type Plan, planInstall, planUninstall } from '../../capture/install/plan.js';
+import { type Scope, targetFor } from '../../capture/install/targets.js';
 import type { GlobalOptions } from '../output.js';
 import { emit } from '../output.js';
 import { globals } from '../context.js';

@@ -1,10 +1,9 @@
 /** learn, episodes, chains, duplicates, gc/housekeep, trending, history, effectiveness, tool-usage. */
 import type { Command } from 'commander';
 import { chains, duplicates, effectiveness, episodes, gc, history, learn, toolUsage, trending } from '../../app/learning.js';
-import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS, archiveSessions } from '../../hooks/sessions.js';
-import { globals, withCommandStore } from '../context.js';
-import { emit, table } from '../output.js';
-import { cliContext, cliInput, num, runOperation } from '../run.js';
+import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS } from '../../capture/sessions/files.js';
+import { table } from '../output.js';
+import { num, runOperation } from '../run.js';
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? String(n) : '');
 
@@ -82,19 +81,17 @@ export function registerLearningCommands(program: Command): void {
     .option('--threshold <x>', 'similarity cutoff for merging duplicates', '0.75')
     .option('--archive-after <days>', 'archive processed observations older than this', '30')
     .action(async (o: { threshold?: string; archiveAfter?: string }, cmd: Command) => {
-      const input = cliInput(
+      await runOperation(
+        cmd,
         gc,
         { threshold: num(o.threshold), archiveAfterDays: num(o.archiveAfter) },
-        { archiveAfterDays: '--archive-after' },
-      );
-      await withCommandStore(cmd, async (store) => {
-        const result = { ...(await gc.run(cliContext(store), input)), sessions_archived: archiveSessions(store) };
-        emit(globals(cmd), result, (r) => [
+        (r) => [
           `decay: ${r.decay.decayed} instinct(s) decayed; dedup: ${r.dedup.found} pair(s) found, ${r.dedup.applied} merged; ${r.orphans_cleaned} orphan alias(es) removed; search index rebuilt.`,
           `observations: ${r.observations.archived} archived, ${r.observations.signals_trimmed} old preference signal(s) trimmed, ${r.observations.tallies_forgotten} stale tally row(s) forgotten.`,
           `sessions: ${r.sessions_archived} file(s) of sessions older than ${SESSION_ARCHIVE_DAYS} days moved to sessions/${ARCHIVED_DIR}/.`,
-        ]);
-      });
+        ],
+        { names: { archiveAfterDays: '--archive-after' } },
+      );
     });
 
   program

@@ -1,7 +1,7 @@
 /** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
 import type { Command } from 'commander';
-import { importTranscripts } from '../../hooks/import.js';
-import { archiveSessions } from '../../hooks/sessions.js';
+import { archiveSessions } from '../../capture/sessions/files.js';
+import { importTranscripts } from '../../capture/transcript/import.js';
 import { consolidate } from '../../learn/maintenance.js';
 import { instinctStatus } from '../../learn/stats.js';
 import { renderAll } from '../../view/render.js';

@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { homePaths } from '../core/paths.js';
+import { openStore } from '../store/store.js';
+import { BIN, cli, tempDir } from '../test-support/cli.js';
+import { hooksCheck, observationsCheck } from './doctor.js';
+import { applyPlan } from './install/apply.js';
+import { missingPaths } from './install/installed.js';
+import { planInstall } from './install/plan.js';
+import { targetFor } from './install/targets.js';
+
+let dir: { path: string; cleanup: () => void };
+beforeEach(() => (dir = tempDir('hom-doctor-')));
+afterEach(() => dir.cleanup());
+
+describe('hooks check', () => {
+  it('warns when nothing is installed, passes once installed, fails when the binary is gone', () => {
+    const home = join(dir.path, 'user');
+    const cwd = join(dir.path, 'project');
+    mkdirSync(cwd, { recursive: true });
+    expect(hooksCheck(home, cwd).status).toBe('warn');
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`), 'install');
+    expect(hooksCheck(home, cwd)).toMatchObject({ status: 'ok', detail: 'claude-code (user) 7 hooks' });
+    applyPlan(planInstall(targetFor('cursor', 'project', home, cwd), '/gone/node /gone/dist/cli/bin.js'), 'install');
+    const broken = hooksCheck(home, cwd);
+    expect(broken.status).toBe('fail');
+    expect(broken.detail).toContain('/gone/node, /gone/dist/cli/bin.js');
+  });
+
+  it('finds the missing paths of a command', () => {
+    expect(missingPaths(`"${process.execPath}" "/nope/bin.js" hook observe`)).toEqual(['/nope/bin.js']);
+    expect(missingPaths('homunculus hook observe')).toEqual([]);
+  });
+});
+
+describe('observations check', () => {
+  it('warns with no observations, passes when they arrive, warns on stale ones and on hook failures', () => {
+    const paths = homePaths(join(dir.path, 'home'));
+    expect(observationsCheck(paths).status).toBe('warn');
+    const store = openStore({ home: paths.home });
+    store.observations.insert({ source: 'claude-code', session_id: 's', tool_use_id: 't', ts: new Date().toISOString() });
+    store.close();
+    expect(observationsCheck(paths)).toMatchObject({ status: 'ok' });
+    expect(observationsCheck(paths).detail).toMatch(/\(1 in the last 24 h\)/);
+    mkdirSync(paths.logs, { recursive: true });
+    writeFileSync(join(paths.logs, 'hooks.log'), `${new Date().toISOString()} prompt (claude-code) failed: disk full\n`);
+    expect(observationsCheck(paths)).toMatchObject({ status: 'warn' });
+    expect(observationsCheck(paths).detail).toMatch(/1 hook failure in the last 24 h/);
+  });
+
+  it('is part of `homunculus doctor`', () => {
+    const r = cli(join(dir.path, 'home2'), ['doctor', '--json'], { env: { HOME: join(dir.path, 'u') } });
+    const names = (JSON.parse(r.stdout) as { checks: { name: string }[] }).checks.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['hooks', 'observations']));
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Doctor checks for capture: hooks installed and pointing at a binary that exists, and
+ * observations actually arriving (plus recent hook failures from logs/hooks.log).
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { systemClock } from '../core/clock.js';
+import type { HomePaths } from '../core/paths.js';
+import { openStore } from '../store/store.js';
+import { AGENTS, type Agent } from './agents.js';
+import { installedCommands, missingPaths } from './install/installed.js';
+import { type Scope, targetFor } from './install/targets.js';
+import { spooledCount } from './spool/write.js';
+
+/** The shape cli/doctor.ts expects, kept structural: the domain does not import a surface. */
+interface Result {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  fix?: string;
+}
+
+export function hooksCheck(home: string = process.env.HOME ?? homedir(), cwd: string = process.cwd()): Result {
+  const found: string[] = [];
+  const problems: string[] = [];
+  for (const scope of ['user', 'project'] as Scope[]) {
+    for (const agent of AGENTS as readonly Agent[]) {
+      const target = targetFor(agent, scope, home, cwd);
+      const commands = installedCommands(target);
+      if (commands.length === 0) continue;
+      const events = new Set(commands.map((c) => c.event));
+      const missingEvents = [...new Set(target.specs.map((s) => s.event))].filter((e) => !events.has(e));
+      const missing = [...new Set(commands.flatMap((c) => missingPaths(c.command)))];
+      found.push(`${agent} (${scope}) ${commands.length} hooks`);
+      if (missing.length) problems.push(`${target.hooksFile} runs ${missing.join(', ')}, which does not exist`);
+      if (missingEvents.length) problems.push(`${target.hooksFile} lacks ${missingEvents.join(', ')}`);
+    }
+  }
+  if (problems.length) {
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: problems.join('; '),
+      fix: 'Run `homunculus init --claude` (or the flag of that agent) again to rewrite the hooks.',
+    };
+  }
+  if (found.length === 0) {
+    return {
+      name: 'hooks',
+      status: 'warn',
+      detail: 'no agent hooks installed in settings files (the Claude Code plugin, if installed, carries its own)',
+      fix: 'Run `homunculus init --claude` (or --project, --codex, --gemini, --cursor), or install the Claude Code plugin.',
+    };
+  }
+  return { name: 'hooks', status: 'ok', detail: found.join(', ') };
+}
+
+const DAY = 86_400_000;
+
+function recentFailures(paths: HomePaths, now: number): { count: number; last?: string } {
+  let text: string;
+  try {
+    text = readFileSync(paths.hookLog, 'utf8');
+  } catch {
+    return { count: 0 };
+  }
+  const lines = text
+    .split('\n')
+    .filter((l) => /^\d{4}-\d\d-\d\dT/.test(l) && / failed|not recorded/.test(l) && now - Date.parse(l.slice(0, 24)) < DAY);
+  return { count: lines.length, ...(lines.length ? { last: lines[lines.length - 1] } : {}) };
+}
+
+export function observationsCheck(paths: HomePaths): Result {
+  const now = systemClock().now().getTime();
+  const spooled = spooledCount(paths.home);
+  const failures = recentFailures(paths, now);
+  let last: string | undefined;
+  let lastDay = 0;
+  if (existsSync(paths.db) && statSync(paths.db).size > 0) {
+    const store = openStore({ home: paths.home, readonly: true });
+    try {
+      last = store.observations.lastActivity();
+      if (last) lastDay = store.observations.count({ since: new Date(now - DAY).toISOString() });
+    } finally {
+      store.close();
+    }
+  }
+  const failureNote = failures.count
+    ? `; ${failures.count} hook failure${failures.count === 1 ? '' : 's'} in the last 24 h (last: ${failures.last})`
+    : '';
+  const spoolNote = spooled ? `, ${spooled} waiting in the spool` : '';
+  if (!last && !spooled) {
+    return {
+      name: 'observations',
+      status: 'warn',
+      detail: `none recorded yet${failureNote}`,
+      fix: 'Start an agent session after `homunculus init --claude`, or bring in past sessions with `homunculus import-transcripts`.',
+    };
+  }
+  const ageDays = last ? (now - Date.parse(last)) / DAY : 0;
+  const detail = last
+    ? `last ${last} (${lastDay} in the last 24 h)${spoolNote}${failureNote}`
+    : `${spooled} waiting in the spool${failureNote}`;
+  if (failures.count || ageDays > 7) {
+    return {
+      name: 'observations',
+      status: 'warn',
+      detail,
+      fix: `Hooks may not be firing: see ${paths.hookLog} and the hooks check above.`,
+    };
+  }
+  return { name: 'observations', status: 'ok', detail };
+}
+
+export const CAPTURE_CHECKS = [(): Result => hooksCheck(), (paths: HomePaths): Result => observationsCheck(paths)];

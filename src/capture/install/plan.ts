@@ -1,0 +1,109 @@
+/**
+ * `init --claude | --project | --codex | --gemini | --cursor` and `uninstall`: planning the
+ * edits to an agent's settings files and showing them as a diff, all in memory (apply.ts
+ * writes them). Uninstall removes exactly what was added and, when nothing else changed
+ * since, gives back the original bytes (formatting included).
+ */
+import { existsSync } from 'node:fs';
+import { formatDiff } from '../../core/diff.js';
+import { mergeCodexToml, removeCodexToml } from './codex-toml.js';
+import { commandWords } from './command.js';
+import { mergeHooks, removeHooks } from './hook-settings.js';
+import { type Json, parseJsonFile, readText, sameJson, serialise } from './json-file.js';
+import { mcpEntry, mergeMcp, removeMcp } from './mcp-settings.js';
+import type { Target } from './targets.js';
+
+export const BACKUP_SUFFIX = '.homunculus-backup';
+/** Marks a file that did not exist before install: uninstall may delete it when only our entries were in it. */
+export const CREATED_SUFFIX = '.homunculus-created';
+
+export type FileAction = 'create' | 'update' | 'unchanged' | 'remove' | 'restore';
+
+export interface FileChange {
+  file: string;
+  action: FileAction;
+  before: string | undefined;
+  after: string | undefined;
+  diff: string;
+}
+
+export interface Plan {
+  target: Target;
+  changes: FileChange[];
+  warnings: string[];
+}
+
+const isEmptySettings = (value: Json): boolean =>
+  Object.keys(value).filter((k) => !(k === 'version' && value.version === 1) && !(k === 'hooks' && JSON.stringify(value.hooks) === '{}'))
+    .length === 0;
+
+function change(file: string, before: string | undefined, after: string | undefined): FileChange {
+  let action: FileAction;
+  if (after === undefined) action = before === undefined ? 'unchanged' : 'remove';
+  else if (before === undefined) action = 'create';
+  else action = before === after ? 'unchanged' : 'update';
+  return { file, action, before, after, diff: action === 'unchanged' ? '' : formatDiff(before ?? '', after ?? '', file) };
+}
+
+type Edit = { json: (value: Json, file: string) => Json } | { text: (text: string) => string };
+
+/** Applies edits to each file in memory (files shared by hooks and MCP get both). */
+function planEdits(edits: Map<string, Edit[]>, uninstall: boolean): FileChange[] {
+  const out: FileChange[] = [];
+  for (const [file, list] of edits) {
+    const before = readText(file);
+    let after: string | undefined;
+    if (list.every((e) => 'text' in e)) {
+      after = list.reduce((t, e) => ('text' in e ? e.text(t) : t), before ?? '');
+      if (before === undefined && after === '') after = undefined;
+    } else {
+      const value = list.reduce((v, e) => ('json' in e ? e.json(v, file) : v), parseJsonFile(file, before));
+      after = serialise(value, before);
+      if (before === undefined && uninstall) after = undefined;
+      else if (uninstall && isEmptySettings(value) && existsSync(file + CREATED_SUFFIX)) after = undefined;
+    }
+    if (uninstall && after !== undefined && before !== undefined) {
+      // Nothing else changed since install: give back the original bytes.
+      const backup = readText(file + BACKUP_SUFFIX);
+      if (backup !== undefined && sameJson(after, backup)) after = backup;
+    }
+    // An edit that changes nothing leaves the file's bytes (and formatting) alone.
+    if (after !== undefined && before !== undefined && sameJson(after, before)) after = before;
+    out.push(change(file, before, after));
+  }
+  return out;
+}
+
+export function planInstall(target: Target, prefix: string, options: { mcp?: boolean } = {}): Plan {
+  const words = commandWords(prefix);
+  const edits = new Map<string, Edit[]>();
+  const add = (file: string, edit: Edit): void => void edits.set(file, [...(edits.get(file) ?? []), edit]);
+  const warnings: string[] = [];
+  add(target.hooksFile, { json: (v, f) => mergeHooks(v, target, prefix, f) });
+  if (options.mcp !== false) {
+    if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => mergeCodexToml(t, words) });
+    else {
+      const entry = mcpEntry(words, target.mcpFormat);
+      add(target.mcpFile, {
+        json: (v, f) => {
+          const r = mergeMcp(v, entry, f);
+          if (r.conflict) warnings.push(`${f} already has an MCP server named "homunculus" that is not this one; left as it is.`);
+          return r.settings;
+        },
+      });
+    }
+  }
+  return { target, changes: planEdits(edits, false), warnings };
+}
+
+export function planUninstall(target: Target): Plan {
+  const edits = new Map<string, Edit[]>();
+  const add = (file: string, edit: Edit): void => void edits.set(file, [...(edits.get(file) ?? []), edit]);
+  add(target.hooksFile, { json: (v) => removeHooks(v, target).settings });
+  if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => removeCodexToml(t) });
+  else add(target.mcpFile, { json: (v) => removeMcp(v).settings });
+  const changes = planEdits(edits, true).map((c) =>
+    c.action === 'update' && c.after === readText(c.file + BACKUP_SUFFIX) ? { ...c, action: 'restore' as const } : c,
+  );
+  return { target, changes, warnings: [] };
+}

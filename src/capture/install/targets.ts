@@ -1,0 +1,130 @@
+/**
+ * Where each agent keeps its hooks and MCP servers, and which hooks Homunculus adds there.
+ * Claude Code's async flags follow seed 000: observe, start and recall run in the
+ * background; prompt and stop run in line.
+ */
+import { join } from 'node:path';
+import type { Agent, HookName } from '../agents.js';
+
+export type Scope = 'user' | 'project';
+
+/** One hook to add: the agent event, an optional tool matcher, the hook, and its options. */
+export interface HookSpec {
+  event: string;
+  matcher?: string;
+  hook: HookName;
+  async?: boolean;
+  /** In the unit the agent uses (seconds for Claude Code and Codex, milliseconds for Gemini). */
+  timeout?: number;
+}
+
+export type McpFormat = 'claude-json' | 'json' | 'codex-toml';
+
+export interface Target {
+  agent: Agent;
+  scope: Scope;
+  /** The file holding the hooks. */
+  hooksFile: string;
+  /** 'nested' = {hooks: {Event: [{matcher, hooks: [{type, command}]}]}}; 'flat' = Cursor's {version, hooks: {event: [{command}]}}. */
+  shape: 'nested' | 'flat';
+  specs: HookSpec[];
+  mcpFile: string;
+  mcpFormat: McpFormat;
+  /** Extra words after `hook <name>` (the agent flag for non-Claude agents). */
+  agentFlag: string;
+  /** Gemini names its hooks and counts timeouts in milliseconds. */
+  named?: boolean;
+  notes: string[];
+}
+
+const CLAUDE_SPECS: HookSpec[] = [
+  { event: 'SessionStart', hook: 'start', async: true, timeout: 15 },
+  { event: 'UserPromptSubmit', hook: 'prompt', timeout: 15 },
+  { event: 'PostToolUse', matcher: '*', hook: 'observe', async: true, timeout: 15 },
+  { event: 'PostToolUse', matcher: 'Edit|Write|MultiEdit', hook: 'recall', async: true, timeout: 15 },
+  { event: 'PostToolUseFailure', matcher: '*', hook: 'observe', async: true, timeout: 15 },
+  { event: 'Stop', hook: 'stop', timeout: 30 },
+  { event: 'SessionEnd', hook: 'stop', timeout: 30 },
+];
+
+const CODEX_SPECS: HookSpec[] = [
+  { event: 'SessionStart', hook: 'start', timeout: 15 },
+  { event: 'UserPromptSubmit', hook: 'prompt', timeout: 15 },
+  { event: 'PostToolUse', hook: 'observe', timeout: 15 },
+  { event: 'Stop', hook: 'stop', timeout: 30 },
+];
+
+const GEMINI_SPECS: HookSpec[] = [
+  { event: 'SessionStart', hook: 'start', timeout: 15_000 },
+  { event: 'BeforeAgent', hook: 'prompt', timeout: 15_000 },
+  { event: 'AfterTool', matcher: '.*', hook: 'observe', timeout: 15_000 },
+  { event: 'AfterTool', matcher: 'write_file|replace', hook: 'recall', timeout: 15_000 },
+  { event: 'AfterAgent', hook: 'stop', timeout: 30_000 },
+  { event: 'SessionEnd', hook: 'stop', timeout: 30_000 },
+];
+
+const CURSOR_SPECS: HookSpec[] = [
+  { event: 'sessionStart', hook: 'start' },
+  { event: 'beforeSubmitPrompt', hook: 'prompt' },
+  { event: 'afterShellExecution', hook: 'observe' },
+  { event: 'afterMCPExecution', hook: 'observe' },
+  { event: 'afterFileEdit', hook: 'observe' },
+  { event: 'afterFileEdit', hook: 'recall' },
+  { event: 'stop', hook: 'stop' },
+];
+
+/** The install target of an agent in a scope; `home` is the user's home, `cwd` the project. */
+export function targetFor(agent: Agent, scope: Scope, home: string, cwd: string): Target {
+  const base = scope === 'user' ? home : cwd;
+  switch (agent) {
+    case 'claude-code':
+      return {
+        agent,
+        scope,
+        hooksFile: join(base, '.claude', 'settings.json'),
+        shape: 'nested',
+        specs: CLAUDE_SPECS,
+        mcpFile: scope === 'user' ? join(home, '.claude.json') : join(cwd, '.mcp.json'),
+        mcpFormat: scope === 'user' ? 'claude-json' : 'json',
+        agentFlag: '',
+        notes: scope === 'project' ? ["Claude Code asks once before it trusts the project's .mcp.json server."] : [],
+      };
+    case 'codex':
+      return {
+        agent,
+        scope,
+        hooksFile: join(base, '.codex', 'hooks.json'),
+        shape: 'nested',
+        specs: CODEX_SPECS,
+        mcpFile: join(base, '.codex', 'config.toml'),
+        mcpFormat: 'codex-toml',
+        agentFlag: ' --agent codex',
+        notes: ['Codex runs hooks only with `codex_hooks = true` under [features] in config.toml (added if missing).'],
+      };
+    case 'gemini':
+      return {
+        agent,
+        scope,
+        hooksFile: join(base, '.gemini', 'settings.json'),
+        shape: 'nested',
+        specs: GEMINI_SPECS,
+        mcpFile: join(base, '.gemini', 'settings.json'),
+        mcpFormat: 'json',
+        agentFlag: ' --agent gemini',
+        named: true,
+        notes: [],
+      };
+    case 'cursor':
+      return {
+        agent,
+        scope,
+        hooksFile: join(base, '.cursor', 'hooks.json'),
+        shape: 'flat',
+        specs: CURSOR_SPECS,
+        mcpFile: join(base, '.cursor', 'mcp.json'),
+        mcpFormat: 'json',
+        agentFlag: ' --agent cursor',
+        notes: ['Cursor cannot add context to a prompt; it receives session-start and recall context only.'],
+      };
+  }
+}

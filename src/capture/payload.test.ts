@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { parsePayload, salvage } from './payload.js';
+
+describe('payload parsing', () => {
+  it('parses whole JSON, and salvages the head of a cut payload', () => {
+    expect(parsePayload({ text: '{"a":1}', bytes: 7, truncated: false })).toEqual({ value: { a: 1 }, mode: 'json' });
+    expect(parsePayload({ text: '\uFEFF{"a":1}', bytes: 10, truncated: false }).mode).toBe('json');
+    expect(parsePayload({ text: '[1]', bytes: 3, truncated: false }).mode).toBe('empty');
+    const cut =
+      '{"session_id":"s\\u00e9","cwd":"/w","tool_name":"Bash","tool_input":{"command":"make \\"all\\""},"tool_response":{"stdout":"xxxxx';
+    expect(salvage(cut)).toMatchObject({ session_id: 'sé', cwd: '/w', tool_name: 'Bash', tool_input: { command: 'make "all"' } });
+    expect(parsePayload({ text: cut, bytes: 1e9, truncated: true }).mode).toBe('salvaged');
+    expect(parsePayload({ text: '\u0000\u0001garbage', bytes: 9, truncated: false }).mode).toBe('empty');
+  });
+
+  it('never trusts fields inside the tool response', () => {
+    expect(salvage('{"tool_name":"Read","tool_response":{"content":"{\\"session_id\\":\\"evil\\"}"')).toEqual({ tool_name: 'Read' });
+  });
+});

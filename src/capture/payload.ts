@@ -1,0 +1,92 @@
+/**
+ * A hook's payload, parsed leniently: the first step of capture. A payload too big to keep
+ * whole (or cut short) is salvaged: the small top-level fields that precede the tool's
+ * response are still read.
+ */
+
+/** Payloads up to this size are parsed whole; beyond it only the head is kept and salvaged. */
+export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+export interface RawPayload {
+  text: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** A payload already held as a string (in-process replays and tests). */
+export const rawPayload = (text: string): RawPayload => ({ text, bytes: Buffer.byteLength(text), truncated: false });
+
+/** Top-level fields worth salvaging from a payload that does not parse. */
+// prettier-ignore
+const SALVAGE_FIELDS = [
+  'session_id', 'conversation_id', 'generation_id', 'hook_event_name', 'cwd', 'transcript_path', 'tool_name', 'tool_use_id',
+  'prompt', 'source', 'reason', 'timestamp', 'command', 'file_path',
+];
+
+/** The JSON object starting at `start` (a `{`), or undefined when it does not close. */
+function objectAt(text: string, start: number): unknown {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) {
+      try {
+        return JSON.parse(text.slice(start, i + 1));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Best-effort fields from broken JSON; only the part before any tool_response is trusted. */
+export function salvage(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const responseAt = text.indexOf('"tool_response"');
+  const head = responseAt >= 0 ? text.slice(0, responseAt) : text.slice(0, 1024 * 1024);
+  for (const field of SALVAGE_FIELDS) {
+    const m = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(head);
+    if (!m) continue;
+    try {
+      out[field] = JSON.parse(`"${m[1]}"`);
+    } catch {
+      // An escape cut in half: leave the field out.
+    }
+  }
+  const inputAt = /"tool_input"\s*:\s*\{/.exec(head);
+  if (inputAt) {
+    const value = objectAt(text, inputAt.index + inputAt[0].length - 1);
+    if (value !== undefined) out.tool_input = value;
+  }
+  return out;
+}
+
+export interface ParsedPayload {
+  value: Record<string, unknown>;
+  /** 'json' parsed whole; 'salvaged' from broken or cut JSON; 'empty' nothing usable. */
+  mode: 'json' | 'salvaged' | 'empty';
+}
+
+export function parsePayload(raw: RawPayload): ParsedPayload {
+  const text = raw.text.replace(/^\uFEFF/, '');
+  if (!raw.truncated) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        return { value: value as Record<string, unknown>, mode: 'json' };
+      return { value: {}, mode: 'empty' };
+    } catch {
+      // fall through to salvage
+    }
+  }
+  const value = salvage(text);
+  return Object.keys(value).length ? { value, mode: 'salvaged' } : { value: {}, mode: 'empty' };
+}

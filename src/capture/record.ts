@@ -1,0 +1,41 @@
+/**
+ * Writing built observations (build.ts) through the store's observations repository,
+ * idempotent on (source, session_id, tool_use_id).
+ */
+import type { ProjectInfo } from '../core/project.js';
+import type { NewObservation } from '../store/observations.js';
+import type { Store } from '../store/store.js';
+import type { HookInput } from './agents.js';
+import { type Built, toolObservation } from './build.js';
+import { promptText } from './redact.js';
+import { lifecycleObservation, promptObservationFor } from './session-events.js';
+
+export type RecordStatus = 'recorded' | 'duplicate' | 'noise' | 'ignored';
+
+export interface RecordResult {
+  status: RecordStatus;
+  detail?: string;
+  observation?: NewObservation;
+}
+
+/** Writes a built observation: recorded, or a duplicate of one already stored. */
+export function write(store: Pick<Store, 'observations'>, built: Built): RecordResult {
+  if (!('observation' in built)) return built;
+  return { status: store.observations.insert(built.observation) ? 'recorded' : 'duplicate', observation: built.observation };
+}
+
+export const recordToolCall = (store: Store, input: HookInput, project: ProjectInfo): RecordResult =>
+  write(store, toolObservation(input, project));
+
+/**
+ * A live prompt. Counting the same text stored earlier gives the n-th identical prompt the
+ * id an import of the transcript gives it; a replay of the same event (same time) gets the
+ * same id again.
+ */
+export function recordPrompt(store: Store, input: HookInput, project: ProjectInfo): RecordResult {
+  const earlier = store.observations.promptsBefore(input.agent, input.sessionId, promptText(input.prompt ?? ''), input.ts);
+  return write(store, promptObservationFor(input, project, earlier));
+}
+
+export const recordLifecycle = (store: Store, input: HookInput, project: ProjectInfo, kind: 'start' | 'end'): RecordResult =>
+  write(store, lifecycleObservation(input, project, kind));

@@ -1,0 +1,41 @@
+/**
+ * The observe hook runs after every tool call, so it never opens the database: it writes
+ * the finished observation as one small file under spool/ (write to a hidden temporary
+ * name, then rename, so a reader sees whole files only). Every other hook, the import and
+ * the learning run drain the spool into the observations table; inserts are idempotent, so
+ * two drains at once, or a replayed hook, never count an observation twice.
+ */
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NewObservation } from '../../store/observations.js';
+
+export const spoolDir = (home: string): string => join(home, 'spool');
+
+let sequence = 0;
+
+/** Writes one observation to the spool; returns the file's path. */
+export function spoolObservation(home: string, observation: NewObservation): string {
+  const dir = spoolDir(home);
+  const name = `${Date.now()}-${process.pid}-${sequence++}-${Math.random().toString(36).slice(2, 8)}.json`;
+  const tmp = join(dir, `.${name}.tmp`);
+  const line = `${JSON.stringify(observation)}\n`;
+  try {
+    writeFileSync(tmp, line);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, line);
+  }
+  const path = join(dir, name);
+  renameSync(tmp, path);
+  return path;
+}
+
+/** How many observations wait in the spool (files; each holds one). */
+export function spooledCount(home: string): number {
+  try {
+    return readdirSync(spoolDir(home)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).length;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * One transcript read into the observations it holds, through the live hooks' own steps
+ * (normalise, map, redact): pure mapping, nothing written yet.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { type ProjectInfo, detectProject } from '../../core/project.js';
+import type { HookInput } from '../agents.js';
+import { type Built, toolObservation } from '../build.js';
+import { normalise } from '../normalise.js';
+import { promptText } from '../redact.js';
+import { lifecycleObservation, promptObservationFor } from '../session-events.js';
+import { type TranscriptEvent, TranscriptReplay, type TranscriptStats } from './replay.js';
+
+export interface FilePlan {
+  built: Built[];
+  /** The session's end, when the transcript names a session. */
+  end?: { input: HookInput; project: ProjectInfo };
+  stats: TranscriptStats;
+}
+
+async function* lines(file: string): AsyncGenerator<string> {
+  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of rl) yield line;
+}
+
+/**
+ * The project of each working directory, resolved once per file. A session can move
+ * between directories (and so projects); each call keeps the one the live hook gave it.
+ */
+function projectsOfFile(): (cwd: string) => ProjectInfo {
+  const projects = new Map<string, ProjectInfo>();
+  return (cwd) => {
+    let project = projects.get(cwd);
+    if (!project) projects.set(cwd, (project = detectProject(cwd)));
+    return project;
+  };
+}
+
+export async function planFile(file: string): Promise<FilePlan> {
+  const replay = new TranscriptReplay(file);
+  const projectOf = projectsOfFile();
+  const plan: FilePlan = { built: [], stats: replay.stats };
+  const occurrences = new Map<string, number>();
+  const take = (events: Iterable<TranscriptEvent>): void => {
+    for (const event of events) {
+      const input = normalise(event.payload, 'claude-code', String(event.payload.timestamp ?? ''));
+      const project = projectOf(input.cwd);
+      if (event.hook === 'observe') plan.built.push(toolObservation(input, project));
+      else if (event.hook === 'start') plan.built.push(lifecycleObservation(input, project, 'start'));
+      else if (event.hook === 'stop') {
+        plan.built.push(lifecycleObservation(input, project, 'end'));
+        plan.end = { input, project };
+      } else if (event.hook === 'prompt') {
+        // The n-th identical prompt of the session gets the id the live hook gave it.
+        const text = promptText(input.prompt ?? '');
+        const n = occurrences.get(text) ?? 0;
+        occurrences.set(text, n + 1);
+        plan.built.push(promptObservationFor(input, project, n));
+      }
+    }
+  };
+  for await (const line of lines(file)) take(replay.feed(line));
+  take(replay.finish());
+  return plan;
+}

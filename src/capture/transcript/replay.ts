@@ -1,0 +1,175 @@
+/**
+ * A Claude Code transcript (~/.claude/projects/<slug>/<session>.jsonl) replayed as the hook
+ * payloads Claude Code would have sent: SessionStart at the first record, UserPromptSubmit
+ * for each typed prompt, PostToolUse / PostToolUseFailure for each tool_use once its
+ * tool_result arrives, SessionEnd after the last record. The import and the replay tests
+ * feed these to the same code the live hooks run.
+ *
+ * Record types: user (prompts and tool results), assistant (one content block per line,
+ * tool_use among them), progress, system, file-history-snapshot, summary, queue-operation,
+ * pr-link. Only user and assistant records carry observations; summary gives the title.
+ */
+import type { HookName } from '../agents.js';
+import { type Obj, isObj, str } from '../fields.js';
+import { resultText, typedPrompt } from './records.js';
+
+export interface TranscriptEvent {
+  hook: HookName;
+  payload: Record<string, unknown>;
+}
+
+export interface TranscriptStats {
+  lines: number;
+  malformed: number;
+  byType: Record<string, number>;
+  toolUses: number;
+  toolResults: number;
+  /** tool_use blocks that never got a result (the session was cut short). */
+  unfinished: number;
+  prompts: number;
+  sessionId?: string;
+  title?: string;
+}
+
+export const emptyStats = (): TranscriptStats => ({
+  lines: 0,
+  malformed: 0,
+  byType: {},
+  toolUses: 0,
+  toolResults: 0,
+  unfinished: 0,
+  prompts: 0,
+});
+
+interface PendingUse {
+  name: string;
+  input: unknown;
+  ts: string;
+}
+
+/**
+ * Replays transcript lines as hook events, fed one line at a time (files can be large).
+ * `stats` is filled as lines are read; malformed lines are counted and skipped.
+ */
+export class TranscriptReplay {
+  private readonly pending = new Map<string, PendingUse>();
+  private sessionId: string | undefined;
+  private cwd = '';
+  private version: string | undefined;
+  private lastTs: string | undefined;
+  private startReason = 'startup';
+
+  constructor(
+    private readonly transcriptPath: string,
+    readonly stats: TranscriptStats = emptyStats(),
+  ) {}
+
+  private base(): Obj {
+    return {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd: this.cwd,
+      ...(this.version ? { version: this.version } : {}),
+    };
+  }
+
+  *feed(line: string): Generator<TranscriptEvent> {
+    const stats = this.stats;
+    if (!line.trim()) return;
+    stats.lines++;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      stats.malformed++;
+      return;
+    }
+    if (!isObj(record)) {
+      stats.malformed++;
+      return;
+    }
+    const type = str(record.type) ?? 'unknown';
+    stats.byType[type] = (stats.byType[type] ?? 0) + 1;
+    if (type === 'summary' && str(record.summary)) stats.title = record.summary as string;
+    const ts = str(record.timestamp) && !Number.isNaN(Date.parse(record.timestamp as string)) ? (record.timestamp as string) : undefined;
+    if (ts) this.lastTs = ts;
+    if (str(record.cwd)) this.cwd = record.cwd as string;
+    if (str(record.version)) this.version = record.version as string;
+    if (type === 'progress' && isObj(record.data) && record.data.hookEvent === 'SessionStart' && !this.sessionId) {
+      this.startReason = String(record.data.hookName ?? '').split(':')[1] || this.startReason;
+    }
+    if (!this.sessionId && str(record.sessionId) && this.lastTs) {
+      this.sessionId = record.sessionId as string;
+      stats.sessionId = this.sessionId;
+      yield {
+        hook: 'start',
+        payload: { ...this.base(), hook_event_name: 'SessionStart', source: this.startReason, timestamp: this.lastTs },
+      };
+    }
+    if (!this.sessionId) return;
+    const message = isObj(record.message) ? record.message : undefined;
+    if (type === 'assistant' && message && Array.isArray(message.content)) {
+      for (const block of message.content.filter(isObj)) {
+        if (block.type !== 'tool_use' || !str(block.id) || !str(block.name)) continue;
+        stats.toolUses++;
+        this.pending.set(block.id as string, { name: block.name as string, input: block.input, ts: ts ?? this.lastTs ?? '' });
+      }
+    } else if (type === 'user' && message) {
+      yield* this.user(record, message, ts);
+    }
+  }
+
+  private *user(record: Obj, message: Obj, ts: string | undefined): Generator<TranscriptEvent> {
+    const blocks = Array.isArray(message.content) ? message.content.filter(isObj) : [];
+    const results = blocks.filter((b) => b.type === 'tool_result' && str(b.tool_use_id));
+    for (const block of results) {
+      const id = block.tool_use_id as string;
+      const use = this.pending.get(id);
+      if (!use) continue;
+      this.pending.delete(id);
+      this.stats.toolResults++;
+      const at = ts ?? this.lastTs ?? use.ts;
+      const duration = Date.parse(at) - Date.parse(use.ts);
+      const common = {
+        ...this.base(),
+        tool_name: use.name,
+        tool_input: use.input,
+        tool_use_id: id,
+        timestamp: at,
+        ...(duration >= 0 ? { duration_ms: duration } : {}),
+      };
+      if (block.is_error === true) {
+        yield { hook: 'observe', payload: { ...common, hook_event_name: 'PostToolUseFailure', error: resultText(block) } };
+      } else {
+        // toolUseResult belongs to the record; it is this block's only when the record has one result.
+        const response = results.length === 1 && record.toolUseResult !== undefined ? record.toolUseResult : resultText(block);
+        yield { hook: 'observe', payload: { ...common, hook_event_name: 'PostToolUse', tool_response: response } };
+      }
+    }
+    if (results.length > 0) return;
+    const prompt = typedPrompt(record);
+    if (prompt === undefined) return;
+    this.stats.prompts++;
+    yield { hook: 'prompt', payload: { ...this.base(), hook_event_name: 'UserPromptSubmit', prompt, timestamp: ts ?? this.lastTs } };
+  }
+
+  /** After the last line: counts unfinished tool calls and ends the session. */
+  *finish(): Generator<TranscriptEvent> {
+    this.stats.unfinished += this.pending.size;
+    this.pending.clear();
+    if (this.sessionId && this.lastTs) {
+      yield { hook: 'stop', payload: { ...this.base(), hook_event_name: 'SessionEnd', reason: 'transcript', timestamp: this.lastTs } };
+    }
+  }
+}
+
+/** Every event of a whole transcript held in memory. */
+export function* transcriptEvents(
+  lines: Iterable<string>,
+  transcriptPath: string,
+  stats: TranscriptStats = emptyStats(),
+): Generator<TranscriptEvent> {
+  const replay = new TranscriptReplay(transcriptPath, stats);
+  for (const line of lines) yield* replay.feed(line);
+  yield* replay.finish();
+}

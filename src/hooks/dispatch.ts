@@ -1,0 +1,100 @@
+/**
+ * Every hook but observe, given an open store: the spool drained, what the hook saw
+ * recorded (capture/), and the answer built from what context/ injects. A failed write is
+ * logged and never costs the context.
+ */
+import type { HookInput, HookName } from '../capture/agents.js';
+import { recordLifecycle, recordPrompt, recordToolCall } from '../capture/record.js';
+import { drainSpool } from '../capture/spool/drain.js';
+import { type ProjectInfo, detectProject } from '../core/project.js';
+import type { Store } from '../store/store.js';
+import { logHook } from './log.js';
+import { formatOutput } from './output.js';
+import type { HookOutcome, HookStatus } from './run.js';
+
+export interface HookCall {
+  hook: HookName;
+  input: HookInput;
+  /** Resolved once per call, from the payload's cwd. */
+  project: ProjectInfo;
+  store: Store;
+  env: NodeJS.ProcessEnv;
+  log: string;
+}
+
+type Recorded = { status: HookStatus; detail?: string };
+
+/** Records what the hook observed; for context hooks a failed write must not cost the context. */
+function tryRecord(log: string, label: string, fn: () => Recorded): Recorded {
+  try {
+    return fn();
+  } catch (err) {
+    logHook(log, `${label}: not recorded`, err);
+    return { status: 'failed', detail: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+const answer = (call: HookCall, context: string, r: Recorded): HookOutcome => ({
+  hook: call.hook,
+  stdout: formatOutput(call.input.agent, call.hook, call.input.event, context),
+  status: r.status,
+  ...(r.detail ? { detail: r.detail } : {}),
+});
+
+/** Context for a payload without a cwd comes from the directory the agent ran the hook in. */
+const contextProject = (call: HookCall): ProjectInfo => (call.input.cwd ? call.project : detectProject(process.cwd()));
+
+export async function dispatch(call: HookCall): Promise<HookOutcome> {
+  const { hook, input, project, store, log } = call;
+  tryRecord(log, `${hook}: draining the spool`, () => (drainSpool(store, store.paths.home), { status: 'done' }));
+  switch (hook) {
+    case 'observe':
+      return answer(call, '', { status: 'ignored', detail: 'observe never opens the store' });
+    case 'recall':
+      return recall(call);
+    case 'start': {
+      const r = tryRecord(log, 'start', () => recordLifecycle(store, input, project, 'start'));
+      const { startInjection } = await import('../context/inject.js');
+      return answer(call, await startInjection(store, contextProject(call)), r);
+    }
+    case 'prompt': {
+      const r = tryRecord(log, 'prompt', () => recordPrompt(store, input, project));
+      if (!input.prompt) return answer(call, '', r);
+      const { promptInjection } = await import('../context/inject.js');
+      return answer(
+        call,
+        await promptInjection(store, { project: contextProject(call), prompt: input.prompt, sessionId: input.sessionId }),
+        r,
+      );
+    }
+    case 'stop':
+      return stop(call);
+  }
+}
+
+/** After an edit: recorded at once (not spooled), then earlier sessions that touched the file. */
+async function recall(call: HookCall): Promise<HookOutcome> {
+  const { input, project, store } = call;
+  const r = recordToolCall(store, input, project);
+  const files = r.observation?.files ?? [];
+  if (!input.tool || files.length === 0) return answer(call, '', r);
+  const { recallContext } = await import('../context/recall.js');
+  return answer(call, recallContext(store, { sessionId: input.sessionId, toolUseId: input.tool.toolUseId, files, project }), r);
+}
+
+/** The session's summary and files brought up to date, identity re-rendered, and learning started in the background. */
+async function stop(call: HookCall): Promise<HookOutcome> {
+  const { input, project, store, env } = call;
+  const [{ closeTurn }, { renderIdentity }, { startLearning }] = await Promise.all([
+    import('../capture/sessions/close.js'),
+    import('../view/render.js'),
+    import('../learn/start.js'),
+  ]);
+  const closed = closeTurn(store, input, project);
+  if (!closed) return answer(call, '', { status: 'ignored', detail: 'no session id in the payload' });
+  if (closed.session) renderIdentity(store);
+  const learn = await startLearning(store, { env, ending: closed.ending, now: store.clock.now() });
+  const session = closed.session;
+  const detail = session ? `session ${session.created ? 'created' : 'updated'}; learn ${learn}` : `no observations; learn ${learn}`;
+  return answer(call, '', { status: 'done', detail });
+}

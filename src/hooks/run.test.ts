@@ -1,0 +1,312 @@
+/** The hooks' behaviour end to end in process: spool and drain, sessions, context, recall, learning start. */
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixedClock } from '../core/clock.js';
+import { acquireLock } from '../core/lock.js';
+import { observe } from '../learn/instincts.js';
+import { openStore, type Store } from '../store/store.js';
+import { tempDir } from '../test-support/cli.js';
+import { runHook } from './run.js';
+
+let dir: { path: string; cleanup: () => void };
+let home: string;
+let project: string;
+const at = (minute: number): string => new Date(Date.UTC(2026, 1, 1, 10, minute)).toISOString();
+// The hooks' clock: instincts created "now" by the test keep their score.
+const env = { HOMUNCULUS_NO_LEARN: '1', HOMUNCULUS_NOW: at(30) } as NodeJS.ProcessEnv;
+beforeEach(() => {
+  dir = tempDir('hom-handler-');
+  home = join(dir.path, 'home');
+  project = join(dir.path, 'webapp');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ devDependencies: { vitest: '4' } }));
+});
+afterEach(() => dir.cleanup());
+
+const claude = (payload: Record<string, unknown>): string =>
+  JSON.stringify({ session_id: 's1', cwd: project, transcript_path: '/t.jsonl', ...payload });
+const edit = (id: string, file: string, minute: number, session = 's1'): string =>
+  claude({
+    session_id: session,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Edit',
+    tool_input: { file_path: file, old_string: 'a', new_string: 'b' },
+    tool_response: {},
+    tool_use_id: id,
+    timestamp: at(minute),
+  });
+const context = (stdout: string): string =>
+  stdout ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '';
+
+function withStore<T>(fn: (store: Store) => T): T {
+  const store = openStore({ home, clock: fixedClock(at(0)) });
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+describe('observe and stop', () => {
+  it('spools observations, and stop drains them into the store and writes the session summary once per session', async () => {
+    const bash = claude({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'npm test', description: 'Run tests' },
+      tool_response: { stdout: 'ok' },
+      tool_use_id: 'b1',
+      timestamp: at(1),
+    });
+    expect((await runHook('observe', bash, { home, env })).status).toBe('spooled');
+    expect((await runHook('observe', bash, { home, env })).status).toBe('spooled');
+    expect(
+      (
+        await runHook(
+          'observe',
+          claude({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'git status' }, tool_use_id: 'b2' }),
+          { home, env },
+        )
+      ).status,
+    ).toBe('noise');
+    await runHook('observe', edit('e1', 'src/app.ts', 2), { home, env });
+    expect(readdirSync(join(home, 'spool'))).toHaveLength(3);
+
+    const stop = await runHook('stop', claude({ hook_event_name: 'Stop', timestamp: at(3) }), { home, env });
+    expect(stop).toMatchObject({ status: 'done', stdout: '' });
+    expect(readdirSync(join(home, 'spool'))).toEqual([]);
+    await runHook('stop', claude({ hook_event_name: 'SessionEnd', reason: 'exit', timestamp: at(4) }), { home, env });
+
+    withStore((store) => {
+      const rows = store.observations.forSession('s1').map(({ tool_use_id, event, tool }) => ({ tool_use_id, event, tool }));
+      expect(store.observations.count()).toBe(rows.length);
+      expect(rows).toEqual([
+        { tool_use_id: 'b1', event: 'tool', tool: 'Bash' },
+        { tool_use_id: 'e1', event: 'tool', tool: 'Edit' },
+        { tool_use_id: 'session_end', event: 'session_end', tool: '' },
+      ]);
+      expect(store.identity.read().session_count).toBe(1);
+      const session = store.sessions.get('s1');
+      expect(session).toMatchObject({
+        id: 's1',
+        project_name: 'webapp',
+        cwd: project,
+        tools_used: '["Bash","Edit"]',
+        files_touched: JSON.stringify([join(project, 'src/app.ts')]),
+      });
+      const md = readFileSync(join(store.paths.sessions, session?.file_name as string), 'utf8');
+      expect(md).toMatch(/^---\ndate: 2026-02-01T10:01:00.000Z\n/);
+      expect(md).toContain('session_id: s1');
+      expect(md).toContain('## Files touched\n\n- src/app.ts');
+      expect(md).toContain('- Bash: 1');
+    });
+  });
+
+  it('threads a later session of the same project to the previous one', async () => {
+    await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
+    await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env });
+    await runHook('observe', edit('e2', 'b.ts', 10, 's2'), { home, env });
+    await runHook('stop', claude({ session_id: 's2', hook_event_name: 'SessionEnd', timestamp: at(11) }), { home, env });
+    withStore((store) => {
+      const s2 = store.sessions.get('s2');
+      const s1 = store.sessions.get('s1');
+      expect(s2?.continues_from).toBe('s1');
+      expect(readFileSync(join(store.paths.sessions, s2?.file_name as string), 'utf8')).toContain(`continues_from: ${s1?.file_name}`);
+      expect(store.identity.read().session_count).toBe(2);
+    });
+  });
+
+  it('starts the learning run detached, not while a run holds the observer lock, and at most every few minutes per turn', async () => {
+    await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
+    const learnEnv = { PATH: process.env.PATH } as NodeJS.ProcessEnv;
+    const release = acquireLock(join(home, 'locks', 'observer.lock'), { staleMs: 60_000 });
+    const held = await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env: learnEnv });
+    expect(held.detail).toMatch(/learn running/);
+    release?.();
+    const first = await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env: learnEnv });
+    expect(first.detail).toMatch(/learn started/);
+    expect(readFileSync(join(home, 'locks', 'learn.last'), 'utf8')).toMatch(/^\d+\n$/);
+    await runHook('observe', edit('e2', 'b.ts', 3), { home, env });
+    const second = await runHook('stop', claude({ hook_event_name: 'Stop', timestamp: at(4) }), { home, env: learnEnv });
+    expect(second.detail).toMatch(/learn throttled/);
+  });
+});
+
+describe('context hooks', () => {
+  it('start: convictions first, then the instinct index (trigger and confidence, not the action), pending count and a pointer', async () => {
+    withStore((store) => {
+      observe(store, {
+        pattern: 'seq:test-after-edit',
+        trigger: 'after editing a source file',
+        action: 'SECRET-ACTION-TEXT run npm test',
+        occurrences: 3,
+      });
+      observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm' });
+      const promoted = observe(store, {
+        pattern: 'fix:lint-before-commit',
+        trigger: 'before committing',
+        action: 'run the linter first',
+        initialScore: 0.9,
+      });
+      const id = store.instincts.get(promoted.pattern)?.id as number;
+      store.instincts.addConviction(id, 'Lint before commit', 'Run the linter before every commit.', at(0));
+      store.instincts.update(id, { promoted_at: at(0) });
+    });
+    await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
+    const out = await runHook('start', claude({ hook_event_name: 'SessionStart', source: 'startup' }), { home, env });
+    const text = context(out.stdout);
+    expect(JSON.parse(out.stdout).hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(text.indexOf('Lint before commit')).toBeGreaterThan(0);
+    expect(text.indexOf('Lint before commit')).toBeLessThan(text.indexOf('after editing a source file'));
+    expect(text).toMatch(/- 0\.50 after editing a source file \[seq:test-after-edit\]/);
+    expect(text).toContain('when installing packages');
+    expect(text).not.toContain('SECRET-ACTION-TEXT');
+    expect(text).not.toContain('before committing [');
+    expect(text).toMatch(/2 observations are waiting/);
+    expect(text).toContain(join(home, 'instincts', 'personal'));
+    expect(text).toContain('(javascript, node, vitest)');
+  });
+
+  it('start: above 30 instincts shows the 15 ranked for the project, under 10,000 characters', async () => {
+    withStore((store) => {
+      for (let i = 0; i < 60; i++)
+        observe(store, { pattern: `seq:generic-${i}`, trigger: `when doing generic thing number ${i} ${'with words '.repeat(20)}` });
+      observe(store, { pattern: 'seq:vitest-watch', trigger: 'when running vitest use run mode', initialScore: 0.3 });
+    });
+    const text = context((await runHook('start', claude({ hook_event_name: 'SessionStart' }), { home, env })).stdout);
+    expect(text.length).toBeLessThanOrEqual(10_000);
+    expect(text.match(/^- \d\.\d\d /gm)).toHaveLength(15);
+    expect(text).toContain('when running vitest use run mode');
+    expect(text).toMatch(/15 of 61 instincts shown, ranked for webapp/);
+  });
+
+  it('start: says nothing when nothing has been learned', async () => {
+    expect((await runHook('start', claude({ hook_event_name: 'SessionStart' }), { home, env })).stdout).toBe('');
+  });
+
+  it('prompt: injects only instincts that clear the relevance bar, with their action', async () => {
+    withStore((store) => {
+      observe(store, {
+        pattern: 'fix:flaky-integration-tests',
+        trigger: 'when integration tests fail with a timeout',
+        action: 'rerun with -race and a longer timeout',
+        occurrences: 3,
+      });
+      observe(store, { pattern: 'pref:commit-style', trigger: 'when writing commit messages', action: 'use the imperative mood' });
+    });
+    const hit = context(
+      (
+        await runHook(
+          'prompt',
+          claude({ hook_event_name: 'UserPromptSubmit', prompt: 'the integration tests fail with a timeout again, can you look?' }),
+          { home, env },
+        )
+      ).stdout,
+    );
+    expect(hit).toContain('rerun with -race and a longer timeout');
+    expect(hit).not.toContain('imperative');
+    const miss = await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'what does this function return?' }), {
+      home,
+      env,
+    });
+    expect(miss.stdout).toBe('');
+    expect((await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'yes' }), { home, env })).stdout).toBe('');
+    withStore((store) => expect(store.observations.forSession('s1').filter((o) => o.event === 'prompt')).toHaveLength(3));
+  });
+
+  it('recall: names earlier sessions that touched the edited file, once per file per session', async () => {
+    await runHook('observe', edit('e1', 'src/config.ts', 1), { home, env });
+    await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env });
+    const first = await runHook('recall', edit('e2', 'src/config.ts', 10, 's2'), { home, env });
+    const text = context(first.stdout);
+    expect(text).toMatch(/^\[RECALL\] Earlier work on src\/config\.ts/);
+    expect(text).toContain('2026-02-01 session (webapp)');
+    const again = await runHook('recall', edit('e3', 'src/config.ts', 11, 's2'), { home, env });
+    expect(again.stdout).toBe('');
+    expect((await runHook('recall', edit('e4', 'src/other.ts', 12, 's2'), { home, env })).stdout).toBe('');
+  });
+});
+
+describe('other agents', () => {
+  it('gemini: AfterTool observations are recorded as gemini, context in its format, {} otherwise', async () => {
+    const after = JSON.stringify({
+      session_id: 'g1',
+      cwd: project,
+      hook_event_name: 'AfterTool',
+      timestamp: at(1),
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'pytest -x' },
+      tool_response: { llmContent: 'ok' },
+    });
+    const o = await runHook('observe', after, { home, env, agent: 'gemini' });
+    expect(o).toMatchObject({ status: 'spooled', stdout: '{}' });
+    expect((await runHook('observe', after, { home, env })).status).toBe('spooled');
+    await runHook('stop', JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'SessionEnd', timestamp: at(2) }), {
+      home,
+      env,
+      agent: 'gemini',
+    });
+    withStore((store) => {
+      const rows = store.observations.forSession('g1');
+      expect(store.observations.count()).toBe(rows.length);
+      const tools = rows.filter((o) => o.event === 'tool');
+      expect(tools.map(({ source, tool, input }) => ({ source, tool, input }))).toEqual([
+        { source: 'gemini', tool: 'run_shell_command', input: 'pytest -x' },
+      ]);
+    });
+    withStore(
+      (store) =>
+        void observe(store, {
+          pattern: 'seq:pytest-first',
+          trigger: 'when pytest fails run it with -x',
+          action: 'stop at the first failure',
+        }),
+    );
+    const prompt = await runHook(
+      'prompt',
+      JSON.stringify({ session_id: 'g1', cwd: project, hook_event_name: 'BeforeAgent', prompt: 'pytest fails on the parser' }),
+      { home, env },
+    );
+    expect(JSON.parse(prompt.stdout).hookSpecificOutput.hookEventName).toBe('BeforeAgent');
+  });
+
+  it('cursor: shell and edit events become observations keyed by conversation, answers are JSON', async () => {
+    const base = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [project] };
+    const shell = await runHook(
+      'observe',
+      JSON.stringify({ ...base, hook_event_name: 'afterShellExecution', command: 'cargo build', output: 'ok', duration: 1200 }),
+      { home, env },
+    );
+    expect(shell).toMatchObject({ status: 'spooled', stdout: '{}' });
+    await runHook(
+      'observe',
+      JSON.stringify({
+        ...base,
+        hook_event_name: 'afterFileEdit',
+        file_path: join(project, 'src/main.rs'),
+        edits: [{ old_string: 'a', new_string: 'b' }],
+      }),
+      { home, env },
+    );
+    const prompt = await runHook('prompt', JSON.stringify({ ...base, hook_event_name: 'beforeSubmitPrompt', prompt: 'hello' }), {
+      home,
+      env,
+    });
+    expect(JSON.parse(prompt.stdout)).toEqual({ continue: true });
+    await runHook('stop', JSON.stringify({ ...base, hook_event_name: 'stop', status: 'completed' }), { home, env });
+    withStore((store) => {
+      // Every observation belongs to the conversation.
+      expect(store.observations.count()).toBe(store.observations.forSession('c1').length);
+      expect(
+        store.observations
+          .forSession('c1')
+          .filter((o) => o.event === 'tool')
+          .map(({ source, session_id, tool, input, duration_ms }) => ({ source, session_id, tool, input, duration_ms }))
+          .sort((a, b) => a.tool.localeCompare(b.tool)),
+      ).toEqual([
+        { source: 'cursor', session_id: 'c1', tool: 'Edit', input: join(project, 'src/main.rs'), duration_ms: null },
+        { source: 'cursor', session_id: 'c1', tool: 'Shell', input: 'cargo build', duration_ms: 1200 },
+      ]);
+    });
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * `homunculus hook EVENT`: one entry for every hook of every agent. It never throws:
+ * whatever happens (bad payload, locked or corrupt database, unwritable home) it returns
+ * valid output for the agent, and failures go to $HOMUNCULUS_HOME/logs/hooks.log.
+ *
+ * The payload goes through capture/ once: parsed, normalised, its project resolved. The
+ * observe hook, which runs after every tool call, never loads SQLite: capture spools its
+ * observation. The other hooks open the store and load what only they need (dispatch.ts).
+ */
+import { type Agent, type HookName, hookForEvent } from '../capture/agents.js';
+import { normalise } from '../capture/normalise.js';
+import { observeToolCall } from '../capture/observe.js';
+import { type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { homePaths, resolveHome } from '../core/paths.js';
+import { detectProject } from '../core/project.js';
+import type { Store } from '../store/store.js';
+import { logHook } from './log.js';
+import { emptyOutput, formatOutput } from './output.js';
+
+/** How long a hook waits on a database another process is writing. */
+export const HOOK_BUSY_TIMEOUT_MS = 3_000;
+
+export interface HookOptions {
+  home?: string;
+  /** The agent, when the command line names it (`--agent gemini`); otherwise guessed from the payload. */
+  agent?: Agent;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  /** An already open store (in-process replays); otherwise one is opened and closed here. */
+  store?: Store;
+}
+
+export type HookStatus = 'recorded' | 'spooled' | 'duplicate' | 'noise' | 'ignored' | 'skipped' | 'failed' | 'done';
+
+export interface HookOutcome {
+  hook: HookName | undefined;
+  stdout: string;
+  status: HookStatus;
+  detail?: string;
+}
+
+export async function runHook(hookArg: string, raw: string | RawPayload, options: HookOptions = {}): Promise<HookOutcome> {
+  const env = options.env ?? process.env;
+  let log: string | undefined;
+  let hook: HookName | undefined;
+  let agent: Agent = options.agent ?? 'claude-code';
+  try {
+    const home = resolveHome(options.home, env);
+    log = homePaths(home).hookLog;
+    const payload = typeof raw === 'string' ? rawPayload(raw) : raw;
+    const parsed = parsePayload(payload);
+    hook = hookForEvent(hookArg) ?? hookForEvent(String(parsed.value.hook_event_name ?? ''));
+    const clock = options.clock ?? systemClock(env);
+    const input = normalise(parsed.value, options.agent, clock.now().toISOString());
+    agent = input.agent;
+    if (!hook) {
+      logHook(
+        log,
+        `hook ${JSON.stringify(hookArg)}: ignored, not a hook name (use observe, start, prompt, recall, stop or an agent event name)`,
+      );
+      return { hook, stdout: '', status: 'ignored', detail: 'unknown hook' };
+    }
+    if (env.HOMUNCULUS_OBSERVER) return { hook, stdout: emptyOutput(agent, hook), status: 'skipped', detail: 'HOMUNCULUS_OBSERVER is set' };
+    if (parsed.mode !== 'json') logHook(log, `${hook} (${agent}): payload of ${payload.bytes} bytes is not complete JSON; ${parsed.mode}`);
+    const project = detectProject(input.cwd);
+    if (hook === 'observe') return { hook, stdout: formatOutput(agent, hook, input.event, ''), ...observeToolCall(home, input, project) };
+    const { openStore } = await import('../store/store.js');
+    const store = options.store ?? openStore({ home, clock });
+    try {
+      if (!options.store) store.setBusyTimeout(HOOK_BUSY_TIMEOUT_MS);
+      const { dispatch } = await import('./dispatch.js');
+      return await dispatch({ hook, input, project, store, env, log });
+    } finally {
+      if (!options.store) store.close();
+    }
+  } catch (err) {
+    if (log) logHook(log, `${hookArg} (${agent}) failed`, err);
+    return {
+      hook,
+      stdout: hook ? emptyOutput(agent, hook) : '',
+      status: 'failed',
+      detail: err instanceof Error ? err.message : String(err),
+    };
+  }
+}

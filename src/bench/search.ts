@@ -156,7 +156,7 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const ingestDocsPerSec = count / ((performance.now() - t) / 1000);
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
-    const embedder = new Embedder(store.db, provider);
+    const embedder = new Embedder(store, provider);
     store.transaction(() => writeFingerprint(store.db, embedder.fingerprint));
     const vectors = syntheticVectors(count, provider.dims);
     const ids = store.db.prepare('SELECT id FROM documents ORDER BY id').raw().all() as [number][];
@@ -183,14 +183,14 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const fake = { embedQuery: async (q: string) => qvs[qs.indexOf(q)] ?? (qvs[0] as Float32Array) };
     const embed = embedder.embedQuery.bind(embedder);
     embedder.embedQuery = (q: string) => fake.embedQuery(q);
-    await search(store.db, embedder, { query: qs[0] ?? 'x', repair: 0 }, now);
+    await search(store, embedder, { query: qs[0] ?? 'x', repair: 0 });
     const cpuSamples: number[] = [];
     const timeMode = async (mode: 'hybrid' | 'bm25' | 'vector') => {
       const samples: number[] = [];
       for (const q of qs) {
         const s = performance.now();
         const c = cpuMs();
-        await search(store.db, embedder, { query: q, mode, limit: 10, repair: 0 }, now);
+        await search(store, embedder, { query: q, mode, limit: 10, repair: 0 });
         samples.push(performance.now() - s);
         if (mode === 'hybrid') cpuSamples.push(cpuMs() - c);
       }
@@ -204,7 +204,7 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const withEmbedding: number[] = [];
     for (const [i, q] of qs.slice(0, 50).entries()) {
       const s = performance.now();
-      await search(store.db, embedder, { query: `${q} ${i}`, mode: 'hybrid', limit: 10, repair: 0 }, now);
+      await search(store, embedder, { query: `${q} ${i}`, mode: 'hybrid', limit: 10, repair: 0 });
       withEmbedding.push(performance.now() - s);
     }
     // Recall of the sign-code search against exact cosine over every stored vector.
@@ -261,7 +261,7 @@ async function embeddingThroughput(provider: EmbeddingProvider, count: number): 
   const store = openStore({ home });
   try {
     store.transaction(() => upsertDocuments(store.db, docs, new Date().toISOString()));
-    const embedder = new Embedder(store.db, provider);
+    const embedder = new Embedder(store, provider);
     t = performance.now();
     await embedder.syncAll();
     return { raw, pipeline: count / ((performance.now() - t) / 1000) };

@@ -5,7 +5,7 @@
  */
 import { LruCache } from '../embed/lru.js';
 import { type EmbeddingFingerprint, type EmbeddingProvider, fingerprintKey, fingerprintOf } from '../embed/provider.js';
-import { type Db, writeTx } from '../store/db.js';
+import type { Store } from '../store/store.js';
 import { deleteStaleVectors, missingVectorIds, readFingerprint, VectorIndex, writeFingerprint, writeVectors } from './vectors.js';
 
 export const LAZY_REPAIR_MAX = 20;
@@ -18,13 +18,16 @@ export class Embedder {
   readonly index: VectorIndex;
   private readonly queryCache = new LruCache<string, Float32Array>(QUERY_CACHE_SIZE);
 
+  private readonly db;
+
   constructor(
-    readonly db: Db,
+    private readonly store: Store,
     readonly provider: EmbeddingProvider,
   ) {
+    this.db = store.db;
     this.fingerprint = fingerprintOf(provider);
     this.key = fingerprintKey(this.fingerprint);
-    this.index = new VectorIndex(db, this.fingerprint);
+    this.index = new VectorIndex(this.db, this.fingerprint);
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
@@ -54,7 +57,7 @@ export class Embedder {
       const slice = ids.slice(i, i + batch);
       const rows = text.all(JSON.stringify(slice)) as { id: number; body: string }[];
       const vectors = await this.provider.embed(rows.map((r) => r.body));
-      writeTx(this.db, () =>
+      this.store.transaction(() =>
         writeVectors(
           this.db,
           this.key,
@@ -75,7 +78,7 @@ export class Embedder {
     options: { onProgress?: (done: number, total: number) => void; force?: boolean } = {},
   ): Promise<{ embedded: number; removedStale: number; previous?: EmbeddingFingerprint }> {
     const previous = readFingerprint(this.db);
-    const removedStale = writeTx(this.db, () => {
+    const removedStale = this.store.transaction(() => {
       writeFingerprint(this.db, this.fingerprint);
       const removed = deleteStaleVectors(this.db, this.key);
       if (options.force) this.db.prepare('DELETE FROM document_vectors').run();
@@ -88,14 +91,14 @@ export class Embedder {
 
   /** Embeds every document that lacks a vector of this model (after an import), recording the model if none is. */
   async embedMissing(onProgress?: (done: number, total: number) => void): Promise<number> {
-    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
+    if (!readFingerprint(this.db)) this.store.transaction(() => writeFingerprint(this.db, this.fingerprint));
     return this.embedDocuments(missingVectorIds(this.db, this.key), onProgress);
   }
 
   /** Embeds up to `max` of the given documents that lack a vector (lazy repair during a query). */
   async repair(ids: readonly number[], max = LAZY_REPAIR_MAX): Promise<number> {
     if (max <= 0 || ids.length === 0) return 0;
-    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
+    if (!readFingerprint(this.db)) this.store.transaction(() => writeFingerprint(this.db, this.fingerprint));
     const missing = missingVectorIds(this.db, this.key, { among: ids, limit: max });
     return missing.length === 0 ? 0 : this.embedDocuments(missing);
   }

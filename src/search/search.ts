@@ -11,6 +11,7 @@
 import { isSuperseded } from './supersede.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import { type Db, cachedStatement } from '../store/db.js';
+import type { Store } from '../store/store.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
 import { type DocumentRow, documentsByRowIds } from './documents.js';
 import type { Embedder } from './embeddings.js';
@@ -125,7 +126,10 @@ const passesFilter = (row: DocumentRow, filter: SearchFilter): boolean =>
   (!filter.since || (row.ts !== null && row.ts >= filter.since)) &&
   (!filter.until || (row.ts !== null && row.ts <= filter.until));
 
-export async function search(db: Db, embedder: Embedder | null, request: SearchRequest, now: Date): Promise<SearchResponse> {
+/** Runs `request` against the store's documents, at the store's clock. */
+export async function search(store: Store, embedder: Embedder | null, request: SearchRequest): Promise<SearchResponse> {
+  const db = store.db;
+  const now = store.clock.now();
   const mode = request.mode ?? 'hybrid';
   if (!SEARCH_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}.`);
   const limit = Math.max(1, Math.floor(request.limit ?? 10));

@@ -25,7 +25,7 @@ describe('memories that change over time', () => {
     expect(added.superseded).toEqual(['old']);
     expect(meta('old')).toMatchObject({ superseded_by: 'new', superseded_at: '2026-02-01T00:00:00Z' });
     expect(meta('new')).toMatchObject({ supersedes: ['old'] });
-    const res = await search(store.db, null, { query: 'billing launch deadline', mode: 'bm25' }, store.clock.now());
+    const res = await search(store, null, { query: 'billing launch deadline', mode: 'bm25' });
     expect(res.results.map((r) => r.id)).toEqual(['new', 'old']);
     expect(res.results[1]?.explain.modifiers.superseded).toBe(SUPERSEDED_FACTOR);
   });

@@ -249,19 +249,14 @@ export function registerSearchCommands(program: Command): void {
             notes.push(`Embeddings unavailable (${err.message}); ranked by full-text search only.`);
           }
         }
-        const res = await search(
-          store.db,
-          embedder,
-          {
-            query,
-            mode,
-            limit,
-            minScore,
-            filter: { collections, project: o.project as string | undefined, since, until },
-            recency: o.recency as boolean | undefined,
-          },
-          now,
-        );
+        const res = await search(store, embedder, {
+          query,
+          mode,
+          limit,
+          minScore,
+          filter: { collections, project: o.project as string | undefined, since, until },
+          recency: o.recency as boolean | undefined,
+        });
         res.notes.unshift(...notes);
         const explain = Boolean(o.explain);
         const payload = {

@@ -69,23 +69,18 @@ const memorySearch = defineTool({
         'No embedding model is available for vector search.',
         'Use mode "hybrid" or "bm25", or configure "embedding" in config.json.',
       );
-    const res = await search(
-      ctx.store.db,
-      embedder,
-      {
-        query: args.query.replaceAll('\u0000', ''),
-        mode: args.mode,
-        limit: args.limit,
-        minScore: args.min_score || undefined,
-        filter: {
-          ...(args.collections.length ? { collections: args.collections } : {}),
-          ...(args.project ? { project: args.project } : {}),
-          ...(instantArg(args.since, 'since') ? { since: instantArg(args.since, 'since') } : {}),
-          ...(instantArg(args.until, 'until') ? { until: instantArg(args.until, 'until') } : {}),
-        },
+    const res = await search(ctx.store, embedder, {
+      query: args.query.replaceAll('\u0000', ''),
+      mode: args.mode,
+      limit: args.limit,
+      minScore: args.min_score || undefined,
+      filter: {
+        ...(args.collections.length ? { collections: args.collections } : {}),
+        ...(args.project ? { project: args.project } : {}),
+        ...(instantArg(args.since, 'since') ? { since: instantArg(args.since, 'since') } : {}),
+        ...(instantArg(args.until, 'until') ? { until: instantArg(args.until, 'until') } : {}),
       },
-      ctx.store.clock.now(),
-    );
+    });
     const results = res.results.map((r) => ({
       id: r.id,
       collection: r.collection,

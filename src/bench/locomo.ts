@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { fixedClock } from '../core/clock.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import { useLiteProvider } from '../embed/use-lite.js';
-import { upsertDocuments } from '../search/documents.js';
 import { Embedder } from '../search/embeddings.js';
 import { type SearchMode, search } from '../search/search.js';
 import { type Tuning, DEFAULT_TUNING, PLAIN_RRF } from '../search/tuning.js';
@@ -90,7 +89,7 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
       const store = openStore({ home: join(root, sample.sampleId), clock: fixedClock(now) });
       try {
         let t = performance.now();
-        store.transaction(() => upsertDocuments(store.db, sample.documents, now.toISOString()));
+        store.transaction(() => store.documents.upsert(sample.documents, now.toISOString()));
         ftsMs += performance.now() - t;
         docs += sample.documents.length;
         const embedder = new Embedder(store, provider);

@@ -14,10 +14,10 @@ import { fixedClock } from '../core/clock.js';
 import { useLiteProvider } from '../embed/use-lite.js';
 import { bufferToVector, dot, l2normalize } from '../embed/vector-math.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
-import { type DocumentInput, upsertDocuments } from '../search/documents.js';
 import { Embedder } from '../search/embeddings.js';
 import { search } from '../search/search.js';
 import { writeFingerprint, writeVectors } from '../search/vectors.js';
+import type { DocumentInput } from '../store/documents/index.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile } from './measure.js';
 import { mean } from './metrics.js';
@@ -151,8 +151,7 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const docs = syntheticDocuments(count);
     let t = performance.now();
     const cpu0 = cpuMs();
-    for (let i = 0; i < docs.length; i += 5000)
-      store.transaction(() => upsertDocuments(store.db, docs.slice(i, i + 5000), now.toISOString()));
+    for (let i = 0; i < docs.length; i += 5000) store.transaction(() => store.documents.upsert(docs.slice(i, i + 5000), now.toISOString()));
     const ingestDocsPerSec = count / ((performance.now() - t) / 1000);
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
@@ -260,7 +259,7 @@ async function embeddingThroughput(provider: EmbeddingProvider, count: number): 
   const home = mkdtempSync(join(tmpdir(), 'homunculus-embed-bench-'));
   const store = openStore({ home });
   try {
-    store.transaction(() => upsertDocuments(store.db, docs, new Date().toISOString()));
+    store.transaction(() => store.documents.upsert(docs, new Date().toISOString()));
     const embedder = new Embedder(store, provider);
     t = performance.now();
     await embedder.syncAll();

@@ -4,7 +4,6 @@ import {
   contentTerms,
   hasCjk,
   looksLikeFtsSyntax,
-  needsTrigramIndex,
   orQuery,
   sanitizeQuery,
   shortCjkRuns,
@@ -38,15 +37,6 @@ describe('query text', () => {
     expect(trigramTokens('plain english words')).toEqual([]);
     expect(shortCjkRuns('東京 and 大阪タワー')).toEqual(['東京']);
     expect(hasCjk('abc')).toBe(false);
-  });
-
-  it('indexes trigrams for exactly the texts those tokens can match', () => {
-    expect(needsTrigramIndex('plain prose. With sentences, commas and 2023.')).toBe(false);
-    expect(needsTrigramIndex('call getUserById')).toBe(true);
-    expect(needsTrigramIndex('user_id')).toBe(true);
-    expect(needsTrigramIndex('see app.ts')).toBe(true);
-    expect(needsTrigramIndex('sha256 digest')).toBe(true);
-    expect(needsTrigramIndex('東京')).toBe(true);
   });
 
   it('recognises deliberate FTS5 syntax', () => {

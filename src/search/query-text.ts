@@ -104,12 +104,6 @@ export function trigramTokens(text: string): string[] {
   return [...out].slice(0, MAX_QUERY_TERMS);
 }
 
-/** Whether a document's text goes to the trigram index (any non-ASCII text, or a code-like token). */
-export function needsTrigramIndex(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(text) || text.includes('_') || /[a-z][A-Z]|[a-zA-Z0-9][./][a-zA-Z]|[a-zA-Z]\d|\d[a-zA-Z]/.test(text);
-}
-
 /** CJK runs of one or two characters, which only a substring scan can find. */
 export function shortCjkRuns(text: string): string[] {
   const runs = text.match(CJK_RUNS) ?? [];

@@ -4,7 +4,7 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { tinyOnnxProvider } from '../test-support/tiny-onnx.js';
 import { hasOnnxRuntime } from '../test-support/shared.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
-import { type DocumentInput, deleteDocuments, getDocument } from './documents.js';
+import type { DocumentInput } from '../store/documents/index.js';
 import { Embedder } from './embeddings.js';
 import { rankInstincts } from './instincts-rank.js';
 import { addDocuments } from './memory.js';
@@ -144,8 +144,8 @@ describe.runIf(ONNX)('search on a real store', () => {
       expect(ids(await search(store, null, { query: 'fetchData' }))).toEqual([]);
       expect(ids(await search(store, null, { query: 'storm' }))).toEqual(['x']);
       expect(ids(await search(store, null, { query: 'parseConfig' }))).toEqual(['x']);
-      expect(deleteDocuments(store.db, 'memories', ['x', 'missing'])).toBe(1);
-      expect(getDocument(store.db, 'memories', 'x')).toBeUndefined();
+      expect(store.documents.delete('memories', ['x', 'missing'])).toBe(1);
+      expect(store.documents.get('memories', 'x')).toBeUndefined();
       expect(ids(await search(store, embedder, { query: 'storm parseConfig' }))).not.toContain('x');
       expect(ids(await search(store, null, { query: 'storm parseConfig' }))).toEqual([]);
       expect(vectorCounts(store.db, embedder.key)).toMatchObject({ documents: 1, current: 1 });
@@ -322,19 +322,19 @@ describe.runIf(ONNX)('instincts in the index', () => {
         project: 'p2',
         confidence: 0.9,
       });
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')?.confidence).toBe(0.9);
+      expect(store.documents.get('instincts', 'pref:pkg=pnpm')?.confidence).toBe(0.9);
       const ranked = await rankInstincts(store, 'node packages', 5, { project: 'p1' });
       expect(ranked.map((r) => r.instinct.key)).toEqual(['pref:pkg=pnpm', 'pref:test=vitest']);
       const hit = (await search(store, null, { query: 'node packages', filter: { collections: ['instincts'] } })).results[0];
       expect(hit?.explain.modifiers.confidence).toBe(0.9);
       const id = store.instincts.get('pref:pkg=pnpm')?.id as number;
       store.instincts.update(id, { action: 'use yarn berry', confidence: 0.5 });
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toMatchObject({
+      expect(store.documents.get('instincts', 'pref:pkg=pnpm')).toMatchObject({
         confidence: 0.5,
         text: 'installing node packages\nuse yarn berry',
       });
       store.instincts.delete(id);
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toBeUndefined();
+      expect(store.documents.get('instincts', 'pref:pkg=pnpm')).toBeUndefined();
       expect((await rankInstincts(store, 'yarn berry', 5)).length).toBe(0);
     }),
   );

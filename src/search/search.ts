@@ -10,10 +10,9 @@
  */
 import { isSuperseded } from './supersede.js';
 import { UsageError, errorMessage } from '../core/errors.js';
-import { type Db, cachedStatement } from '../store/db.js';
+import type { DocumentRepository, DocumentRow } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
-import { type DocumentRow, documentsByRowIds } from './documents.js';
 import type { Embedder } from './embeddings.js';
 import { type RankedList, ORIGINAL_QUERY_WEIGHT, fuseRrf, isStrongBm25, normalizeBm25 } from './fusion.js';
 import { bm25List, feedbackList, trigramList } from './lexical.js';
@@ -106,15 +105,14 @@ function threadPositions(rows: ReadonlyMap<number, DocumentRow>): Map<number, Th
   return out;
 }
 
-function neighbourFinder(db: Db, rows: Map<number, DocumentRow>) {
-  const stmt = cachedStatement(
-    db,
-    'SELECT * FROM documents WHERE collection = ? AND project = ? AND thread = ? AND seq BETWEEN ? AND ? ORDER BY seq',
-  );
+function neighbourFinder(documents: DocumentRepository, rows: Map<number, DocumentRow>) {
   return (p: ThreadPosition, radius: number): ThreadPosition[] => {
     const row = rows.get(p.id);
     if (!row || row.thread === null || row.seq === null) return [];
-    const found = stmt.all(row.collection, row.project, row.thread, row.seq - radius, row.seq + radius) as DocumentRow[];
+    const found = documents.threadNeighbours(
+      { collection: row.collection, project: row.project, thread: row.thread, seq: row.seq },
+      radius,
+    );
     for (const f of found) if (!rows.has(f.id)) rows.set(f.id, f);
     return found.map((f) => ({ id: f.id, thread: p.thread, seq: f.seq }));
   };
@@ -143,7 +141,7 @@ export async function search(store: Store, embedder: Embedder | null, request: S
   const terms = contentTerms(query);
   // A named speaker is matched by speaker, not by the word: most documents that hold a
   // speaker's name are the other people addressing them.
-  const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(db, query) : new Set<string>();
+  const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(store.documents, query) : new Set<string>();
   const lexicalTerms = withoutSpeakers(terms, named);
   const timings: Record<string, number> = {};
   let mark = performance.now();
@@ -210,7 +208,7 @@ export async function search(store: Store, embedder: Embedder | null, request: S
 
   // 3. Pseudo-relevance feedback: words the best lexical hits share, as a second, lighter list.
   if (mode === 'hybrid' && tuning.prf && tuning.weights.feedback > 0 && bm25.ids.length > 0) {
-    const top = documentsByRowIds(db, bm25.ids.slice(0, tuning.prf.docs));
+    const top = store.documents.byRowIds(bm25.ids.slice(0, tuning.prf.docs));
     const extra = feedbackTerms(
       bm25.ids.slice(0, tuning.prf.docs).map((id) => top.get(id)?.text ?? ''),
       terms,
@@ -234,14 +232,14 @@ export async function search(store: Store, embedder: Embedder | null, request: S
   else for (const f of fused.slice(0, Math.max(limit * 3, 60))) scores.set(f.id, f.score / top);
   const base = new Map(scores);
 
-  const rows = documentsByRowIds(db, [...scores.keys()]);
+  const rows = store.documents.byRowIds([...scores.keys()]);
   lap('fusion');
   let afterNeighbours = scores;
   if (mode === 'hybrid' && (tuning.neighbours || tuning.thread)) {
     const positions = threadPositions(rows);
     let order = rankByScore(scores);
     if (tuning.neighbours) {
-      const find = neighbourFinder(db, rows);
+      const find = neighbourFinder(store.documents, rows);
       const withPositions = (p: ThreadPosition, r: number) => {
         const found = find(p, r);
         for (const f of found) if (!positions.has(f.id)) positions.set(f.id, f);

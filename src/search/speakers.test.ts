@@ -43,14 +43,14 @@ describe('speaker focus on a real store', () => {
   it('finds the speakers a query names, whatever their case, and nothing on a store without speakers', () => {
     const store = testStore('2026-03-01T00:00:00.000Z');
     try {
-      expect(namedSpeakers(store.db, 'what does Alice like?')).toEqual(new Set());
+      expect(namedSpeakers(store.documents, 'what does Alice like?')).toEqual(new Set());
       addDocuments(store, [
         { id: '1', text: 'I love pottery', collection: 'memories', speaker: 'Alice' },
         { id: '2', text: 'I love hiking', collection: 'memories', speaker: 'Mary Ann' },
       ]);
-      expect(namedSpeakers(store.db, 'what does alice like?')).toEqual(new Set(['alice']));
-      expect(namedSpeakers(store.db, "Is Mary Ann's hobby pottery?")).toEqual(new Set(['mary ann']));
-      expect(namedSpeakers(store.db, 'what does Bob like?')).toEqual(new Set());
+      expect(namedSpeakers(store.documents, 'what does alice like?')).toEqual(new Set(['alice']));
+      expect(namedSpeakers(store.documents, "Is Mary Ann's hobby pottery?")).toEqual(new Set(['mary ann']));
+      expect(namedSpeakers(store.documents, 'what does Bob like?')).toEqual(new Set());
     } finally {
       store.cleanup();
     }

@@ -5,13 +5,7 @@ import { DAY_MS, parseInstant } from '../../core/clock.js';
 import { HomunculusError, UsageError, errorMessage } from '../../core/errors.js';
 import { contentId } from '../../core/ids.js';
 import { truncate } from '../../core/text.js';
-import {
-  DEFAULT_COLLECTION,
-  DocumentInputError,
-  deleteDocuments,
-  validateCollection,
-  validateDocumentInput,
-} from '../../search/documents.js';
+import { DEFAULT_COLLECTION, DocumentInputError, validateCollection, validateDocumentInput } from '../../search/documents.js';
 import type { Embedder } from '../../search/embeddings.js';
 import { addDocuments, importJsonl } from '../../search/memory.js';
 import { embedderFor } from '../../search/open.js';
@@ -202,7 +196,7 @@ export function registerSearchCommands(program: Command): void {
         throw new UsageError(`--collection: ${errorMessage(err)}.`);
       }
       await withCommandStore(cmd, (store, g) => {
-        const deleted = deleteDocuments(store.db, o.collection, ids);
+        const deleted = store.documents.delete(o.collection, ids);
         emit(g, { deleted, requested: ids.length }, (r) => `Deleted ${r.deleted} of ${r.requested}.`);
         if (deleted < ids.length) process.exitCode = 1;
       });

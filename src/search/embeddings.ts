@@ -3,7 +3,7 @@
  * progress, lazy repair during queries (at most 20 a query, seed 003), the stored
  * fingerprint, and a cache of query embeddings.
  */
-import { LruCache } from '../embed/lru.js';
+import { LruCache } from '../core/lru.js';
 import { type EmbeddingFingerprint, type EmbeddingProvider, fingerprintKey, fingerprintOf } from '../embed/provider.js';
 import type { Store } from '../store/store.js';
 import { deleteStaleVectors, missingVectorIds, readFingerprint, VectorIndex, writeFingerprint, writeVectors } from './vectors.js';

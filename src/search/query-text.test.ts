@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_QUERY_CHARS,
-  contentTerms,
-  hasCjk,
-  looksLikeFtsSyntax,
-  orQuery,
-  sanitizeQuery,
-  shortCjkRuns,
-  trigramTokens,
-} from './query-text.js';
+import { MAX_QUERY_CHARS, contentTerms, hasCjk, looksLikeFtsSyntax, sanitizeQuery, shortCjkRuns, trigramTokens } from './query-text.js';
 
 describe('query text', () => {
   it('keeps content words, lower-cased, without stop words or repeats', () => {
@@ -20,10 +11,6 @@ describe('query text', () => {
     ]);
     expect(contentTerms('the of and')).toEqual([]);
     expect(contentTerms('東京 に 行った')).toEqual(['東京', 'に', '行った']);
-  });
-
-  it('quotes terms so FTS5 operators in user text are inert', () => {
-    expect(orQuery(['a"b', 'NOT', 'c*'])).toBe('"a""b" OR "NOT" OR "c*"');
   });
 
   it('strips NUL and control characters and caps the length', () => {

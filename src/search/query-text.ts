@@ -1,7 +1,7 @@
 /**
- * Turning free text into full-text queries that can never be a syntax error:
- * words (lower-case, stop words removed) OR-ed as quoted terms, plus the tokens the
- * trigram index serves better (CJK runs, code identifiers, paths).
+ * Turning free text into the terms of full-text queries: words (lower-case, stop words
+ * removed), plus the tokens the trigram index serves better (CJK runs, code identifiers,
+ * paths). The store quotes each term, so no query can be a syntax error.
  */
 
 /** Longer queries are cut here: a 1 MB paste must not become a 1 MB FTS expression. */
@@ -73,11 +73,6 @@ export function contentTerms(text: string): string[] {
     if (out.length >= MAX_QUERY_TERMS) break;
   }
   return out;
-}
-
-/** `"a" OR "b"`: an FTS5 expression of quoted terms (quotes inside a term are doubled). */
-export function orQuery(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
 /**

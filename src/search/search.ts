@@ -10,7 +10,7 @@
  */
 import { isSuperseded } from './supersede.js';
 import { UsageError, errorMessage } from '../core/errors.js';
-import type { DocumentRepository, DocumentRow } from '../store/documents/index.js';
+import type { DocumentFilter, DocumentRepository, DocumentRow } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
 import type { Embedder } from './embeddings.js';
@@ -22,7 +22,7 @@ import { focusOnSpeakers, namedSpeakers, speakerFactor, withoutSpeakers } from '
 import { contentTerms, sanitizeQuery } from './query-text.js';
 import { matchesHint, timeHints } from './time-hints.js';
 import { type RerankHook, applyRerank } from './rerank.js';
-import { type SearchFilter, type ScoredId } from './vectors.js';
+import type { ScoredId } from './vectors.js';
 import { type Tuning, DEFAULT_TUNING } from './tuning.js';
 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
@@ -38,7 +38,7 @@ export interface SearchRequest {
   query: string;
   mode?: SearchMode;
   limit?: number;
-  filter?: SearchFilter;
+  filter?: DocumentFilter;
   minScore?: number;
   /** true: decay every dated record; false: none; undefined: RECENCY_COLLECTIONS only. */
   recency?: boolean;
@@ -118,7 +118,7 @@ function neighbourFinder(documents: DocumentRepository, rows: Map<number, Docume
   };
 }
 
-const passesFilter = (row: DocumentRow, filter: SearchFilter): boolean =>
+const passesFilter = (row: DocumentRow, filter: DocumentFilter): boolean =>
   (!filter.collections || filter.collections.length === 0 || filter.collections.includes(row.collection)) &&
   (filter.project === undefined || row.project === filter.project) &&
   (!filter.since || (row.ts !== null && row.ts >= filter.since)) &&
@@ -126,7 +126,6 @@ const passesFilter = (row: DocumentRow, filter: SearchFilter): boolean =>
 
 /** Runs `request` against the store's documents, at the store's clock. */
 export async function search(store: Store, embedder: Embedder | null, request: SearchRequest): Promise<SearchResponse> {
-  const db = store.db;
   const now = store.clock.now();
   const mode = request.mode ?? 'hybrid';
   if (!SEARCH_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}.`);
@@ -155,12 +154,12 @@ export async function search(store: Store, embedder: Embedder | null, request: S
   const lists: RankedList[] = [];
   let bm25 = { ids: [] as number[], scores: [] as number[] };
   if (mode !== 'vector') {
-    const b = bm25List(db, query, filter, depth, lexicalTerms);
+    const b = bm25List(store.documents, query, filter, depth, lexicalTerms);
     if (b.fellBack) notes.push('The query is not valid FTS5 syntax; searched its words instead.');
     bm25 = b;
     if (b.ids.length && tuning.weights.bm25 > 0)
       lists.push({ name: 'bm25', ids: b.ids, scores: b.scores, weight: tuning.weights.bm25 * ORIGINAL_QUERY_WEIGHT, original: true });
-    const t = trigramList(db, query, filter, depth);
+    const t = trigramList(store.documents, query, filter, depth);
     if (t.ids.length && tuning.weights.trigram > 0)
       lists.push({ name: 'trigram', ids: t.ids, scores: t.scores, weight: tuning.weights.trigram * ORIGINAL_QUERY_WEIGHT, original: true });
   }
@@ -215,7 +214,7 @@ export async function search(store: Store, embedder: Embedder | null, request: S
       tuning.prf.terms,
     );
     if (extra.length) {
-      const f = feedbackList(db, extra, filter, depth);
+      const f = feedbackList(store.documents, extra, filter, depth);
       if (f.ids.length) lists.push({ name: 'feedback', ids: f.ids, scores: f.scores, weight: tuning.weights.feedback, original: false });
     }
   }

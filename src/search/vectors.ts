@@ -11,14 +11,7 @@ import { type EmbeddingFingerprint, fingerprintKey } from '../embed/provider.js'
 import { bufferToVector, dot, signCode, vectorToBuffer } from '../embed/vector-math.js';
 import { type Db, cachedStatement } from '../store/db.js';
 import { readMeta, writeMeta } from '../store/meta.js';
-
-export interface SearchFilter {
-  collections?: readonly string[];
-  project?: string;
-  /** ISO instants, inclusive. */
-  since?: string;
-  until?: string;
-}
+import type { DocumentFilter } from '../store/documents/index.js';
 
 export interface ScoredId {
   id: number;
@@ -265,7 +258,7 @@ export class VectorIndex {
   }
 
   /** The `limit` nearest documents by cosine similarity, best first. */
-  search(query: Float32Array, limit: number, filter: SearchFilter = {}): ScoredId[] {
+  search(query: Float32Array, limit: number, filter: DocumentFilter = {}): ScoredId[] {
     const idx = this.ensure();
     const n = idx.ids.length;
     if (n === 0 || limit <= 0) return [];

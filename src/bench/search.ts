@@ -16,7 +16,7 @@ import { bufferToVector, dot, l2normalize } from '../embed/vector-math.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import { Embedder } from '../search/embeddings.js';
 import { search } from '../search/search.js';
-import { writeFingerprint, writeVectors } from '../search/vectors.js';
+import { vectorWrite, writeFingerprint } from '../search/vectors.js';
 import type { DocumentInput } from '../store/documents/index.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile } from './measure.js';
@@ -156,16 +156,16 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
     const embedder = new Embedder(store, provider);
-    store.transaction(() => writeFingerprint(store.db, embedder.fingerprint));
+    store.transaction(() => writeFingerprint(store.documents, embedder.fingerprint));
     const vectors = syntheticVectors(count, provider.dims);
-    const ids = store.db.prepare('SELECT id FROM documents ORDER BY id').raw().all() as [number][];
+    // Nothing is embedded yet: these are every document's ids, in order.
+    const ids = store.documents.missingVectorIds(embedder.key);
     t = performance.now();
     for (let i = 0; i < ids.length; i += 5000) {
       store.transaction(() =>
-        writeVectors(
-          store.db,
+        store.documents.writeVectors(
           embedder.key,
-          ids.slice(i, i + 5000).map(([id], j) => ({ id, vector: vectors[i + j] as Float32Array })),
+          ids.slice(i, i + 5000).map((id, j) => vectorWrite(id, vectors[i + j] as Float32Array)),
         ),
       );
     }
@@ -209,11 +209,11 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     // Recall of the sign-code search against exact cosine over every stored vector.
     const probe = qvs.slice(0, 10);
     const exact = probe.map(() => [] as { id: number; score: number }[]);
-    for (const [id, blob] of store.db.prepare('SELECT doc_id, vector FROM document_vectors').raw().iterate() as Iterable<
-      [number, Buffer]
-    >) {
-      const v = bufferToVector(blob);
-      probe.forEach((qv, i) => exact[i]?.push({ id, score: dot(qv, v) }));
+    for (let i = 0; i < ids.length; i += 5000) {
+      for (const [id, blob] of store.documents.vectors(ids.slice(i, i + 5000), embedder.key)) {
+        const v = bufferToVector(blob);
+        probe.forEach((qv, j) => exact[j]?.push({ id, score: dot(qv, v) }));
+      }
     }
     const vectorRecall = mean(
       probe.map((qv, i) => {
@@ -226,7 +226,9 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
         return embedder.index.search(qv, 10).filter((h) => truth.has(h.id)).length / 10;
       }),
     );
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const rss = rssMb();
+    // Closing the last connection checkpoints the write-ahead log into the file measured below.
+    store.close();
     return {
       docs: count,
       ingestDocsPerSec,
@@ -241,7 +243,7 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
       withEmbeddingP95: percentile(withEmbedding, 95),
       vectorRecall,
       dbMb: statSync(store.paths.db).size / 2 ** 20,
-      rssMb: rssMb(),
+      rssMb: rss,
     };
   } finally {
     store.close();

@@ -5,11 +5,12 @@ import { tinyOnnxProvider } from '../test-support/tiny-onnx.js';
 import { hasOnnxRuntime } from '../test-support/shared.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import type { DocumentInput } from '../store/documents/index.js';
+import { rawDatabase } from '../store/testing.js';
 import { Embedder } from './embeddings.js';
 import { rankInstincts } from './instincts-rank.js';
 import { addDocuments } from './memory.js';
 import { search } from './search.js';
-import { readFingerprint, vectorCounts } from './vectors.js';
+import { readFingerprint } from './vectors.js';
 
 const doc = (id: string, text: string, extra: Partial<DocumentInput> = {}): DocumentInput => ({
   id,
@@ -137,9 +138,9 @@ describe.runIf(ONNX)('search on a real store', () => {
       const embedder = new Embedder(store, small);
       addDocuments(store, [doc('x', 'the cat calls fetchData'), doc('y', 'a dog barks')]);
       await embedder.syncAll();
-      expect(vectorCounts(store.db, embedder.key).current).toBe(2);
+      expect(store.documents.vectorCounts(embedder.key).current).toBe(2);
       addDocuments(store, [doc('x', 'the weather turned into a storm near parseConfig')]);
-      expect(vectorCounts(store.db, embedder.key).current).toBe(1);
+      expect(store.documents.vectorCounts(embedder.key).current).toBe(1);
       expect(ids(await search(store, null, { query: 'cat' }))).toEqual([]);
       expect(ids(await search(store, null, { query: 'fetchData' }))).toEqual([]);
       expect(ids(await search(store, null, { query: 'storm' }))).toEqual(['x']);
@@ -148,9 +149,10 @@ describe.runIf(ONNX)('search on a real store', () => {
       expect(store.documents.get('memories', 'x')).toBeUndefined();
       expect(ids(await search(store, embedder, { query: 'storm parseConfig' }))).not.toContain('x');
       expect(ids(await search(store, null, { query: 'storm parseConfig' }))).toEqual([]);
-      expect(vectorCounts(store.db, embedder.key)).toMatchObject({ documents: 1, current: 1 });
-      store.db.prepare("INSERT INTO documents_fts(documents_fts) VALUES ('integrity-check')").run();
-      store.db.prepare("INSERT INTO documents_trigram(documents_trigram) VALUES ('integrity-check')").run();
+      expect(store.documents.vectorCounts(embedder.key)).toMatchObject({ documents: 1, current: 1 });
+      const db = rawDatabase(store);
+      db.prepare("INSERT INTO documents_fts(documents_fts) VALUES ('integrity-check')").run();
+      db.prepare("INSERT INTO documents_trigram(documents_trigram) VALUES ('integrity-check')").run();
     }),
   );
 
@@ -164,7 +166,7 @@ describe.runIf(ONNX)('search on a real store', () => {
       );
       const res = await search(store, embedder, { query: 'cat mat', limit: 5 });
       expect(res.repaired).toBe(20);
-      expect(vectorCounts(store.db, embedder.key).current).toBe(20);
+      expect(store.documents.vectorCounts(embedder.key).current).toBe(20);
       const again = await search(store, embedder, { query: 'cat mat', limit: 5, repair: 5 });
       expect(again.repaired).toBe(5);
       expect(again.results[0]?.explain.lists.map((l) => l.list)).toContain('vector');
@@ -177,7 +179,7 @@ describe.runIf(ONNX)('search on a real store', () => {
       addDocuments(store, [doc('a', 'cat kitten pet'), doc('b', 'stock market price'), doc('c', 'rain storm weather')]);
       const first = new Embedder(store, small);
       expect((await first.syncAll()).embedded).toBe(3);
-      expect(readFingerprint(store.db)).toEqual({ provider: 'onnx', model: 'tiny-a', dims: 8 });
+      expect(readFingerprint(store.documents)).toEqual({ provider: 'onnx', model: 'tiny-a', dims: 8 });
       const second = new Embedder(store, wide);
       expect(second.modelChanged()?.from.model).toBe('tiny-a');
       // Before re-embedding, the new model sees no vector of the old one.
@@ -188,8 +190,8 @@ describe.runIf(ONNX)('search on a real store', () => {
       const result = await second.syncAll({ onProgress: (done) => progress.push(done) });
       expect(result).toMatchObject({ embedded: 3, removedStale: 3, previous: { model: 'tiny-a' } });
       expect(progress.at(-1)).toBe(3);
-      expect(readFingerprint(store.db)).toEqual({ provider: 'onnx', model: 'tiny-b', dims: 16 });
-      expect(vectorCounts(store.db, second.key)).toEqual({ documents: 3, current: 3, stale: 0, missing: 0 });
+      expect(readFingerprint(store.documents)).toEqual({ provider: 'onnx', model: 'tiny-b', dims: 16 });
+      expect(store.documents.vectorCounts(second.key)).toEqual({ documents: 3, current: 3, stale: 0, missing: 0 });
       const after = await search(store, second, { query: 'kitten', mode: 'vector' });
       expect(after.results[0]?.id).toBe('a');
     }),

@@ -11,7 +11,7 @@ import { addDocuments, importJsonl } from '../../search/memory.js';
 import { embedderFor } from '../../search/open.js';
 import { sanitizeQuery } from '../../search/query-text.js';
 import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
-import { readFingerprint, vectorCounts } from '../../search/vectors.js';
+import { readFingerprint } from '../../search/vectors.js';
 import { globals, withCommandStore } from '../context.js';
 import { resolveHome } from '../../core/paths.js';
 import { TRANSFORMERS_PACKAGE, TRANSFORMERS_VERSION, installRuntime, runtimeDir } from '../../embed/runtime.js';
@@ -324,8 +324,8 @@ export function registerSearchCommands(program: Command): void {
           return;
         }
         if (o.status) {
-          const counts = vectorCounts(store.db, embedder.key);
-          const stored = readFingerprint(store.db);
+          const counts = store.documents.vectorCounts(embedder.key);
+          const stored = readFingerprint(store.documents);
           emit(g, { model: embedder.fingerprint, stored: stored ?? null, ...counts }, (r) => [
             `model: ${r.model.provider}/${r.model.model} (${r.model.dims}-d)${r.stored && embedder.modelChanged() ? `; vectors on record are from ${r.stored.provider}/${r.stored.model}: run \`homunculus embed\`` : ''}`,
             `${r.current} of ${r.documents} documents embedded, ${r.missing} missing${r.stale ? `, ${r.stale} from another model` : ''}`,

@@ -9,7 +9,7 @@
  *      filters and the limit. Every stage can be explained per hit.
  */
 import { isSuperseded } from './supersede.js';
-import { UsageError, errorMessage } from '../core/errors.js';
+import { errorMessage } from '../core/errors.js';
 import type { DocumentFilter, DocumentRepository, DocumentRow } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { type ThreadPosition, rankByScore, spreadToNeighbours, threadBoost } from './context-expansion.js';
@@ -17,6 +17,7 @@ import type { Embedder } from './embeddings.js';
 import { type RankedList, ORIGINAL_QUERY_WEIGHT, fuseRrf, isStrongBm25, normalizeBm25 } from './fusion.js';
 import { bm25List, feedbackList, trigramList } from './lexical.js';
 import { type AppliedModifiers, modifiersFor } from './modifiers.js';
+import { type SearchMode, searchMode } from './modes.js';
 import { feedbackTerms } from './feedback.js';
 import { focusOnSpeakers, namedSpeakers, speakerFactor, withoutSpeakers } from './speakers.js';
 import { contentTerms, sanitizeQuery } from './query-text.js';
@@ -25,8 +26,6 @@ import { type RerankHook, applyRerank } from './rerank.js';
 import type { ScoredId } from './vectors.js';
 import { type Tuning, DEFAULT_TUNING } from './tuning.js';
 
-export type SearchMode = 'hybrid' | 'bm25' | 'vector';
-export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'bm25', 'vector'];
 /**
  * Collections whose records age: seed 003's recency decay (days since valid_at) applies to
  * facts by default. Sessions and episodes are history a query asks for on purpose: decaying
@@ -127,8 +126,7 @@ const passesFilter = (row: DocumentRow, filter: DocumentFilter): boolean =>
 /** Runs `request` against the store's documents, at the store's clock. */
 export async function search(store: Store, embedder: Embedder | null, request: SearchRequest): Promise<SearchResponse> {
   const now = store.clock.now();
-  const mode = request.mode ?? 'hybrid';
-  if (!SEARCH_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}.`);
+  const mode = searchMode(request.mode);
   const limit = Math.max(1, Math.floor(request.limit ?? 10));
   const tuning: Tuning = { ...DEFAULT_TUNING, ...request.tuning };
   const filter = request.filter ?? {};

@@ -10,7 +10,8 @@ import type { Embedder } from '../../search/embeddings.js';
 import { addDocuments, importJsonl } from '../../search/memory.js';
 import { embedderFor } from '../../search/open.js';
 import { sanitizeQuery } from '../../search/query-text.js';
-import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
+import { SEARCH_MODES, searchMode } from '../../search/modes.js';
+import { type SearchHit, search } from '../../search/search.js';
 import { readFingerprint } from '../../search/vectors.js';
 import { globals, withCommandStore } from '../context.js';
 import { resolveHome } from '../../core/paths.js';
@@ -221,9 +222,7 @@ export function registerSearchCommands(program: Command): void {
     .option('--explain', 'show each list rank and score, the fusion and every modifier')
     .action(async (textArg: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
       const query = readQuery(textArg);
-      const mode = (o.mode ?? 'hybrid') as SearchMode;
-      if (!SEARCH_MODES.includes(mode))
-        throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(o.mode)}.`);
+      const mode = searchMode(o.mode);
       const limit = parsePositiveInt('limit', o.limit as string | undefined) ?? 10;
       if (limit > 1000) throw new UsageError('--limit must be at most 1000.');
       const minScore = parseMinScore(o['minScore'] as string | undefined);

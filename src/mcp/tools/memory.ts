@@ -7,7 +7,8 @@ import { UsageError } from '../../core/errors.js';
 import { detectProject } from '../../core/project.js';
 import type { Embedder } from '../../search/embeddings.js';
 import { embedderFor } from '../../search/open.js';
-import { SEARCH_MODES, search } from '../../search/search.js';
+import { SEARCH_MODES } from '../../search/modes.js';
+import { search } from '../../search/search.js';
 import type { Store } from '../../store/store.js';
 import { READ_ONLY, defineTool } from '../tool.js';
 import { MAX_ARG, textArg } from '../schemas.js';
@@ -57,7 +58,7 @@ const memorySearch = defineTool({
     since: textArg.default(''),
     until: textArg.default(''),
     limit: z.number().int().min(1).max(100).default(10),
-    mode: z.enum(SEARCH_MODES as unknown as ['hybrid', 'bm25', 'vector']).default('hybrid'),
+    mode: z.enum(SEARCH_MODES).default('hybrid'),
     min_score: z.number().min(0).default(0),
   }),
   output: z.object({ results: z.array(hit), count: z.number().int(), mode: z.string() }),

@@ -18,6 +18,7 @@ export class Embedder {
   readonly key: string;
   readonly index: VectorIndex;
   private readonly queryCache = new LruCache<string, Float32Array>(QUERY_CACHE_SIZE);
+  private readonly documents: DocumentRepository;
 
   constructor(
     private readonly store: Store,
@@ -25,15 +26,12 @@ export class Embedder {
   ) {
     this.fingerprint = fingerprintOf(provider);
     this.key = fingerprintKey(this.fingerprint);
+    this.documents = store.documents;
     this.index = new VectorIndex(store.documents, this.fingerprint);
   }
 
-  private get documents(): DocumentRepository {
-    return this.store.documents;
-  }
-
-  /** Records this provider's fingerprint when none is on record yet. */
-  private claimIndex(): void {
+  /** Records this provider's fingerprint when none is on record yet (the first vectors name the model). */
+  private recordFingerprint(): void {
     if (!readFingerprint(this.documents)) this.store.transaction(() => writeFingerprint(this.documents, this.fingerprint));
   }
 
@@ -94,14 +92,14 @@ export class Embedder {
 
   /** Embeds every document that lacks a vector of this model (after an import), recording the model if none is. */
   async embedMissing(onProgress?: (done: number, total: number) => void): Promise<number> {
-    this.claimIndex();
+    this.recordFingerprint();
     return this.embedDocuments(this.documents.missingVectorIds(this.key), onProgress);
   }
 
   /** Embeds up to `max` of the given documents that lack a vector (lazy repair during a query). */
   async repair(ids: readonly number[], max = LAZY_REPAIR_MAX): Promise<number> {
     if (max <= 0 || ids.length === 0) return 0;
-    this.claimIndex();
+    this.recordFingerprint();
     const missing = this.documents.missingVectorIds(this.key, { among: ids, limit: max });
     return missing.length === 0 ? 0 : this.embedDocuments(missing);
   }

@@ -5,7 +5,7 @@
  * benchmark's README says.
  */
 import { readFileSync } from 'node:fs';
-import type { DocumentInput } from '../search/documents.js';
+import type { DocumentInput } from '../store/documents/index.js';
 
 export interface LocomoQuestion {
   question: string;

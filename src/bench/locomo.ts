@@ -6,11 +6,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixedClock } from '../core/clock.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import { useLiteProvider } from '../embed/use-lite.js';
-import { upsertDocuments } from '../search/documents.js';
 import { Embedder } from '../search/embeddings.js';
-import { type SearchMode, search } from '../search/search.js';
+import type { SearchMode } from '../search/modes.js';
+import { search } from '../search/search.js';
 import { type Tuning, DEFAULT_TUNING, PLAIN_RRF } from '../search/tuning.js';
 import { openStore } from '../store/store.js';
 import { cachedProvider } from './cached-provider.js';
@@ -86,13 +87,13 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'homunculus-locomo-'));
   try {
     for (const sample of samples) {
-      const store = openStore({ home: join(root, sample.sampleId) });
+      const store = openStore({ home: join(root, sample.sampleId), clock: fixedClock(now) });
       try {
         let t = performance.now();
-        store.transaction(() => upsertDocuments(store.db, sample.documents, now.toISOString()));
+        store.transaction(() => store.documents.upsert(sample.documents, now.toISOString()));
         ftsMs += performance.now() - t;
         docs += sample.documents.length;
-        const embedder = new Embedder(store.db, provider);
+        const embedder = new Embedder(store, provider);
         t = performance.now();
         await embedder.syncAll();
         embedMs += performance.now() - t;
@@ -103,7 +104,7 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
           embedLatency.push(performance.now() - e0);
           for (const m of methods) {
             const t0 = performance.now();
-            const res = await search(store.db, embedder, { query: q.question, mode: m.mode, limit: 50, tuning: m.tuning, repair: 0 }, now);
+            const res = await search(store, embedder, { query: q.question, mode: m.mode, limit: 50, tuning: m.tuning, repair: 0 });
             latency.get(m.name)?.push(performance.now() - t0);
             runs.get(m.name)?.push({
               sampleId: sample.sampleId,

@@ -14,10 +14,10 @@ import { fixedClock } from '../core/clock.js';
 import { useLiteProvider } from '../embed/use-lite.js';
 import { bufferToVector, dot, l2normalize } from '../embed/vector-math.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
-import { type DocumentInput, upsertDocuments } from '../search/documents.js';
 import { Embedder } from '../search/embeddings.js';
 import { search } from '../search/search.js';
-import { writeFingerprint, writeVectors } from '../search/vectors.js';
+import { vectorWrite, writeFingerprint } from '../search/vectors.js';
+import type { DocumentInput } from '../store/documents/index.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile } from './measure.js';
 import { mean } from './metrics.js';
@@ -151,22 +151,21 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const docs = syntheticDocuments(count);
     let t = performance.now();
     const cpu0 = cpuMs();
-    for (let i = 0; i < docs.length; i += 5000)
-      store.transaction(() => upsertDocuments(store.db, docs.slice(i, i + 5000), now.toISOString()));
+    for (let i = 0; i < docs.length; i += 5000) store.transaction(() => store.documents.upsert(docs.slice(i, i + 5000), now.toISOString()));
     const ingestDocsPerSec = count / ((performance.now() - t) / 1000);
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
-    const embedder = new Embedder(store.db, provider);
-    store.transaction(() => writeFingerprint(store.db, embedder.fingerprint));
+    const embedder = new Embedder(store, provider);
+    store.transaction(() => writeFingerprint(store.documents, embedder.fingerprint));
     const vectors = syntheticVectors(count, provider.dims);
-    const ids = store.db.prepare('SELECT id FROM documents ORDER BY id').raw().all() as [number][];
+    // Nothing is embedded yet: these are every document's ids, in order.
+    const ids = store.documents.missingVectorIds(embedder.key);
     t = performance.now();
     for (let i = 0; i < ids.length; i += 5000) {
       store.transaction(() =>
-        writeVectors(
-          store.db,
+        store.documents.writeVectors(
           embedder.key,
-          ids.slice(i, i + 5000).map(([id], j) => ({ id, vector: vectors[i + j] as Float32Array })),
+          ids.slice(i, i + 5000).map((id, j) => vectorWrite(id, vectors[i + j] as Float32Array)),
         ),
       );
     }
@@ -183,14 +182,14 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const fake = { embedQuery: async (q: string) => qvs[qs.indexOf(q)] ?? (qvs[0] as Float32Array) };
     const embed = embedder.embedQuery.bind(embedder);
     embedder.embedQuery = (q: string) => fake.embedQuery(q);
-    await search(store.db, embedder, { query: qs[0] ?? 'x', repair: 0 }, now);
+    await search(store, embedder, { query: qs[0] ?? 'x', repair: 0 });
     const cpuSamples: number[] = [];
     const timeMode = async (mode: 'hybrid' | 'bm25' | 'vector') => {
       const samples: number[] = [];
       for (const q of qs) {
         const s = performance.now();
         const c = cpuMs();
-        await search(store.db, embedder, { query: q, mode, limit: 10, repair: 0 }, now);
+        await search(store, embedder, { query: q, mode, limit: 10, repair: 0 });
         samples.push(performance.now() - s);
         if (mode === 'hybrid') cpuSamples.push(cpuMs() - c);
       }
@@ -204,17 +203,17 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const withEmbedding: number[] = [];
     for (const [i, q] of qs.slice(0, 50).entries()) {
       const s = performance.now();
-      await search(store.db, embedder, { query: `${q} ${i}`, mode: 'hybrid', limit: 10, repair: 0 }, now);
+      await search(store, embedder, { query: `${q} ${i}`, mode: 'hybrid', limit: 10, repair: 0 });
       withEmbedding.push(performance.now() - s);
     }
     // Recall of the sign-code search against exact cosine over every stored vector.
     const probe = qvs.slice(0, 10);
     const exact = probe.map(() => [] as { id: number; score: number }[]);
-    for (const [id, blob] of store.db.prepare('SELECT doc_id, vector FROM document_vectors').raw().iterate() as Iterable<
-      [number, Buffer]
-    >) {
-      const v = bufferToVector(blob);
-      probe.forEach((qv, i) => exact[i]?.push({ id, score: dot(qv, v) }));
+    for (let i = 0; i < ids.length; i += 5000) {
+      for (const [id, blob] of store.documents.vectors(ids.slice(i, i + 5000), embedder.key)) {
+        const v = bufferToVector(blob);
+        probe.forEach((qv, j) => exact[j]?.push({ id, score: dot(qv, v) }));
+      }
     }
     const vectorRecall = mean(
       probe.map((qv, i) => {
@@ -227,7 +226,9 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
         return embedder.index.search(qv, 10).filter((h) => truth.has(h.id)).length / 10;
       }),
     );
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const rss = rssMb();
+    // Closing the last connection checkpoints the write-ahead log into the file measured below.
+    store.close();
     return {
       docs: count,
       ingestDocsPerSec,
@@ -242,7 +243,7 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
       withEmbeddingP95: percentile(withEmbedding, 95),
       vectorRecall,
       dbMb: statSync(store.paths.db).size / 2 ** 20,
-      rssMb: rssMb(),
+      rssMb: rss,
     };
   } finally {
     store.close();
@@ -260,8 +261,8 @@ async function embeddingThroughput(provider: EmbeddingProvider, count: number): 
   const home = mkdtempSync(join(tmpdir(), 'homunculus-embed-bench-'));
   const store = openStore({ home });
   try {
-    store.transaction(() => upsertDocuments(store.db, docs, new Date().toISOString()));
-    const embedder = new Embedder(store.db, provider);
+    store.transaction(() => store.documents.upsert(docs, new Date().toISOString()));
+    const embedder = new Embedder(store, provider);
     t = performance.now();
     await embedder.syncAll();
     return { raw, pipeline: count / ((performance.now() - t) / 1000) };

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
-import { fts5Problem, openDatabase } from '../store/db.js';
+import { fts5Problem } from '../store/db.js';
 import { type Store, openStore } from '../store/store.js';
 import { CAPTURE_CHECKS } from '../capture/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
@@ -145,9 +145,9 @@ const embeddings: DoctorCheck = (paths) => {
     if (!locateRuntime(dir))
       return { name: 'embeddings', status: 'fail', detail: missingRuntimeError(dir).message, fix: missingRuntimeError(dir).hint };
   }
-  const db = openDatabase(paths.db, { readonly: true });
+  const store = openStore({ home: paths.home, readonly: true });
   try {
-    const s = indexStatus(db, cfg);
+    const s = indexStatus(store.documents, cfg);
     const model = `${s.configured.provider}/${s.configured.model}`;
     if (s.modelChanged && s.stored) {
       return {
@@ -174,7 +174,7 @@ const embeddings: DoctorCheck = (paths) => {
       fix: 'Run any homunculus command to upgrade the database.',
     };
   } finally {
-    db.close();
+    store.close();
   }
 };
 

@@ -3,28 +3,36 @@
  * progress, lazy repair during queries (at most 20 a query, seed 003), the stored
  * fingerprint, and a cache of query embeddings.
  */
-import { LruCache } from '../embed/lru.js';
+import { LruCache } from '../core/lru.js';
 import { type EmbeddingFingerprint, type EmbeddingProvider, fingerprintKey, fingerprintOf } from '../embed/provider.js';
-import { type Db, writeTx } from '../store/db.js';
-import { deleteStaleVectors, missingVectorIds, readFingerprint, VectorIndex, writeFingerprint, writeVectors } from './vectors.js';
+import type { DocumentRepository } from '../store/documents/index.js';
+import type { Store } from '../store/store.js';
+import { readFingerprint, VectorIndex, vectorWrite, writeFingerprint } from './vectors.js';
 
 export const LAZY_REPAIR_MAX = 20;
 export const QUERY_CACHE_SIZE = 512;
 
-/** A provider bound to one database: its vector index and query-embedding cache. */
+/** A provider bound to one store: its vector index and query-embedding cache. */
 export class Embedder {
   readonly fingerprint: EmbeddingFingerprint;
   readonly key: string;
   readonly index: VectorIndex;
   private readonly queryCache = new LruCache<string, Float32Array>(QUERY_CACHE_SIZE);
+  private readonly documents: DocumentRepository;
 
   constructor(
-    readonly db: Db,
+    private readonly store: Store,
     readonly provider: EmbeddingProvider,
   ) {
     this.fingerprint = fingerprintOf(provider);
     this.key = fingerprintKey(this.fingerprint);
-    this.index = new VectorIndex(db, this.fingerprint);
+    this.documents = store.documents;
+    this.index = new VectorIndex(store.documents, this.fingerprint);
+  }
+
+  /** Records this provider's fingerprint when none is on record yet (the first vectors name the model). */
+  private recordFingerprint(): void {
+    if (!readFingerprint(this.documents)) this.store.transaction(() => writeFingerprint(this.documents, this.fingerprint));
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
@@ -38,7 +46,7 @@ export class Embedder {
 
   /** The stored fingerprint differs from this provider's: vectors must be rebuilt (`homunculus embed`). */
   modelChanged(): { from: EmbeddingFingerprint } | undefined {
-    const stored = readFingerprint(this.db);
+    const stored = readFingerprint(this.documents);
     if (stored && fingerprintKey(stored) !== this.key) return { from: stored };
     return undefined;
   }
@@ -46,19 +54,15 @@ export class Embedder {
   /** Embeds the given documents (ids) in batches and stores their vectors. */
   async embedDocuments(ids: readonly number[], onProgress?: (done: number, total: number) => void): Promise<number> {
     const batch = Math.max(1, this.provider.batchSize);
-    const text = this.db.prepare(
-      'SELECT id, trim(title || char(10) || text, char(32, 9, 10, 13)) AS body FROM documents WHERE id IN (SELECT value FROM json_each(?))',
-    );
     let done = 0;
     for (let i = 0; i < ids.length; i += batch) {
       const slice = ids.slice(i, i + batch);
-      const rows = text.all(JSON.stringify(slice)) as { id: number; body: string }[];
+      const rows = this.documents.embeddingTexts(slice);
       const vectors = await this.provider.embed(rows.map((r) => r.body));
-      writeTx(this.db, () =>
-        writeVectors(
-          this.db,
+      this.store.transaction(() =>
+        this.documents.writeVectors(
           this.key,
-          rows.map((r, j) => ({ id: r.id, vector: vectors[j] as Float32Array })),
+          rows.map((r, j) => vectorWrite(r.id, vectors[j] as Float32Array)),
         ),
       );
       done += slice.length;
@@ -74,29 +78,29 @@ export class Embedder {
   async syncAll(
     options: { onProgress?: (done: number, total: number) => void; force?: boolean } = {},
   ): Promise<{ embedded: number; removedStale: number; previous?: EmbeddingFingerprint }> {
-    const previous = readFingerprint(this.db);
-    const removedStale = writeTx(this.db, () => {
-      writeFingerprint(this.db, this.fingerprint);
-      const removed = deleteStaleVectors(this.db, this.key);
-      if (options.force) this.db.prepare('DELETE FROM document_vectors').run();
+    const previous = readFingerprint(this.documents);
+    const removedStale = this.store.transaction(() => {
+      writeFingerprint(this.documents, this.fingerprint);
+      const removed = this.documents.deleteStaleVectors(this.key);
+      if (options.force) this.documents.deleteAllVectors();
       return removed;
     });
-    const ids = missingVectorIds(this.db, this.key);
+    const ids = this.documents.missingVectorIds(this.key);
     const embedded = await this.embedDocuments(ids, options.onProgress);
     return { embedded, removedStale, previous };
   }
 
   /** Embeds every document that lacks a vector of this model (after an import), recording the model if none is. */
   async embedMissing(onProgress?: (done: number, total: number) => void): Promise<number> {
-    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
-    return this.embedDocuments(missingVectorIds(this.db, this.key), onProgress);
+    this.recordFingerprint();
+    return this.embedDocuments(this.documents.missingVectorIds(this.key), onProgress);
   }
 
   /** Embeds up to `max` of the given documents that lack a vector (lazy repair during a query). */
   async repair(ids: readonly number[], max = LAZY_REPAIR_MAX): Promise<number> {
     if (max <= 0 || ids.length === 0) return 0;
-    if (!readFingerprint(this.db)) writeTx(this.db, () => writeFingerprint(this.db, this.fingerprint));
-    const missing = missingVectorIds(this.db, this.key, { among: ids, limit: max });
+    this.recordFingerprint();
+    const missing = this.documents.missingVectorIds(this.key, { among: ids, limit: max });
     return missing.length === 0 ? 0 : this.embedDocuments(missing);
   }
 }

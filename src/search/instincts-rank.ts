@@ -22,12 +22,12 @@ export async function rankInstincts(
   limit: number,
   options: { embedder?: Embedder | null; project?: string } = {},
 ): Promise<RankedInstinct[]> {
-  const res = await search(
-    store.db,
-    options.embedder ?? null,
-    { query, limit: limit * 4, mode: 'hybrid', filter: { collections: ['instincts'] } },
-    store.clock.now(),
-  );
+  const res = await search(store, options.embedder ?? null, {
+    query,
+    limit: limit * 4,
+    mode: 'hybrid',
+    filter: { collections: ['instincts'] },
+  });
   const out: RankedInstinct[] = [];
   for (const hit of res.results) {
     if (options.project !== undefined && hit.project !== '' && hit.project !== options.project) continue;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../store/db.js';
+import { openStore } from '../store/store.js';
 import { testStore } from '../test-support/store.js';
 import { bm25List, COMMON_TERM_MIN_DOCS, selectiveTerms } from './lexical.js';
 import { addDocuments } from './memory.js';
@@ -19,28 +19,31 @@ describe('lexical lists', () => {
   );
 
   it('keeps counted document frequencies only until the documents change, from this connection or another', () => {
-    expect(selectiveTerms(store.db, ['plenty', 'scarce'])).toEqual(['plenty', 'scarce']);
+    expect(selectiveTerms(store.documents, ['plenty', 'scarce'])).toEqual(['plenty', 'scarce']);
     addDocuments(
       store,
       Array.from({ length: 10 }, (_, i) => ({ id: `more${i}`, text: 'plenty more', collection: 'memories' })),
     );
-    expect(selectiveTerms(store.db, ['plenty', 'scarce'])).toEqual(['scarce']);
+    expect(selectiveTerms(store.documents, ['plenty', 'scarce'])).toEqual(['scarce']);
 
-    const other = openDatabase(store.paths.db);
+    const other = openStore({ home: store.paths.home });
     try {
-      other.prepare("DELETE FROM documents WHERE ext_id LIKE 'more%'").run();
+      other.documents.delete(
+        'memories',
+        Array.from({ length: 10 }, (_, i) => `more${i}`),
+      );
     } finally {
       other.close();
     }
-    expect(selectiveTerms(store.db, ['plenty', 'scarce'])).toEqual(['plenty', 'scarce']);
+    expect(selectiveTerms(store.documents, ['plenty', 'scarce'])).toEqual(['plenty', 'scarce']);
   });
 
   it('ranks the same with and without a filter that every document passes', () => {
-    const all = bm25List(store.db, 'scarce filler3', {}, 50);
-    const filtered = bm25List(store.db, 'scarce filler3', { collections: ['facts', 'memories'] }, 50);
+    const all = bm25List(store.documents, 'scarce filler3', {}, 50);
+    const filtered = bm25List(store.documents, 'scarce filler3', { collections: ['facts', 'memories'] }, 50);
     expect(all.ids.length).toBe(50);
     expect(filtered).toEqual(all);
-    const facts = bm25List(store.db, 'scarce filler3', { collections: ['facts'] }, 50);
+    const facts = bm25List(store.documents, 'scarce filler3', { collections: ['facts'] }, 50);
     // Row ids start at 1, so the odd-numbered inputs (facts) have even row ids.
     expect(facts.ids.length).toBeGreaterThan(0);
     expect(facts.ids.every((id) => id % 2 === 0)).toBe(true);

@@ -3,13 +3,13 @@
  * `{id, text, collection?, ts?, project?, metadata?}` per line). Bad lines are reported
  * with their line numbers and skipped; every good line is stored.
  */
-import { supersedeRestated } from './supersede.js';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { HomunculusError } from '../core/errors.js';
-import { writeTx } from '../store/db.js';
+import type { DocumentInput, UpsertCounts } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
-import { type DocumentInput, type UpsertCounts, DocumentInputError, upsertDocuments, validateDocumentInput } from './documents.js';
+import { DocumentInputError, validateDocumentInput } from './documents.js';
+import { supersedeRestated } from './supersede.js';
 
 export interface BadLine {
   line: number;
@@ -35,9 +35,9 @@ export function addDocuments(
   options: { supersede?: boolean } = {},
 ): UpsertCounts & { superseded: string[] } {
   const now = store.clock.now().toISOString();
-  return writeTx(store.db, () => {
-    const counts = upsertDocuments(store.db, docs, now);
-    const superseded = options.supersede ? docs.flatMap((d) => supersedeRestated(store.db, d.collection, d.id)) : [];
+  return store.transaction(() => {
+    const counts = store.documents.upsert(docs, now);
+    const superseded = options.supersede ? docs.flatMap((d) => supersedeRestated(store.documents, d.collection, d.id)) : [];
     return { ...counts, superseded };
   });
 }

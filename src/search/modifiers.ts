@@ -10,6 +10,12 @@ import { DAY_MS } from '../core/clock.js';
 export const RECENCY_DAYS = 90;
 /** Score factor of a memory a later one restated: findable, but below its successor. */
 export const SUPERSEDED_FACTOR = 0.5;
+/**
+ * Collections whose records age: seed 003's recency decay (days since valid_at) applies to
+ * facts by default. Sessions and episodes are history a query asks for on purpose: decaying
+ * them by default buried a year-old session under any newer record (`--recency` opts in).
+ */
+export const RECENCY_COLLECTIONS: readonly string[] = ['facts'];
 
 export function activationFactor(activation: number): number {
   return 1 / (1 + Math.exp(-(activation + 2)));

@@ -10,5 +10,5 @@ export async function embedderFor(store: Store, env: NodeJS.ProcessEnv = process
     env,
     runtimeDir: runtimeDir(store.paths.home, env),
   });
-  return provider ? new Embedder(store.db, provider) : null;
+  return provider ? new Embedder(store, provider) : null;
 }

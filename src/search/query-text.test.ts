@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_QUERY_CHARS,
-  contentTerms,
-  hasCjk,
-  looksLikeFtsSyntax,
-  needsTrigramIndex,
-  orQuery,
-  sanitizeQuery,
-  shortCjkRuns,
-  trigramTokens,
-} from './query-text.js';
+import { MAX_QUERY_CHARS, contentTerms, hasCjk, looksLikeFtsSyntax, sanitizeQuery, shortCjkRuns, trigramTokens } from './query-text.js';
 
 describe('query text', () => {
   it('keeps content words, lower-cased, without stop words or repeats', () => {
@@ -23,10 +13,6 @@ describe('query text', () => {
     expect(contentTerms('東京 に 行った')).toEqual(['東京', 'に', '行った']);
   });
 
-  it('quotes terms so FTS5 operators in user text are inert', () => {
-    expect(orQuery(['a"b', 'NOT', 'c*'])).toBe('"a""b" OR "NOT" OR "c*"');
-  });
-
   it('strips NUL and control characters and caps the length', () => {
     expect(sanitizeQuery('a\u0000b\u0007c')).toBe('a b c');
     expect(sanitizeQuery('x'.repeat(1_000_000))).toHaveLength(MAX_QUERY_CHARS);
@@ -38,15 +24,6 @@ describe('query text', () => {
     expect(trigramTokens('plain english words')).toEqual([]);
     expect(shortCjkRuns('東京 and 大阪タワー')).toEqual(['東京']);
     expect(hasCjk('abc')).toBe(false);
-  });
-
-  it('indexes trigrams for exactly the texts those tokens can match', () => {
-    expect(needsTrigramIndex('plain prose. With sentences, commas and 2023.')).toBe(false);
-    expect(needsTrigramIndex('call getUserById')).toBe(true);
-    expect(needsTrigramIndex('user_id')).toBe(true);
-    expect(needsTrigramIndex('see app.ts')).toBe(true);
-    expect(needsTrigramIndex('sha256 digest')).toBe(true);
-    expect(needsTrigramIndex('東京')).toBe(true);
   });
 
   it('recognises deliberate FTS5 syntax', () => {

@@ -1,7 +1,7 @@
 /**
- * Turning free text into full-text queries that can never be a syntax error:
- * words (lower-case, stop words removed) OR-ed as quoted terms, plus the tokens the
- * trigram index serves better (CJK runs, code identifiers, paths).
+ * Turning free text into the terms of full-text queries: words (lower-case, stop words
+ * removed), plus the tokens the trigram index serves better (CJK runs, code identifiers,
+ * paths). The store quotes each term, so no query can be a syntax error.
  */
 
 /** Longer queries are cut here: a 1 MB paste must not become a 1 MB FTS expression. */
@@ -75,11 +75,6 @@ export function contentTerms(text: string): string[] {
   return out;
 }
 
-/** `"a" OR "b"`: an FTS5 expression of quoted terms (quotes inside a term are doubled). */
-export function orQuery(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-}
-
 /**
  * Tokens the porter index misses: runs of CJK text, and code identifiers (snake_case,
  * camelCase, dotted or slashed paths, words mixing letters and digits). Each becomes a
@@ -102,12 +97,6 @@ export function trigramTokens(text: string): string[] {
     if (identifier) out.add(raw);
   }
   return [...out].slice(0, MAX_QUERY_TERMS);
-}
-
-/** Whether a document's text goes to the trigram index (any non-ASCII text, or a code-like token). */
-export function needsTrigramIndex(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(text) || text.includes('_') || /[a-z][A-Z]|[a-zA-Z0-9][./][a-zA-Z]|[a-zA-Z]\d|\d[a-zA-Z]/.test(text);
 }
 
 /** CJK runs of one or two characters, which only a substring scan can find. */

@@ -22,20 +22,15 @@ describe('rerank blending', () => {
         { id: 'b', text: 'deploy notes', collection: 'memories' },
         { id: 'c', text: 'how we deploy on fridays with a rollback plan', collection: 'memories' },
       ]);
-      const plain = await search(store.db, null, { query: 'deploy' }, store.clock.now());
+      const plain = await search(store, null, { query: 'deploy' });
       const seen: string[][] = [];
-      const reranked = await search(
-        store.db,
-        null,
-        {
-          query: 'deploy',
-          rerank: async (_q, candidates) => {
-            seen.push(candidates.map((c) => c.id));
-            return candidates.map((c) => (c.id === plain.results[2]?.id ? 1 : 0));
-          },
+      const reranked = await search(store, null, {
+        query: 'deploy',
+        rerank: async (_q, candidates) => {
+          seen.push(candidates.map((c) => c.id));
+          return candidates.map((c) => (c.id === plain.results[2]?.id ? 1 : 0));
         },
-        store.clock.now(),
-      );
+      });
       expect(seen[0]).toEqual(plain.results.map((r) => r.id));
       // Third place with a perfect rerank score: 0.75/3 + 0.25 = 0.5 beats second place's 0.75/2 = 0.375.
       expect(reranked.results.map((r) => r.id)).toEqual([plain.results[0]?.id, plain.results[2]?.id, plain.results[1]?.id]);

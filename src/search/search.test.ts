@@ -4,12 +4,13 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { tinyOnnxProvider } from '../test-support/tiny-onnx.js';
 import { hasOnnxRuntime } from '../test-support/shared.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
-import { type DocumentInput, deleteDocuments, getDocument } from './documents.js';
+import type { DocumentInput } from '../store/documents/index.js';
+import { rawDatabase } from '../store/testing.js';
 import { Embedder } from './embeddings.js';
 import { rankInstincts } from './instincts-rank.js';
 import { addDocuments } from './memory.js';
 import { search } from './search.js';
-import { readFingerprint, vectorCounts } from './vectors.js';
+import { readFingerprint } from './vectors.js';
 
 const doc = (id: string, text: string, extra: Partial<DocumentInput> = {}): DocumentInput => ({
   id,
@@ -49,13 +50,13 @@ describe.runIf(ONNX)('search on a real store', () => {
   it(
     'returns nothing, without error, on an empty store and for empty queries',
     withStore(async (store) => {
-      const embedder = new Embedder(store.db, small);
+      const embedder = new Embedder(store, small);
       for (const mode of ['hybrid', 'bm25', 'vector'] as const) {
-        expect((await search(store.db, embedder, { query: 'anything at all', mode }, store.clock.now())).results).toEqual([]);
+        expect((await search(store, embedder, { query: 'anything at all', mode })).results).toEqual([]);
       }
       addDocuments(store, [doc('a', 'the cat sat on the mat')]);
-      expect((await search(store.db, embedder, { query: '   ' }, store.clock.now())).results).toEqual([]);
-      expect((await search(store.db, embedder, { query: '\u0000\u0000' }, store.clock.now())).results).toEqual([]);
+      expect((await search(store, embedder, { query: '   ' })).results).toEqual([]);
+      expect((await search(store, embedder, { query: '\u0000\u0000' })).results).toEqual([]);
     }),
   );
 
@@ -67,10 +68,9 @@ describe.runIf(ONNX)('search on a real store', () => {
         doc('kr', '서울에서 만나요'),
         doc('en', 'we went to the tower yesterday'),
       ]);
-      const now = store.clock.now();
-      expect(ids(await search(store.db, null, { query: '東京タワー' }, now))).toEqual(['jp']);
-      expect(ids(await search(store.db, null, { query: '東京' }, now))).toEqual(['jp']);
-      expect(ids(await search(store.db, null, { query: '서울에서' }, now))).toEqual(['kr']);
+      expect(ids(await search(store, null, { query: '東京タワー' }))).toEqual(['jp']);
+      expect(ids(await search(store, null, { query: '東京' }))).toEqual(['jp']);
+      expect(ids(await search(store, null, { query: '서울에서' }))).toEqual(['kr']);
     }),
   );
 
@@ -81,10 +81,9 @@ describe.runIf(ONNX)('search on a real store', () => {
         doc('code', 'The handler calls getUserById(id) and reads user_id from src/app.ts'),
         doc('prose', 'users are fetched by their id in the handler'),
       ]);
-      const now = store.clock.now();
-      expect(ids(await search(store.db, null, { query: 'getUserById' }, now))[0]).toBe('code');
-      expect(ids(await search(store.db, null, { query: 'UserById' }, now))).toEqual(['code']);
-      expect(ids(await search(store.db, null, { query: 'app.ts' }, now))).toEqual(['code']);
+      expect(ids(await search(store, null, { query: 'getUserById' }))[0]).toBe('code');
+      expect(ids(await search(store, null, { query: 'UserById' }))).toEqual(['code']);
+      expect(ids(await search(store, null, { query: 'app.ts' }))).toEqual(['code']);
     }),
   );
 
@@ -92,14 +91,13 @@ describe.runIf(ONNX)('search on a real store', () => {
     'falls back to plain words when FTS5 syntax is broken, and honours it when valid',
     withStore(async (store) => {
       addDocuments(store, [doc('d1', 'deploy the service with a rollback plan'), doc('d2', 'deploy once more')]);
-      const now = store.clock.now();
-      const broken = await search(store.db, null, { query: 'deploy AND (' }, now);
+      const broken = await search(store, null, { query: 'deploy AND (' });
       expect(ids(broken).sort()).toEqual(['d1', 'd2']);
       expect(broken.notes.join(' ')).toMatch(/not valid FTS5 syntax/);
-      const bad = await search(store.db, null, { query: '"unterminated phrase' }, now);
+      const bad = await search(store, null, { query: '"unterminated phrase' });
       expect(bad.notes.join(' ')).toMatch(/not valid FTS5 syntax/);
-      expect(ids(await search(store.db, null, { query: 'deploy AND rollback', mode: 'bm25' }, now))).toEqual(['d1']);
-      expect(ids(await search(store.db, null, { query: 'NOT', mode: 'bm25' }, now))).toEqual([]);
+      expect(ids(await search(store, null, { query: 'deploy AND rollback', mode: 'bm25' }))).toEqual(['d1']);
+      expect(ids(await search(store, null, { query: 'NOT', mode: 'bm25' }))).toEqual([]);
     }),
   );
 
@@ -107,10 +105,9 @@ describe.runIf(ONNX)('search on a real store', () => {
     'survives a 1 MB query and NUL bytes in queries and documents',
     withStore(async (store) => {
       addDocuments(store, [doc('n', 'null\u0000byte inside'), doc('big', 'needle in a haystack')]);
-      const now = store.clock.now();
       const huge = `needle ${'x'.repeat(1_000_000)}`;
-      expect(ids(await search(store.db, null, { query: huge }, now))).toEqual(['big']);
-      expect(ids(await search(store.db, null, { query: 'null\u0000byte' }, now))).toEqual(['n']);
+      expect(ids(await search(store, null, { query: huge }))).toEqual(['big']);
+      expect(ids(await search(store, null, { query: 'null\u0000byte' }))).toEqual(['n']);
     }),
   );
 
@@ -123,9 +120,8 @@ describe.runIf(ONNX)('search on a real store', () => {
         doc('f1', 'release day is friday', { collection: 'facts', project: 'p1', ts: '2026-02-20T00:00:00.000Z' }),
         doc('undated', 'release without a date', { project: 'p1' }),
       ]);
-      const now = store.clock.now();
       const q = (filter: object, extra: object = {}) =>
-        search(store.db, null, { query: 'release', filter, ...extra }, now).then((r) => ids(r).sort());
+        search(store, null, { query: 'release', filter, ...extra }).then((r) => ids(r).sort());
       expect(await q({ collections: ['facts'] })).toEqual(['f1']);
       expect(await q({ project: 'p1' })).toEqual(['f1', 'm1', 'undated']);
       expect(await q({ since: '2026-02-01T00:00:00.000Z' })).toEqual(['f1', 'm2']);
@@ -139,39 +135,39 @@ describe.runIf(ONNX)('search on a real store', () => {
   it(
     'keeps the word, trigram and vector indexes consistent through updates and deletes',
     withStore(async (store) => {
-      const embedder = new Embedder(store.db, small);
+      const embedder = new Embedder(store, small);
       addDocuments(store, [doc('x', 'the cat calls fetchData'), doc('y', 'a dog barks')]);
       await embedder.syncAll();
-      const now = store.clock.now();
-      expect(vectorCounts(store.db, embedder.key).current).toBe(2);
+      expect(store.documents.vectorCounts(embedder.key).current).toBe(2);
       addDocuments(store, [doc('x', 'the weather turned into a storm near parseConfig')]);
-      expect(vectorCounts(store.db, embedder.key).current).toBe(1);
-      expect(ids(await search(store.db, null, { query: 'cat' }, now))).toEqual([]);
-      expect(ids(await search(store.db, null, { query: 'fetchData' }, now))).toEqual([]);
-      expect(ids(await search(store.db, null, { query: 'storm' }, now))).toEqual(['x']);
-      expect(ids(await search(store.db, null, { query: 'parseConfig' }, now))).toEqual(['x']);
-      expect(deleteDocuments(store.db, 'memories', ['x', 'missing'])).toBe(1);
-      expect(getDocument(store.db, 'memories', 'x')).toBeUndefined();
-      expect(ids(await search(store.db, embedder, { query: 'storm parseConfig' }, now))).not.toContain('x');
-      expect(ids(await search(store.db, null, { query: 'storm parseConfig' }, now))).toEqual([]);
-      expect(vectorCounts(store.db, embedder.key)).toMatchObject({ documents: 1, current: 1 });
-      store.db.prepare("INSERT INTO documents_fts(documents_fts) VALUES ('integrity-check')").run();
-      store.db.prepare("INSERT INTO documents_trigram(documents_trigram) VALUES ('integrity-check')").run();
+      expect(store.documents.vectorCounts(embedder.key).current).toBe(1);
+      expect(ids(await search(store, null, { query: 'cat' }))).toEqual([]);
+      expect(ids(await search(store, null, { query: 'fetchData' }))).toEqual([]);
+      expect(ids(await search(store, null, { query: 'storm' }))).toEqual(['x']);
+      expect(ids(await search(store, null, { query: 'parseConfig' }))).toEqual(['x']);
+      expect(store.documents.delete('memories', ['x', 'missing'])).toBe(1);
+      expect(store.documents.get('memories', 'x')).toBeUndefined();
+      expect(ids(await search(store, embedder, { query: 'storm parseConfig' }))).not.toContain('x');
+      expect(ids(await search(store, null, { query: 'storm parseConfig' }))).toEqual([]);
+      expect(store.documents.vectorCounts(embedder.key)).toMatchObject({ documents: 1, current: 1 });
+      const db = rawDatabase(store);
+      db.prepare("INSERT INTO documents_fts(documents_fts) VALUES ('integrity-check')").run();
+      db.prepare("INSERT INTO documents_trigram(documents_trigram) VALUES ('integrity-check')").run();
     }),
   );
 
   it(
     'repairs at most the requested number of missing embeddings per query',
     withStore(async (store) => {
-      const embedder = new Embedder(store.db, small);
+      const embedder = new Embedder(store, small);
       addDocuments(
         store,
         Array.from({ length: 30 }, (_, i) => doc(`d${i}`, `cat number ${i} sat on the mat`)),
       );
-      const res = await search(store.db, embedder, { query: 'cat mat', limit: 5 }, store.clock.now());
+      const res = await search(store, embedder, { query: 'cat mat', limit: 5 });
       expect(res.repaired).toBe(20);
-      expect(vectorCounts(store.db, embedder.key).current).toBe(20);
-      const again = await search(store.db, embedder, { query: 'cat mat', limit: 5, repair: 5 }, store.clock.now());
+      expect(store.documents.vectorCounts(embedder.key).current).toBe(20);
+      const again = await search(store, embedder, { query: 'cat mat', limit: 5, repair: 5 });
       expect(again.repaired).toBe(5);
       expect(again.results[0]?.explain.lists.map((l) => l.list)).toContain('vector');
     }),
@@ -181,22 +177,22 @@ describe.runIf(ONNX)('search on a real store', () => {
     're-embeds everything when the model changes, never mixing the two',
     withStore(async (store) => {
       addDocuments(store, [doc('a', 'cat kitten pet'), doc('b', 'stock market price'), doc('c', 'rain storm weather')]);
-      const first = new Embedder(store.db, small);
+      const first = new Embedder(store, small);
       expect((await first.syncAll()).embedded).toBe(3);
-      expect(readFingerprint(store.db)).toEqual({ provider: 'onnx', model: 'tiny-a', dims: 8 });
-      const second = new Embedder(store.db, wide);
+      expect(readFingerprint(store.documents)).toEqual({ provider: 'onnx', model: 'tiny-a', dims: 8 });
+      const second = new Embedder(store, wide);
       expect(second.modelChanged()?.from.model).toBe('tiny-a');
       // Before re-embedding, the new model sees no vector of the old one.
-      const before = await search(store.db, second, { query: 'kitten', mode: 'vector', repair: 0 }, store.clock.now());
+      const before = await search(store, second, { query: 'kitten', mode: 'vector', repair: 0 });
       expect(before.results).toEqual([]);
       expect(before.notes.join(' ')).toMatch(/homunculus embed/);
       const progress: number[] = [];
       const result = await second.syncAll({ onProgress: (done) => progress.push(done) });
       expect(result).toMatchObject({ embedded: 3, removedStale: 3, previous: { model: 'tiny-a' } });
       expect(progress.at(-1)).toBe(3);
-      expect(readFingerprint(store.db)).toEqual({ provider: 'onnx', model: 'tiny-b', dims: 16 });
-      expect(vectorCounts(store.db, second.key)).toEqual({ documents: 3, current: 3, stale: 0, missing: 0 });
-      const after = await search(store.db, second, { query: 'kitten', mode: 'vector' }, store.clock.now());
+      expect(readFingerprint(store.documents)).toEqual({ provider: 'onnx', model: 'tiny-b', dims: 16 });
+      expect(store.documents.vectorCounts(second.key)).toEqual({ documents: 3, current: 3, stale: 0, missing: 0 });
+      const after = await search(store, second, { query: 'kitten', mode: 'vector' });
       expect(after.results[0]?.id).toBe('a');
     }),
   );
@@ -204,12 +200,12 @@ describe.runIf(ONNX)('search on a real store', () => {
   it(
     'skips the dense list when one BM25 hit is strong (qmd shortcut) and explains every stage',
     withStore(async (store) => {
-      const embedder = new Embedder(store.db, small);
+      const embedder = new Embedder(store, small);
       addDocuments(store, [
         doc('rare', 'zyxwvut zyxwvut', { title: 'zyxwvut' }),
         ...Array.from({ length: 200 }, (_, i) => doc(`f${i}`, `filler text number ${i} about cats`)),
       ]);
-      const res = await search(store.db, embedder, { query: 'zyxwvut' }, store.clock.now());
+      const res = await search(store, embedder, { query: 'zyxwvut' });
       expect(res.shortcut).toBe(true);
       expect(res.results[0]?.id).toBe('rare');
       expect(res.results[0]?.explain.lists.map((l) => l.list)).toEqual(['bm25']);
@@ -226,7 +222,7 @@ describe.runIf(ONNX)('search on a real store', () => {
         doc('t3', 'Anna: sounds good', { thread: 's1' }),
         doc('o1', 'Ben: the weather was awful', { thread: 's2' }),
       ]);
-      const res = await search(store.db, null, { query: 'what did Ben research' }, store.clock.now());
+      const res = await search(store, null, { query: 'what did Ben research' });
       expect(ids(res).slice(0, 2)).toEqual(['t1', 't2']);
       expect(res.results[1]?.explain.neighbours).toBeGreaterThan(0);
     }),
@@ -243,15 +239,14 @@ describe.runIf(ONNX)('modifiers in the ranking', () => {
         doc('new-fact', 'the deploy target is green', { collection: 'facts', ts: '2026-03-01T00:00:00.000Z' }),
         doc('old-note', 'deploy target notes', { ts: '2025-12-01T00:00:00.000Z' }),
       ]);
-      const now = store.clock.now();
-      const res = await search(store.db, null, { query: 'deploy target', mode: 'bm25' }, now);
+      const res = await search(store, null, { query: 'deploy target', mode: 'bm25' });
       const byId = new Map(res.results.map((r) => [r.id, r]));
       expect(byId.get('old-fact')?.explain.modifiers.recency).toBeCloseTo(Math.exp(-90 / 90), 6);
       expect(byId.get('new-fact')?.explain.modifiers.recency).toBe(1);
       expect(byId.get('old-note')?.explain.modifiers).toEqual({ factor: 1 });
-      const all = await search(store.db, null, { query: 'deploy target', mode: 'bm25', recency: true }, now);
+      const all = await search(store, null, { query: 'deploy target', mode: 'bm25', recency: true });
       expect(all.results.find((r) => r.id === 'old-note')?.explain.modifiers.recency).toBeCloseTo(Math.exp(-1), 6);
-      const none = await search(store.db, null, { query: 'deploy target', mode: 'bm25', recency: false }, now);
+      const none = await search(store, null, { query: 'deploy target', mode: 'bm25', recency: false });
       expect(none.results.every((r) => r.explain.modifiers.recency === undefined)).toBe(true);
     }),
   );
@@ -263,12 +258,12 @@ describe.runIf(ONNX)('fallbacks', () => {
     withStore(async (store) => {
       addDocuments(store, [doc('a', 'the release checklist'), doc('b', 'lunch plans')]);
       const broken: EmbeddingProvider = { ...small, embed: async () => Promise.reject(new Error('endpoint down')) };
-      const embedder = new Embedder(store.db, broken);
-      const res = await search(store.db, embedder, { query: 'release checklist' }, store.clock.now());
+      const embedder = new Embedder(store, broken);
+      const res = await search(store, embedder, { query: 'release checklist' });
       expect(ids(res)).toEqual(['a']);
       expect(res.notes.join(' ')).toMatch(/not repaired: endpoint down/);
       expect(res.notes.join(' ')).toMatch(/Embeddings unavailable \(endpoint down\)/);
-      await expect(search(store.db, embedder, { query: 'release', mode: 'vector' }, store.clock.now())).rejects.toThrow(/endpoint down/);
+      await expect(search(store, embedder, { query: 'release', mode: 'vector' })).rejects.toThrow(/endpoint down/);
     }),
   );
 });
@@ -279,7 +274,7 @@ describe.runIf(ONNX)('query embedding cache', () => {
     withStore(async (store) => {
       let calls = 0;
       const counting: EmbeddingProvider = { ...small, embed: (texts) => ((calls += texts.length), small.embed(texts)) };
-      const embedder = new Embedder(store.db, counting);
+      const embedder = new Embedder(store, counting);
       const a = await embedder.embedQuery('cat kitten');
       const b = await embedder.embedQuery('cat kitten');
       expect(b).toBe(a);
@@ -329,20 +324,19 @@ describe.runIf(ONNX)('instincts in the index', () => {
         project: 'p2',
         confidence: 0.9,
       });
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')?.confidence).toBe(0.9);
+      expect(store.documents.get('instincts', 'pref:pkg=pnpm')?.confidence).toBe(0.9);
       const ranked = await rankInstincts(store, 'node packages', 5, { project: 'p1' });
       expect(ranked.map((r) => r.instinct.key)).toEqual(['pref:pkg=pnpm', 'pref:test=vitest']);
-      const hit = (await search(store.db, null, { query: 'node packages', filter: { collections: ['instincts'] } }, store.clock.now()))
-        .results[0];
+      const hit = (await search(store, null, { query: 'node packages', filter: { collections: ['instincts'] } })).results[0];
       expect(hit?.explain.modifiers.confidence).toBe(0.9);
       const id = store.instincts.get('pref:pkg=pnpm')?.id as number;
       store.instincts.update(id, { action: 'use yarn berry', confidence: 0.5 });
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toMatchObject({
+      expect(store.documents.get('instincts', 'pref:pkg=pnpm')).toMatchObject({
         confidence: 0.5,
         text: 'installing node packages\nuse yarn berry',
       });
       store.instincts.delete(id);
-      expect(getDocument(store.db, 'instincts', 'pref:pkg=pnpm')).toBeUndefined();
+      expect(store.documents.get('instincts', 'pref:pkg=pnpm')).toBeUndefined();
       expect((await rankInstincts(store, 'yarn berry', 5)).length).toBe(0);
     }),
   );

@@ -43,14 +43,14 @@ describe('speaker focus on a real store', () => {
   it('finds the speakers a query names, whatever their case, and nothing on a store without speakers', () => {
     const store = testStore('2026-03-01T00:00:00.000Z');
     try {
-      expect(namedSpeakers(store.db, 'what does Alice like?')).toEqual(new Set());
+      expect(namedSpeakers(store.documents, 'what does Alice like?')).toEqual(new Set());
       addDocuments(store, [
         { id: '1', text: 'I love pottery', collection: 'memories', speaker: 'Alice' },
         { id: '2', text: 'I love hiking', collection: 'memories', speaker: 'Mary Ann' },
       ]);
-      expect(namedSpeakers(store.db, 'what does alice like?')).toEqual(new Set(['alice']));
-      expect(namedSpeakers(store.db, "Is Mary Ann's hobby pottery?")).toEqual(new Set(['mary ann']));
-      expect(namedSpeakers(store.db, 'what does Bob like?')).toEqual(new Set());
+      expect(namedSpeakers(store.documents, 'what does alice like?')).toEqual(new Set(['alice']));
+      expect(namedSpeakers(store.documents, "Is Mary Ann's hobby pottery?")).toEqual(new Set(['mary ann']));
+      expect(namedSpeakers(store.documents, 'what does Bob like?')).toEqual(new Set());
     } finally {
       store.cleanup();
     }
@@ -70,7 +70,7 @@ describe('speaker focus on a real store', () => {
         { id: 'a1', text: 'Pottery on Sundays is how I relax.', collection: 'memories', speaker: 'Alice', thread: 's1' },
         { id: 'n1', text: 'a note on pottery glazes', collection: 'memories' },
       ]);
-      const res = await search(store.db, null, { query: 'How does Alice relax? pottery' }, store.clock.now());
+      const res = await search(store, null, { query: 'How does Alice relax? pottery' });
       expect(res.results[0]?.id).toBe('a1');
       const bob = res.results.find((r) => r.id === 'b1');
       expect(bob?.speaker).toBe('Bob');
@@ -78,7 +78,7 @@ describe('speaker focus on a real store', () => {
       expect(res.results.find((r) => r.id === 'a1')?.explain.speaker).toBe(1);
       expect(res.results.find((r) => r.id === 'n1')?.explain.speaker).toBe(1);
       // Plain BM25 keeps its own order: the focus is a stage of the hybrid pipeline.
-      const bm25 = await search(store.db, null, { query: 'How does Alice relax? pottery', mode: 'bm25' }, store.clock.now());
+      const bm25 = await search(store, null, { query: 'How does Alice relax? pottery', mode: 'bm25' });
       expect(bm25.results[0]?.id).toBe('b1');
     } finally {
       store.cleanup();

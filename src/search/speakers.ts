@@ -6,20 +6,16 @@
  * in the list, and still pass their score on to their neighbours first: a question and
  * its answer are often said by two people); documents without a speaker are untouched.
  */
-import { type Db, cachedStatement } from '../store/db.js';
+import type { DocumentRepository } from '../store/documents/index.js';
 import { candidatePhrases } from './query-text.js';
 
-const ANY_SPEAKER = 'SELECT 1 FROM documents WHERE speaker IS NOT NULL LIMIT 1';
-const SPEAKER_NAMED = 'SELECT speaker FROM documents WHERE speaker = ? COLLATE NOCASE LIMIT 1';
-
 /** The speakers of stored documents that the query names (lower-cased). */
-export function namedSpeakers(db: Db, query: string): Set<string> {
+export function namedSpeakers(documents: DocumentRepository, query: string): Set<string> {
   const named = new Set<string>();
-  if (cachedStatement(db, ANY_SPEAKER).get() === undefined) return named;
-  const find = cachedStatement(db, SPEAKER_NAMED);
+  if (!documents.hasSpeakers()) return named;
   for (const phrase of candidatePhrases(query)) {
-    const row = find.get(phrase) as { speaker: string } | undefined;
-    if (row) named.add(row.speaker.toLowerCase());
+    const speaker = documents.speaker(phrase);
+    if (speaker !== undefined) named.add(speaker.toLowerCase());
   }
   return named;
 }

@@ -6,8 +6,8 @@ import { basename } from 'node:path';
 import type { EmbeddingConfig } from '../embed/config.js';
 import type { EmbeddingFingerprint } from '../embed/provider.js';
 import { USE_LITE_MODEL } from '../embed/use-lite.js';
-import type { Db } from '../store/db.js';
-import { readFingerprint, vectorCounts, type VectorCounts } from './vectors.js';
+import type { DocumentRepository, VectorCounts } from '../store/documents/index.js';
+import { readFingerprint } from './vectors.js';
 
 export interface IndexStatus extends VectorCounts {
   stored: EmbeddingFingerprint | undefined;
@@ -22,10 +22,10 @@ export function configuredModel(cfg: EmbeddingConfig): { provider: string; model
   return { provider: cfg.provider, model: cfg.model ?? '' };
 }
 
-export function indexStatus(db: Db, cfg: EmbeddingConfig): IndexStatus {
-  const stored = readFingerprint(db);
+export function indexStatus(documents: DocumentRepository, cfg: EmbeddingConfig): IndexStatus {
+  const stored = readFingerprint(documents);
   const configured = configuredModel(cfg);
   const modelChanged = stored !== undefined && (stored.provider !== configured.provider || stored.model !== configured.model);
-  const counts = vectorCounts(db, stored ? `${stored.provider}:${stored.model}:${stored.dims}` : undefined);
+  const counts = documents.vectorCounts(stored ? `${stored.provider}:${stored.model}:${stored.dims}` : undefined);
   return { ...counts, stored, configured, modelChanged };
 }

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseJsonObject } from '../store/json.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { getDocument } from './documents.js';
 import { addDocuments } from './memory.js';
 import { SUPERSEDED_FACTOR, modifiersFor } from './modifiers.js';
 import { search } from './search.js';
@@ -11,7 +10,7 @@ beforeEach(() => (store = testStore('2026-03-01T00:00:00.000Z')));
 afterEach(() => store.cleanup());
 
 const memory = (id: string, text: string, ts: string, project = 'p1') => ({ id, text, ts, project, collection: 'memories' });
-const meta = (id: string) => parseJsonObject(getDocument(store.db, 'memories', id)?.metadata);
+const meta = (id: string) => parseJsonObject(store.documents.get('memories', id)?.metadata);
 
 describe('memories that change over time', () => {
   it('marks the older memory superseded with a link, keeps it, and ranks the newer first', async () => {
@@ -25,7 +24,7 @@ describe('memories that change over time', () => {
     expect(added.superseded).toEqual(['old']);
     expect(meta('old')).toMatchObject({ superseded_by: 'new', superseded_at: '2026-02-01T00:00:00Z' });
     expect(meta('new')).toMatchObject({ supersedes: ['old'] });
-    const res = await search(store.db, null, { query: 'billing launch deadline', mode: 'bm25' }, store.clock.now());
+    const res = await search(store, null, { query: 'billing launch deadline', mode: 'bm25' });
     expect(res.results.map((r) => r.id)).toEqual(['new', 'old']);
     expect(res.results[1]?.explain.modifiers.superseded).toBe(SUPERSEDED_FACTOR);
   });

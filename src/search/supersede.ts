@@ -3,9 +3,8 @@
  * deadline moved, a latency improved, a preference flipped), the older one is marked
  * superseded with a link to the newer, never deleted, and ranks below it.
  */
-import type { Db } from '../store/db.js';
+import type { DocumentRepository } from '../store/documents/index.js';
 import { parseJsonObject } from '../store/json.js';
-import { type DocumentRow, getDocument } from './documents.js';
 import { detectRestatement } from './restatement.js';
 
 /** How many of the newest memories of the same collection and project a new one is compared with. */
@@ -19,22 +18,16 @@ export function isSuperseded(metadata: string | null | undefined): boolean {
  * Marks the older memories that `id` restates. Must run inside the write transaction that
  * stored `id`. Returns the ids it superseded.
  */
-export function supersedeRestated(db: Db, collection: string, id: string): string[] {
-  const doc = getDocument(db, collection, id);
+export function supersedeRestated(documents: DocumentRepository, collection: string, id: string): string[] {
+  const doc = documents.get(collection, id);
   if (!doc) return [];
-  const candidates = db
-    .prepare(
-      `SELECT * FROM documents WHERE collection = ? AND project = ? AND id != ?
-         AND json_extract(metadata, '$.superseded_by') IS NULL AND (ts IS NULL OR ? IS NULL OR ts <= ?)
-       ORDER BY COALESCE(ts, created_at) DESC, id DESC LIMIT ?`,
-    )
-    .all(collection, doc.project, doc.id, doc.ts, doc.ts, SUPERSEDE_CANDIDATES) as DocumentRow[];
+  const candidates = documents.supersedeCandidates(doc, SUPERSEDE_CANDIDATES);
   const superseded: string[] = [];
   const at = doc.ts ?? doc.created_at;
   for (const older of candidates) {
     if (!detectRestatement(older.text, doc.text).restates) continue;
     const meta = { ...parseJsonObject(older.metadata), superseded_by: doc.ext_id, superseded_at: at };
-    db.prepare('UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(meta), older.id);
+    documents.setMetadata(older.id, meta);
     superseded.push(older.ext_id);
   }
   if (superseded.length) {
@@ -42,7 +35,7 @@ export function supersedeRestated(db: Db, collection: string, id: string): strin
       ...parseJsonObject(doc.metadata),
       supersedes: [...((parseJsonObject(doc.metadata).supersedes as string[] | undefined) ?? []), ...superseded],
     };
-    db.prepare('UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(meta), doc.id);
+    documents.setMetadata(doc.id, meta);
   }
   return superseded;
 }

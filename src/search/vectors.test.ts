@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { l2normalize, dot } from '../embed/vector-math.js';
+import { openStore } from '../store/store.js';
 import { testStore } from '../test-support/store.js';
-import { writeTx } from '../store/db.js';
 import { addDocuments } from './memory.js';
-import { PREFILTER_MIN, VectorIndex, writeFingerprint, writeVectors } from './vectors.js';
+import { PREFILTER_MIN, VectorIndex, vectorWrite, writeFingerprint } from './vectors.js';
 
 /** Deterministic pseudo-random numbers in [-0.5, 0.5) (mulberry32). */
 function rng(seed: number): () => number {
@@ -30,15 +30,14 @@ describe('vector index', () => {
       store,
       vectors.map((_, i) => ({ id: `d${i}`, text: `document ${i}`, collection: i % 2 ? 'facts' : 'memories' })),
     );
-    writeTx(store.db, () => {
-      writeFingerprint(store.db, fingerprint);
-      writeVectors(
-        store.db,
+    store.transaction(() => {
+      writeFingerprint(store.documents, fingerprint);
+      store.documents.writeVectors(
         'test:random:256',
-        vectors.map((vector, i) => ({ id: i + 1, vector })),
+        vectors.map((vector, i) => vectorWrite(i + 1, vector)),
       );
     });
-    const index = new VectorIndex(store.db, fingerprint);
+    const index = new VectorIndex(store.documents, fingerprint);
     expect(index.size).toBe(count);
     // Queries close to known documents (a paraphrase of them), as real queries are.
     for (const target of [5, 1234, count - 1]) {
@@ -61,9 +60,14 @@ describe('vector index', () => {
   });
 
   it('reloads after another writer changes the vectors', () => {
-    const index = new VectorIndex(store.db, fingerprint);
+    const index = new VectorIndex(store.documents, fingerprint);
     const before = index.size;
-    store.db.prepare('DELETE FROM document_vectors WHERE doc_id = 1').run();
+    const other = openStore({ home: store.paths.home });
+    try {
+      expect(other.documents.delete('memories', ['d0'])).toBe(1);
+    } finally {
+      other.close();
+    }
     expect(index.size).toBe(before - 1);
   });
 });

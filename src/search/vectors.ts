@@ -9,26 +9,15 @@
  */
 import { type EmbeddingFingerprint, fingerprintKey } from '../embed/provider.js';
 import { bufferToVector, dot, signCode, vectorToBuffer } from '../embed/vector-math.js';
-import { type Db, cachedStatement } from '../store/db.js';
-import { readMeta, writeMeta } from '../store/meta.js';
-
-export interface SearchFilter {
-  collections?: readonly string[];
-  project?: string;
-  /** ISO instants, inclusive. */
-  since?: string;
-  until?: string;
-}
+import type { DocumentFilter, DocumentRepository, VectorWrite } from '../store/documents/index.js';
 
 export interface ScoredId {
   id: number;
   score: number;
 }
 
-const FINGERPRINT_KEY = 'embedding_fingerprint';
-
-export function readFingerprint(db: Db): EmbeddingFingerprint | undefined {
-  const value = readMeta(db, FINGERPRINT_KEY);
+export function readFingerprint(documents: DocumentRepository): EmbeddingFingerprint | undefined {
+  const value = documents.fingerprint();
   if (value === undefined) return undefined;
   try {
     return JSON.parse(value) as EmbeddingFingerprint;
@@ -37,70 +26,14 @@ export function readFingerprint(db: Db): EmbeddingFingerprint | undefined {
   }
 }
 
-export function writeFingerprint(db: Db, fingerprint: EmbeddingFingerprint): void {
-  writeMeta(db, FINGERPRINT_KEY, JSON.stringify(fingerprint));
+export function writeFingerprint(documents: DocumentRepository, fingerprint: EmbeddingFingerprint): void {
+  documents.setFingerprint(JSON.stringify(fingerprint));
 }
 
-export function vectorGeneration(db: Db): number {
-  return Number(readMeta(db, 'vector_generation') ?? 0);
-}
-
-export interface VectorCounts {
-  documents: number;
-  current: number;
-  stale: number;
-  missing: number;
-}
-
-export function vectorCounts(db: Db, fingerprint: string | undefined): VectorCounts {
-  const row = db
-    .prepare(
-      `SELECT (SELECT COUNT(*) FROM documents) AS documents,
-              (SELECT COUNT(*) FROM document_vectors WHERE fingerprint = @fp) AS current,
-              (SELECT COUNT(*) FROM document_vectors WHERE fingerprint != @fp) AS stale`,
-    )
-    .get({ fp: fingerprint ?? '' }) as { documents: number; current: number; stale: number };
-  return { ...row, missing: row.documents - row.current };
-}
-
-/** Ids of documents without a vector of this fingerprint (restricted to `among` when given). */
-export function missingVectorIds(db: Db, fingerprint: string, options: { among?: readonly number[]; limit?: number } = {}): number[] {
-  const limit = options.limit ?? -1;
-  if (options.among) {
-    if (options.among.length === 0) return [];
-    return (
-      db
-        .prepare(
-          `SELECT j.value AS id FROM json_each(?) j JOIN documents d ON d.id = j.value
-           LEFT JOIN document_vectors v ON v.doc_id = d.id AND v.fingerprint = ? WHERE v.doc_id IS NULL LIMIT ?`,
-        )
-        .all(JSON.stringify(options.among), fingerprint, limit) as { id: number }[]
-    ).map((r) => r.id);
-  }
-  return (
-    db
-      .prepare(
-        `SELECT d.id FROM documents d LEFT JOIN document_vectors v ON v.doc_id = d.id AND v.fingerprint = ?
-         WHERE v.doc_id IS NULL ORDER BY d.id LIMIT ?`,
-      )
-      .all(fingerprint, limit) as { id: number }[]
-  ).map((r) => r.id);
-}
-
-export function writeVectors(db: Db, fingerprint: string, items: readonly { id: number; vector: Float32Array }[]): void {
-  const put = db.prepare(
-    `INSERT INTO document_vectors (doc_id, fingerprint, code, vector) VALUES (?, ?, ?, ?)
-     ON CONFLICT(doc_id) DO UPDATE SET fingerprint = excluded.fingerprint, code = excluded.code, vector = excluded.vector`,
-  );
-  for (const { id, vector } of items) {
-    const code = signCode(vector);
-    put.run(id, fingerprint, Buffer.from(code.buffer, code.byteOffset, code.byteLength), vectorToBuffer(vector));
-  }
-}
-
-/** Removes vectors of other models (after a model change they can never be used again). */
-export function deleteStaleVectors(db: Db, fingerprint: string): number {
-  return db.prepare('DELETE FROM document_vectors WHERE fingerprint != ?').run(fingerprint).changes;
+/** What the store keeps of one document's vector: its bytes and its sign code. */
+export function vectorWrite(id: number, vector: Float32Array): VectorWrite {
+  const code = signCode(vector);
+  return { id, code: new Uint8Array(code.buffer, code.byteOffset, code.byteLength), vector: vectorToBuffer(vector) };
 }
 
 /**
@@ -197,7 +130,7 @@ export class VectorIndex {
   private readonly words: number;
 
   constructor(
-    private readonly db: Db,
+    private readonly documents: DocumentRepository,
     readonly fingerprint: EmbeddingFingerprint,
   ) {
     this.words = Math.ceil(fingerprint.dims / 32);
@@ -217,15 +150,9 @@ export class VectorIndex {
   }
 
   private ensure(): Loaded {
-    const generation = vectorGeneration(this.db);
+    const generation = this.documents.vectorGeneration();
     if (this.loaded && this.loaded.generation === generation) return this.loaded;
-    const rows = this.db
-      .prepare(
-        `SELECT v.doc_id AS id, v.code AS code, d.collection AS collection, d.project AS project, d.ts AS ts
-         FROM document_vectors v JOIN documents d ON d.id = v.doc_id WHERE v.fingerprint = ? ORDER BY v.doc_id`,
-      )
-      .raw()
-      .all(this.key) as [number, Buffer, string, string, string | null][];
+    const rows = this.documents.signCodes(this.key);
     const n = rows.length;
     const ids = new Int32Array(n);
     const codes = new Uint32Array(n * this.words);
@@ -265,7 +192,7 @@ export class VectorIndex {
   }
 
   /** The `limit` nearest documents by cosine similarity, best first. */
-  search(query: Float32Array, limit: number, filter: SearchFilter = {}): ScoredId[] {
+  search(query: Float32Array, limit: number, filter: DocumentFilter = {}): ScoredId[] {
     const idx = this.ensure();
     const n = idx.ids.length;
     if (n === 0 || limit <= 0) return [];
@@ -309,12 +236,7 @@ export class VectorIndex {
     const full = hammingDistances(idx.codes, w, w, q, rows);
     const candidates = Array.from(nearest(rows, full, w * 32, wanted), (i) => idx.ids[i] as number);
     // Stage 2: exact cosine on the stored float vectors of the candidates.
-    const blobs = cachedStatement(
-      this.db,
-      'SELECT doc_id, vector FROM document_vectors WHERE doc_id IN (SELECT value FROM json_each(?)) AND fingerprint = ?',
-      { raw: true },
-    ).all(JSON.stringify(candidates), this.key) as [number, Buffer][];
-    const scored = blobs.map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
+    const scored = this.documents.vectors(candidates, this.key).map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
     return scored.slice(0, limit);
   }

@@ -13,7 +13,7 @@ import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
 export { explainDatabaseError } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
-import { type DocumentRepository, createDocumentRepository } from './documents.js';
+import { type DocumentRepository, createDocumentRepository } from './documents/index.js';
 import { type EpisodeRepository, createEpisodeRepository } from './episodes.js';
 import { type GraphRepository, createGraphRepository } from './graph/index.js';
 import { type IdentityRepository, createIdentityRepository } from './identity.js';

@@ -5,19 +5,14 @@ import { DAY_MS, parseInstant } from '../../core/clock.js';
 import { HomunculusError, UsageError, errorMessage } from '../../core/errors.js';
 import { contentId } from '../../core/ids.js';
 import { truncate } from '../../core/text.js';
-import {
-  DEFAULT_COLLECTION,
-  DocumentInputError,
-  deleteDocuments,
-  validateCollection,
-  validateDocumentInput,
-} from '../../search/documents.js';
+import { DEFAULT_COLLECTION, DocumentInputError, validateCollection, validateDocumentInput } from '../../search/documents.js';
 import type { Embedder } from '../../search/embeddings.js';
 import { addDocuments, importJsonl } from '../../search/memory.js';
 import { embedderFor } from '../../search/open.js';
 import { sanitizeQuery } from '../../search/query-text.js';
-import { type SearchHit, type SearchMode, SEARCH_MODES, search } from '../../search/search.js';
-import { readFingerprint, vectorCounts } from '../../search/vectors.js';
+import { SEARCH_MODES, searchMode } from '../../search/modes.js';
+import { type SearchHit, search } from '../../search/search.js';
+import { readFingerprint } from '../../search/vectors.js';
 import { globals, withCommandStore } from '../context.js';
 import { resolveHome } from '../../core/paths.js';
 import { TRANSFORMERS_PACKAGE, TRANSFORMERS_VERSION, installRuntime, runtimeDir } from '../../embed/runtime.js';
@@ -202,7 +197,7 @@ export function registerSearchCommands(program: Command): void {
         throw new UsageError(`--collection: ${errorMessage(err)}.`);
       }
       await withCommandStore(cmd, (store, g) => {
-        const deleted = deleteDocuments(store.db, o.collection, ids);
+        const deleted = store.documents.delete(o.collection, ids);
         emit(g, { deleted, requested: ids.length }, (r) => `Deleted ${r.deleted} of ${r.requested}.`);
         if (deleted < ids.length) process.exitCode = 1;
       });
@@ -227,9 +222,7 @@ export function registerSearchCommands(program: Command): void {
     .option('--explain', 'show each list rank and score, the fusion and every modifier')
     .action(async (textArg: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
       const query = readQuery(textArg);
-      const mode = (o.mode ?? 'hybrid') as SearchMode;
-      if (!SEARCH_MODES.includes(mode))
-        throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(o.mode)}.`);
+      const mode = searchMode(o.mode);
       const limit = parsePositiveInt('limit', o.limit as string | undefined) ?? 10;
       if (limit > 1000) throw new UsageError('--limit must be at most 1000.');
       const minScore = parseMinScore(o['minScore'] as string | undefined);
@@ -249,19 +242,14 @@ export function registerSearchCommands(program: Command): void {
             notes.push(`Embeddings unavailable (${err.message}); ranked by full-text search only.`);
           }
         }
-        const res = await search(
-          store.db,
-          embedder,
-          {
-            query,
-            mode,
-            limit,
-            minScore,
-            filter: { collections, project: o.project as string | undefined, since, until },
-            recency: o.recency as boolean | undefined,
-          },
-          now,
-        );
+        const res = await search(store, embedder, {
+          query,
+          mode,
+          limit,
+          minScore,
+          filter: { collections, project: o.project as string | undefined, since, until },
+          recency: o.recency as boolean | undefined,
+        });
         res.notes.unshift(...notes);
         const explain = Boolean(o.explain);
         const payload = {
@@ -335,8 +323,8 @@ export function registerSearchCommands(program: Command): void {
           return;
         }
         if (o.status) {
-          const counts = vectorCounts(store.db, embedder.key);
-          const stored = readFingerprint(store.db);
+          const counts = store.documents.vectorCounts(embedder.key);
+          const stored = readFingerprint(store.documents);
           emit(g, { model: embedder.fingerprint, stored: stored ?? null, ...counts }, (r) => [
             `model: ${r.model.provider}/${r.model.model} (${r.model.dims}-d)${r.stored && embedder.modelChanged() ? `; vectors on record are from ${r.stored.provider}/${r.stored.model}: run \`homunculus embed\`` : ''}`,
             `${r.current} of ${r.documents} documents embedded, ${r.missing} missing${r.stale ? `, ${r.stale} from another model` : ''}`,

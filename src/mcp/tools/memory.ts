@@ -7,7 +7,8 @@ import { UsageError } from '../../core/errors.js';
 import { detectProject } from '../../core/project.js';
 import type { Embedder } from '../../search/embeddings.js';
 import { embedderFor } from '../../search/open.js';
-import { SEARCH_MODES, search } from '../../search/search.js';
+import { SEARCH_MODES } from '../../search/modes.js';
+import { search } from '../../search/search.js';
 import type { Store } from '../../store/store.js';
 import { READ_ONLY, defineTool } from '../tool.js';
 import { MAX_ARG, textArg } from '../schemas.js';
@@ -57,7 +58,7 @@ const memorySearch = defineTool({
     since: textArg.default(''),
     until: textArg.default(''),
     limit: z.number().int().min(1).max(100).default(10),
-    mode: z.enum(SEARCH_MODES as unknown as ['hybrid', 'bm25', 'vector']).default('hybrid'),
+    mode: z.enum(SEARCH_MODES).default('hybrid'),
     min_score: z.number().min(0).default(0),
   }),
   output: z.object({ results: z.array(hit), count: z.number().int(), mode: z.string() }),
@@ -69,23 +70,18 @@ const memorySearch = defineTool({
         'No embedding model is available for vector search.',
         'Use mode "hybrid" or "bm25", or configure "embedding" in config.json.',
       );
-    const res = await search(
-      ctx.store.db,
-      embedder,
-      {
-        query: args.query.replaceAll('\u0000', ''),
-        mode: args.mode,
-        limit: args.limit,
-        minScore: args.min_score || undefined,
-        filter: {
-          ...(args.collections.length ? { collections: args.collections } : {}),
-          ...(args.project ? { project: args.project } : {}),
-          ...(instantArg(args.since, 'since') ? { since: instantArg(args.since, 'since') } : {}),
-          ...(instantArg(args.until, 'until') ? { until: instantArg(args.until, 'until') } : {}),
-        },
+    const res = await search(ctx.store, embedder, {
+      query: args.query.replaceAll('\u0000', ''),
+      mode: args.mode,
+      limit: args.limit,
+      minScore: args.min_score || undefined,
+      filter: {
+        ...(args.collections.length ? { collections: args.collections } : {}),
+        ...(args.project ? { project: args.project } : {}),
+        ...(instantArg(args.since, 'since') ? { since: instantArg(args.since, 'since') } : {}),
+        ...(instantArg(args.until, 'until') ? { until: instantArg(args.until, 'until') } : {}),
       },
-      ctx.store.clock.now(),
-    );
+    });
     const results = res.results.map((r) => ({
       id: r.id,
       collection: r.collection,

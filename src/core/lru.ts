@@ -1,4 +1,4 @@
-/** A small least-recently-used map (query embeddings are asked for again and again). */
+/** A small least-recently-used map (query embeddings and term counts are asked for again and again). */
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>();
 

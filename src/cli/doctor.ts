@@ -5,8 +5,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
-import { fts5Problem } from '../store/db.js';
-import { type Store, openStore } from '../store/store.js';
+import { type Store, fts5Problem, openStore } from '../store/store.js';
 import { CAPTURE_CHECKS } from '../capture/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';

@@ -106,8 +106,7 @@ describe('homunculus learn (built binary)', () => {
     const after = openStore({ home: h });
     try {
       expect(after.observations.count({ pendingOnly: true })).toBe(0);
-      const runs = after.db.prepare("SELECT COUNT(*) AS n FROM learn_runs WHERE status = 'done'").get() as { n: number };
-      expect(runs.n).toBe(done.length);
+      expect(after.learning.countRuns('done')).toBe(done.length);
       const evidence = after.instincts.list().map((r) => [r.key, r.evidence]);
       // Same result as one sequential run over the same sessions (no double counting).
       const solo = home();

@@ -1,4 +1,5 @@
 import { MockLanguageModelV3 } from 'ai/test';
+import { rawDatabase } from '../store/testing.js';
 import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, TokenBudget } from '../llm/budget.js';
 import { aiSdkProvider } from '../llm/provider.js';
@@ -98,7 +99,7 @@ describe('the token budget is never exceeded', () => {
     const model = new MockLanguageModelV3({ doGenerate: reply('{"patterns":[]}', 1_500, 300) });
     const limits = { perRunTokens: 6_000, perDayTokens: 100_000 };
     const report = await runLearn(t.store, { observer: observer(t, model, limits) });
-    const spent = (t.store.db.prepare('SELECT SUM(input_tokens + output_tokens) AS n FROM llm_usage').get() as { n: number }).n;
+    const spent = t.store.usage.tokensSince('');
     expect(spent).toBeLessThanOrEqual(limits.perRunTokens);
     expect(report.llm.calls).toBe(model.doGenerateCalls.length);
     expect(report.llm.fallbacks.some((f) => /budget/.test(f.reason))).toBe(true);
@@ -113,7 +114,7 @@ describe('the token budget is never exceeded', () => {
       },
     });
     await expect(observer(t, model).extract({ sessionId: 's1', observations: session, instincts: [] })).rejects.toThrow('connection reset');
-    const row = t.store.db.prepare('SELECT input_tokens, output_tokens, ok FROM llm_usage').get() as {
+    const row = rawDatabase(t.store).prepare('SELECT input_tokens, output_tokens, ok FROM llm_usage').get() as {
       input_tokens: number;
       output_tokens: number;
       ok: number;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rawDatabase } from '../store/testing.js';
 import { NotFoundError } from '../core/errors.js';
 import { stepRows, tempStores } from '../test-support/learning.js';
 import { effectiveness, history, recordSuggestions, trending } from './insight.js';
@@ -66,7 +67,7 @@ describe('find_duplicates and gc/housekeep', () => {
       detail: '{}',
     });
     housekeep(t.store);
-    const keys = t.store.db.prepare('SELECT key, session_id FROM pattern_sightings').all();
+    const keys = rawDatabase(t.store).prepare('SELECT key, session_id FROM pattern_sightings').all();
     expect(keys).toEqual([{ key: 'fix:a-b', session_id: 's1' }]);
   });
 });
@@ -169,7 +170,7 @@ describe('trending, history, effectiveness', () => {
       ],
       summary: { total_suggested: 3, total_confirmed: 1, overall_rate: 0.333, period_days: 30 },
     });
-    const confirmed = t.store.db.prepare('SELECT suggested_at FROM suggestions WHERE confirmed_at IS NOT NULL').all();
+    const confirmed = rawDatabase(t.store).prepare('SELECT suggested_at FROM suggestions WHERE confirmed_at IS NOT NULL').all();
     expect(confirmed).toEqual([{ suggested_at: '2026-03-03T00:00:00.000Z' }]);
   });
 });
@@ -184,9 +185,9 @@ describe('observation tiers (seed 003)', () => {
     const recent = stepRows([{ bash: 'mise run test' }], { sessionId: 'new', start: '2026-03-09T10:00:00Z' });
     const pendingOld = stepRows([{ bash: 'ls' }], { sessionId: 'late', start: '2026-01-06T10:00:00Z' });
     for (const r of [...old, ...recent, ...pendingOld]) t.store.observations.insert(r);
-    const ids = (t.store.db.prepare("SELECT id FROM observations WHERE session_id IN ('old', 'new')").all() as { id: number }[]).map(
-      (r) => r.id,
-    );
+    const ids = (
+      rawDatabase(t.store).prepare("SELECT id FROM observations WHERE session_id IN ('old', 'new')").all() as { id: number }[]
+    ).map((r) => r.id);
     t.store.observations.markProcessed(ids, '2026-03-09T12:00:00Z');
     expect(toolUsageMonthly(t.store)).toEqual([
       { month: '2026-01', tools: { Bash: 2, Edit: 1 }, total: 3, topTool: 'Bash' },
@@ -234,7 +235,7 @@ describe('observation tiers (seed 003)', () => {
       detail: '{}',
     });
     expect(maintainObservations(t.store)).toMatchObject({ signals_trimmed: 5, tallies_forgotten: 1 });
-    const oldest = t.store.db.prepare('SELECT MIN(session_id) AS s FROM preference_signals').get() as { s: string };
+    const oldest = rawDatabase(t.store).prepare('SELECT MIN(session_id) AS s FROM preference_signals').get() as { s: string };
     expect(oldest.s).not.toBe('s0');
   });
 });

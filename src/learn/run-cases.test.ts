@@ -1,5 +1,6 @@
 /** The learning run's edge cases on small synthetic sessions: contradictions, bad input, crashes, concurrency, the LLM fallback. */
 import { MockLanguageModelV3 } from 'ai/test';
+import { rawDatabase } from '../store/testing.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
@@ -71,7 +72,7 @@ describe('bad input', () => {
   it('skips and counts observations with missing fields or absurd values, and still learns from the rest', async () => {
     const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PNPM);
-    const insert = t.store.db.prepare(
+    const insert = rawDatabase(t.store).prepare(
       `INSERT INTO observations (source, session_id, tool_use_id, ts, event, tool, input, files, data, duration_ms) VALUES ('claude-code', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     insert.run('s-bad', 'b1', 'not a date', 'tool', 'Bash', 'ls', '[]', '{}', null);
@@ -102,15 +103,17 @@ describe('crash safety and concurrency', () => {
   it('rolls a failing session back completely and picks it up on the next run', async () => {
     const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PNPM);
-    t.store.db.exec(
+    rawDatabase(t.store).exec(
       `CREATE TRIGGER boom BEFORE INSERT ON instincts WHEN NEW.key = 'pref:use-pnpm-not-npm' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;`,
     );
     const failed = await runLearn(t.store);
     expect(failed.errors).toEqual([{ session: 's-' + sessionNo, message: 'disk on fire' }]);
     // The third session left nothing behind: still pending, not counted.
     expect(t.store.observations.count({ pendingOnly: true })).toBe(3);
-    expect((t.store.db.prepare("SELECT COUNT(*) AS n FROM pattern_sightings WHERE kind = 'pattern'").get() as { n: number }).n).toBe(2);
-    t.store.db.exec('DROP TRIGGER boom');
+    expect(
+      (rawDatabase(t.store).prepare("SELECT COUNT(*) AS n FROM pattern_sightings WHERE kind = 'pattern'").get() as { n: number }).n,
+    ).toBe(2);
+    rawDatabase(t.store).exec('DROP TRIGGER boom');
     const resumed = await runLearn(t.store);
     expect(resumed.errors).toEqual([]);
     expect(resumed.created.map((c) => c.pattern)).toEqual(['pref:use-pnpm-not-npm']);
@@ -204,7 +207,7 @@ describe('the LLM observer', () => {
         .map((r) => r.key)
         .sort(),
     ).toEqual(['pref:demo/release=scripts-release.sh', 'pref:use-pnpm-not-npm']);
-    expect((t.store.db.prepare('SELECT SUM(input_tokens + output_tokens) AS n FROM llm_usage').get() as { n: number }).n).toBe(3 * 1020);
+    expect(t.store.usage.tokensSince('')).toBe(3 * 1020);
   });
 
   it('falls back to the deterministic result when the answer is malformed', async () => {
@@ -238,10 +241,10 @@ describe('session summaries', () => {
   it('get a line saying what the observer learned from them (seed 000 enrichment)', async () => {
     const t = fresh();
     const ids = [session(t, PNPM), session(t, PNPM), session(t, PNPM)];
-    for (const id of ids) t.store.db.prepare("INSERT INTO sessions (id, summary) VALUES (?, 'Worked on the installer.')").run(id);
+    for (const id of ids) rawDatabase(t.store).prepare("INSERT INTO sessions (id, summary) VALUES (?, 'Worked on the installer.')").run(id);
     await runLearn(t.store);
     const summary = (id: string) =>
-      (t.store.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
+      (rawDatabase(t.store).prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
     expect(summary(ids[0] as string)).toBe('Worked on the installer.\nNoted Use pnpm, not npm.');
     expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
     await runLearn(t.store);

@@ -1,5 +1,6 @@
 /** Providers over real HTTP on 127.0.0.1 (stubs speaking the real wire formats), a fake `claude` executable, config and budget. */
 import { MockLanguageModelV3 } from 'ai/test';
+import { rawDatabase } from '../store/testing.js';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ describe('token budget', () => {
     const t = freshStore();
     expect(estimateTokens('abcd')).toBe(2);
     expect(estimateTokens('é')).toBe(1);
-    const insert = t.store.db.prepare("INSERT INTO llm_usage (ts, provider, input_tokens, output_tokens) VALUES (?, 'x', ?, 0)");
+    const insert = rawDatabase(t.store).prepare("INSERT INTO llm_usage (ts, provider, input_tokens, output_tokens) VALUES (?, 'x', ?, 0)");
     insert.run('2026-03-09T23:00:00Z', 5_000); // yesterday: does not count
     insert.run('2026-03-10T01:00:00Z', 600);
     const budget = new TokenBudget(t.store.usage, { perRunTokens: 1_000, perDayTokens: 1_500 }, () => t.store.clock.now());

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runNode, tempDir } from '../test-support/cli.js';
 import { openStore } from './store.js';
+import { rawDatabase } from './testing.js';
 
 const PROCESSES = 16;
 const PER_PROCESS = 500;
@@ -46,7 +47,7 @@ describe('many hook processes writing at once', () => {
     expect(replay).toEqual(Array(PROCESSES).fill(0));
 
     const store = openStore({ home: home.path });
-    const { n, sessions, uniq } = store.db
+    const { n, sessions, uniq } = rawDatabase(store)
       .prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT session_id) AS sessions, COUNT(DISTINCT tool_use_id) AS uniq FROM observations')
       .get() as { n: number; sessions: number; uniq: number };
     store.close();

@@ -10,7 +10,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
 
-export { explainDatabaseError } from './db.js';
+export { explainDatabaseError, fts5Problem } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 import { type DocumentRepository, createDocumentRepository } from './documents/index.js';
@@ -50,8 +50,6 @@ export interface Store extends Repositories {
   /** What `doctor` reports: the integrity check, the schema version against this build's, the journal mode. */
   health(): StoreHealth;
   close(): void;
-  /** @deprecated The SQLite handle, while code still moves into the repositories. */
-  readonly db: Db;
 }
 
 export interface StoreHealth {
@@ -86,9 +84,8 @@ export function openStore(options: StoreOptions = {}): Store {
   const paths = homePaths(resolveHome(options.home));
   if (!options.readonly) mkdirSync(paths.home, { recursive: true });
   const db = openDatabase(paths.db, options);
-  return {
+  const store: Store = {
     ...repositories(db),
-    db,
     paths,
     clock: options.clock ?? systemClock(),
     transaction: (fn) => writeTx(db, fn),
@@ -103,6 +100,20 @@ export function openStore(options: StoreOptions = {}): Store {
       if (db.open) db.close();
     },
   };
+  handles.set(store.instincts, db);
+  return store;
+}
+
+/**
+ * Each open store's SQLite handle, for store/testing.ts only: nothing else outside the
+ * repositories touches it. Keyed by a repository, which copies of the store (withClock) share.
+ */
+const handles = new WeakMap<object, Db>();
+
+export function databaseOf(store: Store): Db {
+  const db = handles.get(store.instincts);
+  if (!db) throw new Error('This store was not opened by openStore().');
+  return db;
 }
 
 /** The same store seen from another clock (replaying history at the time it happened). */

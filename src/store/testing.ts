@@ -3,8 +3,8 @@
  * store, to inspect or damage the file the way the outside world could.
  */
 import type { Db } from './db.js';
-import type { Store } from './store.js';
+import { type Store, databaseOf } from './store.js';
 
 export function rawDatabase(store: Store): Db {
-  return store.db;
+  return databaseOf(store);
 }

@@ -12,6 +12,13 @@ export interface AppContext {
   env: NodeJS.ProcessEnv;
   /** Warnings a surface shows its user (stderr for the CLI); never the result itself. */
   warn?: (message: string) => void;
+  /** A progress display for long work (the CLI's bar on a terminal); absent means none. */
+  progress?: (label: string) => Progress;
+}
+
+export interface Progress {
+  update(done: number, total?: number): void;
+  finish(): void;
 }
 
 export interface Operation<S extends z.ZodType, R> {
@@ -34,7 +41,12 @@ export interface InputIssue {
   input?: unknown;
 }
 
-const got = (issue: InputIssue): string => (issue.input === undefined ? '' : `, got ${JSON.stringify(issue.input)}`);
+/** What was sent, quoted, and cut short: an error message never repeats a megabyte of input. */
+function got(issue: InputIssue): string {
+  if (issue.input === undefined) return '';
+  const text = JSON.stringify(issue.input) ?? String(issue.input);
+  return `, got ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`;
+}
 
 /** Input an operation refused; surfaces rename `path` to their own vocabulary (a CLI flag, an MCP argument). */
 export class InputError extends UsageError {

@@ -1,16 +1,23 @@
-/** A progress bar on stderr, drawn only when stderr is a terminal (pipes and logs stay clean). */
-
-export interface Progress {
-  update(done: number, total?: number): void;
-  finish(): void;
-}
+/**
+ * Progress on stderr: a bar on a terminal; into a pipe or a log, a plain line at most every
+ * few seconds (and one at the end), so long work is never silent and never floods.
+ */
+import type { Progress } from '../app/operation.js';
 
 const WIDTH = 30;
+const LINE_EVERY_MS = 5_000;
 
-export function progressBar(label: string, total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
-  const enabled = Boolean(stream.isTTY);
+export function progressBar(
+  label: string,
+  total: number,
+  stream: NodeJS.WriteStream = process.stderr,
+  now: () => number = Date.now,
+): Progress {
+  const tty = Boolean(stream.isTTY);
   let last = -1;
+  let lastLine = now();
   let max = total;
+  let current = 0;
   const draw = (done: number) => {
     const ratio = max > 0 ? Math.min(1, done / max) : 1;
     const pct = Math.floor(ratio * 100);
@@ -22,10 +29,16 @@ export function progressBar(label: string, total: number, stream: NodeJS.WriteSt
   return {
     update(done, newTotal) {
       if (newTotal !== undefined) max = newTotal;
-      if (enabled) draw(done);
+      current = done;
+      if (tty) draw(done);
+      else if (now() - lastLine >= LINE_EVERY_MS) {
+        lastLine = now();
+        stream.write(`${label}: ${done}/${max}\n`);
+      }
     },
     finish() {
-      if (enabled && last >= 0) stream.write('\n');
+      if (tty && last >= 0) stream.write('\n');
+      else if (!tty && now() - lastLine >= LINE_EVERY_MS) stream.write(`${label}: ${current}/${max}\n`);
     },
   };
 }

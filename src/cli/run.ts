@@ -5,12 +5,13 @@ import { type AppContext, InputError, type Operation, parseInput } from '../app/
 import type { Store } from '../store/store.js';
 import { globals, withCommandStore } from './context.js';
 import { emit } from './output.js';
+import { progressBar } from './progress.js';
 
 /** `minEvidence` -> `--min-evidence`, unless the command names the field otherwise (a positional `<pattern>`). */
 export const flagName =
   (names: Record<string, string> = {}) =>
   (path: string): string =>
-    names[path] ?? `--${path.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    names[path] ?? names[path.split('.')[0] ?? ''] ?? `--${(path.split('.')[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** A flag's text as a number when it is one; otherwise the text, for the operation to refuse with its own words. */
 export const num = (value: string | undefined): number | string | undefined =>
@@ -25,13 +26,25 @@ export function cliInput<S extends z.ZodType, R>(op: Operation<S, R>, raw: unkno
   }
 }
 
-export function cliContext(store: Store): AppContext {
-  return { store, env: process.env, warn: (message) => process.stderr.write(`homunculus: ${message}\n`) };
+/** What an operation may say besides its result: warnings on stderr, and progress unless it is quiet (JSON output, --no-progress). */
+export function cliContext(store: Store, options: { json?: boolean } = {}): AppContext {
+  return {
+    store,
+    env: process.env,
+    warn: (message) => process.stderr.write(`homunculus: ${message}\n`),
+    ...(options.json ? {} : { progress: (label: string) => progressBar(label, 1) }),
+  };
 }
 
-export interface RunOptions {
+export interface RunOptions<R> {
   /** CLI names of fields that are not `--kebab-case` flags. */
   names?: Record<string, string>;
+  /** The document --json prints, when it is not the result itself. */
+  json?: (result: R) => unknown;
+  /** The exit code a result calls for (1 when something asked for was not done). */
+  exitCode?: (result: R) => number;
+  /** Progress output on stderr (default: yes, unless --json). */
+  progress?: boolean;
 }
 
 /** Validates the input (before any store is opened), runs the operation, prints its result. */
@@ -40,11 +53,15 @@ export async function runOperation<S extends z.ZodType, R>(
   op: Operation<S, R>,
   raw: unknown,
   human: (result: Awaited<R>, store: Store) => string | string[],
-  options: RunOptions = {},
+  options: RunOptions<Awaited<R>> = {},
 ): Promise<void> {
   const input = cliInput(op, raw, options.names);
   await withCommandStore(cmd, async (store) => {
-    const result = await op.run(cliContext(store), input);
-    emit(globals(cmd), result, (r) => human(r, store));
+    const g = globals(cmd);
+    const result = await op.run(cliContext(store, { json: g.json || options.progress === false }), input);
+    if (g.json && options.json) emit(g, options.json(result), () => '');
+    else emit(g, result, (r) => human(r, store));
+    const code = options.exitCode?.(result) ?? 0;
+    if (code !== 0) process.exitCode = code;
   });
 }

@@ -80,12 +80,12 @@ describe('memory import, query and embed through the binary', () => {
   it('rejects bad arguments with exit 2 and a hint', () => {
     const cases: [string[], RegExp][] = [
       [['query', 'x', '--since', 'last tuesday'], /--since must be an ISO-8601 date/],
-      [['query', 'x', '--since', '2026-02-01', '--until', '2026-01-01'], /--since is later than --until/],
+      [['query', 'x', '--since', '2026-02-01', '--until', '2026-01-01'], /since is later than until/],
       [['query', 'x', '--mode', 'fuzzy'], /--mode must be one of hybrid, bm25, vector/],
       [['query', 'x', '--limit', '0'], /--limit must be a whole number/],
       [['query', 'x', '--min-score', '-1'], /--min-score must be a number/],
-      [['query', 'x', '--collection', 'Bad Name'], /--collection: collection must be lower-case/],
-      [['query', '   '], /The query is empty/],
+      [['query', 'x', '--collection', 'Bad Name'], /--collection must be lower-case/],
+      [['query', '   '], /<text> is empty: give some words to search for/],
       [['memory', 'add', 'text', '--ts', 'soon'], /ts must be an ISO-8601/],
       [['memory', 'add', 'text', '--metadata', '[1]'], /metadata must be a JSON object/],
       [['memory', 'import', join(home.path, 'missing.jsonl')], /No such file/],

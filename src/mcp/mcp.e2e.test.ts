@@ -356,7 +356,9 @@ describe('memory beyond seed 002', () => {
       collections: ['sessions'],
     });
     expect(none.count).toBe(0);
-    expect(await callError(mcp.client, 'memory_search', { query: 'x', since: 'last tuesday' })).toMatch(/not an ISO-8601 date/);
+    expect(await callError(mcp.client, 'memory_search', { query: 'x', since: 'last tuesday' })).toMatch(
+      /since must be an ISO-8601 date or instant/,
+    );
     expect(await callError(mcp.client, 'memory_search', { query: 'x', collections: ['passwords'] })).toMatch(/collections/);
 
     const recall = await call<{ file: string; sessions: unknown[]; episodes: unknown[] }>(mcp.client, 'recall_file', {

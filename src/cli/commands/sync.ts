@@ -1,16 +1,7 @@
 /** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
 import type { Command } from 'commander';
-import { archiveSessions } from '../../capture/sessions/files.js';
-import { importTranscripts } from '../../capture/transcript/import.js';
-import { consolidate } from '../../learn/maintenance.js';
-import { instinctStatus } from '../../learn/stats.js';
-import { renderAll } from '../../view/render.js';
-import { withCommandStore } from '../context.js';
-import { embedNew } from '../embedding.js';
-import { emit } from '../output.js';
-import { progressReporter, transcriptsToImport } from './capture.js';
-import { learnPending } from '../../app/learning.js';
-import { cliContext } from '../run.js';
+import { sync } from '../../app/capture.js';
+import { runOperation } from '../run.js';
 
 export function registerSyncCommands(program: Command): void {
   program
@@ -24,7 +15,6 @@ export function registerSyncCommands(program: Command): void {
     .option('--no-embed', 'skip embedding the new sessions, episodes and instincts (queries repair up to 20 at a time)')
     .option('--no-progress', 'no progress output on stderr')
     .action(async (paths: string[], o: { import?: boolean; llm?: boolean; embed?: boolean; progress?: boolean }, cmd: Command) => {
-      const files = o.import === false ? [] : transcriptsToImport(paths);
       // Each transcript file and each session is its own transaction: an interruption loses nothing already done.
       process.once('SIGINT', () => {
         process.stderr.write(
@@ -32,35 +22,12 @@ export function registerSyncCommands(program: Command): void {
         );
         process.exit(130);
       });
-      await withCommandStore(cmd, async (store, g) => {
-        const imported = await importTranscripts(store, files, o.progress !== false && !g.json ? { onProgress: progressReporter() } : {});
-        const learned = await learnPending(cliContext(store), { llm: o.llm !== false });
-        const consolidation = consolidate(store);
-        renderAll(store);
-        const sessionsArchived = archiveSessions(store);
-        // Search is hybrid from the first query: what was learned gets its vectors now.
-        const embedding = await embedNew(store, o.embed !== false, { progress: o.progress !== false && !g.json });
-        if (embedding.warning) process.stderr.write(`homunculus: ${embedding.warning}\n`);
-        const status = instinctStatus(store);
-        const summary = {
-          imported: { files: imported.files, sessions: imported.new_sessions, observations: imported.observations_new },
-          learned: {
-            status: learned.status,
-            sessions: learned.sessions,
-            observations: learned.observations,
-            created: learned.created.map((c) => c.pattern),
-            reinforced: learned.reinforced.length,
-            episodes: learned.episodes.length,
-          },
-          consolidation,
-          sessions_archived: sessionsArchived,
-          embedded: embedding.embedded,
-          instincts: status.total,
-          convictions: status.convictions.length,
-          pending_observations: status.pending_observations,
-          home: store.paths.home,
-        };
-        emit(g, summary, (s) => [
+      const input = { paths, import: o.import !== false, llm: o.llm !== false, embed: o.embed !== false };
+      await runOperation(
+        cmd,
+        sync,
+        input,
+        (s) => [
           `Imported ${s.imported.files} transcript file(s): ${s.imported.sessions} new session(s), ${s.imported.observations} new observation(s).`,
           s.learned.status === 'locked'
             ? 'A learning run in the background holds the lock; it is processing these observations.'
@@ -69,7 +36,8 @@ export function registerSyncCommands(program: Command): void {
           ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
           `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
           'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
-        ]);
-      });
+        ],
+        { names: { paths: '[paths...]' }, progress: o.progress !== false },
+      );
     });
 }

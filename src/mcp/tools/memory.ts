@@ -2,35 +2,11 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { fileHistory } from '../../context/recall.js';
-import { parseInstant } from '../../core/clock.js';
-import { UsageError } from '../../core/errors.js';
 import { detectProject } from '../../core/project.js';
-import type { Embedder } from '../../search/embeddings.js';
-import { embedderFor } from '../../search/open.js';
+import { query } from '../../app/memory.js';
 import { SEARCH_MODES } from '../../search/modes.js';
-import { search } from '../../search/search.js';
-import type { Store } from '../../store/store.js';
-import { READ_ONLY, defineTool } from '../tool.js';
+import { READ_ONLY, call, defineTool } from '../tool.js';
 import { MAX_ARG, textArg } from '../schemas.js';
-
-// The embedding model loads once per server, on the first query that needs it.
-const embedders = new WeakMap<Store, Promise<Embedder | null>>();
-function embedderOnce(store: Store): Promise<Embedder | null> {
-  let pending = embedders.get(store);
-  if (!pending) {
-    pending = embedderFor(store).catch(() => null);
-    embedders.set(store, pending);
-  }
-  return pending;
-}
-
-function instantArg(value: string, name: string): string | undefined {
-  if (!value) return undefined;
-  const date = parseInstant(value);
-  if (!date)
-    throw new UsageError(`${name} is not an ISO-8601 date: ${JSON.stringify(value)}.`, 'Use e.g. 2026-03-01 or 2026-03-01T12:00:00Z.');
-  return date.toISOString();
-}
 
 const hit = z.object({
   id: z.string(),
@@ -64,23 +40,15 @@ const memorySearch = defineTool({
   output: z.object({ results: z.array(hit), count: z.number().int(), mode: z.string() }),
   annotations: READ_ONLY,
   async handler(ctx, args) {
-    const embedder = args.mode === 'bm25' ? null : await embedderOnce(ctx.store);
-    if (args.mode === 'vector' && !embedder)
-      throw new UsageError(
-        'No embedding model is available for vector search.',
-        'Use mode "hybrid" or "bm25", or configure "embedding" in config.json.',
-      );
-    const res = await search(ctx.store, embedder, {
-      query: args.query.replaceAll('\u0000', ''),
+    const res = await call(query, ctx, {
+      query: args.query,
       mode: args.mode,
       limit: args.limit,
       minScore: args.min_score || undefined,
-      filter: {
-        ...(args.collections.length ? { collections: args.collections } : {}),
-        ...(args.project ? { project: args.project } : {}),
-        ...(instantArg(args.since, 'since') ? { since: instantArg(args.since, 'since') } : {}),
-        ...(instantArg(args.until, 'until') ? { until: instantArg(args.until, 'until') } : {}),
-      },
+      collections: args.collections.length ? args.collections : undefined,
+      project: args.project || undefined,
+      since: args.since || undefined,
+      until: args.until || undefined,
     });
     const results = res.results.map((r) => ({
       id: r.id,

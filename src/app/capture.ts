@@ -1,0 +1,85 @@
+/** Capture operations: bring what agents already did into the store, and the main job that learns from it. */
+import { homedir } from 'node:os';
+import { z } from 'zod';
+import { archiveSessions } from '../capture/sessions/files.js';
+import { defaultTranscriptFiles, transcriptFiles } from '../capture/transcript/files.js';
+import { importTranscripts as importFiles } from '../capture/transcript/import.js';
+import { UsageError } from '../core/errors.js';
+import { consolidate } from '../learn/maintenance.js';
+import { instinctStatus } from '../learn/stats.js';
+import { renderAll, renderIdentity } from '../view/render.js';
+import { learnPending } from './learning.js';
+import { embedNew } from './memory.js';
+import { type AppContext, defineOperation } from './operation.js';
+import { text } from './schemas.js';
+
+const paths = () => z.array(text(4096)).default([]);
+
+/** The transcripts named, or every one under ~/.claude/projects; a path that does not exist is a usage error. */
+function transcriptsToImport(ctx: AppContext, given: readonly string[]): string[] {
+  if (given.length === 0) return defaultTranscriptFiles(ctx.env.HOME ?? homedir());
+  const found = transcriptFiles(given);
+  if (found.missing.length) {
+    throw new UsageError(
+      `No such file or directory: ${found.missing.join(', ')}`,
+      'Give transcript files (*.jsonl) or directories that hold them.',
+    );
+  }
+  return found.files;
+}
+
+async function importWithProgress(ctx: AppContext, files: readonly string[], force: boolean) {
+  const bar = ctx.progress?.('importing transcripts');
+  const result = await importFiles(ctx.store, files, { force, onProgress: (p) => bar?.update(p.filesDone, p.filesTotal) });
+  bar?.finish();
+  return result;
+}
+
+export const importTranscripts = defineOperation({
+  name: 'capture.import-transcripts',
+  summary: 'Replay Claude Code transcripts into observations, prompts and session summaries (idempotent, resumable)',
+  input: z.object({ paths: paths(), force: z.boolean().default(false) }),
+  async run(ctx, input) {
+    const result = await importWithProgress(ctx, transcriptsToImport(ctx, input.paths), input.force);
+    renderIdentity(ctx.store);
+    return result;
+  },
+});
+
+export const sync = defineOperation({
+  name: 'capture.sync',
+  summary:
+    'The main job: import transcripts, learn from every pending observation, consolidate, render the readable view, embed what is new',
+  input: z.object({ paths: paths(), import: z.boolean().default(true), llm: z.boolean().default(true), embed: z.boolean().default(true) }),
+  async run(ctx, input) {
+    const { store } = ctx;
+    const files = input.import ? transcriptsToImport(ctx, input.paths) : [];
+    const imported = await importWithProgress(ctx, files, false);
+    const learned = await learnPending(ctx, { llm: input.llm });
+    const consolidation = consolidate(store);
+    renderAll(store);
+    const sessionsArchived = archiveSessions(store);
+    // Search is hybrid from the first query: what was learned gets its vectors now.
+    const embedding = input.embed ? await embedNew(ctx) : { embedded: 0 };
+    if (embedding.warning) ctx.warn?.(embedding.warning);
+    const status = instinctStatus(store);
+    return {
+      imported: { files: imported.files, sessions: imported.new_sessions, observations: imported.observations_new },
+      learned: {
+        status: learned.status,
+        sessions: learned.sessions,
+        observations: learned.observations,
+        created: learned.created.map((c) => c.pattern),
+        reinforced: learned.reinforced.length,
+        episodes: learned.episodes.length,
+      },
+      consolidation,
+      sessions_archived: sessionsArchived,
+      embedded: embedding.embedded,
+      instincts: status.total,
+      convictions: status.convictions.length,
+      pending_observations: status.pending_observations,
+      home: store.paths.home,
+    };
+  },
+});

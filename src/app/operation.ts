@@ -43,7 +43,8 @@ export interface InputIssue {
 
 /** What was sent, quoted, and cut short: an error message never repeats a megabyte of input. */
 function got(issue: InputIssue): string {
-  if (issue.input === undefined) return '';
+  // A whole object is what a cross-field rule sees; repeating it says nothing about the field.
+  if (issue.input === undefined || (typeof issue.input === 'object' && issue.input !== null && !Array.isArray(issue.input))) return '';
   const text = JSON.stringify(issue.input) ?? String(issue.input);
   return `, got ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`;
 }

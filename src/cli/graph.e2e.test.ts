@@ -105,17 +105,20 @@ describe('homunculus graph', () => {
   it('rejects bad input with exit 2 and a fix, and leaves the graph untouched', () => {
     cliJson(home.path, ['graph', 'add', 'shop', 'uses', 'zod', '--description', 'shop validates with zod']);
     const cases: [string[], RegExp][] = [
-      [['graph', 'add', 'a', 'teleports', 'b', '--description', 'x'], /Unknown relation "teleports"[\s\S]*fix: Use one of/],
+      [
+        ['graph', 'add', 'a', 'teleports', 'b', '--description', 'x'],
+        /<relation> must be one of the \d+ relations: has_component, [\s\S]*got "teleports"/,
+      ],
       [['graph', 'add', 'a', 'uses', 'b'], /required option '--description <text>'/],
       [['graph', 'add', 'a', 'uses', 'b', '--description', 'x', '--confidence', '2'], /--confidence must be a number between 0 and 1/],
-      [['graph', 'add', 'a', 'uses', 'b', '--description', 'x', '--valid-at', 'tuesday'], /--valid-at is not an ISO-8601/],
-      [['graph', 'add', 'a', 'uses', 'b', '--description', 'x', '--source-type', 'planet'], /Invalid --source-type/],
-      [['graph', 'facts', '--at', 'yesterday'], /--at is not an ISO-8601/],
-      [['graph', 'facts', '--relation', 'nope'], /Unknown relation/],
-      [['graph', 'show', 'abc'], /--id must be a whole number/],
-      [['graph', 'supersede', '1', '--target', 'x'], /replacement needs --description/],
+      [['graph', 'add', 'a', 'uses', 'b', '--description', 'x', '--valid-at', 'tuesday'], /--valid-at must be an ISO-8601 date or instant/],
+      [['graph', 'add', 'a', 'uses', 'b', '--description', 'x', '--source-type', 'planet'], /--source-type must be one of project, /],
+      [['graph', 'facts', '--at', 'yesterday'], /--at must be an ISO-8601 date/],
+      [['graph', 'facts', '--relation', 'nope'], /--relation must be one of/],
+      [['graph', 'show', 'abc'], /<id> must be a whole number/],
+      [['graph', 'supersede', '1', '--target', 'x'], /--description is needed for a replacement: say what is true now/],
       [['graph', 'reconsolidate', '1'], /Nothing to reconsolidate/],
-      [['context', '  '], /prompt is empty/],
+      [['context', '  '], /<prompt...> is empty/],
       [['context', 'hi', '--used', '150'], /--used must be a percentage between 0 and 100/],
       [['context', 'hi', '--project', 'nowhere'], /Unknown project "nowhere"/],
     ];

@@ -54,7 +54,7 @@ describe('graph tools', () => {
     expect(past.facts).toEqual([expect.objectContaining({ id: 1, superseded_by: 2 })]);
     const now = await call<{ count: number }>(mcp.client, 'graph_facts', { entity: 'user' });
     expect(now.count).toBe(1);
-    expect(await callError(mcp.client, 'graph_facts', { at: 'last week' })).toMatch(/not an ISO-8601/);
+    expect(await callError(mcp.client, 'graph_facts', { at: 'last week' })).toMatch(/at must be an ISO-8601 date or instant/);
     expect(await callError(mcp.client, 'graph_facts', { entity: 'nobody' })).toMatch(/Not found: entity/);
   });
 });

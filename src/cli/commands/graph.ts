@@ -1,37 +1,29 @@
 /** `homunculus graph ...` (the knowledge graph) and `homunculus context` (what a prompt would get). */
 import type { Command } from 'commander';
-import { detectProject } from '../../core/project.js';
-import { UsageError } from '../../core/errors.js';
+import {
+  addFact,
+  build,
+  communities,
+  dream,
+  entities,
+  lifecycle,
+  listFacts,
+  promptContext,
+  reconsolidate,
+  showFact,
+  supersede,
+  timeline,
+} from '../../app/graph.js';
 import { truncate } from '../../core/text.js';
-import { buildPromptContext } from '../../context/build.js';
-import { type AddFactResult, addFact, parseRelation, parseValidAt } from '../../graph/add-fact.js';
-import { detectCommunities } from '../../graph/communities.js';
-import { runDreamCycle } from '../../graph/dream.js';
-import { requireEntity } from '../../graph/entities.js';
-import { type Fact, requireFact } from '../../graph/facts.js';
-import { runLifecycle } from '../../graph/maintenance.js';
-import { ENTITY_TYPES, type EntityType, RELATIONS } from '../../graph/ontology.js';
-import { graphSessionEnd } from '../../graph/session-end.js';
-import { reconsolidateFact, supersedeFact } from '../../graph/revise.js';
-import { queryFacts, timeline } from '../../graph/temporal.js';
-import type { Store } from '../../store/store.js';
-import { withCommandStore } from '../context.js';
-import { emit, parsePositiveInt, parseUnitInterval, table } from '../output.js';
+import type { AddFactResult } from '../../graph/add-fact.js';
+import type { Fact } from '../../graph/facts.js';
+import { ENTITY_TYPES, RELATIONS } from '../../graph/ontology.js';
+import { table } from '../output.js';
+import { num, runOperation } from '../run.js';
 
 type Opts = Record<string, string | boolean | undefined>;
 
 const str = (o: Opts, key: string): string | undefined => (typeof o[key] === 'string' ? (o[key] as string) : undefined);
-
-function factId(value: string): number {
-  return parsePositiveInt('id', value) as number;
-}
-
-function entityType(value: string | undefined, flag: string): EntityType | undefined {
-  if (value === undefined) return undefined;
-  if (!(ENTITY_TYPES as readonly string[]).includes(value))
-    throw new UsageError(`Invalid --${flag}: ${JSON.stringify(value)}.`, `Use one of: ${ENTITY_TYPES.join(', ')}.`);
-  return value as EntityType;
-}
 
 function factLine(f: Fact): string {
   return `${f.source} ${f.relation} ${f.target}: ${f.description}`;
@@ -67,26 +59,7 @@ function describeAdd(r: AddFactResult): string {
   }
 }
 
-/** A project given as a fingerprint, a project entity's name, or (default) the current directory's repository. */
-function resolveProject(store: Store, value: string | undefined): string {
-  if (value === undefined) return detectProject(process.cwd()).fingerprint;
-  if (value === '' || /^[0-9a-f]{16}$/.test(value)) return value;
-  const entity = store.graph.entities.list({ type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());
-  const fingerprint = entity?.properties.fingerprint;
-  if (typeof fingerprint === 'string' && fingerprint) return fingerprint;
-  throw new UsageError(
-    `Unknown project ${JSON.stringify(value)}.`,
-    'Give a project fingerprint (16 hex characters) or the name of a project in `homunculus graph entities --type project`.',
-  );
-}
-
-function usedPct(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
-    throw new UsageError(`--used must be a percentage between 0 and 100, got ${JSON.stringify(value)}.`);
-  return n;
-}
+const ID = { id: '<id>' };
 
 export function registerGraphCommands(program: Command): void {
   const graph = program.command('graph').description('The knowledge graph: entities, bi-temporal facts, dream cycle, communities');
@@ -105,18 +78,19 @@ export function registerGraphCommands(program: Command): void {
     .option('--project <fingerprint>', 'project fingerprint ("" = global)', '')
     .option('--correction', 'a user correction (decays more slowly)')
     .action(async (source: string, relation: string, target: string, o: Opts, cmd: Command) => {
-      parseRelation(relation);
       const input = {
-        source: { name: source, type: entityType(str(o, 'sourceType'), 'source-type') },
-        target: { name: target, type: entityType(str(o, 'targetType'), 'target-type') },
+        source,
+        sourceType: str(o, 'sourceType'),
         relation,
-        description: str(o, 'description') ?? '',
-        confidence: parseUnitInterval('confidence', str(o, 'confidence')),
+        target,
+        targetType: str(o, 'targetType'),
+        description: str(o, 'description'),
+        confidence: num(str(o, 'confidence')),
         validAt: str(o, 'validAt'),
         project: str(o, 'project'),
         correction: o.correction === true,
       };
-      await withCommandStore(cmd, (store, g) => emit(g, addFact(store, input), describeAdd));
+      await runOperation(cmd, addFact, input, describeAdd, { names: { source: '<source>', relation: '<relation>', target: '<target>' } });
     });
 
   graph
@@ -129,15 +103,15 @@ export function registerGraphCommands(program: Command): void {
     .option('--project <fingerprint>', 'only this project ("" = global facts)')
     .option('--limit <n>', 'maximum rows', '100')
     .action(async (o: Opts, cmd: Command) => {
-      const at = parseValidAt(str(o, 'at'), 'at');
-      const knownAt = parseValidAt(str(o, 'knownAt'), 'known-at');
-      const relation = str(o, 'relation') === undefined ? undefined : parseRelation(str(o, 'relation') as string);
-      const limit = parsePositiveInt('limit', str(o, 'limit'), { allowZero: true });
-      await withCommandStore(cmd, (store, g) => {
-        const entityId = str(o, 'entity') === undefined ? undefined : requireEntity(store, str(o, 'entity') as string).id;
-        const facts = queryFacts(store, { at, knownAt, entityId, relation, project: str(o, 'project'), limit });
-        emit(g, { facts, count: facts.length, at: at ?? null, known_at: knownAt ?? null }, (r) => factTable(r.facts));
-      });
+      const input = {
+        at: str(o, 'at'),
+        knownAt: str(o, 'knownAt'),
+        entity: str(o, 'entity'),
+        relation: str(o, 'relation'),
+        project: str(o, 'project'),
+        limit: num(str(o, 'limit')),
+      };
+      await runOperation(cmd, listFacts, input, (r) => factTable(r.facts));
     });
 
   graph
@@ -145,15 +119,18 @@ export function registerGraphCommands(program: Command): void {
     .description('One fact with its history (reconsolidations) and what superseded it')
     .argument('<id>', 'fact id')
     .action(async (id: string, _o: Opts, cmd: Command) => {
-      const n = factId(id);
-      await withCommandStore(cmd, (store, g) =>
-        emit(g, requireFact(store, n), (f) => [
+      await runOperation(
+        cmd,
+        showFact,
+        { id: num(id) },
+        (f) => [
           `#${f.id} ${factLine(f)}`,
           `  ${f.relation} (${f.category}), ${f.memory_type}, confidence ${f.confidence.toFixed(2)}, weight ${f.emotional_weight}, origin ${f.origin}`,
           `  valid ${f.valid_at} -> ${f.invalid_at ?? 'now'}; recorded ${f.created_at} -> ${f.expired_at ?? 'now'}${f.expired_reason ? ` (${f.expired_reason})` : ''}`,
           ...(f.superseded_by ? [`  superseded by #${f.superseded_by}`] : []),
           ...f.history.map((h) => `  was (until ${h.reconsolidated_at}, ${h.confidence.toFixed(2)}): ${h.description}`),
-        ]),
+        ],
+        { names: ID },
       );
     });
 
@@ -161,11 +138,8 @@ export function registerGraphCommands(program: Command): void {
     .command('timeline')
     .description('Every fact about an entity, current or not, in the order they became true')
     .argument('<entity>', 'entity name or id')
-    .action(async (name: string, _o: Opts, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) => {
-        const facts = timeline(store, requireEntity(store, name).id);
-        emit(g, { facts, count: facts.length }, (r) => factTable(r.facts));
-      });
+    .action(async (entity: string, _o: Opts, cmd: Command) => {
+      await runOperation(cmd, timeline, { entity }, (r) => factTable(r.facts), { names: { entity: '<entity>' } });
     });
 
   graph
@@ -178,40 +152,22 @@ export function registerGraphCommands(program: Command): void {
     .option('--invalid-at <instant>', 'when the old fact stopped being true (default: the replacement valid time, else now)')
     .option('--valid-at <instant>', 'when the replacement became true (default now)')
     .action(async (id: string, o: Opts, cmd: Command) => {
-      const n = factId(id);
-      const relation = str(o, 'relation');
-      if (relation !== undefined) parseRelation(relation);
-      if ((str(o, 'target') !== undefined || relation !== undefined) && str(o, 'description') === undefined) {
-        throw new UsageError(
-          'A replacement needs --description.',
-          'Say what is true now, e.g. --description "shop uses Kysely as its ORM".',
-        );
-      }
-      await withCommandStore(cmd, (store, g) => {
-        const old = requireFact(store, n);
-        const description = str(o, 'description');
-        const result = supersedeFact(store, n, {
-          invalidAt: str(o, 'invalidAt'),
-          replacement:
-            description === undefined
-              ? undefined
-              : {
-                  source: { name: old.source },
-                  target: { name: str(o, 'target') ?? old.target },
-                  relation: relation ?? old.relation,
-                  description,
-                  validAt: str(o, 'validAt'),
-                  project: old.project,
-                  confidence: old.confidence,
-                },
-        });
-        emit(
-          g,
-          result,
-          (r) =>
-            `Closed #${r.superseded.id} (valid until ${r.superseded.invalid_at})${r.replacement ? `; replaced by #${r.replacement.fact.id}: ${factLine(r.replacement.fact)}` : ''}`,
-        );
-      });
+      const input = {
+        id: num(id),
+        description: str(o, 'description'),
+        target: str(o, 'target'),
+        relation: str(o, 'relation'),
+        invalidAt: str(o, 'invalidAt'),
+        validAt: str(o, 'validAt'),
+      };
+      await runOperation(
+        cmd,
+        supersede,
+        input,
+        (r) =>
+          `Closed #${r.superseded.id} (valid until ${r.superseded.invalid_at})${r.replacement ? `; replaced by #${r.replacement.fact.id}: ${factLine(r.replacement.fact)}` : ''}`,
+        { names: ID },
+      );
     });
 
   graph
@@ -221,14 +177,12 @@ export function registerGraphCommands(program: Command): void {
     .option('--description <text>', 'the enriched description')
     .option('--confidence <x>', 'new confidence 0..1')
     .action(async (id: string, o: Opts, cmd: Command) => {
-      const n = factId(id);
-      const confidence = parseUnitInterval('confidence', str(o, 'confidence'));
-      await withCommandStore(cmd, (store, g) =>
-        emit(
-          g,
-          reconsolidateFact(store, n, { description: str(o, 'description'), confidence }),
-          (f) => `Reconsolidated #${f.id} (${f.reconsolidation_count} times, ${f.history.length} versions kept): ${factLine(f)}`,
-        ),
+      await runOperation(
+        cmd,
+        reconsolidate,
+        { id: num(id), description: str(o, 'description'), confidence: num(str(o, 'confidence')) },
+        (f) => `Reconsolidated #${f.id} (${f.reconsolidation_count} times, ${f.history.length} versions kept): ${factLine(f)}`,
+        { names: ID },
       );
     });
 
@@ -238,19 +192,11 @@ export function registerGraphCommands(program: Command): void {
     .option('--type <type>', ENTITY_TYPES.join(' | '))
     .option('--limit <n>', 'maximum rows', '100')
     .action(async (o: Opts, cmd: Command) => {
-      const type = entityType(str(o, 'type'), 'type');
-      const limit = parsePositiveInt('limit', str(o, 'limit'), { allowZero: true });
-      await withCommandStore(cmd, (store, g) => {
-        const entities = store.graph.entities.list({ type, limit });
-        emit(g, { entities, count: entities.length }, (r) =>
-          r.entities.length
-            ? table([
-                ['ID', 'TYPE', 'LAST SEEN', 'NAME'],
-                ...r.entities.map((e) => [String(e.id), e.type, e.last_seen.slice(0, 10), e.name]),
-              ])
-            : ['No entities.'],
-        );
-      });
+      await runOperation(cmd, entities, { type: str(o, 'type'), limit: num(str(o, 'limit')) }, (r) =>
+        r.entities.length
+          ? table([['ID', 'TYPE', 'LAST SEEN', 'NAME'], ...r.entities.map((e) => [String(e.id), e.type, e.last_seen.slice(0, 10), e.name])])
+          : ['No entities.'],
+      );
     });
 
   graph
@@ -261,50 +207,42 @@ export function registerGraphCommands(program: Command): void {
     .option('--root <dir>', 'project root holding the manifests (default: the repository of the session cwd)')
     .option('--no-gc', 'skip the lifecycle GC that otherwise follows when 6 hours have passed')
     .action(async (o: Opts, cmd: Command) => {
-      await withCommandStore(cmd, async (store, g) => {
-        const report = await graphSessionEnd(store, {
-          sessionId: str(o, 'session') as string,
-          transcriptPath: str(o, 'transcript'),
-          root: str(o, 'root'),
-          gc: o.gc !== false,
-        });
-        emit(g, report, ({ build: r, gc }) => [
+      await runOperation(
+        cmd,
+        build,
+        { session: str(o, 'session'), transcript: str(o, 'transcript'), root: str(o, 'root'), gc: o.gc !== false },
+        ({ build: r, gc }) => [
           r.source === 'none' && r.manifests.length === 0
             ? `Nothing recorded for session ${r.session}.`
             : `Session ${r.session} (${r.project.name}, from ${r.source}, ${r.events} events): ${r.actions.created} facts added, ${r.actions.duplicate} already known, ${r.actions.reconsolidated} reconsolidated, ${r.actions.superseded} superseding older ones, ${r.retired_dependencies.length} dependencies retired.`,
           ...(gc ? [gc.ran ? `Lifecycle GC ran: ${gc.expired.length} facts expired.` : `Lifecycle GC not due: ${gc.reason}.`] : []),
-        ]);
-      });
+        ],
+      );
     });
 
   graph
     .command('dream')
     .description('Consolidate recent episodes: reinforce recurring facts, distil recurring entities into semantic facts')
     .action(async (_o: Opts, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) =>
-        emit(g, runDreamCycle(store), (r) => [
-          r.ran
-            ? `Dreamed over ${r.episodes} episodes: ${r.clusters} clusters, ${r.reinforced.length} facts reinforced, ${r.distilled.length} distilled, ${r.consolidated} episodes consolidated.`
-            : `No dream: ${r.reason}.`,
-          ...r.distilled.map((d) => `  #${d.fact} ${d.source} -> ${d.target} (${d.count} episodes, confidence ${d.confidence.toFixed(2)})`),
-        ]),
-      );
+      await runOperation(cmd, dream, {}, (r) => [
+        r.ran
+          ? `Dreamed over ${r.episodes} episodes: ${r.clusters} clusters, ${r.reinforced.length} facts reinforced, ${r.distilled.length} distilled, ${r.consolidated} episodes consolidated.`
+          : `No dream: ${r.reason}.`,
+        ...r.distilled.map((d) => `  #${d.fact} ${d.source} -> ${d.target} (${d.count} episodes, confidence ${d.confidence.toFixed(2)})`),
+      ]);
     });
 
   graph
     .command('communities')
     .description('Detect communities of entities (label propagation) and list them by size')
     .action(async (_o: Opts, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) => {
-        const communities = detectCommunities(store);
-        emit(g, { communities, count: communities.length }, (r) =>
-          r.communities.length
-            ? r.communities.map(
-                (c) => `${c.name} (${c.entities.length} entities, ${c.facts.length} facts): ${truncate(c.entities.join(', '), 120)}`,
-              )
-            : ['No community yet (needs connected facts).'],
-        );
-      });
+      await runOperation(cmd, communities, {}, (r) =>
+        r.communities.length
+          ? r.communities.map(
+              (c) => `${c.name} (${c.entities.length} entities, ${c.facts.length} facts): ${truncate(c.entities.join(', '), 120)}`,
+            )
+          : ['No community yet (needs connected facts).'],
+      );
     });
 
   graph
@@ -312,12 +250,10 @@ export function registerGraphCommands(program: Command): void {
     .description('The lifecycle GC: expire decayed facts (activation < -2), dream, communities; at most every 6 hours')
     .option('--force', 'run even if the last run was less than 6 hours ago')
     .action(async (o: Opts, cmd: Command) => {
-      await withCommandStore(cmd, (store, g) =>
-        emit(g, runLifecycle(store, { force: o.force === true }), (r) =>
-          r.ran
-            ? `GC done: ${r.expired.length} facts expired, ${r.access_rows_trimmed} access rows trimmed, dream: ${r.dream?.ran ? `${r.dream.distilled.length} distilled` : r.dream?.reason}, ${r.communities} communities. Next due ${r.next_due}.`
-            : `GC skipped: ${r.reason}.`,
-        ),
+      await runOperation(cmd, lifecycle, { force: o.force === true }, (r) =>
+        r.ran
+          ? `GC done: ${r.expired.length} facts expired, ${r.access_rows_trimmed} access rows trimmed, dream: ${r.dream?.ran ? `${r.dream.distilled.length} distilled` : r.dream?.reason}, ${r.communities} communities. Next due ${r.next_due}.`
+          : `GC skipped: ${r.reason}.`,
       );
     });
 
@@ -331,22 +267,16 @@ export function registerGraphCommands(program: Command): void {
     .option('--at <instant>', 'answer from the graph as true at this instant')
     .option('--no-record', 'do not count this as a retrieval (ACT-R access)')
     .action(async (words: string[], o: Opts, cmd: Command) => {
-      const prompt = words.join(' ').trim();
-      if (!prompt)
-        throw new UsageError('The prompt is empty.', 'Give the prompt text, e.g. `homunculus context "fix the failing checkout test"`.');
-      const used = usedPct(str(o, 'used'));
-      const at = parseValidAt(str(o, 'at'), 'at');
-      await withCommandStore(cmd, async (store, g) => {
-        const project = resolveProject(store, str(o, 'project'));
-        const result = await buildPromptContext(store, {
-          prompt,
-          project,
-          contextUsedPct: used,
-          sessionId: str(o, 'session'),
-          at,
-          recordAccess: o.record !== false,
-        });
-        emit(g, result, (r) => r.text || `(nothing to inject at the ${r.level} level)`);
+      const input = {
+        prompt: words.join(' '),
+        project: str(o, 'project'),
+        used: num(str(o, 'used')),
+        session: str(o, 'session'),
+        at: str(o, 'at'),
+        record: o.record !== false,
+      };
+      await runOperation(cmd, promptContext, input, (r) => r.text || `(nothing to inject at the ${r.level} level)`, {
+        names: { prompt: '<prompt...>' },
       });
     });
 }

@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { alias, consolidate, feedback, getInstinct, listInstincts, observe, searchInstincts, stats } from '../../app/instincts.js';
 import { CATEGORIES, DOMAINS, FEEDBACK } from '../../core/domain.js';
 import { UsageError } from '../../core/errors.js';
-import { type GraphStats, graphStats } from '../../graph/stats.js';
+import { stats as graphStats } from '../../app/graph.js';
+import type { GraphStats } from '../../graph/stats.js';
 import type { InstinctView } from '../../learn/records.js';
-import { withCommandStore } from '../context.js';
-import { emit, table } from '../output.js';
+import { table } from '../output.js';
 import { num, runOperation } from '../run.js';
 
 const PATTERN = { pattern: '<pattern>', target: '<target>', verdict: '<verdict>', query: '<query>' };
@@ -149,7 +149,7 @@ export function registerInstinctCommands(program: Command): void {
     .description('Totals, level distribution and category breakdown of the instinct store')
     .option('--graph', 'memory quality metrics of the knowledge graph instead')
     .action(async (o: { graph?: boolean }, cmd: Command) => {
-      if (o.graph) return withCommandStore(cmd, (store, g) => emit(g, graphStats(store), graphStatsLines));
+      if (o.graph) return runOperation(cmd, graphStats, {}, graphStatsLines);
       await runOperation(cmd, stats, {}, (s) => [
         `${s.total} instincts: ${s.raw} raw, ${s.mature} mature, ${s.rules} rules, ${s.universal} universal`,
         `evidence: average ${s.avg_evidence}, peak ${s.max_evidence}`,

@@ -1,10 +1,7 @@
 /** The knowledge graph over MCP: the context a prompt would get, and time-travel fact queries. */
 import { z } from 'zod';
-import { buildPromptContext } from '../../context/build.js';
-import { parseValidAt } from '../../graph/add-fact.js';
-import { requireEntity } from '../../graph/entities.js';
-import { queryFacts } from '../../graph/temporal.js';
-import { ADDITIVE, READ_ONLY, defineTool } from '../tool.js';
+import { listFacts, promptContext } from '../../app/graph.js';
+import { ADDITIVE, READ_ONLY, call, defineTool } from '../tool.js';
 import { textArg } from '../schemas.js';
 
 const instant = textArg.default('').describe('ISO-8601 date or instant; "" = now');
@@ -29,14 +26,13 @@ const memoryContextTool = defineTool({
   }),
   annotations: ADDITIVE,
   async handler(ctx, args) {
-    const at = parseValidAt(args.at || undefined, 'at');
-    // BM25 only, like the prompt hook: with the bundled encoder at seed 003's 0.7 semantic weight the
-    // current value came first for 87.5% of questions instead of 100% (bench:graph, time-aware checks).
-    const r = await buildPromptContext(ctx.store, {
+    // BM25 only, like the prompt hook: with the bundled encoder at a 0.7 semantic weight the current
+    // value came first for 87.5% of questions instead of 100% (bench:graph, time-aware checks).
+    const r = await call(promptContext, ctx, {
       prompt: args.prompt,
       project: args.project || ctx.project,
-      contextUsedPct: args.context_used_pct,
-      at,
+      used: args.context_used_pct,
+      at: args.at || undefined,
     });
     return { level: r.level, ...(r.task ? { task: r.task } : {}), text: r.text, chars: r.chars, facts: r.facts };
   },
@@ -66,10 +62,10 @@ const graphFactsTool = defineTool({
   output: z.object({ facts: z.array(factShape), count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const facts = queryFacts(ctx.store, {
-      at: parseValidAt(args.at || undefined, 'at'),
-      knownAt: parseValidAt(args.known_at || undefined, 'known_at'),
-      entityId: args.entity ? requireEntity(ctx.store, args.entity).id : undefined,
+    const { facts } = call(listFacts, ctx, {
+      at: args.at || undefined,
+      knownAt: args.known_at || undefined,
+      entity: args.entity || undefined,
       limit: args.limit,
     });
     const shaped = facts.map((f) => factShape.parse(f));

@@ -21,16 +21,17 @@ export interface Progress {
   finish(): void;
 }
 
-export interface Operation<S extends z.ZodType, R> {
+/** `C` is what the operation runs against: the store for most, the home and the user's directories for setup. */
+export interface Operation<S extends z.ZodType, R, C = AppContext> {
   /** Stable name, e.g. `instincts.observe`. */
   name: string;
   /** One line: what the operation does. */
   summary: string;
   input: S;
-  run(ctx: AppContext, input: z.output<S>): R;
+  run(ctx: C, input: z.output<S>): R;
 }
 
-export function defineOperation<S extends z.ZodType, R>(op: Operation<S, R>): Operation<S, R> {
+export function defineOperation<S extends z.ZodType, R, C = AppContext>(op: Operation<S, R, C>): Operation<S, R, C> {
   return op;
 }
 
@@ -67,11 +68,11 @@ export class InputError extends UsageError {
 }
 
 /** Validates `raw` against the operation's schema, then runs it. */
-export function invoke<S extends z.ZodType, R>(op: Operation<S, R>, ctx: AppContext, raw: z.input<S>): R {
+export function invoke<S extends z.ZodType, R, C>(op: Operation<S, R, C>, ctx: C, raw: z.input<S>): R {
   return op.run(ctx, parseInput(op, raw));
 }
 
-export function parseInput<S extends z.ZodType, R>(op: Operation<S, R>, raw: unknown): z.output<S> {
+export function parseInput<S extends z.ZodType, R, C>(op: Operation<S, R, C>, raw: unknown): z.output<S> {
   const parsed = op.input.safeParse(raw, { reportInput: true });
   if (parsed.success) return parsed.data;
   throw new InputError(

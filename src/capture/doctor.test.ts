@@ -8,6 +8,7 @@ import { hooksCheck, observationsCheck } from './doctor.js';
 import { applyPlan } from './install/apply.js';
 import { missingPaths } from './install/installed.js';
 import { planInstall } from './install/plan.js';
+import { InstallState } from './install/state.js';
 import { targetFor } from './install/targets.js';
 
 let dir: { path: string; cleanup: () => void };
@@ -19,11 +20,12 @@ describe('hooks check', () => {
     const home = join(dir.path, 'user');
     const cwd = join(dir.path, 'project');
     mkdirSync(cwd, { recursive: true });
-    expect(hooksCheck(home, cwd).status).toBe('warn');
-    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`), 'install');
-    expect(hooksCheck(home, cwd)).toMatchObject({ status: 'ok', detail: 'claude-code (user) 7 hooks' });
-    applyPlan(planInstall(targetFor('cursor', 'project', home, cwd), '/gone/node /gone/dist/cli/bin.js'), 'install');
-    const broken = hooksCheck(home, cwd);
+    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    expect(hooksCheck(home, cwd, process.env).status).toBe('warn');
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`), 'install', state);
+    expect(hooksCheck(home, cwd, process.env)).toMatchObject({ status: 'ok', detail: 'claude-code (user) 7 hooks' });
+    applyPlan(planInstall(targetFor('cursor', 'project', home, cwd), '/gone/node /gone/dist/cli/bin.js'), 'install', state);
+    const broken = hooksCheck(home, cwd, process.env);
     expect(broken.status).toBe('fail');
     expect(broken.detail).toContain('/gone/node, /gone/dist/cli/bin.js');
   });
@@ -53,5 +55,28 @@ describe('observations check', () => {
     const r = cli(join(dir.path, 'home2'), ['doctor', '--json'], { env: { HOME: join(dir.path, 'u') } });
     const names = (JSON.parse(r.stdout) as { checks: { name: string }[] }).checks.map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['hooks', 'observations']));
+  });
+});
+
+describe('hooks check on commands that no longer run', () => {
+  it('names a program missing from PATH and a start-up that fails', () => {
+    const home = join(dir.path, 'user');
+    const cwd = join(dir.path, 'project');
+    mkdirSync(cwd, { recursive: true });
+    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), 'homunculus'), 'install', state);
+    expect(hooksCheck(home, cwd, { PATH: join(dir.path, 'nowhere') })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/settings\.json: homunculus is not on PATH/),
+    });
+    mkdirSync(join(dir.path, 'broken'));
+    const broken = join(dir.path, 'broken', 'homunculus');
+    writeFileSync(broken, '#!/bin/sh\necho "SyntaxError: Unexpected token ?" >&2\nexit 1\n', { mode: 0o755 });
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), broken), 'install', state);
+    expect(hooksCheck(home, cwd, process.env)).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/broken\/homunculus --version` fails: SyntaxError: Unexpected token/),
+      fix: expect.stringMatching(/init --claude/),
+    });
   });
 });

@@ -3,12 +3,11 @@
  * observations actually arriving (plus recent hook failures from logs/hooks.log).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
-import { installedCommands, missingPaths } from './install/installed.js';
+import { commandPrefix, commandProblem, installedCommands } from './install/installed.js';
 import { type Scope, targetFor } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
 
@@ -20,9 +19,15 @@ interface Result {
   fix?: string;
 }
 
-export function hooksCheck(home: string = process.env.HOME ?? homedir(), cwd: string = process.cwd()): Result {
+export function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv): Result {
   const found: string[] = [];
   const problems: string[] = [];
+  const tried = new Map<string, string | undefined>();
+  const problemOf = (command: string): string | undefined => {
+    const prefix = commandPrefix(command).join(' ');
+    if (!tried.has(prefix)) tried.set(prefix, commandProblem(command, env));
+    return tried.get(prefix);
+  };
   for (const scope of ['user', 'project'] as Scope[]) {
     for (const agent of AGENTS as readonly Agent[]) {
       const target = targetFor(agent, scope, home, cwd);
@@ -30,9 +35,9 @@ export function hooksCheck(home: string = process.env.HOME ?? homedir(), cwd: st
       if (commands.length === 0) continue;
       const events = new Set(commands.map((c) => c.event));
       const missingEvents = [...new Set(target.specs.map((s) => s.event))].filter((e) => !events.has(e));
-      const missing = [...new Set(commands.flatMap((c) => missingPaths(c.command)))];
+      const broken = [...new Set(commands.map((c) => problemOf(c.command)).filter((p) => p !== undefined))];
       found.push(`${agent} (${scope}) ${commands.length} hooks`);
-      if (missing.length) problems.push(`${target.hooksFile} runs ${missing.join(', ')}, which does not exist`);
+      if (broken.length) problems.push(`${target.hooksFile}: ${broken.join('; ')}`);
       if (missingEvents.length) problems.push(`${target.hooksFile} lacks ${missingEvents.join(', ')}`);
     }
   }
@@ -111,5 +116,3 @@ export function observationsCheck(paths: HomePaths): Result {
   }
   return { name: 'observations', status: 'ok', detail };
 }
-
-export const CAPTURE_CHECKS = [(): Result => hooksCheck(), (paths: HomePaths): Result => observationsCheck(paths)];

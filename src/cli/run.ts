@@ -18,7 +18,7 @@ export const num = (value: string | undefined): number | string | undefined =>
   value !== undefined && /^\s*-?\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : value;
 
 /** Validates `raw` for `op`, naming bad fields the way the command line spells them. */
-export function cliInput<S extends z.ZodType, R>(op: Operation<S, R>, raw: unknown, names?: Record<string, string>): z.output<S> {
+export function cliInput<S extends z.ZodType, R, C>(op: Operation<S, R, C>, raw: unknown, names?: Record<string, string>): z.output<S> {
   try {
     return parseInput(op, raw);
   } catch (err) {

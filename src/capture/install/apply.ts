@@ -1,13 +1,14 @@
 /**
- * Writing a plan (plan.ts) safely. The original of each file is kept next to it
- * (`<file>.homunculus-backup`); every file is checked before the first write, and a failure
- * part-way puts back what was already written.
+ * Writing a plan (plan.ts) safely. What uninstall needs (the original of each file, whether
+ * we created it) goes to the install state under the Homunculus home; every file is checked
+ * before the first write, and a failure part-way puts back what was already written.
  */
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/fs.js';
-import { BACKUP_SUFFIX, CREATED_SUFFIX, type FileChange, type Plan } from './plan.js';
+import type { FileChange, Plan } from './plan.js';
+import type { InstallRecord, InstallState } from './state.js';
 
 /** Where a write really lands: through a symlink (dotfile managers) to its target. */
 function realTarget(file: string): string {
@@ -46,11 +47,33 @@ function removeQuietly(path: string): void {
   }
 }
 
+/** Records what uninstall needs before a file is first touched: that we created it, or its original text. */
+function remember(state: InstallState, c: FileChange, undo: (() => void)[]): void {
+  const known = state.get(c.file);
+  let record: InstallRecord | undefined;
+  if (c.before === undefined) {
+    mkdirSync(dirname(c.file), { recursive: true });
+    record = { file: c.file, created: true };
+  } else if (!known || !containsOurs(c.before)) {
+    // Ours was removed by hand since: the text now is the original to give back.
+    record = { file: c.file, created: false, original: c.before };
+  }
+  if (!record) return;
+  try {
+    state.put(record);
+  } catch (err) {
+    throw new HomunculusError('home_unwritable', `Cannot write ${state.dir}: ${(err as Error).message}`, {
+      hint: 'Nothing was changed. Make the Homunculus home writable (or choose another with --home) and run the command again.',
+    });
+  }
+  undo.push(() => (known ? state.put(known) : state.remove(c.file)));
+}
+
 /**
  * Writes a plan. Every file is checked first and a failure part-way puts back the files
  * already written, so a refusal changes nothing.
  */
-export function applyPlan(plan: Plan, kind: 'install' | 'uninstall'): FileChange[] {
+export function applyPlan(plan: Plan, kind: 'install' | 'uninstall', state: InstallState): FileChange[] {
   const todo = plan.changes.filter((c) => c.action !== 'unchanged');
   for (const c of todo) assertWritable(c.file);
   const undo: (() => void)[] = [];
@@ -59,15 +82,7 @@ export function applyPlan(plan: Plan, kind: 'install' | 'uninstall'): FileChange
     for (const c of todo) {
       current = c.file;
       const real = realTarget(c.file);
-      if (kind === 'install') {
-        if (c.before === undefined) {
-          mkdirSync(dirname(c.file), { recursive: true });
-          writeFileSync(c.file + CREATED_SUFFIX, '');
-          undo.push(() => removeQuietly(c.file + CREATED_SUFFIX));
-        } else if (!containsOurs(c.before) || !existsSync(c.file + BACKUP_SUFFIX)) {
-          writeFileAtomic(c.file + BACKUP_SUFFIX, c.before);
-        }
-      }
+      if (kind === 'install') remember(state, c, undo);
       undo.push(() => (c.before === undefined ? removeQuietly(real) : writeFileAtomic(real, c.before)));
       if (c.after === undefined) unlinkSync(real);
       else writeFileAtomic(real, c.after);
@@ -77,16 +92,12 @@ export function applyPlan(plan: Plan, kind: 'install' | 'uninstall'): FileChange
       try {
         step();
       } catch {
-        // Best effort: the backup file still holds the original.
+        // Best effort: the install state still holds the original.
       }
     }
     throw err instanceof HomunculusError ? err : unwritable(current, err);
   }
-  if (kind === 'uninstall') {
-    for (const c of todo) {
-      if (c.after === undefined) removeQuietly(c.file + CREATED_SUFFIX);
-      if (c.action === 'restore') removeQuietly(c.file + BACKUP_SUFFIX);
-    }
-  }
+  // Once uninstalled, nothing is left to undo; a later install records afresh.
+  if (kind === 'uninstall') for (const c of todo) state.remove(c.file);
   return todo;
 }

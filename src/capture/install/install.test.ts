@@ -1,10 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../../test-support/cli.js';
+import { BIN, cli, tempDir } from '../../test-support/cli.js';
 import { applyPlan } from './apply.js';
 import { mergeCodexToml, removeCodexToml } from './codex-toml.js';
-import { BACKUP_SUFFIX, planInstall, planUninstall } from './plan.js';
+import { hookCommandPrefix } from './command.js';
+import { planInstall, planUninstall } from './plan.js';
+import { InstallState } from './state.js';
 import { targetFor } from './targets.js';
 
 const PREFIX = '/usr/bin/node /opt/homunculus/dist/cli/bin.js';
@@ -12,9 +14,11 @@ const PREFIX = '/usr/bin/node /opt/homunculus/dist/cli/bin.js';
 let dir: { path: string; cleanup: () => void };
 let home: string;
 let project: string;
+let state: InstallState;
 beforeEach(() => {
   dir = tempDir('hom-install-');
   home = join(dir.path, 'home');
+  state = new InstallState(join(dir.path, 'homunculus', 'install'));
   project = join(dir.path, 'project');
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
@@ -24,9 +28,9 @@ afterEach(() => dir.cleanup());
 const read = (p: string): string => readFileSync(p, 'utf8');
 const json = (p: string): Record<string, unknown> => JSON.parse(read(p)) as Record<string, unknown>;
 const install = (agent: Parameters<typeof targetFor>[0] = 'claude-code', scope: 'user' | 'project' = 'user') =>
-  applyPlan(planInstall(targetFor(agent, scope, home, project), PREFIX), 'install');
+  applyPlan(planInstall(targetFor(agent, scope, home, project), PREFIX), 'install', state);
 const uninstall = (agent: Parameters<typeof targetFor>[0] = 'claude-code', scope: 'user' | 'project' = 'user') =>
-  applyPlan(planUninstall(targetFor(agent, scope, home, project)), 'uninstall');
+  applyPlan(planUninstall(targetFor(agent, scope, home, project), state), 'uninstall', state);
 
 const OTHER_HOOKS = {
   model: 'opus',
@@ -69,7 +73,9 @@ describe('init --claude on a settings file that already has hooks', () => {
       ]),
     );
     expect(ours).toHaveLength(7);
-    expect(read(file + BACKUP_SUFFIX)).toBe(original);
+    expect(state.get(file)).toEqual({ file, created: false, original });
+    // Nothing of ours is left beside the user's files.
+    expect(readdirSync(join(home, '.claude'))).toEqual(['settings.json']);
     expect(json(join(home, '.claude.json'))).toEqual({
       mcpServers: { homunculus: { type: 'stdio', command: '/usr/bin/node', args: ['/opt/homunculus/dist/cli/bin.js', 'mcp'] } },
     });
@@ -124,7 +130,7 @@ describe('init --claude on a settings file that already has hooks', () => {
 
   it('replaces an older copy of our hooks (a moved installation) instead of adding a second', () => {
     install();
-    applyPlan(planInstall(targetFor('claude-code', 'user', home, project), '/new/node /new/bin.js'), 'install');
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, project), '/new/node /new/bin.js'), 'install', state);
     const text = read(join(home, '.claude', 'settings.json'));
     expect(text).not.toContain('/opt/homunculus');
     expect(text.match(/hook observe/g)).toHaveLength(2);
@@ -137,7 +143,7 @@ describe('init --claude on a settings file that already has hooks', () => {
       writeFileSync(file, bad);
       expect(() => install()).toThrow(/settings|JSON|hooks/);
       expect(read(file)).toBe(bad);
-      expect(existsSync(file + BACKUP_SUFFIX)).toBe(false);
+      expect(state.get(file)).toBeUndefined();
     }
   });
 
@@ -154,7 +160,7 @@ describe('init --claude on a settings file that already has hooks', () => {
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { homunculus: { command: 'other' } }, numStartups: 3 }));
     const plan = planInstall(targetFor('claude-code', 'user', home, project), PREFIX);
     expect(plan.warnings[0]).toMatch(/not this one/);
-    applyPlan(plan, 'install');
+    applyPlan(plan, 'install', state);
     expect(json(join(home, '.claude.json'))).toEqual({ mcpServers: { homunculus: { command: 'other' } }, numStartups: 3 });
   });
 });
@@ -172,7 +178,7 @@ describe('what uninstall recognises as ours', () => {
   });
 
   it('installs and removes with --command homunculus (a global install on PATH)', () => {
-    applyPlan(planInstall(targetFor('claude-code', 'user', home, project), 'homunculus'), 'install');
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, project), 'homunculus'), 'install', state);
     expect(read(join(home, '.claude', 'settings.json'))).toContain('"command": "homunculus hook observe"');
     expect(json(join(home, '.claude.json'))).toEqual({
       mcpServers: { homunculus: { type: 'stdio', command: 'homunculus', args: ['mcp'] } },
@@ -283,12 +289,90 @@ describe('init and uninstall through the CLI', () => {
     expect(r.stderr).toMatch(/Cannot write .*settings\.json/);
     expect(r.stderr).toMatch(/fix: Nothing was changed/);
     expect(read(file)).toBe('{"model": "opus"}');
-    expect(existsSync(file + BACKUP_SUFFIX)).toBe(false);
+    expect(new InstallState(join(data, 'install')).get(file)).toBeUndefined();
   });
 
   it('uninstall with nothing installed says so', () => {
     const r = cli(join(dir.path, 'hh'), ['uninstall'], { env: { HOME: home }, cwd: project });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Nothing to remove/);
+  });
+});
+
+describe('how hooks start homunculus', () => {
+  const onPath = (target: string): string => {
+    const bin = join(dir.path, 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(target, join(bin, 'homunculus'));
+    return `${bin}:/usr/bin:/bin`;
+  };
+
+  it('through `homunculus` on PATH when that is this installation: no node or clone path to go stale', () => {
+    chmodSync(BIN, 0o755);
+    expect(hookCommandPrefix({ PATH: onPath(BIN) }, BIN)).toEqual({ prefix: 'homunculus' });
+  });
+
+  it('through another `homunculus` on PATH, saying so', () => {
+    const other = join(dir.path, 'other.js');
+    writeFileSync(other, '', { mode: 0o755 });
+    const chosen = hookCommandPrefix({ PATH: onPath(other) }, BIN);
+    expect(chosen.prefix).toBe('homunculus');
+    expect(chosen.note).toMatch(/another installation than this one/);
+  });
+
+  it('by absolute paths when there is no `homunculus` on PATH, with the way to avoid them', () => {
+    const chosen = hookCommandPrefix({ PATH: join(dir.path, 'empty') }, BIN);
+    expect(chosen.prefix).toBe(`${process.execPath} ${BIN}`);
+    expect(chosen.note).toMatch(/break if either moves[\s\S]*npm install -g homunculus-memory/);
+  });
+
+  it('init --claude writes `homunculus hook ...` commands when homunculus is on PATH, and doctor finds them working', () => {
+    chmodSync(BIN, 0o755);
+    const path = `${onPath(BIN)}:${dirname(process.execPath)}`;
+    const data = join(dir.path, 'data');
+    const r = cli(data, ['init', '--claude', '--json'], { env: { HOME: home, PATH: path } });
+    expect(r.status, r.stderr).toBe(0);
+    const settings = read(join(home, '.claude', 'settings.json'));
+    expect(settings).toContain('"command": "homunculus hook observe"');
+    expect(settings).not.toContain(process.execPath);
+    const checks = (env: Record<string, string>) =>
+      (
+        JSON.parse(cli(data, ['doctor', '--json'], { env: { HOME: home, ...env } }).stdout) as {
+          checks: { name: string; status: string; detail: string }[];
+        }
+      ).checks;
+    expect(checks({ PATH: path }).find((c) => c.name === 'hooks')).toMatchObject({ status: 'ok' });
+    // The same settings seen from a shell without it on PATH: doctor says what breaks.
+    expect(checks({ PATH: dirname(process.execPath) }).find((c) => c.name === 'hooks')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/homunculus is not on PATH/),
+    });
+  });
+});
+
+describe('install state', () => {
+  it('lives under the Homunculus home, and takes over the files older versions left beside the settings', () => {
+    const file = join(home, '.claude', 'settings.json');
+    mkdirSync(join(home, '.claude'));
+    writeFileSync(
+      file,
+      '{"model":"opus","hooks":{"Stop":[{"hooks":[{"type":"command","command":"/old/node /old/dist/cli/bin.js hook stop"}]}]}}',
+    );
+    writeFileSync(`${file}.homunculus-backup`, '{"model":"opus"}');
+    expect(state.get(file)).toEqual({ file, created: false, original: '{"model":"opus"}' });
+    uninstall();
+    expect(read(file)).toBe('{"model":"opus"}');
+    expect(readdirSync(join(home, '.claude'))).toEqual(['settings.json']);
+    expect(state.get(file)).toBeUndefined();
+  });
+
+  it('a settings file created by init is removed by uninstall, and the record with it', () => {
+    install();
+    const file = join(home, '.claude', 'settings.json');
+    expect(state.get(file)).toEqual({ file, created: true });
+    expect(readdirSync(join(dir.path, 'homunculus', 'install'))).toHaveLength(2);
+    uninstall();
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(join(dir.path, 'homunculus', 'install'))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
-/** What an agent's settings file holds of ours now: the hook commands, and the paths they run that are gone. */
+/** What an agent's settings file holds of ours now: the hook commands, and whether they still run. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { commandWords, isHomunculusHookCommand } from './command.js';
+import { commandWords, findOnPath, isHomunculusHookCommand } from './command.js';
 import type { Target } from './targets.js';
 
 /** Every hook command of ours in a settings file, with the hook events they sit under. */
@@ -37,4 +38,27 @@ export function missingPaths(command: string): string[] {
   return commandWords(command)
     .filter((w) => w.startsWith('/') && (w.endsWith('.js') || /\/node[^/]*$/.test(w)))
     .filter((w) => !existsSync(w));
+}
+
+/** The words before `hook <name>`: how the command starts Homunculus. */
+export function commandPrefix(command: string): string[] {
+  const words = commandWords(command);
+  const at = words.indexOf('hook');
+  return at < 0 ? words : words.slice(0, at);
+}
+
+/**
+ * Why a hook command would not run, or undefined when it does: a program missing from PATH,
+ * a path that is gone, or `<prefix> --version` failing (a Node too old, a broken build).
+ */
+export function commandProblem(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  const [program, ...args] = commandPrefix(command);
+  if (!program) return `"${command}" has no program to run`;
+  if (!program.includes('/') && !findOnPath(program, env.PATH)) return `${program} is not on PATH`;
+  const missing = missingPaths(command);
+  if (missing.length) return `${missing.join(', ')} ${missing.length === 1 ? 'does' : 'do'} not exist`;
+  const run = spawnSync(program, [...args, '--version'], { env, encoding: 'utf8', timeout: 15_000 });
+  if (run.status === 0) return undefined;
+  const why = run.error?.message ?? (run.stderr.trim().split('\n')[0] || `exit ${run.status ?? run.signal}`);
+  return `\`${[program, ...args].join(' ')} --version\` fails: ${why}`;
 }

@@ -4,18 +4,14 @@
  * writes them). Uninstall removes exactly what was added and, when nothing else changed
  * since, gives back the original bytes (formatting included).
  */
-import { existsSync } from 'node:fs';
 import { formatDiff } from '../../core/diff.js';
 import { mergeCodexToml, removeCodexToml } from './codex-toml.js';
 import { commandWords } from './command.js';
 import { mergeHooks, removeHooks } from './hook-settings.js';
 import { type Json, parseJsonFile, readText, sameJson, serialise } from './json-file.js';
 import { mcpEntry, mergeMcp, removeMcp } from './mcp-settings.js';
+import type { InstallState } from './state.js';
 import type { Target } from './targets.js';
-
-export const BACKUP_SUFFIX = '.homunculus-backup';
-/** Marks a file that did not exist before install: uninstall may delete it when only our entries were in it. */
-export const CREATED_SUFFIX = '.homunculus-created';
 
 export type FileAction = 'create' | 'update' | 'unchanged' | 'remove' | 'restore';
 
@@ -48,7 +44,7 @@ function change(file: string, before: string | undefined, after: string | undefi
 type Edit = { json: (value: Json, file: string) => Json } | { text: (text: string) => string };
 
 /** Applies edits to each file in memory (files shared by hooks and MCP get both). */
-function planEdits(edits: Map<string, Edit[]>, uninstall: boolean): FileChange[] {
+function planEdits(edits: Map<string, Edit[]>, uninstall?: InstallState): FileChange[] {
   const out: FileChange[] = [];
   for (const [file, list] of edits) {
     const before = readText(file);
@@ -60,12 +56,12 @@ function planEdits(edits: Map<string, Edit[]>, uninstall: boolean): FileChange[]
       const value = list.reduce((v, e) => ('json' in e ? e.json(v, file) : v), parseJsonFile(file, before));
       after = serialise(value, before);
       if (before === undefined && uninstall) after = undefined;
-      else if (uninstall && isEmptySettings(value) && existsSync(file + CREATED_SUFFIX)) after = undefined;
+      else if (uninstall && isEmptySettings(value) && uninstall.get(file)?.created) after = undefined;
     }
     if (uninstall && after !== undefined && before !== undefined) {
       // Nothing else changed since install: give back the original bytes.
-      const backup = readText(file + BACKUP_SUFFIX);
-      if (backup !== undefined && sameJson(after, backup)) after = backup;
+      const original = uninstall.get(file)?.original;
+      if (original !== undefined && sameJson(after, original)) after = original;
     }
     // An edit that changes nothing leaves the file's bytes (and formatting) alone.
     if (after !== undefined && before !== undefined && sameJson(after, before)) after = before;
@@ -93,17 +89,17 @@ export function planInstall(target: Target, prefix: string, options: { mcp?: boo
       });
     }
   }
-  return { target, changes: planEdits(edits, false), warnings };
+  return { target, changes: planEdits(edits), warnings };
 }
 
-export function planUninstall(target: Target): Plan {
+export function planUninstall(target: Target, state: InstallState): Plan {
   const edits = new Map<string, Edit[]>();
   const add = (file: string, edit: Edit): void => void edits.set(file, [...(edits.get(file) ?? []), edit]);
   add(target.hooksFile, { json: (v) => removeHooks(v, target).settings });
   if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => removeCodexToml(t) });
   else add(target.mcpFile, { json: (v) => removeMcp(v).settings });
-  const changes = planEdits(edits, true).map((c) =>
-    c.action === 'update' && c.after === readText(c.file + BACKUP_SUFFIX) ? { ...c, action: 'restore' as const } : c,
+  const changes = planEdits(edits, state).map((c) =>
+    c.action === 'update' && c.after === state.get(c.file)?.original ? { ...c, action: 'restore' as const } : c,
   );
   return { target, changes, warnings: [] };
 }

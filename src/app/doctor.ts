@@ -1,12 +1,12 @@
 /**
- * `homunculus doctor`: each check says what it found and, when it fails, how to fix it.
- * Capabilities add their checks to DOCTOR_CHECKS.
+ * Diagnosing an installation: each check says what it found and, when it fails, how to fix
+ * it. Capabilities add their checks to DOCTOR_CHECKS.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
 import { type Store, fts5Problem, openStore } from '../store/store.js';
-import { CAPTURE_CHECKS } from '../capture/doctor.js';
+import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
@@ -20,7 +20,14 @@ export interface CheckResult {
   fix?: string;
 }
 
-export type DoctorCheck = (paths: HomePaths) => CheckResult | Promise<CheckResult>;
+/** Where the user's agents keep their settings: their home directory and the project. */
+export interface Surroundings {
+  userHome: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export type DoctorCheck = (paths: HomePaths, around: Surroundings) => CheckResult | Promise<CheckResult>;
 
 const nodeVersion: DoctorCheck = () => {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -106,7 +113,7 @@ const fts5: DoctorCheck = () => {
   };
 };
 
-const llmConfig: DoctorCheck = async (paths) => {
+const llmConfig: DoctorCheck = async (paths, around) => {
   try {
     const config = loadConfig(paths.config);
     if (config.llm === undefined) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
@@ -116,7 +123,7 @@ const llmConfig: DoctorCheck = async (paths) => {
     const budget = `budget ${llm.budget.perRunTokens} tokens per run, ${llm.budget.perDayTokens} per day`;
     if (llm.provider === 'anthropic') {
       const keyEnv = llm.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
-      if (!process.env[keyEnv])
+      if (!around.env[keyEnv])
         return {
           name: 'llm',
           status: 'warn',
@@ -185,14 +192,19 @@ export const DOCTOR_CHECKS: DoctorCheck[] = [
   fts5,
   llmConfig,
   embeddings,
-  ...CAPTURE_CHECKS,
+  (_paths, around) => hooksCheck(around.userHome, around.cwd, around.env),
+  (paths) => observationsCheck(paths),
 ];
 
-export async function runDoctor(paths: HomePaths, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<CheckResult[]> {
+export async function runDoctor(
+  paths: HomePaths,
+  around: Surroundings,
+  checks: readonly DoctorCheck[] = DOCTOR_CHECKS,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of checks) {
     try {
-      results.push(await check(paths));
+      results.push(await check(paths, around));
     } catch (err) {
       results.push({ name: check.name || 'check', status: 'fail', detail: (err as Error).message });
     }

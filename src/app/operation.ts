@@ -36,7 +36,7 @@ export function defineOperation<S extends z.ZodType, R, C = AppContext>(op: Oper
 }
 
 /** One problem with an input: the field's path (dotted), what is wrong with it, and what was sent. */
-export interface InputIssue {
+interface InputIssue {
   path: string;
   message: string;
   input?: unknown;

@@ -69,7 +69,7 @@ export function salvage(text: string): Record<string, unknown> {
   return out;
 }
 
-export interface ParsedPayload {
+interface ParsedPayload {
   value: Record<string, unknown>;
   /** 'json' parsed whole; 'salvaged' from broken or cut JSON; 'empty' nothing usable. */
   mode: 'json' | 'salvaged' | 'empty';

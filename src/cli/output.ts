@@ -6,7 +6,7 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
-export function printJson(value: unknown): void {
+function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 

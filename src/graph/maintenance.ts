@@ -14,8 +14,8 @@ import { EXPIRY_THRESHOLD } from './activation.js';
 import { detectCommunities } from './communities.js';
 import { type DreamReport, runDreamCycle } from './dream.js';
 
-export const GC_INTERVAL_MS = 6 * 60 * 60 * 1000;
-export const GC_LOCK_TIMEOUT_MS = 60_000;
+const GC_INTERVAL_MS = 6 * 60 * 60 * 1000;
+const GC_LOCK_TIMEOUT_MS = 60_000;
 const LAST_RUN_KEY = 'graph.gc.last_run';
 
 export interface GcReport {

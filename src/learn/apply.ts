@@ -32,7 +32,7 @@ export interface SessionChanges {
   signals: number;
 }
 
-export interface SessionInput {
+interface SessionInput {
   sessionId: string;
   source: string;
   project: string;
@@ -43,7 +43,7 @@ export interface SessionInput {
   ended: boolean;
 }
 
-export const emptyChanges = (): SessionChanges => ({
+const emptyChanges = (): SessionChanges => ({
   created: [],
   reinforced: [],
   episodes: [],
@@ -278,7 +278,7 @@ const names = (keys: readonly string[]): string => {
 };
 
 /** "Reinforced x and y. Learned z." — what the observer adds to the session summary. */
-export function summaryLine(changes: SessionChanges): string {
+function summaryLine(changes: SessionChanges): string {
   const parts: string[] = [];
   if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.pattern))}.`);
   if (changes.reinforced.length) parts.push(`Reinforced ${names(changes.reinforced.map((r) => r.pattern))}.`);

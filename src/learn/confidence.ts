@@ -14,14 +14,14 @@ import { round } from '../core/text.js';
 
 export const CONFIDENCE_FLOOR = 0.2;
 export const CONFIDENCE_CEILING = 0.95;
-export const FEEDBACK_CEILING = 0.9;
-export const DECAY_PER_PERIOD = 0.05;
-export const DECAY_PERIOD_DAYS = 7;
-export const REINFORCE_STEP = 0.05;
-export const CONTRADICTION_PENALTY = 0.1;
+const FEEDBACK_CEILING = 0.9;
+const DECAY_PER_PERIOD = 0.05;
+const DECAY_PERIOD_DAYS = 7;
+const REINFORCE_STEP = 0.05;
+const CONTRADICTION_PENALTY = 0.1;
 export const CONTRADICTION_MIN_OBSERVATIONS = 3;
-export const WEAK_PENALTY = 0.15;
-export const STRONG_BONUS = 0.1;
+const WEAK_PENALTY = 0.15;
+const STRONG_BONUS = 0.1;
 /** An episode that recurs to the instinct threshold starts here (seed 000). */
 export const EPISODE_PROMOTION_CONFIDENCE = 0.5;
 

@@ -19,13 +19,13 @@ import type { Candidate } from './mine/candidate.js';
 import { concreteTerms } from './mine/terms.js';
 import type { Obs } from './observation.js';
 
-export interface ObserverInput {
+interface ObserverInput {
   sessionId: string;
   observations: readonly Obs[];
   instincts: readonly InstinctRow[];
 }
 
-export interface ObserverOutput {
+interface ObserverOutput {
   candidates: Candidate[];
   calls: number;
   tokens: number;
@@ -37,7 +37,7 @@ export interface SessionObserver {
   extract(input: ObserverInput): Promise<ObserverOutput>;
 }
 
-export const observerOutputSchema = z.object({
+const observerOutputSchema = z.object({
   patterns: z
     .array(
       z.object({
@@ -55,7 +55,7 @@ export const observerOutputSchema = z.object({
     )
     .max(12),
 });
-export type ObserverAnswer = z.infer<typeof observerOutputSchema>;
+type ObserverAnswer = z.infer<typeof observerOutputSchema>;
 
 /** Below this many input tokens a session summary is too thin to be worth a call. */
 const MIN_INPUT_TOKENS = 600;

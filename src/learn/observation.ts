@@ -6,7 +6,7 @@
 import { DAY_MS } from '../core/clock.js';
 import type { ObservationRow, Outcome } from '../store/observations.js';
 
-export type ObsEvent = 'tool' | 'prompt' | 'session_start' | 'session_end';
+type ObsEvent = 'tool' | 'prompt' | 'session_start' | 'session_end';
 const EVENTS: readonly ObsEvent[] = ['tool', 'prompt', 'session_start', 'session_end'];
 
 export interface Obs {
@@ -29,7 +29,7 @@ export interface Obs {
   processed: boolean;
 }
 
-export type Checked = { ok: true; obs: Obs } | { ok: false; reason: string };
+type Checked = { ok: true; obs: Obs } | { ok: false; reason: string };
 
 /** Contract limits, with slack: capture truncates to these, so 10x means something is wrong. */
 const MAX_INPUT = 40_000;
@@ -103,7 +103,7 @@ export function checkObservation(row: ObservationRow, now: Date): Checked {
   };
 }
 
-export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
 export const isEdit = (o: Obs): boolean => o.event === 'tool' && EDIT_TOOLS.has(o.tool) && o.outcome === 'ok';
 export const isBash = (o: Obs): boolean => o.event === 'tool' && o.tool === 'Bash';

@@ -20,12 +20,12 @@ export class BudgetExceededError extends HomunculusError {
   }
 }
 
-export interface BudgetLimits {
+interface BudgetLimits {
   perRunTokens: number;
   perDayTokens: number;
 }
 
-export interface UsageRecord {
+interface UsageRecord {
   provider: string;
   model: string;
   purpose: string;

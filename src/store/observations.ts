@@ -42,7 +42,7 @@ export interface ObservationRow {
   processed_at: string | null;
 }
 
-export interface ToolUsageRow {
+interface ToolUsageRow {
   month: string;
   tool: string;
   n: number;

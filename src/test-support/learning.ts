@@ -15,7 +15,7 @@ export type Step =
   | { prompt: string }
   | { wait: number };
 
-export interface SessionOptions {
+interface SessionOptions {
   sessionId?: string;
   start?: string;
   cwd?: string;
@@ -101,7 +101,7 @@ export interface TempStore {
   cleanup(): void;
 }
 
-export function tempStore(now = '2026-03-10T12:00:00Z'): TempStore {
+function tempStore(now = '2026-03-10T12:00:00Z'): TempStore {
   const home = mkdtempSync(join(tmpdir(), 'hom-learn-'));
   const store = openStore({ home, clock: fixedClock(now) });
   return {

@@ -68,7 +68,7 @@ export function splitCommands(commandLine: string): string[] {
 }
 
 /** Words of one simple command, quotes removed (enough to find its program and subcommand). */
-export function words(simple: string): string[] {
+function words(simple: string): string[] {
   const out: string[] = [];
   const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
   for (const m of simple.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
@@ -76,7 +76,7 @@ export function words(simple: string): string[] {
 }
 
 /** The program and, for multiplexers, subcommand of one simple command: "git commit", "go test", "pytest". */
-export function baseOf(simple: string): string {
+function baseOf(simple: string): string {
   const w = words(simple.replace(/^[({\s]+/, ''));
   let i = 0;
   // Skip VAR=value prefixes and wrappers (sudo, time, env X=1, timeout 10).

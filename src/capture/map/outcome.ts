@@ -48,7 +48,7 @@ export function summariseError(text: string): string {
   return summary.replace(/\s+/g, ' ').trim();
 }
 
-export interface ResultFacts {
+interface ResultFacts {
   outcome: Outcome;
   /** The one-line summary of what went wrong ('' when nothing did), not yet redacted. */
   error: string;

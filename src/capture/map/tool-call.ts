@@ -83,7 +83,7 @@ function summarise(kind: ToolKind, tool: string, input: Obj, files: readonly str
 }
 
 /** An observation (not yet redacted), or the reason the call is noise. */
-export type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
+type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
 
 export function mapToolCall(call: ToolCall): Mapped {
   const kind = toolKind(call.tool);

@@ -31,7 +31,7 @@ export interface TranscriptStats {
   title?: string;
 }
 
-export const emptyStats = (): TranscriptStats => ({
+const emptyStats = (): TranscriptStats => ({
   lines: 0,
   malformed: 0,
   byType: {},

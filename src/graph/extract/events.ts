@@ -21,7 +21,7 @@ export interface SessionEvent {
   baseCommand: string;
 }
 
-export const MAX_TRANSCRIPT_BYTES = 50_000_000;
+const MAX_TRANSCRIPT_BYTES = 50_000_000;
 
 /** The program a shell command runs, skipping env assignments, sudo and `cd x &&`. */
 export function baseCommandOf(command: string): string {
@@ -82,7 +82,7 @@ function toolInput(name: string, input: Record<string, unknown>): { input: strin
   return { input: JSON.stringify(input).slice(0, 500), files: [], intent: '' };
 }
 
-export interface Transcript {
+interface Transcript {
   sessionId: string;
   cwd: string;
   events: SessionEvent[];

@@ -18,11 +18,11 @@ export const MAX_PROMPT_ENTITIES = 100;
 export const MAX_PROMPT_FACTS = 50;
 export const DEFAULT_TOKEN_BUDGET = 8000;
 /** The model's answer is cut here before parsing. */
-export const MAX_ANSWER_CHARS = 200_000;
+const MAX_ANSWER_CHARS = 200_000;
 
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
-export interface PromptContext {
+interface PromptContext {
   projectName: string;
   sessionId: string;
   entities: readonly { name: string; type: string }[];
@@ -112,7 +112,7 @@ export interface ExtractionCounts {
   repaired_names: number;
 }
 
-export const emptyCounts = (): ExtractionCounts => ({
+const emptyCounts = (): ExtractionCounts => ({
   not_json: 0,
   invalid_entities: 0,
   invalid_facts: 0,
@@ -141,7 +141,7 @@ export function parseJsonAnswer(answer: string): unknown {
   return undefined;
 }
 
-export interface ParseContext {
+interface ParseContext {
   /** Entities the graph already holds (names resolve to them). */
   existing: readonly ExtractedEntity[];
   /** Ids of current facts a contradiction may name. */

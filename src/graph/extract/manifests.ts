@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface Dependency {
+interface Dependency {
   name: string;
   version: string;
   dev: boolean;
@@ -19,7 +19,7 @@ export interface ManifestInfo {
   dependencies: Dependency[];
 }
 
-export const MAX_DEPENDENCIES = 100;
+const MAX_DEPENDENCIES = 100;
 const MAX_MANIFEST_BYTES = 1_000_000;
 
 type Parsed = { languages: string[]; dependencies: Omit<Dependency, 'manifest'>[] };
@@ -121,7 +121,7 @@ export function parsePomXml(text: string): Parsed {
   return { languages: ['Java'], dependencies: out };
 }
 
-export const MANIFEST_PARSERS: Readonly<Record<string, (text: string) => Parsed>> = {
+const MANIFEST_PARSERS: Readonly<Record<string, (text: string) => Parsed>> = {
   'package.json': parsePackageJson,
   'Cargo.toml': parseCargoToml,
   'pyproject.toml': parsePyproject,

@@ -11,9 +11,9 @@ import type { ManifestInfo } from './manifests.js';
 import { type Signal, sessionSignals } from './signals.js';
 import type { ExtractedEntity, ExtractedFact } from './types.js';
 
-export const MAX_TOOLS = 15;
-export const MAX_FILES = 10;
-export const MAX_ERRORS = 5;
+const MAX_TOOLS = 15;
+const MAX_FILES = 10;
+const MAX_ERRORS = 5;
 
 /** Shell plumbing that says nothing about a project's tooling. */
 const TRIVIAL_COMMANDS = new Set(
@@ -27,7 +27,7 @@ const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const INSTALL =
   /\b(?:npm\s+(?:install|i|add)|pnpm\s+add|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+((?:[^\s;&|]+\s*)+)/g;
 
-export interface SessionContext {
+interface SessionContext {
   /** root: where manifests were read; paths under `display` (the root, else the session cwd) are shown relative. */
   project: { name: string; fingerprint: string; root: string; display?: string };
   sessionId: string;

@@ -76,7 +76,7 @@ const PURPOSE_WORDS: readonly [RegExp, Purpose][] = [
   [/\b(dev|start|serve|run)\b/, 'run'],
 ];
 
-export interface CommandSegment {
+interface CommandSegment {
   /** The segment as typed (trimmed). */
   text: string;
   signature: string;

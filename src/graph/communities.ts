@@ -124,7 +124,3 @@ export function detectCommunities(store: Store): Community[] {
   const communities = groupCommunities(facts, names, now);
   return store.transaction(() => store.graph.communities.replace(communities)).map((c) => named(c, names));
 }
-
-export function listCommunities(store: Store): Community[] {
-  return store.graph.communities.list().map((c) => named(c, store.graph.entities.names(c.entity_ids)));
-}

@@ -8,7 +8,7 @@ import { parseKey } from '../core/domain.js';
 import { round } from '../core/text.js';
 import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
-import type { Store } from '../store/store.js';
+import { type Store, withClock } from '../store/store.js';
 import { fixedClock } from '../core/clock.js';
 import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
 import { qualityGate } from './gate.js';
@@ -59,7 +59,7 @@ function storeAt(store: Store, iso: string, notBefore?: string): Store {
   let at = Date.parse(iso);
   if (!Number.isFinite(at) || at > now.getTime()) at = now.getTime();
   if (notBefore && Date.parse(notBefore) > at) at = Date.parse(notBefore);
-  return { ...store, clock: fixedClock(new Date(at)) };
+  return withClock(store, fixedClock(new Date(at)));
 }
 
 function keyProblem(key: string): string | undefined {

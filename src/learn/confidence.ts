@@ -47,11 +47,6 @@ export function decayPeriods(lastSeen: string, now: Date): number {
   return Math.floor(elapsed / (DECAY_PERIOD_DAYS * DAY_MS));
 }
 
-/** The seed's decay formula applied to a bare score. */
-export function decayed(confidence: number, lastSeen: string, now: Date): number {
-  return round(Math.max(CONFIDENCE_FLOOR, confidence - DECAY_PER_PERIOD * decayPeriods(lastSeen, now)), 3);
-}
-
 /** The score as of `now`, with every period not yet folded in. */
 export function effectiveConfidence(state: ScoreState, now: Date): number {
   const pending = Math.max(0, decayPeriods(state.lastSeen, now) - state.foldedPeriods);

@@ -6,7 +6,7 @@ import { afterEach } from 'vitest';
 import { fixedClock } from '../core/clock.js';
 import type { Obs } from '../learn/observation.js';
 import type { NewObservation } from '../store/observations.js';
-import { type Store, openStore } from '../store/store.js';
+import { type Store, openStore, withClock } from '../store/store.js';
 
 export type Step =
   | { bash: string; error?: string; exit?: number }
@@ -107,7 +107,7 @@ function tempStore(now = '2026-03-10T12:00:00Z'): TempStore {
   return {
     store,
     home,
-    at: (iso) => ({ ...store, clock: fixedClock(iso) }),
+    at: (iso) => withClock(store, fixedClock(iso)),
     cleanup: () => {
       store.close();
       rmSync(home, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import type { LearnReport } from '../learn/report.js';
 import { type LearnOptions, runLearn } from '../learn/run.js';
 import { renderAfterLearn } from '../view/episodes.js';
 import { type NewObservation } from '../store/observations.js';
-import type { Store } from '../store/store.js';
+import { type Store, withClock } from '../store/store.js';
 
 export interface TranscriptSession {
   sessionId: string;
@@ -297,10 +297,10 @@ export async function replaySessions(
   for (const session of sessions) {
     insertSession(store, session);
     reports.push(
-      await runLearn(
-        { ...store, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) },
-        { render: renderAfterLearn, ...options },
-      ),
+      await runLearn(withClock(store, fixedClock(new Date(Date.parse(session.endedAt) + 60_000))), {
+        render: renderAfterLearn,
+        ...options,
+      }),
     );
   }
   return reports;

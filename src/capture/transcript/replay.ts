@@ -162,14 +162,3 @@ export class TranscriptReplay {
     }
   }
 }
-
-/** Every event of a whole transcript held in memory. */
-export function* transcriptEvents(
-  lines: Iterable<string>,
-  transcriptPath: string,
-  stats: TranscriptStats = emptyStats(),
-): Generator<TranscriptEvent> {
-  const replay = new TranscriptReplay(transcriptPath, stats);
-  for (const line of lines) yield* replay.feed(line);
-  yield* replay.finish();
-}

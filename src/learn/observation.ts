@@ -4,6 +4,7 @@
  * guessed at; the run counts it and still archives it so it cannot block later runs.
  */
 import { DAY_MS } from '../core/clock.js';
+import { isObj } from '../core/fields.js';
 import type { ObservationRow, Outcome } from '../store/observations.js';
 
 type ObsEvent = 'tool' | 'prompt' | 'session_start' | 'session_end';
@@ -51,7 +52,7 @@ function parseArray(text: string): string[] | undefined {
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObj(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 /** Our MCP server in an agent's JSON settings: added beside the others, and taken out again. */
-import { type Json, invalid, isObj } from './json-file.js';
+import { isObj } from '../../core/fields.js';
+import { type Json, invalid } from './json-file.js';
 
 const MCP_NAME = 'homunculus';
 

@@ -6,7 +6,7 @@
  */
 import type { ProjectInfo } from '../../core/project.js';
 import type { NewObservation } from '../../store/observations.js';
-import { type Obj, asObject, nonBlank } from '../fields.js';
+import { type Obj, asObject, nonBlank } from '../../core/fields.js';
 import { baseCommand, isNoiseCommand } from './command.js';
 import { absolutePath, fileData, filePaths } from './files.js';
 import { type CallResult, durationOf, resultFacts } from './outcome.js';

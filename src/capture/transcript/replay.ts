@@ -10,7 +10,7 @@
  * pr-link. Only user and assistant records carry observations; summary gives the title.
  */
 import type { HookName } from '../agents.js';
-import { type Obj, isObj, str } from '../fields.js';
+import { type Obj, isObj, str } from '../../core/fields.js';
 import { resultText, typedPrompt } from './records.js';
 
 export interface TranscriptEvent {

@@ -64,11 +64,7 @@ export function errorSignature(error: string): string {
 
 /** `npm test`, `tsc`, `cargo build`: the command an error and its fix are matched on. */
 export function commandKey(e: SessionEvent): string {
-  if (e.tool !== 'Bash') return e.tool;
-  const words = e.input.trim().split(/\s+/);
-  const i = words.findIndex((w) => w.replace(/^.*\//, '') === e.baseCommand);
-  const sub = words[i + 1];
-  return sub && /^[a-z][\w:-]*$/.test(sub) ? `${e.baseCommand} ${sub}` : e.baseCommand;
+  return e.tool === 'Bash' ? e.baseCommand || e.tool : e.tool;
 }
 
 function installed(command: string): string[] {
@@ -154,8 +150,9 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
   const edits = new Map<string, number>();
   for (const e of events) {
     if (e.event !== 'tool') continue;
-    if (e.tool === 'Bash' && e.baseCommand && !TRIVIAL_COMMANDS.has(e.baseCommand))
-      tools.set(e.baseCommand, (tools.get(e.baseCommand) ?? 0) + 1);
+    // The tool is the program: `git commit` and `git push` are both git.
+    const program = e.tool === 'Bash' ? (e.baseCommand.split(' ')[0] ?? '') : '';
+    if (program && !TRIVIAL_COMMANDS.has(program)) tools.set(program, (tools.get(program) ?? 0) + 1);
     if (e.tool.startsWith('mcp__'))
       tools.set(`${e.tool.split('__')[1]} MCP server`, (tools.get(`${e.tool.split('__')[1]} MCP server`) ?? 0) + 1);
     if (e.tool === 'Bash' && e.outcome === 'ok') for (const name of installed(e.input)) installs.add(name);

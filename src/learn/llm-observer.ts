@@ -10,7 +10,7 @@ import { loadConfig } from '../core/config.js';
 import { CATEGORIES, DOMAINS, type Domain, parseKey } from '../core/domain.js';
 import { errorMessage } from '../core/errors.js';
 import { truncate } from '../core/text.js';
-import { BYTES_PER_TOKEN_ESTIMATE, BudgetExceededError, TokenBudget, estimateTokens } from '../llm/budget.js';
+import { BYTES_PER_TOKEN_ESTIMATE, BudgetExceededError, TokenBudget, estimateTokens, generateWithinBudget } from '../llm/budget.js';
 import { type LlmConfig, loadLlmConfig } from '../llm/config.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { InstinctRow } from '../store/instincts.js';
@@ -152,46 +152,23 @@ export function createLlmObserver(
       const available = budget.remaining() - config.maxOutputTokens - estimateTokens(OBSERVER_SYSTEM);
       if (available < MIN_INPUT_TOKENS) throw new BudgetExceededError(`LLM token budget exhausted (${budget.remaining()} tokens left).`);
       const prompt = buildPrompt(input, available);
-      const worstCase = estimateTokens(OBSERVER_SYSTEM) + estimateTokens(prompt) + config.maxOutputTokens;
-      budget.check(worstCase);
-      try {
-        const result = await provider.generate({
-          system: OBSERVER_SYSTEM,
-          prompt,
-          schema: observerOutputSchema,
-          maxOutputTokens: config.maxOutputTokens,
-          timeoutMs: config.timeoutMs,
-        });
-        const tokens = result.usage.inputTokens + result.usage.outputTokens;
-        budget.record({
-          provider: provider.name,
-          model: provider.model,
-          purpose: 'observer',
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          ok: true,
-        });
-        return { candidates: answerToCandidates(result.object, input), calls: 1, tokens };
-      } catch (err) {
-        // Unknown spend on a failed call: count the worst case so the budget stays an upper bound.
-        budget.record({
-          provider: provider.name,
-          model: provider.model,
-          purpose: 'observer',
-          inputTokens: worstCase - config.maxOutputTokens,
-          outputTokens: config.maxOutputTokens,
-          ok: false,
-        });
-        throw err;
-      }
+      const result = await generateWithinBudget(provider, budget, 'observer', {
+        system: OBSERVER_SYSTEM,
+        prompt,
+        schema: observerOutputSchema,
+        maxOutputTokens: config.maxOutputTokens,
+        timeoutMs: config.timeoutMs,
+      });
+      const tokens = result.usage.inputTokens + result.usage.outputTokens;
+      return { candidates: answerToCandidates(result.object, input), calls: 1, tokens };
     },
   };
 }
 
-/** The configured observer, or a warning (invalid config, missing key) and none: learning then stays deterministic. */
 /**
  * The configured model for one learning run: the session observer, and the graph builder's
- * `complete`, sharing one token budget.
+ * `complete`, sharing one token budget; or a warning (invalid config, missing key) and none,
+ * and learning stays deterministic.
  */
 export async function observerFromConfig(
   store: Store,

@@ -13,6 +13,12 @@ const flagName =
   (path: string): string =>
     names[path] ?? names[path.split('.')[0] ?? ''] ?? `--${(path.split('.')[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
+/** Commander's parsed options: text, switches, or absent. */
+export type Options = Record<string, string | boolean | undefined>;
+
+/** An option's text; a switch or a missing option is undefined. */
+export const stringOption = (o: Options, key: string): string | undefined => (typeof o[key] === 'string' ? o[key] : undefined);
+
 /** A flag's text as a number when it is one; otherwise the text, for the operation to refuse with its own words. */
 export const num = (value: string | undefined): number | string | undefined =>
   value !== undefined && /^\s*-?\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : value;

@@ -10,7 +10,7 @@ import { SEARCH_MODES } from '../../search/modes.js';
 import type { SearchHit } from '../../search/search.js';
 import { globals } from '../context.js';
 import { emit } from '../output.js';
-import { num, runOperation } from '../run.js';
+import { type Options, num, runOperation, stringOption } from '../run.js';
 
 const fromStdin = (text: string): string => (text === '-' ? readFileSync(0, 'utf8') : text);
 
@@ -73,18 +73,17 @@ function registerMemoryCommands(program: Command): void {
     .option('--metadata <json>', 'a JSON object stored with it')
     .option('--no-embed', 'skip embedding now (queries repair it later)')
     .option('--no-supersede', 'keep older memories whose value this one restates as current')
-    .action(async (text: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+    .action(async (text: string, o: Options, cmd: Command) => {
       const input = {
         text: fromStdin(text),
-        id: str('id'),
-        collection: str('collection'),
-        title: str('title'),
-        ts: str('ts'),
-        project: str('project'),
-        thread: str('thread'),
-        speaker: str('speaker'),
-        metadata: parseMetadata(str('metadata')),
+        id: stringOption(o, 'id'),
+        collection: stringOption(o, 'collection'),
+        title: stringOption(o, 'title'),
+        ts: stringOption(o, 'ts'),
+        project: stringOption(o, 'project'),
+        thread: stringOption(o, 'thread'),
+        speaker: stringOption(o, 'speaker'),
+        metadata: parseMetadata(stringOption(o, 'metadata')),
         embed: o.embed !== false,
         supersede: o.supersede !== false,
       };
@@ -211,17 +210,16 @@ export function registerSearchCommands(program: Command): void {
     .option('--recency', 'decay every dated record by exp(-days/90) (default: facts only)')
     .option('--no-recency', 'no recency decay at all')
     .option('--explain', 'show each list rank and score, the fusion and every modifier')
-    .action(async (text: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+    .action(async (text: string, o: Options, cmd: Command) => {
       const input = {
         query: fromStdin(text),
-        collections: collections(str('collection')),
-        project: str('project'),
-        since: str('since'),
-        until: str('until'),
-        limit: num(str('limit')),
-        mode: str('mode'),
-        minScore: num(str('minScore')),
+        collections: collections(stringOption(o, 'collection')),
+        project: stringOption(o, 'project'),
+        since: stringOption(o, 'since'),
+        until: stringOption(o, 'until'),
+        limit: num(stringOption(o, 'limit')),
+        mode: stringOption(o, 'mode'),
+        minScore: num(stringOption(o, 'minScore')),
         recency: o.recency as boolean | undefined,
       };
       const explain = Boolean(o.explain);

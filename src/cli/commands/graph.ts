@@ -57,9 +57,7 @@ function describeAdd(r: AddFactResult): string {
 
 const ID = { id: '<id>' };
 
-export function registerGraphCommands(program: Command): void {
-  const graph = program.command('graph').description('The knowledge graph: entities, bi-temporal facts, dream cycle, communities');
-
+function addCommand(graph: Command): void {
   graph
     .command('add')
     .description('Add a fact (deduplicated, merged or superseding an older value as the graph decides)')
@@ -88,7 +86,9 @@ export function registerGraphCommands(program: Command): void {
       };
       await runOperation(cmd, addFact, input, describeAdd, { names: { source: '<source>', relation: '<relation>', target: '<target>' } });
     });
+}
 
+function factsCommand(graph: Command): void {
   graph
     .command('facts')
     .description('List current facts, or travel in time: --at (what was true then), --known-at (what the graph held then)')
@@ -109,7 +109,9 @@ export function registerGraphCommands(program: Command): void {
       };
       await runOperation(cmd, listFacts, input, (r) => factTable(r.facts));
     });
+}
 
+function showCommand(graph: Command): void {
   graph
     .command('show')
     .description('One fact with its history (reconsolidations) and what superseded it')
@@ -129,7 +131,9 @@ export function registerGraphCommands(program: Command): void {
         { names: ID },
       );
     });
+}
 
+function timelineCommand(graph: Command): void {
   graph
     .command('timeline')
     .description('Every fact about an entity, current or not, in the order they became true')
@@ -137,7 +141,9 @@ export function registerGraphCommands(program: Command): void {
     .action(async (entity: string, _o: Options, cmd: Command) => {
       await runOperation(cmd, timeline, { entity }, (r) => factTable(r.facts), { names: { entity: '<entity>' } });
     });
+}
 
+function supersedeCommand(graph: Command): void {
   graph
     .command('supersede')
     .description('Close a fact in both time dimensions, optionally recording its replacement')
@@ -165,7 +171,9 @@ export function registerGraphCommands(program: Command): void {
         { names: ID },
       );
     });
+}
 
+function reconsolidateCommand(graph: Command): void {
   graph
     .command('reconsolidate')
     .description('Update a semantic or procedural fact in place, keeping its last 5 versions (episodic facts are immutable)')
@@ -181,7 +189,9 @@ export function registerGraphCommands(program: Command): void {
         { names: ID },
       );
     });
+}
 
+function entitiesCommand(graph: Command): void {
   graph
     .command('entities')
     .description('List entities, most recently seen first')
@@ -194,7 +204,9 @@ export function registerGraphCommands(program: Command): void {
           : ['No entities.'],
       );
     });
+}
 
+function buildCommand(graph: Command): void {
   graph
     .command('build')
     .description('Extract knowledge from a recorded session (observations, else its transcript) into the graph')
@@ -220,7 +232,9 @@ export function registerGraphCommands(program: Command): void {
         ],
       );
     });
+}
 
+function dreamCommand(graph: Command): void {
   graph
     .command('dream')
     .description('Consolidate recent episodes: reinforce recurring facts, distil recurring entities into semantic facts')
@@ -232,7 +246,9 @@ export function registerGraphCommands(program: Command): void {
         ...r.distilled.map((d) => `  #${d.fact} ${d.source} -> ${d.target} (${d.count} episodes, confidence ${d.confidence.toFixed(2)})`),
       ]);
     });
+}
 
+function communitiesCommand(graph: Command): void {
   graph
     .command('communities')
     .description('Detect communities of entities (label propagation) and list them by size')
@@ -245,7 +261,9 @@ export function registerGraphCommands(program: Command): void {
           : ['No community yet (needs connected facts).'],
       );
     });
+}
 
+function gcCommand(graph: Command): void {
   graph
     .command('gc')
     .description('The lifecycle GC: expire decayed facts (activation < -2), dream, communities; at most every 6 hours')
@@ -257,7 +275,9 @@ export function registerGraphCommands(program: Command): void {
           : `GC skipped: ${r.reason}.`,
       );
     });
+}
 
+function contextCommand(program: Command): void {
   program
     .command('context')
     .description('What Homunculus would inject with this prompt: thread, task-aware knowledge graph, related projects')
@@ -280,4 +300,23 @@ export function registerGraphCommands(program: Command): void {
         names: { prompt: '<prompt...>' },
       });
     });
+}
+
+export function registerGraphCommands(program: Command): void {
+  const graph = program.command('graph').description('The knowledge graph: entities, bi-temporal facts, dream cycle, communities');
+  for (const register of [
+    addCommand,
+    factsCommand,
+    showCommand,
+    timelineCommand,
+    supersedeCommand,
+    reconsolidateCommand,
+    entitiesCommand,
+    buildCommand,
+    dreamCommand,
+    communitiesCommand,
+    gcCommand,
+  ])
+    register(graph);
+  contextCommand(program);
 }

@@ -56,9 +56,7 @@ function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
   ];
 }
 
-function registerMemoryCommands(program: Command): void {
-  const memory = program.command('memory').description('Add, import and delete searchable memories (documents)');
-
+function addCommand(memory: Command): void {
   memory
     .command('add')
     .description('Store one memory; it becomes searchable at once')
@@ -98,7 +96,9 @@ function registerMemoryCommands(program: Command): void {
         { names: { text: '<text>' } },
       );
     });
+}
 
+function importCommand(memory: Command): void {
   memory
     .command('import')
     .description(
@@ -121,7 +121,9 @@ function registerMemoryCommands(program: Command): void {
         { names: { file: '<file>' }, exitCode: (r) => (r.bad.length ? 1 : 0) },
       );
     });
+}
 
+function deleteCommand(memory: Command): void {
   memory
     .command('delete')
     .description('Delete memories by id (their index entries and embeddings go with them)')
@@ -133,6 +135,11 @@ function registerMemoryCommands(program: Command): void {
         exitCode: (r) => (r.deleted < r.requested ? 1 : 0),
       });
     });
+}
+
+function registerMemoryCommands(program: Command): void {
+  const memory = program.command('memory').description('Add, import and delete searchable memories (documents)');
+  for (const register of [addCommand, importCommand, deleteCommand]) register(memory);
 }
 
 const EMBED_HELP =

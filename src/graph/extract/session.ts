@@ -115,61 +115,64 @@ function signalFacts(signals: readonly Signal[], project: ExtractedEntity): Extr
   });
 }
 
-export function extractSessionFacts(events: readonly SessionEvent[], ctx: SessionContext): ExtractedFact[] {
-  const project: ExtractedEntity = {
-    name: ctx.project.name,
-    type: 'project',
-    properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root },
-  };
-  const facts: ExtractedFact[] = [];
-  const m = ctx.manifests;
-  for (const language of m?.languages ?? []) {
-    facts.push({
-      source: project,
-      target: { name: language, type: 'tool' },
-      relation: 'uses',
-      description: `${project.name} is written in ${language}`,
-      confidence: 0.9,
-      metadata: { from: 'manifest' },
-    });
-  }
-  for (const d of m?.dependencies ?? []) {
-    const version = d.version ? ` ${d.version}` : '';
-    facts.push({
-      source: project,
-      target: { name: d.name, type: 'library' },
-      relation: 'depends_on',
-      description: `${project.name} depends on ${d.name}${version}${d.dev ? ' for development' : ''} (${d.manifest})`,
-      confidence: 0.95,
-      metadata: { from: 'manifest', manifest: d.manifest, version: d.version, dev: d.dev },
-    });
-  }
+/** The project's languages and declared dependencies, from its manifests. */
+function manifestFacts(m: ManifestInfo | undefined, project: ExtractedEntity): ExtractedFact[] {
+  const languages = (m?.languages ?? []).map((language): ExtractedFact => ({
+    source: project,
+    target: { name: language, type: 'tool' },
+    relation: 'uses',
+    description: `${project.name} is written in ${language}`,
+    confidence: 0.9,
+    metadata: { from: 'manifest' },
+  }));
+  const dependencies = (m?.dependencies ?? []).map((d): ExtractedFact => ({
+    source: project,
+    target: { name: d.name, type: 'library' },
+    relation: 'depends_on',
+    description: `${project.name} depends on ${d.name}${d.version ? ` ${d.version}` : ''}${d.dev ? ' for development' : ''} (${d.manifest})`,
+    confidence: 0.95,
+    metadata: { from: 'manifest', manifest: d.manifest, version: d.version, dev: d.dev },
+  }));
+  return [...languages, ...dependencies];
+}
 
+/** What the session's tool calls show: programs and MCP servers used, packages installed, files edited. */
+function usage(events: readonly SessionEvent[]): { tools: Map<string, number>; installs: Set<string>; edits: Map<string, number> } {
   const tools = new Map<string, number>();
   const installs = new Set<string>();
   const edits = new Map<string, number>();
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const e of events) {
     if (e.event !== 'tool') continue;
     // The tool is the program: `git commit` and `git push` are both git.
     const program = e.tool === 'Bash' ? (e.baseCommand.split(' ')[0] ?? '') : '';
-    if (program && !TRIVIAL_COMMANDS.has(program)) tools.set(program, (tools.get(program) ?? 0) + 1);
-    if (e.tool.startsWith('mcp__'))
-      tools.set(`${e.tool.split('__')[1]} MCP server`, (tools.get(`${e.tool.split('__')[1]} MCP server`) ?? 0) + 1);
+    if (program && !TRIVIAL_COMMANDS.has(program)) count(tools, program);
+    if (e.tool.startsWith('mcp__')) count(tools, `${e.tool.split('__')[1]} MCP server`);
     if (e.tool === 'Bash' && e.outcome === 'ok') for (const name of installed(e.input)) installs.add(name);
-    if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) edits.set(f, (edits.get(f) ?? 0) + 1);
+    if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) count(edits, f);
   }
-  for (const [tool, count] of [...tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_TOOLS)) {
+  return { tools, installs, edits };
+}
+
+/** The most used first, ties by name. */
+const busiest = (counts: Map<string, number>, max: number): [string, number][] =>
+  [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, max);
+
+/** Tools, packages installed but not declared, and the files worked on. */
+function usageFacts(events: readonly SessionEvent[], ctx: SessionContext, project: ExtractedEntity): ExtractedFact[] {
+  const { tools, installs, edits } = usage(events);
+  const facts: ExtractedFact[] = busiest(tools, MAX_TOOLS).map(([tool, count]) => {
     const mcp = tool.endsWith(' MCP server');
-    facts.push({
+    return {
       source: project,
       target: { name: tool, type: 'tool' },
       relation: mcp ? 'integrates' : 'uses',
       description: `${project.name} ${mcp ? 'integrates the' : 'uses the'} ${tool}${mcp ? '' : ' command'}`,
       confidence: 0.7,
       metadata: { count },
-    });
-  }
-  const known = new Set((m?.dependencies ?? []).map((d) => d.name));
+    };
+  });
+  const known = new Set((ctx.manifests?.dependencies ?? []).map((d) => d.name));
   for (const name of [...installs].filter((n) => !known.has(n))) {
     facts.push({
       source: project,
@@ -180,7 +183,7 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
       metadata: { from: 'install' },
     });
   }
-  for (const [file, count] of [...edits].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_FILES)) {
+  for (const [file, count] of busiest(edits, MAX_FILES)) {
     const shown = displayPath(file, ctx.project.display ?? ctx.project.root);
     facts.push({
       source: project,
@@ -191,9 +194,21 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
       metadata: { edits: count },
     });
   }
-  facts.push(...errorFacts(events, project, ctx.project.display ?? ctx.project.root));
-  facts.push(...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project));
   return facts;
+}
+
+export function extractSessionFacts(events: readonly SessionEvent[], ctx: SessionContext): ExtractedFact[] {
+  const project: ExtractedEntity = {
+    name: ctx.project.name,
+    type: 'project',
+    properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root },
+  };
+  return [
+    ...manifestFacts(ctx.manifests, project),
+    ...usageFacts(events, ctx, project),
+    ...errorFacts(events, project, ctx.project.display ?? ctx.project.root),
+    ...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project),
+  ];
 }
 
 /** Each distinct error, and what fixed it: the files edited before the same command next succeeded. */

@@ -6,9 +6,9 @@ import { redact } from '../core/redact.js';
 import { truncate } from '../core/text.js';
 import type { NewObservation } from '../store/observations.js';
 
-export const MAX_INPUT_CHARS = 2_000;
-export const MAX_PROMPT_CHARS = 4_000;
-export const MAX_ERROR_CHARS = 500;
+const MAX_INPUT_CHARS = 2_000;
+const MAX_PROMPT_CHARS = 4_000;
+const MAX_ERROR_CHARS = 500;
 const MAX_INTENT_CHARS = 500;
 const MAX_PATTERN_CHARS = 500;
 const MAX_PATH_CHARS = 1_000;
@@ -16,8 +16,7 @@ const MAX_REASON_CHARS = 100;
 /** Text is cut to this before redaction (redaction then sees everything that could be kept). */
 const PRE_CUT = 16 * 1024;
 
-export const clean = (text: string, max: number): string =>
-  truncate(redact(text.length > PRE_CUT ? text.slice(0, PRE_CUT) : text).trim(), max);
+const clean = (text: string, max: number): string => truncate(redact(text.length > PRE_CUT ? text.slice(0, PRE_CUT) : text).trim(), max);
 
 /** The stored form of a prompt: redacted and cut to MAX_PROMPT_CHARS. */
 export const promptText = (prompt: string): string => clean(prompt, MAX_PROMPT_CHARS);

@@ -10,7 +10,7 @@ import type { HookInput } from './agents.js';
 import { type Built, NO_SESSION } from './build.js';
 import { promptText, redactObservation } from './redact.js';
 
-export interface PromptEvent {
+interface PromptEvent {
   source: string;
   sessionId: string;
   ts: string;

@@ -8,15 +8,15 @@ import { jaccard, words } from '../graph/similarity.js';
 import type { Category } from './queries.js';
 
 export const MAX_CHUNKS = 5;
-export const CHUNK_OVERLAP = 0.2;
+const CHUNK_OVERLAP = 0.2;
 
-export interface Chunkable {
+interface Chunkable {
   id: number;
   category: Category;
   text: string;
 }
 
-export interface Chunk<T extends Chunkable> {
+interface Chunk<T extends Chunkable> {
   category: Category;
   items: T[];
   words: Set<string>;

@@ -13,7 +13,7 @@ import type { Relation } from '../graph/ontology.js';
 import type { ProjectNeighbour } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
 
-export const MAX_RELATED_PROJECTS = 3;
+const MAX_RELATED_PROJECTS = 3;
 
 export function crossProjectRelevance(sharedDeps: number, totalDeps: number, sharedEntities: number): number {
   const deps = totalDeps > 0 ? Math.min(1, sharedDeps / totalDeps) : 0;

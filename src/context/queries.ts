@@ -7,8 +7,7 @@ import { ftsTerms } from '../graph/fts.js';
 import type { Relation } from '../graph/ontology.js';
 import type { TaskType } from './classify.js';
 
-export const CATEGORIES = ['stack', 'context', 'decisions', 'errors', 'patterns'] as const;
-export type Category = (typeof CATEGORIES)[number];
+export type Category = 'stack' | 'context' | 'decisions' | 'errors' | 'patterns';
 
 export interface GeneratedQuery {
   text: string;

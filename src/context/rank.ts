@@ -7,7 +7,7 @@
 import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
 import { matchedTerms, queryTerms } from './terms.js';
 
-export interface RankQuery {
+interface RankQuery {
   text: string;
   /** Only global instincts and this project's. */
   project?: string;

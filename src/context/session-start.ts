@@ -12,17 +12,17 @@ import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { matchInstincts } from './rank.js';
 
-export const QMD_THRESHOLD = 30;
-export const START_TOP = 15;
-export const START_BUDGET = 9_000;
+const QMD_THRESHOLD = 30;
+const START_TOP = 15;
+const START_BUDGET = 9_000;
 
-export interface StartContextInput {
+interface StartContextInput {
   project: ProjectInfo;
   stack: readonly string[];
   budget?: number;
 }
 
-export interface StartSelection {
+interface StartSelection {
   shown: InstinctRow[];
   total: number;
   ranked: boolean;

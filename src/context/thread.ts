@@ -3,7 +3,7 @@ import { parseStringArray } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { truncate } from '../core/text.js';
 
-export interface LastSession {
+interface LastSession {
   id: string;
   when: string;
   summary: string;

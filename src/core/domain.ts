@@ -28,8 +28,7 @@ export const DOMAINS = [
 ] as const;
 export type Domain = (typeof DOMAINS)[number];
 
-export const LEVELS = ['raw', 'mature', 'rule', 'universal'] as const;
-export type Level = (typeof LEVELS)[number];
+export type Level = 'raw' | 'mature' | 'rule' | 'universal';
 
 export const FEEDBACK = ['wrong', 'weak', 'strong'] as const;
 export type Feedback = (typeof FEEDBACK)[number];
@@ -41,9 +40,9 @@ export const DEFAULT_DOMAIN_BY_CATEGORY: Readonly<Record<Category, Domain>> = {
   combo: 'tooling',
 };
 
-export const MAX_KEY_LENGTH = 512;
+const MAX_KEY_LENGTH = 512;
 
-export interface ParsedKey {
+interface ParsedKey {
   key: string;
   prefix: string;
   body: string;

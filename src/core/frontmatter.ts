@@ -7,7 +7,7 @@ export function renderFrontmatter(data: Record<string, unknown>, body: string): 
   return `---\n${yaml}\n---\n\n${body.trimEnd()}\n`;
 }
 
-export interface ParsedMarkdown {
+interface ParsedMarkdown {
   data: Record<string, unknown>;
   body: string;
 }

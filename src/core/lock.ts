@@ -6,12 +6,12 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export interface LockOptions {
+interface LockOptions {
   /** After this long without a refresh, a lock counts as abandoned even if its PID is alive. */
   staleMs: number;
 }
 
-export type Release = (() => void) & {
+type Release = (() => void) & {
   /** Marks the lock as still in use (restarts its stale clock). */
   refresh(): void;
 };

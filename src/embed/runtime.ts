@@ -22,12 +22,12 @@ export function runtimeDir(home: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /** The shell command that installs the ONNX runtime into `dir` (shown in error messages). */
-export function installCommand(dir: string): string {
+function installCommand(dir: string): string {
   return `ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "${dir}" ${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`;
 }
 
 /** The entry file of the package in the runtime folder, or undefined when it is not installed there. */
-export function resolveFromRuntime(dir: string, name: string): string | undefined {
+function resolveFromRuntime(dir: string, name: string): string | undefined {
   try {
     return createRequire(join(dir, 'package.json')).resolve(name);
   } catch {

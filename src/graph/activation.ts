@@ -19,7 +19,7 @@
  */
 import { DAY_MS } from '../core/clock.js';
 
-export const DECAY = 0.5;
+const DECAY = 0.5;
 export const EMOTIONAL_WEIGHT = 1.5;
 export const NEUTRAL_WEIGHT = 1;
 /** Below this activation a fact is expired by the lifecycle GC. */

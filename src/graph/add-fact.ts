@@ -13,8 +13,8 @@ import { ftsTerms } from './fts.js';
 import { type MemoryType, classifyMemoryType, isMutable } from './memory-type.js';
 import { type Relation, RELATIONS, normalizeRelation, relationCategory } from './ontology.js';
 
-export const DEFAULT_CONFIDENCE = 0.7;
-export const MAX_DESCRIPTION = 2000;
+const DEFAULT_CONFIDENCE = 0.7;
+const MAX_DESCRIPTION = 2000;
 
 export interface FactInput {
   source: EntityInput;

@@ -11,10 +11,10 @@
 
 export const MIN_EPISODES_FOR_DREAM = 5;
 export const DREAM_WINDOW_DAYS = 7;
-export const MIN_SHARED_ENTITIES = 2;
-export const PATTERN_THRESHOLD = 3;
+const MIN_SHARED_ENTITIES = 2;
+const PATTERN_THRESHOLD = 3;
 export const MAX_NEW_FACTS_PER_CLUSTER = 3;
-export const CONFIDENCE_BOOST = 0.05;
+const CONFIDENCE_BOOST = 0.05;
 
 export interface DreamEpisode {
   id: number;

@@ -22,7 +22,7 @@ import type { MemoryType } from '../core/graph-vocabulary.js';
 export { MEMORY_TYPES, type MemoryType } from '../core/graph-vocabulary.js';
 
 // prettier-ignore
-export const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
+const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
   'follows_pattern',
   'implements',
   'configured_with',
@@ -31,7 +31,7 @@ export const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
   'built_with',
 ]);
 
-export const EPISODE_WINDOW_MS = 2 * DAY_MS;
+const EPISODE_WINDOW_MS = 2 * DAY_MS;
 
 const EPISODIC_MARKERS = [
   /\b\d{4}-\d{2}-\d{2}\b/,
@@ -51,7 +51,7 @@ const HOW_TO = [
   /\b(run|use|execute|lancer|exécuter|utiliser)\s+`[^`]+`/i,
 ];
 
-export interface ClassifyInput {
+interface ClassifyInput {
   relation: string;
   description: string;
   /** The fact's valid_at when the source gave one for an event; undefined when it defaulted. */

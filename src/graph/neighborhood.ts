@@ -8,12 +8,12 @@ import type { Store } from '../store/store.js';
 import type { Fact } from './facts.js';
 import { factTime } from './temporal.js';
 
-export interface NeighbourFact {
+interface NeighbourFact {
   fact: Fact;
   depth: number;
 }
 
-export interface NeighbourhoodOptions {
+interface NeighbourhoodOptions {
   depth?: number;
   perEntity?: number;
   maxFrontier?: number;

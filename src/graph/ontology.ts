@@ -53,7 +53,7 @@ export const RELATION_LABELS: Record<Relation, string> = {
 };
 
 /** Names earlier extractions produced, mapped onto the ontology. */
-export const LEGACY_RELATIONS: Readonly<Record<string, Relation>> = {
+const LEGACY_RELATIONS: Readonly<Record<string, Relation>> = {
   involves: 'related_to',
   ecosystem: 'has_component',
   relates_to: 'related_to',
@@ -109,7 +109,7 @@ export function relationCategory(relation: Relation): RelationCategory {
   return CATEGORY_OF.get(relation) ?? 'conceptual';
 }
 
-export function isEntityType(value: string): value is EntityType {
+function isEntityType(value: string): value is EntityType {
   return ENTITY_TYPE_SET.has(value);
 }
 

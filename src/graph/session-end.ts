@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import { type BuildOptions, type BuildReport, buildGraphFromSession } from './extract/build.js';
 import { type GcReport, runLifecycle } from './maintenance.js';
 
-export interface SessionEndReport {
+interface SessionEndReport {
   build: BuildReport;
   gc?: GcReport;
 }

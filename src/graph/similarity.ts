@@ -21,7 +21,5 @@ export const JACCARD_DUPLICATE = 0.85;
 /** Seed 003: two embeddings with cosine above 0.92 state the same fact. */
 export const COSINE_DUPLICATE = 0.92;
 
-export const isJaccardDuplicate = (a: string, b: string): boolean => textJaccard(a, b) > JACCARD_DUPLICATE;
-
 // One implementation of the vector maths for the whole engine.
 export { cosine } from '../embed/vector-math.js';

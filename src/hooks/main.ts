@@ -10,10 +10,10 @@ import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
 import { emptyOutput } from './output.js';
 import { runHook } from './run.js';
 
-export const HOOK_DEADLINE_MS = 15_000;
+const HOOK_DEADLINE_MS = 15_000;
 
 /** Reads a stream to its end, keeping at most `cap` bytes (the rest is drained so the writer never blocks). */
-export async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let bytes = 0;
@@ -33,7 +33,7 @@ export async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOA
  * Reads stdin with plain blocking reads (cheaper to start than process.stdin), falling back
  * to the stream when the descriptor is non-blocking. A terminal is not read at all.
  */
-export async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
   try {
     if (fstatSync(0).isCharacterDevice()) return { text: '', bytes: 0, truncated: false };
   } catch {
@@ -70,7 +70,7 @@ interface HookArgs {
   help: boolean;
 }
 
-export function parseHookArgs(args: readonly string[]): HookArgs {
+function parseHookArgs(args: readonly string[]): HookArgs {
   const out: HookArgs = { event: '', help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;

@@ -4,7 +4,7 @@ import type { Category } from '../core/domain.js';
 import type { Store } from '../store/store.js';
 import { MAX_EXPLAIN_LENGTH, observe, raiseEvidence } from './instincts.js';
 
-export interface PatternRow {
+interface PatternRow {
   pattern?: unknown;
   category?: unknown;
   source?: unknown;
@@ -15,7 +15,7 @@ export interface PatternRow {
   evidence?: unknown;
 }
 
-export interface BulkResult {
+interface BulkResult {
   imported: number;
   updated: number;
   errors: number;

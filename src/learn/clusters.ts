@@ -8,8 +8,8 @@ import type { InstinctRow } from '../store/instincts.js';
 import { checkPromotion } from './promotion.js';
 import { currentConfidence } from './records.js';
 
-export const CLUSTER_MIN_INSTINCTS = 3;
-export const CLUSTER_MIN_SCORE = 0.5;
+const CLUSTER_MIN_INSTINCTS = 3;
+const CLUSTER_MIN_SCORE = 0.5;
 
 export interface DomainCluster {
   domain: string;

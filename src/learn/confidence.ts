@@ -14,14 +14,14 @@ import { round } from '../core/text.js';
 
 export const CONFIDENCE_FLOOR = 0.2;
 export const CONFIDENCE_CEILING = 0.95;
-export const FEEDBACK_CEILING = 0.9;
-export const DECAY_PER_PERIOD = 0.05;
-export const DECAY_PERIOD_DAYS = 7;
-export const REINFORCE_STEP = 0.05;
-export const CONTRADICTION_PENALTY = 0.1;
+const FEEDBACK_CEILING = 0.9;
+const DECAY_PER_PERIOD = 0.05;
+const DECAY_PERIOD_DAYS = 7;
+const REINFORCE_STEP = 0.05;
+const CONTRADICTION_PENALTY = 0.1;
 export const CONTRADICTION_MIN_OBSERVATIONS = 3;
-export const WEAK_PENALTY = 0.15;
-export const STRONG_BONUS = 0.1;
+const WEAK_PENALTY = 0.15;
+const STRONG_BONUS = 0.1;
 /** An episode that recurs to the instinct threshold starts here (seed 000). */
 export const EPISODE_PROMOTION_CONFIDENCE = 0.5;
 
@@ -45,11 +45,6 @@ export function decayPeriods(lastSeen: string, now: Date): number {
   const elapsed = now.getTime() - Date.parse(lastSeen);
   if (!(elapsed > 0)) return 0;
   return Math.floor(elapsed / (DECAY_PERIOD_DAYS * DAY_MS));
-}
-
-/** The seed's decay formula applied to a bare score. */
-export function decayed(confidence: number, lastSeen: string, now: Date): number {
-  return round(Math.max(CONFIDENCE_FLOOR, confidence - DECAY_PER_PERIOD * decayPeriods(lastSeen, now)), 3);
 }
 
 /** The score as of `now`, with every period not yet folded in. */

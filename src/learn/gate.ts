@@ -9,7 +9,7 @@ import type { Candidate } from './mine/candidate.js';
 import { isObviousPair } from './mine/coedits.js';
 import { CORE_TOOLS, concreteTerms } from './mine/terms.js';
 
-export interface GateResult {
+interface GateResult {
   pass: boolean;
   reasons: string[];
 }

@@ -19,7 +19,7 @@ function checkDays(days: number): number {
 
 const since = (store: Store, days: number): string => new Date(store.clock.now().getTime() - days * DAY_MS).toISOString();
 
-export interface TrendingResult {
+interface TrendingResult {
   trending: (InstinctView & { observations_in_period?: number })[];
   period_days: number;
 }
@@ -40,7 +40,7 @@ export function trending(store: Store, options: { days?: number; limit?: number 
   return { trending: toViews(fallback, store.clock.now(), store.instincts.distinctProjectCounts()), period_days: days };
 }
 
-export interface HistoryResult {
+interface HistoryResult {
   pattern: string;
   history: { timestamp: string; source: string; project: string; delta: number }[];
   data_points: number;
@@ -59,7 +59,7 @@ export function history(store: Store, pattern: string, options: { days?: number 
   };
 }
 
-export interface TimelinePoint {
+interface TimelinePoint {
   timestamp: string;
   kind: string;
   delta_evidence: number;
@@ -102,7 +102,7 @@ export function recordSuggestions(store: Store, patterns: readonly string[], opt
   });
 }
 
-export interface EffectivenessResult {
+interface EffectivenessResult {
   patterns: { pattern: string; suggested: number; confirmed: number; rate: number }[];
   summary: { total_suggested: number; total_confirmed: number; overall_rate: number; period_days: number };
 }

@@ -6,15 +6,15 @@
 import { DAY_MS } from '../core/clock.js';
 import type { Level } from '../core/domain.js';
 
-export const MATURE_THRESHOLD = 5;
-export const RULE_THRESHOLD = 10;
-export const UNIVERSAL_MIN_PROJECTS = 2;
-export const RECENCY_BONUS_DAYS = 7;
+const MATURE_THRESHOLD = 5;
+const RULE_THRESHOLD = 10;
+const UNIVERSAL_MIN_PROJECTS = 2;
+const RECENCY_BONUS_DAYS = 7;
 
-export const LEVEL_RANK: Readonly<Record<Level, number>> = { raw: 0, mature: 1, rule: 2, universal: 3 };
+const LEVEL_RANK: Readonly<Record<Level, number>> = { raw: 0, mature: 1, rule: 2, universal: 3 };
 export const LEVEL_BY_RANK: readonly Level[] = ['raw', 'mature', 'rule', 'universal'];
 
-export interface EvidenceState {
+interface EvidenceState {
   evidence: number;
   lastSeen: string;
   distinctProjects: number;

@@ -4,19 +4,19 @@
  */
 import { DAY_MS } from '../core/clock.js';
 
-export const PROMOTION_MIN_CONFIDENCE = 0.75;
-export const PROMOTION_MIN_AGE_DAYS = 14;
-export const PROMOTION_MAX_IDLE_DAYS = 7;
-export const STALE_CONVICTION_BELOW = 0.4;
+const PROMOTION_MIN_CONFIDENCE = 0.75;
+const PROMOTION_MIN_AGE_DAYS = 14;
+const PROMOTION_MAX_IDLE_DAYS = 7;
+const STALE_CONVICTION_BELOW = 0.4;
 
-export interface PromotionInput {
+interface PromotionInput {
   confidence: number;
   firstSeen: string;
   lastSeen: string;
   promoted: boolean;
 }
 
-export interface PromotionCheck {
+interface PromotionCheck {
   eligible: boolean;
   reasons: string[];
   blockers: string[];

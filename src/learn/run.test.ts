@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonObject, parseStringArray } from '../store/json.js';
+import { observationColumns } from '../store/observations.js';
 import { type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { type TranscriptSession, convertTranscript, plant, replaySessions } from '../test-support/transcripts.js';
 import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
@@ -23,30 +24,7 @@ const fresh = tempStores('2026-06-01T00:00:00Z');
 function gatedKeys(session: TranscriptSession): string[] {
   const now = new Date('2026-06-01T00:00:00Z');
   const obs = session.observations
-    .map((o, i) =>
-      checkObservation(
-        {
-          id: i,
-          source: o.source,
-          session_id: o.session_id,
-          tool_use_id: o.tool_use_id,
-          ts: o.ts,
-          event: o.event ?? 'tool',
-          project: o.project ?? '',
-          cwd: o.cwd ?? '',
-          tool: o.tool ?? '',
-          intent: o.intent ?? '',
-          input: o.input ?? '',
-          files: JSON.stringify(o.files ?? []),
-          outcome: o.outcome ?? 'ok',
-          error: o.error ?? '',
-          duration_ms: null,
-          data: JSON.stringify(o.data ?? {}),
-          processed_at: null,
-        },
-        now,
-      ),
-    )
+    .map((o, i) => checkObservation({ id: i, ...observationColumns(o), processed_at: null }, now))
     .flatMap((c) => (c.ok ? [c.obs] : []));
   return mineSession(obs)
     .candidates.filter((c) => qualityGate(c).pass)

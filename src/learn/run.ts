@@ -23,7 +23,7 @@ import { type LearnReport, addSkipped, emptyReport, mergeChanges, observerLogLin
 
 export const LOCK_STALE_MS = 10 * 60_000;
 /** A session with no activity for this long is over, even without a session_end event. */
-export const SESSION_IDLE_MS = 60 * 60_000;
+const SESSION_IDLE_MS = 60 * 60_000;
 const MAX_ROUNDS = 5;
 
 export interface LearnOptions {

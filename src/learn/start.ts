@@ -12,12 +12,12 @@ import { CLI_ENTRY } from '../core/entry.js';
 import { lockHolder } from '../core/lock.js';
 import type { Store } from '../store/store.js';
 
-export type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
+type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
 
 /** Stops at the end of a turn start a run at most this often; a session's end always may. */
-export const LEARN_THROTTLE_MS = 5 * 60 * 1000;
+const LEARN_THROTTLE_MS = 5 * 60 * 1000;
 
-export interface LearnStartOptions {
+interface LearnStartOptions {
   env: NodeJS.ProcessEnv;
   /** The session ended (SessionEnd), rather than a turn (Stop). */
   ending: boolean;

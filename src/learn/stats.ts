@@ -51,7 +51,7 @@ export function instinctStats(store: Store): InstinctStats {
   return stats;
 }
 
-export interface StatusView {
+interface StatusView {
   now: string;
   total: number;
   bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, InstinctView[]>>;

@@ -9,11 +9,11 @@ import { DAY_MS } from '../core/clock.js';
 import type { Store } from '../store/store.js';
 import { INSTINCT_MIN_SESSIONS } from './apply.js';
 
-export const ARCHIVE_AFTER_DAYS = 30;
-export const MAX_PREFERENCE_SIGNALS = 500;
-export const FORGET_TALLIES_AFTER_DAYS = 90;
+const ARCHIVE_AFTER_DAYS = 30;
+const MAX_PREFERENCE_SIGNALS = 500;
+const FORGET_TALLIES_AFTER_DAYS = 90;
 
-export interface LifecycleResult {
+interface LifecycleResult {
   archived: number;
   months_aggregated: number;
   signals_trimmed: number;
@@ -36,7 +36,7 @@ export function maintainObservations(store: Store, options: { archiveAfterDays?:
   });
 }
 
-export interface MonthlyToolUsage {
+interface MonthlyToolUsage {
   month: string;
   tools: Record<string, number>;
   total: number;

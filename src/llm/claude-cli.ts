@@ -35,7 +35,7 @@ export function extractJson(text: string): unknown {
   }
 }
 
-export function parseStructured<T>(text: string, schema: z.ZodType<T>): T {
+function parseStructured<T>(text: string, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(extractJson(text));
   if (!parsed.success) {
     throw new HomunculusError(

@@ -7,9 +7,9 @@ import { HomunculusError, UsageError } from '../core/errors.js';
 import { packageVersion } from '../core/package.js';
 import { reportError } from '../core/report.js';
 
-export const DEFAULT_PORT = 7421;
+const DEFAULT_PORT = 7421;
 
-export const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
+const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
 
 Serves the instinct MCP contract (23 tools) and the memory tools: over stdio by default
 (protocol messages on stdout, logs on stderr), or Streamable HTTP at
@@ -24,7 +24,7 @@ Options:
 Register it with Claude Code: claude mcp add homunculus -- homunculus mcp
 `;
 
-export interface McpArgs {
+interface McpArgs {
   http: boolean;
   port: number;
   home?: string;
@@ -32,7 +32,7 @@ export interface McpArgs {
   json: boolean;
 }
 
-export function parseMcpArgs(args: readonly string[]): McpArgs {
+function parseMcpArgs(args: readonly string[]): McpArgs {
   const out: McpArgs = { http: false, port: DEFAULT_PORT, help: false, json: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;

@@ -7,7 +7,7 @@ import type { Category, Level } from '../core/domain.js';
 import type { InstinctStats } from '../learn/stats.js';
 import type { InstinctView } from '../learn/records.js';
 
-export interface SeedRecord {
+interface SeedRecord {
   pattern: string;
   category: Category;
   /** The evidence count. */

@@ -7,7 +7,7 @@ export const MAX_ARG = 10_000;
 export const keyArg = z.string().min(1).max(512);
 export const textArg = z.string().max(MAX_ARG);
 
-export const category = z.enum(CATEGORIES);
+const category = z.enum(CATEGORIES);
 export const categoryFilter = z.union([category, z.literal('')]);
 
 export const record = z.object({

@@ -26,7 +26,7 @@ export function serveMcpStdio(ctx: ToolContext, version: string): { close: () =>
   return serveStdio(() => createMcpServer(ctx, version));
 }
 
-export interface HttpServerHandle {
+interface HttpServerHandle {
   url: string;
   close: () => Promise<void>;
 }

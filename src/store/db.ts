@@ -12,7 +12,7 @@ import { MIGRATIONS } from './schema.js';
 
 export type Db = Database.Database;
 
-export const BUSY_TIMEOUT_MS = 10_000;
+const BUSY_TIMEOUT_MS = 10_000;
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
 export interface OpenOptions {
@@ -81,7 +81,7 @@ export function explainDatabaseError(err: unknown, path: string): HomunculusErro
   return undefined;
 }
 
-export function isCorruptionError(err: unknown): boolean {
+function isCorruptionError(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
 }

@@ -17,7 +17,7 @@ export interface EpisodeRow {
   file_name: string | null;
 }
 
-export type NewEpisode = Omit<EpisodeRow, 'id' | 'file_name'>;
+type NewEpisode = Omit<EpisodeRow, 'id' | 'file_name'>;
 
 export interface EpisodeRepository {
   get(pattern: string): EpisodeRow | undefined;

@@ -25,15 +25,15 @@ export interface InstinctRow {
   file_name: string | null;
 }
 
-export type NewInstinct = Omit<InstinctRow, 'id' | 'promoted_at' | 'promoted_to' | 'file_name' | 'folded_periods' | 'level'> &
+type NewInstinct = Omit<InstinctRow, 'id' | 'promoted_at' | 'promoted_to' | 'file_name' | 'folded_periods' | 'level'> &
   Partial<Pick<InstinctRow, 'level' | 'folded_periods'>>;
 
-export type EventKind = 'create' | 'reinforce' | 'decay' | 'feedback' | 'contradiction' | 'import' | 'alias' | 'promote' | 'raise';
+type EventKind = 'create' | 'reinforce' | 'decay' | 'feedback' | 'contradiction' | 'import' | 'alias' | 'promote' | 'raise';
 
 /** Kinds that record an observation of the pattern (the others change only its score). */
 export const OBSERVATION_KINDS: readonly EventKind[] = ['create', 'reinforce', 'import', 'raise', 'alias'];
 
-export interface InstinctEvent {
+interface InstinctEvent {
   instinct_id: number;
   ts: string;
   kind: EventKind;
@@ -44,7 +44,7 @@ export interface InstinctEvent {
   detail: string;
 }
 
-export interface ListFilter {
+interface ListFilter {
   category?: Category;
   project?: string;
   /** Also include the global '' bucket when a project is given. */
@@ -63,7 +63,7 @@ export interface ListFilter {
 }
 
 /** An instinct matched by its terms: BM25 over key, trigger, action, explain and metadata (lower is better). */
-export interface TermMatch {
+interface TermMatch {
   row: InstinctRow;
   bm25: number;
 }
@@ -115,7 +115,7 @@ export interface InstinctRepository {
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards escaped. */
-export function likePattern(text: string): string {
+function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -1,9 +1,9 @@
 /** The learning run's own records (learning-schema.ts): pattern sightings, preference signals, runs, suggestions. No rules. */
 import { type Db, cachedStatement } from './db.js';
 
-export type SightingKind = 'pattern' | 'contradiction' | 'file';
+type SightingKind = 'pattern' | 'contradiction' | 'file';
 
-export interface Sighting {
+interface Sighting {
   kind: SightingKind;
   key: string;
   project: string;
@@ -12,7 +12,7 @@ export interface Sighting {
   detail: string;
 }
 
-export interface SignalRow {
+interface SignalRow {
   session_id: string;
   ts: string;
   type: 'explicit' | 'principle' | 'correction';
@@ -21,7 +21,7 @@ export interface SignalRow {
   project: string;
 }
 
-export interface RunRow {
+interface RunRow {
   id: number;
   started_at: string;
   finished_at: string | null;
@@ -30,7 +30,7 @@ export interface RunRow {
   summary: string;
 }
 
-export interface SuggestionStats {
+interface SuggestionStats {
   pattern: string;
   suggested: number;
   confirmed: number;

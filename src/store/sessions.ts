@@ -19,7 +19,7 @@ export interface SessionRow {
 }
 
 /** A session that touched a file (for recall). */
-export interface SessionTouch {
+interface SessionTouch {
   id: string;
   project_name: string;
   started_at: string | null;

@@ -24,7 +24,7 @@ import { type ObservationRepository, createObservationRepository } from './obser
 import { type SessionRepository, createSessionRepository } from './sessions.js';
 import { type UsageRepository, createUsageRepository } from './usage.js';
 
-export interface Repositories {
+interface Repositories {
   readonly instincts: InstinctRepository;
   readonly observations: ObservationRepository;
   readonly sessions: SessionRepository;
@@ -52,7 +52,7 @@ export interface Store extends Repositories {
   close(): void;
 }
 
-export interface StoreHealth {
+interface StoreHealth {
   /** 'ok', or what SQLite's quick check found. */
   integrity: string;
   schemaVersion: number;
@@ -60,7 +60,7 @@ export interface StoreHealth {
   journalMode: string;
 }
 
-export interface StoreOptions extends OpenOptions {
+interface StoreOptions extends OpenOptions {
   home?: string;
   clock?: Clock;
 }

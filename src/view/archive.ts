@@ -15,7 +15,7 @@ import { mergeInstinct } from '../learn/merge.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
 
-export const ARCHIVE_FORMAT = 'homunculus-instincts/1';
+const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
 /** Archives written before the confidence score was named `confidence` call it `score`. */
 const renameScore = (raw: unknown): unknown =>
@@ -49,7 +49,7 @@ const manifestSchema = z.object({
   instincts: z.array(archivedInstinct),
 });
 
-export interface ExportResult {
+interface ExportResult {
   file: string;
   instincts: number;
 }
@@ -91,7 +91,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
   }
 }
 
-export interface ImportArchiveResult {
+interface ImportArchiveResult {
   imported: number;
   raised: number;
   unchanged: number;

@@ -12,7 +12,7 @@ import type { EpisodeRow } from '../store/episodes.js';
 import { renderFrontmatter } from '../core/frontmatter.js';
 import { renderAll, renderChanged } from './render.js';
 
-export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {
+function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {
   return renderFrontmatter(
     {
       date: row.date,

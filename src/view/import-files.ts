@@ -11,12 +11,12 @@ import { parseFrontmatter } from '../core/frontmatter.js';
 
 const PREFIX_BY_DOMAIN: Record<string, string> = { debugging: 'fix', tooling: 'seq', git: 'seq', testing: 'seq' };
 
-export interface FileProblem {
+interface FileProblem {
   file: string;
   reason: string;
 }
 
-export interface ImportFilesResult {
+interface ImportFilesResult {
   imported: number;
   raised: number;
   unchanged: number;
@@ -38,7 +38,7 @@ function instant(value: unknown, field: string): string | undefined {
 }
 
 /** Parses one instinct file; throws with the reason when it cannot be used. */
-export function parseInstinctFile(content: string, fileName: string): IncomingInstinct {
+function parseInstinctFile(content: string, fileName: string): IncomingInstinct {
   const { data, body } = parseFrontmatter(content);
   const trigger = text(data.trigger);
   const action = text(data.action);

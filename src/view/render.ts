@@ -13,7 +13,7 @@ import { listConvictions } from '../learn/evolve.js';
 import { toView } from '../learn/records.js';
 import { renderFrontmatter } from '../core/frontmatter.js';
 
-export function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
+function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
   const base = slugify(row.key);
   const name = `${base}.md`;
   return taken.has(name) ? `${base}-${row.id}.md` : name;
@@ -57,7 +57,7 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
 }
 
 /** Renders the given instincts (all when omitted), removing files of instincts that no longer exist. */
-export function renderInstincts(store: Store, only?: readonly string[]): number {
+function renderInstincts(store: Store, only?: readonly string[]): number {
   const dir = store.paths.instincts;
   mkdirSync(dir, { recursive: true });
   const rows = store.instincts.list();
@@ -82,7 +82,7 @@ export function renderInstincts(store: Store, only?: readonly string[]): number 
   return written;
 }
 
-export function renderConvictions(store: Store): boolean {
+function renderConvictions(store: Store): boolean {
   // prettier-ignore
   const lines = [
     '# Convictions',
@@ -101,7 +101,7 @@ export function renderIdentity(store: Store): boolean {
   return writeFileIfChanged(store.paths.identity, `${JSON.stringify(store.identity.read(), null, 2)}\n`);
 }
 
-export function ensureLayout(store: Store): void {
+function ensureLayout(store: Store): void {
   const p = store.paths;
   for (const dir of [p.instincts, p.sessions, p.episodes, p.exports, p.logs]) mkdirSync(dir, { recursive: true });
   if (!existsSync(p.convictions)) renderConvictions(store);

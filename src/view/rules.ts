@@ -14,7 +14,7 @@ import type { InstinctView } from '../learn/records.js';
 export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'>;
 
 export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+type Platform = (typeof PLATFORMS)[number];
 export const RULE_FORMATS = ['claude-md', 'agents-md', 'cursorrules', 'windsurfrules', 'skill'] as const;
 export type RuleFormat = (typeof RULE_FORMATS)[number];
 
@@ -102,7 +102,7 @@ export function countRuleBullets(markdown: string): number {
   return (markdown.match(/^- `[^`]+`/gm) ?? []).length;
 }
 
-export interface InjectResult {
+interface InjectResult {
   target: string;
   rule_count: number;
   changed: boolean;
@@ -134,7 +134,7 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   return { target, rule_count: ruleCount, changed: true };
 }
 
-export interface ParsedPattern {
+interface ParsedPattern {
   pattern: string;
   category: Category;
   /** The count the line states, if any. */

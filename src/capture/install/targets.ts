@@ -18,7 +18,7 @@ export interface HookSpec {
   timeout?: number;
 }
 
-export type McpFormat = 'claude-json' | 'json' | 'codex-toml';
+type McpFormat = 'claude-json' | 'json' | 'codex-toml';
 
 export interface Target {
   agent: Agent;

@@ -4,7 +4,7 @@
  * Pure functions; the error text is redacted later (redact.ts), like every stored field.
  */
 import type { Outcome } from '../../store/observations.js';
-import { asObject, nonBlank, num } from '../fields.js';
+import { asObject, nonBlank, num } from '../../core/fields.js';
 
 /** Tool errors that mean the call never ran because a person or a hook refused it. */
 const BLOCKED = [
@@ -48,7 +48,7 @@ export function summariseError(text: string): string {
   return summary.replace(/\s+/g, ' ').trim();
 }
 
-export interface ResultFacts {
+interface ResultFacts {
   outcome: Outcome;
   /** The one-line summary of what went wrong ('' when nothing did), not yet redacted. */
   error: string;

@@ -6,7 +6,7 @@
  */
 import type { ProjectInfo } from '../../core/project.js';
 import type { NewObservation } from '../../store/observations.js';
-import { type Obj, asObject, nonBlank } from '../fields.js';
+import { type Obj, asObject, nonBlank } from '../../core/fields.js';
 import { baseCommand, isNoiseCommand } from './command.js';
 import { absolutePath, fileData, filePaths } from './files.js';
 import { type CallResult, durationOf, resultFacts } from './outcome.js';
@@ -83,7 +83,7 @@ function summarise(kind: ToolKind, tool: string, input: Obj, files: readonly str
 }
 
 /** An observation (not yet redacted), or the reason the call is noise. */
-export type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
+type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
 
 export function mapToolCall(call: ToolCall): Mapped {
   const kind = toolKind(call.tool);

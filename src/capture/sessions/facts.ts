@@ -7,7 +7,7 @@ import { parseStringArray } from '../../store/json.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { CHANGING_KINDS, toolKind } from '../map/tool-kind.js';
 
-export interface SessionFacts {
+interface SessionFacts {
   startedAt: string;
   endedAt: string;
   toolCounts: Record<string, number>;

@@ -9,7 +9,7 @@ import type { Store } from '../../store/store.js';
 import { sessionFacts, summaryText } from './facts.js';
 import { sessionFileName } from './files.js';
 
-export interface SessionEndInput {
+interface SessionEndInput {
   source: string;
   sessionId: string;
   cwd: string;

@@ -4,6 +4,7 @@
  * its Claude Code transcript.
  */
 import { readFileSync } from 'node:fs';
+import { baseCommand } from '../../capture/map/command.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { parseJsonObject, parseStringArray } from '../../store/json.js';
 
@@ -17,29 +18,17 @@ export interface SessionEvent {
   files: string[];
   outcome: 'ok' | 'error' | 'blocked';
   error: string;
-  /** Bash: the first word of the command (seed 000's base_command). */
+  /** Bash: the program and its subcommand ("git commit"), as capture records it in base_command. */
   baseCommand: string;
 }
 
-export const MAX_TRANSCRIPT_BYTES = 50_000_000;
-
-/** The program a shell command runs, skipping env assignments, sudo and `cd x &&`. */
-export function baseCommandOf(command: string): string {
-  const parts = command.split(/&&|\|\||;/).map((p) => p.trim());
-  for (const part of parts) {
-    const words = part.split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w) && w !== 'sudo' && w !== 'time' && w !== 'env');
-    const first = words[0]?.replace(/^.*\//, '') ?? '';
-    if (!/^[\w][\w.+-]*$/.test(first)) continue;
-    if (first !== 'cd' && first !== 'export' && first !== 'source') return first;
-  }
-  return '';
-}
+const MAX_TRANSCRIPT_BYTES = 50_000_000;
 
 export function eventsFromObservations(rows: readonly ObservationRow[]): SessionEvent[] {
   return rows.map((r) => {
     const data = parseJsonObject(r.data);
     const event = (['tool', 'prompt', 'session_start', 'session_end'] as const).find((e) => e === r.event) ?? 'tool';
-    const base = typeof data.base_command === 'string' ? data.base_command : r.tool === 'Bash' ? baseCommandOf(r.input) : '';
+    const base = typeof data.base_command === 'string' ? data.base_command : r.tool === 'Bash' ? baseCommand(r.input) : '';
     return {
       ts: r.ts,
       event,
@@ -82,7 +71,7 @@ function toolInput(name: string, input: Record<string, unknown>): { input: strin
   return { input: JSON.stringify(input).slice(0, 500), files: [], intent: '' };
 }
 
-export interface Transcript {
+interface Transcript {
   sessionId: string;
   cwd: string;
   events: SessionEvent[];
@@ -133,7 +122,7 @@ export function readTranscript(path: string): Transcript {
           ...t,
           outcome: 'ok',
           error: '',
-          baseCommand: block.name === 'Bash' ? baseCommandOf(t.input) : '',
+          baseCommand: block.name === 'Bash' ? baseCommand(t.input) : '',
         };
         events.push(e);
         if (block.id) pending.set(block.id, e);

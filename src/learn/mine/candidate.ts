@@ -1,7 +1,7 @@
 /** What a miner proposes: a pattern seen in one session, before the quality gate and the tally. */
 import type { Category, Domain } from '../../core/domain.js';
 
-export type MinerName = 'error-fix' | 'recovery' | 'preference' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
+type MinerName = 'error-fix' | 'recovery' | 'preference' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
 
 export interface Candidate {
   /** Pattern key (seed 002 prefix:body). */

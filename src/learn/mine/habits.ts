@@ -19,7 +19,7 @@ import {
   splitCommand,
 } from './commands.js';
 
-export const SEQUENCE_WINDOW_MS = 5 * 60_000;
+const SEQUENCE_WINDOW_MS = 5 * 60_000;
 const MAX_COMBO = 4;
 
 const PURPOSE_VERB: Record<Purpose, string> = {

@@ -10,7 +10,7 @@ import { IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, ADDITIVE, call, defineTo
 import { categoryFilter, record, textArg } from '../schemas.js';
 
 /** Resolves a client-supplied path and refuses anything outside the allowed roots. */
-export function resolveAllowedPath(ctx: ToolContext, target: string): string {
+function resolveAllowedPath(ctx: ToolContext, target: string): string {
   if (!target.trim()) throw new UsageError('The path is empty.');
   if (target.includes('\u0000')) throw new UsageError('The path contains a NUL byte.');
   const absolute = resolve(ctx.allowedRoots[0] ?? process.cwd(), target);

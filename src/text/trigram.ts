@@ -5,7 +5,7 @@ import { codeTokens } from './words.js';
 
 /** The shapes of a code identifier: snake_case, camelCase, a dotted or slashed path, letters mixed with digits. */
 export function isIdentifier(token: string): boolean {
-  return token.includes('_') || /[a-z][A-Z]/.test(token) || /[a-zA-Z0-9][./][a-zA-Z]/.test(token) || /[a-zA-Z]\d|\d[a-zA-Z]/.test(token);
+  return token.includes('_') || /[a-z][A-Z]|[a-zA-Z0-9][./][a-zA-Z]|[a-zA-Z]\d|\d[a-zA-Z]/.test(token);
 }
 
 /**

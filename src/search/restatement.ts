@@ -14,7 +14,7 @@
  *   at least 2 shared attribute words, or 1 when the newer text says it changed ("now",
  *   "instead", "switched", "désormais", ...).
  */
-import { words } from '../core/words.js';
+import { wordSet } from '../text/words.js';
 
 export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `number:${string}`;
 
@@ -199,14 +199,14 @@ function parse(text: string, known: readonly string[], ignore: ReadonlySet<strin
     addValue(values, 'entity', n);
     rest = rest.replace(wholeWord(n), ' ');
   }
-  const kept = new Set([...words(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
+  const kept = new Set([...wordSet(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
   return { values, rest: kept };
 }
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
 
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
-  const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...words(w)]));
+  const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...wordSet(w)]));
   // The subject is not a value: "1 uses mise" must not read as a number 1.
   const strip = (text: string) =>
     (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);

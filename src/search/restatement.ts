@@ -14,6 +14,7 @@
  *   at least 2 shared attribute words, or 1 when the newer text says it changed ("now",
  *   "instead", "switched", "désormais", ...).
  */
+import { CHANGE_WORDS, CONTRACTIONS, ENGLISH, FRENCH, stopSet } from '../text/stopwords.js';
 import { wordSet } from '../text/words.js';
 
 export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `number:${string}`;
@@ -147,17 +148,8 @@ export const MAX_WORD_SLOT = 2;
 /** Share of the shorter text's attribute words that both must have. */
 export const MIN_ATTRIBUTE_COVERAGE = 0.5;
 
-const STOP = new Set(
-  (
-    'the a an is was are were be been being to of for in on at by with and or but it its this that these those from as into than then ' +
-    'our my your their his her we they you he she i me us them there here so also just very more less about over under after before ' +
-    'now currently today changed change changes moved move moves updated update improved improve increased decreased dropped reduced raised ' +
-    'became become becomes switched switch instead no not longer anymore new old latest previous previously again still actually set ' +
-    'has have had get got gets use uses used using make makes made prefer prefers preferred like likes need needs want wants said says ' +
-    'le la les de du des est sont était un une et ou en au aux pour par sur dans avec ce cet cette ces nous vous ils elle il on ' +
-    'maintenant désormais plutôt changé passé passe devenu devient nouveau nouvelle ancien ancienne plus utilise utilisé préfère'
-  ).split(' '),
-);
+// Function words, and the verbs of change and of holding a value: the rest is the attribute.
+const STOP = stopSet(ENGLISH, FRENCH, CONTRACTIONS, CHANGE_WORDS);
 
 const CHANGE_MARKER =
   /\b(now|instead|switched|changed|moved|updated|improved|no longer|anymore|from now on|these days|nowadays)\b|(désormais|maintenant|plutôt|à la place|n['’]\w+ plus|est passée?|a changé|a été déplacée?)/iu;

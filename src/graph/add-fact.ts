@@ -9,7 +9,7 @@ import { emotionalWeightOf } from './access.js';
 import { type EntityInput, upsertEntity } from './entities.js';
 import { type MergeFact, type MergePlan, planMerge } from './fact-merge.js';
 import { type Fact, type NewFact, type Origin, insertFact, reconsolidateRow } from './facts.js';
-import { ftsTerms } from './fts.js';
+import { factTerms } from '../text/terms.js';
 import { type MemoryType, classifyMemoryType, isMutable } from './memory-type.js';
 import { type Relation, RELATIONS, normalizeRelation, relationCategory } from './ontology.js';
 
@@ -74,7 +74,7 @@ function mergeCandidates(store: Store, sourceId: number, targetId: number, descr
   const time = { now };
   const near = facts.list({ sameSourceOrTarget: { source_id: sourceId, target_id: targetId }, time }, { order: 'recent', limit: 300 });
   const seen = new Set(near.map((f) => f.id));
-  const lexical = facts.matchText(ftsTerms(description), { time }, 10).filter((h) => !seen.has(h.id));
+  const lexical = facts.matchText(factTerms(description), { time }, 10).filter((h) => !seen.has(h.id));
   const extra = lexical.length ? facts.byIds(lexical.map((h) => h.id)) : [];
   return [...near, ...extra];
 }

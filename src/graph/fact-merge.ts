@@ -26,7 +26,8 @@ import type { Fact } from './facts.js';
 import { isMutable } from './memory-type.js';
 import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
 import { detectRestatement, saysChanged } from '../search/restatement.js';
-import { JACCARD_DUPLICATE, textJaccard, words } from './similarity.js';
+import { JACCARD_DUPLICATE, textJaccard } from './similarity.js';
+import { wordSet } from '../text/words.js';
 
 /** What merging looks at in a fact. */
 export type MergeFact = Pick<
@@ -49,8 +50,8 @@ const SINGLE_CHOICE_RELATIONS: ReadonlySet<Relation> = new Set(['prefers', 'deci
 /** Restatement of `older` by `incoming`: the attribute must lie beyond subject and verb. */
 /** A target whose name is most of the description (a preference recorded as the sentence itself). */
 function isFreeTextTarget(f: Pick<MergeFact, 'target' | 'description'>): boolean {
-  const t = words(f.target);
-  const d = words(f.description);
+  const t = wordSet(f.target);
+  const d = wordSet(f.description);
   return t.size >= 3 && [...t].filter((w) => d.has(w)).length / Math.max(1, d.size) > 0.5;
 }
 

@@ -13,7 +13,7 @@ import type { Store } from '../store/store.js';
 import { activations } from './access.js';
 import { activationFactor } from './activation.js';
 import type { Fact } from './facts.js';
-import { ftsTerms } from './fts.js';
+import { factTerms } from '../text/terms.js';
 import { BM25_WEIGHT, SEMANTIC_WEIGHT, type RankedIds, reciprocalRankFusion, recencyDecay } from './fusion.js';
 import type { MemoryType } from './memory-type.js';
 import type { Relation } from './ontology.js';
@@ -150,7 +150,7 @@ export function vectorFacts(
 
 export function searchFacts(store: Store, q: FactSearch): ScoredFact[] {
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
-  const bm25 = store.graph.facts.matchText(ftsTerms(q.text), scope(store, q), limit).map((h) => h.id);
+  const bm25 = store.graph.facts.matchText(factTerms(q.text), scope(store, q), limit).map((h) => h.id);
   const pool = q.queryVector ? (q.pool ?? loadVectorPool(store, q, q.model ?? 'default')) : undefined;
   const vector = q.queryVector && pool ? vectorFacts(pool, q.queryVector, q, limit) : [];
   const lists: RankedIds[] = vector.length

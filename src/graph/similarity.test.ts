@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JACCARD_DUPLICATE, cosine, jaccard, textJaccard, words } from './similarity.js';
+import { JACCARD_DUPLICATE, cosine, jaccard, textJaccard } from './similarity.js';
 
 describe('Jaccard on words of 2+ characters', () => {
-  it('drops one-character words and punctuation', () => {
-    expect([...words('A b cd, EF! gh-ij')]).toEqual(['cd', 'ef', 'gh', 'ij']);
-  });
-
   it('computes |A ∩ B| / |A ∪ B|', () => {
     expect(jaccard(new Set(['a1', 'b2']), new Set(['b2', 'c3']))).toBeCloseTo(1 / 3);
     expect(jaccard(new Set(), new Set())).toBe(0);

@@ -1,8 +1,5 @@
 /** Text and vector similarity used by deduplication, chunking and search. Pure. */
-
-// Words are shared with restatement detection in search (below the graph).
-export { words } from '../core/words.js';
-import { words } from '../core/words.js';
+import { wordSet } from '../text/words.js';
 
 /** |A ∩ B| / |A ∪ B|; two empty sets are not similar (0). */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -13,7 +10,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 }
 
 export function textJaccard(a: string, b: string): number {
-  return jaccard(words(a), words(b));
+  return jaccard(wordSet(a), wordSet(b));
 }
 
 /** Seed 003: two descriptions with Jaccard above 0.85 state the same fact. */

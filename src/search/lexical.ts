@@ -5,7 +5,10 @@
  * back to the terms when it does not parse.
  */
 import type { DocumentFilter, DocumentRepository } from '../store/documents/index.js';
-import { contentTerms, looksLikeFtsSyntax, shortCjkRuns, trigramTokens } from './query-text.js';
+import { shortCjkRuns } from '../text/cjk.js';
+import { looksLikeFtsSyntax } from '../text/query.js';
+import { searchTerms } from '../text/terms.js';
+import { trigramTokens } from '../text/trigram.js';
 
 export interface LexicalList {
   ids: number[];
@@ -51,7 +54,7 @@ export function bm25List(
   query: string,
   filter: DocumentFilter,
   limit: number,
-  terms = contentTerms(query),
+  terms = searchTerms(query),
 ): LexicalList {
   const options = { filter, limit };
   if (looksLikeFtsSyntax(query)) {

@@ -16,7 +16,8 @@ import type { Store } from '../store/store.js';
 import { type Embedder, LAZY_REPAIR_MAX } from './embeddings.js';
 import type { AppliedModifiers } from './modifiers.js';
 import { type SearchMode, searchMode } from './modes.js';
-import { contentTerms, sanitizeQuery } from './query-text.js';
+import { sanitizeQuery } from '../text/query.js';
+import { searchTerms } from '../text/terms.js';
 import type { RerankHook } from './rerank.js';
 import { namedSpeakers, withoutSpeakers } from './speakers.js';
 import { expansionStage } from './stages/expansion.js';
@@ -86,7 +87,7 @@ function planQuery(documents: DocumentRepository, request: SearchRequest, mode: 
   const tuning: Tuning = { ...DEFAULT_TUNING, ...request.tuning };
   const text = sanitizeQuery(request.query).trim();
   if (text === '') return undefined;
-  const terms = contentTerms(text);
+  const terms = searchTerms(text);
   // A named speaker is matched by speaker, not by the word: most documents that hold a
   // speaker's name are the other people addressing them.
   const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(documents, text) : new Set<string>();

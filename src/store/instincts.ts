@@ -1,5 +1,6 @@
 /** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { Category } from '../core/domain.js';
+import { words } from '../text/words.js';
 import { type Db, cachedStatement } from './db.js';
 
 export interface InstinctRow {
@@ -121,8 +122,7 @@ function likePattern(text: string): string {
 
 /** Free text as an FTS5 query of quoted terms, for callers that must never hit a syntax error. */
 export function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
-  const terms = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return terms.map((t) => `"${t}"`).join(` ${joiner} `);
+  return [...words(text)].map((t) => `"${t}"`).join(` ${joiner} `);
 }
 
 const UPDATABLE = new Set<keyof InstinctRow>([

@@ -9,7 +9,7 @@ import { TEST_RUNTIME } from './shared.js';
 export { REPO_ROOT } from './paths.js';
 export const BIN = join(REPO_ROOT, 'dist', 'cli', 'bin.js');
 
-interface CliResult {
+export interface CliResult {
   status: number;
   stdout: string;
   stderr: string;

@@ -79,4 +79,10 @@ describe('signalCandidate', () => {
     expect(contentSlug('never stash anything')).toBe('stash');
     expect(contentSlug('`mise run fmt` before committing')).toBe('mise-run-fmt-committing');
   });
+
+  it('leaves contraction fragments, elisions and courtesy out of the key', () => {
+    expect(contentSlug("please don't commit the .env file.")).toBe('commit-env-file');
+    expect(contentSlug("n'utilise pas l'API de prod")).toBe('api-prod');
+    expect(contentSlug('run `npm test:ci` on src/app.ts')).toBe('run-npm-test-ci-src-app-ts');
+  });
 });

@@ -71,7 +71,7 @@ describe('help and usage', () => {
 });
 
 describe('the store on disk', () => {
-  it('init is idempotent and creates the seed 000 layout', async () => {
+  it('init is idempotent and creates the readable layout', async () => {
     expect((await runCli(home.path, ['init'])).status).toBe(0);
     await runCliJson(home.path, ['observe', 'seq:a->b']);
     expect((await runCli(home.path, ['init'])).status).toBe(0);
@@ -136,16 +136,16 @@ describe('the store on disk', () => {
 });
 
 describe('moving instincts in and out', () => {
-  const seedFile = (trigger: string, confidence: number, extra = '') =>
+  const instinctFile = (trigger: string, confidence: number, extra = '') =>
     `---\ntrigger: "${trigger}"\naction: "prefer pure functions with explicit inputs/outputs"\nconfidence: ${confidence}\ndomain: code-style\ncreated: 2026-02-01T14:30:00Z\nlast_seen: 2026-02-07T10:15:00Z\n${extra}---\n\n# Prefer Functional Style\n\n## Evidence\n\n- Observed 12 instances of functional pattern preference\n`;
 
-  it('imports seed 000 instinct files, skipping a malformed one by name', async () => {
+  it('imports instinct files, skipping a malformed one by name', async () => {
     const dir = join(home.path, 'legacy');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'functional.md'), seedFile('when writing new functions', 0.7));
+    writeFileSync(join(dir, 'functional.md'), instinctFile('when writing new functions', 0.7));
     writeFileSync(join(dir, 'broken.md'), '---\ntrigger: [unclosed\n---\n');
     writeFileSync(join(dir, 'no-frontmatter.md'), '# just a note\n');
-    writeFileSync(join(dir, 'bad-confidence.md'), seedFile('x', 7));
+    writeFileSync(join(dir, 'bad-confidence.md'), instinctFile('x', 7));
     const result = await runCli(home.path, ['import-files', dir, '--json']);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);

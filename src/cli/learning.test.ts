@@ -174,7 +174,7 @@ describe('homunculus learn (built binary)', () => {
     expect(missing.stderr).toContain('Not found: pref:nope');
   });
 
-  it('prints seed 002 keys for the maintenance and insight commands', async () => {
+  it('prints the contract keys for the maintenance and insight commands', async () => {
     const h = home();
     for (const [i, day] of ['01', '02', '03'].entries()) insert(h, PNPM, `s${i}`, `2026-03-${day}T10:00:00Z`);
     await json(h, ['learn'], '2026-03-03T12:00:00Z');

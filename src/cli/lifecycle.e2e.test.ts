@@ -58,7 +58,7 @@ describe('lifecycle from the command line', () => {
     expect((await run<View>(400, 'get', 'pref:pkg=pnpm')).confidence).toBe(0.2);
   });
 
-  it('consolidates levels and reports stats in seed 002 shape', async () => {
+  it('consolidates levels and reports stats in the contract shape', async () => {
     const result = await run<Record<string, number>>(20, 'consolidate');
     expect(result).toMatchObject({ promoted_to_mature: 1, promoted_to_rule: 1, promoted_to_universal: 0, total: 1 });
     expect(await run(20, 'stats')).toEqual({

@@ -1,5 +1,5 @@
 /**
- * How much to inject (seed 003's context budget): four levels by how full the agent's
+ * How much to inject (the context budget): four levels by how full the agent's
  * context already is, per-category character budgets for the graph, and an overall cap of
  * min(6000 characters, 15% of the remaining context).
  *

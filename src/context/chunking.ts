@@ -1,5 +1,5 @@
 /**
- * Baddeley's working memory (seed 003): retrieved facts are grouped into at most 5
+ * Baddeley's working memory: retrieved facts are grouped into at most 5
  * thematic chunks. A fact joins a chunk of its category whose words overlap its own by
  * more than 0.2 (Jaccard); otherwise it opens a new chunk while there are fewer than 5;
  * past that it joins the closest chunk of its category, else the closest chunk. Pure.

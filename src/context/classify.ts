@@ -1,5 +1,5 @@
 /**
- * Deterministic task classification of a prompt (seed 003), English and French keywords.
+ * Deterministic task classification of a prompt, English and French keywords.
  * Each type scores its keyword hits (a question mark counts for "question"); the highest
  * wins, ties go to the more specific type (bugfix > debug > refactor > design > feature >
  * question); no hit is "unknown".

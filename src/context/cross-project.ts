@@ -1,5 +1,5 @@
 /**
- * Cross-project relevance (seed 003): another project matters to this one by the
+ * Cross-project relevance: another project matters to this one by the
  * dependencies they share and whether they share any other entity:
  *
  *   relevance = (sharedDeps / totalDeps) x 0.6 + (sharedEntities > 0 ? 0.4 : 0)

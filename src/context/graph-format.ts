@@ -1,5 +1,5 @@
 /**
- * Writing a chunk of facts by memory type (seed 003), within a character budget:
+ * Writing a chunk of facts by memory type, within a character budget:
  * procedural facts as "When X → Y", semantic facts grouped by their subject, episodic
  * facts in chronological order. Each fact carries its id (#n) as provenance.
  */

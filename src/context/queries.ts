@@ -1,5 +1,5 @@
 /**
- * 3-5 queries per prompt (seed 003's agentic retrieval), each with a category and a
+ * 3-5 queries per prompt (the agentic retrieval), each with a category and a
  * weight set by the task type, plus one for the identifiers and paths the prompt names.
  * Categories map to the relations (or memory types) they search.
  */

@@ -1,5 +1,5 @@
 /**
- * Mid-session recall (seed 000's recall hook): after an edit, the earlier sessions and
+ * Mid-session recall (the recall hook): after an edit, the earlier sessions and
  * episodes that touched the same file, as a short [RECALL] context. Said once per file per
  * session.
  */

@@ -1,5 +1,5 @@
 /**
- * Seed 003's agentic retrieval, up to the ranked facts: classify the task, generate 3-5
+ * The agentic retrieval, up to the ranked facts: classify the task, generate 3-5
  * queries, search each (BM25, plus vectors when an embedder is given, fused by RRF and
  * scored with ACT-R activation, confidence and recency), weigh by the query, expand the
  * best entities' neighbourhood two hops, and return the facts best first.

@@ -1,5 +1,5 @@
 /**
- * Session-start context (seed 000's start hook): convictions first, then a compact index of
+ * Session-start context (the start hook): convictions first, then a compact index of
  * instincts (trigger + confidence, not the action), skipping promoted ones, the count of
  * pending observations and where the full instinct files are. Above QMD_THRESHOLD instincts
  * it shows the START_TOP ranked for this project (its name and detected stack).

@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 export const CATEGORIES = ['sequence', 'preference', 'fix_pattern', 'combo'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Seed 002 key prefixes and the category each one implies. */
+/** Key prefixes and the category each one implies. */
 export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
   seq: 'sequence',
   pref: 'preference',
@@ -12,7 +12,7 @@ export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
   combo: 'combo',
 };
 
-/** Seed 000's ten domains. */
+/** The ten domains. */
 // prettier-ignore
 export const DOMAINS = [
   'code-style',
@@ -49,7 +49,7 @@ interface ParsedKey {
   category: Category;
 }
 
-/** Validates a `prefix:body` pattern key (seed 002) and tells which category it implies. */
+/** Validates a `prefix:body` pattern key and tells which category it implies. */
 export function parseKey(raw: string): ParsedKey {
   const key = typeof raw === 'string' ? raw.trim() : '';
   if (!key) throw new UsageError('The pattern key is empty.', 'Give a key such as "seq:lint->fix->lint" or "pref:pkg=pnpm".');

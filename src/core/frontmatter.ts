@@ -1,4 +1,4 @@
-/** Markdown with YAML frontmatter: the format of every rendered file (seed 000). */
+/** Markdown with YAML frontmatter: the format of every rendered file. */
 import YAML from 'yaml';
 
 export function renderFrontmatter(data: Record<string, unknown>, body: string): string {

@@ -1,5 +1,5 @@
 /**
- * A PID lock file (seed 003's GC lock, seed 000's observer.lock): one holder at a time.
+ * A PID lock file (the graph GC lock, the observer.lock): one holder at a time.
  * The file holds "<pid> <iso time>". A lock whose process is gone, or that has not been
  * refreshed for `staleMs`, is reclaimed. Holders of long jobs call `release.refresh()`.
  */

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** The rendered, human-readable layout of seed 000 under the home directory. */
+/** The rendered, human-readable layout under the home directory. */
 export interface HomePaths {
   home: string;
   db: string;

@@ -1,5 +1,5 @@
 /**
- * Which project a working directory belongs to: the fingerprint of seed 002 (hash of the
+ * Which project a working directory belongs to: the fingerprint (hash of the
  * git remote, else of the repository root), read from .git without spawning git, so hooks
  * stay fast.
  */

@@ -1,5 +1,5 @@
 /**
- * Communities of entities (seed 003): label propagation over the current facts, 5
+ * Communities of entities: label propagation over the current facts, 5
  * iterations or until stable, named after their hub (most connected member).
  *
  * Label propagation needs a deterministic tie-break to be testable. Nodes update in

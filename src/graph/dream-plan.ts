@@ -1,5 +1,5 @@
 /**
- * The dream cycle's decisions (seed 003, hippocampal replay), pure:
+ * The dream cycle's decisions (hippocampal replay), pure:
  *
  *   1. episodes sharing 2+ entities fall into the same cluster (transitively);
  *   2. in a cluster of 3+ episodes, a fact seen in 3+ episodes is reinforced by

@@ -1,7 +1,7 @@
 /**
  * Embeddings of facts and entities through an injected function, so the graph depends on
  * no particular model. Vectors carry the model's key; vectors of two models are never
- * compared. Seed 003: facts are embedded lazily (at most 20 per retrieval call), and two
+ * compared. Facts are embedded lazily (at most 20 per retrieval call), and two
  * current facts about the same entity with cosine > 0.92 are one fact: the older is
  * superseded by the newer.
  */
@@ -15,7 +15,7 @@ export type EmbedFn = ((texts: readonly string[]) => Promise<Float32Array[]> | F
 
 export const modelOf = (embed: EmbedFn): string => embed.model ?? 'default';
 
-/** Seed 003's lazy repair: at most this many embeddings per retrieval call. */
+/** The lazy repair: at most this many embeddings per retrieval call. */
 export const LAZY_EMBED_LIMIT = 20;
 
 export const factEmbeddingText = (f: { source: string; relation: Relation; target: string; description: string }): string =>

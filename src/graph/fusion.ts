@@ -1,5 +1,5 @@
 /**
- * Reciprocal Rank Fusion (seed 003), pure: score(d) = Σ_lists weight / (k + rank), ranks
+ * Reciprocal Rank Fusion, pure: score(d) = Σ_lists weight / (k + rank), ranks
  * 1-based, a list that misses d adds nothing. Seed weights: semantic 0.7, BM25 0.3, k 60.
  * The term is search's (one definition); the graph adds no qmd bonus and breaks ties by
  * best rank, so a fact first in one list beats one second in both at equal score.
@@ -30,5 +30,5 @@ export function reciprocalRankFusion(lists: readonly RankedIds[], k = RRF_K): { 
     .sort((a, b) => b.score - a.score || (bestRank.get(a.id) ?? 0) - (bestRank.get(b.id) ?? 0) || a.id - b.id);
 }
 
-/** Seed 003's recency factor: exp(-days / 90) (one definition, in search). */
+/** The recency factor: exp(-days / 90) (one definition, in search). */
 export { recencyDecay } from '../search/modifiers.js';

@@ -1,5 +1,5 @@
 /**
- * The graph's lifecycle GC (seed 003), at most every 6 hours, under a pid lock that a
+ * The graph's lifecycle GC, at most every 6 hours, under a pid lock that a
  * crashed holder releases after 60 seconds:
  *   1. expire facts whose ACT-R activation fell below -2.0 (forgotten: graph dimension only)
  *   2. trim the access log

@@ -1,5 +1,5 @@
 /**
- * Breadth-first expansion around entities (seed 003's getNeighborhood): the facts within
+ * Breadth-first expansion around entities (getNeighborhood): the facts within
  * `depth` hops, current (or true at a past instant). Hubs would flood it (a project node
  * touches everything), so hubs are not traversed, each entity contributes its strongest
  * few facts, and each level keeps a bounded frontier.

@@ -1,5 +1,5 @@
 /**
- * Seed 003's ontology as rules: relation labels, categories and opposites, the legacy
+ * The ontology as rules: relation labels, categories and opposites, the legacy
  * names older extractions used normalised onto the relations, and loose entity types
  * mapped onto the ten. The vocabularies themselves are shared with the store.
  */

@@ -10,7 +10,7 @@ import { reconsolidateFact } from './revise.js';
 import { cosine } from './similarity.js';
 
 describe('reciprocal rank fusion', () => {
-  it('weighs ranks as the seed says: 0.7/(60+r_sem) + 0.3/(60+r_bm25)', () => {
+  it('weighs ranks as the design says: 0.7/(60+r_sem) + 0.3/(60+r_bm25)', () => {
     const fused = reciprocalRankFusion([
       { ids: [1, 2], weight: 0.7 },
       { ids: [2, 3], weight: 0.3 },

@@ -1,5 +1,5 @@
 /**
- * Searching facts (seed 003's semantic search and BM25, fused by RRF), then scored:
+ * Searching facts (the semantic search and BM25, fused by RRF), then scored:
  *
  *   score = rrf x activationFactor(ACT-R) x confidence x exp(-days / 90)
  *

@@ -13,9 +13,9 @@ export function textJaccard(a: string, b: string): number {
   return jaccard(wordSet(a), wordSet(b));
 }
 
-/** Seed 003: two descriptions with Jaccard above 0.85 state the same fact. */
+/** Two descriptions with Jaccard above 0.85 state the same fact. */
 export const JACCARD_DUPLICATE = 0.85;
-/** Seed 003: two embeddings with cosine above 0.92 state the same fact. */
+/** Two embeddings with cosine above 0.92 state the same fact. */
 export const COSINE_DUPLICATE = 0.92;
 
 // One implementation of the vector maths for the whole engine.

@@ -18,7 +18,7 @@ import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
 import type { SessionSignal } from './mine/signals.js';
 import { DUPLICATE_THRESHOLD, keySimilarity } from './similarity.js';
 
-/** Seed 000: patterns observed three or more times (here: in three sessions) become instincts. */
+/** Patterns observed three or more times (here: in three sessions) become instincts. */
 export const INSTINCT_MIN_SESSIONS = 3;
 const MAX_EXAMPLES = 5;
 

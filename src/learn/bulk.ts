@@ -1,4 +1,4 @@
-/** import_patterns (seed 002): bulk observe, raising a row's stated count but never lowering. */
+/** import_patterns: bulk observe, raising a row's stated count but never lowering. */
 import { errorMessage } from '../core/errors.js';
 import type { Category } from '../core/domain.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,5 @@
 /**
- * Seed 000 observer step 7: domain clustering and promotion opportunities, flagged in
+ * Observer step 7: domain clustering and promotion opportunities, flagged in
  * identity.json. A cluster is a domain with at least 3 instincts at moderate confidence or
  * more; promotion candidates are instincts that meet the conviction criteria. Pure.
  */

@@ -42,7 +42,7 @@ describe('decay: max(0.20, c - 0.05 * floor((now - last_seen) / 7 days))', () =>
   it('ignores a last_seen in the future', () => {
     expect(effectiveConfidence(state(0.5), at(-3))).toBe(0.5);
   });
-  it('effective confidence of an untouched record is exactly the seed formula', () => {
+  it('effective confidence of an untouched record is exactly the decay formula', () => {
     for (const days of [0, 6, 7, 13, 14, 21, 35, 100]) {
       const seed = Math.max(0.2, Math.round((0.8 - 0.05 * Math.floor(days / 7)) * 1000) / 1000);
       expect(effectiveConfidence(state(0.8), at(days))).toBe(seed);

@@ -1,4 +1,4 @@
-/** Conviction promotion (seed 000 /homunculus-evolve): preview with reasons, then promote. */
+/** Conviction promotion (/homunculus-evolve): preview with reasons, then promote. */
 import type { ConvictionRow, InstinctRow } from '../store/instincts.js';
 import { parseJson } from '../store/json.js';
 import type { Store } from '../store/store.js';

@@ -1,7 +1,7 @@
 /**
- * Insight over the instinct log (seed 002): trending (observations per window), history
+ * Insight over the instinct log: trending (observations per window), history
  * (one pattern's timeline), effectiveness (suggestions later confirmed by an observation)
- * and the suggestion log the future suggest tool writes. Results use the seed's exact keys.
+ * and the suggestion log the future suggest tool writes. Results use the contract's exact keys.
  */
 import { DAY_MS } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The evidence-count face of an instinct (seed 002): raw < 5 <= mature < 10 <= rule,
+ * The evidence-count face of an instinct: raw < 5 <= mature < 10 <= rule,
  * universal = a rule observed in 2+ distinct projects. Patterns seen in the last 7 days
  * get +1 toward the mature threshold only.
  */

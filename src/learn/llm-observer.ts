@@ -1,5 +1,5 @@
 /**
- * The optional LLM observer (seed 000's observer agent, budgeted): given one session's
+ * The optional LLM observer (the observer agent, budgeted): given one session's
  * observations and the existing instincts, a model proposes patterns as structured output
  * validated by zod. They join the deterministic candidates and pass the same quality gate
  * and 3-session threshold. Any failure (budget, timeout, malformed answer) throws, and the

@@ -1,8 +1,8 @@
 /**
- * Store maintenance of seed 002, as library functions the CLI and the MCP server share:
+ * Store maintenance, as library functions the CLI and the MCP server share:
  * consolidate (levels, chains, FTS rebuild), detect_chains, find_duplicates and gc/housekeep
  * (decay, duplicate merges, orphan aliases, FTS rebuild; idempotent). Results use the
- * seed's exact keys.
+ * contract's exact keys.
  */
 import { errorMessage } from '../core/errors.js';
 import { type InstinctRow } from '../store/instincts.js';
@@ -47,7 +47,7 @@ export function countChainPairs(
   return pairs;
 }
 
-/** Seed 002 detect_chains: mines the observation log for instincts observed one after the other. */
+/** detect_chains: mines the observation log for instincts observed one after the other. */
 export function detectChains(
   store: Store,
   options: { windowMinutes?: number; minOccurrences?: number } = {},
@@ -169,7 +169,7 @@ function cleanOrphanAliases(store: Store): number {
   return store.transaction(() => store.instincts.deleteOrphanAliases());
 }
 
-/** Seed 002 gc() / housekeep(): safe to run at any time, a second run changes nothing. */
+/** gc() / housekeep(): safe to run at any time, a second run changes nothing. */
 export function housekeep(store: Store, options: { dedupThreshold?: number } = {}): GcResult {
   const decay = applyDecay(store);
   const { found, applied } = mergeDuplicates(store, options.dedupThreshold ?? DUPLICATE_THRESHOLD);

@@ -1,5 +1,5 @@
 /**
- * Conviction promotion (seed 000): score >= 0.75, age >= 14 days, last seen within 7 days,
+ * Conviction promotion: score >= 0.75, age >= 14 days, last seen within 7 days,
  * not already promoted. A promoted instinct below 0.40 is a possibly stale conviction.
  */
 import { DAY_MS } from '../core/clock.js';

@@ -1,5 +1,5 @@
 /**
- * `homunculus learn`: the observer of seed 000. Takes the lock, processes pending
+ * `homunculus learn`: the observer. Takes the lock, processes pending
  * observations session by session (one transaction each, so a crash leaves nothing half
  * applied and the next run resumes), mines candidates (deterministic miners, plus the LLM
  * observer when configured, which falls back on any failure), applies them, decays stale

@@ -1,5 +1,5 @@
 /**
- * Seed 003's memory tiers, where they apply to observations: processed observations older
+ * The memory tiers, where they apply to observations: processed observations older
  * than 30 days leave the working table for the archive (their ids stay reserved, so a later
  * import of the same transcript is still a no-op), their tool usage is added to monthly
  * aggregates, the preference-signal log keeps a rolling 500, and pattern tallies that never
@@ -43,7 +43,7 @@ interface MonthlyToolUsage {
   topTool: string;
 }
 
-/** Seed 003's tool-monthly view: archived aggregates plus the observations still live. */
+/** The tool-monthly view: archived aggregates plus the observations still live. */
 export function toolUsageMonthly(store: Store, options: { project?: string } = {}): MonthlyToolUsage[] {
   const rows = store.observations.toolUsage(options.project);
   const byMonth = new Map<string, MonthlyToolUsage>();

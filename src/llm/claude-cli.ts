@@ -1,7 +1,7 @@
 /**
  * The `claude -p` provider: the prompt goes in on stdin, `--output-format json` brings back
  * the answer and its token usage. HOMUNCULUS_OBSERVER=1 keeps the capture hooks of that
- * nested session from observing it (seed 000).
+ * nested session from observing it.
  */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';

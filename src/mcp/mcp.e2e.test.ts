@@ -49,7 +49,7 @@ const SEED_002_TOOLS = [
   'gc',
   'housekeep',
 ];
-/** Beyond seed 002: the rest of the engine's memory. */
+/** Beyond the instinct contract: the rest of the engine's memory. */
 const MEMORY_TOOLS = ['memory_context', 'graph_facts', 'memory_search', 'recall_file'];
 
 interface Rec {
@@ -341,7 +341,7 @@ describe('maintenance and insight', () => {
   });
 });
 
-describe('memory beyond seed 002', () => {
+describe('memory beyond the instinct contract', () => {
   it('searches every collection with filters and recalls what happened with a file', async () => {
     const hits = await call<{ results: { id: string; collection: string; score: number }[]; count: number }>(mcp.client, 'memory_search', {
       query: 'missing await promise',

@@ -6,7 +6,7 @@
  *   3. feedback: words the best lexical hits share, as a lighter list;
  *   4. fusion: RRF (k = 60, original-query lists 2x, top-rank bonus);
  *   5. expansion: neighbour spreading, thread evidence, time hints, speaker focus;
- *   6. finish: seed 003's modifiers (confidence, activation, recency), filters, an optional
+ *   6. finish: the modifiers (confidence, activation, recency), filters, an optional
  *      reranker, the limit.
  * Each stage records its timing; fusion, expansion and finish each add their part to every
  * hit's explanation.

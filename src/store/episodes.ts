@@ -1,4 +1,4 @@
-/** Episodes (seed 000): notable one-offs below the instinct threshold, kept until they recur. SQL only. */
+/** Episodes: notable one-offs below the instinct threshold, kept until they recur. SQL only. */
 import { type Db, cachedStatement } from './db.js';
 import { type FileRef, fileSuffixPattern } from './sessions.js';
 

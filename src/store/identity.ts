@@ -1,4 +1,4 @@
-/** identity (seed 000): session_count, last_session, promotion timestamps, cluster flags. */
+/** identity: session_count, last_session, promotion timestamps, cluster flags. */
 import { type Db, cachedStatement } from './db.js';
 
 interface Identity {

@@ -86,7 +86,7 @@ export interface InstinctRepository {
   delete(id: number): void;
   list(filter?: ListFilter): InstinctRow[];
   count(filter?: Pick<ListFilter, 'project' | 'includeGlobal' | 'seenSince'>): number;
-  /** Seed 002 syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
+  /** Query syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
   search(query: string, limit?: number): { rows: InstinctRow[]; mode: 'fts' | 'like' };
   /** Instincts holding any of `terms`, best BM25 first. */
   matchTerms(terms: readonly string[], options: { project?: string; excludePromoted?: boolean; limit: number }): TermMatch[];

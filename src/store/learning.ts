@@ -50,7 +50,7 @@ export interface LearningRepository {
   pruneSightings(before: string, below: number): number;
 
   addSignal(s: SignalRow): boolean;
-  /** Seed 003's rolling window: keeps the newest `max` signals. */
+  /** The rolling window: keeps the newest `max` signals. */
   trimSignals(max: number): number;
 
   startRun(at: string, pid: number): number;
@@ -61,7 +61,7 @@ export interface LearningRepository {
   countRuns(status: RunRow['status']): number;
 
   addSuggestion(row: { pattern: string; project: string; source: string; suggested_at: string }): void;
-  /** Seed 002: an observe() confirms the most recent unconfirmed suggestion of that pattern. */
+  /** An observe() confirms the most recent unconfirmed suggestion of that pattern. */
   confirmSuggestion(pattern: string, at: string): boolean;
   suggestionStats(since: string): SuggestionStats[];
 }

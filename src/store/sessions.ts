@@ -1,4 +1,4 @@
-/** Session summaries (seed 000): one row per agent session. SQL only. */
+/** Session summaries: one row per agent session. SQL only. */
 import { type Db, cachedStatement } from './db.js';
 
 export interface SessionRow {

@@ -1,5 +1,5 @@
 /**
- * `export` / `import`: a tarball of instincts only (seed 000 privacy: no observations, no
+ * `export` / `import`: a tarball of instincts only (privacy: no observations, no
  * code, no sessions). manifest.json carries the records; the .md files are for people.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * episodes/*.md in seed 000's format (date, type: episode, project, tags, then a title and
+ * episodes/*.md in the readable format (date, type: episode, project, tags, then a title and
  * the story), regenerated from the episodes table; files of removed (promoted) episodes go.
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';

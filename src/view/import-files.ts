@@ -1,4 +1,4 @@
-/** `import-files DIR`: instinct .md files in seed 000's format, from the file-based tools. */
+/** `import-files DIR`: instinct .md files in the readable format, from the file-based tools. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseInstant } from '../core/clock.js';

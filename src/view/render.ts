@@ -1,5 +1,5 @@
 /**
- * The readable view of seed 000 under the home directory, regenerated from the database
+ * The readable view under the home directory, regenerated from the database
  * (the source of truth): instincts/personal/*.md, convictions.md, identity.json.
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';

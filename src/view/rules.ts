@@ -1,5 +1,5 @@
 /**
- * Learned rules rendered for every agent's rule file (seed 002 exports): CLAUDE.md,
+ * Learned rules rendered for every agent's rule file (the MCP contract's exports): CLAUDE.md,
  * AGENTS.md (Codex), .cursorrules, .windsurfrules and SKILL.md, plus idempotent injection
  * between markers and the reverse parse of backtick-wrapped patterns.
  */
@@ -144,7 +144,7 @@ interface ParsedPattern {
 
 /**
  * Finds backtick-wrapped `prefix:body` patterns, one per line, with a count such as "(12)",
- * "x12", "12x", "evidence: 12" or "confidence: 12" (seed 002's word for the count) and the explain text after a dash or colon.
+ * "x12", "12x", "evidence: 12" or "confidence: 12" (the MCP contract's word for the count) and the explain text after a dash or colon.
  * A backticked word:thing that is not a valid pattern counts as skipped.
  */
 export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]; skipped: number } {

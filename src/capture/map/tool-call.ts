@@ -1,6 +1,6 @@
 /**
  * The one mapping from an agent's tool call (its input and its result) to an observation,
- * shared by the live hooks and the transcript import: seed 000's per-tool context (the
+ * shared by the live hooks and the transcript import: the per-tool context (the
  * input worth storing, the intent, data for the miners), the files, the outcome. Pure. The
  * text it returns is raw: build.ts passes it through redact.ts before anything stores it.
  */
@@ -43,7 +43,7 @@ export function shellCommand(input: Obj): string {
   return '';
 }
 
-/** What a tool call did, in seed 000's per-tool terms: the input worth storing, the intent the agent gave, data for the miners. */
+/** What a tool call did, in per-tool terms: the input worth storing, the intent the agent gave, data for the miners. */
 function summarise(kind: ToolKind, tool: string, input: Obj, files: readonly string[]): CallSummary {
   const description = nonBlank(input.description) ?? nonBlank(input.instruction) ?? nonBlank(input.explanation) ?? '';
   switch (kind) {

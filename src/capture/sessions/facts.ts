@@ -1,5 +1,5 @@
 /**
- * What a session's observations say about it (seed 000's session summary): tools used and
+ * What a session's observations say about it (the session summary): tools used and
  * how often, files changed, errors, prompts, and the deterministic summary paragraph. Pure.
  */
 import { truncate } from '../../core/text.js';

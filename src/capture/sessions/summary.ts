@@ -1,5 +1,5 @@
 /**
- * Session summaries (seed 000): one row per session, upserted from its observations at
+ * Session summaries: one row per session, upserted from its observations at
  * every stop, so a session's summary grows with it; the session is counted once, when its
  * row is created.
  */

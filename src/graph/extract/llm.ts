@@ -1,5 +1,5 @@
 /**
- * Extraction by a language model (seed 003's graph builder), behind an injected
+ * Extraction by a language model (the graph builder), behind an injected
  * `complete(prompt) => Promise<string>` so the graph needs no provider of its own.
  *
  * The prompt carries the ontology, up to 100 existing entities and 50 existing facts (so

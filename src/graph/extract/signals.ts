@@ -1,6 +1,6 @@
 /**
  * A small preference and decision detector for user prompts, English and French (after
- * seed 003's signal tracker; the learning layer has the fuller tracker): explicit
+ * the signal tracker; the learning layer has the fuller tracker): explicit
  * preferences ("always", "never", "I prefer", "toujours", "jamais", "je préfère"),
  * principles (SSOT, DRY, KISS, YAGNI, TDD, library-first), corrections ("no, ...",
  * "I told you", "arrête", "je t'ai dit") and decisions ("let's go with", "on part sur").

@@ -4,7 +4,7 @@ import type { Category, Domain } from '../../core/domain.js';
 type MinerName = 'error-fix' | 'recovery' | 'preference' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
 
 export interface Candidate {
-  /** Pattern key (seed 002 prefix:body). */
+  /** Pattern key (prefix:body). */
   key: string;
   category: Category;
   domain: Domain;

@@ -5,7 +5,7 @@ import { MAX_SIGNALS_PER_SESSION, contentSlug, extractSignals, sessionSignals, s
 
 const signals = (text: string): string[] => extractSignals(text).map((s) => `${s.type}: ${s.signal}`);
 
-describe('extractSignals (seed 003 signal tracker)', () => {
+describe('extractSignals (signal tracker)', () => {
   it('reads English preferences and corrections', () => {
     expect(signals('Use pnpm, not npm.')).toEqual(['explicit: use pnpm not npm']);
     expect(signals('no, use pnpm instead of npm')).toEqual(['correction: use pnpm not npm']);

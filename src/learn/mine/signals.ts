@@ -1,5 +1,5 @@
 /**
- * Seed 003's signal tracker: user preferences and corrections read from prompts, in English
+ * The signal tracker: user preferences and corrections read from prompts, in English
  * and French. Code blocks are skipped; each signal is normalised (lower case, collapsed
  * spaces, neutral prefixes removed, negatives kept), deduplicated per session, at most 10
  * per session. Long pasted prompts (plans, review dumps) are not read: a preference is said,

@@ -1,5 +1,5 @@
 /**
- * The finish: seed 003's modifiers (confidence, activation, recency, superseded), the
+ * The finish: the modifiers (confidence, activation, recency, superseded), the
  * filters (neighbours may lie outside them), the order, an optional reranker, the minimum
  * score and the limit.
  */

@@ -5,9 +5,9 @@
  * observer when configured, which falls back on any failure), applies them, decays stale
  * instincts, flags domain clusters, renders the changed files and writes the logs.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../core/fs.js';
+import { writeFileAtomic, ensureDir } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import { errorMessage } from '../core/errors.js';
@@ -120,7 +120,7 @@ function processSession(
 }
 
 function writeLogs(store: Store, report: LearnReport): void {
-  mkdirSync(dirname(store.paths.observerLog), { recursive: true });
+  ensureDir(dirname(store.paths.observerLog));
   appendFileSync(store.paths.observerLog, `${observerLogLine(report)}\n`);
   for (const f of report.llm.fallbacks)
     appendFileSync(store.paths.observerLog, `${report.finished_at}   llm fallback for ${f.session}: ${f.reason}\n`);

@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { mergeInstinct } from '../learn/merge.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
+import { ensureDir } from '../core/fs.js';
 
 const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
@@ -83,7 +84,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     mkdirSync(join(staging, 'instincts'));
     rows.forEach((r, i) => writeFileSync(join(staging, 'instincts', `${String(i).padStart(5, '0')}.md`), renderInstinctMarkdown(store, r)));
-    mkdirSync(dirname(file), { recursive: true });
+    ensureDir(dirname(file));
     await tar.create({ gzip: true, file, cwd: staging, portable: true }, ['manifest.json', 'instincts']);
     return { file, instincts: rows.length };
   } finally {

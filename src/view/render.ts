@@ -2,9 +2,9 @@
  * The readable view under the home directory, regenerated from the database
  * (the source of truth): instincts/personal/*.md, convictions.md, identity.json.
  */
-import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileIfChanged } from '../core/fs.js';
+import { writeFileIfChanged, ensureDir } from '../core/fs.js';
 import { slugify } from '../core/text.js';
 import { parseJsonObject } from '../store/json.js';
 import { type InstinctRow } from '../store/instincts.js';
@@ -59,7 +59,7 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
 /** Renders the given instincts (all when omitted), removing files of instincts that no longer exist. */
 function renderInstincts(store: Store, only?: readonly string[]): number {
   const dir = store.paths.instincts;
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const rows = store.instincts.list();
   const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
   const wanted = only ? new Set(only) : undefined;
@@ -103,7 +103,7 @@ export function renderIdentity(store: Store): boolean {
 
 function ensureLayout(store: Store): void {
   const p = store.paths;
-  for (const dir of [p.instincts, p.sessions, p.episodes, p.exports, p.logs]) mkdirSync(dir, { recursive: true });
+  for (const dir of [p.instincts, p.sessions, p.episodes, p.exports, p.logs]) ensureDir(dir);
   if (!existsSync(p.convictions)) renderConvictions(store);
   if (!existsSync(p.identity)) renderIdentity(store);
 }

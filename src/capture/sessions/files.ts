@@ -3,11 +3,11 @@
  * session_id, tools_used, continues_from), tool frequencies and files touched. Files of
  * sessions older than 30 days move to sessions/_archived/ (T2 expiry).
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY_MS } from '../../core/clock.js';
 import { renderFrontmatter } from '../../core/frontmatter.js';
-import { writeFileIfChanged } from '../../core/fs.js';
+import { writeFileIfChanged, ensureDir } from '../../core/fs.js';
 import { parseStringArray } from '../../store/json.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
@@ -98,7 +98,7 @@ export function archiveSessions(store: Store): number {
   for (const row of rows) {
     const live = join(store.paths.sessions, fileNameOf(row));
     if (!existsSync(live)) continue;
-    mkdirSync(archive, { recursive: true });
+    ensureDir(archive);
     renameSync(live, join(archive, fileNameOf(row)));
     moved++;
   }

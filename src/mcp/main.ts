@@ -13,7 +13,8 @@ const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
 
 Serves the instinct MCP contract (23 tools) and the memory tools: over stdio by default
 (protocol messages on stdout, logs on stderr), or Streamable HTTP at
-http://127.0.0.1:<port>/mcp with --http, bound to loopback, refusing foreign Host and Origin.
+http://127.0.0.1:<port>/mcp with --http, bound to loopback, refusing foreign Host and Origin,
+and asking for the token in <home>/server-token (Authorization: Bearer ...).
 
 Options:
   --http        serve Streamable HTTP instead of stdio
@@ -73,11 +74,16 @@ async function serve(args: McpArgs): Promise<void> {
   const store = openStore({ home: args.home });
   const ctx = toolContext(store);
   if (args.http) {
-    const handle = await serveMcpHttp(ctx, packageVersion(), args.port).catch((err: unknown) => {
+    const { serverToken } = await import('../core/token.js');
+    const handle = await serveMcpHttp(ctx, packageVersion(), serverToken(store.paths.serverToken), args.port).catch((err: unknown) => {
       store.close();
       throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(args.port, err) : err;
     });
-    process.stderr.write(`homunculus mcp: serving ${handle.url}\n`);
+    process.stderr.write(
+      `homunculus mcp: serving ${handle.url}\n` +
+        `  clients send: Authorization: Bearer <the token in ${store.paths.serverToken}>\n` +
+        `  e.g. claude mcp add --transport http homunculus ${handle.url} --header "Authorization: Bearer $(cat '${store.paths.serverToken}')"\n`,
+    );
     await new Promise<void>((done) => {
       const stop = () => void handle.close().then(done);
       process.once('SIGINT', stop);

@@ -36,6 +36,11 @@ export interface LearnOptions {
    * sits above learning: `all` when every instinct may have changed (decay, a crashed run).
    */
   render?: (store: Store, changes: { all: boolean; keys: string[] }) => void;
+  /**
+   * Runs in the transaction that marks a session's observations processed, for work that
+   * must follow from it (the graph): recorded with the learning, it survives a crash.
+   */
+  onSessionLearned?: (sessionId: string) => void;
 }
 
 export const lockPath = (store: Store): string => join(store.paths.locks, 'observer.lock');
@@ -100,6 +105,7 @@ function processSession(
   extra: readonly Candidate[],
   report: LearnReport,
   changedKeys: Set<string>,
+  onLearned?: (sessionId: string) => void,
 ): void {
   const mined = mineSession(session.valid);
   const candidates = uniqueByKey([...mined.candidates, ...extra]);
@@ -114,6 +120,7 @@ function processSession(
       ended: session.ended,
     });
     store.observations.markProcessed(session.pendingIds, store.clock.now().toISOString());
+    onLearned?.(session.sessionId);
     mergeChanges(report, changes);
     for (const c of [...changes.created, ...changes.reinforced, ...changes.contradictions]) changedKeys.add(c.pattern);
   });
@@ -164,7 +171,7 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
             options.observer && session.valid.some((o) => !o.processed)
               ? await llmCandidates(store, options.observer, session, report)
               : [];
-          processSession(store, session, extra, report, changedKeys);
+          processSession(store, session, extra, report, changedKeys, options.onSessionLearned);
         } catch (err) {
           // The transaction rolled back: the session stays pending for the next run.
           report.errors.push({ session: sessionId, message: errorMessage(err) });

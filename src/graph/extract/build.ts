@@ -31,6 +31,12 @@ export interface BuildOptions {
   complete?: CompleteFn;
   tokenBudget?: number;
   embed?: EmbedFn;
+  /**
+   * Runs in the transaction that writes the session's facts (or at once when there is
+   * nothing to write), so a caller's record that the session is in the graph commits with
+   * the facts themselves: a crash leaves both or neither.
+   */
+  onApplied?: () => void;
 }
 
 export interface BuildReport {
@@ -220,7 +226,10 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
     retired_dependencies: [],
     llm: { used: false, reason: '' },
   };
-  if (events.length === 0 && manifests.manifests.length === 0) return report;
+  if (events.length === 0 && manifests.manifests.length === 0) {
+    if (options.onApplied) store.transaction(options.onApplied);
+    return report;
+  }
 
   const deterministic = extractSessionFacts(events, {
     project: { name, fingerprint, root, display: root || detected?.root || cwd },
@@ -230,7 +239,10 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
   const model = await modelExtraction(store, options, events, name, fingerprint, report);
   const timestamp = events.at(-1)?.ts || row?.ended_at || store.clock.now().toISOString();
   const context = { sessionId: options.sessionId, fingerprint, timestamp, summary: row?.summary ?? '' };
-  store.transaction(() => applyExtraction(store, { deterministic, model, manifests }, context, report));
+  store.transaction(() => {
+    applyExtraction(store, { deterministic, model, manifests }, context, report);
+    options.onApplied?.();
+  });
 
   if (options.embed) {
     const embedded = await embedPending(store, options.embed, { limit: Math.max(50, report.facts.length * 2) });

@@ -4,9 +4,11 @@
  * row is created.
  */
 import type { ProjectInfo } from '../../core/project.js';
+import { redact } from '../../core/redact.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
 import { sessionFacts, summaryText } from './facts.js';
+import { shortText } from '../redact.js';
 import { sessionFileName } from './files.js';
 
 interface SessionEndInput {
@@ -50,7 +52,8 @@ export function upsertSession(store: Store, input: SessionEndInput): SavedSessio
       tools_used: JSON.stringify(facts.toolsUsed),
       tool_counts: JSON.stringify(facts.toolCounts),
       files_touched: JSON.stringify(facts.filesTouched),
-      summary: summaryText(facts, input.title),
+      // The title comes from the transcript as written; the rest from redacted observations.
+      summary: redact(summaryText(facts, input.title ? shortText(input.title) : undefined)),
       continues_from: previous ?? null,
       transcript_path: input.transcriptPath ?? existing?.transcript_path ?? null,
       file_name: existing?.file_name ?? sessionFileName(startedAt, input.sessionId),

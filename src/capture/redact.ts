@@ -1,6 +1,6 @@
 /**
  * Redaction at capture, twice over. A tool call is redacted as the agent sent it, before
- * mapping derives anything from it (base command, files, file names, pattern, error), so no
+ * mapping derives anything from it (base command, files, file names, pattern), so no
  * derived field can carry what the text hid. Then every text field of the observation is
  * redacted again (core/redact.ts) and cut to its limit: the last step before anything is
  * stored or spooled.
@@ -32,24 +32,16 @@ export const shortText = (text: string): string => clean(text, MAX_INTENT_CHARS)
 type ToolEvent = NonNullable<HookInput['tool']>;
 
 /**
- * What mapping reads of a response: its top-level fields (error, stderr, exit code,
- * duration), strings redacted. Nested values (file contents, search results) are never
- * read, so they are dropped rather than scanned.
+ * A tool call with what the agent sent redacted: mapping derives fields from this, never
+ * from the raw call. The response is read only for the call's outcome; its error text is
+ * redacted before it is summarised (map/outcome.ts), so the bulk of it (file contents,
+ * command output) is never scanned.
  */
-function redactResponse(response: unknown): unknown {
-  if (typeof response === 'string') return redact(cut(response));
-  if (response === null || typeof response !== 'object' || Array.isArray(response)) return undefined;
-  const top = Object.entries(response as Record<string, unknown>).filter(([, v]) => v === null || typeof v !== 'object');
-  return redactDeep(Object.fromEntries(top), PRE_CUT);
-}
-
-/** A tool call with everything the agent sent redacted: mapping derives fields from this, never from the raw call. */
 export function redactToolCall(tool: ToolEvent): ToolEvent {
   return {
     ...tool,
     name: redact(tool.name),
     input: redactDeep(tool.input, PRE_CUT),
-    response: redactResponse(tool.response),
     ...(tool.error !== undefined ? { error: redact(cut(tool.error)) } : {}),
   };
 }

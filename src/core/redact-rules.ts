@@ -6,6 +6,7 @@
  */
 import {
   NAME_HINT,
+  NAME_HINT_RE,
   SECRET_WORD,
   isReference,
   isSecretName,
@@ -19,6 +20,11 @@ import {
 export interface Rule {
   /** Named for the measurements and the tests. */
   name: string;
+  /**
+   * A cheap test the text must pass for the rule to run: most texts skip most rules, and
+   * a pattern never run is never compiled (a hook process runs each rule once at most).
+   */
+  needs?: RegExp;
   pattern: RegExp;
   replace: (match: string, ...groups: string[]) => string;
 }
@@ -35,8 +41,9 @@ const hideValue =
     isReference(value) || value.startsWith('-') ? m : `${prefix}${quoteAware(value, kind)}`;
 
 /** A rule hiding the value a command's option carries: `<command> ... <option> VALUE`. */
-const optionRule = (name: string, command: string, option: string): Rule => ({
+const optionRule = (name: string, needs: RegExp, command: string, option: string): Rule => ({
   name,
+  needs,
   pattern: new RegExp(`(\\b${command}\\b${SAME_COMMAND}\\s${option})${VALUE}`, 'g'),
   replace: hideValue('password'),
 });
@@ -56,18 +63,21 @@ function hideSettingValue(args: string): string {
 const SHAPES: Rule[] = [
   {
     name: 'private-key',
+    needs: /PRIVATE KEY/,
     // A whole PEM block, or an unterminated one (the text was cut) up to the end.
     pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
     replace: () => mark('private-key'),
   },
   {
     name: 'connection-string',
+    needs: /:\/\//,
     // scheme://user:password@host -> keep user and host, hide the password.
     pattern: /\b([a-z][a-z0-9+.-]{1,30}:\/\/)([^\s:/@'"`[\]]+):([^\s@'"`]+)@/gi,
     replace: (m, scheme: string, user: string, password: string) => (isReference(password) ? m : `${scheme}${user}:${mark('password')}@`),
   },
   {
     name: 'jwt',
+    needs: /eyJ/,
     pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
     replace: () => mark('jwt'),
   },
@@ -106,6 +116,7 @@ const SHAPES: Rule[] = [
 const HEADERS: Rule[] = [
   {
     name: 'authorization-header',
+    needs: /authorization|api-key|auth-token|cookie/i,
     // HTTP headers carrying credentials, wherever they appear (curl -H, logs, code).
     pattern:
       /(?<![\w-])((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie|set-cookie)(["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|((?:bearer|basic|token|digest|bot)\s+)?[^\s"'`,;]+(?:[^\S\n]*;[^\S\n]*[^\s"'`,;]+)*)/gi,
@@ -121,6 +132,7 @@ const HEADERS: Rule[] = [
   },
   {
     name: 'bearer',
+    needs: /bearer/i,
     pattern: /\b(bearer\s+)([A-Za-z0-9._~+/=-]{12,})/gi,
     replace: (m, prefix: string, value: string) => (isReference(value) ? m : `${prefix}${mark('token')}`),
   },
@@ -130,33 +142,38 @@ const HEADERS: Rule[] = [
 const COMMANDS: Rule[] = [
   optionRule(
     'login-password',
+    /login/,
     '(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:\\s+registry)?|az|cf)\\s+login',
     '(?:-p|--password)(?:\\s+|=)',
   ),
-  optionRule('sshpass', 'sshpass', '-p\\s*'),
-  optionRule('redis-cli', 'redis-cli', '(?:-a|--pass)\\s+'),
-  optionRule('zip-password', '(?:zip|unzip)', '-P\\s+'),
-  optionRule('gh-secret', 'gh\\s+secret\\s+set', '(?:-b|--body)(?:\\s+|=)'),
-  optionRule('kubectl-secret', 'kubectl\\s+create\\s+secret', '--from-literal[= ][^=\\s]+='),
+  optionRule('sshpass', /sshpass/, 'sshpass', '-p\\s*'),
+  optionRule('redis-cli', /redis-cli/, 'redis-cli', '(?:-a|--pass)\\s+'),
+  optionRule('zip-password', /-P/, '(?:zip|unzip)', '-P\\s+'),
+  optionRule('gh-secret', /secret/, 'gh\\s+secret\\s+set', '(?:-b|--body)(?:\\s+|=)'),
+  optionRule('kubectl-secret', /from-literal/, 'kubectl\\s+create\\s+secret', '--from-literal[= ][^=\\s]+='),
   {
     name: 'mysql-password',
+    needs: /mysql|mariadb|7z/,
     // mysql -pSECRET (the password glued to -p); 7z -pSECRET likewise.
     pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|7z|7za)\b[^\n|;&]*?\s-p)([^\s-][^\s]*)/g,
     replace: (m, prefix: string, value: string) => (isReference(value) ? m : `${prefix}${mark('password')}`),
   },
   {
     name: 'openssl-pass',
+    needs: /pass:/,
     pattern: /(\s-pass(?:in|out)?\s+pass:)(\S+)/g,
     replace: (m, prefix: string, value: string) => (isReference(value) ? m : `${prefix}${mark('password')}`),
   },
   {
     name: 'password-stdin',
+    needs: /password-stdin/,
     // echo 'secret' | docker login --password-stdin
     pattern: /(\b(?:echo|printf)\s+(?:-[a-z]+\s+)?)("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)(?=\s*\|[^\n;&]*--password-stdin)/g,
     replace: hideValue('password'),
   },
   {
     name: 'user-password',
+    needs: /--user|--proxy-user|curl/,
     // curl -u user:password, --user user:password, --proxy-user: keep the user, hide the password.
     pattern: /((?:\bcurl\b[^\n|;&]*?\s-u|\s--(?:proxy-)?user)(?:\s+|=)["']?)([^\s:"'@]+):([^\s"']+)/g,
     replace: (m, prefix: string, user: string, password: string) =>
@@ -164,6 +181,7 @@ const COMMANDS: Rule[] = [
   },
   {
     name: 'config-set',
+    needs: /config/,
     // aws configure set aws_secret_access_key V, npm config set //host/:_authToken V, git config x.token V
     pattern: /(\b(?:(?:configure|config)\s+set|git\s+config)\b)([^\n|;&]+)/g,
     replace: (_m, command: string, args: string) => `${command}${hideSettingValue(args)}`,
@@ -195,12 +213,14 @@ const ANY_NAME = `(?<![A-Za-z0-9_.-])${NAME_HINT}[A-Za-z0-9_.-]+`;
 const NAMES: Rule[] = [
   {
     name: 'secret-flag',
+    needs: NAME_HINT_RE,
     pattern: new RegExp(`(${SECRET_FLAG})(=|\\s+)${VALUE}`, 'gi'),
     replace: (m, flag: string, sep: string, value: string) =>
       !isSecretName(flag) || isReference(value) || value.startsWith('-') ? m : `${flag}${sep}${quoteAware(value, 'secret')}`,
   },
   {
     name: 'assignment',
+    needs: NAME_HINT_RE,
     // PASSWORD=xyz, "apiKey": "xyz", secret: xyz, token => 'xyz', {"pw": "xyz"}
     pattern: new RegExp(
       `((?:^|[^A-Za-z0-9])["']?(${ANY_NAME})["']?)([^\\S\\n]*(?:=>|:=|=|:)[^\\S\\n]*)("[^"\\n]*"|'[^'\\n]*'|[^\\s"'\`,;&|)}\\]{[(][^\\s"'\`,;&|)}\\]]*)`,
@@ -214,6 +234,7 @@ const NAMES: Rule[] = [
   },
   {
     name: 'secret-near-name',
+    needs: NAME_HINT_RE,
     // A generated-looking value right after a secret's name: aws_secret_access_key wJalr..., "token abc123...".
     pattern: new RegExp(`((${ANY_NAME})["']?\\s+(?:(?:is|was|=|:)\\s+)?["']?)([A-Za-z0-9+/=_.~-]{16,})`, 'gi'),
     replace: (m, prefix: string, name: string, value: string) =>
@@ -228,6 +249,7 @@ const PROSE_VALUE = '("[^"\\n]*"|\'[^\'\\n]*\'|`[^`\\n]*`|[^\\s"\'`]+)';
 const PROSE: Rule[] = [
   {
     name: 'prose',
+    needs: /pass|pw|secret|token|key|credential/i,
     // "my password is X", "the token was X", "password is: X", "my token X".
     pattern: new RegExp(
       `(\\b(?:(?:my|our|your|the)\\s+${PROSE_SECRET}(?:\\s+(?:is|was))?|${PROSE_SECRET}\\s+(?:is|was))\\s*:?\\s+)${PROSE_VALUE}`,

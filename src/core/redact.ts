@@ -23,9 +23,10 @@ function redactHighEntropy(text: string): string {
 const PIPELINE: readonly { name: string; apply: (text: string) => string }[] = [
   ...RULES.map((rule) => ({
     name: rule.name,
-    apply: (text: string) => text.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string),
+    apply: (text: string) =>
+      rule.needs && !rule.needs.test(text) ? text : text.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string),
   })),
-  { name: 'high-entropy', apply: redactHighEntropy },
+  { name: 'high-entropy', apply: (text: string) => (text.length < 32 ? text : redactHighEntropy(text)) },
   { name: 'env-file', apply: (text: string) => (mentionsEnvFile(text) ? redactEnvAssignments(text) : text) },
 ];
 

@@ -56,8 +56,11 @@ export function isSecretName(name: string): boolean {
   return (SECRET_WORD_RE.test(tail) || SHORT_NAME_RE.test(tail)) && !QUALIFIER.test(words.at(-1) ?? '');
 }
 
-/** Letters a secret's name holds: a cheap first test before isSecretName, inside the rules' patterns. */
-export const NAME_HINT = '(?=[A-Za-z0-9_.-]*?(?:pass|secret|token|key|pw|auth|credential|dsn))';
+/** Letters every secret's name holds: a cheap first test before isSecretName. */
+const HINT_WORDS = 'pass|secret|token|key|pw|auth|credential|dsn';
+export const NAME_HINT_RE = new RegExp(HINT_WORDS, 'i');
+/** The same test inside a pattern, at the start of a name. */
+export const NAME_HINT = `(?=[A-Za-z0-9_.-]*?(?:${HINT_WORDS}))`;
 
 /** A value that merely names a secret (a variable, a placeholder, a type) leaks nothing. */
 export function isReference(value: string): boolean {

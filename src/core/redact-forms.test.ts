@@ -51,6 +51,7 @@ const SECRET_FORMS: [string, string, string][] = [
   ['json pw', `{"user": "me", "pw": "${PW}"}`, PW],
   ['json password', `{"password":"${PW}"}`, PW],
   ['json auth', `{"auths": {"r.io": {"auth": "${RANDOM20}"}}}`, RANDOM20],
+  ['json inside a command', `curl -d "{\\"user\\":\\"me\\",\\"password\\":\\"${PW}\\"}" https://x`, PW],
   ['json client secret', `{"client_secret": "${PW}"}`, PW],
   ['export token', `export GITHUB_TOKEN=${PW}`, PW],
   ['env prefix', `FOO_SECRET=${PW} ./run.sh`, PW],

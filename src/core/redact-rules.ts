@@ -29,6 +29,8 @@ export interface Rule {
   replace: (match: string, ...groups: string[]) => string;
 }
 
+/** A value quoted with escaped quotes, as JSON written inside a string is: \\"xyz\\". */
+const ESCAPED_QUOTED = '\\\\"(?:[^"\\\\\\n]|\\\\[^"])*\\\\"';
 /** A command-line value: quoted, or up to the next space or shell operator. */
 const VALUE = `("[^"\\n]*"|'[^'\\n]*'|[^\\s"'\`|;&]+)`;
 /** The rest of one simple command: no newline, pipe or list operator in between. */
@@ -221,9 +223,9 @@ const NAMES: Rule[] = [
   {
     name: 'assignment',
     needs: NAME_HINT_RE,
-    // PASSWORD=xyz, "apiKey": "xyz", secret: xyz, token => 'xyz', {"pw": "xyz"}
+    // PASSWORD=xyz, "apiKey": "xyz", secret: xyz, token => 'xyz', {"pw": "xyz"}, and JSON inside a string: {\"pw\": \"xyz\"}
     pattern: new RegExp(
-      `((?:^|[^A-Za-z0-9])["']?(${ANY_NAME})["']?)([^\\S\\n]*(?:=>|:=|=|:)[^\\S\\n]*)("[^"\\n]*"|'[^'\\n]*'|[^\\s"'\`,;&|)}\\]{[(][^\\s"'\`,;&|)}\\]]*)`,
+      `((?:^|[^A-Za-z0-9])\\\\?["']?(${ANY_NAME})\\\\?["']?)([^\\S\\n]*(?:=>|:=|=|:)[^\\S\\n]*)(${ESCAPED_QUOTED}|"[^"\\n]*"|'[^'\\n]*'|[^\\s"'\`,;&|)}\\]{[(\\\\][^\\s"'\`,;&|)}\\]\\\\]*)`,
       'gi',
     ),
     replace: (m, key: string, name: string, sep: string, value: string) => {

@@ -64,7 +64,7 @@ export const NAME_HINT = `(?=[A-Za-z0-9_.-]*?(?:${HINT_WORDS}))`;
 
 /** A value that merely names a secret (a variable, a placeholder, a type) leaks nothing. */
 export function isReference(value: string): boolean {
-  const v = value.replace(/^["'`]|["'`]$/g, '');
+  const v = value.replace(/^\\?["'`]|\\?["'`]$/g, '');
   return (
     v === '' ||
     /^\[?REDACTED/.test(v) ||
@@ -165,6 +165,6 @@ export function looksLikeWrittenSecret(value: string): boolean {
 
 /** The replacement for a value, keeping the quotes around it so the text still parses. */
 export function quoteAware(value: string, kind: string): string {
-  const q = value[0] === '"' || value[0] === "'" ? value[0] : '';
+  const q = /^(?:\\"|"|')/.exec(value)?.[0] ?? '';
   return `${q}${mark(kind)}${q && value.endsWith(q) && value.length > 1 ? q : ''}`;
 }

@@ -149,6 +149,9 @@ const COMMANDS: Rule[] = [
     '(?:-p|--password)(?:\\s+|=)',
   ),
   optionRule('sshpass', /sshpass/, 'sshpass', '-p\\s*'),
+  optionRule('mongo-password', /mongo/, '(?:mongo|mongosh)', '(?:-p|--password)(?:\\s+|=)'),
+  optionRule('sqlcmd-password', /sqlcmd/, 'sqlcmd', '-P\\s*'),
+  optionRule('ldap-password', /ldap/, 'ldap(?:search|modify|add|delete|passwd|whoami)', '-w\\s+'),
   optionRule('redis-cli', /redis-cli/, 'redis-cli', '(?:-a|--pass)\\s+'),
   optionRule('zip-password', /-P/, '(?:zip|unzip)', '-P\\s+'),
   optionRule('gh-secret', /secret/, 'gh\\s+secret\\s+set', '(?:-b|--body)(?:\\s+|=)'),
@@ -190,8 +193,8 @@ const COMMANDS: Rule[] = [
   },
 ];
 
-/** The flag names that carry a secret (--password, --api-key, --token=, --pass). */
-const SECRET_FLAG = `(?<![\\w-])--?(?:[A-Za-z0-9-]*${SECRET_WORD}[A-Za-z0-9-]*|(?:[A-Za-z0-9-]*-)?(?:pw|pass)(?![A-Za-z0-9-]))`;
+/** The flag names that carry a secret (--password, --api-key, --token=, --pass, -storepass). */
+const SECRET_FLAG = `(?<![\\w-])--?(?:[A-Za-z0-9-]*${SECRET_WORD}[A-Za-z0-9-]*|(?:[A-Za-z0-9-]*-)?(?:pw|pass|(?:src|dest|new)?(?:store|key)pass)(?![A-Za-z0-9-]))`;
 
 /** `password: string` in a type annotation: a short lower-case word after a colon, not a value. */
 const isTypeAnnotation = (sep: string, value: string): boolean => sep.trim() === ':' && /^[a-z]+[?]?$/.test(value) && value.length < 12;

@@ -16,10 +16,11 @@ export const SECRET_WORD =
   '(?:password|passwd|passphrase|passcode|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|client[_-]?secret|credentials?|auth[_-]?(?:token|key)|authtoken|session[_-]?(?:token|key|secret)|signing[_-]?key|encryption[_-]?key|master[_-]?key|dsn)';
 
 /**
- * Names that are secret only as a whole name or its last part (DB_PASS, "pw", "auth"):
+ * Names that are secret only as a whole name or its last part (DB_PASS, "pw", "auth",
+ * keytool's -storepass):
  * inside a word they mean something else (bypass, author; PWD is the working directory).
  */
-export const SHORT_SECRET_NAME = '(?:pw|pass|auth|(?<=[_-])pwd)';
+export const SHORT_SECRET_NAME = '(?:pw|pass|auth|(?<=[_-])pwd|(?:src|dest|new)?(?:store|key)pass)';
 
 const SECRET_WORD_RE = new RegExp(SECRET_WORD, 'i');
 const SHORT_NAME_RE = new RegExp(`(?:^|[_.-])${SHORT_SECRET_NAME}$`, 'i');

@@ -46,15 +46,17 @@ export function promptObservationFor(input: HookInput, project: ProjectInfo, occ
   const text = promptText(input.prompt ?? '');
   if (!text) return { status: 'ignored', detail: 'empty prompt' };
   return {
-    observation: promptObservation({
-      source: input.agent,
-      sessionId: input.sessionId,
-      ts: input.ts,
-      cwd: input.cwd,
-      project,
-      text,
-      occurrence,
-    }),
+    observation: redactObservation(
+      promptObservation({
+        source: input.agent,
+        sessionId: input.sessionId,
+        ts: input.ts,
+        cwd: input.cwd,
+        project,
+        text,
+        occurrence,
+      }),
+    ),
   };
 }
 

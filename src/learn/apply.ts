@@ -5,6 +5,7 @@
  * contradictions (3 contradicting sessions cost 0.10).
  */
 import { parseKey } from '../core/domain.js';
+import { redact } from '../core/redact.js';
 import { round } from '../core/text.js';
 import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
@@ -13,7 +14,7 @@ import { fixedClock } from '../core/clock.js';
 import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
-import type { Candidate } from './mine/candidate.js';
+import { type Candidate, redactCandidate } from './mine/candidate.js';
 import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
 import type { SessionSignal } from './mine/signals.js';
 import { DUPLICATE_THRESHOLD, keySimilarity } from './similarity.js';
@@ -90,7 +91,8 @@ function examplesFrom(store: Store, key: string): string[] {
   for (const s of store.learning.listSightings('pattern', key)) {
     const detail = parseJsonObject(s.detail);
     const evidence = Array.isArray(detail.evidence) ? (detail.evidence as unknown[]).filter((e): e is string => typeof e === 'string') : [];
-    if (evidence[0]) lines.push(`${s.ts.slice(0, 10)}: ${evidence[0]}`);
+    // Sightings recorded before the redaction rules grew are redacted as they are read.
+    if (evidence[0]) lines.push(`${s.ts.slice(0, 10)}: ${redact(evidence[0])}`);
   }
   return lines.slice(-MAX_EXAMPLES);
 }
@@ -277,7 +279,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
   const lastTs = input.candidates.reduce((m, c) => (c.ts > m ? c.ts : m), '');
   recordSessionFacts(store, input, lastTs, changes);
   const existingRows = store.instincts.list();
-  for (const c of input.candidates) applyCandidate(store, input, c, existingRows, changes);
+  for (const c of input.candidates) applyCandidate(store, input, redactCandidate(c), existingRows, changes);
   if (input.ended) {
     const contradicted = contradictedPairs(coeditPairs(store, input.project), input.editedFiles);
     for (const key of contradicted) recordContradiction(store, key, input.sessionId, lastTs || store.clock.now().toISOString(), changes);

@@ -1,6 +1,7 @@
 /**
  * `export` / `import`: a tarball of instincts only (privacy: no observations, no
  * code, no sessions). manifest.json carries the records; the .md files are for people.
+ * Neither carries the examples (excerpts of observations) an instinct keeps at home.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,9 @@ import * as tar from 'tar';
 import { z } from 'zod';
 import { CATEGORIES } from '../core/domain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
+import { redact, redactDeep } from '../core/redact.js';
 import { parseJsonObject } from '../store/json.js';
+import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { mergeInstinct } from '../learn/merge.js';
 import { currentConfidence } from '../learn/records.js';
@@ -55,10 +58,26 @@ interface ExportResult {
   instincts: number;
 }
 
+/**
+ * What of an instinct may leave the machine: trigger, action and explanation, redacted
+ * again; its metadata without the examples, which are excerpts of observations.
+ */
+function shareable(row: InstinctRow): InstinctRow {
+  const { examples: _examples, ...metadata } = parseJsonObject(row.metadata);
+  return {
+    ...row,
+    trigger: redact(row.trigger),
+    action: redact(row.action),
+    title: redact(row.title),
+    explain: redact(row.explain),
+    metadata: JSON.stringify(redactDeep(metadata)),
+  };
+}
+
 export async function exportInstincts(store: Store, out?: string): Promise<ExportResult> {
   const now = store.clock.now();
   const file = out ?? join(store.paths.exports, `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`);
-  const rows = store.instincts.list();
+  const rows = store.instincts.list().map(shareable);
   const staging = mkdtempSync(join(tmpdir(), 'homunculus-export-'));
   try {
     const manifest = {

@@ -1,8 +1,8 @@
 /**
  * The one mapping from an agent's tool call (its input and its result) to an observation,
  * shared by the live hooks and the transcript import: the per-tool context (the
- * input worth storing, the intent, data for the miners), the files, the outcome. Pure. The
- * text it returns is raw: build.ts passes it through redact.ts before anything stores it.
+ * input worth storing, the intent, data for the miners), the files, the outcome. Pure. It
+ * maps a call build.ts has already redacted, and build.ts redacts what it returns again.
  */
 import type { ProjectInfo } from '../../core/project.js';
 import type { NewObservation } from '../../store/observations.js';
@@ -82,7 +82,7 @@ function summarise(kind: ToolKind, tool: string, input: Obj, files: readonly str
   }
 }
 
-/** An observation (not yet redacted), or the reason the call is noise. */
+/** An observation (redacted again before it is stored), or the reason the call is noise. */
 type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
 
 export function mapToolCall(call: ToolCall): Mapped {

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { detectProject } from '../../core/project.js';
+import { redact } from '../../core/redact.js';
 import { truncate } from '../../core/text.js';
 import { parseJsonObject } from '../../store/json.js';
 import type { SessionRow } from '../../store/sessions.js';
@@ -164,6 +165,14 @@ function applyContradictions(store: Store, model: ExtractedGraph | undefined, ad
   }
 }
 
+/** A fact's names and description redacted again as they are written: they come from session text. */
+const redactFact = (f: ExtractedFact): ExtractedFact => ({
+  ...f,
+  source: { ...f.source, name: redact(f.source.name) },
+  target: { ...f.target, name: redact(f.target.name) },
+  description: redact(f.description),
+});
+
 /** Adds what was extracted, applies the model's contradictions, retires stale dependencies and links the episode. */
 function applyExtraction(
   store: Store,
@@ -171,7 +180,8 @@ function applyExtraction(
   context: { sessionId: string; fingerprint: string; timestamp: string; summary: string },
   report: BuildReport,
 ): void {
-  const apply = (f: ExtractedFact, origin: 'deterministic' | 'llm') => {
+  const apply = (extracted: ExtractedFact, origin: 'deterministic' | 'llm') => {
+    const f = redactFact(extracted);
     const r = addFact(store, {
       source: f.source,
       target: f.target,
@@ -199,7 +209,7 @@ function applyExtraction(
     sourceRef: context.sessionId,
     project: context.fingerprint,
     timestamp: context.timestamp,
-    summary: context.summary,
+    summary: redact(context.summary),
     entityIds: facts.flatMap((f) => [f.source_id, f.target_id]),
     factIds: facts.map((f) => f.id),
   });

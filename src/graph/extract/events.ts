@@ -1,10 +1,11 @@
 /**
  * What extraction reads from a session: one event per prompt or tool use, from the
  * observations table (the capture contract) or, when a session was never captured, from
- * its Claude Code transcript.
+ * its Claude Code transcript, redacted as it is read (capture redacted the observations).
  */
 import { readFileSync } from 'node:fs';
 import { baseCommand } from '../../capture/map/command.js';
+import { redact, redactDeep } from '../../core/redact.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { parseJsonObject, parseStringArray } from '../../store/json.js';
 
@@ -23,6 +24,8 @@ export interface SessionEvent {
 }
 
 const MAX_TRANSCRIPT_BYTES = 50_000_000;
+/** Each text is cut to this before it is redacted, as capture does. */
+const MAX_TEXT_CHARS = 16 * 1024;
 
 export function eventsFromObservations(rows: readonly ObservationRow[]): SessionEvent[] {
   return rows.map((r) => {
@@ -103,7 +106,7 @@ export function readTranscript(path: string): Transcript {
           event: 'prompt',
           tool: '',
           intent: '',
-          input: content.slice(0, 4000),
+          input: redact(content.slice(0, MAX_TEXT_CHARS)).slice(0, 4000),
           files: [],
           outcome: 'ok',
           error: '',
@@ -114,11 +117,11 @@ export function readTranscript(path: string): Transcript {
     if (!Array.isArray(content)) continue;
     for (const block of content as Block[]) {
       if (rec.type === 'assistant' && block.type === 'tool_use' && block.name) {
-        const t = toolInput(block.name, block.input ?? {});
+        const t = toolInput(block.name, redactDeep(block.input ?? {}, MAX_TEXT_CHARS));
         const e: SessionEvent = {
           ts,
           event: 'tool',
-          tool: block.name,
+          tool: redact(block.name),
           ...t,
           outcome: 'ok',
           error: '',
@@ -130,7 +133,7 @@ export function readTranscript(path: string): Transcript {
         const e = pending.get(block.tool_use_id);
         if (e) {
           e.outcome = 'error';
-          e.error = blockText(block.content).trim().slice(0, 500) || 'error';
+          e.error = redact(blockText(block.content).slice(0, MAX_TEXT_CHARS)).trim().slice(0, 500) || 'error';
         }
       }
     }

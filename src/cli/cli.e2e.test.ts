@@ -1,8 +1,11 @@
 /** Usage, help, JSON and bad input through the CLI's run(argv), in process. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test-support/cli.js';
+import { diskVerdict } from '../app/doctor.js';
+import { openStore } from '../store/store.js';
+import { rawDatabase } from '../store/testing.js';
+import { cli, tempDir } from '../test-support/cli.js';
 import { runCli, runCliJson } from '../test-support/run-cli.js';
 
 let home: ReturnType<typeof tempDir>;
@@ -118,6 +121,37 @@ describe('the store on disk', () => {
     const doctor = await runCli(home.path, ['doctor', '--json']);
     expect(doctor.status).toBe(1);
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'config', status: 'fail' }));
+  });
+
+  it('doctor fails a database from a newer homunculus, and a read-only one, saying the fix; judges free disk space', async () => {
+    await runCli(home.path, ['init']);
+    const store = openStore({ home: home.path });
+    rawDatabase(store).pragma('user_version = 999');
+    store.close();
+    const newer = await runCli(home.path, ['doctor', '--json']);
+    expect(newer.status).toBe(1);
+    expect(JSON.parse(newer.stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'database', status: 'fail', detail: expect.stringMatching(/schema 999 is newer/) }),
+    );
+    const fresh = tempDir();
+    try {
+      await runCli(fresh.path, ['init']);
+      chmodSync(join(fresh.path, 'homunculus.db'), 0o444);
+      chmodSync(fresh.path, 0o755);
+      // Root ignores file modes: ask as nobody then.
+      const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      const readOnly = cli(fresh.path, ['doctor', '--json'], as);
+      expect(readOnly.status).toBe(1);
+      expect(JSON.parse(readOnly.stdout).checks).toContainEqual(
+        expect.objectContaining({ name: 'database', status: 'fail', fix: expect.stringMatching(/chmod u\+w/) }),
+      );
+    } finally {
+      chmodSync(join(fresh.path, 'homunculus.db'), 0o644);
+      fresh.cleanup();
+    }
+    expect(diskVerdict(0, '/h')).toMatchObject({ status: 'fail', detail: 'the disk of /h is full' });
+    expect(diskVerdict(10 * 1024 * 1024, '/h')).toMatchObject({ status: 'warn' });
+    expect(diskVerdict(10 * 1024 ** 3, '/h')).toMatchObject({ status: 'ok' });
   });
 
   it('doctor says how to install the ONNX runtime when an onnx model is configured without it', async () => {

@@ -1,6 +1,8 @@
 /** Rule operations: learned rules rendered for every agent's rule file, injected in place, or read back from one. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { isInside, realDirectory, realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { observe, raiseEvidence } from '../learn/instincts.js';
 import type { InstinctView } from '../learn/records.js';
@@ -13,6 +15,8 @@ import {
   parsePatternLines,
   renderPlatform,
   renderSkill,
+  ruleFileFormat,
+  ruleFormatOf,
   sortRules,
 } from '../view/rules.js';
 import { views } from './instincts.js';
@@ -62,13 +66,49 @@ export const injectRules = defineOperation({
   name: 'rules.inject',
   summary: 'Rewrite only the <!-- instinct:start/end --> block of a rule file (created when missing)',
   input: z.object({
-    /** An absolute path the caller has already checked it may write. */
+    /** A path the user named; never the store's home nor inside .git. */
     target: text(4096).min(1, { error: 'must not be empty' }),
     format: oneOf(['claude-md', 'agents-md', 'cursorrules', 'windsurfrules'] as const).default('claude-md'),
   }),
   run({ store }, input) {
+    const real = realTarget(input.target);
+    refuseProtected(real, input.target, store.paths.home);
     const rules = ruleViews(store);
-    return injectBlock(input.target, renderPlatform(rules, PLATFORM_OF[input.format]), rules.length);
+    return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[input.format]), rules.length), target: input.target };
+  },
+});
+
+/**
+ * The real path of one of the project's rule files, named relative to its root: symlinks
+ * resolved, and the place they lead must still be a rule file inside the root, outside the
+ * store and .git (a CLAUDE.md linked to the database or to .git/config is refused).
+ */
+function confineRuleFile(root: string, file: string, home: string): string {
+  const realRoot = realDirectory(root);
+  if (!realRoot) throw new UsageError(`The project directory ${root} does not exist.`);
+  const real = realTarget(join(realRoot, file));
+  if (!existsSync(dirname(real))) throw new UsageError(`The directory of ${file} does not exist.`, 'Parent directories must exist.');
+  if (!isInside(real, realRoot)) throw new UsageError(`${file} leads outside the project (${real}).`, 'Rule files live in the project.');
+  if (!ruleFormatOf(basename(real))) throw new UsageError(`${file} leads to ${real}, which is not a rule file.`);
+  refuseProtected(real, file, home);
+  if (existsSync(real) && !statSync(real).isFile()) throw new UsageError(`${file} is not a regular file.`);
+  return real;
+}
+
+export const injectRuleFile = defineOperation({
+  name: 'rules.inject-file',
+  summary: "Rewrite the instinct block of one of the project's rule files, chosen by name (CLAUDE.md, AGENTS.md, ...)",
+  input: z.object({
+    /** Relative to the project root, e.g. "CLAUDE.md" or "packages/api/AGENTS.md". */
+    file: text(1024).min(1, { error: 'must not be empty' }),
+    /** The project root the file is named in. */
+    root: text(4096).min(1, { error: 'must not be empty' }),
+  }),
+  run({ store }, input) {
+    const format = ruleFileFormat(input.file);
+    const real = confineRuleFile(input.root, input.file, store.paths.home);
+    const rules = ruleViews(store);
+    return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[format]), rules.length), target: input.file, format };
   },
 });
 

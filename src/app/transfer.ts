@@ -1,6 +1,7 @@
 /** Transfer operations: instincts in from seed 000 files or an archive, out to an archive. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { realTarget, refuseProtected } from '../core/confine.js';
 import { exportInstincts, importInstinctArchive } from '../view/archive.js';
 import { importInstinctFiles } from '../view/import-files.js';
 import { renderAll } from '../view/render.js';
@@ -25,7 +26,13 @@ export const exportArchive = defineOperation({
   name: 'transfer.export',
   summary: 'A tarball of instincts only (no observations, no code) for sharing',
   input: z.object({ out: path().optional() }),
-  run: ({ store }, input) => exportInstincts(store, input.out ? resolve(input.out) : undefined),
+  run({ store }, input) {
+    if (!input.out) return exportInstincts(store);
+    // A tarball may go anywhere the user names but over the store or into .git.
+    const real = realTarget(resolve(input.out));
+    refuseProtected(real, input.out, store.paths.home, [store.paths.exports]);
+    return exportInstincts(store, real);
+  },
 });
 
 export const importArchive = defineOperation({

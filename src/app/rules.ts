@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { isInside, realDirectory, realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
-import { observe, raiseEvidence } from '../learn/instincts.js';
+import { observeImported } from '../learn/bulk.js';
 import type { InstinctView } from '../learn/records.js';
 import type { Store } from '../store/store.js';
 import {
@@ -19,6 +19,7 @@ import {
   ruleFormatOf,
   sortRules,
 } from '../view/rules.js';
+import { checkImported } from './imported.js';
 import { views } from './instincts.js';
 import { defineOperation } from './operation.js';
 import { category, oneOf, text } from './schemas.js';
@@ -123,24 +124,25 @@ export const importRules = defineOperation({
   run({ store }, input) {
     if (!existsSync(input.source) || !statSync(input.source).isFile()) throw new UsageError(`No such file: ${input.source}`);
     if (statSync(input.source).size > 5 * 1024 * 1024) throw new UsageError(`${input.source} is larger than 5 MB.`);
-    const { patterns, skipped } = parsePatternLines(readFileSync(input.source, 'utf8'));
-    let imported = 0;
-    let merged = 0;
+    const parsed = parsePatternLines(readFileSync(input.source, 'utf8'));
+    const result = { imported: 0, merged: 0, skipped: parsed.skipped };
+    const now = store.clock.now();
     store.transaction(() => {
-      for (const p of patterns) {
-        const result = observe(store, {
-          pattern: p.pattern,
-          category: p.category,
+      for (const p of parsed.patterns) {
+        const checked = checkImported({ key: p.pattern, category: p.category, evidence: p.evidence, explain: p.explain }, now);
+        if (!checked.ok) {
+          result.skipped++;
+          continue;
+        }
+        const outcome = observeImported(store, checked.instinct, {
           source: 'claude-md',
           project: input.project,
-          explain: p.explain,
+          detail: 'import_claude_md',
         });
-        if (p.evidence !== undefined)
-          raiseEvidence(store, result.pattern, p.evidence, { source: 'claude-md', project: input.project, detail: 'import_claude_md' });
-        if (result.created) imported++;
-        else merged++;
+        if (outcome.created) result.imported++;
+        else result.merged++;
       }
     });
-    return { imported, merged, skipped };
+    return result;
   },
 });

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeInstinctArchive } from '../test-support/archive.js';
 import { cli, tempDir } from '../test-support/cli.js';
 import { runCli, runCliJson } from '../test-support/run-cli.js';
 
@@ -43,14 +43,7 @@ beforeAll(() => {
 });
 afterAll(() => dir.cleanup());
 
-async function writeArchive(instincts: unknown[]): Promise<string> {
-  const staging = join(dir.path, 'staging');
-  mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, 'manifest.json'), JSON.stringify({ format: 'homunculus-instincts/1', exported_at: NOW, instincts }));
-  const file = join(dir.path, 'hostile.tar.gz');
-  await tar.create({ gzip: true, file, cwd: staging }, ['manifest.json']);
-  return file;
-}
+const writeArchive = (instincts: unknown[]): Promise<string> => writeInstinctArchive(join(dir.path, 'hostile.tar.gz'), instincts);
 
 interface View {
   pattern: string;

@@ -151,10 +151,10 @@ describe('homunculus graph', () => {
       input: 'npm test',
       outcome: 'error',
       error: 'TypeError: cart is undefined',
-      data: { project_name: 'shop', base_command: 'npm' },
+      data: { project_name: 'shop', base_command: 'npm test' },
     });
     obs(3, { tool: 'Edit', input: `${home.path}/src/cart.ts`, files: [`${home.path}/src/cart.ts`] });
-    obs(4, { tool: 'Bash', input: 'npm test', data: { project_name: 'shop', base_command: 'npm' } });
+    obs(4, { tool: 'Bash', input: 'npm test', data: { project_name: 'shop', base_command: 'npm test' } });
     store.close();
     const env = at('2026-02-01T12:00:00Z');
     const built = await runCliJson<{ build: { actions: { created: number }; source: string }; gc: { ran: boolean } }>(

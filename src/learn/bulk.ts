@@ -1,4 +1,4 @@
-/** import_patterns and import_claude_md (seed 002): a pattern an import states, observed once and raised to its stated count. */
+/** import_patterns and import_claude_md: a pattern an import states, observed once and raised to its stated count. */
 import type { Store } from '../store/store.js';
 import { observe, raiseEvidence } from './instincts.js';
 import type { IncomingInstinct } from './merge.js';

@@ -69,6 +69,13 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
   }
   const domain = input.domain === undefined ? undefined : parseChoice('domain', input.domain, DOMAINS);
   const requestedCategory = input.category ? parseChoice('category', input.category, CATEGORIES) : undefined;
+  // The prefix names the category: a fix: key stored as a preference would read as one everywhere.
+  if (requestedCategory && requestedCategory !== parsed.category) {
+    throw new UsageError(
+      `The category ${requestedCategory} contradicts the key "${parsed.key}": its prefix ${parsed.prefix}: means ${parsed.category}.`,
+      `Leave the category out, or use the prefix of ${requestedCategory}.`,
+    );
+  }
   const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
   const now = store.clock.now();
   const at = now.toISOString();

@@ -1,5 +1,5 @@
 /**
- * `import-files DIR`: instinct .md files in seed 000's format, from the file-based tools.
+ * `import-files DIR`: instinct .md files in the format of the file-based tools.
  * This reader only maps each file's fields to the names of an imported instinct; the
  * import validates them (nothing is coerced here: `confidence: true` stays a boolean).
  */

@@ -207,18 +207,19 @@ describe('moving instincts in and out', () => {
     const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
     for (let i = 0; i < 6; i++) await runCliJson(home.path, ['observe', 'fix:missing-import', '--explain', 'add the import'], env);
     await runCliJson(home.path, ['observe', 'seq:test->commit'], env);
-    const out = join(home.path, 'share.tar.gz');
+    // The exports folder: anywhere else in the home is the store's, and export refuses it.
+    const out = join(home.path, 'exports', 'share.tar.gz');
     expect((await runCliJson<{ instincts: number }>(home.path, ['export', '--out', out], env)).instincts).toBe(2);
 
     const other = tempDir();
     try {
       await runCliJson(other.path, ['observe', 'fix:missing-import', '--count', '9'], env);
       const merged = await runCliJson<{ imported: number; raised: number }>(other.path, ['import', out], env);
-      expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0 });
+      expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0, skipped: [] });
       const fix = await runCliJson<{ confidence: number; evidence: number }>(other.path, ['get', 'fix:missing-import'], env);
       expect(fix.evidence).toBe(9);
       expect(fix.confidence).toBe(0.55);
-      expect(await runCliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2 });
+      expect(await runCliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2, skipped: [] });
       // No observation or session ever leaves the machine.
       const status = await runCliJson<{ observations: number }>(other.path, ['status'], env);
       expect(status.observations).toBe(0);
@@ -244,7 +245,9 @@ describe('export-rules', () => {
     expect((await runCli(home.path, ['export-rules', '--format', 'agents-md'])).stdout).toMatch(/^# AGENTS\.md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'cursorrules'])).stdout).toContain('pref:pkg=pnpm: use pnpm, never npm');
     expect((await runCli(home.path, ['export-rules', '--format', 'skill'])).stdout).toMatch(/^---\nname: instinct-rules\n/);
-    const target = join(home.path, 'AGENTS.md');
+    // A project of its own: the home is the store's, and --inject refuses it.
+    const project = tempDir();
+    const target = join(project.path, 'AGENTS.md');
     writeFileSync(target, '# Agents\n');
     expect(await runCliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({
       changed: true,
@@ -256,5 +259,6 @@ describe('export-rules', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'skill', '--inject', target])).status).toBe(2);
+    project.cleanup();
   });
 });

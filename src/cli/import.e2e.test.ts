@@ -3,8 +3,12 @@
  * one is skipped with its reason while the rest arrive, and what an import states never
  * makes a conviction until the instinct is observed here.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Header } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeInstinctArchive } from '../test-support/archive.js';
 import { cli, tempDir } from '../test-support/cli.js';
@@ -148,3 +152,68 @@ describe('import-files', () => {
     expect((await runCli(other, ['stats', '--json'])).status).toBe(0);
   });
 });
+
+describe('hostile archives and folders', () => {
+  /** A gzipped tar whose one header claims `claim` bytes for manifest.json, followed by `body` zeros. */
+  const headerBlock = (path: string, size: number): Buffer => {
+    const header = new Header({ path, size, type: 'File', mode: 0o644, mtime: new Date(0) });
+    header.encode();
+    return header.block as Buffer;
+  };
+  const bomb = (claim: number, body: number): string =>
+    writeFile(`bomb-${claim}.tar.gz`, gzipSync(Buffer.concat([headerBlock('manifest.json', claim), Buffer.alloc(body)])));
+
+  it.each([
+    ['a gzip bomb whose manifest unpacks to 3 GB', () => bomb(3 * 1024 ** 3, 4 * 1024 ** 2), /refused: manifest\.json is 3221225472 bytes/],
+    ['bytes that are no tarball', () => writeFile('junk.tar.gz', Buffer.from('not a tarball at all')), /not a readable tarball/],
+    [
+      'a tarball without a manifest',
+      () => writeFile('other.tar.gz', gzipSync(Buffer.concat([headerBlock('readme.txt', 0), Buffer.alloc(1024)]))),
+      /has no manifest\.json/,
+    ],
+  ])('refuses %s at once, writing nothing', async (_what, make, message) => {
+    const file = make();
+    const other = join(dir.path, `home-${Math.random().toString(36).slice(2)}`);
+    const started = Date.now();
+    const r = cli(other, ['import', file]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('homunculus-import-'))).toEqual([]);
+  });
+
+  it('walks a folder without leaving it: no link to a folder is followed, links out and non-files are skipped by name', async () => {
+    const files = join(dir.path, 'walk');
+    mkdirSync(join(files, 'sub'), { recursive: true });
+    const outside = join(dir.path, 'outside.md');
+    writeFileSync(outside, '---\nkey: "pref:outside"\ntrigger: "t"\naction: "a"\n---\n');
+    writeFileSync(join(files, 'good.md'), '---\nkey: "pref:good"\ntrigger: "when it recurs"\naction: "do the thing"\n---\n');
+    symlinkSync(files, join(files, 'sub', 'loop'));
+    symlinkSync('/', join(files, 'root'));
+    symlinkSync(outside, join(files, 'out.md'));
+    symlinkSync('/dev/zero', join(files, 'zero.md'));
+    symlinkSync(join(files, 'nowhere'), join(files, 'dangling.md'));
+    spawnSync('mkfifo', [join(files, 'pipe.md')]);
+    const other = join(dir.path, 'walk-home');
+    const started = Date.now();
+    const r = await runCli(other, ['import-files', files, '--json'], { env: { HOMUNCULUS_NOW: NOW } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { imported: number; skipped: { file: string; reason: string }[] };
+    expect(report.imported).toBe(1);
+    const reasons = Object.fromEntries(report.skipped.map((s) => [s.file.split('/').pop(), s.reason]));
+    expect(reasons).toMatchObject({
+      'out.md': 'a link to a file outside the folder',
+      'zero.md': 'a link to a file outside the folder',
+      'dangling.md': 'a link that leads nowhere',
+    });
+    if (existsSync(join(files, 'pipe.md'))) expect(reasons['pipe.md']).toBe('not a regular file');
+    expect((await runCli(other, ['get', 'pref:outside'])).status).toBe(1);
+  });
+});
+
+function writeFile(name: string, bytes: Buffer): string {
+  const file = join(dir.path, name);
+  writeFileSync(file, bytes);
+  return file;
+}

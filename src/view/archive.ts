@@ -3,7 +3,7 @@
  * code, no sessions). manifest.json carries the records; the .md files are for people.
  * Neither carries the examples (excerpts of observations) an instinct keeps at home.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
@@ -16,6 +16,7 @@ import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
+import { type TarLimits, TarLimitError, readTarEntry } from './tar-entry.js';
 import { ensureDir } from '../core/fs.js';
 
 const ARCHIVE_FORMAT = 'homunculus-instincts/1';
@@ -92,28 +93,32 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
 const badArchive = (message: string): HomunculusError =>
   new HomunculusError('bad_archive', message, { hint: 'Give a .tar.gz made by `homunculus export`.' });
 
+/** An archive of instincts is a few megabytes at most; these bound what a hostile one costs. */
+const ARCHIVE_LIMITS: TarLimits = {
+  maxFileBytes: 64 * 1024 * 1024,
+  maxEntryBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxEntries: 200_000,
+};
+
 /** The instinct records of an archive made by `export`, unvalidated (older archives' `score` renamed `confidence`). */
-export async function readArchiveRecords(file: string): Promise<unknown[]> {
+export async function readArchiveRecords(file: string, limits: TarLimits = ARCHIVE_LIMITS): Promise<unknown[]> {
   if (!existsSync(file)) throw new UsageError(`No such file: ${file}`, 'Give a tarball made by `homunculus export`.');
-  const staging = mkdtempSync(join(tmpdir(), 'homunculus-import-'));
+  let content: Buffer | undefined;
   try {
-    try {
-      await tar.extract({ file, cwd: staging, strict: true, filter: (path) => path === 'manifest.json' });
-    } catch (err) {
-      throw badArchive(`${file} is not a readable tarball: ${(err as Error).message}`);
-    }
-    const manifestPath = join(staging, 'manifest.json');
-    if (!existsSync(manifestPath)) throw badArchive(`${file} has no manifest.json.`);
-    let manifest: z.infer<typeof manifestSchema>;
-    try {
-      manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
-    } catch (err) {
-      const issue = err instanceof z.ZodError ? err.issues[0] : undefined;
-      const detail = err instanceof z.ZodError ? (issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid') : (err as Error).message;
-      throw badArchive(`${file} has an invalid manifest (${detail}); nothing was imported.`);
-    }
-    return manifest.instincts.map(renameScore);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+    content = await readTarEntry(file, 'manifest.json', limits);
+  } catch (err) {
+    if (err instanceof TarLimitError) throw badArchive(`${file} is refused: ${err.message}; nothing was imported.`);
+    throw badArchive(`${file} is not a readable tarball: ${(err as Error).message}`);
   }
+  if (!content) throw badArchive(`${file} has no manifest.json.`);
+  let manifest: z.infer<typeof manifestSchema>;
+  try {
+    manifest = manifestSchema.parse(JSON.parse(content.toString('utf8')));
+  } catch (err) {
+    const issue = err instanceof z.ZodError ? err.issues[0] : undefined;
+    const detail = err instanceof z.ZodError ? (issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid') : (err as Error).message;
+    throw badArchive(`${file} has an invalid manifest (${detail}); nothing was imported.`);
+  }
+  return manifest.instincts.map(renameScore);
 }

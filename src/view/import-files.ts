@@ -3,7 +3,8 @@
  * This reader only maps each file's fields to the names of an imported instinct; the
  * import validates them (nothing is coerced here: `confidence: true` stays a boolean).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isInside } from '../core/confine.js';
 import { basename, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { parseFrontmatter } from '../core/frontmatter.js';
@@ -62,26 +63,60 @@ export function instinctFileRecord(content: string, fileName: string): Record<st
   };
 }
 
-function listMarkdown(dir: string): string[] {
-  let entries: string[];
+/** How far and how wide the walk goes: a folder of instinct files is small and shallow. */
+const MAX_DEPTH = 16;
+const MAX_ENTRIES = 100_000;
+
+/**
+ * The .md files below `dir`, found without leaving it: a link to a folder is never followed
+ * (so a loop or a link to / cannot make the walk endless), a link to a file counts only when
+ * it resolves inside `dir`, and only regular files count (not a device or a pipe).
+ */
+function listMarkdown(dir: string): { files: string[]; skipped: FileProblem[] } {
+  let root: string;
   try {
     if (!statSync(dir).isDirectory())
       throw new UsageError(`${dir} is not a directory.`, 'Give the folder that holds the instinct .md files.');
-    entries = readdirSync(dir, { recursive: true }) as string[];
+    root = realpathSync(dir);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`Cannot read ${dir}: ${(err as Error).message}`, 'Check the path, e.g. ~/.claude/homunculus/instincts/personal.');
   }
-  return entries
-    .filter((e) => e.endsWith('.md'))
-    .sort()
-    .map((e) => join(dir, e));
+  const files: string[] = [];
+  const skipped: FileProblem[] = [];
+  let seen = 0;
+  const walk = (folder: string, depth: number): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (++seen > MAX_ENTRIES) throw new UsageError(`${dir} holds more than ${MAX_ENTRIES} entries.`, 'Give the folder of the instinct files only.');
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < MAX_DEPTH) walk(path, depth + 1);
+      } else if (entry.name.endsWith('.md')) {
+        const problem = entry.isSymbolicLink() ? linkProblem(path, root) : entry.isFile() ? undefined : 'not a regular file';
+        if (problem) skipped.push({ file: path, reason: problem });
+        else files.push(path);
+      }
+    }
+  };
+  walk(root, 0);
+  return { files, skipped };
+}
+
+function linkProblem(path: string, root: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    if (!isInside(real, root)) return 'a link to a file outside the folder';
+    return statSync(real).isFile() ? undefined : 'a link to something that is not a regular file';
+  } catch {
+    return 'a link that leads nowhere';
+  }
 }
 
 /** Every instinct .md below `dir`, mapped; a file that cannot be read as one is skipped with the reason. */
 export function readInstinctFiles(dir: string): InstinctFiles {
-  const result: InstinctFiles = { records: [], skipped: [] };
-  for (const file of listMarkdown(dir)) {
+  const listed = listMarkdown(dir);
+  const result: InstinctFiles = { records: [], skipped: listed.skipped };
+  for (const file of listed.files) {
     try {
       if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
       result.records.push({ file, record: instinctFileRecord(readFileSync(file, 'utf8'), file) });

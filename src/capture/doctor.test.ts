@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
@@ -16,16 +16,16 @@ beforeEach(() => (dir = tempDir('hom-doctor-')));
 afterEach(() => dir.cleanup());
 
 describe('hooks check', () => {
-  it('warns when nothing is installed, passes once installed, fails when the binary is gone', () => {
+  it('warns when nothing is installed, passes once installed, fails when the binary is gone', async () => {
     const home = join(dir.path, 'user');
     const cwd = join(dir.path, 'project');
     mkdirSync(cwd, { recursive: true });
     const state = new InstallState(join(dir.path, 'homunculus', 'install'));
-    expect(hooksCheck(home, cwd, process.env).status).toBe('warn');
+    expect((await hooksCheck(home, cwd, process.env)).status).toBe('warn');
     applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`), 'install', state);
-    expect(hooksCheck(home, cwd, process.env)).toMatchObject({ status: 'ok', detail: 'claude-code (user) 7 hooks' });
+    expect(await hooksCheck(home, cwd, process.env)).toMatchObject({ status: 'ok', detail: 'claude-code (user) 7 hooks, active' });
     applyPlan(planInstall(targetFor('cursor', 'project', home, cwd), '/gone/node /gone/dist/cli/bin.js'), 'install', state);
-    const broken = hooksCheck(home, cwd, process.env);
+    const broken = await hooksCheck(home, cwd, process.env);
     expect(broken.status).toBe('fail');
     expect(broken.detail).toContain('/gone/node, /gone/dist/cli/bin.js');
   });
@@ -59,13 +59,13 @@ describe('observations check', () => {
 });
 
 describe('hooks check on commands that no longer run', () => {
-  it('names a program missing from PATH and a start-up that fails', () => {
+  it('names a program missing from PATH and a start-up that fails', async () => {
     const home = join(dir.path, 'user');
     const cwd = join(dir.path, 'project');
     mkdirSync(cwd, { recursive: true });
     const state = new InstallState(join(dir.path, 'homunculus', 'install'));
     applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), 'homunculus'), 'install', state);
-    expect(hooksCheck(home, cwd, { PATH: join(dir.path, 'nowhere') })).toMatchObject({
+    expect(await hooksCheck(home, cwd, { PATH: join(dir.path, 'nowhere') })).toMatchObject({
       status: 'fail',
       detail: expect.stringMatching(/settings\.json: homunculus is not on PATH/),
     });
@@ -73,10 +73,54 @@ describe('hooks check on commands that no longer run', () => {
     const broken = join(dir.path, 'broken', 'homunculus');
     writeFileSync(broken, '#!/bin/sh\necho "SyntaxError: Unexpected token ?" >&2\nexit 1\n', { mode: 0o755 });
     applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), broken), 'install', state);
-    expect(hooksCheck(home, cwd, process.env)).toMatchObject({
+    expect(await hooksCheck(home, cwd, process.env)).toMatchObject({
       status: 'fail',
       detail: expect.stringMatching(/broken\/homunculus --version` fails: SyntaxError: Unexpected token/),
       fix: expect.stringMatching(/init --claude/),
     });
+  });
+});
+
+describe('hooks check asks whether each client will run our hooks', () => {
+  const setup = (agent: 'codex' | 'gemini' | 'claude-code') => {
+    const home = join(dir.path, 'user');
+    const cwd = join(dir.path, 'project');
+    mkdirSync(cwd, { recursive: true });
+    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    const target = targetFor(agent, 'user', home, cwd);
+    applyPlan(planInstall(target, `${process.execPath} ${BIN}`), 'install', state);
+    // No codex binary on this PATH: the check computes trust from config.toml as Codex does.
+    return { home, cwd, target, env: { PATH: dirname(process.execPath) } };
+  };
+
+  it('Codex: passes when init trusted them, names each untrusted or modified hook and the fix', async () => {
+    const { home, cwd, target, env } = setup('codex');
+    expect(await hooksCheck(home, cwd, env)).toMatchObject({ status: 'ok' });
+    const config = target.trustFile as string;
+    const text = readFileSync(config, 'utf8');
+    writeFileSync(config, text.replace(/^# homunculus:begin trust[\s\S]*?^# homunculus:end trust.*\n/m, ''));
+    const untrusted = await hooksCheck(home, cwd, env);
+    expect(untrusted).toMatchObject({ status: 'fail', fix: expect.stringMatching(/homunculus init --codex` again/) });
+    expect(untrusted.detail).toMatch(/Codex skips 6 of our 6 hooks \(SessionStart untrusted/);
+    writeFileSync(
+      config,
+      text.replace(/trusted_hash = "sha256:[0-9a-f]+"/, 'trusted_hash = "sha256:0"').replace('hooks = true', 'hooks = false'),
+    );
+    const modified = await hooksCheck(home, cwd, env);
+    expect(modified.detail).toMatch(/turned off in config\.toml.*SessionStart modified/);
+  });
+
+  it('Gemini CLI and Claude Code: hooks turned off or disabled by name', async () => {
+    const g = setup('gemini');
+    const settings = JSON.parse(readFileSync(g.target.hooksFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(g.target.hooksFile, JSON.stringify({ ...settings, hooksConfig: { disabled: ['homunculus-observe'] } }));
+    expect(await hooksCheck(g.home, g.cwd, { ...g.env, GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:1' })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/disabled \(homunculus-observe\).*no auth type/),
+    });
+    const c = setup('claude-code');
+    const claude = JSON.parse(readFileSync(c.target.hooksFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(c.target.hooksFile, JSON.stringify({ ...claude, disableAllHooks: true }));
+    expect((await hooksCheck(c.home, c.cwd, c.env)).detail).toMatch(/every hook turned off/);
   });
 });

@@ -1,12 +1,14 @@
 /**
- * Doctor checks for capture: hooks installed and pointing at a binary that exists, and
- * observations actually arriving (plus recent hook failures from logs/hooks.log).
+ * Doctor checks for capture: hooks installed, pointing at a binary that exists and active in
+ * their client (trusted, not turned off), and observations actually arriving (plus recent
+ * hook failures from logs/hooks.log).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { systemClock } from '../core/clock.js';
 import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
+import { inactiveHooks } from './install/active.js';
 import { commandPrefix, commandProblem, installedCommands } from './install/installed.js';
 import { type Scope, targetFor } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
@@ -19,9 +21,10 @@ interface Result {
   fix?: string;
 }
 
-export function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv): Result {
+export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Result> {
   const found: string[] = [];
   const problems: string[] = [];
+  const fixes = new Set<string>();
   const tried = new Map<string, string | undefined>();
   const problemOf = (command: string): string | undefined => {
     const prefix = commandPrefix(command).join(' ');
@@ -36,19 +39,19 @@ export function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv): R
       const events = new Set(commands.map((c) => c.event));
       const missingEvents = [...new Set(target.specs.map((s) => s.event))].filter((e) => !events.has(e));
       const broken = [...new Set(commands.map((c) => problemOf(c.command)).filter((p) => p !== undefined))];
+      const flag =
+        agent === 'claude-code' ? (scope === 'project' ? '--project' : '--claude') : `--${agent}${scope === 'project' ? ' --project' : ''}`;
       found.push(`${agent} (${scope}) ${commands.length} hooks`);
       if (broken.length) problems.push(`${target.hooksFile}: ${broken.join('; ')}`);
       if (missingEvents.length) problems.push(`${target.hooksFile} lacks ${missingEvents.join(', ')}`);
+      if (broken.length || missingEvents.length) fixes.add(`Run \`homunculus init ${flag}\` again to rewrite the hooks.`);
+      for (const idle of await inactiveHooks(target, cwd, env)) {
+        problems.push(`${agent} (${scope}): ${idle.problem}`);
+        fixes.add(idle.fix);
+      }
     }
   }
-  if (problems.length) {
-    return {
-      name: 'hooks',
-      status: 'fail',
-      detail: problems.join('; '),
-      fix: 'Run `homunculus init --claude` (or the flag of that agent) again to rewrite the hooks.',
-    };
-  }
+  if (problems.length) return { name: 'hooks', status: 'fail', detail: problems.join('; '), fix: [...fixes].join(' ') };
   if (found.length === 0) {
     return {
       name: 'hooks',
@@ -57,7 +60,7 @@ export function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv): R
       fix: 'Run `homunculus init --claude` (or --project, --codex, --gemini, --cursor), or install the Claude Code plugin.',
     };
   }
-  return { name: 'hooks', status: 'ok', detail: found.join(', ') };
+  return { name: 'hooks', status: 'ok', detail: `${found.join(', ')}, active` };
 }
 
 const DAY = 86_400_000;
@@ -99,7 +102,7 @@ export function observationsCheck(paths: HomePaths): Result {
       name: 'observations',
       status: 'warn',
       detail: `none recorded yet${failureNote}`,
-      fix: 'Start an agent session after `homunculus init --claude`, or bring in past sessions with `homunculus import-transcripts`.',
+      fix: 'Start a session of an agent whose hooks are installed (see the hooks check), or bring in past Claude Code sessions with `homunculus import-transcripts`.',
     };
   }
   const ageDays = last ? (now - Date.parse(last)) / DAY : 0;

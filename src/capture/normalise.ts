@@ -7,6 +7,7 @@
 import { contentId } from '../core/ids.js';
 import type { Agent, HookInput } from './agents.js';
 import { type Obj, isObj, num, str } from '../core/fields.js';
+import { stripInjected } from './injected.js';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection']);
 
@@ -27,6 +28,13 @@ function validTs(value: unknown, fallback: string): string {
   return Number.isNaN(t) ? fallback : new Date(t).toISOString();
 }
 
+/** The user's prompt without any context Homunculus injected that the client echoed into it. */
+function userPrompt(value: unknown): { prompt: string } | Record<string, never> {
+  const text = str(value);
+  const own = text ? stripInjected(text) : '';
+  return own ? { prompt: own } : {};
+}
+
 /** An id for a tool call the agent did not name, stable for the same call. */
 const derivedId = (...parts: unknown[]): string =>
   `derived:${contentId(...parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? ''))))}`;
@@ -45,7 +53,7 @@ function claudeLike(agent: Agent, p: Obj, now: string): HookInput {
     ts,
     ...(str(p.transcript_path) ? { transcriptPath: p.transcript_path as string } : {}),
     ...(str(p.version) ? { agentVersion: p.version as string } : {}),
-    ...(str(p.prompt) ? { prompt: p.prompt as string } : {}),
+    ...userPrompt(p.prompt),
     ...(reason ? { reason } : {}),
   };
   const name = str(p.tool_name);
@@ -91,7 +99,7 @@ function cursor(p: Obj, now: string): HookInput {
     cwd: str(p.cwd) ?? roots[0] ?? '',
     ts: validTs(p.timestamp, now),
     ...(str(p.cursor_version) ? { agentVersion: p.cursor_version as string } : {}),
-    ...(str(p.prompt) ? { prompt: p.prompt as string } : {}),
+    ...userPrompt(p.prompt),
     ...(reason ? { reason } : {}),
   };
   const tool = cursorTool(event, p);

@@ -5,6 +5,7 @@
 import type { ProjectInfo } from '../core/project.js';
 import type { HookInput } from './agents.js';
 import { toolObservation } from './build.js';
+import { withCodexExitCode } from './codex-rollout.js';
 import { spoolObservation } from './spool/write.js';
 
 interface Observed {
@@ -13,7 +14,7 @@ interface Observed {
 }
 
 export function observeToolCall(home: string, input: HookInput, project: ProjectInfo): Observed {
-  const built = toolObservation(input, project);
+  const built = toolObservation(withCodexExitCode(input), project);
   if (!('observation' in built)) return built;
   spoolObservation(home, built.observation);
   return { status: 'spooled' };

@@ -7,6 +7,7 @@ import type { NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
 import { type Built, toolObservation } from './build.js';
+import { withCodexExitCode } from './codex-rollout.js';
 import { promptText } from './redact.js';
 import { lifecycleObservation, promptObservationFor } from './session-events.js';
 
@@ -25,7 +26,7 @@ export function write(store: Pick<Store, 'observations'>, built: Built): RecordR
 }
 
 export const recordToolCall = (store: Store, input: HookInput, project: ProjectInfo): RecordResult =>
-  write(store, toolObservation(input, project));
+  write(store, toolObservation(withCodexExitCode(input), project));
 
 /**
  * A live prompt. Counting the same text stored earlier gives the n-th identical prompt the

@@ -4,14 +4,14 @@ import { formatOutput } from './output.js';
 describe('output formats', () => {
   it('answers each agent in its own format', () => {
     expect(JSON.parse(formatOutput('claude-code', 'start', 'SessionStart', 'ctx'))).toEqual({
-      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '[HOMUNCULUS MEMORY]\nctx' },
     });
     expect(JSON.parse(formatOutput('claude-code', 'recall', 'PostToolUseFailure', 'ctx')).hookSpecificOutput.hookEventName).toBe(
       'PostToolUse',
     );
     expect(formatOutput('claude-code', 'observe', 'PostToolUse', '')).toBe('');
     expect(formatOutput('gemini', 'observe', 'AfterTool', '')).toBe('{}');
-    expect(JSON.parse(formatOutput('cursor', 'start', 'sessionStart', 'ctx'))).toEqual({ additional_context: 'ctx' });
+    expect(JSON.parse(formatOutput('cursor', 'start', 'sessionStart', 'ctx'))).toEqual({ additional_context: '[HOMUNCULUS MEMORY]\nctx' });
     expect(JSON.parse(formatOutput('cursor', 'prompt', 'beforeSubmitPrompt', 'ctx'))).toEqual({ continue: true });
     expect(JSON.parse(formatOutput('claude-code', 'start', '', 'x'.repeat(20_000))).hookSpecificOutput.additionalContext).toHaveLength(
       10_000,

@@ -5,6 +5,7 @@
  * Cursor an empty JSON object (they parse stdout as JSON).
  */
 import type { Agent, HookName } from '../capture/agents.js';
+import { MEMORY_HEADER, markInjected } from '../capture/injected.js';
 
 /** Claude Code's limit for injected context. */
 const MAX_CONTEXT_CHARS = 10_000;
@@ -25,7 +26,9 @@ function answerEvent(agent: Agent, hook: HookName, event: string): string {
 }
 
 export function formatOutput(agent: Agent, hook: HookName, event: string, context: string): string {
-  const text = context.length > MAX_CONTEXT_CHARS ? context.slice(0, MAX_CONTEXT_CHARS) : context;
+  // Marked, so an echo of it in a later prompt is recognised (capture/injected.ts); the mark counts toward the limit.
+  const room = MAX_CONTEXT_CHARS - MEMORY_HEADER.length - 1;
+  const text = markInjected(context.length > room ? context.slice(0, room) : context);
   if (agent === 'cursor') {
     if (hook === 'prompt') return JSON.stringify({ continue: true });
     return JSON.stringify(text ? { additional_context: text } : {});

@@ -12,9 +12,14 @@ const AGENTS_DIR = join(TEST_TOOLS, 'agents');
 /** npm packages and the binary each installs. */
 const AGENT_PACKAGES = {
   claude: { spec: '@anthropic-ai/claude-code@2.1.330', bin: 'claude' },
+  codex: { spec: '@openai/codex@0.169.0', bin: 'codex' },
+  gemini: { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
 } as const;
 
-type AgentName = keyof typeof AGENT_PACKAGES;
+/** The pinned version of an agent client, as the tests name it. */
+export const agentVersion = (name: AgentName): string => AGENT_PACKAGES[name].spec.replace(/^.*@/, '');
+
+export type AgentName = keyof typeof AGENT_PACKAGES;
 
 /** The installed binary of an agent client, or undefined when the test setup could not install it. */
 export function agentBin(name: AgentName): string | undefined {

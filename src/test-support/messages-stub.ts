@@ -4,8 +4,8 @@
  * server-sent events (message_start, content_block_start/delta/stop, message_delta,
  * message_stop). A script decides each turn: call a tool, or answer with text.
  */
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { startLoopback } from './loopback.js';
 
 type Turn = { tool: { name: string; input: Record<string, unknown> } } | { text: string };
 
@@ -29,6 +29,20 @@ export interface MessagesStub {
 function afterToolResult(req: MessagesRequest): boolean {
   const last = req.messages.at(-1)?.content;
   return Array.isArray(last) && last.some((b) => (b as { type?: string }).type === 'tool_result');
+}
+
+/** Calls each tool in turn, one per request, then ends with `text`. */
+export function toolSequence(
+  tools: readonly { name: string; input: Record<string, unknown> }[],
+  text = 'Done.',
+): (req: MessagesRequest) => Turn {
+  return (req) => {
+    const results = req.messages.filter(
+      (m) => Array.isArray(m.content) && m.content.some((b) => (b as { type?: string }).type === 'tool_result'),
+    ).length;
+    const tool = tools[results];
+    return tool && req.tools.includes(tool.name) ? { tool } : { text };
+  };
 }
 
 /** Calls `tool` on the first turn of a conversation that offers it, then ends with `text`. */
@@ -97,43 +111,22 @@ function answer(res: ServerResponse, req: MessagesRequest, turn: Turn): void {
 
 export async function startMessagesStub(script: (req: MessagesRequest) => Turn): Promise<MessagesStub> {
   const requests: MessagesRequest[] = [];
-  const server = createServer((incoming: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    incoming.on('data', (d: Buffer) => (raw += d.toString('utf8')));
-    incoming.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        // An empty or broken body is answered like any other.
-      }
-      const url = incoming.url ?? '';
-      if (!url.startsWith('/v1/messages') || url.includes('count_tokens')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: 25 }));
-        return;
-      }
-      const req: MessagesRequest = {
-        url,
-        model: typeof body.model === 'string' ? body.model : 'claude-stub',
-        stream: body.stream === true,
-        tools: Array.isArray(body.tools) ? body.tools.map((t) => String((t as { name?: unknown }).name)) : [],
-        messages: Array.isArray(body.messages) ? (body.messages as MessagesRequest['messages']) : [],
-        raw,
-      };
-      requests.push(req);
-      answer(res, req, script(req));
-    });
+  const server = await startLoopback((url, body, raw, res) => {
+    if (!url.startsWith('/v1/messages') || url.includes('count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: 25 }));
+      return;
+    }
+    const req: MessagesRequest = {
+      url,
+      model: typeof body.model === 'string' ? body.model : 'claude-stub',
+      stream: body.stream === true,
+      tools: Array.isArray(body.tools) ? body.tools.map((t) => String((t as { name?: unknown }).name)) : [],
+      messages: Array.isArray(body.messages) ? (body.messages as MessagesRequest['messages']) : [],
+      raw,
+    };
+    requests.push(req);
+    answer(res, req, script(req));
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
+  return { ...server, requests };
 }

@@ -97,7 +97,8 @@ export function applyPlan(plan: Plan, kind: 'install' | 'uninstall', state: Inst
     }
     throw err instanceof HomunculusError ? err : unwritable(current, err);
   }
-  // Once uninstalled, nothing is left to undo; a later install records afresh.
-  if (kind === 'uninstall') for (const c of todo) state.remove(c.file);
+  // Once nothing of ours is left in a file, nothing is left to undo; a later install records afresh.
+  // A file two installs share (Codex's config.toml trusts user and project hooks) keeps its record.
+  if (kind === 'uninstall') for (const c of todo) if (c.after === undefined || !containsOurs(c.after)) state.remove(c.file);
   return todo;
 }

@@ -1,20 +1,56 @@
-/** Codex keeps its MCP servers and feature flags in config.toml: edited as text, between markers. */
+/**
+ * Codex keeps its MCP servers, feature flags and hook trust in config.toml: edited as text,
+ * each addition of ours between its own markers (or one marked line inside a table the user
+ * already has), so uninstall takes out exactly what init put in.
+ */
+import { parse } from 'smol-toml';
+import { isObj } from '../../core/fields.js';
+import type { TrustEntry } from './codex-trust.js';
 
-const BEGIN = '# homunculus:begin';
-const END = '# homunculus:end';
 const MARK = '# added by homunculus';
 
 const tomlString = (s: string): string => JSON.stringify(s);
+const beginLine = (name: string): string => `# homunculus:begin${name ? ` ${name}` : ''}`;
+const endLine = (name: string): string => `# homunculus:end${name ? ` ${name}` : ''}`;
 
-/** Codex's config.toml with our MCP server and the hooks feature flag (text edits between markers). */
+/** The text without our block called `name` (whole lines between its markers). */
+function removeBlock(text: string, name: string): string {
+  const lines = text.split('\n');
+  const start = lines.indexOf(beginLine(name));
+  if (start < 0) return text;
+  const end = lines.indexOf(endLine(name), start);
+  lines.splice(start, (end >= 0 ? end : lines.length - 1) - start + 1);
+  return lines.join('\n');
+}
+
+function appendBlock(text: string, name: string, body: readonly string[]): string {
+  if (body.length === 0) return text;
+  const sep = text === '' || text.endsWith('\n') ? '' : '\n';
+  return `${text}${sep}${beginLine(name)}\n${body.join('\n').replace(/\n+$/, '')}\n${endLine(name)}\n`;
+}
+
+/** The lines of the `[features]` table (header excluded), or undefined when there is none. */
+function featuresTable(text: string): string[] | undefined {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => /^\s*\[features\]\s*(#.*)?$/.test(l));
+  if (at < 0) return undefined;
+  const next = lines.findIndex((l, i) => i > at && /^\s*\[/.test(l));
+  return lines.slice(at + 1, next < 0 ? undefined : next);
+}
+
+/** Whether the user already says whether hooks run (the current flag, or the deprecated codex_hooks). */
+const hooksFlagSet = (text: string): boolean =>
+  /^\s*features\.(?:codex_)?hooks\s*=/m.test(text) || (featuresTable(text) ?? []).some((l) => /^\s*(?:codex_)?hooks\s*=/.test(l));
+
+/** Codex's config.toml with our MCP server and the hooks feature flag. */
 export function mergeCodexToml(text: string, prefixWords: readonly string[]): string {
   const clean = removeCodexToml(text);
   const [command, ...args] = prefixWords;
   const block: string[] = [];
   let body = clean;
-  if (!/^\s*codex_hooks\s*=/m.test(body)) {
-    if (/^\s*\[features\]\s*$/m.test(body)) body = body.replace(/^(\s*\[features\]\s*)$/m, `$1\ncodex_hooks = true ${MARK}`);
-    else block.push('[features]', 'codex_hooks = true', '');
+  if (!hooksFlagSet(body)) {
+    if (featuresTable(body)) body = body.replace(/^(\s*\[features\][^\n]*)$/m, `$1\nhooks = true ${MARK}`);
+    else block.push('[features]', 'hooks = true', '');
   }
   if (!/^\s*\[mcp_servers\.homunculus\]/m.test(body)) {
     block.push(
@@ -23,21 +59,49 @@ export function mergeCodexToml(text: string, prefixWords: readonly string[]): st
       `args = [${[...args, 'mcp'].map(tomlString).join(', ')}]`,
     );
   }
-  if (block.length === 0) return body;
-  const sep = body === '' || body.endsWith('\n') ? '' : '\n';
-  return `${body}${sep}${BEGIN}\n${block.join('\n').replace(/\n+$/, '')}\n${END}\n`;
+  return appendBlock(body, '', block);
 }
 
 export function removeCodexToml(text: string): string {
-  const start = text.indexOf(BEGIN);
-  let out = text;
-  if (start >= 0) {
-    const end = text.indexOf(END, start);
-    const stop = end >= 0 ? end + END.length + (text[end + END.length] === '\n' ? 1 : 0) : text.length;
-    out = text.slice(0, start) + text.slice(stop);
-  }
-  return out
+  return removeBlock(text, '')
     .split('\n')
     .filter((l) => !l.endsWith(MARK))
     .join('\n');
 }
+
+const trustBlock = (hooksFile: string): string => `trust ${hooksFile}`;
+
+/** The hook states the user's own text defines (outside our blocks), by key; none when it does not parse. */
+export function userHookStates(text: string): Record<string, { trusted_hash?: unknown; enabled?: unknown }> {
+  let parsed: unknown;
+  try {
+    parsed = parse(text.replace(/^# homunculus:begin[^\n]*\n[\s\S]*?^# homunculus:end[^\n]*$/gm, ''));
+  } catch {
+    return {};
+  }
+  const state = isObj(parsed) && isObj(parsed.hooks) && isObj(parsed.hooks.state) ? parsed.hooks.state : {};
+  return Object.fromEntries(Object.entries(state).filter(([, v]) => isObj(v))) as Record<string, { trusted_hash?: unknown }>;
+}
+
+/**
+ * The user's config.toml trusting our hooks of one hooks.json. A key the user already set
+ * (with Codex's /hooks screen) is left to them: defining it twice would break the file.
+ * Returns the keys left alone whose hash is not the one we would write.
+ */
+export function mergeCodexTrust(text: string, hooksFile: string, entries: readonly TrustEntry[]): { text: string; conflicts: string[] } {
+  const clean = removeBlock(text, trustBlock(hooksFile));
+  const theirs = userHookStates(clean);
+  const conflicts: string[] = [];
+  const body: string[] = [];
+  for (const e of entries) {
+    const existing = theirs[e.key];
+    if (existing) {
+      if (existing.trusted_hash !== e.hash) conflicts.push(e.key);
+      continue;
+    }
+    body.push(`[hooks.state.${tomlString(e.key)}]`, `trusted_hash = ${tomlString(e.hash)}`);
+  }
+  return { text: appendBlock(clean, trustBlock(hooksFile), body), conflicts };
+}
+
+export const removeCodexTrust = (text: string, hooksFile: string): string => removeBlock(text, trustBlock(hooksFile));

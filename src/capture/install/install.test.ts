@@ -240,7 +240,7 @@ describe('other agents', () => {
     writeFileSync(join(home, '.codex', 'config.toml'), toml);
     install('codex');
     const text = read(join(home, '.codex', 'config.toml'));
-    expect(text).toContain('codex_hooks = true # added by homunculus');
+    expect(text).toContain('[features]\nhooks = true # added by homunculus');
     expect(text).toContain('[mcp_servers.homunculus]\ncommand = "/usr/bin/node"\nargs = ["/opt/homunculus/dist/cli/bin.js", "mcp"]');
     expect(read(join(home, '.codex', 'hooks.json'))).toContain('hook observe --agent codex');
     expect(install()).toBeDefined();

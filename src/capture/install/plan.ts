@@ -5,7 +5,8 @@
  * since, gives back the original bytes (formatting included).
  */
 import { formatDiff } from '../../core/diff.js';
-import { mergeCodexToml, removeCodexToml } from './codex-toml.js';
+import { mergeCodexToml, mergeCodexTrust, removeCodexToml, removeCodexTrust } from './codex-toml.js';
+import { codexTrustEntries } from './codex-trust.js';
 import { commandWords } from './command.js';
 import { mergeHooks, removeHooks } from './hook-settings.js';
 import { type Json, parseJsonFile, readText, sameJson, serialise } from './json-file.js';
@@ -52,6 +53,7 @@ function planEdits(edits: Map<string, Edit[]>, uninstall?: InstallState): FileCh
     if (list.every((e) => 'text' in e)) {
       after = list.reduce((t, e) => ('text' in e ? e.text(t) : t), before ?? '');
       if (before === undefined && after === '') after = undefined;
+      else if (uninstall && after.trim() === '' && uninstall.get(file)?.created) after = undefined;
     } else {
       const value = list.reduce((v, e) => ('json' in e ? e.json(v, file) : v), parseJsonFile(file, before));
       after = serialise(value, before);
@@ -70,12 +72,33 @@ function planEdits(edits: Map<string, Edit[]>, uninstall?: InstallState): FileCh
   return out;
 }
 
+/**
+ * Codex: trust for exactly the hooks of ours the merged hooks.json will hold, at their
+ * positions there. A hook the user trusted otherwise is left to them, with the one fix.
+ */
+function trustEdit(target: Target, prefix: string, warnings: string[]): Edit {
+  const merged = mergeHooks(parseJsonFile(target.hooksFile, readText(target.hooksFile)), target, prefix, target.hooksFile);
+  const entries = codexTrustEntries(merged, target.hooksFile);
+  return {
+    text: (t) => {
+      const r = mergeCodexTrust(t, target.hooksFile, entries);
+      if (r.conflicts.length)
+        warnings.push(
+          `${target.trustFile} already holds another trust for ${r.conflicts.length} of our hooks (${r.conflicts.join(', ')}); ` +
+            'Codex skips them until you trust them again: run `codex`, open /hooks and trust the Homunculus hooks.',
+        );
+      return r.text;
+    },
+  };
+}
+
 export function planInstall(target: Target, prefix: string, options: { mcp?: boolean } = {}): Plan {
   const words = commandWords(prefix);
   const edits = new Map<string, Edit[]>();
   const add = (file: string, edit: Edit): void => void edits.set(file, [...(edits.get(file) ?? []), edit]);
   const warnings: string[] = [];
   add(target.hooksFile, { json: (v, f) => mergeHooks(v, target, prefix, f) });
+  if (target.trustFile) add(target.trustFile, trustEdit(target, prefix, warnings));
   if (options.mcp !== false) {
     if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => mergeCodexToml(t, words) });
     else {
@@ -96,6 +119,7 @@ export function planUninstall(target: Target, state: InstallState): Plan {
   const edits = new Map<string, Edit[]>();
   const add = (file: string, edit: Edit): void => void edits.set(file, [...(edits.get(file) ?? []), edit]);
   add(target.hooksFile, { json: (v) => removeHooks(v, target).settings });
+  if (target.trustFile) add(target.trustFile, { text: (t) => removeCodexTrust(t, target.hooksFile) });
   if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => removeCodexToml(t) });
   else add(target.mcpFile, { json: (v) => removeMcp(v).settings });
   const changes = planEdits(edits, state).map((c) =>

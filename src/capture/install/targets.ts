@@ -34,6 +34,8 @@ export interface Target {
   agentFlag: string;
   /** Gemini names its hooks and counts timeouts in milliseconds. */
   named?: boolean;
+  /** Codex: the user's config.toml, where hooks must be trusted before they run (whatever the scope). */
+  trustFile?: string;
   notes: string[];
 }
 
@@ -47,11 +49,14 @@ const CLAUDE_SPECS: HookSpec[] = [
   { event: 'SessionEnd', hook: 'stop', timeout: 30 },
 ];
 
+// Codex names its edit tool apply_patch (Edit and Write are matcher aliases); it caps SessionEnd at 3 s.
 const CODEX_SPECS: HookSpec[] = [
   { event: 'SessionStart', hook: 'start', timeout: 15 },
   { event: 'UserPromptSubmit', hook: 'prompt', timeout: 15 },
   { event: 'PostToolUse', hook: 'observe', timeout: 15 },
+  { event: 'PostToolUse', matcher: 'apply_patch', hook: 'recall', timeout: 15 },
   { event: 'Stop', hook: 'stop', timeout: 30 },
+  { event: 'SessionEnd', hook: 'stop', timeout: 3 },
 ];
 
 const GEMINI_SPECS: HookSpec[] = [
@@ -99,7 +104,13 @@ export function targetFor(agent: Agent, scope: Scope, home: string, cwd: string)
         mcpFile: join(base, '.codex', 'config.toml'),
         mcpFormat: 'codex-toml',
         agentFlag: ' --agent codex',
-        notes: ['Codex runs hooks only with `codex_hooks = true` under [features] in config.toml (added if missing).'],
+        trustFile: join(home, '.codex', 'config.toml'),
+        notes: [
+          `Codex runs only hooks it trusts: their trust is written to ${join(home, '.codex', 'config.toml')} ([hooks.state]), as its /hooks screen would.`,
+          ...(scope === 'project'
+            ? ["Codex reads a project's .codex/ only once the project is trusted (it asks on the first run there)."]
+            : []),
+        ],
       };
     case 'gemini':
       return {

@@ -16,7 +16,8 @@ export function filePaths(kind: ToolKind, input: Obj): string[] {
     nonBlank(input.target_file);
   if (one) return [one];
   if (Array.isArray(input.paths)) return input.paths.filter((p): p is string => typeof p === 'string');
-  const patch = nonBlank(input.patch) ?? nonBlank(input.input);
+  // Codex's apply_patch hands its patch over as `command`.
+  const patch = nonBlank(input.patch) ?? nonBlank(input.input) ?? (kind === 'edit' ? nonBlank(input.command) : undefined);
   if (patch && patch.includes('*** ')) return patchFiles(patch);
   if ((kind === 'edit' || kind === 'write' || kind === 'read') && nonBlank(input.path)) return [input.path as string];
   return [];

@@ -6,7 +6,7 @@
  * stored field (redact.ts).
  */
 import type { Outcome } from '../../store/observations.js';
-import { asObject, nonBlank, num } from '../../core/fields.js';
+import { asObject, nonBlank, num, str } from '../../core/fields.js';
 import { redact } from '../../core/redact.js';
 
 /** Tool errors that mean the call never ran because a person or a hook refused it. */
@@ -24,7 +24,7 @@ export function isBlockedError(text: string): boolean {
   return BLOCKED.some((re) => re.test(text));
 }
 
-/** Exit code from an error text such as "Exit code 2\n..." or "exited with code 1". */
+/** Exit code from a text such as "Exit code 2\n...", Gemini's "Exit Code: 3" or Codex's "Process exited with code 1". */
 export function exitCodeFrom(text: string): number | undefined {
   const m = /(?:^|\n)\s*(?:Error:\s*)?Exit code:?\s*(-?\d+)|exited with (?:exit )?code (-?\d+)/i.exec(text);
   const n = m ? Number(m[1] ?? m[2]) : Number.NaN;
@@ -35,9 +35,13 @@ const ERROR_LINE =
   /\b(error|fail(?:ed|ure)?|fatal|panic|exception|denied|not found|no such|cannot|can't|undefined|invalid|refused|timed? ?out|unknown)\b/i;
 
 /** One line that says what went wrong, preferring a line that names the error over the first line. */
-export function summariseError(text: string): string {
+export function summariseError(text: string, code: number | undefined = exitCodeFrom(text)): string {
   const cleaned = text
-    .replace(/<\/?tool_use_error>/g, '')
+    .replace(/<\/?(?:tool_use_error|untrusted_context)>/g, '')
+    // Gemini's shell result wraps the output in labelled lines.
+    .replace(/^\s*(?:Output|Error):\s*\((?:empty|none)\)\s*$/gim, '')
+    .replace(/^\s*Process Group PGID:.*$/gim, '')
+    .replace(/^\s*Output:\s*/gim, '')
     // eslint-disable-next-line no-control-regex -- terminal colour codes start with ESC
     .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
     .replace(/^\s*Error:\s*/i, '');
@@ -45,7 +49,6 @@ export function summariseError(text: string): string {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !/^Exit code:?\s*-?\d+$/i.test(l));
-  const code = exitCodeFrom(text);
   const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines[0] ?? '';
   const summary = code !== undefined ? `exit ${code}${line ? `: ${line}` : ''}` : line;
   return summary.replace(/\s+/g, ' ').trim();
@@ -67,18 +70,40 @@ export interface CallResult {
   response?: unknown;
 }
 
+/** What a tool answered as text: Codex's plain string, Gemini's llmContent (a string or parts), or an output field. */
+export function responseText(response: unknown): string {
+  if (typeof response === 'string') return response;
+  const r = asObject(response);
+  if (typeof r.llmContent === 'string') return r.llmContent;
+  if (Array.isArray(r.llmContent)) return r.llmContent.map((p) => (typeof p === 'string' ? p : (str(asObject(p).text) ?? ''))).join('\n');
+  return str(r.output) ?? '';
+}
+
+/** The error a response carries: a string, or an object with a message (Gemini). */
+function responseError(response: Record<string, unknown>): string | undefined {
+  const error = nonBlank(response.error) ?? nonBlank(asObject(response.error).message);
+  if (error) return error;
+  return response.success === false ? (nonBlank(response.message) ?? 'failed') : undefined;
+}
+
 /** Outcome, error summary and exit code from the failure flag, the error text and the response. */
 export function resultFacts(call: CallResult): ResultFacts {
   const response = asObject(call.response);
+  const text = responseText(call.response);
   const code =
-    num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode) ?? (call.error ? exitCodeFrom(call.error) : undefined);
-  const responseError = nonBlank(response.error) ?? (response.success === false ? (nonBlank(response.message) ?? 'failed') : undefined);
-  const failed = call.failed === true || (code !== undefined && code !== 0) || response.interrupted === true || responseError !== undefined;
+    num(response.exit_code) ??
+    num(response.exitCode) ??
+    num(response.returnCode) ??
+    (call.error ? exitCodeFrom(call.error) : undefined) ??
+    (text ? exitCodeFrom(text) : undefined);
+  const errorText = responseError(response);
+  const failed = call.failed === true || (code !== undefined && code !== 0) || response.interrupted === true || errorText !== undefined;
   if (!failed) return { outcome: 'ok', error: '', ...(code !== undefined ? { exitCode: code } : {}) };
-  const message = call.error ?? responseError ?? nonBlank(response.stderr) ?? (response.interrupted === true ? 'interrupted' : 'failed');
+  const message =
+    call.error ?? errorText ?? nonBlank(response.stderr) ?? nonBlank(text) ?? (response.interrupted === true ? 'interrupted' : 'failed');
   return {
     outcome: isBlockedError(message) ? 'blocked' : 'error',
-    error: summariseError(redact(message)),
+    error: summariseError(redact(message), code),
     ...(code !== undefined ? { exitCode: code } : {}),
   };
 }

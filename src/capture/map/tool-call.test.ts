@@ -115,7 +115,7 @@ describe('mapping a tool call: outcome, errors, noise, redaction', () => {
   });
 
   it('reads failure from the response too (exit code, interrupted, success false)', () => {
-    expect(resultFacts({ response: { exit_code: 2, stderr: 'boom' } })).toEqual({ outcome: 'error', error: 'boom', exitCode: 2 });
+    expect(resultFacts({ response: { exit_code: 2, stderr: 'boom' } })).toEqual({ outcome: 'error', error: 'exit 2: boom', exitCode: 2 });
     expect(resultFacts({ response: { interrupted: true } }).outcome).toBe('error');
     expect(resultFacts({ response: { success: false, message: 'nope' } })).toMatchObject({ outcome: 'error', error: 'nope' });
     expect(resultFacts({ response: 'a plain string' })).toEqual({ outcome: 'ok', error: '' });

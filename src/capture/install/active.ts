@@ -1,0 +1,101 @@
+/**
+ * Whether each client will really run the hooks we installed, asked the way the client
+ * decides it: Codex through `codex app-server` (hooks/list: trusted, untrusted, modified,
+ * disabled), or, without a codex binary, from its config.toml computed the same way; Gemini
+ * CLI and Claude Code from the switches in their settings. Each problem says how to fix it.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'smol-toml';
+import { type Obj, isObj } from '../../core/fields.js';
+import { type CodexHook, listCodexHooks } from './codex-app-server.js';
+import { codexTrustEntries } from './codex-trust.js';
+import { findOnPath } from './command.js';
+import type { Target } from './targets.js';
+
+export interface Inactive {
+  problem: string;
+  fix: string;
+}
+
+function readObj(file: string, format: 'json' | 'toml'): Obj {
+  try {
+    const text = readFileSync(file, 'utf8');
+    const value: unknown = format === 'json' ? JSON.parse(text) : parse(text);
+    return isObj(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+const sub = (o: Obj, key: string): Obj => (isObj(o[key]) ? o[key] : {});
+
+/** Our hooks as Codex would see them, from its config.toml: the same hashes, compared with the trust it holds. */
+function codexHooksFromConfig(target: Target): CodexHook[] {
+  const states = sub(sub(readObj(target.trustFile ?? '', 'toml'), 'hooks'), 'state');
+  return codexTrustEntries(readObj(target.hooksFile, 'json'), target.hooksFile).map((e) => {
+    const state = sub(states, e.key);
+    const trust = state.trusted_hash === undefined ? 'untrusted' : state.trusted_hash === e.hash ? 'trusted' : 'modified';
+    return { key: e.key, event: e.event, trustStatus: trust, enabled: state.enabled !== false };
+  });
+}
+
+async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv): Promise<Inactive[]> {
+  const out: Inactive[] = [];
+  const features = sub(readObj(target.trustFile ?? '', 'toml'), 'features');
+  if (features.hooks === false || features.codex_hooks === false)
+    out.push({ problem: 'Codex hooks are turned off in config.toml ([features])', fix: 'Remove `hooks = false` under [features].' });
+  const bin = findOnPath('codex', env.PATH);
+  const listed = bin ? await listCodexHooks(bin, cwd, env) : undefined;
+  const ours = codexHooksFromConfig(target);
+  const seen = listed
+    ? ours.map((o) => {
+        const l = listed.find((x) => x.key === o.key);
+        return l && { ...l, event: o.event };
+      })
+    : ours;
+  if (listed && seen.every((s) => s === undefined) && ours.length)
+    out.push({
+      problem: `Codex does not load ${target.hooksFile}${target.scope === 'project' ? ' (the project is not trusted)' : ''}`,
+      fix:
+        target.scope === 'project'
+          ? `Run \`codex\` in ${cwd} once and trust the project (or add [projects.${JSON.stringify(cwd)}] trust_level = "trusted" to ${target.trustFile}).`
+          : 'Run `homunculus init --codex` again.',
+    });
+  const idle = seen.filter((s): s is CodexHook => s !== undefined && (s.trustStatus !== 'trusted' || !s.enabled));
+  if (idle.length)
+    out.push({
+      problem: `Codex skips ${idle.length} of our ${ours.length} hooks (${idle.map((s) => `${s.event} ${s.enabled ? s.trustStatus : 'disabled'}`).join(', ')})${listed ? '' : ' per config.toml'}`,
+      fix: `Run \`homunculus init --codex${target.scope === 'project' ? ' --project' : ''}\` again to trust them (or trust them in Codex's /hooks screen).`,
+    });
+  return out;
+}
+
+function geminiInactive(target: Target, env: NodeJS.ProcessEnv): Inactive[] {
+  const settings = readObj(target.hooksFile, 'json');
+  const config = sub(settings, 'hooksConfig');
+  const out: Inactive[] = [];
+  if (config.enabled === false || sub(settings, 'tools').enableHooks === false)
+    out.push({ problem: `Gemini CLI hooks are turned off in ${target.hooksFile}`, fix: 'Set "hooksConfig": {"enabled": true}.' });
+  const disabled = Array.isArray(config.disabled)
+    ? config.disabled.filter((n) => typeof n === 'string' && n.startsWith('homunculus-'))
+    : [];
+  if (disabled.length)
+    out.push({ problem: `Gemini CLI has our hooks disabled (${disabled.join(', ')})`, fix: 'Remove them from hooksConfig.disabled.' });
+  if (env.GOOGLE_GEMINI_BASE_URL && sub(sub(settings, 'security'), 'auth').selectedType === undefined)
+    out.push({
+      problem: 'GOOGLE_GEMINI_BASE_URL is set but Gemini CLI has no auth type, so it stops before any hook runs',
+      fix: 'Set "security": {"auth": {"selectedType": "gemini-api-key"}} in settings.json (headless runs also need --skip-trust in an untrusted folder).',
+    });
+  return out;
+}
+
+/** Why the client would not run our hooks of this target; empty when it will. */
+export async function inactiveHooks(target: Target, cwd: string, env: NodeJS.ProcessEnv): Promise<Inactive[]> {
+  if (target.agent === 'codex') return codexInactive(target, cwd, env);
+  if (target.agent === 'gemini') return geminiInactive(target, env);
+  if (target.agent === 'claude-code' && readObj(target.hooksFile, 'json').disableAllHooks === true)
+    return [
+      { problem: `Claude Code has every hook turned off (disableAllHooks in ${target.hooksFile})`, fix: 'Remove "disableAllHooks".' },
+    ];
+  return [];
+}

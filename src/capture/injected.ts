@@ -9,9 +9,10 @@
 export const MEMORY_HEADER = '[HOMUNCULUS MEMORY]';
 
 /** Where an echoed block ends: the closing tag of our fence, the client's own wrapper (Gemini's `</hook_context>`) or an end line of ours. */
-const BLOCK_END = /<\/homunculus-memory-[0-9a-f]+>|<\/hook_context>|^\[END HOMUNCULUS MEMORY\]$/m;
+const BLOCK_END = /(?:<|&lt;)\/homunculus-memory-[0-9a-f]+(?:>|&gt;)|<\/hook_context>|^\[END HOMUNCULUS MEMORY\]$/m;
 /** Wrappers a client puts right before the block, taken out with it. */
 const WRAPPER_OPEN = /<hook_context>\s*$/;
+const WRAPPER_CLOSE = /^\s*<\/hook_context>/;
 
 /** Marks a block of context as ours (nothing to mark when there is no text). */
 export function markInjected(text: string): string {
@@ -33,7 +34,10 @@ export function stripInjected(text: string): string {
     const start = open ? open.index : at;
     const rest = out.slice(at + MEMORY_HEADER.length);
     const end = BLOCK_END.exec(rest);
-    const stop = end ? at + MEMORY_HEADER.length + end.index + end[0].length : out.length;
+    let stop = end ? at + MEMORY_HEADER.length + end.index + end[0].length : out.length;
+    // The client's wrapper closes after our fence: it goes with the block it opened.
+    const close = open ? WRAPPER_CLOSE.exec(out.slice(stop)) : null;
+    if (close) stop += close[0].length;
     out = `${out.slice(0, start)}${out.slice(stop)}`;
   }
   return out.trim();

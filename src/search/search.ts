@@ -8,7 +8,8 @@
  *   5. expansion: neighbour spreading, thread evidence, time hints, speaker focus;
  *   6. finish: seed 003's modifiers (confidence, activation, recency), filters, an optional
  *      reranker, the limit.
- * Each stage records its timing; fusion, expansion and finish each add their part to every
+ * A collection's profile (profiles.ts) scores its hits and tunes the stages when a query
+ * searches it alone. Each stage records its timing; fusion, expansion and finish each add their part to every
  * hit's explanation.
  */
 import type { DocumentFilter, DocumentRepository } from '../store/documents/index.js';
@@ -16,6 +17,7 @@ import type { Store } from '../store/store.js';
 import { type Embedder, LAZY_REPAIR_MAX } from './embeddings.js';
 import type { AppliedModifiers } from './modifiers.js';
 import { type SearchMode, searchMode } from './modes.js';
+import { type CollectionProfiles, soleProfile } from './profiles.js';
 import { contentTerms, sanitizeQuery } from './query-text.js';
 import type { RerankHook } from './rerank.js';
 import { namedSpeakers, withoutSpeakers } from './speakers.js';
@@ -30,7 +32,11 @@ export interface SearchRequest {
   query: string;
   mode?: SearchMode;
   limit?: number;
+  /** Candidates read from each list (default: the tuning's depth, at least the limit). */
+  depth?: number;
   filter?: DocumentFilter;
+  /** How each collection is scoped, scored and tuned (profiles.ts). */
+  profiles?: CollectionProfiles;
   minScore?: number;
   /** true: decay every dated record; false: none; undefined: RECENCY_COLLECTIONS (modifiers.ts) only. */
   recency?: boolean;
@@ -83,10 +89,13 @@ export interface SearchResponse {
 /** What `request` asks, or undefined when its query has nothing to search for. */
 function planQuery(documents: DocumentRepository, request: SearchRequest, mode: SearchMode, now: Date): QueryPlan | undefined {
   const limit = Math.max(1, Math.floor(request.limit ?? 10));
-  const tuning: Tuning = { ...DEFAULT_TUNING, ...request.tuning };
+  const profiles = request.profiles ?? {};
+  const filter = request.filter ?? {};
+  const sole = soleProfile(profiles, filter);
+  const tuning: Tuning = { ...DEFAULT_TUNING, ...sole?.tuning, ...request.tuning };
   const text = sanitizeQuery(request.query).trim();
   if (text === '') return undefined;
-  const terms = contentTerms(text);
+  const terms = sole?.terms ? sole.terms(text) : contentTerms(text);
   // A named speaker is matched by speaker, not by the word: most documents that hold a
   // speaker's name are the other people addressing them.
   const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(documents, text) : new Set<string>();
@@ -94,10 +103,12 @@ function planQuery(documents: DocumentRepository, request: SearchRequest, mode: 
     text,
     mode,
     limit,
-    depth: Math.max(tuning.depth, limit),
+    depth: request.depth ?? Math.max(tuning.depth, limit),
     tuning,
-    filter: request.filter ?? {},
+    filter,
+    profiles,
     terms,
+    ownSyntax: !sole?.terms,
     named,
     lexicalTerms: withoutSpeakers(terms, named),
     repair: request.repair ?? LAZY_REPAIR_MAX,

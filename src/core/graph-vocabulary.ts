@@ -1,7 +1,7 @@
 /**
  * The knowledge graph's closed vocabularies (seed 003), shared by the graph's rules and the
- * store that keeps its records: 10 entity types, the relations in 6 categories with their
- * readable labels, and Tulving's three memory types.
+ * store that keeps its records: 10 entity types, the relations in 6 categories, and
+ * Tulving's three memory types.
  *
  * The seed announces 34 relations but its tables list 33; the 34th is `follows_pattern`,
  * which the seed's own Tulving rules name as a procedural relation.
@@ -33,7 +33,7 @@ export const RELATION_CATEGORIES = {
 export type RelationCategory = keyof typeof RELATION_CATEGORIES;
 export type Relation = (typeof RELATION_CATEGORIES)[RelationCategory][number];
 
-/** Readable verb phrases, used when a fact is written as a sentence. */
+/** Readable verb phrases, used when a fact is written as a sentence (and in the text its search document holds). */
 export const RELATION_LABELS: Record<Relation, string> = {
   has_component: 'has component',
   depends_on: 'depends on',
@@ -70,6 +70,10 @@ export const RELATION_LABELS: Record<Relation, string> = {
   exemplifies: 'exemplifies',
   follows_pattern: 'follows the pattern',
 };
+
+/** The search collections the graph's records are mirrored into (one document per fact, per entity). */
+export const FACTS_COLLECTION = 'facts';
+export const ENTITIES_COLLECTION = 'entities';
 
 export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural'] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];

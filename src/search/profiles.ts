@@ -1,14 +1,17 @@
 /**
  * The pipeline configured per collection. A collection whose records carry rules of their
- * own (the knowledge graph's facts: ACT-R activation, confidence, recency from when they
- * became true) says how its hits are scored and, when a query searches it alone, which words
- * and lists it fuses and how. Collections without a profile get the defaults.
+ * own (the knowledge graph's facts: bi-temporal validity, ACT-R activation) says which of
+ * its documents are candidates at all, how its hits are scored, and, when a query searches
+ * it alone, which words and lists it fuses and how. Collections without a profile get the
+ * defaults.
  */
 import type { DocumentFilter, DocumentRow } from '../store/documents/index.js';
 import type { AppliedModifiers } from './modifiers.js';
 import type { Tuning } from './tuning.js';
 
 export interface CollectionProfile {
+  /** Narrows this collection's candidates in every list (the store applies it; other collections are not affected). */
+  scope?: Pick<DocumentFilter, 'facts'>;
   /** The knobs when a query searches this collection alone (over the defaults; the request's own tuning wins). */
   tuning?: Partial<Tuning>;
   /**
@@ -27,4 +30,14 @@ export type CollectionProfiles = Readonly<Record<string, CollectionProfile>>;
 export function soleProfile(profiles: CollectionProfiles, filter: DocumentFilter): CollectionProfile | undefined {
   const only = filter.collections?.length === 1 ? filter.collections[0] : undefined;
   return only === undefined ? undefined : profiles[only];
+}
+
+/** The request's filter narrowed by the scope of every collection it searches. */
+export function scopedFilter(profiles: CollectionProfiles, filter: DocumentFilter): DocumentFilter {
+  let out = filter;
+  for (const [collection, profile] of Object.entries(profiles)) {
+    const searched = !filter.collections?.length || filter.collections.includes(collection);
+    if (profile.scope && searched) out = { ...out, ...profile.scope };
+  }
+  return out;
 }

@@ -8,16 +8,16 @@
  *   5. expansion: neighbour spreading, thread evidence, time hints, speaker focus;
  *   6. finish: seed 003's modifiers (confidence, activation, recency), filters, an optional
  *      reranker, the limit.
- * A collection's profile (profiles.ts) scores its hits and tunes the stages when a query
- * searches it alone. Each stage records its timing; fusion, expansion and finish each add their part to every
- * hit's explanation.
+ * A collection's profile (profiles.ts) narrows its candidates in every list, scores its
+ * hits, and tunes the stages when a query searches it alone. Each stage records its timing;
+ * fusion, expansion and finish each add their part to every hit's explanation.
  */
 import type { DocumentFilter, DocumentRepository } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { type Embedder, LAZY_REPAIR_MAX } from './embeddings.js';
 import type { AppliedModifiers } from './modifiers.js';
 import { type SearchMode, searchMode } from './modes.js';
-import { type CollectionProfiles, soleProfile } from './profiles.js';
+import { type CollectionProfiles, scopedFilter, soleProfile } from './profiles.js';
 import { contentTerms, sanitizeQuery } from './query-text.js';
 import type { RerankHook } from './rerank.js';
 import { namedSpeakers, withoutSpeakers } from './speakers.js';
@@ -105,7 +105,7 @@ function planQuery(documents: DocumentRepository, request: SearchRequest, mode: 
     limit,
     depth: request.depth ?? Math.max(tuning.depth, limit),
     tuning,
-    filter,
+    filter: scopedFilter(profiles, filter),
     profiles,
     terms,
     ownSyntax: !sole?.terms,

@@ -15,6 +15,7 @@ export interface QueryPlan {
   /** Candidates read from each list. */
   depth: number;
   tuning: Tuning;
+  /** The request's filter, narrowed by the scopes of the collections it searches. */
   filter: DocumentFilter;
   profiles: CollectionProfiles;
   /** The query's content words (or the words its collection's profile picks). */

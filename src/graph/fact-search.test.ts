@@ -9,7 +9,9 @@ import { rawDatabase } from '../store/testing.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
 import { deduplicateByEmbedding, embedFacts, factVectors } from './embeddings.js';
-import { BM25_WEIGHT, type FactSearch, SEMANTIC_WEIGHT, factProfile, searchFacts } from './fact-search.js';
+import { BM25_WEIGHT, FACT_TUNING, type FactSearch, SEMANTIC_WEIGHT, factProfile, searchFacts } from './fact-search.js';
+import type { Fact } from './facts.js';
+import { ftsTerms } from './fts.js';
 import { reconsolidateFact } from './revise.js';
 import { cosine } from './similarity.js';
 
@@ -25,6 +27,45 @@ const ids = async (q: FactSearch) => (await searchFacts(store, null, q)).facts.m
 
 /** An activation of 0 (one access today) weighs this much. */
 const FRESH = activationFactor(0);
+
+describe("the facts collection's profile", () => {
+  it('scopes to the facts a question admits, tunes as seed 003, and picks the fact query words', () => {
+    const profile = factProfile(store, { projects: ['p1'], relations: ['uses'], memoryTypes: ['semantic'] });
+    expect(profile.scope).toEqual({
+      facts: { time: { now: '2026-01-01T00:00:00.000Z' }, projects: ['p1'], relations: ['uses'], memoryTypes: ['semantic'] },
+    });
+    expect(factProfile(store, { at: '2025-12-01' }).scope?.facts?.time).toEqual({ at: '2025-12-01' });
+    expect(factProfile(store, { knownAt: '2025-12-01' }).scope?.facts?.time).toEqual({ knownAt: '2025-12-01', at: '2025-12-01' });
+    expect(factProfile(store, { includeHistory: true }).scope?.facts?.time).toEqual({ history: true });
+    expect(profile.tuning).toBe(FACT_TUNING);
+    expect(profile.tuning?.weights).toEqual({ bm25: BM25_WEIGHT, vector: SEMANTIC_WEIGHT, trigram: 0, feedback: 0 });
+    expect(profile.terms?.('Quelle ORM stocke les lignes?')).toEqual(ftsTerms('Quelle ORM stocke les lignes?'));
+  });
+
+  it("scores each hit by its fact's activation, confidence, recency and, with history, supersession", () => {
+    const old = add('p95', 'API p95 latency is 240 ms', { confidence: 0.8 });
+    store.advanceDays(9);
+    const now = add('p95', 'API p95 latency improved to 180 ms', { confidence: 0.6 });
+    store.advanceDays(9);
+    const rows = [old, now].flatMap((r) => store.documents.get('facts', String(r.fact.id)) ?? []);
+    const [oldDoc, nowDoc] = rows.map((r) => r.id);
+    const loaded = new Map<number, Fact>();
+    const scored = factProfile(store, { includeHistory: true }, loaded).modifiers?.(rows);
+    expect(scored?.get(oldDoc as number)).toMatchObject({ confidence: 0.8, recency: Math.exp(-18 / 90), superseded: 0.5 });
+    const current = scored?.get(nowDoc as number);
+    expect(current).toMatchObject({ confidence: 0.6, recency: Math.exp(-9 / 90) });
+    expect(current?.superseded).toBeUndefined();
+    expect(current?.factor).toBeCloseTo((current?.activation ?? 0) * 0.6 * Math.exp(-9 / 90), 10);
+    // The facts it read are handed back, so a caller needs not read them again.
+    expect([...loaded.keys()].sort()).toEqual([old.fact.id, now.fact.id].sort());
+    // Without history a superseded fact is not penalised here: the scope keeps it out of the lists.
+    expect(
+      factProfile(store, {})
+        .modifiers?.(rows)
+        .get(oldDoc as number)?.superseded,
+    ).toBeUndefined();
+  });
+});
 
 describe('facts through the one search pipeline', () => {
   it('finds facts by BM25 and scores them rrf x activation x confidence x recency', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addDocuments } from './memory.js';
-import type { CollectionProfile } from './profiles.js';
+import { type CollectionProfile, scopedFilter } from './profiles.js';
 import { search } from './search.js';
 import { PLAIN_RRF } from './tuning.js';
 
@@ -50,5 +50,24 @@ describe('collection profiles', () => {
   it('read the depth asked for, whatever the limit', async () => {
     const res = await search(store, null, { query: 'deploy', depth: 1, limit: 10 });
     expect(res.results).toHaveLength(1);
+  });
+});
+
+describe('collection scopes', () => {
+  const scoped: CollectionProfile = { scope: { facts: { projects: ['p1'] } } };
+
+  it('narrow the filter when their collection is searched, alone or among others', () => {
+    const facts = { projects: ['p1'] };
+    expect(scopedFilter({ facts: scoped }, {})).toEqual({ facts });
+    expect(scopedFilter({ facts: scoped }, { collections: ['facts', 'notes'], project: 'x' })).toEqual({
+      collections: ['facts', 'notes'],
+      project: 'x',
+      facts,
+    });
+  });
+
+  it('leave the filter alone when their collection is not searched or they have no scope', () => {
+    expect(scopedFilter({ facts: scoped }, { collections: ['notes'] })).toEqual({ collections: ['notes'] });
+    expect(scopedFilter({ notes: halving }, {})).toEqual({});
   });
 });

@@ -12,8 +12,8 @@ const SRC = dirname(new URL(import.meta.url).pathname);
 
 const LAYER: Record<string, number> = {
   core: 0,
+  text: 0,
   store: 1,
-  text: 2,
   embed: 2,
   search: 2,
   llm: 2,

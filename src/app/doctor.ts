@@ -11,7 +11,7 @@ import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+type CheckStatus = 'ok' | 'warn' | 'fail';
 
 export interface CheckResult {
   name: string;
@@ -21,13 +21,13 @@ export interface CheckResult {
 }
 
 /** Where the user's agents keep their settings: their home directory and the project. */
-export interface Surroundings {
+interface Surroundings {
   userHome: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
 
-export type DoctorCheck = (paths: HomePaths, around: Surroundings) => CheckResult | Promise<CheckResult>;
+type DoctorCheck = (paths: HomePaths, around: Surroundings) => CheckResult | Promise<CheckResult>;
 
 const nodeVersion: DoctorCheck = () => {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -184,7 +184,7 @@ const embeddings: DoctorCheck = (paths) => {
   }
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [
+const DOCTOR_CHECKS: DoctorCheck[] = [
   nodeVersion,
   homeWritable,
   configFile,

@@ -41,7 +41,7 @@ const entityType = () => oneOf(ENTITY_TYPES);
 const factId = () => wholeNumber(1);
 
 /** A project given as a fingerprint, a project entity's name, or (when absent) the working directory's repository. */
-export function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
+function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
   if (value === undefined) return detectProject(cwd).fingerprint;
   if (value === '' || /^[0-9a-f]{16}$/.test(value)) return value;
   const entity = store.graph.entities.list({ type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());

@@ -13,7 +13,7 @@ import { renderAll, renderChanged } from '../view/render.js';
 import { defineOperation } from './operation.js';
 import { category, domain, feedback as feedbackVerdict, patternKey, text, unitInterval, wholeNumber } from './schemas.js';
 
-/** Evidence from which an instinct counts as mature (seed 002). */
+/** Evidence from which an instinct counts as mature. */
 export const MATURE_EVIDENCE = 5;
 
 export const views = (store: Store, rows: readonly InstinctRow[]): InstinctView[] =>

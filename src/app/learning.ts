@@ -1,5 +1,7 @@
 /** Learning operations: the learning run, and the maintenance and insight views over what it learned. */
 import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireLock } from '../core/lock.js';
 import { z } from 'zod';
 import { archiveSessions } from '../capture/sessions/files.js';
 import { loadConfig } from '../core/config.js';
@@ -9,39 +11,59 @@ import { effectiveness as effectivenessOf, history as historyOf, timeline, trend
 import { detectChains, findDuplicates, housekeep } from '../learn/maintenance.js';
 import { DUPLICATE_THRESHOLD } from '../learn/similarity.js';
 import type { LearnReport } from '../learn/report.js';
-import { runLearn } from '../learn/run.js';
+import { LOCK_STALE_MS, runLearn } from '../learn/run.js';
 import { maintainObservations, toolUsageMonthly } from '../learn/tiers.js';
 import { parseStringArray } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { renderAfterLearn, renderEpisodes } from '../view/episodes.js';
 import { renderAll } from '../view/render.js';
+import { graphSessionDone, pendingGraphSessions, queueGraphSession } from './graph-queue.js';
 import { type AppContext, defineOperation } from './operation.js';
 import { days, patternKey, text, unitInterval, wholeNumber } from './schemas.js';
 
-/** Session-end knowledge extraction for the sessions a run processed; a failure costs only that session's facts. */
-async function buildGraph(store: Store, sessionIds: readonly string[], complete?: CompleteFn): Promise<void> {
-  const { graphSessionEnd } = await import('../graph/session-end.js');
-  for (const [i, sessionId] of sessionIds.entries()) {
-    try {
-      await graphSessionEnd(store, { sessionId, gc: i === sessionIds.length - 1, ...(complete ? { complete } : {}) });
-    } catch (err) {
-      appendFileSync(
-        store.paths.observerLog,
-        `${store.clock.now().toISOString()} graph extraction for ${sessionId} failed: ${errorMessage(err)}\n`,
-      );
+/**
+ * Session-end knowledge extraction for every session learned and not yet in the graph (this
+ * run's, and any a crash left behind). A failure costs only that session's facts.
+ */
+async function buildGraph(store: Store, complete?: CompleteFn): Promise<void> {
+  if (pendingGraphSessions(store).length === 0) return;
+  // One builder at a time: another run holding the lock builds what is listed.
+  const release = acquireLock(join(store.paths.locks, 'graph.lock'), { staleMs: LOCK_STALE_MS });
+  if (!release) return;
+  try {
+    const sessionIds = pendingGraphSessions(store);
+    const { graphSessionEnd } = await import('../graph/session-end.js');
+    for (const [i, sessionId] of sessionIds.entries()) {
+      const onApplied = () => graphSessionDone(store, sessionId);
+      try {
+        await graphSessionEnd(store, { sessionId, gc: i === sessionIds.length - 1, onApplied, ...(complete ? { complete } : {}) });
+      } catch (err) {
+        appendFileSync(
+          store.paths.observerLog,
+          `${store.clock.now().toISOString()} graph extraction for ${sessionId} failed: ${errorMessage(err)}\n`,
+        );
+        store.transaction(onApplied);
+      }
+      release.refresh();
     }
+  } finally {
+    release();
   }
 }
 
-/** One learning run: the configured model when allowed, the readable view, then the graph of the sessions it processed. */
+/** One learning run: the configured model when allowed, the readable view, then the graph of the sessions it learned. */
 export async function learnPending(ctx: AppContext, options: { llm: boolean }): Promise<LearnReport> {
   const { store } = ctx;
   // The model layer (AI SDK, zod schemas) loads only when a model is configured.
   const wantsLlm = options.llm && loadConfig(store.paths.config).llm !== undefined;
   const { observer, warning, complete } = wantsLlm ? await (await import('../learn/llm-observer.js')).observerFromConfig(store) : {};
   if (warning) ctx.warn?.(warning);
-  const report = await runLearn(store, { observer, render: renderAfterLearn });
-  if (report.status === 'done' && report.session_ids.length > 0) await buildGraph(store, report.session_ids, complete);
+  const report = await runLearn(store, {
+    observer,
+    render: renderAfterLearn,
+    onSessionLearned: (sessionId) => queueGraphSession(store, sessionId),
+  });
+  if (report.status === 'done') await buildGraph(store, complete);
   return report;
 }
 

@@ -12,7 +12,7 @@ import type { Embedder } from '../search/embeddings.js';
 import { addDocuments, importJsonl } from '../search/memory.js';
 import { SEARCH_MODES } from '../search/modes.js';
 import { embedderFor } from '../search/open.js';
-import { sanitizeQuery } from '../search/query-text.js';
+import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
 import { readFingerprint } from '../search/vectors.js';
 import { type AppContext, defineOperation } from './operation.js';

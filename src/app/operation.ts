@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { UsageError } from '../core/errors.js';
+import { isObj } from '../core/fields.js';
 import type { Store } from '../store/store.js';
 
 export interface AppContext {
@@ -36,7 +37,7 @@ export function defineOperation<S extends z.ZodType, R, C = AppContext>(op: Oper
 }
 
 /** One problem with an input: the field's path (dotted), what is wrong with it, and what was sent. */
-export interface InputIssue {
+interface InputIssue {
   path: string;
   message: string;
   input?: unknown;
@@ -45,7 +46,7 @@ export interface InputIssue {
 /** What was sent, quoted, and cut short: an error message never repeats a megabyte of input. */
 function got(issue: InputIssue): string {
   // A whole object is what a cross-field rule sees; repeating it says nothing about the field.
-  if (issue.input === undefined || (typeof issue.input === 'object' && issue.input !== null && !Array.isArray(issue.input))) return '';
+  if (issue.input === undefined || isObj(issue.input)) return '';
   const text = JSON.stringify(issue.input) ?? String(issue.input);
   return `, got ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`;
 }

@@ -27,7 +27,7 @@ const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 
 };
 
 /** Rule-level instincts (rule and universal), strongest first. */
-export const ruleViews = (store: Store): InstinctView[] => sortRules(views(store, store.instincts.list({ minLevel: 2 })));
+const ruleViews = (store: Store): InstinctView[] => sortRules(views(store, store.instincts.list({ minLevel: 2 })));
 
 const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
   error: 'must be lower-case letters, digits and hyphens, e.g. "instinct-rules"',

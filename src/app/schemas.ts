@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CATEGORIES, DOMAINS, FEEDBACK } from '../core/domain.js';
 
-export const MAX_TEXT = 10_000;
+const MAX_TEXT = 10_000;
 
 export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
   const message =

@@ -1,4 +1,4 @@
-/** Transfer operations: instincts in from seed 000 files or an archive, out to an archive. */
+/** Transfer operations: instincts in from instinct files or an archive, out to an archive. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { exportInstincts, importInstinctArchive } from '../view/archive.js';

@@ -4,7 +4,7 @@
  * shares no code with the quality gate. An instinct fails when any rule objects.
  */
 
-export interface AuditInput {
+interface AuditInput {
   key: string;
   trigger: string;
   action: string;
@@ -24,7 +24,7 @@ const IMPERATIVE =
   /^(?:use|run|rerun|fix|update|add|avoid|never|always|prefer|keep|check|wrap|handle|call|expect|edit|remove|extract|do not|don't|set|pass|put|write|ask|apply|return|move|satisfy|follow|respect|configure|install|create|delete|rename|split|merge|replace|declare|export|import|test|verify|start|stop)\b/i;
 const SITUATION = /^(?:when|whenever|after|before|if|in|while|on|for|once|working)\b/i;
 
-export const AUDIT_RULES: readonly AuditRule[] = [
+const AUDIT_RULES: readonly AuditRule[] = [
   { name: 'names something concrete', fails: (i) => !HAS_CONCRETE.test(text(i)) },
   {
     name: 'is not a usage statistic',

@@ -56,7 +56,7 @@ function seedStore(home: string, count: number): void {
   }
 }
 
-export async function runHooksBench(runs = Number(process.env.BENCH_RUNS ?? 20)): Promise<string> {
+async function runHooksBench(runs = Number(process.env.BENCH_RUNS ?? 20)): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'homunculus-bench-hooks-'));
   try {
     const home = join(dir, 'home');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { DocumentInput } from '../store/documents/index.js';
 
-export interface LocomoQuestion {
+interface LocomoQuestion {
   question: string;
   category: number;
   evidence: string[];

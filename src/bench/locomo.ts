@@ -19,7 +19,7 @@ import { type LocomoSample, loadLocomo } from './locomo-data.js';
 import { formatTable, percentile } from './measure.js';
 import { quality } from './metrics.js';
 
-export interface LocomoOptions {
+interface LocomoOptions {
   data: string;
   dump?: string;
   /** File remembering embeddings between runs (tuning without re-running the encoder). */

@@ -60,7 +60,7 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(cells[0] ?? []), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...cells.slice(1).map(line)].join('\n');
 }
 
-export function formatNumber(n: number): string {
+function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US');
   if (Math.abs(n) >= 10) return n.toFixed(1);

@@ -24,7 +24,7 @@ export function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-export interface QualityRow {
+interface QualityRow {
   r1: number;
   r5: number;
   r10: number;

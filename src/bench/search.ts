@@ -71,7 +71,7 @@ function vocabulary(size: number, random: () => number): string[] {
 /** Zipf-like pick: a few words are frequent, most are rare. */
 const zipf = (random: () => number, n: number) => Math.min(n - 1, Math.floor(Math.exp(random() * Math.log(n + 1)) - 1));
 
-export function syntheticDocuments(count: number, seed = 7): DocumentInput[] {
+function syntheticDocuments(count: number, seed = 7): DocumentInput[] {
   const random = rng(seed);
   const vocab = vocabulary(20_000, random);
   const docs: DocumentInput[] = [];

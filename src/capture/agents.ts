@@ -9,7 +9,7 @@ export type Agent = (typeof AGENTS)[number];
 export const HOOKS = ['observe', 'start', 'prompt', 'recall', 'stop'] as const;
 export type HookName = (typeof HOOKS)[number];
 
-export interface ToolEvent {
+interface ToolEvent {
   name: string;
   input: unknown;
   response?: unknown;

@@ -1,6 +1,7 @@
 /**
- * From a normalised hook input to the tool call observation to store, one way: map (map/),
- * then redact (redact.ts). The live hooks and the transcript import share it; the caller
+ * From a normalised hook input to the tool call observation to store, one way: redact the
+ * call, map it (map/), redact the observation (redact.ts). The live hooks and the transcript
+ * import share it; the caller
  * resolves the project once and passes it down. Prompts and a session's start and end are
  * built in session-events.ts.
  */
@@ -8,7 +9,7 @@ import type { ProjectInfo } from '../core/project.js';
 import type { NewObservation } from '../store/observations.js';
 import type { HookInput } from './agents.js';
 import { mapToolCall } from './map/tool-call.js';
-import { redactObservation } from './redact.js';
+import { redactObservation, redactToolCall } from './redact.js';
 
 /** An observation to write, or why there is none (noise, or no session, tool or prompt). */
 export type Built = { observation: NewObservation } | { status: 'noise' | 'ignored'; detail: string };
@@ -16,9 +17,9 @@ export type Built = { observation: NewObservation } | { status: 'noise' | 'ignor
 export const NO_SESSION: Built = { status: 'ignored', detail: 'no session id in the payload' };
 
 export function toolObservation(input: HookInput, project: ProjectInfo): Built {
-  const tool = input.tool;
-  if (!tool) return { status: 'ignored', detail: 'no tool_name in the payload' };
+  if (!input.tool) return { status: 'ignored', detail: 'no tool_name in the payload' };
   if (!input.sessionId) return NO_SESSION;
+  const tool = redactToolCall(input.tool);
   const mapped = mapToolCall({
     source: input.agent,
     sessionId: input.sessionId,

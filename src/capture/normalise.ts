@@ -6,7 +6,7 @@
  */
 import { contentId } from '../core/ids.js';
 import type { Agent, HookInput } from './agents.js';
-import { type Obj, num, str } from './fields.js';
+import { type Obj, isObj, num, str } from '../core/fields.js';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection']);
 
@@ -112,7 +112,7 @@ function cursor(p: Obj, now: string): HookInput {
 
 /** Normalises a parsed payload; `now` stands in for a missing timestamp. */
 export function normalise(payload: unknown, agent: Agent | undefined, now: string): HookInput {
-  const p = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Obj) : {};
+  const p = isObj(payload) ? payload : {};
   const who = agent ?? detectAgent(p);
   return who === 'cursor' ? cursor(p, now) : claudeLike(who, p, now);
 }

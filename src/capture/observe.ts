@@ -7,7 +7,7 @@ import type { HookInput } from './agents.js';
 import { toolObservation } from './build.js';
 import { spoolObservation } from './spool/write.js';
 
-export interface Observed {
+interface Observed {
   status: 'spooled' | 'noise' | 'ignored';
   detail?: string;
 }

@@ -3,6 +3,7 @@
  * whole (or cut short) is salvaged: the small top-level fields that precede the tool's
  * response are still read.
  */
+import { isObj } from '../core/fields.js';
 
 /** Payloads up to this size are parsed whole; beyond it only the head is kept and salvaged. */
 export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
@@ -69,7 +70,7 @@ export function salvage(text: string): Record<string, unknown> {
   return out;
 }
 
-export interface ParsedPayload {
+interface ParsedPayload {
   value: Record<string, unknown>;
   /** 'json' parsed whole; 'salvaged' from broken or cut JSON; 'empty' nothing usable. */
   mode: 'json' | 'salvaged' | 'empty';
@@ -80,8 +81,7 @@ export function parsePayload(raw: RawPayload): ParsedPayload {
   if (!raw.truncated) {
     try {
       const value: unknown = JSON.parse(text);
-      if (value !== null && typeof value === 'object' && !Array.isArray(value))
-        return { value: value as Record<string, unknown>, mode: 'json' };
+      if (isObj(value)) return { value, mode: 'json' };
       return { value: {}, mode: 'empty' };
     } catch {
       // fall through to salvage

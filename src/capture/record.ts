@@ -10,9 +10,9 @@ import { type Built, toolObservation } from './build.js';
 import { promptText } from './redact.js';
 import { lifecycleObservation, promptObservationFor } from './session-events.js';
 
-export type RecordStatus = 'recorded' | 'duplicate' | 'noise' | 'ignored';
+type RecordStatus = 'recorded' | 'duplicate' | 'noise' | 'ignored';
 
-export interface RecordResult {
+interface RecordResult {
   status: RecordStatus;
   detail?: string;
   observation?: NewObservation;

@@ -10,7 +10,7 @@ import type { HookInput } from './agents.js';
 import { type Built, NO_SESSION } from './build.js';
 import { promptText, redactObservation } from './redact.js';
 
-export interface PromptEvent {
+interface PromptEvent {
   source: string;
   sessionId: string;
   ts: string;
@@ -46,15 +46,17 @@ export function promptObservationFor(input: HookInput, project: ProjectInfo, occ
   const text = promptText(input.prompt ?? '');
   if (!text) return { status: 'ignored', detail: 'empty prompt' };
   return {
-    observation: promptObservation({
-      source: input.agent,
-      sessionId: input.sessionId,
-      ts: input.ts,
-      cwd: input.cwd,
-      project,
-      text,
-      occurrence,
-    }),
+    observation: redactObservation(
+      promptObservation({
+        source: input.agent,
+        sessionId: input.sessionId,
+        ts: input.ts,
+        cwd: input.cwd,
+        project,
+        text,
+        occurrence,
+      }),
+    ),
   };
 }
 

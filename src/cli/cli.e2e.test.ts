@@ -1,8 +1,9 @@
-/** Usage, help, JSON and bad input through the built binary. */
+/** Usage, help, JSON and bad input through the CLI's run(argv), in process. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, cliJson, tempDir } from '../test-support/cli.js';
+import { tempDir } from '../test-support/cli.js';
+import { runCli, runCliJson } from '../test-support/run-cli.js';
 
 let home: ReturnType<typeof tempDir>;
 beforeEach(() => (home = tempDir()));
@@ -29,18 +30,18 @@ const COMMANDS = [
 ];
 
 describe('help and usage', () => {
-  it('has --help for the program and every command', () => {
-    const top = cli(home.path, ['--help']);
+  it('has --help for the program and every command', async () => {
+    const top = await runCli(home.path, ['--help']);
     expect(top.status).toBe(0);
     for (const command of COMMANDS) {
       expect(top.stdout).toContain(command);
-      const help = cli(home.path, [command, '--help']);
+      const help = await runCli(home.path, [command, '--help']);
       expect(help.status, command).toBe(0);
       expect(help.stdout).toMatch(/Usage: homunculus/);
     }
   });
 
-  it('exits 2 with a hint on usage errors', () => {
+  it('exits 2 with a hint on usage errors', async () => {
     const cases: [string[], RegExp][] = [
       [['observe'], /missing required argument/],
       [['frobnicate'], /Unknown command "frobnicate"/],
@@ -56,24 +57,24 @@ describe('help and usage', () => {
     ];
     for (const [args, message] of cases) {
       const env = args[0] === 'status' ? { HOMUNCULUS_NOW: 'next tuesday' } : undefined;
-      const result = cli(home.path, args, { env });
+      const result = await runCli(home.path, args, { env });
       expect(result.status, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
   });
 
-  it('reports an unknown key with exit 1 and a JSON error under --json', () => {
-    const result = cli(home.path, ['get', 'seq:nope', '--json']);
+  it('reports an unknown key with exit 1 and a JSON error under --json', async () => {
+    const result = await runCli(home.path, ['get', 'seq:nope', '--json']);
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: 'Not found: seq:nope', code: 'not_found' });
   });
 });
 
 describe('the store on disk', () => {
-  it('init is idempotent and creates the seed 000 layout', () => {
-    expect(cli(home.path, ['init']).status).toBe(0);
-    cliJson(home.path, ['observe', 'seq:a->b']);
-    expect(cli(home.path, ['init']).status).toBe(0);
+  it('init is idempotent and creates the readable layout', async () => {
+    expect((await runCli(home.path, ['init'])).status).toBe(0);
+    await runCliJson(home.path, ['observe', 'seq:a->b']);
+    expect((await runCli(home.path, ['init'])).status).toBe(0);
     for (const p of [
       'homunculus.db',
       'convictions.md',
@@ -85,45 +86,45 @@ describe('the store on disk', () => {
     ]) {
       expect(existsSync(join(home.path, p)), p).toBe(true);
     }
-    expect(cliJson<{ count: number }>(home.path, ['list']).count).toBe(1);
+    expect((await runCliJson<{ count: number }>(home.path, ['list'])).count).toBe(1);
     expect(JSON.parse(readFileSync(join(home.path, 'identity.json'), 'utf8'))).toMatchObject({ session_count: 0 });
   });
 
-  it('never overwrites a corrupt database and says how to recover', () => {
+  it('never overwrites a corrupt database and says how to recover', async () => {
     const db = join(home.path, 'homunculus.db');
     writeFileSync(db, 'garbage'.repeat(100));
     for (const args of [['status'], ['observe', 'seq:a'], ['init']]) {
-      const result = cli(home.path, args);
+      const result = await runCli(home.path, args);
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/not a readable SQLite database/);
       expect(result.stderr).toMatch(/fix: .*Move it aside/);
     }
     expect(readFileSync(db, 'utf8')).toBe('garbage'.repeat(100));
-    const doctor = cli(home.path, ['doctor', '--json']);
+    const doctor = await runCli(home.path, ['doctor', '--json']);
     expect(doctor.status).toBe(1);
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'database', status: 'fail' }));
   });
 
-  it('doctor passes on a healthy store', () => {
-    cli(home.path, ['init']);
-    const report = cliJson<{ ok: boolean; checks: { name: string; status: string }[] }>(home.path, ['doctor']);
+  it('doctor passes on a healthy store', async () => {
+    await runCli(home.path, ['init']);
+    const report = await runCliJson<{ ok: boolean; checks: { name: string; status: string }[] }>(home.path, ['doctor']);
     expect(report.ok).toBe(true);
     expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['node', 'home', 'config', 'database', 'fts5']));
   });
 
-  it('doctor reports a config.json that is not JSON', () => {
-    cli(home.path, ['init']);
+  it('doctor reports a config.json that is not JSON', async () => {
+    await runCli(home.path, ['init']);
     writeFileSync(join(home.path, 'config.json'), '{ nope');
-    const doctor = cli(home.path, ['doctor', '--json']);
+    const doctor = await runCli(home.path, ['doctor', '--json']);
     expect(doctor.status).toBe(1);
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'config', status: 'fail' }));
   });
 
-  it('doctor says how to install the ONNX runtime when an onnx model is configured without it', () => {
-    cli(home.path, ['init']);
+  it('doctor says how to install the ONNX runtime when an onnx model is configured without it', async () => {
+    await runCli(home.path, ['init']);
     writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path: join(home.path, 'model') } }));
     const runtime = join(home.path, 'no-runtime');
-    const doctor = cli(home.path, ['doctor', '--json'], { env: { HOMUNCULUS_RUNTIME: runtime } });
+    const doctor = await runCli(home.path, ['doctor', '--json'], { env: { HOMUNCULUS_RUNTIME: runtime } });
     expect(doctor.status).toBe(1);
     const check = (JSON.parse(doctor.stdout) as { checks: { name: string; status: string; fix: string }[] }).checks.find(
       (c) => c.name === 'embeddings',
@@ -135,17 +136,17 @@ describe('the store on disk', () => {
 });
 
 describe('moving instincts in and out', () => {
-  const seedFile = (trigger: string, confidence: number, extra = '') =>
+  const instinctFile = (trigger: string, confidence: number, extra = '') =>
     `---\ntrigger: "${trigger}"\naction: "prefer pure functions with explicit inputs/outputs"\nconfidence: ${confidence}\ndomain: code-style\ncreated: 2026-02-01T14:30:00Z\nlast_seen: 2026-02-07T10:15:00Z\n${extra}---\n\n# Prefer Functional Style\n\n## Evidence\n\n- Observed 12 instances of functional pattern preference\n`;
 
-  it('imports seed 000 instinct files, skipping a malformed one by name', () => {
+  it('imports instinct files, skipping a malformed one by name', async () => {
     const dir = join(home.path, 'legacy');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'functional.md'), seedFile('when writing new functions', 0.7));
+    writeFileSync(join(dir, 'functional.md'), instinctFile('when writing new functions', 0.7));
     writeFileSync(join(dir, 'broken.md'), '---\ntrigger: [unclosed\n---\n');
     writeFileSync(join(dir, 'no-frontmatter.md'), '# just a note\n');
-    writeFileSync(join(dir, 'bad-confidence.md'), seedFile('x', 7));
-    const result = cli(home.path, ['import-files', dir, '--json']);
+    writeFileSync(join(dir, 'bad-confidence.md'), instinctFile('x', 7));
+    const result = await runCli(home.path, ['import-files', dir, '--json']);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ imported: 1, raised: 0 });
@@ -155,67 +156,71 @@ describe('moving instincts in and out', () => {
       'no-frontmatter.md',
     ]);
     expect(result.stderr).toMatch(/skipped .*broken\.md: invalid YAML/);
-    const list = cliJson<{ instincts: { pattern: string; confidence: number; evidence: number; domain: string }[] }>(home.path, ['list'], {
-      HOMUNCULUS_NOW: '2026-02-07T10:15:00Z',
-    });
+    const list = await runCliJson<{ instincts: { pattern: string; confidence: number; evidence: number; domain: string }[] }>(
+      home.path,
+      ['list'],
+      {
+        HOMUNCULUS_NOW: '2026-02-07T10:15:00Z',
+      },
+    );
     expect(list.instincts).toEqual([
       expect.objectContaining({ pattern: 'pref:prefer-functional-style', evidence: 12, confidence: 0.7, domain: 'code-style' }),
     ]);
-    expect(cli(home.path, ['import-files', join(home.path, 'missing')]).status).toBe(2);
+    expect((await runCli(home.path, ['import-files', join(home.path, 'missing')])).status).toBe(2);
   });
 
-  it('exports instincts only and merges them back without ever lowering', () => {
+  it('exports instincts only and merges them back without ever lowering', async () => {
     const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
-    for (let i = 0; i < 6; i++) cliJson(home.path, ['observe', 'fix:missing-import', '--explain', 'add the import'], env);
-    cliJson(home.path, ['observe', 'seq:test->commit'], env);
+    for (let i = 0; i < 6; i++) await runCliJson(home.path, ['observe', 'fix:missing-import', '--explain', 'add the import'], env);
+    await runCliJson(home.path, ['observe', 'seq:test->commit'], env);
     const out = join(home.path, 'share.tar.gz');
-    expect(cliJson<{ instincts: number }>(home.path, ['export', '--out', out], env).instincts).toBe(2);
+    expect((await runCliJson<{ instincts: number }>(home.path, ['export', '--out', out], env)).instincts).toBe(2);
 
     const other = tempDir();
     try {
-      cliJson(other.path, ['observe', 'fix:missing-import', '--count', '9'], env);
-      const merged = cliJson<{ imported: number; raised: number }>(other.path, ['import', out], env);
+      await runCliJson(other.path, ['observe', 'fix:missing-import', '--count', '9'], env);
+      const merged = await runCliJson<{ imported: number; raised: number }>(other.path, ['import', out], env);
       expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0 });
-      const fix = cliJson<{ confidence: number; evidence: number }>(other.path, ['get', 'fix:missing-import'], env);
+      const fix = await runCliJson<{ confidence: number; evidence: number }>(other.path, ['get', 'fix:missing-import'], env);
       expect(fix.evidence).toBe(9);
       expect(fix.confidence).toBe(0.55);
-      expect(cliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2 });
+      expect(await runCliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2 });
       // No observation or session ever leaves the machine.
-      const status = cliJson<{ observations: number }>(other.path, ['status'], env);
+      const status = await runCliJson<{ observations: number }>(other.path, ['status'], env);
       expect(status.observations).toBe(0);
     } finally {
       other.cleanup();
     }
 
     writeFileSync(join(home.path, 'bad.tar.gz'), 'not a tarball');
-    const bad = cli(home.path, ['import', join(home.path, 'bad.tar.gz')], { env });
+    const bad = await runCli(home.path, ['import', join(home.path, 'bad.tar.gz')], { env });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/not a readable tarball|no manifest/);
-    expect(cliJson<{ count: number }>(home.path, ['list'], env).count).toBe(2);
+    expect((await runCliJson<{ count: number }>(home.path, ['list'], env)).count).toBe(2);
   });
 });
 
 describe('export-rules', () => {
-  it('prints each format, injects idempotently, and refuses bad formats', () => {
+  it('prints each format, injects idempotently, and refuses bad formats', async () => {
     const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
-    cliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);
-    expect(cli(home.path, ['export-rules']).stdout).toBe('');
-    cliJson(home.path, ['consolidate'], env);
-    expect(cli(home.path, ['export-rules']).stdout).toBe('- `pref:pkg=pnpm` [preference] (12) — use pnpm, never npm\n');
-    expect(cli(home.path, ['export-rules', '--format', 'agents-md']).stdout).toMatch(/^# AGENTS\.md/);
-    expect(cli(home.path, ['export-rules', '--format', 'cursorrules']).stdout).toContain('pref:pkg=pnpm: use pnpm, never npm');
-    expect(cli(home.path, ['export-rules', '--format', 'skill']).stdout).toMatch(/^---\nname: instinct-rules\n/);
+    await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);
+    expect((await runCli(home.path, ['export-rules'])).stdout).toBe('');
+    await runCliJson(home.path, ['consolidate'], env);
+    expect((await runCli(home.path, ['export-rules'])).stdout).toBe('- `pref:pkg=pnpm` [preference] (12) — use pnpm, never npm\n');
+    expect((await runCli(home.path, ['export-rules', '--format', 'agents-md'])).stdout).toMatch(/^# AGENTS\.md/);
+    expect((await runCli(home.path, ['export-rules', '--format', 'cursorrules'])).stdout).toContain('pref:pkg=pnpm: use pnpm, never npm');
+    expect((await runCli(home.path, ['export-rules', '--format', 'skill'])).stdout).toMatch(/^---\nname: instinct-rules\n/);
     const target = join(home.path, 'AGENTS.md');
     writeFileSync(target, '# Agents\n');
-    expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({
+    expect(await runCliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({
       changed: true,
       rule_count: 1,
     });
-    expect(cliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: false });
+    expect(await runCliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: false });
     expect(readFileSync(target, 'utf8')).toMatch(/^# Agents\n\n<!-- instinct:start -->/);
-    const bad = cli(home.path, ['export-rules', '--format', 'emacs']);
+    const bad = await runCli(home.path, ['export-rules', '--format', 'emacs']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);
-    expect(cli(home.path, ['export-rules', '--format', 'skill', '--inject', target]).status).toBe(2);
+    expect((await runCli(home.path, ['export-rules', '--format', 'skill', '--inject', target])).status).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cli, cliEnv, cliJson, tempDir } from '../test-support/cli.js';
+import { runCli, runCliJson } from '../test-support/run-cli.js';
 import { writeSyntheticCorpus } from '../test-support/corpus.js';
 
 let home: ReturnType<typeof tempDir>;
@@ -15,27 +16,27 @@ afterEach(() => {
 });
 
 describe('the command line, as a new user meets it', () => {
-  it('names an unknown command even with --help, exits 2, and answers JSON under --json', () => {
-    const plain = cli(home.path, ['dashbord', '--help']);
+  it('names an unknown command even with --help, exits 2, and answers JSON under --json', async () => {
+    const plain = await runCli(home.path, ['dashbord', '--help']);
     expect(plain.status).toBe(2);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).toMatch(/Unknown command "dashbord"/);
-    const json = cli(home.path, ['dashbord', '--json']);
+    const json = await runCli(home.path, ['dashbord', '--json']);
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ code: 'usage', error: 'Unknown command "dashbord".' });
-    expect(cli(home.path, ['lsit']).stderr).toMatch(/Did you mean `homunculus list`/);
+    expect((await runCli(home.path, ['lsit'])).stderr).toMatch(/Did you mean `homunculus list`/);
   });
 
-  it('answers usage errors of the framework with one JSON document under --json', () => {
-    const r = cli(home.path, ['list', '--limit', '--json']);
+  it('answers usage errors of the framework with one JSON document under --json', async () => {
+    const r = await runCli(home.path, ['list', '--limit', '--json']);
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({ error: "option '--limit <n>' argument missing", code: 'usage', hint: null });
-    const bad = cli(home.path, ['list', '--limit', 'ten', '--json']);
+    const bad = await runCli(home.path, ['list', '--limit', 'ten', '--json']);
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ code: 'usage', error: '--limit must be a whole number from 0 to 100000, got "ten".' });
   });
 
-  it('ends quietly when its output goes into a closed pipe', () => {
+  it('ends quietly when its output goes into a closed pipe', async () => {
     for (const args of ['--help', 'graph --help', 'mcp --help']) {
       const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" ${args} | head -1 > /dev/null`], {
         env: cliEnv(home.path),
@@ -46,11 +47,11 @@ describe('the command line, as a new user meets it', () => {
     }
   });
 
-  it('lists the main job first in the help, and mcp --help names its default port once', () => {
-    const help = cli(home.path, ['--help']).stdout;
+  it('lists the main job first in the help, and mcp --help names its default port once', async () => {
+    const help = (await runCli(home.path, ['--help'])).stdout;
     expect(help.indexOf('Start here:')).toBeLessThan(help.indexOf('Instincts:'));
     expect(/Start here:\n\s+sync /.test(help)).toBe(true);
-    const mcp = cli(home.path, ['mcp', '--help']);
+    const mcp = await runCli(home.path, ['mcp', '--help']);
     expect(mcp.status).toBe(0);
     expect(mcp.stdout.match(/7421/g)).toHaveLength(1);
     expect(mcp.stdout).not.toMatch(/seed \d/);
@@ -143,9 +144,9 @@ describe('the command line, as a new user meets it', () => {
 });
 
 describe('a home directory to create', () => {
-  it('creates a missing nested --home', () => {
+  it('creates a missing nested --home', async () => {
     const nested = join(home.path, 'a', 'b');
     mkdirSync(join(home.path, 'a'));
-    expect(cliJson<{ home: string }>(nested, ['init']).home).toBe(nested);
+    expect((await runCliJson<{ home: string }>(nested, ['init'])).home).toBe(nested);
   });
 });

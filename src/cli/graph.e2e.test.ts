@@ -1,6 +1,7 @@
 /** The graph and context commands through the built binary. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, cliJson, tempDir } from '../test-support/cli.js';
+import { tempDir } from '../test-support/cli.js';
+import { runCli, runCliJson } from '../test-support/run-cli.js';
 import { openStore } from '../store/store.js';
 
 let home: ReturnType<typeof tempDir>;
@@ -18,7 +19,7 @@ type Fact = {
 };
 
 describe('homunculus graph', () => {
-  it('has --help for every subcommand and for context', () => {
+  it('has --help for every subcommand and for context', async () => {
     for (const sub of [
       'add',
       'facts',
@@ -32,16 +33,16 @@ describe('homunculus graph', () => {
       'communities',
       'gc',
     ]) {
-      const r = cli(home.path, ['graph', sub, '--help']);
+      const r = await runCli(home.path, ['graph', sub, '--help']);
       expect(r.status, sub).toBe(0);
       expect(r.stdout).toMatch(/Usage: homunculus graph/);
     }
-    expect(cli(home.path, ['context', '--help']).stdout).toMatch(/Usage: homunculus context/);
-    expect(cli(home.path, ['stats', '--help']).stdout).toContain('--graph');
+    expect((await runCli(home.path, ['context', '--help'])).stdout).toMatch(/Usage: homunculus context/);
+    expect((await runCli(home.path, ['stats', '--help'])).stdout).toContain('--graph');
   });
 
-  it('adds, supersedes, travels in time and reconsolidates', () => {
-    const first = cliJson<{ action: string; fact: Fact }>(
+  it('adds, supersedes, travels in time and reconsolidates', async () => {
+    const first = await runCliJson<{ action: string; fact: Fact }>(
       home.path,
       [
         'graph',
@@ -57,27 +58,27 @@ describe('homunculus graph', () => {
       at('2026-01-01T00:00:00Z'),
     );
     expect(first.action).toBe('created');
-    const second = cliJson<{ action: string; fact: Fact; superseded: number[] }>(
+    const second = await runCliJson<{ action: string; fact: Fact; superseded: number[] }>(
       home.path,
       ['graph', 'add', 'shop', 'uses', 'act-r', '--description', 'shop memory expiration policy is now the ACT-R model'],
       at('2026-01-15T00:00:00Z'),
     );
     expect(second).toMatchObject({ action: 'superseded', superseded: [first.fact.id] });
     const env = at('2026-01-20T00:00:00Z');
-    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts'], env).facts.map((f) => f.id)).toEqual([second.fact.id]);
-    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--at', '2026-01-10'], env).facts.map((f) => f.id)).toEqual([
+    expect((await runCliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts'], env)).facts.map((f) => f.id)).toEqual([second.fact.id]);
+    expect((await runCliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--at', '2026-01-10'], env)).facts.map((f) => f.id)).toEqual([
       first.fact.id,
     ]);
-    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--known-at', '2026-01-10'], env).facts.map((f) => f.id)).toEqual([
-      first.fact.id,
-    ]);
-    expect(cliJson<{ facts: Fact[] }>(home.path, ['graph', 'timeline', 'shop'], env).facts).toHaveLength(2);
-    expect(cliJson<Fact>(home.path, ['graph', 'show', String(first.fact.id)], env)).toMatchObject({
+    expect(
+      (await runCliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts', '--known-at', '2026-01-10'], env)).facts.map((f) => f.id),
+    ).toEqual([first.fact.id]);
+    expect((await runCliJson<{ facts: Fact[] }>(home.path, ['graph', 'timeline', 'shop'], env)).facts).toHaveLength(2);
+    expect(await runCliJson<Fact>(home.path, ['graph', 'show', String(first.fact.id)], env)).toMatchObject({
       expired_reason: 'superseded',
       superseded_by: second.fact.id,
     });
 
-    const r = cliJson<Fact>(
+    const r = await runCliJson<Fact>(
       home.path,
       [
         'graph',
@@ -91,19 +92,19 @@ describe('homunculus graph', () => {
     expect(r).toMatchObject({ reconsolidation_count: 1 });
     expect(r.history).toHaveLength(1);
 
-    const closed = cliJson<{ superseded: Fact; replacement: { fact: Fact } }>(
+    const closed = await runCliJson<{ superseded: Fact; replacement: { fact: Fact } }>(
       home.path,
       ['graph', 'supersede', String(second.fact.id), '--description', 'shop keeps every memory forever'],
       env,
     );
     expect(closed.superseded).toMatchObject({ expired_reason: 'superseded', superseded_by: closed.replacement.fact.id });
-    const again = cli(home.path, ['graph', 'supersede', String(second.fact.id)], { env });
+    const again = await runCli(home.path, ['graph', 'supersede', String(second.fact.id)], { env });
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/no longer current[\s\S]*replacement is fact/);
   });
 
-  it('rejects bad input with exit 2 and a fix, and leaves the graph untouched', () => {
-    cliJson(home.path, ['graph', 'add', 'shop', 'uses', 'zod', '--description', 'shop validates with zod']);
+  it('rejects bad input with exit 2 and a fix, and leaves the graph untouched', async () => {
+    await runCliJson(home.path, ['graph', 'add', 'shop', 'uses', 'zod', '--description', 'shop validates with zod']);
     const cases: [string[], RegExp][] = [
       [
         ['graph', 'add', 'a', 'teleports', 'b', '--description', 'x'],
@@ -123,15 +124,15 @@ describe('homunculus graph', () => {
       [['context', 'hi', '--project', 'nowhere'], /Unknown project "nowhere"/],
     ];
     for (const [args, message] of cases) {
-      const r = cli(home.path, args);
+      const r = await runCli(home.path, args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
     }
-    expect(cliJson<{ count: number }>(home.path, ['graph', 'facts']).count).toBe(1);
-    expect(cli(home.path, ['graph', 'facts', '--entity', 'ghost']).status).toBe(1);
+    expect((await runCliJson<{ count: number }>(home.path, ['graph', 'facts'])).count).toBe(1);
+    expect((await runCli(home.path, ['graph', 'facts', '--entity', 'ghost'])).status).toBe(1);
   });
 
-  it('builds from a session, answers a prompt by budget level, and reports health', () => {
+  it('builds from a session, answers a prompt by budget level, and reports health', async () => {
     const store = openStore({ home: home.path });
     const obs = (i: number, o: Record<string, unknown>) =>
       store.observations.insert({
@@ -150,13 +151,13 @@ describe('homunculus graph', () => {
       input: 'npm test',
       outcome: 'error',
       error: 'TypeError: cart is undefined',
-      data: { project_name: 'shop', base_command: 'npm' },
+      data: { project_name: 'shop', base_command: 'npm test' },
     });
     obs(3, { tool: 'Edit', input: `${home.path}/src/cart.ts`, files: [`${home.path}/src/cart.ts`] });
-    obs(4, { tool: 'Bash', input: 'npm test', data: { project_name: 'shop', base_command: 'npm' } });
+    obs(4, { tool: 'Bash', input: 'npm test', data: { project_name: 'shop', base_command: 'npm test' } });
     store.close();
     const env = at('2026-02-01T12:00:00Z');
-    const built = cliJson<{ build: { actions: { created: number }; source: string }; gc: { ran: boolean } }>(
+    const built = await runCliJson<{ build: { actions: { created: number }; source: string }; gc: { ran: boolean } }>(
       home.path,
       ['graph', 'build', '--session', 's1', '--no-gc'],
       env,
@@ -165,29 +166,29 @@ describe('homunculus graph', () => {
     expect(built.build.actions.created).toBeGreaterThanOrEqual(4);
     expect(built.gc).toBeUndefined();
 
-    const ctx = cliJson<{ level: string; task: string; text: string; facts: number[] }>(
+    const ctx = await runCliJson<{ level: string; task: string; text: string; facts: number[] }>(
       home.path,
       ['context', 'npm test fails: cart is undefined', '--project', 'shop'],
       env,
     );
     expect(ctx).toMatchObject({ level: 'full', task: 'bugfix' });
     expect(ctx.text).toMatch(/When npm test fails with "TypeError: cart is undefined" → edit src\/cart\.ts/);
-    const human = cli(home.path, ['context', 'npm', 'test', 'fails', '--project', 'abcdef0123456789', '--used', '85'], { env });
+    const human = await runCli(home.path, ['context', 'npm', 'test', 'fails', '--project', 'abcdef0123456789', '--used', '85'], { env });
     expect(human.stdout).toContain('(nothing to inject at the minimal level)');
 
-    const stats = cliJson<{ facts: { current: number }; retrieval_hit_rate: number; healthy: Record<string, boolean> }>(
+    const stats = await runCliJson<{ facts: { current: number }; retrieval_hit_rate: number; healthy: Record<string, boolean> }>(
       home.path,
       ['stats', '--graph'],
       env,
     );
     expect(stats.facts.current).toBeGreaterThan(3);
     expect(stats.retrieval_hit_rate).toBeGreaterThan(0);
-    expect(cli(home.path, ['stats', '--graph'], { env }).stdout).toMatch(/dedup ratio\s+0 /);
+    expect((await runCli(home.path, ['stats', '--graph'], { env })).stdout).toMatch(/dedup ratio\s+0 /);
 
-    expect(cliJson<{ ran: boolean }>(home.path, ['graph', 'gc'], env).ran).toBe(true);
-    expect(cli(home.path, ['graph', 'gc'], { env }).stdout).toMatch(/GC skipped: last run/);
-    expect(cliJson<{ ran: boolean; reason: string }>(home.path, ['graph', 'dream'], env)).toMatchObject({ ran: false });
-    expect(cliJson<{ count: number }>(home.path, ['graph', 'communities'], env).count).toBeGreaterThan(0);
-    expect(cliJson<{ count: number }>(home.path, ['graph', 'entities', '--type', 'project'], env).count).toBe(1);
+    expect((await runCliJson<{ ran: boolean }>(home.path, ['graph', 'gc'], env)).ran).toBe(true);
+    expect((await runCli(home.path, ['graph', 'gc'], { env })).stdout).toMatch(/GC skipped: last run/);
+    expect(await runCliJson<{ ran: boolean; reason: string }>(home.path, ['graph', 'dream'], env)).toMatchObject({ ran: false });
+    expect((await runCliJson<{ count: number }>(home.path, ['graph', 'communities'], env)).count).toBeGreaterThan(0);
+    expect((await runCliJson<{ count: number }>(home.path, ['graph', 'entities', '--type', 'project'], env)).count).toBe(1);
   });
 });

@@ -10,6 +10,7 @@ import { openStore } from '../store/store.js';
 import { type Step, stepRows } from '../test-support/learning.js';
 import { convertTranscript, insertSession } from '../test-support/transcripts.js';
 import { writeSyntheticCorpus } from '../test-support/corpus.js';
+import { runCli } from '../test-support/run-cli.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist', 'cli', 'bin.js');
@@ -26,7 +27,8 @@ function home(): string {
   return h;
 }
 
-function cli(h: string, args: string[], now?: string): { code: number; stdout: string; stderr: string } {
+/** A real process: for what must not share this one (a lock held here). */
+function processCli(h: string, args: string[], now?: string): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], {
     env: { ...process.env, HOMUNCULUS_HOME: h, HOMUNCULUS_NOW: now ?? '' },
     encoding: 'utf8',
@@ -34,8 +36,13 @@ function cli(h: string, args: string[], now?: string): { code: number; stdout: s
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-function json<T = Record<string, unknown>>(h: string, args: string[], now?: string): T {
-  const r = cli(h, [...args, '--json'], now);
+async function cli(h: string, args: string[], now?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await runCli(h, args, { env: { HOMUNCULUS_NOW: now ?? '' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function json<T = Record<string, unknown>>(h: string, args: string[], now?: string): Promise<T> {
+  const r = await cli(h, [...args, '--json'], now);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as T;
 }
@@ -52,18 +59,19 @@ function insert(h: string, list: Step[], sessionId: string, start: string): void
 const PNPM: Step[] = [{ prompt: 'No, use pnpm, not npm.' }, { bash: 'pnpm install' }];
 
 describe('homunculus learn (built binary)', () => {
-  it('decays an idle instinct by 0.05 per week, to the 0.20 floor, across weeks of HOMUNCULUS_NOW', () => {
+  it('decays an idle instinct by 0.05 per week, to the 0.20 floor, across weeks of HOMUNCULUS_NOW', async () => {
     const h = home();
     for (const [i, day] of ['01', '02', '03'].entries()) insert(h, PNPM, `s${i}`, `2026-03-${day}T10:00:00Z`);
-    const first = json<{ created: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-03-03T12:00:00Z');
+    const first = await json<{ created: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-03-03T12:00:00Z');
     expect(first.created).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', confidence: 0.5 }]);
-    const score = (now: string): number => json<{ confidence: number }>(h, ['get', 'pref:use-pnpm-not-npm'], now).confidence;
-    expect(score('2026-03-09T12:00:00Z')).toBe(0.5);
-    expect(score('2026-03-24T12:00:00Z')).toBe(0.35);
+    const score = async (now: string): Promise<number> =>
+      (await json<{ confidence: number }>(h, ['get', 'pref:use-pnpm-not-npm'], now)).confidence;
+    expect(await score('2026-03-09T12:00:00Z')).toBe(0.5);
+    expect(await score('2026-03-24T12:00:00Z')).toBe(0.35);
     // A learning run folds the decay in and logs it; running again in the same week changes nothing.
-    expect(json<{ decay: { decayed: number } }>(h, ['learn'], '2026-03-24T12:00:00Z').decay.decayed).toBe(1);
-    expect(json<{ decay: { decayed: number } }>(h, ['learn'], '2026-03-25T12:00:00Z').decay.decayed).toBe(0);
-    const history = json<{ timeline: { kind: string; delta_confidence: number }[] }>(
+    expect((await json<{ decay: { decayed: number } }>(h, ['learn'], '2026-03-24T12:00:00Z')).decay.decayed).toBe(1);
+    expect((await json<{ decay: { decayed: number } }>(h, ['learn'], '2026-03-25T12:00:00Z')).decay.decayed).toBe(0);
+    const history = await json<{ timeline: { kind: string; delta_confidence: number }[] }>(
       h,
       ['history', 'pref:use-pnpm-not-npm', '--days', '90'],
       '2026-03-25T12:00:00Z',
@@ -72,10 +80,10 @@ describe('homunculus learn (built binary)', () => {
       ['create', 0.5],
       ['decay', -0.15],
     ]);
-    expect(score('2026-09-01T12:00:00Z')).toBe(0.2);
+    expect(await score('2026-09-01T12:00:00Z')).toBe(0.2);
     // Seen again: last_seen resets and the score rises from its decayed value.
     insert(h, PNPM, 's9', '2026-04-01T10:00:00Z');
-    const again = json<{ reinforced: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-04-01T12:00:00Z');
+    const again = await json<{ reinforced: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-04-01T12:00:00Z');
     expect(again.reinforced).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', confidence: 0.35 }]);
   });
 
@@ -113,7 +121,7 @@ describe('homunculus learn (built binary)', () => {
       const soloStore = openStore({ home: solo });
       for (const f of files) insertSession(soloStore, convertTranscript(f, { remote: 'https://github.com/acme/shop.git' }));
       soloStore.close();
-      json(solo, ['learn'], '2026-02-20T00:00:00Z');
+      await json(solo, ['learn'], '2026-02-20T00:00:00Z');
       const reference = openStore({ home: solo });
       expect(evidence).toEqual(reference.instincts.list().map((r) => [r.key, r.evidence]));
       reference.close();
@@ -122,32 +130,32 @@ describe('homunculus learn (built binary)', () => {
     }
   });
 
-  it('reports a held lock as such and exits 0', () => {
+  it('reports a held lock as such and exits 0', async () => {
     const h = home();
     insert(h, PNPM, 's1', '2026-03-01T10:00:00Z');
     const release = acquireLock(join(h, 'locks', 'observer.lock'), { staleMs: 60_000 });
     try {
-      expect(json<{ status: string }>(h, ['learn']).status).toBe('locked');
-      expect(cli(h, ['learn']).stdout).toContain('Another learning run holds the lock');
+      expect((await json<{ status: string }>(h, ['learn'])).status).toBe('locked');
+      expect(processCli(h, ['learn']).stdout).toContain('Another learning run holds the lock');
     } finally {
       release?.();
     }
-    expect(json<{ status: string; observations: number }>(h, ['learn'])).toMatchObject({ status: 'done', observations: 2 });
+    expect(await json<{ status: string; observations: number }>(h, ['learn'])).toMatchObject({ status: 'done', observations: 2 });
   });
 
-  it('warns about an invalid llm section and still learns deterministically', () => {
+  it('warns about an invalid llm section and still learns deterministically', async () => {
     const h = home();
     insert(h, PNPM, 's1', '2026-03-01T10:00:00Z');
     writeFileSync(join(h, 'config.json'), JSON.stringify({ llm: { provider: 'openai-compatible', model: 'qwen' } }));
-    const r = cli(h, ['learn', '--json'], '2026-03-01T12:00:00Z');
+    const r = await cli(h, ['learn', '--json'], '2026-03-01T12:00:00Z');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('llm.baseUrl is required for an OpenAI-compatible server');
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'done', llm: { mode: 'off' } });
-    const doctor = cli(h, ['doctor', '--json']);
+    const doctor = await cli(h, ['doctor', '--json']);
     expect(doctor.stdout).toContain('llm.baseUrl is required');
   });
 
-  it('rejects bad options with exit code 2 and a fix', () => {
+  it('rejects bad options with exit code 2 and a fix', async () => {
     const h = home();
     for (const args of [
       ['trending', '--days', '0'],
@@ -156,21 +164,21 @@ describe('homunculus learn (built binary)', () => {
       ['effectiveness', '--days', '-3'],
       ['chains', '--window', 'x'],
     ]) {
-      const r = cli(h, args);
+      const r = await cli(h, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/must be/);
     }
-    expect(cli(h, ['history']).code).toBe(2);
-    const missing = cli(h, ['history', 'pref:nope']);
+    expect((await cli(h, ['history'])).code).toBe(2);
+    const missing = await cli(h, ['history', 'pref:nope']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Not found: pref:nope');
   });
 
-  it('prints seed 002 keys for the maintenance and insight commands', () => {
+  it('prints the contract keys for the maintenance and insight commands', async () => {
     const h = home();
     for (const [i, day] of ['01', '02', '03'].entries()) insert(h, PNPM, `s${i}`, `2026-03-${day}T10:00:00Z`);
-    json(h, ['learn'], '2026-03-03T12:00:00Z');
-    expect(Object.keys(json(h, ['gc'], '2026-03-04T00:00:00Z'))).toEqual([
+    await json(h, ['learn'], '2026-03-03T12:00:00Z');
+    expect(Object.keys(await json(h, ['gc'], '2026-03-04T00:00:00Z'))).toEqual([
       'decay',
       'dedup',
       'orphans_cleaned',
@@ -178,7 +186,7 @@ describe('homunculus learn (built binary)', () => {
       'observations',
       'sessions_archived',
     ]);
-    expect(Object.keys(json(h, ['consolidate'], '2026-03-04T00:00:00Z'))).toEqual([
+    expect(Object.keys(await json(h, ['consolidate'], '2026-03-04T00:00:00Z'))).toEqual([
       'promoted_to_mature',
       'promoted_to_rule',
       'promoted_to_universal',
@@ -187,18 +195,18 @@ describe('homunculus learn (built binary)', () => {
       'total',
       'timestamp',
     ]);
-    expect(json(h, ['trending'], '2026-03-04T00:00:00Z')).toMatchObject({
+    expect(await json(h, ['trending'], '2026-03-04T00:00:00Z')).toMatchObject({
       period_days: 7,
       trending: [{ pattern: 'pref:use-pnpm-not-npm', observations_in_period: 1 }],
     });
-    expect(json(h, ['effectiveness'], '2026-03-04T00:00:00Z')).toEqual({
+    expect(await json(h, ['effectiveness'], '2026-03-04T00:00:00Z')).toEqual({
       patterns: [],
       summary: { total_suggested: 0, total_confirmed: 0, overall_rate: 0, period_days: 30 },
     });
-    expect(json(h, ['duplicates'])).toMatchObject({ count: 0, duplicates: [] });
-    expect(json(h, ['chains'])).toEqual({ chains_created: 0, chains_reinforced: 0, candidates_seen: 0 });
-    expect(json<{ count: number }>(h, ['episodes']).count).toBe(0);
-    expect(json<{ months: { month: string; total: number }[] }>(h, ['tool-usage']).months).toEqual([
+    expect(await json(h, ['duplicates'])).toMatchObject({ count: 0, duplicates: [] });
+    expect(await json(h, ['chains'])).toEqual({ chains_created: 0, chains_reinforced: 0, candidates_seen: 0 });
+    expect((await json<{ count: number }>(h, ['episodes'])).count).toBe(0);
+    expect((await json<{ months: { month: string; total: number }[] }>(h, ['tool-usage'])).months).toEqual([
       { month: '2026-03', tools: { Bash: 3 }, total: 3, topTool: 'Bash' },
     ]);
   });

@@ -1,12 +1,11 @@
 /** How every command prints: human text by default, one JSON document with --json. */
-import { UsageError } from '../core/errors.js';
 
 export interface GlobalOptions {
   home?: string;
   json?: boolean;
 }
 
-export function printJson(value: unknown): void {
+function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
@@ -19,25 +18,6 @@ export function emit<T>(opts: GlobalOptions, value: T, human: (value: T) => stri
   const text = human(value);
   const out = Array.isArray(text) ? text.join('\n') : text;
   if (out) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
-}
-
-export function parsePositiveInt(name: string, value: string | undefined, options: { allowZero?: boolean } = {}): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  const min = options.allowZero ? 0 : 1;
-  if (!/^\s*-?\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be a whole number of at least ${min}, got ${JSON.stringify(value)}.`);
-  }
-  return n;
-}
-
-export function parseUnitInterval(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new UsageError(`--${name} must be a number between 0 and 1, got ${JSON.stringify(value)}.`);
-  }
-  return n;
 }
 
 export function table(rows: readonly (readonly string[])[]): string[] {

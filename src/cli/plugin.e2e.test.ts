@@ -4,7 +4,7 @@
  * installed from a marketplace, set up on first use, then recording sessions and serving MCP.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,9 +95,10 @@ describe.runIf(hasAgent(CLAUDE, 'the Claude Code plugin through the real claude 
       async () => {
         // As Claude Code leaves a plugin installed from a git repository: its dependencies are there,
         // installed with their build scripts skipped (no SQLite binding), and there is no build.
-        const linked = spawnSync('cp', ['-al', join(REPO_ROOT, 'node_modules'), join(plugin, 'node_modules')]);
-        if (linked.status !== 0)
-          cpSync(join(REPO_ROOT, 'node_modules'), join(plugin, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+        // The real folder (a worktree's node_modules may be a link): removing the copy's build below must not touch the original.
+        const modules = realpathSync(join(REPO_ROOT, 'node_modules'));
+        const linked = spawnSync('cp', ['-al', modules, join(plugin, 'node_modules')]);
+        if (linked.status !== 0) cpSync(modules, join(plugin, 'node_modules'), { recursive: true, verbatimSymlinks: true });
         rmSync(join(plugin, 'node_modules', 'better-sqlite3', 'build'), { recursive: true, force: true });
         const first = await claude([
           '-p',

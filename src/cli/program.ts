@@ -35,7 +35,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
 ];
 
 /** The root help's groups, in order; a group lists its commands in this order too. */
-export const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
+const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Start here:', ['sync', 'init', 'status', 'query', 'doctor']],
   ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],

@@ -1,7 +1,7 @@
 /** Which surface a command line names: `hook` and `mcp` run their own processes; everything else is the command line. */
 import { commandIndex } from './argv.js';
 
-export interface SurfaceRoute {
+interface SurfaceRoute {
   command: 'hook' | 'mcp';
   /** The surface's own arguments, with the global options given before its name moved after it. */
   args: string[];

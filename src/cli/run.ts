@@ -8,10 +8,16 @@ import { emit } from './output.js';
 import { progressBar } from './progress.js';
 
 /** `minEvidence` -> `--min-evidence`, unless the command names the field otherwise (a positional `<pattern>`). */
-export const flagName =
+const flagName =
   (names: Record<string, string> = {}) =>
   (path: string): string =>
     names[path] ?? names[path.split('.')[0] ?? ''] ?? `--${(path.split('.')[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Commander's parsed options: text, switches, or absent. */
+export type Options = Record<string, string | boolean | undefined>;
+
+/** An option's text; a switch or a missing option is undefined. */
+export const stringOption = (o: Options, key: string): string | undefined => (typeof o[key] === 'string' ? o[key] : undefined);
 
 /** A flag's text as a number when it is one; otherwise the text, for the operation to refuse with its own words. */
 export const num = (value: string | undefined): number | string | undefined =>
@@ -27,7 +33,7 @@ export function cliInput<S extends z.ZodType, R, C>(op: Operation<S, R, C>, raw:
 }
 
 /** What an operation may say besides its result: warnings on stderr, and progress unless it is quiet (JSON output, --no-progress). */
-export function cliContext(store: Store, options: { json?: boolean } = {}): AppContext {
+function cliContext(store: Store, options: { json?: boolean } = {}): AppContext {
   return {
     store,
     env: process.env,
@@ -36,7 +42,7 @@ export function cliContext(store: Store, options: { json?: boolean } = {}): AppC
   };
 }
 
-export interface RunOptions<R> {
+interface RunOptions<R> {
   /** CLI names of fields that are not `--kebab-case` flags. */
   names?: Record<string, string>;
   /** The document --json prints, when it is not the result itself. */

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliJson, tempDir } from '../test-support/cli.js';
+import { cli, tempDir } from '../test-support/cli.js';
+import { runCli, runCliJson } from '../test-support/run-cli.js';
 import { writeTinyOnnxModel } from '../test-support/tiny-onnx.js';
 import { hasOnnxRuntime } from '../test-support/shared.js';
 
@@ -19,7 +20,7 @@ describe('memory import, query and embed through the binary', () => {
   });
   afterAll(() => home.cleanup());
 
-  it('imports good lines, reports bad ones with line numbers, and exits 1', () => {
+  it('imports good lines, reports bad ones with line numbers, and exits 1', async () => {
     const file = join(home.path, 'memories.jsonl');
     writeFileSync(
       file,
@@ -40,7 +41,7 @@ describe('memory import, query and embed through the binary', () => {
         JSON.stringify({ id: 7, text: '東京タワーの写真を共有した' }),
       ].join('\n'),
     );
-    const r = cli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED });
+    const r = await runCli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED });
     expect(r.status).toBe(1);
     const summary = JSON.parse(r.stdout) as { inserted: number; lines: number; bad: { line: number; error: string }[] };
     expect(summary).toMatchObject({ inserted: 3, lines: 8 });
@@ -50,34 +51,38 @@ describe('memory import, query and embed through the binary', () => {
     expect(r.stderr).toContain('memories.jsonl:4: ts must be an ISO-8601');
     expect(r.stderr).toContain('memories.jsonl:7: collection "instincts" is indexed from its own records');
     // Importing the same file again changes nothing.
-    const again = JSON.parse(cli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED }).stdout) as {
+    const again = JSON.parse((await runCli(home.path, ['memory', 'import', file, '--json'], { env: NO_EMBED })).stdout) as {
       inserted: number;
       unchanged: number;
     };
     expect(again).toMatchObject({ inserted: 0, unchanged: 3 });
   });
 
-  it('answers query --json with results best first under the ids given at import', () => {
-    const res = cliJson<QueryJson>(home.path, ['query', 'where is the staging database'], NO_EMBED);
+  it('answers query --json with results best first under the ids given at import', async () => {
+    const res = await runCliJson<QueryJson>(home.path, ['query', 'where is the staging database'], NO_EMBED);
     expect(res.results[0]).toMatchObject({ id: 'm1', collection: 'memories', ts: '2026-01-05T00:00:00.000Z' });
     expect(res.results[0]?.text).toContain('db-2');
     const scores = res.results.map((r) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    expect(cliJson<QueryJson>(home.path, ['query', '東京タワー'], NO_EMBED).results.map((r) => r.id)).toEqual(['7']);
-    const facts = cliJson<QueryJson>(home.path, ['query', 'deploys staging', '--collection', 'notes', '--since', '2026-01-15'], NO_EMBED);
+    expect((await runCliJson<QueryJson>(home.path, ['query', '東京タワー'], NO_EMBED)).results.map((r) => r.id)).toEqual(['7']);
+    const facts = await runCliJson<QueryJson>(
+      home.path,
+      ['query', 'deploys staging', '--collection', 'notes', '--since', '2026-01-15'],
+      NO_EMBED,
+    );
     expect(facts.results.map((r) => r.id)).toEqual(['f1']);
-    expect(cliJson<QueryJson>(home.path, ['query', 'staging', '--project', 'other'], NO_EMBED).results).toEqual([]);
+    expect((await runCliJson<QueryJson>(home.path, ['query', 'staging', '--project', 'other'], NO_EMBED)).results).toEqual([]);
   });
 
-  it('explains the ranking in text mode', () => {
-    const r = cli(home.path, ['query', 'staging database host', '--explain', '--mode', 'bm25'], { env: NO_EMBED });
+  it('explains the ranking in text mode', async () => {
+    const r = await runCli(home.path, ['query', 'staging database host', '--explain', '--mode', 'bm25'], { env: NO_EMBED });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/1\. \d\.\d{3} {2}memories\/m1 2026-01-05/);
     expect(r.stdout).toMatch(/lists: bm25 #1 \(/);
     expect(r.stdout).toMatch(/modifiers: none/);
   });
 
-  it('rejects bad arguments with exit 2 and a hint', () => {
+  it('rejects bad arguments with exit 2 and a hint', async () => {
     const cases: [string[], RegExp][] = [
       [['query', 'x', '--since', 'last tuesday'], /--since must be an ISO-8601 date/],
       [['query', 'x', '--since', '2026-02-01', '--until', '2026-01-01'], /since is later than until/],
@@ -91,51 +96,59 @@ describe('memory import, query and embed through the binary', () => {
       [['memory', 'import', join(home.path, 'missing.jsonl')], /No such file/],
     ];
     for (const [args, message] of cases) {
-      const r = cli(home.path, args, { env: NO_EMBED });
+      const r = await runCli(home.path, args, { env: NO_EMBED });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
     }
   });
 
-  it('takes a 1 MB query with NUL bytes on stdin', () => {
-    const r = cli(home.path, ['query', '-', '--json'], { env: NO_EMBED, input: `staging\u0000 database ${'padding '.repeat(130_000)}` });
+  it('takes a 1 MB query with NUL bytes on stdin', async () => {
+    // Standard input needs a real process.
+    const r = cli(home.path, ['query', '-', '--json'], {
+      env: NO_EMBED,
+      input: `staging\u0000 database ${'padding '.repeat(130_000)}`,
+    });
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as QueryJson).results[0]?.id).toBe('m1');
   });
 
-  it('adds and deletes single memories', () => {
-    const added = cliJson<{ id: string; inserted: number }>(
+  it('adds and deletes single memories', async () => {
+    const added = await runCliJson<{ id: string; inserted: number }>(
       home.path,
       ['memory', 'add', 'The VPN config is in vault under net/vpn', '--id', 'vpn'],
       NO_EMBED,
     );
     expect(added).toMatchObject({ id: 'vpn', inserted: 1 });
-    expect(cliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED).results[0]?.id).toBe('vpn');
-    expect(cliJson<{ deleted: number }>(home.path, ['memory', 'delete', 'vpn'], NO_EMBED).deleted).toBe(1);
-    expect(cliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED).results).toEqual([]);
-    expect(cli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED }).status).toBe(1);
+    expect((await runCliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED)).results[0]?.id).toBe('vpn');
+    expect((await runCliJson<{ deleted: number }>(home.path, ['memory', 'delete', 'vpn'], NO_EMBED)).deleted).toBe(1);
+    expect((await runCliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED)).results).toEqual([]);
+    expect((await runCli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED })).status).toBe(1);
   });
 
-  it('keeps who said a memory and prefers the speaker a query names', () => {
-    const say = (id: string, text: string, speaker: string) =>
-      cliJson(home.path, ['memory', 'add', text, '--id', id, '--speaker', speaker, '--thread', 'chat-1'], NO_EMBED);
-    say('t1', 'Sam, how did the marathon training go?', 'Lee');
-    say('t2', 'The marathon training went great, I ran 30 km on Sunday.', 'Sam');
-    const res = cliJson<QueryJson>(home.path, ['query', 'How did Sam do with marathon training?', '--collection', 'memories'], NO_EMBED);
+  it('keeps who said a memory and prefers the speaker a query names', async () => {
+    const say = async (id: string, text: string, speaker: string) =>
+      await runCliJson(home.path, ['memory', 'add', text, '--id', id, '--speaker', speaker, '--thread', 'chat-1'], NO_EMBED);
+    await say('t1', 'Sam, how did the marathon training go?', 'Lee');
+    await say('t2', 'The marathon training went great, I ran 30 km on Sunday.', 'Sam');
+    const res = await runCliJson<QueryJson>(
+      home.path,
+      ['query', 'How did Sam do with marathon training?', '--collection', 'memories'],
+      NO_EMBED,
+    );
     expect(res.results.slice(0, 2).map((r) => [r.id, r.speaker])).toEqual([
       ['t2', 'Sam'],
       ['t1', 'Lee'],
     ]);
-    const text = cli(home.path, ['query', 'How did Sam do with marathon training?', '--explain'], { env: NO_EMBED }).stdout;
+    const text = (await runCli(home.path, ['query', 'How did Sam do with marathon training?', '--explain'], { env: NO_EMBED })).stdout;
     expect(text).toMatch(/memories\/t1 \(Lee\)[\s\S]*x speaker 0\.50/);
-    const bad = cli(home.path, ['memory', 'add', 'text', '--speaker', ' '], { env: NO_EMBED });
+    const bad = await runCli(home.path, ['memory', 'add', 'text', '--speaker', ' '], { env: NO_EMBED });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/speaker must be a non-empty name/);
   });
 });
 
 describe.runIf(hasOnnxRuntime('embed after a model change (cli/search.e2e.test.ts)'))('embed after a model change', () => {
-  it('re-embeds every document with the new model and reports it', () => {
+  it('re-embeds every document with the new model and reports it', async () => {
     const home = tempDir();
     try {
       const a = writeTinyOnnxModel(home.path, 'model-a', 8);
@@ -148,24 +161,32 @@ describe.runIf(hasOnnxRuntime('embed after a model change (cli/search.e2e.test.t
         file,
         ['cat kitten pet', 'stock market price', 'rain storm weather'].map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n'),
       );
-      expect(cliJson<{ embedded: number }>(home.path, ['memory', 'import', file]).embedded).toBe(3);
-      expect(cliJson<{ current: number; missing: number }>(home.path, ['embed', '--status'])).toMatchObject({ current: 3, missing: 0 });
+      expect((await runCliJson<{ embedded: number }>(home.path, ['memory', 'import', file])).embedded).toBe(3);
+      expect(await runCliJson<{ current: number; missing: number }>(home.path, ['embed', '--status'])).toMatchObject({
+        current: 3,
+        missing: 0,
+      });
       config(b.path);
-      const status = cli(home.path, ['embed', '--status']);
+      const status = await runCli(home.path, ['embed', '--status']);
       expect(status.stdout).toMatch(/vectors on record are from onnx\/model-a: run `homunculus embed`/);
-      const hybrid = cliJson<QueryJson>(home.path, ['query', 'kitten']);
+      const hybrid = await runCliJson<QueryJson>(home.path, ['query', 'kitten']);
       expect(hybrid.notes.join(' ')).toMatch(/embedding model changed/);
-      const run = cliJson<{ model_changed: boolean; embedded: number; removed_stale: number; model: { model: string; dims: number } }>(
-        home.path,
-        ['embed'],
-      );
+      const run = await runCliJson<{
+        model_changed: boolean;
+        embedded: number;
+        removed_stale: number;
+        model: { model: string; dims: number };
+      }>(home.path, ['embed']);
       // The query above already re-embedded its one lexical hit (one vector per document: it replaced the old one).
       expect(run).toMatchObject({ model_changed: true, removed_stale: 2, model: { model: 'model-b', dims: 16 } });
       expect(run.embedded).toBe(2);
-      expect(cliJson<{ current: number; stale: number }>(home.path, ['embed', '--status'])).toMatchObject({ current: 3, stale: 0 });
-      const vector = cliJson<QueryJson>(home.path, ['query', 'kitten', '--mode', 'vector']);
+      expect(await runCliJson<{ current: number; stale: number }>(home.path, ['embed', '--status'])).toMatchObject({
+        current: 3,
+        stale: 0,
+      });
+      const vector = await runCliJson<QueryJson>(home.path, ['query', 'kitten', '--mode', 'vector']);
       expect(vector.results[0]?.id).toBe('d0');
-      expect(cli(home.path, ['embed', '--help']).stdout).toMatch(/provider": "ollama"/);
+      expect((await runCli(home.path, ['embed', '--help'])).stdout).toMatch(/provider": "ollama"/);
     } finally {
       home.cleanup();
     }

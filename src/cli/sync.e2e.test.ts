@@ -2,7 +2,8 @@
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliJson, tempDir } from '../test-support/cli.js';
+import { tempDir } from '../test-support/cli.js';
+import { runCli, runCliJson } from '../test-support/run-cli.js';
 import { writeSyntheticCorpus } from '../test-support/corpus.js';
 import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
 
@@ -19,19 +20,19 @@ interface SyncSummary {
 }
 
 describe('sync on transcripts the test writes', () => {
-  it('imports them from ~/.claude/projects, learns the repeated correction, embeds, and is a no-op the second time', () => {
+  it('imports them from ~/.claude/projects, learns the repeated correction, embeds, and is a no-op the second time', async () => {
     const fresh = tempDir();
     try {
       writeSyntheticCorpus(fresh.path, { sessions: 4 });
-      const first = cliJson<SyncSummary>(fresh.path, ['sync']);
+      const first = await runCliJson<SyncSummary>(fresh.path, ['sync']);
       expect(first.imported).toMatchObject({ files: 4, sessions: 4 });
       expect(first.imported.observations).toBeGreaterThan(40);
       expect(first.learned).toMatchObject({ status: 'done', sessions: 4, observations: first.imported.observations });
       expect(first.learned.created.some((k) => /pnpm/.test(k))).toBe(true);
       expect(first.pending_observations).toBe(0);
       expect(first.embedded).toBeGreaterThanOrEqual(4);
-      expect(cliJson<{ missing: number }>(fresh.path, ['embed', '--status']).missing).toBe(0);
-      const second = cliJson<SyncSummary>(fresh.path, ['sync']);
+      expect((await runCliJson<{ missing: number }>(fresh.path, ['embed', '--status'])).missing).toBe(0);
+      const second = await runCliJson<SyncSummary>(fresh.path, ['sync']);
       expect(second.imported.observations).toBe(0);
       expect(second.learned.observations).toBe(0);
       expect(second.instincts).toBe(first.instincts);
@@ -40,23 +41,23 @@ describe('sync on transcripts the test writes', () => {
       fresh.cleanup();
     }
   });
-  it('reports a missing path as a usage error and changes nothing', () => {
-    const before = cliJson<{ observations: number }>(home.path, ['status']).observations;
-    const result = cli(home.path, ['sync', join(home.path, 'no-such-dir')]);
+  it('reports a missing path as a usage error and changes nothing', async () => {
+    const before = (await runCliJson<{ observations: number }>(home.path, ['status'])).observations;
+    const result = await runCli(home.path, ['sync', join(home.path, 'no-such-dir')]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/No such file or directory/);
-    expect(cliJson<{ observations: number }>(home.path, ['status']).observations).toBe(before);
+    expect((await runCliJson<{ observations: number }>(home.path, ['status'])).observations).toBe(before);
   });
 });
 
 describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real transcripts', () => {
-  it('imports transcripts from ~/.claude/projects, learns, and is a no-op the second time', () => {
+  it('imports transcripts from ~/.claude/projects, learns, and is a no-op the second time', async () => {
     const source = TRANSCRIPTS;
     const project = join(home.path, '.claude', 'projects', '-Users-someone-cli');
     mkdirSync(project, { recursive: true });
     for (const file of readdirSync(source).sort().slice(0, 12)) copyFileSync(join(source, file), join(project, file));
 
-    const first = cliJson<SyncSummary>(home.path, ['sync']);
+    const first = await runCliJson<SyncSummary>(home.path, ['sync']);
     expect(first.imported.files).toBe(12);
     expect(first.imported.sessions).toBeGreaterThanOrEqual(12);
     expect(first.imported.observations).toBeGreaterThan(100);
@@ -65,12 +66,12 @@ describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real tr
     expect(first.pending_observations).toBe(0);
     // The bundled model embedded what sync stored: search is hybrid from the first query.
     expect(first.embedded).toBeGreaterThanOrEqual(12);
-    expect(cliJson<{ missing: number; current: number }>(home.path, ['embed', '--status'])).toMatchObject({
+    expect(await runCliJson<{ missing: number; current: number }>(home.path, ['embed', '--status'])).toMatchObject({
       missing: 0,
       current: first.embedded,
     });
 
-    const second = cliJson<SyncSummary>(home.path, ['sync']);
+    const second = await runCliJson<SyncSummary>(home.path, ['sync']);
     expect(second.imported.observations).toBe(0);
     expect(second.learned.observations).toBe(0);
     expect(second.instincts).toBe(first.instincts);

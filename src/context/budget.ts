@@ -1,5 +1,5 @@
 /**
- * How much to inject (seed 003's context budget): four levels by how full the agent's
+ * How much to inject (the context budget): four levels by how full the agent's
  * context already is, per-category character budgets for the graph, and an overall cap of
  * min(6000 characters, 15% of the remaining context).
  *
@@ -12,7 +12,7 @@ import type { Category } from './queries.js';
 
 export type ContextLevel = 'full' | 'reduced' | 'minimal' | 'emergency';
 
-export interface LevelBudget {
+interface LevelBudget {
   level: ContextLevel;
   graph: boolean;
   thread: number;
@@ -29,9 +29,9 @@ export const CATEGORY_BUDGETS: Readonly<Record<Category, number>> = {
   patterns: 500,
 };
 export const MAX_GRAPH_CHARS = 6000;
-export const REMAINING_SHARE = 0.15;
-export const CHARS_PER_TOKEN = 4;
-export const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
+const REMAINING_SHARE = 0.15;
+const CHARS_PER_TOKEN = 4;
+const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
 /** Claude Code truncates additionalContext beyond this. */
 export const MAX_INJECTION_CHARS = 10_000;
 

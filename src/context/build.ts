@@ -1,5 +1,5 @@
 /**
- * What to inject with a prompt (seed 003's context injection): the thread of the last
+ * What to inject with a prompt (the context injection): the thread of the last
  * session, the knowledge graph's answer to the task (chunked, formatted by memory type,
  * within per-category and overall budgets), and related projects, all sized by how full
  * the agent's context already is. Injected facts are recorded as accessed (ACT-R).

@@ -1,11 +1,11 @@
 /**
- * Deterministic task classification of a prompt (seed 003), English and French keywords.
+ * Deterministic task classification of a prompt, English and French keywords.
  * Each type scores its keyword hits (a question mark counts for "question"); the highest
  * wins, ties go to the more specific type (bugfix > debug > refactor > design > feature >
  * question); no hit is "unknown".
  */
 
-export const TASK_TYPES = ['bugfix', 'debug', 'refactor', 'design', 'feature', 'question', 'unknown'] as const;
+const TASK_TYPES = ['bugfix', 'debug', 'refactor', 'design', 'feature', 'question', 'unknown'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 /** Comma-separated keyword patterns, each matched as a whole word. */
@@ -28,7 +28,7 @@ const KEYWORDS: Record<Exclude<TaskType, 'unknown'>, RegExp[]> = {
   question: w("why,how,what,which,explain,what['’]s,pourquoi,comment,qu['’]est-ce que,explique[rz]?,c['’]est quoi,quel,quelle"),
 };
 
-export function taskScores(prompt: string): Record<Exclude<TaskType, 'unknown'>, number> {
+function taskScores(prompt: string): Record<Exclude<TaskType, 'unknown'>, number> {
   const scores = { bugfix: 0, debug: 0, refactor: 0, design: 0, feature: 0, question: 0 };
   for (const [type, patterns] of Object.entries(KEYWORDS) as [keyof typeof scores, RegExp[]][]) {
     scores[type] = patterns.filter((re) => re.test(prompt)).length;

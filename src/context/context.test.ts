@@ -6,7 +6,6 @@ import { fitToBudget, oneLine } from './format.js';
 import { isRelevant, promptContext, requiredMatches } from './prompt.js';
 import { matchInstincts } from './rank.js';
 import { selectStartInstincts, sessionStartContext } from './session-start.js';
-import { matchedTerms, queryTerms, stem } from './terms.js';
 
 const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
 
@@ -14,21 +13,7 @@ let store: TestStore;
 beforeEach(() => (store = testStore('2026-02-01T00:00:00.000Z')));
 afterEach(() => store.cleanup());
 
-describe('terms', () => {
-  it('keeps meaningful words only', () => {
-    expect(queryTerms('Can you please fix the failing tests in the auth module?')).toEqual(['fix', 'failing', 'tests', 'auth', 'module']);
-    expect(queryTerms('yes')).toEqual([]);
-    expect(queryTerms('a b 42 x')).toEqual(['42']);
-    expect(queryTerms('word '.repeat(100) + 'zebra', 5)).toEqual(['word', 'zebra']);
-  });
-
-  it('compares words by a crude stem', () => {
-    expect(stem('tests')).toBe('test');
-    expect(stem('failing')).toBe('fail');
-    expect(matchedTerms(['tests', 'failing', 'docker'], 'when a test fails, rerun it')).toBe(2);
-    expect(matchedTerms(['tests', 'fail'], 'when a test fails')).toBe(2);
-  });
-
+describe('format', () => {
   it('formats to one line within a budget', () => {
     expect(oneLine('a\n  b\tc', 10)).toBe('a b c');
     expect(oneLine('abcdefghij', 5)).toBe('abcd…');

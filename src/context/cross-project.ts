@@ -1,5 +1,5 @@
 /**
- * Cross-project relevance (seed 003): another project matters to this one by the
+ * Cross-project relevance: another project matters to this one by the
  * dependencies they share and whether they share any other entity:
  *
  *   relevance = (sharedDeps / totalDeps) x 0.6 + (sharedEntities > 0 ? 0.4 : 0)
@@ -13,7 +13,7 @@ import type { Relation } from '../graph/ontology.js';
 import type { ProjectNeighbour } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
 
-export const MAX_RELATED_PROJECTS = 3;
+const MAX_RELATED_PROJECTS = 3;
 
 export function crossProjectRelevance(sharedDeps: number, totalDeps: number, sharedEntities: number): number {
   const deps = totalDeps > 0 ? Math.min(1, sharedDeps / totalDeps) : 0;

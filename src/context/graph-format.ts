@@ -1,12 +1,12 @@
 /**
- * Writing a chunk of facts by memory type (seed 003), within a character budget:
+ * Writing a chunk of facts by memory type, within a character budget:
  * procedural facts as "When X → Y", semantic facts grouped by their subject, episodic
  * facts in chronological order. Each fact carries its id (#n) as provenance.
  */
 import type { MemoryType } from '../graph/memory-type.js';
 import { RELATION_LABELS, type Relation } from '../graph/ontology.js';
 
-export interface FormattableFact {
+interface FormattableFact {
   id: number;
   source: string;
   relation: Relation;
@@ -16,7 +16,7 @@ export interface FormattableFact {
   valid_at: string;
 }
 
-export interface Formatted {
+interface Formatted {
   lines: string[];
   ids: number[];
   chars: number;
@@ -31,14 +31,14 @@ export function proceduralLine(f: FormattableFact): string {
 }
 
 /** The description without its subject at the front ("shop depends on zod" -> "depends on zod"). */
-export function withoutSubject(f: FormattableFact): string {
+function withoutSubject(f: FormattableFact): string {
   const text = f.description.replace(/\s+/g, ' ').trim();
   if (text.toLowerCase().startsWith(`${f.source.toLowerCase()} `)) return text.slice(f.source.length + 1);
   if (!text) return `${RELATION_LABELS[f.relation]} ${f.target}`;
   return text;
 }
 
-export function episodicLine(f: FormattableFact): string {
+function episodicLine(f: FormattableFact): string {
   return `- ${f.valid_at.slice(0, 10)}: ${f.description.replace(/\s+/g, ' ').trim()} (#${f.id})`;
 }
 

@@ -15,7 +15,7 @@ export async function startInjection(store: Store, project: ProjectInfo): Promis
   return sessionStartContext(store, { project, stack: detectStack(project.root) });
 }
 
-export interface PromptInjectionInput {
+interface PromptInjectionInput {
   project: ProjectInfo;
   prompt: string;
   sessionId: string;

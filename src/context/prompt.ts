@@ -9,9 +9,9 @@ import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { type RankedInstinct, matchInstincts } from './rank.js';
 
-export const PROMPT_BUDGET = 1_500;
-export const PROMPT_LIMIT = 5;
-export const PROMPT_MIN_CONFIDENCE = 0.3;
+const PROMPT_BUDGET = 1_500;
+const PROMPT_LIMIT = 5;
+const PROMPT_MIN_CONFIDENCE = 0.3;
 
 /** Distinct prompt terms an instinct must contain: 1 for a short prompt, up to 3 for a long one. */
 export function requiredMatches(terms: number): number {
@@ -24,7 +24,7 @@ export function isRelevant(hit: RankedInstinct): boolean {
   return hit.matched >= requiredMatches(hit.terms);
 }
 
-export interface PromptContextOptions {
+interface PromptContextOptions {
   budget?: number;
   limit?: number;
 }

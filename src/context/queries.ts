@@ -1,14 +1,13 @@
 /**
- * 3-5 queries per prompt (seed 003's agentic retrieval), each with a category and a
+ * 3-5 queries per prompt (the agentic retrieval), each with a category and a
  * weight set by the task type, plus one for the identifiers and paths the prompt names.
  * Categories map to the relations (or memory types) they search.
  */
-import { ftsTerms } from '../graph/fts.js';
 import type { Relation } from '../graph/ontology.js';
+import { factTerms } from '../text/terms.js';
 import type { TaskType } from './classify.js';
 
-export const CATEGORIES = ['stack', 'context', 'decisions', 'errors', 'patterns'] as const;
-export type Category = (typeof CATEGORIES)[number];
+export type Category = 'stack' | 'context' | 'decisions' | 'errors' | 'patterns';
 
 export interface GeneratedQuery {
   text: string;
@@ -106,7 +105,7 @@ export function identifiers(prompt: string): string[] {
 export const MAX_QUERIES = 5;
 
 export function generateQueries(prompt: string, task: TaskType): GeneratedQuery[] {
-  const keywords = ftsTerms(prompt, 12).join(' ');
+  const keywords = factTerms(prompt, 12).join(' ');
   const queries: GeneratedQuery[] = PLAN[task].map(([category, weight]) => ({
     text: `${keywords} ${HINTS[category]}`.trim(),
     category,

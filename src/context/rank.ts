@@ -5,9 +5,10 @@
  * search (search/instincts-rank.ts) because it needs no embedding model and loads fast.
  */
 import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
-import { matchedTerms, queryTerms } from './terms.js';
+import { matchedTerms } from '../text/stem.js';
+import { promptTerms } from '../text/terms.js';
 
-export interface RankQuery {
+interface RankQuery {
   text: string;
   /** Only global instincts and this project's. */
   project?: string;
@@ -26,7 +27,7 @@ export interface RankedInstinct {
 }
 
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms'>, query: RankQuery): RankedInstinct[] {
-  const terms = queryTerms(query.text);
+  const terms = promptTerms(query.text);
   if (terms.length === 0 || query.limit <= 0) return [];
   const hits = instincts.matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit });
   return hits.map(({ row, bm25 }) => {

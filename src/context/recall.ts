@@ -1,5 +1,5 @@
 /**
- * Mid-session recall (seed 000's recall hook): after an edit, the earlier sessions and
+ * Mid-session recall (the recall hook): after an edit, the earlier sessions and
  * episodes that touched the same file, as a short [RECALL] context. Said once per file per
  * session.
  */
@@ -7,11 +7,11 @@ import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
 
-export const RECALL_BUDGET = 1_200;
-export const RECALL_SESSIONS = 3;
-export const RECALL_EPISODES = 2;
+const RECALL_BUDGET = 1_200;
+const RECALL_SESSIONS = 3;
+const RECALL_EPISODES = 2;
 
-export interface RecallInput {
+interface RecallInput {
   sessionId: string;
   /** The observation being recalled for: earlier ones in this session mean recall was already given. */
   toolUseId: string;
@@ -30,20 +30,20 @@ function seenThisSession(store: Store, input: RecallInput, file: string): boolea
   return store.observations.sessionTouched(input.sessionId, input.toolUseId, file);
 }
 
-export interface SessionHit {
+interface SessionHit {
   id: string;
   project_name: string;
   started_at: string | null;
   summary: string;
 }
 
-export interface EpisodeHit {
+interface EpisodeHit {
   title: string;
   date: string;
   body: string;
 }
 
-export interface FileHistory {
+interface FileHistory {
   sessions: SessionHit[];
   episodes: EpisodeHit[];
 }

@@ -1,10 +1,10 @@
 /**
- * Seed 003's agentic retrieval, up to the ranked facts: classify the task, generate 3-5
- * queries, search each through the one pipeline's facts collection (BM25, plus the shared
- * vectors when an embedder is given, fused by RRF and scored with ACT-R activation,
- * confidence and recency), weigh by the query, expand the best entities' neighbourhood two
- * hops, and return the facts best first. Missing fact vectors are repaired on the way, at
- * most 20 per retrieval.
+ * The agentic retrieval, up to the ranked facts: classify the task, generate 3-5 queries,
+ * search each through the one pipeline's facts collection (BM25, plus the shared vectors
+ * when an embedder is given, fused by RRF and scored with ACT-R activation, confidence and
+ * recency), weigh by the query, expand the best entities' neighbourhood two hops, and
+ * return the facts best first. Missing fact vectors are repaired on the way, at most 20 per
+ * retrieval.
  *
  * A prompt about the past ("on 2026-01-15", "two weeks ago") searches the graph as it was
  * true then instead of now.

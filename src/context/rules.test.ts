@@ -95,7 +95,7 @@ describe('context budget', () => {
     expect(graphBudget(-10)).toBe(6000);
   });
 
-  it('has the seed per-category budgets', () => {
+  it('has the designed per-category budgets', () => {
     expect(CATEGORY_BUDGETS).toEqual({ stack: 1500, context: 1500, decisions: 1000, errors: 1000, patterns: 500 });
     expect(categoryBudgets(0.7)).toEqual({ stack: 1050, context: 1050, decisions: 700, errors: 700, patterns: 350 });
   });

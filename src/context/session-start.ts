@@ -1,5 +1,5 @@
 /**
- * Session-start context (seed 000's start hook): convictions first, then a compact index of
+ * Session-start context (the start hook): convictions first, then a compact index of
  * instincts (trigger + confidence, not the action), skipping promoted ones, the count of
  * pending observations and where the full instinct files are. Above QMD_THRESHOLD instincts
  * it shows the START_TOP ranked for this project (its name and detected stack).
@@ -12,17 +12,17 @@ import type { Store } from '../store/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { matchInstincts } from './rank.js';
 
-export const QMD_THRESHOLD = 30;
-export const START_TOP = 15;
-export const START_BUDGET = 9_000;
+const QMD_THRESHOLD = 30;
+const START_TOP = 15;
+const START_BUDGET = 9_000;
 
-export interface StartContextInput {
+interface StartContextInput {
   project: ProjectInfo;
   stack: readonly string[];
   budget?: number;
 }
 
-export interface StartSelection {
+interface StartSelection {
   shown: InstinctRow[];
   total: number;
   ranked: boolean;

@@ -1,9 +1,9 @@
-/** Thread continuity (seed 003): what the last session of this project was about. */
+/** Thread continuity: what the last session of this project was about. */
 import { parseStringArray } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { truncate } from '../core/text.js';
 
-export interface LastSession {
+interface LastSession {
   id: string;
   when: string;
   summary: string;

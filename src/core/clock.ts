@@ -36,13 +36,3 @@ export function fixedClock(date: Date | string): Clock {
   const at = typeof date === 'string' ? new Date(date) : date;
   return { now: () => new Date(at.getTime()) };
 }
-
-export function iso(date: Date): string {
-  return date.toISOString();
-}
-
-export function daysBetween(earlier: Date | string, later: Date | string): number {
-  const a = typeof earlier === 'string' ? Date.parse(earlier) : earlier.getTime();
-  const b = typeof later === 'string' ? Date.parse(later) : later.getTime();
-  return (b - a) / DAY_MS;
-}

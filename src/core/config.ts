@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { HomunculusError } from './errors.js';
+import { isObj } from './fields.js';
 
 export type Config = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ export function loadConfig(path: string): Config {
       hint: 'Fix the syntax (a JSON object such as {"embedding": {"provider": "use-lite"}}) or delete the file to use defaults.',
     });
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isObj(value)) {
     throw new HomunculusError('config', `${path} must hold a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}.`, {
       hint: 'Wrap the settings in { ... }, or delete the file to use defaults.',
     });

@@ -1,6 +1,6 @@
 /** A line diff for showing what a change to a small text file would do (`--dry-run`). Pure. */
 
-export type DiffLine = { op: ' ' | '-' | '+'; text: string };
+type DiffLine = { op: ' ' | '-' | '+'; text: string };
 
 /** Longest-common-subsequence line diff; fine for settings files (thousands of lines at most). */
 export function diffLines(before: string, after: string): DiffLine[] {

@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 export const CATEGORIES = ['sequence', 'preference', 'fix_pattern', 'combo'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Seed 002 key prefixes and the category each one implies. */
+/** Key prefixes and the category each one implies. */
 export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
   seq: 'sequence',
   pref: 'preference',
@@ -12,7 +12,7 @@ export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
   combo: 'combo',
 };
 
-/** Seed 000's ten domains. */
+/** The ten domains. */
 // prettier-ignore
 export const DOMAINS = [
   'code-style',
@@ -28,8 +28,7 @@ export const DOMAINS = [
 ] as const;
 export type Domain = (typeof DOMAINS)[number];
 
-export const LEVELS = ['raw', 'mature', 'rule', 'universal'] as const;
-export type Level = (typeof LEVELS)[number];
+export type Level = 'raw' | 'mature' | 'rule' | 'universal';
 
 export const FEEDBACK = ['wrong', 'weak', 'strong'] as const;
 export type Feedback = (typeof FEEDBACK)[number];
@@ -41,16 +40,16 @@ export const DEFAULT_DOMAIN_BY_CATEGORY: Readonly<Record<Category, Domain>> = {
   combo: 'tooling',
 };
 
-export const MAX_KEY_LENGTH = 512;
+const MAX_KEY_LENGTH = 512;
 
-export interface ParsedKey {
+interface ParsedKey {
   key: string;
   prefix: string;
   body: string;
   category: Category;
 }
 
-/** Validates a `prefix:body` pattern key (seed 002) and tells which category it implies. */
+/** Validates a `prefix:body` pattern key and tells which category it implies. */
 export function parseKey(raw: string): ParsedKey {
   const key = typeof raw === 'string' ? raw.trim() : '';
   if (!key) throw new UsageError('The pattern key is empty.', 'Give a key such as "seq:lint->fix->lint" or "pref:pkg=pnpm".');

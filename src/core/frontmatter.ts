@@ -1,4 +1,4 @@
-/** Markdown with YAML frontmatter: the format of every rendered file (seed 000). */
+/** Markdown with YAML frontmatter: the format of every rendered file. */
 import YAML from 'yaml';
 
 export function renderFrontmatter(data: Record<string, unknown>, body: string): string {
@@ -7,7 +7,7 @@ export function renderFrontmatter(data: Record<string, unknown>, body: string): 
   return `---\n${yaml}\n---\n\n${body.trimEnd()}\n`;
 }
 
-export interface ParsedMarkdown {
+interface ParsedMarkdown {
   data: Record<string, unknown>;
   body: string;
 }

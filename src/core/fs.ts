@@ -1,9 +1,52 @@
-import { mkdirSync, renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { HomunculusError } from './errors.js';
+
+/**
+ * Creates a directory and its missing parents one level at a time. Node's recursive mkdir
+ * never returns under some pseudo file systems (a path below /proc spins forever), so a
+ * hook given such a home would hang; here each level fails or succeeds once.
+ */
+export function ensureDir(dir: string): void {
+  const missing: string[] = [];
+  let path = resolve(dir);
+  for (;;) {
+    const kind = statKind(path);
+    if (kind === 'dir') break;
+    if (kind === 'other') throw dirError(dir, `${path} exists and is not a directory`);
+    missing.push(path);
+    const parent = dirname(path);
+    if (parent === path) break;
+    path = parent;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' || statKind(level) !== 'dir') throw dirError(dir, `${level}: ${code ?? String(err)}`, err);
+    }
+  }
+}
+
+function statKind(path: string): 'dir' | 'other' | 'none' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'none';
+  }
+}
+
+function dirError(dir: string, why: string, cause?: unknown): HomunculusError {
+  return new HomunculusError('directory', `Cannot create the directory ${dir} (${why})`, {
+    hint: 'choose a writable directory (for the data home: --home DIR or HOMUNCULUS_HOME)',
+    cause,
+  });
+}
 
 /** Writes through a temporary file and a rename, so readers see the old or the new file, never half. */
 export function writeFileAtomic(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureDir(dirname(path));
   const tmp = `${path}.tmp.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
   writeFileSync(tmp, content);
   renameSync(tmp, path);

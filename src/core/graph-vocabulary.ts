@@ -1,10 +1,10 @@
 /**
- * The knowledge graph's closed vocabularies (seed 003), shared by the graph's rules and the
+ * The knowledge graph's closed vocabularies, shared by the graph's rules and the
  * store that keeps its records: 10 entity types, the relations in 6 categories, and
  * Tulving's three memory types.
  *
- * The seed announces 34 relations but its tables list 33; the 34th is `follows_pattern`,
- * which the seed's own Tulving rules name as a procedural relation.
+ * The design announces 34 relations but its tables list 33; the 34th is `follows_pattern`,
+ * which the design's own Tulving rules name as a procedural relation.
  */
 
 export const ENTITY_TYPES = [

@@ -1,17 +1,18 @@
 /**
- * A PID lock file (seed 003's GC lock, seed 000's observer.lock): one holder at a time.
+ * A PID lock file (the graph GC lock, the observer.lock): one holder at a time.
  * The file holds "<pid> <iso time>". A lock whose process is gone, or that has not been
  * refreshed for `staleMs`, is reclaimed. Holders of long jobs call `release.refresh()`.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureDir } from './fs.js';
 
-export interface LockOptions {
+interface LockOptions {
   /** After this long without a refresh, a lock counts as abandoned even if its PID is alive. */
   staleMs: number;
 }
 
-export type Release = (() => void) & {
+type Release = (() => void) & {
   /** Marks the lock as still in use (restarts its stale clock). */
   refresh(): void;
 };
@@ -93,7 +94,7 @@ export function lockHolder(path: string, options: LockOptions): number | undefin
 
 /** Takes the lock, or returns undefined when a live holder has it. */
 export function acquireLock(path: string, options: LockOptions): Release | undefined {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureDir(dirname(path));
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(path)) return releaser(path);
     const held = readLock(path);

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** The rendered, human-readable layout of seed 000 under the home directory. */
+/** The rendered, human-readable layout under the home directory. */
 export interface HomePaths {
   home: string;
   db: string;
@@ -18,6 +18,8 @@ export interface HomePaths {
   locks: string;
   observerLog: string;
   lastProcessingLog: string;
+  /** The secret a local server asks its clients for (mode 0600). */
+  serverToken: string;
 }
 
 export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -42,5 +44,6 @@ export function homePaths(home: string): HomePaths {
     locks: join(home, 'locks'),
     observerLog: join(home, 'observer.log'),
     lastProcessingLog: join(home, 'last-processing.log'),
+    serverToken: join(home, 'server-token'),
   };
 }

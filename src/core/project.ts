@@ -1,5 +1,5 @@
 /**
- * Which project a working directory belongs to: the fingerprint of seed 002 (hash of the
+ * Which project a working directory belongs to: the fingerprint (hash of the
  * git remote, else of the repository root), read from .git without spawning git, so hooks
  * stay fast.
  */
@@ -18,7 +18,7 @@ export interface ProjectInfo {
 }
 
 /** Walks up to the directory holding `.git` (a folder, or a file for worktrees). */
-export function findRepoRoot(start: string): string | null {
+function findRepoRoot(start: string): string | null {
   let dir = resolve(start);
   for (;;) {
     if (existsSync(join(dir, '.git'))) return dir;
@@ -47,7 +47,7 @@ function gitDir(root: string): string {
 }
 
 /** The URL of `origin` (or the first remote) from .git/config. */
-export function readRemoteUrl(root: string): string | null {
+function readRemoteUrl(root: string): string | null {
   let config: string;
   try {
     config = readFileSync(join(gitDir(root), 'config'), 'utf8');

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  REDACT_SCAN_LIMIT,
-  entropy,
-  looksLikeRandomSecret,
-  mentionsEnvFile,
-  redact,
-  redactDeep,
-  redactEnvAssignments,
-  redactSecrets,
-} from './redact.js';
+import { REDACT_SCAN_LIMIT, entropy, looksLikeRandomSecret, mentionsEnvFile, redact, redactDeep, redactEnvAssignments } from './redact.js';
 
 // Test secrets are assembled from pieces so the source never holds one verbatim.
 const join = (...parts: string[]): string => parts.join('');
@@ -81,7 +72,7 @@ describe('redact: headers, connection strings, assignments', () => {
     expect(redact('{"apiKey": "k-123-456", "name": "x"}')).toBe('{"apiKey": "[REDACTED:secret]", "name": "x"}');
     expect(redact('mytool --password hunter2 --verbose')).toBe('mytool --password [REDACTED:secret] --verbose');
     expect(redact("mytool --api-key='abc 123'")).toBe("mytool --api-key='[REDACTED:secret]'");
-    expect(redact('mysql -u root -phunter2 app')).toBe('mysql -u root -p[REDACTED:secret] app');
+    expect(redact('mysql -u root -phunter2 app')).toBe('mysql -u root -p[REDACTED:password] app');
     expect(redact('https://api.example.com/v1?access_token=abcdef123&page=2')).toBe(
       'https://api.example.com/v1?access_token=[REDACTED:secret]&page=2',
     );
@@ -160,12 +151,12 @@ describe('redact: properties', () => {
 
   it('returns empty and short text unchanged', () => {
     expect(redact('')).toBe('');
-    expect(redactSecrets('ls -la')).toBe('ls -la');
+    expect(redact('ls -la')).toBe('ls -la');
   });
 
   it('never keeps text beyond the scan limit unscanned', () => {
     const long = `${'x'.repeat(REDACT_SCAN_LIMIT)} ${AWS}`;
-    const out = redactSecrets(long);
+    const out = redact(long);
     expect(out.length).toBe(REDACT_SCAN_LIMIT);
     expect(out).not.toContain(AWS);
   });

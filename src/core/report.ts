@@ -1,7 +1,7 @@
 /** How every surface reports an error to its user: the message, the fix, and the exit code (2 usage, 1 otherwise). */
 import { HomunculusError } from './errors.js';
 
-export interface Streams {
+interface Streams {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
 }

@@ -1,6 +1,6 @@
 /**
  * A project's stack (languages, tools, frameworks) from its marker files, for the
- * session-start query of seed 000 ("project name and detected language/framework").
+ * session-start query ("project name and detected language/framework").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

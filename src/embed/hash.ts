@@ -4,6 +4,7 @@
  * benchmarks use in place of a real sentence encoder. Similar wording gives similar
  * vectors; meaning does not.
  */
+import { words } from '../text/words.js';
 import type { EmbeddingProvider } from './provider.js';
 
 function fnv1a(text: string): number {
@@ -17,12 +18,11 @@ function fnv1a(text: string): number {
 
 export function hashEmbedding(text: string, dims = 64): Float32Array {
   const v = new Float32Array(dims);
-  const tokens = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const add = (feature: string, weight: number): void => {
     const h = fnv1a(feature);
     v[h % dims] = (v[h % dims] as number) + (h & 0x80000000 ? -weight : weight);
   };
-  for (const t of tokens) {
+  for (const t of words(text)) {
     add(`w:${t}`, 1);
     const padded = `^${t}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, 0.3);

@@ -10,7 +10,7 @@ import { type EmbeddingProvider, clipForEmbedding } from './provider.js';
 import { loadTransformers } from './runtime.js';
 import { l2normalize } from './vector-math.js';
 
-export interface OnnxOptions {
+interface OnnxOptions {
   /** Folder of the model (config.json, tokenizer.json, onnx/model.onnx). */
   path: string;
   /** Name recorded in the fingerprint (default: the folder name). */

@@ -31,7 +31,7 @@ export function fingerprintKey(f: EmbeddingFingerprint): string {
 }
 
 /** Long texts are cut before embedding: sentence encoders read only the first few hundred tokens anyway. */
-export const MAX_EMBED_CHARS = 2000;
+const MAX_EMBED_CHARS = 2000;
 
 export function clipForEmbedding(text: string): string {
   const t = text.trim();

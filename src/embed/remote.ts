@@ -6,7 +6,7 @@ import { HomunculusError } from '../core/errors.js';
 import { type EmbeddingProvider, clipForEmbedding } from './provider.js';
 import { l2normalize } from './vector-math.js';
 
-export interface RemoteOptions {
+interface RemoteOptions {
   kind: 'openai' | 'ollama';
   url: string;
   model: string;

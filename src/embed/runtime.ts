@@ -6,11 +6,12 @@
  * it next to it).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HomunculusError } from '../core/errors.js';
+import { ensureDir } from '../core/fs.js';
 
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 /** The version the ONNX provider is tested with. */
@@ -22,12 +23,12 @@ export function runtimeDir(home: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /** The shell command that installs the ONNX runtime into `dir` (shown in error messages). */
-export function installCommand(dir: string): string {
+function installCommand(dir: string): string {
   return `ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "${dir}" ${TRANSFORMERS_PACKAGE}@${TRANSFORMERS_VERSION}`;
 }
 
 /** The entry file of the package in the runtime folder, or undefined when it is not installed there. */
-export function resolveFromRuntime(dir: string, name: string): string | undefined {
+function resolveFromRuntime(dir: string, name: string): string | undefined {
   try {
     return createRequire(join(dir, 'package.json')).resolve(name);
   } catch {
@@ -75,7 +76,7 @@ export async function loadTransformers<T>(dir: string): Promise<T> {
  * `log`. ONNX Runtime's optional CUDA download is skipped: only the bundled CPU build is used.
  */
 export async function installRuntime(dir: string, log: (chunk: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const manifest = join(dir, 'package.json');
   if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ name: 'homunculus-runtime', private: true }, null, 2)}\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -15,7 +15,7 @@ export function activations(store: Store, facts: readonly { id: number; emotiona
 const FAILURE_RELATIONS: ReadonlySet<Relation> = new Set(['fails_for', 'frustrated_with', 'blocked_by', 'caused_by', 'anti_pattern_in']);
 
 /**
- * Seed 003: corrections (the user said "no", "stop", "I told you") and failures (an error
+ * Corrections (the user said "no", "stop", "I told you") and failures (an error
  * pattern, a crash, frustration) weigh 1.5; everything else 1.0.
  */
 export function emotionalWeightOf(input: { relation: Relation; correction?: boolean; involvesError?: boolean }): number {

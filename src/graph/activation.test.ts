@@ -14,7 +14,7 @@ const now = new Date('2026-03-01T00:00:00Z');
 const ago = (days: number): Date => new Date(now.getTime() - days * DAY_MS);
 
 describe('ACT-R base-level activation', () => {
-  it("reproduces the seed's worked examples", () => {
+  it("reproduces the design's worked examples", () => {
     // today, 3 and 10 days ago: ln(1 + 0.577 + 0.316) = 0.638
     expect(activation([ago(0), ago(3), ago(10)], now)).toBeCloseTo(0.638, 3);
     // a single access 45 days ago: ln(45^-0.5) = -1.904
@@ -52,14 +52,14 @@ describe('ACT-R base-level activation', () => {
 });
 
 describe('emotional weight protects weak memories', () => {
-  it("keeps the seed's multiplication for strong memories", () => {
+  it("keeps the design's multiplication for strong memories", () => {
     expect(weightActivation(0.638, 1.5)).toBeCloseTo(0.957, 3);
     expect(weightActivation(0, 1.5)).toBe(0);
   });
 
   it('divides a negative activation instead of making it more negative', () => {
     expect(weightActivation(-1.903, 1.5)).toBeCloseTo(-1.269, 3);
-    // The seed's plain product would expire this 40-day-old correction: -1.844 x 1.5 = -2.77.
+    // The design's plain product would expire this 40-day-old correction: -1.844 x 1.5 = -2.77.
     const neutral = activation([ago(40)], now);
     const weighted = activation([ago(40)], now, 1.5);
     expect(neutral * 1.5).toBeLessThan(EXPIRY_THRESHOLD);
@@ -89,7 +89,7 @@ describe('emotional weight protects weak memories', () => {
 });
 
 describe('activation factor (sigmoid)', () => {
-  it("maps the seed's points", () => {
+  it("maps the design's points", () => {
     expect(activationFactor(-2)).toBe(0.5);
     expect(activationFactor(0)).toBeCloseTo(0.88, 2);
     expect(activationFactor(2)).toBeCloseTo(0.98, 2);

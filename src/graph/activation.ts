@@ -1,16 +1,16 @@
 /**
- * ACT-R base-level activation (Anderson 1993), seed 003. Pure.
+ * ACT-R base-level activation (Anderson 1993). Pure.
  *
  *   base = ln( Σ t_i^-0.5 )      t_i = days since the i-th access, at least 1 (an access
- *                                today counts as one day, as in the seed's worked example)
+ *                                today counts as one day, as in the design's worked example)
  *
  * Emotional weight (1.5 for corrections and failures) must make such memories last
- * longer. The seed multiplies: base × 1.5. That helps only while base > 0: once a memory
+ * longer. The design multiplies: base × 1.5. That helps only while base > 0: once a memory
  * weakens (base < 0), multiplying makes it more negative and it expires *sooner* than a
  * neutral one (a single access 40 days old: -1.84 neutral, -2.77 weighted, so it would be
  * expired). We therefore scale the magnitude in the memory's favour:
  *
- *   base >= 0:  base × w     (the seed's boost for strong memories, unchanged)
+ *   base >= 0:  base × w     (the design's boost for strong memories, unchanged)
  *   base <  0:  base / w     (decay is w times slower, so weak memories are protected)
  *
  * The result is continuous at 0, increasing in every access, and never below the neutral
@@ -19,7 +19,7 @@
  */
 import { DAY_MS } from '../core/clock.js';
 
-export const DECAY = 0.5;
+const DECAY = 0.5;
 export const EMOTIONAL_WEIGHT = 1.5;
 export const NEUTRAL_WEIGHT = 1;
 /** Below this activation a fact is expired by the lifecycle GC. */

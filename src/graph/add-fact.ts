@@ -10,12 +10,12 @@ import { emotionalWeightOf } from './access.js';
 import { type EntityInput, upsertEntity } from './entities.js';
 import { type MergeFact, type MergePlan, planMerge } from './fact-merge.js';
 import { type Fact, type NewFact, type Origin, insertFact, reconsolidateRow } from './facts.js';
-import { ftsTerms } from './fts.js';
+import { factTerms } from '../text/terms.js';
 import { type MemoryType, classifyMemoryType, isMutable } from './memory-type.js';
 import { type Relation, RELATIONS, normalizeRelation, relationCategory } from './ontology.js';
 
-export const DEFAULT_CONFIDENCE = 0.7;
-export const MAX_DESCRIPTION = 2000;
+const DEFAULT_CONFIDENCE = 0.7;
+const MAX_DESCRIPTION = 2000;
 
 export interface FactInput {
   source: EntityInput;
@@ -72,7 +72,7 @@ export function parseValidAt(value: string | undefined, name = 'valid-at'): stri
 /** The current facts whose words best match `description` (BM25 over their search documents). */
 function wordNeighbours(store: Store, description: string, now: string, limit: number): number[] {
   const filter = { collections: [FACTS_COLLECTION], facts: { time: { now } } };
-  const { ids } = store.documents.matchWords(ftsTerms(description), { filter, limit });
+  const { ids } = store.documents.matchWords(factTerms(description), { filter, limit });
   return [...store.documents.byRowIds(ids).values()].map((row) => Number(row.ext_id));
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
-import { detectCommunities, labelPropagation, listCommunities } from './communities.js';
+import { detectCommunities, labelPropagation } from './communities.js';
 
 const groups = (labels: Map<number, number>): number[][] => {
   const by = new Map<number, number[]>();
@@ -100,9 +100,9 @@ describe('detectCommunities', () => {
     expect(graph?.entities.sort()).toEqual(['canvas', 'd3', 'force', 'graph', 'webgl']);
     expect(graph?.facts.sort()).toEqual([...ids].sort());
     expect(graph?.summary).toMatch(/^Community centered on graph with 5 entities/);
-    expect(listCommunities(store).map((c) => c.name)).toEqual(['graph', 'auth']);
+    expect(store.graph.communities.list().map((c) => c.name)).toEqual(['graph', 'auth']);
     // recomputing replaces, never accumulates
     detectCommunities(store);
-    expect(listCommunities(store)).toHaveLength(2);
+    expect(store.graph.communities.list()).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Communities of entities (seed 003): label propagation over the current facts, 5
+ * Communities of entities: label propagation over the current facts, 5
  * iterations or until stable, named after their hub (most connected member).
  *
  * Label propagation needs a deterministic tie-break to be testable. Nodes update in
@@ -11,10 +11,10 @@
 import type { NewCommunity } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
 
-export const LABEL_PROPAGATION_ITERATIONS = 5;
-export const MIN_COMMUNITY_SIZE = 2;
+const LABEL_PROPAGATION_ITERATIONS = 5;
+const MIN_COMMUNITY_SIZE = 2;
 
-export type Edge = readonly [number, number, number?];
+type Edge = readonly [number, number, number?];
 
 /** node -> label (a node id); isolated nodes keep their own. */
 export function labelPropagation(
@@ -55,7 +55,7 @@ export function labelPropagation(
   return label;
 }
 
-export interface Community {
+interface Community {
   id: number;
   name: string;
   hub_id: number;
@@ -67,7 +67,7 @@ export interface Community {
 }
 
 /** The communities of these facts' entities, largest first. Pure. */
-export function groupCommunities(
+function groupCommunities(
   facts: readonly { id: number; source_id: number; target_id: number }[],
   names: ReadonlyMap<number, string>,
   at: string,
@@ -123,8 +123,4 @@ export function detectCommunities(store: Store): Community[] {
   const names = store.graph.entities.names(facts.flatMap((f) => [f.source_id, f.target_id]));
   const communities = groupCommunities(facts, names, now);
   return store.transaction(() => store.graph.communities.replace(communities)).map((c) => named(c, names));
-}
-
-export function listCommunities(store: Store): Community[] {
-  return store.graph.communities.list().map((c) => named(c, store.graph.entities.names(c.entity_ids)));
 }

@@ -1,5 +1,5 @@
 /**
- * The dream cycle's decisions (seed 003, hippocampal replay), pure:
+ * The dream cycle's decisions (hippocampal replay), pure:
  *
  *   1. episodes sharing 2+ entities fall into the same cluster (transitively);
  *   2. in a cluster of 3+ episodes, a fact seen in 3+ episodes is reinforced by
@@ -11,10 +11,10 @@
 
 export const MIN_EPISODES_FOR_DREAM = 5;
 export const DREAM_WINDOW_DAYS = 7;
-export const MIN_SHARED_ENTITIES = 2;
-export const PATTERN_THRESHOLD = 3;
+const MIN_SHARED_ENTITIES = 2;
+const PATTERN_THRESHOLD = 3;
 export const MAX_NEW_FACTS_PER_CLUSTER = 3;
-export const CONFIDENCE_BOOST = 0.05;
+const CONFIDENCE_BOOST = 0.05;
 
 export interface DreamEpisode {
   id: number;

@@ -19,7 +19,7 @@ import {
 } from './dream-plan.js';
 
 /** Confidence never reaches certainty through repetition alone. */
-export const MAX_REINFORCED_CONFIDENCE = 0.95;
+const MAX_REINFORCED_CONFIDENCE = 0.95;
 
 export interface DreamReport {
   ran: boolean;

@@ -1,7 +1,7 @@
 /**
  * Fact vectors are their search documents' vectors: one embedding model for every
  * collection, kept by search's Embedder (lazy repair during queries, `homunculus embed`).
- * What the graph adds is seed 003's rule that two current facts about the same entity whose
+ * What the graph adds is the rule that two current facts about the same entity whose
  * vectors have cosine > 0.92 state one fact: the older is superseded by the newer.
  */
 import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';

@@ -6,7 +6,7 @@ import { type EntityType, entityKey, normalizeEntityType } from './ontology.js';
 
 export type { Entity } from '../store/graph/index.js';
 
-export const MAX_ENTITY_NAME = 200;
+const MAX_ENTITY_NAME = 200;
 
 export interface EntityInput {
   name: string;
@@ -14,7 +14,7 @@ export interface EntityInput {
   properties?: Record<string, unknown>;
 }
 
-export function cleanEntityName(raw: string): string {
+function cleanEntityName(raw: string): string {
   const name = raw.replace(/\s+/g, ' ').trim();
   if (!name || !entityKey(name)) throw new UsageError('An entity name is empty.', 'Name the entity, e.g. "zod" or "src/cli/bin.ts".');
   return name.length > MAX_ENTITY_NAME ? name.slice(0, MAX_ENTITY_NAME) : name;

@@ -26,7 +26,8 @@ import type { Fact } from './facts.js';
 import { isMutable } from './memory-type.js';
 import { OPPOSITE_RELATIONS, RELATION_LABELS, type Relation } from './ontology.js';
 import { detectRestatement, saysChanged } from '../search/restatement.js';
-import { JACCARD_DUPLICATE, textJaccard, words } from './similarity.js';
+import { JACCARD_DUPLICATE, textJaccard } from './similarity.js';
+import { wordSet } from '../text/words.js';
 
 /** What merging looks at in a fact. */
 export type MergeFact = Pick<
@@ -34,7 +35,7 @@ export type MergeFact = Pick<
   'id' | 'source_id' | 'target_id' | 'source' | 'target' | 'relation' | 'description' | 'memory_type' | 'valid_at'
 >;
 
-export type Incoming = Omit<MergeFact, 'id'>;
+type Incoming = Omit<MergeFact, 'id'>;
 
 export type MergePlan =
   | { action: 'create'; reason: string }
@@ -44,17 +45,17 @@ export type MergePlan =
   | { action: 'historical'; before: { id: number; valid_at: string }; reason: string };
 
 /** Relations that hold one choice per attribute: another target replaces the old one. */
-export const SINGLE_CHOICE_RELATIONS: ReadonlySet<Relation> = new Set(['prefers', 'decided_for', 'built_with']);
+const SINGLE_CHOICE_RELATIONS: ReadonlySet<Relation> = new Set(['prefers', 'decided_for', 'built_with']);
 
 /** Restatement of `older` by `incoming`: the attribute must lie beyond subject and verb. */
 /** A target whose name is most of the description (a preference recorded as the sentence itself). */
-export function isFreeTextTarget(f: Pick<MergeFact, 'target' | 'description'>): boolean {
-  const t = words(f.target);
-  const d = words(f.description);
+function isFreeTextTarget(f: Pick<MergeFact, 'target' | 'description'>): boolean {
+  const t = wordSet(f.target);
+  const d = wordSet(f.description);
   return t.size >= 3 && [...t].filter((w) => d.has(w)).length / Math.max(1, d.size) > 0.5;
 }
 
-export function restates(older: MergeFact, incoming: Incoming): { restates: boolean; reason: string } {
+function restates(older: MergeFact, incoming: Incoming): { restates: boolean; reason: string } {
   const sameTarget = older.target_id === incoming.target_id;
   // Removing such a target leaves only boilerplate: no attribute can be compared.
   if (!sameTarget && (isFreeTextTarget(older) || isFreeTextTarget(incoming)))
@@ -85,7 +86,7 @@ function replaceOrKeepHistory(targets: MergeFact[], incoming: Incoming, cause: '
 }
 
 /** What a fact says, entities included: the text duplicates are compared on. */
-export const statement = (f: Pick<MergeFact, 'source' | 'relation' | 'target' | 'description'>): string =>
+const statement = (f: Pick<MergeFact, 'source' | 'relation' | 'target' | 'description'>): string =>
   `${f.source} ${RELATION_LABELS[f.relation]} ${f.target} ${f.description}`;
 
 export function planMerge(incoming: Incoming, candidates: readonly MergeFact[]): MergePlan {

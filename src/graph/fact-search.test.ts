@@ -11,7 +11,7 @@ import { addFact } from './add-fact.js';
 import { deduplicateByEmbedding, embedFacts, factVectors } from './embeddings.js';
 import { BM25_WEIGHT, FACT_TUNING, type FactSearch, SEMANTIC_WEIGHT, factProfile, searchFacts } from './fact-search.js';
 import type { Fact } from './facts.js';
-import { ftsTerms } from './fts.js';
+import { factTerms } from '../text/terms.js';
 import { reconsolidateFact } from './revise.js';
 import { cosine } from './similarity.js';
 
@@ -29,7 +29,7 @@ const ids = async (q: FactSearch) => (await searchFacts(store, null, q)).facts.m
 const FRESH = activationFactor(0);
 
 describe("the facts collection's profile", () => {
-  it('scopes to the facts a question admits, tunes as seed 003, and picks the fact query words', () => {
+  it('scopes to the facts a question admits, tunes as the graph fuses, and picks the fact query words', () => {
     const profile = factProfile(store, { projects: ['p1'], relations: ['uses'], memoryTypes: ['semantic'] });
     expect(profile.scope).toEqual({
       facts: { time: { now: '2026-01-01T00:00:00.000Z' }, projects: ['p1'], relations: ['uses'], memoryTypes: ['semantic'] },
@@ -39,7 +39,7 @@ describe("the facts collection's profile", () => {
     expect(factProfile(store, { includeHistory: true }).scope?.facts?.time).toEqual({ history: true });
     expect(profile.tuning).toBe(FACT_TUNING);
     expect(profile.tuning?.weights).toEqual({ bm25: BM25_WEIGHT, vector: SEMANTIC_WEIGHT, trigram: 0, feedback: 0 });
-    expect(profile.terms?.('Quelle ORM stocke les lignes?')).toEqual(ftsTerms('Quelle ORM stocke les lignes?'));
+    expect(profile.terms?.('Quelle ORM stocke les lignes?')).toEqual(factTerms('Quelle ORM stocke les lignes?'));
   });
 
   it("scores each hit by its fact's activation, confidence, recency and, with history, supersession", () => {
@@ -75,7 +75,7 @@ describe('facts through the one search pipeline', () => {
     expect(facts.map((h) => h.fact.target)).toEqual(['drizzle']);
     const [hit] = facts;
     expect(hit?.explain.lists.map((l) => [l.list, l.rank])).toEqual([['bm25', 1]]);
-    // The BM25 list alone: seed 003's weight, doubled as the original query's list, at rank 1.
+    // The BM25 list alone: the graph's weight, doubled as the original query's list, at rank 1.
     expect(hit?.score).toBeCloseTo(((2 * BM25_WEIGHT) / 61) * FRESH * 0.9, 10);
     expect(hit?.explain.modifiers).toMatchObject({ confidence: 0.9, recency: 1 });
     expect(await targets({ text: '' })).toEqual([]);

@@ -1,9 +1,9 @@
 /**
- * Facts as a collection of the one search pipeline: seed 003's retrieval is the `facts`
+ * Facts as a collection of the one search pipeline: the graph's retrieval is the `facts`
  * collection's profile. Its candidates are the facts the question's time admits (current,
  * true at T, known at K, or all history but decayed facts), of its projects and the global
  * one, of its relations and memory types. Its lists are BM25 over the fact query terms and,
- * with an embedder, the shared vectors, fused by RRF at seed 003's weights (semantic 0.7,
+ * with an embedder, the shared vectors, fused by RRF at the graph's weights (semantic 0.7,
  * BM25 0.3; no qmd refinements). Every hit is then scored
  *
  *   score = rrf x activationFactor(ACT-R) x confidence x exp(-days / 90)
@@ -24,7 +24,7 @@ import type { FactFilter } from '../store/graph/index.js';
 import type { Store } from '../store/store.js';
 import { activations } from './access.js';
 import { type Fact, isCurrent } from './facts.js';
-import { ftsTerms } from './fts.js';
+import { factTerms } from '../text/terms.js';
 import type { MemoryType } from './memory-type.js';
 import type { Relation } from './ontology.js';
 import { factTime } from './temporal.js';
@@ -36,7 +36,7 @@ export const SUPERSEDED_PENALTY = 0.5;
 export const DEFAULT_LIST_LIMIT = 20;
 
 /**
- * Seed 003's fusion: plain RRF (no rank bonus, shortcut or expansion) at its weights, over
+ * The graph's fusion: plain RRF (no rank bonus, shortcut or expansion) at its weights, over
  * every query word (the lists are short; counting common words cost the prompt hook more
  * than it saved).
  */
@@ -92,7 +92,7 @@ export function factFilter(scope: FactScope, now: Date): FactFilter {
 
 const factIdOf = (row: Pick<DocumentRow, 'ext_id'>): number => Number(row.ext_id);
 
-/** Seed 003's factors of one fact, `reference` being the instant its recency is measured to. */
+/** The score factors of one fact, `reference` being the instant its recency is measured to. */
 function factModifiers(fact: Fact, activation: number, reference: Date, now: Date, includeHistory: boolean): AppliedModifiers {
   const act = activationFactor(activation);
   const recency = recencyDecay((reference.getTime() - Date.parse(fact.valid_at)) / DAY_MS);
@@ -116,7 +116,7 @@ export function factProfile(store: Store, scope: FactScope, loaded = new Map<num
   return {
     scope: { facts: factFilter(scope, now) },
     tuning: FACT_TUNING,
-    terms: (text) => ftsTerms(text),
+    terms: (text) => factTerms(text),
     modifiers(rows) {
       for (const fact of store.graph.facts.byIds(rows.map(factIdOf))) loaded.set(fact.id, fact);
       const acts = activations(store, [...loaded.values()], now);

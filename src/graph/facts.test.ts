@@ -102,7 +102,7 @@ describe('adding facts', () => {
 });
 
 describe('supersession and time travel', () => {
-  it("answers the seed's Day 1 / Day 15 example in both time dimensions", () => {
+  it("answers the design's Day 1 / Day 15 example in both time dimensions", () => {
     const day1 = add('fixed expiry', 'HORA memory expiration policy is a fixed 30-day expiration');
     store.advanceDays(14);
     const day15 = add('act-r', 'HORA memory expiration policy is now the ACT-R activation model', { validAt: '2026-01-15T00:00:00Z' });

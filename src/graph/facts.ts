@@ -26,10 +26,10 @@ export function insertFact(store: Store, row: NewFact): number {
   return id;
 }
 
-export const MAX_HISTORY = 5;
+const MAX_HISTORY = 5;
 
 /** Appends the old version to the history, keeping the latest MAX_HISTORY. Pure. */
-export function pushHistory(history: readonly HistoryEntry[], entry: HistoryEntry, max = MAX_HISTORY): HistoryEntry[] {
+function pushHistory(history: readonly HistoryEntry[], entry: HistoryEntry, max = MAX_HISTORY): HistoryEntry[] {
   return [...history, entry].slice(-max);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The graph's lifecycle GC (seed 003), at most every 6 hours, under a pid lock that a
+ * The graph's lifecycle GC, at most every 6 hours, under a pid lock that a
  * crashed holder releases after 60 seconds:
  *   1. expire facts whose ACT-R activation fell below -2.0 (forgotten: graph dimension only)
  *   2. trim the access log
@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { acquireLock } from '../core/lock.js';
 import type { Store } from '../store/store.js';
 import { MAX_ACCESSES_PER_FACT, activations } from './access.js';
-import { EXPIRY_THRESHOLD } from './activation.js';
+import { isExpired } from './activation.js';
 import { detectCommunities } from './communities.js';
 import { type DreamReport, runDreamCycle } from './dream.js';
 
-export const GC_INTERVAL_MS = 6 * 60 * 60 * 1000;
-export const GC_LOCK_TIMEOUT_MS = 60_000;
+const GC_INTERVAL_MS = 6 * 60 * 60 * 1000;
+const GC_LOCK_TIMEOUT_MS = 60_000;
 const LAST_RUN_KEY = 'graph.gc.last_run';
 
 export interface GcReport {
@@ -34,7 +34,7 @@ export function expireDecayedFacts(store: Store): number[] {
   const nowIso = now.toISOString();
   const facts = store.graph.facts.summaries({ time: { now: nowIso } });
   const expired: number[] = [];
-  for (const [id, a] of activations(store, facts, now)) if (a < EXPIRY_THRESHOLD) expired.push(id);
+  for (const [id, a] of activations(store, facts, now)) if (isExpired(a)) expired.push(id);
   store.transaction(() => {
     for (const id of expired) store.graph.facts.close(id, { expiredAt: nowIso, reason: 'decayed' });
   });

@@ -1,5 +1,5 @@
 /**
- * Tulving's taxonomy, decided deterministically (seed 003), in this order:
+ * Tulving's taxonomy, decided deterministically, in this order:
  *
  *   1. episodic    the text names a moment: an ISO date, "yesterday"/"hier", "today"/
  *                  "aujourd'hui", "this morning"/"ce matin", or a particular session
@@ -9,7 +9,7 @@
  *   4. episodic    the fact carries an explicit event time within 48 h of now
  *   5. semantic    everything else
  *
- * Two readings of the seed, chosen on purpose:
+ * Two readings of the design, chosen on purpose:
  * - "session" marks a moment only when it names one ("in this session", "session 3f2a9c"):
  *   "uses session cookies" is general knowledge, not an event.
  * - The 48-hour rule looks at a valid_at the source gave for an event. A fact whose
@@ -22,7 +22,7 @@ import type { MemoryType } from '../core/graph-vocabulary.js';
 export { MEMORY_TYPES, type MemoryType } from '../core/graph-vocabulary.js';
 
 // prettier-ignore
-export const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
+const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
   'follows_pattern',
   'implements',
   'configured_with',
@@ -31,7 +31,7 @@ export const PROCEDURAL_RELATIONS: ReadonlySet<string> = new Set([
   'built_with',
 ]);
 
-export const EPISODE_WINDOW_MS = 2 * DAY_MS;
+const EPISODE_WINDOW_MS = 2 * DAY_MS;
 
 const EPISODIC_MARKERS = [
   /\b\d{4}-\d{2}-\d{2}\b/,
@@ -51,7 +51,7 @@ const HOW_TO = [
   /\b(run|use|execute|lancer|exécuter|utiliser)\s+`[^`]+`/i,
 ];
 
-export interface ClassifyInput {
+interface ClassifyInput {
   relation: string;
   description: string;
   /** The fact's valid_at when the source gave one for an event; undefined when it defaulted. */

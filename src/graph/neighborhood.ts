@@ -1,5 +1,5 @@
 /**
- * Breadth-first expansion around entities (seed 003's getNeighborhood): the facts within
+ * Breadth-first expansion around entities (getNeighborhood): the facts within
  * `depth` hops, current (or true at a past instant). Hubs would flood it (a project node
  * touches everything), so hubs are not traversed, each entity contributes its strongest
  * few facts, and each level keeps a bounded frontier.
@@ -8,12 +8,12 @@ import type { Store } from '../store/store.js';
 import type { Fact } from './facts.js';
 import { factTime } from './temporal.js';
 
-export interface NeighbourFact {
+interface NeighbourFact {
   fact: Fact;
   depth: number;
 }
 
-export interface NeighbourhoodOptions {
+interface NeighbourhoodOptions {
   depth?: number;
   perEntity?: number;
   maxFrontier?: number;

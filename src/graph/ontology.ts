@@ -1,5 +1,5 @@
 /**
- * Seed 003's ontology as rules: relation labels, categories and opposites, the legacy
+ * The ontology as rules: relation labels, categories and opposites, the legacy
  * names older extractions used normalised onto the relations, and loose entity types
  * mapped onto the ten. The vocabularies themselves are shared with the store.
  */
@@ -22,7 +22,7 @@ const CATEGORY_OF = new Map<string, RelationCategory>(
 );
 
 /** Names earlier extractions produced, mapped onto the ontology. */
-export const LEGACY_RELATIONS: Readonly<Record<string, Relation>> = {
+const LEGACY_RELATIONS: Readonly<Record<string, Relation>> = {
   involves: 'related_to',
   ecosystem: 'has_component',
   relates_to: 'related_to',
@@ -78,7 +78,7 @@ export function relationCategory(relation: Relation): RelationCategory {
   return CATEGORY_OF.get(relation) ?? 'conceptual';
 }
 
-export function isEntityType(value: string): value is EntityType {
+function isEntityType(value: string): value is EntityType {
   return ENTITY_TYPE_SET.has(value);
 }
 

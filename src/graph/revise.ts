@@ -43,14 +43,14 @@ export function reconsolidateFact(store: Store, id: number, next: { description?
   });
 }
 
-export interface SupersedeOptions {
+interface SupersedeOptions {
   /** When the old fact stopped being true; defaults to the replacement's valid_at, else now. */
   invalidAt?: string;
   replacement?: Omit<FactInput, 'noMerge'>;
   reason?: 'superseded' | 'contradicted' | 'retracted';
 }
 
-export interface SupersedeResult {
+interface SupersedeResult {
   superseded: Fact;
   replacement?: AddFactResult;
 }

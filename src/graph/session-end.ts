@@ -1,12 +1,12 @@
 /**
- * What the session-end hook calls (seed 003, phase 5): build the graph from the session,
+ * What the session-end hook calls (phase 5): build the graph from the session,
  * then run the lifecycle GC if six hours have passed since the last one.
  */
 import type { Store } from '../store/store.js';
 import { type BuildOptions, type BuildReport, buildGraphFromSession } from './extract/build.js';
 import { type GcReport, runLifecycle } from './maintenance.js';
 
-export interface SessionEndReport {
+interface SessionEndReport {
   build: BuildReport;
   gc?: GcReport;
 }

@@ -1,8 +1,5 @@
 /** Text and vector similarity used by deduplication, chunking and search. Pure. */
-
-// Words are shared with restatement detection in search (below the graph).
-export { words } from '../core/words.js';
-import { words } from '../core/words.js';
+import { wordSet } from '../text/words.js';
 
 /** |A ∩ B| / |A ∪ B|; two empty sets are not similar (0). */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -13,15 +10,13 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 }
 
 export function textJaccard(a: string, b: string): number {
-  return jaccard(words(a), words(b));
+  return jaccard(wordSet(a), wordSet(b));
 }
 
-/** Seed 003: two descriptions with Jaccard above 0.85 state the same fact. */
+/** Two descriptions with Jaccard above 0.85 state the same fact. */
 export const JACCARD_DUPLICATE = 0.85;
-/** Seed 003: two embeddings with cosine above 0.92 state the same fact. */
+/** Two embeddings with cosine above 0.92 state the same fact. */
 export const COSINE_DUPLICATE = 0.92;
-
-export const isJaccardDuplicate = (a: string, b: string): boolean => textJaccard(a, b) > JACCARD_DUPLICATE;
 
 // One implementation of the vector maths for the whole engine.
 export { cosine } from '../embed/vector-math.js';

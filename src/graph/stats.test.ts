@@ -27,7 +27,7 @@ describe('memory quality metrics', () => {
     expect(s.healthy.embedding_coverage).toBe(false);
   });
 
-  it('computes each metric from the seed formula', async () => {
+  it('computes each metric from its formula', async () => {
     const add = (t: string, d: string, c = 0.8) =>
       addFact(store, { source: { name: 'app' }, target: { name: t }, relation: 'uses', description: d, confidence: c }).fact.id;
     const a = add('postgres', 'app stores data in postgres 15', 0.6);

@@ -1,5 +1,5 @@
 /**
- * Memory quality metrics (seed 003), with the seed's healthy ranges:
+ * Memory quality metrics, with the design's healthy ranges:
  *
  *   dedup ratio            superseded / total facts                          < 0.3
  *   embedding coverage     (facts + entities with a vector) / (facts + entities)  > 0.8

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import type { Fact } from './facts.js';
 import type { Relation } from './ontology.js';
 
-export interface FactQuery {
+interface FactQuery {
   /** Valid time: what was true at this instant. */
   at?: string;
   /** Transaction time: what the graph held at this instant. */

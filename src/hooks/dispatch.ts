@@ -12,7 +12,7 @@ import { logHook } from './log.js';
 import { formatOutput } from './output.js';
 import type { HookOutcome, HookStatus } from './run.js';
 
-export interface HookCall {
+interface HookCall {
   hook: HookName;
   input: HookInput;
   /** Resolved once per call, from the payload's cwd. */

@@ -1,12 +1,13 @@
 /** Hook failures go to $HOMUNCULUS_HOME/logs/hooks.log (HomePaths.hookLog); logging itself never throws. */
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureDir } from '../core/fs.js';
 
 const MAX_LOG_BYTES = 1024 * 1024;
 
 export function logHook(path: string, line: string, err?: unknown): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    ensureDir(dirname(path));
     try {
       if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
     } catch {

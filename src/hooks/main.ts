@@ -9,11 +9,14 @@ import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.
 import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
 import { emptyOutput } from './output.js';
 import { runHook } from './run.js';
+import { startWatchdog } from './watchdog.js';
 
-export const HOOK_DEADLINE_MS = 15_000;
+const HOOK_DEADLINE_MS = 15_000;
+/** When the watchdog thread answers for a main thread that never came back. */
+const WATCHDOG_MS = HOOK_DEADLINE_MS + 2_000;
 
 /** Reads a stream to its end, keeping at most `cap` bytes (the rest is drained so the writer never blocks). */
-export async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let bytes = 0;
@@ -33,7 +36,7 @@ export async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOA
  * Reads stdin with plain blocking reads (cheaper to start than process.stdin), falling back
  * to the stream when the descriptor is non-blocking. A terminal is not read at all.
  */
-export async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
   try {
     if (fstatSync(0).isCharacterDevice()) return { text: '', bytes: 0, truncated: false };
   } catch {
@@ -70,7 +73,7 @@ interface HookArgs {
   help: boolean;
 }
 
-export function parseHookArgs(args: readonly string[]): HookArgs {
+function parseHookArgs(args: readonly string[]): HookArgs {
   const out: HookArgs = { event: '', help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
@@ -93,14 +96,16 @@ export async function main(args: readonly string[]): Promise<number> {
     return 0;
   }
   const hook = hookForEvent(parsed.event);
+  const empty = hook ? emptyOutput(parsed.agent ?? 'claude-code', hook) : '';
+  const watchdog = startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '');
   let answered = false;
   const answer = (stdout: string): void => {
     if (answered) return;
     answered = true;
-    if (stdout) process.stdout.write(`${stdout}\n`);
+    if (watchdog.claim() && stdout) process.stdout.write(`${stdout}\n`);
   };
   const bail = (): void => {
-    answer(hook ? emptyOutput(parsed.agent ?? 'claude-code', hook) : '');
+    answer(empty);
     process.exit(0);
   };
   process.on('uncaughtException', bail);
@@ -116,7 +121,7 @@ export async function main(args: readonly string[]): Promise<number> {
     });
     answer(outcome.stdout);
   } catch {
-    answer(hook ? emptyOutput(parsed.agent ?? 'claude-code', hook) : '');
+    answer(empty);
   } finally {
     clearTimeout(deadline);
   }

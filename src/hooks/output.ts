@@ -7,7 +7,7 @@
 import type { Agent, HookName } from '../capture/agents.js';
 
 /** Claude Code's limit for injected context. */
-export const MAX_CONTEXT_CHARS = 10_000;
+const MAX_CONTEXT_CHARS = 10_000;
 
 const DEFAULT_EVENT: Record<Agent, Record<HookName, string>> = {
   'claude-code': { observe: 'PostToolUse', recall: 'PostToolUse', start: 'SessionStart', prompt: 'UserPromptSubmit', stop: 'Stop' },

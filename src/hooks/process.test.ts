@@ -52,3 +52,44 @@ describe('the hook process', () => {
     expect(cli(home, ['help', 'hook']).stdout).toContain('Usage: homunculus hook EVENT');
   });
 });
+
+describe('a hook that cannot finish', () => {
+  it('answers at once for a home that cannot be created (recursive mkdir spins below /proc)', () => {
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [BIN, 'hook', 'start'], {
+      input: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's', cwd: dir.path }),
+      env: { ...cliEnv(join(dir.path, 'unused')), HOMUNCULUS_HOME: '/proc/nonexistent/home' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(() => JSON.parse(r.stdout || '{}') as unknown).not.toThrow();
+  });
+
+  it('is answered by the watchdog thread when the main thread is stuck in a synchronous call', () => {
+    const probe = join(dir.path, 'stuck.mjs');
+    const watchdog = join(BIN, '..', '..', 'hooks', 'watchdog.js');
+    writeFileSync(
+      probe,
+      `import { startWatchdog } from ${JSON.stringify(watchdog)};\nstartWatchdog(300, '{"answer":"empty"}\\n');\nfor (;;) {}\n`,
+    );
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.stdout).toBe('{"answer":"empty"}\n');
+    expect(r.signal).toBe('SIGKILL');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('never answers twice: an answer claimed by the main thread silences the watchdog', () => {
+    const probe = join(dir.path, 'claimed.mjs');
+    const watchdog = join(BIN, '..', '..', 'hooks', 'watchdog.js');
+    writeFileSync(
+      probe,
+      `import { startWatchdog } from ${JSON.stringify(watchdog)};\nconst w = startWatchdog(200, 'late\\n');\nif (w.claim()) process.stdout.write('main\\n');\nconst end = Date.now() + 600; while (Date.now() < end) {}\n`,
+    );
+    const r = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.stdout).toBe('main\n');
+    expect(r.status).toBe(0);
+  });
+});

@@ -19,9 +19,9 @@ import { logHook } from './log.js';
 import { emptyOutput, formatOutput } from './output.js';
 
 /** How long a hook waits on a database another process is writing. */
-export const HOOK_BUSY_TIMEOUT_MS = 3_000;
+const HOOK_BUSY_TIMEOUT_MS = 3_000;
 
-export interface HookOptions {
+interface HookOptions {
   home?: string;
   /** The agent, when the command line names it (`--agent gemini`); otherwise guessed from the payload. */
   agent?: Agent;

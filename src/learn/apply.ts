@@ -5,20 +5,21 @@
  * contradictions (3 contradicting sessions cost 0.10).
  */
 import { parseKey } from '../core/domain.js';
+import { redact } from '../core/redact.js';
 import { round } from '../core/text.js';
 import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
-import type { Store } from '../store/store.js';
+import { type Store, withClock } from '../store/store.js';
 import { fixedClock } from '../core/clock.js';
 import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
-import type { Candidate } from './mine/candidate.js';
+import { type Candidate, redactCandidate } from './mine/candidate.js';
 import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
 import type { SessionSignal } from './mine/signals.js';
 import { DUPLICATE_THRESHOLD, keySimilarity } from './similarity.js';
 
-/** Seed 000: patterns observed three or more times (here: in three sessions) become instincts. */
+/** Patterns observed three or more times (here: in three sessions) become instincts. */
 export const INSTINCT_MIN_SESSIONS = 3;
 const MAX_EXAMPLES = 5;
 
@@ -32,7 +33,7 @@ export interface SessionChanges {
   signals: number;
 }
 
-export interface SessionInput {
+interface SessionInput {
   sessionId: string;
   source: string;
   project: string;
@@ -43,7 +44,7 @@ export interface SessionInput {
   ended: boolean;
 }
 
-export const emptyChanges = (): SessionChanges => ({
+const emptyChanges = (): SessionChanges => ({
   created: [],
   reinforced: [],
   episodes: [],
@@ -59,7 +60,7 @@ function storeAt(store: Store, iso: string, notBefore?: string): Store {
   let at = Date.parse(iso);
   if (!Number.isFinite(at) || at > now.getTime()) at = now.getTime();
   if (notBefore && Date.parse(notBefore) > at) at = Date.parse(notBefore);
-  return { ...store, clock: fixedClock(new Date(at)) };
+  return withClock(store, fixedClock(new Date(at)));
 }
 
 function keyProblem(key: string): string | undefined {
@@ -90,7 +91,8 @@ function examplesFrom(store: Store, key: string): string[] {
   for (const s of store.learning.listSightings('pattern', key)) {
     const detail = parseJsonObject(s.detail);
     const evidence = Array.isArray(detail.evidence) ? (detail.evidence as unknown[]).filter((e): e is string => typeof e === 'string') : [];
-    if (evidence[0]) lines.push(`${s.ts.slice(0, 10)}: ${evidence[0]}`);
+    // Sightings recorded before the redaction rules grew are redacted as they are read.
+    if (evidence[0]) lines.push(`${s.ts.slice(0, 10)}: ${redact(evidence[0])}`);
   }
   return lines.slice(-MAX_EXAMPLES);
 }
@@ -155,113 +157,129 @@ function coeditPairs(store: Store, project: string): { key: string; files: [stri
   return pairs;
 }
 
+/** The session's preference signals and the files it edited, for later sessions to count. */
+function recordSessionFacts(store: Store, input: SessionInput, lastTs: string, changes: SessionChanges): void {
+  for (const s of input.signals) {
+    const signal = { session_id: s.sessionId, ts: s.ts, type: s.type, signal: s.signal, raw: s.raw, project: input.project };
+    if (store.learning.addSignal(signal)) changes.signals++;
+  }
+  for (const file of input.editedFiles) {
+    const ts = lastTs || store.clock.now().toISOString();
+    store.learning.addSighting({ kind: 'file', key: file, project: input.project, session_id: input.sessionId, ts, detail: '{}' });
+  }
+}
+
+/** A candidate seen in enough sessions becomes an instinct (from its episode, if it had one). */
+function createInstinct(
+  store: Store,
+  input: SessionInput,
+  c: Candidate,
+  key: string,
+  meta: Record<string, unknown>,
+  sessions: number,
+): SessionChanges['created'][number] {
+  const fromEpisode = store.episodes.get(key) !== undefined;
+  const result = observe(storeAt(store, c.ts), {
+    pattern: key,
+    category: c.category,
+    source: input.source,
+    project: c.project,
+    explain: c.explain,
+    trigger: c.trigger,
+    action: c.action,
+    title: c.title,
+    domain: c.domain,
+    metadata: meta,
+    occurrences: sessions,
+    initialScore: EPISODE_PROMOTION_CONFIDENCE,
+  });
+  store.episodes.deleteByPattern(key);
+  return {
+    pattern: result.pattern,
+    category: c.category,
+    confidence: result.confidence,
+    evidence: result.evidence,
+    from: fromEpisode ? 'episode' : 'tally',
+    title: c.title,
+  };
+}
+
+/** A notable candidate below the instinct threshold is kept as an episode, its first title and date kept. */
+function noteEpisode(
+  store: Store,
+  c: Candidate,
+  key: string,
+  examples: readonly string[],
+  sessions: number,
+): SessionChanges['episodes'][number] {
+  const prior = store.episodes.get(key);
+  const tags = [...new Set([c.domain, ...c.tags])];
+  const files = c.subjects.filter((s) => /\/|\.\w{1,5}$/.test(s) && !s.includes(' '));
+  store.episodes.upsert({
+    pattern: key,
+    title: prior?.title ?? c.title,
+    body: episodeBody(c, examples),
+    project: c.project,
+    tags: JSON.stringify(tags),
+    occurrences: sessions,
+    session_ids: JSON.stringify(sessionsOf(store, key)),
+    files: JSON.stringify(files),
+    date: prior?.date ?? c.ts,
+    updated_at: c.ts,
+  });
+  return { pattern: key, title: prior?.title ?? c.title, occurrences: sessions };
+}
+
+/** One candidate: gated, counted once per session, then reinforcing, creating, held back or noted. */
+function applyCandidate(
+  store: Store,
+  input: SessionInput,
+  c: Candidate,
+  existingRows: readonly InstinctRow[],
+  changes: SessionChanges,
+): void {
+  const invalid = keyProblem(c.key);
+  const gate = invalid ? { pass: false, reasons: [invalid] } : qualityGate(c);
+  if (!gate.pass) {
+    changes.rejected.push({ pattern: c.key, miner: c.miner, reasons: gate.reasons });
+    return;
+  }
+  const aliased = store.instincts.resolveAlias(c.key);
+  const existing = store.instincts.get(aliased) ?? similarInstinct(existingRows, c);
+  const key = existing?.key ?? aliased;
+  const added = store.learning.addSighting({
+    kind: 'pattern',
+    key,
+    project: c.project,
+    session_id: input.sessionId,
+    ts: c.ts,
+    detail: JSON.stringify({ evidence: c.evidence.slice(0, 3), miner: c.miner }),
+  });
+  if (!added) return;
+  for (const k of c.contradicts ?? []) recordContradiction(store, k, input.sessionId, c.ts, changes);
+  const sessions = store.learning.countSightings('pattern', key);
+  const meta = { miner: c.miner, sessions, examples: examplesFrom(store, key), ...(c.facts ?? {}) };
+  if (existing) {
+    const at = storeAt(store, c.ts, existing.last_seen);
+    const result = observe(at, { pattern: existing.key, source: input.source, project: c.project, metadata: meta });
+    changes.reinforced.push({ pattern: result.pattern, confidence: result.confidence, evidence: result.evidence });
+    return;
+  }
+  const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
+  if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
+    changes.created.push(createInstinct(store, input, c, key, meta, sessions));
+    return;
+  }
+  if (held) changes.held.push({ pattern: key, reason: held });
+  if (c.notable) changes.episodes.push(noteEpisode(store, c, key, meta.examples, sessions));
+}
+
 export function applySession(store: Store, input: SessionInput): SessionChanges {
   const changes = emptyChanges();
-  for (const s of input.signals) {
-    if (
-      store.learning.addSignal({
-        session_id: s.sessionId,
-        ts: s.ts,
-        type: s.type,
-        signal: s.signal,
-        raw: s.raw,
-        project: input.project,
-      })
-    )
-      changes.signals++;
-  }
   const lastTs = input.candidates.reduce((m, c) => (c.ts > m ? c.ts : m), '');
-  for (const file of input.editedFiles) {
-    store.learning.addSighting({
-      kind: 'file',
-      key: file,
-      project: input.project,
-      session_id: input.sessionId,
-      ts: lastTs || store.clock.now().toISOString(),
-      detail: '{}',
-    });
-  }
+  recordSessionFacts(store, input, lastTs, changes);
   const existingRows = store.instincts.list();
-  for (const c of input.candidates) {
-    const invalid = keyProblem(c.key);
-    const gate = invalid ? { pass: false, reasons: [invalid] } : qualityGate(c);
-    if (!gate.pass) {
-      changes.rejected.push({ pattern: c.key, miner: c.miner, reasons: gate.reasons });
-      continue;
-    }
-    const aliased = store.instincts.resolveAlias(c.key);
-    const existing = store.instincts.get(aliased) ?? similarInstinct(existingRows, c);
-    const key = existing?.key ?? aliased;
-    const added = store.learning.addSighting({
-      kind: 'pattern',
-      key,
-      project: c.project,
-      session_id: input.sessionId,
-      ts: c.ts,
-      detail: JSON.stringify({ evidence: c.evidence.slice(0, 3), miner: c.miner }),
-    });
-    if (!added) continue;
-    for (const k of c.contradicts ?? []) recordContradiction(store, k, input.sessionId, c.ts, changes);
-    const sessions = store.learning.countSightings('pattern', key);
-    const meta = { miner: c.miner, sessions, examples: examplesFrom(store, key), ...(c.facts ?? {}) };
-    if (existing) {
-      const result = observe(storeAt(store, c.ts, existing.last_seen), {
-        pattern: existing.key,
-        source: input.source,
-        project: c.project,
-        metadata: meta,
-      });
-      changes.reinforced.push({ pattern: result.pattern, confidence: result.confidence, evidence: result.evidence });
-      continue;
-    }
-    const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
-    if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
-      const fromEpisode = store.episodes.get(key) !== undefined;
-      const result = observe(storeAt(store, c.ts), {
-        pattern: key,
-        category: c.category,
-        source: input.source,
-        project: c.project,
-        explain: c.explain,
-        trigger: c.trigger,
-        action: c.action,
-        title: c.title,
-        domain: c.domain,
-        metadata: meta,
-        occurrences: sessions,
-        initialScore: EPISODE_PROMOTION_CONFIDENCE,
-      });
-      store.episodes.deleteByPattern(key);
-      changes.created.push({
-        pattern: result.pattern,
-        category: c.category,
-        confidence: result.confidence,
-        evidence: result.evidence,
-        from: fromEpisode ? 'episode' : 'tally',
-        title: c.title,
-      });
-      continue;
-    }
-    if (held) changes.held.push({ pattern: key, reason: held });
-    if (c.notable) {
-      const prior = store.episodes.get(key);
-      const tags = [...new Set([c.domain, ...c.tags])];
-      const files = c.subjects.filter((s) => /\/|\.\w{1,5}$/.test(s) && !s.includes(' '));
-      store.episodes.upsert({
-        pattern: key,
-        title: prior?.title ?? c.title,
-        body: episodeBody(c, meta.examples),
-        project: c.project,
-        tags: JSON.stringify(tags),
-        occurrences: sessions,
-        session_ids: JSON.stringify(sessionsOf(store, key)),
-        files: JSON.stringify(files),
-        date: prior?.date ?? c.ts,
-        updated_at: c.ts,
-      });
-      changes.episodes.push({ pattern: key, title: prior?.title ?? c.title, occurrences: sessions });
-    }
-  }
+  for (const c of input.candidates) applyCandidate(store, input, redactCandidate(c), existingRows, changes);
   if (input.ended) {
     const contradicted = contradictedPairs(coeditPairs(store, input.project), input.editedFiles);
     for (const key of contradicted) recordContradiction(store, key, input.sessionId, lastTs || store.clock.now().toISOString(), changes);
@@ -278,7 +296,7 @@ const names = (keys: readonly string[]): string => {
 };
 
 /** "Reinforced x and y. Learned z." — what the observer adds to the session summary. */
-export function summaryLine(changes: SessionChanges): string {
+function summaryLine(changes: SessionChanges): string {
   const parts: string[] = [];
   if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.pattern))}.`);
   if (changes.reinforced.length) parts.push(`Reinforced ${names(changes.reinforced.map((r) => r.pattern))}.`);

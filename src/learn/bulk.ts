@@ -1,10 +1,10 @@
-/** import_patterns (seed 002): bulk observe, raising a row's stated count but never lowering. */
+/** import_patterns: bulk observe, raising a row's stated count but never lowering. */
 import { errorMessage } from '../core/errors.js';
 import type { Category } from '../core/domain.js';
 import type { Store } from '../store/store.js';
 import { MAX_EXPLAIN_LENGTH, observe, raiseEvidence } from './instincts.js';
 
-export interface PatternRow {
+interface PatternRow {
   pattern?: unknown;
   category?: unknown;
   source?: unknown;
@@ -15,7 +15,7 @@ export interface PatternRow {
   evidence?: unknown;
 }
 
-export interface BulkResult {
+interface BulkResult {
   imported: number;
   updated: number;
   errors: number;

@@ -1,5 +1,5 @@
 /**
- * Seed 000 observer step 7: domain clustering and promotion opportunities, flagged in
+ * Observer step 7: domain clustering and promotion opportunities, flagged in
  * identity.json. A cluster is a domain with at least 3 instincts at moderate confidence or
  * more; promotion candidates are instincts that meet the conviction criteria. Pure.
  */
@@ -8,8 +8,8 @@ import type { InstinctRow } from '../store/instincts.js';
 import { checkPromotion } from './promotion.js';
 import { currentConfidence } from './records.js';
 
-export const CLUSTER_MIN_INSTINCTS = 3;
-export const CLUSTER_MIN_SCORE = 0.5;
+const CLUSTER_MIN_INSTINCTS = 3;
+const CLUSTER_MIN_SCORE = 0.5;
 
 export interface DomainCluster {
   domain: string;

@@ -3,7 +3,6 @@ import {
   applyContradiction,
   applyFeedback,
   decayPeriods,
-  decayed,
   effectiveConfidence,
   foldDecay,
   initialConfidence,
@@ -28,24 +27,25 @@ describe('initial confidence by evidence strength (0.3-0.5)', () => {
 describe('decay: max(0.20, c - 0.05 * floor((now - last_seen) / 7 days))', () => {
   it('does nothing before a full week', () => {
     expect(decayPeriods(T0, at(7, -1))).toBe(0);
-    expect(decayed(0.7, T0, at(6.99))).toBe(0.7);
+    expect(effectiveConfidence(state(0.7), at(6.99))).toBe(0.7);
   });
   it('takes 0.05 at exactly 7 days, 0.10 at 14, 0.15 at 21', () => {
-    expect(decayed(0.7, T0, at(7))).toBe(0.65);
-    expect(decayed(0.7, T0, at(14))).toBe(0.6);
-    expect(decayed(0.7, T0, at(21))).toBe(0.55);
-    expect(decayed(0.7, T0, at(20.99))).toBe(0.6);
+    expect(effectiveConfidence(state(0.7), at(7))).toBe(0.65);
+    expect(effectiveConfidence(state(0.7), at(14))).toBe(0.6);
+    expect(effectiveConfidence(state(0.7), at(21))).toBe(0.55);
+    expect(effectiveConfidence(state(0.7), at(20.99))).toBe(0.6);
   });
   it('never goes below the 0.20 floor', () => {
-    expect(decayed(0.3, T0, at(70))).toBe(0.2);
-    expect(decayed(0.2, T0, at(700))).toBe(0.2);
+    expect(effectiveConfidence(state(0.3), at(70))).toBe(0.2);
+    expect(effectiveConfidence(state(0.2), at(700))).toBe(0.2);
   });
   it('ignores a last_seen in the future', () => {
-    expect(decayed(0.5, T0, at(-3))).toBe(0.5);
+    expect(effectiveConfidence(state(0.5), at(-3))).toBe(0.5);
   });
-  it('effective confidence of an untouched record is exactly the seed formula', () => {
+  it('effective confidence of an untouched record is exactly the decay formula', () => {
     for (const days of [0, 6, 7, 13, 14, 21, 35, 100]) {
-      expect(effectiveConfidence(state(0.8), at(days))).toBe(decayed(0.8, T0, at(days)));
+      const seed = Math.max(0.2, Math.round((0.8 - 0.05 * Math.floor(days / 7)) * 1000) / 1000);
+      expect(effectiveConfidence(state(0.8), at(days))).toBe(seed);
     }
   });
   it('folding decay is idempotent: a second pass in the same period changes nothing', () => {

@@ -1,10 +1,10 @@
 /**
- * The confidence score of seed 000 (0.20–0.95): pure rules, no I/O.
+ * The confidence score (0.20–0.95): pure rules, no I/O.
  *
  * A stored score is the value at the moment it was last written. Decay is never written
  * silently; it is derived from last_seen, so reading twice never decays twice.
  * `foldedPeriods` counts the 7-day periods already folded into the stored value (by a
- * feedback, a contradiction or an explicit decay pass), so the seed's formula
+ * feedback, a contradiction or an explicit decay pass), so the design's formula
  * `max(0.20, c - 0.05 * floor((now - last_seen) / 7 days))` holds for the untouched record
  * and never double-counts a period after a write.
  */
@@ -14,15 +14,15 @@ import { round } from '../core/text.js';
 
 export const CONFIDENCE_FLOOR = 0.2;
 export const CONFIDENCE_CEILING = 0.95;
-export const FEEDBACK_CEILING = 0.9;
-export const DECAY_PER_PERIOD = 0.05;
-export const DECAY_PERIOD_DAYS = 7;
-export const REINFORCE_STEP = 0.05;
-export const CONTRADICTION_PENALTY = 0.1;
+const FEEDBACK_CEILING = 0.9;
+const DECAY_PER_PERIOD = 0.05;
+const DECAY_PERIOD_DAYS = 7;
+const REINFORCE_STEP = 0.05;
+const CONTRADICTION_PENALTY = 0.1;
 export const CONTRADICTION_MIN_OBSERVATIONS = 3;
-export const WEAK_PENALTY = 0.15;
-export const STRONG_BONUS = 0.1;
-/** An episode that recurs to the instinct threshold starts here (seed 000). */
+const WEAK_PENALTY = 0.15;
+const STRONG_BONUS = 0.1;
+/** An episode that recurs to the instinct threshold starts here. */
 export const EPISODE_PROMOTION_CONFIDENCE = 0.5;
 
 export interface ScoreState {
@@ -45,11 +45,6 @@ export function decayPeriods(lastSeen: string, now: Date): number {
   const elapsed = now.getTime() - Date.parse(lastSeen);
   if (!(elapsed > 0)) return 0;
   return Math.floor(elapsed / (DECAY_PERIOD_DAYS * DAY_MS));
-}
-
-/** The seed's decay formula applied to a bare score. */
-export function decayed(confidence: number, lastSeen: string, now: Date): number {
-  return round(Math.max(CONFIDENCE_FLOOR, confidence - DECAY_PER_PERIOD * decayPeriods(lastSeen, now)), 3);
 }
 
 /** The score as of `now`, with every period not yet folded in. */
@@ -99,7 +94,7 @@ export function applyContradiction(state: ScoreState, contradictions: number, no
   return { ...folded, confidence: score(folded.confidence - CONTRADICTION_PENALTY) };
 }
 
-/** Confidence bands of seed 000, for display. */
+/** Confidence bands, for display. */
 export function confidenceBand(confidence: number): 'strong' | 'moderate' | 'tentative' | 'faded' {
   if (confidence >= 0.7) return 'strong';
   if (confidence >= 0.5) return 'moderate';

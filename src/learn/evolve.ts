@@ -1,11 +1,11 @@
-/** Conviction promotion (seed 000 /homunculus-evolve): preview with reasons, then promote. */
+/** Conviction promotion (/homunculus-evolve): preview with reasons, then promote. */
 import type { ConvictionRow, InstinctRow } from '../store/instincts.js';
 import { parseJson } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { currentConfidence } from './records.js';
 import { checkPromotion, isStaleConviction } from './promotion.js';
 
-export interface EvolveCandidate {
+interface EvolveCandidate {
   pattern: string;
   title: string;
   confidence: number;
@@ -14,19 +14,19 @@ export interface EvolveCandidate {
   blockers: string[];
 }
 
-export interface StaleConviction {
+interface StaleConviction {
   pattern: string;
   title: string;
   confidence: number;
 }
 
-export interface EvolveResult {
+interface EvolveResult {
   candidates: EvolveCandidate[];
   promoted: string[];
   stale: StaleConviction[];
 }
 
-export function conviction(row: InstinctRow): { title: string; rule: string } {
+function conviction(row: InstinctRow): { title: string; rule: string } {
   const title = row.title || row.trigger || row.key;
   const action = row.action || row.explain || row.trigger;
   return { title, rule: action };

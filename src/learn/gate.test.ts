@@ -24,7 +24,7 @@ function candidate(over: Partial<Candidate>): Candidate {
   };
 }
 
-describe('qualityGate (seed 000)', () => {
+describe('qualityGate', () => {
   it('passes a specific, actionable, non-obvious candidate', () => {
     expect(qualityGate(candidate({}))).toEqual({ pass: true, reasons: [] });
   });

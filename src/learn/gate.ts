@@ -1,5 +1,5 @@
 /**
- * Seed 000's quality gate, applied to every candidate before it is counted: would it change
+ * The quality gate, applied to every candidate before it is counted: would it change
  * what a fresh session does? Is it actionable, non-obvious, specific (does it name a tool,
  * file, command or error)? Tool counts, Read -> Edit, the standard git flow and generic
  * validation never pass. Pure; each rule says why it rejects.
@@ -9,7 +9,7 @@ import type { Candidate } from './mine/candidate.js';
 import { isObviousPair } from './mine/coedits.js';
 import { CORE_TOOLS, concreteTerms } from './mine/terms.js';
 
-export interface GateResult {
+interface GateResult {
   pass: boolean;
   reasons: string[];
 }

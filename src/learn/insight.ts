@@ -1,7 +1,7 @@
 /**
- * Insight over the instinct log (seed 002): trending (observations per window), history
+ * Insight over the instinct log: trending (observations per window), history
  * (one pattern's timeline), effectiveness (suggestions later confirmed by an observation)
- * and the suggestion log the future suggest tool writes. Results use the seed's exact keys.
+ * and the suggestion log the future suggest tool writes. Results use the contract's exact keys.
  */
 import { DAY_MS } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
@@ -19,7 +19,7 @@ function checkDays(days: number): number {
 
 const since = (store: Store, days: number): string => new Date(store.clock.now().getTime() - days * DAY_MS).toISOString();
 
-export interface TrendingResult {
+interface TrendingResult {
   trending: (InstinctView & { observations_in_period?: number })[];
   period_days: number;
 }
@@ -40,7 +40,7 @@ export function trending(store: Store, options: { days?: number; limit?: number 
   return { trending: toViews(fallback, store.clock.now(), store.instincts.distinctProjectCounts()), period_days: days };
 }
 
-export interface HistoryResult {
+interface HistoryResult {
   pattern: string;
   history: { timestamp: string; source: string; project: string; delta: number }[];
   data_points: number;
@@ -59,7 +59,7 @@ export function history(store: Store, pattern: string, options: { days?: number 
   };
 }
 
-export interface TimelinePoint {
+interface TimelinePoint {
   timestamp: string;
   kind: string;
   delta_evidence: number;
@@ -102,7 +102,7 @@ export function recordSuggestions(store: Store, patterns: readonly string[], opt
   });
 }
 
-export interface EffectivenessResult {
+interface EffectivenessResult {
   patterns: { pattern: string; suggested: number; confirmed: number; rate: number }[];
   summary: { total_suggested: number; total_confirmed: number; overall_rate: number; period_days: number };
 }

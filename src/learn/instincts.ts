@@ -19,9 +19,9 @@ import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce
 import { LEVEL_BY_RANK, levelFor, promotedLevel } from './levels.js';
 
 export const MAX_EXPLAIN_LENGTH = 2000;
-export const MAX_TEXT_LENGTH = 4000;
+const MAX_TEXT_LENGTH = 4000;
 
-export interface ObserveInput {
+interface ObserveInput {
   pattern: string;
   category?: Category;
   source?: string;
@@ -38,7 +38,7 @@ export interface ObserveInput {
   initialScore?: number;
 }
 
-export interface ObserveResult {
+interface ObserveResult {
   pattern: string;
   evidence: number;
   level: Level;
@@ -167,7 +167,7 @@ export function requireInstinct(store: Store, key: string): InstinctRow {
   return row;
 }
 
-export interface FeedbackResult {
+interface FeedbackResult {
   pattern: string;
   feedback: Feedback;
   before: number;
@@ -195,7 +195,7 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback): Fee
   });
 }
 
-export interface AliasResult {
+interface AliasResult {
   aliased: string;
   target: string;
   evidence_moved: number;
@@ -243,7 +243,7 @@ export function aliasPattern(store: Store, pattern: string, target: string): Ali
   });
 }
 
-export interface ConsolidateLevelsResult {
+interface ConsolidateLevelsResult {
   promoted_to_mature: number;
   promoted_to_rule: number;
   promoted_to_universal: number;

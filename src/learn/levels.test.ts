@@ -6,7 +6,7 @@ const daysAgo = (d: number): string => new Date(NOW.getTime() - d * 86_400_000).
 const level = (evidence: number, lastSeenDaysAgo: number, distinctProjects = 1) =>
   levelFor({ evidence, lastSeen: daysAgo(lastSeenDaysAgo), distinctProjects }, NOW);
 
-describe('evidence levels (seed 002)', () => {
+describe('evidence levels', () => {
   it('raw below 5, mature from 5, rule from 10 (old patterns, no recency bonus)', () => {
     expect(level(4, 30)).toBe('raw');
     expect(level(5, 30)).toBe('mature');

@@ -1,20 +1,20 @@
 /**
- * The evidence-count face of an instinct (seed 002): raw < 5 <= mature < 10 <= rule,
+ * The evidence-count face of an instinct: raw < 5 <= mature < 10 <= rule,
  * universal = a rule observed in 2+ distinct projects. Patterns seen in the last 7 days
  * get +1 toward the mature threshold only.
  */
 import { DAY_MS } from '../core/clock.js';
 import type { Level } from '../core/domain.js';
 
-export const MATURE_THRESHOLD = 5;
-export const RULE_THRESHOLD = 10;
-export const UNIVERSAL_MIN_PROJECTS = 2;
-export const RECENCY_BONUS_DAYS = 7;
+const MATURE_THRESHOLD = 5;
+const RULE_THRESHOLD = 10;
+const UNIVERSAL_MIN_PROJECTS = 2;
+const RECENCY_BONUS_DAYS = 7;
 
-export const LEVEL_RANK: Readonly<Record<Level, number>> = { raw: 0, mature: 1, rule: 2, universal: 3 };
+const LEVEL_RANK: Readonly<Record<Level, number>> = { raw: 0, mature: 1, rule: 2, universal: 3 };
 export const LEVEL_BY_RANK: readonly Level[] = ['raw', 'mature', 'rule', 'universal'];
 
-export interface EvidenceState {
+interface EvidenceState {
   evidence: number;
   lastSeen: string;
   distinctProjects: number;

@@ -1,5 +1,5 @@
 /**
- * The optional LLM observer (seed 000's observer agent, budgeted): given one session's
+ * The optional LLM observer (the observer agent, budgeted): given one session's
  * observations and the existing instincts, a model proposes patterns as structured output
  * validated by zod. They join the deterministic candidates and pass the same quality gate
  * and 3-session threshold. Any failure (budget, timeout, malformed answer) throws, and the
@@ -10,7 +10,7 @@ import { loadConfig } from '../core/config.js';
 import { CATEGORIES, DOMAINS, type Domain, parseKey } from '../core/domain.js';
 import { errorMessage } from '../core/errors.js';
 import { truncate } from '../core/text.js';
-import { BYTES_PER_TOKEN_ESTIMATE, BudgetExceededError, TokenBudget, estimateTokens } from '../llm/budget.js';
+import { BYTES_PER_TOKEN_ESTIMATE, BudgetExceededError, TokenBudget, estimateTokens, generateWithinBudget } from '../llm/budget.js';
 import { type LlmConfig, loadLlmConfig } from '../llm/config.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { InstinctRow } from '../store/instincts.js';
@@ -19,13 +19,13 @@ import type { Candidate } from './mine/candidate.js';
 import { concreteTerms } from './mine/terms.js';
 import type { Obs } from './observation.js';
 
-export interface ObserverInput {
+interface ObserverInput {
   sessionId: string;
   observations: readonly Obs[];
   instincts: readonly InstinctRow[];
 }
 
-export interface ObserverOutput {
+interface ObserverOutput {
   candidates: Candidate[];
   calls: number;
   tokens: number;
@@ -37,7 +37,7 @@ export interface SessionObserver {
   extract(input: ObserverInput): Promise<ObserverOutput>;
 }
 
-export const observerOutputSchema = z.object({
+const observerOutputSchema = z.object({
   patterns: z
     .array(
       z.object({
@@ -55,7 +55,7 @@ export const observerOutputSchema = z.object({
     )
     .max(12),
 });
-export type ObserverAnswer = z.infer<typeof observerOutputSchema>;
+type ObserverAnswer = z.infer<typeof observerOutputSchema>;
 
 /** Below this many input tokens a session summary is too thin to be worth a call. */
 const MIN_INPUT_TOKENS = 600;
@@ -152,46 +152,23 @@ export function createLlmObserver(
       const available = budget.remaining() - config.maxOutputTokens - estimateTokens(OBSERVER_SYSTEM);
       if (available < MIN_INPUT_TOKENS) throw new BudgetExceededError(`LLM token budget exhausted (${budget.remaining()} tokens left).`);
       const prompt = buildPrompt(input, available);
-      const worstCase = estimateTokens(OBSERVER_SYSTEM) + estimateTokens(prompt) + config.maxOutputTokens;
-      budget.check(worstCase);
-      try {
-        const result = await provider.generate({
-          system: OBSERVER_SYSTEM,
-          prompt,
-          schema: observerOutputSchema,
-          maxOutputTokens: config.maxOutputTokens,
-          timeoutMs: config.timeoutMs,
-        });
-        const tokens = result.usage.inputTokens + result.usage.outputTokens;
-        budget.record({
-          provider: provider.name,
-          model: provider.model,
-          purpose: 'observer',
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          ok: true,
-        });
-        return { candidates: answerToCandidates(result.object, input), calls: 1, tokens };
-      } catch (err) {
-        // Unknown spend on a failed call: count the worst case so the budget stays an upper bound.
-        budget.record({
-          provider: provider.name,
-          model: provider.model,
-          purpose: 'observer',
-          inputTokens: worstCase - config.maxOutputTokens,
-          outputTokens: config.maxOutputTokens,
-          ok: false,
-        });
-        throw err;
-      }
+      const result = await generateWithinBudget(provider, budget, 'observer', {
+        system: OBSERVER_SYSTEM,
+        prompt,
+        schema: observerOutputSchema,
+        maxOutputTokens: config.maxOutputTokens,
+        timeoutMs: config.timeoutMs,
+      });
+      const tokens = result.usage.inputTokens + result.usage.outputTokens;
+      return { candidates: answerToCandidates(result.object, input), calls: 1, tokens };
     },
   };
 }
 
-/** The configured observer, or a warning (invalid config, missing key) and none: learning then stays deterministic. */
 /**
  * The configured model for one learning run: the session observer, and the graph builder's
- * `complete`, sharing one token budget.
+ * `complete`, sharing one token budget; or a warning (invalid config, missing key) and none,
+ * and learning stays deterministic.
  */
 export async function observerFromConfig(
   store: Store,

@@ -105,7 +105,7 @@ describe('detect_chains and consolidate', () => {
     expect(t.store.instincts.get('seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint')?.evidence).toBe(4);
   });
 
-  it('consolidate returns the seed keys and promotes levels', () => {
+  it('consolidate returns the contract keys and promotes levels', () => {
     const t = fresh();
     observe(t.store, { pattern: 'seq:build->test', occurrences: 10 });
     observe(t.store, { pattern: 'pref:x', occurrences: 5 });
@@ -175,7 +175,7 @@ describe('trending, history, effectiveness', () => {
   });
 });
 
-describe('observation tiers (seed 003)', () => {
+describe('observation tiers', () => {
   it('archives processed observations after 30 days, aggregates their tool usage, and keeps re-imports a no-op', () => {
     const t = fresh('2026-03-10T12:00:00Z');
     const old = stepRows([{ bash: 'mise run lint' }, { edit: 'a.ts' }, { prompt: 'hi' }], {

@@ -1,8 +1,8 @@
 /**
- * Store maintenance of seed 002, as library functions the CLI and the MCP server share:
+ * Store maintenance, as library functions the CLI and the MCP server share:
  * consolidate (levels, chains, FTS rebuild), detect_chains, find_duplicates and gc/housekeep
  * (decay, duplicate merges, orphan aliases, FTS rebuild; idempotent). Results use the
- * seed's exact keys.
+ * contract's exact keys.
  */
 import { errorMessage } from '../core/errors.js';
 import { type InstinctRow } from '../store/instincts.js';
@@ -13,10 +13,10 @@ import { type DecayResult, aliasPattern, applyDecay, consolidateLevels, observe 
 import { currentConfidence } from './records.js';
 import { DUPLICATE_THRESHOLD, type DuplicatePair, duplicatePairs } from './similarity.js';
 
-export const CHAIN_WINDOW_MINUTES = 5;
-export const CHAIN_MIN_OCCURRENCES = 3;
+const CHAIN_WINDOW_MINUTES = 5;
+const CHAIN_MIN_OCCURRENCES = 3;
 
-export interface ChainsResult {
+interface ChainsResult {
   chains_created: number;
   chains_reinforced: number;
   candidates_seen: number;
@@ -47,7 +47,7 @@ export function countChainPairs(
   return pairs;
 }
 
-/** Seed 002 detect_chains: mines the observation log for instincts observed one after the other. */
+/** detect_chains: mines the observation log for instincts observed one after the other. */
 export function detectChains(
   store: Store,
   options: { windowMinutes?: number; minOccurrences?: number } = {},
@@ -87,7 +87,7 @@ export function detectChains(
   return result;
 }
 
-export interface ConsolidateResult {
+interface ConsolidateResult {
   promoted_to_mature: number;
   promoted_to_rule: number;
   promoted_to_universal: number;
@@ -112,7 +112,7 @@ export function consolidate(store: Store): ConsolidateResult {
   };
 }
 
-export interface DuplicatesResult {
+interface DuplicatesResult {
   duplicates: DuplicatePair[];
   count: number;
   hint: string;
@@ -132,7 +132,7 @@ export function findDuplicates(store: Store, threshold = DUPLICATE_THRESHOLD): D
   };
 }
 
-export interface GcResult {
+interface GcResult {
   decay: DecayResult;
   dedup: { found: number; applied: number };
   orphans_cleaned: number;
@@ -165,11 +165,11 @@ function mergeDuplicates(store: Store, threshold: number): { found: number; appl
 }
 
 /** Aliases whose target is neither an instinct nor another alias. */
-export function cleanOrphanAliases(store: Store): number {
+function cleanOrphanAliases(store: Store): number {
   return store.transaction(() => store.instincts.deleteOrphanAliases());
 }
 
-/** Seed 002 gc() / housekeep(): safe to run at any time, a second run changes nothing. */
+/** gc() / housekeep(): safe to run at any time, a second run changes nothing. */
 export function housekeep(store: Store, options: { dedupThreshold?: number } = {}): GcResult {
   const decay = applyDecay(store);
   const { found, applied } = mergeDuplicates(store, options.dedupThreshold ?? DUPLICATE_THRESHOLD);

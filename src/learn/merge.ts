@@ -26,7 +26,7 @@ export interface IncomingInstinct {
   last_seen?: string;
 }
 
-export type MergeOutcome = 'created' | 'raised' | 'unchanged';
+type MergeOutcome = 'created' | 'raised' | 'unchanged';
 
 const clampScore = (s: number): number => round(Math.min(CONFIDENCE_CEILING, Math.max(CONFIDENCE_FLOOR, s)), 3);
 const validDomain = (d: string | undefined, category: Category): Domain =>

@@ -4,9 +4,10 @@
  * guessed at; the run counts it and still archives it so it cannot block later runs.
  */
 import { DAY_MS } from '../core/clock.js';
+import { isObj } from '../core/fields.js';
 import type { ObservationRow, Outcome } from '../store/observations.js';
 
-export type ObsEvent = 'tool' | 'prompt' | 'session_start' | 'session_end';
+type ObsEvent = 'tool' | 'prompt' | 'session_start' | 'session_end';
 const EVENTS: readonly ObsEvent[] = ['tool', 'prompt', 'session_start', 'session_end'];
 
 export interface Obs {
@@ -29,7 +30,7 @@ export interface Obs {
   processed: boolean;
 }
 
-export type Checked = { ok: true; obs: Obs } | { ok: false; reason: string };
+type Checked = { ok: true; obs: Obs } | { ok: false; reason: string };
 
 /** Contract limits, with slack: capture truncates to these, so 10x means something is wrong. */
 const MAX_INPUT = 40_000;
@@ -51,7 +52,7 @@ function parseArray(text: string): string[] | undefined {
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObj(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -103,7 +104,7 @@ export function checkObservation(row: ObservationRow, now: Date): Checked {
   };
 }
 
-export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
 export const isEdit = (o: Obs): boolean => o.event === 'tool' && EDIT_TOOLS.has(o.tool) && o.outcome === 'ok';
 export const isBash = (o: Obs): boolean => o.event === 'tool' && o.tool === 'Bash';

@@ -6,7 +6,7 @@ const daysAgo = (d: number): string => new Date(NOW.getTime() - d * 86_400_000).
 const check = (confidence: number, ageDays: number, idleDays: number, promoted = false) =>
   checkPromotion({ confidence, firstSeen: daysAgo(ageDays), lastSeen: daysAgo(idleDays), promoted }, NOW);
 
-describe('conviction promotion (seed 000)', () => {
+describe('conviction promotion', () => {
   it('accepts exactly 0.75, exactly 14 days old, last seen exactly 7 days ago', () => {
     const result = check(0.75, 14, 7);
     expect(result.eligible).toBe(true);

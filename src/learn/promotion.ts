@@ -1,22 +1,22 @@
 /**
- * Conviction promotion (seed 000): score >= 0.75, age >= 14 days, last seen within 7 days,
+ * Conviction promotion: score >= 0.75, age >= 14 days, last seen within 7 days,
  * not already promoted. A promoted instinct below 0.40 is a possibly stale conviction.
  */
 import { DAY_MS } from '../core/clock.js';
 
-export const PROMOTION_MIN_CONFIDENCE = 0.75;
-export const PROMOTION_MIN_AGE_DAYS = 14;
-export const PROMOTION_MAX_IDLE_DAYS = 7;
-export const STALE_CONVICTION_BELOW = 0.4;
+const PROMOTION_MIN_CONFIDENCE = 0.75;
+const PROMOTION_MIN_AGE_DAYS = 14;
+const PROMOTION_MAX_IDLE_DAYS = 7;
+const STALE_CONVICTION_BELOW = 0.4;
 
-export interface PromotionInput {
+interface PromotionInput {
   confidence: number;
   firstSeen: string;
   lastSeen: string;
   promoted: boolean;
 }
 
-export interface PromotionCheck {
+interface PromotionCheck {
   eligible: boolean;
   reasons: string[];
   blockers: string[];

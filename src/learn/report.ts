@@ -1,5 +1,5 @@
 /**
- * What a learning run did, merged across sessions, and its two logs (seed 000):
+ * What a learning run did, merged across sessions, and its two logs:
  * observer.log (one line per run, appended) and last-processing.log (the full account:
  * created, reinforced, episodes, rejected and why, skipped input).
  */

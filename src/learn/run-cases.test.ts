@@ -238,7 +238,7 @@ describe('the LLM observer', () => {
 });
 
 describe('session summaries', () => {
-  it('get a line saying what the observer learned from them (seed 000 enrichment)', async () => {
+  it('get a line saying what the observer learned from them', async () => {
     const t = fresh();
     const ids = [session(t, PNPM), session(t, PNPM), session(t, PNPM)];
     for (const id of ids) rawDatabase(t.store).prepare("INSERT INTO sessions (id, summary) VALUES (?, 'Worked on the installer.')").run(id);

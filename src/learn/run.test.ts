@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonObject, parseStringArray } from '../store/json.js';
+import { observationColumns } from '../store/observations.js';
 import { type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { type TranscriptSession, convertTranscript, plant, replaySessions } from '../test-support/transcripts.js';
 import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
@@ -23,30 +24,7 @@ const fresh = tempStores('2026-06-01T00:00:00Z');
 function gatedKeys(session: TranscriptSession): string[] {
   const now = new Date('2026-06-01T00:00:00Z');
   const obs = session.observations
-    .map((o, i) =>
-      checkObservation(
-        {
-          id: i,
-          source: o.source,
-          session_id: o.session_id,
-          tool_use_id: o.tool_use_id,
-          ts: o.ts,
-          event: o.event ?? 'tool',
-          project: o.project ?? '',
-          cwd: o.cwd ?? '',
-          tool: o.tool ?? '',
-          intent: o.intent ?? '',
-          input: o.input ?? '',
-          files: JSON.stringify(o.files ?? []),
-          outcome: o.outcome ?? 'ok',
-          error: o.error ?? '',
-          duration_ms: null,
-          data: JSON.stringify(o.data ?? {}),
-          processed_at: null,
-        },
-        now,
-      ),
-    )
+    .map((o, i) => checkObservation({ id: i, ...observationColumns(o), processed_at: null }, now))
     .flatMap((c) => (c.ok ? [c.obs] : []));
   return mineSession(obs)
     .candidates.filter((c) => qualityGate(c).pass)
@@ -161,7 +139,7 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     });
     expect(rows.get('fix:ts-ts2307')).toMatchObject({ category: 'fix_pattern', evidence: 3, domain: 'debugging' });
     expect(rows.get(pair)).toMatchObject({ category: 'combo', evidence: 3 });
-    // Each starts at 0.5 (seed 000: a pattern recurring to 3 occurrences); later runs only decay it by whole weeks.
+    // Each starts at 0.5 (a pattern recurring to 3 occurrences); later runs only decay it by whole weeks.
     const createdAt = new Map(reports.flatMap((r) => r.created.map((c) => [c.pattern, c] as const)));
     for (const key of learned) {
       expect(createdAt.get(key)).toMatchObject({ confidence: 0.5, evidence: 3 });
@@ -181,13 +159,13 @@ describe.runIf(CORPUS_PRESENT)('learn on real sessions', () => {
     expect(reports[5]?.created.map((c) => c.pattern).sort()).toEqual([pair, 'fix:ts-ts2307']);
     expect(t.store.episodes.list().map((e) => e.pattern)).not.toContain('pref:use-pnpm-not-npm');
     expect(readdirSync(join(t.home, 'episodes')).some((f) => f.includes('pnpm'))).toBe(false);
-    // The rendered instinct (seed 000 format) carries the evidence of each session.
+    // The rendered instinct (the readable format) carries the evidence of each session.
     const file = readFileSync(join(t.home, 'instincts', 'personal', `${rows.get('fix:ts-ts2307')?.file_name}`), 'utf8');
     expect(file).toMatch(/^---\ntrigger: when `npx tsc` fails with TypeScript TS2307\n/);
     expect(file.match(/Cannot find module '@acme\/sdk'/g)?.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('keeps a pattern seen in only two sessions as an episode, rendered in the seed format', async () => {
+  it('keeps a pattern seen in only two sessions as an episode, rendered in the readable format', async () => {
     const noise = noiseSessions(4);
     const planted = noise.map((s, i) => (i === 0 || i === 2 ? plant(s, correction('No, use pnpm, not npm.')) : s));
     const t = fresh();

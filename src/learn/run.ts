@@ -1,13 +1,13 @@
 /**
- * `homunculus learn`: the observer of seed 000. Takes the lock, processes pending
+ * `homunculus learn`: the observer. Takes the lock, processes pending
  * observations session by session (one transaction each, so a crash leaves nothing half
  * applied and the next run resumes), mines candidates (deterministic miners, plus the LLM
  * observer when configured, which falls back on any failure), applies them, decays stale
  * instincts, flags domain clusters, renders the changed files and writes the logs.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../core/fs.js';
+import { writeFileAtomic, ensureDir } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import { errorMessage } from '../core/errors.js';
@@ -23,7 +23,7 @@ import { type LearnReport, addSkipped, emptyReport, mergeChanges, observerLogLin
 
 export const LOCK_STALE_MS = 10 * 60_000;
 /** A session with no activity for this long is over, even without a session_end event. */
-export const SESSION_IDLE_MS = 60 * 60_000;
+const SESSION_IDLE_MS = 60 * 60_000;
 const MAX_ROUNDS = 5;
 
 export interface LearnOptions {
@@ -36,6 +36,11 @@ export interface LearnOptions {
    * sits above learning: `all` when every instinct may have changed (decay, a crashed run).
    */
   render?: (store: Store, changes: { all: boolean; keys: string[] }) => void;
+  /**
+   * Runs in the transaction that marks a session's observations processed, for work that
+   * must follow from it (the graph): recorded with the learning, it survives a crash.
+   */
+  onSessionLearned?: (sessionId: string) => void;
 }
 
 export const lockPath = (store: Store): string => join(store.paths.locks, 'observer.lock');
@@ -100,6 +105,7 @@ function processSession(
   extra: readonly Candidate[],
   report: LearnReport,
   changedKeys: Set<string>,
+  onLearned?: (sessionId: string) => void,
 ): void {
   const mined = mineSession(session.valid);
   const candidates = uniqueByKey([...mined.candidates, ...extra]);
@@ -114,13 +120,14 @@ function processSession(
       ended: session.ended,
     });
     store.observations.markProcessed(session.pendingIds, store.clock.now().toISOString());
+    onLearned?.(session.sessionId);
     mergeChanges(report, changes);
     for (const c of [...changes.created, ...changes.reinforced, ...changes.contradictions]) changedKeys.add(c.pattern);
   });
 }
 
 function writeLogs(store: Store, report: LearnReport): void {
-  mkdirSync(dirname(store.paths.observerLog), { recursive: true });
+  ensureDir(dirname(store.paths.observerLog));
   appendFileSync(store.paths.observerLog, `${observerLogLine(report)}\n`);
   for (const f of report.llm.fallbacks)
     appendFileSync(store.paths.observerLog, `${report.finished_at}   llm fallback for ${f.session}: ${f.reason}\n`);
@@ -164,7 +171,7 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
             options.observer && session.valid.some((o) => !o.processed)
               ? await llmCandidates(store, options.observer, session, report)
               : [];
-          processSession(store, session, extra, report, changedKeys);
+          processSession(store, session, extra, report, changedKeys, options.onSessionLearned);
         } catch (err) {
           // The transaction rolled back: the session stays pending for the next run.
           report.errors.push({ session: sessionId, message: errorMessage(err) });

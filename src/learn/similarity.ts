@@ -1,5 +1,5 @@
 /**
- * Seed 002's find_duplicates measure: token overlap and prefix matching between two pattern
+ * The find_duplicates measure: token overlap and prefix matching between two pattern
  * keys of the same prefix. Tokens are the key's steps (split on ->, +, =, :, commas, spaces),
  * compared as multisets so "lint->fix" and "lint->fix->lint" stay apart; prefix matching
  * only compares keys with as many steps. Pure.

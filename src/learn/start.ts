@@ -6,18 +6,19 @@
  * taken and exits at once. So two runs never work at the same time.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI_ENTRY } from '../core/entry.js';
 import { lockHolder } from '../core/lock.js';
 import type { Store } from '../store/store.js';
+import { ensureDir } from '../core/fs.js';
 
-export type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
+type LearnStart = 'started' | 'running' | 'throttled' | 'nothing-pending' | 'disabled';
 
 /** Stops at the end of a turn start a run at most this often; a session's end always may. */
-export const LEARN_THROTTLE_MS = 5 * 60 * 1000;
+const LEARN_THROTTLE_MS = 5 * 60 * 1000;
 
-export interface LearnStartOptions {
+interface LearnStartOptions {
   env: NodeJS.ProcessEnv;
   /** The session ended (SessionEnd), rather than a turn (Stop). */
   ending: boolean;
@@ -41,7 +42,7 @@ export async function startLearning(store: Store, options: LearnStartOptions): P
   // The learning modules load only when a run may start (most stops end a turn and are throttled).
   const { LOCK_STALE_MS, lockPath } = await import('./run.js');
   if (lockHolder(lockPath(store), { staleMs: LOCK_STALE_MS }) !== undefined) return 'running';
-  mkdirSync(dirname(paths.observerLog), { recursive: true });
+  ensureDir(dirname(paths.observerLog));
   const log = openSync(paths.observerLog, 'a');
   try {
     const child = spawn(process.execPath, [CLI_ENTRY, 'learn', '--home', paths.home], {
@@ -51,7 +52,7 @@ export async function startLearning(store: Store, options: LearnStartOptions): P
     });
     child.on('error', () => undefined);
     child.unref();
-    mkdirSync(paths.locks, { recursive: true });
+    ensureDir(paths.locks);
     writeFileSync(marker, `${child.pid ?? ''}\n`);
     utimesSync(marker, options.now, options.now);
     return 'started';

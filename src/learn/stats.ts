@@ -1,4 +1,4 @@
-/** Store summaries: seed 002's stats() and the instinct-status view of seed 000. */
+/** Store summaries: the MCP contract's stats() and the instinct-status view. */
 import { CATEGORIES, type Category, DOMAINS } from '../core/domain.js';
 import { round } from '../core/text.js';
 import type { Store } from '../store/store.js';
@@ -51,7 +51,7 @@ export function instinctStats(store: Store): InstinctStats {
   return stats;
 }
 
-export interface StatusView {
+interface StatusView {
   now: string;
   total: number;
   bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, InstinctView[]>>;

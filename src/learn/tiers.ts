@@ -1,5 +1,5 @@
 /**
- * Seed 003's memory tiers, where they apply to observations: processed observations older
+ * The memory tiers, where they apply to observations: processed observations older
  * than 30 days leave the working table for the archive (their ids stay reserved, so a later
  * import of the same transcript is still a no-op), their tool usage is added to monthly
  * aggregates, the preference-signal log keeps a rolling 500, and pattern tallies that never
@@ -9,11 +9,11 @@ import { DAY_MS } from '../core/clock.js';
 import type { Store } from '../store/store.js';
 import { INSTINCT_MIN_SESSIONS } from './apply.js';
 
-export const ARCHIVE_AFTER_DAYS = 30;
-export const MAX_PREFERENCE_SIGNALS = 500;
-export const FORGET_TALLIES_AFTER_DAYS = 90;
+const ARCHIVE_AFTER_DAYS = 30;
+const MAX_PREFERENCE_SIGNALS = 500;
+const FORGET_TALLIES_AFTER_DAYS = 90;
 
-export interface LifecycleResult {
+interface LifecycleResult {
   archived: number;
   months_aggregated: number;
   signals_trimmed: number;
@@ -36,14 +36,14 @@ export function maintainObservations(store: Store, options: { archiveAfterDays?:
   });
 }
 
-export interface MonthlyToolUsage {
+interface MonthlyToolUsage {
   month: string;
   tools: Record<string, number>;
   total: number;
   topTool: string;
 }
 
-/** Seed 003's tool-monthly view: archived aggregates plus the observations still live. */
+/** The tool-monthly view: archived aggregates plus the observations still live. */
 export function toolUsageMonthly(store: Store, options: { project?: string } = {}): MonthlyToolUsage[] {
   const rows = store.observations.toolUsage(options.project);
   const byMonth = new Map<string, MonthlyToolUsage>();

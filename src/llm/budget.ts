@@ -6,6 +6,7 @@
 import { DAY_MS } from '../core/clock.js';
 import { HomunculusError } from '../core/errors.js';
 import type { UsageRepository } from '../store/usage.js';
+import type { LlmProvider, StructuredRequest, StructuredResult } from './provider.js';
 
 /** Conservative: real tokenizers average 3-4 bytes per token on code and prose. */
 export const BYTES_PER_TOKEN_ESTIMATE = 2;
@@ -20,12 +21,12 @@ export class BudgetExceededError extends HomunculusError {
   }
 }
 
-export interface BudgetLimits {
+interface BudgetLimits {
   perRunTokens: number;
   perDayTokens: number;
 }
 
-export interface UsageRecord {
+interface UsageRecord {
   provider: string;
   model: string;
   purpose: string;
@@ -78,5 +79,30 @@ export class TokenBudget {
       output_tokens: usage.outputTokens,
       ok: usage.ok,
     });
+  }
+}
+
+/**
+ * One structured call inside the budget: refused unless its worst case fits, its actual use
+ * recorded under `purpose`. A failed call may still have been billed, so it is charged its
+ * worst case: the budget stays an upper bound.
+ */
+export async function generateWithinBudget<T>(
+  provider: LlmProvider,
+  budget: TokenBudget,
+  purpose: string,
+  request: StructuredRequest<T>,
+): Promise<StructuredResult<T>> {
+  const input = estimateTokens(request.system + request.prompt);
+  budget.check(input + request.maxOutputTokens);
+  const charge = (inputTokens: number, outputTokens: number, ok: boolean): void =>
+    budget.record({ provider: provider.name, model: provider.model, purpose, inputTokens, outputTokens, ok });
+  try {
+    const result = await provider.generate(request);
+    charge(result.usage.inputTokens, result.usage.outputTokens, true);
+    return result;
+  } catch (err) {
+    if (!(err instanceof BudgetExceededError)) charge(input, request.maxOutputTokens, false);
+    throw err;
   }
 }

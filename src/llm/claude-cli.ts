@@ -1,7 +1,7 @@
 /**
  * The `claude -p` provider: the prompt goes in on stdin, `--output-format json` brings back
  * the answer and its token usage. HOMUNCULUS_OBSERVER=1 keeps the capture hooks of that
- * nested session from observing it (seed 000).
+ * nested session from observing it.
  */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
@@ -35,7 +35,7 @@ export function extractJson(text: string): unknown {
   }
 }
 
-export function parseStructured<T>(text: string, schema: z.ZodType<T>): T {
+function parseStructured<T>(text: string, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(extractJson(text));
   if (!parsed.success) {
     throw new HomunculusError(

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Config } from '../core/config.js';
 import { HomunculusError } from '../core/errors.js';
 
-export const LLM_PROVIDERS = ['anthropic', 'openai-compatible', 'claude-cli'] as const;
+const LLM_PROVIDERS = ['anthropic', 'openai-compatible', 'claude-cli'] as const;
 
 export const llmConfigSchema = z
   .object({

@@ -9,10 +9,10 @@ import { z } from 'zod';
 import { HomunculusError } from '../core/errors.js';
 import { tempStores } from '../test-support/learning.js';
 import { type Stub, anthropicError, anthropicMessage, chatCompletion, startStub } from '../test-support/llm-stub.js';
-import { BudgetExceededError, TokenBudget, estimateTokens } from './budget.js';
+import { BudgetExceededError, TokenBudget, estimateTokens, generateWithinBudget } from './budget.js';
 import { extractJson } from './claude-cli.js';
 import { type LlmConfig, llmConfigSchema, loadLlmConfig } from './config.js';
-import { aiSdkProvider, createProvider } from './provider.js';
+import { type LlmProvider, aiSdkProvider, createProvider } from './provider.js';
 
 const schema = z.object({ patterns: z.array(z.object({ pattern: z.string() })) });
 const request = { system: 'You observe.', prompt: 'Session: ...', schema, maxOutputTokens: 300, timeoutMs: 5_000 };
@@ -85,6 +85,24 @@ describe('token budget', () => {
     expect(budget.remaining()).toBe(500);
     expect(() => budget.check(501)).toThrow(BudgetExceededError);
     expect(() => budget.check(500)).not.toThrow();
+  });
+
+  it('records what a call used, charges a failed one its worst case, and refuses one that cannot fit', async () => {
+    const t = freshStore();
+    const budget = new TokenBudget(t.store.usage, { perRunTokens: 10_000, perDayTokens: 10_000 }, () => t.store.clock.now());
+    const provider = (generate: LlmProvider['generate']): LlmProvider => ({ name: 'fake', model: 'm', generate });
+    const ok = provider(async () => ({ object: { patterns: [] } as never, usage: { inputTokens: 40, outputTokens: 7 } }));
+    await generateWithinBudget(ok, budget, 'test', request);
+    expect(budget.usedThisRun).toBe(47);
+    const failing = provider(async () => {
+      throw new Error('server went away');
+    });
+    await expect(generateWithinBudget(failing, budget, 'test', request)).rejects.toThrow('server went away');
+    expect(budget.usedThisRun).toBe(47 + estimateTokens(request.system + request.prompt) + request.maxOutputTokens);
+    const tight = new TokenBudget(t.store.usage, { perRunTokens: 100, perDayTokens: 100_000 }, () => t.store.clock.now());
+    await expect(generateWithinBudget(ok, tight, 'test', request)).rejects.toThrow(BudgetExceededError);
+    expect(tight.usedThisRun).toBe(0);
+    expect(t.store.usage.tokensSince('2026-03-10T00:00:00Z')).toBe(budget.usedThisRun);
   });
 });
 

@@ -7,13 +7,14 @@ import { HomunculusError, UsageError } from '../core/errors.js';
 import { packageVersion } from '../core/package.js';
 import { reportError } from '../core/report.js';
 
-export const DEFAULT_PORT = 7421;
+const DEFAULT_PORT = 7421;
 
-export const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
+const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
 
 Serves the instinct MCP contract (23 tools) and the memory tools: over stdio by default
 (protocol messages on stdout, logs on stderr), or Streamable HTTP at
-http://127.0.0.1:<port>/mcp with --http, bound to loopback, refusing foreign Host and Origin.
+http://127.0.0.1:<port>/mcp with --http, bound to loopback, refusing foreign Host and Origin,
+and asking for the token in <home>/server-token (Authorization: Bearer ...).
 
 Options:
   --http        serve Streamable HTTP instead of stdio
@@ -24,7 +25,7 @@ Options:
 Register it with Claude Code: claude mcp add homunculus -- homunculus mcp
 `;
 
-export interface McpArgs {
+interface McpArgs {
   http: boolean;
   port: number;
   home?: string;
@@ -32,7 +33,7 @@ export interface McpArgs {
   json: boolean;
 }
 
-export function parseMcpArgs(args: readonly string[]): McpArgs {
+function parseMcpArgs(args: readonly string[]): McpArgs {
   const out: McpArgs = { http: false, port: DEFAULT_PORT, help: false, json: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
@@ -73,11 +74,16 @@ async function serve(args: McpArgs): Promise<void> {
   const store = openStore({ home: args.home });
   const ctx = toolContext(store);
   if (args.http) {
-    const handle = await serveMcpHttp(ctx, packageVersion(), args.port).catch((err: unknown) => {
+    const { serverToken } = await import('../core/token.js');
+    const handle = await serveMcpHttp(ctx, packageVersion(), serverToken(store.paths.serverToken), args.port).catch((err: unknown) => {
       store.close();
       throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(args.port, err) : err;
     });
-    process.stderr.write(`homunculus mcp: serving ${handle.url}\n`);
+    process.stderr.write(
+      `homunculus mcp: serving ${handle.url}\n` +
+        `  clients send: Authorization: Bearer <the token in ${store.paths.serverToken}>\n` +
+        `  e.g. claude mcp add --transport http homunculus ${handle.url} --header "Authorization: Bearer $(cat '${store.paths.serverToken}')"\n`,
+    );
     await new Promise<void>((done) => {
       const stop = () => void handle.close().then(done);
       process.once('SIGINT', stop);

@@ -49,7 +49,7 @@ const SEED_002_TOOLS = [
   'gc',
   'housekeep',
 ];
-/** Beyond seed 002: the rest of the engine's memory. */
+/** Beyond the instinct contract: the rest of the engine's memory. */
 const MEMORY_TOOLS = ['memory_context', 'graph_facts', 'memory_search', 'recall_file'];
 
 interface Rec {
@@ -341,7 +341,7 @@ describe('maintenance and insight', () => {
   });
 });
 
-describe('memory beyond seed 002', () => {
+describe('memory beyond the instinct contract', () => {
   it('searches every collection with filters and recalls what happened with a file', async () => {
     const hits = await call<{ results: { id: string; collection: string; score: number }[]; count: number }>(mcp.client, 'memory_search', {
       query: 'missing await promise',
@@ -397,10 +397,24 @@ describe('bad input', () => {
 });
 
 describe('Streamable HTTP', () => {
-  it('serves the same tools on 127.0.0.1 and refuses foreign Host and Origin headers', async () => {
+  /** One raw request through node:http, which lets a test set Host and send nothing after the head. */
+  const raw = (url: string, headers: Record<string, string>, body?: string, path?: string) =>
+    new Promise<number | string>((done) => {
+      const target = new URL(url);
+      const req = request({ host: target.hostname, port: target.port, path: path ?? target.pathname, method: 'POST', headers }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      // A server that refuses a body mid-way closes the connection: the writer sees EPIPE or a reset.
+      req.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+      if (body === undefined) req.flushHeaders();
+      else req.end(body);
+    });
+
+  it('serves the same tools on 127.0.0.1 to a client holding the token, and refuses everyone else before reading a body', async () => {
     const server = await startHttpServer(storeHome(), repo);
     try {
-      const http = await connectHttp(server.url);
+      const http = await connectHttp(server.url, server.token);
       try {
         expect((await http.client.listTools()).tools.length).toBeGreaterThanOrEqual(14);
         expect(await call(http.client, 'observe', { pattern: 'seq:over-http' })).toMatchObject({ created: true, confidence: 1 });
@@ -408,20 +422,27 @@ describe('Streamable HTTP', () => {
         await http.close();
       }
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      // fetch() may not set Host, so the rebinding attempt goes through node:http.
-      const rebinding = await new Promise<number>((done, fail) => {
-        const req = request(server.url, { method: 'POST', headers: { ...headers, host: 'evil.example:80' } }, (res) => {
-          res.resume();
-          done(res.statusCode ?? 0);
-        });
-        req.once('error', fail);
-        req.end(body);
-      });
-      expect(rebinding).toBe(403);
-      const foreign = await fetch(server.url, { method: 'POST', body, headers: { ...headers, origin: 'http://evil.example' } });
-      expect(foreign.status).toBe(403);
-      expect((await fetch(server.url.replace('/mcp', '/other'))).status).toBe(404);
+      const port = new URL(server.url).port;
+      const good = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        host: `127.0.0.1:${port}`,
+        authorization: `Bearer ${server.token}`,
+      };
+      expect(await raw(server.url, { ...good, host: 'evil.example:80' }, body)).toBe(403);
+      expect(await raw(server.url, { ...good, origin: 'http://evil.example' }, body)).toBe(403);
+      expect(await raw(server.url, { ...good, origin: 'http://localhost:3000' }, body)).toBe(403);
+      expect(await raw(server.url, { ...good, authorization: 'Bearer wrong' }, body)).toBe(401);
+      const { authorization: _none, ...anonymous } = good;
+      expect(await raw(server.url, anonymous, body)).toBe(401);
+      expect(await raw(server.url, good, body, `http://evil.example/mcp`)).toBe(400);
+      expect(await raw(server.url, good, body, `http://127.0.0.1:${port}/other`)).toBe(404);
+      // Announced as 1 GB and never sent: refused from the head alone.
+      expect(await raw(server.url, { ...good, 'content-length': String(1024 ** 3) })).toBe(413);
+      expect([413, 'EPIPE', 'ECONNRESET']).toContain(
+        await raw(server.url, { ...good, 'content-length': String(5 * 1024 ** 2) }, 'x'.repeat(5 * 1024 ** 2)),
+      );
+      expect(await raw(server.url, good, body)).toBe(200);
     } finally {
       await server.stop();
     }

@@ -1,5 +1,5 @@
 /**
- * Seed 002's record shape, at the MCP boundary only: there `confidence` is the integer
+ * The MCP contract's record shape, at the MCP boundary only: there `confidence` is the integer
  * evidence count and `promoted` the level as a number. Everywhere else, `evidence` is the
  * count and `confidence` the 0.20-0.95 score.
  */
@@ -7,7 +7,7 @@ import type { Category, Level } from '../core/domain.js';
 import type { InstinctStats } from '../learn/stats.js';
 import type { InstinctView } from '../learn/records.js';
 
-export interface SeedRecord {
+interface SeedRecord {
   pattern: string;
   category: Category;
   /** The evidence count. */
@@ -22,7 +22,7 @@ export interface SeedRecord {
   last_seen: string;
 }
 
-export function seedRecord(v: InstinctView): SeedRecord {
+export function contractRecord(v: InstinctView): SeedRecord {
   return {
     pattern: v.pattern,
     category: v.category,
@@ -38,8 +38,8 @@ export function seedRecord(v: InstinctView): SeedRecord {
   };
 }
 
-/** Seed 002's stats(): evidence averages under its `confidence` names. */
-export function seedStats(s: InstinctStats) {
+/** The MCP contract's stats(): evidence averages under its `confidence` names. */
+export function contractStats(s: InstinctStats) {
   return {
     total: s.total,
     raw: s.raw,

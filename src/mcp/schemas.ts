@@ -1,4 +1,4 @@
-/** The record shapes of seed 002, as zod schemas shared by every tool's outputSchema. */
+/** The record shapes of the MCP contract, as zod schemas shared by every tool's outputSchema. */
 import { z } from 'zod';
 import { CATEGORIES } from '../core/domain.js';
 
@@ -7,7 +7,7 @@ export const MAX_ARG = 10_000;
 export const keyArg = z.string().min(1).max(512);
 export const textArg = z.string().max(MAX_ARG);
 
-export const category = z.enum(CATEGORIES);
+const category = z.enum(CATEGORIES);
 export const categoryFilter = z.union([category, z.literal('')]);
 
 export const record = z.object({
@@ -41,7 +41,7 @@ export const statsShape = z.object({
   by_category: z.record(z.string(), z.object({ count: z.number().int(), avg_confidence: z.number() })),
 });
 
-/** A result that is either the documented object or seed 002's `{"error": "..."}`. */
+/** A result that is either the documented object or the contract's `{"error": "..."}`. */
 export function orError<T extends z.ZodRawShape>(shape: T) {
   return z.object(shape).partial().extend({ error: z.string().optional() });
 }

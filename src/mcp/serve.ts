@@ -1,15 +1,10 @@
 /** Transports: stdio for agents that spawn us, Streamable HTTP on 127.0.0.1 for the rest. */
-import { type IncomingMessage, createServer } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { loadConfig } from '../core/config.js';
+import { checkRequestHead } from '../core/local-request.js';
 import { detectProject } from '../core/project.js';
 import type { Store } from '../store/store.js';
 import { createMcpServer } from './server.js';
@@ -26,49 +21,80 @@ export function serveMcpStdio(ctx: ToolContext, version: string): { close: () =>
   return serveStdio(() => createMcpServer(ctx, version));
 }
 
-export interface HttpServerHandle {
+interface HttpServerHandle {
   url: string;
   close: () => Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage, port: number): Promise<Request> {
+/** The largest request body read; MCP messages are small, so more is refused unread. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+/** Reads the body, refusing it before reading when announced too large and once it grows too large. */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length ? Buffer.concat(chunks) : undefined;
+}
+
+function toRequest(req: IncomingMessage, port: number, path: string, body: Buffer | undefined): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
     else if (v !== undefined) headers.set(k, v);
   }
-  const body = chunks.length && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
-  return new Request(`http://127.0.0.1:${port}${req.url ?? '/'}`, { method: req.method, headers, body });
+  return new Request(`http://127.0.0.1:${port}${path}`, { method: req.method, headers, body });
 }
 
-/** Serves /mcp on 127.0.0.1 only, refusing foreign Host and Origin headers (DNS rebinding). */
-export async function serveMcpHttp(ctx: ToolContext, version: string, port = 0): Promise<HttpServerHandle> {
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  }
+  res.end();
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  const headers: Record<string, string> = { 'content-type': 'text/plain', connection: 'close' };
+  if (status === 401) headers['www-authenticate'] = 'Bearer';
+  res.writeHead(status, headers);
+  res.end(`${message}\n`);
+}
+
+/**
+ * Serves /mcp on 127.0.0.1 only. Host, Origin, target and token are checked from the
+ * request head, before a byte of the body is read; the body is read up to a limit.
+ */
+export async function serveMcpHttp(ctx: ToolContext, version: string, token: string, port = 0): Promise<HttpServerHandle> {
   const handler = createMcpHandler(() => createMcpServer(ctx, version));
   const server = createServer((req, res) => {
     void (async () => {
       const { port: bound } = server.address() as AddressInfo;
+      const verdict = checkRequestHead(
+        { url: req.url, host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization },
+        bound,
+        token,
+      );
+      if (!verdict.ok) return refuse(res, verdict.status, verdict.message);
+      if (verdict.path !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp');
       try {
-        const request = await toRequest(req, bound);
-        const url = new URL(request.url);
-        const rejected =
-          hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-          (request.headers.get('origin') ? originValidationResponse(request, localhostAllowedOrigins()) : undefined);
-        const response =
-          rejected ??
-          (url.pathname === '/mcp' ? await handler.fetch(request) : new Response('Not found: the MCP endpoint is /mcp\n', { status: 404 }));
-        res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-        if (response.body) {
-          const reader = response.body.getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            res.write(value);
-          }
-        }
-        res.end();
+        const request = toRequest(req, bound, verdict.path, await readBody(req));
+        await send(res, await handler.fetch(request));
       } catch (err) {
+        if (err instanceof BodyTooLarge) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
         process.stderr.write(`homunculus mcp http: ${(err as Error).message}\n`);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
         res.end('internal error\n');

@@ -14,9 +14,9 @@ import { MEMORY_TOOLS } from './tools/memory.js';
 import { GRAPH_TOOLS } from './tools/graph.js';
 import { PATTERN_TOOLS } from './tools/patterns.js';
 
-export const SERVER_NAME = 'homunculus';
+const SERVER_NAME = 'homunculus';
 
-export const ALL_TOOLS: readonly ToolDef[] = [
+const ALL_TOOLS: readonly ToolDef[] = [
   ...PATTERN_TOOLS,
   ...EXPORT_TOOLS,
   ...MAINTENANCE_TOOLS,
@@ -25,7 +25,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
 ] as unknown as readonly ToolDef[];
 
 /** Server instructions from the live store: what is there and what is trusted most. */
-export function buildInstructions(ctx: ToolContext): string {
+function buildInstructions(ctx: ToolContext): string {
   const stats = instinctStats(ctx.store);
   const top = views(
     ctx.store,

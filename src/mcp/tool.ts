@@ -15,7 +15,7 @@ export interface ToolContext {
   allowedRoots: readonly string[];
 }
 
-export interface ToolAnnotations {
+interface ToolAnnotations {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;

@@ -1,6 +1,6 @@
 /**
  * Keeping document embeddings in step with the configured model: bulk embedding with
- * progress, lazy repair during queries (at most 20 a query, seed 003), the stored
+ * progress, lazy repair during queries (at most 20 a query), the stored
  * fingerprint, and a cache of query embeddings.
  */
 import { LruCache } from '../core/lru.js';

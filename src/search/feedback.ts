@@ -2,7 +2,7 @@
  * Pseudo-relevance feedback: words that several of the best lexical hits share, which
  * the query did not say, become a second lexical list.
  */
-import { contentTerms } from './query-text.js';
+import { searchTerms } from '../text/terms.js';
 
 /** Up to `n` words occurring in at least two of `texts` and not in the query, most shared first. */
 export function feedbackTerms(texts: readonly string[], queryTerms: readonly string[], n: number): string[] {
@@ -11,7 +11,7 @@ export function feedbackTerms(texts: readonly string[], queryTerms: readonly str
   const firstSeen = new Map<string, number>();
   let position = 0;
   for (const text of texts) {
-    for (const term of new Set(contentTerms(text))) {
+    for (const term of new Set(searchTerms(text))) {
       if (known.has(term) || /^\d+$/.test(term)) continue;
       docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
       if (!firstSeen.has(term)) firstSeen.set(term, position++);

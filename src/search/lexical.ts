@@ -5,7 +5,10 @@
  * back to the terms when it does not parse.
  */
 import type { DocumentFilter, DocumentRepository } from '../store/documents/index.js';
-import { contentTerms, looksLikeFtsSyntax, shortCjkRuns, trigramTokens } from './query-text.js';
+import { shortCjkRuns } from '../text/cjk.js';
+import { looksLikeFtsSyntax } from '../text/query.js';
+import { searchTerms } from '../text/terms.js';
+import { trigramTokens } from '../text/trigram.js';
 
 export interface LexicalList {
   ids: number[];
@@ -59,7 +62,7 @@ export interface Bm25Options {
 /** BM25 over the word index: OR of the query's content words (or the user's own full-text syntax). */
 export function bm25List(documents: DocumentRepository, query: string, options: Bm25Options): LexicalList {
   const { filter, limit } = options;
-  const terms = options.terms ?? contentTerms(query);
+  const terms = options.terms ?? searchTerms(query);
   const words = (): string[] => (options.dropCommon === false ? [...terms] : selectiveTerms(documents, terms));
   if (options.ownSyntax !== false && looksLikeFtsSyntax(query)) {
     const own = documents.matchSyntax(query, { filter, limit });

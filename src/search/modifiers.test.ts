@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { activationFactor, modifiersFor, recencyDecay } from './modifiers.js';
 
-describe('seed 003 modifiers', () => {
-  it('maps ACT-R activation through 1 / (1 + exp(-(a + 2))) as the seed tabulates', () => {
+describe('score modifiers', () => {
+  it('maps ACT-R activation through 1 / (1 + exp(-(a + 2))) as the design tabulates', () => {
     expect(activationFactor(-2)).toBe(0.5);
     expect(activationFactor(0)).toBeCloseTo(0.881, 3);
     expect(activationFactor(2)).toBeCloseTo(0.982, 3);
-    // The seed's worked example: activation 0.638 for three recent accesses.
+    // The design's worked example: activation 0.638 for three recent accesses.
     expect(activationFactor(0.638)).toBeCloseTo(1 / (1 + Math.exp(-2.638)), 12);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Seed 003's score modifiers, applied to a fused score for records that carry the field:
+ * The score modifiers, applied to a fused score for records that carry the field:
  *
  *   activationFactor = 1 / (1 + exp(-(activation + 2)))   ACT-R sigmoid: -2 -> 0.5, 0 -> 0.88
  *   recencyDecay     = exp(-days / 90)
@@ -11,7 +11,7 @@ export const RECENCY_DAYS = 90;
 /** Score factor of a memory a later one restated: findable, but below its successor. */
 export const SUPERSEDED_FACTOR = 0.5;
 /**
- * Collections whose records age: seed 003's recency decay (days since valid_at) applies to
+ * Collections whose records age: the recency decay (days since valid_at) applies to
  * facts by default. Sessions and episodes are history a query asks for on purpose: decaying
  * them by default buried a year-old session under any newer record (`--recency` opts in).
  */

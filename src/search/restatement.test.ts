@@ -43,6 +43,8 @@ describe('detectRestatement', () => {
       }).restates,
     ).toBe(false);
     expect(detectRestatement('I use zod', 'I use vitest').restates).toBe(false);
+    // a contraction fragment is no attribute: "don't" alone does not make two texts about one thing
+    expect(detectRestatement("don't exceed 200 ms", "don't wait more than 5 ms").restates).toBe(false);
   });
 
   it('does not call the same value, or unrelated texts, a restatement', () => {

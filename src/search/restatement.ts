@@ -14,7 +14,8 @@
  *   at least 2 shared attribute words, or 1 when the newer text says it changed ("now",
  *   "instead", "switched", "désormais", ...).
  */
-import { words } from '../core/words.js';
+import { CHANGE_WORDS, CONTRACTIONS, ENGLISH, FRENCH, stopSet } from '../text/stopwords.js';
+import { wordSet } from '../text/words.js';
 
 export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `number:${string}`;
 
@@ -147,17 +148,8 @@ export const MAX_WORD_SLOT = 2;
 /** Share of the shorter text's attribute words that both must have. */
 export const MIN_ATTRIBUTE_COVERAGE = 0.5;
 
-const STOP = new Set(
-  (
-    'the a an is was are were be been being to of for in on at by with and or but it its this that these those from as into than then ' +
-    'our my your their his her we they you he she i me us them there here so also just very more less about over under after before ' +
-    'now currently today changed change changes moved move moves updated update improved improve increased decreased dropped reduced raised ' +
-    'became become becomes switched switch instead no not longer anymore new old latest previous previously again still actually set ' +
-    'has have had get got gets use uses used using make makes made prefer prefers preferred like likes need needs want wants said says ' +
-    'le la les de du des est sont était un une et ou en au aux pour par sur dans avec ce cet cette ces nous vous ils elle il on ' +
-    'maintenant désormais plutôt changé passé passe devenu devient nouveau nouvelle ancien ancienne plus utilise utilisé préfère'
-  ).split(' '),
-);
+// Function words, and the verbs of change and of holding a value: the rest is the attribute.
+const STOP = stopSet(ENGLISH, FRENCH, CONTRACTIONS, CHANGE_WORDS);
 
 const CHANGE_MARKER =
   /\b(now|instead|switched|changed|moved|updated|improved|no longer|anymore|from now on|these days|nowadays)\b|(désormais|maintenant|plutôt|à la place|n['’]\w+ plus|est passée?|a changé|a été déplacée?)/iu;
@@ -199,14 +191,14 @@ function parse(text: string, known: readonly string[], ignore: ReadonlySet<strin
     addValue(values, 'entity', n);
     rest = rest.replace(wholeWord(n), ' ');
   }
-  const kept = new Set([...words(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
+  const kept = new Set([...wordSet(rest)].filter((w) => !STOP.has(w) && !ignore.has(w) && !/^\d+$/.test(w)));
   return { values, rest: kept };
 }
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
 
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
-  const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...words(w)]));
+  const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...wordSet(w)]));
   // The subject is not a value: "1 uses mise" must not read as a number 1.
   const strip = (text: string) =>
     (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);

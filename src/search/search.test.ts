@@ -231,7 +231,7 @@ describe.runIf(ONNX)('search on a real store', () => {
 
 describe.runIf(ONNX)('modifiers in the ranking', () => {
   it(
-    'decays facts by age (seed 003), leaves other records alone unless asked',
+    'decays facts by age, leaves other records alone unless asked',
     withStore(async (store) => {
       // The clock is 2026-03-01; 90 days earlier is 2025-12-01.
       addDocuments(store, [

@@ -6,7 +6,7 @@
  *   3. feedback: words the best lexical hits share, as a lighter list;
  *   4. fusion: RRF (k = 60, original-query lists 2x, top-rank bonus);
  *   5. expansion: neighbour spreading, thread evidence, time hints, speaker focus;
- *   6. finish: seed 003's modifiers (confidence, activation, recency), filters, an optional
+ *   6. finish: the modifiers (confidence, activation, recency), filters, an optional
  *      reranker, the limit.
  * A collection's profile (profiles.ts) narrows its candidates in every list, scores its
  * hits, and tunes the stages when a query searches it alone. Each stage records its timing;
@@ -18,7 +18,8 @@ import { type Embedder, LAZY_REPAIR_MAX } from './embeddings.js';
 import type { AppliedModifiers } from './modifiers.js';
 import { type SearchMode, searchMode } from './modes.js';
 import { type CollectionProfiles, scopedFilter, soleProfile } from './profiles.js';
-import { contentTerms, sanitizeQuery } from './query-text.js';
+import { sanitizeQuery } from '../text/query.js';
+import { searchTerms } from '../text/terms.js';
 import type { RerankHook } from './rerank.js';
 import { namedSpeakers, withoutSpeakers } from './speakers.js';
 import { expansionStage } from './stages/expansion.js';
@@ -95,7 +96,7 @@ function planQuery(documents: DocumentRepository, request: SearchRequest, mode: 
   const tuning: Tuning = { ...DEFAULT_TUNING, ...sole?.tuning, ...request.tuning };
   const text = sanitizeQuery(request.query).trim();
   if (text === '') return undefined;
-  const terms = sole?.terms ? sole.terms(text) : contentTerms(text);
+  const terms = sole?.terms ? sole.terms(text) : searchTerms(text);
   // A named speaker is matched by speaker, not by the word: most documents that hold a
   // speaker's name are the other people addressing them.
   const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(documents, text) : new Set<string>();

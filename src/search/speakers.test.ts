@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testStore } from '../test-support/store.js';
 import { addDocuments } from './memory.js';
-import { candidatePhrases } from './query-text.js';
 import { search } from './search.js';
 import { focusOnSpeakers, namedSpeakers, speakerFactor, withoutSpeakers } from './speakers.js';
 
@@ -29,13 +28,6 @@ describe('speaker focus rules', () => {
     expect(withoutSpeakers(['mary', 'ann', 'garden'], new Set(['mary ann']))).toEqual(['garden']);
     expect(withoutSpeakers(['alice'], new Set(['alice']))).toEqual(['alice']);
     expect(withoutSpeakers(['alice', 'relax'], new Set())).toEqual(['alice', 'relax']);
-  });
-
-  it('proposes runs of up to three words that neither start nor end with a stop word', () => {
-    expect(candidatePhrases("What did Mary Ann's dog eat?")).toEqual(['Mary', 'Mary Ann', 'Ann', 'Ann s dog', 'dog', 'dog eat', 'eat']);
-    expect(candidatePhrases('the of and')).toEqual([]);
-    expect(candidatePhrases('a b c d e f g h', 3, 4)).toHaveLength(0);
-    expect(candidatePhrases('alpha beta gamma delta', 3, 4)).toHaveLength(4);
   });
 });
 

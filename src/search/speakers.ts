@@ -7,7 +7,7 @@
  * its answer are often said by two people); documents without a speaker are untouched.
  */
 import type { DocumentRepository } from '../store/documents/index.js';
-import { candidatePhrases } from './query-text.js';
+import { candidatePhrases } from '../text/phrases.js';
 
 /** The speakers of stored documents that the query names (lower-cased). */
 export function namedSpeakers(documents: DocumentRepository, query: string): Set<string> {

@@ -3,16 +3,17 @@
  * A file that is not SQLite is reported and never touched.
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../core/errors.js';
 import { type Migration, migrate } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
+import { ensureDir } from '../core/fs.js';
 
 export type Db = Database.Database;
 
-export const BUSY_TIMEOUT_MS = 10_000;
+const BUSY_TIMEOUT_MS = 10_000;
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
 export interface OpenOptions {
@@ -81,7 +82,7 @@ export function explainDatabaseError(err: unknown, path: string): HomunculusErro
   return undefined;
 }
 
-export function isCorruptionError(err: unknown): boolean {
+function isCorruptionError(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
 }
@@ -107,7 +108,7 @@ function nativeBinding(): string | undefined {
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (path !== ':memory:') {
     assertSqliteFile(path);
-    if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+    if (!options.readonly) ensureDir(dirname(path));
   }
   let db: Db;
   try {

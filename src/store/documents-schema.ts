@@ -7,7 +7,7 @@ import type { Migration } from './migrations.js';
 
 /**
  * Only text with CJK characters or code-like tokens enters the trigram index: that is all
- * the trigram list serves (search/query-text.ts), and trigram indexing of plain prose
+ * the trigram list serves (text/trigram.ts), and trigram indexing of plain prose
  * costs more than the word index. Bulk writers set documents.trigram themselves (a JS
  * regex is far cheaper than these GLOBs); rows written by the mirror triggers leave it
  * NULL and the GLOBs decide (COALESCE short-circuits, so a set flag skips them). The

@@ -1,4 +1,4 @@
-/** Episodes (seed 000): notable one-offs below the instinct threshold, kept until they recur. SQL only. */
+/** Episodes: notable one-offs below the instinct threshold, kept until they recur. SQL only. */
 import { type Db, cachedStatement } from './db.js';
 import { type FileRef, fileSuffixPattern } from './sessions.js';
 
@@ -17,7 +17,7 @@ export interface EpisodeRow {
   file_name: string | null;
 }
 
-export type NewEpisode = Omit<EpisodeRow, 'id' | 'file_name'>;
+type NewEpisode = Omit<EpisodeRow, 'id' | 'file_name'>;
 
 export interface EpisodeRepository {
   get(pattern: string): EpisodeRow | undefined;

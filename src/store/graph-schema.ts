@@ -1,5 +1,5 @@
 /**
- * The knowledge graph of seed 003 (Graphiti-style): entities, bi-temporal facts, the ACT-R
+ * The knowledge graph (Graphiti-style): entities, bi-temporal facts, the ACT-R
  * access log, episode references and communities, plus a full-text index over facts.
  *
  * Bi-temporal facts: valid_at / invalid_at say when a fact was true in the world;

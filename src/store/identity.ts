@@ -1,7 +1,7 @@
-/** identity (seed 000): session_count, last_session, promotion timestamps, cluster flags. */
+/** identity: session_count, last_session, promotion timestamps, cluster flags. */
 import { type Db, cachedStatement } from './db.js';
 
-export interface Identity {
+interface Identity {
   session_count: number;
   last_session: string | null;
   promotions: string[];

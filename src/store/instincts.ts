@@ -1,5 +1,6 @@
 /** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { Category } from '../core/domain.js';
+import { words } from '../text/words.js';
 import { type Db, cachedStatement } from './db.js';
 
 export interface InstinctRow {
@@ -25,15 +26,15 @@ export interface InstinctRow {
   file_name: string | null;
 }
 
-export type NewInstinct = Omit<InstinctRow, 'id' | 'promoted_at' | 'promoted_to' | 'file_name' | 'folded_periods' | 'level'> &
+type NewInstinct = Omit<InstinctRow, 'id' | 'promoted_at' | 'promoted_to' | 'file_name' | 'folded_periods' | 'level'> &
   Partial<Pick<InstinctRow, 'level' | 'folded_periods'>>;
 
-export type EventKind = 'create' | 'reinforce' | 'decay' | 'feedback' | 'contradiction' | 'import' | 'alias' | 'promote' | 'raise';
+type EventKind = 'create' | 'reinforce' | 'decay' | 'feedback' | 'contradiction' | 'import' | 'alias' | 'promote' | 'raise';
 
 /** Kinds that record an observation of the pattern (the others change only its score). */
 export const OBSERVATION_KINDS: readonly EventKind[] = ['create', 'reinforce', 'import', 'raise', 'alias'];
 
-export interface InstinctEvent {
+interface InstinctEvent {
   instinct_id: number;
   ts: string;
   kind: EventKind;
@@ -44,7 +45,7 @@ export interface InstinctEvent {
   detail: string;
 }
 
-export interface ListFilter {
+interface ListFilter {
   category?: Category;
   project?: string;
   /** Also include the global '' bucket when a project is given. */
@@ -63,7 +64,7 @@ export interface ListFilter {
 }
 
 /** An instinct matched by its terms: BM25 over key, trigger, action, explain and metadata (lower is better). */
-export interface TermMatch {
+interface TermMatch {
   row: InstinctRow;
   bm25: number;
 }
@@ -85,7 +86,7 @@ export interface InstinctRepository {
   delete(id: number): void;
   list(filter?: ListFilter): InstinctRow[];
   count(filter?: Pick<ListFilter, 'project' | 'includeGlobal' | 'seenSince'>): number;
-  /** Seed 002 syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
+  /** Query syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
   search(query: string, limit?: number): { rows: InstinctRow[]; mode: 'fts' | 'like' };
   /** Instincts holding any of `terms`, best BM25 first. */
   matchTerms(terms: readonly string[], options: { project?: string; excludePromoted?: boolean; limit: number }): TermMatch[];
@@ -115,14 +116,13 @@ export interface InstinctRepository {
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards escaped. */
-export function likePattern(text: string): string {
+function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** Free text as an FTS5 query of quoted terms, for callers that must never hit a syntax error. */
 export function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
-  const terms = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return terms.map((t) => `"${t}"`).join(` ${joiner} `);
+  return [...words(text)].map((t) => `"${t}"`).join(` ${joiner} `);
 }
 
 const UPDATABLE = new Set<keyof InstinctRow>([

@@ -1,4 +1,6 @@
 /** JSON columns: parse defensively so one bad row never breaks a listing. */
+import { isObj } from '../core/fields.js';
+
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (text === null || text === undefined || text === '') return fallback;
   try {
@@ -10,7 +12,7 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
 
 export function parseJsonObject(text: string | null | undefined): Record<string, unknown> {
   const value = parseJson<unknown>(text, {});
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isObj(value) ? value : {};
 }
 
 export function parseStringArray(text: string | null | undefined): string[] {

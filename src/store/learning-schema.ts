@@ -28,7 +28,7 @@ export const learningMigration: Migration = {
       );
       CREATE INDEX pattern_sightings_ts ON pattern_sightings(ts);
 
-      -- Seed 002 effectiveness: what suggest() returned, and the later observe() that confirmed it.
+      -- Effectiveness: what suggest() returned, and the later observe() that confirmed it.
       CREATE TABLE suggestions (
         id INTEGER PRIMARY KEY,
         pattern TEXT NOT NULL,
@@ -40,7 +40,7 @@ export const learningMigration: Migration = {
       CREATE INDEX suggestions_pattern ON suggestions(pattern, confirmed_at, suggested_at);
       CREATE INDEX suggestions_at ON suggestions(suggested_at);
 
-      -- Seed 003 signal tracker log (rolling window).
+      -- Signal tracker log (rolling window).
       CREATE TABLE preference_signals (
         id INTEGER PRIMARY KEY,
         session_id TEXT NOT NULL,
@@ -74,7 +74,7 @@ export const learningMigration: Migration = {
       );
       CREATE INDEX llm_usage_ts ON llm_usage(ts);
 
-      -- Seed 003 tiers: tool usage of archived observations, per month.
+      -- Memory tiers: tool usage of archived observations, per month.
       CREATE TABLE tool_usage_monthly (
         month TEXT NOT NULL,
         project TEXT NOT NULL DEFAULT '',

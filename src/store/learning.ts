@@ -1,9 +1,9 @@
 /** The learning run's own records (learning-schema.ts): pattern sightings, preference signals, runs, suggestions. No rules. */
 import { type Db, cachedStatement } from './db.js';
 
-export type SightingKind = 'pattern' | 'contradiction' | 'file';
+type SightingKind = 'pattern' | 'contradiction' | 'file';
 
-export interface Sighting {
+interface Sighting {
   kind: SightingKind;
   key: string;
   project: string;
@@ -12,7 +12,7 @@ export interface Sighting {
   detail: string;
 }
 
-export interface SignalRow {
+interface SignalRow {
   session_id: string;
   ts: string;
   type: 'explicit' | 'principle' | 'correction';
@@ -21,7 +21,7 @@ export interface SignalRow {
   project: string;
 }
 
-export interface RunRow {
+interface RunRow {
   id: number;
   started_at: string;
   finished_at: string | null;
@@ -30,7 +30,7 @@ export interface RunRow {
   summary: string;
 }
 
-export interface SuggestionStats {
+interface SuggestionStats {
   pattern: string;
   suggested: number;
   confirmed: number;
@@ -50,7 +50,7 @@ export interface LearningRepository {
   pruneSightings(before: string, below: number): number;
 
   addSignal(s: SignalRow): boolean;
-  /** Seed 003's rolling window: keeps the newest `max` signals. */
+  /** The rolling window: keeps the newest `max` signals. */
   trimSignals(max: number): number;
 
   startRun(at: string, pid: number): number;
@@ -61,7 +61,7 @@ export interface LearningRepository {
   countRuns(status: RunRow['status']): number;
 
   addSuggestion(row: { pattern: string; project: string; source: string; suggested_at: string }): void;
-  /** Seed 002: an observe() confirms the most recent unconfirmed suggestion of that pattern. */
+  /** An observe() confirms the most recent unconfirmed suggestion of that pattern. */
   confirmSuggestion(pattern: string, at: string): boolean;
   suggestionStats(since: string): SuggestionStats[];
 }

@@ -42,7 +42,7 @@ export interface ObservationRow {
   processed_at: string | null;
 }
 
-export interface ToolUsageRow {
+interface ToolUsageRow {
   month: string;
   tool: string;
   n: number;
@@ -74,6 +74,27 @@ export interface ObservationRepository {
   toolUsage(project?: string): ToolUsageRow[];
 }
 
+/** The columns a new observation is stored with: its defaults filled in, lists and data as JSON. */
+export function observationColumns(obs: NewObservation): Omit<ObservationRow, 'id' | 'processed_at'> {
+  return {
+    source: obs.source,
+    session_id: obs.session_id,
+    tool_use_id: obs.tool_use_id,
+    ts: obs.ts,
+    event: obs.event ?? 'tool',
+    project: obs.project ?? '',
+    cwd: obs.cwd ?? '',
+    tool: obs.tool ?? '',
+    intent: obs.intent ?? '',
+    input: obs.input ?? '',
+    files: JSON.stringify(obs.files ?? []),
+    outcome: obs.outcome ?? 'ok',
+    error: obs.error ?? '',
+    duration_ms: obs.duration_ms ?? null,
+    data: JSON.stringify(obs.data ?? {}),
+  };
+}
+
 export function createObservationRepository(db: Db): ObservationRepository {
   return {
     insert(obs) {
@@ -82,23 +103,7 @@ export function createObservationRepository(db: Db): ObservationRepository {
         `INSERT INTO observations (source, session_id, tool_use_id, ts, event, project, cwd, tool, intent, input, files, outcome, error, duration_ms, data)
          VALUES (@source, @session_id, @tool_use_id, @ts, @event, @project, @cwd, @tool, @intent, @input, @files, @outcome, @error, @duration_ms, @data)
          ON CONFLICT (source, session_id, tool_use_id) DO NOTHING`,
-      ).run({
-        source: obs.source,
-        session_id: obs.session_id,
-        tool_use_id: obs.tool_use_id,
-        ts: obs.ts,
-        event: obs.event ?? 'tool',
-        project: obs.project ?? '',
-        cwd: obs.cwd ?? '',
-        tool: obs.tool ?? '',
-        intent: obs.intent ?? '',
-        input: obs.input ?? '',
-        files: JSON.stringify(obs.files ?? []),
-        outcome: obs.outcome ?? 'ok',
-        error: obs.error ?? '',
-        duration_ms: obs.duration_ms ?? null,
-        data: JSON.stringify(obs.data ?? {}),
-      });
+      ).run(observationColumns(obs));
       return info.changes > 0;
     },
     count(options = {}) {

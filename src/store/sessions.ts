@@ -1,4 +1,4 @@
-/** Session summaries (seed 000): one row per agent session. SQL only. */
+/** Session summaries: one row per agent session. SQL only. */
 import { type Db, cachedStatement } from './db.js';
 
 export interface SessionRow {
@@ -19,7 +19,7 @@ export interface SessionRow {
 }
 
 /** A session that touched a file (for recall). */
-export interface SessionTouch {
+interface SessionTouch {
   id: string;
   project_name: string;
   started_at: string | null;

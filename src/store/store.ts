@@ -5,7 +5,6 @@
  * can implement them. Calls are synchronous: SQLite answers in microseconds, and the hooks
  * cannot afford a promise per query.
  */
-import { mkdirSync } from 'node:fs';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
@@ -23,8 +22,9 @@ import { type MetaRepository, createMetaRepository } from './meta.js';
 import { type ObservationRepository, createObservationRepository } from './observations.js';
 import { type SessionRepository, createSessionRepository } from './sessions.js';
 import { type UsageRepository, createUsageRepository } from './usage.js';
+import { ensureDir } from '../core/fs.js';
 
-export interface Repositories {
+interface Repositories {
   readonly instincts: InstinctRepository;
   readonly observations: ObservationRepository;
   readonly sessions: SessionRepository;
@@ -52,7 +52,7 @@ export interface Store extends Repositories {
   close(): void;
 }
 
-export interface StoreHealth {
+interface StoreHealth {
   /** 'ok', or what SQLite's quick check found. */
   integrity: string;
   schemaVersion: number;
@@ -60,7 +60,7 @@ export interface StoreHealth {
   journalMode: string;
 }
 
-export interface StoreOptions extends OpenOptions {
+interface StoreOptions extends OpenOptions {
   home?: string;
   clock?: Clock;
 }
@@ -82,7 +82,7 @@ function repositories(db: Db): Repositories {
 
 export function openStore(options: StoreOptions = {}): Store {
   const paths = homePaths(resolveHome(options.home));
-  if (!options.readonly) mkdirSync(paths.home, { recursive: true });
+  if (!options.readonly) ensureDir(paths.home);
   const db = openDatabase(paths.db, options);
   const store: Store = {
     ...repositories(db),

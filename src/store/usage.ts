@@ -1,7 +1,7 @@
 /** Model token usage: every call's tokens, summed by the per-day budget. */
 import { type Db, cachedStatement } from './db.js';
 
-export interface UsageRecord {
+interface UsageRecord {
   ts: string;
   provider: string;
   model: string;

@@ -7,14 +7,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_TOOLS } from './shared.js';
 
-export const AGENTS_DIR = join(TEST_TOOLS, 'agents');
+const AGENTS_DIR = join(TEST_TOOLS, 'agents');
 
 /** npm packages and the binary each installs. */
-export const AGENT_PACKAGES = {
+const AGENT_PACKAGES = {
   claude: { spec: '@anthropic-ai/claude-code@2.1.330', bin: 'claude' },
 } as const;
 
-export type AgentName = keyof typeof AGENT_PACKAGES;
+type AgentName = keyof typeof AGENT_PACKAGES;
 
 /** The installed binary of an agent client, or undefined when the test setup could not install it. */
 export function agentBin(name: AgentName): string | undefined {

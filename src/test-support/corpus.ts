@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface CorpusOptions {
+interface CorpusOptions {
   sessions?: number;
   /** The project directory the sessions ran in. */
   cwd?: string;
@@ -19,7 +19,7 @@ export interface CorpusOptions {
 type Rec = Record<string, unknown>;
 
 /** One session's transcript lines. */
-export function syntheticSession(index: number, options: CorpusOptions = {}): { sessionId: string; lines: string[] } {
+function syntheticSession(index: number, options: CorpusOptions = {}): { sessionId: string; lines: string[] } {
   const cwd = options.cwd ?? '/work/shop';
   const sessionId = `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`;
   const startMs = Date.parse(options.start ?? '2026-03-02T09:00:00Z') + index * 86_400_000;

@@ -6,7 +6,7 @@ import { afterEach } from 'vitest';
 import { fixedClock } from '../core/clock.js';
 import type { Obs } from '../learn/observation.js';
 import type { NewObservation } from '../store/observations.js';
-import { type Store, openStore } from '../store/store.js';
+import { type Store, openStore, withClock } from '../store/store.js';
 
 export type Step =
   | { bash: string; error?: string; exit?: number }
@@ -15,7 +15,7 @@ export type Step =
   | { prompt: string }
   | { wait: number };
 
-export interface SessionOptions {
+interface SessionOptions {
   sessionId?: string;
   start?: string;
   cwd?: string;
@@ -101,13 +101,13 @@ export interface TempStore {
   cleanup(): void;
 }
 
-export function tempStore(now = '2026-03-10T12:00:00Z'): TempStore {
+function tempStore(now = '2026-03-10T12:00:00Z'): TempStore {
   const home = mkdtempSync(join(tmpdir(), 'hom-learn-'));
   const store = openStore({ home, clock: fixedClock(now) });
   return {
     store,
     home,
-    at: (iso) => ({ ...store, clock: fixedClock(iso) }),
+    at: (iso) => withClock(store, fixedClock(iso)),
     cleanup: () => {
       store.close();
       rmSync(home, { recursive: true, force: true });

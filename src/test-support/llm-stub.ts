@@ -5,7 +5,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
@@ -18,7 +18,7 @@ export interface Stub {
   close(): Promise<void>;
 }
 
-export type Reply = { status?: number; json: unknown; delayMs?: number };
+type Reply = { status?: number; json: unknown; delayMs?: number };
 
 export async function startStub(reply: (req: RecordedRequest) => Reply): Promise<Stub> {
   const requests: RecordedRequest[] = [];

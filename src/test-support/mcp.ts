@@ -1,5 +1,7 @@
 /** Connects the official MCP client to the built server, over stdio or HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BIN, cliEnv } from './cli.js';
@@ -18,7 +20,10 @@ export async function connectStdio(home: string, cwd: string): Promise<Connected
 }
 
 /** Starts `homunculus mcp --http --port 0` and waits for the URL it announces on stderr. */
-export async function startHttpServer(home: string, cwd: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startHttpServer(
+  home: string,
+  cwd: string,
+): Promise<{ url: string; token: string; child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0'], {
     env: cliEnv(home),
     cwd,
@@ -38,12 +43,12 @@ export async function startHttpServer(home: string, cwd: string): Promise<{ url:
       child.once('exit', () => done());
       child.kill('SIGTERM');
     });
-  return { url, child, stop };
+  return { url, token: readFileSync(join(home, 'server-token'), 'utf8').trim(), child, stop };
 }
 
-export async function connectHttp(url: string): Promise<Connected> {
+export async function connectHttp(url: string, token: string): Promise<Connected> {
   const client = new Client({ name: 'homunculus-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return { client, close: () => client.close() };
 }
 

@@ -7,9 +7,9 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Turn = { tool: { name: string; input: Record<string, unknown> } } | { text: string };
+type Turn = { tool: { name: string; input: Record<string, unknown> } } | { text: string };
 
-export interface MessagesRequest {
+interface MessagesRequest {
   url: string;
   model: string;
   stream: boolean;
@@ -26,7 +26,7 @@ export interface MessagesStub {
 }
 
 /** The last message holds a tool result: the tool ran and the model gets its output. */
-export function afterToolResult(req: MessagesRequest): boolean {
+function afterToolResult(req: MessagesRequest): boolean {
   const last = req.messages.at(-1)?.content;
   return Array.isArray(last) && last.some((b) => (b as { type?: string }).type === 'tool_result');
 }

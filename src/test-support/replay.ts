@@ -12,7 +12,7 @@ import { type TranscriptEvent, TranscriptReplay } from '../capture/transcript/re
 import type { Store } from '../store/store.js';
 import { REPO_ROOT } from './cli.js';
 
-export interface DeclaredHook {
+interface DeclaredHook {
   event: string;
   matcher?: string;
   command: string;
@@ -39,7 +39,7 @@ export function pluginHooks(): DeclaredHook[] {
 }
 
 /** The declared hooks an event fires: matchers are anchored regular expressions over the tool name, '*' or '' for all. */
-export function hooksFor(declared: readonly DeclaredHook[], event: string, toolName?: string): DeclaredHook[] {
+function hooksFor(declared: readonly DeclaredHook[], event: string, toolName?: string): DeclaredHook[] {
   return declared.filter((d) => {
     if (d.event !== event) return false;
     if (d.matcher === undefined || d.matcher === '*' || d.matcher === '' || toolName === undefined) return true;
@@ -87,7 +87,7 @@ export async function replayInProcess(
   return out;
 }
 
-export interface ProcessRun {
+interface ProcessRun {
   event: string;
   command: string;
   status: number;

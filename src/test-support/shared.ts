@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { locateRuntime } from '../embed/runtime.js';
 import { REPO_ROOT } from './paths.js';
 
-export const SHARED = join(REPO_ROOT, '..', 'shared');
+const SHARED = join(REPO_ROOT, '..', 'shared');
 export const TRANSCRIPTS = join(SHARED, 'data', 'claude-code-transcripts');
 export const TEST_TOOLS = join(REPO_ROOT, '.test-tools');
 /** The ONNX runtime (transformers.js) the test setup installs once, as `embed --install-runtime` would. */

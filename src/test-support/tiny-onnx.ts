@@ -36,7 +36,7 @@ function valueInfo(field: number, name: string, elemType: number, dims: (number 
   return msg(field, [...str(1, name), ...msg(2, msg(1, tensorType))]);
 }
 
-export interface TinyModel {
+interface TinyModel {
   path: string;
   vocab: string[];
   dims: number;

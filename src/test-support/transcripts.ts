@@ -12,7 +12,7 @@ import type { LearnReport } from '../learn/report.js';
 import { type LearnOptions, runLearn } from '../learn/run.js';
 import { renderAfterLearn } from '../view/episodes.js';
 import { type NewObservation } from '../store/observations.js';
-import type { Store } from '../store/store.js';
+import { type Store, withClock } from '../store/store.js';
 
 export interface TranscriptSession {
   sessionId: string;
@@ -22,7 +22,7 @@ export interface TranscriptSession {
   observations: NewObservation[];
 }
 
-export interface ConvertOptions {
+interface ConvertOptions {
   /** Git remote the sessions belong to; the project fingerprint hashes it (else the cwd). */
   remote?: string;
 }
@@ -38,7 +38,7 @@ interface ToolUse {
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const cut = (text: string, max: number): string => (text.length <= max ? text : text.slice(0, max));
 
-export function normaliseRemote(remote: string): string {
+function normaliseRemote(remote: string): string {
   return remote
     .trim()
     .replace(/^[a-z+]+:\/\//i, '')
@@ -49,7 +49,7 @@ export function normaliseRemote(remote: string): string {
     .toLowerCase();
 }
 
-export function projectOf(cwd: string, options: ConvertOptions): { project: string; name: string } {
+function projectOf(cwd: string, options: ConvertOptions): { project: string; name: string } {
   if (options.remote) {
     const norm = normaliseRemote(options.remote);
     return { project: sha256(norm).slice(0, 16), name: basename(norm) };
@@ -66,7 +66,7 @@ function resultText(content: unknown): string {
 }
 
 /** The one-line error summary of the contract: non-empty lines joined, at most 500 characters. */
-export function errorSummary(text: string): string {
+function errorSummary(text: string): string {
   const lines = text
     .replace(/<\/?tool_use_error>/g, '')
     .split('\n')
@@ -297,10 +297,10 @@ export async function replaySessions(
   for (const session of sessions) {
     insertSession(store, session);
     reports.push(
-      await runLearn(
-        { ...store, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) },
-        { render: renderAfterLearn, ...options },
-      ),
+      await runLearn(withClock(store, fixedClock(new Date(Date.parse(session.endedAt) + 60_000))), {
+        render: renderAfterLearn,
+        ...options,
+      }),
     );
   }
   return reports;

@@ -1,6 +1,7 @@
 /**
- * `export` / `import`: a tarball of instincts only (seed 000 privacy: no observations, no
+ * `export` / `import`: a tarball of instincts only (privacy: no observations, no
  * code, no sessions). manifest.json carries the records; the .md files are for people.
+ * Neither carries the examples (excerpts of observations) an instinct keeps at home.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +10,16 @@ import * as tar from 'tar';
 import { z } from 'zod';
 import { CATEGORIES } from '../core/domain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
+import { redact, redactDeep } from '../core/redact.js';
 import { parseJsonObject } from '../store/json.js';
+import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { mergeInstinct } from '../learn/merge.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
+import { ensureDir } from '../core/fs.js';
 
-export const ARCHIVE_FORMAT = 'homunculus-instincts/1';
+const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
 /** Archives written before the confidence score was named `confidence` call it `score`. */
 const renameScore = (raw: unknown): unknown =>
@@ -49,15 +53,31 @@ const manifestSchema = z.object({
   instincts: z.array(archivedInstinct),
 });
 
-export interface ExportResult {
+interface ExportResult {
   file: string;
   instincts: number;
+}
+
+/**
+ * What of an instinct may leave the machine: trigger, action and explanation, redacted
+ * again; its metadata without the examples, which are excerpts of observations.
+ */
+function shareable(row: InstinctRow): InstinctRow {
+  const { examples: _examples, ...metadata } = parseJsonObject(row.metadata);
+  return {
+    ...row,
+    trigger: redact(row.trigger),
+    action: redact(row.action),
+    title: redact(row.title),
+    explain: redact(row.explain),
+    metadata: JSON.stringify(redactDeep(metadata)),
+  };
 }
 
 export async function exportInstincts(store: Store, out?: string): Promise<ExportResult> {
   const now = store.clock.now();
   const file = out ?? join(store.paths.exports, `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`);
-  const rows = store.instincts.list();
+  const rows = store.instincts.list().map(shareable);
   const staging = mkdtempSync(join(tmpdir(), 'homunculus-export-'));
   try {
     const manifest = {
@@ -83,7 +103,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     mkdirSync(join(staging, 'instincts'));
     rows.forEach((r, i) => writeFileSync(join(staging, 'instincts', `${String(i).padStart(5, '0')}.md`), renderInstinctMarkdown(store, r)));
-    mkdirSync(dirname(file), { recursive: true });
+    ensureDir(dirname(file));
     await tar.create({ gzip: true, file, cwd: staging, portable: true }, ['manifest.json', 'instincts']);
     return { file, instincts: rows.length };
   } finally {
@@ -91,7 +111,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
   }
 }
 
-export interface ImportArchiveResult {
+interface ImportArchiveResult {
   imported: number;
   raised: number;
   unchanged: number;

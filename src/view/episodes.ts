@@ -1,10 +1,10 @@
 /**
- * episodes/*.md in seed 000's format (date, type: episode, project, tags, then a title and
+ * episodes/*.md in the readable format (date, type: episode, project, tags, then a title and
  * the story), regenerated from the episodes table; files of removed (promoted) episodes go.
  */
-import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileIfChanged } from '../core/fs.js';
+import { writeFileIfChanged, ensureDir } from '../core/fs.js';
 import { slugify } from '../core/text.js';
 import { parseStringArray } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -12,7 +12,7 @@ import type { EpisodeRow } from '../store/episodes.js';
 import { renderFrontmatter } from '../core/frontmatter.js';
 import { renderAll, renderChanged } from './render.js';
 
-export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {
+function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): string {
   return renderFrontmatter(
     {
       date: row.date,
@@ -31,7 +31,7 @@ export function renderEpisodeMarkdown(row: EpisodeRow, projectName: string): str
 /** Brings episodes/ in line with the table; returns how many files were written. */
 export function renderEpisodes(store: Store): number {
   const dir = store.paths.episodes;
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const rows = store.episodes.list();
   const names = store.observations.projectNames();
   const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));

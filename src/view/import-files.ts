@@ -1,4 +1,4 @@
-/** `import-files DIR`: instinct .md files in seed 000's format, from the file-based tools. */
+/** `import-files DIR`: instinct .md files in the readable format, from the file-based tools. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseInstant } from '../core/clock.js';
@@ -11,12 +11,12 @@ import { parseFrontmatter } from '../core/frontmatter.js';
 
 const PREFIX_BY_DOMAIN: Record<string, string> = { debugging: 'fix', tooling: 'seq', git: 'seq', testing: 'seq' };
 
-export interface FileProblem {
+interface FileProblem {
   file: string;
   reason: string;
 }
 
-export interface ImportFilesResult {
+interface ImportFilesResult {
   imported: number;
   raised: number;
   unchanged: number;
@@ -38,7 +38,7 @@ function instant(value: unknown, field: string): string | undefined {
 }
 
 /** Parses one instinct file; throws with the reason when it cannot be used. */
-export function parseInstinctFile(content: string, fileName: string): IncomingInstinct {
+function parseInstinctFile(content: string, fileName: string): IncomingInstinct {
   const { data, body } = parseFrontmatter(content);
   const trigger = text(data.trigger);
   const action = text(data.action);

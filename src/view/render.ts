@@ -1,10 +1,10 @@
 /**
- * The readable view of seed 000 under the home directory, regenerated from the database
+ * The readable view under the home directory, regenerated from the database
  * (the source of truth): instincts/personal/*.md, convictions.md, identity.json.
  */
-import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileIfChanged } from '../core/fs.js';
+import { writeFileIfChanged, ensureDir } from '../core/fs.js';
 import { slugify } from '../core/text.js';
 import { parseJsonObject } from '../store/json.js';
 import { type InstinctRow } from '../store/instincts.js';
@@ -13,7 +13,7 @@ import { listConvictions } from '../learn/evolve.js';
 import { toView } from '../learn/records.js';
 import { renderFrontmatter } from '../core/frontmatter.js';
 
-export function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
+function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
   const base = slugify(row.key);
   const name = `${base}.md`;
   return taken.has(name) ? `${base}-${row.id}.md` : name;
@@ -57,9 +57,9 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
 }
 
 /** Renders the given instincts (all when omitted), removing files of instincts that no longer exist. */
-export function renderInstincts(store: Store, only?: readonly string[]): number {
+function renderInstincts(store: Store, only?: readonly string[]): number {
   const dir = store.paths.instincts;
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const rows = store.instincts.list();
   const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
   const wanted = only ? new Set(only) : undefined;
@@ -82,7 +82,7 @@ export function renderInstincts(store: Store, only?: readonly string[]): number 
   return written;
 }
 
-export function renderConvictions(store: Store): boolean {
+function renderConvictions(store: Store): boolean {
   // prettier-ignore
   const lines = [
     '# Convictions',
@@ -101,9 +101,9 @@ export function renderIdentity(store: Store): boolean {
   return writeFileIfChanged(store.paths.identity, `${JSON.stringify(store.identity.read(), null, 2)}\n`);
 }
 
-export function ensureLayout(store: Store): void {
+function ensureLayout(store: Store): void {
   const p = store.paths;
-  for (const dir of [p.instincts, p.sessions, p.episodes, p.exports, p.logs]) mkdirSync(dir, { recursive: true });
+  for (const dir of [p.instincts, p.sessions, p.episodes, p.exports, p.logs]) ensureDir(dir);
   if (!existsSync(p.convictions)) renderConvictions(store);
   if (!existsSync(p.identity)) renderIdentity(store);
 }

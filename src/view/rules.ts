@@ -1,5 +1,5 @@
 /**
- * Learned rules rendered for every agent's rule file (seed 002 exports): CLAUDE.md,
+ * Learned rules rendered for every agent's rule file (the MCP contract's exports): CLAUDE.md,
  * AGENTS.md (Codex), .cursorrules, .windsurfrules and SKILL.md, plus idempotent injection
  * between markers and the reverse parse of backtick-wrapped patterns.
  */
@@ -14,7 +14,7 @@ import type { InstinctView } from '../learn/records.js';
 export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'>;
 
 export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+type Platform = (typeof PLATFORMS)[number];
 export const RULE_FORMATS = ['claude-md', 'agents-md', 'cursorrules', 'windsurfrules', 'skill'] as const;
 export type RuleFormat = (typeof RULE_FORMATS)[number];
 
@@ -102,7 +102,7 @@ export function countRuleBullets(markdown: string): number {
   return (markdown.match(/^- `[^`]+`/gm) ?? []).length;
 }
 
-export interface InjectResult {
+interface InjectResult {
   target: string;
   rule_count: number;
   changed: boolean;
@@ -134,7 +134,7 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   return { target, rule_count: ruleCount, changed: true };
 }
 
-export interface ParsedPattern {
+interface ParsedPattern {
   pattern: string;
   category: Category;
   /** The count the line states, if any. */
@@ -144,7 +144,7 @@ export interface ParsedPattern {
 
 /**
  * Finds backtick-wrapped `prefix:body` patterns, one per line, with a count such as "(12)",
- * "x12", "12x", "evidence: 12" or "confidence: 12" (seed 002's word for the count) and the explain text after a dash or colon.
+ * "x12", "12x", "evidence: 12" or "confidence: 12" (the MCP contract's word for the count) and the explain text after a dash or colon.
  * A backticked word:thing that is not a valid pattern counts as skipped.
  */
 export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]; skipped: number } {

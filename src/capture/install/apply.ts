@@ -3,10 +3,10 @@
  * we created it) goes to the install state under the Homunculus home; every file is checked
  * before the first write, and a failure part-way puts back what was already written.
  */
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/fs.js';
+import { writeFileAtomic, ensureDir } from '../../core/fs.js';
 import type { FileChange, Plan } from './plan.js';
 import type { InstallRecord, InstallState } from './state.js';
 
@@ -52,7 +52,7 @@ function remember(state: InstallState, c: FileChange, undo: (() => void)[]): voi
   const known = state.get(c.file);
   let record: InstallRecord | undefined;
   if (c.before === undefined) {
-    mkdirSync(dirname(c.file), { recursive: true });
+    ensureDir(dirname(c.file));
     record = { file: c.file, created: true };
   } else if (!known || !containsOurs(c.before)) {
     // Ours was removed by hand since: the text now is the original to give back.

@@ -5,7 +5,7 @@ import { CLI_ENTRY } from '../../core/entry.js';
 import { INSTALL_COMMAND } from '../../core/package.js';
 
 /** Quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
+function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
 }
@@ -34,7 +34,7 @@ function realPath(path: string): string {
   }
 }
 
-export interface HookPrefix {
+interface HookPrefix {
   /** What every hook command starts with, e.g. `homunculus` or `/usr/bin/node /clone/dist/cli/bin.js`. */
   prefix: string;
   /** Says how the prefix was chosen when the user may want to know (another installation, or no PATH entry). */

@@ -4,7 +4,8 @@
  * is, and a second merge changes nothing.
  */
 import { isHomunculusHookCommand } from './command.js';
-import { type Json, invalid, isObj } from './json-file.js';
+import { isObj } from '../../core/fields.js';
+import { type Json, invalid } from './json-file.js';
 import type { HookSpec, Target } from './targets.js';
 
 /** Our hook entry as the agent's format wants it. */

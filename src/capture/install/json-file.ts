@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { HomunculusError } from '../../core/errors.js';
+import { type Obj, isObj } from '../../core/fields.js';
 
-export type Json = Record<string, unknown>;
-export const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+export type Json = Obj;
 
 /** A settings file whose shape we cannot merge into. */
 export function invalid(file: string, what: string): HomunculusError {

@@ -1,7 +1,8 @@
 /** Our MCP server in an agent's JSON settings: added beside the others, and taken out again. */
-import { type Json, invalid, isObj } from './json-file.js';
+import { isObj } from '../../core/fields.js';
+import { type Json, invalid } from './json-file.js';
 
-export const MCP_NAME = 'homunculus';
+const MCP_NAME = 'homunculus';
 
 /** Our MCP server entry: `node bin.js mcp`. */
 export function mcpEntry(prefixWords: readonly string[], format: 'claude-json' | 'json'): Json {

@@ -13,7 +13,7 @@ import { mcpEntry, mergeMcp, removeMcp } from './mcp-settings.js';
 import type { InstallState } from './state.js';
 import type { Target } from './targets.js';
 
-export type FileAction = 'create' | 'update' | 'unchanged' | 'remove' | 'restore';
+type FileAction = 'create' | 'update' | 'unchanged' | 'remove' | 'restore';
 
 export interface FileChange {
   file: string;

@@ -5,9 +5,9 @@
  * `<file>.homunculus-created` there; they are still read, and removed once replaced.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../core/fs.js';
+import { writeFileAtomic, ensureDir } from '../../core/fs.js';
 
 const LEGACY_BACKUP = '.homunculus-backup';
 const LEGACY_CREATED = '.homunculus-created';
@@ -61,7 +61,7 @@ export class InstallState {
   }
 
   put(record: InstallRecord): void {
-    mkdirSync(this.dir, { recursive: true });
+    ensureDir(this.dir);
     writeFileAtomic(this.recordPath(record.file), `${JSON.stringify(record)}\n`);
     this.removeLegacy(record.file);
   }

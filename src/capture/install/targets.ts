@@ -1,6 +1,6 @@
 /**
  * Where each agent keeps its hooks and MCP servers, and which hooks Homunculus adds there.
- * Claude Code's async flags follow seed 000: observe, start and recall run in the
+ * Claude Code's async flags: observe, start and recall run in the
  * background; prompt and stop run in line.
  */
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ export interface HookSpec {
   timeout?: number;
 }
 
-export type McpFormat = 'claude-json' | 'json' | 'codex-toml';
+type McpFormat = 'claude-json' | 'json' | 'codex-toml';
 
 export interface Target {
   agent: Agent;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseCommand, isNoiseCommand, splitCommands } from './command.js';
+import { baseCommand, isNoiseCommand } from './command.js';
 import { exitCodeFrom, isBlockedError, summariseError } from './outcome.js';
 import { toolKind } from './tool-kind.js';
 
@@ -22,16 +22,6 @@ describe('toolKind', () => {
 });
 
 describe('shell commands', () => {
-  it('splits at operators outside quotes', () => {
-    expect(splitCommands(`cd /x && go test ./... | tail -5; echo "a && b" || true`)).toEqual([
-      'cd /x',
-      'go test ./...',
-      'tail -5',
-      'echo "a && b"',
-      'true',
-    ]);
-  });
-
   it('finds the base command, skipping cd, env assignments and wrappers', () => {
     expect(baseCommand('cd repo && git -C sub commit -m "x"')).toBe('git commit');
     expect(baseCommand('FOO=1 BAR=2 npm run build')).toBe('npm run');

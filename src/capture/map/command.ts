@@ -2,6 +2,7 @@
  * Shell command lines: split into simple commands, reduced to a base command ("git commit",
  * "go test"), and told apart from noise (commands that only look around). Pure functions.
  */
+import { shellWords, splitShell } from '../../core/shell.js';
 
 /** Commands that only look around: recorded only when they fail. */
 // prettier-ignore
@@ -33,51 +34,12 @@ const MULTIPLEXERS = new Set([
   'aws', 'gcloud', 'az', 'just', 'task', 'nx', 'turbo', 'composer', 'mix', 'swift', 'flutter', 'dart', 'rustup', 'conda',
 ]);
 
-/** Splits a shell command line into simple commands at ;, &&, ||, | and newlines, outside quotes. */
-export function splitCommands(commandLine: string): string[] {
-  const command = commandLine.replace(/\\\r?\n/g, ' ');
-  const parts: string[] = [];
-  let current = '';
-  let quote: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i] as string;
-    if (quote) {
-      if (ch === '\\' && quote === '"' && i + 1 < command.length) {
-        current += ch + (command[++i] as string);
-        continue;
-      }
-      if (ch === quote) quote = undefined;
-      current += ch;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
-      quote = ch;
-      current += ch;
-      continue;
-    }
-    if (ch === ';' || ch === '\n' || ch === '|' || (ch === '&' && command[i + 1] === '&')) {
-      if (ch === '&' || (ch === '|' && command[i + 1] === '|')) i++;
-      if (current.trim()) parts.push(current.trim());
-      current = '';
-      continue;
-    }
-    current += ch;
-  }
-  if (current.trim()) parts.push(current.trim());
-  return parts;
-}
-
-/** Words of one simple command, quotes removed (enough to find its program and subcommand). */
-export function words(simple: string): string[] {
-  const out: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (const m of simple.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
-  return out;
-}
+/** The simple commands of a command line, as typed. */
+const simpleCommands = (commandLine: string): string[] => splitShell(commandLine).map((s) => s.text);
 
 /** The program and, for multiplexers, subcommand of one simple command: "git commit", "go test", "pytest". */
-export function baseOf(simple: string): string {
-  const w = words(simple.replace(/^[({\s]+/, ''));
+function baseOf(simple: string): string {
+  const w = shellWords(simple.replace(/^[({\s]+/, ''));
   let i = 0;
   // Skip VAR=value prefixes and wrappers (sudo, time, env X=1, timeout 10).
   for (;;) {
@@ -137,7 +99,7 @@ function stripGrammar(simple: string): string {
 
 /** The base command of a whole command line: the first simple command that is not set-up or grammar. */
 export function baseCommand(command: string): string {
-  const parts = splitCommands(command).map(stripGrammar).filter(Boolean);
+  const parts = simpleCommands(command).map(stripGrammar).filter(Boolean);
   for (const part of parts) {
     const base = baseOf(part);
     if (base && !SETUP.has(base)) return base;
@@ -160,7 +122,7 @@ function isNoiseSimple(simple: string): boolean {
     const sub = base.slice(4);
     if (NOISE_GIT.has(sub)) return true;
     // `git branch`, `git remote -v`, `git tag` with no target only list.
-    const args = words(simple).filter((x) => !x.startsWith('-'));
+    const args = shellWords(simple).filter((x) => !x.startsWith('-'));
     if ((sub === 'branch' || sub === 'remote' || sub === 'tag') && args.length <= 2) return true;
   }
   return false;
@@ -168,6 +130,6 @@ function isNoiseSimple(simple: string): boolean {
 
 /** A successful command line made only of looking-around commands (cat, ls, git status ...). */
 export function isNoiseCommand(command: string): boolean {
-  const parts = splitCommands(command).map(stripGrammar).filter(Boolean);
+  const parts = simpleCommands(command).map(stripGrammar).filter(Boolean);
   return parts.length > 0 && parts.every(isNoiseSimple);
 }

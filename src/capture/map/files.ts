@@ -1,5 +1,5 @@
 /** The files a tool call names, made absolute against the call's directory without touching the filesystem. */
-import { type Obj, nonBlank } from '../fields.js';
+import { type Obj, nonBlank } from '../../core/fields.js';
 import type { ToolKind } from './tool-kind.js';
 
 /** Files named in an apply_patch body ("*** Update File: path"). */

@@ -1,10 +1,13 @@
 /**
  * How a tool call ended: ok, error or blocked (a person or a hook refused it), with its exit
  * code, a one-line summary of its error and its duration, read from whatever the agent sent.
- * Pure functions; the error text is redacted later (redact.ts), like every stored field.
+ * Pure functions. The error text is redacted before it is summarised, so the summary never
+ * keeps a secret whose context the summary would drop; it is redacted again with every
+ * stored field (redact.ts).
  */
 import type { Outcome } from '../../store/observations.js';
-import { asObject, nonBlank, num } from '../fields.js';
+import { asObject, nonBlank, num } from '../../core/fields.js';
+import { redact } from '../../core/redact.js';
 
 /** Tool errors that mean the call never ran because a person or a hook refused it. */
 const BLOCKED = [
@@ -48,9 +51,9 @@ export function summariseError(text: string): string {
   return summary.replace(/\s+/g, ' ').trim();
 }
 
-export interface ResultFacts {
+interface ResultFacts {
   outcome: Outcome;
-  /** The one-line summary of what went wrong ('' when nothing did), not yet redacted. */
+  /** The one-line summary of what went wrong ('' when nothing did), made from redacted text. */
   error: string;
   exitCode?: number;
 }
@@ -75,7 +78,7 @@ export function resultFacts(call: CallResult): ResultFacts {
   const message = call.error ?? responseError ?? nonBlank(response.stderr) ?? (response.interrupted === true ? 'interrupted' : 'failed');
   return {
     outcome: isBlockedError(message) ? 'blocked' : 'error',
-    error: summariseError(message),
+    error: summariseError(redact(message)),
     ...(code !== undefined ? { exitCode: code } : {}),
   };
 }

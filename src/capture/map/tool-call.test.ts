@@ -25,7 +25,7 @@ const record = (c: ToolCall) => {
   return redactObservation(m.observation);
 };
 
-describe('mapping a tool call: per-tool context of seed 000', () => {
+describe('mapping a tool call: per-tool context', () => {
   it('Bash: command as input, description as intent, base command and exit code', () => {
     const o = record(
       call({

@@ -1,12 +1,12 @@
 /**
  * The one mapping from an agent's tool call (its input and its result) to an observation,
- * shared by the live hooks and the transcript import: seed 000's per-tool context (the
- * input worth storing, the intent, data for the miners), the files, the outcome. Pure. The
- * text it returns is raw: build.ts passes it through redact.ts before anything stores it.
+ * shared by the live hooks and the transcript import: the per-tool context (the
+ * input worth storing, the intent, data for the miners), the files, the outcome. Pure. It
+ * maps a call build.ts has already redacted, and build.ts redacts what it returns again.
  */
 import type { ProjectInfo } from '../../core/project.js';
 import type { NewObservation } from '../../store/observations.js';
-import { type Obj, asObject, nonBlank } from '../fields.js';
+import { type Obj, asObject, nonBlank } from '../../core/fields.js';
 import { baseCommand, isNoiseCommand } from './command.js';
 import { absolutePath, fileData, filePaths } from './files.js';
 import { type CallResult, durationOf, resultFacts } from './outcome.js';
@@ -43,7 +43,7 @@ export function shellCommand(input: Obj): string {
   return '';
 }
 
-/** What a tool call did, in seed 000's per-tool terms: the input worth storing, the intent the agent gave, data for the miners. */
+/** What a tool call did, in per-tool terms: the input worth storing, the intent the agent gave, data for the miners. */
 function summarise(kind: ToolKind, tool: string, input: Obj, files: readonly string[]): CallSummary {
   const description = nonBlank(input.description) ?? nonBlank(input.instruction) ?? nonBlank(input.explanation) ?? '';
   switch (kind) {
@@ -82,8 +82,8 @@ function summarise(kind: ToolKind, tool: string, input: Obj, files: readonly str
   }
 }
 
-/** An observation (not yet redacted), or the reason the call is noise. */
-export type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
+/** An observation (redacted again before it is stored), or the reason the call is noise. */
+type Mapped = { kind: 'record'; observation: NewObservation } | { kind: 'noise'; reason: string };
 
 export function mapToolCall(call: ToolCall): Mapped {
   const kind = toolKind(call.tool);

@@ -10,7 +10,7 @@ import { recordLifecycle } from '../record.js';
 import { archiveSessions, renderSessionFile } from './files.js';
 import { type SavedSession, upsertSession } from './summary.js';
 
-export interface ClosedTurn {
+interface ClosedTurn {
   /** The session ended, rather than a turn. */
   ending: boolean;
   /** Undefined when the session has no observations at all. */

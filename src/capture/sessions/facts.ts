@@ -1,5 +1,5 @@
 /**
- * What a session's observations say about it (seed 000's session summary): tools used and
+ * What a session's observations say about it (the session summary): tools used and
  * how often, files changed, errors, prompts, and the deterministic summary paragraph. Pure.
  */
 import { truncate } from '../../core/text.js';
@@ -7,7 +7,7 @@ import { parseStringArray } from '../../store/json.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { CHANGING_KINDS, toolKind } from '../map/tool-kind.js';
 
-export interface SessionFacts {
+interface SessionFacts {
   startedAt: string;
   endedAt: string;
   toolCounts: Record<string, number>;

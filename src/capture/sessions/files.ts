@@ -1,13 +1,13 @@
 /**
- * Session files: sessions/*.md with seed 000's frontmatter (date, project, directory,
+ * Session files: sessions/*.md with the frontmatter (date, project, directory,
  * session_id, tools_used, continues_from), tool frequencies and files touched. Files of
- * sessions older than 30 days move to sessions/_archived/ (seed 003's T2 expiry).
+ * sessions older than 30 days move to sessions/_archived/ (T2 expiry).
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY_MS } from '../../core/clock.js';
 import { renderFrontmatter } from '../../core/frontmatter.js';
-import { writeFileIfChanged } from '../../core/fs.js';
+import { writeFileIfChanged, ensureDir } from '../../core/fs.js';
 import { parseStringArray } from '../../store/json.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
@@ -24,7 +24,7 @@ export function sessionFileName(startedAt: string, sessionId: string): string {
 const relative = (file: string, dir: string): string =>
   dir && file.startsWith(`${dir.replace(/\/+$/, '')}/`) ? file.slice(dir.replace(/\/+$/, '').length + 1) : file;
 
-/** Pure: the sessions/*.md text of seed 000. */
+/** Pure: the sessions/*.md text. */
 export function renderSessionMarkdown(row: SessionRow, previousFile?: string): string {
   const counts = JSON.parse(row.tool_counts) as Record<string, number>;
   const tools = parseStringArray(row.tools_used);
@@ -57,7 +57,7 @@ export function renderSessionMarkdown(row: SessionRow, previousFile?: string): s
   );
 }
 
-/** Seed 003's T2 expiry: files of sessions that ended more than this many days ago live in sessions/_archived/. */
+/** The T2 expiry: files of sessions that ended more than this many days ago live in sessions/_archived/. */
 export const SESSION_ARCHIVE_DAYS = 30;
 export const ARCHIVED_DIR = '_archived';
 
@@ -98,7 +98,7 @@ export function archiveSessions(store: Store): number {
   for (const row of rows) {
     const live = join(store.paths.sessions, fileNameOf(row));
     if (!existsSync(live)) continue;
-    mkdirSync(archive, { recursive: true });
+    ensureDir(archive);
     renameSync(live, join(archive, fileNameOf(row)));
     moved++;
   }

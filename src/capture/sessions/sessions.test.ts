@@ -58,7 +58,7 @@ describe('session facts and text', () => {
     expect(sessionFileName('2026-02-07T13:14:48Z', '../../')).toBe('2026-02-07T131448Z-session.md');
   });
 
-  it('renders seed 000 frontmatter that parses back', () => {
+  it('renders frontmatter that parses back', () => {
     const md = renderSessionMarkdown(
       {
         id: 's1',
@@ -94,7 +94,7 @@ describe('session facts and text', () => {
   });
 });
 
-describe('session archive (seed 003 T2 expiry)', () => {
+describe('session archive (T2 expiry)', () => {
   const session = (id: string, endedAt: string): SessionRow => ({
     id,
     source: 'claude-code',

@@ -1,15 +1,17 @@
 /**
- * Session summaries (seed 000): one row per session, upserted from its observations at
+ * Session summaries: one row per session, upserted from its observations at
  * every stop, so a session's summary grows with it; the session is counted once, when its
  * row is created.
  */
 import type { ProjectInfo } from '../../core/project.js';
+import { redact } from '../../core/redact.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
 import { sessionFacts, summaryText } from './facts.js';
+import { shortText } from '../redact.js';
 import { sessionFileName } from './files.js';
 
-export interface SessionEndInput {
+interface SessionEndInput {
   source: string;
   sessionId: string;
   cwd: string;
@@ -43,14 +45,15 @@ export function upsertSession(store: Store, input: SessionEndInput): SavedSessio
       id: input.sessionId,
       source: input.source,
       project: input.project.fingerprint,
-      project_name: input.project.name,
-      cwd: input.cwd || existing?.cwd || '',
+      project_name: redact(input.project.name),
+      cwd: redact(input.cwd) || existing?.cwd || '',
       started_at: startedAt,
       ended_at: existing?.ended_at && existing.ended_at > facts.endedAt ? existing.ended_at : facts.endedAt,
       tools_used: JSON.stringify(facts.toolsUsed),
       tool_counts: JSON.stringify(facts.toolCounts),
       files_touched: JSON.stringify(facts.filesTouched),
-      summary: summaryText(facts, input.title),
+      // The title comes from the transcript as written; the rest from redacted observations.
+      summary: redact(summaryText(facts, input.title ? shortText(input.title) : undefined)),
       continues_from: previous ?? null,
       transcript_path: input.transcriptPath ?? existing?.transcript_path ?? null,
       file_name: existing?.file_name ?? sessionFileName(startedAt, input.sessionId),

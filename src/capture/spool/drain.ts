@@ -8,7 +8,7 @@ import type { NewObservation } from '../../store/observations.js';
 import type { Store } from '../../store/store.js';
 import { spoolDir } from './write.js';
 
-export interface DrainResult {
+interface DrainResult {
   files: number;
   inserted: number;
   duplicates: number;

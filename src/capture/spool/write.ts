@@ -5,9 +5,10 @@
  * the learning run drain the spool into the observations table; inserts are idempotent, so
  * two drains at once, or a replayed hook, never count an observation twice.
  */
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewObservation } from '../../store/observations.js';
+import { ensureDir } from '../../core/fs.js';
 
 export const spoolDir = (home: string): string => join(home, 'spool');
 
@@ -23,7 +24,7 @@ export function spoolObservation(home: string, observation: NewObservation): str
     writeFileSync(tmp, line);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
     writeFileSync(tmp, line);
   }
   const path = join(dir, name);

@@ -13,14 +13,14 @@ import { type SavedSession, upsertSession } from '../sessions/summary.js';
 import { drainSpool } from '../spool/drain.js';
 import { type FilePlan, planFile } from './plan.js';
 
-export interface ImportProgress {
+interface ImportProgress {
   file: string;
   filesDone: number;
   filesTotal: number;
   observations: number;
 }
 
-export interface ImportResult {
+interface ImportResult {
   files: number;
   imported_files: number;
   unchanged_files: number;
@@ -37,7 +37,7 @@ export interface ImportResult {
   records_by_type: Record<string, number>;
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   /** Re-read files already imported (the result is the same; nothing is added twice). */
   force?: boolean;
   onProgress?: (p: ImportProgress) => void;

@@ -1,5 +1,5 @@
 /** What a transcript's user records hold: a typed prompt (or not), and the text of a tool result. */
-import { type Obj, isObj } from '../fields.js';
+import { type Obj, isObj } from '../../core/fields.js';
 
 /** Slash commands handled by the client itself: they never reach the model or UserPromptSubmit. */
 // prettier-ignore

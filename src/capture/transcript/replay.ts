@@ -10,7 +10,7 @@
  * pr-link. Only user and assistant records carry observations; summary gives the title.
  */
 import type { HookName } from '../agents.js';
-import { type Obj, isObj, str } from '../fields.js';
+import { type Obj, isObj, str } from '../../core/fields.js';
 import { resultText, typedPrompt } from './records.js';
 
 export interface TranscriptEvent {
@@ -31,7 +31,7 @@ export interface TranscriptStats {
   title?: string;
 }
 
-export const emptyStats = (): TranscriptStats => ({
+const emptyStats = (): TranscriptStats => ({
   lines: 0,
   malformed: 0,
   byType: {},
@@ -161,15 +161,4 @@ export class TranscriptReplay {
       yield { hook: 'stop', payload: { ...this.base(), hook_event_name: 'SessionEnd', reason: 'transcript', timestamp: this.lastTs } };
     }
   }
-}
-
-/** Every event of a whole transcript held in memory. */
-export function* transcriptEvents(
-  lines: Iterable<string>,
-  transcriptPath: string,
-  stats: TranscriptStats = emptyStats(),
-): Generator<TranscriptEvent> {
-  const replay = new TranscriptReplay(transcriptPath, stats);
-  for (const line of lines) yield* replay.feed(line);
-  yield* replay.finish();
 }

@@ -19,11 +19,7 @@ import type { AddFactResult } from '../../graph/add-fact.js';
 import type { Fact } from '../../graph/facts.js';
 import { ENTITY_TYPES, RELATIONS } from '../../graph/ontology.js';
 import { table } from '../output.js';
-import { num, runOperation } from '../run.js';
-
-type Opts = Record<string, string | boolean | undefined>;
-
-const str = (o: Opts, key: string): string | undefined => (typeof o[key] === 'string' ? (o[key] as string) : undefined);
+import { type Options, num, runOperation, stringOption } from '../run.js';
 
 function factLine(f: Fact): string {
   return `${f.source} ${f.relation} ${f.target}: ${f.description}`;
@@ -61,9 +57,7 @@ function describeAdd(r: AddFactResult): string {
 
 const ID = { id: '<id>' };
 
-export function registerGraphCommands(program: Command): void {
-  const graph = program.command('graph').description('The knowledge graph: entities, bi-temporal facts, dream cycle, communities');
-
+function addCommand(graph: Command): void {
   graph
     .command('add')
     .description('Add a fact (deduplicated, merged or superseding an older value as the graph decides)')
@@ -77,22 +71,24 @@ export function registerGraphCommands(program: Command): void {
     .option('--valid-at <instant>', 'when it became true (ISO-8601; default now)')
     .option('--project <fingerprint>', 'project fingerprint ("" = global)', '')
     .option('--correction', 'a user correction (decays more slowly)')
-    .action(async (source: string, relation: string, target: string, o: Opts, cmd: Command) => {
+    .action(async (source: string, relation: string, target: string, o: Options, cmd: Command) => {
       const input = {
         source,
-        sourceType: str(o, 'sourceType'),
+        sourceType: stringOption(o, 'sourceType'),
         relation,
         target,
-        targetType: str(o, 'targetType'),
-        description: str(o, 'description'),
-        confidence: num(str(o, 'confidence')),
-        validAt: str(o, 'validAt'),
-        project: str(o, 'project'),
+        targetType: stringOption(o, 'targetType'),
+        description: stringOption(o, 'description'),
+        confidence: num(stringOption(o, 'confidence')),
+        validAt: stringOption(o, 'validAt'),
+        project: stringOption(o, 'project'),
         correction: o.correction === true,
       };
       await runOperation(cmd, addFact, input, describeAdd, { names: { source: '<source>', relation: '<relation>', target: '<target>' } });
     });
+}
 
+function factsCommand(graph: Command): void {
   graph
     .command('facts')
     .description('List current facts, or travel in time: --at (what was true then), --known-at (what the graph held then)')
@@ -102,23 +98,25 @@ export function registerGraphCommands(program: Command): void {
     .option('--relation <relation>', 'only this relation')
     .option('--project <fingerprint>', 'only this project ("" = global facts)')
     .option('--limit <n>', 'maximum rows', '100')
-    .action(async (o: Opts, cmd: Command) => {
+    .action(async (o: Options, cmd: Command) => {
       const input = {
-        at: str(o, 'at'),
-        knownAt: str(o, 'knownAt'),
-        entity: str(o, 'entity'),
-        relation: str(o, 'relation'),
-        project: str(o, 'project'),
-        limit: num(str(o, 'limit')),
+        at: stringOption(o, 'at'),
+        knownAt: stringOption(o, 'knownAt'),
+        entity: stringOption(o, 'entity'),
+        relation: stringOption(o, 'relation'),
+        project: stringOption(o, 'project'),
+        limit: num(stringOption(o, 'limit')),
       };
       await runOperation(cmd, listFacts, input, (r) => factTable(r.facts));
     });
+}
 
+function showCommand(graph: Command): void {
   graph
     .command('show')
     .description('One fact with its history (reconsolidations) and what superseded it')
     .argument('<id>', 'fact id')
-    .action(async (id: string, _o: Opts, cmd: Command) => {
+    .action(async (id: string, _o: Options, cmd: Command) => {
       await runOperation(
         cmd,
         showFact,
@@ -133,15 +131,19 @@ export function registerGraphCommands(program: Command): void {
         { names: ID },
       );
     });
+}
 
+function timelineCommand(graph: Command): void {
   graph
     .command('timeline')
     .description('Every fact about an entity, current or not, in the order they became true')
     .argument('<entity>', 'entity name or id')
-    .action(async (entity: string, _o: Opts, cmd: Command) => {
+    .action(async (entity: string, _o: Options, cmd: Command) => {
       await runOperation(cmd, timeline, { entity }, (r) => factTable(r.facts), { names: { entity: '<entity>' } });
     });
+}
 
+function supersedeCommand(graph: Command): void {
   graph
     .command('supersede')
     .description('Close a fact in both time dimensions, optionally recording its replacement')
@@ -151,14 +153,14 @@ export function registerGraphCommands(program: Command): void {
     .option('--relation <relation>', 'replacement relation')
     .option('--invalid-at <instant>', 'when the old fact stopped being true (default: the replacement valid time, else now)')
     .option('--valid-at <instant>', 'when the replacement became true (default now)')
-    .action(async (id: string, o: Opts, cmd: Command) => {
+    .action(async (id: string, o: Options, cmd: Command) => {
       const input = {
         id: num(id),
-        description: str(o, 'description'),
-        target: str(o, 'target'),
-        relation: str(o, 'relation'),
-        invalidAt: str(o, 'invalidAt'),
-        validAt: str(o, 'validAt'),
+        description: stringOption(o, 'description'),
+        target: stringOption(o, 'target'),
+        relation: stringOption(o, 'relation'),
+        invalidAt: stringOption(o, 'invalidAt'),
+        validAt: stringOption(o, 'validAt'),
       };
       await runOperation(
         cmd,
@@ -169,36 +171,42 @@ export function registerGraphCommands(program: Command): void {
         { names: ID },
       );
     });
+}
 
+function reconsolidateCommand(graph: Command): void {
   graph
     .command('reconsolidate')
     .description('Update a semantic or procedural fact in place, keeping its last 5 versions (episodic facts are immutable)')
     .argument('<id>', 'fact id')
     .option('--description <text>', 'the enriched description')
     .option('--confidence <x>', 'new confidence 0..1')
-    .action(async (id: string, o: Opts, cmd: Command) => {
+    .action(async (id: string, o: Options, cmd: Command) => {
       await runOperation(
         cmd,
         reconsolidate,
-        { id: num(id), description: str(o, 'description'), confidence: num(str(o, 'confidence')) },
+        { id: num(id), description: stringOption(o, 'description'), confidence: num(stringOption(o, 'confidence')) },
         (f) => `Reconsolidated #${f.id} (${f.reconsolidation_count} times, ${f.history.length} versions kept): ${factLine(f)}`,
         { names: ID },
       );
     });
+}
 
+function entitiesCommand(graph: Command): void {
   graph
     .command('entities')
     .description('List entities, most recently seen first')
     .option('--type <type>', ENTITY_TYPES.join(' | '))
     .option('--limit <n>', 'maximum rows', '100')
-    .action(async (o: Opts, cmd: Command) => {
-      await runOperation(cmd, entities, { type: str(o, 'type'), limit: num(str(o, 'limit')) }, (r) =>
+    .action(async (o: Options, cmd: Command) => {
+      await runOperation(cmd, entities, { type: stringOption(o, 'type'), limit: num(stringOption(o, 'limit')) }, (r) =>
         r.entities.length
           ? table([['ID', 'TYPE', 'LAST SEEN', 'NAME'], ...r.entities.map((e) => [String(e.id), e.type, e.last_seen.slice(0, 10), e.name])])
           : ['No entities.'],
       );
     });
+}
 
+function buildCommand(graph: Command): void {
   graph
     .command('build')
     .description('Extract knowledge from a recorded session (observations, else its transcript) into the graph')
@@ -206,11 +214,16 @@ export function registerGraphCommands(program: Command): void {
     .option('--transcript <path>', 'Claude Code transcript to read when the session has no observations')
     .option('--root <dir>', 'project root holding the manifests (default: the repository of the session cwd)')
     .option('--no-gc', 'skip the lifecycle GC that otherwise follows when 6 hours have passed')
-    .action(async (o: Opts, cmd: Command) => {
+    .action(async (o: Options, cmd: Command) => {
       await runOperation(
         cmd,
         build,
-        { session: str(o, 'session'), transcript: str(o, 'transcript'), root: str(o, 'root'), gc: o.gc !== false },
+        {
+          session: stringOption(o, 'session'),
+          transcript: stringOption(o, 'transcript'),
+          root: stringOption(o, 'root'),
+          gc: o.gc !== false,
+        },
         ({ build: r, gc }) => [
           r.source === 'none' && r.manifests.length === 0
             ? `Nothing recorded for session ${r.session}.`
@@ -219,11 +232,13 @@ export function registerGraphCommands(program: Command): void {
         ],
       );
     });
+}
 
+function dreamCommand(graph: Command): void {
   graph
     .command('dream')
     .description('Consolidate recent episodes: reinforce recurring facts, distil recurring entities into semantic facts')
-    .action(async (_o: Opts, cmd: Command) => {
+    .action(async (_o: Options, cmd: Command) => {
       await runOperation(cmd, dream, {}, (r) => [
         r.ran
           ? `Dreamed over ${r.episodes} episodes: ${r.clusters} clusters, ${r.reinforced.length} facts reinforced, ${r.distilled.length} distilled, ${r.consolidated} episodes consolidated.`
@@ -231,11 +246,13 @@ export function registerGraphCommands(program: Command): void {
         ...r.distilled.map((d) => `  #${d.fact} ${d.source} -> ${d.target} (${d.count} episodes, confidence ${d.confidence.toFixed(2)})`),
       ]);
     });
+}
 
+function communitiesCommand(graph: Command): void {
   graph
     .command('communities')
     .description('Detect communities of entities (label propagation) and list them by size')
-    .action(async (_o: Opts, cmd: Command) => {
+    .action(async (_o: Options, cmd: Command) => {
       await runOperation(cmd, communities, {}, (r) =>
         r.communities.length
           ? r.communities.map(
@@ -244,19 +261,23 @@ export function registerGraphCommands(program: Command): void {
           : ['No community yet (needs connected facts).'],
       );
     });
+}
 
+function gcCommand(graph: Command): void {
   graph
     .command('gc')
     .description('The lifecycle GC: expire decayed facts (activation < -2), dream, communities; at most every 6 hours')
     .option('--force', 'run even if the last run was less than 6 hours ago')
-    .action(async (o: Opts, cmd: Command) => {
+    .action(async (o: Options, cmd: Command) => {
       await runOperation(cmd, lifecycle, { force: o.force === true }, (r) =>
         r.ran
           ? `GC done: ${r.expired.length} facts expired, ${r.access_rows_trimmed} access rows trimmed, dream: ${r.dream?.ran ? `${r.dream.distilled.length} distilled` : r.dream?.reason}, ${r.communities} communities. Next due ${r.next_due}.`
           : `GC skipped: ${r.reason}.`,
       );
     });
+}
 
+function contextCommand(program: Command): void {
   program
     .command('context')
     .description('What Homunculus would inject with this prompt: thread, task-aware knowledge graph, related projects')
@@ -266,17 +287,36 @@ export function registerGraphCommands(program: Command): void {
     .option('--session <id>', 'the current session (left out of thread continuity)')
     .option('--at <instant>', 'answer from the graph as true at this instant')
     .option('--no-record', 'do not count this as a retrieval (ACT-R access)')
-    .action(async (words: string[], o: Opts, cmd: Command) => {
+    .action(async (words: string[], o: Options, cmd: Command) => {
       const input = {
         prompt: words.join(' '),
-        project: str(o, 'project'),
-        used: num(str(o, 'used')),
-        session: str(o, 'session'),
-        at: str(o, 'at'),
+        project: stringOption(o, 'project'),
+        used: num(stringOption(o, 'used')),
+        session: stringOption(o, 'session'),
+        at: stringOption(o, 'at'),
         record: o.record !== false,
       };
       await runOperation(cmd, promptContext, input, (r) => r.text || `(nothing to inject at the ${r.level} level)`, {
         names: { prompt: '<prompt...>' },
       });
     });
+}
+
+export function registerGraphCommands(program: Command): void {
+  const graph = program.command('graph').description('The knowledge graph: entities, bi-temporal facts, dream cycle, communities');
+  for (const register of [
+    addCommand,
+    factsCommand,
+    showCommand,
+    timelineCommand,
+    supersedeCommand,
+    reconsolidateCommand,
+    entitiesCommand,
+    buildCommand,
+    dreamCommand,
+    communitiesCommand,
+    gcCommand,
+  ])
+    register(graph);
+  contextCommand(program);
 }

@@ -59,7 +59,7 @@ function checkMinConfidence(value: string | undefined): void {
   }
 }
 
-export function registerInstinctCommands(program: Command): void {
+function observeCommand(program: Command): void {
   program
     .command('observe')
     .description('Record one occurrence of a pattern (prefix:body key); repeated calls reinforce it')
@@ -80,7 +80,9 @@ export function registerInstinctCommands(program: Command): void {
         { names: PATTERN },
       );
     });
+}
 
+function listCommand(program: Command): void {
   program
     .command('list')
     .description('List instincts, strongest evidence first')
@@ -100,7 +102,9 @@ export function registerInstinctCommands(program: Command): void {
       };
       await runOperation(cmd, listInstincts, input, (r) => instinctTable(r.instincts));
     });
+}
 
+function getCommand(program: Command): void {
   program
     .command('get')
     .description('Show one instinct by its exact key')
@@ -108,7 +112,9 @@ export function registerInstinctCommands(program: Command): void {
     .action(async (pattern: string, _o: unknown, cmd: Command) => {
       await runOperation(cmd, getInstinct, { pattern }, instinctLines, { names: PATTERN });
     });
+}
 
+function searchCommand(program: Command): void {
   program
     .command('search')
     .description('Full-text search over keys, triggers, actions, explain text and metadata (FTS5 syntax; falls back to substring)')
@@ -117,7 +123,9 @@ export function registerInstinctCommands(program: Command): void {
     .action(async (query: string, o: Record<string, string | undefined>, cmd: Command) => {
       await runOperation(cmd, searchInstincts, { query, limit: num(o.limit) }, (r) => instinctTable(r.results), { names: PATTERN });
     });
+}
 
+function feedbackCommand(program: Command): void {
   program
     .command('feedback')
     .description('Correct an instinct: wrong (to 0.20), weak (-0.15), strong (+0.10, up to 0.90)')
@@ -132,7 +140,9 @@ export function registerInstinctCommands(program: Command): void {
         { names: PATTERN },
       );
     });
+}
 
+function aliasCommand(program: Command): void {
   program
     .command('alias')
     .description('Retire a duplicate key into a canonical one: evidence is summed, future observations rerouted')
@@ -143,7 +153,9 @@ export function registerInstinctCommands(program: Command): void {
         names: PATTERN,
       });
     });
+}
 
+function statsCommand(program: Command): void {
   program
     .command('stats')
     .description('Totals, level distribution and category breakdown of the instinct store')
@@ -156,7 +168,9 @@ export function registerInstinctCommands(program: Command): void {
         ...Object.entries(s.by_category).map(([c, v]) => `  ${c}: ${v?.count} (average evidence ${v?.avg_evidence})`),
       ]);
     });
+}
 
+function consolidateCommand(program: Command): void {
   program
     .command('consolidate')
     .description('Store the level each instinct has reached (raw -> mature -> rule -> universal), detect chains, rebuild the search index')
@@ -166,4 +180,18 @@ export function registerInstinctCommands(program: Command): void {
         `Chains: ${r.chains_detected} detected, ${r.chains_created} created. Search index rebuilt.`,
       ]);
     });
+}
+
+export function registerInstinctCommands(program: Command): void {
+  for (const register of [
+    observeCommand,
+    listCommand,
+    getCommand,
+    searchCommand,
+    feedbackCommand,
+    aliasCommand,
+    statsCommand,
+    consolidateCommand,
+  ])
+    register(program);
 }

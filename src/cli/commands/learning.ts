@@ -7,7 +7,7 @@ import { num, runOperation } from '../run.js';
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? String(n) : '');
 
-export function registerLearningCommands(program: Command): void {
+function learnCommand(program: Command): void {
   program
     .command('learn')
     .description('Process pending observations: mine patterns, create or reinforce instincts, record episodes, decay, write the logs')
@@ -26,7 +26,9 @@ export function registerLearningCommands(program: Command): void {
         return lines;
       });
     });
+}
 
+function episodesCommand(program: Command): void {
   program
     .command('episodes')
     .description('Notable one-off events below the 3-session instinct threshold')
@@ -38,7 +40,9 @@ export function registerLearningCommands(program: Command): void {
           : 'No episodes yet.',
       );
     });
+}
 
+function chainsCommand(program: Command): void {
   program
     .command('chains')
     .description('Mine the observation log for instincts observed one after the other (creates seq:A->B patterns)')
@@ -53,7 +57,9 @@ export function registerLearningCommands(program: Command): void {
         { names: { windowMinutes: '--window', minOccurrences: '--min' } },
       );
     });
+}
 
+function duplicatesCommand(program: Command): void {
   program
     .command('duplicates')
     .description('Near-identical pattern keys that should probably be merged (token overlap and prefix matching)')
@@ -71,7 +77,9 @@ export function registerLearningCommands(program: Command): void {
           : r.hint,
       );
     });
+}
 
+function gcCommand(program: Command): void {
   program
     .command('gc')
     .alias('housekeep')
@@ -93,7 +101,9 @@ export function registerLearningCommands(program: Command): void {
         { names: { archiveAfterDays: '--archive-after' } },
       );
     });
+}
 
+function trendingCommand(program: Command): void {
   program
     .command('trending')
     .description('Instincts ranked by how often they were observed in the last days')
@@ -114,7 +124,9 @@ export function registerLearningCommands(program: Command): void {
           : 'No instincts yet.',
       );
     });
+}
 
+function historyCommand(program: Command): void {
   program
     .command('history')
     .description("One pattern's timeline: observations (evidence) and confidence changes (decay, feedback, contradictions)")
@@ -145,7 +157,9 @@ export function registerLearningCommands(program: Command): void {
         { names: { pattern: '<pattern>' } },
       );
     });
+}
 
+function effectivenessCommand(program: Command): void {
   program
     .command('effectiveness')
     .description('How often suggested patterns were confirmed by a later observation')
@@ -163,7 +177,9 @@ export function registerLearningCommands(program: Command): void {
           : `No suggestions recorded in the last ${r.summary.period_days} days.`,
       );
     });
+}
 
+function toolUsageCommand(program: Command): void {
   program
     .command('tool-usage')
     .description('Tool calls per month (archived aggregates plus live observations)')
@@ -181,4 +197,19 @@ export function registerLearningCommands(program: Command): void {
           : 'No tool usage recorded.',
       );
     });
+}
+
+export function registerLearningCommands(program: Command): void {
+  for (const register of [
+    learnCommand,
+    episodesCommand,
+    chainsCommand,
+    duplicatesCommand,
+    gcCommand,
+    trendingCommand,
+    historyCommand,
+    effectivenessCommand,
+    toolUsageCommand,
+  ])
+    register(program);
 }

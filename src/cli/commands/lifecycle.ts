@@ -1,4 +1,4 @@
-/** status and evolve: the seed 000 slash commands /homunculus-instinct-status and /homunculus-evolve. */
+/** status and evolve: the slash commands /homunculus-instinct-status and /homunculus-evolve. */
 import type { Command } from 'commander';
 import { evolve, status } from '../../app/lifecycle.js';
 import { runOperation } from '../run.js';

@@ -10,7 +10,7 @@ import { SEARCH_MODES } from '../../search/modes.js';
 import type { SearchHit } from '../../search/search.js';
 import { globals } from '../context.js';
 import { emit } from '../output.js';
-import { num, runOperation } from '../run.js';
+import { type Options, num, runOperation, stringOption } from '../run.js';
 
 const fromStdin = (text: string): string => (text === '-' ? readFileSync(0, 'utf8') : text);
 
@@ -56,9 +56,7 @@ function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
   ];
 }
 
-function registerMemoryCommands(program: Command): void {
-  const memory = program.command('memory').description('Add, import and delete searchable memories (documents)');
-
+function addCommand(memory: Command): void {
   memory
     .command('add')
     .description('Store one memory; it becomes searchable at once')
@@ -73,18 +71,17 @@ function registerMemoryCommands(program: Command): void {
     .option('--metadata <json>', 'a JSON object stored with it')
     .option('--no-embed', 'skip embedding now (queries repair it later)')
     .option('--no-supersede', 'keep older memories whose value this one restates as current')
-    .action(async (text: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+    .action(async (text: string, o: Options, cmd: Command) => {
       const input = {
         text: fromStdin(text),
-        id: str('id'),
-        collection: str('collection'),
-        title: str('title'),
-        ts: str('ts'),
-        project: str('project'),
-        thread: str('thread'),
-        speaker: str('speaker'),
-        metadata: parseMetadata(str('metadata')),
+        id: stringOption(o, 'id'),
+        collection: stringOption(o, 'collection'),
+        title: stringOption(o, 'title'),
+        ts: stringOption(o, 'ts'),
+        project: stringOption(o, 'project'),
+        thread: stringOption(o, 'thread'),
+        speaker: stringOption(o, 'speaker'),
+        metadata: parseMetadata(stringOption(o, 'metadata')),
         embed: o.embed !== false,
         supersede: o.supersede !== false,
       };
@@ -99,7 +96,9 @@ function registerMemoryCommands(program: Command): void {
         { names: { text: '<text>' } },
       );
     });
+}
 
+function importCommand(memory: Command): void {
   memory
     .command('import')
     .description(
@@ -122,7 +121,9 @@ function registerMemoryCommands(program: Command): void {
         { names: { file: '<file>' }, exitCode: (r) => (r.bad.length ? 1 : 0) },
       );
     });
+}
 
+function deleteCommand(memory: Command): void {
   memory
     .command('delete')
     .description('Delete memories by id (their index entries and embeddings go with them)')
@@ -134,6 +135,11 @@ function registerMemoryCommands(program: Command): void {
         exitCode: (r) => (r.deleted < r.requested ? 1 : 0),
       });
     });
+}
+
+function registerMemoryCommands(program: Command): void {
+  const memory = program.command('memory').description('Add, import and delete searchable memories (documents)');
+  for (const register of [addCommand, importCommand, deleteCommand]) register(memory);
 }
 
 const EMBED_HELP =
@@ -211,17 +217,16 @@ export function registerSearchCommands(program: Command): void {
     .option('--recency', 'decay every dated record by exp(-days/90) (default: facts only)')
     .option('--no-recency', 'no recency decay at all')
     .option('--explain', 'show each list rank and score, the fusion and every modifier')
-    .action(async (text: string, o: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+    .action(async (text: string, o: Options, cmd: Command) => {
       const input = {
         query: fromStdin(text),
-        collections: collections(str('collection')),
-        project: str('project'),
-        since: str('since'),
-        until: str('until'),
-        limit: num(str('limit')),
-        mode: str('mode'),
-        minScore: num(str('minScore')),
+        collections: collections(stringOption(o, 'collection')),
+        project: stringOption(o, 'project'),
+        since: stringOption(o, 'since'),
+        until: stringOption(o, 'until'),
+        limit: num(stringOption(o, 'limit')),
+        mode: stringOption(o, 'mode'),
+        minScore: num(stringOption(o, 'minScore')),
         recency: o.recency as boolean | undefined,
       };
       const explain = Boolean(o.explain);

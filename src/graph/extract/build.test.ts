@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { baseCommand } from '../../capture/map/command.js';
 import { tempDir } from '../../test-support/cli.js';
 import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
@@ -30,7 +31,7 @@ afterEach(() => {
 let n = 0;
 function observe(
   session: string,
-  o: { event?: string; tool?: string; input?: string; outcome?: 'ok' | 'error'; error?: string; files?: string[]; base?: string },
+  o: { event?: string; tool?: string; input?: string; outcome?: 'ok' | 'error'; error?: string; files?: string[] },
 ): void {
   n++;
   store.observations.insert({
@@ -46,7 +47,8 @@ function observe(
     files: o.files ?? [],
     outcome: o.outcome ?? 'ok',
     error: o.error ?? '',
-    data: { project_name: 'shop', ...(o.base ? { base_command: o.base } : {}) },
+    // What capture records for a shell command.
+    data: { project_name: 'shop', ...(o.tool === 'Bash' ? { base_command: baseCommand(o.input ?? '') } : {}) },
   });
 }
 
@@ -55,15 +57,14 @@ function typicalSession(id: string): void {
   observe(id, {
     tool: 'Bash',
     input: 'npm test',
-    base: 'npm',
     outcome: 'error',
     error: `Error: Cannot find module './cart' imported from ${project.path}/src/app.ts:3:4`,
   });
   observe(id, { tool: 'Edit', input: join(project.path, 'src/cart.ts'), files: [join(project.path, 'src/cart.ts')] });
-  observe(id, { tool: 'Bash', input: 'npm test', base: 'npm' });
-  observe(id, { tool: 'Bash', input: 'git status', base: 'git' });
-  observe(id, { tool: 'Bash', input: 'npm install drizzle-orm@0.30', base: 'npm' });
-  observe(id, { tool: 'Bash', input: 'ls -la', base: 'ls' });
+  observe(id, { tool: 'Bash', input: 'npm test' });
+  observe(id, { tool: 'Bash', input: 'git status' });
+  observe(id, { tool: 'Bash', input: 'npm install drizzle-orm@0.30' });
+  observe(id, { tool: 'Bash', input: 'ls -la' });
 }
 
 const facts = () =>
@@ -134,7 +135,7 @@ describe('building the graph from a session, deterministically', () => {
       join(project.path, 'package.json'),
       JSON.stringify({ dependencies: { zod: '^5.0.0' }, devDependencies: { typescript: '5.9' } }),
     );
-    observe('s2', { tool: 'Bash', input: 'npm test', base: 'npm' });
+    observe('s2', { tool: 'Bash', input: 'npm test' });
     const report = await buildGraphFromSession(store, { sessionId: 's2' });
     expect(report.actions.superseded).toBe(1);
     expect(store.graph.facts.get(zod?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', invalid_at: '2026-03-04T12:00:00.000Z' });

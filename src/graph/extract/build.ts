@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { detectProject } from '../../core/project.js';
+import { redact } from '../../core/redact.js';
 import { truncate } from '../../core/text.js';
 import { parseJsonObject } from '../../store/json.js';
 import type { SessionRow } from '../../store/sessions.js';
@@ -33,6 +34,12 @@ export interface BuildOptions {
   tokenBudget?: number;
   /** Embeds the session's facts (their search documents) and supersedes those a newer one duplicates in meaning. */
   embedder?: Embedder;
+  /**
+   * Runs in the transaction that writes the session's facts (or at once when there is
+   * nothing to write), so a caller's record that the session is in the graph commits with
+   * the facts themselves: a crash leaves both or neither.
+   */
+  onApplied?: () => void;
 }
 
 export interface BuildReport {
@@ -160,6 +167,14 @@ function applyContradictions(store: Store, model: ExtractedGraph | undefined, ad
   }
 }
 
+/** A fact's names and description redacted again as they are written: they come from session text. */
+const redactFact = (f: ExtractedFact): ExtractedFact => ({
+  ...f,
+  source: { ...f.source, name: redact(f.source.name) },
+  target: { ...f.target, name: redact(f.target.name) },
+  description: redact(f.description),
+});
+
 /** Adds what was extracted, applies the model's contradictions, retires stale dependencies and links the episode. */
 function applyExtraction(
   store: Store,
@@ -167,7 +182,8 @@ function applyExtraction(
   context: { sessionId: string; fingerprint: string; timestamp: string; summary: string },
   report: BuildReport,
 ): void {
-  const apply = (f: ExtractedFact, origin: 'deterministic' | 'llm') => {
+  const apply = (extracted: ExtractedFact, origin: 'deterministic' | 'llm') => {
+    const f = redactFact(extracted);
     const r = addFact(store, {
       source: f.source,
       target: f.target,
@@ -195,7 +211,7 @@ function applyExtraction(
     sourceRef: context.sessionId,
     project: context.fingerprint,
     timestamp: context.timestamp,
-    summary: context.summary,
+    summary: redact(context.summary),
     entityIds: facts.flatMap((f) => [f.source_id, f.target_id]),
     factIds: facts.map((f) => f.id),
   });
@@ -222,7 +238,10 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
     retired_dependencies: [],
     llm: { used: false, reason: '' },
   };
-  if (events.length === 0 && manifests.manifests.length === 0) return report;
+  if (events.length === 0 && manifests.manifests.length === 0) {
+    if (options.onApplied) store.transaction(options.onApplied);
+    return report;
+  }
 
   const deterministic = extractSessionFacts(events, {
     project: { name, fingerprint, root, display: root || detected?.root || cwd },
@@ -232,7 +251,10 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
   const model = await modelExtraction(store, options, events, name, fingerprint, report);
   const timestamp = events.at(-1)?.ts || row?.ended_at || store.clock.now().toISOString();
   const context = { sessionId: options.sessionId, fingerprint, timestamp, summary: row?.summary ?? '' };
-  store.transaction(() => applyExtraction(store, { deterministic, model, manifests }, context, report));
+  store.transaction(() => {
+    applyExtraction(store, { deterministic, model, manifests }, context, report);
+    options.onApplied?.();
+  });
 
   if (options.embedder) {
     report.embedded = await embedFacts(options.embedder, store, report.facts);

@@ -1,9 +1,11 @@
 /**
  * What extraction reads from a session: one event per prompt or tool use, from the
  * observations table (the capture contract) or, when a session was never captured, from
- * its Claude Code transcript.
+ * its Claude Code transcript, redacted as it is read (capture redacted the observations).
  */
 import { readFileSync } from 'node:fs';
+import { baseCommand } from '../../capture/map/command.js';
+import { redact, redactDeep } from '../../core/redact.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { parseJsonObject, parseStringArray } from '../../store/json.js';
 
@@ -17,29 +19,19 @@ export interface SessionEvent {
   files: string[];
   outcome: 'ok' | 'error' | 'blocked';
   error: string;
-  /** Bash: the first word of the command (seed 000's base_command). */
+  /** Bash: the program and its subcommand ("git commit"), as capture records it in base_command. */
   baseCommand: string;
 }
 
-export const MAX_TRANSCRIPT_BYTES = 50_000_000;
-
-/** The program a shell command runs, skipping env assignments, sudo and `cd x &&`. */
-export function baseCommandOf(command: string): string {
-  const parts = command.split(/&&|\|\||;/).map((p) => p.trim());
-  for (const part of parts) {
-    const words = part.split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w) && w !== 'sudo' && w !== 'time' && w !== 'env');
-    const first = words[0]?.replace(/^.*\//, '') ?? '';
-    if (!/^[\w][\w.+-]*$/.test(first)) continue;
-    if (first !== 'cd' && first !== 'export' && first !== 'source') return first;
-  }
-  return '';
-}
+const MAX_TRANSCRIPT_BYTES = 50_000_000;
+/** Each text is cut to this before it is redacted, as capture does. */
+const MAX_TEXT_CHARS = 16 * 1024;
 
 export function eventsFromObservations(rows: readonly ObservationRow[]): SessionEvent[] {
   return rows.map((r) => {
     const data = parseJsonObject(r.data);
     const event = (['tool', 'prompt', 'session_start', 'session_end'] as const).find((e) => e === r.event) ?? 'tool';
-    const base = typeof data.base_command === 'string' ? data.base_command : r.tool === 'Bash' ? baseCommandOf(r.input) : '';
+    const base = typeof data.base_command === 'string' ? data.base_command : r.tool === 'Bash' ? baseCommand(r.input) : '';
     return {
       ts: r.ts,
       event,
@@ -82,7 +74,7 @@ function toolInput(name: string, input: Record<string, unknown>): { input: strin
   return { input: JSON.stringify(input).slice(0, 500), files: [], intent: '' };
 }
 
-export interface Transcript {
+interface Transcript {
   sessionId: string;
   cwd: string;
   events: SessionEvent[];
@@ -114,7 +106,7 @@ export function readTranscript(path: string): Transcript {
           event: 'prompt',
           tool: '',
           intent: '',
-          input: content.slice(0, 4000),
+          input: redact(content.slice(0, MAX_TEXT_CHARS)).slice(0, 4000),
           files: [],
           outcome: 'ok',
           error: '',
@@ -125,15 +117,15 @@ export function readTranscript(path: string): Transcript {
     if (!Array.isArray(content)) continue;
     for (const block of content as Block[]) {
       if (rec.type === 'assistant' && block.type === 'tool_use' && block.name) {
-        const t = toolInput(block.name, block.input ?? {});
+        const t = toolInput(block.name, redactDeep(block.input ?? {}, MAX_TEXT_CHARS));
         const e: SessionEvent = {
           ts,
           event: 'tool',
-          tool: block.name,
+          tool: redact(block.name),
           ...t,
           outcome: 'ok',
           error: '',
-          baseCommand: block.name === 'Bash' ? baseCommandOf(t.input) : '',
+          baseCommand: block.name === 'Bash' ? baseCommand(t.input) : '',
         };
         events.push(e);
         if (block.id) pending.set(block.id, e);
@@ -141,7 +133,7 @@ export function readTranscript(path: string): Transcript {
         const e = pending.get(block.tool_use_id);
         if (e) {
           e.outcome = 'error';
-          e.error = blockText(block.content).trim().slice(0, 500) || 'error';
+          e.error = redact(blockText(block.content).slice(0, MAX_TEXT_CHARS)).trim().slice(0, 500) || 'error';
         }
       }
     }

@@ -1,5 +1,5 @@
 /**
- * Extraction by a language model (seed 003's graph builder), behind an injected
+ * Extraction by a language model (the graph builder), behind an injected
  * `complete(prompt) => Promise<string>` so the graph needs no provider of its own.
  *
  * The prompt carries the ontology, up to 100 existing entities and 50 existing facts (so
@@ -17,12 +17,12 @@ export type CompleteFn = (prompt: string) => Promise<string>;
 export const MAX_PROMPT_ENTITIES = 100;
 export const MAX_PROMPT_FACTS = 50;
 export const DEFAULT_TOKEN_BUDGET = 8000;
+/** The prompt is fitted at 4 characters per token. */
+const CHARS_PER_TOKEN = 4;
 /** The model's answer is cut here before parsing. */
-export const MAX_ANSWER_CHARS = 200_000;
+const MAX_ANSWER_CHARS = 200_000;
 
-export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
-
-export interface PromptContext {
+interface PromptContext {
   projectName: string;
   sessionId: string;
   entities: readonly { name: string; type: string }[];
@@ -70,7 +70,7 @@ export function buildExtractionPrompt(ctx: PromptContext, tokenBudget = DEFAULT_
   for (const share of [1, 0.5, 0]) {
     const e = entities.slice(0, Math.floor(entities.length * share));
     const f = facts.slice(0, Math.floor(facts.length * share));
-    const room = tokenBudget * 4 - frame(e, f, '').length;
+    const room = tokenBudget * CHARS_PER_TOKEN - frame(e, f, '').length;
     if (room < 200) continue;
     const session = fit(ctx.sessionText, room);
     if (session) return frame(e, f, session);
@@ -112,7 +112,7 @@ export interface ExtractionCounts {
   repaired_names: number;
 }
 
-export const emptyCounts = (): ExtractionCounts => ({
+const emptyCounts = (): ExtractionCounts => ({
   not_json: 0,
   invalid_entities: 0,
   invalid_facts: 0,
@@ -141,7 +141,7 @@ export function parseJsonAnswer(answer: string): unknown {
   return undefined;
 }
 
-export interface ParseContext {
+interface ParseContext {
   /** Entities the graph already holds (names resolve to them). */
   existing: readonly ExtractedEntity[];
   /** Ids of current facts a contradiction may name. */

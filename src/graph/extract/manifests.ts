@@ -1,12 +1,16 @@
 /**
  * A project's languages and dependencies, read from its manifest files: package.json,
- * Cargo.toml, pyproject.toml, go.mod, Gemfile, pom.xml. Parsers are pure and tolerant: a
- * malformed manifest yields what can be read, never an exception.
+ * Cargo.toml, pyproject.toml, go.mod, Gemfile, pom.xml and *.csproj. Parsers are pure and
+ * never throw: a manifest that does not parse yields nothing (undefined), so a file caught
+ * mid-edit is passed over instead of retiring every dependency it used to list.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parse as parseTomlText } from 'smol-toml';
+import { type Obj, isObj, nonBlank } from '../../core/fields.js';
 
-export interface Dependency {
+interface Dependency {
   name: string;
   version: string;
   dev: boolean;
@@ -19,76 +23,98 @@ export interface ManifestInfo {
   dependencies: Dependency[];
 }
 
-export const MAX_DEPENDENCIES = 100;
+const MAX_DEPENDENCIES = 100;
 const MAX_MANIFEST_BYTES = 1_000_000;
 
-type Parsed = { languages: string[]; dependencies: Omit<Dependency, 'manifest'>[] };
+type Found = Omit<Dependency, 'manifest'>;
+type Parsed = { languages: string[]; dependencies: Found[] };
 
-const dep = (name: string, version: string, dev = false): Omit<Dependency, 'manifest'> => ({
-  name: name.trim(),
-  version: version.trim(),
-  dev,
-});
+const dep = (name: string, version: string, dev = false): Found => ({ name: name.trim(), version: version.trim(), dev });
 
-export function parsePackageJson(text: string): Parsed {
-  let json: Record<string, unknown>;
+/** The value as a table, or an empty one: a mistyped section reads as no section. */
+const table = (value: unknown): Obj => (isObj(value) ? value : {});
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export function parsePackageJson(text: string): Parsed | undefined {
+  let json: unknown;
   try {
-    const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { languages: [], dependencies: [] };
-    json = value as Record<string, unknown>;
+    json = JSON.parse(text);
   } catch {
-    return { languages: [], dependencies: [] };
+    return undefined;
   }
-  const section = (key: string, dev: boolean) => {
-    const v = json[key];
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return [];
-    return Object.entries(v as Record<string, unknown>).map(([name, version]) =>
-      dep(name, typeof version === 'string' ? version : '', dev),
-    );
-  };
+  if (!isObj(json)) return undefined;
+  const section = (key: string, dev: boolean) =>
+    Object.entries(table(json[key])).map(([name, version]) => dep(name, typeof version === 'string' ? version : '', dev));
   const dependencies = [...section('dependencies', false), ...section('peerDependencies', false), ...section('devDependencies', true)];
   const ts = dependencies.some((d) => d.name === 'typescript') || typeof json.types === 'string';
   return { languages: ts ? ['TypeScript', 'JavaScript'] : ['JavaScript'], dependencies };
 }
 
-/** The body of a [section] of a TOML/INI-like file (until the next header). */
-function tomlSection(text: string, header: string): string {
-  const lines = text.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.trim() === `[${header}]`);
-  if (start < 0) return '';
-  const end = lines.findIndex((l, i) => i > start && /^\s*\[/.test(l));
-  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
-}
-
-function tomlTable(body: string, dev: boolean): Omit<Dependency, 'manifest'>[] {
-  const out: Omit<Dependency, 'manifest'>[] = [];
-  for (const m of body.matchAll(/^\s*([A-Za-z0-9_.-]+)\s*=\s*(.+)$/gm)) {
-    const value = m[2] ?? '';
-    const version = /^"([^"]*)"/.exec(value)?.[1] ?? /version\s*=\s*"([^"]*)"/.exec(value)?.[1] ?? '';
-    out.push(dep(m[1] ?? '', version, dev));
+function parseToml(text: string): Obj | undefined {
+  try {
+    return parseTomlText(text, { unsafeKeyBehaviour: 'drop' });
+  } catch {
+    return undefined;
   }
-  return out;
 }
 
-export function parseCargoToml(text: string): Parsed {
-  return {
-    languages: ['Rust'],
-    dependencies: [...tomlTable(tomlSection(text, 'dependencies'), false), ...tomlTable(tomlSection(text, 'dev-dependencies'), true)],
-  };
+/** A TOML dependency's version: `"1.0"`, `{ version = "1.0", ... }`, or Poetry's list of constraints. */
+function tomlVersion(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return tomlVersion(value[0]);
+  return nonBlank(table(value).version) ?? '';
 }
 
-/** PEP 621 `dependencies = [...]` and Poetry tables. */
-export function parsePyproject(text: string): Parsed {
-  const out: Omit<Dependency, 'manifest'>[] = [];
-  const list = /^\s*dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(tomlSection(text, 'project'))?.[1] ?? '';
-  for (const m of list.matchAll(/"([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?\s*([^";]*)/g)) out.push(dep(m[1] ?? '', m[2] ?? ''));
-  out.push(...tomlTable(tomlSection(text, 'tool.poetry.dependencies'), false).filter((d) => d.name.toLowerCase() !== 'python'));
-  out.push(...tomlTable(tomlSection(text, 'tool.poetry.group.dev.dependencies'), true));
-  return { languages: ['Python'], dependencies: out };
+/** `name = spec` pairs; Cargo's `package = "..."` renames the crate a key stands for. */
+function tomlDependencies(section: unknown, dev: boolean): Found[] {
+  return Object.entries(table(section)).map(([key, value]) => dep(nonBlank(table(value).package) ?? key, tomlVersion(value), dev));
+}
+
+/** [dependencies], [dev-dependencies], [build-dependencies] (build-time only, so counted as dev). */
+const cargoSections = (t: Obj): Found[] => [
+  ...tomlDependencies(t.dependencies, false),
+  ...tomlDependencies(t['dev-dependencies'], true),
+  ...tomlDependencies(t['build-dependencies'], true),
+];
+
+/** The package's own tables, each [target.'cfg(...)'] table, and a workspace's shared dependencies. */
+export function parseCargoToml(text: string): Parsed | undefined {
+  const doc = parseToml(text);
+  if (!doc) return undefined;
+  const targets = Object.values(table(doc.target)).flatMap((t) => cargoSections(table(t)));
+  const workspace = tomlDependencies(table(doc.workspace).dependencies, false);
+  return { languages: ['Rust'], dependencies: [...cargoSections(doc), ...targets, ...workspace] };
+}
+
+/** A PEP 508 requirement: `name[extras] specifier ; marker`, or `name @ url` (no version). */
+function requirement(spec: unknown, dev: boolean): Found | undefined {
+  if (typeof spec !== 'string') return undefined;
+  const m = /^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*([^;]*)/.exec(spec);
+  if (!m?.[1]) return undefined;
+  const version = (m[2] ?? '').trim();
+  return dep(m[1], version.startsWith('@') ? '' : version.replace(/^\((.*)\)$/, '$1'), dev);
+}
+
+const requirements = (specs: unknown, dev: boolean): Found[] => list(specs).flatMap((s) => requirement(s, dev) ?? []);
+
+/** PEP 621 [project] dependencies, PEP 735 [dependency-groups] (dev) and Poetry's tables (groups are dev). */
+export function parsePyproject(text: string): Parsed | undefined {
+  const doc = parseToml(text);
+  if (!doc) return undefined;
+  const poetry = table(table(doc.tool).poetry);
+  const groups = Object.values(table(poetry.group)).flatMap((g) => tomlDependencies(table(g).dependencies, true));
+  const dependencies = [
+    ...requirements(table(doc.project).dependencies, false),
+    ...Object.values(table(doc['dependency-groups'])).flatMap((g) => requirements(g, true)),
+    ...tomlDependencies(poetry.dependencies, false).filter((d) => d.name.toLowerCase() !== 'python'),
+    ...tomlDependencies(poetry['dev-dependencies'], true),
+    ...groups,
+  ];
+  return { languages: ['Python'], dependencies };
 }
 
 export function parseGoMod(text: string): Parsed {
-  const out: Omit<Dependency, 'manifest'>[] = [];
+  const out: Found[] = [];
   const body =
     [...text.matchAll(/^require\s*\(([\s\S]*?)^\)/gm)].map((m) => m[1] ?? '').join('\n') +
     '\n' +
@@ -98,56 +124,129 @@ export function parseGoMod(text: string): Parsed {
 }
 
 export function parseGemfile(text: string): Parsed {
-  const out: Omit<Dependency, 'manifest'>[] = [];
+  const out: Found[] = [];
   for (const m of text.matchAll(/^\s*gem\s+['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/gm)) out.push(dep(m[1] ?? '', m[2] ?? ''));
   return { languages: ['Ruby'], dependencies: out };
 }
 
-export function parsePomXml(text: string): Parsed {
-  const out: Omit<Dependency, 'manifest'>[] = [];
-  for (const m of text.matchAll(/<dependency>([\s\S]*?)<\/dependency>/g)) {
-    const body = m[1] ?? '';
-    const artifact = /<artifactId>\s*([^<]+?)\s*<\/artifactId>/.exec(body)?.[1];
-    if (!artifact) continue;
-    const group = /<groupId>\s*([^<]+?)\s*<\/groupId>/.exec(body)?.[1];
-    out.push(
-      dep(
-        group ? `${group}:${artifact}` : artifact,
-        /<version>\s*([^<]+?)\s*<\/version>/.exec(body)?.[1] ?? '',
-        /<scope>\s*test\s*<\/scope>/.test(body),
-      ),
-    );
+/** Elements that repeat: always read as lists, even when a file has only one. */
+const XML_LISTS = new Set(['dependency', 'profile', 'ItemGroup', 'PackageReference']);
+
+// Text stays text (a version "1.10" is not the number 1.1); namespace prefixes are dropped.
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  isArray: (name) => XML_LISTS.has(name),
+});
+
+function parseXml(text: string): Obj | undefined {
+  try {
+    // The parser accepts broken XML silently; the validator is what says no.
+    if (XMLValidator.validate(text) !== true) return undefined;
+    const doc: unknown = xml.parse(text);
+    return isObj(doc) ? doc : undefined;
+  } catch {
+    return undefined;
   }
-  return { languages: ['Java'], dependencies: out };
 }
 
-export const MANIFEST_PARSERS: Readonly<Record<string, (text: string) => Parsed>> = {
-  'package.json': parsePackageJson,
-  'Cargo.toml': parseCargoToml,
-  'pyproject.toml': parsePyproject,
-  'go.mod': parseGoMod,
-  Gemfile: parseGemfile,
-  'pom.xml': parsePomXml,
-};
+/** An element's text, whether it has attributes (`#text`) or not. */
+const xmlText = (value: unknown): string | undefined =>
+  (typeof value === 'string' ? nonBlank(value) : nonBlank(table(value)['#text']))?.trim();
+
+/**
+ * Direct dependencies of the project and of its profiles (not plugins' own). A missing
+ * version comes from <dependencyManagement>; `${name}` is read from <properties>.
+ */
+export function parsePomXml(text: string): Parsed | undefined {
+  const project = table(parseXml(text)?.project);
+  if (Object.keys(project).length === 0) return undefined;
+  const properties = table(project.properties);
+  const resolve = (v: string): string =>
+    v.replace(/\$\{([^}]+)\}/g, (whole, name: string) =>
+      name === 'project.version' ? (xmlText(project.version) ?? whole) : (xmlText(properties[name]) ?? whole),
+    );
+  const coordinates = (d: Obj): string | undefined => {
+    const artifact = xmlText(d.artifactId);
+    const group = xmlText(d.groupId);
+    return artifact && (group ? `${group}:${artifact}` : artifact);
+  };
+  const managed = new Map<string, string>();
+  for (const d of list(table(table(project.dependencyManagement).dependencies).dependency).map(table)) {
+    const name = coordinates(d);
+    const version = xmlText(d.version);
+    if (name && version) managed.set(name, version);
+  }
+  const declared = [project, ...list(table(project.profiles).profile).map(table)].flatMap((p) =>
+    list(table(p.dependencies).dependency).map(table),
+  );
+  const dependencies = declared.flatMap((d) => {
+    const name = coordinates(d);
+    if (!name) return [];
+    return [dep(name, resolve(xmlText(d.version) ?? managed.get(name) ?? ''), xmlText(d.scope) === 'test')];
+  });
+  return { languages: ['Java'], dependencies };
+}
+
+/** MSBuild <PackageReference Include=... Version=...>; PrivateAssets="all" (analyzers, build tools) counts as dev. */
+export function parseCsproj(text: string): Parsed | undefined {
+  const project = parseXml(text)?.Project;
+  if (project === undefined) return undefined;
+  const dependencies = list(table(project).ItemGroup).flatMap((group) =>
+    list(table(group).PackageReference).flatMap((ref) => {
+      const r = table(ref);
+      const name = nonBlank(r['@Include']);
+      if (!name) return [];
+      const version = nonBlank(r['@Version']) ?? xmlText(r.Version) ?? '';
+      const privateAssets = nonBlank(r['@PrivateAssets']) ?? xmlText(r.PrivateAssets) ?? '';
+      return [dep(name, version, privateAssets.toLowerCase() === 'all')];
+    }),
+  );
+  return { languages: ['C#'], dependencies };
+}
+
+/** Manifests by file name, or by extension for project files named after the project. */
+const MANIFEST_PARSERS: readonly { matches: (file: string) => boolean; parse: (text: string) => Parsed | undefined }[] = [
+  { matches: (f) => f === 'package.json', parse: parsePackageJson },
+  { matches: (f) => f === 'Cargo.toml', parse: parseCargoToml },
+  { matches: (f) => f === 'pyproject.toml', parse: parsePyproject },
+  { matches: (f) => f === 'go.mod', parse: parseGoMod },
+  { matches: (f) => f === 'Gemfile', parse: parseGemfile },
+  { matches: (f) => f === 'pom.xml', parse: parsePomXml },
+  { matches: (f) => f.endsWith('.csproj'), parse: parseCsproj },
+];
+
+function readManifest(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && stat.size <= MAX_MANIFEST_BYTES ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Reads whichever manifests exist at the project root. */
 export function readManifests(root: string): ManifestInfo {
   const info: ManifestInfo = { manifests: [], languages: [], dependencies: [] };
   if (!root) return info;
-  for (const [file, parse] of Object.entries(MANIFEST_PARSERS)) {
-    const path = join(root, file);
-    let text: string;
-    try {
-      if (!existsSync(path) || statSync(path).size > MAX_MANIFEST_BYTES) continue;
-      text = readFileSync(path, 'utf8');
-    } catch {
-      continue;
-    }
-    const parsed = parse(text);
-    info.manifests.push(file);
-    for (const l of parsed.languages) if (!info.languages.includes(l)) info.languages.push(l);
-    for (const d of parsed.dependencies) {
-      if (d.name && !info.dependencies.some((x) => x.name === d.name)) info.dependencies.push({ ...d, manifest: file });
+  let files: string[];
+  try {
+    files = readdirSync(root).sort();
+  } catch {
+    return info;
+  }
+  for (const { matches, parse } of MANIFEST_PARSERS) {
+    for (const file of files.filter(matches)) {
+      const text = readManifest(join(root, file));
+      const parsed = text === undefined ? undefined : parse(text);
+      if (!parsed) continue;
+      info.manifests.push(file);
+      for (const l of parsed.languages) if (!info.languages.includes(l)) info.languages.push(l);
+      for (const d of parsed.dependencies) {
+        if (d.name && !info.dependencies.some((x) => x.name === d.name)) info.dependencies.push({ ...d, manifest: file });
+      }
     }
   }
   if (existsSync(join(root, 'tsconfig.json')) && !info.languages.includes('TypeScript')) info.languages.unshift('TypeScript');

@@ -51,7 +51,7 @@ const usage = () =>
   }[];
 
 describe('graph extraction through a configured model', () => {
-  it('sends the seed prompt over HTTP, stores the facts it returns, and charges the budget', async () => {
+  it('sends the extraction prompt over HTTP, stores the facts it returns, and charges the budget', async () => {
     const answer = {
       entities: [
         { name: 'shop', type: 'project' },

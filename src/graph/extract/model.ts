@@ -4,7 +4,7 @@
  * learning observer. Item-level validation and repair stay in parseExtraction.
  */
 import { z } from 'zod';
-import { BudgetExceededError, type TokenBudget, estimateTokens } from '../../llm/budget.js';
+import { type TokenBudget, generateWithinBudget } from '../../llm/budget.js';
 import type { LlmProvider } from '../../llm/provider.js';
 import type { CompleteFn } from './llm.js';
 
@@ -23,38 +23,8 @@ export function modelComplete(
   config: { maxOutputTokens: number; timeoutMs: number },
 ): CompleteFn {
   return async (prompt) => {
-    const input = estimateTokens(SYSTEM + prompt);
-    budget.check(input + config.maxOutputTokens);
-    try {
-      const result = await provider.generate({
-        system: SYSTEM,
-        prompt,
-        schema: answerShape,
-        maxOutputTokens: config.maxOutputTokens,
-        timeoutMs: config.timeoutMs,
-      });
-      budget.record({
-        provider: provider.name,
-        model: provider.model,
-        purpose: 'graph',
-        inputTokens: result.usage.inputTokens,
-        outputTokens: result.usage.outputTokens,
-        ok: true,
-      });
-      return JSON.stringify(result.object);
-    } catch (err) {
-      // A failed call may still have been billed: charge its worst case.
-      if (!(err instanceof BudgetExceededError)) {
-        budget.record({
-          provider: provider.name,
-          model: provider.model,
-          purpose: 'graph',
-          inputTokens: input,
-          outputTokens: config.maxOutputTokens,
-          ok: false,
-        });
-      }
-      throw err;
-    }
+    const request = { system: SYSTEM, prompt, schema: answerShape, maxOutputTokens: config.maxOutputTokens, timeoutMs: config.timeoutMs };
+    const result = await generateWithinBudget(provider, budget, 'graph', request);
+    return JSON.stringify(result.object);
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseCommandOf } from './events.js';
+import { baseCommand } from '../../capture/map/command.js';
 import { commandKey, errorSignature, extractSessionFacts } from './session.js';
 import type { SessionEvent } from './events.js';
 
@@ -12,21 +12,18 @@ const bash = (input: string, extra: Partial<SessionEvent> = {}): SessionEvent =>
   files: [],
   outcome: 'ok',
   error: '',
-  baseCommand: baseCommandOf(input),
+  baseCommand: baseCommand(input),
   ...extra,
 });
 
 describe('session extraction helpers', () => {
-  it('finds the program a shell command runs', () => {
-    expect(baseCommandOf('cd web && NODE_ENV=test npx vitest run')).toBe('npx');
-    expect(baseCommandOf('sudo /usr/bin/apt-get install jq')).toBe('apt-get');
-    expect(baseCommandOf('\\\n  --flag')).toBe('');
-    expect(baseCommandOf('')).toBe('');
-  });
-
   it('keys errors and fixes on the command and its subcommand', () => {
     expect(commandKey(bash('npm test -- --watch=false'))).toBe('npm test');
     expect(commandKey(bash('tsc --noEmit'))).toBe('tsc');
+    expect(commandKey(bash('cd web && NODE_ENV=test npx vitest run'))).toBe('npx vitest');
+    // As a captured observation carries it: the key is not repeated.
+    expect(commandKey(bash('git commit -m x', { baseCommand: 'git commit' }))).toBe('git commit');
+    expect(commandKey(bash('# nothing to run'))).toBe('Bash');
     expect(commandKey({ ...bash('x'), tool: 'mcp__db__query' })).toBe('mcp__db__query');
   });
 

@@ -11,9 +11,9 @@ import type { ManifestInfo } from './manifests.js';
 import { type Signal, sessionSignals } from './signals.js';
 import type { ExtractedEntity, ExtractedFact } from './types.js';
 
-export const MAX_TOOLS = 15;
-export const MAX_FILES = 10;
-export const MAX_ERRORS = 5;
+const MAX_TOOLS = 15;
+const MAX_FILES = 10;
+const MAX_ERRORS = 5;
 
 /** Shell plumbing that says nothing about a project's tooling. */
 const TRIVIAL_COMMANDS = new Set(
@@ -27,7 +27,7 @@ const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const INSTALL =
   /\b(?:npm\s+(?:install|i|add)|pnpm\s+add|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+((?:[^\s;&|]+\s*)+)/g;
 
-export interface SessionContext {
+interface SessionContext {
   /** root: where manifests were read; paths under `display` (the root, else the session cwd) are shown relative. */
   project: { name: string; fingerprint: string; root: string; display?: string };
   sessionId: string;
@@ -64,11 +64,7 @@ export function errorSignature(error: string): string {
 
 /** `npm test`, `tsc`, `cargo build`: the command an error and its fix are matched on. */
 export function commandKey(e: SessionEvent): string {
-  if (e.tool !== 'Bash') return e.tool;
-  const words = e.input.trim().split(/\s+/);
-  const i = words.findIndex((w) => w.replace(/^.*\//, '') === e.baseCommand);
-  const sub = words[i + 1];
-  return sub && /^[a-z][\w:-]*$/.test(sub) ? `${e.baseCommand} ${sub}` : e.baseCommand;
+  return e.tool === 'Bash' ? e.baseCommand || e.tool : e.tool;
 }
 
 function installed(command: string): string[] {
@@ -119,60 +115,64 @@ function signalFacts(signals: readonly Signal[], project: ExtractedEntity): Extr
   });
 }
 
-export function extractSessionFacts(events: readonly SessionEvent[], ctx: SessionContext): ExtractedFact[] {
-  const project: ExtractedEntity = {
-    name: ctx.project.name,
-    type: 'project',
-    properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root },
-  };
-  const facts: ExtractedFact[] = [];
-  const m = ctx.manifests;
-  for (const language of m?.languages ?? []) {
-    facts.push({
-      source: project,
-      target: { name: language, type: 'tool' },
-      relation: 'uses',
-      description: `${project.name} is written in ${language}`,
-      confidence: 0.9,
-      metadata: { from: 'manifest' },
-    });
-  }
-  for (const d of m?.dependencies ?? []) {
-    const version = d.version ? ` ${d.version}` : '';
-    facts.push({
-      source: project,
-      target: { name: d.name, type: 'library' },
-      relation: 'depends_on',
-      description: `${project.name} depends on ${d.name}${version}${d.dev ? ' for development' : ''} (${d.manifest})`,
-      confidence: 0.95,
-      metadata: { from: 'manifest', manifest: d.manifest, version: d.version, dev: d.dev },
-    });
-  }
+/** The project's languages and declared dependencies, from its manifests. */
+function manifestFacts(m: ManifestInfo | undefined, project: ExtractedEntity): ExtractedFact[] {
+  const languages = (m?.languages ?? []).map((language): ExtractedFact => ({
+    source: project,
+    target: { name: language, type: 'tool' },
+    relation: 'uses',
+    description: `${project.name} is written in ${language}`,
+    confidence: 0.9,
+    metadata: { from: 'manifest' },
+  }));
+  const dependencies = (m?.dependencies ?? []).map((d): ExtractedFact => ({
+    source: project,
+    target: { name: d.name, type: 'library' },
+    relation: 'depends_on',
+    description: `${project.name} depends on ${d.name}${d.version ? ` ${d.version}` : ''}${d.dev ? ' for development' : ''} (${d.manifest})`,
+    confidence: 0.95,
+    metadata: { from: 'manifest', manifest: d.manifest, version: d.version, dev: d.dev },
+  }));
+  return [...languages, ...dependencies];
+}
 
+/** What the session's tool calls show: programs and MCP servers used, packages installed, files edited. */
+function usage(events: readonly SessionEvent[]): { tools: Map<string, number>; installs: Set<string>; edits: Map<string, number> } {
   const tools = new Map<string, number>();
   const installs = new Set<string>();
   const edits = new Map<string, number>();
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const e of events) {
     if (e.event !== 'tool') continue;
-    if (e.tool === 'Bash' && e.baseCommand && !TRIVIAL_COMMANDS.has(e.baseCommand))
-      tools.set(e.baseCommand, (tools.get(e.baseCommand) ?? 0) + 1);
-    if (e.tool.startsWith('mcp__'))
-      tools.set(`${e.tool.split('__')[1]} MCP server`, (tools.get(`${e.tool.split('__')[1]} MCP server`) ?? 0) + 1);
+    // The tool is the program: `git commit` and `git push` are both git.
+    const program = e.tool === 'Bash' ? (e.baseCommand.split(' ')[0] ?? '') : '';
+    if (program && !TRIVIAL_COMMANDS.has(program)) count(tools, program);
+    if (e.tool.startsWith('mcp__')) count(tools, `${e.tool.split('__')[1]} MCP server`);
     if (e.tool === 'Bash' && e.outcome === 'ok') for (const name of installed(e.input)) installs.add(name);
-    if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) edits.set(f, (edits.get(f) ?? 0) + 1);
+    if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) count(edits, f);
   }
-  for (const [tool, count] of [...tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_TOOLS)) {
+  return { tools, installs, edits };
+}
+
+/** The most used first, ties by name. */
+const busiest = (counts: Map<string, number>, max: number): [string, number][] =>
+  [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, max);
+
+/** Tools, packages installed but not declared, and the files worked on. */
+function usageFacts(events: readonly SessionEvent[], ctx: SessionContext, project: ExtractedEntity): ExtractedFact[] {
+  const { tools, installs, edits } = usage(events);
+  const facts: ExtractedFact[] = busiest(tools, MAX_TOOLS).map(([tool, count]) => {
     const mcp = tool.endsWith(' MCP server');
-    facts.push({
+    return {
       source: project,
       target: { name: tool, type: 'tool' },
       relation: mcp ? 'integrates' : 'uses',
       description: `${project.name} ${mcp ? 'integrates the' : 'uses the'} ${tool}${mcp ? '' : ' command'}`,
       confidence: 0.7,
       metadata: { count },
-    });
-  }
-  const known = new Set((m?.dependencies ?? []).map((d) => d.name));
+    };
+  });
+  const known = new Set((ctx.manifests?.dependencies ?? []).map((d) => d.name));
   for (const name of [...installs].filter((n) => !known.has(n))) {
     facts.push({
       source: project,
@@ -183,7 +183,7 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
       metadata: { from: 'install' },
     });
   }
-  for (const [file, count] of [...edits].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_FILES)) {
+  for (const [file, count] of busiest(edits, MAX_FILES)) {
     const shown = displayPath(file, ctx.project.display ?? ctx.project.root);
     facts.push({
       source: project,
@@ -194,9 +194,21 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
       metadata: { edits: count },
     });
   }
-  facts.push(...errorFacts(events, project, ctx.project.display ?? ctx.project.root));
-  facts.push(...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project));
   return facts;
+}
+
+export function extractSessionFacts(events: readonly SessionEvent[], ctx: SessionContext): ExtractedFact[] {
+  const project: ExtractedEntity = {
+    name: ctx.project.name,
+    type: 'project',
+    properties: { fingerprint: ctx.project.fingerprint, root: ctx.project.root },
+  };
+  return [
+    ...manifestFacts(ctx.manifests, project),
+    ...usageFacts(events, ctx, project),
+    ...errorFacts(events, project, ctx.project.display ?? ctx.project.root),
+    ...signalFacts(sessionSignals(events.filter((e) => e.event === 'prompt').map((e) => e.input)), project),
+  ];
 }
 
 /** Each distinct error, and what fixed it: the files edited before the same command next succeeded. */

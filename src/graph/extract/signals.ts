@@ -1,13 +1,13 @@
 /**
  * A small preference and decision detector for user prompts, English and French (after
- * seed 003's signal tracker; the learning layer has the fuller tracker): explicit
+ * the signal tracker; the learning layer has the fuller tracker): explicit
  * preferences ("always", "never", "I prefer", "toujours", "jamais", "je préfère"),
  * principles (SSOT, DRY, KISS, YAGNI, TDD, library-first), corrections ("no, ...",
  * "I told you", "arrête", "je t'ai dit") and decisions ("let's go with", "on part sur").
  * Code blocks, quotes, headings and tables are skipped; at most 10 signals per session.
  */
 
-export type SignalType = 'explicit' | 'principle' | 'correction' | 'decision';
+type SignalType = 'explicit' | 'principle' | 'correction' | 'decision';
 
 export interface Signal {
   type: SignalType;
@@ -23,9 +23,9 @@ export interface Signal {
 
 export const MAX_SIGNALS_PER_SESSION = 10;
 /** Long prompts are mostly pasted material; only their head is read. */
-export const SIGNAL_SCAN_CHARS = 1500;
+const SIGNAL_SCAN_CHARS = 1500;
 /** A principle is named in a short sentence ("We follow SSOT here"), not in a long explanation. */
-export const MAX_PRINCIPLE_SENTENCE = 160;
+const MAX_PRINCIPLE_SENTENCE = 160;
 
 const AGAINST = /\b(never|don['’]?t|do not|avoid|stop|no more)\b|(^|\s)(jamais|n['’]utilise pas|ne pas|évite|arr[êe]te|plus de)(\s|$)/i;
 
@@ -62,7 +62,7 @@ export function normalizeSignal(text: string): string {
 const NOT_THE_USER = /^\s*(this session is being continued|caveat:|<command-|<local-command|\[request interrupted)/i;
 
 /** Sentences outside code, quotes, headings and tables. */
-export function proseSentences(text: string): string[] {
+function proseSentences(text: string): string[] {
   if (NOT_THE_USER.test(text)) return [];
   const prose = text
     .slice(0, SIGNAL_SCAN_CHARS)

@@ -22,7 +22,7 @@ export interface ExtractedFact {
   metadata?: Record<string, unknown>;
 }
 
-export interface Contradiction {
+interface Contradiction {
   factId: number;
   /** Index into the extraction's facts of the fact that replaces it, if any. */
   replacedBy?: number;

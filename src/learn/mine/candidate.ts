@@ -1,10 +1,11 @@
 /** What a miner proposes: a pattern seen in one session, before the quality gate and the tally. */
 import type { Category, Domain } from '../../core/domain.js';
+import { redact, redactDeep } from '../../core/redact.js';
 
-export type MinerName = 'error-fix' | 'recovery' | 'preference' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
+type MinerName = 'error-fix' | 'recovery' | 'preference' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
 
 export interface Candidate {
-  /** Pattern key (seed 002 prefix:body). */
+  /** Pattern key (prefix:body). */
   key: string;
   category: Category;
   domain: Domain;
@@ -47,3 +48,19 @@ export function uniqueByKey(candidates: readonly Candidate[]): Candidate[] {
 }
 
 export const backtick = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
+
+/**
+ * The candidate's texts redacted again before they are written into instincts, episodes
+ * and examples. Miners read redacted observations; this is the second line of defence.
+ */
+export function redactCandidate(c: Candidate): Candidate {
+  return {
+    ...c,
+    title: redact(c.title),
+    trigger: redact(c.trigger),
+    action: redact(c.action),
+    explain: redact(c.explain),
+    evidence: c.evidence.map(redact),
+    ...(c.facts ? { facts: redactDeep(c.facts) } : {}),
+  };
+}

@@ -10,7 +10,7 @@ import { type Obs, isEdit, relativeToCwd } from '../observation.js';
 import { type Candidate, backtick } from './candidate.js';
 
 /** Sessions that touch more files than this are broad refactors: weak evidence for a pair. */
-export const MAX_FILES_FOR_PAIRS = 12;
+const MAX_FILES_FOR_PAIRS = 12;
 /** Together / either: the share of sessions editing one of the pair that edit both. */
 export const MIN_TOGETHER_RATIO = 0.75;
 

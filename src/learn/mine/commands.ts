@@ -4,6 +4,7 @@
  * (noise, git flow, ecosystem default, project-specific). Pure functions, no I/O.
  */
 import { basename } from 'node:path';
+import { type SimpleCommand, shellWords, splitShell } from '../../core/shell.js';
 
 /** Programs that take a subcommand worth keeping in the signature. */
 // prettier-ignore
@@ -76,55 +77,14 @@ const PURPOSE_WORDS: readonly [RegExp, Purpose][] = [
   [/\b(dev|start|serve|run)\b/, 'run'],
 ];
 
-export interface CommandSegment {
-  /** The segment as typed (trimmed). */
-  text: string;
+interface CommandSegment extends SimpleCommand {
   signature: string;
   program: string;
-  /** How it joins the next segment. */
-  joiner: '&&' | '||' | ';' | '|' | '';
 }
 
-/** Splits a command line on &&, ||, ;, | and newlines, outside quotes and heredocs. */
+/** The simple commands of a line, each with its signature (see splitShell for the grammar). */
 export function splitCommand(command: string): CommandSegment[] {
-  const text = command.replace(/<<-?\s*['"]?(\w+)['"]?[\s\S]*?\n\1\b/g, '').replace(/\\\n/g, ' ');
-  const parts: { text: string; joiner: CommandSegment['joiner'] }[] = [];
-  let current = '';
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (quote) {
-      if (c === quote) quote = undefined;
-      current += c;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      current += c;
-      continue;
-    }
-    let joiner: CommandSegment['joiner'] | undefined;
-    if (c === '&' && next === '&') joiner = '&&';
-    else if (c === '|' && next === '|') joiner = '||';
-    else if (c === '|' && text[i - 1] !== '>' && next !== '&') joiner = '|';
-    else if (c === ';' || c === '\n') joiner = ';';
-    if (joiner) {
-      parts.push({ text: current, joiner });
-      current = '';
-      if (joiner.length === 2) i++;
-      continue;
-    }
-    current += c;
-  }
-  parts.push({ text: current, joiner: '' });
-  return parts
-    .map((p) => ({ ...p, text: p.text.trim() }))
-    .filter((p) => p.text)
-    .map((p) => {
-      const { signature, program } = commandSignature(p.text);
-      return { text: p.text, signature, program, joiner: p.joiner };
-    });
+  return splitShell(command).map((s) => ({ ...s, ...commandSignature(s.text) }));
 }
 
 const isAssignment = (word: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
@@ -132,9 +92,7 @@ const isFlag = (word: string): boolean => word.startsWith('-');
 const isRedirect = (word: string): boolean => /^\d?>|^<|^&>|^\d>&\d$/.test(word);
 const looksLikeValue = (word: string): boolean => /[/\\]|\.\w+$|^\.|^\$|^["'`]|^\d|[*?{}[\]<>@=]/.test(word) || word.length > 40;
 
-function words(segment: string): string[] {
-  return (segment.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).filter((w) => !isRedirect(w));
-}
+const words = (segment: string): string[] => shellWords(segment).filter((w) => !isRedirect(w));
 
 /** The stable part of one segment: program, subcommand and task name, without flags or values. */
 export function commandSignature(segment: string): { signature: string; program: string } {

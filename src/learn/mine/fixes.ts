@@ -12,8 +12,8 @@ import { type Candidate, backtick } from './candidate.js';
 import { isGitFlow, isNoise, isValidation, meaningfulSegments, purposeOf, signatureSlug, splitCommand } from './commands.js';
 import { type ErrorSignature, errorSignatures, isToolGuardError } from './errors.js';
 
-export const FIX_WINDOW_MS = 30 * 60_000;
-export const RECOVERY_WINDOW_MS = 3 * 60_000;
+const FIX_WINDOW_MS = 30 * 60_000;
+const RECOVERY_WINDOW_MS = 3 * 60_000;
 
 /** The command without output plumbing (2>&1, | tail ...), to tell a plain rerun from a changed one. */
 export function coreCommand(command: string): string {

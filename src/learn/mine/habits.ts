@@ -1,6 +1,6 @@
 /**
  * Command habits of a project: sequences (one command regularly followed by another within
- * 5 minutes, seed 002's window), combos (commands chained in one line), and the project's
+ * a 5-minute window), combos (commands chained in one line), and the project's
  * own commands for a purpose (its test, lint, build tasks). Pure: observations in,
  * candidates out; the quality gate decides what is worth keeping.
  */
@@ -19,7 +19,7 @@ import {
   splitCommand,
 } from './commands.js';
 
-export const SEQUENCE_WINDOW_MS = 5 * 60_000;
+const SEQUENCE_WINDOW_MS = 5 * 60_000;
 const MAX_COMBO = 4;
 
 const PURPOSE_VERB: Record<Purpose, string> = {

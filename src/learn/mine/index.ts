@@ -6,7 +6,7 @@ import { mineFixes } from './fixes.js';
 import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
 import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
 
-export interface SessionMining {
+interface SessionMining {
   candidates: Candidate[];
   signals: SessionSignal[];
   /** Project-relative files the session edited (co-edit tallies and contradictions). */

@@ -5,7 +5,7 @@ import { MAX_SIGNALS_PER_SESSION, contentSlug, extractSignals, sessionSignals, s
 
 const signals = (text: string): string[] => extractSignals(text).map((s) => `${s.type}: ${s.signal}`);
 
-describe('extractSignals (seed 003 signal tracker)', () => {
+describe('extractSignals (signal tracker)', () => {
   it('reads English preferences and corrections', () => {
     expect(signals('Use pnpm, not npm.')).toEqual(['explicit: use pnpm not npm']);
     expect(signals('no, use pnpm instead of npm')).toEqual(['correction: use pnpm not npm']);
@@ -78,5 +78,11 @@ describe('signalCandidate', () => {
   it('keeps negatives in the key', () => {
     expect(contentSlug('never stash anything')).toBe('stash');
     expect(contentSlug('`mise run fmt` before committing')).toBe('mise-run-fmt-committing');
+  });
+
+  it('leaves contraction fragments, elisions and courtesy out of the key', () => {
+    expect(contentSlug("please don't commit the .env file.")).toBe('commit-env-file');
+    expect(contentSlug("n'utilise pas l'API de prod")).toBe('api-prod');
+    expect(contentSlug('run `npm test:ci` on src/app.ts')).toBe('run-npm-test-ci-src-app-ts');
   });
 });

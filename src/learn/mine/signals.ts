@@ -1,11 +1,13 @@
 /**
- * Seed 003's signal tracker: user preferences and corrections read from prompts, in English
+ * The signal tracker: user preferences and corrections read from prompts, in English
  * and French. Code blocks are skipped; each signal is normalised (lower case, collapsed
  * spaces, neutral prefixes removed, negatives kept), deduplicated per session, at most 10
  * per session. Long pasted prompts (plans, review dumps) are not read: a preference is said,
  * not pasted.
  */
 import { slugify, truncate } from '../../core/text.js';
+import { COURTESY, CONTRACTIONS, ENGLISH, FRENCH, INSTRUCTION_WORDS, stopSet } from '../../text/stopwords.js';
+import { codeTokens } from '../../text/words.js';
 import type { Obs } from '../observation.js';
 import { type Candidate, backtick } from './candidate.js';
 import { concreteTerms } from './terms.js';
@@ -52,23 +54,11 @@ const PRINCIPLES: readonly [RegExp, string][] = [
   [/\b(?:tdd|test[- ]driven)\b/, 'tdd'],
 ];
 
-const STOP_WORDS = new Set(
-  (
-    'a an the to of for in on at by with and or but it its this that these those is are be been being do does did can could ' +
-    'before after when whenever while if once should would will just really always never not no please any anything some something all everything every you your we our ' +
-    'i me my us them they their there here then than so very also more most much many use using used instead rather ' +
-    'le la les un une des du de d l à a au aux et ou mais pas ne plus jamais toujours ce cet cette ces qui que quoi est sont ' +
-    'tu te toi vous nous on je moi mon ma mes ton ta tes son sa ses leur leurs y en dans sur pour par avec sans tout tous rien utilise utiliser avant après quand si'
-  ).split(' '),
-);
+const STOP_WORDS = stopSet(ENGLISH, FRENCH, CONTRACTIONS, COURTESY, INSTRUCTION_WORDS);
 
 /** Up to five content words, slugified: the grouping key of a signal's subject. */
 export function contentSlug(text: string): string {
-  const words = text
-    .toLowerCase()
-    .replace(/[`'"]/g, ' ')
-    .split(/[^\p{L}\p{N}._/-]+/u)
-    .filter((w) => w && !STOP_WORDS.has(w));
+  const words = codeTokens(text.toLowerCase()).filter((w) => !STOP_WORDS.has(w));
   return slugify(words.slice(0, 5).join(' '), 60);
 }
 

@@ -1,5 +1,5 @@
 /**
- * Concrete terms in free text: what makes a learned pattern specific (seed 000's gate asks
+ * Concrete terms in free text: what makes a learned pattern specific (the gate asks
  * that it name a tool, file, command or error). Pure.
  */
 

@@ -1,16 +1,16 @@
-/** The export half of seed 002: rules as JSON, CLAUDE.md, SKILL.md, platform files, injection, import. */
+/** The export half of the MCP contract: rules as JSON, CLAUDE.md, SKILL.md, platform files, injection, import. */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { importRules, injectRules, listRules, renderRules } from '../../app/rules.js';
 import { UsageError } from '../../core/errors.js';
 import { PLATFORMS } from '../../view/rules.js';
-import { seedRecord } from '../records.js';
+import { contractRecord } from '../records.js';
 import { IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, ADDITIVE, call, defineTool } from '../tool.js';
 import { categoryFilter, record, textArg } from '../schemas.js';
 
 /** Resolves a client-supplied path and refuses anything outside the allowed roots. */
-export function resolveAllowedPath(ctx: ToolContext, target: string): string {
+function resolveAllowedPath(ctx: ToolContext, target: string): string {
   if (!target.trim()) throw new UsageError('The path is empty.');
   if (target.includes('\u0000')) throw new UsageError('The path contains a NUL byte.');
   const absolute = resolve(ctx.allowedRoots[0] ?? process.cwd(), target);
@@ -49,7 +49,7 @@ const exportRules = defineTool({
   output: z.object({ rules: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx) {
-    const rules = call(listRules, ctx, {}).map(seedRecord);
+    const rules = call(listRules, ctx, {}).map(contractRecord);
     return {
       rules,
       count: rules.length,

@@ -1,10 +1,10 @@
-/** The maintenance and insight half of seed 002: consolidate, chains, duplicates, gc, trends, history. */
+/** The maintenance and insight half of the MCP contract: consolidate, chains, duplicates, gc, trends, history. */
 import { z } from 'zod';
 import { MATURE_EVIDENCE, consolidate, stats, views } from '../../app/instincts.js';
 import { chains, duplicates, effectiveness, gc, history, trending } from '../../app/learning.js';
 import { NotFoundError } from '../../core/errors.js';
 import { DUPLICATE_THRESHOLD } from '../../learn/similarity.js';
-import { seedRecord, seedStats } from '../records.js';
+import { contractRecord, contractStats } from '../records.js';
 import { IDEMPOTENT_WRITE, READ_ONLY, ADDITIVE, call, defineTool, type ToolDef } from '../tool.js';
 import { keyArg, orError, record, statsShape, textArg } from '../schemas.js';
 
@@ -62,9 +62,9 @@ const sessionSummaryTool = defineTool({
     const count = ctx.store.instincts.count({ seenSince: since, project, includeGlobal: true });
     const mature = views(ctx.store, ctx.store.instincts.list({ minEvidence: MATURE_EVIDENCE, project, includeGlobal: true }));
     return {
-      session: { patterns_last_24h: count, recent: recent.map(seedRecord) },
-      suggestions: { count: mature.length, top: mature.slice(0, 5).map(seedRecord) },
-      stats: seedStats(call(stats, ctx, {})),
+      session: { patterns_last_24h: count, recent: recent.map(contractRecord) },
+      suggestions: { count: mature.length, top: mature.slice(0, 5).map(contractRecord) },
+      stats: contractStats(call(stats, ctx, {})),
       consolidation,
     };
   },
@@ -117,7 +117,7 @@ const trendingTool = defineTool({
     const r = call(trending, ctx, { days: args.days, limit: args.limit });
     return {
       trending: r.trending.map((t) => ({
-        ...seedRecord(t),
+        ...contractRecord(t),
         ...(t.observations_in_period !== undefined ? { observations_in_period: t.observations_in_period } : {}),
       })),
       period_days: r.period_days,

@@ -1,4 +1,4 @@
-/** Memory beyond seed 002: hybrid search over everything stored, and what happened with a file. */
+/** Memory beyond the instinct contract: hybrid search over everything stored, and what happened with a file. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { fileHistory } from '../../context/recall.js';

@@ -1,8 +1,8 @@
-/** The pattern half of seed 002: observe, suggest, list, get, search, stats, alias, import. */
+/** The pattern half of the MCP contract: observe, suggest, list, get, search, stats, alias, import. */
 import { z } from 'zod';
 import { alias, findInstinct, importPatternRows, listInstincts, observe, searchInstincts, stats, suggest } from '../../app/instincts.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
-import { seedRecord, seedStats } from '../records.js';
+import { contractRecord, contractStats } from '../records.js';
 import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, call, defineTool } from '../tool.js';
 import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
 
@@ -58,7 +58,7 @@ const suggestTool = defineTool({
       keyword: args.keyword || undefined,
       source: 'mcp',
     });
-    const records = found.map(seedRecord);
+    const records = found.map(contractRecord);
     if (!args.compact) return { suggestions: records, count: records.length };
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
@@ -91,7 +91,7 @@ const listTool = defineTool({
       limit: args.limit,
     });
     return {
-      instincts: found.instincts.map(seedRecord),
+      instincts: found.instincts.map(contractRecord),
       count: found.count,
       hint: 'Use suggest() for mature guidance, search_instincts(query) for keywords, get_instinct(pattern) for one record.',
     };
@@ -107,9 +107,9 @@ const getTool = defineTool({
   output: orError(record.shape),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    // Seed 002: the exact key only (the CLI also follows aliases).
+    // The MCP contract: the exact key only (the CLI also follows aliases).
     const found = ctx.store.instincts.get(args.pattern) ? findInstinct(ctx.store, args.pattern) : undefined;
-    return found ? seedRecord(found) : { error: `Not found: ${args.pattern}` };
+    return found ? contractRecord(found) : { error: `Not found: ${args.pattern}` };
   },
 });
 
@@ -122,7 +122,7 @@ const searchTool = defineTool({
   output: z.object({ results: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const results = args.query.replaceAll('\u0000', '').trim() ? call(searchInstincts, ctx, args).results.map(seedRecord) : [];
+    const results = args.query.replaceAll('\u0000', '').trim() ? call(searchInstincts, ctx, args).results.map(contractRecord) : [];
     return {
       results,
       count: results.length,
@@ -139,7 +139,7 @@ const statsTool = defineTool({
   input: z.object({}),
   output: statsShape,
   annotations: READ_ONLY,
-  handler: (ctx) => seedStats(call(stats, ctx, {})),
+  handler: (ctx) => contractStats(call(stats, ctx, {})),
 });
 
 const aliasTool = defineTool({

@@ -1,7 +1,7 @@
 /**
- * The finish: seed 003's modifiers (confidence, activation, recency, superseded; a
- * collection's profile may score its own hits), the filters (neighbours may lie outside them), the order, an optional reranker, the minimum
- * score and the limit.
+ * The finish: the modifiers (confidence, activation, recency, superseded; a collection's
+ * profile may score its own hits), the filters (neighbours may lie outside them), the
+ * order, an optional reranker, the minimum score and the limit.
  */
 import type { DocumentRow } from '../../store/documents/index.js';
 import { parseJsonObject } from '../../store/json.js';

@@ -3,6 +3,7 @@
  * The full-text indexes follow through triggers (see store/documents-schema.ts). SQL only:
  * what a user or agent may send is checked by search/documents.ts before it gets here.
  */
+import { isIdentifier } from '../../text/trigram.js';
 import { type Db, cachedStatement } from '../db.js';
 
 /** One document to store, already validated. */
@@ -89,7 +90,7 @@ export interface DocumentRecords {
 /** Whether a document's text goes to the trigram index too (any non-ASCII text, or a code-like token). */
 export function needsTrigramIndex(text: string): boolean {
   // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(text) || text.includes('_') || /[a-z][A-Z]|[a-zA-Z0-9][./][a-zA-Z]|[a-zA-Z]\d|\d[a-zA-Z]/.test(text);
+  return /[^\u0000-\u007f]/.test(text) || isIdentifier(text);
 }
 
 const FIND = 'SELECT * FROM documents WHERE collection = ? AND ext_id = ?';

@@ -1,6 +1,6 @@
 /**
- * Lenient reading of untyped JSON (hook payloads, transcript records, tool inputs): a
- * missing or mistyped value is undefined, never an exception.
+ * Lenient reading of untyped data (hook payloads, transcript records, tool inputs, parsed
+ * manifests): a missing or mistyped value is undefined, never an exception.
  */
 
 export type Obj = Record<string, unknown>;

@@ -1,0 +1,27 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../test-support/cli.js';
+import { ensureDir, writeFileAtomic } from './fs.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => (dir = tempDir('homunculus-fs-')));
+afterEach(() => dir.cleanup());
+
+describe('ensureDir', () => {
+  it('creates missing levels, and is a no-op on an existing directory', () => {
+    const deep = join(dir.path, 'a', 'b', 'c');
+    ensureDir(deep);
+    expect(statSync(deep).isDirectory()).toBe(true);
+    ensureDir(deep);
+    writeFileAtomic(join(dir.path, 'x', 'y', 'f.txt'), 'hi');
+    expect(existsSync(join(dir.path, 'x', 'y', 'f.txt'))).toBe(true);
+  });
+
+  it('fails once, with the fix, where a recursive mkdir would spin or mislead', () => {
+    writeFileSync(join(dir.path, 'file'), '');
+    expect(() => ensureDir(join(dir.path, 'file', 'sub'))).toThrow(/exists and is not a directory[\s\S]*/);
+    // Node's recursive mkdir never returns below /proc; this returns at once.
+    expect(() => ensureDir('/proc/nonexistent/home')).toThrow(/Cannot create the directory \/proc\/nonexistent\/home/);
+  });
+});

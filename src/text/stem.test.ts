@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { matchedTerms, stem } from './stem.js';
+
+describe('stem', () => {
+  it('compares words by a crude stem', () => {
+    expect(stem('tests')).toBe('test');
+    expect(stem('failing')).toBe('fail');
+    expect(stem('Migrations')).toBe('migr');
+    expect(stem('is')).toBe('is');
+    expect(matchedTerms(['tests', 'failing', 'docker'], 'when a test fails, rerun it')).toBe(2);
+    expect(matchedTerms(['tests', 'fail'], 'when a test fails')).toBe(2);
+  });
+});

@@ -2,7 +2,7 @@
  * Diagnosing an installation: each check says what it found and, when it fails, how to fix
  * it. Capabilities add their checks to DOCTOR_CHECKS.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
 import { type Store, fts5Problem, openStore } from '../store/store.js';
@@ -69,6 +69,15 @@ const configFile: DoctorCheck = (paths) => {
 
 const database: DoctorCheck = (paths) => {
   if (!existsSync(paths.db)) return { name: 'database', status: 'warn', detail: 'no database yet', fix: 'Run `homunculus init`.' };
+  const readOnly = unwritable([paths.db, `${paths.db}-wal`, `${paths.db}-shm`]);
+  if (readOnly) {
+    return {
+      name: 'database',
+      status: 'fail',
+      detail: `${readOnly} is read-only: hooks cannot record and learning cannot run`,
+      fix: `Make it writable for your user (chmod u+w '${readOnly}').`,
+    };
+  }
   let store: Store;
   try {
     store = openStore({ home: paths.home, readonly: true });
@@ -83,6 +92,14 @@ const database: DoctorCheck = (paths) => {
         status: 'fail',
         detail: `integrity check: ${health.integrity}`,
         fix: 'Restore from a backup or move the file aside.',
+      };
+    }
+    if (health.schemaVersion > health.latestSchema) {
+      return {
+        name: 'database',
+        status: 'fail',
+        detail: `schema ${health.schemaVersion} is newer than this homunculus understands (${health.latestSchema})`,
+        fix: 'Upgrade homunculus to the version that wrote it (npm install -g homunculus-memory), or point --home elsewhere.',
       };
     }
     if (health.schemaVersion < health.latestSchema) {
@@ -100,6 +117,37 @@ const database: DoctorCheck = (paths) => {
   } finally {
     store.close();
   }
+};
+
+/** The first of `files` that exists and cannot be written, if any. */
+function unwritable(files: readonly string[]): string | undefined {
+  return files.find((f) => {
+    if (!existsSync(f)) return false;
+    try {
+      accessSync(f, constants.W_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Below this much free space a sync may fail half-way; at none, every write fails. */
+const LOW_DISK_BYTES = 100 * 1024 * 1024;
+
+/** Pure: what `free` bytes left on the data home's disk mean. */
+export function diskVerdict(free: number, home: string): CheckResult {
+  const mb = `${Math.floor(free / 1024 / 1024)} MB free`;
+  if (free <= 0) return { name: 'disk', status: 'fail', detail: `the disk of ${home} is full`, fix: 'Free some space on it.' };
+  if (free < LOW_DISK_BYTES)
+    return { name: 'disk', status: 'warn', detail: `${mb} on the disk of ${home}`, fix: 'Free some space before the next sync.' };
+  return { name: 'disk', status: 'ok', detail: mb };
+}
+
+const diskSpace: DoctorCheck = (paths) => {
+  if (!existsSync(paths.home)) return { name: 'disk', status: 'ok', detail: 'no data home yet' };
+  const fs = statfsSync(paths.home);
+  return diskVerdict(fs.bavail * fs.bsize, paths.home);
 };
 
 const fts5: DoctorCheck = () => {
@@ -189,6 +237,7 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   homeWritable,
   configFile,
   database,
+  diskSpace,
   fts5,
   llmConfig,
   embeddings,

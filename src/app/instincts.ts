@@ -1,25 +1,22 @@
 /** Instinct operations: record, read, search, correct and merge learned patterns. */
 import { z } from 'zod';
 import { NotFoundError } from '../core/errors.js';
-import { importPatterns } from '../learn/bulk.js';
+import { observeImported } from '../learn/bulk.js';
 import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
 import { consolidate as consolidateStore } from '../learn/maintenance.js';
-import { type InstinctView, toView, toViews } from '../learn/records.js';
+import { type InstinctView, storeViews } from '../learn/records.js';
 import { instinctStats } from '../learn/stats.js';
-import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { renderAll, renderChanged } from '../view/render.js';
+import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';
 import { category, domain, feedback as feedbackVerdict, patternKey, text, unitInterval, wholeNumber } from './schemas.js';
 
 /** Evidence from which an instinct counts as mature. */
 export const MATURE_EVIDENCE = 5;
 
-export const views = (store: Store, rows: readonly InstinctRow[]): InstinctView[] =>
-  rows.length === 1
-    ? [toView(rows[0] as InstinctRow, store.clock.now(), store.instincts.distinctProjects((rows[0] as InstinctRow).id).length)]
-    : toViews(rows, store.clock.now(), store.instincts.distinctProjectCounts());
+export const views = storeViews;
 
 export const observe = defineOperation({
   name: 'instincts.observe',
@@ -174,7 +171,26 @@ export const importPatternRows = defineOperation({
     source: text(200).default(''),
   }),
   run({ store }, input) {
-    const result = importPatterns(store, input.rows, { project: input.project, source: input.source });
+    const result = { imported: 0, updated: 0, errors: 0, reasons: [] as string[] };
+    const now = store.clock.now();
+    store.transaction(() => {
+      input.rows.forEach((row, index) => {
+        const { pattern, ...rest } = row;
+        const checked = checkImported({ ...rest, key: pattern }, now, { key: 'pattern' });
+        if (!checked.ok) {
+          result.errors++;
+          result.reasons.push(`row ${index}: ${checked.reason}`);
+          return;
+        }
+        const outcome = observeImported(store, checked.instinct, {
+          source: input.source,
+          project: input.project,
+          detail: 'import_patterns',
+        });
+        if (outcome.created) result.imported++;
+        else result.updated++;
+      });
+    });
     renderAll(store);
     return result;
   },

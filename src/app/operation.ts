@@ -76,12 +76,14 @@ export function invoke<S extends z.ZodType, R, C>(op: Operation<S, R, C>, ctx: C
 export function parseInput<S extends z.ZodType, R, C>(op: Operation<S, R, C>, raw: unknown): z.output<S> {
   const parsed = op.input.safeParse(raw, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw new InputError(
-    op.name,
-    parsed.error.issues.map((i) => ({
-      path: i.path.map(String).join('.'),
-      message: i.message,
-      ...('input' in i ? { input: i.input } : {}),
-    })),
-  );
+  throw new InputError(op.name, issuesOf(parsed.error));
+}
+
+/** A zod error's issues, each with its dotted path and (when reported) what was sent. */
+export function issuesOf(error: z.ZodError): InputIssue[] {
+  return error.issues.map((i) => ({
+    path: i.path.map(String).join('.'),
+    message: i.message,
+    ...('input' in i ? { input: i.input } : {}),
+  }));
 }

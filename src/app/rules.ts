@@ -1,8 +1,10 @@
 /** Rule operations: learned rules rendered for every agent's rule file, injected in place, or read back from one. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { isInside, realDirectory, realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
-import { observe, raiseEvidence } from '../learn/instincts.js';
+import { observeImported } from '../learn/bulk.js';
 import type { InstinctView } from '../learn/records.js';
 import type { Store } from '../store/store.js';
 import {
@@ -13,8 +15,11 @@ import {
   parsePatternLines,
   renderPlatform,
   renderSkill,
+  ruleFileFormat,
+  ruleFormatOf,
   sortRules,
 } from '../view/rules.js';
+import { checkImported } from './imported.js';
 import { views } from './instincts.js';
 import { defineOperation } from './operation.js';
 import { category, oneOf, text } from './schemas.js';
@@ -62,13 +67,49 @@ export const injectRules = defineOperation({
   name: 'rules.inject',
   summary: 'Rewrite only the <!-- instinct:start/end --> block of a rule file (created when missing)',
   input: z.object({
-    /** An absolute path the caller has already checked it may write. */
+    /** A path the user named; never the store's home nor inside .git. */
     target: text(4096).min(1, { error: 'must not be empty' }),
     format: oneOf(['claude-md', 'agents-md', 'cursorrules', 'windsurfrules'] as const).default('claude-md'),
   }),
   run({ store }, input) {
+    const real = realTarget(input.target);
+    refuseProtected(real, input.target, store.paths.home);
     const rules = ruleViews(store);
-    return injectBlock(input.target, renderPlatform(rules, PLATFORM_OF[input.format]), rules.length);
+    return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[input.format]), rules.length), target: input.target };
+  },
+});
+
+/**
+ * The real path of one of the project's rule files, named relative to its root: symlinks
+ * resolved, and the place they lead must still be a rule file inside the root, outside the
+ * store and .git (a CLAUDE.md linked to the database or to .git/config is refused).
+ */
+function confineRuleFile(root: string, file: string, home: string): string {
+  const realRoot = realDirectory(root);
+  if (!realRoot) throw new UsageError(`The project directory ${root} does not exist.`);
+  const real = realTarget(join(realRoot, file));
+  if (!existsSync(dirname(real))) throw new UsageError(`The directory of ${file} does not exist.`, 'Parent directories must exist.');
+  if (!isInside(real, realRoot)) throw new UsageError(`${file} leads outside the project (${real}).`, 'Rule files live in the project.');
+  if (!ruleFormatOf(basename(real))) throw new UsageError(`${file} leads to ${real}, which is not a rule file.`);
+  refuseProtected(real, file, home);
+  if (existsSync(real) && !statSync(real).isFile()) throw new UsageError(`${file} is not a regular file.`);
+  return real;
+}
+
+export const injectRuleFile = defineOperation({
+  name: 'rules.inject-file',
+  summary: "Rewrite the instinct block of one of the project's rule files, chosen by name (CLAUDE.md, AGENTS.md, ...)",
+  input: z.object({
+    /** Relative to the project root, e.g. "CLAUDE.md" or "packages/api/AGENTS.md". */
+    file: text(1024).min(1, { error: 'must not be empty' }),
+    /** The project root the file is named in. */
+    root: text(4096).min(1, { error: 'must not be empty' }),
+  }),
+  run({ store }, input) {
+    const format = ruleFileFormat(input.file);
+    const real = confineRuleFile(input.root, input.file, store.paths.home);
+    const rules = ruleViews(store);
+    return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[format]), rules.length), target: input.file, format };
   },
 });
 
@@ -83,24 +124,25 @@ export const importRules = defineOperation({
   run({ store }, input) {
     if (!existsSync(input.source) || !statSync(input.source).isFile()) throw new UsageError(`No such file: ${input.source}`);
     if (statSync(input.source).size > 5 * 1024 * 1024) throw new UsageError(`${input.source} is larger than 5 MB.`);
-    const { patterns, skipped } = parsePatternLines(readFileSync(input.source, 'utf8'));
-    let imported = 0;
-    let merged = 0;
+    const parsed = parsePatternLines(readFileSync(input.source, 'utf8'));
+    const result = { imported: 0, merged: 0, skipped: parsed.skipped };
+    const now = store.clock.now();
     store.transaction(() => {
-      for (const p of patterns) {
-        const result = observe(store, {
-          pattern: p.pattern,
-          category: p.category,
+      for (const p of parsed.patterns) {
+        const checked = checkImported({ key: p.pattern, category: p.category, evidence: p.evidence, explain: p.explain }, now);
+        if (!checked.ok) {
+          result.skipped++;
+          continue;
+        }
+        const outcome = observeImported(store, checked.instinct, {
           source: 'claude-md',
           project: input.project,
-          explain: p.explain,
+          detail: 'import_claude_md',
         });
-        if (p.evidence !== undefined)
-          raiseEvidence(store, result.pattern, p.evidence, { source: 'claude-md', project: input.project, detail: 'import_claude_md' });
-        if (result.created) imported++;
-        else merged++;
+        if (outcome.created) result.imported++;
+        else result.merged++;
       }
     });
-    return { imported, merged, skipped };
+    return result;
   },
 });

@@ -1,23 +1,75 @@
 /** Transfer operations: instincts in from instinct files or an archive, out to an archive. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { exportInstincts, importInstinctArchive } from '../view/archive.js';
-import { importInstinctFiles } from '../view/import-files.js';
+import { realTarget, refuseProtected } from '../core/confine.js';
+import { mergeInstinct } from '../learn/merge.js';
+import type { Store } from '../store/store.js';
+import { exportInstincts, readArchiveRecords } from '../view/archive.js';
+import { readInstinctFiles } from '../view/import-files.js';
 import { renderAll } from '../view/render.js';
+import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';
 import { text } from './schemas.js';
 
 const path = () => text(4096).min(1, { error: 'must not be empty' });
+
+interface Merged {
+  imported: number;
+  raised: number;
+  unchanged: number;
+}
+
+/** A record an import refused, named by where it came from, and why. */
+interface Refused {
+  from: string;
+  reason: string;
+}
+
+/**
+ * Validates every record with the one import schema and merges the valid ones in one
+ * transaction: a bad record is refused with its reason and the rest still arrive; merging
+ * raises what exists, never lowers it.
+ */
+function mergeImported(
+  store: Store,
+  records: readonly { from: string; record: unknown }[],
+  via: string,
+  names: Readonly<Record<string, string>> = {},
+): Merged & { refused: Refused[] } {
+  const result = { imported: 0, raised: 0, unchanged: 0, refused: [] as Refused[] };
+  const now = store.clock.now();
+  store.transaction(() => {
+    for (const { from, record } of records) {
+      const checked = checkImported(record, now, names);
+      if (!checked.ok) {
+        result.refused.push({ from, reason: checked.reason });
+        continue;
+      }
+      const outcome = mergeInstinct(store, checked.instinct, via);
+      if (outcome === 'created') result.imported++;
+      else if (outcome === 'raised') result.raised++;
+      else result.unchanged++;
+    }
+  });
+  return result;
+}
 
 export const importFiles = defineOperation({
   name: 'transfer.import-files',
   summary: 'Import instinct markdown files (YAML front matter: trigger, action, confidence, domain ...) from a folder',
   input: z.object({ dir: path() }),
   run({ store, warn }, input) {
-    const result = importInstinctFiles(store, resolve(input.dir));
+    const read = readInstinctFiles(resolve(input.dir));
+    const { refused, ...merged } = mergeImported(
+      store,
+      read.records.map((r) => ({ from: r.file, record: r.record })),
+      'import-files',
+      { first_seen: 'created' },
+    );
+    const skipped = [...read.skipped, ...refused.map((r) => ({ file: r.from, reason: r.reason }))];
     renderAll(store);
-    for (const s of result.skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
-    return result;
+    for (const s of skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
+    return { ...merged, skipped };
   },
 });
 
@@ -25,16 +77,34 @@ export const exportArchive = defineOperation({
   name: 'transfer.export',
   summary: 'A tarball of instincts only (no observations, no code) for sharing',
   input: z.object({ out: path().optional() }),
-  run: ({ store }, input) => exportInstincts(store, input.out ? resolve(input.out) : undefined),
+  run({ store }, input) {
+    if (!input.out) return exportInstincts(store);
+    // A tarball may go anywhere the user names but over the store or into .git.
+    const real = realTarget(resolve(input.out));
+    refuseProtected(real, input.out, store.paths.home, [store.paths.exports]);
+    return exportInstincts(store, real);
+  },
 });
+
+/** How an archive record is named in a message: its place, and its key when it has one. */
+const recordName = (record: unknown, index: number): string => {
+  const key = (record as { key?: unknown } | null)?.key;
+  return `instinct ${index + 1}${typeof key === 'string' ? ` (${key.slice(0, 80)})` : ''}`;
+};
 
 export const importArchive = defineOperation({
   name: 'transfer.import',
-  summary: 'Merge an instinct tarball made by export: raises what exists, never lowers it',
+  summary: 'Merge an instinct tarball made by export: raises what exists, never lowers it; a bad record is skipped with its reason',
   input: z.object({ file: path() }),
-  async run({ store }, input) {
-    const result = await importInstinctArchive(store, resolve(input.file));
+  async run({ store, warn }, input) {
+    const records = await readArchiveRecords(resolve(input.file));
+    const { refused, ...merged } = mergeImported(
+      store,
+      records.map((record, i) => ({ from: recordName(record, i), record })),
+      'import',
+    );
     renderAll(store);
-    return result;
+    for (const r of refused) warn?.(`skipped ${r.from}: ${r.reason}`);
+    return { ...merged, skipped: refused.map((r) => ({ record: r.from, reason: r.reason })) };
   },
 });

@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { importPatterns } from '../learn/bulk.js';
+import { importPatternRows } from '../app/instincts.js';
+import { invoke } from '../app/operation.js';
 import { consolidateLevels } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile } from './measure.js';
@@ -38,7 +39,7 @@ export async function runMcpBench(options: { patterns?: number; runs?: number } 
       explain: `synthetic pattern ${i} about ${['eslint', 'vitest', 'tsc', 'docker', 'prettier'][i % 5]}`,
       confidence: 1 + (i % 15),
     }));
-    importPatterns(store, rows, { project: '', source: 'bench' });
+    invoke(importPatternRows, { store, env: process.env }, { rows, project: '', source: 'bench' });
     consolidateLevels(store);
     store.close();
 

@@ -17,3 +17,18 @@ describe('payload parsing', () => {
     expect(salvage('{"tool_name":"Read","tool_response":{"content":"{\\"session_id\\":\\"evil\\"}"')).toEqual({ tool_name: 'Read' });
   });
 });
+
+describe('a payload cut at the size limit', () => {
+  it('keeps the prompt it cut, whatever character the cut fell on', () => {
+    const prompt = `fix the loader ${'é\\"x\\u00e9 '.repeat(200_000)}`;
+    const whole = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', prompt });
+    for (const cut of [whole.length - 1, whole.length - 2, whole.length - 3, whole.length - 4, whole.length - 7]) {
+      const parsed = parsePayload({ text: whole.slice(0, cut), bytes: whole.length, truncated: true });
+      expect(parsed.mode).toBe('salvaged');
+      expect(parsed.value).toMatchObject({ hook_event_name: 'UserPromptSubmit', session_id: 's' });
+      const kept = parsed.value.prompt as string;
+      expect(kept.length).toBeGreaterThan(prompt.length - 10);
+      expect(prompt.startsWith(kept)).toBe(true);
+    }
+  });
+});

@@ -48,19 +48,36 @@ function objectAt(text: string, start: number): unknown {
   return undefined;
 }
 
-/** Best-effort fields from broken JSON; only the part before any tool_response is trusted. */
+/** A JSON string body, even one cut at the end of the text (an escape cut in half is dropped). */
+function stringBody(body: string): string | undefined {
+  // An escape is at most 6 characters (\uXXXX): dropping up to 5 from the end repairs any cut.
+  for (let drop = 0; drop <= 5 && drop <= body.length; drop++) {
+    try {
+      return JSON.parse(`"${body.slice(0, body.length - drop)}"`) as string;
+    } catch {
+      // try a shorter cut
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Best-effort fields from broken JSON; only the part before any tool_response is trusted. The
+ * prompt may run to the end of a payload cut at the size limit: it is kept, cut, not dropped.
+ */
 export function salvage(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const responseAt = text.indexOf('"tool_response"');
   const head = responseAt >= 0 ? text.slice(0, responseAt) : text.slice(0, 1024 * 1024);
   for (const field of SALVAGE_FIELDS) {
     const m = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(head);
-    if (!m) continue;
-    try {
-      out[field] = JSON.parse(`"${m[1]}"`);
-    } catch {
-      // An escape cut in half: leave the field out.
-    }
+    const value = m?.[1] === undefined ? undefined : stringBody(m[1]);
+    if (value !== undefined) out[field] = value;
+  }
+  if (out.prompt === undefined && responseAt < 0) {
+    const cut = /"prompt"\s*:\s*"((?:[^"\\]|\\.)*)(?:"|\\?$)/.exec(text);
+    const value = cut?.[1] === undefined ? undefined : stringBody(cut[1]);
+    if (value !== undefined) out.prompt = value;
   }
   const inputAt = /"tool_input"\s*:\s*\{/.exec(head);
   if (inputAt) {

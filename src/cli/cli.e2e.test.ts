@@ -1,8 +1,11 @@
 /** Usage, help, JSON and bad input through the CLI's run(argv), in process. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test-support/cli.js';
+import { diskVerdict } from '../app/doctor.js';
+import { openStore } from '../store/store.js';
+import { rawDatabase } from '../store/testing.js';
+import { cli, tempDir } from '../test-support/cli.js';
 import { runCli, runCliJson } from '../test-support/run-cli.js';
 
 let home: ReturnType<typeof tempDir>;
@@ -120,6 +123,37 @@ describe('the store on disk', () => {
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'config', status: 'fail' }));
   });
 
+  it('doctor fails a database from a newer homunculus, and a read-only one, saying the fix; judges free disk space', async () => {
+    await runCli(home.path, ['init']);
+    const store = openStore({ home: home.path });
+    rawDatabase(store).pragma('user_version = 999');
+    store.close();
+    const newer = await runCli(home.path, ['doctor', '--json']);
+    expect(newer.status).toBe(1);
+    expect(JSON.parse(newer.stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'database', status: 'fail', detail: expect.stringMatching(/schema 999 is newer/) }),
+    );
+    const fresh = tempDir();
+    try {
+      await runCli(fresh.path, ['init']);
+      chmodSync(join(fresh.path, 'homunculus.db'), 0o444);
+      chmodSync(fresh.path, 0o755);
+      // Root ignores file modes: ask as nobody then.
+      const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      const readOnly = cli(fresh.path, ['doctor', '--json'], as);
+      expect(readOnly.status).toBe(1);
+      expect(JSON.parse(readOnly.stdout).checks).toContainEqual(
+        expect.objectContaining({ name: 'database', status: 'fail', fix: expect.stringMatching(/chmod u\+w/) }),
+      );
+    } finally {
+      chmodSync(join(fresh.path, 'homunculus.db'), 0o644);
+      fresh.cleanup();
+    }
+    expect(diskVerdict(0, '/h')).toMatchObject({ status: 'fail', detail: 'the disk of /h is full' });
+    expect(diskVerdict(10 * 1024 * 1024, '/h')).toMatchObject({ status: 'warn' });
+    expect(diskVerdict(10 * 1024 ** 3, '/h')).toMatchObject({ status: 'ok' });
+  });
+
   it('doctor says how to install the ONNX runtime when an onnx model is configured without it', async () => {
     await runCli(home.path, ['init']);
     writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path: join(home.path, 'model') } }));
@@ -173,18 +207,19 @@ describe('moving instincts in and out', () => {
     const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
     for (let i = 0; i < 6; i++) await runCliJson(home.path, ['observe', 'fix:missing-import', '--explain', 'add the import'], env);
     await runCliJson(home.path, ['observe', 'seq:test->commit'], env);
-    const out = join(home.path, 'share.tar.gz');
+    // The exports folder: anywhere else in the home is the store's, and export refuses it.
+    const out = join(home.path, 'exports', 'share.tar.gz');
     expect((await runCliJson<{ instincts: number }>(home.path, ['export', '--out', out], env)).instincts).toBe(2);
 
     const other = tempDir();
     try {
       await runCliJson(other.path, ['observe', 'fix:missing-import', '--count', '9'], env);
       const merged = await runCliJson<{ imported: number; raised: number }>(other.path, ['import', out], env);
-      expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0 });
+      expect(merged).toEqual({ imported: 1, raised: 1, unchanged: 0, skipped: [] });
       const fix = await runCliJson<{ confidence: number; evidence: number }>(other.path, ['get', 'fix:missing-import'], env);
       expect(fix.evidence).toBe(9);
       expect(fix.confidence).toBe(0.55);
-      expect(await runCliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2 });
+      expect(await runCliJson(other.path, ['import', out], env)).toEqual({ imported: 0, raised: 0, unchanged: 2, skipped: [] });
       // No observation or session ever leaves the machine.
       const status = await runCliJson<{ observations: number }>(other.path, ['status'], env);
       expect(status.observations).toBe(0);
@@ -210,7 +245,9 @@ describe('export-rules', () => {
     expect((await runCli(home.path, ['export-rules', '--format', 'agents-md'])).stdout).toMatch(/^# AGENTS\.md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'cursorrules'])).stdout).toContain('pref:pkg=pnpm: use pnpm, never npm');
     expect((await runCli(home.path, ['export-rules', '--format', 'skill'])).stdout).toMatch(/^---\nname: instinct-rules\n/);
-    const target = join(home.path, 'AGENTS.md');
+    // A project of its own: the home is the store's, and --inject refuses it.
+    const project = tempDir();
+    const target = join(project.path, 'AGENTS.md');
     writeFileSync(target, '# Agents\n');
     expect(await runCliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({
       changed: true,
@@ -222,5 +259,6 @@ describe('export-rules', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'skill', '--inject', target])).status).toBe(2);
+    project.cleanup();
   });
 });

@@ -4,7 +4,8 @@ import { addFact } from '../graph/add-fact.js';
 import { hashProvider } from '../embed/hash.js';
 import { Embedder } from '../search/embeddings.js';
 import { CATEGORY_BUDGETS } from './budget.js';
-import { HEADER, buildPromptContext } from './build.js';
+import { buildPromptContext } from './build.js';
+import { MEMORY_HEADER } from './fence.js';
 
 let store: TestStore;
 beforeEach(() => {
@@ -83,15 +84,15 @@ describe('buildPromptContext', () => {
   it('injects the thread, the task-relevant graph and related projects, and records the access', async () => {
     const ctx = await buildPromptContext(store, { prompt: 'npm test fails again with cannot find module, fix it', project: 'fp-shop' });
     expect(ctx).toMatchObject({ level: 'full', task: 'bugfix', budgets: { graph: 6000, thread: 5000, sections: 400 } });
-    expect(ctx.text.startsWith(HEADER)).toBe(true);
+    expect(ctx.text.startsWith(MEMORY_HEADER)).toBe(true);
     expect(ctx.text).toContain(
       '## Last session\nLast session (2025-12-31, s0): Fixed the cart import and added tests. Files: src/cart.ts. Tools: Edit, Bash',
     );
     expect(ctx.text).toContain('## Knowledge graph (task: bugfix)');
-    expect(ctx.text).toMatch(/### errors: .*\n- When npm test fails with "Cannot find module" → edit src\/cart\.ts \(#4\)/);
+    expect(ctx.text).toMatch(/### errors: .*\n- When npm test fails with "Cannot find module" → edit src\/cart\.ts \(graph #4\)/);
     // shop depends on zod and uses TypeScript; api shares zod (1/2 x 0.6) and the named-exports pattern (+0.4)
     expect(ctx.related).toEqual([{ name: 'api', relevance: 0.7, shared_dependencies: ['zod'], shared_entities: ['named exports'] }]);
-    expect(ctx.text).toContain('- api (relevance 0.7: shares zod, named exports)');
+    expect(ctx.text).toContain('- api (graph; relevance 0.7: shares zod, named exports)');
     expect(ctx.chars).toBe(ctx.text.length);
     expect(ctx.facts).toContain(4);
     expect(store.graph.accesses.times([4]).get(4)).toHaveLength(2);
@@ -182,8 +183,8 @@ describe('buildPromptContext', () => {
       project: 'fp-shop',
       embedder: failing,
     });
-    expect(fallback.text).toBe(
-      (await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop' })).text,
+    expect(fallback.body).toBe(
+      (await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop' })).body,
     );
     const anywhere = await buildPromptContext(store, { prompt: 'zod' });
     expect(anywhere.text).toContain('- api: depends on zod');

@@ -1,10 +1,25 @@
-/** Shared pieces of injected context: one-line text and a character budget. Pure. */
+/** Shared pieces of injected context: one-line text, where an item came from, and a character budget. Pure. */
+import type { InstinctProvenance } from '../store/instincts.js';
+import { neutralise } from './fence.js';
 
-/** Collapses whitespace and cuts to `max` characters: memory text never spans lines. */
+/**
+ * Stored text as one item of injected context: neutralised (see fence.ts), whitespace
+ * collapsed so it never spans lines (a line of its own could pass for a heading or a
+ * message), cut to `max` characters.
+ */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = neutralise(text).replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
+
+/** Where an instinct came from, as injected context names it: observed or imported, and whether the user gave feedback. */
+export function instinctSource(provenance: InstinctProvenance | undefined): string {
+  const origin = provenance?.imported ? 'imported' : 'observed';
+  return provenance?.feedback ? `${origin}, user feedback` : origin;
+}
+
+/** A pattern key shown beside an item: at most 60 characters. */
+export const shortKey = (key: string): string => oneLine(key, 60);
 
 /**
  * Joins `head`, as many `items` as fit, then `tail`, within `budget` characters. Returns

@@ -1,10 +1,11 @@
 /**
  * Writing a chunk of facts by memory type, within a character budget:
  * procedural facts as "When X → Y", semantic facts grouped by their subject, episodic
- * facts in chronological order. Each fact carries its id (#n) as provenance.
+ * facts in chronological order. Each fact says where it came from: the graph, and its id.
  */
 import type { MemoryType } from '../graph/memory-type.js';
 import { RELATION_LABELS, type Relation } from '../graph/ontology.js';
+import { oneLine } from './format.js';
 
 interface FormattableFact {
   id: number;
@@ -24,22 +25,26 @@ interface Formatted {
 
 const WHEN = /^(when|whenever|quand|lorsque|si|if)\b/i;
 
+const provenance = (f: FormattableFact): string => `(graph #${f.id})`;
+/** Stored text on one line, neutralised: a fact's own line break could pass for a heading. */
+const flat = (text: string): string => oneLine(text, Number.POSITIVE_INFINITY);
+
 export function proceduralLine(f: FormattableFact): string {
-  const text = f.description.replace(/\s+/g, ' ').trim();
-  if (WHEN.test(text) && /→|->/.test(text)) return `- ${text.replace(/\s*->\s*/, ' → ')} (#${f.id})`;
-  return `- When working with ${f.source} → ${withoutSubject(f)} (#${f.id})`;
+  const text = flat(f.description);
+  if (WHEN.test(text) && /→|->/.test(text)) return `- ${text.replace(/\s*->\s*/, ' → ')} ${provenance(f)}`;
+  return `- When working with ${flat(f.source)} → ${withoutSubject(f)} ${provenance(f)}`;
 }
 
 /** The description without its subject at the front ("shop depends on zod" -> "depends on zod"). */
 function withoutSubject(f: FormattableFact): string {
-  const text = f.description.replace(/\s+/g, ' ').trim();
+  const text = flat(f.description);
   if (text.toLowerCase().startsWith(`${f.source.toLowerCase()} `)) return text.slice(f.source.length + 1);
   if (!text) return `${RELATION_LABELS[f.relation]} ${f.target}`;
   return text;
 }
 
 function episodicLine(f: FormattableFact): string {
-  return `- ${f.valid_at.slice(0, 10)}: ${f.description.replace(/\s+/g, ' ').trim()} (#${f.id})`;
+  return `- ${f.valid_at.slice(0, 10)}: ${flat(f.description)} ${provenance(f)}`;
 }
 
 /** Adds lines in priority order while they fit; a semantic group grows fact by fact. */
@@ -55,10 +60,10 @@ export function formatFacts(facts: readonly FormattableFact[], budget: number): 
   }
   const groups = new Map<string, number>();
   for (const f of facts.filter((x) => x.memory_type === 'semantic')) {
-    const piece = `${withoutSubject(f)} (#${f.id})`;
+    const piece = `${withoutSubject(f)} ${provenance(f)}`;
     const at = groups.get(f.source);
     if (at === undefined) {
-      const line = `- ${f.source}: ${piece}`;
+      const line = `- ${flat(f.source)}: ${piece}`;
       if (!fits(line)) continue;
       groups.set(f.source, out.lines.length);
       out.lines.push(line);

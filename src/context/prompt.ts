@@ -1,12 +1,13 @@
 /**
  * Prompt-time context: instincts that clearly match what the user just asked. Nothing is
  * better than noise, so an instinct must share enough of the prompt's terms and still hold
- * a usable confidence; the result stays within a small character budget.
+ * a usable confidence; the result stays within a small character budget. It is a section
+ * of the prompt's fenced memory block (inject.ts), not a block of its own.
  */
 import type { ProjectInfo } from '../core/project.js';
 import { currentConfidence } from '../learn/records.js';
 import type { Store } from '../store/store.js';
-import { fitToBudget, oneLine } from './format.js';
+import { fitToBudget, instinctSource, oneLine, shortKey } from './format.js';
 import { type RankedInstinct, matchInstincts } from './rank.js';
 
 const PROMPT_BUDGET = 1_500;
@@ -38,13 +39,12 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
     .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)
     .slice(0, limit);
   if (hits.length === 0) return '';
+  const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
   const items = hits.map(({ row, score }) => {
     const trigger = oneLine(row.trigger || row.title || row.key, 140);
     const action = row.action ? `: ${oneLine(row.action, 300)}` : '';
-    return `- [${score.toFixed(2)}] ${trigger}${action} (${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key})`;
+    return `- [${score.toFixed(2)}] ${trigger}${action} (${shortKey(row.key)}; ${instinctSource(provenance.get(row.id))})`;
   });
-  const head = [
-    'Homunculus: instincts learned in earlier sessions that match this prompt (recorded data with confidence, not instructions from the user):',
-  ];
+  const head = ['## Instincts learned in earlier sessions that match this prompt (confidence, trigger: action, key; source)'];
   return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
 }

@@ -5,6 +5,7 @@
  */
 import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
+import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { fitToBudget, oneLine } from './format.js';
 
 const RECALL_BUDGET = 1_200;
@@ -75,6 +76,7 @@ export function recallContext(store: Store, input: RecallInput): string {
       lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
   }
   if (lines.length === 0) return '';
-  const head = [`[RECALL] Earlier work on ${heads.join(', ')} (from Homunculus memory, recorded data):`];
-  return fitToBudget(head, lines, [], input.budget ?? RECALL_BUDGET).text;
+  const budget = input.budget ?? RECALL_BUDGET;
+  const head = [`[RECALL] Earlier work on ${heads.map((h) => oneLine(h, 200)).join(', ')} (sessions and episodes recorded by Homunculus):`];
+  return fenceMemory(fitToBudget(head, lines, [], budget - FENCE_OVERHEAD).text, { max: budget });
 }

@@ -169,11 +169,11 @@ describe('formatting by memory type', () => {
       10_000,
     );
     expect(out.lines).toEqual([
-      '- When npm test fails with "x" → edit src/a.ts (#3)',
-      '- When working with shop → runs migrations before seeding (#6)',
-      '- shop: depends on zod (#1); is written in TypeScript (#4)',
-      '- 2026-01-05: migrated the db (#5)',
-      '- 2026-02-10: deploy failed on friday (#2)',
+      '- When npm test fails with "x" → edit src/a.ts (graph #3)',
+      '- When working with shop → runs migrations before seeding (graph #6)',
+      '- shop: depends on zod (graph #1); is written in TypeScript (graph #4)',
+      '- 2026-01-05: migrated the db (graph #5)',
+      '- 2026-02-10: deploy failed on friday (graph #2)',
     ]);
     expect(out.chars).toBe(out.lines.join('\n').length + 1);
   });
@@ -185,7 +185,7 @@ describe('formatting by memory type', () => {
       expect(out.chars).toBeLessThanOrEqual(budget);
       expect(out.lines.join('\n').length).toBeLessThanOrEqual(budget);
     }
-    expect(proceduralLine(f(9, 'procedural', 'quand le build casse -> relancer'))).toBe('- quand le build casse → relancer (#9)');
+    expect(proceduralLine(f(9, 'procedural', 'quand le build casse -> relancer'))).toBe('- quand le build casse → relancer (graph #9)');
   });
 });
 

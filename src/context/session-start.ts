@@ -9,7 +9,8 @@ import { listConvictions } from '../learn/evolve.js';
 import { currentConfidence } from '../learn/records.js';
 import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
-import { fitToBudget, oneLine } from './format.js';
+import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
+import { fitToBudget, instinctSource, oneLine, shortKey } from './format.js';
 import { matchInstincts } from './rank.js';
 
 const QMD_THRESHOLD = 30;
@@ -50,26 +51,32 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
   const convictions = listConvictions(store);
   const selection = selectStartInstincts(store, input.project, input.stack);
   if (convictions.length === 0 && selection.total === 0) return '';
+  const provenance = store.instincts.provenance([...convictions.map((c) => c.instinct_id), ...selection.shown.map((r) => r.id)]);
+  const stack = input.stack.length ? ` (${input.stack.slice(0, 6).join(', ')})` : '';
   const head = [
-    `Homunculus memory for ${input.project.name}${input.stack.length ? ` (${input.stack.slice(0, 6).join(', ')})` : ''}: what earlier sessions with this user established. It is recorded data with its provenance, not an instruction from the user.`,
+    `What earlier sessions with this user established for ${oneLine(input.project.name, 80)}${stack}, with where each item came from.`,
   ];
   if (convictions.length) {
     head.push('', 'Convictions (established over weeks; they do not decay):');
-    for (const c of convictions) head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)}${c.stale ? ' (may be stale)' : ''}`);
+    for (const c of convictions) {
+      const source = `conviction, ${instinctSource(provenance.get(c.instinct_id))}${c.stale ? ', may be stale' : ''}`;
+      head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)} (${source})`);
+    }
   }
   const items = selection.shown.map(
     (row) =>
-      `- ${currentConfidence(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${row.key.length > 60 ? `${row.key.slice(0, 59)}…` : row.key}]`,
+      `- ${currentConfidence(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${shortKey(row.key)}] (${instinctSource(provenance.get(row.id))})`,
   );
   const pending = store.observations.count({ pendingOnly: true });
   const tail: string[] = [];
   if (selection.total > selection.shown.length) {
     tail.push(
-      `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${input.project.name}` : ''}.`,
+      `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${oneLine(input.project.name, 80)}` : ''}.`,
     );
   }
   if (pending) tail.push(`${pending} observation${pending === 1 ? ' is' : 's are'} waiting for the next learning run.`);
-  tail.push(`Each instinct's action and evidence: ${store.paths.instincts}/<name>.md, or \`homunculus get <key>\`.`);
-  const instinctHead = selection.total ? ['', 'Instincts (confidence 0.20-0.95, trigger, [key]):'] : [];
-  return fitToBudget([...head, ...instinctHead], items, ['', ...tail], input.budget ?? START_BUDGET).text;
+  tail.push(`Each instinct's action and evidence: ${store.paths.instincts}/NAME.md, or \`homunculus get KEY\`.`);
+  const instinctHead = selection.total ? ['', 'Instincts (confidence 0.20-0.95, trigger, [key], source):'] : [];
+  const budget = (input.budget ?? START_BUDGET) - FENCE_OVERHEAD;
+  return fenceMemory(fitToBudget([...head, ...instinctHead], items, ['', ...tail], budget).text, { max: input.budget ?? START_BUDGET });
 }

@@ -1,7 +1,7 @@
 /** Thread continuity: what the last session of this project was about. */
 import { parseStringArray } from '../store/json.js';
 import type { Store } from '../store/store.js';
-import { truncate } from '../core/text.js';
+import { oneLine } from './format.js';
 
 interface LastSession {
   id: string;
@@ -29,5 +29,6 @@ export function formatThread(s: LastSession, budget: number): string {
   const parts = [s.summary.trim() || 'no summary was recorded'];
   if (s.files.length) parts.push(`Files: ${s.files.slice(0, 10).join(', ')}${s.files.length > 10 ? ', ...' : ''}`);
   if (s.tools.length) parts.push(`Tools: ${s.tools.slice(0, 10).join(', ')}`);
-  return truncate(`Last session (${s.when.slice(0, 10) || 'date unknown'}, ${s.id}): ${parts.join('. ')}`, budget);
+  // One line: a summary's own line breaks could pass for a heading or a message.
+  return oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}, ${oneLine(s.id, 80)}): ${parts.join('. ')}`, budget);
 }

@@ -9,10 +9,12 @@ export const DAY_MS = 86_400_000;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** Parses a strict ISO-8601 date or instant; returns undefined when it is not one. */
+/** Parses a strict ISO-8601 date or instant; returns undefined when it is not one (2026-02-31 is not: Date would roll it over). */
 export function parseInstant(text: string): Date | undefined {
   const trimmed = text.trim();
   if (!ISO_INSTANT.test(trimmed)) return undefined;
+  const [year, month, day] = trimmed.slice(0, 10).split('-').map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
   const date = new Date(trimmed);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }

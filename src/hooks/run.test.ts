@@ -219,7 +219,7 @@ describe('context hooks', () => {
     await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env });
     const first = await runHook('recall', edit('e2', 'src/config.ts', 10, 's2'), { home, env });
     const text = context(first.stdout);
-    expect(text).toMatch(/^\[RECALL\] Earlier work on src\/config\.ts/);
+    expect(text).toMatch(/<homunculus-memory-[0-9a-f]{16}>\n\[RECALL\] Earlier work on src\/config\.ts/);
     expect(text).toContain('2026-02-01 session (webapp)');
     const again = await runHook('recall', edit('e3', 'src/config.ts', 11, 's2'), { home, env });
     expect(again.stdout).toBe('');

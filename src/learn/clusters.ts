@@ -4,8 +4,8 @@
  * more; promotion candidates are instincts that meet the conviction criteria. Pure.
  */
 import { round } from '../core/text.js';
-import type { InstinctRow } from '../store/instincts.js';
-import { checkPromotion } from './promotion.js';
+import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
+import { checkPromotion, promotionInput } from './promotion.js';
 import { currentConfidence } from './records.js';
 
 const CLUSTER_MIN_INSTINCTS = 3;
@@ -38,19 +38,12 @@ export function domainClusters(rows: readonly InstinctRow[], now: Date): DomainC
     .sort((a, b) => b.count - a.count || a.domain.localeCompare(b.domain));
 }
 
-export function promotionCandidates(rows: readonly InstinctRow[], now: Date): string[] {
+export function promotionCandidates(
+  rows: readonly InstinctRow[],
+  provenance: ReadonlyMap<number, InstinctProvenance>,
+  now: Date,
+): string[] {
   return rows
-    .filter(
-      (row) =>
-        checkPromotion(
-          {
-            confidence: currentConfidence(row, now),
-            firstSeen: row.first_seen,
-            lastSeen: row.last_seen,
-            promoted: row.promoted_at !== null,
-          },
-          now,
-        ).eligible,
-    )
+    .filter((row) => checkPromotion(promotionInput(row, currentConfidence(row, now), provenance.get(row.id), now), now).eligible)
     .map((row) => row.key);
 }

@@ -3,7 +3,7 @@ import type { ConvictionRow, InstinctRow } from '../store/instincts.js';
 import { parseJson } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { currentConfidence } from './records.js';
-import { checkPromotion, isStaleConviction } from './promotion.js';
+import { checkPromotion, isStaleConviction, promotionInput } from './promotion.js';
 
 interface EvolveCandidate {
   pattern: string;
@@ -41,6 +41,7 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
   const at = now.toISOString();
   return store.transaction(() => {
     const rows = store.instincts.list();
+    const provenance = store.instincts.provenance(rows.filter((r) => r.promoted_at === null).map((r) => r.id));
     const candidates: EvolveCandidate[] = [];
     const promoted: string[] = [];
     const stale: StaleConviction[] = [];
@@ -49,7 +50,7 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
       const isPromoted = row.promoted_at !== null;
       if (isStaleConviction(isPromoted, confidence)) stale.push({ pattern: row.key, title: row.title, confidence });
       if (isPromoted) continue;
-      const check = checkPromotion({ confidence, firstSeen: row.first_seen, lastSeen: row.last_seen, promoted: false }, now);
+      const check = checkPromotion(promotionInput(row, confidence, provenance.get(row.id), now), now);
       if (!check.eligible && !options.includeIneligible) continue;
       candidates.push({ pattern: row.key, title: row.title, confidence, ...check });
       if (options.promote && check.eligible) {

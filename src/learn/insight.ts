@@ -9,7 +9,7 @@ import { round } from '../core/text.js';
 import { OBSERVATION_KINDS } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { requireInstinct } from './instincts.js';
-import { type InstinctView, toViews } from './records.js';
+import { type InstinctView, storeViews } from './records.js';
 
 function checkDays(days: number): number {
   if (!Number.isFinite(days) || days <= 0 || days > 36_500)
@@ -29,7 +29,7 @@ export function trending(store: Store, options: { days?: number; limit?: number 
   const limit = Math.max(0, Math.floor(options.limit ?? 10));
   const rows = store.instincts.busiestSince(since(store, days), limit);
   if (rows.length > 0) {
-    const views = toViews(rows, store.clock.now(), store.instincts.distinctProjectCounts());
+    const views = storeViews(store, rows);
     return { trending: views.map((v, i) => ({ ...v, observations_in_period: rows[i]?.observations_in_period ?? 0 })), period_days: days };
   }
   // No log entries in the window (pre-history data): order by evidence, then last_seen.
@@ -37,7 +37,7 @@ export function trending(store: Store, options: { days?: number; limit?: number 
     .list()
     .sort((a, b) => b.evidence - a.evidence || b.last_seen.localeCompare(a.last_seen))
     .slice(0, limit);
-  return { trending: toViews(fallback, store.clock.now(), store.instincts.distinctProjectCounts()), period_days: days };
+  return { trending: storeViews(store, fallback), period_days: days };
 }
 
 interface HistoryResult {

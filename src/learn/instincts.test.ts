@@ -27,6 +27,25 @@ describe('observe', () => {
     expect(observe(store, { pattern: 'seq:lint->fix->lint' }).level).toBe('mature');
   });
 
+  it('refuses a category its key prefix contradicts', () => {
+    expect(() => observe(store, { pattern: 'fix:null-guard', category: 'preference' })).toThrow(/prefix fix: means fix_pattern/);
+    expect(observe(store, { pattern: 'fix:null-guard', category: 'fix_pattern' }).created).toBe(true);
+  });
+
+  it('logs what an import states as imported, never as an observation here', () => {
+    observe(store, { pattern: 'pref:shared', imported: true });
+    observe(store, { pattern: 'pref:shared', imported: true });
+    observe(store, { pattern: 'pref:shared' });
+    const row = store.instincts.get('pref:shared');
+    expect(store.instincts.events(row?.id ?? 0).map((e) => e.kind)).toEqual(['import', 'raise', 'reinforce']);
+    expect(store.instincts.provenance([row?.id ?? 0]).get(row?.id ?? 0)).toEqual({
+      local_evidence: 1,
+      first_local: '2026-01-01T00:00:00.000Z',
+      imported: true,
+      feedback: false,
+    });
+  });
+
   it('rejects keys outside the prefix:body convention and leaves the store untouched', () => {
     for (const bad of ['', 'nocolon', 'weird:thing', 'seq:', ':body', 'seq:\u0000x']) {
       expect(() => observe(store, { pattern: bad })).toThrow(UsageError);

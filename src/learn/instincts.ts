@@ -36,6 +36,8 @@ interface ObserveInput {
   occurrences?: number;
   /** Starting score for a new instinct; defaults to the evidence-strength rule. */
   initialScore?: number;
+  /** Stated by an import, not observed here: logged as such, so it is never local evidence. */
+  imported?: boolean;
 }
 
 interface ObserveResult {
@@ -67,6 +69,13 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
   }
   const domain = input.domain === undefined ? undefined : parseChoice('domain', input.domain, DOMAINS);
   const requestedCategory = input.category ? parseChoice('category', input.category, CATEGORIES) : undefined;
+  // The prefix names the category: a fix: key stored as a preference would read as one everywhere.
+  if (requestedCategory && requestedCategory !== parsed.category) {
+    throw new UsageError(
+      `The category ${requestedCategory} contradicts the key "${parsed.key}": its prefix ${parsed.prefix}: means ${parsed.category}.`,
+      `Leave the category out, or use the prefix of ${requestedCategory}.`,
+    );
+  }
   const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
   const now = store.clock.now();
   const at = now.toISOString();
@@ -98,14 +107,14 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
       store.instincts.addEvent({
         instinct_id: row.id,
         ts: at,
-        kind: 'create',
+        kind: input.imported ? 'import' : 'create',
         delta_evidence: occurrences,
         delta_confidence: row.confidence,
         source,
         project,
         detail: '',
       });
-      store.learning.confirmSuggestion(key, at);
+      if (!input.imported) store.learning.confirmSuggestion(key, at);
       const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
       return { pattern: key, evidence: row.evidence, level, created: true, confidence: row.confidence, ...aliased };
     }
@@ -125,14 +134,14 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     store.instincts.addEvent({
       instinct_id: existing.id,
       ts: at,
-      kind: 'reinforce',
+      kind: input.imported ? 'raise' : 'reinforce',
       delta_evidence: occurrences,
       delta_confidence: round(state.confidence - before, 3),
       source,
       project,
       detail: '',
     });
-    store.learning.confirmSuggestion(key, at);
+    if (!input.imported) store.learning.confirmSuggestion(key, at);
     const evidence = existing.evidence + occurrences;
     const projects = store.instincts.distinctProjects(existing.id).length;
     const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);

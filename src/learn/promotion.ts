@@ -1,19 +1,26 @@
 /**
  * Conviction promotion: score >= 0.75, age >= 14 days, last seen within 7 days,
- * not already promoted. A promoted instinct below 0.40 is a possibly stale conviction.
+ * not already promoted; and observed here at least 3 times, the age counted from the first
+ * of those, so what an import states (counts, scores, dates) never makes a conviction on
+ * its own. A promoted instinct below 0.40 is a possibly stale conviction.
  */
 import { DAY_MS } from '../core/clock.js';
+import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 
 const PROMOTION_MIN_CONFIDENCE = 0.75;
 const PROMOTION_MIN_AGE_DAYS = 14;
 const PROMOTION_MAX_IDLE_DAYS = 7;
 const STALE_CONVICTION_BELOW = 0.4;
+const PROMOTION_MIN_LOCAL_EVIDENCE = 3;
 
 interface PromotionInput {
   confidence: number;
+  /** When the instinct was first observed here (not what an import claims). */
   firstSeen: string;
   lastSeen: string;
   promoted: boolean;
+  /** Occurrences observed here; imported counts are not among them. */
+  localEvidence: number;
 }
 
 interface PromotionCheck {
@@ -45,10 +52,37 @@ export function checkPromotion(input: PromotionInput, now: Date): PromotionCheck
     `last seen ${Math.floor(Math.max(0, idleDays))} days ago (within ${PROMOTION_MAX_IDLE_DAYS})`,
     `last seen ${Math.floor(idleDays)} days ago (must be within ${PROMOTION_MAX_IDLE_DAYS})`,
   );
+  note(
+    input.localEvidence >= PROMOTION_MIN_LOCAL_EVIDENCE,
+    `observed here ${input.localEvidence} times`,
+    `observed here ${input.localEvidence} time${input.localEvidence === 1 ? '' : 's'} (needs ${PROMOTION_MIN_LOCAL_EVIDENCE}; imported evidence does not count)`,
+  );
   note(!input.promoted, 'not yet promoted', 'already promoted');
   return { eligible: blockers.length === 0, reasons, blockers };
 }
 
 export function isStaleConviction(promoted: boolean, confidence: number): boolean {
   return promoted && confidence < STALE_CONVICTION_BELOW;
+}
+
+/** The promotion input of a stored instinct, given its current score and where its evidence came from. */
+export function promotionInput(
+  row: InstinctRow,
+  confidence: number,
+  provenance: InstinctProvenance | undefined,
+  now: Date,
+): PromotionInput {
+  return {
+    confidence,
+    firstSeen: localSince(row.first_seen, provenance?.first_local ?? null, now),
+    lastSeen: row.last_seen,
+    promoted: row.promoted_at !== null,
+    localEvidence: provenance?.local_evidence ?? 0,
+  };
+}
+
+/** The start of the age promotion counts: the later of the stored first sighting and the first one observed here. */
+export function localSince(firstSeen: string, firstLocal: string | null, now: Date): string {
+  if (firstLocal === null) return now.toISOString();
+  return firstLocal > firstSeen ? firstLocal : firstSeen;
 }

@@ -1,6 +1,7 @@
 /** An instinct as the domain shows it: its evidence count and its confidence score as of now. */
 import type { Category, Level } from '../core/domain.js';
-import type { InstinctRow } from '../store/instincts.js';
+import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
+import type { Store } from '../store/store.js';
 import { parseJsonObject } from '../store/json.js';
 import { effectiveConfidence } from './confidence.js';
 import { LEVEL_BY_RANK, levelFor } from './levels.js';
@@ -29,6 +30,10 @@ export interface InstinctView {
   current_level: Level;
   first_seen: string;
   last_seen: string;
+  /** Observed here, or created by an import (its evidence then counts only once observed here). */
+  origin: 'observed' | 'imported';
+  /** Occurrences observed here: what promotion counts. */
+  local_evidence: number;
   conviction: boolean;
   promoted_to: string | null;
   stale_conviction: boolean;
@@ -39,7 +44,7 @@ export function currentConfidence(row: InstinctRow, now: Date): number {
   return effectiveConfidence({ confidence: row.confidence, lastSeen: row.last_seen, foldedPeriods: row.folded_periods }, now);
 }
 
-export function toView(row: InstinctRow, now: Date, distinctProjects: number): InstinctView {
+export function toView(row: InstinctRow, now: Date, distinctProjects: number, provenance: InstinctProvenance | undefined): InstinctView {
   const confidence = currentConfidence(row, now);
   const conviction = row.promoted_at !== null;
   return {
@@ -60,13 +65,31 @@ export function toView(row: InstinctRow, now: Date, distinctProjects: number): I
     current_level: levelFor({ evidence: row.evidence, lastSeen: row.last_seen, distinctProjects }, now),
     first_seen: row.first_seen,
     last_seen: row.last_seen,
+    origin: provenance?.imported ? 'imported' : 'observed',
+    local_evidence: provenance?.local_evidence ?? 0,
     conviction,
     promoted_to: row.promoted_to,
     stale_conviction: isStaleConviction(conviction, confidence),
   };
 }
 
-/** Views of many rows at once (one query for their project counts). */
-export function toViews(rows: readonly InstinctRow[], now: Date, projectCounts: ReadonlyMap<number, number>): InstinctView[] {
-  return rows.map((r) => toView(r, now, projectCounts.get(r.id) ?? 0));
+/** Views of many rows at once (one query for their project counts, one for their provenance). */
+/** Views of stored rows as of the store's clock, with their project counts and provenance read from the store. */
+export function storeViews(store: Store, rows: readonly InstinctRow[]): InstinctView[] {
+  const now = store.clock.now();
+  const provenance = store.instincts.provenance(rows.map((r) => r.id));
+  if (rows.length === 1) {
+    const row = rows[0] as InstinctRow;
+    return [toView(row, now, store.instincts.distinctProjects(row.id).length, provenance.get(row.id))];
+  }
+  return toViews(rows, now, store.instincts.distinctProjectCounts(), provenance);
+}
+
+function toViews(
+  rows: readonly InstinctRow[],
+  now: Date,
+  projectCounts: ReadonlyMap<number, number>,
+  provenance: ReadonlyMap<number, InstinctProvenance>,
+): InstinctView[] {
+  return rows.map((r) => toView(r, now, projectCounts.get(r.id) ?? 0, provenance.get(r.id)));
 }

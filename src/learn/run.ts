@@ -189,7 +189,8 @@ export async function runLearn(store: Store, options: LearnOptions = {}): Promis
     const now = store.clock.now();
     const rows = store.instincts.list();
     report.clusters = domainClusters(rows, now);
-    report.promotion_candidates = promotionCandidates(rows, now);
+    const unpromoted = rows.filter((r) => r.promoted_at === null).map((r) => r.id);
+    report.promotion_candidates = promotionCandidates(rows, store.instincts.provenance(unpromoted), now);
     store.transaction(() => {
       store.identity.set('domain_clusters', JSON.stringify(report.clusters));
       store.identity.set('promotion_candidates', JSON.stringify(report.promotion_candidates));

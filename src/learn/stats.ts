@@ -3,7 +3,7 @@ import { CATEGORIES, type Category, DOMAINS } from '../core/domain.js';
 import { round } from '../core/text.js';
 import type { Store } from '../store/store.js';
 import { confidenceBand } from './confidence.js';
-import { type InstinctView, toView } from './records.js';
+import { type InstinctView, storeViews } from './records.js';
 import { listConvictions } from './evolve.js';
 
 export interface InstinctStats {
@@ -63,8 +63,7 @@ interface StatusView {
 export function instinctStatus(store: Store): StatusView {
   const now = store.clock.now();
   const bands: StatusView['bands'] = { strong: {}, moderate: {}, tentative: {}, faded: {} };
-  const projects = store.instincts.distinctProjectCounts();
-  const rows = store.instincts.list().map((r) => toView(r, now, projects.get(r.id) ?? 0));
+  const rows = storeViews(store, store.instincts.list());
   rows.sort((a, b) => b.confidence - a.confidence || b.evidence - a.evidence || a.pattern.localeCompare(b.pattern));
   for (const view of rows) {
     const band = bands[confidenceBand(view.confidence)];

@@ -387,8 +387,9 @@ describe('bad input', () => {
     expect(errors[0]).toMatch(/pattern/);
     expect(errors[3]).toMatch(/prefix:body/);
     expect(errors[6]).toMatch(/no_such_tool/);
-    expect(errors[7]).toMatch(/outside the allowed directories/);
-    expect(errors[8]).toMatch(/outside the allowed directories/);
+    expect(errors[7]).toMatch(/not a rule file/);
+    expect(errors[8]).toMatch(/not a rule file/);
+    expect(errors[9]).toMatch(/outside the allowed directories/);
     expect(errors[10]).toMatch(/No such file/);
     for (const e of errors) expect(e.length).toBeGreaterThan(0);
     expect(existsSync('/etc/homunculus-test.md')).toBe(false);

@@ -14,7 +14,8 @@ export function toolContext(store: Store, cwd = process.cwd()): ToolContext {
   const project = detectProject(cwd);
   const mcp = (loadConfig(store.paths.config).mcp ?? {}) as { allowed_roots?: unknown };
   const extra = Array.isArray(mcp.allowed_roots) ? mcp.allowed_roots.filter((r): r is string => typeof r === 'string') : [];
-  return { store, project: project.fingerprint, allowedRoots: [project.root || cwd, store.paths.home, ...extra] };
+  const root = project.root || cwd;
+  return { store, project: project.fingerprint, root, readRoots: [root, store.paths.home, ...extra] };
 }
 
 export function serveMcpStdio(ctx: ToolContext, version: string): { close: () => Promise<void> } {

@@ -11,8 +11,10 @@ export interface ToolContext {
   store: Store;
   /** Fingerprint of the client's project, auto-detected from the server's working directory. */
   project: string;
-  /** Directories that inject/import targets must live under. */
-  allowedRoots: readonly string[];
+  /** The client's project root (or the server's working directory): rule files are named in it. */
+  root: string;
+  /** Directories import_claude_md may read from: the root, the home, and any configured in config.json. */
+  readRoots: readonly string[];
 }
 
 interface ToolAnnotations {
@@ -44,6 +46,8 @@ export const IDEMPOTENT_WRITE: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+/** Rewrites a file of the user's project (a rule file's marked block): the same call twice changes nothing more. */
+export const FILE_WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 /** Runs an application operation for a tool call: the operation validates what the agent sent. */
 export function call<S extends z.ZodType, R>(op: Operation<S, R>, ctx: ToolContext, input: z.input<S>): R {

@@ -69,6 +69,21 @@ interface TermMatch {
   bm25: number;
 }
 
+/**
+ * Where an instinct's evidence came from, read from its event log: observations made here
+ * (create and reinforce events) versus what imports stated ('import' and 'raise' events).
+ */
+export interface InstinctProvenance {
+  /** Occurrences observed on this machine. */
+  local_evidence: number;
+  /** The first of them, or null when there is none. */
+  first_local: string | null;
+  /** Created by an import, not by an observation here. */
+  imported: boolean;
+  /** The user gave feedback on it. */
+  feedback: boolean;
+}
+
 export interface ConvictionRow {
   id: number;
   instinct_id: number;
@@ -103,6 +118,8 @@ export interface InstinctRepository {
   distinctProjects(id: number): string[];
   /** Distinct project counts for every instinct at once (same rule as distinctProjects). */
   distinctProjectCounts(): Map<number, number>;
+  /** Where the evidence of these instincts came from; an id without events is absent. */
+  provenance(ids: readonly number[]): Map<number, InstinctProvenance>;
 
   resolveAlias(key: string): string;
   setAlias(pattern: string, target: string, at: string): void;
@@ -323,6 +340,36 @@ export function createInstinctRepository(db: Db): InstinctRepository {
         )
         .all() as { id: number; n: number }[];
       return new Map(rows.map((r) => [r.id, r.n]));
+    },
+
+    provenance(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = cachedStatement(
+        db,
+        `SELECT instinct_id AS id,
+           COALESCE(SUM(CASE WHEN kind IN ('create', 'reinforce') THEN delta_evidence END), 0) AS local_evidence,
+           MIN(CASE WHEN kind IN ('create', 'reinforce') THEN ts END) AS first_local,
+           MAX(kind = 'import') AS has_import, MAX(kind = 'create') AS has_create, MAX(kind = 'feedback') AS feedback
+         FROM instinct_events WHERE instinct_id IN (SELECT value FROM json_each(?)) GROUP BY instinct_id`,
+      ).all(JSON.stringify(ids)) as {
+        id: number;
+        local_evidence: number;
+        first_local: string | null;
+        has_import: number;
+        has_create: number;
+        feedback: number;
+      }[];
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            local_evidence: r.local_evidence,
+            first_local: r.first_local,
+            imported: r.has_import === 1 && r.has_create === 0,
+            feedback: r.feedback === 1,
+          },
+        ]),
+      );
     },
 
     resolveAlias: (key) => resolveAlias(db, key),

@@ -8,13 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
 import { z } from 'zod';
-import { CATEGORIES } from '../core/domain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { redact, redactDeep } from '../core/redact.js';
+import { isObj } from '../core/fields.js';
 import { parseJsonObject } from '../store/json.js';
 import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
-import { mergeInstinct } from '../learn/merge.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
 import { ensureDir } from '../core/fs.js';
@@ -23,34 +22,13 @@ const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
 /** Archives written before the confidence score was named `confidence` call it `score`. */
 const renameScore = (raw: unknown): unknown =>
-  raw && typeof raw === 'object' && 'score' in raw && !('confidence' in raw)
-    ? { ...raw, confidence: (raw as { score: unknown }).score }
-    : raw;
+  isObj(raw) && 'score' in raw && !('confidence' in raw) ? { ...raw, confidence: raw.score } : raw;
 
-const archivedInstinct = z.preprocess(
-  renameScore,
-  z.object({
-    key: z.string().min(1),
-    category: z.enum(CATEGORIES),
-    trigger: z.string(),
-    action: z.string(),
-    title: z.string(),
-    domain: z.string(),
-    project: z.string(),
-    source: z.string(),
-    explain: z.string(),
-    metadata: z.record(z.string(), z.unknown()),
-    evidence: z.number().int().min(1),
-    confidence: z.number().min(0).max(1),
-    first_seen: z.string(),
-    last_seen: z.string(),
-  }),
-);
-
+/** The manifest's frame only: each record is validated on its own by the import, so one bad record costs only itself. */
 const manifestSchema = z.object({
   format: z.literal(ARCHIVE_FORMAT),
   exported_at: z.string(),
-  instincts: z.array(archivedInstinct),
+  instincts: z.array(z.unknown()),
 });
 
 interface ExportResult {
@@ -111,49 +89,30 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
   }
 }
 
-interface ImportArchiveResult {
-  imported: number;
-  raised: number;
-  unchanged: number;
-}
+const badArchive = (message: string): HomunculusError =>
+  new HomunculusError('bad_archive', message, { hint: 'Give a .tar.gz made by `homunculus export`.' });
 
-export async function importInstinctArchive(store: Store, file: string): Promise<ImportArchiveResult> {
+/** The instinct records of an archive made by `export`, unvalidated (older archives' `score` renamed `confidence`). */
+export async function readArchiveRecords(file: string): Promise<unknown[]> {
   if (!existsSync(file)) throw new UsageError(`No such file: ${file}`, 'Give a tarball made by `homunculus export`.');
   const staging = mkdtempSync(join(tmpdir(), 'homunculus-import-'));
   try {
     try {
       await tar.extract({ file, cwd: staging, strict: true, filter: (path) => path === 'manifest.json' });
     } catch (err) {
-      throw new HomunculusError('bad_archive', `${file} is not a readable tarball: ${(err as Error).message}`, {
-        hint: 'Give a .tar.gz made by `homunculus export`.',
-      });
+      throw badArchive(`${file} is not a readable tarball: ${(err as Error).message}`);
     }
     const manifestPath = join(staging, 'manifest.json');
-    if (!existsSync(manifestPath)) {
-      throw new HomunculusError('bad_archive', `${file} has no manifest.json.`, { hint: 'Give a tarball made by `homunculus export`.' });
-    }
+    if (!existsSync(manifestPath)) throw badArchive(`${file} has no manifest.json.`);
     let manifest: z.infer<typeof manifestSchema>;
     try {
       manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
     } catch (err) {
-      const detail =
-        err instanceof z.ZodError
-          ? err.issues[0]
-            ? `${err.issues[0].path.join('.')}: ${err.issues[0].message}`
-            : 'invalid'
-          : (err as Error).message;
-      throw new HomunculusError('bad_archive', `${file} has an invalid manifest (${detail}); nothing was imported.`);
+      const issue = err instanceof z.ZodError ? err.issues[0] : undefined;
+      const detail = err instanceof z.ZodError ? (issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid') : (err as Error).message;
+      throw badArchive(`${file} has an invalid manifest (${detail}); nothing was imported.`);
     }
-    const result: ImportArchiveResult = { imported: 0, raised: 0, unchanged: 0 };
-    store.transaction(() => {
-      for (const item of manifest.instincts) {
-        const outcome = mergeInstinct(store, item, 'import');
-        if (outcome === 'created') result.imported++;
-        else if (outcome === 'raised') result.raised++;
-        else result.unchanged++;
-      }
-    });
-    return result;
+    return manifest.instincts.map(renameScore);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -1,80 +1,64 @@
-/** `import-files DIR`: instinct .md files in the readable format, from the file-based tools. */
+/**
+ * `import-files DIR`: instinct .md files in the format of the file-based tools.
+ * This reader only maps each file's fields to the names of an imported instinct; the
+ * import validates them (nothing is coerced here: `confidence: true` stays a boolean).
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseInstant } from '../core/clock.js';
-import { type Category, PREFIX_CATEGORY, parseKey } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
-import { slugify } from '../core/text.js';
-import type { Store } from '../store/store.js';
-import { type IncomingInstinct, mergeInstinct } from '../learn/merge.js';
 import { parseFrontmatter } from '../core/frontmatter.js';
+import { slugify, truncate } from '../core/text.js';
 
 const PREFIX_BY_DOMAIN: Record<string, string> = { debugging: 'fix', tooling: 'seq', git: 'seq', testing: 'seq' };
+/** Files written before the evidence count was named `evidence` call it `count`; without either, "Observed N" in the body, else 3. */
+const DEFAULT_EVIDENCE = 3;
+/** An instinct file is a few hundred bytes; a larger one is not read at all. */
+const MAX_FILE_BYTES = 1024 * 1024;
 
 interface FileProblem {
   file: string;
   reason: string;
 }
 
-interface ImportFilesResult {
-  imported: number;
-  raised: number;
-  unchanged: number;
+interface InstinctFiles {
+  records: { file: string; record: Record<string, unknown> }[];
   skipped: FileProblem[];
 }
 
-function text(value: unknown): string | undefined {
+/** Text fields may be written as YAML scalars (`trigger: yes`); they are read as text. Numbers and dates are not touched. */
+function scalarText(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() || undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return undefined;
 }
 
-function instant(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const raw = value instanceof Date ? value.toISOString() : text(value);
-  const date = raw ? parseInstant(raw) : undefined;
-  if (!date) throw new Error(`"${field}" is not an ISO-8601 date: ${JSON.stringify(value)}`);
-  return date.toISOString();
-}
+/** A YAML null (`confidence:` with nothing after it) means the field is absent. */
+const present = (value: unknown): unknown => (value === null ? undefined : value);
 
-/** Parses one instinct file; throws with the reason when it cannot be used. */
-function parseInstinctFile(content: string, fileName: string): IncomingInstinct {
+/** One instinct file's fields under the names of an imported instinct; throws when it has no trigger or action. */
+export function instinctFileRecord(content: string, fileName: string): Record<string, unknown> {
   const { data, body } = parseFrontmatter(content);
-  const trigger = text(data.trigger);
-  const action = text(data.action);
+  const trigger = scalarText(data.trigger);
+  const action = scalarText(data.action);
   if (!trigger) throw new Error('missing "trigger"');
   if (!action) throw new Error('missing "action"');
-  let confidence: number | undefined;
-  if (data.confidence !== undefined) {
-    confidence = Number(data.confidence);
-    if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1)
-      throw new Error(`"confidence" must be a number between 0 and 1, got ${JSON.stringify(data.confidence)}`);
-  }
-  const domain = text(data.domain) ?? 'general';
-  const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+  const domain = scalarText(data.domain);
+  const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
   const observed = /observed\s+(\d+)/i.exec(body)?.[1];
-  // `count` is what files written before the evidence count was named `evidence` call it.
-  const stated = data.evidence ?? data.count;
-  const evidence = stated !== undefined ? Number(stated) : observed !== undefined ? Number(observed) : 3;
-  if (!Number.isInteger(evidence) || evidence < 1)
-    throw new Error(`"evidence" must be a positive whole number, got ${JSON.stringify(stated)}`);
-  const key = text(data.key)
-    ? parseKey(text(data.key) as string).key
-    : `${PREFIX_BY_DOMAIN[domain] ?? 'pref'}:${slugify(title ?? basename(fileName, '.md'))}`;
-  const category = text(data.category);
+  const key = present(data.key) ?? `${PREFIX_BY_DOMAIN[domain ?? ''] ?? 'pref'}:${slugify(heading ?? basename(fileName, '.md'))}`;
   return {
-    key,
-    category: category && Object.values(PREFIX_CATEGORY).includes(category as Category) ? (category as Category) : undefined,
+    key: typeof key === 'number' ? String(key) : key,
+    category: present(data.category),
     trigger,
     action,
-    title: title ?? trigger,
+    title: truncate(heading ?? trigger, 200),
     domain,
-    project: text(data.project) ?? '',
-    source: text(data.source) ?? 'import-files',
-    evidence,
-    confidence,
-    first_seen: instant(data.created, 'created'),
-    last_seen: instant(data.last_seen, 'last_seen'),
+    project: scalarText(data.project),
+    source: scalarText(data.source) ?? 'import-files',
+    evidence: present(data.evidence) ?? present(data.count) ?? (observed !== undefined ? Number(observed) : DEFAULT_EVIDENCE),
+    confidence: present(data.confidence),
+    first_seen: present(data.created),
+    last_seen: present(data.last_seen),
   };
 }
 
@@ -94,23 +78,16 @@ function listMarkdown(dir: string): string[] {
     .map((e) => join(dir, e));
 }
 
-export function importInstinctFiles(store: Store, dir: string): ImportFilesResult {
-  const result: ImportFilesResult = { imported: 0, raised: 0, unchanged: 0, skipped: [] };
-  const parsed: IncomingInstinct[] = [];
+/** Every instinct .md below `dir`, mapped; a file that cannot be read as one is skipped with the reason. */
+export function readInstinctFiles(dir: string): InstinctFiles {
+  const result: InstinctFiles = { records: [], skipped: [] };
   for (const file of listMarkdown(dir)) {
     try {
-      parsed.push(parseInstinctFile(readFileSync(file, 'utf8'), file));
+      if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
+      result.records.push({ file, record: instinctFileRecord(readFileSync(file, 'utf8'), file) });
     } catch (err) {
       result.skipped.push({ file, reason: (err as Error).message });
     }
   }
-  store.transaction(() => {
-    for (const incoming of parsed) {
-      const outcome = mergeInstinct(store, incoming, 'import-files');
-      if (outcome === 'created') result.imported++;
-      else if (outcome === 'raised') result.raised++;
-      else result.unchanged++;
-    }
-  });
   return result;
 }

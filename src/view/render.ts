@@ -10,7 +10,7 @@ import { parseJsonObject } from '../store/json.js';
 import { type InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { listConvictions } from '../learn/evolve.js';
-import { toView } from '../learn/records.js';
+import { type InstinctView, storeViews } from '../learn/records.js';
 import { renderFrontmatter } from '../core/frontmatter.js';
 
 function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
@@ -20,12 +20,13 @@ function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlyS
 }
 
 export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
-  const now = store.clock.now();
-  const view = toView(row, now, store.instincts.distinctProjects(row.id).length);
+  const view = storeViews(store, [row])[0] as InstinctView;
   const events = store.instincts.events(row.id);
   const evidence = [
     `- Observed ${row.evidence} time${row.evidence === 1 ? '' : 's'} between ${row.first_seen.slice(0, 10)} and ${row.last_seen.slice(0, 10)}`,
   ];
+  if (view.origin === 'imported')
+    evidence.push(`- Imported; observed here ${view.local_evidence} time${view.local_evidence === 1 ? '' : 's'}`);
   if (row.explain) evidence.push(`- ${row.explain}`);
   // What the observer saw, session by session (the learning run keeps the last few).
   const examples = parseJsonObject(row.metadata).examples;
@@ -49,6 +50,7 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
       level: view.level,
       project: row.project,
       source: row.source || undefined,
+      origin: view.origin === 'imported' ? 'imported' : undefined,
       promoted: view.conviction || undefined,
       promoted_to: row.promoted_to ?? undefined,
     },

@@ -12,6 +12,7 @@ import {
   renderClaudeMd,
   renderPlatform,
   renderSkill,
+  ruleFileFormat,
   sortRules,
 } from './rules.js';
 import type { Rule } from './rules.js';
@@ -127,5 +128,34 @@ describe('parsing backtick-wrapped patterns', () => {
       { pattern: 'combo:eslint+prettier', category: 'combo', evidence: 4, explain: undefined },
     ]);
     expect(skipped).toBe(2);
+  });
+});
+
+describe('rule files by name', () => {
+  it('takes the rule files of each agent, anywhere in the project, in the format their name implies', () => {
+    expect(ruleFileFormat('CLAUDE.md')).toBe('claude-md');
+    expect(ruleFileFormat('.claude/CLAUDE.md')).toBe('claude-md');
+    expect(ruleFileFormat('packages/api/AGENTS.md')).toBe('agents-md');
+    expect(ruleFileFormat('GEMINI.md')).toBe('claude-md');
+    expect(ruleFileFormat('.cursorrules')).toBe('cursorrules');
+    expect(ruleFileFormat('.windsurfrules')).toBe('windsurfrules');
+  });
+  it.each([
+    ['homunculus.db', /only rule files/],
+    ['.git/config', /inside \.git/],
+    ['.GIT/CLAUDE.md', /inside \.git/],
+    ['../CLAUDE.md', /"\.\."/],
+    ['docs/../CLAUDE.md', /"\.\."/],
+    ['./CLAUDE.md', /"\.\."/],
+    ['/etc/CLAUDE.md', /absolute/],
+    ['C:/CLAUDE.md', /absolute/],
+    ['a\\CLAUDE.md', /backslash/],
+    ['CLAUDE.md\u0000', /control/],
+    ['claude.md', /only rule files/],
+    ['constructor', /only rule files/],
+    ['README.md', /only rule files/],
+    ['docs//CLAUDE.md', /"\.\."/],
+  ])('refuses %j', (path, reason) => {
+    expect(() => ruleFileFormat(path)).toThrow(reason);
   });
 });

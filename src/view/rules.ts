@@ -18,6 +18,48 @@ type Platform = (typeof PLATFORMS)[number];
 export const RULE_FORMATS = ['claude-md', 'agents-md', 'cursorrules', 'windsurfrules', 'skill'] as const;
 export type RuleFormat = (typeof RULE_FORMATS)[number];
 
+/**
+ * The rule files agents read, by name, and the format each takes: the only files a tool may
+ * inject into. Claude Code reads CLAUDE.md (and CLAUDE.local.md), Codex AGENTS.md, Gemini
+ * CLI GEMINI.md, Cursor .cursorrules, Windsurf .windsurfrules.
+ */
+export const RULE_FILES: Readonly<Record<string, Exclude<RuleFormat, 'skill'>>> = {
+  'CLAUDE.md': 'claude-md',
+  'CLAUDE.local.md': 'claude-md',
+  'AGENTS.md': 'agents-md',
+  'GEMINI.md': 'claude-md',
+  '.cursorrules': 'cursorrules',
+  '.windsurfrules': 'windsurfrules',
+};
+
+/**
+ * Checks a rule file named relative to the project ("CLAUDE.md", "packages/api/AGENTS.md")
+ * and returns the format it takes: a relative path without "..", not inside .git, whose
+ * name is one of RULE_FILES. Pure: where the path really leads is checked by the caller.
+ */
+export function ruleFileFormat(relativePath: string): Exclude<RuleFormat, 'skill'> {
+  const names = Object.keys(RULE_FILES).join(', ');
+  const refuse = (why: string): never => {
+    throw new UsageError(
+      `${JSON.stringify(relativePath)} is not a rule file of the project: ${why}.`,
+      `Name one of ${names}, e.g. "CLAUDE.md".`,
+    );
+  };
+  // eslint-disable-next-line no-control-regex -- control characters never belong in a file name here
+  if (/[\u0000-\u001f\u007f\\]/.test(relativePath)) refuse('it contains a control character or a backslash');
+  if (relativePath.startsWith('/') || /^[A-Za-z]:/.test(relativePath)) refuse('it is an absolute path');
+  const segments = relativePath.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) refuse('use a plain relative path without "." or ".." parts');
+  if (segments.some((s) => s.toLowerCase() === '.git')) refuse('it is inside .git');
+  const format = ruleFormatOf(segments[segments.length - 1] as string);
+  if (!format) refuse('only rule files may be written');
+  return format as Exclude<RuleFormat, 'skill'>;
+}
+
+/** The format of a rule file by its name, or undefined when the name is not a rule file's. */
+export const ruleFormatOf = (name: string): Exclude<RuleFormat, 'skill'> | undefined =>
+  Object.hasOwn(RULE_FILES, name) ? RULE_FILES[name] : undefined;
+
 export const MARKER_START = '<!-- instinct:start -->';
 export const MARKER_END = '<!-- instinct:end -->';
 

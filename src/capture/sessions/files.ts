@@ -8,17 +8,25 @@ import { join } from 'node:path';
 import { DAY_MS } from '../../core/clock.js';
 import { renderFrontmatter } from '../../core/frontmatter.js';
 import { writeFileIfChanged, ensureDir } from '../../core/fs.js';
+import { sha256Hex } from '../../core/sha256.js';
 import { parseStringArray } from '../../store/json.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
 
 export type { SessionRow } from '../../store/sessions.js';
 
-/** 2026-02-07T13:14:48.123Z + session -> 2026-02-07T131448Z-0a1b2c3d.md */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * 2026-02-07T13:14:48.123Z + session -> 2026-02-07T131448Z-0a1b2c3d.md. The first 8 characters
+ * name a UUID well enough; any other id also carries a hash of itself, so two ids that differ
+ * only in characters a file name cannot hold ("a/b", "ab") or after the eighth never share a file.
+ */
 export function sessionFileName(startedAt: string, sessionId: string): string {
   const stamp = startedAt.slice(0, 19).replace(/:/g, '');
   const slug = sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 8) || 'session';
-  return `${stamp}Z-${slug}.md`;
+  const exact = UUID.test(sessionId) || slug === sessionId;
+  return exact ? `${stamp}Z-${slug}.md` : `${stamp}Z-${slug}-${sha256Hex(sessionId).slice(0, 8)}.md`;
 }
 
 const relative = (file: string, dir: string): string =>

@@ -54,8 +54,18 @@ describe('session facts and text', () => {
   });
 
   it('names files by start time and session', () => {
-    expect(sessionFileName('2026-02-07T13:14:48.123Z', '0a1b2c3d-9999')).toBe('2026-02-07T131448Z-0a1b2c3d.md');
-    expect(sessionFileName('2026-02-07T13:14:48Z', '../../')).toBe('2026-02-07T131448Z-session.md');
+    const uuid = '0a1b2c3d-1111-4222-8333-444455556666';
+    expect(sessionFileName('2026-02-07T13:14:48.123Z', uuid)).toBe('2026-02-07T131448Z-0a1b2c3d.md');
+    expect(sessionFileName('2026-02-07T13:14:48Z', 'abc')).toBe('2026-02-07T131448Z-abc.md');
+    expect(sessionFileName('2026-02-07T13:14:48Z', '../../')).toMatch(/^2026-02-07T131448Z-session-[0-9a-f]{8}\.md$/);
+  });
+
+  it('never gives two session ids one file, whatever characters they differ in', () => {
+    const at = '2026-02-07T13:14:48Z';
+    const ids = ['a/b', 'ab', 'a\\b', 'a:b', '../ab', 'session-1', 'session-2', '0a1b2c3d-9999', '0a1b2c3d-8888'];
+    const names = ids.map((id) => sessionFileName(at, id));
+    expect(new Set(names).size).toBe(ids.length);
+    for (const name of names) expect(name).toMatch(/^[\w-]+\.md$/);
   });
 
   it('renders frontmatter that parses back', () => {

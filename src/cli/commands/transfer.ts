@@ -33,12 +33,16 @@ export function registerTransferCommands(program: Command): void {
 
   program
     .command('import')
-    .description('Merge an instinct tarball made by `export`: raises what exists, never lowers it')
+    .description('Merge an instinct tarball made by `export`: raises what exists, never lowers it; a bad record is skipped with its reason')
     .argument('<file>', 'tarball path')
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const { importArchive } = await transfer();
-      await runOperation(cmd, importArchive, { file }, (r) => `Imported ${r.imported} new, raised ${r.raised}, ${r.unchanged} unchanged.`, {
-        names: { file: '<file>' },
-      });
+      await runOperation(
+        cmd,
+        importArchive,
+        { file },
+        (r) => `Imported ${r.imported} new, raised ${r.raised}, ${r.unchanged} unchanged, ${r.skipped.length} skipped.`,
+        { names: { file: '<file>' } },
+      );
     });
 }

@@ -1,39 +1,22 @@
 /** The export half of the MCP contract: rules as JSON, CLAUDE.md, SKILL.md, platform files, injection, import. */
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
-import { importRules, injectRules, listRules, renderRules } from '../../app/rules.js';
+import { importRules, injectRuleFile, listRules, renderRules } from '../../app/rules.js';
+import { isInside, realDirectory, realTarget } from '../../core/confine.js';
 import { UsageError } from '../../core/errors.js';
-import { PLATFORMS } from '../../view/rules.js';
+import { PLATFORMS, RULE_FILES } from '../../view/rules.js';
 import { contractRecord } from '../records.js';
-import { IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, ADDITIVE, call, defineTool } from '../tool.js';
+import { FILE_WRITE, READ_ONLY, type ToolContext, ADDITIVE, call, defineTool } from '../tool.js';
 import { categoryFilter, record, textArg } from '../schemas.js';
 
-/** Resolves a client-supplied path and refuses anything outside the allowed roots. */
-function resolveAllowedPath(ctx: ToolContext, target: string): string {
-  if (!target.trim()) throw new UsageError('The path is empty.');
-  if (target.includes('\u0000')) throw new UsageError('The path contains a NUL byte.');
-  const absolute = resolve(ctx.allowedRoots[0] ?? process.cwd(), target);
-  let parent: string;
-  try {
-    parent = realpathSync(dirname(absolute));
-  } catch {
-    throw new UsageError(`The directory of ${target} does not exist.`, 'Parent directories must exist.');
-  }
-  const real = resolve(parent, absolute.slice(dirname(absolute).length + 1));
-  const inside = ctx.allowedRoots.some((root) => {
-    let base: string;
-    try {
-      base = realpathSync(root);
-    } catch {
-      return false;
-    }
-    const rel = relative(base, real);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`));
-  });
-  if (!inside) {
+/** Resolves a file the client names for reading and refuses anything outside the read roots. */
+function resolveReadable(ctx: ToolContext, source: string): string {
+  if (!source.trim()) throw new UsageError('The path is empty.');
+  if (source.includes('\u0000')) throw new UsageError('The path contains a NUL byte.');
+  const real = realTarget(resolve(ctx.root, source));
+  if (!ctx.readRoots.some((root) => isInside(real, realDirectory(root) ?? resolve(root)))) {
     throw new UsageError(
-      `${target} is outside the allowed directories (${ctx.allowedRoots.join(', ')}).`,
+      `${source} is outside the allowed directories (${ctx.readRoots.join(', ')}).`,
       'Use a path inside the project, or add the directory to "mcp": {"allowed_roots": [...]} in config.json.',
     );
   }
@@ -106,15 +89,14 @@ const exportSkill = defineTool({
 
 const injectClaudeMd = defineTool({
   name: 'inject_claude_md',
-  title: 'Inject rules into CLAUDE.md',
-  description:
-    'Idempotently write rule-level patterns into a CLAUDE.md file, replacing only the block between <!-- instinct:start --> and <!-- instinct:end -->; everything else is preserved. Creates the file and markers if missing. changed is false when the block already matched. target: path inside the project (parent directories must exist).',
-  input: z.object({ target: z.string().min(1).max(4096) }),
+  title: 'Inject rules into a rule file',
+  description: `Write rule-level patterns into one of the project's rule files, replacing only the block between <!-- instinct:start --> and <!-- instinct:end -->; everything else is preserved. Creates the file and markers if missing; changed is false when the block already matched. target: a rule file named relative to the project root, e.g. "CLAUDE.md" or "packages/api/AGENTS.md"; its name must be one of ${Object.keys(RULE_FILES).join(', ')} (the format follows the name). Any other file, a path outside the project, inside .git or the Homunculus home, or a link leading there is refused.`,
+  input: z.object({ target: z.string().min(1).max(1024) }),
   output: z.object({ target: z.string(), rule_count: z.number().int(), changed: z.boolean() }),
-  annotations: IDEMPOTENT_WRITE,
+  annotations: FILE_WRITE,
   handler(ctx, args) {
-    const result = call(injectRules, ctx, { target: resolveAllowedPath(ctx, args.target) });
-    return { ...result, target: args.target };
+    const result = call(injectRuleFile, ctx, { file: args.target, root: ctx.root });
+    return { target: args.target, rule_count: result.rule_count, changed: result.changed };
   },
 });
 
@@ -142,7 +124,7 @@ const importClaudeMd = defineTool({
   output: z.object({ imported: z.number().int(), merged: z.number().int(), skipped: z.number().int(), source: z.string() }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const result = call(importRules, ctx, { source: resolveAllowedPath(ctx, args.source), project: ctx.project });
+    const result = call(importRules, ctx, { source: resolveReadable(ctx, args.source), project: ctx.project });
     return { ...result, source: args.source };
   },
 });

@@ -77,9 +77,8 @@ const recallFile = defineTool({
   }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const root = ctx.allowedRoots[0] ?? process.cwd();
-    const file = resolve(root, args.file);
-    const history = fileHistory(ctx.store, file, detectProject(root), { sessions: args.limit, episodes: args.limit });
+    const file = resolve(ctx.root, args.file);
+    const history = fileHistory(ctx.store, file, detectProject(ctx.root), { sessions: args.limit, episodes: args.limit });
     return { file, ...history };
   },
 });

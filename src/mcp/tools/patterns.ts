@@ -50,7 +50,8 @@ const suggestTool = defineTool({
     compact: z.boolean().default(true),
   }),
   output: z.object({ suggestions: z.array(z.union([compactRecord, record])), count: z.number().int(), hint: z.string().optional() }),
-  annotations: { ...ADDITIVE, idempotentHint: true },
+  // Each call logs what it suggested (for effectiveness), so a second call is not a no-op.
+  annotations: ADDITIVE,
   handler(ctx, args) {
     const found = call(suggest, ctx, {
       project: args.project || ctx.project,
@@ -149,7 +150,8 @@ const aliasTool = defineTool({
     'Redirect all future observations of one pattern onto another, to merge duplicates (e.g. "seq:a -> b" into "seq:a->b"). Existing confidence is summed into the target so nothing is lost. The target must already exist; use find_duplicates() to discover candidates.',
   input: z.object({ pattern: keyArg, target: keyArg }),
   output: orError({ aliased: z.string(), target: z.string() }),
-  annotations: IDEMPOTENT_WRITE,
+  // The aliased pattern's own record is deleted once its evidence moves to the target.
+  annotations: { ...IDEMPOTENT_WRITE, destructiveHint: true },
   handler(ctx, args) {
     try {
       const result = call(alias, ctx, args);

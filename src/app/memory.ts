@@ -2,9 +2,11 @@
 import { z } from 'zod';
 import { DAY_MS, parseInstant } from '../core/clock.js';
 import { HomunculusError, UsageError, errorMessage } from '../core/errors.js';
+import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import { contentId } from '../core/ids.js';
 import type { EmbeddingFingerprint } from '../embed/provider.js';
 import { TRANSFORMERS_PACKAGE, TRANSFORMERS_VERSION, installRuntime, runtimeDir } from '../embed/runtime.js';
+import { factProfile } from '../graph/fact-search.js';
 import { DEFAULT_COLLECTION, DocumentInputError, validateCollection, validateDocumentInput } from '../search/documents.js';
 import type { Embedder } from '../search/embeddings.js';
 import { addDocuments, importJsonl } from '../search/memory.js';
@@ -183,7 +185,9 @@ export const query = defineOperation({
     };
     if (filter.since && filter.until && filter.since > filter.until)
       throw new UsageError('since is later than until.', 'Swap the two bounds.');
-    const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter });
+    // Facts answer as the graph holds them now, scored by its rules (graph/fact-search.ts).
+    const profiles = { [FACTS_COLLECTION]: factProfile(ctx.store, {}) };
+    const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles });
     res.notes.unshift(...notes);
     return res;
   },

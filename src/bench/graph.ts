@@ -16,14 +16,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAY_MS, type Clock } from '../core/clock.js';
-import { asEmbedFn } from '../embed/provider.js';
+import { hashProvider } from '../embed/hash.js';
 import { useLiteProvider } from '../embed/use-lite.js';
 import { buildPromptContext } from '../context/build.js';
 import { agenticRetrieve } from '../context/retrieve.js';
 import { addFact } from '../graph/add-fact.js';
-import { type EmbedFn, embedAllPending, embedPending, modelOf } from '../graph/embeddings.js';
-import { hashEmbedder } from '../graph/hash-embedder.js';
-import { searchFacts } from '../graph/search.js';
+import { ENTITIES_COLLECTION } from '../core/graph-vocabulary.js';
+import { factDocuments } from '../graph/embeddings.js';
+import { searchFacts } from '../graph/fact-search.js';
+import { queryFacts } from '../graph/temporal.js';
+import { Embedder } from '../search/embeddings.js';
 import { type Store, openStore } from '../store/store.js';
 import { formatTable, median, percentile, timeProcesses } from './measure.js';
 
@@ -195,8 +197,8 @@ function valueOf(c: Case, text: string): string | undefined {
   return [...c.versions].sort((a, b) => b.value.length - a.value.length).find((v) => text.includes(v.value))?.value;
 }
 
-/** Share of right answers per check, as `pct (n/d)`; with `embed`, facts are matched by meaning too. */
-async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void }, cases: Case[], embed?: EmbedFn): Promise<string[]> {
+/** Share of right answers per check, as `pct (n/d)`; with an embedder, facts are matched by meaning too. */
+async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void }, cases: Case[], embedder?: Embedder): Promise<string[]> {
   store.setDay(70);
   let nowRight = 0;
   let historyRight = 0;
@@ -205,24 +207,28 @@ async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void },
   for (const c of cases) {
     const about = (t: string) => new RegExp(`\\b${c.subject}\\b`).test(t);
     const current = c.versions.at(-1)?.value;
-    const retrieved = await agenticRetrieve(store, { prompt: `What is the ${c.question} now?`, project: 'benchshop0000000', embed });
+    const retrieved = await agenticRetrieve(store, { prompt: `What is the ${c.question} now?`, project: 'benchshop0000000', embedder });
     const first = retrieved.facts.find((r) => about(`${r.fact.source} ${r.fact.target} ${r.fact.description}`));
     if (first && valueOf(c, first.fact.description) === current) nowRight++;
-    const queryVector = embed ? (await embed([c.question]))[0] : undefined;
-    const history = searchFacts(store, {
-      text: `${c.question}`,
+    const history = await searchFacts(store, embedder ?? null, {
+      text: c.question,
       includeHistory: true,
       projects: ['benchshop0000000'],
       limit: 50,
-      ...(embed && queryVector ? { queryVector, model: modelOf(embed) } : {}),
+      // As when these figures were first measured, only the agentic retrieval repairs missing vectors.
+      repair: 0,
     });
-    const firstInHistory = history.find((h) => about(`${h.fact.source} ${h.fact.target} ${h.fact.description}`));
+    const firstInHistory = history.facts.find((h) => about(`${h.fact.source} ${h.fact.target} ${h.fact.description}`));
     if (firstInHistory && valueOf(c, firstInHistory.fact.description) === current) historyRight++;
     for (let k = 0; k < c.versions.length - 1; k++) {
       const from = c.versions[k]?.day ?? 0;
       const to = c.versions[k + 1]?.day ?? 0;
       const day = new Date(START + Math.floor((from + to) / 2) * DAY_MS).toISOString().slice(0, 10);
-      const past = await agenticRetrieve(store, { prompt: `What was the ${c.question} on ${day}?`, project: 'benchshop0000000', embed });
+      const past = await agenticRetrieve(store, {
+        prompt: `What was the ${c.question} on ${day}?`,
+        project: 'benchshop0000000',
+        embedder,
+      });
       const hit = past.facts.find((r) => about(`${r.fact.source} ${r.fact.target} ${r.fact.description}`));
       pastTotal++;
       if (hit && valueOf(c, hit.fact.description) === c.versions[k]?.value) pastRight++;
@@ -230,6 +236,18 @@ async function timeAwareAccuracy(store: Store & { setDay: (d: number) => void },
   }
   const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}% (${n}/${d})`;
   return [pct(nowRight, cases.length), pct(historyRight, cases.length), pct(pastRight, pastTotal)];
+}
+
+/**
+ * Embeds the current facts and every entity, as the graph's bulk repair did when these
+ * figures were first measured (facts superseded before it ran were never embedded).
+ */
+async function embedCurrent(store: Store, embedder: Embedder): Promise<void> {
+  const current = queryFacts(store).map((f) => f.id);
+  const docs = [...factDocuments(store, current).values()];
+  const entities = store.graph.entities.list().map((e) => String(e.id));
+  docs.push(...store.documents.rowIds(ENTITIES_COLLECTION, entities).values());
+  await embedder.embedDocuments(docs);
 }
 
 /** 10k facts over ~2,500 entities in one project, with 1-3 accesses each over 60 days. */
@@ -312,8 +330,8 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
     const cases = buildChangingFacts(store, perKind);
     const bm25Accuracy = await timeAwareAccuracy(store, cases);
     // The same questions with the bundled encoder, as the MCP server's memory_context asks them.
-    const encoder = asEmbedFn(useLiteProvider());
-    await embedAllPending(store, encoder);
+    const encoder = new Embedder(store, useLiteProvider());
+    await embedCurrent(store, encoder);
     const vectorAccuracy = await timeAwareAccuracy(store, cases, encoder);
     // prettier-ignore
     const accuracy = [
@@ -350,10 +368,10 @@ export async function runGraphBench(options: { facts?: number; perKind?: number;
       5,
     );
     console.error('graph bench: BM25 pipeline measured');
-    const embed = hashEmbedder(64);
-    while ((await embedPending(store, embed, { limit: 5000 })).facts.length > 0);
+    const embedder = new Embedder(store, hashProvider(64));
+    await embedder.syncAll();
     const vector = await timeAsync(
-      (i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000', embed }),
+      (i) => buildPromptContext(store, { prompt: texts[i % texts.length] as string, project: 'benchbig00000000', embedder }),
       Math.min(runs, 100),
       texts.length,
     );

@@ -36,7 +36,7 @@ describe('memory import, query and embed through the binary', () => {
         JSON.stringify({ id: 'm2' }),
         JSON.stringify({ id: 'm3', text: 'bad date', ts: 'yesterday' }),
         '',
-        JSON.stringify({ id: 'f1', text: 'Deploys happen on Fridays after the standup', collection: 'facts', ts: '2026-02-01T09:00:00Z' }),
+        JSON.stringify({ id: 'f1', text: 'Deploys happen on Fridays after the standup', collection: 'notes', ts: '2026-02-01T09:00:00Z' }),
         JSON.stringify({ id: 'i1', text: 'sneaky', collection: 'instincts' }),
         JSON.stringify({ id: 7, text: '東京タワーの写真を共有した' }),
       ].join('\n'),
@@ -67,7 +67,7 @@ describe('memory import, query and embed through the binary', () => {
     expect((await runCliJson<QueryJson>(home.path, ['query', '東京タワー'], NO_EMBED)).results.map((r) => r.id)).toEqual(['7']);
     const facts = await runCliJson<QueryJson>(
       home.path,
-      ['query', 'deploys staging', '--collection', 'facts', '--since', '2026-01-15'],
+      ['query', 'deploys staging', '--collection', 'notes', '--since', '2026-01-15'],
       NO_EMBED,
     );
     expect(facts.results.map((r) => r.id)).toEqual(['f1']);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from '../graph/add-fact.js';
-import { hashEmbedder } from '../graph/hash-embedder.js';
+import { hashProvider } from '../embed/hash.js';
+import { Embedder } from '../search/embeddings.js';
 import { CATEGORY_BUDGETS } from './budget.js';
 import { buildPromptContext } from './build.js';
 import { MEMORY_HEADER } from './fence.js';
@@ -166,15 +167,21 @@ describe('buildPromptContext', () => {
     const ctx = await buildPromptContext(store, {
       prompt: 'which validation library do we depend on',
       project: 'fp-shop',
-      embed: hashEmbedder(32),
+      embedder: new Embedder(store, hashProvider(32)),
     });
     expect(ctx.text).toContain('zod');
     // A model that fails costs the prompt nothing: the same facts come from BM25.
-    const failing = Object.assign(async () => Promise.reject(new Error('model crashed')), { model: 'broken' });
+    const failing = new Embedder(store, {
+      provider: 'test',
+      model: 'broken',
+      dims: 4,
+      batchSize: 8,
+      embed: () => Promise.reject(new Error('model crashed')),
+    });
     const fallback = await buildPromptContext(store, {
       prompt: 'which validation library do we depend on',
       project: 'fp-shop',
-      embed: failing,
+      embedder: failing,
     });
     expect(fallback.body).toBe(
       (await buildPromptContext(store, { prompt: 'which validation library do we depend on', project: 'fp-shop' })).body,

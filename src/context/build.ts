@@ -4,7 +4,7 @@
  * within per-category and overall budgets), and related projects, all sized by how full
  * the agent's context already is. Injected facts are recorded as accessed (ACT-R).
  */
-import type { EmbedFn } from '../graph/embeddings.js';
+import type { Embedder } from '../search/embeddings.js';
 import type { Store } from '../store/store.js';
 import { truncate } from '../core/text.js';
 import { type ContextLevel, MAX_INJECTION_CHARS, categoryBudgets, graphBudget, levelFor } from './budget.js';
@@ -28,7 +28,8 @@ export interface PromptContextOptions {
   contextWindowTokens?: number;
   /** The current session, left out of thread continuity. */
   sessionId?: string;
-  embed?: EmbedFn;
+  /** Ranks facts by meaning too; the prompt hook and memory_context rank by BM25 alone. */
+  embedder?: Embedder | null;
   /** Search the graph as true at this instant. */
   at?: string;
   /** Record injected facts as accessed (default true). */
@@ -110,7 +111,7 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
     const retrieval = await agenticRetrieve(store, {
       prompt: options.prompt,
       project: options.project,
-      embed: options.embed,
+      embedder: options.embedder,
       at: options.at,
     });
     result.task = retrieval.task;

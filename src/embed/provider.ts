@@ -37,11 +37,3 @@ export function clipForEmbedding(text: string): string {
   const t = text.trim();
   return t.length > MAX_EMBED_CHARS ? t.slice(0, MAX_EMBED_CHARS) : t || ' ';
 }
-
-/**
- * The provider as a plain `embed(texts)` function named by its fingerprint (the shape the
- * knowledge graph takes), so graph vectors and document vectors of one model share a key.
- */
-export function asEmbedFn(provider: EmbeddingProvider): ((texts: readonly string[]) => Promise<Float32Array[]>) & { model: string } {
-  return Object.assign((texts: readonly string[]) => provider.embed(texts), { model: fingerprintKey(fingerprintOf(provider)) });
-}

@@ -4,6 +4,7 @@
  */
 import { parseInstant } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
+import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import type { Store } from '../store/store.js';
 import { emotionalWeightOf } from './access.js';
 import { type EntityInput, upsertEntity } from './entities.js';
@@ -68,14 +69,23 @@ export function parseValidAt(value: string | undefined, name = 'valid-at'): stri
   return date.toISOString();
 }
 
+/** The current facts whose words best match `description` (BM25 over their search documents). */
+function wordNeighbours(store: Store, description: string, now: string, limit: number): number[] {
+  const filter = { collections: [FACTS_COLLECTION], facts: { time: { now } } };
+  const { ids } = store.documents.matchWords(factTerms(description), { filter, limit });
+  return [...store.documents.byRowIds(ids).values()].map((row) => Number(row.ext_id));
+}
+
 /** Current facts a newcomer could duplicate, contradict or restate. */
 function mergeCandidates(store: Store, sourceId: number, targetId: number, description: string, now: string): MergeFact[] {
   const facts = store.graph.facts;
-  const time = { now };
-  const near = facts.list({ sameSourceOrTarget: { source_id: sourceId, target_id: targetId }, time }, { order: 'recent', limit: 300 });
+  const near = facts.list(
+    { sameSourceOrTarget: { source_id: sourceId, target_id: targetId }, time: { now } },
+    { order: 'recent', limit: 300 },
+  );
   const seen = new Set(near.map((f) => f.id));
-  const lexical = facts.matchText(factTerms(description), { time }, 10).filter((h) => !seen.has(h.id));
-  const extra = lexical.length ? facts.byIds(lexical.map((h) => h.id)) : [];
+  const lexical = wordNeighbours(store, description, now, 10).filter((id) => !seen.has(id));
+  const extra = lexical.length ? facts.byIds(lexical) : [];
   return [...near, ...extra];
 }
 

@@ -1,71 +1,38 @@
 /**
- * Embeddings of facts and entities through an injected function, so the graph depends on
- * no particular model. Vectors carry the model's key; vectors of two models are never
- * compared. Facts are embedded lazily (at most 20 per retrieval call), and two
- * current facts about the same entity with cosine > 0.92 are one fact: the older is
- * superseded by the newer.
+ * Fact vectors are their search documents' vectors: one embedding model for every
+ * collection, kept by search's Embedder (lazy repair during queries, `homunculus embed`).
+ * What the graph adds is the rule that two current facts about the same entity whose
+ * vectors have cosine > 0.92 state one fact: the older is superseded by the newer.
  */
+import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
+import { bufferToVector } from '../embed/vector-math.js';
+import type { Embedder } from '../search/embeddings.js';
 import type { Store } from '../store/store.js';
 import { isCurrent } from './facts.js';
-import { RELATION_LABELS, type Relation } from './ontology.js';
 import { COSINE_DUPLICATE, cosine } from './similarity.js';
 
-/** `embed(texts) -> vectors`, one per text, in order; `model` names the vectors (default 'default'). */
-export type EmbedFn = ((texts: readonly string[]) => Promise<Float32Array[]> | Float32Array[]) & { model?: string };
-
-export const modelOf = (embed: EmbedFn): string => embed.model ?? 'default';
-
-/** The lazy repair: at most this many embeddings per retrieval call. */
-export const LAZY_EMBED_LIMIT = 20;
-
-export const factEmbeddingText = (f: { source: string; relation: Relation; target: string; description: string }): string =>
-  `${f.source} ${RELATION_LABELS[f.relation]} ${f.target}: ${f.description}`;
-
-export interface EmbedReport {
-  facts: number[];
-  entities: number;
+/** The search documents of these facts, by fact id. */
+export function factDocuments(store: Store, factIds: readonly number[]): Map<number, number> {
+  const rows = store.documents.rowIds(FACTS_COLLECTION, [...new Set(factIds)].map(String));
+  return new Map([...rows].map(([ext, row]) => [Number(ext), row]));
 }
 
-/** Embeds current facts (and entities) that have no vector of this model yet. */
-export async function embedPending(store: Store, embed: EmbedFn, options: { limit?: number } = {}): Promise<EmbedReport> {
-  const model = modelOf(embed);
-  const limit = options.limit ?? LAZY_EMBED_LIMIT;
-  const vectors = store.graph.vectors;
-  const facts = vectors.unembeddedFacts({ time: { now: store.clock.now().toISOString() } }, model, limit);
-  const entities = vectors.unembeddedEntities(model, limit);
-  if (facts.length === 0 && entities.length === 0) return { facts: [], entities: 0 };
-  const computed = await embed([...facts.map(factEmbeddingText), ...entities.map((e) => `${e.name} (${e.type.replace('_', ' ')})`)]);
-  if (computed.length !== facts.length + entities.length)
-    throw new Error(`The embedder returned ${computed.length} vectors for ${facts.length + entities.length} texts.`);
-  store.transaction(() => {
-    facts.forEach((f, i) => vectors.setFact(f.id, model, computed[i] as Float32Array));
-    entities.forEach((e, i) => vectors.setEntity(e.id, model, computed[facts.length + i] as Float32Array));
-  });
-  return { facts: facts.map((f) => f.id), entities: entities.length };
-}
-
-/** Current facts and entities still without a vector of this model. */
-export function pendingEmbeddings(store: Store, model: string): number {
-  const pending = store.graph.vectors.countUnembedded({ time: { now: store.clock.now().toISOString() } }, model);
-  return pending.facts + pending.entities;
-}
-
-/** Bulk repair: embeds every current fact and entity without a vector of this model, in batches. */
-export async function embedAllPending(
-  store: Store,
-  embed: EmbedFn,
-  onProgress?: (done: number, total: number) => void,
-): Promise<{ facts: number; entities: number }> {
-  const total = pendingEmbeddings(store, modelOf(embed));
-  const done = { facts: 0, entities: 0 };
-  while (done.facts + done.entities < total) {
-    const batch = await embedPending(store, embed, { limit: 64 });
-    if (batch.facts.length === 0 && batch.entities === 0) break;
-    done.facts += batch.facts.length;
-    done.entities += batch.entities;
-    onProgress?.(Math.min(total, done.facts + done.entities), total);
+/** The vectors of these facts made by the model `key`, by fact id. */
+export function factVectors(store: Store, factIds: readonly number[], key: string): Map<number, Float32Array> {
+  const docs = factDocuments(store, factIds);
+  const factOf = new Map([...docs].map(([fact, row]) => [row, fact]));
+  const out = new Map<number, Float32Array>();
+  for (const [row, bytes] of store.documents.vectors([...docs.values()], key)) {
+    const fact = factOf.get(row);
+    if (fact !== undefined) out.set(fact, bufferToVector(bytes));
   }
-  return done;
+  return out;
+}
+
+/** Embeds the facts that have no vector of the embedder's model yet; returns how many it embedded. */
+export function embedFacts(embedder: Embedder, store: Store, factIds: readonly number[]): Promise<number> {
+  const docs = [...factDocuments(store, factIds).values()];
+  return embedder.repair(docs, docs.length);
 }
 
 export interface EmbeddingDuplicate {
@@ -76,31 +43,28 @@ export interface EmbeddingDuplicate {
 
 /**
  * For each given fact, supersedes current facts about the same source or target whose
- * vector (same model) has cosine above the threshold; the older of a pair gives way.
+ * vector (of the model `key`) has cosine above the threshold; the older of a pair gives way.
  */
 export function deduplicateByEmbedding(
   store: Store,
   factIds: readonly number[],
-  options: { model?: string; threshold?: number } = {},
+  options: { key: string; threshold?: number },
 ): EmbeddingDuplicate[] {
   const threshold = options.threshold ?? COSINE_DUPLICATE;
-  const model = options.model ?? 'default';
   const now = store.clock.now();
   const nowIso = now.toISOString();
-  const { facts, vectors } = store.graph;
+  const { facts } = store.graph;
   const out: EmbeddingDuplicate[] = [];
   store.transaction(() => {
     for (const id of factIds) {
       const fact = facts.get(id);
-      const v = fact && isCurrent(fact, now) ? vectors.ofFacts([id], model).get(id) : undefined;
-      if (!fact || !v) continue;
-      const neighbours = vectors.refs({ time: { now: nowIso }, sameSourceOrTarget: fact }, model).filter((r) => r.id !== id);
-      const neighbourVectors = vectors.ofFacts(
-        neighbours.map((r) => r.id),
-        model,
-      );
+      if (!fact || !isCurrent(fact, now)) continue;
+      const neighbours = facts.summaries({ time: { now: nowIso }, sameSourceOrTarget: fact }).filter((f) => f.id !== id);
+      const vectors = factVectors(store, [id, ...neighbours.map((f) => f.id)], options.key);
+      const v = vectors.get(id);
+      if (!v) continue;
       for (const other of neighbours) {
-        const w = neighbourVectors.get(other.id);
+        const w = vectors.get(other.id);
         const c = w ? cosine(v, w) : 0;
         if (c <= threshold) continue;
         const [older, newer] = other.id < fact.id ? [other.id, fact.id] : [fact.id, other.id];

@@ -35,7 +35,8 @@ function pushHistory(history: readonly HistoryEntry[], entry: HistoryEntry, max 
 
 /**
  * Reconsolidation as a write, unchecked (callers check mutability): the old version goes to
- * history; a changed description drops the embedding, recomputed on the next embedding pass.
+ * history; a changed description drops its search document's vector, embedded again on the
+ * next repair.
  */
 export function reconsolidateRow(store: Store, old: Fact, next: { description?: string; confidence?: number }, at: string): void {
   store.graph.facts.revise(old.id, {

@@ -4,53 +4,22 @@
  * mapped onto the ten. The vocabularies themselves are shared with the store.
  */
 
-import { ENTITY_TYPES, type EntityType, RELATION_CATEGORIES, type Relation, type RelationCategory } from '../core/graph-vocabulary.js';
+import {
+  ENTITY_TYPES,
+  type EntityType,
+  RELATION_CATEGORIES,
+  RELATION_LABELS,
+  type Relation,
+  type RelationCategory,
+} from '../core/graph-vocabulary.js';
 
-export { ENTITY_TYPES, type EntityType, RELATION_CATEGORIES, type Relation, type RelationCategory };
+export { ENTITY_TYPES, type EntityType, RELATION_CATEGORIES, RELATION_LABELS, type Relation, type RelationCategory };
 
 export const RELATIONS: readonly Relation[] = Object.values(RELATION_CATEGORIES).flat();
 
 const CATEGORY_OF = new Map<string, RelationCategory>(
   (Object.entries(RELATION_CATEGORIES) as [RelationCategory, readonly Relation[]][]).flatMap(([c, rs]) => rs.map((r) => [r, c] as const)),
 );
-
-/** Readable verb phrases, used when a fact is written as a sentence. */
-export const RELATION_LABELS: Record<Relation, string> = {
-  has_component: 'has component',
-  depends_on: 'depends on',
-  extends: 'extends',
-  implements: 'implements',
-  configures: 'configures',
-  replaces: 'replaces',
-  hosts: 'hosts',
-  uses: 'uses',
-  integrates: 'integrates',
-  built_with: 'is built with',
-  migrated_from: 'migrated from',
-  decided_for: 'decided for',
-  decided_against: 'decided against',
-  learned_that: 'learned that',
-  caused_by: 'is caused by',
-  solved_by: 'is solved by',
-  blocked_by: 'is blocked by',
-  workaround_for: 'is a workaround for',
-  works_well_for: 'works well for',
-  fails_for: 'fails for',
-  performs_better_than: 'performs better than',
-  anti_pattern_in: 'is an anti-pattern in',
-  works_on: 'works on',
-  prefers: 'prefers',
-  frustrated_with: 'is frustrated with',
-  satisfied_with: 'is satisfied with',
-  created: 'created',
-  maintains: 'maintains',
-  related_to: 'is related to',
-  inspired_by: 'is inspired by',
-  contradicts: 'contradicts',
-  specializes: 'specializes',
-  exemplifies: 'exemplifies',
-  follows_pattern: 'follows the pattern',
-};
 
 /** Names earlier extractions produced, mapped onto the ontology. */
 const LEGACY_RELATIONS: Readonly<Record<string, Relation>> = {

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact } from './add-fact.js';
-import { embedPending } from './embeddings.js';
-import { hashEmbedder } from './hash-embedder.js';
+import { hashProvider } from '../embed/hash.js';
+import { Embedder } from '../search/embeddings.js';
+import { factDocuments } from './embeddings.js';
 import { reconsolidateFact } from './revise.js';
 import { graphStats } from './stats.js';
 
@@ -31,12 +32,15 @@ describe('memory quality metrics', () => {
       addFact(store, { source: { name: 'app' }, target: { name: t }, relation: 'uses', description: d, confidence: c }).fact.id;
     const a = add('postgres', 'app stores data in postgres 15', 0.6);
     const b = add('redis', 'app caches sessions in redis');
-    add('vitest', 'app runs its tests with vitest', 1);
+    const c = add('vitest', 'app runs its tests with vitest', 1);
     add('postgres', 'app stores data in postgres 16', 0.8); // supersedes a (version changed)
     reconsolidateFact(store, b, { description: 'app caches sessions and rate limits in redis' });
     store.graph.accesses.record([b], store.clock.now().toISOString(), 'retrieval');
     store.graph.episodes.record({ sourceRef: 's1', timestamp: store.clock.now().toISOString(), entityIds: [], factIds: [a] });
-    await embedPending(store, hashEmbedder(16), { limit: 2 });
+    const docs = [...factDocuments(store, [b, c]).values()];
+    const entities = store.graph.entities.list({ limit: 2 }).map((e) => String(e.id));
+    docs.push(...store.documents.rowIds('entities', entities).values());
+    await new Embedder(store, hashProvider(16)).embedDocuments(docs);
 
     const s = graphStats(store);
     expect(s.facts).toMatchObject({ total: 4, current: 3, superseded: 1, decayed: 0 });

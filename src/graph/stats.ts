@@ -13,6 +13,7 @@
  * "Superseded" counts facts replaced by another (superseded, contradicted, duplicate);
  * facts forgotten by decay are reported apart. Coverage counts current facts.
  */
+import { ENTITIES_COLLECTION, FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import { round } from '../core/text.js';
 import type { Store } from '../store/store.js';
 import { activations } from './access.js';
@@ -45,6 +46,15 @@ export interface GraphStats {
 
 const ratio = (n: number, d: number): number => (d > 0 ? round(n / d, 3) : 0);
 
+/** Current facts and entities whose search documents have a vector (of any model). */
+function embedded(store: Store, current: readonly { id: number }[]): number {
+  const facts = store.documents.embeddedCount(
+    FACTS_COLLECTION,
+    current.map((f) => String(f.id)),
+  );
+  return facts + store.documents.embeddedCount(ENTITIES_COLLECTION);
+}
+
 export function graphStats(store: Store): GraphStats {
   const { accesses, communities, entities, episodes: graphEpisodes, facts } = store.graph;
   const now = store.clock.now();
@@ -72,7 +82,7 @@ export function graphStats(store: Store): GraphStats {
     episodes,
     communities: communities.count(),
     dedup_ratio: ratio(superseded, totals.total),
-    embedding_coverage: ratio(current.filter((f) => f.has_embedding).length + entities.countEmbedded(), current.length + entityCount),
+    embedding_coverage: ratio(embedded(store, current), current.length + entityCount),
     average_activation: finite.length ? round(finite.reduce((s, a) => s + a, 0) / finite.length, 3) : null,
     reconsolidation_rate: ratio(current.filter((f) => f.reconsolidation_count > 0).length, current.length),
     retrieval_hit_rate: Math.min(1, ratio(retrieved, current.length)),

@@ -49,6 +49,16 @@ describe('graph tools', () => {
     expect(minimal).toMatchObject({ level: 'minimal', text: '' });
   });
 
+  it('memory_search answers from the same facts: the value the graph holds now, not the one it replaced', async () => {
+    const r = await call<{ results: { id: string; collection: string; text: string }[] }>(mcp.client, 'memory_search', {
+      query: 'which exports does the user prefer',
+      collections: ['facts'],
+      mode: 'bm25',
+    });
+    expect(r.results.map((h) => [h.collection, h.id])).toEqual([['facts', '2']]);
+    expect(r.results[0]?.text).toBe('user prefers default exports: The user now prefers default exports over named exports');
+  });
+
   it('graph_facts travels in time and refuses a bad instant', async () => {
     const past = await call<{ facts: { id: number; superseded_by: number | null }[] }>(mcp.client, 'graph_facts', { at: '2026-01-15' });
     expect(past.facts).toEqual([expect.objectContaining({ id: 1, superseded_by: 2 })]);

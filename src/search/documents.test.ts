@@ -10,8 +10,8 @@ describe('document input', () => {
       ts: '2026-01-05T00:00:00.000Z',
       metadata: { a: 1 },
     });
-    expect(validateDocumentInput({ id: 'x', text: 't', collection: 'facts', thread: 's1', seq: 3, confidence: 0.4 })).toMatchObject({
-      collection: 'facts',
+    expect(validateDocumentInput({ id: 'x', text: 't', collection: 'notes', thread: 's1', seq: 3, confidence: 0.4 })).toMatchObject({
+      collection: 'notes',
       thread: 's1',
       seq: 3,
       confidence: 0.4,

@@ -59,6 +59,7 @@ export class Embedder {
       const slice = ids.slice(i, i + batch);
       const rows = this.documents.embeddingTexts(slice);
       const vectors = await this.provider.embed(rows.map((r) => r.body));
+      if (vectors.length !== rows.length) throw new Error(`The embedder returned ${vectors.length} vectors for ${rows.length} texts.`);
       this.store.transaction(() =>
         this.documents.writeVectors(
           this.key,

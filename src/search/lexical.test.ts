@@ -14,7 +14,7 @@ describe('lexical lists', () => {
     Array.from({ length: COMMON_TERM_MIN_DOCS + 500 }, (_, i) => ({
       id: `d${i}`,
       text: `${i < plenty ? 'plenty' : 'other'} filler${i % 7} ${i % 100 === 0 ? 'scarce' : ''}`,
-      collection: i % 2 ? 'facts' : 'memories',
+      collection: i % 2 ? 'notes' : 'memories',
     })),
   );
 
@@ -39,11 +39,11 @@ describe('lexical lists', () => {
   });
 
   it('ranks the same with and without a filter that every document passes', () => {
-    const all = bm25List(store.documents, 'scarce filler3', {}, 50);
-    const filtered = bm25List(store.documents, 'scarce filler3', { collections: ['facts', 'memories'] }, 50);
+    const all = bm25List(store.documents, 'scarce filler3', { filter: {}, limit: 50 });
+    const filtered = bm25List(store.documents, 'scarce filler3', { filter: { collections: ['notes', 'memories'] }, limit: 50 });
     expect(all.ids.length).toBe(50);
     expect(filtered).toEqual(all);
-    const facts = bm25List(store.documents, 'scarce filler3', { collections: ['facts'] }, 50);
+    const facts = bm25List(store.documents, 'scarce filler3', { filter: { collections: ['notes'] }, limit: 50 });
     // Row ids start at 1, so the odd-numbered inputs (facts) have even row ids.
     expect(facts.ids.length).toBeGreaterThan(0);
     expect(facts.ids.every((id) => id % 2 === 0)).toBe(true);

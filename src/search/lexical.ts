@@ -48,23 +48,30 @@ export function selectiveTerms(documents: DocumentRepository, terms: readonly st
   return [terms[best] as string];
 }
 
+export interface Bm25Options {
+  filter: DocumentFilter;
+  limit: number;
+  /** The words to look for (default: the query's content words). */
+  terms?: readonly string[];
+  /** Run full-text syntax the query holds as written (default true). */
+  ownSyntax?: boolean;
+  /** Drop common terms while rarer ones remain (default true; see selectiveTerms). */
+  dropCommon?: boolean;
+}
+
 /** BM25 over the word index: OR of the query's content words (or the user's own full-text syntax). */
-export function bm25List(
-  documents: DocumentRepository,
-  query: string,
-  filter: DocumentFilter,
-  limit: number,
-  terms = searchTerms(query),
-): LexicalList {
-  const options = { filter, limit };
-  if (looksLikeFtsSyntax(query)) {
-    const own = documents.matchSyntax(query, options);
+export function bm25List(documents: DocumentRepository, query: string, options: Bm25Options): LexicalList {
+  const { filter, limit } = options;
+  const terms = options.terms ?? searchTerms(query);
+  const words = (): string[] => (options.dropCommon === false ? [...terms] : selectiveTerms(documents, terms));
+  if (options.ownSyntax !== false && looksLikeFtsSyntax(query)) {
+    const own = documents.matchSyntax(query, { filter, limit });
     if (own) return { ...own, fellBack: false };
     if (terms.length === 0) return { ...EMPTY, fellBack: true };
-    return { ...documents.matchWords(selectiveTerms(documents, terms), options), fellBack: true };
+    return { ...documents.matchWords(words(), { filter, limit }), fellBack: true };
   }
   if (terms.length === 0) return EMPTY;
-  return { ...documents.matchWords(selectiveTerms(documents, terms), options), fellBack: false };
+  return { ...documents.matchWords(words(), { filter, limit }), fellBack: false };
 }
 
 /** BM25 over expansion words only; common words are dropped with no fallback (they would cost more than they add). */

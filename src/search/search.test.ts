@@ -117,12 +117,12 @@ describe.runIf(ONNX)('search on a real store', () => {
       addDocuments(store, [
         doc('m1', 'release checklist for the api', { project: 'p1', ts: '2026-01-10T00:00:00.000Z' }),
         doc('m2', 'release notes for the web app', { project: 'p2', ts: '2026-02-10T00:00:00.000Z' }),
-        doc('f1', 'release day is friday', { collection: 'facts', project: 'p1', ts: '2026-02-20T00:00:00.000Z' }),
+        doc('f1', 'release day is friday', { collection: 'notes', project: 'p1', ts: '2026-02-20T00:00:00.000Z' }),
         doc('undated', 'release without a date', { project: 'p1' }),
       ]);
       const q = (filter: object, extra: object = {}) =>
         search(store, null, { query: 'release', filter, ...extra }).then((r) => ids(r).sort());
-      expect(await q({ collections: ['facts'] })).toEqual(['f1']);
+      expect(await q({ collections: ['notes'] })).toEqual(['f1']);
       expect(await q({ project: 'p1' })).toEqual(['f1', 'm1', 'undated']);
       expect(await q({ since: '2026-02-01T00:00:00.000Z' })).toEqual(['f1', 'm2']);
       expect(await q({ until: '2026-01-31T00:00:00.000Z' })).toEqual(['m1']);

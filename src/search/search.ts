@@ -8,14 +8,16 @@
  *   5. expansion: neighbour spreading, thread evidence, time hints, speaker focus;
  *   6. finish: the modifiers (confidence, activation, recency), filters, an optional
  *      reranker, the limit.
- * Each stage records its timing; fusion, expansion and finish each add their part to every
- * hit's explanation.
+ * A collection's profile (profiles.ts) narrows its candidates in every list, scores its
+ * hits, and tunes the stages when a query searches it alone. Each stage records its timing;
+ * fusion, expansion and finish each add their part to every hit's explanation.
  */
 import type { DocumentFilter, DocumentRepository } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { type Embedder, LAZY_REPAIR_MAX } from './embeddings.js';
 import type { AppliedModifiers } from './modifiers.js';
 import { type SearchMode, searchMode } from './modes.js';
+import { type CollectionProfiles, scopedFilter, soleProfile } from './profiles.js';
 import { sanitizeQuery } from '../text/query.js';
 import { searchTerms } from '../text/terms.js';
 import type { RerankHook } from './rerank.js';
@@ -31,7 +33,11 @@ export interface SearchRequest {
   query: string;
   mode?: SearchMode;
   limit?: number;
+  /** Candidates read from each list (default: the tuning's depth, at least the limit). */
+  depth?: number;
   filter?: DocumentFilter;
+  /** How each collection is scoped, scored and tuned (profiles.ts). */
+  profiles?: CollectionProfiles;
   minScore?: number;
   /** true: decay every dated record; false: none; undefined: RECENCY_COLLECTIONS (modifiers.ts) only. */
   recency?: boolean;
@@ -84,10 +90,13 @@ export interface SearchResponse {
 /** What `request` asks, or undefined when its query has nothing to search for. */
 function planQuery(documents: DocumentRepository, request: SearchRequest, mode: SearchMode, now: Date): QueryPlan | undefined {
   const limit = Math.max(1, Math.floor(request.limit ?? 10));
-  const tuning: Tuning = { ...DEFAULT_TUNING, ...request.tuning };
+  const profiles = request.profiles ?? {};
+  const filter = request.filter ?? {};
+  const sole = soleProfile(profiles, filter);
+  const tuning: Tuning = { ...DEFAULT_TUNING, ...sole?.tuning, ...request.tuning };
   const text = sanitizeQuery(request.query).trim();
   if (text === '') return undefined;
-  const terms = searchTerms(text);
+  const terms = sole?.terms ? sole.terms(text) : searchTerms(text);
   // A named speaker is matched by speaker, not by the word: most documents that hold a
   // speaker's name are the other people addressing them.
   const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(documents, text) : new Set<string>();
@@ -95,10 +104,12 @@ function planQuery(documents: DocumentRepository, request: SearchRequest, mode: 
     text,
     mode,
     limit,
-    depth: Math.max(tuning.depth, limit),
+    depth: request.depth ?? Math.max(tuning.depth, limit),
     tuning,
-    filter: request.filter ?? {},
+    filter: scopedFilter(profiles, filter),
+    profiles,
     terms,
+    ownSyntax: !sole?.terms,
     named,
     lexicalTerms: withoutSpeakers(terms, named),
     repair: request.repair ?? LAZY_REPAIR_MAX,

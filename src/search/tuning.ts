@@ -18,10 +18,18 @@ export interface Tuning {
   thread: { depth: number; weight: number } | null;
   /** Speaker focus (see speakers.ts): documents of a speaker the query does not name keep `factor` of their score. */
   speakers: { factor: number } | null;
+  /** Drop common query words while rarer ones remain (lexical.ts: cheaper BM25 on large stores). */
+  dropCommonTerms: boolean;
   /** qmd's strong-BM25 shortcut: skip the dense list when one lexical hit clearly wins. */
   strongShortcut: boolean;
   /** qmd's +0.05 / +0.02 bonus for ranks 1 / 2-3 of an original-query list. */
   rankBonus: boolean;
+  /**
+   * Fused scores as a share of the best one (min_score then reads as a share of the best);
+   * off, they stay raw RRF, comparable across queries (the graph's agentic retrieval
+   * merges several queries by score).
+   */
+  relativeScores: boolean;
 }
 
 /**
@@ -40,8 +48,10 @@ export const DEFAULT_TUNING: Tuning = {
   time: { weight: 0.5 },
   thread: null,
   speakers: { factor: 0.5 },
+  dropCommonTerms: true,
   strongShortcut: true,
   rankBonus: true,
+  relativeScores: true,
 };
 
 /** Plain reciprocal rank fusion of the BM25 and dense lists: the baseline other tools use. */
@@ -53,6 +63,8 @@ export const PLAIN_RRF: Tuning = {
   time: null,
   thread: null,
   speakers: null,
+  dropCommonTerms: true,
   strongShortcut: false,
   rankBonus: false,
+  relativeScores: true,
 };

@@ -28,7 +28,7 @@ describe('vector index', () => {
   it('finds the exact nearest neighbours through the sign-code stages, with filters', () => {
     addDocuments(
       store,
-      vectors.map((_, i) => ({ id: `d${i}`, text: `document ${i}`, collection: i % 2 ? 'facts' : 'memories' })),
+      vectors.map((_, i) => ({ id: `d${i}`, text: `document ${i}`, collection: i % 2 ? 'notes' : 'memories' })),
     );
     store.transaction(() => {
       writeFingerprint(store.documents, fingerprint);
@@ -53,7 +53,7 @@ describe('vector index', () => {
       for (const f of found) expect(f.score).toBeCloseTo(dot(query, vectors[f.id - 1] as Float32Array), 5);
       expect(found.map((f) => f.score)).toEqual([...found.map((f) => f.score)].sort((a, b) => b - a));
       expect(found[9]?.score).toBeGreaterThan((exact[9]?.score ?? 0) * 0.9);
-      const facts = index.search(query, 5, { collections: ['facts'] });
+      const facts = index.search(query, 5, { collections: ['notes'] });
       expect(facts.every((f) => f.id % 2 === 0)).toBe(true);
     }
     expect(index.search(vectors[0] as Float32Array, 5, { project: 'nobody' })).toEqual([]);

@@ -196,6 +196,13 @@ export class VectorIndex {
     const idx = this.ensure();
     const n = idx.ids.length;
     if (n === 0 || limit <= 0) return [];
+    // Per collection index: the documents a scoped collection admits (undefined: all pass).
+    const scopes = this.documents.scopedIds(filter);
+    const admitted = idx.collections.map((c) => {
+      const scope = scopes.find((s) => s.collection === c);
+      return scope && new Set(scope.ids);
+    });
+    const scoped = scopes.length > 0;
     // Filters become flat arrays and numbers, so the per-document check stays cheap.
     let allowed: Uint8Array | undefined;
     if (filter.collections && filter.collections.length > 0) {
@@ -209,12 +216,13 @@ export class VectorIndex {
     const since = filter.since ? Date.parse(filter.since) : Number.NEGATIVE_INFINITY;
     const until = filter.until ? Date.parse(filter.until) : Number.POSITIVE_INFINITY;
     const timed = Boolean(filter.since || filter.until);
-    const filtered = allowed !== undefined || projectId !== -2 || timed;
+    const filtered = allowed !== undefined || projectId !== -2 || timed || scoped;
     const { collection, project, ts } = idx;
     const passes = (i: number): boolean =>
       (allowed === undefined || allowed[collection[i] as number] === 1) &&
       (projectId === -2 || project[i] === projectId) &&
-      (!timed || ((ts[i] as number) >= since && (ts[i] as number) <= until));
+      (!timed || ((ts[i] as number) >= since && (ts[i] as number) <= until)) &&
+      (admitted[collection[i] as number]?.has(idx.ids[i] as number) ?? true);
     // Stage 1: hamming distance of sign codes. Past PREFILTER_MIN documents a first pass
     // reads only the first 128 bits, keeping a generous share for the full 512-bit pass.
     const q = signCode(query);

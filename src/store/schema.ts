@@ -7,6 +7,7 @@ import { graphMigration } from './graph-schema.js';
 import { documentsMigration } from './documents-schema.js';
 import { speakersMigration } from './speakers-schema.js';
 import { graphVectorsMigration } from './graph-vectors-schema.js';
+import { graphDocumentsMigration } from './graph-documents-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -170,4 +171,5 @@ export const MIGRATIONS: readonly Migration[] = [
   documentsMigration,
   speakersMigration,
   graphVectorsMigration,
+  graphDocumentsMigration,
 ];

@@ -5,7 +5,8 @@ import { baseCommand } from '../../capture/map/command.js';
 import { tempDir } from '../../test-support/cli.js';
 import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
 import { type TestStore, testStore } from '../../test-support/store.js';
-import { hashEmbedder } from '../hash-embedder.js';
+import { hashProvider } from '../../embed/hash.js';
+import { Embedder } from '../../search/embeddings.js';
 import { queryFacts } from '../temporal.js';
 import { graphSessionEnd } from '../session-end.js';
 import { buildGraphFromSession } from './build.js';
@@ -158,9 +159,10 @@ describe('building the graph from a session, deterministically', () => {
   it('reports an unknown session as empty, and embeds new facts when given an embedder', async () => {
     expect(await buildGraphFromSession(store, { sessionId: 'nope' })).toMatchObject({ source: 'none', events: 0, facts: [] });
     typicalSession('s1');
-    const report = await buildGraphFromSession(store, { sessionId: 's1', embed: hashEmbedder(32) });
+    const report = await buildGraphFromSession(store, { sessionId: 's1', embedder: new Embedder(store, hashProvider(32)) });
     expect(report.embedded).toBe(report.facts.length);
-    expect(queryFacts(store).every((f) => f.has_embedding)).toBe(true);
+    const current = queryFacts(store).map((f) => String(f.id));
+    expect(store.documents.embeddedCount('facts', current)).toBe(current.length);
   });
 
   const transcripts = TRANSCRIPTS;

@@ -3,7 +3,7 @@
  * transcript), extract deterministically (manifests, tools, files, errors and fixes,
  * preferences and decisions) and, with a model configured, by the model; then add the
  * facts, apply contradictions, retire dependencies the manifests no longer list, link an
- * episode, and embed what is new when an embedder is given.
+ * episode, and embed the session's facts when an embedder is given.
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -14,7 +14,8 @@ import { parseJsonObject } from '../../store/json.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { Store } from '../../store/store.js';
 import { type AddAction, addFact } from '../add-fact.js';
-import { type EmbedFn, deduplicateByEmbedding, embedPending, modelOf } from '../embeddings.js';
+import type { Embedder } from '../../search/embeddings.js';
+import { deduplicateByEmbedding, embedFacts } from '../embeddings.js';
 import { type Fact, isCurrent } from '../facts.js';
 import { entityKey } from '../ontology.js';
 import { type SessionEvent, eventsFromObservations, readTranscript } from './events.js';
@@ -31,7 +32,8 @@ export interface BuildOptions {
   root?: string;
   complete?: CompleteFn;
   tokenBudget?: number;
-  embed?: EmbedFn;
+  /** Embeds the session's facts (their search documents) and supersedes those a newer one duplicates in meaning. */
+  embedder?: Embedder;
   /**
    * Runs in the transaction that writes the session's facts (or at once when there is
    * nothing to write), so a caller's record that the session is in the graph commits with
@@ -254,10 +256,9 @@ export async function buildGraphFromSession(store: Store, options: BuildOptions)
     options.onApplied?.();
   });
 
-  if (options.embed) {
-    const embedded = await embedPending(store, options.embed, { limit: Math.max(50, report.facts.length * 2) });
-    report.embedded = embedded.facts.length;
-    report.embedding_duplicates = deduplicateByEmbedding(store, embedded.facts, { model: modelOf(options.embed) }).length;
+  if (options.embedder) {
+    report.embedded = await embedFacts(options.embedder, store, report.facts);
+    report.embedding_duplicates = deduplicateByEmbedding(store, report.facts, { key: options.embedder.key }).length;
   }
   return report;
 }

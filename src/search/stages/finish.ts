@@ -1,11 +1,11 @@
 /**
- * The finish: the modifiers (confidence, activation, recency, superseded), the
- * filters (neighbours may lie outside them), the order, an optional reranker, the minimum
- * score and the limit.
+ * The finish: the modifiers (confidence, activation, recency, superseded; a collection's
+ * profile may score its own hits), the filters (neighbours may lie outside them), the
+ * order, an optional reranker, the minimum score and the limit.
  */
 import type { DocumentRow } from '../../store/documents/index.js';
 import { parseJsonObject } from '../../store/json.js';
-import { RECENCY_COLLECTIONS, modifiersFor } from '../modifiers.js';
+import { type AppliedModifiers, RECENCY_COLLECTIONS, modifiersFor } from '../modifiers.js';
 import { applyRerank } from '../rerank.js';
 import type { HitExplain, SearchHit } from '../search.js';
 import { isSuperseded } from '../supersede.js';
@@ -34,15 +34,39 @@ const hitOf = (row: DocumentRow, score: number, explain: HitExplain): SearchHit 
   explain,
 });
 
+/** Each row's modifiers: those of its collection's profile, else the record's own (confidence, activation, recency, superseded). */
+function modifiersOf(plan: QueryPlan, rows: readonly DocumentRow[]): Map<number, AppliedModifiers> {
+  const out = new Map<number, AppliedModifiers>();
+  const byCollection = new Map<string, DocumentRow[]>();
+  for (const row of rows) {
+    const group = byCollection.get(row.collection);
+    if (group) group.push(row);
+    else byCollection.set(row.collection, [row]);
+  }
+  for (const [collection, group] of byCollection) {
+    const own = plan.profiles[collection]?.modifiers;
+    if (own) {
+      for (const [id, m] of own(group)) out.set(id, m);
+      continue;
+    }
+    const useRecency = plan.recency ?? RECENCY_COLLECTIONS.includes(collection);
+    for (const row of group) out.set(row.id, modifiersFor({ ...row, superseded: isSuperseded(row.metadata) }, plan.now, useRecency));
+  }
+  return out;
+}
+
 export async function finishStage(pass: Pass, fusion: Fusion, expansion: Expansion): Promise<SearchHit[]> {
   const { plan } = pass;
-  const hits: SearchHit[] = [];
-  for (const [id, score] of expansion.scores) {
+  const rows = [...expansion.scores.keys()].flatMap((id) => {
     const row = expansion.rows.get(id);
-    if (!row || !passesFilter(row, plan.filter)) continue;
-    const useRecency = plan.recency ?? RECENCY_COLLECTIONS.includes(row.collection);
-    const modifiers = modifiersFor({ ...row, superseded: isSuperseded(row.metadata) }, plan.now, useRecency);
-    hits.push(hitOf(row, score * modifiers.factor, { ...fusion.explain(id), ...expansion.explain(id, row), modifiers }));
+    return row && passesFilter(row, plan.filter) ? [row] : [];
+  });
+  const modifiers = modifiersOf(plan, rows);
+  const hits: SearchHit[] = [];
+  for (const row of rows) {
+    const applied = modifiers.get(row.id) ?? { factor: 1 };
+    const score = (expansion.scores.get(row.id) ?? 0) * applied.factor;
+    hits.push(hitOf(row, score, { ...fusion.explain(row.id), ...expansion.explain(row.id, row), modifiers: applied }));
   }
   hits.sort((a, b) => b.score - a.score || a.docId - b.docId);
   const ranked = plan.rerank ? await applyRerank(plan.text, hits, plan.rerank) : hits;

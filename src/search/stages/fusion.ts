@@ -1,7 +1,7 @@
 /**
  * Fusion: RRF of the lists (k = 60, original-query lists 2x, the top-rank bonus) in hybrid
  * mode; a single-list mode ranks by that list's own score. Scores are normalised by the
- * best fused score, and the documents of the head are read for the stages after.
+ * best fused score (unless the tuning keeps them raw), and the documents of the head are read for the stages after.
  */
 import type { DocumentRow } from '../../store/documents/index.js';
 import { type RankedList, fuseRrf } from '../fusion.js';
@@ -29,7 +29,8 @@ export function fusionStage(
   const { plan } = pass;
   const fused = fuseRrf(lists, { bonus: plan.tuning.rankBonus });
   if (fused.length === 0) return undefined;
-  const top = fused[0]?.score ?? 1;
+  // Relative scores are shares of the best; raw ones stay comparable across queries.
+  const top = plan.tuning.relativeScores ? (fused[0]?.score ?? 1) : 1;
   const scores = new Map<number, number>();
   if (plan.mode === 'bm25') lexical.bm25.ids.forEach((id, i) => scores.set(id, lexical.normalized[i] ?? 0));
   else if (plan.mode === 'vector') dense.forEach((d) => scores.set(d.id, d.score));

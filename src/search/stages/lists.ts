@@ -44,12 +44,18 @@ export function lexicalStage(pass: Pass): LexicalLists {
   const lists: RankedList[] = [];
   let bm25: LexicalLists['bm25'] = { ids: [], scores: [] };
   if (plan.mode !== 'vector') {
-    const words = bm25List(documents, plan.text, plan.filter, plan.depth, plan.lexicalTerms);
+    const words = bm25List(documents, plan.text, {
+      filter: plan.filter,
+      limit: plan.depth,
+      terms: plan.lexicalTerms,
+      ownSyntax: plan.ownSyntax,
+      dropCommon: plan.tuning.dropCommonTerms,
+    });
     if (words.fellBack) pass.notes.push('The query is not valid FTS5 syntax; searched its words instead.');
     bm25 = words;
     if (bm25.ids.length && weights.bm25 > 0) lists.push(originalList('bm25', bm25.ids, bm25.scores, weights.bm25));
-    const t = trigramList(documents, plan.text, plan.filter, plan.depth);
-    if (t.ids.length && weights.trigram > 0) lists.push(originalList('trigram', t.ids, t.scores, weights.trigram));
+    const t = weights.trigram > 0 ? trigramList(documents, plan.text, plan.filter, plan.depth) : undefined;
+    if (t?.ids.length) lists.push(originalList('trigram', t.ids, t.scores, weights.trigram));
   }
   pass.lap('lexical');
   const normalized = bm25.scores.map(normalizeBm25);

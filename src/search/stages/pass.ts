@@ -2,6 +2,7 @@
 import type { DocumentFilter, DocumentRepository } from '../../store/documents/index.js';
 import type { Embedder } from '../embeddings.js';
 import type { SearchMode } from '../modes.js';
+import type { CollectionProfiles } from '../profiles.js';
 import type { RerankHook } from '../rerank.js';
 import type { Tuning } from '../tuning.js';
 
@@ -14,9 +15,13 @@ export interface QueryPlan {
   /** Candidates read from each list. */
   depth: number;
   tuning: Tuning;
+  /** The request's filter, narrowed by the scopes of the collections it searches. */
   filter: DocumentFilter;
-  /** The query's content words. */
+  profiles: CollectionProfiles;
+  /** The query's content words (or the words its collection's profile picks). */
   terms: string[];
+  /** Whether full-text syntax in the query is run as written (not when a profile picks the words). */
+  ownSyntax: boolean;
   /** Speakers of stored documents that the query names (lower-cased). */
   named: ReadonlySet<string>;
   /** What the lexical lists look for: the content words without the named speakers' names. */

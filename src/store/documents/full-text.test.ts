@@ -8,7 +8,7 @@ describe('full-text lists', () => {
   store.documents.upsert(
     [
       { id: 'a', text: 'deploy the service with a rollback plan', collection: 'memories', project: 'p1' },
-      { id: 'b', text: 'deploy notes', collection: 'facts', project: 'p2' },
+      { id: 'b', text: 'deploy notes', collection: 'notes', project: 'p2' },
       { id: 'c', text: '昨日は東京タワーに行った, see getUserById', collection: 'memories' },
     ],
     '2026-01-01T00:00:00.000Z',

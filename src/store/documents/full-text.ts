@@ -6,6 +6,9 @@
  */
 import { LruCache } from '../../core/lru.js';
 import { type Db, cachedStatement } from '../db.js';
+import type { FactFilter } from '../graph/filter.js';
+import { FACTS_COLLECTION } from '../../core/graph-vocabulary.js';
+import { dataVersion, factRowsOnly, scopeCondition } from './scopes.js';
 
 /** What every list and the vector index can be narrowed to. Instants are ISO-8601, inclusive. */
 export interface DocumentFilter {
@@ -13,6 +16,8 @@ export interface DocumentFilter {
   project?: string;
   since?: string;
   until?: string;
+  /** Documents of the facts collection only when their fact passes this filter; other collections are not affected. */
+  facts?: FactFilter;
 }
 
 export interface MatchOptions {
@@ -48,39 +53,56 @@ export function orQuery(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
-/** WHERE clauses over `documents d` for a filter. */
-function filterClauses(filter: DocumentFilter): { sql: string; params: Record<string, unknown> } {
-  const where: string[] = [];
+/** A filter as SQL: conditions on the row id alone (no document read), and conditions on the document `d`. */
+interface Clauses {
+  row: string;
+  doc: string;
+  params: Record<string, unknown>;
+}
+
+/** The filter's conditions; `row` is the SQL of the document's row id. */
+function filterClauses(filter: DocumentFilter, row: string): Clauses {
+  const onRow: string[] = [];
+  const onDoc: string[] = [];
   const params: Record<string, unknown> = {};
-  if (filter.collections && filter.collections.length > 0) {
-    where.push('d.collection IN (SELECT value FROM json_each(@collections))');
-    params.collections = JSON.stringify(filter.collections);
+  const collections = filter.collections ?? [];
+  if (collections.length === 1 && collections[0] === FACTS_COLLECTION) {
+    onRow.push(factRowsOnly(row));
+  } else if (collections.length > 0) {
+    onDoc.push('d.collection IN (SELECT value FROM json_each(@collections))');
+    params.collections = JSON.stringify(collections);
   }
+  const scope = scopeCondition(filter.facts, row);
+  if (scope) {
+    onRow.push(scope.sql);
+    Object.assign(params, scope.params);
+  }
+  const field = (value: string | undefined, condition: string, name: string) => {
+    if (value === undefined || value === '') return;
+    onDoc.push(condition);
+    params[name] = value;
+  };
   if (filter.project !== undefined) {
-    where.push('d.project = @project');
+    onDoc.push('d.project = @project');
     params.project = filter.project;
   }
-  if (filter.since) {
-    where.push('d.ts >= @since');
-    params.since = filter.since;
-  }
-  if (filter.until) {
-    where.push('d.ts <= @until');
-    params.until = filter.until;
-  }
-  return { sql: where.map((w) => ` AND ${w}`).join(''), params };
+  field(filter.since, 'd.ts >= @since', 'since');
+  field(filter.until, 'd.ts <= @until', 'until');
+  const and = (list: string[]) => list.map((w) => ` AND ${w}`).join('');
+  return { row: and(onRow), doc: and(onDoc), params };
 }
 
 function runMatch(db: Db, table: 'documents_fts' | 'documents_trigram', expression: string, options: MatchOptions): RankedMatches {
-  const f = filterClauses(options.filter);
-  // The index rows are the documents' rows (triggers keep them in step): without a filter the
-  // join would only cost a lookup per match, before the sort (3x the whole query on common words).
+  const f = filterClauses(options.filter, `${table}.rowid`);
+  // The index rows are the documents' rows (triggers keep them in step): a filter that needs no
+  // document field is checked on the row id, since the join would cost a lookup per match,
+  // before the sort (3x the whole query on common words).
   const sql =
-    f.sql === ''
+    f.doc === ''
       ? `SELECT rowid AS id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table}
-         WHERE ${table} MATCH @expr ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`
+         WHERE ${table} MATCH @expr${f.row} ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`
       : `SELECT d.id AS id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} JOIN documents d ON d.id = ${table}.rowid
-         WHERE ${table} MATCH @expr${f.sql} ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`;
+         WHERE ${table} MATCH @expr${f.row}${f.doc} ORDER BY bm25(${table}, 2.0, 1.0) LIMIT @limit`;
   const rows = cachedStatement(db, sql, { raw: true }).all({ ...f.params, expr: expression, limit: options.limit }) as [number, number][];
   return { ids: rows.map((r) => r[0]), scores: rows.map((r) => r[1]) };
 }
@@ -89,13 +111,13 @@ const isSyntaxError = (err: unknown): boolean => (err as { code?: string }).code
 
 function containing(db: Db, fragments: readonly string[], options: MatchOptions): number[] {
   if (fragments.length === 0) return [];
-  const f = filterClauses(options.filter);
+  const f = filterClauses(options.filter, 'd.id');
   const likes = fragments.map((_, i) => `d.text LIKE @like${i} ESCAPE '\\' OR d.title LIKE @like${i} ESCAPE '\\'`).join(' OR ');
   const params: Record<string, unknown> = { ...f.params, limit: options.limit };
   fragments.forEach((s, i) => {
     params[`like${i}`] = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   });
-  const sql = `SELECT d.id AS id FROM documents d WHERE (${likes})${f.sql} ORDER BY length(d.text), d.id LIMIT @limit`;
+  const sql = `SELECT d.id AS id FROM documents d WHERE (${likes})${f.row}${f.doc} ORDER BY length(d.text), d.id LIMIT @limit`;
   return (cachedStatement(db, sql, { raw: true }).all(params) as [number][]).map((r) => r[0]);
 }
 
@@ -109,9 +131,7 @@ const TERM_CACHE_SIZE = 4096;
  * this one writes.
  */
 function termFrequencies(db: Db, terms: readonly string[], cap: number): number[] {
-  const [version] = cachedStatement(db, "SELECT data_version || ':' || total_changes() FROM pragma_data_version", { raw: true }).get() as [
-    string,
-  ];
+  const version = dataVersion(db);
   let cached = frequencies.get(db);
   if (!cached || cached.version !== version || cached.cap !== cap) {
     cached = { version, cap, df: new LruCache(TERM_CACHE_SIZE) };
@@ -142,6 +162,13 @@ export function createFullTextLists(db: Db): FullTextLists {
     matchSubstrings: (tokens, options) => (tokens.length === 0 ? NONE : runMatch(db, 'documents_trigram', orQuery(tokens), options)),
     containing: (fragments, options) => containing(db, fragments, options),
     termFrequencies: (terms, cap) => termFrequencies(db, terms, cap),
-    countBound: () => (cachedStatement(db, 'SELECT coalesce(max(id), 0) AS n FROM documents').get() as { n: number }).n,
+    // Fact documents have the row ids below zero (scopes.ts): both ends of the range count.
+    countBound: () =>
+      (
+        cachedStatement(
+          db,
+          'SELECT coalesce((SELECT max(id) FROM documents), 0) - min(coalesce((SELECT min(id) FROM documents), 0), 0) AS n',
+        ).get() as { n: number }
+      ).n,
   };
 }

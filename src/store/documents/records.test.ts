@@ -23,7 +23,7 @@ describe('document records', () => {
           { id: 'a', text: 'first turn', collection: 'memories', thread: 's1' },
           { id: 'b', text: 'second turn', collection: 'memories', thread: 's1' },
           { id: 'c', text: 'third turn', collection: 'memories', thread: 's1' },
-          { id: 'f', text: 'a fact', collection: 'facts' },
+          { id: 'f', text: 'a fact', collection: 'notes' },
         ],
         at,
       ),
@@ -39,10 +39,10 @@ describe('document records', () => {
     const place = { collection: 'memories', project: '', thread: 's1', seq: 3 };
     expect(store.documents.threadNeighbours(place, 1).map((r) => r.ext_id)).toEqual(['b', 'c']);
     expect(store.documents.count()).toBe(4);
-    expect(store.documents.count('facts')).toBe(1);
+    expect(store.documents.count('notes')).toBe(1);
     expect(store.documents.countByCollection()).toEqual([
-      { collection: 'facts', documents: 1 },
       { collection: 'memories', documents: 3 },
+      { collection: 'notes', documents: 1 },
     ]);
     expect([...store.documents.byRowIds([b?.id as number, 999]).keys()]).toEqual([b?.id]);
   });

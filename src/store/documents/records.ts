@@ -67,6 +67,8 @@ export interface DocumentRecords {
   /** Deletes documents by external id (their index entries and vectors go with them); returns how many. */
   delete(collection: string, ids: readonly string[]): number;
   get(collection: string, id: string): DocumentRow | undefined;
+  /** The row ids of a collection's documents by external id (unknown ids are left out). */
+  rowIds(collection: string, ids: readonly string[]): Map<string, number>;
   /** The documents with these row ids (unknown ids are left out). */
   byRowIds(ids: readonly number[]): Map<number, DocumentRow>;
   count(collection?: string): number;
@@ -184,6 +186,17 @@ export function createDocumentRecords(db: Db): DocumentRecords {
       return n;
     },
     get: (collection, id) => cachedStatement(db, FIND).get(collection, id) as DocumentRow | undefined,
+    rowIds(collection, ids) {
+      if (ids.length === 0) return new Map();
+      const rows = cachedStatement(
+        db,
+        'SELECT ext_id, id FROM documents WHERE collection = ? AND ext_id IN (SELECT value FROM json_each(?))',
+        {
+          raw: true,
+        },
+      ).all(collection, JSON.stringify(ids)) as [string, number][];
+      return new Map(rows);
+    },
     byRowIds(ids) {
       const rows = cachedStatement(db, 'SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(
         JSON.stringify(ids),

@@ -8,7 +8,7 @@ describe('stored vectors', () => {
   docs.upsert(
     [
       { id: 'a', title: 'Title', text: 'first', collection: 'memories', project: 'p1', ts: '2026-01-02T00:00:00.000Z' },
-      { id: 'b', text: 'second', collection: 'facts' },
+      { id: 'b', text: 'second', collection: 'notes' },
       { id: 'c', text: 'third', collection: 'memories' },
     ],
     '2026-01-01T00:00:00.000Z',
@@ -38,7 +38,7 @@ describe('stored vectors', () => {
     expect(docs.missingVectorIds('m2', { among: [1, 3, 99], limit: 5 })).toEqual([1]);
     expect(docs.signCodes('m1').map(([id, code, collection, project, ts]) => [id, [...code], collection, project, ts])).toEqual([
       [1, [1], 'memories', 'p1', '2026-01-02T00:00:00.000Z'],
-      [2, [2], 'facts', '', null],
+      [2, [2], 'notes', '', null],
     ]);
     expect(docs.vectors([2, 3], 'm1').map(([id, v]) => [id, [...v]])).toEqual([[2, [5, 6, 7, 8]]]);
     expect(docs.deleteStaleVectors('m1')).toBe(1);

@@ -35,6 +35,8 @@ export interface StoredVectors {
   vectorGeneration(): number;
   /** How many documents there are, and vectors of the model `key` (current) and of others (stale). */
   vectorCounts(key: string | undefined): VectorCounts;
+  /** How many of a collection's documents (among these external ids, when given) have a vector of any model. */
+  embeddedCount(collection: string, ids?: readonly string[]): number;
   /** Ids of documents without a vector of `key` (only among `among` when given). */
   missingVectorIds(key: string, options?: { among?: readonly number[]; limit?: number }): number[];
   /** What is embedded of each document: its title and text. */
@@ -78,6 +80,13 @@ export function createStoredVectors(db: Db): StoredVectors {
                 (SELECT COUNT(*) FROM document_vectors WHERE fingerprint != @key) AS stale`,
       ).get({ key: key ?? '' }) as { documents: number; current: number; stale: number };
       return { ...row, missing: row.documents - row.current };
+    },
+    embeddedCount(collection, ids) {
+      const sql = `SELECT COUNT(*) AS n FROM documents d JOIN document_vectors v ON v.doc_id = d.id WHERE d.collection = ?`;
+      const row = ids
+        ? cachedStatement(db, `${sql} AND d.ext_id IN (SELECT value FROM json_each(?))`).get(collection, JSON.stringify(ids))
+        : cachedStatement(db, sql).get(collection);
+      return (row as { n: number }).n;
     },
     missingVectorIds: (key, options = {}) => missingVectorIds(db, key, options),
     embeddingTexts: (ids) =>

@@ -24,8 +24,6 @@ export interface EntityRepository {
   /** Most recently seen first. */
   list(filter?: { type?: EntityType; limit?: number }): Entity[];
   count(filter?: { type?: EntityType }): number;
-  /** How many entities have a vector (of any model). */
-  countEmbedded(): number;
   names(ids: readonly number[]): Map<number, string>;
   /** The most recently seen project entity whose properties carry this fingerprint. */
   projectByFingerprint(fingerprint: string): Entity | undefined;
@@ -33,14 +31,13 @@ export interface EntityRepository {
   projectNeighbours(now: string): ProjectNeighbour[];
 }
 
-interface EntityRow extends Omit<Entity, 'properties' | 'has_embedding'> {
+interface EntityRow extends Omit<Entity, 'properties'> {
   properties: string;
-  has_embedding: number;
 }
 
-const SELECT = 'SELECT id, type, name, properties, embedding IS NOT NULL AS has_embedding, created_at, last_seen FROM graph_entities';
+const SELECT = 'SELECT id, type, name, properties, created_at, last_seen FROM graph_entities';
 
-const toEntity = (r: EntityRow): Entity => ({ ...r, properties: parseJsonObject(r.properties), has_embedding: r.has_embedding === 1 });
+const toEntity = (r: EntityRow): Entity => ({ ...r, properties: parseJsonObject(r.properties) });
 
 const PROJECT_NEIGHBOURS = `SELECT p.id AS project_id, e.id AS entity_id, e.name AS entity_name, e.type AS entity_type, f.relation
   FROM graph_entities p JOIN graph_facts f ON (f.source_id = p.id OR f.target_id = p.id)
@@ -81,7 +78,6 @@ export function createEntityRepository(db: Db): EntityRepository {
       filter.type
         ? (cachedStatement(db, 'SELECT COUNT(*) AS n FROM graph_entities WHERE type = ?').get(filter.type) as { n: number }).n
         : (cachedStatement(db, 'SELECT COUNT(*) AS n FROM graph_entities').get() as { n: number }).n,
-    countEmbedded: () => (cachedStatement(db, 'SELECT COUNT(embedding) AS n FROM graph_entities').get() as { n: number }).n,
     names(ids) {
       if (ids.length === 0) return new Map();
       const rows = cachedStatement(db, 'SELECT id, name FROM graph_entities WHERE id IN (SELECT value FROM json_each(?))').all(

@@ -1,6 +1,5 @@
 /** Facts (graph edges): reads by structured filter, and the low-level writes. SQL only; when to write is the graph's rule. */
 import { type Db, cachedStatement } from '../db.js';
-import { quoteFtsTerms } from '../instincts.js';
 import { parseJson, parseJsonObject } from '../json.js';
 import { type FactFilter, type FactOrder, ORDER_SQL, factWhere } from './filter.js';
 import type { ExpiredReason, Fact, FactClose, FactSummary, HistoryEntry, NewFact, Origin } from './records.js';
@@ -10,12 +9,6 @@ export interface FactTotals {
   total: number;
   expired: Record<ExpiredReason, number>;
   origins: Record<Origin, number>;
-}
-
-/** A fact found by its words: higher scores match better. */
-export interface TextMatch {
-  id: number;
-  score: number;
 }
 
 export interface FactRepository {
@@ -29,38 +22,30 @@ export interface FactRepository {
   /** In id order. */
   summaries(filter?: FactFilter): FactSummary[];
   totals(): FactTotals;
-  /** Inserts the row (the full-text index follows by trigger); returns its id. */
+  /** Inserts the row (its search document follows by trigger); returns its id. */
   insert(fact: NewFact): number;
   /** Closes a fact; a validity that already ended earlier is kept. */
   close(id: number, close: FactClose): void;
-  /** Rewrites the description, confidence and history and counts one reconsolidation; a changed description drops the vector. */
+  /** Rewrites the description, confidence and history and counts one reconsolidation (a changed text drops its document's vector). */
   revise(id: number, next: { description: string; confidence: number; history: readonly HistoryEntry[] }): void;
   /** Confidence becomes at least `confidence`. */
   raiseConfidence(id: number, confidence: number): void;
-  /**
-   * Full-text search: facts holding any of the terms, ranked by BM25 (description 2,
-   * entity names 1.5, relation 1), best first.
-   */
-  matchText(terms: readonly string[], filter: FactFilter, limit: number): TextMatch[];
 }
 
-type FactRow = Omit<Fact, 'history' | 'metadata' | 'has_embedding'> & { history: string; metadata: string; has_embedding: number };
+type FactRow = Omit<Fact, 'history' | 'metadata'> & { history: string; metadata: string };
 
 const FACT_COLUMNS = `f.id, f.source_id, f.target_id, s.name AS source, t.name AS target, f.relation, f.category, f.description,
   f.memory_type, f.confidence, f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.superseded_by, f.expired_reason,
-  f.emotional_weight, f.reconsolidation_count, f.history, f.project, f.source_session, f.origin, f.metadata,
-  f.embedding IS NOT NULL AS has_embedding`;
+  f.emotional_weight, f.reconsolidation_count, f.history, f.project, f.source_session, f.origin, f.metadata`;
 
 const FACT_FROM = 'graph_facts f JOIN graph_entities s ON s.id = f.source_id JOIN graph_entities t ON t.id = f.target_id';
 
-const SUMMARY_COLUMNS = `f.id, f.source_id, f.target_id, f.memory_type, f.confidence, f.emotional_weight, f.reconsolidation_count,
-  f.embedding IS NOT NULL AS has_embedding`;
+const SUMMARY_COLUMNS = 'f.id, f.source_id, f.target_id, f.memory_type, f.confidence, f.emotional_weight, f.reconsolidation_count';
 
 const toFact = (row: FactRow): Fact => ({
   ...row,
   history: parseJson<HistoryEntry[]>(row.history, []),
   metadata: parseJsonObject(row.metadata),
-  has_embedding: row.has_embedding === 1,
 });
 
 const CLOSE = `UPDATE graph_facts SET expired_at = @expiredAt, expired_reason = @reason, superseded_by = COALESCE(@supersededBy, superseded_by),
@@ -68,9 +53,7 @@ const CLOSE = `UPDATE graph_facts SET expired_at = @expiredAt, expired_reason = 
   WHERE id = @id`;
 
 const REVISE = `UPDATE graph_facts SET description = @description, confidence = @confidence, history = @history,
-  reconsolidation_count = reconsolidation_count + 1,
-  embedding = CASE WHEN description = @description THEN embedding END,
-  embedding_model = CASE WHEN description = @description THEN embedding_model END
+  reconsolidation_count = reconsolidation_count + 1
   WHERE id = @id`;
 
 const INSERT = `INSERT INTO graph_facts (source_id, target_id, relation, category, description, memory_type, confidence, valid_at, invalid_at,
@@ -103,17 +86,6 @@ function totals(db: Db): FactTotals {
   return out;
 }
 
-function matchText(db: Db, terms: readonly string[], filter: FactFilter, limit: number): TextMatch[] {
-  const expression = quoteFtsTerms(terms.join(' '), 'OR');
-  if (!expression) return [];
-  const where = factWhere(filter);
-  const sql = `SELECT f.id AS id, -bm25(graph_facts_fts, 2.0, 1.5, 1.0) AS score
-    FROM graph_facts_fts JOIN graph_facts f ON f.id = graph_facts_fts.rowid
-    WHERE graph_facts_fts MATCH @expression AND ${where.sql}
-    ORDER BY bm25(graph_facts_fts, 2.0, 1.5, 1.0) LIMIT @limit`;
-  return cachedStatement(db, sql).all({ ...where.params, expression, limit }) as TextMatch[];
-}
-
 export function createFactRepository(db: Db): FactRepository {
   const list = (filter: FactFilter = {}, options: { order?: FactOrder; limit?: number } = {}): Fact[] => {
     const where = factWhere(filter);
@@ -134,11 +106,9 @@ export function createFactRepository(db: Db): FactRepository {
     degree: (entityId) => (cachedStatement(db, DEGREE).get({ e: entityId }) as { n: number }).n,
     summaries(filter = {}) {
       const where = factWhere(filter);
-      const rows = cachedStatement(db, `SELECT ${SUMMARY_COLUMNS} FROM graph_facts f WHERE ${where.sql} ORDER BY f.id`).all(where.params);
-      return (rows as (Omit<FactSummary, 'has_embedding'> & { has_embedding: number })[]).map((r) => ({
-        ...r,
-        has_embedding: r.has_embedding === 1,
-      }));
+      return cachedStatement(db, `SELECT ${SUMMARY_COLUMNS} FROM graph_facts f WHERE ${where.sql} ORDER BY f.id`).all(
+        where.params,
+      ) as FactSummary[];
     },
     totals: () => totals(db),
     insert: (fact) =>
@@ -166,6 +136,5 @@ export function createFactRepository(db: Db): FactRepository {
     raiseConfidence(id, confidence) {
       cachedStatement(db, 'UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ?').run(confidence, id);
     },
-    matchText: (terms, filter, limit) => matchText(db, terms, filter, limit),
   };
 }

@@ -117,3 +117,11 @@ export function factWhere(filter: FactFilter = {}): Where {
   const where = [...(time ? [time.sql] : []), ...fieldConditions(filter, params)];
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
+
+/** The same condition with every parameter renamed `<prefix><name>`, to sit beside another filter's parameters. */
+export function prefixedWhere(where: Where, prefix: string): Where {
+  return {
+    sql: where.sql.replace(/@(\w+)/g, `@${prefix}$1`),
+    params: Object.fromEntries(Object.entries(where.params).map(([k, v]) => [`${prefix}${k}`, v])),
+  };
+}

@@ -10,7 +10,6 @@ export interface Entity {
   type: EntityType;
   name: string;
   properties: Record<string, unknown>;
-  has_embedding: boolean;
   created_at: string;
   last_seen: string;
 }
@@ -57,7 +56,6 @@ export interface Fact {
   source_session: string;
   origin: Origin;
   metadata: Record<string, unknown>;
-  has_embedding: boolean;
 }
 
 /** The columns a new fact is written with. */
@@ -82,7 +80,7 @@ export type NewFact = Pick<
 /** What a fact's numbers say, without its text (for metrics and sweeps over many facts). */
 export type FactSummary = Pick<
   Fact,
-  'id' | 'source_id' | 'target_id' | 'memory_type' | 'confidence' | 'emotional_weight' | 'reconsolidation_count' | 'has_embedding'
+  'id' | 'source_id' | 'target_id' | 'memory_type' | 'confidence' | 'emotional_weight' | 'reconsolidation_count'
 >;
 
 /** How a fact closes. Without `invalidAt` only the graph dimension closes (a fact merely forgotten). */

@@ -1,11 +1,11 @@
 /**
  * A deterministic feature-hashing embedder: word unigrams and character trigrams hashed
- * into a fixed number of dimensions, L2-normalised. No model, no I/O: it is what tests and
- * benchmarks use in place of a real sentence encoder (the lead wires the real providers of
- * src/embed/). Similar wording gives similar vectors; meaning does not.
+ * into a fixed number of dimensions, L2-normalised. No model, no I/O: what tests and
+ * benchmarks use in place of a real sentence encoder. Similar wording gives similar
+ * vectors; meaning does not.
  */
 import { words } from '../text/words.js';
-import type { EmbedFn } from './embeddings.js';
+import type { EmbeddingProvider } from './provider.js';
 
 function fnv1a(text: string): number {
   let h = 0x811c9dc5;
@@ -34,7 +34,13 @@ export function hashEmbedding(text: string, dims = 64): Float32Array {
   return v;
 }
 
-export function hashEmbedder(dims = 64): EmbedFn {
-  const fn = (texts: readonly string[]) => texts.map((t) => hashEmbedding(t, dims));
-  return Object.assign(fn, { model: `hash-${dims}` });
+/** The hashing embedder as a provider (fingerprint `hash:hash-<dims>:<dims>`). */
+export function hashProvider(dims = 64): EmbeddingProvider {
+  return {
+    provider: 'hash',
+    model: `hash-${dims}`,
+    dims,
+    batchSize: 256,
+    embed: async (texts) => texts.map((t) => hashEmbedding(t, dims)),
+  };
 }

@@ -87,7 +87,8 @@ function listMarkdown(dir: string): { files: string[]; skipped: FileProblem[] } 
   let seen = 0;
   const walk = (folder: string, depth: number): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (++seen > MAX_ENTRIES) throw new UsageError(`${dir} holds more than ${MAX_ENTRIES} entries.`, 'Give the folder of the instinct files only.');
+      if (++seen > MAX_ENTRIES)
+        throw new UsageError(`${dir} holds more than ${MAX_ENTRIES} entries.`, 'Give the folder of the instinct files only.');
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (depth < MAX_DEPTH) walk(path, depth + 1);

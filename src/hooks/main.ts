@@ -97,7 +97,9 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const hook = hookForEvent(parsed.event);
   const empty = hook ? emptyOutput(parsed.agent ?? 'claude-code', hook) : '';
-  const watchdog = startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '');
+  // The observe hook runs after every tool call and never opens the store: a thread would
+  // add a third to its cost, so it relies on the agent's own timeout (init installs one).
+  const watchdog = hook === 'observe' ? { claim: () => true } : startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '');
   let answered = false;
   const answer = (stdout: string): void => {
     if (answered) return;

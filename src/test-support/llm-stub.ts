@@ -2,8 +2,8 @@
  * HTTP stubs on 127.0.0.1 speaking the real wire formats of the Anthropic Messages API and
  * the OpenAI chat-completions API, so provider tests exercise real HTTP without a paid call.
  */
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startLoopback } from './loopback.js';
 
 interface RecordedRequest {
   method: string;
@@ -22,39 +22,19 @@ type Reply = { status?: number; json: unknown; delayMs?: number };
 
 export async function startStub(reply: (req: RecordedRequest) => Reply): Promise<Stub> {
   const requests: RecordedRequest[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (d: Buffer) => (text += d.toString('utf8')));
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        /* recorded as empty */
-      }
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
-      requests.push(recorded);
-      const r = reply(recorded);
-      const send = (): void => {
-        if (res.destroyed) return;
-        res.writeHead(r.status ?? 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(r.json));
-      };
-      if (r.delayMs) setTimeout(send, r.delayMs).unref();
-      else send();
-    });
+  const loopback = await startLoopback((url, body, _raw, res, req) => {
+    const recorded = { method: req.method ?? '', url, headers: req.headers, body };
+    requests.push(recorded);
+    const r = reply(recorded);
+    const send = (): void => {
+      if (res.destroyed) return;
+      res.writeHead(r.status ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(r.json));
+    };
+    if (r.delayMs) setTimeout(send, r.delayMs).unref();
+    else send();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { baseUrl: `${loopback.baseUrl}/v1`, requests, close: loopback.close };
 }
 
 /** A Messages API answer whose text is `text` (what structured output returns). */

@@ -7,7 +7,7 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-export type JsonHandler = (url: string, body: Record<string, unknown>, raw: string, res: ServerResponse) => void;
+export type JsonHandler = (url: string, body: Record<string, unknown>, raw: string, res: ServerResponse, req: IncomingMessage) => void;
 
 export async function startLoopback(handle: JsonHandler): Promise<Loopback> {
   const server = createServer((incoming: IncomingMessage, res: ServerResponse) => {
@@ -20,7 +20,7 @@ export async function startLoopback(handle: JsonHandler): Promise<Loopback> {
       } catch {
         // An empty or broken body is answered like any other.
       }
-      handle(incoming.url ?? '', body, raw, res);
+      handle(incoming.url ?? '', body, raw, res, incoming);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -92,4 +92,21 @@ describe('a hook that cannot finish', () => {
     expect(r.stdout).toBe('main\n');
     expect(r.status).toBe(0);
   });
+
+  it('never outlives the hook: stdout closes when the process ends, claimed or not', () => {
+    const watchdog = join(BIN, '..', '..', 'hooks', 'watchdog.js');
+    for (const claim of [true, false]) {
+      const probe = join(dir.path, `ends-${String(claim)}.mjs`);
+      writeFileSync(
+        probe,
+        `import { startWatchdog } from ${JSON.stringify(watchdog)};\nconst w = startWatchdog(8000, 'late\\n');\n${claim ? "if (w.claim()) process.stdout.write('main\\n');" : ''}\n`,
+      );
+      const started = Date.now();
+      // spawnSync returns only once every holder of the stdout pipe has closed it.
+      const r = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 20_000 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(r.stdout).toBe(claim ? 'main\n' : '');
+      expect(r.status).toBe(0);
+    }
+  });
 });

@@ -1,24 +1,28 @@
 /**
- * npm run bench:learn — replays the real Claude Code transcripts session by session through
- * capture (for now the test-support converter) and `learn`, as if each stop hook ran at the
- * session's end, then reports what was learned: instincts and episodes per 100 sessions, the
- * share of instincts an independent rule set rejects, ten example instincts, and the
- * median time of a learning run.
+ * npm run bench:learn — runs the main job (`sync`: import, learn, consolidate, graph) on the
+ * real Claude Code transcripts three times, on all of them, on the tuning half and on the
+ * held-out half, each in a fresh home with the clock just after the last session. It scores
+ * what was learned against the gold patterns of ../shared/bench (the reader's and ours,
+ * bench/learning-gold-team.json): recall, a verdict per instinct (gold, a reader's note from
+ * bench/learning-notes.json, or a stated rule) and the three targets. `--json` prints the scores.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sync } from '../app/capture.js';
+import { invoke } from '../app/operation.js';
 import { fixedClock } from '../core/clock.js';
+import { ensureDir } from '../core/fs.js';
 import { round } from '../core/text.js';
-import { currentConfidence } from '../learn/records.js';
-import { runLearn } from '../learn/run.js';
 import { parseJsonObject } from '../store/json.js';
 import { openStore } from '../store/store.js';
-import { insertSession, loadTranscripts, transcriptDir } from '../test-support/transcripts.js';
-import { renderEpisodes } from '../view/episodes.js';
-import { renderAll } from '../view/render.js';
+import { transcriptDir } from '../test-support/transcripts.js';
 import { auditInstinct } from './audit.js';
+import { type GoldItem, goldFile, type LearnedInstinct, notesFile, readableText, type Score, score, splitSessions } from './learn-gold.js';
 
+const TARGETS = { recall: 0.6, junkRate: 0.1, usefulPer10: 1 };
+
+/** The checkout this script runs from (it is compiled to a scratch folder, so no fixed depth). */
 function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
@@ -29,85 +33,123 @@ function repoRoot(): string {
   return dir;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? ((s[Math.floor((s.length - 1) / 2)] as number) + (s[Math.ceil((s.length - 1) / 2)] as number)) / 2 : 0;
-};
+interface Transcript {
+  id: string;
+  file: string;
+  startedAt: string;
+  endedAt: string;
+}
+
+/** First and last timestamps of a transcript, read line by line without parsing every record. */
+function transcriptSpan(file: string): Pick<Transcript, 'startedAt' | 'endedAt'> {
+  const stamps = readFileSync(file, 'utf8').match(/"timestamp":"[^"]+"/g) ?? [];
+  const at = (s: string | undefined): string => (s ? s.slice(13, -1) : '');
+  const sorted = stamps.map(at).sort();
+  return { startedAt: sorted[0] ?? '', endedAt: sorted.at(-1) ?? '' };
+}
+
+function transcripts(dir: string): Transcript[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => ({ id: f.replace(/\.jsonl$/, ''), file: join(dir, f), ...transcriptSpan(join(dir, f)) }));
+}
+
+async function learnFrom(root: string, set: readonly Transcript[]): Promise<{ instincts: LearnedInstinct[]; seconds: number }> {
+  ensureDir(join(root, '.bench-tmp'));
+  const dir = mkdtempSync(join(root, '.bench-tmp', 'learn-'));
+  const last =
+    set
+      .map((t) => t.endedAt)
+      .sort()
+      .at(-1) ?? new Date().toISOString();
+  const store = openStore({ home: join(dir, 'home'), clock: fixedClock(new Date(Date.parse(last) + 60_000)) });
+  try {
+    const started = performance.now();
+    // HOME points at an empty directory: nothing of this machine's own agent history joins in.
+    const ctx = { store, env: { ...process.env, HOME: dir } };
+    await invoke(sync, ctx, { paths: set.map((t) => t.file), llm: false, embed: false });
+    const seconds = (performance.now() - started) / 1000;
+    const instincts = store.instincts.list().map((r) => ({
+      key: r.key,
+      title: r.title,
+      trigger: r.trigger,
+      action: r.action,
+      evidence: r.evidence,
+      documented: parseJsonObject(r.metadata).documented === true,
+      auditFailures: auditInstinct({ key: r.key, trigger: r.trigger, action: r.action }),
+    }));
+    return { instincts, seconds };
+  } finally {
+    store.close();
+    if (!process.env.HOMUNCULUS_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${dir}`);
+  }
+}
+
+function readGold(root: string): GoldItem[] {
+  const reader = goldFile.parse(JSON.parse(readFileSync(join(root, '..', 'shared', 'bench', 'learning-gold-dev.json'), 'utf8')));
+  const teamFile = join(root, 'bench', 'learning-gold-team.json');
+  const team = existsSync(teamFile) ? goldFile.parse(JSON.parse(readFileSync(teamFile, 'utf8'))) : [];
+  return [...reader.map((g) => ({ ...g, author: 'reader' as const })), ...team.map((g) => ({ ...g, author: 'team' as const }))];
+}
+
+const pct = (x: number): string => `${round(x * 100, 1)}%`;
+const mark = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+
+function summaryRow(name: string, s: Score, seconds: number): string {
+  return [
+    name,
+    s.sessions,
+    `${s.matched.length}/${s.learnable} (${pct(s.recall)}) ${mark(s.recall >= TARGETS.recall)}`,
+    s.instincts,
+    `${s.counts.useful}/${s.counts.trivial}/${s.counts.junk}/${s.counts.wrong}/${s.counts.unjudged}`,
+    `${pct(s.junkRate)} ${mark(s.junkRate <= TARGETS.junkRate)}`,
+    `${round(s.usefulPer10, 2)} ${mark(s.usefulPer10 >= TARGETS.usefulPer10)}`,
+    round(seconds, 1),
+  ].join(' | ');
+}
+
+function printDetail(name: string, s: Score): void {
+  console.log(`\n### ${name}: every learned instinct\n`);
+  const order = { useful: 0, trivial: 1, unjudged: 2, junk: 3, wrong: 4 };
+  for (const j of [...s.judged].sort((a, b) => order[a.verdict] - order[b.verdict] || a.instinct.key.localeCompare(b.instinct.key))) {
+    console.log(`- **${j.verdict}** (${j.why}; ${j.instinct.evidence} sessions) \`${j.instinct.key.slice(0, 90)}\``);
+    console.log(`    ${readableText(j.instinct).replace(/\s+/g, ' ').slice(0, 300)}`);
+  }
+  console.log(`\nGold missed (${s.missed.length}): ${s.missed.join(', ') || 'none'}`);
+}
 
 async function main(): Promise<void> {
   const root = repoRoot();
   const dir = transcriptDir(root);
   if (!existsSync(dir)) throw new Error(`No transcripts at ${dir} (expected ../shared/data/claude-code-transcripts).`);
-  mkdirSync(join(root, '.bench-tmp'), { recursive: true });
-  const home = mkdtempSync(join(root, '.bench-tmp', 'learn-'));
-  const sessions = loadTranscripts(dir, { remote: 'https://github.com/entireio/cli.git' });
-  const base = openStore({ home });
-  const times: number[] = [];
-  const checkpoints: string[] = [];
-  let observations = 0;
-  try {
-    for (const [i, session] of sessions.entries()) {
-      observations += insertSession(base, session);
-      // The stop hook runs at the session's end: learning sees the clock of that moment.
-      const store = { ...base, clock: fixedClock(new Date(Date.parse(session.endedAt) + 60_000)) };
-      const started = performance.now();
-      const report = await runLearn(store, { quiet: true });
-      times.push(performance.now() - started);
-      if (report.errors.length) console.error(`session ${session.sessionId}: ${report.errors.map((e) => e.message).join('; ')}`);
-      if ((i + 1) % 25 === 0 || i === sessions.length - 1) {
-        checkpoints.push(
-          `  after ${String(i + 1).padStart(3)} sessions: ${base.instincts.list().length} instincts, ${base.episodes.list().length} episodes`,
-        );
-      }
-    }
-    const last = sessions.at(-1);
-    const store = { ...base, clock: fixedClock(new Date(Date.parse(last?.endedAt ?? new Date().toISOString()) + 60_000)) };
-    renderAll(store);
-    renderEpisodes(store);
-    const instincts = base.instincts.list();
-    const episodes = base.episodes.list();
-    const audited = instincts.map((r) => ({ row: r, failures: auditInstinct({ key: r.key, trigger: r.trigger, action: r.action }) }));
-    const failing = audited.filter((a) => a.failures.length > 0);
-    const per100 = (n: number): number => round((n / sessions.length) * 100, 1);
-    const byMiner = new Map<string, number>();
-    for (const r of instincts) {
-      const miner = String(parseJsonObject(r.metadata).miner ?? 'other');
-      byMiner.set(miner, (byMiner.get(miner) ?? 0) + 1);
-    }
-    console.log(`bench:learn — ${sessions.length} real Claude Code sessions, ${observations} observations replayed through learn`);
-    console.log(checkpoints.join('\n'));
-    console.log(
-      `instincts: ${instincts.length} (${per100(instincts.length)} per 100 sessions) — ${[...byMiner.entries()].map(([m, n]) => `${m} ${n}`).join(', ')}`,
-    );
-    console.log(`episodes:  ${episodes.length} (${per100(episodes.length)} per 100 sessions)`);
-    console.log(
-      `independent audit: ${failing.length}/${instincts.length} instincts fail (${instincts.length ? round((failing.length / instincts.length) * 100, 1) : 0}%)`,
-    );
-    for (const f of failing) console.log(`  fails ${f.row.key}: ${f.failures.join(', ')}`);
-    console.log(`learn run per session: median ${round(median(times), 1)} ms, max ${round(Math.max(...times), 1)} ms`);
-    console.log('\nExample instincts (highest confidence first, at most 4 per miner):');
-    const shown = new Map<string, number>();
-    const now = store.clock.now();
-    const examples = [...instincts]
-      .sort((a, b) => currentConfidence(b, now) - currentConfidence(a, now) || b.evidence - a.evidence || a.key.localeCompare(b.key))
-      .filter((r) => {
-        const miner = String(parseJsonObject(r.metadata).miner ?? 'other');
-        const n = shown.get(miner) ?? 0;
-        shown.set(miner, n + 1);
-        return n < 4;
-      })
-      .slice(0, 10);
-    for (const r of examples) {
-      console.log(`- ${r.key}  [${r.category}, ${r.evidence} sessions, confidence ${currentConfidence(r, now).toFixed(2)}]`);
-      console.log(`    ${r.trigger} -> ${r.action}`);
-    }
-    console.log('\nEpisodes (sample):');
-    for (const e of episodes.slice(0, 8)) console.log(`- ${e.title} (${e.occurrences} session${e.occurrences === 1 ? '' : 's'})`);
-    if (process.env.HOMUNCULUS_BENCH_KEEP) console.log(`\nRendered view kept in ${home}`);
-  } finally {
-    base.close();
-    if (!process.env.HOMUNCULUS_BENCH_KEEP) rmSync(home, { recursive: true, force: true });
+  const gold = readGold(root);
+  const notesPath = join(root, 'bench', 'learning-notes.json');
+  const notes = existsSync(notesPath) ? notesFile.parse(JSON.parse(readFileSync(notesPath, 'utf8'))) : [];
+  const all = transcripts(dir);
+  const { tune, heldOut } = splitSessions(all.map((t) => ({ id: t.id, startedAt: t.startedAt })));
+  const sets: [string, Transcript[]][] = [
+    ['all sessions', all],
+    ['tuning half', all.filter((t) => tune.has(t.id))],
+    ['held-out half', all.filter((t) => heldOut.has(t.id))],
+  ];
+  const results: { name: string; score: Score; seconds: number }[] = [];
+  for (const [name, set] of sets) {
+    const { instincts, seconds } = await learnFrom(root, set);
+    results.push({ name, score: score(instincts, gold, notes, new Set(set.map((t) => t.id))), seconds });
   }
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(results, null, 2));
+    return;
+  }
+  const authors = `${gold.filter((g) => g.author === 'reader').length} by the reader, ${gold.filter((g) => g.author === 'team').length} by us`;
+  console.log(`## bench:learn: ${all.length} real Claude Code sessions through sync; gold: ${gold.length} patterns (${authors})\n`);
+  console.log(
+    'set | sessions | gold recall (target 60%) | instincts | useful/trivial/junk/wrong/unjudged | junk or wrong, unjudged counted (target <= 10%) | useful per 10 sessions (target >= 1) | sync s',
+  );
+  console.log('---|---|---|---|---|---|---|---');
+  for (const r of results) console.log(summaryRow(r.name, r.score, r.seconds));
+  for (const r of results) printDetail(r.name, r.score);
 }
 
 main().catch((err: unknown) => {

@@ -5,6 +5,8 @@
  * before anything else loads; `mcp` is its own server process.
  */
 
+import type { main as hookMain } from '../hooks/main.js';
+
 // Output into a closed pipe (`homunculus --help | head -3`) ends the process quietly.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -19,7 +21,10 @@ const route =
     ? { command: 'hook', args: process.argv.slice(3) }
     : (await import('./route.js')).surfaceCommand(process.argv.slice(2));
 if (route?.command === 'hook') {
-  const { main } = await import('../hooks/main.js');
+  // The build bundles the hook entry (one module graph of a few files instead of ~140);
+  // a build without esbuild has only the plain modules.
+  const bundled = new URL('../hooks/bundle/main.js', import.meta.url).href;
+  const { main } = (await import(bundled).catch(() => import('../hooks/main.js'))) as { main: typeof hookMain };
   process.exitCode = await main(route.args);
 } else if (route?.command === 'mcp') {
   const { main } = await import('../mcp/main.js');

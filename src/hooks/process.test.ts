@@ -67,7 +67,7 @@ describe('a hook that cannot finish', () => {
     expect(() => JSON.parse(r.stdout || '{}') as unknown).not.toThrow();
   });
 
-  it('is answered by the watchdog thread when the main thread is stuck in a synchronous call', () => {
+  it('is answered by the watchdog when the main thread is stuck in a synchronous call', () => {
     const probe = join(dir.path, 'stuck.mjs');
     const watchdog = join(BIN, '..', '..', 'hooks', 'watchdog.js');
     writeFileSync(

@@ -27,6 +27,8 @@ function shellWatchdog(ms: number, answer: string): Watchdog {
   const seconds = String(Math.max(1, Math.ceil(ms / 1000)));
   const child = spawn('/bin/sh', ['-c', SHELL_SOURCE, 'homunculus-watchdog', seconds, String(process.pid), answer], {
     stdio: ['pipe', 'inherit', 'ignore'],
+    // Its own process group, so a claim ends the shell, `timeout` and `cat` in one signal.
+    detached: true,
   });
   child.on('error', () => undefined);
   child.stdin.on('error', () => undefined);
@@ -38,7 +40,11 @@ function shellWatchdog(ms: number, answer: string): Watchdog {
       if (claimed) return false;
       claimed = true;
       // Killed before we write: if the shell had already killed us we would not be here.
-      child.kill('SIGKILL');
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
       child.stdin.destroy();
       return true;
     },

@@ -44,9 +44,11 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** When the build last finished: its first output (tsc) and its last (the hook bundle) must both be there. */
 function builtAt(): number {
   try {
-    return statSync(join(REPO_ROOT, 'dist', 'cli', 'bin.js')).mtimeMs;
+    const outputs = [join('dist', 'cli', 'bin.js'), join('dist', 'hooks', 'bundle', 'main.js')];
+    return Math.min(...outputs.map((p) => statSync(join(REPO_ROOT, p)).mtimeMs));
   } catch {
     return 0;
   }
@@ -58,4 +60,6 @@ function buildIfStale(): void {
   const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`The build failed, so the tests would run stale code:\n${r.stdout}${r.stderr}`);
+  const b = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'bundle-hooks.mjs')], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`The hook bundle failed, so the tests would run stale code:\n${b.stdout}${b.stderr}`);
 }

@@ -149,8 +149,17 @@ for (const client of CLIENTS) {
         } finally {
           await stub.close();
         }
+        // Claude Code's observe hooks run in the background and may still be writing when it
+        // exits (seconds later on a loaded machine): wait for both tool calls, then check them.
+        const until = Date.now() + 30_000;
         expect(cli(data, ['status', '--json']).status).toBe(0);
-        const { ids, observations } = recorded(data);
+        let seen = recorded(data);
+        while (seen.observations.filter((o) => o.event === 'tool').length < 2 && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 500));
+          expect(cli(data, ['status', '--json']).status).toBe(0);
+          seen = recorded(data);
+        }
+        const { ids, observations } = seen;
         expect(ids).toHaveLength(1);
         // Claude Code's observe hooks run in the background: they may land in either order.
         const tools = observations

@@ -8,6 +8,7 @@
 import type { Outcome } from '../../store/observations.js';
 import { asObject, nonBlank, num, str } from '../../core/fields.js';
 import { redact } from '../../core/redact.js';
+import { truncate } from '../../core/text.js';
 
 /** Tool errors that mean the call never ran because a person or a hook refused it. */
 const BLOCKED = [
@@ -18,6 +19,7 @@ const BLOCKED = [
   /operation (?:stopped|blocked) by hook/i,
   /user (?:denied|rejected|declined)/i,
   /request interrupted by user/i,
+  /^rejected by the user\b/i,
 ];
 
 export function isBlockedError(text: string): boolean {
@@ -51,7 +53,24 @@ export function summariseError(text: string, code: number | undefined = exitCode
     .filter((l) => l && !/^Exit code:?\s*-?\d+$/i.test(l));
   const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines[0] ?? '';
   const summary = code !== undefined ? `exit ${code}${line ? `: ${line}` : ''}` : line;
-  return summary.replace(/\s+/g, ' ').trim();
+  const findings = [...new Set(lines.filter((l) => l !== line && FINDING.test(l)))].slice(0, MAX_FINDINGS);
+  return truncate([summary, ...findings].map((l) => l.replace(/\s+/g, ' ').trim()).join(' | '), MAX_SUMMARY);
+}
+
+/**
+ * Lines that each name one finding: a linter's rule in parentheses, a compiler's
+ * file:line:col message, a TypeScript code, a shell's glob error. A lint run fails with a
+ * dozen of them under one "task failed" line; the miners key fixes on each one's class.
+ */
+const FINDING =
+  /\([a-z][\w-]*\)\s*$|^(?:\[[\w:.-]+\]\s*)?[\w./-]+\.\w+:\d+(?::\d+)?:\s|error TS\d{4}|no matches found|build constraints exclude/;
+const MAX_FINDINGS = 12;
+const MAX_SUMMARY = 2_000;
+
+/** What the person said when refusing a call (Claude Code appends it after "the user said:"). */
+function rejection(text: string): string {
+  const said = /the user said:\s*([\s\S]+)/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  return said ? `rejected by the user: ${truncate(said, 500)}` : 'rejected by the user';
 }
 
 interface ResultFacts {
@@ -101,9 +120,10 @@ export function resultFacts(call: CallResult): ResultFacts {
   if (!failed) return { outcome: 'ok', error: '', ...(code !== undefined ? { exitCode: code } : {}) };
   const message =
     call.error ?? errorText ?? nonBlank(response.stderr) ?? nonBlank(text) ?? (response.interrupted === true ? 'interrupted' : 'failed');
+  const blocked = isBlockedError(message);
   return {
-    outcome: isBlockedError(message) ? 'blocked' : 'error',
-    error: summariseError(redact(message), code),
+    outcome: blocked ? 'blocked' : 'error',
+    error: blocked ? rejection(redact(message)) : summariseError(redact(message), code),
     ...(code !== undefined ? { exitCode: code } : {}),
   };
 }

@@ -134,7 +134,7 @@ describe('import-transcripts', () => {
           tool: 'Edit',
           input: '/work/app/src/config.ts',
           outcome: 'blocked',
-          error: "The user doesn't want to proceed with this tool use.",
+          error: 'rejected by the user',
           duration_ms: 1000,
         },
         { event: 'prompt', tool: '', input: '/review 42', outcome: 'ok', error: '', duration_ms: null },

@@ -77,4 +77,10 @@ describe('helpers', () => {
       'unable to read in at line',
     );
   });
+
+  it('reads every finding of a captured summary, the headline after its exit code included', () => {
+    const summary =
+      'exit 1: [lint] cmd/b.go:3:9: error returned from external package is unwrapped: sig: func os.ReadFile (wrapcheck) | [lint] cmd/a.go:10:2: Error return value of `f.Close` is not checked (errcheck)';
+    expect(errorSignatures(summary, 12).map((s) => s.id)).toEqual(['golangci-wrapcheck', 'golangci-errcheck']);
+  });
 });

@@ -16,7 +16,7 @@ export interface ErrorSignature {
 
 /** Messages from Claude Code's own tool guard, not from the user's tools. */
 const TOOL_GUARD =
-  /Sibling tool call errored|File has not been read yet|has been modified since read|String to replace not found|File does not exist|Request interrupted|user doesn't want to proceed|Permission to use \w+ has been denied|operation was aborted|InputValidationError/i;
+  /Sibling tool call errored|File has not been read yet|has been modified since read|String to replace not found|File does not exist|Request interrupted|user doesn't want to proceed|rejected by the user|Permission to use \w+ has been denied|operation was aborted|InputValidationError/i;
 
 export const isToolGuardError = (text: string): boolean => TOOL_GUARD.test(text);
 
@@ -24,7 +24,12 @@ export const isToolGuardError = (text: string): boolean => TOOL_GUARD.test(text)
 export function errorLines(text: string): string[] {
   return text
     .split(/\n| \| /)
-    .map((l) => l.replace(/^\[[\w:.-]+\]\s*/, '').trim())
+    .map((l) =>
+      l
+        .replace(/^exit -?\d+:\s*/, '')
+        .replace(/^\[[\w:.-]+\]\s*/, '')
+        .trim(),
+    )
     .filter(Boolean);
 }
 
@@ -132,6 +137,14 @@ export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
     }
     if (/^(?:\S+\.go:\d+(?::\d+)?:\s*)/.test(line) && GO_COMPILE.test(line)) {
       add(sig('go-compile', 'a Go compile error', line.replace(/^\S+\.go:\d+(?::\d+)?:\s*/, ''), true));
+      continue;
+    }
+    if (/no matches found:/.test(line)) {
+      add(sig('zsh-no-matches', 'zsh "no matches found" (an unquoted glob, or a URL with ? or *)', line, false));
+      continue;
+    }
+    if (/build constraints exclude all Go files/.test(line)) {
+      add(sig('go-build-constraints', 'Go "build constraints exclude all Go files" (a build tag is missing)', line, false));
       continue;
     }
     if (/error: could not apply|CONFLICT \(|Merge conflict|fix conflicts/.test(line)) {

@@ -14,6 +14,8 @@ import { type ErrorSignature, errorSignatures, isToolGuardError } from './errors
 
 const FIX_WINDOW_MS = 30 * 60_000;
 const RECOVERY_WINDOW_MS = 3 * 60_000;
+/** As many findings as capture keeps of one failed run. */
+const FINDINGS = 12;
 
 /** The command without output plumbing (2>&1, | tail ...), to tell a plain rerun from a changed one. */
 export function coreCommand(command: string): string {
@@ -83,9 +85,9 @@ function fixCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSigna
       ? `Satisfy ${sig.label} up front (it fails ${backtick(command)} with e.g. "${sig.headline}"); if it still fires, fix the reported line and rerun ${backtick(command)}.`
       : commands.length && !files.length
         ? `Run ${commands.map(backtick).join(' then ')}, then rerun ${backtick(command)}.`
-        : `Fix what it reports (e.g. "${sig.headline}") and rerun ${backtick(command)}; ${steps} made it pass before.`,
-    explain: `${backtick(command)} failed with ${sig.label}; ${steps} and rerunning made it pass.`,
-    evidence: [`${backtick(truncate(failed.input, 120))} failed: ${sig.headline}; ${steps}; the rerun passed`],
+        : `Fix what it reports (e.g. "${sig.headline}") and rerun ${backtick(command)}; ${steps} cleared it before.`,
+    explain: `${backtick(command)} failed with ${sig.label}; ${steps} cleared it on the rerun.`,
+    evidence: [`${backtick(truncate(failed.input, 120))} failed: ${sig.headline}; ${steps}; the rerun no longer reported it`],
     subjects: [command, sig.label, ...files, ...commands],
     miner: 'error-fix',
     notable: true,
@@ -171,7 +173,7 @@ export function mineFixes(observations: readonly Obs[]): Candidate[] {
     if (!isBash(failed) || failed.outcome !== 'error' || isToolGuardError(failed.error)) continue;
     const failedSigs = signatures(failed.input);
     if (failedSigs.length === 0) continue;
-    const errors = errorSignatures(failed.error);
+    const errors = errorSignatures(failed.error, FINDINGS);
     for (let j = i + 1; j < events.length; j++) {
       const next = events[j] as Obs;
       if (next.at - failed.at > FIX_WINDOW_MS) break;
@@ -189,13 +191,15 @@ export function mineFixes(observations: readonly Obs[]): Candidate[] {
         }
         continue;
       }
-      if (next.outcome === 'ok' && !isToolGuardError(next.error)) {
+      if (!isToolGuardError(next.error) && next.outcome !== 'blocked') {
         const commands = fixCommands(between, failedSigs);
-        for (const sig of errors) {
+        // A rerun that still fails has fixed whatever it no longer reports (a lint run clears its findings one by one).
+        const remaining = next.outcome === 'ok' ? new Set<string>() : new Set(errorSignatures(next.error, FINDINGS).map((e) => e.id));
+        for (const sig of errors.filter((e) => !remaining.has(e.id))) {
           const command = blame(shared, sig);
           if (!command || isGitFlow(command)) continue;
           if (files.length > 0 || commands.length > 0) out.push(fixCandidate(failed, next, command, sig, files, commands));
-          else if (isValidation(command) && coreCommand(failed.input) === coreCommand(next.input))
+          else if (next.outcome === 'ok' && isValidation(command) && coreCommand(failed.input) === coreCommand(next.input))
             out.push(flakyCandidate(failed, next, command, sig));
         }
       }

@@ -97,6 +97,13 @@ function examplesFrom(store: Store, key: string): string[] {
   return lines.slice(-MAX_EXAMPLES);
 }
 
+/** A rule people stated (a refused call) reads with their own words from every session that backs it. */
+function withQuotes(c: Candidate, examples: readonly string[]): Candidate {
+  if (c.miner !== 'rejection') return c;
+  const quotes = [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))].slice(0, 3);
+  return quotes.length ? { ...c, action: `${c.action} They said: ${quotes.map((q) => `"${q}"`).join('; ')}.` } : c;
+}
+
 function sessionsOf(store: Store, key: string): string[] {
   return store.learning.listSightings('pattern', key).map((s) => s.session_id);
 }
@@ -267,7 +274,7 @@ function applyCandidate(
   }
   const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
   if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
-    changes.created.push(createInstinct(store, input, c, key, meta, sessions));
+    changes.created.push(createInstinct(store, input, withQuotes(c, meta.examples), key, meta, sessions));
     return;
   }
   if (held) changes.held.push({ pattern: key, reason: held });

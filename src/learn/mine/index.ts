@@ -4,6 +4,7 @@ import { type Candidate, uniqueByKey } from './candidate.js';
 import { editedProjectFiles, mineCoedits } from './coedits.js';
 import { mineFixes } from './fixes.js';
 import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
+import { mineRejections } from './rejections.js';
 import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
 
 interface SessionMining {
@@ -20,6 +21,7 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
   const candidates = uniqueByKey([
     ...mineFixes(ordered),
     ...signals.map((s) => signalCandidate(s, projectName)),
+    ...mineRejections(ordered),
     ...mineCoedits(ordered),
     ...mineSequences(ordered),
     ...mineCombos(ordered),

@@ -109,7 +109,7 @@ function sessionsOf(store: Store, key: string): string[] {
 }
 
 /** Co-edit pairs must be edited together in most sessions that touch either file. */
-function coeditHolds(store: Store, c: Candidate, together: number): string | undefined {
+function coeditHolds(store: Store, c: Pick<Candidate, 'miner' | 'project' | 'facts'>, together: number): string | undefined {
   const files = c.facts?.files;
   if (c.miner !== 'co-edit' || !Array.isArray(files)) return undefined;
   const [a, b] = files as [string, string];
@@ -151,6 +151,22 @@ function recordContradiction(store: Store, key: string, sessionId: string, ts: s
   });
   store.learning.deleteSightings('contradiction', target);
   changes.contradictions.push({ pattern: target, before, after: next.confidence });
+}
+
+/**
+ * The co-edit gate on all data, at every session: a pair that no longer changes together in
+ * most sessions touching either file is demoted (removed, with its reason in the report).
+ */
+function demoteCoedits(store: Store, project: string, changes: SessionChanges): void {
+  for (const pair of coeditPairs(store, project)) {
+    const [a, b] = pair.files;
+    const together = store.learning.countCoSightings('file', a, b, project);
+    const reason = coeditHolds(store, { miner: 'co-edit', project, facts: { files: pair.files } }, together);
+    const row = reason ? store.instincts.get(pair.key) : undefined;
+    if (!row || !reason) continue;
+    store.instincts.delete(row.id);
+    changes.held.push({ pattern: pair.key, reason: `demoted: now ${reason}` });
+  }
 }
 
 function coeditPairs(store: Store, project: string): { key: string; files: [string, string] }[] {
@@ -287,6 +303,7 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
   recordSessionFacts(store, input, lastTs, changes);
   const existingRows = store.instincts.list();
   for (const c of input.candidates) applyCandidate(store, input, redactCandidate(c), existingRows, changes);
+  demoteCoedits(store, input.project, changes);
   if (input.ended) {
     const contradicted = contradictedPairs(coeditPairs(store, input.project), input.editedFiles);
     for (const key of contradicted) recordContradiction(store, key, input.sessionId, lastTs || store.clock.now().toISOString(), changes);

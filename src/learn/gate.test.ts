@@ -74,7 +74,7 @@ describe('qualityGate', () => {
   it('has a name for every rule', () => {
     // prettier-ignore
     expect(GATE_RULES.map((r) => r.name)).toEqual([
-      'specific', 'actionable', 'no tool counts', 'no core tool sequences', 'no standard git flow', 'no generic validation', 'non-obvious pair',
+      'no chain of instincts', 'specific', 'actionable', 'no tool counts', 'no core tool sequences', 'no standard git flow', 'no generic validation', 'non-obvious pair',
       'preference names its subject',
     ]);
   });

@@ -25,7 +25,16 @@ const GENERIC_ADVICE =
 const ACTION_VERB =
   /\b(use|run|rerun|call|edit|update|add|remove|avoid|never|always|prefer|keep|fix|set|pass|wrap|check|extract|rename|move|put|return|handle|write|read|ask|apply|do not|don't|install|export|import|declare|replace|split|merge|create|delete|skip|utilise|lance|évite|garde|ajoute)\b/i;
 
+/** Keys of learned instincts: a chain made of them restates two instincts in internal words. */
+const INSTINCT_KEY = /^(?:seq|pref|fix|combo):/;
+
+/** Why a chain of steps may not become an instinct, if it may not: its steps must be commands, never instincts. */
+export function chainProblem(steps: readonly string[]): string | undefined {
+  return steps.some((s) => INSTINCT_KEY.test(s)) ? 'a chain of instincts (no chain of chains): it only restates them' : undefined;
+}
+
 export const GATE_RULES: readonly { name: string; rule: Rule }[] = [
+  { name: 'no chain of instincts', rule: (c) => chainProblem(steps(c)) },
   {
     name: 'specific',
     rule: (c) => {

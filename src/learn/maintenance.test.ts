@@ -88,21 +88,14 @@ describe('detect_chains and consolidate', () => {
     expect([...pairs.values()]).toEqual([{ a: 'A', b: 'B', count: 1 }]);
   });
 
-  it('creates seq:A->B for instincts observed one after the other 3 times, and only adds new occurrences later', () => {
+  it('detects instincts observed one after the other, but creates no chain of instincts (the quality gate refuses them)', () => {
     const t = fresh();
     for (const [i, hour] of ['09', '11', '13'].entries()) {
       observe(t.at(`2026-03-0${i + 1}T${hour}:00:00Z`), { pattern: 'fix:golangci-errcheck' });
       observe(t.at(`2026-03-0${i + 1}T${hour}:03:00Z`), { pattern: 'pref:cli/lint=mise-run-lint' });
     }
-    const first = detectChains(t.store);
-    expect(first).toEqual({ chains_created: 1, chains_reinforced: 0, candidates_seen: 1, chains_detected: 1 });
-    const chain = t.store.instincts.get('seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint');
-    expect(chain).toMatchObject({ category: 'sequence', evidence: 3, source: 'detect_chains' });
-    expect(detectChains(t.store)).toMatchObject({ chains_created: 0, chains_reinforced: 0 });
-    observe(t.at('2026-03-05T09:00:00Z'), { pattern: 'fix:golangci-errcheck' });
-    observe(t.at('2026-03-05T09:04:00Z'), { pattern: 'pref:cli/lint=mise-run-lint' });
-    expect(detectChains(t.store)).toMatchObject({ chains_created: 0, chains_reinforced: 1 });
-    expect(t.store.instincts.get('seq:fix:golangci-errcheck->pref:cli/lint=mise-run-lint')?.evidence).toBe(4);
+    expect(detectChains(t.store)).toEqual({ chains_created: 0, chains_reinforced: 0, candidates_seen: 1, chains_detected: 1 });
+    expect(t.store.instincts.list().filter((r) => r.key.startsWith('seq:'))).toEqual([]);
   });
 
   it('consolidate returns the contract keys and promotes levels', () => {

@@ -6,6 +6,7 @@
  */
 import { errorMessage } from '../core/errors.js';
 import { type InstinctRow } from '../store/instincts.js';
+import { chainProblem } from './gate.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { CONFIDENCE_FLOOR } from './confidence.js';
@@ -66,6 +67,8 @@ export function detectChains(
   for (const { a, b, count } of pairs.values()) {
     if (count < min) continue;
     result.chains_detected++;
+    // Chains pass the quality gate like every other pattern.
+    if (chainProblem([a, b])) continue;
     const key = `seq:${a}->${b}`;
     const existing = store.instincts.get(key);
     const counted = Number(parseJsonObject(existing?.metadata).pair_count ?? 0);

@@ -58,13 +58,29 @@ describe('contradictions', () => {
 
   it('count sessions that edit one file of a learned pair without the other', async () => {
     const t = fresh();
+    // Nine sessions together and three apart: still 75% together, so the pair holds and loses confidence.
+    for (let i = 0; i < 9; i++) session(t, PAIR);
+    await runLearn(t.store);
+    const key = 'combo:demo:src/store/migrations.ts+src/store/schema.ts';
+    expect(t.store.instincts.get(key)).toBeDefined();
+    for (let i = 0; i < 3; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3);
+    const report = await runLearn(t.store);
+    expect(report.held.map((h) => h.pattern)).not.toContain(key);
+    expect(report.contradictions).toHaveLength(1);
+    const [c] = report.contradictions;
+    expect(c?.pattern).toBe(key);
+    expect(c?.after).toBeLessThan(c?.before ?? 0);
+  });
+
+  it('demote a pair once it no longer changes together in most sessions touching either file, saying why', async () => {
+    const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PAIR);
     await runLearn(t.store);
     const key = 'combo:demo:src/store/migrations.ts+src/store/schema.ts';
-    expect(t.store.instincts.get(key)?.confidence).toBe(0.5);
-    for (let i = 0; i < 3; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3);
+    for (let i = 0; i < 2; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3 + i);
     const report = await runLearn(t.store);
-    expect(report.contradictions).toEqual([{ pattern: key, before: 0.5, after: 0.4 }]);
+    expect(t.store.instincts.get(key)).toBeUndefined();
+    expect(report.held).toContainEqual({ pattern: key, reason: expect.stringMatching(/^demoted: now edited together in 3 of 5 sessions/) });
   });
 });
 

@@ -63,4 +63,12 @@ describe('bench:learn scoring', () => {
   it('refuses a reader note that names neither a key nor a text', () => {
     expect(() => notesFile.parse([{ verdict: 'junk', note: 'x' }])).toThrow(/names a key or a text/);
   });
+
+  it('lets a reader overrule an accidental gold match, in the verdict and in recall', () => {
+    const items = [gold('parity', 'geminicli', ['s1', 's2', 's3'])];
+    const notes = notesFile.parse([{ key: 'fix:dupl', verdict: 'trivial', note: 'a path, not parity', accidental: true }]);
+    const dupl = learned('fix:dupl', 'lines are duplicate of `agent/geminicli/hooks_test.go`');
+    expect(judge(dupl, items, notes).verdict).toBe('trivial');
+    expect(score([dupl], items, notes, new Set(['s1', 's2', 's3'])).recall).toBe(0);
+  });
 });

@@ -30,6 +30,8 @@ const readerNote = z
     text: z.string().optional(),
     verdict: verdictName,
     note: z.string().min(1),
+    /** The instinct matches a gold pattern's regex by accident (a path, a word): the note's verdict wins. */
+    accidental: z.boolean().default(false),
   })
   .refine((n) => n.key !== undefined || n.text !== undefined, { message: 'a note names a key or a text pattern' });
 export type ReaderNote = z.output<typeof readerNote>;
@@ -86,9 +88,9 @@ function noteFor(i: LearnedInstinct, notes: readonly ReaderNote[]): ReaderNote |
  */
 export function judge(i: LearnedInstinct, gold: readonly GoldItem[], notes: readonly ReaderNote[]): Judged {
   const text = readableText(i);
-  const hit = gold.find((g) => new RegExp(g.match, 'i').test(text));
-  if (hit) return { instinct: i, verdict: 'useful', why: `gold ${hit.id}`, gold: hit.id };
   const note = noteFor(i, notes);
+  const hit = note?.accidental ? undefined : gold.find((g) => new RegExp(g.match, 'i').test(text));
+  if (hit) return { instinct: i, verdict: 'useful', why: `gold ${hit.id}`, gold: hit.id };
   if (note) return { instinct: i, verdict: note.verdict, why: `reader: ${note.note}` };
   if (i.documented) return { instinct: i, verdict: 'trivial', why: 'rule: already in the project CLAUDE.md/AGENTS.md' };
   if (i.auditFailures.length) return { instinct: i, verdict: 'junk', why: `rule: fails audit (${i.auditFailures.join(', ')})` };
@@ -118,7 +120,8 @@ export function score(
   const learnable = learnableIn(gold, sessions);
   const judged = instincts.map((i) => judge(i, gold, notes));
   // One instinct may carry several gold patterns: recall asks of each pattern whether anything says it.
-  const matched = learnable.filter((g) => instincts.some((i) => new RegExp(g.match, 'i').test(readableText(i)))).map((g) => g.id);
+  const counted = instincts.filter((i) => !noteFor(i, notes)?.accidental);
+  const matched = learnable.filter((g) => counted.some((i) => new RegExp(g.match, 'i').test(readableText(i)))).map((g) => g.id);
   const counts = { useful: 0, trivial: 0, junk: 0, wrong: 0, unjudged: 0 };
   for (const j of judged) counts[j.verdict]++;
   const n = instincts.length;

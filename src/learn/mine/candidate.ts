@@ -2,7 +2,8 @@
 import type { Category, Domain } from '../../core/domain.js';
 import { redact, redactDeep } from '../../core/redact.js';
 
-type MinerName = 'error-fix' | 'recovery' | 'preference' | 'rejection' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
+type MinerName =
+  'error-fix' | 'recovery' | 'preference' | 'rejection' | 'recipe' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
 
 export interface Candidate {
   /** Pattern key (prefix:body). */

@@ -4,6 +4,7 @@ import { type Candidate, uniqueByKey } from './candidate.js';
 import { editedProjectFiles, mineCoedits } from './coedits.js';
 import { mineFixes } from './fixes.js';
 import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
+import { mineRecipes } from './recipes.js';
 import { mineRejections } from './rejections.js';
 import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
 
@@ -22,6 +23,7 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
     ...mineFixes(ordered),
     ...signals.map((s) => signalCandidate(s, projectName)),
     ...mineRejections(ordered),
+    ...mineRecipes(ordered),
     ...mineCoedits(ordered),
     ...mineSequences(ordered),
     ...mineCombos(ordered),

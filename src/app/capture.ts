@@ -70,8 +70,15 @@ export const sync = defineOperation({
         sessions: learned.sessions,
         observations: learned.observations,
         created: learned.created.map((c) => c.pattern),
+        // What was learned in the words the agent will read, for instincts still standing at the end.
+        new_rules: learned.created.flatMap((c) => {
+          const row = store.instincts.get(c.pattern);
+          return row ? [{ key: row.key, rule: `${row.trigger} → ${row.action}` }] : [];
+        }),
         reinforced: learned.reinforced.length,
         episodes: learned.episodes.length,
+        demoted: learned.held.filter((h) => h.reason.startsWith('demoted: ')).map((h) => ({ key: h.pattern, reason: h.reason.slice(9) })),
+        faded: { decayed: learned.decay.decayed, deleted: learned.decay.deleted },
       },
       consolidation,
       sessions_archived: sessionsArchived,

@@ -13,7 +13,13 @@ afterAll(() => home.cleanup());
 
 interface SyncSummary {
   imported: { files: number; sessions: number; observations: number };
-  learned: { status: string; sessions: number; observations: number; created: string[] };
+  learned: {
+    status: string;
+    sessions: number;
+    observations: number;
+    created: string[];
+    new_rules: { key: string; rule: string }[];
+  };
   instincts: number;
   pending_observations: number;
   embedded: number;
@@ -29,6 +35,10 @@ describe('sync on transcripts the test writes', () => {
       expect(first.imported.observations).toBeGreaterThan(40);
       expect(first.learned).toMatchObject({ status: 'done', sessions: 4, observations: first.imported.observations });
       expect(first.learned.created.some((k) => /pnpm/.test(k))).toBe(true);
+      // What it learned, in the words the agent reads: never an internal key.
+      const pnpm = first.learned.new_rules.find((r) => /pnpm/.test(r.key));
+      expect(pnpm?.rule).toMatch(/pnpm/);
+      expect(pnpm?.rule).not.toContain(pnpm?.key);
       expect(first.pending_observations).toBe(0);
       expect(first.embedded).toBeGreaterThanOrEqual(4);
       expect((await runCliJson<{ missing: number }>(fresh.path, ['embed', '--status'])).missing).toBe(0);
@@ -41,6 +51,19 @@ describe('sync on transcripts the test writes', () => {
       fresh.cleanup();
     }
   });
+  it('says what it learned in plain words, without internal keys', async () => {
+    const fresh = tempDir();
+    try {
+      writeSyntheticCorpus(fresh.path, { sessions: 4 });
+      const { stdout } = await runCli(fresh.path, ['sync', '--no-embed', '--no-progress']);
+      const added = stdout.split('\n').filter((l) => l.startsWith('  + '));
+      expect(added.some((l) => /pnpm/.test(l))).toBe(true);
+      expect(added.join('\n')).not.toMatch(/\b(?:pref|seq|fix|combo):/);
+    } finally {
+      fresh.cleanup();
+    }
+  });
+
   it('reports a missing path as a usage error and changes nothing', async () => {
     const before = (await runCliJson<{ observations: number }>(home.path, ['status'])).observations;
     const result = await runCli(home.path, ['sync', join(home.path, 'no-such-dir')]);

@@ -1,6 +1,7 @@
 /** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
 import type { Command } from 'commander';
 import { sync } from '../../app/capture.js';
+import { truncate } from '../../core/text.js';
 import { runOperation } from '../run.js';
 
 export function registerSyncCommands(program: Command): void {
@@ -32,7 +33,13 @@ export function registerSyncCommands(program: Command): void {
           s.learned.status === 'locked'
             ? 'A learning run in the background holds the lock; it is processing these observations.'
             : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
-          ...s.learned.created.map((p) => `  + ${p}`),
+          ...s.learned.new_rules.map((r) => `  + ${truncate(r.rule, 200)}`),
+          ...s.learned.demoted.map((d) => `  - demoted ${d.key}: ${d.reason}`),
+          ...(s.learned.faded.decayed || s.learned.faded.deleted
+            ? [
+                `Faded: ${s.learned.faded.decayed} instinct(s) lost confidence for not being seen again, ${s.learned.faded.deleted} fell below the floor and were removed.`,
+              ]
+            : []),
           ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
           `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
           'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',

@@ -73,4 +73,14 @@ describe('project fingerprint', () => {
     expect(b.fingerprint).toBe(repo.fingerprint);
     expect(detectProject('/nowhere/worktrees-are-fun').name).toBe('worktrees-are-fun');
   });
+
+  it('treats checkouts from other machines by their repository name, but keeps local folders apart by path', () => {
+    expect(detectProject('/nowhere/soph/Work/cli').fingerprint).toBe(detectProject('/nowhere/dip/Repositories/cli').fingerprint);
+    expect(detectProject('/nowhere/soph/Work/cli').fingerprint).not.toBe(detectProject('/nowhere/soph/Work/api').fingerprint);
+    const one = join(dir.path, 'x', 'notes');
+    const two = join(dir.path, 'y', 'notes');
+    mkdirSync(one, { recursive: true });
+    mkdirSync(two, { recursive: true });
+    expect(detectProject(one).fingerprint).not.toBe(detectProject(two).fingerprint);
+  });
 });

@@ -91,10 +91,13 @@ export function detectProject(cwd: string): ProjectInfo {
   const dir = resolve(cwd);
   const root = findRepoRoot(dir);
   if (!root) {
-    // Outside any repository here (e.g. a transcript from another machine): a worktree
-    // path still names its repository.
+    // Outside any repository here: a worktree path still names its repository. A directory
+    // this machine does not have (a transcript from another machine, another developer's
+    // checkout) has no remote to read: its repository's name is the best identity left, so
+    // /Users/a/src/cli and /Users/b/work/cli are one project.
     const base = WORKTREE_DIR.exec(dir)?.[1] || dir;
-    return { fingerprint: fingerprintOf(`path:${base}`), name: basename(base), root: dir, remote: null };
+    const key = existsSync(dir) ? `path:${base}` : `name:${basename(base)}`;
+    return { fingerprint: fingerprintOf(key), name: basename(base), root: dir, remote: null };
   }
   const remote = readRemoteUrl(root);
   const main = mainRepository(root);

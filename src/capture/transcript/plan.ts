@@ -2,7 +2,7 @@
  * One transcript read into the observations it holds, through the live hooks' own steps
  * (normalise, map, redact): pure mapping, nothing written yet.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type ProjectInfo, detectProject } from '../../core/project.js';
 import type { HookInput } from '../agents.js';
@@ -32,7 +32,13 @@ function projectsOfFile(): (cwd: string) => ProjectInfo {
   const projects = new Map<string, ProjectInfo>();
   return (cwd) => {
     let project = projects.get(cwd);
-    if (!project) projects.set(cwd, (project = detectProject(cwd)));
+    if (!project) {
+      // A subfolder of a directory this machine does not have belongs to that directory's
+      // project (a session that cd'ed into cmd/app/strategy is still in the repository).
+      const parent = [...projects.entries()].find(([dir, p]) => p.remote === null && cwd.startsWith(`${dir}/`));
+      project = parent && !existsSync(cwd) ? parent[1] : detectProject(cwd);
+      projects.set(cwd, project);
+    }
     return project;
   };
 }

@@ -7,6 +7,7 @@
 import { relative, isAbsolute } from 'node:path';
 import { truncate } from '../../core/text.js';
 import type { SessionEvent } from './events.js';
+import { fileProblem, toolProblem } from './gate.js';
 import type { ManifestInfo } from './manifests.js';
 import { type Signal, sessionSignals } from './signals.js';
 import type { ExtractedEntity, ExtractedFact } from './types.js';
@@ -146,7 +147,7 @@ function usage(events: readonly SessionEvent[]): { tools: Map<string, number>; i
     if (e.event !== 'tool') continue;
     // The tool is the program: `git commit` and `git push` are both git.
     const program = e.tool === 'Bash' ? (e.baseCommand.split(' ')[0] ?? '') : '';
-    if (program && !TRIVIAL_COMMANDS.has(program)) count(tools, program);
+    if (program && !TRIVIAL_COMMANDS.has(program) && !toolProblem(program)) count(tools, program);
     if (e.tool.startsWith('mcp__')) count(tools, `${e.tool.split('__')[1]} MCP server`);
     if (e.tool === 'Bash' && e.outcome === 'ok') for (const name of installed(e.input)) installs.add(name);
     if (FILE_TOOLS.has(e.tool)) for (const f of e.files.length ? e.files : [e.input]) if (f) count(edits, f);
@@ -185,6 +186,8 @@ function usageFacts(events: readonly SessionEvent[], ctx: SessionContext, projec
   }
   for (const [file, count] of busiest(edits, MAX_FILES)) {
     const shown = displayPath(file, ctx.project.display ?? ctx.project.root);
+    // Inside the project a path is shown relative to it; what stays absolute lies outside.
+    if (fileProblem(shown)) continue;
     facts.push({
       source: project,
       target: { name: shown, type: 'file' },
@@ -240,8 +243,8 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
             ),
           ];
     const fix = later[fixedAt];
-    if (fix && edited.length > 0) {
-      const files = edited.map((f) => displayPath(f, root));
+    const files = edited.map((f) => displayPath(f, root)).filter((f) => !fileProblem(f));
+    if (fix && files.length > 0) {
       out.push({
         source: error,
         target: { name: files[0] as string, type: 'file' },
@@ -251,7 +254,8 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
         validAt: fix.ts || undefined,
         metadata: { files },
       });
-    } else if (!fix) {
+    } else if (!fix && signature !== 'failed') {
+      // A failure that says nothing ("mise run: failed") is not knowledge about the project.
       out.push({
         source: project,
         target: error,

@@ -51,6 +51,32 @@ describe('sync on transcripts the test writes', () => {
       fresh.cleanup();
     }
   });
+
+  it('learns the same instincts with the same first and last seen whatever the date of the import', async () => {
+    const learnedAt = async (now: string) => {
+      const fresh = tempDir();
+      try {
+        writeSyntheticCorpus(fresh.path, { sessions: 4 });
+        await runCliJson(fresh.path, ['sync', '--no-embed'], { HOMUNCULUS_NOW: now });
+        const list = await runCliJson<{ instincts: { pattern: string; first_seen: string; last_seen: string }[] }>(
+          fresh.path,
+          ['list', '--min-evidence', '1'],
+          { HOMUNCULUS_NOW: now },
+        );
+        return list.instincts
+          .map((i) => ({ key: i.pattern, first: i.first_seen, last: i.last_seen }))
+          .sort((a, b) => a.key.localeCompare(b.key));
+      } finally {
+        fresh.cleanup();
+      }
+    };
+    const spring = await learnedAt('2026-03-20T12:00:00Z');
+    expect(spring.length).toBeGreaterThan(0);
+    // Times come from the transcripts (March 2026), never from the day of the import.
+    expect(spring.every((i) => i.first.startsWith('2026-03') && i.last.startsWith('2026-03'))).toBe(true);
+    expect(await learnedAt('2026-09-01T12:00:00Z')).toEqual(spring);
+  });
+
   it('says what it learned in plain words, without internal keys', async () => {
     const fresh = tempDir();
     try {

@@ -84,6 +84,26 @@ describe('contradictions', () => {
   });
 });
 
+describe('a build error fixed the same way in three sessions', () => {
+  it('becomes a fix instinct; fixed the same way in two sessions, it does not', async () => {
+    const t = fresh();
+    const planted: Step[] = [
+      { bash: 'go build ./...', error: 'exit 1: cmd/main.go:12:5: undefined: flagParser' },
+      { edit: 'cmd/flags.go' },
+      { bash: 'go build ./...' },
+    ];
+    for (let i = 0; i < 2; i++) session(t, planted, 2 + i);
+    await runLearn(t.store);
+    const sameWay = () => t.store.instincts.list().filter((r) => r.key.startsWith('fix:go-compile-undefined-flagparser'));
+    expect(sameWay()).toEqual([]);
+    session(t, planted, 4);
+    await runLearn(t.store);
+    const [fix] = sameWay();
+    expect(fix).toMatchObject({ category: 'fix_pattern', evidence: 3, trigger: 'when `go build` fails with "undefined: flagParser"' });
+    expect(fix?.action).toMatch(/^Edit `cmd\/flags\.go`/);
+  });
+});
+
 describe('bad input', () => {
   it('skips and counts observations with missing fields or absurd values, and still learns from the rest', async () => {
     const t = fresh();

@@ -84,3 +84,34 @@ describe('mineFixes', () => {
     expect(coreCommand('mise run test 2>&1 | tail -20')).toBe('mise run test');
   });
 });
+
+describe('a compile error fixed the same way', () => {
+  const FLAG_PARSER = 'exit 1: cmd/main.go:12:5: undefined: flagParser';
+  const session = (edit: string) =>
+    mineFixes(steps([{ bash: 'go build ./...', error: FLAG_PARSER }, { edit }, { bash: 'go build ./...' }]));
+
+  it('is keyed on the message and the files that fixed it, so it recurs only when fixed the same way', () => {
+    const [a] = session('cmd/flags.go');
+    const [b] = session('cmd/flags.go');
+    const [c] = session('cmd/other.go');
+    expect(a?.key).toBe(b?.key);
+    expect(c?.key).not.toBe(a?.key);
+    expect(a).toMatchObject({ category: 'fix_pattern', notable: false, facts: { generic: false } });
+    expect(a?.trigger).toBe('when `go build` fails with "undefined: flagParser"');
+    expect(a?.action).toMatch(/^Edit `cmd\/flags\.go`/);
+  });
+
+  it('is not a lesson when the fix spreads over many files', () => {
+    const found = mineFixes(
+      steps([
+        { bash: 'go build ./...', error: FLAG_PARSER },
+        { edit: 'a.go' },
+        { edit: 'b.go' },
+        { edit: 'c.go' },
+        { bash: 'go build ./...' },
+      ]),
+    );
+    // Only the generic compile-error candidate is left, which the quality gate refuses.
+    expect(found.map((f) => f.facts?.generic)).toEqual([true]);
+  });
+});

@@ -6,16 +6,18 @@
  * ("this repo needs X, not Y").
  */
 import type { Domain } from '../../core/domain.js';
-import { truncate } from '../../core/text.js';
+import { slugify, truncate } from '../../core/text.js';
 import { type Obs, isBash, isEdit, relativeToCwd } from '../observation.js';
 import { type Candidate, backtick } from './candidate.js';
 import { isGitFlow, isNoise, isValidation, meaningfulSegments, purposeOf, signatureSlug, splitCommand } from './commands.js';
-import { type ErrorSignature, errorSignatures, isToolGuardError } from './errors.js';
+import { type ErrorSignature, errorSignatures, isToolGuardError, normaliseMessage } from './errors.js';
 
 const FIX_WINDOW_MS = 30 * 60_000;
 const RECOVERY_WINDOW_MS = 3 * 60_000;
 /** As many findings as capture keeps of one failed run. */
 const FINDINGS = 12;
+/** A fix spread over more files than this is a change, not a recurring repair. */
+const SAME_WAY_MAX_FILES = 2;
 
 /** The command without output plumbing (2>&1, | tail ...), to tell a plain rerun from a changed one. */
 export function coreCommand(command: string): string {
@@ -93,6 +95,33 @@ function fixCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSigna
     notable: true,
     tags: [domain, ...sig.id.split('-').slice(0, 2)],
     facts: { error: sig.id, generic: sig.generic, command },
+  };
+}
+
+/**
+ * A compile error is usually fixed where it is reported, which is no lesson. The same error
+ * fixed by editing the same files in several sessions is one: keyed on the message and the
+ * files, it only becomes an instinct when it recurs that way.
+ */
+function sameWayCandidate(passed: Obs, command: string, sig: ErrorSignature, files: string[]): Candidate {
+  const message = normaliseMessage(sig.headline);
+  const where = passed.projectName || 'this project';
+  return {
+    ...base(passed),
+    key: `fix:${sig.id}-${slugify(`${message} ${files.join(' ')}`).slice(0, 80)}`,
+    category: 'fix_pattern',
+    domain: domainFor(sig),
+    title: `${where}: "${truncate(message, 60)}" is fixed in ${listFiles(files)}`,
+    trigger: `when ${backtick(command)} fails with "${sig.headline}"`,
+    action: `Edit ${listFiles(files)}: that is where this error was fixed before, the same way each time.`,
+    explain: `${backtick(command)} failed with "${sig.headline}"; editing ${listFiles(files)} made it pass.`,
+    evidence: [`${backtick(command)} failed: ${sig.headline}; edited ${listFiles(files)}; the rerun passed`],
+    subjects: [command, ...files],
+    miner: 'error-fix',
+    // One compile fix is no story: only the tally across sessions matters.
+    notable: false,
+    tags: [domainFor(sig), 'same-way'],
+    facts: { error: sig.id, generic: false, command, files },
   };
 }
 
@@ -198,7 +227,9 @@ export function mineFixes(observations: readonly Obs[]): Candidate[] {
         for (const sig of errors.filter((e) => !remaining.has(e.id))) {
           const command = blame(shared, sig);
           if (!command || isGitFlow(command)) continue;
-          if (files.length > 0 || commands.length > 0) out.push(fixCandidate(failed, next, command, sig, files, commands));
+          if (sig.generic && next.outcome === 'ok' && files.length > 0 && files.length <= SAME_WAY_MAX_FILES)
+            out.push(sameWayCandidate(next, command, sig, files));
+          else if (files.length > 0 || commands.length > 0) out.push(fixCandidate(failed, next, command, sig, files, commands));
           else if (next.outcome === 'ok' && isValidation(command) && coreCommand(failed.input) === coreCommand(next.input))
             out.push(flakyCandidate(failed, next, command, sig));
         }

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { isInside, realDirectory, realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
+import { isDocumented } from '../learn/documented.js';
 import type { InstinctView } from '../learn/records.js';
+import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import {
   RULE_FORMATS,
@@ -32,7 +34,14 @@ const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 
 };
 
 /** Rule-level instincts (rule and universal), strongest first. */
-const ruleViews = (store: Store): InstinctView[] => sortRules(views(store, store.instincts.list({ minLevel: 2 })));
+/** Rules worth exporting: what the project's own instructions already say is left out. */
+const ruleViews = (store: Store): InstinctView[] =>
+  sortRules(
+    views(
+      store,
+      store.instincts.list({ minLevel: 2 }).filter((r) => !isDocumented(parseJsonObject(r.metadata))),
+    ),
+  );
 
 const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
   error: 'must be lower-case letters, digits and hyphens, e.g. "instinct-rules"',

@@ -4,7 +4,9 @@
  * instinct contains (the prompt hook's relevance bar). Hooks use it rather than the hybrid
  * search (search/instincts-rank.ts) because it needs no embedding model and loads fast.
  */
+import { isDocumented } from '../learn/documented.js';
 import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
+import { parseJsonObject } from '../store/json.js';
 import { matchedTerms } from '../text/stem.js';
 import { promptTerms } from '../text/terms.js';
 
@@ -29,7 +31,10 @@ export interface RankedInstinct {
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms'>, query: RankQuery): RankedInstinct[] {
   const terms = promptTerms(query.text);
   if (terms.length === 0 || query.limit <= 0) return [];
-  const hits = instincts.matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit });
+  const hits = instincts
+    .matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit })
+    // What the project's CLAUDE.md or AGENTS.md already says, the agent has read.
+    .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)));
   return hits.map(({ row, bm25 }) => {
     const s = Math.abs(bm25);
     return {

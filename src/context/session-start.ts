@@ -6,8 +6,10 @@
  */
 import type { ProjectInfo } from '../core/project.js';
 import { listConvictions } from '../learn/evolve.js';
+import { isDocumented } from '../learn/documented.js';
 import { currentConfidence } from '../learn/records.js';
 import type { InstinctRow } from '../store/instincts.js';
+import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { fitToBudget, instinctSource, oneLine, shortKey } from './format.js';
@@ -32,7 +34,9 @@ interface StartSelection {
 /** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
 export function selectStartInstincts(store: Store, project: ProjectInfo, stack: readonly string[]): StartSelection {
   const now = store.clock.now();
-  const rows = store.instincts.list({ unpromoted: true, project: project.fingerprint, includeGlobal: true });
+  const rows = store.instincts
+    .list({ unpromoted: true, project: project.fingerprint, includeGlobal: true })
+    .filter((r) => !isDocumented(parseJsonObject(r.metadata)));
   const byScore = rows
     .map((row) => ({ row, score: currentConfidence(row, now) }))
     .sort((a, b) => b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))

@@ -12,6 +12,7 @@ import { parseJsonObject } from '../store/json.js';
 import { type Store, withClock } from '../store/store.js';
 import { fixedClock } from '../core/clock.js';
 import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
+import { restates } from './documented.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
 import { type Candidate, redactCandidate } from './mine/candidate.js';
@@ -42,6 +43,8 @@ interface SessionInput {
   editedFiles: readonly string[];
   /** Whether the session is over (co-edit contradictions need the whole session). */
   ended: boolean;
+  /** The project's CLAUDE.md and AGENTS.md as they are now, when its folder is on this machine. */
+  instructions?: string;
 }
 
 const emptyChanges = (): SessionChanges => ({
@@ -281,7 +284,13 @@ function applyCandidate(
   if (!added) return;
   for (const k of c.contradicts ?? []) recordContradiction(store, k, input.sessionId, c.ts, changes);
   const sessions = store.learning.countSightings('pattern', key);
-  const meta = { miner: c.miner, sessions, examples: examplesFrom(store, key), ...(c.facts ?? {}) };
+  const meta = {
+    miner: c.miner,
+    sessions,
+    examples: examplesFrom(store, key),
+    ...(c.facts ?? {}),
+    ...(input.instructions !== undefined ? { documented: restates(c, input.instructions) } : {}),
+  };
   if (existing) {
     const at = storeAt(store, c.ts, existing.last_seen);
     const result = observe(at, { pattern: existing.key, source: input.source, project: c.project, metadata: meta });

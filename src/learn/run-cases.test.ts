@@ -1,12 +1,16 @@
 /** The learning run's edge cases on small synthetic sessions: contradictions, bad input, crashes, concurrency, the LLM fallback. */
 import { MockLanguageModelV3 } from 'ai/test';
 import { rawDatabase } from '../store/testing.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
 import { aiSdkProvider } from '../llm/provider.js';
 import { TokenBudget } from '../llm/budget.js';
+import { tempDir } from '../test-support/cli.js';
 import { type Step, type TempStore, stepRows, tempStores } from '../test-support/learning.js';
+import { selectStartInstincts } from '../context/session-start.js';
+import { parseJsonObject } from '../store/json.js';
 import { createLlmObserver } from './llm-observer.js';
 import type { SessionObserver } from './llm-observer.js';
 import { lockPath, runLearn } from './run.js';
@@ -101,6 +105,29 @@ describe('a build error fixed the same way in three sessions', () => {
     const [fix] = sameWay();
     expect(fix).toMatchObject({ category: 'fix_pattern', evidence: 3, trigger: 'when `go build` fails with "undefined: flagParser"' });
     expect(fix?.action).toMatch(/^Edit `cmd\/flags\.go`/);
+  });
+});
+
+describe('what the project already documents', () => {
+  it('is learned but marked documented, and never shown at session start', async () => {
+    const repo = tempDir();
+    try {
+      mkdirSync(join(repo.path, '.git'));
+      writeFileSync(join(repo.path, 'CLAUDE.md'), 'Run the unit tests with `mise run test`.\n');
+      const t = fresh();
+      for (let i = 0; i < 3; i++) {
+        const sessionId = `doc-${i}`;
+        for (const row of stepRows([{ bash: 'mise run test' }], { sessionId, start: `2026-03-0${i + 2}T10:00:00Z`, cwd: repo.path }))
+          t.store.observations.insert(row);
+      }
+      await runLearn(t.store);
+      const row = t.store.instincts.list().find((r) => r.key.includes('mise-run-test'));
+      expect(row && parseJsonObject(row.metadata)).toMatchObject({ documented: true });
+      const start = selectStartInstincts(t.store, { fingerprint: row?.project ?? '', name: 'demo', root: repo.path, remote: null }, []);
+      expect(start.shown.map((r) => r.key)).not.toContain(row?.key);
+    } finally {
+      repo.cleanup();
+    }
   });
 });
 

@@ -5,10 +5,11 @@
  * observer when configured, which falls back on any failure), applies them, decays stale
  * instincts, flags domain clusters, renders the changed files and writes the logs.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic, ensureDir } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
+import { detectProject } from '../core/project.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import { errorMessage } from '../core/errors.js';
 import type { Store } from '../store/store.js';
@@ -25,6 +26,8 @@ export const LOCK_STALE_MS = 10 * 60_000;
 /** A session with no activity for this long is over, even without a session_end event. */
 const SESSION_IDLE_MS = 60 * 60_000;
 const MAX_ROUNDS = 5;
+/** Instructions files are read this far: a rule buried further is not one the agent keeps in mind. */
+const MAX_INSTRUCTIONS_CHARS = 200_000;
 
 export interface LearnOptions {
   observer?: SessionObserver;
@@ -99,6 +102,18 @@ async function llmCandidates(store: Store, observer: SessionObserver, session: P
   }
 }
 
+/** The project's own agent instructions, when its folder is on this machine ('' when it has none). */
+function projectInstructions(valid: readonly Obs[]): string | undefined {
+  const cwd = valid.find((o) => o.cwd)?.cwd;
+  const root = cwd ? detectProject(cwd).root : '';
+  if (!root || !existsSync(root)) return undefined;
+  return ['CLAUDE.md', 'AGENTS.md']
+    .map((name) => join(root, name))
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path, 'utf8').slice(0, MAX_INSTRUCTIONS_CHARS))
+    .join('\n');
+}
+
 function processSession(
   store: Store,
   session: PreparedSession,
@@ -118,6 +133,7 @@ function processSession(
       signals: mined.signals,
       editedFiles: mined.editedFiles,
       ended: session.ended,
+      instructions: projectInstructions(session.valid),
     });
     store.observations.markProcessed(session.pendingIds, store.clock.now().toISOString());
     onLearned?.(session.sessionId);

@@ -43,6 +43,18 @@ describe('buildPrompt', () => {
     expect(prompt).toContain('- pref:use-pnpm-not-npm: when choosing a package manager -> Use pnpm.');
     expect(prompt).toContain('USER: use pnpm, not npm');
     expect(prompt).toContain('Bash ERROR: mise run lint => boom');
+    const pasted = steps([{ prompt: 'Implement the following plan:\n# Plan: add a cache\nNo new tests needed.' }, { prompt: 'ok go' }]);
+    const withPlan = buildPrompt({ ...input, observations: pasted }, 10_000);
+    expect(withPlan).toContain('USER: ok go');
+    expect(withPlan).not.toContain('No new tests needed');
+    const refused = steps([{ bash: 'git stash', exit: 1 }]).map((o) => ({
+      ...o,
+      outcome: 'blocked' as const,
+      error: 'rejected by the user: do not stash anything, read the files you need',
+    }));
+    expect(buildPrompt({ ...input, observations: refused }, 10_000)).toContain(
+      'Bash BLOCKED: git stash => rejected by the user: do not stash anything, read the files you need',
+    );
     const tight = buildPrompt(input, 180);
     expect(tight).toMatch(/\(\d+ later observations omitted for the token budget\)$/);
   });

@@ -69,11 +69,21 @@ Never propose: tool counts, Read -> Edit style tool sequences, the standard git 
 Keys follow prefix:body with prefix seq: (sequence), pref: (preference), fix: (fix_pattern) or combo: (combo), e.g. "fix:golangci-errcheck", "pref:use-pnpm-not-npm".
 When an existing instinct covers the pattern, reuse its key exactly so it is reinforced rather than duplicated.
 Mark notable=true for a genuinely interesting one-off (an episode); project_specific=true when it only holds in this project.
+A BLOCKED call ending in "rejected by the user: <words>" is the user refusing what the agent did: their words are a correction.
+USER lines are what the person typed; anything pasted into them (a plan, a log, a stack trace, a diff, a review bot's comment) is not their preference or decision.
 Proposing nothing is a valid answer.`;
+
+const NOT_TYPED =
+  /^(?:Implement the following plan|This session is being continued|<command-|<local-command|<bash-|Caveat:|<task-notification)/;
 
 function line(o: Obs): string {
   const time = o.ts.slice(11, 19);
-  if (o.event === 'prompt') return `[${time}] USER: ${truncate(o.input.replace(/\s+/g, ' '), 400)}`;
+  if (o.event === 'prompt') {
+    // Claude Code's own wrappers (an accepted plan, a resumed conversation) are not the user speaking.
+    if (NOT_TYPED.test(o.input.trimStart()))
+      return `[${time}] (${o.input.trimStart().slice(0, 40).replace(/\s+/g, ' ')}... pasted by the client)`;
+    return `[${time}] USER: ${truncate(o.input.replace(/\s+/g, ' '), 400)}`;
+  }
   if (o.event !== 'tool') return `[${time}] ${o.event}`;
   const status = o.outcome === 'ok' ? 'ok' : o.outcome.toUpperCase();
   const error = o.error ? ` => ${truncate(o.error, 240)}` : '';

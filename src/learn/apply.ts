@@ -17,6 +17,9 @@ import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
 import { type Candidate, redactCandidate } from './mine/candidate.js';
 import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
+import { withEndpoints } from './mine/endpoints.js';
+import { withServices } from './mine/services.js';
+import { withStructure } from './mine/structure.js';
 import type { SessionSignal } from './mine/signals.js';
 import { DUPLICATE_THRESHOLD, keySimilarity } from './similarity.js';
 
@@ -106,6 +109,10 @@ function withQuotes(c: Candidate, examples: readonly string[]): Candidate {
   const quotes = [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))].slice(0, 3);
   return quotes.length ? { ...c, action: `${c.action} They said: ${quotes.map((q) => `"${q}"`).join('; ')}.` } : c;
 }
+
+/** An instinct made of what several sessions listed names the items most of them share. */
+const composed = (c: Candidate, examples: readonly string[]): Candidate =>
+  withStructure(withServices(withEndpoints(withQuotes(c, examples), examples), examples), examples);
 
 function sessionsOf(store: Store, key: string): string[] {
   return store.learning.listSightings('pattern', key).map((s) => s.session_id);
@@ -299,7 +306,7 @@ function applyCandidate(
   }
   const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
   if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
-    changes.created.push(createInstinct(store, input, withQuotes(c, meta.examples), key, meta, sessions));
+    changes.created.push(createInstinct(store, input, composed(c, meta.examples), key, meta, sessions));
     return;
   }
   if (held) changes.held.push({ pattern: key, reason: held });

@@ -40,6 +40,13 @@ describe('checkObservation', () => {
     expect(checkObservation(row({ data: '{"exit_code":2}' }), now)).toMatchObject({ ok: true, obs: { outcome: 'error', exitCode: 2 } });
   });
 
+  it('treats a piped command that printed failures as failed: the pipe hid its exit code', () => {
+    const lint = { tool: 'Bash', input: 'mise run lint 2>&1 | tail -20', error: 'a.go:1:2: x is unused (unused)' };
+    expect(checkObservation(row(lint), now)).toMatchObject({ ok: true, obs: { outcome: 'error' } });
+    expect(checkObservation(row({ ...lint, input: 'mise run lint' }), now)).toMatchObject({ ok: true, obs: { outcome: 'ok' } });
+    expect(checkObservation(row({ ...lint, input: 'cat lint.log | tail' }), now)).toMatchObject({ ok: true, obs: { outcome: 'ok' } });
+  });
+
   it.each([
     [{ session_id: '' }, 'missing session_id'],
     [{ tool_use_id: ' ' }, 'missing tool_use_id'],

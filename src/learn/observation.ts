@@ -58,6 +58,13 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** A piped command (`lint | tail`) exits with the pipe's last status; its reported findings say it failed. */
+const pipeHidFailure = (row: ObservationRow): boolean =>
+  row.tool === 'Bash' &&
+  !!row.error &&
+  /[^|]\|(?!\|)/.test(row.input ?? '') &&
+  !/^(?:grep|rg|cat|sed|awk|git (?:log|show|diff))\b/.test(row.input ?? '');
+
 export function checkObservation(row: ObservationRow, now: Date): Checked {
   const fail = (reason: string): Checked => ({ ok: false, reason });
   if (!row.session_id?.trim()) return fail('missing session_id');
@@ -80,7 +87,8 @@ export function checkObservation(row: ObservationRow, now: Date): Checked {
   }
   const exit = data.exit_code;
   const exitCode = typeof exit === 'number' && Number.isInteger(exit) ? exit : undefined;
-  const outcome: Outcome = row.outcome === 'ok' && exitCode !== undefined && exitCode !== 0 ? 'error' : row.outcome;
+  const outcome: Outcome =
+    row.outcome === 'ok' && ((exitCode !== undefined && exitCode !== 0) || pipeHidFailure(row)) ? 'error' : row.outcome;
   return {
     ok: true,
     obs: {

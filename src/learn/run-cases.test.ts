@@ -108,6 +108,25 @@ describe('a build error fixed the same way in three sessions', () => {
   });
 });
 
+describe('a lint rule whose failures a pipe hid', () => {
+  it('is learned from the findings `lint | tail` printed, once three sessions fixed it', async () => {
+    const t = fresh();
+    const planted: Step[] = [
+      {
+        bash: 'mise run lint 2>&1 | tail -20',
+        reported: '[lint] cmd/setup.go:88:2: missing cases in switch of type cli.status: cli.statusNone (exhaustive)',
+      },
+      { edit: 'cmd/setup.go' },
+      { bash: 'mise run lint 2>&1 | tail -5' },
+    ];
+    for (let i = 0; i < 3; i++) session(t, planted, 2 + i);
+    await runLearn(t.store);
+    const fix = t.store.instincts.list().find((r) => r.key === 'fix:golangci-exhaustive');
+    expect(fix).toMatchObject({ category: 'fix_pattern', evidence: 3 });
+    expect(fix?.action).toContain('missing cases in switch of type cli.status');
+  });
+});
+
 describe('what the project already documents', () => {
   it('is learned but marked documented, and never shown at session start', async () => {
     const repo = tempDir();

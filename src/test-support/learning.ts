@@ -9,7 +9,9 @@ import type { NewObservation } from '../store/observations.js';
 import { type Store, openStore, withClock } from '../store/store.js';
 
 export type Step =
-  | { bash: string; error?: string; exit?: number }
+  /** `reported`: what a call that exited 0 still printed as failures (capture keeps it as the error text). */
+  | { bash: string; error?: string; exit?: number; reported?: string }
+  | { call: string; input: string }
   | { edit: string; tool?: 'Edit' | 'Write' | 'MultiEdit' }
   | { read: string }
   | { prompt: string }
@@ -60,9 +62,11 @@ export function steps(list: readonly Step[], options: SessionOptions = {}): Obs[
         tool: 'Bash',
         input: step.bash,
         outcome: failed ? 'error' : 'ok',
-        error: step.error ?? '',
+        error: step.error ?? step.reported ?? '',
         exitCode: step.exit ?? (failed ? 1 : 0),
       });
+    } else if ('call' in step) {
+      out.push({ ...base, event: 'tool', tool: step.call, input: step.input });
     } else if ('edit' in step) {
       out.push({ ...base, event: 'tool', tool: step.tool ?? 'Edit', input: `${cwd}/${step.edit}`, files: [`${cwd}/${step.edit}`] });
     } else if ('read' in step) {

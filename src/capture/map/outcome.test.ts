@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultFacts, summariseError } from './outcome.js';
+import { reportedFindings, resultFacts, summariseError } from './outcome.js';
 
 describe('error summaries', () => {
   it('keeps every finding of a lint run beside its headline, so each rule can be learned', () => {
@@ -32,5 +32,28 @@ describe('error summaries', () => {
       outcome: 'blocked',
       error: 'rejected by the user',
     });
+  });
+});
+
+describe('failures a call that exited 0 still printed', () => {
+  it("keeps lint findings hidden by a pipe and the errors of zsh, from Claude Code's stdout", () => {
+    const stdout = [
+      '[lint:go] cmd/setup.go:888:2: missing cases in switch of type cli.stanzaStatus: cli.stanzaNotFound (exhaustive)',
+      '[lint:go] \tswitch status {',
+      '[lint:go] 1 issues:',
+    ].join('\n');
+    expect(resultFacts({ response: { stdout, stderr: '', interrupted: false } })).toEqual({
+      outcome: 'ok',
+      error: '[lint:go] cmd/setup.go:888:2: missing cases in switch of type cli.stanzaStatus: cli.stanzaNotFound (exhaustive)',
+    });
+    expect(resultFacts({ response: '(eval):1: no matches found: logs/*.log\ndone' })).toMatchObject({
+      outcome: 'ok',
+      error: '(eval):1: no matches found: logs/*.log',
+    });
+  });
+
+  it('does not mistake ordinary output for a failure', () => {
+    expect(reportedFindings('cmd/a.go:12: func main() {\nREADME.md:3:1: see the (docs)x\nok  \tpkg\t0.2s')).toBe('');
+    expect(resultFacts({ response: { stdout: 'Exit code 1 appears in this log', stderr: '' } })).toEqual({ outcome: 'ok', error: '' });
   });
 });

@@ -67,6 +67,22 @@ const FINDING =
 const MAX_FINDINGS = 12;
 const MAX_SUMMARY = 2_000;
 
+/**
+ * Failures a call that exited 0 still reported: a pipe (`mise run lint | tail`) hides the
+ * linter's exit status, and zsh aborts one command of a list ("no matches found") while the
+ * rest runs on. Only lines that cannot be ordinary output count: a linter finding with its
+ * position and rule, a compiler's TypeScript code, a failing Go test, a shell's own error.
+ */
+const REPORTED =
+  /^(?:\[[\w:.-]+\]\s*)?[\w./-]+\.\w+:\d+:\d+:\s.+\([a-z][\w-]*\)$|error TS\d{4}:|^--- FAIL: \w|^\((?:eval)\):\d+: |^zsh:\d*:? |: command not found$/;
+
+export function reportedFindings(text: string): string {
+  if (!text) return '';
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const found = [...new Set(lines.filter((l) => REPORTED.test(l)))].slice(0, MAX_FINDINGS + 1);
+  return found.length ? truncate(found.map((l) => l.replace(/\s+/g, ' ')).join(' | '), MAX_SUMMARY) : '';
+}
+
 /** What the person said when refusing a call (Claude Code appends it after "the user said:"). */
 function rejection(text: string): string {
   const said = /the user said:\s*([\s\S]+)/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
@@ -98,6 +114,12 @@ export function responseText(response: unknown): string {
   return str(r.output) ?? '';
 }
 
+/** Everything a call printed: the text above, or Claude Code's Bash stdout and stderr. */
+function printed(response: unknown): string {
+  const r = asObject(response);
+  return responseText(response) || [str(r.stdout), str(r.stderr)].filter(Boolean).join('\n');
+}
+
 /** The error a response carries: a string, or an object with a message (Gemini). */
 function responseError(response: Record<string, unknown>): string | undefined {
   const error = nonBlank(response.error) ?? nonBlank(asObject(response.error).message);
@@ -117,7 +139,8 @@ export function resultFacts(call: CallResult): ResultFacts {
     (text ? exitCodeFrom(text) : undefined);
   const errorText = responseError(response);
   const failed = call.failed === true || (code !== undefined && code !== 0) || response.interrupted === true || errorText !== undefined;
-  if (!failed) return { outcome: 'ok', error: '', ...(code !== undefined ? { exitCode: code } : {}) };
+  if (!failed)
+    return { outcome: 'ok', error: reportedFindings(redact(printed(call.response))), ...(code !== undefined ? { exitCode: code } : {}) };
   const message =
     call.error ?? errorText ?? nonBlank(response.stderr) ?? nonBlank(text) ?? (response.interrupted === true ? 'interrupted' : 'failed');
   const blocked = isBlockedError(message);

@@ -91,7 +91,8 @@ export function mapToolCall(call: ToolCall): Mapped {
   const facts = resultFacts(call);
   const files = filePaths(kind, input).map((f) => absolutePath(f, call.cwd));
   const s = summarise(kind, call.tool, input, files);
-  if (facts.outcome === 'ok') {
+  // A call that reported failures is kept even when the command itself is usually noise.
+  if (facts.outcome === 'ok' && !facts.error) {
     if (kind === 'bookkeeping' || kind === 'list') return { kind: 'noise', reason: `${call.tool} is bookkeeping` };
     if (kind === 'shell' && isNoiseCommand(s.input)) return { kind: 'noise', reason: `noisy command: ${s.data.base_command as string}` };
   }

@@ -1,9 +1,21 @@
 /** What a miner proposes: a pattern seen in one session, before the quality gate and the tally. */
 import type { Category, Domain } from '../../core/domain.js';
 import { redact, redactDeep } from '../../core/redact.js';
+import type { Obs } from '../observation.js';
 
 type MinerName =
-  'error-fix' | 'recovery' | 'preference' | 'rejection' | 'recipe' | 'co-edit' | 'sequence' | 'combo' | 'project-command' | 'llm';
+  | 'error-fix'
+  | 'recovery'
+  | 'preference'
+  | 'rejection'
+  | 'recipe'
+  | 'api'
+  | 'service'
+  | 'co-edit'
+  | 'sequence'
+  | 'combo'
+  | 'project-command'
+  | 'llm';
 
 export interface Candidate {
   /** Pattern key (prefix:body). */
@@ -48,6 +60,14 @@ export function uniqueByKey(candidates: readonly Candidate[]): Candidate[] {
   return [...seen.values()];
 }
 
+/** Where a candidate was seen: the observation's project and session, and when. */
+export const seenIn = (o: Obs): Pick<Candidate, 'project' | 'projectName' | 'sessionId' | 'ts'> => ({
+  project: o.project,
+  projectName: o.projectName,
+  sessionId: o.sessionId,
+  ts: o.ts,
+});
+
 export const backtick = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
 /**
@@ -64,4 +84,18 @@ export function redactCandidate(c: Candidate): Candidate {
     evidence: c.evidence.map(redact),
     ...(c.facts ? { facts: redactDeep(c.facts) } : {}),
   };
+}
+
+/**
+ * Items listed in the examples of an instinct's sightings (each an evidence line of items
+ * joined by "; ", dated by the apply step), most sessions first: what the instinct's text
+ * names when it is created from every session that backs it.
+ */
+export function tallyExamples(examples: readonly string[]): [string, number][] {
+  const tally = new Map<string, number>();
+  for (const e of examples) {
+    const items = new Set(e.replace(/^\d{4}-\d\d-\d\d: /, '').split('; '));
+    for (const item of items) if (item) tally.set(item, (tally.get(item) ?? 0) + 1);
+  }
+  return [...tally].sort((a, b) => b[1] - a[1]);
 }

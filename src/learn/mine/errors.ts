@@ -12,6 +12,8 @@ export interface ErrorSignature {
   /** One representative message, for the instinct's text. */
   headline: string;
   generic: boolean;
+  /** What to do before it happens, when the class has one answer whatever the command (a shell's quirk). */
+  remedy?: { when: string; action: string };
 }
 
 /** Messages from Claude Code's own tool guard, not from the user's tools. */
@@ -140,7 +142,14 @@ export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
       continue;
     }
     if (/no matches found:/.test(line)) {
-      add(sig('zsh-no-matches', 'zsh "no matches found" (an unquoted glob, or a URL with ? or *)', line, false));
+      add({
+        ...sig('zsh-no-matches', 'zsh "no matches found" (an unquoted glob, or a URL with ? or *)', line, false),
+        remedy: {
+          when: 'when a shell command uses a glob or a URL with `?`',
+          action:
+            "The Bash tool runs zsh here, which aborts the whole command when a glob matches nothing: quote URLs that contain `?` or `*` (`gh api 'repos/OWNER/REPO/issues?per_page=100'`) and guard globs that may match nothing (`find DIR -name '*.log'`, or `setopt nullglob` first).",
+        },
+      });
       continue;
     }
     if (/build constraints exclude all Go files/.test(line)) {

@@ -8,7 +8,7 @@
 import type { Domain } from '../../core/domain.js';
 import { slugify, truncate } from '../../core/text.js';
 import { type Obs, isBash, isEdit, relativeToCwd } from '../observation.js';
-import { type Candidate, backtick } from './candidate.js';
+import { type Candidate, backtick, seenIn } from './candidate.js';
 import { isGitFlow, isNoise, isValidation, meaningfulSegments, purposeOf, signatureSlug, splitCommand } from './commands.js';
 import { type ErrorSignature, errorSignatures, isToolGuardError, normaliseMessage } from './errors.js';
 
@@ -62,10 +62,6 @@ function editedFiles(between: readonly Obs[]): string[] {
 const listFiles = (files: readonly string[]): string =>
   files.length <= 3 ? files.map(backtick).join(', ') : `${files.slice(0, 3).map(backtick).join(', ')} and ${files.length - 3} more`;
 
-function base(o: Obs): Pick<Candidate, 'project' | 'projectName' | 'sessionId' | 'ts'> {
-  return { project: o.project, projectName: o.projectName, sessionId: o.sessionId, ts: o.ts };
-}
-
 const isLintFinding = (sig: ErrorSignature): boolean => sig.id.startsWith('golangci-') || sig.id.startsWith('eslint-');
 
 function fixCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSignature, files: string[], commands: string[]): Candidate {
@@ -77,7 +73,7 @@ function fixCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSigna
   // A lint rule is worth knowing before writing the code; other failures, when they happen.
   const lint = isLintFinding(sig);
   return {
-    ...base(passed),
+    ...seenIn(passed),
     key: `fix:${sig.id}`,
     category: 'fix_pattern',
     domain,
@@ -107,7 +103,7 @@ function sameWayCandidate(passed: Obs, command: string, sig: ErrorSignature, fil
   const message = normaliseMessage(sig.headline);
   const where = passed.projectName || 'this project';
   return {
-    ...base(passed),
+    ...seenIn(passed),
     key: `fix:${sig.id}-${slugify(`${message} ${files.join(' ')}`).slice(0, 80)}`,
     category: 'fix_pattern',
     domain: domainFor(sig),
@@ -127,7 +123,7 @@ function sameWayCandidate(passed: Obs, command: string, sig: ErrorSignature, fil
 
 function flakyCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSignature): Candidate {
   return {
-    ...base(passed),
+    ...seenIn(passed),
     key: `fix:flaky-${signatureSlug(command)}-${sig.id}`,
     category: 'fix_pattern',
     domain: 'testing',
@@ -147,7 +143,7 @@ function flakyCandidate(failed: Obs, passed: Obs, command: string, sig: ErrorSig
 function recoveryCandidate(failed: Obs, next: Obs, from: string, to: string, sig: ErrorSignature | undefined): Candidate {
   const why = sig ? ` with ${sig.label}` : '';
   return {
-    ...base(next),
+    ...seenIn(next),
     key: `fix:${signatureSlug(from)}-to-${signatureSlug(to)}`,
     category: 'fix_pattern',
     domain: 'tooling',

@@ -6,7 +6,7 @@
  */
 import { slugify } from '../../core/text.js';
 import { type Obs, isBash } from '../observation.js';
-import { type Candidate, backtick } from './candidate.js';
+import { type Candidate, backtick, seenIn } from './candidate.js';
 import {
   type Purpose,
   isEcosystemDefault,
@@ -41,10 +41,6 @@ interface Step {
   call: number;
 }
 
-function base(o: Obs): Pick<Candidate, 'project' | 'projectName' | 'sessionId' | 'ts'> {
-  return { project: o.project, projectName: o.projectName, sessionId: o.sessionId, ts: o.ts };
-}
-
 const projectLabel = (o: Obs): string => o.projectName || 'this project';
 
 function steps(observations: readonly Obs[]): Step[] {
@@ -66,7 +62,7 @@ export function mineSequences(observations: readonly Obs[]): Candidate[] {
     if (b.obs.at - a.obs.at > SEQUENCE_WINDOW_MS) continue;
     const where = projectLabel(b.obs);
     out.push({
-      ...base(b.obs),
+      ...seenIn(b.obs),
       key: `seq:${signatureSlug(a.signature)}->${signatureSlug(b.signature)}`,
       category: 'sequence',
       domain: 'tooling',
@@ -102,7 +98,7 @@ export function mineCombos(observations: readonly Obs[]): Candidate[] {
     const where = projectLabel(o);
     const purposes = used.map(purposeOf).filter((p): p is Purpose => p !== undefined);
     out.push({
-      ...base(o),
+      ...seenIn(o),
       key: `combo:${used.map(signatureSlug).join('+')}`,
       category: 'combo',
       domain: 'tooling',
@@ -143,7 +139,7 @@ export function mineProjectCommands(observations: readonly Obs[]): Candidate[] {
       const where = projectLabel(o);
       const variant = taskVariant(signature);
       out.push({
-        ...base(o),
+        ...seenIn(o),
         key: `pref:${slugify(where, 40)}/${purpose}=${signatureSlug(signature)}`,
         category: 'preference',
         domain: purpose === 'test' ? 'testing' : 'tooling',

@@ -1,11 +1,16 @@
 /** Every deterministic miner over one session's observations: always on, no LLM needed. */
 import type { Obs } from '../observation.js';
 import { type Candidate, uniqueByKey } from './candidate.js';
+import { mineBranchUpdates } from './branches.js';
 import { editedProjectFiles, mineCoedits } from './coedits.js';
+import { mineEndpoints } from './endpoints.js';
 import { mineFixes } from './fixes.js';
 import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
 import { mineRecipes } from './recipes.js';
+import { mineQuirks } from './quirks.js';
 import { mineRejections } from './rejections.js';
+import { mineServices } from './services.js';
+import { mineDocsInStep, mineParallels } from './structure.js';
 import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
 
 interface SessionMining {
@@ -20,11 +25,17 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
   const projectName = ordered.find((o) => o.projectName)?.projectName ?? '';
   const signals = sessionSignals(ordered);
   const candidates = uniqueByKey([
+    ...mineQuirks(ordered),
     ...mineFixes(ordered),
     ...signals.map((s) => signalCandidate(s, projectName)),
     ...mineRejections(ordered),
     ...mineRecipes(ordered),
+    ...mineEndpoints(ordered),
+    ...mineServices(ordered),
+    ...mineBranchUpdates(ordered),
     ...mineCoedits(ordered),
+    ...mineParallels(ordered),
+    ...mineDocsInStep(ordered),
     ...mineSequences(ordered),
     ...mineCombos(ordered),
     ...mineProjectCommands(ordered),

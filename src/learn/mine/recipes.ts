@@ -8,7 +8,7 @@
 import { shellWords } from '../../core/shell.js';
 import { slugify, truncate } from '../../core/text.js';
 import { type Obs, isBash } from '../observation.js';
-import { type Candidate, backtick } from './candidate.js';
+import { type Candidate, backtick, seenIn } from './candidate.js';
 import { isEcosystemDefault, splitCommand } from './commands.js';
 
 /** Flags that select, repeat or print, never what makes the command work in this project. */
@@ -66,10 +66,7 @@ export function mineRecipes(observations: readonly Obs[]): Candidate[] {
         miner: 'recipe',
         notable: false,
         tags: ['tooling', 'recipe'],
-        project: o.project,
-        projectName: o.projectName,
-        sessionId: o.sessionId,
-        ts: o.ts,
+        ...seenIn(o),
         facts: { recipe: recipe.shape, command: recipe.shape },
       });
     }

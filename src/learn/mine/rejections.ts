@@ -7,7 +7,7 @@
  */
 import { slugify, truncate } from '../../core/text.js';
 import { type Obs, isBash } from '../observation.js';
-import { type Candidate, backtick } from './candidate.js';
+import { type Candidate, backtick, seenIn } from './candidate.js';
 import { isNoise, splitCommand } from './commands.js';
 
 const REJECTED = /^rejected by the user(?::\s*(.*))?$/s;
@@ -87,10 +87,7 @@ export function mineRejections(observations: readonly Obs[]): Candidate[] {
         miner: 'rejection',
         notable: true,
         tags: ['rejection'],
-        project: o.project,
-        projectName: o.projectName,
-        sessionId: o.sessionId,
-        ts: o.ts,
+        ...seenIn(o),
         facts: { refused: kind.slug, reason },
       });
     }

@@ -18,6 +18,7 @@ import { observe } from './instincts.js';
 import { type Candidate, redactCandidate } from './mine/candidate.js';
 import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
 import { withEndpoints } from './mine/endpoints.js';
+import { withRequests } from './mine/requests.js';
 import { withServices } from './mine/services.js';
 import { withStructure } from './mine/structure.js';
 import type { SessionSignal } from './mine/signals.js';
@@ -112,7 +113,7 @@ function withQuotes(c: Candidate, examples: readonly string[]): Candidate {
 
 /** An instinct made of what several sessions listed names the items most of them share. */
 const composed = (c: Candidate, examples: readonly string[]): Candidate =>
-  withStructure(withServices(withEndpoints(withQuotes(c, examples), examples), examples), examples);
+  withRequests(withStructure(withServices(withEndpoints(withQuotes(c, examples), examples), examples), examples), examples);
 
 function sessionsOf(store: Store, key: string): string[] {
   return store.learning.listSightings('pattern', key).map((s) => s.session_id);

@@ -23,7 +23,7 @@ const CORE_TOOL_WORDS = [...CORE_TOOLS].map((t) => t.toLowerCase());
 const GENERIC_ADVICE =
   /^(?:always\s+)?(?:(?:run|write|add|update)\s+(?:the\s+|some\s+|more\s+)?tests?\b|read (?:the )?files? (?:first|before)|check (?:the )?(?:git )?status|commit (?:your |the )?changes|make sure (?:it|everything) works|be careful|double[- ]check|follow best practices|keep (?:the )?code clean|write clean code)/i;
 const ACTION_VERB =
-  /\b(use|run|rerun|call|quote|guard|edit|update|add|remove|avoid|never|always|prefer|keep|fix|set|pass|wrap|check|extract|rename|move|put|return|handle|write|read|ask|apply|do not|don't|install|export|import|declare|replace|split|merge|create|delete|skip|utilise|lance|évite|garde|ajoute)\b/i;
+  /\b(use|run|rerun|call|quote|guard|offer|edit|update|add|remove|avoid|never|always|prefer|keep|fix|set|pass|wrap|check|extract|rename|move|put|return|handle|write|read|ask|apply|do not|don't|install|export|import|declare|replace|split|merge|create|delete|skip|utilise|lance|évite|garde|ajoute)\b/i;
 
 /** Keys of learned instincts: a chain made of them restates two instincts in internal words. */
 const INSTINCT_KEY = /^(?:seq|pref|fix|combo):/;
@@ -91,6 +91,7 @@ export const GATE_RULES: readonly { name: string; rule: Rule }[] = [
         return 'a stock toolchain command, not project knowledge';
       if (c.facts?.generic === true) return 'generic failure (compile error, failing test): fixing it is the obvious next step';
       if (GENERIC_ADVICE.test(c.action)) return 'generic advice a fresh session already follows';
+      if (c.miner === 'request' && GENERIC_ADVICE.test(c.subjects[0] ?? '')) return 'a request any session expects (add tests, commit)';
       return undefined;
     },
   },

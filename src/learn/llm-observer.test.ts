@@ -5,7 +5,7 @@ import { BudgetExceededError, TokenBudget } from '../llm/budget.js';
 import { aiSdkProvider } from '../llm/provider.js';
 import { type TempStore, stepRows, steps, tempStores } from '../test-support/learning.js';
 import { observe } from './instincts.js';
-import { OBSERVER_SYSTEM, answerToCandidates, buildPrompt, createLlmObserver } from './llm-observer.js';
+import { observerSystem, answerToCandidates, buildPrompt, createLlmObserver } from './llm-observer.js';
 import { runLearn } from './run.js';
 
 const fresh = tempStores('2026-03-05T12:00:00Z');
@@ -47,6 +47,10 @@ describe('buildPrompt', () => {
     const withPlan = buildPrompt({ ...input, observations: pasted }, 10_000);
     expect(withPlan).toContain('USER: ok go');
     expect(withPlan).not.toContain('No new tests needed');
+    const review = steps([{ prompt: 'evaluate this feedback:\n\nStale field\n\nLow Severity\n\nNever copy the struct by hand.' }]);
+    const withReview = buildPrompt({ ...input, observations: review }, 10_000);
+    expect(withReview).toContain('USER: evaluate this feedback: (+ pasted material');
+    expect(withReview).not.toContain('Never copy the struct');
     const refused = steps([{ bash: 'git stash', exit: 1 }]).map((o) => ({
       ...o,
       outcome: 'blocked' as const,
@@ -133,6 +137,6 @@ describe('the token budget is never exceeded', () => {
     };
     expect(row.ok).toBe(0);
     expect(row.output_tokens).toBe(400);
-    expect(row.input_tokens).toBeGreaterThan(OBSERVER_SYSTEM.length / 2);
+    expect(row.input_tokens).toBeGreaterThan(observerSystem().length / 2);
   });
 });

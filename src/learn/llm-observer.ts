@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { loadConfig } from '../core/config.js';
 import { CATEGORIES, DOMAINS, type Domain, parseKey } from '../core/domain.js';
 import { errorMessage } from '../core/errors.js';
+import { readPrompt } from '../core/prompts.js';
+import { authoredText, isClientText } from '../text/authored.js';
 import { truncate } from '../core/text.js';
 import { BYTES_PER_TOKEN_ESTIMATE, BudgetExceededError, TokenBudget, estimateTokens, generateWithinBudget } from '../llm/budget.js';
 import { type LlmConfig, loadLlmConfig } from '../llm/config.js';
@@ -61,28 +63,17 @@ type ObserverAnswer = z.infer<typeof observerOutputSchema>;
 const MIN_INPUT_TOKENS = 600;
 const MAX_INSTINCTS_IN_PROMPT = 40;
 
-export const OBSERVER_SYSTEM = `You are the observer of Homunculus, a memory that learns from how a developer works with an AI coding agent.
-From one session's observations, propose patterns that would change what a fresh session does.
-Keep only what is actionable, non-obvious and specific (it names a tool, file, command or error):
-error recovery, project-specific knowledge, user corrections and preferences, hard-won debugging, domain-specific command sequences.
-Never propose: tool counts, Read -> Edit style tool sequences, the standard git flow, generic validation ("run the tests"), or advice any agent already follows.
-Keys follow prefix:body with prefix seq: (sequence), pref: (preference), fix: (fix_pattern) or combo: (combo), e.g. "fix:golangci-errcheck", "pref:use-pnpm-not-npm".
-When an existing instinct covers the pattern, reuse its key exactly so it is reinforced rather than duplicated.
-Mark notable=true for a genuinely interesting one-off (an episode); project_specific=true when it only holds in this project.
-A BLOCKED call ending in "rejected by the user: <words>" is the user refusing what the agent did: their words are a correction.
-USER lines are what the person typed; anything pasted into them (a plan, a log, a stack trace, a diff, a review bot's comment) is not their preference or decision.
-Proposing nothing is a valid answer.`;
-
-const NOT_TYPED =
-  /^(?:Implement the following plan|This session is being continued|<command-|<local-command|<bash-|Caveat:|<task-notification)/;
+/** The observer's instructions, kept in prompts/observer-system.md. */
+export const observerSystem = (): string => readPrompt('observer-system');
 
 function line(o: Obs): string {
   const time = o.ts.slice(11, 19);
   if (o.event === 'prompt') {
     // Claude Code's own wrappers (an accepted plan, a resumed conversation) are not the user speaking.
-    if (NOT_TYPED.test(o.input.trimStart()))
-      return `[${time}] (${o.input.trimStart().slice(0, 40).replace(/\s+/g, ' ')}... pasted by the client)`;
-    return `[${time}] USER: ${truncate(o.input.replace(/\s+/g, ' '), 400)}`;
+    if (isClientText(o.input)) return `[${time}] (${o.input.trimStart().slice(0, 40).replace(/\s+/g, ' ')}... pasted by the client)`;
+    const own = authoredText(o.input);
+    const pasted = own.length < o.input.trim().length ? ' (+ pasted material: a log, code, a review comment; not their words)' : '';
+    return `[${time}] USER: ${truncate(own.replace(/\s+/g, ' '), 400)}${pasted}`;
   }
   if (o.event !== 'tool') return `[${time}] ${o.event}`;
   const status = o.outcome === 'ok' ? 'ok' : o.outcome.toUpperCase();
@@ -159,11 +150,11 @@ export function createLlmObserver(
   return {
     name: `${provider.name}:${provider.model}`,
     async extract(input) {
-      const available = budget.remaining() - config.maxOutputTokens - estimateTokens(OBSERVER_SYSTEM);
+      const available = budget.remaining() - config.maxOutputTokens - estimateTokens(observerSystem());
       if (available < MIN_INPUT_TOKENS) throw new BudgetExceededError(`LLM token budget exhausted (${budget.remaining()} tokens left).`);
       const prompt = buildPrompt(input, available);
       const result = await generateWithinBudget(provider, budget, 'observer', {
-        system: OBSERVER_SYSTEM,
+        system: observerSystem(),
         prompt,
         schema: observerOutputSchema,
         maxOutputTokens: config.maxOutputTokens,

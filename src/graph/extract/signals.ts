@@ -4,8 +4,10 @@
  * preferences ("always", "never", "I prefer", "toujours", "jamais", "je préfère"),
  * principles (SSOT, DRY, KISS, YAGNI, TDD, library-first), corrections ("no, ...",
  * "I told you", "arrête", "je t'ai dit") and decisions ("let's go with", "on part sur").
- * Code blocks, quotes, headings and tables are skipped; at most 10 signals per session.
+ * Only what the user wrote is read (pasted material and client text are not); at most 10
+ * signals per session.
  */
+import { authoredSentences } from '../../text/authored.js';
 
 type SignalType = 'explicit' | 'principle' | 'correction' | 'decision';
 
@@ -22,7 +24,7 @@ export interface Signal {
 }
 
 export const MAX_SIGNALS_PER_SESSION = 10;
-/** Long prompts are mostly pasted material; only their head is read. */
+/** Only the head of a long prompt is read. */
 const SIGNAL_SCAN_CHARS = 1500;
 /** A principle is named in a short sentence ("We follow SSOT here"), not in a long explanation. */
 const MAX_PRINCIPLE_SENTENCE = 160;
@@ -58,23 +60,8 @@ export function normalizeSignal(text: string): string {
     .trim();
 }
 
-/** Text the agent wrote back into the prompt (a continued session's summary, command output): not the user speaking. */
-const NOT_THE_USER = /^\s*(this session is being continued|caveat:|<command-|<local-command|\[request interrupted)/i;
-
-/** Sentences outside code, quotes, headings and tables. */
-function proseSentences(text: string): string[] {
-  if (NOT_THE_USER.test(text)) return [];
-  const prose = text
-    .slice(0, SIGNAL_SCAN_CHARS)
-    .replace(/```[\s\S]*?(```|$)/g, '\n')
-    .split(/\r?\n/)
-    .filter((line) => !/^\s*(#|>|\||<)/.test(line))
-    .join('\n');
-  return prose
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.replace(/^\s*([-*•]|\d+[.)])\s+/, '').trim())
-    .filter((s) => s.length >= 8 && s.length <= 300);
-}
+/** The user's own sentences, from the head of the prompt. */
+const proseSentences = (text: string): string[] => authoredSentences(text.slice(0, SIGNAL_SCAN_CHARS), { min: 8 });
 
 function decisionObject(sentence: string): string | undefined {
   const m =

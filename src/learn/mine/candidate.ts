@@ -6,6 +6,7 @@ import type { Obs } from '../observation.js';
 type MinerName =
   | 'error-fix'
   | 'recovery'
+  | 'request'
   | 'preference'
   | 'rejection'
   | 'recipe'

@@ -9,6 +9,7 @@ import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
 import { mineRecipes } from './recipes.js';
 import { mineQuirks } from './quirks.js';
 import { mineRejections } from './rejections.js';
+import { mineRequests } from './requests.js';
 import { mineServices } from './services.js';
 import { mineDocsInStep, mineParallels } from './structure.js';
 import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
@@ -29,6 +30,7 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
     ...mineFixes(ordered),
     ...signals.map((s) => signalCandidate(s, projectName)),
     ...mineRejections(ordered),
+    ...mineRequests(ordered),
     ...mineRecipes(ordered),
     ...mineEndpoints(ordered),
     ...mineServices(ordered),

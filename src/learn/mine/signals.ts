@@ -2,11 +2,12 @@
  * The signal tracker: user preferences and corrections read from prompts, in English
  * and French. Code blocks are skipped; each signal is normalised (lower case, collapsed
  * spaces, neutral prefixes removed, negatives kept), deduplicated per session, at most 10
- * per session. Long pasted prompts (plans, review dumps) are not read: a preference is said,
+ * per session. Only what the user wrote is read (text/authored.ts): a preference is said,
  * not pasted.
  */
 import { slugify, truncate } from '../../core/text.js';
 import { COURTESY, CONTRACTIONS, ENGLISH, FRENCH, INSTRUCTION_WORDS, stopSet } from '../../text/stopwords.js';
+import { authoredSentences } from '../../text/authored.js';
 import { codeTokens } from '../../text/words.js';
 import type { Obs } from '../observation.js';
 import { type Candidate, backtick } from './candidate.js';
@@ -117,17 +118,15 @@ function normalise(shape: SignalShape): string {
   }
 }
 
-function sentences(text: string): string[] {
-  return text
-    .replace(/```[\s\S]*?(?:```|$)/g, '\n')
-    .split(/\n+|(?<=[.!?])\s+/)
-    .map((s) => s.trim().toLowerCase().replace(/\s+/g, ' '))
-    .filter((s) => s.length >= 4 && s.length <= 300 && !/^(?:[-*>#|]|\d+[.)])/.test(s));
+/** The user's own sentences, lower-cased; none when what they wrote is too long to be a preference. */
+function sentences(prompt: string): string[] {
+  const own = authoredSentences(prompt, { lists: false });
+  if (own.join(' ').length > MAX_PROMPT_CHARS) return [];
+  return own.map((s) => s.toLowerCase());
 }
 
 /** The signals of one prompt, in order. */
 export function extractSignals(prompt: string): Signal[] {
-  if (prompt.length > MAX_PROMPT_CHARS) return [];
   const out: Signal[] = [];
   for (const raw of sentences(prompt)) {
     let s = raw.replace(FILLER, '');

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { steps } from '../../test-support/learning.js';
+import { qualityGate } from '../gate.js';
+import { mineRequests, requestOf, withRequests } from './requests.js';
+
+describe('recurring requests', () => {
+  it('reads the verb and the object of a request in other words, and nothing from questions or statements', () => {
+    expect(requestOf('can you review the changes in the local branch?')).toEqual({
+      verb: 'review',
+      object: 'chang',
+      objectWord: 'changes',
+    });
+    expect(requestOf('ok, can you look at the changes in this branch')).toMatchObject({ verb: 'review', object: 'chang' });
+    expect(requestOf("let's update the docs for this")).toMatchObject({ verb: 'update', objectWord: 'docs' });
+    expect(requestOf('The changes in this branch look fine')).toBeUndefined();
+    expect(requestOf('what does this function do?')).toBeUndefined();
+    expect(requestOf('can you review it')).toBeUndefined();
+  });
+
+  it('reads only what the user wrote: a request inside a pasted review comment is not theirs', () => {
+    const prompt = 'I got this feedback:\n\nMissing field\n\nMedium Severity\n\nPlease update the converter to copy every field.';
+    expect(mineRequests(steps([{ prompt }]))).toEqual([]);
+    const [found] = mineRequests(steps([{ prompt: 'can you review the changes in this branch?' }, { prompt: 'review the changes again' }]));
+    expect(found).toMatchObject({
+      key: 'pref:demo/request=review-chang',
+      evidence: ['asked: "can you review the changes in this branch?"'],
+    });
+  });
+
+  it('quotes the users of every session that backs it, and leaves requests every session expects to the gate', () => {
+    const [found] = mineRequests(steps([{ prompt: 'can you review the changes in this branch?' }]));
+    const composed = withRequests(found!, [
+      '2026-02-01: asked: "review the changes please"',
+      '2026-02-02: asked: "look at the changes in this branch"',
+    ]);
+    expect(composed.action).toBe(
+      'Offer to review the changes before being asked: users here ask for it again and again ("review the changes please"; "look at the changes in this branch").',
+    );
+    expect(qualityGate(composed)).toEqual({ pass: true, reasons: [] });
+    const [tests] = mineRequests(steps([{ prompt: 'could we add tests for that method now?' }]));
+    expect(qualityGate(tests!).reasons).toContain('a request any session expects (add tests, commit)');
+  });
+});

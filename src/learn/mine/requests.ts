@@ -1,0 +1,93 @@
+/**
+ * Requests users make again and again ("can you review the changes in this branch?", "could
+ * we add tests for that?"), read from what they wrote (never from what they pasted). A
+ * request is a sentence that opens with a request lead-in or an imperative verb; it is keyed
+ * by its verb and the first word of its object, so the same ask in other words adds up
+ * across sessions. Seen in 3 sessions, it is an instinct: offer it before being asked.
+ * Pure functions, no I/O.
+ */
+import { slugify, truncate } from '../../core/text.js';
+import { stem } from '../../text/stem.js';
+import { COURTESY, ENGLISH, PROMPT_FILLER, VAGUE, stopSet } from '../../text/stopwords.js';
+import { authoredSentences } from '../../text/authored.js';
+import type { Obs } from '../observation.js';
+import { type Candidate, seenIn } from './candidate.js';
+
+/** What opens a request before its verb: courtesy, "can you", "let's", "we need to". */
+const LEAD =
+  /^(?:(?:ok(?:ay)?|so|and|also|then|now|great|perfect|thanks|yes|yeah|hmm+|cool|nice|first)[,!.]?\s+)*(?:(?:can|could|would|will) (?:you|we)(?: please| now| also| quickly| then)?|let'?s|let us|please|we (?:need|should|want) to|i(?:'d| would) like (?:you )?to)?\s*([a-z]+)\b(.*)$/i;
+/** Verbs of the requests worth learning: work on the code or its review, not conversation. */
+const VERBS = new Set(
+  'review evaluate assess check update add write document fix remove delete rename merge rebase explain compare create refactor move verify validate investigate address respond reply improve simplify split extract'.split(
+    ' ',
+  ),
+);
+/** "Look at the changes" is a review. */
+const SYNONYMS: Readonly<Record<string, string>> = { look: 'review' };
+const NOT_OBJECT = stopSet(ENGLISH, COURTESY, PROMPT_FILLER, VAGUE);
+
+export interface Request {
+  verb: string;
+  /** Stem of the first content word after the verb: the request's object. */
+  object: string;
+  /** The object as written, for the instinct's text. */
+  objectWord: string;
+}
+
+/** The request a sentence makes, or undefined when it is not one. */
+export function requestOf(sentence: string): Request | undefined {
+  const m = LEAD.exec(sentence.trim());
+  if (!m) return undefined;
+  const said = (m[1] as string).toLowerCase();
+  const verb = SYNONYMS[said] ?? said;
+  if (!VERBS.has(verb)) return undefined;
+  const objectWord = (m[2] as string)
+    .toLowerCase()
+    .match(/[a-z][a-z'-]*/g)
+    ?.find((w) => w.length > 2 && !NOT_OBJECT.has(w) && !w.includes("'"));
+  return objectWord ? { verb, object: stem(objectWord), objectWord } : undefined;
+}
+
+const actionFor = (r: Pick<Request, 'verb' | 'objectWord'>, quotes: readonly string[]): string =>
+  `Offer to ${r.verb} the ${r.objectWord} before being asked: users here ask for it again and again (${quotes.map((q) => `"${q}"`).join('; ')}).`;
+
+/** One candidate per request the session's user made (the first sentence that made it). */
+export function mineRequests(observations: readonly Obs[]): Candidate[] {
+  const out = new Map<string, Candidate>();
+  for (const o of observations) {
+    if (o.event !== 'prompt') continue;
+    for (const sentence of authoredSentences(o.input, { lists: false, min: 8, max: 200 })) {
+      const r = requestOf(sentence);
+      if (!r) continue;
+      const where = o.projectName || 'this project';
+      const key = `pref:${slugify(where)}/request=${r.verb}-${r.object}`;
+      if (out.has(key)) continue;
+      const quote = truncate(sentence, 120);
+      out.set(key, {
+        ...seenIn(o),
+        key,
+        category: 'preference',
+        domain: 'general',
+        title: `${where}: users ask to ${r.verb} the ${r.objectWord}`,
+        trigger: `when a change in ${where} is ready for the user`,
+        action: actionFor(r, [quote]),
+        explain: `The user asked: "${quote}"`,
+        evidence: [`asked: "${quote}"`],
+        subjects: [`${r.verb} ${r.objectWord}`],
+        miner: 'request',
+        notable: false,
+        tags: ['request'],
+        facts: { verb: r.verb, objectWord: r.objectWord },
+      });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The instinct's action from every session that backs it, in the users' words. */
+export function withRequests(c: Candidate, examples: readonly string[]): Candidate {
+  const { verb, objectWord } = c.facts ?? {};
+  if (c.miner !== 'request' || typeof verb !== 'string' || typeof objectWord !== 'string') return c;
+  const quotes = [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))];
+  return { ...c, action: actionFor({ verb, objectWord }, quotes.slice(0, 3)) };
+}

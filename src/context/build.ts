@@ -15,7 +15,10 @@ import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { oneLine } from './format.js';
 import { formatFacts } from './graph-format.js';
 import type { Category, GeneratedQuery } from './queries.js';
+import { requiredMatches } from './prompt.js';
 import { type RetrievedFact, agenticRetrieve } from './retrieve.js';
+import { matchedTerms } from '../text/stem.js';
+import { promptTerms } from '../text/terms.js';
 import { formatThread, lastSession } from './thread.js';
 import type { TimeReference } from './time-reference.js';
 
@@ -34,6 +37,12 @@ export interface PromptContextOptions {
   at?: string;
   /** Record injected facts as accessed (default true). */
   recordAccess?: boolean;
+  /**
+   * The prompt hook's rules: silence beats noise. Only facts of the learning, experience and
+   * actor kinds (decisions, preferences, fixes) that share enough of the prompt's terms; no
+   * last-session thread (session start has it) and no related projects.
+   */
+  strict?: boolean;
 }
 
 export interface ContextChunk {
@@ -91,6 +100,16 @@ function graphChunks(retrieved: readonly RetrievedFact[], budget: number, scale:
   return out;
 }
 
+/** Kinds of facts worth a line beside a prompt: what was decided, preferred, learned or fixed. */
+const PROMPT_KINDS = new Set(['learning', 'experience', 'actor']);
+
+/** A fact of a kind worth a line that shares enough of the prompt's terms (the instincts' bar). */
+export function worthInterrupting(r: RetrievedFact, prompt: string): boolean {
+  if (!PROMPT_KINDS.has(r.fact.category) || r.fact.relation === 'works_on' || r.fact.relation === 'blocked_by') return false;
+  const terms = promptTerms(prompt);
+  return matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`) >= requiredMatches(terms.length);
+}
+
 export async function buildPromptContext(store: Store, options: PromptContextOptions): Promise<PromptContext> {
   const used = options.contextUsedPct ?? 0;
   const level = levelFor(used);
@@ -117,9 +136,11 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
     result.task = retrieval.task;
     result.queries = retrieval.queries;
     if (retrieval.time) result.time = retrieval.time;
-    result.chunks = graphChunks(retrieval.facts, budget, level.scale);
+    const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, options.prompt)) : retrieval.facts;
+    result.chunks = graphChunks(facts, budget, level.scale);
     result.facts = result.chunks.flatMap((c) => c.facts);
-    if (options.project && (level.level === 'full' || level.level === 'reduced')) result.related = relatedProjects(store, options.project);
+    if (!options.strict && options.project && (level.level === 'full' || level.level === 'reduced'))
+      result.related = relatedProjects(store, options.project);
   }
 
   let graph = '';
@@ -137,7 +158,7 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   }
   // The thread takes what its level allows, within what the whole injection may hold.
   const threadRoom = Math.min(level.thread, MAX_INJECTION_CHARS - FENCE_OVERHEAD - graph.length - related.length - 40);
-  const last = options.project && threadRoom > 0 ? lastSession(store, options.project, options.sessionId) : undefined;
+  const last = !options.strict && options.project && threadRoom > 0 ? lastSession(store, options.project, options.sessionId) : undefined;
   if (last) result.thread = formatThread(last, threadRoom);
   const parts = [result.thread ? `## Last session\n${result.thread}` : '', graph, related].filter(Boolean);
   result.body = parts.join('\n\n');

@@ -61,7 +61,7 @@ describe('session start', () => {
     observe(store, { pattern: 'pref:webapp-rust', trigger: 'in webapp prefer cargo nextest for rust tests' });
     const text = sessionStartContext(store, { project, stack: ['rust', 'cargo'] });
     expect(text.length).toBeLessThan(10_000);
-    expect(text).toContain('in webapp prefer cargo nextest');
+    expect(text).toContain('In webapp prefer cargo nextest');
     expect(text).toMatch(/15 of 1001 instincts shown, ranked for webapp/);
   });
 

@@ -8,10 +8,10 @@ import type { Store } from '../store/store.js';
 /** How much of a prompt retrieval reads (the stored prompt is cut to the same length). */
 const PROMPT_QUERY_CHARS = 4_000;
 
-/** Session start: convictions and the instincts ranked for the project and its stack. */
-export async function startInjection(store: Store, project: ProjectInfo): Promise<string> {
+/** Session start: convictions, the instincts ranked for the project and its stack, and the last session. */
+export async function startInjection(store: Store, project: ProjectInfo, sessionId?: string): Promise<string> {
   const [{ sessionStartContext }, { detectStack }] = await Promise.all([import('./session-start.js'), import('../core/stack.js')]);
-  return sessionStartContext(store, { project, stack: detectStack(project.root) });
+  return sessionStartContext(store, { project, stack: detectStack(project.root), sessionId });
 }
 
 interface PromptInjectionInput {
@@ -31,7 +31,12 @@ export async function promptInjection(store: Store, input: PromptInjectionInput)
   // Retrieval reads the prompt's opening only: a pasted 20 MB log must not stall the agent.
   const query = input.prompt.slice(0, PROMPT_QUERY_CHARS);
   const instincts = promptContext(store, input.project, query);
-  const graph = await buildPromptContext(store, { prompt: query, project: input.project.fingerprint, sessionId: input.sessionId });
+  const graph = await buildPromptContext(store, {
+    prompt: query,
+    project: input.project.fingerprint,
+    sessionId: input.sessionId,
+    strict: true,
+  });
   // Instincts first; the graph gets whatever room the cap leaves (the fence cuts from the end, never its closing tag).
   return fenceMemory([instincts, graph.body].filter(Boolean).join('\n\n'), { max: MAX_INJECTION_CHARS });
 }

@@ -7,7 +7,8 @@
 import type { ProjectInfo } from '../core/project.js';
 import { currentConfidence } from '../learn/records.js';
 import type { Store } from '../store/store.js';
-import { fitToBudget, instinctSource, oneLine, shortKey } from './format.js';
+import { fitToBudget } from './format.js';
+import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { type RankedInstinct, matchInstincts } from './rank.js';
 
 const PROMPT_BUDGET = 1_500;
@@ -40,11 +41,12 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
     .slice(0, limit);
   if (hits.length === 0) return '';
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
-  const items = hits.map(({ row, score }) => {
-    const trigger = oneLine(row.trigger || row.title || row.key, 140);
-    const action = row.action ? `: ${oneLine(row.action, 300)}` : '';
-    return `- [${score.toFixed(2)}] ${trigger}${action} (${shortKey(row.key)}; ${instinctSource(provenance.get(row.id))})`;
-  });
-  const head = ['## Instincts learned in earlier sessions that match this prompt (confidence, trigger: action, key; source)'];
+  // Preferences and corrections first, then fixes, each by confidence times relevance.
+  const ranked = hits
+    .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
+    .sort((a, b) => Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || b.rank - a.rank)
+    .map((hit) => fromRow(hit.row, provenance));
+  const items = mergeSimilar(ranked).map((group) => plainLine(group, 400));
+  const head = ['## Learned in earlier sessions, matching this prompt'];
   return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
 }

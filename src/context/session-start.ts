@@ -1,8 +1,9 @@
 /**
- * Session-start context (the start hook): convictions first, then a compact index of
- * instincts (trigger + confidence, not the action), skipping promoted ones, the count of
- * pending observations and where the full instinct files are. Above QMD_THRESHOLD instincts
- * it shows the START_TOP ranked for this project (its name and detected stack).
+ * Session-start context (the start hook): convictions first, then the instincts of this
+ * project and the global ones in plain words (preferences and corrections first, then fixes;
+ * instincts that share a trigger on one line), skipping promoted and documented ones, the
+ * count of pending observations and where the full instinct files are. Above QMD_THRESHOLD
+ * instincts the ones ranked for this project (its name and detected stack) come first.
  */
 import type { ProjectInfo } from '../core/project.js';
 import { listConvictions } from '../learn/evolve.js';
@@ -12,16 +13,23 @@ import type { InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
-import { fitToBudget, instinctSource, oneLine, shortKey } from './format.js';
+import { fitToBudget, instinctSource, oneLine } from './format.js';
+import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
+import { formatThread, lastSession } from './thread.js';
 import { matchInstincts } from './rank.js';
 
 const QMD_THRESHOLD = 30;
 const START_TOP = 15;
+/** Lines at most, once instincts that share a trigger are merged. */
+const START_LINES = 10;
 const START_BUDGET = 9_000;
+const THREAD_CHARS = 600;
 
 interface StartContextInput {
   project: ProjectInfo;
   stack: readonly string[];
+  /** The session starting: left out of the last session. */
+  sessionId?: string;
   budget?: number;
 }
 
@@ -38,8 +46,8 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
     .list({ unpromoted: true, project: project.fingerprint, includeGlobal: true })
     .filter((r) => !isDocumented(parseJsonObject(r.metadata)));
   const byScore = rows
-    .map((row) => ({ row, score: currentConfidence(row, now) }))
-    .sort((a, b) => b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
+    .map((row) => ({ row, score: currentConfidence(row, now), first: categoryRank(row) <= 1 ? 0 : 1 }))
+    .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
     .map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
   // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
@@ -51,7 +59,6 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
 }
 
 export function sessionStartContext(store: Store, input: StartContextInput): string {
-  const now = store.clock.now();
   const convictions = listConvictions(store);
   const selection = selectStartInstincts(store, input.project, input.stack);
   if (convictions.length === 0 && selection.total === 0) return '';
@@ -67,20 +74,21 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
       head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)} (${source})`);
     }
   }
-  const items = selection.shown.map(
-    (row) =>
-      `- ${currentConfidence(row, now).toFixed(2)} ${oneLine(row.trigger || row.title || row.key, 160)} [${shortKey(row.key)}] (${instinctSource(provenance.get(row.id))})`,
-  );
+  const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance)))
+    .slice(0, START_LINES)
+    .map((group) => plainLine(group));
   const pending = store.observations.count({ pendingOnly: true });
-  const tail: string[] = [];
+  const last = lastSession(store, input.project.fingerprint, input.sessionId);
+  // What the last session was about, for continuity; the prompt hook no longer repeats it.
+  const tail: string[] = last ? [formatThread(last, THREAD_CHARS)] : [];
   if (selection.total > selection.shown.length) {
     tail.push(
       `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${oneLine(input.project.name, 80)}` : ''}.`,
     );
   }
   if (pending) tail.push(`${pending} observation${pending === 1 ? ' is' : 's are'} waiting for the next learning run.`);
-  tail.push(`Each instinct's action and evidence: ${store.paths.instincts}/NAME.md, or \`homunculus get KEY\`.`);
-  const instinctHead = selection.total ? ['', 'Instincts (confidence 0.20-0.95, trigger, [key], source):'] : [];
+  tail.push(`Evidence and history of each: \`homunculus list\`, or the files in ${store.paths.instincts}.`);
+  const instinctHead = selection.total ? ['', 'Learned from how this user works (most useful first):'] : [];
   const budget = (input.budget ?? START_BUDGET) - FENCE_OVERHEAD;
   return fenceMemory(fitToBudget([...head, ...instinctHead], items, ['', ...tail], budget).text, { max: input.budget ?? START_BUDGET });
 }

@@ -24,11 +24,13 @@ export function lastSession(store: Store, project: string, excludeSession?: stri
   };
 }
 
+/** The last three parts of a path: enough to recognise the file. */
+const shortPath = (file: string): string => file.split('/').slice(-3).join('/');
+
 export function formatThread(s: LastSession, budget: number): string {
   if (budget <= 0) return '';
   const parts = [s.summary.trim() || 'no summary was recorded'];
-  if (s.files.length) parts.push(`Files: ${s.files.slice(0, 10).join(', ')}${s.files.length > 10 ? ', ...' : ''}`);
-  if (s.tools.length) parts.push(`Tools: ${s.tools.slice(0, 10).join(', ')}`);
+  if (s.files.length) parts.push(`Files: ${s.files.slice(0, 6).map(shortPath).join(', ')}${s.files.length > 6 ? ', ...' : ''}`);
   // One line: a summary's own line breaks could pass for a heading or a message.
-  return oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}, ${oneLine(s.id, 80)}): ${parts.join('. ')}`, budget);
+  return oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${parts.join('. ')}`, budget);
 }

@@ -55,7 +55,7 @@ export async function dispatch(call: HookCall): Promise<HookOutcome> {
     case 'start': {
       const r = tryRecord(log, 'start', () => recordLifecycle(store, input, project, 'start'));
       const { startInjection } = await import('../context/inject.js');
-      return answer(call, await startInjection(store, contextProject(call)), r);
+      return answer(call, await startInjection(store, contextProject(call), input.sessionId), r);
     }
     case 'prompt': {
       const r = tryRecord(log, 'prompt', () => recordPrompt(store, input, project));

@@ -133,12 +133,12 @@ describe('observe and stop', () => {
 });
 
 describe('context hooks', () => {
-  it('start: convictions first, then the instinct index (trigger and confidence, not the action), pending count and a pointer', async () => {
+  it('start: convictions first, then instincts in plain words (preferences first, no keys), pending count and a pointer', async () => {
     withStore((store) => {
       observe(store, {
         pattern: 'seq:test-after-edit',
         trigger: 'after editing a source file',
-        action: 'SECRET-ACTION-TEXT run npm test',
+        action: 'run npm test',
         occurrences: 3,
       });
       observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm' });
@@ -157,17 +157,19 @@ describe('context hooks', () => {
     const text = context(out.stdout);
     expect(JSON.parse(out.stdout).hookSpecificOutput.hookEventName).toBe('SessionStart');
     expect(text.indexOf('Lint before commit')).toBeGreaterThan(0);
-    expect(text.indexOf('Lint before commit')).toBeLessThan(text.indexOf('after editing a source file'));
-    expect(text).toMatch(/- 0\.50 after editing a source file \[seq:test-after-edit\]/);
-    expect(text).toContain('when installing packages');
-    expect(text).not.toContain('SECRET-ACTION-TEXT');
-    expect(text).not.toContain('before committing [');
+    expect(text.indexOf('Lint before commit')).toBeLessThan(text.indexOf('After editing a source file'));
+    expect(text).toContain('- After editing a source file: run npm test (seen 3 times)');
+    // A preference comes before a sequence, whatever their confidence.
+    expect(text.indexOf('- When installing packages: use pnpm')).toBeLessThan(text.indexOf('After editing a source file'));
+    expect(text).not.toMatch(/seq:|pref:|fix:/);
+    // The promoted instinct is shown once, as its conviction.
+    expect(text).not.toContain('Before committing');
     expect(text).toMatch(/2 observations are waiting/);
     expect(text).toContain(join(home, 'instincts', 'personal'));
     expect(text).toContain('(javascript, node, vitest)');
   });
 
-  it('start: above 30 instincts shows the 15 ranked for the project, under 10,000 characters', async () => {
+  it('start: above 30 instincts shows 10 lines of the 15 ranked for the project, under 10,000 characters', async () => {
     withStore((store) => {
       for (let i = 0; i < 60; i++)
         observe(store, { pattern: `seq:generic-${i}`, trigger: `when doing generic thing number ${i} ${'with words '.repeat(20)}` });
@@ -175,8 +177,8 @@ describe('context hooks', () => {
     });
     const text = context((await runHook('start', claude({ hook_event_name: 'SessionStart' }), { home, env })).stdout);
     expect(text.length).toBeLessThanOrEqual(10_000);
-    expect(text.match(/^- \d\.\d\d /gm)).toHaveLength(15);
-    expect(text).toContain('when running vitest use run mode');
+    expect(text.match(/^- When /gm)).toHaveLength(10);
+    expect(text).toContain('When running vitest use run mode');
     expect(text).toMatch(/15 of 61 instincts shown, ranked for webapp/);
   });
 

@@ -330,17 +330,18 @@ export function applySession(store: Store, input: SessionInput): SessionChanges 
   return changes;
 }
 
-const names = (keys: readonly string[]): string => {
-  const shown = keys.slice(0, 5);
-  const more = keys.length > shown.length ? ` and ${keys.length - shown.length} more` : '';
+const names = (titles: readonly string[]): string => {
+  const shown = titles.slice(0, 3).map((t) => `"${t}"`);
+  const more = titles.length > shown.length ? ` and ${titles.length - shown.length} more` : '';
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}${more}` : `${shown[0] ?? ''}${more}`;
 };
 
-/** "Reinforced x and y. Learned z." — what the observer adds to the session summary. */
+/** "Learned "x". Reinforced 4 instincts." — what the observer adds to the session summary, in plain words. */
 function summaryLine(changes: SessionChanges): string {
   const parts: string[] = [];
-  if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.pattern))}.`);
-  if (changes.reinforced.length) parts.push(`Reinforced ${names(changes.reinforced.map((r) => r.pattern))}.`);
+  if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.title || c.pattern))}.`);
+  const n = changes.reinforced.length;
+  if (n) parts.push(`Reinforced ${n} instinct${n === 1 ? '' : 's'}.`);
   if (changes.episodes.length) parts.push(`Noted ${names(changes.episodes.map((e) => e.title))}.`);
   return parts.join(' ');
 }

@@ -327,9 +327,9 @@ describe('session summaries', () => {
     await runLearn(t.store);
     const summary = (id: string) =>
       (rawDatabase(t.store).prepare('SELECT summary FROM sessions WHERE id = ?').get(id) as { summary: string }).summary;
-    expect(summary(ids[0] as string)).toBe('Worked on the installer.\nNoted Use pnpm, not npm.');
-    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
+    expect(summary(ids[0] as string)).toBe('Worked on the installer.\nNoted "Use pnpm, not npm".');
+    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned "Use pnpm, not npm".');
     await runLearn(t.store);
-    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned pref:use-pnpm-not-npm.');
+    expect(summary(ids[2] as string)).toBe('Worked on the installer.\nLearned "Use pnpm, not npm".');
   });
 });

@@ -139,6 +139,8 @@ describe('patterns', () => {
     expect(compact.suggestions).toEqual([{ pattern: 'seq:lint->fix->lint', confidence: 5, level: 'raw' }]);
     expect(compact.count).toBe(1);
     expect(compact.hint).toMatch(/get_instinct/);
+    // The hint says it in plain words, without the key.
+    expect(compact.hint).toContain('- lint again after a fix (seen 5 times)');
     const full = await call<{ suggestions: Rec[]; hint?: string }>(mcp.client, 'suggest', { compact: false, keyword: 'LINT AGAIN' });
     expect(full.suggestions[0]).toMatchObject({ explain: 'lint again after a fix' });
     expect(full.hint).toBeUndefined();
@@ -199,7 +201,7 @@ describe('exports', () => {
     ]);
     const md = await call<{ markdown: string; rule_count: number }>(mcp.client, 'export_claude_md');
     expect(md.rule_count).toBe(2);
-    expect(md.markdown).toContain('- `pref:pkg=pnpm` [preference] (12) — use pnpm, never npm');
+    expect(md.markdown).toMatch(/^- use pnpm, never npm \(seen 12 times[^)]*\) <!-- `pref:pkg=pnpm` \(12\) -->$/m);
     const skill = await call<{ skill_md: string; rule_count: number }>(mcp.client, 'export_skill', { name: 'acme-rules' });
     expect(skill.skill_md).toMatch(/^---\nname: acme-rules\ndescription: Learned patterns from 2 observations\n---/);
     expect(skill.rule_count).toBe(2);
@@ -447,5 +449,17 @@ describe('Streamable HTTP', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('suggest and other projects', () => {
+  it("never suggests another project's mature patterns, and says they exist", async () => {
+    await call(mcp.client, 'observe', { pattern: 'pref:tabs=spaces', project: 'fp-elsewhere', explain: 'indent with spaces' });
+    for (let i = 0; i < 5; i++) await call(mcp.client, 'observe', { pattern: 'pref:tabs=spaces', project: 'fp-elsewhere' });
+    const here = await call<{ count: number; hint: string }>(mcp.client, 'suggest', { keyword: 'tabs' });
+    expect(here.count).toBe(0);
+    expect(here.hint).toMatch(
+      /^No mature pattern for this project yet\. 1 mature pattern belongs to 1 other project and is not suggested here/,
+    );
   });
 });

@@ -47,18 +47,39 @@ describe('rendering rules', () => {
     expect(RULES.map((r) => r.pattern)).toEqual(['pref:pkg=pnpm', 'seq:lint->fix->lint', 'combo:pytest+coverage']);
   });
 
-  it('renders one CLAUDE.md bullet per rule with key, category, count and explain', () => {
-    expect(renderClaudeMd(RULES)).toBe(
-      '- `pref:pkg=pnpm` [preference] (15) — use pnpm, never npm\n' +
-        '- `seq:lint->fix->lint` [sequence] (12) — run lint again after every fix\n' +
-        '- `combo:pytest+coverage` [combo] (11)\n',
+  it('renders one CLAUDE.md bullet per rule in plain words, its key and count in a comment that import reads back', () => {
+    const md = renderClaudeMd(RULES);
+    expect(md).toBe(
+      '- use pnpm, never npm (seen 15 times) <!-- `pref:pkg=pnpm` (15) -->\n' +
+        '- run lint again after every fix (seen 12 times) <!-- `seq:lint->fix->lint` (12) -->\n' +
+        '- pytest+coverage (seen 11 times) <!-- `combo:pytest+coverage` (11) -->\n',
     );
+    expect(countRuleBullets(md)).toBe(3);
     expect(renderClaudeMd([])).toBe('');
   });
 
+  it('writes the same advice for other code as one bullet, keeping every key', () => {
+    const task = (key: string, command: string, trigger: string): Rule => ({
+      ...rec(key, 20, 2),
+      trigger,
+      action: `Use the project's task \`${command}\` rather than calling the toolchain directly.`,
+    });
+    const md = renderClaudeMd([
+      task('pref:app/lint=mise-run-lint', 'mise run lint', 'when you need to lint'),
+      task('pref:app/test=mise-run-test', 'mise run test', 'when you need to run the tests'),
+    ]);
+    expect(md).toBe(
+      "- When you need to lint: Use the project's task `mise run lint` rather than calling the toolchain directly. Likewise `mise run test` (when you need to run the tests). (seen 20, 20 times) <!-- `pref:app/lint=mise-run-lint` (20) `pref:app/test=mise-run-test` (20) -->\n",
+    );
+    expect(parsePatternLines(md).patterns.map((p) => p.pattern)).toEqual(['pref:app/lint=mise-run-lint', 'pref:app/test=mise-run-test']);
+    expect(countRuleBullets(md)).toBe(2);
+  });
+
   it('renders every platform, and nothing when there is no rule', () => {
-    expect(renderPlatform(RULES, 'codex')).toMatch(/^# AGENTS\.md\n[\s\S]*`pref:pkg=pnpm`/);
-    expect(renderPlatform(RULES, 'cursorrules')).toContain('Preferences:\n- pref:pkg=pnpm: use pnpm, never npm (seen 15 times)');
+    expect(renderPlatform(RULES, 'codex')).toMatch(/^# AGENTS\.md\n[\s\S]*- use pnpm, never npm \(seen 15 times\)/);
+    expect(renderPlatform(RULES, 'cursorrules')).toContain(
+      'Preferences:\n- use pnpm, never npm (seen 15 times) <!-- `pref:pkg=pnpm` (15) -->',
+    );
     expect(renderPlatform(RULES, 'windsurfrules')).toContain('Windsurf');
     for (const format of ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const) expect(renderPlatform([], format)).toBe('');
   });

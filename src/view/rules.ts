@@ -9,9 +9,11 @@ import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import type { InstinctView } from '../learn/records.js';
+import { type PlainInstinct, mergeSimilar, plainLine, realTrigger } from '../context/plain.js';
 
 /** What a rule file shows of an instinct. */
-export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'>;
+export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'> &
+  Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin'>>;
 
 export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
 type Platform = (typeof PLATFORMS)[number];
@@ -79,15 +81,33 @@ export function sortRules<R extends Rule>(records: readonly R[]): R[] {
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-function bullet(rule: Rule): string {
-  const explain = rule.explain ? ` — ${oneLine(rule.explain)}` : '';
-  return `- \`${rule.pattern}\` [${rule.category}] (${rule.evidence})${explain}`;
+const plainOf = (r: Rule): PlainInstinct & { rule: Rule } => ({
+  rule: r,
+  name: r.pattern,
+  category: r.category,
+  trigger: realTrigger(r.pattern, r.trigger ?? ''),
+  action: r.action || oneLine(r.explain),
+  title: r.title ?? '',
+  evidence: r.evidence,
+  imported: r.origin === 'imported',
+});
+
+/**
+ * Bullets in plain words, rules that say the same thing for other code on one line. The keys
+ * ride in an HTML comment at the end, out of the reader's way, so import_claude_md reads a
+ * block back with its keys and counts.
+ */
+function bullets(rules: readonly Rule[]): string[] {
+  return mergeSimilar(rules.map(plainOf)).map((group) => {
+    const keys = group.map((g) => `\`${g.rule.pattern}\` (${g.rule.evidence})`).join(' ');
+    return `${plainLine(group)} <!-- ${keys} -->`;
+  });
 }
 
-/** The CLAUDE.md block: one bullet per rule, no surrounding header. */
+/** The CLAUDE.md block: one bullet per rule (or group of rules), no surrounding header. */
 export function renderClaudeMd(rules: readonly Rule[]): string {
   if (rules.length === 0) return '';
-  return `${rules.map(bullet).join('\n')}\n`;
+  return `${bullets(rules).join('\n')}\n`;
 }
 
 function renderPlainRules(rules: readonly Rule[], intro: string): string {
@@ -96,9 +116,7 @@ function renderPlainRules(rules: readonly Rule[], intro: string): string {
   for (const category of CATEGORIES) {
     const group = rules.filter((r) => r.category === category);
     if (group.length === 0) continue;
-    lines.push(`${CATEGORY_TITLES[category]}:`);
-    for (const r of group) lines.push(`- ${r.pattern}${r.explain ? `: ${oneLine(r.explain)}` : ''} (seen ${r.evidence} times)`);
-    lines.push('');
+    lines.push(`${CATEGORY_TITLES[category]}:`, ...bullets(group), '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }
@@ -134,14 +152,19 @@ export function renderSkill(rules: readonly Rule[], options: { name?: string; de
   for (const category of CATEGORIES) {
     const group = selected.filter((r) => r.category === category);
     if (group.length === 0) continue;
-    body.push(`## ${CATEGORY_TITLES[category]}`, '', ...group.map(bullet), '');
+    body.push(`## ${CATEGORY_TITLES[category]}`, '', ...bullets(group), '');
   }
   return `---\n${front}\n---\n\n${body.join('\n').trimEnd()}\n`;
 }
 
 /** Counts rule bullets in a rendered document (what export_skill reports as rule_count). */
+/** The rules a rendered block holds: the keys of its bullets (in their comments, or leading an older bullet). */
 export function countRuleBullets(markdown: string): number {
-  return (markdown.match(/^- `[^`]+`/gm) ?? []).length;
+  const inComments = [...markdown.matchAll(/<!-- ((?:`[^`]+` \(\d+\) ?)+)-->/g)].reduce(
+    (n, m) => n + (m[1]?.match(/`[^`]+`/g)?.length ?? 0),
+    0,
+  );
+  return inComments + (markdown.match(/^- `[^`]+`/gm) ?? []).length;
 }
 
 interface InjectResult {
@@ -187,12 +210,22 @@ interface ParsedPattern {
 /**
  * Finds backtick-wrapped `prefix:body` patterns, one per line, with a count such as "(12)",
  * "x12", "12x", "evidence: 12" or "confidence: 12" (the MCP contract's word for the count) and the explain text after a dash or colon.
- * A backticked word:thing that is not a valid pattern counts as skipped.
+ * A backticked word:thing that is not a valid pattern counts as skipped. A bullet in plain
+ * words (what export writes) keeps its keys and counts in a trailing HTML comment.
  */
 export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]; skipped: number } {
   const patterns: ParsedPattern[] = [];
   let skipped = 0;
-  for (const line of markdown.split(/\r?\n/)) {
+  for (const full of markdown.split(/\r?\n/)) {
+    // A bullet in plain words carries its keys in a trailing comment: the words before it are the explain.
+    const comment = /^(.*?)<!--(.*?)-->\s*$/.exec(full);
+    const line = comment ? (comment[2] ?? '') : full;
+    const said = comment
+      ? (comment[1] ?? '')
+          .replace(/^\s*-\s*/, '')
+          .replace(/\s*\(seen [^)]*\)\s*$/, '')
+          .trim()
+      : '';
     for (const match of line.matchAll(/`([A-Za-z_]+):([^`]*)`/g)) {
       const prefix = match[1] ?? '';
       const body = (match[2] ?? '').trim();
@@ -205,7 +238,7 @@ export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]
       const count = /\((\d+)\)|\bx(\d+)\b|\b(\d+)x\b|(?:confidence|evidence)[:=]\s*(\d+)/i.exec(rest);
       const value = count ? Number(count[1] ?? count[2] ?? count[3] ?? count[4]) : undefined;
       const remainder = (count ? rest.replace(count[0], '') : rest).replace(/\[[a-z_]+\]/, '').replace(/`[^`]*`.*$/, '');
-      const explain = /(?:—|–|\s-\s|:)\s*(.+)$/.exec(remainder)?.[1]?.trim();
+      const explain = comment ? (said !== body ? said : undefined) : /(?:—|–|\s-\s|:)\s*(.+)$/.exec(remainder)?.[1]?.trim();
       patterns.push({
         pattern: `${prefix}:${body}`,
         category,

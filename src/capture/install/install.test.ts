@@ -66,7 +66,7 @@ describe('init --claude on a settings file that already has hooks', () => {
         { event: 'PostToolUse', matcher: '*', command: `${PREFIX} hook observe`, async: true },
         { event: 'PostToolUse', matcher: 'Edit|Write|MultiEdit', command: `${PREFIX} hook recall`, async: true },
         { event: 'PostToolUseFailure', matcher: '*', command: `${PREFIX} hook observe`, async: true },
-        { event: 'SessionStart', matcher: undefined, command: `${PREFIX} hook start`, async: true },
+        { event: 'SessionStart', matcher: undefined, command: `${PREFIX} hook start`, async: undefined },
         { event: 'UserPromptSubmit', matcher: undefined, command: `${PREFIX} hook prompt`, async: undefined },
         { event: 'Stop', matcher: undefined, command: `${PREFIX} hook stop`, async: undefined },
         { event: 'SessionEnd', matcher: undefined, command: `${PREFIX} hook stop`, async: undefined },

@@ -40,7 +40,8 @@ export interface Target {
 }
 
 const CLAUDE_SPECS: HookSpec[] = [
-  { event: 'SessionStart', hook: 'start', async: true, timeout: 15 },
+  // Synchronous: an async hook's context may reach the model only after the first prompt.
+  { event: 'SessionStart', hook: 'start', timeout: 15 },
   { event: 'UserPromptSubmit', hook: 'prompt', timeout: 15 },
   { event: 'PostToolUse', matcher: '*', hook: 'observe', async: true, timeout: 15 },
   { event: 'PostToolUse', matcher: 'Edit|Write|MultiEdit', hook: 'recall', async: true, timeout: 15 },

@@ -3,17 +3,17 @@ import { steps } from '../../test-support/learning.js';
 import { endpointOf, endpointText, mineEndpoints, withEndpoints } from './endpoints.js';
 
 describe('gh api endpoints', () => {
-  it('reads method, path with numbers as <n>, field names and the resource, whatever the flags', () => {
+  it('reads method, path with numbers as {n}, field names and the resource, whatever the flags', () => {
     const reply = endpointOf("gh api -X POST repos/acme/shop/pulls/143/comments/2761673774/replies -f body='Fixed in abc123'");
     expect(reply).toEqual({
       method: 'POST',
-      path: 'repos/acme/shop/pulls/<n>/comments/<n>/replies',
+      path: 'repos/acme/shop/pulls/{n}/comments/{n}/replies',
       fields: ['body'],
       family: 'repos/acme/shop/pulls',
     });
-    expect(endpointText(reply!)).toBe('gh api -X POST repos/acme/shop/pulls/<n>/comments/<n>/replies -f body=…');
+    expect(endpointText(reply!)).toBe('gh api -X POST repos/acme/shop/pulls/{n}/comments/{n}/replies -f body=…');
     const list = endpointOf("gh api 'repos/acme/shop/pulls/143/comments?per_page=100' --paginate --jq '.[] | .body'");
-    expect(list).toMatchObject({ method: 'GET', path: 'repos/acme/shop/pulls/<n>/comments' });
+    expect(list).toMatchObject({ method: 'GET', path: 'repos/acme/shop/pulls/{n}/comments' });
     // Fields without a method: gh sends a POST.
     expect(endpointOf('gh api graphql -f query=x')).toBeUndefined();
     expect(endpointOf('gh api /user/repos -f name=x')?.method).toBe('POST');
@@ -30,7 +30,7 @@ describe('gh api endpoints', () => {
     );
     expect(found.map((c) => c.key)).toEqual(['pref:demo/api=repos-acme-shop-pulls']);
     expect(found[0]?.evidence[0]).toBe(
-      'gh api repos/acme/shop/pulls/<n>/comments; gh api -X POST repos/acme/shop/pulls/<n>/comments/<n>/replies -f body=…',
+      'gh api repos/acme/shop/pulls/{n}/comments; gh api -X POST repos/acme/shop/pulls/{n}/comments/{n}/replies -f body=…',
     );
     const composed = withEndpoints(found[0]!, [
       '2026-02-01: gh api a/b/c',

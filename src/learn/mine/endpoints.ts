@@ -2,7 +2,7 @@
  * API recipes: the `gh api` endpoints a project's sessions call to get work done (reading a
  * pull request's review comments, replying to one). The path is project knowledge an agent
  * otherwise guesses and gets wrong (a 404 for a reply URL without the PR number). Paths are
- * kept with numbers as `<n>` and grouped by resource, so every PR and comment adds up.
+ * kept with numbers as `{n}` and grouped by resource, so every PR and comment adds up.
  * Pure functions, no I/O.
  */
 import { shellWords } from '../../core/shell.js';
@@ -43,9 +43,9 @@ export function endpointOf(segment: string): Endpoint | undefined {
   const clean = path
     .replace(/^\/+/, '')
     .replace(/[?#].*$/, '')
-    .replace(/\/\d+(?=\/|$)/g, '/<n>')
+    .replace(/\/\d+(?=\/|$)/g, '/{n}')
     .replace(/\/+$/, '');
-  if (!/^[\w.{}<>-]+(?:\/[\w.{}<>-]+)+$/.test(clean)) return undefined;
+  if (!/^[\w.{}-]+(?:\/[\w.{}-]+)+$/.test(clean)) return undefined;
   const parts = clean.split('/');
   const family = parts.slice(0, parts[0] === 'repos' ? 4 : 2).join('/');
   // gh sends POST once fields are given and no method is named.
@@ -56,7 +56,7 @@ export const endpointText = (e: Endpoint): string =>
   `gh api ${e.method === 'GET' ? '' : `-X ${e.method} `}${e.path}${e.fields.map((f) => ` -f ${f}=…`).join('')}`;
 
 const actionFor = (family: string, calls: readonly string[]): string =>
-  `Call ${calls.map(backtick).join(', ')} (numbers as \`<n>\`): the endpoints of \`${family}\` this project's sessions used; quote a path that carries \`?\`.`;
+  `Call ${calls.map(backtick).join(', ')} (numbers as \`{n}\`): the endpoints of \`${family}\` this project's sessions used; quote a path that carries \`?\`.`;
 
 /** One candidate per API resource the session called successfully. */
 export function mineEndpoints(observations: readonly Obs[]): Candidate[] {

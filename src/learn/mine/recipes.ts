@@ -59,7 +59,7 @@ export function mineRecipes(observations: readonly Obs[]): Candidate[] {
         domain: 'tooling',
         title: `${where}: ${recipe.shape}`,
         trigger: `when running ${backtick(segment.signature)} on ${backtick(recipe.shape.split(' ').at(-1) ?? '')} in ${where}${purpose}`,
-        action: `Run it as ${backtick(recipe.shape)}: ${recipe.settings.map(backtick).join(' and ')} is how this project runs it${segment.signature.endsWith(' test') ? ' (add `-run <TestName>` or `-v` as needed)' : ''}.`,
+        action: `Run it as ${backtick(recipe.shape)}: ${recipe.settings.map(backtick).join(' and ')} is how this project runs it${segment.signature.endsWith(' test') ? ' (add `-run TestName` or `-v` as needed)' : ''}.`,
         explain: `Ran ${backtick(truncate(segment.text, 140))}.`,
         evidence: [`ran ${backtick(truncate(segment.text, 120))}`],
         subjects: [recipe.shape, ...recipe.settings],

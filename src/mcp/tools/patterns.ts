@@ -1,9 +1,21 @@
 /** The pattern half of the MCP contract: observe, suggest, list, get, search, stats, alias, import. */
 import { z } from 'zod';
-import { alias, findInstinct, importPatternRows, listInstincts, observe, searchInstincts, stats, suggest } from '../../app/instincts.js';
+import {
+  MATURE_EVIDENCE,
+  alias,
+  findInstinct,
+  importPatternRows,
+  listInstincts,
+  observe,
+  searchInstincts,
+  stats,
+  suggest,
+} from '../../app/instincts.js';
+import { type PlainInstinct, mergeSimilar, plainLine, realTrigger } from '../../context/plain.js';
+import type { InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { contractRecord, contractStats } from '../records.js';
-import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, call, defineTool } from '../tool.js';
+import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, call, defineTool } from '../tool.js';
 import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
 
 const observeTool = defineTool({
@@ -38,6 +50,33 @@ const observeTool = defineTool({
   },
 });
 
+/** The suggestions in plain words, the way session start shows them. */
+const suggestionHint = (found: readonly InstinctView[]): string =>
+  `In plain words:\n${mergeSimilar(found.map(plainOfView))
+    .slice(0, 8)
+    .map((group) => plainLine(group, 400))
+    .join('\n')}\nCall get_instinct(pattern) for the full record and explain text.`;
+
+/** Nothing mature here: say so, and whether mature patterns exist for other projects (never suggested here). */
+function nothingHereHint(ctx: ToolContext, project: string): string {
+  const elsewhere = call(listInstincts, ctx, { minEvidence: MATURE_EVIDENCE, limit: 100_000 }).instincts.filter(
+    (v) => v.project !== '' && v.project !== project,
+  );
+  if (elsewhere.length === 0) return 'No mature pattern yet: observe() recurring patterns, then consolidate().';
+  const projects = new Set(elsewhere.map((v) => v.project)).size;
+  return `No mature pattern for this project yet. ${elsewhere.length} mature pattern${elsewhere.length === 1 ? '' : 's'} belong${elsewhere.length === 1 ? 's' : ''} to ${projects} other project${projects === 1 ? '' : 's'} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
+}
+
+const plainOfView = (v: InstinctView): PlainInstinct => ({
+  name: v.pattern,
+  category: v.category,
+  trigger: realTrigger(v.pattern, v.trigger),
+  action: v.action,
+  title: v.title,
+  evidence: v.evidence,
+  imported: v.origin === 'imported',
+});
+
 const suggestTool = defineTool({
   name: 'suggest',
   title: 'Suggest mature patterns',
@@ -64,9 +103,7 @@ const suggestTool = defineTool({
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
       count: records.length,
-      hint: records.length
-        ? 'Call get_instinct(pattern) for the full record and explain text.'
-        : 'No mature pattern yet: observe() recurring patterns, then consolidate().',
+      hint: records.length ? suggestionHint(found) : nothingHereHint(ctx, args.project || ctx.project),
     };
   },
 });

@@ -1,0 +1,107 @@
+/**
+ * Instincts as a person would write them for a colleague: what to do and when, with how often
+ * it was seen, never an internal key or a bracketed category. Instincts that give the same
+ * advice for other code (`mise run lint`, `mise run fmt`) or share a trigger (a dozen rules of
+ * one linter) read as one line. Pure functions.
+ */
+import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
+import { oneLine } from './format.js';
+
+/** What a line is made of: a stored instinct or its contract view, with where it came from. */
+export interface PlainInstinct {
+  /** The key, only as a last resort for a group's identity; never shown. */
+  name: string;
+  category: string;
+  trigger: string;
+  action: string;
+  title: string;
+  evidence: number;
+  imported?: boolean;
+  confirmed?: boolean;
+}
+
+/** A trigger that only repeats the key's body (what `observe` records without one) says nothing. */
+export const realTrigger = (key: string, trigger: string): string => (trigger.trim() === key.slice(key.indexOf(':') + 1) ? '' : trigger);
+
+export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, InstinctProvenance>): PlainInstinct => ({
+  name: row.key,
+  category: row.category,
+  trigger: realTrigger(row.key, row.trigger),
+  action: row.action,
+  title: row.title,
+  evidence: row.evidence,
+  imported: provenance?.get(row.id)?.imported ?? false,
+  confirmed: provenance?.get(row.id)?.feedback ?? false,
+});
+
+/** Preferences and corrections first, then fixes, then the rest. */
+const CATEGORY_ORDER: Readonly<Record<string, number>> = { preference: 0, fix_pattern: 1, combo: 2, sequence: 3 };
+export const categoryRank = (i: { category: string }): number => CATEGORY_ORDER[i.category] ?? 4;
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+const codeOf = (text: string): string[] => text.match(/`[^`]+`/g) ?? [];
+/** An action with its code spans blanked: "Use the project's task `•` rather than ...". */
+const shapeOf = (i: PlainInstinct): string => (codeOf(i.action).length ? i.action.replace(/`[^`]+`/g, '`•`').trim() : '');
+
+/** Instincts grouped as one line each, in the order given (a group's first is its strongest). */
+export function mergeSimilar<T extends PlainInstinct>(items: readonly T[]): T[][] {
+  const shapes = new Map<string, number>();
+  for (const i of items) {
+    const shape = shapeOf(i);
+    if (shape) shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
+  const groups = new Map<string, T[]>();
+  for (const i of items) {
+    const shape = shapeOf(i);
+    const key = shape && (shapes.get(shape) ?? 0) > 1 ? `shape:${shape}` : `when:${i.trigger.trim().toLowerCase() || i.name}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  }
+  return [...groups.values()];
+}
+
+/** What sets apart each title of a group: the titles without the words they all start with. */
+export function distinctParts(titles: readonly string[]): string[] {
+  if (titles.length < 2) return [...titles];
+  const words = titles.map((t) => t.split(/\s+/));
+  let common = 0;
+  while (words.every((w) => w[common] !== undefined && w[common] === words[0]?.[common] && common < w.length - 1)) common++;
+  return words.map((w) => w.slice(common).join(' '));
+}
+
+/** What the rest of a group adds to its first: the other code with its trigger, or the other titles. */
+function alsoOf(group: readonly PlainInstinct[]): string {
+  const [first, ...rest] = group as [PlainInstinct, ...PlainInstinct[]];
+  if (rest.length === 0) return '';
+  if (shapeOf(first) && rest.every((r) => shapeOf(r) === shapeOf(first))) {
+    const known = new Set(codeOf(first.action));
+    const likewise = rest.map(
+      (r) =>
+        `${codeOf(r.action)
+          .filter((c) => !known.has(c))
+          .join(' ')} (${oneLine(r.trigger, 80)})`,
+    );
+    return ` Likewise ${likewise.join(', ')}.`;
+  }
+  return ` Also: ${distinctParts(group.map((r) => r.title || r.name))
+    .slice(1)
+    .join(', ')}.`;
+}
+
+/** Where a line came from, in a few words: how often it was seen, and whether it was imported or confirmed. */
+function provenanceOf(group: readonly PlainInstinct[]): string {
+  const seen = group.map((r) => r.evidence);
+  const times = seen.length === 1 ? `seen ${seen[0]} time${seen[0] === 1 ? '' : 's'}` : `seen ${seen.join(', ')} times`;
+  const marks = [group.some((r) => r.imported) ? 'imported' : '', group.some((r) => r.confirmed) ? 'confirmed by the user' : ''];
+  return [times, ...marks.filter(Boolean)].join(', ');
+}
+
+/** One group of instincts as one line: "When …: do … Also: …, … (seen 14, 6 times)". */
+export function plainLine(group: readonly PlainInstinct[], max = 600): string {
+  const first = group[0] as PlainInstinct;
+  const when = first.trigger ? `${capitalise(oneLine(first.trigger, 160))}: ` : '';
+  const also = alsoOf(group);
+  // Nothing said but the key: its body ("pytest+coverage"), never the prefix.
+  const said = first.action || first.title || first.name.slice(first.name.indexOf(':') + 1);
+  const action = oneLine(said, Math.max(80, max - when.length - also.length - 40));
+  return `- ${when}${action}${also} (${provenanceOf(group)})`;
+}

@@ -241,9 +241,13 @@ describe('export-rules', () => {
     await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);
     expect((await runCli(home.path, ['export-rules'])).stdout).toBe('');
     await runCliJson(home.path, ['consolidate'], env);
-    expect((await runCli(home.path, ['export-rules'])).stdout).toBe('- use pnpm, never npm (seen 12 times) <!-- `pref:pkg=pnpm` (12) -->\n');
+    expect((await runCli(home.path, ['export-rules'])).stdout).toBe(
+      '- use pnpm, never npm (seen 12 times) <!-- `pref:pkg=pnpm` (12) -->\n',
+    );
     expect((await runCli(home.path, ['export-rules', '--format', 'agents-md'])).stdout).toMatch(/^# AGENTS\.md/);
-    expect((await runCli(home.path, ['export-rules', '--format', 'cursorrules'])).stdout).toContain('Preferences:\n- use pnpm, never npm (seen 12 times)');
+    expect((await runCli(home.path, ['export-rules', '--format', 'cursorrules'])).stdout).toContain(
+      'Preferences:\n- use pnpm, never npm (seen 12 times)',
+    );
     expect((await runCli(home.path, ['export-rules', '--format', 'skill'])).stdout).toMatch(/^---\nname: instinct-rules\n/);
     // A project of its own: the home is the store's, and --inject refuses it.
     const project = tempDir();

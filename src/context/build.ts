@@ -103,9 +103,15 @@ function graphChunks(retrieved: readonly RetrievedFact[], budget: number, scale:
 /** Kinds of facts worth a line beside a prompt: what was decided, preferred, learned or fixed. */
 const PROMPT_KINDS = new Set(['learning', 'experience', 'actor']);
 
+/** Facts about fixing a failure: worth a line only when the prompt reports one. */
+const FIX_RELATIONS = new Set(['solved_by', 'workaround_for', 'caused_by']);
+const REPORTS_FAILURE =
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|broken|crash(?:es|ed)?|panic|exception|undefined|cannot|can't|not found)\b/i;
+
 /** A fact of a kind worth a line that shares enough of the prompt's terms (the instincts' bar). */
 export function worthInterrupting(r: RetrievedFact, prompt: string): boolean {
   if (!PROMPT_KINDS.has(r.fact.category) || r.fact.relation === 'works_on' || r.fact.relation === 'blocked_by') return false;
+  if (FIX_RELATIONS.has(r.fact.relation) && !REPORTS_FAILURE.test(prompt)) return false;
   const terms = promptTerms(prompt);
   return matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`) >= requiredMatches(terms.length);
 }

@@ -6,9 +6,8 @@
  * bench/learning-gold-team.json): recall, a verdict per instinct (gold, a reader's note from
  * bench/learning-notes.json, or a stated rule) and the three targets. `--json` prints the scores.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { sync } from '../app/capture.js';
 import { invoke } from '../app/operation.js';
 import { fixedClock } from '../core/clock.js';
@@ -18,41 +17,10 @@ import { parseJsonObject } from '../store/json.js';
 import { openStore } from '../store/store.js';
 import { transcriptDir } from '../test-support/transcripts.js';
 import { auditInstinct } from './audit.js';
+import { type Transcript, repoRoot, transcripts } from './dev-transcripts.js';
 import { type GoldItem, goldFile, type LearnedInstinct, notesFile, readableText, type Score, score, splitSessions } from './learn-gold.js';
 
 const TARGETS = { recall: 0.6, junkRate: 0.1, usefulPer10: 1 };
-
-/** The checkout this script runs from (it is compiled to a scratch folder, so no fixed depth). */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above the bench script');
-    dir = up;
-  }
-  return dir;
-}
-
-interface Transcript {
-  id: string;
-  file: string;
-  startedAt: string;
-  endedAt: string;
-}
-
-/** First and last timestamps of a transcript, read line by line without parsing every record. */
-function transcriptSpan(file: string): Pick<Transcript, 'startedAt' | 'endedAt'> {
-  const stamps = readFileSync(file, 'utf8').match(/"timestamp":"[^"]+"/g) ?? [];
-  const at = (s: string | undefined): string => (s ? s.slice(13, -1) : '');
-  const sorted = stamps.map(at).sort();
-  return { startedAt: sorted[0] ?? '', endedAt: sorted.at(-1) ?? '' };
-}
-
-function transcripts(dir: string): Transcript[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .map((f) => ({ id: f.replace(/\.jsonl$/, ''), file: join(dir, f), ...transcriptSpan(join(dir, f)) }));
-}
 
 async function learnFrom(root: string, set: readonly Transcript[]): Promise<{ instincts: LearnedInstinct[]; seconds: number }> {
   ensureDir(join(root, '.bench-tmp'));

@@ -98,24 +98,18 @@ describe('buildPromptContext', () => {
     expect(ctx.text).not.toContain('api: depends on zod');
   });
 
-  it("keeps to the prompt hook's rules when strict: only decisions, preferences and fixes that match the prompt, no thread, no related projects", async () => {
-    const ctx = await buildPromptContext(store, {
-      prompt: 'npm test fails again with cannot find module, fix it',
-      project: 'fp-shop',
-      strict: true,
-      recordAccess: false,
-    });
-    expect(ctx.text).toMatch(/- When npm test fails with "Cannot find module" → edit src\/cart\.ts \(graph #4\)/);
-    expect(ctx.text).not.toContain('## Last session');
-    expect(ctx.related).toEqual([]);
-    expect(ctx.text).not.toMatch(/depends on zod|uses TypeScript/);
-    const unrelated = await buildPromptContext(store, {
-      prompt: 'rename the footer colours',
-      project: 'fp-shop',
-      strict: true,
-      recordAccess: false,
-    });
-    expect(unrelated.body).toBe('');
+  it("keeps to the prompt hook's rules when strict: only what was decided, preferred or learned, matching the prompt; no fixes of one error, thread or related projects", async () => {
+    const strict = (prompt: string) =>
+      buildPromptContext(store, { prompt, project: 'fp-shop', strict: true, recordAccess: false, ignore: ['shop'] });
+    const exports = await strict('do we use named exports or default exports in the cart module of shop?');
+    expect(exports.text).toContain('The user said: always use named exports');
+    expect(exports.text).not.toContain('## Last session');
+    expect(exports.related).toEqual([]);
+    expect(exports.text).not.toMatch(/depends on zod|follows the named exports pattern/);
+    // The fix of one error is left to the learned fix instincts.
+    expect((await strict('npm test fails again with cannot find module, fix it')).text).not.toContain('Cannot find module');
+    // One shared word is not enough, and the project's name is not a shared word.
+    expect((await strict('rename the exports of shop')).body).toBe('');
   });
 
   it('answers with the current value, and with the old one for a question about the past', async () => {

@@ -43,6 +43,8 @@ export interface PromptContextOptions {
    * last-session thread (session start has it) and no related projects.
    */
   strict?: boolean;
+  /** With strict: prompt words that name where it was typed (the project's name). */
+  ignore?: readonly string[];
 }
 
 export interface ContextChunk {
@@ -100,20 +102,20 @@ function graphChunks(retrieved: readonly RetrievedFact[], budget: number, scale:
   return out;
 }
 
-/** Kinds of facts worth a line beside a prompt: what was decided, preferred, learned or fixed. */
+/** Kinds of facts worth a line beside a prompt: what was decided, preferred or learned. */
 const PROMPT_KINDS = new Set(['learning', 'experience', 'actor']);
+const NOT_FOR_PROMPTS = new Set(['works_on', 'blocked_by', 'solved_by', 'workaround_for', 'caused_by']);
 
-/** Facts about fixing a failure: worth a line only when the prompt reports one. */
-const FIX_RELATIONS = new Set(['solved_by', 'workaround_for', 'caused_by']);
-const REPORTS_FAILURE =
-  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|broken|crash(?:es|ed)?|panic|exception|undefined|cannot|can't|not found)\b/i;
-
-/** A fact of a kind worth a line that shares enough of the prompt's terms (the instincts' bar). */
-export function worthInterrupting(r: RetrievedFact, prompt: string): boolean {
-  if (!PROMPT_KINDS.has(r.fact.category) || r.fact.relation === 'works_on' || r.fact.relation === 'blocked_by') return false;
-  if (FIX_RELATIONS.has(r.fact.relation) && !REPORTS_FAILURE.test(prompt)) return false;
-  const terms = promptTerms(prompt);
-  return matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`) >= requiredMatches(terms.length);
+/**
+ * A fact of a kind worth a line beside a prompt (what was decided, preferred or learned) that
+ * shares at least three of the prompt's terms: a fact is a whole sentence, and one or two
+ * shared words (commit, changes) say nothing about it. Fixes of one error are left to the
+ * learned fix instincts, which passed the gate across sessions.
+ */
+export function worthInterrupting(r: RetrievedFact, prompt: string, ignore: readonly string[] = []): boolean {
+  if (!PROMPT_KINDS.has(r.fact.category) || NOT_FOR_PROMPTS.has(r.fact.relation)) return false;
+  const terms = promptTerms(prompt).filter((t) => !ignore.includes(t));
+  return matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`) >= Math.max(3, requiredMatches(terms.length));
 }
 
 export async function buildPromptContext(store: Store, options: PromptContextOptions): Promise<PromptContext> {
@@ -142,7 +144,7 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
     result.task = retrieval.task;
     result.queries = retrieval.queries;
     if (retrieval.time) result.time = retrieval.time;
-    const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, options.prompt)) : retrieval.facts;
+    const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, options.prompt, options.ignore)) : retrieval.facts;
     result.chunks = graphChunks(facts, budget, level.scale);
     result.facts = result.chunks.flatMap((c) => c.facts);
     if (!options.strict && options.project && (level.level === 'full' || level.level === 'reduced'))

@@ -22,7 +22,7 @@ interface PromptInjectionInput {
 
 /** A prompt: the instincts it clearly matches, then what the graph knows, in one fenced block within the injection cap. */
 export async function promptInjection(store: Store, input: PromptInjectionInput): Promise<string> {
-  const [{ promptContext }, { buildPromptContext }, { MAX_INJECTION_CHARS }, { fenceMemory }] = await Promise.all([
+  const [{ promptContext, nameWords }, { buildPromptContext }, { MAX_INJECTION_CHARS }, { fenceMemory }] = await Promise.all([
     import('./prompt.js'),
     import('./build.js'),
     import('./budget.js'),
@@ -36,6 +36,7 @@ export async function promptInjection(store: Store, input: PromptInjectionInput)
     project: input.project.fingerprint,
     sessionId: input.sessionId,
     strict: true,
+    ignore: nameWords(input.project.name),
   });
   // Instincts first; the graph gets whatever room the cap leaves (the fence cuts from the end, never its closing tag).
   return fenceMemory([instincts, graph.body].filter(Boolean).join('\n\n'), { max: MAX_INJECTION_CHARS });

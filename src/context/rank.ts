@@ -9,6 +9,7 @@ import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import { matchedTerms } from '../text/stem.js';
 import { promptTerms } from '../text/terms.js';
+import { realTrigger } from './plain.js';
 
 interface RankQuery {
   text: string;
@@ -17,6 +18,8 @@ interface RankQuery {
   limit: number;
   /** Leave out instincts already promoted to convictions (default true). */
   excludePromoted?: boolean;
+  /** Words that name where the prompt was typed (the project's name), not what it asks. */
+  ignore?: readonly string[];
 }
 
 export interface RankedInstinct {
@@ -28,8 +31,16 @@ export interface RankedInstinct {
   terms: number;
 }
 
+/**
+ * What an instinct is about, for the relevance bar: when it applies (its trigger and title),
+ * not the examples in its action. One recorded without a trigger is about all it says.
+ */
+const aboutText = (row: InstinctRow): string =>
+  realTrigger(row.key, row.trigger) ? `${row.trigger} ${row.title}` : `${row.key} ${row.title} ${row.action} ${row.explain}`;
+
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms'>, query: RankQuery): RankedInstinct[] {
-  const terms = promptTerms(query.text);
+  const ignored = new Set((query.ignore ?? []).map((w) => w.toLowerCase()));
+  const terms = promptTerms(query.text).filter((t) => !ignored.has(t));
   if (terms.length === 0 || query.limit <= 0) return [];
   const hits = instincts
     .matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit })
@@ -40,7 +51,7 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms'>
     return {
       row,
       relevance: s / (1 + s),
-      matched: matchedTerms(terms, `${row.key} ${row.trigger} ${row.action} ${row.explain}`),
+      matched: matchedTerms(terms, aboutText(row)),
       terms: terms.length,
     };
   });

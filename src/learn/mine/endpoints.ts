@@ -58,6 +58,29 @@ export const endpointText = (e: Endpoint): string =>
 const actionFor = (family: string, calls: readonly string[]): string =>
   `Call ${calls.map(backtick).join(', ')} (numbers as \`{n}\`): the endpoints of \`${family}\` this project's sessions used; quote a path that carries \`?\`.`;
 
+/** GitHub's resource names as people say them. */
+const SPOKEN: Readonly<Record<string, string>> = {
+  pulls: 'pull requests (PRs)',
+  issues: 'issues',
+  actions: 'workflow runs',
+  releases: 'releases',
+};
+
+/** "when reading or answering pull requests (PRs), their comments and replies through the GitHub API in cli". */
+function triggerFor(family: string, calls: readonly string[], where: string): string {
+  const resource = family.split('/').at(-1) ?? family;
+  const parts = new Set(
+    calls.flatMap((c) =>
+      (c.split(' ').find((w) => w.startsWith(family)) ?? '')
+        .slice(family.length)
+        .split('/')
+        .filter((p) => /^[a-z_]+$/.test(p)),
+    ),
+  );
+  const sub = parts.size ? `, their ${[...parts].slice(0, 3).join(', ')}` : '';
+  return `when reading or answering ${SPOKEN[resource] ?? resource}${sub} through the GitHub API in ${where}`;
+}
+
 /** One candidate per API resource the session called successfully. */
 export function mineEndpoints(observations: readonly Obs[]): Candidate[] {
   const byFamily = new Map<string, { o: Obs; calls: string[] }>();
@@ -80,7 +103,7 @@ export function mineEndpoints(observations: readonly Obs[]): Candidate[] {
       category: 'preference',
       domain: 'tooling',
       title: `${where}: the \`gh api\` endpoints of ${family}`,
-      trigger: `when reading or answering ${family.split('/').at(-1) ?? family} through the GitHub API in ${where}`,
+      trigger: triggerFor(family, calls, where),
       action: actionFor(family, calls.slice(0, 5)),
       explain: `Called ${calls.map(backtick).join(', ')}.`,
       evidence: [calls.join('; ')],
@@ -99,5 +122,7 @@ export function withEndpoints(c: Candidate, examples: readonly string[]): Candid
   const family = c.facts?.family;
   if (c.miner !== 'api' || typeof family !== 'string') return c;
   const calls = tallyExamples(examples).map(([call]) => call);
-  return calls.length ? { ...c, action: actionFor(family, calls.slice(0, 5)) } : c;
+  return calls.length
+    ? { ...c, trigger: triggerFor(family, calls, c.projectName || 'this project'), action: actionFor(family, calls.slice(0, 5)) }
+    : c;
 }

@@ -1,0 +1,131 @@
+/**
+ * npm run bench:context — what the agent is shown, scored. The history (the 81 dev sessions
+ * that started first) goes through the real `sync` into a fresh home with the clock at the
+ * start of the rest; then, for each prompt of bench/context-gold.json (taken from the later
+ * sessions), the start hook's and the prompt hook's injections are built as the hooks build
+ * them and scored against what would have helped: precision and recall of the injected
+ * lines and the share of points with anything irrelevant. The gold's prompts are split in two
+ * (even and odd positions) and each half is reported, beside the whole. `--json` prints it.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { sync } from '../app/capture.js';
+import { invoke } from '../app/operation.js';
+import { TranscriptReplay } from '../capture/transcript/replay.js';
+import { fixedClock } from '../core/clock.js';
+import { ensureDir } from '../core/fs.js';
+import { detectProject } from '../core/project.js';
+import { round } from '../core/text.js';
+import { promptInjection, startInjection } from '../context/inject.js';
+import { openStore } from '../store/store.js';
+import { transcriptDir } from '../test-support/transcripts.js';
+import { type ContextScore, type Judged, contextGoldFile, injectedLines, judge, patternsOf, total } from './context-gold.js';
+import { type Transcript, repoRoot, transcripts } from './dev-transcripts.js';
+import { goldFile } from './learn-gold.js';
+
+const HISTORY_SESSIONS = 81;
+const TARGETS = { precision: 0.7, recall: 0.6, noisyShare: 0.2 };
+
+/** The prompts a transcript holds, with the working directory each was typed in. */
+function promptsOf(file: string): { text: string; cwd: string }[] {
+  const replay = new TranscriptReplay(file);
+  const out: { text: string; cwd: string }[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    for (const e of replay.feed(line)) {
+      if (e.hook === 'prompt') out.push({ text: String(e.payload.prompt ?? ''), cwd: String(e.payload.cwd ?? '') });
+    }
+  }
+  return out;
+}
+
+/** Every gold pattern's match rule: the reader's, ours, and the bench's own. */
+function rules(root: string, patterns: Record<string, string>): Map<string, RegExp> {
+  const read = (path: string) => goldFile.parse(JSON.parse(readFileSync(path, 'utf8')));
+  const items = [
+    ...read(join(root, '..', 'shared', 'bench', 'learning-gold-dev.json')),
+    ...read(join(root, 'bench', 'learning-gold-team.json')),
+  ];
+  return new Map([
+    ...items.map((g) => [g.id, new RegExp(g.match, 'i')] as const),
+    ...Object.entries(patterns).map(([id, re]) => [id, new RegExp(re, 'i')] as const),
+  ]);
+}
+
+const pct = (x: number): string => `${round(x * 100, 1)}%`;
+const row = (name: string, s: ContextScore): string =>
+  [
+    name,
+    s.points,
+    s.lines,
+    `${round(s.precision, 2)} ${s.precision >= TARGETS.precision ? 'met' : 'MISSED'}`,
+    `${round(s.recall, 2)} ${s.recall >= TARGETS.recall ? 'met' : 'MISSED'}`,
+    `${pct(s.noisyShare)} ${s.noisyShare <= TARGETS.noisyShare ? 'met' : 'MISSED'}`,
+  ].join(' | ');
+
+async function main(): Promise<void> {
+  const root = repoRoot();
+  const gold = contextGoldFile.parse(JSON.parse(readFileSync(join(root, 'bench', 'context-gold.json'), 'utf8')));
+  const byStart = transcripts(transcriptDir(root)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const history = byStart.slice(0, HISTORY_SESSIONS);
+  const later = new Map(byStart.slice(HISTORY_SESSIONS).map((t) => [t.id, t] as [string, Transcript]));
+  const asOf = later.values().next().value?.startedAt ?? new Date().toISOString();
+  ensureDir(join(root, '.bench-tmp'));
+  const dir = mkdtempSync(join(root, '.bench-tmp', 'context-'));
+  const store = openStore({ home: join(dir, 'home'), clock: fixedClock(new Date(asOf)) });
+  const match = rules(root, gold.patterns);
+  try {
+    await invoke(sync, { store, env: { ...process.env, HOME: dir } }, { paths: history.map((t) => t.file), llm: false, embed: false });
+    const prompts: (Judged & { half: number })[] = [];
+    const starts: Judged[] = [];
+    const detail: string[] = [];
+    const sessions = [...new Set(gold.prompts.map((p) => p.session))];
+    for (const session of sessions) {
+      const t = later.get(session);
+      if (!t) throw new Error(`bench/context-gold.json names ${session}, which is not among the later sessions`);
+      const typed = promptsOf(t.file);
+      const points = gold.prompts.filter((p) => p.session === session);
+      const project = detectProject(typed[0]?.cwd ?? '');
+      const start = await startInjection(store, project, `bench-${session}`);
+      starts.push(judge(start, [...new Set(points.flatMap((p) => p.expect))], match));
+      for (const p of points) {
+        const flat = (text: string): string => text.replace(/\s+/g, ' ');
+        const prompt = typed.find((x) => flat(x.text).slice(0, 300).includes(flat(p.prompt_starts)));
+        if (!prompt) throw new Error(`No prompt starting "${p.prompt_starts}" in ${session}`);
+        const text = await promptInjection(store, { project, prompt: prompt.text, sessionId: `bench-${session}` });
+        const judged = judge(text, p.expect, match);
+        prompts.push({ ...judged, half: gold.prompts.indexOf(p) % 2 });
+        detail.push(
+          `- ${session.slice(0, 8)} "${p.prompt_starts}": ${judged.lines} lines, ${judged.relevant} relevant, ${judged.found}/${judged.expected} expected`,
+        );
+        // --lines: what was injected, each line with the gold patterns it names.
+        if (process.argv.includes('--lines'))
+          for (const l of injectedLines(text)) detail.push(`    ${l.slice(0, 160)} => [${patternsOf(l, match).join(', ')}]`);
+      }
+    }
+    const scores = {
+      prompt: total(prompts),
+      promptTune: total(prompts.filter((p) => p.half === 0)),
+      promptHeldOut: total(prompts.filter((p) => p.half === 1)),
+      start: total(starts),
+    };
+    if (process.argv.includes('--json')) return void console.log(JSON.stringify(scores, null, 2));
+    console.log(
+      `## bench:context: ${history.length} sessions of history, ${prompts.length} prompts of ${sessions.length} later sessions\n`,
+    );
+    console.log(
+      'injection | points | lines | precision (target 0.7) | recall (target 0.6) | points with anything irrelevant (target <= 20%)',
+    );
+    console.log('---|---|---|---|---|---');
+    console.log(row('prompt hook, all', scores.prompt));
+    console.log(row('prompt hook, even half', scores.promptTune));
+    console.log(row('prompt hook, odd half', scores.promptHeldOut));
+    console.log(row('session start', scores.start));
+    console.log(`\n${detail.join('\n')}`);
+  } finally {
+    store.close();
+    if (!process.env.HOMUNCULUS_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${dir}`);
+  }
+}
+
+await main();

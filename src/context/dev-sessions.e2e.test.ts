@@ -1,0 +1,59 @@
+/**
+ * Acceptance: the 116 dev sessions through the real `sync`, then the installed hooks fed real
+ * payloads, as a new user would run them: what the agent sees at session start and with a
+ * prompt is plain words for the project it is in, or nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../test-support/cli.js';
+import { TRANSCRIPTS, hasShared } from '../test-support/shared.js';
+
+const ready = hasShared('what the hooks inject after syncing the dev sessions');
+/** Just after the last dev session: what was learned has not faded. */
+const NOW = '2026-02-16T09:00:00Z';
+const CLI = '/Users/alex/workspace/cli';
+const OTHER = '/Users/paul/src/entireio/cli-completion-updater';
+const KEY = /\b(?:pref|fix|seq|combo):[\w/.=+-]+/;
+
+let dir: ReturnType<typeof tempDir>;
+const home = (): string => `${dir.path}/home`;
+
+function hook(event: string, payload: Record<string, unknown>): string {
+  const input = JSON.stringify({ session_id: 'acceptance-1', transcript_path: '/nonexistent.jsonl', ...payload });
+  const r = cli(home(), ['hook', event], { input, env: { HOMUNCULUS_NOW: NOW, HOMUNCULUS_NO_LEARN: '1' } });
+  expect(r.status).toBe(0);
+  return r.stdout.trim()
+    ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    : '';
+}
+const prompt = (cwd: string, text: string): string =>
+  hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd, prompt: text });
+
+describe.skipIf(!ready)('after syncing the dev sessions', () => {
+  beforeAll(() => {
+    dir = tempDir();
+    const r = cli(home(), ['sync', '--no-embed', '--no-progress', TRANSCRIPTS], { env: { HOMUNCULUS_NOW: NOW, HOME: dir.path } });
+    expect(r.status, r.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => dir?.cleanup());
+
+  it('session start names what to do in this project in plain words, without keys or other projects', () => {
+    const start = hook('session-start', { hook_event_name: 'SessionStart', cwd: CLI, source: 'startup' });
+    expect(start).toContain("- When you need to lint in cli: Use the project's task `mise run lint`");
+    expect(start).toMatch(/^- When writing code that `mise run lint` checks in cli: Satisfy golangci-lint errcheck .* Also: .*exhaustive/m);
+    expect(start).toMatch(/^Last session \(2026-02-1\d\): /m);
+    expect(start).not.toMatch(KEY);
+    expect(start).not.toMatch(/cli-completion-updater|improve-status-cmd-output/);
+  });
+
+  it('a prompt gets what matches it, for this project only, and an unrelated prompt gets nothing', () => {
+    const tests = prompt(CLI, 'run the tests and lint for the cli');
+    expect(tests).toContain('`mise run lint`');
+    expect(tests).not.toMatch(KEY);
+    expect(tests).not.toMatch(/## Last session|## Related projects/);
+    const conflicts = prompt(CLI, 'fix the merge conflicts with main');
+    expect(conflicts).toMatch(/Run `git fetch origin`, then merge \(or rebase on\) `origin\/main`/);
+    expect(prompt(CLI, 'what is the capital of France?')).toBe('');
+    // Another repository of the same user: nothing learned in cli follows it there.
+    expect(prompt(OTHER, 'fix the merge conflicts with main')).not.toMatch(/origin\/main|mise run/);
+  });
+});

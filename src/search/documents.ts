@@ -2,9 +2,9 @@
 import { parseInstant } from '../core/clock.js';
 import type { DocumentInput } from '../store/documents/index.js';
 
-export const COLLECTIONS = ['instincts', 'sessions', 'episodes', 'facts', 'entities', 'memories'] as const;
+export const COLLECTIONS = ['instincts', 'sessions', 'turns', 'episodes', 'facts', 'entities', 'memories'] as const;
 /** Collections indexed from their own tables; written only through those records. */
-export const MIRRORED_COLLECTIONS: readonly string[] = ['instincts', 'sessions', 'episodes', 'facts', 'entities'];
+export const MIRRORED_COLLECTIONS: readonly string[] = ['instincts', 'sessions', 'turns', 'episodes', 'facts', 'entities'];
 export const DEFAULT_COLLECTION = 'memories';
 export const MAX_ID_CHARS = 512;
 export const MAX_TEXT_CHARS = 1_000_000;

@@ -48,12 +48,13 @@ function hooksFor(declared: readonly DeclaredHook[], event: string, toolName?: s
 }
 
 /** A transcript's hook events, as Claude Code would have sent them. */
-export function transcriptHookEvents(file: string): TranscriptEvent[] {
+export function transcriptHookEvents(file: string): (TranscriptEvent & { hook: HookName })[] {
   const replay = new TranscriptReplay(file);
   const out: TranscriptEvent[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) out.push(...replay.feed(line));
   out.push(...replay.finish());
-  return out;
+  // What the agent wrote reaches no hook: only the import reads it.
+  return out.filter((e): e is TranscriptEvent & { hook: HookName } => e.hook !== 'answer');
 }
 
 export interface ReplayRecord {

@@ -12,6 +12,8 @@ import { renderSessionFile } from '../sessions/files.js';
 import { type SavedSession, upsertSession } from '../sessions/summary.js';
 import { drainSpool } from '../spool/drain.js';
 import { type FilePlan, planFile } from './plan.js';
+import { type Turn, turnText } from './turns.js';
+import type { DocumentInput } from '../../store/documents/index.js';
 
 interface ImportProgress {
   file: string;
@@ -120,9 +122,28 @@ function writePlan(store: Store, file: string, state: FileState, plan: FilePlan,
           ...(title ? { title } : {}),
         })
       : undefined;
+    const sessionId = plan.end?.input.sessionId ?? plan.stats.sessionId;
+    if (sessionId) store.documents.upsert(turnDocuments(sessionId, plan.turns, title), store.clock.now().toISOString());
     store.meta.write(stateKey(file), JSON.stringify(state));
     return session;
   });
+}
+
+/** A session's turns as documents of the `turns` collection: one thread per session, in order. */
+function turnDocuments(sessionId: string, turns: readonly Turn[], title: string | undefined): DocumentInput[] {
+  return turns
+    .map((t) => ({
+      id: `${sessionId}#${t.seq}`,
+      collection: 'turns',
+      text: turnText(t),
+      ts: t.ts,
+      project: t.project,
+      thread: sessionId,
+      seq: t.seq,
+      ...(title ? { title } : {}),
+      metadata: { session: sessionId, turn: t.seq },
+    }))
+    .filter((d) => d.text.trim());
 }
 
 /** Imports one file into `result`: skipped when unchanged (unless forced), reported when unreadable. */

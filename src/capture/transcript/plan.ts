@@ -11,9 +11,12 @@ import { normalise } from '../normalise.js';
 import { promptText } from '../redact.js';
 import { lifecycleObservation, promptObservationFor } from '../session-events.js';
 import { type TranscriptEvent, TranscriptReplay, type TranscriptStats } from './replay.js';
+import { type Turn, TurnCollector } from './turns.js';
 
 export interface FilePlan {
   built: Built[];
+  /** The session's turns, for search inside it. */
+  turns: Turn[];
   /** The session's end, when the transcript names a session. */
   end?: { input: HookInput; project: ProjectInfo };
   stats: TranscriptStats;
@@ -46,13 +49,22 @@ function projectsOfFile(): (cwd: string) => ProjectInfo {
 export async function planFile(file: string): Promise<FilePlan> {
   const replay = new TranscriptReplay(file);
   const projectOf = projectsOfFile();
-  const plan: FilePlan = { built: [], stats: replay.stats };
+  const turns = new TurnCollector();
+  const plan: FilePlan = { built: [], turns: [], stats: replay.stats };
   const occurrences = new Map<string, number>();
   const take = (events: Iterable<TranscriptEvent>): void => {
     for (const event of events) {
+      if (event.hook === 'answer') {
+        turns.answer(String(event.payload.answer ?? ''));
+        continue;
+      }
       const input = normalise(event.payload, 'claude-code', String(event.payload.timestamp ?? ''));
       const project = projectOf(input.cwd);
-      if (event.hook === 'observe') plan.built.push(toolObservation(input, project));
+      if (event.hook === 'observe') {
+        const built = toolObservation(input, project);
+        plan.built.push(built);
+        if ('observation' in built) turns.tool(built.observation);
+      }
       else if (event.hook === 'start') plan.built.push(lifecycleObservation(input, project, 'start'));
       else if (event.hook === 'stop') {
         plan.built.push(lifecycleObservation(input, project, 'end'));
@@ -63,10 +75,12 @@ export async function planFile(file: string): Promise<FilePlan> {
         const n = occurrences.get(text) ?? 0;
         occurrences.set(text, n + 1);
         plan.built.push(promptObservationFor(input, project, n));
+        turns.prompt(input.prompt ?? '', input.ts, project.fingerprint);
       }
     }
   };
   for await (const line of lines(file)) take(replay.feed(line));
   take(replay.finish());
+  plan.turns = turns.turns();
   return plan;
 }

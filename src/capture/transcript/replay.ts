@@ -14,9 +14,13 @@ import { type Obj, isObj, str } from '../../core/fields.js';
 import { resultText, typedPrompt } from './records.js';
 
 export interface TranscriptEvent {
-  hook: HookName;
+  /** A hook's event, or `answer`: what the agent wrote in a turn, which no hook carries. */
+  hook: HookName | 'answer';
   payload: Record<string, unknown>;
 }
+
+/** The end of a turn's text is its answer: kept when a turn says more. */
+const MAX_ANSWER_CHARS = 4_000;
 
 export interface TranscriptStats {
   lines: number;
@@ -58,6 +62,9 @@ export class TranscriptReplay {
   private version: string | undefined;
   private lastTs: string | undefined;
   private startReason = 'startup';
+  /** What the agent wrote since the last typed prompt. */
+  private said: string[] = [];
+  private saidAt: string | undefined;
 
   constructor(
     private readonly transcriptPath: string,
@@ -110,6 +117,10 @@ export class TranscriptReplay {
     const message = isObj(record.message) ? record.message : undefined;
     if (type === 'assistant' && message && Array.isArray(message.content)) {
       for (const block of message.content.filter(isObj)) {
+        if (block.type === 'text' && str(block.text)) {
+          this.said.push(block.text as string);
+          this.saidAt = ts ?? this.lastTs;
+        }
         if (block.type !== 'tool_use' || !str(block.id) || !str(block.name)) continue;
         stats.toolUses++;
         this.pending.set(block.id as string, { name: block.name as string, input: block.input, ts: ts ?? this.lastTs ?? '' });
@@ -149,12 +160,22 @@ export class TranscriptReplay {
     if (results.length > 0) return;
     const prompt = typedPrompt(record);
     if (prompt === undefined) return;
+    yield* this.answer();
     this.stats.prompts++;
     yield { hook: 'prompt', payload: { ...this.base(), hook_event_name: 'UserPromptSubmit', prompt, timestamp: ts ?? this.lastTs } };
   }
 
+  /** What the agent wrote in the turn that just ended, if anything. */
+  private *answer(): Generator<TranscriptEvent> {
+    const text = this.said.join('\n\n').trim();
+    this.said = [];
+    if (!text || !this.sessionId) return;
+    yield { hook: 'answer', payload: { ...this.base(), answer: text.slice(-MAX_ANSWER_CHARS), timestamp: this.saidAt ?? this.lastTs } };
+  }
+
   /** After the last line: counts unfinished tool calls and ends the session. */
   *finish(): Generator<TranscriptEvent> {
+    yield* this.answer();
     this.stats.unfinished += this.pending.size;
     this.pending.clear();
     if (this.sessionId && this.lastTs) {

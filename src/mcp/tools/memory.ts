@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { fileHistory } from '../../context/recall.js';
 import { detectProject } from '../../core/project.js';
 import { query } from '../../app/memory.js';
+import { COLLECTIONS } from '../../search/documents.js';
 import { SEARCH_MODES } from '../../search/modes.js';
 import { READ_ONLY, call, defineTool } from '../tool.js';
 import { MAX_ARG, textArg } from '../schemas.js';
@@ -27,7 +28,7 @@ const memorySearch = defineTool({
   input: z.object({
     query: z.string().min(1).max(MAX_ARG),
     collections: z
-      .array(z.enum(['instincts', 'sessions', 'episodes', 'facts', 'entities', 'memories']))
+      .array(z.enum(COLLECTIONS))
       .max(6)
       .default([]),
     project: textArg.default(''),

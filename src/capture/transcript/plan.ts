@@ -64,8 +64,7 @@ export async function planFile(file: string): Promise<FilePlan> {
         const built = toolObservation(input, project);
         plan.built.push(built);
         if ('observation' in built) turns.tool(built.observation);
-      }
-      else if (event.hook === 'start') plan.built.push(lifecycleObservation(input, project, 'start'));
+      } else if (event.hook === 'start') plan.built.push(lifecycleObservation(input, project, 'start'));
       else if (event.hook === 'stop') {
         plan.built.push(lifecycleObservation(input, project, 'end'));
         plan.end = { input, project };

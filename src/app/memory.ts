@@ -102,7 +102,7 @@ export const importMemories = defineOperation({
     file: text(4096).min(1, { error: 'must not be empty' }),
     collection: collection().optional(),
     embed: z.boolean().default(true),
-    supersede: z.boolean().default(false),
+    supersede: z.boolean().default(true),
   }),
   async run(ctx, input) {
     const bar = ctx.progress?.('importing');

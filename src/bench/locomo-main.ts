@@ -1,11 +1,11 @@
-/** `npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--only bm25,full]` */
+/** `npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--replace-names] [--only bm25,full]` */
 import { parseArgs } from 'node:util';
 import type { Tuning } from '../search/tuning.js';
 import { runLocomoBench } from './locomo.js';
 import { machine } from './measure.js';
 
 const USAGE =
-  'usage: npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--only bm25,vector,rrf,full]\n';
+  'usage: npm run bench:locomo -- --data FILE [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--replace-names] [--only bm25,vector,rrf,full]\n';
 
 try {
   const { values } = parseArgs({
@@ -15,6 +15,7 @@ try {
       'embed-cache': { type: 'string' },
       tuning: { type: 'string' },
       only: { type: 'string' },
+      'replace-names': { type: 'boolean' },
     },
   });
   if (!values.data) {
@@ -27,6 +28,7 @@ try {
     embedCache: values['embed-cache'],
     tuning: values.tuning ? (JSON.parse(values.tuning) as Partial<Tuning>) : undefined,
     only: values.only?.split(','),
+    replaceNames: values['replace-names'],
   });
   process.stdout.write(`Machine: ${machine()}\n\n${report}\n`);
 } catch (err) {

@@ -21,6 +21,12 @@ import { quality } from './metrics.js';
 
 interface LocomoOptions {
   data: string;
+  /** Samples already read (another dataset in the same turn-level shape); else `data` is read as LoCoMo. */
+  samples?: LocomoSample[];
+  /** The report's title (LoCoMo's by default). */
+  title?: string;
+  /** Category labels of the report (LoCoMo's by default). */
+  groups?: [string, (r: { category: number }) => boolean][];
   dump?: string;
   /** File remembering embeddings between runs (tuning without re-running the encoder). */
   embedCache?: string;
@@ -28,6 +34,18 @@ interface LocomoOptions {
   tuning?: Partial<Tuning>;
   /** Only these methods (bm25, vector, rrf, full). */
   only?: string[];
+  /** Ask with every speaker's name replaced by "they" (how much hangs on the exact name). */
+  replaceNames?: boolean;
+}
+
+/** The question with the speakers' names (and their possessives) replaced by "they" / "their". */
+export function withoutNames(question: string, speakers: readonly string[]): string {
+  let out = question;
+  for (const name of speakers.flatMap((s) => [s, ...s.split(/\s+/)]).filter((n) => n.length >= 2)) {
+    const re = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}('s|’s)?\\b`, 'gi');
+    out = out.replace(re, (_m, possessive: string | undefined) => (possessive ? 'their' : 'they'));
+  }
+  return out;
 }
 
 interface Method {
@@ -52,9 +70,9 @@ const GROUPS: [string, (r: Run) => boolean][] = [
   ['4 single-hop', (r) => r.category === 4],
 ];
 
-function qualityTables(methods: readonly string[], runs: ReadonlyMap<string, Run[]>): string[] {
+function qualityTables(methods: readonly string[], runs: ReadonlyMap<string, Run[]>, groups = GROUPS): string[] {
   const out: string[] = [];
-  for (const [label, pick] of GROUPS) {
+  for (const [label, pick] of groups) {
     const rows = methods.map((m) => {
       const q = quality((runs.get(m) ?? []).filter(pick).map((r) => ({ retrieved: r.retrieved, gold: r.gold })));
       return [m, ...[q.r1, q.r5, q.r10, q.r20, q.hit10, q.mrr].map((x) => x.toFixed(3)), String(q.n)];
@@ -65,7 +83,7 @@ function qualityTables(methods: readonly string[], runs: ReadonlyMap<string, Run
 }
 
 export async function runLocomoBench(options: LocomoOptions): Promise<string> {
-  const samples: LocomoSample[] = loadLocomo(options.data);
+  const samples: LocomoSample[] = options.samples ?? loadLocomo(options.data);
   const all: Method[] = [
     { name: 'bm25', mode: 'bm25' },
     { name: 'vector', mode: 'vector' },
@@ -97,7 +115,9 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
         t = performance.now();
         await embedder.syncAll();
         embedMs += performance.now() - t;
-        for (const q of sample.questions) {
+        const speakers = [...new Set(sample.documents.map((d) => d.speaker).filter((x): x is string => !!x))];
+        for (const asked of sample.questions) {
+          const q = options.replaceNames ? { ...asked, question: withoutNames(asked.question, speakers) } : asked;
           // Embed once outside the timed searches, so their latency excludes the query embedding.
           const e0 = performance.now();
           await embedder.embedQuery(q.question);
@@ -126,11 +146,11 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
 
   const names = methods.map((m) => m.name);
   const out: string[] = [
-    `## LoCoMo turn-level retrieval\n`,
-    `${samples.length} conversations, ${docs} turns, ${runs.get(names[0] ?? '')?.length ?? 0} questions (categories 1-4); ` +
+    `## ${options.title ?? 'LoCoMo turn-level retrieval'}\n`,
+    `${samples.length} conversations, ${docs} turns, ${runs.get(names[0] ?? '')?.length ?? 0} questions; ` +
       `embedding model ${base.provider}/${base.model} (${base.dims}-d)${cache ? '; embedding cache on (indexing and query-embedding times exclude cached embeddings)' : ''}.`,
   ];
-  out.push(...qualityTables(names, runs));
+  out.push(...qualityTables(names, runs, options.groups));
   out.push(
     '\nquery latency, ms (excluding the query embedding)\n',
     formatTable(

@@ -101,7 +101,7 @@ describe('buildPromptContext', () => {
   it("keeps to the prompt hook's rules when strict: only what was decided, preferred or learned, matching the prompt; no fixes of one error, thread or related projects", async () => {
     const strict = (prompt: string) =>
       buildPromptContext(store, { prompt, project: 'fp-shop', strict: true, recordAccess: false, ignore: ['shop'] });
-    const exports = await strict('do we use named exports or default exports in the cart module of shop?');
+    const exports = await strict('did the user say named exports or default exports for the cart module of shop?');
     expect(exports.text).toContain('The user said: always use named exports');
     expect(exports.text).not.toContain('## Last session');
     expect(exports.related).toEqual([]);

@@ -17,7 +17,7 @@ export interface BadLine {
 }
 
 export interface ImportResult extends UpsertCounts {
-  /** Older memories marked superseded by imported ones (with --supersede). */
+  /** Older memories marked superseded by imported ones (unless --no-supersede). */
   superseded: number;
   lines: number;
   bad: BadLine[];

@@ -7,16 +7,29 @@
  * its answer are often said by two people); documents without a speaker are untouched.
  */
 import type { DocumentRepository } from '../store/documents/index.js';
+import { namesPerson } from '../text/names.js';
 import { candidatePhrases } from '../text/phrases.js';
 
-/** The speakers of stored documents that the query names (lower-cased). */
+/** How many distinct speakers a store may have for names to be matched fuzzily against them. */
+const MAX_SPEAKERS = 200;
+
+/**
+ * The speakers of stored documents that the query names (lower-cased): by their name as
+ * stored, else by another spelling of it or of their first name ("Muhammad" for "Muhhamed"),
+ * for a capitalised word of the query.
+ */
 export function namedSpeakers(documents: DocumentRepository, query: string): Set<string> {
   const named = new Set<string>();
   if (!documents.hasSpeakers()) return named;
+  const unknown: string[] = [];
   for (const phrase of candidatePhrases(query)) {
     const speaker = documents.speaker(phrase);
     if (speaker !== undefined) named.add(speaker.toLowerCase());
+    else if (/^\p{Lu}\p{L}{3,}$/u.test(phrase)) unknown.push(phrase);
   }
+  if (unknown.length === 0) return named;
+  const speakers = documents.speakers(MAX_SPEAKERS);
+  for (const word of unknown) for (const s of speakers) if (namesPerson(word, s)) named.add(s.toLowerCase());
   return named;
 }
 

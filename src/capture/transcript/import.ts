@@ -13,6 +13,7 @@ import { type SavedSession, upsertSession } from '../sessions/summary.js';
 import { drainSpool } from '../spool/drain.js';
 import { type FilePlan, planFile } from './plan.js';
 import { type Turn, turnText } from './turns.js';
+import { redact } from '../../core/redact.js';
 import type { DocumentInput } from '../../store/documents/index.js';
 
 interface ImportProgress {
@@ -140,7 +141,8 @@ function turnDocuments(sessionId: string, turns: readonly Turn[], title: string 
       project: t.project,
       thread: sessionId,
       seq: t.seq,
-      ...(title ? { title } : {}),
+      // A title is the transcript's own text: redacted like every stored field.
+      ...(title ? { title: redact(title) } : {}),
       metadata: { session: sessionId, turn: t.seq },
     }))
     .filter((d) => d.text.trim());

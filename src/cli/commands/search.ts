@@ -107,9 +107,9 @@ function importCommand(memory: Command): void {
     .argument('<file>', 'the JSONL file')
     .option('--collection <name>', `collection for lines that name none (default ${DEFAULT_COLLECTION})`)
     .option('--no-embed', 'skip embedding now (run `homunculus embed` later)')
-    .option('--supersede', 'mark older memories whose value an imported one restates as superseded (slower)')
+    .option('--no-supersede', 'keep older memories whose value an imported one restates as current (faster)')
     .action(async (file: string, o: { collection?: string; embed?: boolean; supersede?: boolean }, cmd: Command) => {
-      const input = { file, collection: o.collection, embed: o.embed !== false, supersede: !!o.supersede };
+      const input = { file, collection: o.collection, embed: o.embed !== false, supersede: o.supersede !== false };
       await runOperation(
         cmd,
         importMemories,

@@ -79,6 +79,8 @@ export interface DocumentRecords {
   hasSpeakers(): boolean;
   /** A speaker's name as stored, found whatever its case. */
   speaker(name: string): string | undefined;
+  /** The distinct speakers stored (at most `limit`). */
+  speakers(limit: number): string[];
   /**
    * The `limit` newest documents of `doc`'s collection and project, other than `doc`, not
    * superseded yet and not dated after it: those a restatement by `doc` could supersede.
@@ -225,6 +227,10 @@ export function createDocumentRecords(db: Db): DocumentRecords {
         cachedStatement(db, 'SELECT speaker FROM documents WHERE speaker = ? COLLATE NOCASE LIMIT 1').get(name) as
           { speaker: string } | undefined
       )?.speaker,
+    speakers: (limit) =>
+      (
+        cachedStatement(db, 'SELECT DISTINCT speaker FROM documents WHERE speaker IS NOT NULL LIMIT ?').all(limit) as { speaker: string }[]
+      ).map((r) => r.speaker),
     supersedeCandidates: (doc, limit) =>
       cachedStatement(
         db,

@@ -59,4 +59,20 @@ describe('session extraction helpers', () => {
     );
     expect(facts.map((f) => `${f.relation} ${f.target.name}`)).toEqual(['uses npm', 'has_component a.ts']);
   });
+
+  it('names an error by its rule when its tool has one, and records nothing for an exit code alone', () => {
+    const lint = (file: string) =>
+      bash('mise run lint', {
+        outcome: 'error',
+        error: `exit 1: ${file}:3:2: Error return value of \`f.Close\` is not checked (errcheck)`,
+      });
+    const facts = extractSessionFacts([lint('a.go'), lint('b.go'), bash('make', { outcome: 'error', error: 'exit 2' })], {
+      project: { name: 'p', fingerprint: 'f', root: '/p' },
+      sessionId: 's',
+    });
+    const errors = facts.filter((f) => f.source.type === 'error_pattern' || f.target.type === 'error_pattern');
+    expect([...new Set(errors.map((f) => (f.source.type === 'error_pattern' ? f.source.name : f.target.name)))]).toEqual([
+      'mise run: golangci-lint errcheck',
+    ]);
+  });
 });

@@ -5,6 +5,7 @@
  * metadata) so that the same knowledge seen again deduplicates instead of piling up.
  */
 import { relative, isAbsolute } from 'node:path';
+import { errorSignatures, isToolGuardError } from '../../learn/mine/errors.js';
 import { truncate } from '../../core/text.js';
 import type { SessionEvent } from './events.js';
 import { fileProblem, toolProblem } from './gate.js';
@@ -43,9 +44,12 @@ interface SessionContext {
 export function errorSignature(error: string): string {
   const lines = error
     .replace(/<\/?tool_use_error>/g, '')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !/^(exit code \d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) && !/\berror task failed$/i.test(l));
+    .split(/\n| \| /)
+    // Capture's summaries open with the exit code ("exit 1: ..."): the message is what follows.
+    .map((l) => l.trim().replace(/^exit -?\d+:\s*/i, ''))
+    .filter(
+      (l) => l && !/^(exit(?: code)? -?\d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) && !/\berror task failed$/i.test(l),
+    );
   const named = lines.find((l) =>
     /^(fatal|error|panic)\b|error:|\bFAIL\b|exception|cannot|can't|not found|no such|denied|undefined|unknown (option|command)|failed to/i.test(
       l,
@@ -214,6 +218,9 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
   ];
 }
 
+/** Error classes named by their tool's own rule or code (not by a message a catch-all kept). */
+const NAMED_CLASS = /^(?:golangci|eslint|ts|npm|command-not-found|python|zsh)-|^go-build-constraints$/;
+
 /** Each distinct error, and what fixed it: the files edited before the same command next succeeded. */
 function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, root: string): ExtractedFact[] {
   const out: ExtractedFact[] = [];
@@ -223,7 +230,13 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
     if (e.event !== 'tool' || e.outcome !== 'error' || out.length >= MAX_ERRORS || !(e.tool === 'Bash' || e.tool.startsWith('mcp__')))
       return;
     const key = commandKey(e);
-    const signature = errorSignature(e.error) || 'failed';
+    // A known class of error (a linter's rule, a shell quirk) is one entity across sessions; a
+    // compile error or failing test is named by its message; an exit code alone says nothing.
+    // A sibling call's failure or a refused edit is Claude Code's guard speaking, not the tool.
+    if (isToolGuardError(e.error)) return;
+    const known = errorSignatures(e.error, 1)[0];
+    const signature = known && NAMED_CLASS.test(known.id) ? known.label : errorSignature(e.error);
+    if (!signature) return;
     const name = truncate(`${key}: ${signature}`, 100);
     if (seen.has(name)) return;
     seen.add(name);

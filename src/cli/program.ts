@@ -31,7 +31,10 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
     load: async () => (await import('./commands/learning.js')).registerLearningCommands,
   },
   { commands: ['graph', 'context'], load: async () => (await import('./commands/graph.js')).registerGraphCommands },
-  { commands: ['memory', 'query', 'embed'], load: async () => (await import('./commands/search.js')).registerSearchCommands },
+  {
+    commands: ['memory', 'query', 'embed', 'serve-query'],
+    load: async () => (await import('./commands/search.js')).registerSearchCommands,
+  },
 ];
 
 /** The root help's groups, in order; a group lists its commands in this order too. */
@@ -39,7 +42,7 @@ const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Start here:', ['sync', 'init', 'status', 'query', 'doctor']],
   ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
-  ['Memory and knowledge graph:', ['memory', 'embed', 'graph', 'context']],
+  ['Memory and knowledge graph:', ['memory', 'embed', 'serve-query', 'graph', 'context']],
   ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],
 ];
 

@@ -21,7 +21,15 @@ export function tempDir(prefix = 'homunculus-test-'): { path: string; cleanup: (
 }
 
 export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOMUNCULUS_HOME: home, HOME: home, HOMUNCULUS_RUNTIME: TEST_RUNTIME, ...extra };
+  // No background query server outlives a test unless the test asks for one.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOMUNCULUS_HOME: home,
+    HOME: home,
+    HOMUNCULUS_RUNTIME: TEST_RUNTIME,
+    HOMUNCULUS_NO_WARM: '1',
+    ...extra,
+  };
   delete env.HOMUNCULUS_OBSERVER;
   if (!('HOMUNCULUS_NOW' in extra)) delete env.HOMUNCULUS_NOW;
   for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];

@@ -8,9 +8,10 @@ import { truncate } from '../../core/text.js';
 import { DEFAULT_COLLECTION } from '../../search/documents.js';
 import { SEARCH_MODES } from '../../search/modes.js';
 import type { SearchHit } from '../../search/search.js';
-import { globals } from '../context.js';
+import { globals, withCommandStore } from '../context.js';
 import { emit } from '../output.js';
 import { type Options, num, runOperation, stringOption } from '../run.js';
+import { askWarm, serveWarm, startWarm, warmDisabled, warmSocket } from '../warm-query.js';
 
 const fromStdin = (text: string): string => (text === '-' ? readFileSync(0, 'utf8') : text);
 
@@ -230,27 +231,48 @@ export function registerSearchCommands(program: Command): void {
         recency: o.recency as boolean | undefined,
       };
       const explain = Boolean(o.explain);
-      const json = globals(cmd).json;
-      await runOperation(
-        cmd,
-        query,
-        input,
-        (res) => {
-          const lines = res.notes.map((n) => `note: ${n}`);
-          if (res.results.length === 0) lines.push('No results.');
-          res.results.forEach((h, i) => lines.push(...hitLines(h, i, explain)));
-          if (explain && res.shortcut) lines.push('(strong BM25 hit: the dense list was skipped)');
-          return json ? '' : lines;
-        },
-        { names: { query: '<text>', collections: '--collection' }, json: (res) => queryJson(res, explain) },
-      );
+      const g = globals(cmd);
+      const human = (res: QueryResult): string[] => {
+        const lines = res.notes.map((n) => `note: ${n}`);
+        if (res.results.length === 0) lines.push('No results.');
+        res.results.forEach((h, i) => lines.push(...hitLines(h, i, explain)));
+        if (explain && res.shortcut) lines.push('(strong BM25 hit: the dense list was skipped)');
+        return g.json ? [] : lines;
+      };
+      const home = resolveHome(g.home);
+      // A warm query server answers at once when one runs; otherwise this process does, and starts one.
+      const warm = warmDisabled() ? undefined : await askWarm(home, input);
+      if (warm) return void (g.json ? emit(g, queryJson(warm, explain), () => '') : emit(g, warm, human));
+      await runOperation(cmd, query, input, human, {
+        names: { query: '<text>', collections: '--collection' },
+        json: (res) => queryJson(res, explain),
+      });
+      if (input.mode !== 'bm25' && process.exitCode === undefined) await startWarm(home);
+    });
+
+  program
+    .command('serve-query')
+    .description(
+      'Keep a query process warm (the sentence encoder loaded) for later `query` calls, over a socket in the data directory; `query` starts one by itself',
+    )
+    .option('--idle <seconds>', 'stop after this long without a question (default 900)')
+    .action(async (o: Options, cmd: Command) => {
+      const idle = num(stringOption(o, 'idle'));
+      if (idle !== undefined && (typeof idle !== 'number' || idle <= 0))
+        throw new UsageError('--idle must be a number of seconds above 0.');
+      await withCommandStore(cmd, async (store) => {
+        const r = await serveWarm(store, typeof idle === 'number' ? idle * 1000 : undefined);
+        if (r === 'already running') process.stderr.write(`A query server already answers on ${warmSocket(store.paths.home)}.\n`);
+      });
     });
 
   registerEmbedCommand(program);
 }
 
+type QueryResult = Awaited<ReturnType<typeof query.run>>;
+
 /** query --json: each hit with its ids, text and metadata, and the explanation when asked. */
-function queryJson(res: Awaited<ReturnType<typeof query.run>>, explain: boolean) {
+function queryJson(res: QueryResult, explain: boolean) {
   return {
     results: res.results.map((h) => ({
       id: h.id,

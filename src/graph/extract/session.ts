@@ -219,7 +219,7 @@ export function extractSessionFacts(events: readonly SessionEvent[], ctx: Sessio
 }
 
 /** Error classes named by their tool's own rule or code (not by a message a catch-all kept). */
-const NAMED_CLASS = /^(?:golangci|eslint|ts|npm|command-not-found|python|zsh)-|^go-build-constraints$/;
+const NAMED_CLASS = /^(?:golangci|eslint|ts|npm|command-not-found|zsh)-|^go-build-constraints$/;
 
 /** Each distinct error, and what fixed it: the files edited before the same command next succeeded. */
 function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, root: string): ExtractedFact[] {

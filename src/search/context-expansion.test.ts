@@ -22,6 +22,13 @@ describe('neighbour spreading', () => {
     expect(Object.fromEntries(out)).toEqual({ 1: 0.5, 2: 1.0, 3: 0.5, 4: 0.5 });
   });
 
+  it('gives a filler neighbour only its share of substance', () => {
+    const scores = new Map([[2, 1.0]]);
+    const filler = (id: number) => (id === 1 ? 0.25 : 1);
+    const out = spreadToNeighbours(scores, [2], positions, neighboursOf, { seeds: 1, weight: 0.5, radius: 1 }, filler);
+    expect(Object.fromEntries(out)).toEqual({ 1: 0.125, 2: 1.0, 3: 0.5 });
+  });
+
   it('keeps the largest gift and adds it to an existing score', () => {
     const scores = new Map([
       [1, 1.0],

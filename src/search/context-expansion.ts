@@ -23,6 +23,8 @@ export function spreadToNeighbours(
   positions: ReadonlyMap<number, ThreadPosition>,
   neighboursOf: (p: ThreadPosition, radius: number) => readonly ThreadPosition[],
   options: { seeds: number; weight: number; radius: number },
+  /** How much of a gift a neighbour takes (1 by default): a filler turn ("lol", "yeah") less than one with content. */
+  substance: (id: number) => number = () => 1,
 ): Map<number, number> {
   const gained = new Map<number, number>();
   for (const id of order.slice(0, options.seeds)) {
@@ -33,7 +35,7 @@ export function spreadToNeighbours(
       if (n.id === id || n.seq === null) continue;
       const distance = Math.abs(n.seq - p.seq);
       if (distance === 0 || distance > options.radius) continue;
-      const gift = (options.weight * base) / distance;
+      const gift = ((options.weight * base) / distance) * substance(n.id);
       gained.set(n.id, Math.max(gained.get(n.id) ?? 0, gift));
     }
   }

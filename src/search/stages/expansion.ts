@@ -10,6 +10,8 @@ import type { HitExplain } from '../search.js';
 import { focusOnSpeakers, speakerFactor } from '../speakers.js';
 import { matchesHint, timeHints } from '../time-hints.js';
 import type { Tuning } from '../tuning.js';
+import { wordSet } from '../../text/words.js';
+import { CONTRACTIONS, COURTESY, ENGLISH, stopSet } from '../../text/stopwords.js';
 import type { Fusion } from './fusion.js';
 import type { Pass } from './pass.js';
 
@@ -45,6 +47,21 @@ function neighbourFinder(documents: DocumentRepository, rows: Map<number, Docume
   };
 }
 
+const FILLER = stopSet(ENGLISH, COURTESY, CONTRACTIONS);
+
+/**
+ * Content words a turn needs to take a whole neighbour's gift; fewer, and it takes that share.
+ * On the dev halves, R@10 with 0 (off) / 2 / 3 / 4 / 6: LoCoMo 0.777 / 0.777 / 0.775 / 0.776 /
+ * 0.774, REALTALK 0.555 / 0.559 / 0.559 / 0.560 / 0.566.
+ */
+const SUBSTANTIAL_WORDS = 4;
+
+/** A turn's share of a neighbour's gift by its content words ("Speaker:" aside): filler turns lose to content. */
+function substance(text: string): number {
+  const words = [...wordSet(text.replace(/^[^:\n]{1,60}:\s*/, ''), 3)].filter((w) => !FILLER.has(w));
+  return Math.min(1, words.length / SUBSTANTIAL_WORDS);
+}
+
 /** Documents dated in (or just after) a period the query names gain `weight`. */
 function timeStep(scores: Scores, rows: ReadonlyMap<number, DocumentRow>, query: string, weight: number): Scores {
   const hints = timeHints(query);
@@ -62,7 +79,9 @@ function expand(pass: Pass, fusion: Fusion, tuning: Tuning) {
   const base: Scores = fusion.scores;
   const neighbours =
     hybrid && tuning.neighbours
-      ? spreadToNeighbours(base, rankByScore(base), positions, neighbourFinder(pass.documents, rows, positions), tuning.neighbours)
+      ? spreadToNeighbours(base, rankByScore(base), positions, neighbourFinder(pass.documents, rows, positions), tuning.neighbours, (id) =>
+          substance(rows.get(id)?.text ?? ''),
+        )
       : base;
   const thread = hybrid && tuning.thread ? threadBoost(neighbours, rankByScore(neighbours), positions, tuning.thread) : neighbours;
   const time = hybrid && tuning.time ? timeStep(thread, rows, pass.plan.text, tuning.time.weight) : thread;

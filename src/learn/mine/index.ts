@@ -9,7 +9,7 @@ import { mineCombos, mineProjectCommands, mineSequences } from './habits.js';
 import { mineRecipes } from './recipes.js';
 import { mineQuirks } from './quirks.js';
 import { mineRejections } from './rejections.js';
-import { mineRequests } from './requests.js';
+import { mineFeedbackAssessment, mineRequests } from './requests.js';
 import { mineServices } from './services.js';
 import { mineDocsInStep, mineParallels } from './structure.js';
 import { type SessionSignal, sessionSignals, signalCandidate } from './signals.js';
@@ -31,6 +31,7 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
     ...signals.map((s) => signalCandidate(s, projectName)),
     ...mineRejections(ordered),
     ...mineRequests(ordered),
+    ...mineFeedbackAssessment(ordered),
     ...mineRecipes(ordered),
     ...mineEndpoints(ordered),
     ...mineServices(ordered),

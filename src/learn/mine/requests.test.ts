@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { steps } from '../../test-support/learning.js';
 import { qualityGate } from '../gate.js';
-import { mineRequests, requestOf, withRequests } from './requests.js';
+import { mineFeedbackAssessment, mineRequests, requestOf, withRequests } from './requests.js';
 
 describe('recurring requests', () => {
   it('reads the verb and the object of a request in other words, and nothing from questions or statements', () => {
@@ -39,5 +39,19 @@ describe('recurring requests', () => {
     expect(qualityGate(composed)).toEqual({ pass: true, reasons: [] });
     const [tests] = mineRequests(steps([{ prompt: 'could we add tests for that method now?' }]));
     expect(qualityGate(tests!).reasons).toContain('a request any session expects (add tests, commit)');
+  });
+
+  it("learns that review feedback is judged before it is fixed, from the ask in the user's own words", () => {
+    const pasted =
+      'can you look at this, I got this feedback, let me know what you think before doing anything:\n\nStale field\n\nLow Severity\n\nThe field is never copied.';
+    const [found] = mineFeedbackAssessment(steps([{ prompt: pasted }]));
+    expect(found).toMatchObject({ key: 'pref:demo/request=assess-feedback', miner: 'request' });
+    expect(found?.action).toMatch(/^Check each item of the review feedback against the code and say which are valid/);
+    expect(found?.evidence[0]).toBe(
+      'asked: "can you look at this, I got this feedback, let me know what you think before doing anything:"',
+    );
+    // Feedback with no ask for a judgement, or a judgement asked only inside the pasted part, is not it.
+    expect(mineFeedbackAssessment(steps([{ prompt: 'address the PR comments' }]))).toEqual([]);
+    expect(mineFeedbackAssessment(steps([{ prompt: 'fix this:\n\nBug\n\nLow Severity\n\nCheck whether it is valid.' }]))).toEqual([]);
   });
 });

@@ -84,10 +84,56 @@ export function mineRequests(observations: readonly Obs[]): Candidate[] {
   return [...out.values()];
 }
 
+/** Review feedback handed to the agent: a review bot's findings, PR comments, a colleague's notes. */
+const FEEDBACK = /\b(?:severity|copilot|bugbot|review\.md|review comments?|pr comments?|comments? on the pr|feedback)\b/i;
+/** The user asking for a judgement before any change. */
+const JUDGE =
+  /\b(?:valid|validity|evaluate|assess|what (?:do )?you think|your thoughts|before doing|makes sense|worth (?:it|addressing|fixing))\b/i;
+
+/**
+ * A request every team with review bots makes in its own words: "evaluate this feedback from
+ * copilot", "check the PR comments and if there's anything valid in there". The feedback may be
+ * pasted; the ask for a judgement must be the user's own words.
+ */
+export function mineFeedbackAssessment(observations: readonly Obs[]): Candidate[] {
+  for (const o of observations) {
+    if (o.event !== 'prompt' || !FEEDBACK.test(o.input)) continue;
+    const asked = authoredSentences(o.input, { lists: false, min: 8, max: 300 }).find((s) => JUDGE.test(s));
+    if (!asked) continue;
+    const where = o.projectName || 'this project';
+    const quote = truncate(asked, 120);
+    const facts = { verb: 'assess', objectWord: 'feedback' };
+    return [
+      {
+        ...seenIn(o),
+        key: `pref:${slugify(where)}/request=assess-feedback`,
+        category: 'preference',
+        domain: 'general',
+        title: `${where}: users ask whether review feedback is valid before any fix`,
+        trigger: `when the user hands you review feedback in ${where} (a review bot's findings, PR comments, a colleague's notes)`,
+        action: assessAction([quote]),
+        explain: `The user asked: "${quote}"`,
+        evidence: [`asked: "${quote}"`],
+        subjects: ['review feedback'],
+        miner: 'request',
+        notable: false,
+        tags: ['request', 'review'],
+        facts,
+      },
+    ];
+  }
+  return [];
+}
+
+const assessAction = (quotes: readonly string[]): string =>
+  `Check each item of the review feedback against the code and say which are valid and why, and change nothing before the user picks what to fix: users here ask for that (${quotes.map((q) => `"${q}"`).join('; ')}).`;
+
 /** The instinct's action from every session that backs it, in the users' words. */
 export function withRequests(c: Candidate, examples: readonly string[]): Candidate {
   const { verb, objectWord } = c.facts ?? {};
   if (c.miner !== 'request' || typeof verb !== 'string' || typeof objectWord !== 'string') return c;
   const quotes = [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))];
-  return { ...c, action: actionFor({ verb, objectWord }, quotes.slice(0, 3)) };
+  const action =
+    verb === 'assess' && objectWord === 'feedback' ? assessAction(quotes.slice(0, 3)) : actionFor({ verb, objectWord }, quotes.slice(0, 3));
+  return { ...c, action };
 }

@@ -19,7 +19,7 @@ import { type LocomoSample, loadLocomo } from './locomo-data.js';
 import { formatTable, percentile } from './measure.js';
 import { quality } from './metrics.js';
 
-interface LocomoOptions {
+export interface LocomoOptions {
   data: string;
   /** Samples already read (another dataset in the same turn-level shape); else `data` is read as LoCoMo. */
   samples?: LocomoSample[];

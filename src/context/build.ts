@@ -16,9 +16,9 @@ import { oneLine } from './format.js';
 import { formatFacts } from './graph-format.js';
 import type { Category, GeneratedQuery } from './queries.js';
 import { requiredMatches } from './prompt.js';
+import { askedTerms } from './rank.js';
 import { type RetrievedFact, agenticRetrieve } from './retrieve.js';
 import { matchedTerms } from '../text/stem.js';
-import { promptTerms } from '../text/terms.js';
 import { formatThread, lastSession } from './thread.js';
 import type { TimeReference } from './time-reference.js';
 
@@ -112,9 +112,8 @@ const NOT_FOR_PROMPTS = new Set(['works_on', 'blocked_by', 'solved_by', 'workaro
  * shared words (commit, changes) say nothing about it. Fixes of one error are left to the
  * learned fix instincts, which passed the gate across sessions.
  */
-export function worthInterrupting(r: RetrievedFact, prompt: string, ignore: readonly string[] = []): boolean {
+export function worthInterrupting(r: RetrievedFact, terms: readonly string[]): boolean {
   if (!PROMPT_KINDS.has(r.fact.category) || NOT_FOR_PROMPTS.has(r.fact.relation)) return false;
-  const terms = promptTerms(prompt).filter((t) => !ignore.includes(t));
   return matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`) >= Math.max(3, requiredMatches(terms.length));
 }
 
@@ -144,7 +143,8 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
     result.task = retrieval.task;
     result.queries = retrieval.queries;
     if (retrieval.time) result.time = retrieval.time;
-    const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, options.prompt, options.ignore)) : retrieval.facts;
+    const terms = options.strict ? askedTerms(options.prompt, options.ignore) : [];
+    const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, terms)) : retrieval.facts;
     result.chunks = graphChunks(facts, budget, level.scale);
     result.facts = result.chunks.flatMap((c) => c.facts);
     if (!options.strict && options.project && (level.level === 'full' || level.level === 'reduced'))

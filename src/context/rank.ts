@@ -38,9 +38,14 @@ export interface RankedInstinct {
 const aboutText = (row: InstinctRow): string =>
   realTrigger(row.key, row.trigger) ? `${row.trigger} ${row.title}` : `${row.key} ${row.title} ${row.action} ${row.explain}`;
 
+/** What a prompt asks, as search terms: the words that name where it was typed (the project's name) left out. */
+export function askedTerms(text: string, ignore: readonly string[] = []): string[] {
+  const ignored = new Set(ignore.map((w) => w.toLowerCase()));
+  return promptTerms(text).filter((t) => !ignored.has(t));
+}
+
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms'>, query: RankQuery): RankedInstinct[] {
-  const ignored = new Set((query.ignore ?? []).map((w) => w.toLowerCase()));
-  const terms = promptTerms(query.text).filter((t) => !ignored.has(t));
+  const terms = askedTerms(query.text, query.ignore);
   if (terms.length === 0 || query.limit <= 0) return [];
   const hits = instincts
     .matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit })

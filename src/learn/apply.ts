@@ -15,7 +15,7 @@ import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyCont
 import { restates } from './documented.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
-import { type Candidate, redactCandidate } from './mine/candidate.js';
+import { type Candidate, quotedIn, redactCandidate } from './mine/candidate.js';
 import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
 import { withEndpoints } from './mine/endpoints.js';
 import { withRequests } from './mine/requests.js';
@@ -107,7 +107,7 @@ function examplesFrom(store: Store, key: string): string[] {
 /** A rule people stated (a refused call) reads with their own words from every session that backs it. */
 function withQuotes(c: Candidate, examples: readonly string[]): Candidate {
   if (c.miner !== 'rejection') return c;
-  const quotes = [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))].slice(0, 3);
+  const quotes = quotedIn(examples);
   return quotes.length ? { ...c, action: `${c.action} They said: ${quotes.map((q) => `"${q}"`).join('; ')}.` } : c;
 }
 

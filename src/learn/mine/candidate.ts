@@ -100,3 +100,8 @@ export function tallyExamples(examples: readonly string[]): [string, number][] {
   }
   return [...tally].sort((a, b) => b[1] - a[1]);
 }
+
+/** The words people said, quoted at the end of example lines (`... "too slow."`), each once. */
+export function quotedIn(examples: readonly string[], max = 3): string[] {
+  return [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))].slice(0, max);
+}

@@ -11,7 +11,7 @@ import { stem } from '../../text/stem.js';
 import { COURTESY, ENGLISH, PROMPT_FILLER, VAGUE, stopSet } from '../../text/stopwords.js';
 import { authoredSentences } from '../../text/authored.js';
 import type { Obs } from '../observation.js';
-import { type Candidate, seenIn } from './candidate.js';
+import { type Candidate, quotedIn, seenIn } from './candidate.js';
 
 /** What opens a request before its verb: courtesy, "can you", "let's", "we need to". */
 const LEAD =
@@ -48,8 +48,12 @@ export function requestOf(sentence: string): Request | undefined {
   return objectWord ? { verb, object: stem(objectWord), objectWord } : undefined;
 }
 
-const actionFor = (r: Pick<Request, 'verb' | 'objectWord'>, quotes: readonly string[]): string =>
-  `Offer to ${r.verb} the ${r.objectWord} before being asked: users here ask for it again and again (${quotes.map((q) => `"${q}"`).join('; ')}).`;
+/** What a request instinct says before the users' words. */
+const offerOf = (r: Pick<Request, 'verb' | 'objectWord'>): string =>
+  `Offer to ${r.verb} the ${r.objectWord} before being asked: users here ask for it again and again`;
+
+/** The action: what it says, then the users' words. */
+const actionFor = (says: string, quotes: readonly string[]): string => `${says} (${quotes.map((q) => `"${q}"`).join('; ')}).`;
 
 /** One candidate per request the session's user made (the first sentence that made it). */
 export function mineRequests(observations: readonly Obs[]): Candidate[] {
@@ -70,19 +74,22 @@ export function mineRequests(observations: readonly Obs[]): Candidate[] {
         domain: 'general',
         title: `${where}: users ask to ${r.verb} the ${r.objectWord}`,
         trigger: `when a change in ${where} is ready for the user`,
-        action: actionFor(r, [quote]),
+        action: actionFor(offerOf(r), [quote]),
         explain: `The user asked: "${quote}"`,
         evidence: [`asked: "${quote}"`],
         subjects: [`${r.verb} ${r.objectWord}`],
         miner: 'request',
         notable: false,
         tags: ['request'],
-        facts: { verb: r.verb, objectWord: r.objectWord },
+        facts: { says: offerOf(r) },
       });
     }
   }
   return [...out.values()];
 }
+
+const ASSESS =
+  'Check each item of the review feedback against the code and say which are valid and why, and change nothing before the user picks what to fix: users here ask for that';
 
 /** Review feedback handed to the agent: a review bot's findings, PR comments, a colleague's notes. */
 const FEEDBACK = /\b(?:severity|copilot|bugbot|review\.md|review comments?|pr comments?|comments? on the pr|feedback)\b/i;
@@ -102,7 +109,6 @@ export function mineFeedbackAssessment(observations: readonly Obs[]): Candidate[
     if (!asked) continue;
     const where = o.projectName || 'this project';
     const quote = truncate(asked, 120);
-    const facts = { verb: 'assess', objectWord: 'feedback' };
     return [
       {
         ...seenIn(o),
@@ -111,29 +117,23 @@ export function mineFeedbackAssessment(observations: readonly Obs[]): Candidate[
         domain: 'general',
         title: `${where}: users ask whether review feedback is valid before any fix`,
         trigger: `when the user hands you review feedback in ${where} (a review bot's findings, PR comments, a colleague's notes)`,
-        action: assessAction([quote]),
+        action: actionFor(ASSESS, [quote]),
         explain: `The user asked: "${quote}"`,
         evidence: [`asked: "${quote}"`],
         subjects: ['review feedback'],
         miner: 'request',
         notable: false,
         tags: ['request', 'review'],
-        facts,
+        facts: { says: ASSESS },
       },
     ];
   }
   return [];
 }
 
-const assessAction = (quotes: readonly string[]): string =>
-  `Check each item of the review feedback against the code and say which are valid and why, and change nothing before the user picks what to fix: users here ask for that (${quotes.map((q) => `"${q}"`).join('; ')}).`;
-
 /** The instinct's action from every session that backs it, in the users' words. */
 export function withRequests(c: Candidate, examples: readonly string[]): Candidate {
-  const { verb, objectWord } = c.facts ?? {};
-  if (c.miner !== 'request' || typeof verb !== 'string' || typeof objectWord !== 'string') return c;
-  const quotes = [...new Set(examples.map((e) => /"(.+)"$/.exec(e)?.[1]).filter((q): q is string => !!q))];
-  const action =
-    verb === 'assess' && objectWord === 'feedback' ? assessAction(quotes.slice(0, 3)) : actionFor({ verb, objectWord }, quotes.slice(0, 3));
-  return { ...c, action };
+  const says = c.facts?.says;
+  if (c.miner !== 'request' || typeof says !== 'string') return c;
+  return { ...c, action: actionFor(says, quotedIn(examples)) };
 }

@@ -4,6 +4,7 @@
  * advice for other code (`mise run lint`, `mise run fmt`) or share a trigger (a dozen rules of
  * one linter) read as one line. Pure functions.
  */
+import type { InstinctView } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { oneLine } from './format.js';
 
@@ -32,6 +33,19 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
   evidence: row.evidence,
   imported: provenance?.get(row.id)?.imported ?? false,
   confirmed: provenance?.get(row.id)?.feedback ?? false,
+});
+
+/** An instinct as the application shows it (a contract view, or the part of one a rule file needs). */
+export const fromView = (
+  v: Pick<InstinctView, 'pattern' | 'category' | 'evidence'> & Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin'>>,
+): PlainInstinct => ({
+  name: v.pattern,
+  category: v.category,
+  trigger: realTrigger(v.pattern, v.trigger ?? ''),
+  action: v.action ?? '',
+  title: v.title ?? '',
+  evidence: v.evidence,
+  imported: v.origin === 'imported',
 });
 
 /** Preferences and corrections first, then fixes, then the rest. */

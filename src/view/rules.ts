@@ -9,7 +9,7 @@ import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import type { InstinctView } from '../learn/records.js';
-import { type PlainInstinct, mergeSimilar, plainLine, realTrigger } from '../context/plain.js';
+import { type PlainInstinct, fromView, mergeSimilar, plainLine } from '../context/plain.js';
 
 /** What a rule file shows of an instinct. */
 export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'> &
@@ -81,16 +81,8 @@ export function sortRules<R extends Rule>(records: readonly R[]): R[] {
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-const plainOf = (r: Rule): PlainInstinct & { rule: Rule } => ({
-  rule: r,
-  name: r.pattern,
-  category: r.category,
-  trigger: realTrigger(r.pattern, r.trigger ?? ''),
-  action: r.action || oneLine(r.explain),
-  title: r.title ?? '',
-  evidence: r.evidence,
-  imported: r.origin === 'imported',
-});
+/** A rule without an action says its explain text. */
+const plainOf = (r: Rule): PlainInstinct & { rule: Rule } => ({ ...fromView(r), action: r.action || oneLine(r.explain), rule: r });
 
 /**
  * Bullets in plain words, rules that say the same thing for other code on one line. The keys

@@ -11,7 +11,7 @@ import {
   stats,
   suggest,
 } from '../../app/instincts.js';
-import { type PlainInstinct, mergeSimilar, plainLine, realTrigger } from '../../context/plain.js';
+import { fromView, mergeSimilar, plainLine } from '../../context/plain.js';
 import type { InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { contractRecord, contractStats } from '../records.js';
@@ -52,7 +52,7 @@ const observeTool = defineTool({
 
 /** The suggestions in plain words, the way session start shows them. */
 const suggestionHint = (found: readonly InstinctView[]): string =>
-  `In plain words:\n${mergeSimilar(found.map(plainOfView))
+  `In plain words:\n${mergeSimilar(found.map(fromView))
     .slice(0, 8)
     .map((group) => plainLine(group, 400))
     .join('\n')}\nCall get_instinct(pattern) for the full record and explain text.`;
@@ -66,16 +66,6 @@ function nothingHereHint(ctx: ToolContext, project: string): string {
   const projects = new Set(elsewhere.map((v) => v.project)).size;
   return `No mature pattern for this project yet. ${elsewhere.length} mature pattern${elsewhere.length === 1 ? '' : 's'} belong${elsewhere.length === 1 ? 's' : ''} to ${projects} other project${projects === 1 ? '' : 's'} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
 }
-
-const plainOfView = (v: InstinctView): PlainInstinct => ({
-  name: v.pattern,
-  category: v.category,
-  trigger: realTrigger(v.pattern, v.trigger),
-  action: v.action,
-  title: v.title,
-  evidence: v.evidence,
-  imported: v.origin === 'imported',
-});
 
 const suggestTool = defineTool({
   name: 'suggest',

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cli, cliEnv, tempDir } from '../test-support/cli.js';
 import { warmSocket } from './warm-query.js';
@@ -34,6 +35,14 @@ describe('a warm query server', () => {
     expect(warm.status).toBe(0);
     expect(JSON.parse(warm.stdout)).toEqual(JSON.parse(cold.stdout));
     expect((JSON.parse(warm.stdout) as { results: { id: string }[] }).results[0]?.id).toBe('staging');
+    // A request that is not JSON gets an error back, and the server keeps serving.
+    const reply = await new Promise<string>((resolve) => {
+      let got = '';
+      const raw = createConnection(socket, () => raw.write('not json\n'));
+      raw.on('data', (d) => (got += d.toString()));
+      raw.on('close', () => resolve(got));
+    });
+    expect(JSON.parse(reply)).toMatchObject({ ok: false });
     // A bad request is answered by the CLI itself, with its own words.
     const bad = cli(home.path, ['query', 'x', '--limit', 'many'], { env: { HOMUNCULUS_NO_WARM: undefined } });
     expect(bad.status).toBe(2);
@@ -41,6 +50,13 @@ describe('a warm query server', () => {
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     expect(await exited).toBe(0);
     expect(existsSync(socket)).toBe(false);
+  });
+
+  it('refuses an idle time that is not a positive number of seconds', () => {
+    const r = cli(home.path, ['serve-query', '--idle', '-3']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--idle must be a number of seconds above 0/);
+    expect(existsSync(warmSocket(home.path))).toBe(false);
   });
 
   it('a query with a stale socket file left behind still answers', () => {

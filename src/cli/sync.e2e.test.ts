@@ -125,7 +125,7 @@ describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real tr
     expect(second.learned.observations).toBe(0);
     expect(second.instincts).toBe(first.instincts);
     expect(second.embedded).toBe(0);
-    // It embeds every session, turn and instinct of 12 real sessions with the bundled model twice over:
+    // It embeds every session, turn and instinct of 12 real sessions with the bundled model, then syncs again:
     // about 55 s alone on 2 cores, more beside other work.
   }, 180_000);
 });

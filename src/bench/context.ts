@@ -3,7 +3,8 @@
  * that started first) goes through the real `sync` into a fresh home with the clock at the
  * start of the rest; then, for each prompt of bench/context-gold.json (taken from the later
  * sessions), the start hook's and the prompt hook's injections are built as the hooks build
- * them and scored against what would have helped: precision and recall of the injected
+ * them and scored against what would have helped (at session start: what any of the session's
+ * prompts needed, and what the learning gold's readers saw at work in that session): precision and recall of the injected
  * lines and the share of points with anything irrelevant. The gold's prompts are split in two
  * (even and odd positions) and each half is reported, beside the whole. `--json` prints it.
  */
@@ -17,6 +18,7 @@ import { ensureDir } from '../core/fs.js';
 import { detectProject } from '../core/project.js';
 import { round } from '../core/text.js';
 import { promptInjection, startInjection } from '../context/inject.js';
+import { fromRow, plainLine } from '../context/plain.js';
 import { openStore } from '../store/store.js';
 import { transcriptDir } from '../test-support/transcripts.js';
 import { type ContextScore, type Judged, contextGoldFile, injectedLines, judge, patternsOf, total } from './context-gold.js';
@@ -38,17 +40,26 @@ function promptsOf(file: string): { text: string; cwd: string }[] {
   return out;
 }
 
-/** Every gold pattern's match rule: the reader's, ours, and the bench's own. */
-function rules(root: string, patterns: Record<string, string>): Map<string, RegExp> {
+interface Gold {
+  /** Every gold pattern's match rule: the reader's, ours, and the bench's own. */
+  match: Map<string, RegExp>;
+  /** The patterns the learning gold's readers saw at work in each session. */
+  seenIn: (session: string) => string[];
+}
+
+function readGold(root: string, patterns: Record<string, string>): Gold {
   const read = (path: string) => goldFile.parse(JSON.parse(readFileSync(path, 'utf8')));
   const items = [
     ...read(join(root, '..', 'shared', 'bench', 'learning-gold-dev.json')),
     ...read(join(root, 'bench', 'learning-gold-team.json')),
   ];
-  return new Map([
-    ...items.map((g) => [g.id, new RegExp(g.match, 'i')] as const),
-    ...Object.entries(patterns).map(([id, re]) => [id, new RegExp(re, 'i')] as const),
-  ]);
+  return {
+    match: new Map([
+      ...items.map((g) => [g.id, new RegExp(g.match, 'i')] as const),
+      ...Object.entries(patterns).map(([id, re]) => [id, new RegExp(re, 'i')] as const),
+    ]),
+    seenIn: (session) => items.filter((g) => g.sessions.includes(session)).map((g) => g.id),
+  };
 }
 
 const pct = (x: number): string => `${round(x * 100, 1)}%`;
@@ -72,9 +83,15 @@ async function main(): Promise<void> {
   ensureDir(join(root, '.bench-tmp'));
   const dir = mkdtempSync(join(root, '.bench-tmp', 'context-'));
   const store = openStore({ home: join(dir, 'home'), clock: fixedClock(new Date(asOf)) });
-  const match = rules(root, gold.patterns);
+  const { match, seenIn } = readGold(root, gold.patterns);
   try {
     await invoke(sync, { store, env: { ...process.env, HOME: dir } }, { paths: history.map((t) => t.file), llm: false, embed: false });
+    // The ceiling: the expected patterns that some learned instinct names at all.
+    const learned = store.instincts
+      .list({})
+      .map((row) => `- ${plainLine([fromRow(row)])}`)
+      .join('\n');
+    let learnable = 0;
     const prompts: (Judged & { half: number })[] = [];
     const starts: Judged[] = [];
     const detail: string[] = [];
@@ -86,13 +103,15 @@ async function main(): Promise<void> {
       const points = gold.prompts.filter((p) => p.session === session);
       const project = detectProject(typed[0]?.cwd ?? '');
       const start = await startInjection(store, project, `bench-${session}`);
-      starts.push(judge(start, [...new Set(points.flatMap((p) => p.expect))], match));
+      // At session start, what helps anywhere in the session: what its prompts needed and what the readers saw at work in it.
+      starts.push(judge(start, [...new Set([...points.flatMap((p) => p.expect), ...seenIn(session)])], match));
       for (const p of points) {
         const flat = (text: string): string => text.replace(/\s+/g, ' ');
         const prompt = typed.find((x) => flat(x.text).slice(0, 300).includes(flat(p.prompt_starts)));
         if (!prompt) throw new Error(`No prompt starting "${p.prompt_starts}" in ${session}`);
         const text = await promptInjection(store, { project, prompt: prompt.text, sessionId: `bench-${session}` });
         const judged = judge(text, p.expect, match);
+        learnable += judge(learned, p.expect, match).found;
         prompts.push({ ...judged, half: gold.prompts.indexOf(p) % 2 });
         detail.push(
           `- ${session.slice(0, 8)} "${p.prompt_starts}": ${judged.lines} lines, ${judged.relevant} relevant, ${judged.found}/${judged.expected} expected`,
@@ -120,6 +139,10 @@ async function main(): Promise<void> {
     console.log(row('prompt hook, even half', scores.promptTune));
     console.log(row('prompt hook, odd half', scores.promptHeldOut));
     console.log(row('session start', scores.start));
+    const expected = prompts.reduce((n, p) => n + p.expected, 0);
+    console.log(
+      `\nLearned from the history at all: ${learnable} of the ${expected} expected patterns at prompts (recall ceiling ${round(learnable / expected, 2)}).`,
+    );
     console.log(`\n${detail.join('\n')}`);
   } finally {
     store.close();

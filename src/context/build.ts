@@ -114,7 +114,9 @@ const NOT_FOR_PROMPTS = new Set(['works_on', 'blocked_by', 'solved_by', 'workaro
  */
 export function worthInterrupting(r: RetrievedFact, terms: readonly string[]): boolean {
   if (!PROMPT_KINDS.has(r.fact.category) || NOT_FOR_PROMPTS.has(r.fact.relation)) return false;
-  return matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`) >= Math.max(3, requiredMatches(terms.length));
+  const shared = matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`);
+  // A long prompt (a pasted review, a log) shares three words with many facts: it must share a third of its terms.
+  return shared >= Math.max(3, requiredMatches(terms.length), Math.ceil(terms.length / 3));
 }
 
 export async function buildPromptContext(store: Store, options: PromptContextOptions): Promise<PromptContext> {

@@ -3,8 +3,8 @@ import type { ProjectInfo } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { fitToBudget, oneLine } from './format.js';
-import { isRelevant, promptContext, requiredMatches } from './prompt.js';
-import { matchInstincts } from './rank.js';
+import { asksForRefused, isRelevant, promptContext, requiredMatches } from './prompt.js';
+import { askedTerms, matchInstincts } from './rank.js';
 import { selectStartInstincts, sessionStartContext } from './session-start.js';
 
 const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
@@ -42,8 +42,56 @@ describe('ranking', () => {
 
   it('applies the relevance bar by prompt length', () => {
     expect([1, 2, 3, 6, 7, 30].map(requiredMatches)).toEqual([1, 1, 2, 2, 3, 3]);
-    expect(isRelevant({ matched: 1, terms: 5 } as never)).toBe(false);
-    expect(isRelevant({ matched: 2, terms: 5 } as never)).toBe(true);
+    expect(isRelevant({ weight: 1, terms: 5, covers: false })).toBe(false);
+    expect(isRelevant({ weight: 2, terms: 5, covers: false })).toBe(true);
+    expect(isRelevant({ weight: 0, terms: 30, covers: true })).toBe(true);
+  });
+
+  it('takes a prompt that names a refused command for the user asking for it; a family by one of its variants', () => {
+    const meta = JSON.stringify({ miner: 'rejection' });
+    const git = {
+      trigger: 'when about to run `git commit` / `git push` in cli without being asked',
+      action: 'Do not commit',
+      metadata: meta,
+    };
+    expect(asksForRefused(git, 'commit this, push, open draft PR')).toBe(true);
+    expect(asksForRefused(git, 'are the tests passing?')).toBe(false);
+    const family = {
+      trigger: 'when about to run `mise run test:*` in cli without being asked',
+      action: 'Do not run `mise run test:*` (e.g. `mise run test:ci`) unless the user asks for it',
+      metadata: meta,
+    };
+    expect(asksForRefused(family, 'Are all tests passing?')).toBe(false);
+    expect(asksForRefused(family, 'run the CI suite')).toBe(true);
+    expect(asksForRefused({ ...family, metadata: '{}' }, 'run the CI suite')).toBe(false);
+  });
+
+  it('weighs a term few instincts use above one many use, and one term that is all a trigger is about', () => {
+    const at = { project: project.fingerprint, limit: 10, ignore: ['webapp'] };
+    for (const [pattern, trigger] of [
+      ['pref:webapp/test=npm-test', 'when you need to run the tests in webapp'],
+      ['pref:webapp/recipe=vitest-run', 'when running `vitest` on `src/auth` in webapp'],
+      ['pref:webapp/api=pulls', 'when reading or answering PR comments'],
+      ['pref:webapp/update-branch=remote', 'when asked to update the branch or fix its merge conflicts'],
+      ['pref:webapp/unasked=e2e', 'when about to run the tests of `e2e` without being asked'],
+    ] as const)
+      observe(store, { pattern, trigger, project: project.fingerprint });
+    const hit = (text: string, key: string) => matchInstincts(store.instincts, { ...at, text }).find((h) => h.row.key === key);
+    // "merge" and "conflicts" belong to one instinct: two of them weigh three in a long prompt.
+    const merge = hit('bring it up to date with main, github is flagging merge conflicts', 'pref:webapp/update-branch=remote');
+    expect(merge).toMatchObject({ matched: 2, weight: 3, terms: 7 });
+    expect(isRelevant(merge!)).toBe(true);
+    // "tests" and "testing" are one term; tests are what "run the tests" is about, so a long prompt that names them gets it.
+    const tests = hit(
+      'the parallel tests keep testing the wrong thing since the refactor of the runner, please look',
+      'pref:webapp/test=npm-test',
+    );
+    expect(tests).toMatchObject({ matched: 1, covers: true });
+    // ...but not when only a pasted log names them.
+    const pasted = hit('what broke here?\n\n--- FAIL: TestAuth (0.01s)\n    auth_test.go:12: tests failed', 'pref:webapp/test=npm-test');
+    expect(pasted?.covers).toBe(false);
+    // The folders of a path say where a file lives, not what is asked; "PR" is a term.
+    expect(askedTerms('fix @/Users/me/src/webapp/src/auth/login.ts in the PR', ['webapp'])).toEqual(['fix', 'login', 'pr']);
   });
 });
 

@@ -38,8 +38,8 @@ export const nameWords = (name: string): string[] =>
  * must share three. (Two for any prompt doubled the share of prompts given something
  * irrelevant on bench:context, 17% to 33%, for a third more of what was expected.)
  */
-export function isRelevant(hit: RankedInstinct): boolean {
-  return hit.matched >= requiredMatches(hit.terms);
+export function isRelevant(hit: Pick<RankedInstinct, 'weight' | 'terms' | 'covers'>): boolean {
+  return hit.covers || hit.weight >= requiredMatches(hit.terms);
 }
 
 const PROGRAMS = new Set(['git', 'gh', 'mise', 'npm', 'pnpm', 'yarn', 'run', 'make', 'go', 'cargo']);
@@ -48,12 +48,27 @@ const PROGRAMS = new Set(['git', 'gh', 'mise', 'npm', 'pnpm', 'yarn', 'run', 'ma
  * "Do not run X unless asked" is for when the user asks something else: a prompt that names X
  * is the user asking for it. X is what the rule's trigger quotes (`git commit` / `git push`).
  */
-export function asksForRefused(row: Pick<InstinctRow, 'trigger' | 'metadata'>, prompt: string): boolean {
+export function asksForRefused(row: Pick<InstinctRow, 'trigger' | 'action' | 'metadata'>, prompt: string): boolean {
   if (parseJsonObject(row.metadata).miner !== 'rejection') return false;
   const words = (row.trigger.match(/`[^`]+`/g) ?? [])
-    .flatMap((c) => c.toLowerCase().match(/[a-z]+/g) ?? [])
+    .flatMap((code) => namedBy(code.slice(1, -1), row.action))
     .filter((w) => !PROGRAMS.has(w));
   return matchedTerms(words, prompt) > 0;
+}
+
+/**
+ * The words that ask for a refused command. A family (`mise run test:*`) is asked for by naming
+ * one of its variants (the `ci` of `mise run test:ci` its examples show): "are the tests passing?"
+ * does not ask for the slow suites.
+ */
+function namedBy(code: string, action: string): string[] {
+  const lower = code.toLowerCase();
+  if (!lower.endsWith(':*')) return lower.match(/[a-z]+/g) ?? [];
+  const family = lower.slice(0, -1);
+  return (action.toLowerCase().match(/`[^`]+`/g) ?? [])
+    .map((c) => c.slice(1, -1))
+    .filter((c) => c.startsWith(family) && c !== lower)
+    .flatMap((c) => c.slice(family.length).match(/[a-z]+/g) ?? []);
 }
 
 interface PromptContextOptions {

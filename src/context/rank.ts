@@ -7,7 +7,8 @@
 import { isDocumented } from '../learn/documented.js';
 import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
-import { matchedTerms } from '../text/stem.js';
+import { matchedTerms, stem, stemSet } from '../text/stem.js';
+import { authoredText } from '../text/authored.js';
 import { promptTerms } from '../text/terms.js';
 import { realTrigger } from './plain.js';
 
@@ -28,36 +29,85 @@ export interface RankedInstinct {
   relevance: number;
   /** How many distinct query terms the instinct's text contains. */
   matched: number;
+  /** The same, a term that few of the instincts in scope use counting RARE_WEIGHT. */
+  weight: number;
   terms: number;
+  /** The prompt names all that the instinct's trigger is about ("run the tests": tests), in one or two words. */
+  covers: boolean;
 }
+
+/** Words every trigger uses to say when ("when you need to run", "about to run … without being asked"). */
+const TRIGGER_WORDS = new Set(['run', 'running', 'asked', 'asking', 'writing', 'code', 'user', 'ready', 'change', 'without']);
+
+/** What a trigger is about in one or two words, or nothing when it takes more to say. */
+function triggerCore(row: InstinctRow, ignore: readonly string[]): string[] {
+  if (!realTrigger(row.key, row.trigger)) return [];
+  const core = askedTerms(withoutExamples(row.trigger), ignore).filter((t) => !TRIGGER_WORDS.has(t));
+  return core.length <= 2 ? core : [];
+}
+
+/** A term that few instincts use (merge, conflicts, feedback) says more about which one applies than one many use (tests, changes). */
+const RARE_WEIGHT = 1.5;
+const rareBelow = (instincts: number): number => Math.max(2, Math.ceil(instincts * 0.05));
 
 /**
  * What an instinct is about, for the relevance bar: when it applies (its trigger and title),
  * not the examples in its action. One recorded without a trigger is about all it says.
  */
 const aboutText = (row: InstinctRow): string =>
-  realTrigger(row.key, row.trigger) ? `${row.trigger} ${row.title}` : `${row.key} ${row.title} ${row.action} ${row.explain}`;
+  realTrigger(row.key, row.trigger)
+    ? `${withoutExamples(row.trigger)} ${withoutExamples(row.title)}`
+    : `${row.key} ${row.title} ${row.action} ${row.explain}`;
+
+/** A trigger's example ("(e.g. "Build and test help message")") is one session's task, not when it applies. */
+export const withoutExamples = (text: string): string => text.replace(/\s*\(e\.g\.[^)]*\)/g, '');
+
+/**
+ * A path names a file by its last part; its folders (/Users/me/src/repo/cmd/app) say where it
+ * lives, not what the prompt asks. URLs are kept whole.
+ */
+export const withoutFolders = (text: string): string =>
+  text.replace(/\S+/g, (token) =>
+    !token.includes('://') && (token.match(/\//g) ?? []).length >= 2 ? (token.split('/').filter(Boolean).at(-1) ?? '') : token,
+  );
 
 /** What a prompt asks, as search terms: the words that name where it was typed (the project's name) left out. */
 export function askedTerms(text: string, ignore: readonly string[] = []): string[] {
   const ignored = new Set(ignore.map((w) => w.toLowerCase()));
-  return promptTerms(text).filter((t) => !ignored.has(t));
+  const stems = new Set<string>();
+  // "tests" and "testing" are one thing asked about, not two matches.
+  return promptTerms(withoutFolders(text)).filter((t) => !ignored.has(t) && !stems.has(stem(t)) && !!stems.add(stem(t)));
 }
 
-export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms'>, query: RankQuery): RankedInstinct[] {
+const covers = (core: readonly string[], text: ReadonlySet<string>): boolean =>
+  core.length > 0 && core.every((t) => matchedTerms(t.split('_'), text) === t.split('_').length);
+
+export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' | 'triggerUse'>, query: RankQuery): RankedInstinct[] {
   const terms = askedTerms(query.text, query.ignore);
   if (terms.length === 0 || query.limit <= 0) return [];
   const hits = instincts
     .matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit })
     // What the project's CLAUDE.md or AGENTS.md already says, the agent has read.
     .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)));
+  if (hits.length === 0) return [];
+  const aboutOf = new Map(hits.map(({ row }) => [row.id, stemSet(aboutText(row))]));
+  // Only the terms some hit shares need a count.
+  const sharedByAny = terms.filter((t) => [...aboutOf.values()].some((about) => about.has(stem(t))));
+  const used = instincts.triggerUse(sharedByAny, { project: query.project, excludePromoted: query.excludePromoted });
+  // Naming a trigger's whole subject counts when the user wrote it, not when a pasted log or review does.
+  const authored = stemSet(authoredText(query.text));
+  const rare = rareBelow(used.total);
   return hits.map(({ row, bm25 }) => {
     const s = Math.abs(bm25);
+    const about = aboutOf.get(row.id) ?? new Set<string>();
+    const shared = terms.filter((t) => about.has(stem(t)));
     return {
       row,
       relevance: s / (1 + s),
-      matched: matchedTerms(terms, aboutText(row)),
+      matched: shared.length,
+      weight: shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
+      covers: covers(triggerCore(row, query.ignore ?? []), authored),
     };
   });
 }

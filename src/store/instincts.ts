@@ -105,6 +105,11 @@ export interface InstinctRepository {
   search(query: string, limit?: number): { rows: InstinctRow[]; mode: 'fts' | 'like' };
   /** Instincts holding any of `terms`, best BM25 first. */
   matchTerms(terms: readonly string[], options: { project?: string; excludePromoted?: boolean; limit: number }): TermMatch[];
+  /** How many instincts in scope name each term in their trigger, and how many are in scope. */
+  triggerUse(
+    terms: readonly string[],
+    options: { project?: string; excludePromoted?: boolean },
+  ): { of: Map<string, number>; total: number };
   rebuildIndex(): void;
 
   addEvent(event: InstinctEvent): void;
@@ -243,6 +248,30 @@ function matchTerms(
   return rows.map(({ bm25_score, ...row }) => ({ row, bm25: bm25_score }));
 }
 
+/** How many instincts in scope have each term in their trigger (FTS5's porter stems), and how many are in scope. */
+function triggerUse(
+  db: Db,
+  terms: readonly string[],
+  options: { project?: string; excludePromoted?: boolean },
+): { of: Map<string, number>; total: number } {
+  const scope: string[] = [];
+  if (options.excludePromoted !== false) scope.push('i.promoted_at IS NULL');
+  if (options.project !== undefined) scope.push("(i.project = '' OR i.project = @project)");
+  const and = scope.map((c) => ` AND ${c}`).join('');
+  const count = db.prepare(
+    `SELECT COUNT(*) AS n FROM instincts_fts JOIN instincts i ON i.id = instincts_fts.rowid WHERE instincts_fts MATCH @match${and}`,
+  );
+  const of = new Map<string, number>();
+  for (const term of terms) {
+    const quoted = quoteFtsTerms(term);
+    if (quoted) of.set(term, (count.get({ match: `trigger : (${quoted})`, project: options.project ?? '' }) as { n: number }).n);
+  }
+  const total = db.prepare(`SELECT COUNT(*) AS n FROM instincts i WHERE 1 = 1${and}`).get({ project: options.project ?? '' }) as {
+    n: number;
+  };
+  return { of, total: total.n };
+}
+
 function resolveAlias(db: Db, key: string): string {
   const target = cachedStatement(db, 'SELECT target FROM aliases WHERE pattern = ?');
   let current = key;
@@ -289,6 +318,7 @@ export function createInstinctRepository(db: Db): InstinctRepository {
     },
     search: (query, limit = 20) => searchRows(db, query, limit),
     matchTerms: (terms, options) => matchTerms(db, terms, options),
+    triggerUse: (terms, options) => triggerUse(db, terms, options),
     rebuildIndex: () => void db.prepare("INSERT INTO instincts_fts(instincts_fts) VALUES ('rebuild')").run(),
 
     addEvent(event) {

@@ -9,5 +9,7 @@ describe('stem', () => {
     expect(stem('is')).toBe('is');
     expect(matchedTerms(['tests', 'failing', 'docker'], 'when a test fails, rerun it')).toBe(2);
     expect(matchedTerms(['tests', 'fail'], 'when a test fails')).toBe(2);
+    // An acronym's plural is the acronym; a short word ending in s is still itself.
+    expect(matchedTerms(['pr', 'gas'], 'answering PRs about gas')).toBe(2);
   });
 });

@@ -12,8 +12,18 @@ export function stem(word: string): string {
   return w;
 }
 
-/** How many of `terms` occur (by stem) in `text`. */
-export function matchedTerms(terms: readonly string[], text: string): number {
-  const stems = new Set([...words(text)].map(stem));
+/** The stems of a text's words, to test many terms against it. */
+export function stemSet(text: string): Set<string> {
+  // A snake_case name is its words too (`integration_test` is about integration tests); an acronym's plural ("PRs") is the acronym.
+  return new Set(
+    [...words(text)]
+      .flatMap((w) => [w, ...(w.includes('_') ? w.split('_') : []), ...(/^[a-z]{2}s$/.test(w) ? [w.slice(0, 2)] : [])])
+      .map(stem),
+  );
+}
+
+/** How many of `terms` occur (by stem) in `text` (or in its stem set). */
+export function matchedTerms(terms: readonly string[], text: string | ReadonlySet<string>): number {
+  const stems = typeof text === 'string' ? stemSet(text) : text;
   return terms.filter((t) => stems.has(stem(t))).length;
 }

@@ -34,6 +34,11 @@ describe('prompt terms', () => {
     expect(promptTerms('word '.repeat(100) + 'zebra', 5)).toEqual(['word', 'zebra']);
   });
 
+  it('keeps two-capital acronyms, which name things, but not two lower-case letters', () => {
+    expect(promptTerms('can you address the PR comments? CI is red')).toEqual(['address', 'pr', 'comments', 'ci', 'red']);
+    expect(promptTerms('go to the pr page or ci')).toEqual(['page']);
+  });
+
   it('drops the fragments of contractions', () => {
     expect(promptTerms("don't break the build, it isn't ours and we'll see")).toEqual(['break', 'build']);
   });

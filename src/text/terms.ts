@@ -52,7 +52,11 @@ export function factTerms(text: string, max = 16): string[] {
 /** A prompt or a project description matched against instincts: conversation with an agent is also left out. */
 export const PROMPT_STOP = stopSet(ENGLISH, FRENCH, CONTRACTIONS, VAGUE, COURTESY, PROMPT_FILLER);
 
-/** Words of at least 3 characters (or numbers of 2 digits). */
+/** Two capitals name a thing in a prompt ("the PR", "CI is red"); two lower-case letters rarely do. */
+const acronymsIn = (text: string): Set<string> => new Set((text.match(/\b[A-Z]{2}(?=s?\b)/g) ?? []).map((a) => a.toLowerCase()));
+
+/** Words of at least 3 characters, numbers of 2 digits, and acronyms of two capitals. */
 export function promptTerms(text: string, max = 32): string[] {
-  return termsOf(text, { stop: PROMPT_STOP, minLength: 3, keepShort: (w) => /^\d{2,}$/.test(w), max });
+  const acronyms = acronymsIn(text);
+  return termsOf(text, { stop: PROMPT_STOP, minLength: 3, keepShort: (w) => /^\d{2,}$/.test(w) || acronyms.has(w), max });
 }

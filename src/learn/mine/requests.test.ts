@@ -45,11 +45,13 @@ describe('recurring requests', () => {
     const pasted =
       'can you look at this, I got this feedback, let me know what you think before doing anything:\n\nStale field\n\nLow Severity\n\nThe field is never copied.';
     const [found] = mineFeedbackAssessment(steps([{ prompt: pasted }]));
-    expect(found).toMatchObject({ key: 'pref:demo/request=assess-feedback', miner: 'request' });
+    expect(found).toMatchObject({ key: 'pref:request=assess-feedback', project: '', miner: 'request' });
     expect(found?.action).toMatch(/^Check each item of the review feedback against the code and say which are valid/);
     expect(found?.evidence[0]).toBe(
       'asked: "can you look at this, I got this feedback, let me know what you think before doing anything:"',
     );
+    // "eval" is how some users write it.
+    expect(mineFeedbackAssessment(steps([{ prompt: 'eval this feedback:\n\nAll test cases use the --force flag.' }]))).toHaveLength(1);
     // Feedback with no ask for a judgement, or a judgement asked only inside the pasted part, is not it.
     expect(mineFeedbackAssessment(steps([{ prompt: 'address the PR comments' }]))).toEqual([]);
     expect(mineFeedbackAssessment(steps([{ prompt: 'fix this:\n\nBug\n\nLow Severity\n\nCheck whether it is valid.' }]))).toEqual([]);

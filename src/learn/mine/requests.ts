@@ -95,28 +95,31 @@ const ASSESS =
 const FEEDBACK = /\b(?:severity|copilot|bugbot|review\.md|review comments?|pr comments?|comments? on the pr|feedback)\b/i;
 /** The user asking for a judgement before any change. */
 const JUDGE =
-  /\b(?:valid|validity|evaluate|assess|what (?:do )?you think|your thoughts|before doing|makes sense|worth (?:it|addressing|fixing))\b/i;
+  /\b(?:valid|validity|eval|evaluate|assess|what (?:do )?you think|your thoughts|before doing|makes sense|worth (?:it|addressing|fixing))\b/i;
 
 /**
  * A request every team with review bots makes in its own words: "evaluate this feedback from
  * copilot", "check the PR comments and if there's anything valid in there". The feedback may be
- * pasted; the ask for a judgement must be the user's own words.
+ * pasted; the ask for a judgement must be the user's own words. It is how the person works, so
+ * it is global: sessions in any of their projects add up.
  */
 export function mineFeedbackAssessment(observations: readonly Obs[]): Candidate[] {
   for (const o of observations) {
     if (o.event !== 'prompt' || !FEEDBACK.test(o.input)) continue;
     const asked = authoredSentences(o.input, { lists: false, min: 8, max: 300 }).find((s) => JUDGE.test(s));
     if (!asked) continue;
-    const where = o.projectName || 'this project';
     const quote = truncate(asked, 120);
     return [
       {
         ...seenIn(o),
-        key: `pref:${slugify(where)}/request=assess-feedback`,
+        project: '',
+        key: 'pref:request=assess-feedback',
         category: 'preference',
         domain: 'general',
-        title: `${where}: users ask whether review feedback is valid before any fix`,
-        trigger: `when the user hands you review feedback in ${where} (a review bot's findings, PR comments, a colleague's notes)`,
+        // Not "review": "/review" asks for a review, not a judgement of someone else's.
+        title: 'Users ask whether feedback on their code is valid before any fix',
+        trigger:
+          "when the user hands you feedback on the code (a bot's findings such as Copilot's or Bugbot's, PR comments, a colleague's notes)",
         action: actionFor(ASSESS, [quote]),
         explain: `The user asked: "${quote}"`,
         evidence: [`asked: "${quote}"`],

@@ -16,107 +16,10 @@ import { bufferToVector, dot, l2normalize } from '../embed/vector-math.js';
 import type { EmbeddingProvider } from '../embed/provider.js';
 import { Embedder } from '../search/embeddings.js';
 import { search } from '../search/search.js';
-import { vectorWrite, writeFingerprint } from '../search/vectors.js';
-import type { DocumentInput } from '../store/documents/index.js';
 import { openStore } from '../store/store.js';
 import { formatTable, median, percentile } from './measure.js';
+import { ingest, rng, syntheticDocuments, syntheticQueries, syntheticVectors, writeSyntheticVectors } from './synthetic.js';
 import { mean } from './metrics.js';
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ran',
-  'te',
-  'vo',
-  'shi',
-  'pen',
-  'dor',
-  'ul',
-  'nex',
-  'tri',
-  'bal',
-  'cor',
-  'fen',
-  'gul',
-  'hap',
-  'jin',
-  'mor',
-  'qua',
-];
-
-function vocabulary(size: number, random: () => number): string[] {
-  const words = new Set<string>();
-  while (words.size < size) {
-    const n = 2 + Math.floor(random() * 3);
-    let w = '';
-    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-    words.add(w);
-  }
-  return [...words];
-}
-
-/** Zipf-like pick: a few words are frequent, most are rare. */
-const zipf = (random: () => number, n: number) => Math.min(n - 1, Math.floor(Math.exp(random() * Math.log(n + 1)) - 1));
-
-function syntheticDocuments(count: number, seed = 7): DocumentInput[] {
-  const random = rng(seed);
-  const vocab = vocabulary(20_000, random);
-  const docs: DocumentInput[] = [];
-  const start = Date.parse('2025-01-01T00:00:00Z');
-  for (let i = 0; i < count; i++) {
-    const len = 12 + Math.floor(random() * 30);
-    const words: string[] = [];
-    for (let j = 0; j < len; j++) words.push(vocab[zipf(random, vocab.length)] as string);
-    if (i % 50 === 0) words.push(`handle_${vocab[i % vocab.length]}Request`);
-    docs.push({
-      id: `doc-${i}`,
-      text: words.join(' '),
-      collection: i % 10 === 0 ? 'facts' : 'memories',
-      ts: new Date(start + i * 60_000).toISOString(),
-      project: `project-${i % 20}`,
-      thread: `thread-${Math.floor(i / 20)}`,
-      seq: (i % 20) + 1,
-    });
-  }
-  return docs;
-}
-
-/**
- * Unit vectors with the structure of sentence embeddings: 64 topics, 32 subtopics each,
- * documents scattered around a subtopic. (Pure noise would make every neighbour equally
- * far, which no text embedding does.)
- */
-function syntheticVectors(count: number, dims: number, seed = 11): Float32Array[] {
-  const random = rng(seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-  const jitter = (base: Float32Array, spread: number) =>
-    l2normalize(Array.from({ length: dims }, (_, j) => (base[j] as number) + spread * gauss()));
-  const topics = Array.from({ length: 64 }, () => l2normalize(Array.from({ length: dims }, gauss)));
-  const subtopics = topics.flatMap((t) => Array.from({ length: 32 }, () => jitter(t, 0.04)));
-  return Array.from({ length: count }, () => jitter(subtopics[Math.floor(random() * subtopics.length)] as Float32Array, 0.03));
-}
-
-function queries(docs: readonly DocumentInput[], count: number, seed = 3): string[] {
-  const random = rng(seed);
-  return Array.from({ length: count }, () => {
-    const words = (docs[Math.floor(random() * docs.length)] as DocumentInput).text.split(' ');
-    const start = Math.floor(random() * Math.max(1, words.length - 4));
-    return words.slice(start, start + 2 + Math.floor(random() * 3)).join(' ');
-  });
-}
 
 const rssMb = () => process.memoryUsage().rss / 2 ** 20;
 /** CPU time of this process (user + system), ms. */
@@ -151,28 +54,18 @@ async function benchSize(count: number, provider: EmbeddingProvider, queryCount:
     const docs = syntheticDocuments(count);
     let t = performance.now();
     const cpu0 = cpuMs();
-    for (let i = 0; i < docs.length; i += 5000) store.transaction(() => store.documents.upsert(docs.slice(i, i + 5000), now.toISOString()));
+    ingest(store, docs, now);
     const ingestDocsPerSec = count / ((performance.now() - t) / 1000);
     const ingestDocsPerCpuSec = count / ((cpuMs() - cpu0) / 1000);
 
     const embedder = new Embedder(store, provider);
-    store.transaction(() => writeFingerprint(store.documents, embedder.fingerprint));
     const vectors = syntheticVectors(count, provider.dims);
-    // Nothing is embedded yet: these are every document's ids, in order.
-    const ids = store.documents.missingVectorIds(embedder.key);
     t = performance.now();
-    for (let i = 0; i < ids.length; i += 5000) {
-      store.transaction(() =>
-        store.documents.writeVectors(
-          embedder.key,
-          ids.slice(i, i + 5000).map((id, j) => vectorWrite(id, vectors[i + j] as Float32Array)),
-        ),
-      );
-    }
+    const ids = writeSyntheticVectors(store, embedder, vectors);
     const vectorWriteDocsPerSec = count / ((performance.now() - t) / 1000);
 
     // Warm: the first query loads the sign codes; synthetic query vectors keep the model out of the timing.
-    const qs = queries(docs, queryCount);
+    const qs = syntheticQueries(docs, queryCount);
     // Query vectors sit near one document each, as a paraphrase would.
     const qRandom = rng(99);
     const qvs = Array.from({ length: queryCount }, () => {

@@ -1,6 +1,7 @@
 /** Memory operations: store, import and delete searchable memories, query everything, keep the embeddings current. */
 import { z } from 'zod';
 import { DAY_MS, parseInstant } from '../core/clock.js';
+import { loadConfig } from '../core/config.js';
 import { HomunculusError, UsageError, errorMessage } from '../core/errors.js';
 import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import { contentId } from '../core/ids.js';
@@ -14,6 +15,7 @@ import { SEARCH_MODES } from '../search/modes.js';
 import { embedderFor } from '../search/open.js';
 import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
+import { SELF } from '../search/speakers.js';
 import { readFingerprint } from '../search/vectors.js';
 import { type AppContext, defineOperation } from './operation.js';
 import { text } from './schemas.js';
@@ -142,6 +144,18 @@ function embedderOnce(ctx: AppContext): Promise<Embedder | null> {
   return pending;
 }
 
+const userSection = z.object({ names: z.array(z.string().trim().min(1).max(200)).max(20).optional() }).optional();
+
+/** The speaker names of the store's owner ("what did I say"): config.json's user.names, with the roles a conversation gives them. */
+function selfNames(configPath: string): string[] {
+  const parsed = userSection.safeParse(loadConfig(configPath).user);
+  if (!parsed.success)
+    throw new HomunculusError('config', `config.json "user" is not valid: ${parsed.error.issues[0]?.message ?? 'bad value'}.`, {
+      hint: 'Write it as {"user": {"names": ["Ada", "Ada Lovelace"]}}: the names your memories give you as speaker.',
+    });
+  return [...(parsed.data?.names ?? []), ...SELF];
+}
+
 export const query = defineOperation({
   name: 'memory.query',
   summary: 'Hybrid search (BM25 and embeddings, fused) over every collection, with filters; explainable',
@@ -187,7 +201,8 @@ export const query = defineOperation({
       throw new UsageError('since is later than until.', 'Swap the two bounds.');
     // Facts answer as the graph holds them now, scored by its rules (graph/fact-search.ts).
     const profiles = { [FACTS_COLLECTION]: factProfile(ctx.store, {}) };
-    const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles });
+    const self = selfNames(ctx.store.paths.config);
+    const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles, self });
     res.notes.unshift(...notes);
     return res;
   },

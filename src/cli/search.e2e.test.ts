@@ -141,6 +141,17 @@ describe('memory import, query and embed through the binary', () => {
     ]);
     const text = (await runCli(home.path, ['query', 'How did Sam do with marathon training?', '--explain'], { env: NO_EMBED })).stdout;
     expect(text).toMatch(/memories\/t1 \(Lee\)[\s\S]*x speaker 0\.50/);
+    // "I" is the store's owner, named in config.json; a bad "user" section is an error that says the fix.
+    const asked = ['query', 'What did I ask about the marathon training?', '--collection', 'memories', '--explain'];
+    const samScaled = /memories\/t2 \(Sam\)\n.*\n.*\n.*x speaker 0\.50/;
+    expect((await runCli(home.path, asked, { env: NO_EMBED })).stdout).not.toMatch(samScaled);
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ user: { names: ['Lee'] } }));
+    expect((await runCli(home.path, asked, { env: NO_EMBED })).stdout).toMatch(samScaled);
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ user: { names: 'Lee' } }));
+    const wrong = await runCli(home.path, asked, { env: NO_EMBED });
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr).toMatch(/config\.json "user" is not valid[\s\S]*"names": \["Ada"/);
+    writeFileSync(join(home.path, 'config.json'), '{}');
     const bad = await runCli(home.path, ['memory', 'add', 'text', '--speaker', ' '], { env: NO_EMBED });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/speaker must be a non-empty name/);

@@ -45,6 +45,8 @@ export interface SearchRequest {
   rerank?: RerankHook;
   /** Missing embeddings repaired during this query (default 20). */
   repair?: number;
+  /** The speaker names of the store's owner, for "what did I say" (default: user, me, human). */
+  self?: readonly string[];
 }
 
 export interface HitExplain {
@@ -99,7 +101,7 @@ function planQuery(documents: DocumentRepository, request: SearchRequest, mode: 
   const terms = sole?.terms ? sole.terms(text) : searchTerms(text);
   // A named speaker is matched by speaker, not by the word: most documents that hold a
   // speaker's name are the other people addressing them.
-  const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(documents, text) : new Set<string>();
+  const named = mode === 'hybrid' && tuning.speakers ? namedSpeakers(documents, text, request.self) : new Set<string>();
   return {
     text,
     mode,

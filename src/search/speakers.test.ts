@@ -43,6 +43,13 @@ describe('speaker focus on a real store', () => {
       expect(namedSpeakers(store.documents, 'what does alice like?')).toEqual(new Set(['alice']));
       expect(namedSpeakers(store.documents, "Is Mary Ann's hobby pottery?")).toEqual(new Set(['mary ann']));
       expect(namedSpeakers(store.documents, 'what does Bob like?')).toEqual(new Set());
+      // The first person is the store's owner: a "user" speaker, or the names configured for them.
+      expect(namedSpeakers(store.documents, 'what did I say about pottery?')).toEqual(new Set());
+      addDocuments(store, [{ id: '3', text: 'I started pottery', collection: 'memories', speaker: 'user' }]);
+      expect(namedSpeakers(store.documents, 'what did I say about pottery?')).toEqual(new Set(['user']));
+      expect(namedSpeakers(store.documents, "what's my favourite hobby?")).toEqual(new Set(['user']));
+      expect(namedSpeakers(store.documents, 'pottery, i.e. ceramics')).toEqual(new Set());
+      expect(namedSpeakers(store.documents, 'what did I say about pottery?', ['Alice'])).toEqual(new Set(['alice']));
     } finally {
       store.cleanup();
     }

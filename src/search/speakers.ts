@@ -13,14 +13,25 @@ import { candidatePhrases } from '../text/phrases.js';
 /** How many distinct speakers a store may have for names to be matched fuzzily against them. */
 const MAX_SPEAKERS = 200;
 
+/** How a conversation's records name the person whose store it is, when no name is configured. */
+export const SELF = ['user', 'me', 'human'];
+/** "I", "I'm", "me", "my", "mine", "myself": "I" only as a capital, so a Roman numeral or "i.e." does not count. */
+const FIRST_PERSON = /(?:^|[^\p{L}'])(?:I(?:'(?:m|ve|d|ll))?|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)(?![\p{L}])/u;
+
 /**
  * The speakers of stored documents that the query names (lower-cased): by their name as
  * stored, else by another spelling of it or of their first name ("Muhammad" for "Muhhamed"),
- * for a capitalised word of the query.
+ * for a capitalised word of the query; and for "I", "me" or "my", the store's owner as `self` names them.
  */
-export function namedSpeakers(documents: DocumentRepository, query: string): Set<string> {
+export function namedSpeakers(documents: DocumentRepository, query: string, self: readonly string[] = SELF): Set<string> {
   const named = new Set<string>();
   if (!documents.hasSpeakers()) return named;
+  // "What did I say about ...": in one person's store, the first person is its owner.
+  if (FIRST_PERSON.test(query))
+    for (const name of self) {
+      const speaker = documents.speaker(name);
+      if (speaker !== undefined) named.add(speaker.toLowerCase());
+    }
   const unknown: string[] = [];
   for (const phrase of candidatePhrases(query)) {
     const speaker = documents.speaker(phrase);

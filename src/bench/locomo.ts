@@ -36,17 +36,25 @@ export interface LocomoOptions {
   only?: string[];
   /** Ask with every speaker's name replaced by "they" (how much hangs on the exact name). */
   replaceNames?: boolean;
+  /** Ask as the first speaker, the store's owner: their name becomes "I" / "my", and search knows who "I" is. */
+  firstPerson?: boolean;
 }
 
-/** The question with the speakers' names (and their possessives) replaced by "they" / "their". */
-export function withoutNames(question: string, speakers: readonly string[]): string {
+/** The question with these people's names (and their possessives) replaced by a pronoun. */
+function renamed(question: string, people: readonly string[], pronoun: string, possessive: string): string {
   let out = question;
-  for (const name of speakers.flatMap((s) => [s, ...s.split(/\s+/)]).filter((n) => n.length >= 2)) {
+  for (const name of people.flatMap((s) => [s, ...s.split(/\s+/)]).filter((n) => n.length >= 2)) {
     const re = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}('s|’s)?\\b`, 'gi');
-    out = out.replace(re, (_m, possessive: string | undefined) => (possessive ? 'their' : 'they'));
+    out = out.replace(re, (_m, owned: string | undefined) => (owned ? possessive : pronoun));
   }
   return out;
 }
+
+/** The question with the speakers' names (and their possessives) replaced by "they" / "their". */
+export const withoutNames = (question: string, speakers: readonly string[]): string => renamed(question, speakers, 'they', 'their');
+
+/** The question as the person it names would ask it: "What did Caroline research?" -> "What did I research?". */
+export const asFirstPerson = (question: string, owner: string): string => renamed(question, [owner], 'I', 'my');
 
 interface Method {
   name: string;
@@ -117,14 +125,20 @@ export async function runLocomoBench(options: LocomoOptions): Promise<string> {
         embedMs += performance.now() - t;
         const speakers = [...new Set(sample.documents.map((d) => d.speaker).filter((x): x is string => !!x))];
         for (const asked of sample.questions) {
-          const q = options.replaceNames ? { ...asked, question: withoutNames(asked.question, speakers) } : asked;
+          const owner = options.firstPerson ? speakers[0] : undefined;
+          const q = options.replaceNames
+            ? { ...asked, question: withoutNames(asked.question, speakers) }
+            : owner
+              ? { ...asked, question: asFirstPerson(asked.question, owner) }
+              : asked;
           // Embed once outside the timed searches, so their latency excludes the query embedding.
           const e0 = performance.now();
           await embedder.embedQuery(q.question);
           embedLatency.push(performance.now() - e0);
           for (const m of methods) {
             const t0 = performance.now();
-            const res = await search(store, embedder, { query: q.question, mode: m.mode, limit: 50, tuning: m.tuning, repair: 0 });
+            const self = owner ? [owner] : undefined;
+            const res = await search(store, embedder, { query: q.question, mode: m.mode, limit: 50, tuning: m.tuning, repair: 0, self });
             latency.get(m.name)?.push(performance.now() - t0);
             runs.get(m.name)?.push({
               sampleId: sample.sampleId,

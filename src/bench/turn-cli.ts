@@ -6,7 +6,7 @@ import { machine } from './measure.js';
 
 /** Parses the flags, runs the bench with what `dataset` adds for its data, prints the report; a bad call exits 2, a failure 1. */
 export async function turnBenchCli(name: string, dataset: (data: string) => Partial<LocomoOptions> = () => ({})): Promise<void> {
-  const usage = `usage: npm run bench:${name} -- --data PATH [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--replace-names] [--only bm25,vector,rrf,full]\n`;
+  const usage = `usage: npm run bench:${name} -- --data PATH [--dump OUT.jsonl] [--embed-cache FILE] [--tuning JSON] [--replace-names | --first-person] [--only bm25,vector,rrf,full]\n`;
   try {
     const { values } = parseArgs({
       options: {
@@ -16,6 +16,7 @@ export async function turnBenchCli(name: string, dataset: (data: string) => Part
         tuning: { type: 'string' },
         only: { type: 'string' },
         'replace-names': { type: 'boolean' },
+        'first-person': { type: 'boolean' },
       },
     });
     if (!values.data) {
@@ -29,6 +30,7 @@ export async function turnBenchCli(name: string, dataset: (data: string) => Part
       tuning: values.tuning ? (JSON.parse(values.tuning) as Partial<Tuning>) : undefined,
       only: values.only?.split(','),
       replaceNames: values['replace-names'],
+      firstPerson: values['first-person'],
       ...dataset(values.data),
     });
     process.stdout.write(`Machine: ${machine()}\n\n${report}\n`);

@@ -12,7 +12,7 @@ describe('the newest truth first', () => {
   });
 
   it('moves a newer memory about the same subject above an older one, and leaves other subjects in place', () => {
-    const hit = (docId: number, ts: string, text: string) => ({ docId, ts, text });
+    const hit = (docId: number, ts: string, text: string, collection = 'memories') => ({ docId, ts, text, collection });
     const hits = [
       hit(1, '2024-03-01T00:00:00Z', 'user: the dashboard API response time averages 400ms'),
       hit(2, '2024-03-02T00:00:00Z', 'user: the login page needs a new logo'),
@@ -24,5 +24,9 @@ describe('the newest truth first', () => {
     expect(newestWithinSubject(hits, terms).map((h) => h.docId)).toEqual([5, 3, 1, 2]);
     // A hit without a date keeps its place.
     expect(newestWithinSubject([hits[0]!, { ...hits[2]!, ts: null }], terms).map((h) => h.docId)).toEqual([1, 3]);
+    // A newer memory of another collection, or a session's later turn, is not an update of it.
+    expect(newestWithinSubject([hits[0]!, { ...hits[2]!, collection: 'notes' }], terms).map((h) => h.docId)).toEqual([1, 3]);
+    const turns = [hits[0]!, hits[2]!].map((h) => ({ ...h, collection: 'turns' }));
+    expect(newestWithinSubject(turns, terms).map((h) => h.docId)).toEqual([1, 3]);
   });
 });

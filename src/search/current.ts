@@ -7,6 +7,7 @@
  * about the past is left alone. Pure functions.
  */
 import { stem } from '../text/stem.js';
+import { MIRRORED_COLLECTIONS } from './documents.js';
 import { words } from '../text/words.js';
 
 const ASKS = /^\s*(?:so\s+|and\s+)?(?:what|how\s+(?:many|much|long|often|far)|when|where|which|who)\b/i;
@@ -26,7 +27,16 @@ interface Dated {
   ts: string | null;
   /** Storage order: of two memories of one instant, the one stored later came later. */
   docId: number;
+  collection: string;
 }
+
+/**
+ * What the system writes from its own records (a session's turns, instincts, graph facts with
+ * their own validity) is not a statement that a later one updates: a newer turn that shares a
+ * question's words is other work, not the new value (on the dev coding questions it pushed the
+ * session that answered below newer ones).
+ */
+const updatable = (h: Dated): boolean => !MIRRORED_COLLECTIONS.includes(h.collection);
 
 const older = (a: Dated, b: Dated): boolean => a.ts !== null && b.ts !== null && (a.ts < b.ts || (a.ts === b.ts && a.docId < b.docId));
 
@@ -53,11 +63,13 @@ function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 /** The hits with, within the top WINDOW, each newer hit moved above the older ones about its subject. */
 export function newestWithinSubject<T extends Dated>(hits: readonly T[], questionTerms: readonly string[]): T[] {
   const terms = new Set(questionTerms.map(stem));
-  const top = hits.slice(0, WINDOW).map((h) => ({ h, s: subject(h.text, terms), value: VALUE.test(h.text) }));
+  const top = hits.slice(0, WINDOW).map((h) => ({ h, s: subject(h.text, terms), value: updatable(h) && VALUE.test(h.text) }));
   const out: typeof top = [];
   for (const item of top) {
     // Only a value can be updated: two memories that both state one, about one subject.
-    const at = item.value ? out.findIndex((o) => o.value && older(o.h, item.h) && sameSubject(o.s, item.s)) : -1;
+    const at = item.value
+      ? out.findIndex((o) => o.value && o.h.collection === item.h.collection && older(o.h, item.h) && sameSubject(o.s, item.s))
+      : -1;
     if (at >= 0) out.splice(at, 0, item);
     else out.push(item);
   }

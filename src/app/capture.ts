@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { archiveSessions } from '../capture/sessions/files.js';
 import { defaultTranscriptFiles, transcriptFiles } from '../capture/transcript/files.js';
 import { importTranscripts as importFiles } from '../capture/transcript/import.js';
-import { UsageError } from '../core/errors.js';
+import { UsageError, errorMessage } from '../core/errors.js';
 import { consolidate } from '../learn/maintenance.js';
+import { type MeaningResult, groupRequestsByMeaning } from '../learn/meaning-apply.js';
 import { instinctStatus } from '../learn/stats.js';
 import { renderAll, renderIdentity } from '../view/render.js';
 import { learnPending } from './learning.js';
 import { embedNew } from './memory.js';
+import { embedderFor } from '../search/open.js';
 import { type AppContext, defineOperation } from './operation.js';
 import { text } from './schemas.js';
 
@@ -46,6 +48,17 @@ export const importTranscripts = defineOperation({
   },
 });
 
+/** Requests counted by meaning as well as by words, when an encoder is at hand; without one, by words only. */
+async function requestsByMeaning(ctx: AppContext): Promise<MeaningResult | undefined> {
+  try {
+    const embedder = await embedderFor(ctx.store, ctx.env);
+    return embedder ? await groupRequestsByMeaning(ctx.store, (texts) => embedder.provider.embed(texts)) : undefined;
+  } catch (err) {
+    ctx.warn?.(`Requests were counted by their words only: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
 export const sync = defineOperation({
   name: 'capture.sync',
   summary:
@@ -56,6 +69,7 @@ export const sync = defineOperation({
     const files = input.import ? transcriptsToImport(ctx, input.paths) : [];
     const imported = await importWithProgress(ctx, files, false);
     const learned = await learnPending(ctx, { llm: input.llm });
+    const meaning = input.embed ? await requestsByMeaning(ctx) : undefined;
     const consolidation = consolidate(store);
     renderAll(store);
     const sessionsArchived = archiveSessions(store);
@@ -69,13 +83,15 @@ export const sync = defineOperation({
         status: learned.status,
         sessions: learned.sessions,
         observations: learned.observations,
-        created: learned.created.map((c) => c.pattern),
+        created: [...learned.created.map((c) => c.pattern), ...(meaning?.created ?? [])],
         // What was learned in the words the agent will read, for instincts still standing at the end.
-        new_rules: learned.created.flatMap((c) => {
-          const row = store.instincts.get(c.pattern);
+        new_rules: [...learned.created.map((c) => c.pattern), ...(meaning?.created ?? [])].flatMap((pattern) => {
+          const row = store.instincts.get(pattern);
           return row ? [{ key: row.key, rule: `${row.trigger} → ${row.action}` }] : [];
         }),
         reinforced: learned.reinforced.length,
+        // Requests in other words counted as one (sentences compared, keys merged into another).
+        by_meaning: meaning ? { compared: meaning.compared, merged: meaning.merged.reduce((n, m) => n + m.keys.length, 0) } : null,
         episodes: learned.episodes.length,
         demoted: learned.held.filter((h) => h.reason.startsWith('demoted: ')).map((h) => ({ key: h.pattern, reason: h.reason.slice(9) })),
         faded: { decayed: learned.decay.decayed, deleted: learned.decay.deleted },

@@ -18,6 +18,8 @@ import { openStore } from '../store/store.js';
 import { transcriptDir } from '../test-support/transcripts.js';
 import { auditInstinct } from './audit.js';
 import { type Transcript, repoRoot, transcripts } from './dev-transcripts.js';
+import { useLiteProvider } from '../embed/use-lite.js';
+import { groupRequestsByMeaning } from '../learn/meaning-apply.js';
 import { type GoldItem, goldFile, type LearnedInstinct, notesFile, readableText, type Score, score, splitSessions } from './learn-gold.js';
 
 const TARGETS = { recall: 0.6, junkRate: 0.1, usefulPer10: 1 };
@@ -36,6 +38,9 @@ async function learnFrom(root: string, set: readonly Transcript[]): Promise<{ in
     // HOME points at an empty directory: nothing of this machine's own agent history joins in.
     const ctx = { store, env: { ...process.env, HOME: dir } };
     await invoke(sync, ctx, { paths: set.map((t) => t.file), llm: false, embed: false });
+    // What sync does with the bundled encoder after learning, without embedding every turn for search.
+    const encoder = useLiteProvider();
+    await groupRequestsByMeaning(store, (texts) => encoder.embed(texts));
     const seconds = (performance.now() - started) / 1000;
     const instincts = store.instincts.list().map((r) => ({
       key: r.key,

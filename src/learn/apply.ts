@@ -93,7 +93,7 @@ function similarInstinct(rows: readonly InstinctRow[], c: Candidate): InstinctRo
   return best;
 }
 
-function examplesFrom(store: Store, key: string): string[] {
+export function examplesFrom(store: Store, key: string): string[] {
   const lines: string[] = [];
   for (const s of store.learning.listSightings('pattern', key)) {
     const detail = parseJsonObject(s.detail);
@@ -203,20 +203,12 @@ function recordSessionFacts(store: Store, input: SessionInput, lastTs: string, c
   }
 }
 
-/** A candidate seen in enough sessions becomes an instinct (from its episode, if it had one). */
-function createInstinct(
-  store: Store,
-  input: SessionInput,
-  c: Candidate,
-  key: string,
-  meta: Record<string, unknown>,
-  sessions: number,
-): SessionChanges['created'][number] {
-  const fromEpisode = store.episodes.get(key) !== undefined;
-  const result = observe(storeAt(store, c.ts), {
+/** The instinct a candidate seen in `sessions` sessions becomes, dated by the candidate's last sighting. */
+export function instinctFrom(store: Store, c: Candidate, key: string, meta: Record<string, unknown>, sessions: number, source = '') {
+  return observe(storeAt(store, c.ts), {
     pattern: key,
     category: c.category,
-    source: input.source,
+    source,
     project: c.project,
     explain: c.explain,
     trigger: c.trigger,
@@ -227,6 +219,19 @@ function createInstinct(
     occurrences: sessions,
     initialScore: EPISODE_PROMOTION_CONFIDENCE,
   });
+}
+
+/** A candidate seen in enough sessions becomes an instinct (from its episode, if it had one). */
+function createInstinct(
+  store: Store,
+  input: SessionInput,
+  c: Candidate,
+  key: string,
+  meta: Record<string, unknown>,
+  sessions: number,
+): SessionChanges['created'][number] {
+  const fromEpisode = store.episodes.get(key) !== undefined;
+  const result = instinctFrom(store, c, key, meta, sessions, input.source);
   store.episodes.deleteByPattern(key);
   return {
     pattern: result.pattern,

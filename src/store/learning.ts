@@ -3,7 +3,7 @@ import { type Db, cachedStatement } from './db.js';
 
 type SightingKind = 'pattern' | 'contradiction' | 'file';
 
-interface Sighting {
+export interface Sighting {
   kind: SightingKind;
   key: string;
   project: string;
@@ -41,6 +41,8 @@ export interface LearningRepository {
   addSighting(s: Sighting): boolean;
   countSightings(kind: SightingKind, key: string, project?: string): number;
   listSightings(kind: SightingKind, key: string): Sighting[];
+  /** Sightings whose key matches a LIKE pattern (`pref:%request=%`), oldest first. */
+  listSightingsLike(kind: SightingKind, pattern: string): Sighting[];
   deleteSightings(kind: SightingKind, key: string): void;
   /** Moves tallies to a new key (after an alias), keeping one sighting per session. */
   renameSightings(from: string, to: string): void;
@@ -92,6 +94,8 @@ export function createLearningRepository(db: Db): LearningRepository {
     },
     listSightings: (kind, key) =>
       cachedStatement(db, 'SELECT * FROM pattern_sightings WHERE kind = ? AND key = ? ORDER BY ts').all(kind, key) as Sighting[],
+    listSightingsLike: (kind, pattern) =>
+      db.prepare('SELECT * FROM pattern_sightings WHERE kind = ? AND key LIKE ? ORDER BY ts, key').all(kind, pattern) as Sighting[],
     deleteSightings: (kind, key) => void db.prepare('DELETE FROM pattern_sightings WHERE kind = ? AND key = ?').run(kind, key),
     renameSightings(from, to) {
       db.prepare('UPDATE OR IGNORE pattern_sightings SET key = ? WHERE key = ?').run(to, from);

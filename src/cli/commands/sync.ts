@@ -35,6 +35,9 @@ export function registerSyncCommands(program: Command): void {
             : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
           ...s.learned.new_rules.map((r) => `  + ${truncate(r.rule, 200)}`),
           ...s.learned.demoted.map((d) => `  - demoted ${d.key}: ${d.reason}`),
+          ...(s.learned.by_meaning?.merged
+            ? [`Counted ${s.learned.by_meaning.merged} request(s) in other words with the request they mean.`]
+            : []),
           ...(s.learned.faded.decayed || s.learned.faded.deleted
             ? [
                 `Faded: ${s.learned.faded.decayed} instinct(s) lost confidence for not being seen again, ${s.learned.faded.deleted} fell below the floor and were removed.`,

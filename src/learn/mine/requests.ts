@@ -55,6 +55,32 @@ const offerOf = (r: Pick<Request, 'verb' | 'objectWord'>): string =>
 /** The action: what it says, then the users' words. */
 const actionFor = (says: string, quotes: readonly string[]): string => `${says} (${quotes.map((q) => `"${q}"`).join('; ')}).`;
 
+/** The candidate a request sentence makes, where and when it was asked. */
+export function requestCandidate(
+  at: Pick<Candidate, 'project' | 'projectName' | 'sessionId' | 'ts'>,
+  sentence: string,
+  r: Request,
+): Candidate {
+  const where = at.projectName || 'this project';
+  const quote = truncate(sentence, 120);
+  return {
+    ...at,
+    key: `pref:${slugify(where)}/request=${r.verb}-${r.object}`,
+    category: 'preference',
+    domain: 'general',
+    title: `${where}: users ask to ${r.verb} the ${r.objectWord}`,
+    trigger: `when a change in ${where} is ready for the user`,
+    action: actionFor(offerOf(r), [quote]),
+    explain: `The user asked: "${quote}"`,
+    evidence: [`asked: "${quote}"`],
+    subjects: [`${r.verb} ${r.objectWord}`],
+    miner: 'request',
+    notable: false,
+    tags: ['request'],
+    facts: { says: offerOf(r) },
+  };
+}
+
 /** One candidate per request the session's user made (the first sentence that made it). */
 export function mineRequests(observations: readonly Obs[]): Candidate[] {
   const out = new Map<string, Candidate>();
@@ -63,30 +89,15 @@ export function mineRequests(observations: readonly Obs[]): Candidate[] {
     for (const sentence of authoredSentences(o.input, { lists: false, min: 8, max: 200 })) {
       const r = requestOf(sentence);
       if (!r) continue;
-      const where = o.projectName || 'this project';
-      const key = `pref:${slugify(where)}/request=${r.verb}-${r.object}`;
-      if (out.has(key)) continue;
-      const quote = truncate(sentence, 120);
-      out.set(key, {
-        ...seenIn(o),
-        key,
-        category: 'preference',
-        domain: 'general',
-        title: `${where}: users ask to ${r.verb} the ${r.objectWord}`,
-        trigger: `when a change in ${where} is ready for the user`,
-        action: actionFor(offerOf(r), [quote]),
-        explain: `The user asked: "${quote}"`,
-        evidence: [`asked: "${quote}"`],
-        subjects: [`${r.verb} ${r.objectWord}`],
-        miner: 'request',
-        notable: false,
-        tags: ['request'],
-        facts: { says: offerOf(r) },
-      });
+      const c = requestCandidate(seenIn(o), sentence, r);
+      if (!out.has(c.key)) out.set(c.key, c);
     }
   }
   return [...out.values()];
 }
+
+/** The sentence a request sighting quotes (its evidence reads `asked: "..."`). */
+export const askedIn = (evidence: string): string | undefined => /^asked: "(.*)"$/s.exec(evidence)?.[1];
 
 const ASSESS =
   'Check each item of the review feedback against the code and say which are valid and why, and change nothing before the user picks what to fix: users here ask for that';

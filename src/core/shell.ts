@@ -99,3 +99,18 @@ export function shellWords(simple: string): string[] {
   if (word !== undefined) words.push(word);
   return words;
 }
+
+/** The message of a `git commit -m "..."` segment, if the command makes one. */
+export function commitMessage(command: string): string | undefined {
+  for (const segment of command.split(/&&|;|\|\|/)) {
+    const words = shellWords(segment.trim());
+    const at = words.findIndex((w, i) => w === 'commit' && words[i - 1] === 'git');
+    if (at < 0) continue;
+    const flag = words.findIndex((w, i) => i > at && (w === '-m' || w === '--message' || /^-[a-z]*m$/.test(w)));
+    const message = flag >= 0 ? words[flag + 1] : undefined;
+    // A heredoc message arrives as `$(cat <<'EOF' ... EOF)`: its body is the message.
+    const body = message?.replace(/^\$\(cat <<'?EOF'?\s*/, '').replace(/\s*EOF\s*\)$/, '');
+    if (body?.trim()) return body.trim();
+  }
+  return undefined;
+}

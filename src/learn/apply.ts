@@ -16,7 +16,7 @@ import { restates } from './documented.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
 import { type Candidate, quotedIn, redactCandidate } from './mine/candidate.js';
-import { MIN_TOGETHER_RATIO, contradictedPairs } from './mine/coedits.js';
+import { MIN_TOGETHER_RATIO, contradictedPairs, withCoeditReasons } from './mine/coedits.js';
 import { withEndpoints } from './mine/endpoints.js';
 import { withRequests } from './mine/requests.js';
 import { withServices } from './mine/services.js';
@@ -113,7 +113,10 @@ function withQuotes(c: Candidate, examples: readonly string[]): Candidate {
 
 /** An instinct made of what several sessions listed names the items most of them share. */
 const composed = (c: Candidate, examples: readonly string[]): Candidate =>
-  withRequests(withStructure(withServices(withEndpoints(withQuotes(c, examples), examples), examples), examples), examples);
+  withCoeditReasons(
+    withRequests(withStructure(withServices(withEndpoints(withQuotes(c, examples), examples), examples), examples), examples),
+    examples,
+  );
 
 function sessionsOf(store: Store, key: string): string[] {
   return store.learning.listSightings('pattern', key).map((s) => s.session_id);

@@ -76,6 +76,16 @@ describe('contradictions', () => {
     expect(c?.after).toBeLessThan(c?.before ?? 0);
   });
 
+  it("say why the files change together in the words of the sessions' commits", async () => {
+    const t = fresh();
+    const subjects = ['Add the sessions table and its migration', 'Add a column for the agent', 'Index sessions by project'];
+    for (const subject of subjects) session(t, [...PAIR, { bash: `git add -A && git commit -m "${subject}"` }]);
+    await runLearn(t.store);
+    const action = t.store.instincts.get('combo:demo:src/store/migrations.ts+src/store/schema.ts')?.action ?? '';
+    expect(action).toMatch(/^Update the other file too: .* The sessions' commits: "/);
+    for (const subject of subjects) expect(action).toContain(`"${subject}"`);
+  });
+
   it('demote a pair once it no longer changes together in most sessions touching either file, saying why', async () => {
     const t = fresh();
     for (let i = 0; i < 3; i++) session(t, PAIR);

@@ -6,7 +6,8 @@ import { invoke } from '../../app/operation.js';
 import { openStore } from '../../store/store.js';
 import { tempDir } from '../../test-support/cli.js';
 import { importTranscripts } from './import.js';
-import { TurnCollector, commitMessage, turnText } from './turns.js';
+import { commitMessage } from '../../core/shell.js';
+import { TurnCollector, turnText } from './turns.js';
 
 let dir: { path: string; cleanup: () => void };
 beforeEach(() => (dir = tempDir('hom-turns-')));

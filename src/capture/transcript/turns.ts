@@ -4,7 +4,7 @@
  * point of a session, not only its opening. Pure functions; the import writes the documents.
  */
 import { redact } from '../../core/redact.js';
-import { shellWords } from '../../core/shell.js';
+import { commitMessage } from '../../core/shell.js';
 import { authoredText } from '../../text/authored.js';
 import type { NewObservation } from '../../store/observations.js';
 
@@ -23,21 +23,6 @@ const MAX_TURN_CHARS = 6_000;
 const MAX_PROMPT_CHARS = 2_000;
 const MAX_ANSWER_CHARS = 3_000;
 const MAX_ERRORS = 5;
-
-/** The message of a `git commit -m "..."` segment, if the command makes one. */
-export function commitMessage(command: string): string | undefined {
-  for (const segment of command.split(/&&|;|\|\|/)) {
-    const words = shellWords(segment.trim());
-    const at = words.findIndex((w, i) => w === 'commit' && words[i - 1] === 'git');
-    if (at < 0) continue;
-    const flag = words.findIndex((w, i) => i > at && (w === '-m' || w === '--message' || /^-[a-z]*m$/.test(w)));
-    const message = flag >= 0 ? words[flag + 1] : undefined;
-    // A heredoc message arrives as `$(cat <<'EOF' ... EOF)`: its body is the message.
-    const body = message?.replace(/^\$\(cat <<'?EOF'?\s*/, '').replace(/\s*EOF\s*\)$/, '');
-    if (body?.trim()) return body.trim();
-  }
-  return undefined;
-}
 
 /** Collects a session's turns as its events arrive, in order. */
 export class TurnCollector {

@@ -5,9 +5,10 @@
  * just often.
  */
 import { basename, dirname, extname } from 'node:path';
-import { slugify } from '../../core/text.js';
+import { commitMessage } from '../../core/shell.js';
+import { slugify, truncate } from '../../core/text.js';
 import { type Obs, isEdit, relativeToCwd } from '../observation.js';
-import { type Candidate, backtick } from './candidate.js';
+import { type Candidate, backtick, quotedIn } from './candidate.js';
 
 /** Sessions that touch more files than this are broad refactors: weak evidence for a pair. */
 const MAX_FILES_FOR_PAIRS = 12;
@@ -54,11 +55,23 @@ export function pairKey(projectName: string, a: string, b: string): string {
   return `combo:${slugify(projectName || 'project', 40)}:${x}+${y}`;
 }
 
+/** What the session's first commit said it did (its subject line): the reason files changed together, when there is one. */
+function commitSubject(observations: readonly Obs[]): string | undefined {
+  for (const o of observations) {
+    const message = o.event === 'tool' && o.tool === 'Bash' ? commitMessage(o.input) : undefined;
+    const subject = message?.split('\n')[0]?.trim();
+    if (subject) return truncate(subject, 100);
+  }
+  return undefined;
+}
+
 export function mineCoedits(observations: readonly Obs[]): Candidate[] {
   const files = editedProjectFiles(observations);
   if (files.length < 2 || files.length > MAX_FILES_FOR_PAIRS) return [];
   const last = [...observations].reverse().find(isEdit) as Obs;
   const where = last.projectName || 'this project';
+  const subject = commitSubject(observations);
+  const why = subject ? `, committed as "${subject.replace(/"/g, "'")}"` : '';
   const out: Candidate[] = [];
   for (let i = 0; i < files.length; i++) {
     for (let j = i + 1; j < files.length; j++) {
@@ -76,7 +89,7 @@ export function mineCoedits(observations: readonly Obs[]): Candidate[] {
         projectName: where,
         sessionId: last.sessionId,
         ts: last.ts,
-        evidence: [`edited ${backtick(a)} and ${backtick(b)} in the same session`],
+        evidence: [`edited ${backtick(a)} and ${backtick(b)} in the same session${why}`],
         subjects: [a, b],
         miner: 'co-edit',
         notable: false,
@@ -86,6 +99,12 @@ export function mineCoedits(observations: readonly Obs[]): Candidate[] {
     }
   }
   return out;
+}
+
+/** A co-edit instinct says why the files change together in the words of the sessions' commits. */
+export function withCoeditReasons(c: Candidate, examples: readonly string[]): Candidate {
+  const reasons = c.miner === 'co-edit' ? quotedIn(examples) : [];
+  return reasons.length ? { ...c, action: `${c.action} The sessions' commits: ${reasons.map((r) => `"${r}"`).join('; ')}.` } : c;
 }
 
 /** Co-edit instincts a finished session contradicts: it edited one file of the pair but not the other. */

@@ -36,8 +36,8 @@ const LAYER: Record<string, number> = {
 
 const SURFACES = new Set(['cli', 'hooks', 'mcp', 'dashboard', 'gateway', 'telegram', 'agent', 'mind']);
 
-/** The surface-to-surface imports allowed: cli/bin.ts, the composition root, routes `hook` to hooks/ and `mcp` to mcp/. */
-const SURFACE_IMPORTS = new Set(['cli/bin.ts -> hooks/main.ts', 'cli/bin.ts -> mcp/main.ts']);
+/** The surface-to-surface imports allowed: cli/bin.ts, the composition root, routes `hook`, `mcp` and `dashboard` to their own. */
+const SURFACE_IMPORTS = new Set(['cli/bin.ts -> hooks/main.ts', 'cli/bin.ts -> mcp/main.ts', 'cli/bin.ts -> dashboard/main.ts']);
 
 /** What only store/ may contain: SQL, the SQLite handle and its helpers. */
 const SQL =

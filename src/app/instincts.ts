@@ -98,9 +98,9 @@ export const searchInstincts = defineOperation({
 export const feedback = defineOperation({
   name: 'instincts.feedback',
   summary: 'Correct an instinct: wrong (to 0.20), weak (-0.15), strong (+0.10, up to 0.90)',
-  input: z.object({ pattern: patternKey(), verdict: feedbackVerdict() }),
+  input: z.object({ pattern: patternKey(), verdict: feedbackVerdict(), source: z.enum(['user', 'dashboard']).default('user') }),
   run({ store }, input) {
-    const result = giveFeedback(store, input.pattern, input.verdict);
+    const result = giveFeedback(store, input.pattern, input.verdict, input.source);
     renderChanged(store, [result.pattern]);
     return result;
   },

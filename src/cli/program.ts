@@ -26,6 +26,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
   { commands: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcpCommands },
   { commands: ['export-rules'], load: async () => (await import('./commands/rules.js')).registerRuleCommands },
   { commands: ['sync'], load: async () => (await import('./commands/sync.js')).registerSyncCommands },
+  { commands: ['dashboard'], load: async () => (await import('./commands/dashboard.js')).registerDashboardCommands },
   {
     commands: ['learn', 'episodes', 'chains', 'duplicates', 'gc', 'housekeep', 'trending', 'history', 'effectiveness', 'tool-usage'],
     load: async () => (await import('./commands/learning.js')).registerLearningCommands,
@@ -39,7 +40,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
 
 /** The root help's groups, in order; a group lists its commands in this order too. */
 const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
-  ['Start here:', ['sync', 'init', 'status', 'query', 'doctor']],
+  ['Start here:', ['sync', 'init', 'status', 'query', 'dashboard', 'doctor']],
   ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
   ['Memory and knowledge graph:', ['memory', 'embed', 'serve-query', 'graph', 'context']],

@@ -1,8 +1,8 @@
-/** Which surface a command line names: `hook` and `mcp` run their own processes; everything else is the command line. */
+/** Which surface a command line names: `hook`, `mcp` and `dashboard` run their own processes; everything else is the command line. */
 import { commandIndex } from './argv.js';
 
 interface SurfaceRoute {
-  command: 'hook' | 'mcp';
+  command: 'hook' | 'mcp' | 'dashboard';
   /** The surface's own arguments, with the global options given before its name moved after it. */
   args: string[];
 }
@@ -11,6 +11,6 @@ export function surfaceCommand(args: readonly string[]): SurfaceRoute | undefine
   const argv = ['node', 'homunculus', ...args];
   const at = commandIndex(argv);
   const command = argv[at];
-  if (command !== 'hook' && command !== 'mcp') return undefined;
+  if (command !== 'hook' && command !== 'mcp' && command !== 'dashboard') return undefined;
   return { command, args: [...argv.slice(at + 1), ...argv.slice(2, at)] };
 }

@@ -22,6 +22,11 @@ export function isOwnHost(host: string | undefined, port: number): boolean {
   return LOOPBACK_NAMES.some((name) => host.toLowerCase() === `${name}:${port}`);
 }
 
+/** Whether an Origin header names this server (a page it served), by a loopback name and our port. */
+export function isOwnOrigin(origin: string | undefined, port: number): boolean {
+  return origin !== undefined && LOOPBACK_NAMES.some((name) => origin === `http://${name}:${port}`);
+}
+
 /** The path a request line asks for: origin-form, or absolute-form naming this server. */
 function targetPath(url: string | undefined, port: number): string | undefined {
   if (!url) return undefined;
@@ -37,7 +42,7 @@ function targetPath(url: string | undefined, port: number): string | undefined {
 export function checkRequestHead(head: RequestHead, port: number, token: string): HeadVerdict {
   if (!isOwnHost(head.host, port))
     return { ok: false, status: 403, message: 'Forbidden: this server answers only to 127.0.0.1 by its own port' };
-  if (head.origin !== undefined && !LOOPBACK_NAMES.some((name) => head.origin === `http://${name}:${port}`))
+  if (head.origin !== undefined && !isOwnOrigin(head.origin, port))
     return { ok: false, status: 403, message: 'Forbidden: requests from other origins are refused' };
   const path = targetPath(head.url, port);
   if (path === undefined) return { ok: false, status: 400, message: 'Bad request: the target must be a path on this server' };

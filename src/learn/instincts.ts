@@ -183,7 +183,8 @@ interface FeedbackResult {
   after: number;
 }
 
-export function giveFeedback(store: Store, key: string, feedback: Feedback): FeedbackResult {
+/** `source` says where the correction came from in the event log: the CLI and MCP are the user's, the dashboard its own. */
+export function giveFeedback(store: Store, key: string, feedback: Feedback, source = 'user'): FeedbackResult {
   const now = store.clock.now();
   return store.transaction(() => {
     const row = requireInstinct(store, key);
@@ -196,7 +197,7 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback): Fee
       kind: 'feedback',
       delta_evidence: 0,
       delta_confidence: round(next.confidence - before, 3),
-      source: 'user',
+      source,
       project: '',
       detail: feedback,
     });

@@ -3,7 +3,8 @@
  * bin.ts without the command-line framework. Over stdio, stdout carries protocol messages
  * only; everything for a person goes to stderr.
  */
-import { HomunculusError, UsageError } from '../core/errors.js';
+import { HomunculusError } from '../core/errors.js';
+import { portFlag, readFlags } from '../core/flags.js';
 import { packageVersion } from '../core/package.js';
 import { reportError } from '../core/report.js';
 
@@ -34,29 +35,14 @@ interface McpArgs {
 }
 
 function parseMcpArgs(args: readonly string[]): McpArgs {
-  const out: McpArgs = { http: false, port: DEFAULT_PORT, help: false, json: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    const [flag, inline] =
-      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value.`, 'See `homunculus mcp --help`.');
-      return v;
-    };
-    if (flag === '--help' || flag === '-h') out.help = true;
-    else if (flag === '--http') out.http = true;
-    else if (flag === '--json') out.json = true;
-    else if (flag === '--home') out.home = value();
-    else if (flag === '--port') {
-      const text = value();
-      const n = Number(text);
-      if (!/^\d+$/.test(text) || n > 65_535)
-        throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}.`);
-      out.port = n;
-    } else throw new UsageError(`Unknown option ${JSON.stringify(a)} for homunculus mcp.`, 'See `homunculus mcp --help`.');
-  }
-  return out;
+  const f = readFlags(args, { command: 'mcp', booleans: ['help', 'http', 'json'], values: ['home', 'port'] });
+  return {
+    http: f.http === true,
+    port: typeof f.port === 'string' ? portFlag(f.port) : DEFAULT_PORT,
+    home: typeof f.home === 'string' ? f.home : undefined,
+    help: f.help === true,
+    json: f.json === true,
+  };
 }
 
 function portInUse(port: number, err: unknown): HomunculusError {

@@ -43,3 +43,13 @@ export function hasAgent(bin: string | undefined, what: string): bin is string {
   skipLine(what, 'the agent client is not installed in .test-tools/agents (the test setup could not reach the npm registry)');
   return false;
 }
+
+/** Debian's chromium, which `.ci/run` installs: the real browser of the dashboard tests. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** True when Debian's chromium is installed; otherwise says which test is skipped. */
+export function hasChromium(what: string): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  skipLine(what, `${CHROMIUM} is absent (.ci/run installs Debian's chromium)`);
+  return false;
+}

@@ -1,0 +1,108 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { observe } from '../learn/instincts.js';
+import { openStore } from '../store/store.js';
+import { BIN, REPO_ROOT, cli, cliEnv, tempDir } from '../test-support/cli.js';
+import { CHROMIUM, hasChromium } from '../test-support/shared.js';
+
+const KEY = 'pref:webapp/test=npm-test';
+let home: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  home = tempDir();
+  const store = openStore({ home: home.path });
+  observe(store, { pattern: KEY, trigger: 'when you need to run the tests in webapp', action: 'Use `npm test`.', occurrences: 4 });
+  store.close();
+});
+afterEach(() => home.cleanup());
+
+/** `homunculus dashboard --json` started, with the line it printed. */
+async function startCli(): Promise<{ child: ChildProcessWithoutNullStreams; url: string; login: string; out: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'dashboard', '--no-open', '--port', '0', '--json'], { env: cliEnv(home.path) });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const first = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no login line: ${out}`)), 15_000);
+    child.stdout.on('data', () => out.includes('\n') && (clearTimeout(timer), done(out.split('\n')[0] as string)));
+  });
+  const { url, login } = JSON.parse(first) as { url: string; login: string };
+  return { child, url, login, out: () => out };
+}
+
+const exited = (child: ChildProcessWithoutNullStreams) => new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+
+describe('homunculus dashboard', () => {
+  it('refuses any address but 127.0.0.1, and a port that is not one', () => {
+    const wide = cli(home.path, ['dashboard', '--host', '0.0.0.0', '--no-open']);
+    expect(wide.status).toBe(2);
+    expect(wide.stderr).toMatch(/serves 127\.0\.0\.1 only, not 0\.0\.0\.0/);
+    const port = cli(home.path, ['dashboard', '--port', 'http', '--no-open']);
+    expect(port.status).toBe(2);
+    expect(port.stderr).toMatch(/--port must be a whole number/);
+  });
+
+  it('stops cleanly on Ctrl-C and leaves nothing listening', async () => {
+    const { child, url } = await startCli();
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    const code = exited(child);
+    child.kill('SIGINT');
+    expect(await code).toBe(0);
+    await expect(fetch(`${url}/`)).rejects.toThrow();
+  });
+
+  it.runIf(hasChromium('the dashboard in a real browser (cli/dashboard.e2e.test.ts)'))(
+    'signs in from the printed link in chromium, keeps the token out of the address bar, and corrects an instinct',
+    async () => {
+      const { child, url, login } = await startCli();
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      try {
+        const page = await browser.newPage();
+        await page.goto(login);
+        const row = page.locator(`tr[data-pattern="${KEY}"]`);
+        await row.waitFor();
+        expect(page.url()).toBe(`${url}/`);
+        await expect(row.locator('td').first().textContent()).resolves.toBe('when you need to run the tests in webapp');
+        await expect(page.locator('#summary').textContent()).resolves.toMatch(/^1 instincts, 0 convictions/);
+        const artifacts = join(REPO_ROOT, 'test-artifacts');
+        mkdirSync(artifacts, { recursive: true });
+        await page.screenshot({ path: join(artifacts, 'dashboard-instincts.png'), fullPage: true });
+        // Keyboard: the correction buttons are reachable and work with Enter.
+        await page.getByRole('button', { name: `wrong: ${KEY}` }).focus();
+        await page.keyboard.press('Enter');
+        // The page's CSP forbids evaluated strings: poll from the test side.
+        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Marked wrong: confidence 0\.50 to 0\.20/);
+        const store = openStore({ home: home.path });
+        try {
+          const instinct = store.instincts.get(KEY);
+          expect(instinct?.confidence).toBe(0.2);
+          expect(store.instincts.events(instinct?.id ?? 0, { kinds: ['feedback'] }).map((e) => e.source)).toEqual(['dashboard']);
+        } finally {
+          store.close();
+        }
+        // The same link a second time signs nobody in.
+        const second = await browser.newPage();
+        await second.goto(login);
+        await expect.poll(() => second.locator('#message').textContent()).toMatch(/already used/);
+      } finally {
+        await browser.close();
+        const code = exited(child);
+        child.kill('SIGINT');
+        await code;
+      }
+    },
+    60_000,
+  );
+});

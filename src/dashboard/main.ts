@@ -1,0 +1,84 @@
+/**
+ * The dashboard process: `homunculus dashboard [--port N] [--host 127.0.0.1] [--no-open]
+ * [--home DIR] [--json]`, reached from bin.ts without the command-line framework. It serves
+ * until Ctrl-C, then closes every connection and the store.
+ */
+import { spawn } from 'node:child_process';
+import { portFlag, readFlags } from '../core/flags.js';
+import { UsageError } from '../core/errors.js';
+import { reportError } from '../core/report.js';
+
+export const DEFAULT_PORT = 7422;
+
+const USAGE = `Usage: homunculus dashboard [--port <n>] [--no-open] [--home <dir>] [--json]
+
+Serves the web dashboard on http://127.0.0.1:<port> (never another address): what Homunculus
+learned, and correcting it. Prints a login link that works once (its token is exchanged for a
+session cookie) and opens it in your browser. Ctrl-C stops it.
+
+Options:
+  --port <n>    port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT})
+  --host <a>    only 127.0.0.1 is served; any other address is refused
+  --no-open     print the login link without opening a browser
+  --home <dir>  data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)
+  --json        print {"url", "login"} as one JSON line
+  -h, --help    display this help
+`;
+
+/** The user's browser on the login link, in the background; without one, the printed link is enough. */
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No opener: the link is printed.
+  }
+}
+
+async function serve(f: Record<string, string | true>): Promise<void> {
+  if (f.host !== undefined && f.host !== '127.0.0.1')
+    throw new UsageError(
+      `The dashboard serves 127.0.0.1 only, not ${String(f.host)}.`,
+      'Leave --host out; reach it from elsewhere through an SSH tunnel.',
+    );
+  const port = typeof f.port === 'string' ? portFlag(f.port) : DEFAULT_PORT;
+  const [{ openStore }, { startDashboard }] = await Promise.all([import('../store/store.js'), import('./server.js')]);
+  const store = openStore({ home: typeof f.home === 'string' ? f.home : undefined });
+  try {
+    const handle = await startDashboard({ store, env: process.env }, port);
+    const login = `${handle.url}/#token=${handle.gate.issueLogin()}`;
+    if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, login })}\n`);
+    else
+      process.stdout.write(`Dashboard on ${handle.url}\nSign in once with this link (it works one time):\n  ${login}\nCtrl-C stops it.\n`);
+    if (f['no-open'] !== true) openBrowser(login);
+    await new Promise<void>((stop) => {
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await handle.close();
+    if (!f.json) process.stdout.write('Dashboard stopped.\n');
+  } finally {
+    store.close();
+  }
+}
+
+export async function main(args: readonly string[]): Promise<number> {
+  try {
+    const f = readFlags(args, { command: 'dashboard', booleans: ['help', 'no-open', 'json'], values: ['port', 'host', 'home'] });
+    if (f.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    await serve(f);
+    return 0;
+  } catch (err) {
+    return reportError(err, args.includes('--json'));
+  }
+}

@@ -1,0 +1,122 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observe } from '../learn/instincts.js';
+import { type TestStore, testStore } from '../test-support/store.js';
+import { type DashboardHandle, MAX_BODY_BYTES, startDashboard } from './server.js';
+
+const KEY = 'pref:webapp/test=npm-test';
+let store: TestStore;
+let dash: DashboardHandle;
+let origin: string;
+
+beforeAll(async () => {
+  store = testStore('2026-03-01T00:00:00.000Z');
+  observe(store, { pattern: KEY, trigger: 'when you need to run the tests', action: 'Use `npm test`.', occurrences: 4 });
+  dash = await startDashboard({ store, env: {} }, 0);
+  origin = dash.url;
+});
+afterAll(async () => {
+  await dash.close();
+  store.cleanup();
+});
+
+const call = (path: string, init: RequestInit = {}) => fetch(`${dash.url}${path}`, init);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers are checked field by field below
+const json = async (res: Response): Promise<any> => await res.json();
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  call(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin, ...headers }, body: JSON.stringify(body) });
+
+async function signIn(): Promise<string> {
+  const res = await post('/api/session', { token: dash.gate.issueLogin() });
+  expect(res.status).toBe(200);
+  const cookie = res.headers.get('set-cookie') ?? '';
+  expect(cookie).toMatch(/^homunculus_session=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+  return cookie.split(';')[0] as string;
+}
+
+describe('the dashboard server on 127.0.0.1', () => {
+  it('serves the page with a strict CSP and no data, and every API route only with a session', async () => {
+    const page = await call('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(await page.text()).not.toMatch(/npm test/);
+    for (const path of ['/api/overview', '/api/instincts']) {
+      const res = await call(path);
+      expect(res.status).toBe(401);
+      expect((await json(res)).error).toMatch(/Not signed in/);
+    }
+    expect((await call('/api/overview', { headers: { Cookie: 'homunculus_session=forged' } })).status).toBe(401);
+  });
+
+  it('refuses other hosts and origins, and changes from a request without an Origin', async () => {
+    const cookie = await signIn();
+    expect((await call('/api/overview', { headers: { Cookie: cookie, Origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await post('/api/session', { token: dash.gate.issueLogin() }, { Origin: `http://127.0.0.1:${dash.port + 1}` })).status).toBe(
+      403,
+    );
+    const noOrigin = await call('/api/instincts/feedback', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pattern: KEY, verdict: 'strong' }),
+    });
+    expect(noOrigin.status).toBe(403);
+    // DNS rebinding: a name that resolves here but is not ours.
+    const http = await import('node:http');
+    const status = await new Promise<number>((done) =>
+      http.get({ host: '127.0.0.1', port: dash.port, path: '/', headers: { Host: `evil.example:${dash.port}` } }, (r) =>
+        done(r.statusCode ?? 0),
+      ),
+    );
+    expect(status).toBe(403);
+  });
+
+  it('trades a login token once, then shows and corrects what was learned, logged as the dashboard', async () => {
+    const token = dash.gate.issueLogin();
+    expect((await post('/api/session', { token })).status).toBe(200);
+    const again = await post('/api/session', { token });
+    expect(again.status).toBe(401);
+    expect((await json(again)).error).toMatch(/already used or has expired/);
+    const cookie = await signIn();
+    const overview = await json(await call('/api/overview', { headers: { Cookie: cookie } }));
+    expect(overview).toMatchObject({ total: 1, pending_observations: 0 });
+    expect(JSON.stringify(overview)).not.toMatch(/config|secret|token/i);
+    const list = await json(await call('/api/instincts', { headers: { Cookie: cookie } }));
+    expect(list.instincts.map((i: { pattern: string }) => i.pattern)).toEqual([KEY]);
+    const wrong = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'wrong' }, { Cookie: cookie });
+    expect(await json(wrong)).toMatchObject({ pattern: KEY, feedback: 'wrong', after: 0.2 });
+    const row = store.instincts.get(KEY);
+    expect(row?.confidence).toBe(0.2);
+    const events = store.instincts.events(row?.id ?? 0, { kinds: ['feedback'] });
+    expect(events.map((e) => e.source)).toEqual(['dashboard']);
+  });
+
+  it('answers bad bodies with what is wrong, and stores nothing', async () => {
+    const cookie = await signIn();
+    const before = store.instincts.get(KEY)?.confidence;
+    const bad = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'meh' }, { Cookie: cookie });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error).toMatch(/verdict must be one of wrong, weak, strong/);
+    const unknown = await post('/api/instincts/feedback', { pattern: 'pref:nope', verdict: 'weak' }, { Cookie: cookie });
+    expect(unknown.status).toBe(404);
+    const notJson = await call('/api/instincts/feedback', { method: 'POST', headers: { Cookie: cookie, Origin: origin }, body: '{nope' });
+    expect(notJson.status).toBe(400);
+    const huge = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'x'.repeat(MAX_BODY_BYTES) }, { Cookie: cookie });
+    expect(huge.status).toBe(413);
+    expect(store.instincts.get(KEY)?.confidence).toBe(before);
+  });
+
+  it('says how to fix a port in use', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      await expect(startDashboard({ store, env: {} }, port)).rejects.toMatchObject({
+        message: `Port ${port} on 127.0.0.1 is in use.`,
+        hint: expect.stringMatching(/--port/),
+      });
+    } finally {
+      blocker.close();
+    }
+  });
+});

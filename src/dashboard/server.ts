@@ -1,0 +1,154 @@
+/**
+ * The dashboard's HTTP server: Hono on 127.0.0.1 only. Every request must name this server
+ * by its Host (DNS rebinding is refused) and, when it carries an Origin, come from a page of
+ * this server; a request that changes something must carry that Origin. The page and its
+ * assets are public (they hold no data); every /api route but the login exchange needs the
+ * session cookie. Bodies are size-limited and validated by the same operations the CLI and
+ * the MCP server call. No configuration is ever sent.
+ */
+import { type ServerType, serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Context, Next } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { invoke } from '../app/operation.js';
+import type { AppContext } from '../app/operation.js';
+import { feedback, listInstincts } from '../app/instincts.js';
+import { status } from '../app/lifecycle.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
+import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
+import { LoginGate, SESSION_COOKIE } from './auth.js';
+import { PAGE_CSS, PAGE_HTML, PAGE_JS } from './page.js';
+
+/** The largest request body read; the dashboard sends small JSON objects. */
+export const MAX_BODY_BYTES = 64 * 1024;
+const LOOPBACK = '127.0.0.1';
+
+const HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+};
+
+const refuse = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 500, error: string) => c.json({ error }, status);
+
+/** Host, Origin and the security headers, before anything else. */
+function guard(port: () => number) {
+  return async (c: Context, next: Next) => {
+    const own = port();
+    if (!isOwnHost(c.req.header('host'), own)) return refuse(c, 403, 'This server answers only to 127.0.0.1 by its own port.');
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !isOwnOrigin(origin, own)) return refuse(c, 403, 'Requests from other origins are refused.');
+    if (!['GET', 'HEAD'].includes(c.req.method) && origin === undefined)
+      return refuse(c, 403, 'A request that changes something must come from the dashboard page (no Origin header).');
+    await next();
+    for (const [k, v] of Object.entries(HEADERS)) c.header(k, v);
+  };
+}
+
+/** An operation's answer as JSON; what it refused as a 400 with its message; anything else as a bare 500. */
+async function answer(c: Context, run: () => unknown) {
+  try {
+    return c.json(await run());
+  } catch (err) {
+    if (err instanceof UsageError) return refuse(c, 400, err.message);
+    if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
+    return refuse(c, 500, 'The dashboard could not answer; see the terminal that runs it.');
+  }
+}
+
+async function jsonBody(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new UsageError('The body must be a JSON object.');
+  }
+}
+
+export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => number): Hono {
+  const app = new Hono();
+  app.use('*', guard(port));
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, `Bodies are limited to ${MAX_BODY_BYTES} bytes.`) }),
+  );
+  app.get('/', (c) => c.html(PAGE_HTML));
+  app.get('/app.js', (c) => c.body(PAGE_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
+  app.get('/app.css', (c) => c.body(PAGE_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+  app.post('/api/session', async (c) => {
+    const body = await jsonBody(c).catch(() => ({}));
+    const session = gate.exchange((body as { token?: unknown }).token);
+    if (!session) return refuse(c, 401, 'This login link was already used or has expired: run `homunculus dashboard` again for a new one.');
+    setCookie(c, SESSION_COOKIE, session, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    return c.json({ ok: true });
+  });
+  app.use('/api/*', async (c, next) => {
+    if (!gate.holds(getCookie(c, SESSION_COOKIE)))
+      return refuse(c, 401, 'Not signed in: open the login link `homunculus dashboard` printed.');
+    await next();
+  });
+  app.post('/api/logout', (c) => {
+    gate.end(getCookie(c, SESSION_COOKIE));
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    return c.json({ ok: true });
+  });
+  app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));
+  app.get('/api/instincts', (c) =>
+    answer(c, () => invoke(listInstincts, ctx, { limit: Math.min(Number(c.req.query('limit') ?? 200) || 200, 5000) })),
+  );
+  app.post('/api/instincts/feedback', (c) =>
+    answer(c, async () => {
+      const body = await jsonBody(c);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('The body must be a JSON object.');
+      return invoke(feedback, ctx, { ...(body as object), source: 'dashboard' } as never);
+    }),
+  );
+  app.notFound((c) => refuse(c, 404, 'No such page.'));
+  return app;
+}
+
+export interface DashboardHandle {
+  url: string;
+  port: number;
+  gate: LoginGate;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1:`port` (0 picks a free one); a port in use rejects with the fix. */
+export function startDashboard(ctx: AppContext, port: number): Promise<DashboardHandle> {
+  const gate = new LoginGate();
+  let bound = port;
+  const app = dashboardApp(ctx, gate, () => bound);
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new HomunculusError('port_in_use', `Port ${port} on ${LOOPBACK} is in use.`, {
+              hint: `Pass another with --port (or --port 0 for any free one), or stop what listens on ${port}.`,
+            })
+          : err,
+      );
+    const server: ServerType = serve({ fetch: app.fetch, hostname: LOOPBACK, port }, (info: AddressInfo) => {
+      bound = info.port;
+      server.off('error', failed);
+      resolve({
+        url: `http://${LOOPBACK}:${bound}`,
+        port: bound,
+        gate,
+        close: () =>
+          new Promise<void>((done) => {
+            const http = server as Server;
+            http.close(() => done());
+            // A browser's kept-alive connections would hold the process open.
+            http.closeAllConnections();
+          }),
+      });
+    });
+    server.once('error', failed);
+  });
+}

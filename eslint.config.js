@@ -15,4 +15,6 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  // The dashboard's web app runs in the browser.
+  { files: ['src/dashboard/app/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
 );

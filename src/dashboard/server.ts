@@ -1,8 +1,8 @@
 /**
  * The dashboard's HTTP server: Hono on 127.0.0.1 only. Every request must name this server
  * by its Host (DNS rebinding is refused) and, when it carries an Origin, come from a page of
- * this server; a request that changes something must carry that Origin. The page and its
- * assets are public (they hold no data); every /api route but the login exchange needs the
+ * this server; a request that changes something must carry that Origin. The built app's
+ * files are public (they hold no data); every /api route but the login exchange needs the
  * session cookie. Bodies are size-limited and validated by the same operations the CLI and
  * the MCP server call. No configuration is ever sent.
  */
@@ -20,7 +20,7 @@ import { status } from '../app/lifecycle.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
-import { PAGE_CSS, PAGE_HTML, PAGE_JS } from './page.js';
+import { loadAssets } from './assets.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -77,9 +77,12 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
     '/api/*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, `Bodies are limited to ${MAX_BODY_BYTES} bytes.`) }),
   );
-  app.get('/', (c) => c.html(PAGE_HTML));
-  app.get('/app.js', (c) => c.body(PAGE_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
-  app.get('/app.css', (c) => c.body(PAGE_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+  const assets = loadAssets();
+  app.get('*', async (c, next) => {
+    const asset = assets.get(c.req.path);
+    if (!asset) return next();
+    return c.body(new Uint8Array(asset.body), 200, { 'Content-Type': asset.type });
+  });
   app.post('/api/session', async (c) => {
     const body = await jsonBody(c).catch(() => ({}));
     const session = gate.exchange((body as { token?: unknown }).token);

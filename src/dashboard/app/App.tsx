@@ -1,0 +1,88 @@
+/** The dashboard: what was learned, and correcting it. */
+import { useCallback, useEffect, useState } from 'react';
+import { type FeedbackResult, type Instinct, type Overview, type Verdict, api } from './api.js';
+
+const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
+
+function summaryOf(o: Overview): string {
+  return `${o.total} instincts, ${o.convictions.length} convictions, ${o.observations} observations (${o.pending_observations} pending).`;
+}
+
+function InstinctRow({ instinct, onVerdict }: { instinct: Instinct; onVerdict: (i: Instinct, v: Verdict) => void }) {
+  return (
+    <tr data-pattern={instinct.pattern}>
+      <td>{instinct.trigger}</td>
+      <td>{instinct.action}</td>
+      <td className="num">{instinct.confidence.toFixed(2)}</td>
+      <td className="num">{instinct.evidence}</td>
+      <td>
+        {VERDICTS.map((v) => (
+          <button key={v} type="button" aria-label={`${v}: ${instinct.pattern}`} onClick={() => onVerdict(instinct, v)}>
+            {v}
+          </button>
+        ))}
+      </td>
+    </tr>
+  );
+}
+
+export function App({ signedIn }: { signedIn: Promise<void> }) {
+  const [summary, setSummary] = useState('Loading…');
+  const [instincts, setInstincts] = useState<Instinct[]>([]);
+  const [message, setMessage] = useState('');
+
+  const load = useCallback(async () => {
+    const overview = await api<Overview>('/api/overview');
+    setSummary(summaryOf(overview));
+    setInstincts((await api<{ instincts: Instinct[] }>('/api/instincts?limit=500')).instincts);
+  }, []);
+
+  useEffect(() => {
+    signedIn.then(load).catch((err: Error) => setMessage(err.message));
+  }, [signedIn, load]);
+
+  const correct = async (instinct: Instinct, verdict: Verdict) => {
+    try {
+      const r = await api<FeedbackResult>('/api/instincts/feedback', { pattern: instinct.pattern, verdict });
+      setMessage(`Marked ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`);
+      await load();
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  };
+
+  return (
+    <>
+      <header>
+        <h1>Homunculus</h1>
+        <p id="summary" aria-live="polite">
+          {summary}
+        </p>
+      </header>
+      <main>
+        <p id="message" role="status" aria-live="polite">
+          {message}
+        </p>
+        <section aria-labelledby="instincts-title">
+          <h2 id="instincts-title">What it learned</h2>
+          <table id="instincts">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Do</th>
+                <th scope="col">Confidence</th>
+                <th scope="col">Seen</th>
+                <th scope="col">Correct it</th>
+              </tr>
+            </thead>
+            <tbody>
+              {instincts.map((i) => (
+                <InstinctRow key={i.pattern} instinct={i} onVerdict={(x, v) => void correct(x, v)} />
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </main>
+    </>
+  );
+}

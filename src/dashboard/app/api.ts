@@ -1,0 +1,44 @@
+/** The dashboard server's API as the page calls it: JSON in and out, the server's error message on failure. */
+
+export interface Instinct {
+  pattern: string;
+  trigger: string;
+  action: string;
+  confidence: number;
+  evidence: number;
+}
+
+export interface Overview {
+  total: number;
+  convictions: unknown[];
+  observations: number;
+  pending_observations: number;
+}
+
+export interface FeedbackResult {
+  pattern: string;
+  before: number;
+  after: number;
+}
+
+export type Verdict = 'strong' | 'weak' | 'wrong';
+
+export async function api<T>(path: string, body?: unknown): Promise<T> {
+  const init: RequestInit =
+    body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  const res = await fetch(path, init);
+  const data = (await res.json().catch(() => ({}))) as { error?: string };
+  if (!res.ok) throw new Error(data.error ?? res.statusText);
+  return data as T;
+}
+
+/**
+ * The login link's token (in the fragment, never sent in a request line): taken out of the
+ * address bar and the history entry first, then posted once for the session cookie.
+ */
+export async function signIn(): Promise<void> {
+  const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (!token) return;
+  window.history.replaceState(null, '', '/');
+  await api('/api/session', { token });
+}

@@ -1,0 +1,13 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+import { signIn } from './api.js';
+import './app.css';
+
+// Once, before the first render: StrictMode runs effects twice, and a login token works once.
+const signedIn = signIn();
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <App signedIn={signedIn} />
+  </StrictMode>,
+);

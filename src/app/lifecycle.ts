@@ -17,6 +17,16 @@ export const status = defineOperation({
   },
 });
 
+export const changes = defineOperation({
+  name: 'lifecycle.changes',
+  summary: "The store's change mark, after the observations hooks spooled became rows: it moves whenever anything is stored",
+  input: z.object({}),
+  run({ store }) {
+    drainSpool(store, store.paths.home);
+    return { mark: store.meta.changeMark() };
+  },
+});
+
 export const evolve = defineOperation({
   name: 'lifecycle.evolve',
   summary: 'Instincts ready to become permanent convictions and why; with promote, promote them',

@@ -44,9 +44,19 @@ describe('homunculus dashboard', () => {
     expect(port.stderr).toMatch(/--port must be a whole number/);
   });
 
-  it('stops cleanly on Ctrl-C and leaves nothing listening', async () => {
-    const { child, url } = await startCli();
+  it('stops cleanly on Ctrl-C, with a page still listening for changes, and leaves nothing listening', async () => {
+    const { child, url, login } = await startCli();
     expect((await fetch(`${url}/`)).status).toBe(200);
+    const token = login.split('#token=')[1];
+    const session = await fetch(`${url}/api/session`, {
+      method: 'POST',
+      headers: { Origin: url, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    const events = await fetch(`${url}/api/events`, {
+      headers: { Cookie: (session.headers.get('set-cookie') ?? '').split(';')[0] as string },
+    });
+    expect(events.status).toBe(200);
     const code = exited(child);
     child.kill('SIGINT');
     expect(await code).toBe(0);
@@ -92,6 +102,18 @@ describe('homunculus dashboard', () => {
         } finally {
           store.close();
         }
+        // Live: what another process stores shows up without a reload, within 2 s.
+        const writer = openStore({ home: home.path });
+        try {
+          observe(writer, {
+            pattern: 'pref:webapp/lint=npm-run-lint',
+            trigger: 'when you need to lint in webapp',
+            action: 'Use `npm run lint`.',
+          });
+        } finally {
+          writer.close();
+        }
+        await page.locator('tr[data-pattern="pref:webapp/lint=npm-run-lint"]').waitFor({ timeout: 2000 });
         // The same link a second time signs nobody in.
         const second = await browser.newPage();
         await second.goto(login);

@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { streamSSE } from 'hono/streaming';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invoke } from '../app/operation.js';
@@ -20,6 +21,7 @@ import { status } from '../app/lifecycle.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
+import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
@@ -70,7 +72,7 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => number): Hono {
+export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => number, live: LiveChanges): Hono {
   const app = new Hono();
   app.use('*', guard(port));
   app.use(
@@ -100,6 +102,20 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });
+  app.get('/api/events', (c) =>
+    streamSSE(c, async (stream) => {
+      await stream.writeSSE({ event: 'hello', data: '' });
+      await new Promise<void>((done) => {
+        const stop = live.listen((mark) => void stream.writeSSE({ event: 'change', data: mark }));
+        const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n'), 15_000);
+        stream.onAbort(() => {
+          stop();
+          clearInterval(keepAlive);
+          done();
+        });
+      });
+    }),
+  );
   app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));
   app.get('/api/instincts', (c) =>
     answer(c, () => invoke(listInstincts, ctx, { limit: Math.min(Number(c.req.query('limit') ?? 200) || 200, 5000) })),
@@ -125,8 +141,9 @@ export interface DashboardHandle {
 /** Listens on 127.0.0.1:`port` (0 picks a free one); a port in use rejects with the fix. */
 export function startDashboard(ctx: AppContext, port: number): Promise<DashboardHandle> {
   const gate = new LoginGate();
+  const live = new LiveChanges(ctx);
   let bound = port;
-  const app = dashboardApp(ctx, gate, () => bound);
+  const app = dashboardApp(ctx, gate, () => bound, live);
   return new Promise((resolve, reject) => {
     const failed = (err: NodeJS.ErrnoException) =>
       reject(
@@ -145,6 +162,7 @@ export function startDashboard(ctx: AppContext, port: number): Promise<Dashboard
         gate,
         close: () =>
           new Promise<void>((done) => {
+            live.stop();
             const http = server as Server;
             http.close(() => done());
             // A browser's kept-alive connections would hold the process open.

@@ -4,6 +4,8 @@ import { type Db, cachedStatement } from './db.js';
 export interface MetaRepository {
   read(key: string): string | undefined;
   write(key: string, value: string): void;
+  /** Moves whenever anything is committed, by this connection or another: SQLite's data_version with our own change count. */
+  changeMark(): string;
 }
 
 export function createMetaRepository(db: Db): MetaRepository {
@@ -14,6 +16,9 @@ export function createMetaRepository(db: Db): MetaRepository {
         key,
         value,
       ),
+    changeMark: () =>
+      (cachedStatement(db, "SELECT data_version || ':' || total_changes() AS mark FROM pragma_data_version").get() as { mark: string })
+        .mark,
   };
 }
 

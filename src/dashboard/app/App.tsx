@@ -38,7 +38,16 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
   }, []);
 
   useEffect(() => {
-    signedIn.then(load).catch((err: Error) => setMessage(err.message));
+    let events: EventSource | undefined;
+    signedIn
+      .then(async () => {
+        await load();
+        // Live: the server says when anything was stored (a hook, a learning run, another window).
+        events = new EventSource('/api/events');
+        events.addEventListener('change', () => void load().catch((err: Error) => setMessage(err.message)));
+      })
+      .catch((err: Error) => setMessage(err.message));
+    return () => events?.close();
   }, [signedIn, load]);
 
   const correct = async (instinct: Instinct, verdict: Verdict) => {

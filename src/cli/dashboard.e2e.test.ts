@@ -9,11 +9,23 @@ import { BIN, REPO_ROOT, cli, cliEnv, tempDir } from '../test-support/cli.js';
 import { CHROMIUM, hasChromium } from '../test-support/shared.js';
 
 const KEY = 'pref:webapp/test=npm-test';
+const PROJECT = 'aaaaaaaaaaaaaaaa';
 let home: ReturnType<typeof tempDir>;
 beforeEach(() => {
   home = tempDir();
   const store = openStore({ home: home.path });
-  observe(store, { pattern: KEY, trigger: 'when you need to run the tests in webapp', action: 'Use `npm test`.', occurrences: 4 });
+  observe(store, {
+    pattern: KEY,
+    trigger: 'when you need to run the tests in webapp',
+    action: 'Use `npm test`.',
+    project: PROJECT,
+    occurrences: 4,
+  });
+  store.sessions.save({
+    ...{ id: 's1', source: 'claude-code', project: PROJECT, project_name: 'webapp', cwd: '/nonexistent/webapp' },
+    ...{ started_at: '2026-01-05T10:00:00.000Z', ended_at: '2026-01-05T11:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
+    ...{ files_touched: '[]', summary: 'Added the login page.', continues_from: null, transcript_path: null, file_name: null },
+  });
   store.close();
 });
 afterEach(() => home.cleanup());
@@ -30,6 +42,13 @@ async function startCli(): Promise<{ child: ChildProcessWithoutNullStreams; url:
   });
   const { url, login } = JSON.parse(first) as { url: string; login: string };
   return { child, url, login, out: () => out };
+}
+
+/** Screenshots of every section, kept as test artifacts. */
+function artifactsDir(): string {
+  const dir = join(REPO_ROOT, 'test-artifacts');
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 const exited = (child: ChildProcessWithoutNullStreams) => new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
@@ -81,14 +100,18 @@ describe('homunculus dashboard', () => {
       try {
         const page = await browser.newPage();
         await page.goto(login);
+        // The default view: the project, and what a session there starts with today.
+        await page.locator('#injected').waitFor();
+        expect(page.url()).toBe(`${url}/`);
+        await expect(page.locator('#injected').textContent()).resolves.toMatch(/When you need to run the tests in webapp: Use `npm test`/);
+        await expect(page.locator('#project option').first().textContent()).resolves.toMatch(/^webapp \(1 session, last 2026-01-05\)/);
+        await page.screenshot({ path: join(artifactsDir(), 'dashboard-project.png'), fullPage: true });
+        await page.getByRole('button', { name: 'Everything learned' }).click();
         const row = page.locator(`tr[data-pattern="${KEY}"]`);
         await row.waitFor();
-        expect(page.url()).toBe(`${url}/`);
         await expect(row.locator('td').first().textContent()).resolves.toBe('when you need to run the tests in webapp');
         await expect(page.locator('#summary').textContent()).resolves.toMatch(/^1 instincts, 0 convictions/);
-        const artifacts = join(REPO_ROOT, 'test-artifacts');
-        mkdirSync(artifacts, { recursive: true });
-        await page.screenshot({ path: join(artifacts, 'dashboard-instincts.png'), fullPage: true });
+        await page.screenshot({ path: join(artifactsDir(), 'dashboard-instincts.png'), fullPage: true });
         // Keyboard: the correction buttons are reachable and work with Enter.
         await page.getByRole('button', { name: `wrong: ${KEY}` }).focus();
         await page.keyboard.press('Enter');

@@ -99,6 +99,10 @@ describe('the dashboard server on 127.0.0.1', () => {
     expect((await json(bad)).error).toMatch(/verdict must be one of wrong, weak, strong/);
     const unknown = await post('/api/instincts/feedback', { pattern: 'pref:nope', verdict: 'weak' }, { Cookie: cookie });
     expect(unknown.status).toBe(404);
+    expect((await call('/api/projects/not-a-project', { headers: { Cookie: cookie } })).status).toBe(400);
+    const unknownProject = await call('/api/projects/0123456789abcdef', { headers: { Cookie: cookie } });
+    expect(unknownProject.status).toBe(404);
+    expect((await json(unknownProject)).error).toMatch(/Not found: project 0123456789abcdef/);
     const notJson = await call('/api/instincts/feedback', { method: 'POST', headers: { Cookie: cookie, Origin: origin }, body: '{nope' });
     expect(notJson.status).toBe(400);
     const huge = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'x'.repeat(MAX_BODY_BYTES) }, { Cookie: cookie });

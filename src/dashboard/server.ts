@@ -18,6 +18,7 @@ import { invoke } from '../app/operation.js';
 import type { AppContext } from '../app/operation.js';
 import { feedback, listInstincts } from '../app/instincts.js';
 import { status } from '../app/lifecycle.js';
+import { listProjects, showProject } from '../app/projects.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
@@ -116,6 +117,8 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
       });
     }),
   );
+  app.get('/api/projects', (c) => answer(c, () => invoke(listProjects, ctx, {})));
+  app.get('/api/projects/:project', (c) => answer(c, () => invoke(showProject, ctx, { project: c.req.param('project') })));
   app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));
   app.get('/api/instincts', (c) =>
     answer(c, () => invoke(listInstincts, ctx, { limit: Math.min(Number(c.req.query('limit') ?? 200) || 200, 5000) })),

@@ -48,6 +48,17 @@ export interface SessionRepository {
   touching(ref: FileRef, options: { exceptId?: string; limit: number }): SessionTouch[];
   /** Adds a line to a session's summary once; false when the session is unknown or already has it. */
   appendSummary(id: string, line: string): boolean;
+  /** Every project sessions were seen in, the most recently active first. */
+  projects(): ProjectActivity[];
+}
+
+export interface ProjectActivity {
+  project: string;
+  project_name: string;
+  sessions: number;
+  last_active: string;
+  /** The working directory of its latest session. */
+  cwd: string;
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -59,6 +70,14 @@ export function createSessionRepository(db: Db): SessionRepository {
   const get = (id: string) => cachedStatement(db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   return {
     get,
+    projects: () =>
+      db
+        .prepare(
+          `SELECT project, MAX(project_name) AS project_name, COUNT(*) AS sessions, MAX(COALESCE(ended_at, started_at)) AS last_active,
+                  (SELECT cwd FROM sessions t WHERE t.project = s.project ORDER BY COALESCE(ended_at, started_at) DESC LIMIT 1) AS cwd
+           FROM sessions s WHERE project != '' GROUP BY project ORDER BY last_active DESC`,
+        )
+        .all() as ProjectActivity[],
     save(row) {
       cachedStatement(
         db,

@@ -1,6 +1,7 @@
 /** The dashboard: what was learned, and correcting it. */
 import { useCallback, useEffect, useState } from 'react';
 import { type FeedbackResult, type Instinct, type Overview, type Verdict, api } from './api.js';
+import { Project } from './Project.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
 
@@ -30,6 +31,9 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
   const [summary, setSummary] = useState('Loading…');
   const [instincts, setInstincts] = useState<Instinct[]>([]);
   const [message, setMessage] = useState('');
+  const [tab, setTab] = useState<'project' | 'learned'>('project');
+  // Bumped on every change the server announces, so each section reloads what it shows.
+  const [version, setVersion] = useState(0);
 
   const load = useCallback(async () => {
     const overview = await api<Overview>('/api/overview');
@@ -44,7 +48,10 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         await load();
         // Live: the server says when anything was stored (a hook, a learning run, another window).
         events = new EventSource('/api/events');
-        events.addEventListener('change', () => void load().catch((err: Error) => setMessage(err.message)));
+        events.addEventListener('change', () => {
+          setVersion((v) => v + 1);
+          void load().catch((err: Error) => setMessage(err.message));
+        });
       })
       .catch((err: Error) => setMessage(err.message));
     return () => events?.close();
@@ -72,7 +79,16 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         <p id="message" role="status" aria-live="polite">
           {message}
         </p>
-        <section aria-labelledby="instincts-title">
+        <nav aria-label="Sections">
+          <button type="button" aria-pressed={tab === 'project'} onClick={() => setTab('project')}>
+            Project
+          </button>
+          <button type="button" aria-pressed={tab === 'learned'} onClick={() => setTab('learned')}>
+            Everything learned
+          </button>
+        </nav>
+        {tab === 'project' && <Project version={version} />}
+        <section aria-labelledby="instincts-title" hidden={tab !== 'learned'}>
           <h2 id="instincts-title">What it learned</h2>
           <table id="instincts">
             <thead>

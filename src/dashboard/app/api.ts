@@ -42,3 +42,17 @@ export async function signIn(): Promise<void> {
   window.history.replaceState(null, '', '/');
   await api('/api/session', { token });
 }
+
+export interface ProjectActivity {
+  project: string;
+  project_name: string;
+  sessions: number;
+  last_active: string;
+}
+
+export interface ProjectView {
+  project: ProjectActivity;
+  instincts: Instinct[];
+  convictions: { pattern: string; title: string; rule: string }[];
+  injected: string;
+}

@@ -1,0 +1,62 @@
+/** The default view: one project, what it learned and what a session there starts with today. */
+import { useEffect, useState } from 'react';
+import { type ProjectActivity, type ProjectView, api } from './api.js';
+
+/** The injected block without its fence: the lines the agent reads. */
+const inner = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !/^\[HOMUNCULUS MEMORY\]|^<\/?homunculus-memory/.test(l))
+    .join('\n')
+    .trim();
+
+export function Project({ version }: { version: number }) {
+  const [projects, setProjects] = useState<ProjectActivity[]>([]);
+  const [chosen, setChosen] = useState('');
+  const [view, setView] = useState<ProjectView | undefined>();
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    api<{ projects: ProjectActivity[] }>('/api/projects')
+      .then(({ projects: list }) => {
+        setProjects(list);
+        setChosen((current) => current || (list[0]?.project ?? ''));
+      })
+      .catch((err: Error) => setError(err.message));
+  }, [version]);
+
+  useEffect(() => {
+    if (!chosen) return;
+    api<ProjectView>(`/api/projects/${chosen}`)
+      .then(setView)
+      .catch((err: Error) => setError(err.message));
+  }, [chosen, version]);
+
+  if (error) return <p role="alert">{error}</p>;
+  if (projects.length === 0) return <p>No sessions yet: run `homunculus sync`, or work with an agent whose hooks are installed.</p>;
+  return (
+    <section aria-labelledby="project-title">
+      <h2 id="project-title">
+        <label>
+          Project{' '}
+          <select id="project" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+            {projects.map((p) => (
+              <option key={p.project} value={p.project}>
+                {p.project_name} ({p.sessions} {p.sessions === 1 ? 'session' : 'sessions'}, last {p.last_active.slice(0, 10)})
+              </option>
+            ))}
+          </select>
+        </label>
+      </h2>
+      {view && (
+        <>
+          <p id="project-counts">
+            {view.instincts.length} instincts for {view.project.project_name} and everywhere, {view.convictions.length} convictions.
+          </p>
+          <h3>What a session in {view.project.project_name} starts with today</h3>
+          <pre id="injected">{inner(view.injected) || 'Nothing: silence until something is learned.'}</pre>
+        </>
+      )}
+    </section>
+  );
+}

@@ -106,6 +106,11 @@ describe('homunculus dashboard', () => {
         await expect(page.locator('#injected').textContent()).resolves.toMatch(/When you need to run the tests in webapp: Use `npm test`/);
         await expect(page.locator('#project option').first().textContent()).resolves.toMatch(/^webapp \(1 session, last 2026-01-05\)/);
         await page.screenshot({ path: join(artifactsDir(), 'dashboard-project.png'), fullPage: true });
+        await page.getByRole('button', { name: 'Overview' }).click();
+        const session = page.locator('tr[data-session="s1"]');
+        await session.waitFor();
+        await expect(session.textContent()).resolves.toMatch(/^2026-01-05 11:00webappclaude-code0Added the login page\.$/);
+        await page.screenshot({ path: join(artifactsDir(), 'dashboard-overview.png'), fullPage: true });
         await page.getByRole('button', { name: 'Everything learned' }).click();
         const row = page.locator(`tr[data-pattern="${KEY}"]`);
         await row.waitFor();

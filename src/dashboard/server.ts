@@ -19,6 +19,7 @@ import type { AppContext } from '../app/operation.js';
 import { feedback, listInstincts } from '../app/instincts.js';
 import { status } from '../app/lifecycle.js';
 import { listProjects, showProject } from '../app/projects.js';
+import { recentSessions } from '../app/sessions.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
@@ -117,6 +118,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
       });
     }),
   );
+  app.get('/api/sessions', (c) => answer(c, () => invoke(recentSessions, ctx, { limit: Number(c.req.query('limit') ?? 50) || 50 })));
   app.get('/api/projects', (c) => answer(c, () => invoke(listProjects, ctx, {})));
   app.get('/api/projects/:project', (c) => answer(c, () => invoke(showProject, ctx, { project: c.req.param('project') })));
   app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));

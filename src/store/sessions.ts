@@ -50,6 +50,8 @@ export interface SessionRepository {
   appendSummary(id: string, line: string): boolean;
   /** Every project sessions were seen in, the most recently active first. */
   projects(): ProjectActivity[];
+  /** The `limit` most recently active sessions. */
+  recent(limit: number): SessionRow[];
 }
 
 export interface ProjectActivity {
@@ -70,6 +72,10 @@ export function createSessionRepository(db: Db): SessionRepository {
   const get = (id: string) => cachedStatement(db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   return {
     get,
+    recent: (limit) =>
+      cachedStatement(db, 'SELECT * FROM sessions ORDER BY COALESCE(ended_at, started_at) DESC, id LIMIT ?').all(
+        Math.max(0, Math.floor(limit)),
+      ) as SessionRow[],
     projects: () =>
       db
         .prepare(

@@ -1,11 +1,12 @@
 /** The dashboard: what was learned, and correcting it. */
 import { useCallback, useEffect, useState } from 'react';
-import { type FeedbackResult, type Instinct, type Overview, type Verdict, api } from './api.js';
+import { type FeedbackResult, type Instinct, type Overview as OverviewData, type Verdict, api } from './api.js';
+import { Overview } from './Overview.js';
 import { Project } from './Project.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
 
-function summaryOf(o: Overview): string {
+function summaryOf(o: OverviewData): string {
   return `${o.total} instincts, ${o.convictions.length} convictions, ${o.observations} observations (${o.pending_observations} pending).`;
 }
 
@@ -31,12 +32,14 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
   const [summary, setSummary] = useState('Loading…');
   const [instincts, setInstincts] = useState<Instinct[]>([]);
   const [message, setMessage] = useState('');
-  const [tab, setTab] = useState<'project' | 'learned'>('project');
+  const [tab, setTab] = useState<'project' | 'overview' | 'learned'>('project');
   // Bumped on every change the server announces, so each section reloads what it shows.
   const [version, setVersion] = useState(0);
+  // Sections ask the API only once the login link has been traded for the session cookie.
+  const [ready, setReady] = useState(false);
 
   const load = useCallback(async () => {
-    const overview = await api<Overview>('/api/overview');
+    const overview = await api<OverviewData>('/api/overview');
     setSummary(summaryOf(overview));
     setInstincts((await api<{ instincts: Instinct[] }>('/api/instincts?limit=500')).instincts);
   }, []);
@@ -45,6 +48,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
     let events: EventSource | undefined;
     signedIn
       .then(async () => {
+        setReady(true);
         await load();
         // Live: the server says when anything was stored (a hook, a learning run, another window).
         events = new EventSource('/api/events');
@@ -83,11 +87,15 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
           <button type="button" aria-pressed={tab === 'project'} onClick={() => setTab('project')}>
             Project
           </button>
+          <button type="button" aria-pressed={tab === 'overview'} onClick={() => setTab('overview')}>
+            Overview
+          </button>
           <button type="button" aria-pressed={tab === 'learned'} onClick={() => setTab('learned')}>
             Everything learned
           </button>
         </nav>
-        {tab === 'project' && <Project version={version} />}
+        {ready && tab === 'project' && <Project version={version} />}
+        {ready && tab === 'overview' && <Overview version={version} />}
         <section aria-labelledby="instincts-title" hidden={tab !== 'learned'}>
           <h2 id="instincts-title">What it learned</h2>
           <table id="instincts">

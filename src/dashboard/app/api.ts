@@ -10,9 +10,20 @@ export interface Instinct {
 
 export interface Overview {
   total: number;
+  bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, unknown[]>>;
   convictions: unknown[];
   observations: number;
   pending_observations: number;
+}
+
+export interface SessionLine {
+  id: string;
+  source: string;
+  project_name: string;
+  started_at: string | null;
+  ended_at: string | null;
+  tool_calls: number;
+  summary: string;
 }
 
 export interface FeedbackResult {

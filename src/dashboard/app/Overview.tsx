@@ -1,0 +1,69 @@
+/** Overview: how much was learned, how sure it is, and the latest sessions. */
+import { useEffect, useState } from 'react';
+import { type Overview as OverviewData, type SessionLine, api } from './api.js';
+
+const BANDS = ['strong', 'moderate', 'tentative', 'faded'] as const;
+
+const count = (band: Record<string, unknown[]>): number => Object.values(band).reduce((n, list) => n + list.length, 0);
+
+export function Overview({ version }: { version: number }) {
+  const [data, setData] = useState<OverviewData | undefined>();
+  const [sessions, setSessions] = useState<SessionLine[]>([]);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    Promise.all([api<OverviewData>('/api/overview'), api<{ sessions: SessionLine[] }>('/api/sessions?limit=50')])
+      .then(([overview, recent]) => {
+        setData(overview);
+        setSessions(recent.sessions);
+      })
+      .catch((err: Error) => setError(err.message));
+  }, [version]);
+
+  if (error) return <p role="alert">{error}</p>;
+  if (!data) return <p>Loading…</p>;
+  return (
+    <section aria-labelledby="overview-title">
+      <h2 id="overview-title">Overview</h2>
+      <dl id="bands">
+        {BANDS.map((b) => (
+          <div key={b}>
+            <dt>{b}</dt>
+            <dd>{count(data.bands[b])}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>convictions</dt>
+          <dd>{data.convictions.length}</dd>
+        </div>
+        <div>
+          <dt>observations</dt>
+          <dd>{data.observations}</dd>
+        </div>
+      </dl>
+      <h3>Latest sessions</h3>
+      <table id="sessions">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Project</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Tool calls</th>
+            <th scope="col">What happened</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((s) => (
+            <tr key={s.id} data-session={s.id}>
+              <td>{(s.ended_at ?? s.started_at ?? '').slice(0, 16).replace('T', ' ')}</td>
+              <td>{s.project_name}</td>
+              <td>{s.source}</td>
+              <td className="num">{s.tool_calls}</td>
+              <td>{s.summary.split('\n')[0]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,5 +1,6 @@
 /** The dashboard: what was learned, and correcting it. */
 import { useCallback, useEffect, useState } from 'react';
+import { Head } from './Head.js';
 import { type FeedbackResult, type Instinct, type Overview as OverviewData, type Verdict, api } from './api.js';
 import { Overview } from './Overview.js';
 import { Project } from './Project.js';
@@ -99,15 +100,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         <section aria-labelledby="instincts-title" hidden={tab !== 'learned'}>
           <h2 id="instincts-title">What it learned</h2>
           <table id="instincts">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Do</th>
-                <th scope="col">Confidence</th>
-                <th scope="col">Seen</th>
-                <th scope="col">Correct it</th>
-              </tr>
-            </thead>
+            <Head columns={['When', 'Do', 'Confidence', 'Seen', 'Correct it']} />
             <tbody>
               {instincts.map((i) => (
                 <InstinctRow key={i.pattern} instinct={i} onVerdict={(x, v) => void correct(x, v)} />

@@ -1,5 +1,6 @@
 /** Overview: how much was learned, how sure it is, and the latest sessions. */
 import { useEffect, useState } from 'react';
+import { Head } from './Head.js';
 import { type Overview as OverviewData, type SessionLine, api } from './api.js';
 
 const BANDS = ['strong', 'moderate', 'tentative', 'faded'] as const;
@@ -43,15 +44,7 @@ export function Overview({ version }: { version: number }) {
       </dl>
       <h3>Latest sessions</h3>
       <table id="sessions">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Project</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Tool calls</th>
-            <th scope="col">What happened</th>
-          </tr>
-        </thead>
+        <Head columns={['When', 'Project', 'Agent', 'Tool calls', 'What happened']} />
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id} data-session={s.id}>

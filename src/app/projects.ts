@@ -1,7 +1,8 @@
 /** Project operations: the projects sessions were seen in, and what one of them has learned and is given today. */
 import { z } from 'zod';
 import { NotFoundError } from '../core/errors.js';
-import { startInjection } from '../context/inject.js';
+import { promptInjection, startInjection } from '../context/inject.js';
+import type { Store } from '../store/store.js';
 import { listConvictions } from '../learn/evolve.js';
 import { storeViews } from '../learn/records.js';
 import { defineOperation } from './operation.js';
@@ -14,15 +15,32 @@ export const listProjects = defineOperation({
   run: ({ store }) => ({ projects: store.sessions.projects() }),
 });
 
+const fingerprint = () => text(64).regex(/^[0-9a-f]{16}$/, { error: 'must be a project fingerprint (16 hex characters)' });
+
+/** A project as the hooks see it, from its latest session; a project no session was seen in is not found. */
+function projectInfo(store: Store, project: string) {
+  const activity = store.sessions.projects().find((p) => p.project === project);
+  if (!activity) throw new NotFoundError(`project ${project}`, 'Pick one of `projects.list`.');
+  return { activity, info: { fingerprint: activity.project, name: activity.project_name, root: activity.cwd, remote: null } };
+}
+
+export const previewPrompt = defineOperation({
+  name: 'projects.preview-prompt',
+  summary: 'What the prompt hook would inject for this prompt in this project, without counting anything as used',
+  input: z.object({ project: fingerprint(), prompt: text(8000).refine((p) => p.trim() !== '', { error: 'is empty: type a prompt' }) }),
+  async run({ store }, input) {
+    const { info } = projectInfo(store, input.project);
+    return { injected: await promptInjection(store, { project: info, prompt: input.prompt, sessionId: 'dashboard', record: false }) };
+  },
+});
+
 export const showProject = defineOperation({
   name: 'projects.show',
   summary: 'One project: its instincts and the global ones, the convictions, and what a session there starts with today',
-  input: z.object({ project: text(64).regex(/^[0-9a-f]{16}$/, { error: 'must be a project fingerprint (16 hex characters)' }) }),
+  input: z.object({ project: fingerprint() }),
   async run({ store }, input) {
-    const activity = store.sessions.projects().find((p) => p.project === input.project);
-    if (!activity) throw new NotFoundError(`project ${input.project}`, 'Pick one of `projects.list`.');
+    const { activity, info } = projectInfo(store, input.project);
     const rows = store.instincts.list({ project: input.project, includeGlobal: true });
-    const info = { fingerprint: activity.project, name: activity.project_name, root: activity.cwd, remote: null };
     return {
       project: activity,
       instincts: storeViews(store, rows),

@@ -105,7 +105,16 @@ describe('homunculus dashboard', () => {
         expect(page.url()).toBe(`${url}/`);
         await expect(page.locator('#injected').textContent()).resolves.toMatch(/When you need to run the tests in webapp: Use `npm test`/);
         await expect(page.locator('#project option').first().textContent()).resolves.toMatch(/^webapp \(1 session, last 2026-01-05\)/);
+        // "What a prompt here would get": the prompt hook's answer, and nothing for an unrelated prompt.
+        await page.locator('#try-prompt').fill('can you run the tests before we merge?');
+        await page.getByRole('button', { name: 'Show' }).click();
+        await expect
+          .poll(() => page.locator('#prompt-injected').textContent())
+          .toMatch(/When you need to run the tests in webapp: Use `npm test`/);
         await page.screenshot({ path: join(artifactsDir(), 'dashboard-project.png'), fullPage: true });
+        await page.locator('#try-prompt').fill("what's the weather like?");
+        await page.getByRole('button', { name: 'Show' }).click();
+        await expect.poll(() => page.locator('#prompt-injected').textContent()).toBe('Nothing: this prompt gets no memory.');
         await page.getByRole('button', { name: 'Overview' }).click();
         const session = page.locator('tr[data-session="s1"]');
         await session.waitFor();

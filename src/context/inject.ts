@@ -18,6 +18,8 @@ interface PromptInjectionInput {
   project: ProjectInfo;
   prompt: string;
   sessionId: string;
+  /** Count the facts shown as used (their activation); false for a preview (default true). */
+  record?: boolean;
 }
 
 /** A prompt: the instincts it clearly matches, then what the graph knows, in one fenced block within the injection cap. */
@@ -37,6 +39,7 @@ export async function promptInjection(store: Store, input: PromptInjectionInput)
     sessionId: input.sessionId,
     strict: true,
     ignore: nameWords(input.project.name),
+    recordAccess: input.record,
   });
   // Instincts first; the graph gets whatever room the cap leaves (the fence cuts from the end, never its closing tag).
   return fenceMemory([instincts, graph.body].filter(Boolean).join('\n\n'), { max: MAX_INJECTION_CHARS });

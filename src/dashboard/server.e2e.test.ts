@@ -100,6 +100,9 @@ describe('the dashboard server on 127.0.0.1', () => {
     const unknown = await post('/api/instincts/feedback', { pattern: 'pref:nope', verdict: 'weak' }, { Cookie: cookie });
     expect(unknown.status).toBe(404);
     expect((await call('/api/projects/not-a-project', { headers: { Cookie: cookie } })).status).toBe(400);
+    const emptyPrompt = await post('/api/projects/0123456789abcdef/prompt', { prompt: ' ' }, { Cookie: cookie });
+    expect(emptyPrompt.status).toBe(400);
+    expect((await json(emptyPrompt)).error).toMatch(/prompt is empty/);
     const unknownProject = await call('/api/projects/0123456789abcdef', { headers: { Cookie: cookie } });
     expect(unknownProject.status).toBe(404);
     expect((await json(unknownProject)).error).toMatch(/Not found: project 0123456789abcdef/);

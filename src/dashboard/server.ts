@@ -18,7 +18,7 @@ import { invoke } from '../app/operation.js';
 import type { AppContext } from '../app/operation.js';
 import { feedback, listInstincts } from '../app/instincts.js';
 import { status } from '../app/lifecycle.js';
-import { listProjects, showProject } from '../app/projects.js';
+import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
@@ -74,6 +74,13 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
+/** The body as an object, for an operation to validate its fields. */
+async function jsonObject(c: Context): Promise<object> {
+  const body = await jsonBody(c);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('The body must be a JSON object.');
+  return body;
+}
+
 export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => number, live: LiveChanges): Hono {
   const app = new Hono();
   app.use('*', guard(port));
@@ -121,16 +128,15 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   app.get('/api/sessions', (c) => answer(c, () => invoke(recentSessions, ctx, { limit: Number(c.req.query('limit') ?? 50) || 50 })));
   app.get('/api/projects', (c) => answer(c, () => invoke(listProjects, ctx, {})));
   app.get('/api/projects/:project', (c) => answer(c, () => invoke(showProject, ctx, { project: c.req.param('project') })));
+  app.post('/api/projects/:project/prompt', (c) =>
+    answer(c, async () => invoke(previewPrompt, ctx, { ...(await jsonObject(c)), project: c.req.param('project') } as never)),
+  );
   app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));
   app.get('/api/instincts', (c) =>
     answer(c, () => invoke(listInstincts, ctx, { limit: Math.min(Number(c.req.query('limit') ?? 200) || 200, 5000) })),
   );
   app.post('/api/instincts/feedback', (c) =>
-    answer(c, async () => {
-      const body = await jsonBody(c);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('The body must be a JSON object.');
-      return invoke(feedback, ctx, { ...(body as object), source: 'dashboard' } as never);
-    }),
+    answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),
   );
   app.notFound((c) => refuse(c, 404, 'No such page.'));
   return app;

@@ -1,5 +1,5 @@
 /** The default view: one project, what it learned and what a session there starts with today. */
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type ProjectActivity, type ProjectView, api } from './api.js';
 
 /** The injected block without its fence: the lines the agent reads. */
@@ -55,8 +55,36 @@ export function Project({ version }: { version: number }) {
           </p>
           <h3>What a session in {view.project.project_name} starts with today</h3>
           <pre id="injected">{inner(view.injected) || 'Nothing: silence until something is learned.'}</pre>
+          <PromptPreview project={view.project.project} />
         </>
       )}
     </section>
+  );
+}
+
+/** "Try a prompt": what the prompt hook would add to it here, counting nothing as used. */
+function PromptPreview({ project }: { project: string }) {
+  const [prompt, setPrompt] = useState('');
+  const [shown, setShown] = useState<string | undefined>();
+  const [error, setError] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      setError('');
+      setShown(inner((await api<{ injected: string }>(`/api/projects/${project}/prompt`, { prompt })).injected));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} aria-labelledby="try-title">
+      <h3 id="try-title">What a prompt here would get</h3>
+      <label>
+        Prompt <input id="try-prompt" type="text" size={60} value={prompt} onChange={(e) => setPrompt(e.target.value)} />
+      </label>{' '}
+      <button type="submit">Show</button>
+      {error && <p role="alert">{error}</p>}
+      {shown !== undefined && <pre id="prompt-injected">{shown || 'Nothing: this prompt gets no memory.'}</pre>}
+    </form>
   );
 }

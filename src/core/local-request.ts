@@ -3,6 +3,7 @@
  * Host and Origin name this server exactly (DNS rebinding and other local ports are
  * refused), the target is a path on it, and the client holds the token.
  */
+import { HomunculusError } from './errors.js';
 import { bearerMatches } from './token.js';
 
 export interface RequestHead {
@@ -49,4 +50,12 @@ export function checkRequestHead(head: RequestHead, port: number, token: string)
   if (!bearerMatches(head.authorization, token))
     return { ok: false, status: 401, message: 'Unauthorized: send Authorization: Bearer <the token in the data home file server-token>' };
   return { ok: true, path };
+}
+
+/** What a local server says when its port is taken: which one, and the fix. */
+export function portInUse(port: number, cause: unknown): HomunculusError {
+  return new HomunculusError('port_in_use', `Port ${port} on 127.0.0.1 is already in use.`, {
+    hint: 'Stop the other server, or choose another port with --port (0 picks a free one).',
+    cause,
+  });
 }

@@ -143,7 +143,7 @@ describe('the dashboard server on 127.0.0.1', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       await expect(startDashboard({ store, env: {} }, port)).rejects.toMatchObject({
-        message: `Port ${port} on 127.0.0.1 is in use.`,
+        message: `Port ${port} on 127.0.0.1 is already in use.`,
         hint: expect.stringMatching(/--port/),
       });
     } finally {

@@ -21,7 +21,7 @@ import { status } from '../app/lifecycle.js';
 import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
-import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
+import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
@@ -156,14 +156,7 @@ export function startDashboard(ctx: AppContext, port: number): Promise<Dashboard
   let bound = port;
   const app = dashboardApp(ctx, gate, () => bound, live);
   return new Promise((resolve, reject) => {
-    const failed = (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === 'EADDRINUSE'
-          ? new HomunculusError('port_in_use', `Port ${port} on ${LOOPBACK} is in use.`, {
-              hint: `Pass another with --port (or --port 0 for any free one), or stop what listens on ${port}.`,
-            })
-          : err,
-      );
+    const failed = (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? portInUse(port, err) : err);
     const server: ServerType = serve({ fetch: app.fetch, hostname: LOOPBACK, port }, (info: AddressInfo) => {
       bound = info.port;
       server.off('error', failed);

@@ -3,7 +3,7 @@
  * bin.ts without the command-line framework. Over stdio, stdout carries protocol messages
  * only; everything for a person goes to stderr.
  */
-import { HomunculusError } from '../core/errors.js';
+import { portInUse } from '../core/local-request.js';
 import { portFlag, readFlags } from '../core/flags.js';
 import { packageVersion } from '../core/package.js';
 import { reportError } from '../core/report.js';
@@ -43,13 +43,6 @@ function parseMcpArgs(args: readonly string[]): McpArgs {
     help: f.help === true,
     json: f.json === true,
   };
-}
-
-function portInUse(port: number, err: unknown): HomunculusError {
-  return new HomunculusError('port_in_use', `Port ${port} on 127.0.0.1 is already in use.`, {
-    hint: 'Stop the other server, or choose another port with --port (0 picks a free one).',
-    cause: err,
-  });
 }
 
 async function serve(args: McpArgs): Promise<void> {

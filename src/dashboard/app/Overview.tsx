@@ -7,22 +7,18 @@ const BANDS = ['strong', 'moderate', 'tentative', 'faded'] as const;
 
 const count = (band: Record<string, unknown[]>): number => Object.values(band).reduce((n, list) => n + list.length, 0);
 
-export function Overview({ version }: { version: number }) {
-  const [data, setData] = useState<OverviewData | undefined>();
+/** `overview` is the header's (App reloads it on every change); the sessions are this section's own. */
+export function Overview({ overview: data, version }: { overview: OverviewData; version: number }) {
   const [sessions, setSessions] = useState<SessionLine[]>([]);
   const [error, setError] = useState('');
 
   useEffect(() => {
-    Promise.all([api<OverviewData>('/api/overview'), api<{ sessions: SessionLine[] }>('/api/sessions?limit=50')])
-      .then(([overview, recent]) => {
-        setData(overview);
-        setSessions(recent.sessions);
-      })
+    api<{ sessions: SessionLine[] }>('/api/sessions?limit=50')
+      .then((recent) => setSessions(recent.sessions))
       .catch((err: Error) => setError(err.message));
   }, [version]);
 
   if (error) return <p role="alert">{error}</p>;
-  if (!data) return <p>Loading…</p>;
   return (
     <section aria-labelledby="overview-title">
       <h2 id="overview-title">Overview</h2>

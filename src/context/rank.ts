@@ -7,7 +7,7 @@
 import { isDocumented } from '../learn/documented.js';
 import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
-import { matchedTerms, stem, stemSet } from '../text/stem.js';
+import { stem, stemSet } from '../text/stem.js';
 import { authoredText } from '../text/authored.js';
 import { promptTerms } from '../text/terms.js';
 import { realTrigger } from './plain.js';
@@ -79,8 +79,9 @@ export function askedTerms(text: string, ignore: readonly string[] = []): string
   return promptTerms(withoutFolders(text)).filter((t) => !ignored.has(t) && !stems.has(stem(t)) && !!stems.add(stem(t)));
 }
 
-const covers = (core: readonly string[], text: ReadonlySet<string>): boolean =>
-  core.length > 0 && core.every((t) => matchedTerms(t.split('_'), text) === t.split('_').length);
+/** Every word of the trigger's core (each part of a snake_case name) is among the prompt's stems. */
+const covers = (core: readonly string[], stems: ReadonlySet<string>): boolean =>
+  core.length > 0 && core.every((t) => t.split('_').every((part) => stems.has(stem(part))));
 
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' | 'triggerUse'>, query: RankQuery): RankedInstinct[] {
   const terms = askedTerms(query.text, query.ignore);

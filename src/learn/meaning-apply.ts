@@ -42,7 +42,8 @@ function saidSentences(store: Store): Omit<Said, 'vector'>[] {
 
 /** The group's instinct, worded from its key's first sentence and quoting what every session asked. */
 function createFromGroup(store: Store, key: string): string | undefined {
-  const first = store.learning.listSightings('pattern', key)[0];
+  const sightings = store.learning.listSightings('pattern', key);
+  const first = sightings[0];
   const sentence = first ? sentenceOf(first) : undefined;
   const request = sentence ? requestOf(sentence) : undefined;
   if (!first || !sentence || !request) return undefined;
@@ -53,8 +54,9 @@ function createFromGroup(store: Store, key: string): string | undefined {
     examples,
   );
   if (!qualityGate(c).pass) return undefined;
-  const sessions = store.learning.countSightings('pattern', key);
-  const last = store.learning.listSightings('pattern', key).at(-1)?.ts ?? first.ts;
+  // One sighting per session: their count is the sessions, the last one the latest.
+  const sessions = sightings.length;
+  const last = sightings.at(-1)?.ts ?? first.ts;
   instinctFrom(store, { ...c, ts: last }, key, { miner: c.miner, sessions, examples, grouped: 'meaning', ...(c.facts ?? {}) }, sessions);
   return key;
 }

@@ -10,7 +10,7 @@ import { dot } from '../embed/vector-math.js';
 /**
  * Cosine at or above which two requests may say the same thing. The bundled encoder alone is not
  * enough: on the dev sessions, at 0.75 it put "add a test for the last commit" with "review PR
- * 284"; so the two must also share their verb or their object (words.ts keys: verb-object).
+ * 284"; so the two must also share their verb or their object (mine/requests.ts keys: verb-object).
  */
 export const SAME_MEANING = 0.75;
 

@@ -77,13 +77,12 @@ export function createSessionRepository(db: Db): SessionRepository {
         Math.max(0, Math.floor(limit)),
       ) as SessionRow[],
     projects: () =>
-      db
-        .prepare(
-          `SELECT project, MAX(project_name) AS project_name, COUNT(*) AS sessions, MAX(COALESCE(ended_at, started_at)) AS last_active,
+      cachedStatement(
+        db,
+        `SELECT project, MAX(project_name) AS project_name, COUNT(*) AS sessions, MAX(COALESCE(ended_at, started_at)) AS last_active,
                   (SELECT cwd FROM sessions t WHERE t.project = s.project ORDER BY COALESCE(ended_at, started_at) DESC LIMIT 1) AS cwd
            FROM sessions s WHERE project != '' GROUP BY project ORDER BY last_active DESC`,
-        )
-        .all() as ProjectActivity[],
+      ).all() as ProjectActivity[],
     save(row) {
       cachedStatement(
         db,

@@ -1,12 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
-import { BIN, REPO_ROOT, cli, cliEnv, tempDir } from '../test-support/cli.js';
-import { CHROMIUM, hasChromium } from '../test-support/shared.js';
+import { cli, tempDir } from '../test-support/cli.js';
+import { launchChromium, screenshotPath, startDashboardCli } from '../test-support/dashboard.js';
+import { hasChromium } from '../test-support/shared.js';
 
 const KEY = 'pref:webapp/test=npm-test';
 const PROJECT = 'aaaaaaaaaaaaaaaa';
@@ -30,29 +27,6 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
-/** `homunculus dashboard --json` started, with the line it printed. */
-async function startCli(): Promise<{ child: ChildProcessWithoutNullStreams; url: string; login: string; out: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'dashboard', '--no-open', '--port', '0', '--json'], { env: cliEnv(home.path) });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const first = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no login line: ${out}`)), 15_000);
-    child.stdout.on('data', () => out.includes('\n') && (clearTimeout(timer), done(out.split('\n')[0] as string)));
-  });
-  const { url, login } = JSON.parse(first) as { url: string; login: string };
-  return { child, url, login, out: () => out };
-}
-
-/** Screenshots of every section, kept as test artifacts. */
-function artifactsDir(): string {
-  const dir = join(REPO_ROOT, 'test-artifacts');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-const exited = (child: ChildProcessWithoutNullStreams) => new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-
 describe('homunculus dashboard', () => {
   it('refuses any address but 127.0.0.1, and a port that is not one', () => {
     const wide = cli(home.path, ['dashboard', '--host', '0.0.0.0', '--no-open']);
@@ -64,7 +38,7 @@ describe('homunculus dashboard', () => {
   });
 
   it('stops cleanly on Ctrl-C, with a page still listening for changes, and leaves nothing listening', async () => {
-    const { child, url, login } = await startCli();
+    const { url, login, stop } = await startDashboardCli(home.path);
     expect((await fetch(`${url}/`)).status).toBe(200);
     const token = login.split('#token=')[1];
     const session = await fetch(`${url}/api/session`, {
@@ -76,27 +50,15 @@ describe('homunculus dashboard', () => {
       headers: { Cookie: (session.headers.get('set-cookie') ?? '').split(';')[0] as string },
     });
     expect(events.status).toBe(200);
-    const code = exited(child);
-    child.kill('SIGINT');
-    expect(await code).toBe(0);
+    expect(await stop()).toBe(0);
     await expect(fetch(`${url}/`)).rejects.toThrow();
   });
 
   it.runIf(hasChromium('the dashboard in a real browser (cli/dashboard.e2e.test.ts)'))(
     'signs in from the printed link in chromium, keeps the token out of the address bar, and corrects an instinct',
     async () => {
-      const { child, url, login } = await startCli();
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      const { url, login, stop } = await startDashboardCli(home.path);
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         await page.goto(login);
@@ -111,7 +73,7 @@ describe('homunculus dashboard', () => {
         await expect
           .poll(() => page.locator('#prompt-injected').textContent())
           .toMatch(/When you need to run the tests in webapp: Use `npm test`/);
-        await page.screenshot({ path: join(artifactsDir(), 'dashboard-project.png'), fullPage: true });
+        await page.screenshot({ path: screenshotPath('dashboard-project'), fullPage: true });
         await page.locator('#try-prompt').fill("what's the weather like?");
         await page.getByRole('button', { name: 'Show' }).click();
         await expect.poll(() => page.locator('#prompt-injected').textContent()).toBe('Nothing: this prompt gets no memory.');
@@ -119,13 +81,13 @@ describe('homunculus dashboard', () => {
         const session = page.locator('tr[data-session="s1"]');
         await session.waitFor();
         await expect(session.textContent()).resolves.toMatch(/^2026-01-05 11:00webappclaude-code0Added the login page\.$/);
-        await page.screenshot({ path: join(artifactsDir(), 'dashboard-overview.png'), fullPage: true });
+        await page.screenshot({ path: screenshotPath('dashboard-overview'), fullPage: true });
         await page.getByRole('button', { name: 'Everything learned' }).click();
         const row = page.locator(`tr[data-pattern="${KEY}"]`);
         await row.waitFor();
         await expect(row.locator('td').first().textContent()).resolves.toBe('when you need to run the tests in webapp');
         await expect(page.locator('#summary').textContent()).resolves.toMatch(/^1 instincts, 0 convictions/);
-        await page.screenshot({ path: join(artifactsDir(), 'dashboard-instincts.png'), fullPage: true });
+        await page.screenshot({ path: screenshotPath('dashboard-instincts'), fullPage: true });
         // Keyboard: the correction buttons are reachable and work with Enter.
         await page.getByRole('button', { name: `wrong: ${KEY}` }).focus();
         await page.keyboard.press('Enter');
@@ -157,9 +119,7 @@ describe('homunculus dashboard', () => {
         await expect.poll(() => second.locator('#message').textContent()).toMatch(/already used/);
       } finally {
         await browser.close();
-        const code = exited(child);
-        child.kill('SIGINT');
-        await code;
+        await stop();
       }
     },
     60_000,

@@ -20,11 +20,11 @@ import { feedback, listInstincts } from '../app/instincts.js';
 import { status } from '../app/lifecycle.js';
 import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
-import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
+import { answer, jsonBody, jsonObject, limitParam, refuse } from './respond.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -39,8 +39,6 @@ const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 };
 
-const refuse = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 500, error: string) => c.json({ error }, status);
-
 /** Host, Origin and the security headers, before anything else. */
 function guard(port: () => number) {
   return async (c: Context, next: Next) => {
@@ -53,32 +51,6 @@ function guard(port: () => number) {
     await next();
     for (const [k, v] of Object.entries(HEADERS)) c.header(k, v);
   };
-}
-
-/** An operation's answer as JSON; what it refused as a 400 with its message; anything else as a bare 500. */
-async function answer(c: Context, run: () => unknown) {
-  try {
-    return c.json(await run());
-  } catch (err) {
-    if (err instanceof UsageError) return refuse(c, 400, err.message);
-    if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
-    return refuse(c, 500, 'The dashboard could not answer; see the terminal that runs it.');
-  }
-}
-
-async function jsonBody(c: Context): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw new UsageError('The body must be a JSON object.');
-  }
-}
-
-/** The body as an object, for an operation to validate its fields. */
-async function jsonObject(c: Context): Promise<object> {
-  const body = await jsonBody(c);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('The body must be a JSON object.');
-  return body;
 }
 
 export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => number, live: LiveChanges): Hono {
@@ -125,16 +97,14 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
       });
     }),
   );
-  app.get('/api/sessions', (c) => answer(c, () => invoke(recentSessions, ctx, { limit: Number(c.req.query('limit') ?? 50) || 50 })));
+  app.get('/api/sessions', (c) => answer(c, () => invoke(recentSessions, ctx, { limit: limitParam(c, 'limit', 50, 1000) })));
   app.get('/api/projects', (c) => answer(c, () => invoke(listProjects, ctx, {})));
   app.get('/api/projects/:project', (c) => answer(c, () => invoke(showProject, ctx, { project: c.req.param('project') })));
   app.post('/api/projects/:project/prompt', (c) =>
     answer(c, async () => invoke(previewPrompt, ctx, { ...(await jsonObject(c)), project: c.req.param('project') } as never)),
   );
   app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));
-  app.get('/api/instincts', (c) =>
-    answer(c, () => invoke(listInstincts, ctx, { limit: Math.min(Number(c.req.query('limit') ?? 200) || 200, 5000) })),
-  );
+  app.get('/api/instincts', (c) => answer(c, () => invoke(listInstincts, ctx, { limit: limitParam(c, 'limit', 200, 5000) })));
   app.post('/api/instincts/feedback', (c) =>
     answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),
   );

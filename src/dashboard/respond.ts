@@ -1,0 +1,37 @@
+/** How every dashboard route answers: an operation's result as JSON, what it refused with its message. */
+import type { Context } from 'hono';
+import { HomunculusError, UsageError } from '../core/errors.js';
+
+export const refuse = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 500, error: string) => c.json({ error }, status);
+
+/** An operation's answer as JSON; what it refused as a 400 with its message; anything else as a bare 500. */
+export async function answer(c: Context, run: () => unknown) {
+  try {
+    return c.json(await run());
+  } catch (err) {
+    if (err instanceof UsageError) return refuse(c, 400, err.message);
+    if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
+    return refuse(c, 500, 'The dashboard could not answer; see the terminal that runs it.');
+  }
+}
+
+export async function jsonBody(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new UsageError('The body must be a JSON object.');
+  }
+}
+
+/** The body as an object, for an operation to validate its fields. */
+export async function jsonObject(c: Context): Promise<object> {
+  const body = await jsonBody(c);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UsageError('The body must be a JSON object.');
+  return body;
+}
+
+/** A whole-number query parameter within [1, max], or its default. */
+export function limitParam(c: Context, name: string, fallback: number, max: number): number {
+  const n = Number(c.req.query(name) ?? fallback);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
+}

@@ -1,0 +1,120 @@
+/**
+ * Every section of the dashboard, reached and used with the keyboard alone, with readable
+ * text: each control in a section can be focused with Tab, and every text has a WCAG
+ * contrast of at least 4.5:1 on what lies behind it (3:1 for large text). Sections are
+ * found from the page's own navigation, so a new section is checked without a new test.
+ */
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { observe } from '../learn/instincts.js';
+import { openStore } from '../store/store.js';
+import { tempDir } from '../test-support/cli.js';
+import { backdrop, contrastRatio, parseColour } from '../test-support/contrast.js';
+import { launchChromium, startDashboardCli } from '../test-support/dashboard.js';
+import { hasChromium } from '../test-support/shared.js';
+
+const PROJECT = 'bbbbbbbbbbbbbbbb';
+let home: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  home = tempDir();
+  const store = openStore({ home: home.path });
+  observe(store, {
+    pattern: 'pref:shop/test=npm-test',
+    trigger: 'when you need to run the tests in shop',
+    action: 'Use `npm test`.',
+    project: PROJECT,
+    occurrences: 5,
+  });
+  store.sessions.save({
+    ...{ id: 'a11y-1', source: 'claude-code', project: PROJECT, project_name: 'shop', cwd: '/nonexistent/shop' },
+    ...{ started_at: '2026-02-01T09:00:00.000Z', ended_at: '2026-02-01T10:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
+    ...{ files_touched: '[]', summary: 'Fixed the basket.', continues_from: null, transcript_path: null, file_name: null },
+  });
+  store.close();
+});
+afterEach(() => home.cleanup());
+
+interface TextSample {
+  text: string;
+  colour: string;
+  layers: string[];
+  large: boolean;
+}
+
+/**
+ * Probes run in the page. They are plain script text: this program is typed for Node, not
+ * the DOM, and DevTools evaluation is not subject to the page's CSP.
+ */
+const TEXT_SAMPLES = `(() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+    if (!own || el.closest('[disabled], [aria-hidden="true"]')) continue;
+    const rect = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden') continue;
+    const layers = [];
+    for (let at = el; at; at = at.parentElement) layers.push(getComputedStyle(at).backgroundColor);
+    const size = parseFloat(style.fontSize);
+    const bold = Number(style.fontWeight) >= 700;
+    out.push({ text: own.slice(0, 60), colour: style.color, layers, large: size >= 24 || (bold && size >= 18.66) });
+  }
+  return out;
+})()`;
+
+const label = `(el) => el ? el.tagName + '#' + el.id + '|' + (el.getAttribute('aria-label') ?? el.textContent.trim().slice(0, 40)) : ''`;
+const FOCUSED = `(${label})(document.activeElement)`;
+const CONTROLS = `[...document.querySelectorAll('main button, main input, main select, main textarea, main a[href], main [tabindex="0"]')]
+  .filter((el) => !el.hasAttribute('disabled') && el.getBoundingClientRect().width > 0).map(${label})`;
+
+function unreadable(samples: readonly TextSample[]): string[] {
+  return samples
+    .map((s) => ({ s, ratio: contrastRatio(parseColour(s.colour), backdrop(s.layers)) }))
+    .filter(({ s, ratio }) => ratio < (s.large ? 3 : 4.5))
+    .map(({ s, ratio }) => `"${s.text}" ${s.colour} at ${ratio.toFixed(2)}:1`);
+}
+
+/** What Tab reaches from the section's button onwards, and what it should reach. */
+async function tabReach(page: Page, steps: number): Promise<{ reached: string[]; controls: string[] }> {
+  const reached = new Set<string>();
+  for (let i = 0; i < steps; i++) {
+    await page.keyboard.press('Tab');
+    reached.add(await page.evaluate<string>(FOCUSED));
+  }
+  return { reached: [...reached], controls: await page.evaluate<string[]>(CONTROLS) };
+}
+
+describe('the dashboard for keyboard users and readers', () => {
+  it.runIf(hasChromium('the dashboard in a real browser (cli/dashboard-a11y.e2e.test.ts)'))(
+    'reaches every section and every control in it with the keyboard, and every text is readable',
+    async () => {
+      const { login, stop } = await startDashboardCli(home.path);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(login);
+        await page.locator('#injected').waitFor();
+        const sections = await page.locator('nav[aria-label="Sections"] button').allTextContents();
+        expect(sections.length).toBeGreaterThanOrEqual(3);
+        for (const [i, name] of sections.entries()) {
+          // From the first section's button, Tab and then Enter opens the section.
+          await page.locator('nav[aria-label="Sections"] button').first().focus();
+          for (let k = 0; k < i; k++) await page.keyboard.press('Tab');
+          await page.keyboard.press('Enter');
+          await expect.poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')).toBe('true');
+          await expect.poll(() => page.locator('main').textContent()).not.toMatch(/Loading…/);
+          expect(unreadable(await page.evaluate<TextSample[]>(TEXT_SAMPLES)), `unreadable text in ${name}`).toEqual([]);
+          const { reached, controls } = await tabReach(page, 60);
+          expect(
+            controls.filter((c) => !reached.includes(c)),
+            `controls Tab never reaches in ${name}`,
+          ).toEqual([]);
+        }
+      } finally {
+        await browser.close();
+        await stop();
+      }
+    },
+    90_000,
+  );
+});

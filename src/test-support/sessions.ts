@@ -33,23 +33,36 @@ export const FIRST_STEPS: Omit<NewObservation, 'source' | 'session_id' | 'tool_u
   { ts: '2026-02-27T09:07:00.000Z', event: 'session_end', input: 'exit' },
 ];
 
-/** Sessions s1 (captured), s2 (captured, continues s1) and s3 (its transcript file only), the latest on 2026-02-28. */
-export function seedSessions(store: Store, transcriptDir: string): void {
+/**
+ * Sessions s1 (captured), s2 (captured, continues s1) and s3 (its transcript file only), the
+ * latest on 2026-02-28, or `shiftDays` days later (a browser test's server runs on today's clock).
+ */
+export function seedSessions(store: Store, transcriptDir: string, shiftDays = 0): void {
+  const at = (iso: string): string => new Date(Date.parse(iso) + shiftDays * 86_400_000).toISOString();
   store.sessions.save(
-    session({ id: 's1', started_at: '2026-02-27T09:00:00.000Z', ended_at: '2026-02-27T09:07:00.000Z', summary: 'Added the login page.' }),
+    session({
+      id: 's1',
+      started_at: at('2026-02-27T09:00:00.000Z'),
+      ended_at: at('2026-02-27T09:07:00.000Z'),
+      summary: 'Added the login page.',
+      tool_counts: '{"Read":1,"Write":1,"Bash":2}',
+    }),
   );
   store.sessions.save(
     session({
       id: 's2',
-      started_at: '2026-02-28T10:00:00.000Z',
-      ended_at: '2026-02-28T10:30:00.000Z',
+      started_at: at('2026-02-28T10:00:00.000Z'),
+      ended_at: at('2026-02-28T10:30:00.000Z'),
       summary: 'Styled the login page.',
+      tool_counts: '{"Edit":1}',
       continues_from: 's1',
     }),
   );
-  FIRST_STEPS.forEach((o, i) => store.observations.insert({ ...o, source: 'claude-code', session_id: 's1', tool_use_id: `s1-${i}` }));
+  FIRST_STEPS.forEach((o, i) =>
+    store.observations.insert({ ...o, ts: at(o.ts), source: 'claude-code', session_id: 's1', tool_use_id: `s1-${i}` }),
+  );
   store.observations.insert({
-    ts: '2026-02-28T10:01:00.000Z',
+    ts: at('2026-02-28T10:01:00.000Z'),
     event: 'prompt',
     input: 'style the login page',
     source: 'claude-code',
@@ -57,7 +70,7 @@ export function seedSessions(store: Store, transcriptDir: string): void {
     tool_use_id: 's2-0',
   });
   store.observations.insert({
-    ts: '2026-02-28T10:02:00.000Z',
+    ts: at('2026-02-28T10:02:00.000Z'),
     event: 'tool',
     tool: 'Edit',
     input: 'src/login.css',
@@ -67,20 +80,20 @@ export function seedSessions(store: Store, transcriptDir: string): void {
   });
   const transcript = join(transcriptDir, 's3.jsonl');
   const lines = [
-    { type: 'user', timestamp: '2026-02-26T08:00:00.000Z', sessionId: 's3', message: { content: 'why does the build fail?' } },
+    { type: 'user', timestamp: at('2026-02-26T08:00:00.000Z'), sessionId: 's3', message: { content: 'why does the build fail?' } },
     {
       type: 'assistant',
-      timestamp: '2026-02-26T08:01:00.000Z',
+      timestamp: at('2026-02-26T08:01:00.000Z'),
       message: { content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'pnpm build' } }] },
     },
     {
       type: 'user',
-      timestamp: '2026-02-26T08:02:00.000Z',
+      timestamp: at('2026-02-26T08:02:00.000Z'),
       message: { content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: 'tsc: 2 errors' }] },
     },
   ];
   writeFileSync(transcript, lines.map((l) => JSON.stringify(l)).join('\n'));
   store.sessions.save(
-    session({ id: 's3', started_at: '2026-02-26T08:00:00.000Z', summary: 'Looked at the build.', transcript_path: transcript }),
+    session({ id: 's3', started_at: at('2026-02-26T08:00:00.000Z'), summary: 'Looked at the build.', transcript_path: transcript }),
   );
 }

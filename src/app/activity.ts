@@ -24,7 +24,7 @@ export function signalTable(days: readonly string[], counts: readonly DayCount[]
   return [...rows.values()];
 }
 
-interface ToolGroup {
+export interface ToolGroup {
   key: string;
   calls: number;
   failed: number;
@@ -65,7 +65,7 @@ export const toolTimeline = defineOperation({
     const days = dayRange(store.clock.now(), input.days);
     const from = since(days);
     const byDay = new Map(groupTools(store.activity.toolDays(from)).map((g) => [g.key, g]));
-    const perDay = days.map((day) => ({ ...(byDay.get(day) ?? { calls: 0, failed: 0, tools: {} }), key: day }));
+    const perDay = days.map((day): ToolGroup => byDay.get(day) ?? { key: day, calls: 0, failed: 0, tools: {} });
     const tools = [...new Set(perDay.flatMap((d) => Object.keys(d.tools)))].sort();
     return {
       tools,

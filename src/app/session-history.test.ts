@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionRow } from '../store/sessions.js';
 import { FIRST_STEPS, seedSessions } from '../test-support/sessions.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { InputError, invoke } from './operation.js';
@@ -33,7 +34,7 @@ describe('sessions.replay', () => {
     ]);
     const other = join(store.paths.home, 'notes.txt');
     writeFileSync(other, 'not a transcript');
-    store.sessions.save({ ...(store.sessions.get('s3') as never), id: 's4', transcript_path: other });
+    store.sessions.save({ ...(store.sessions.get('s3') as SessionRow), id: 's4', transcript_path: other });
     expect(invoke(sessionReplay, ctx(), { session: 's4' })).toMatchObject({ origin: 'none', steps: [] });
     expect(transcriptFile('relative/s3.jsonl')).toBeUndefined();
     expect(transcriptFile(store.paths.home)).toBeUndefined();

@@ -134,7 +134,7 @@ export const deleteMemories = defineOperation({
 
 // A long-lived process (the MCP server) loads the embedding model once, on the first query that needs it.
 const embedders = new WeakMap<object, Promise<Embedder | null>>();
-function embedderOnce(ctx: AppContext): Promise<Embedder | null> {
+export function embedderOnce(ctx: AppContext): Promise<Embedder | null> {
   let pending = embedders.get(ctx.store.documents);
   if (!pending) {
     pending = embedderFor(ctx.store, ctx.env);

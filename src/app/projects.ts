@@ -15,7 +15,7 @@ export const listProjects = defineOperation({
   run: ({ store }) => ({ projects: store.sessions.projects() }),
 });
 
-const fingerprint = () => text(64).regex(/^[0-9a-f]{16}$/, { error: 'must be a project fingerprint (16 hex characters)' });
+export const fingerprint = () => text(64).regex(/^[0-9a-f]{16}$/, { error: 'must be a project fingerprint (16 hex characters)' });
 
 /** A project as the hooks see it, from its latest session; a project no session was seen in is not found. */
 function projectInfo(store: Store, project: string) {

@@ -33,7 +33,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
   },
   { commands: ['graph', 'context'], load: async () => (await import('./commands/graph.js')).registerGraphCommands },
   {
-    commands: ['memory', 'query', 'embed', 'serve-query'],
+    commands: ['memory', 'query', 'embed', 'serve-query', 'ask'],
     load: async () => (await import('./commands/search.js')).registerSearchCommands,
   },
 ];
@@ -43,7 +43,7 @@ const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Start here:', ['sync', 'init', 'status', 'query', 'dashboard', 'doctor']],
   ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
-  ['Memory and knowledge graph:', ['memory', 'embed', 'serve-query', 'graph', 'context']],
+  ['Memory and knowledge graph:', ['memory', 'ask', 'embed', 'serve-query', 'graph', 'context']],
   ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],
 ];
 

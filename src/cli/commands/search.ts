@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { addMemory, deleteMemories, embed, embedStatus, importMemories, installEmbeddingRuntime, query } from '../../app/memory.js';
+import { ask } from '../../app/chat.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveHome } from '../../core/paths.js';
 import { truncate } from '../../core/text.js';
@@ -267,6 +268,33 @@ export function registerSearchCommands(program: Command): void {
     });
 
   registerEmbedCommand(program);
+  registerAskCommand(program);
+}
+
+/** ask: the dashboard's memory chat on the command line. */
+function registerAskCommand(program: Command): void {
+  program
+    .command('ask')
+    .description(
+      'Ask your memory a question: the configured model answers from retrieved facts and memories, citing them; without one, the sources alone',
+    )
+    .argument('<question>', 'the question ("-" reads it from stdin)')
+    .option('--project <fingerprint>', "search this project's facts and memories (and the global ones) only")
+    .action(async (question: string, o: Options, cmd: Command) => {
+      const input = { question: fromStdin(question), project: stringOption(o, 'project') };
+      await runOperation(
+        cmd,
+        ask,
+        input,
+        (r) => [
+          ...(r.answer !== null ? [r.answer, ''] : []),
+          ...(r.note ? [r.note, ''] : []),
+          ...(r.sources.length === 0 ? ['Nothing in the memory matches this question.'] : []),
+          ...r.sources.map((s) => `[${s.n}] ${s.title} (${s.ref}${s.ts ? `, ${s.ts.slice(0, 10)}` : ''}): ${s.text}`),
+        ],
+        { names: { question: '<question>', project: '--project' } },
+      );
+    });
 }
 
 type QueryResult = Awaited<ReturnType<typeof query.run>>;

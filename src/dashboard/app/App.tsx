@@ -1,14 +1,20 @@
 /** The dashboard: a header with what the store holds, and one section at a time. */
 import { useEffect, useState } from 'react';
 import { type Overview as OverviewData, api } from './api.js';
+import { Chat } from './Chat.js';
 import { Learned } from './Learned.js';
 import { Overview } from './Overview.js';
 import { Project } from './Project.js';
+import { Replay } from './Replay.js';
+import { Tools } from './Tools.js';
 
 const SECTIONS = [
   ['project', 'Project'],
   ['overview', 'Overview'],
   ['learned', 'Everything learned'],
+  ['chat', 'Chat'],
+  ['tools', 'Tools'],
+  ['replay', 'Replay'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -68,6 +74,9 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         {ready && section === 'project' && <Project version={version} />}
         {ready && section === 'overview' && overview && <Overview overview={overview} version={version} />}
         {ready && section === 'learned' && <Learned version={version} say={setMessage} />}
+        {ready && section === 'chat' && <Chat version={version} />}
+        {ready && section === 'tools' && <Tools version={version} />}
+        {ready && section === 'replay' && <Replay version={version} />}
       </main>
     </>
   );

@@ -1,7 +1,9 @@
-/** Overview: how much was learned, how sure it is, and the latest sessions. */
+/** Overview: how much was learned, how sure it is, the latest sessions, the signals over time and the threads of sessions. */
 import { useEffect, useState } from 'react';
 import { Head } from './Head.js';
 import { type Overview as OverviewData, type SessionLine, api } from './api.js';
+import { shortTime } from './api-sessions.js';
+import { Signals, Threads } from './OverviewHistory.js';
 
 const BANDS = ['strong', 'moderate', 'tentative', 'faded'] as const;
 
@@ -44,7 +46,7 @@ export function Overview({ overview: data, version }: { overview: OverviewData; 
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id} data-session={s.id}>
-              <td>{(s.ended_at ?? s.started_at ?? '').slice(0, 16).replace('T', ' ')}</td>
+              <td>{shortTime(s.ended_at ?? s.started_at)}</td>
               <td>{s.project_name}</td>
               <td>{s.source}</td>
               <td className="num">{s.tool_calls}</td>
@@ -53,6 +55,8 @@ export function Overview({ overview: data, version }: { overview: OverviewData; 
           ))}
         </tbody>
       </table>
+      <Signals version={version} />
+      <Threads version={version} />
     </section>
   );
 }

@@ -1,0 +1,77 @@
+/** Activity operations: what the store saw and learned per day, and the tool calls over time. */
+import { z } from 'zod';
+import { DAY_MS } from '../core/clock.js';
+import type { DayCount, ToolCount } from '../store/activity.js';
+import { defineOperation } from './operation.js';
+import { wholeNumber } from './schemas.js';
+
+export const SIGNALS = ['observations', 'sessions', 'corrections', 'feedback', 'instincts'] as const;
+type Signal = (typeof SIGNALS)[number];
+
+/** The UTC days from `days - 1` days before `now` to `now`, oldest first. */
+export function dayRange(now: Date, days: number): string[] {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+}
+
+/** Every day of the range with each signal's count (0 when none). */
+export function signalTable(days: readonly string[], counts: readonly DayCount[]): ({ day: string } & Record<Signal, number>)[] {
+  const rows = new Map(days.map((day) => [day, { day, observations: 0, sessions: 0, corrections: 0, feedback: 0, instincts: 0 }]));
+  for (const c of counts) {
+    const row = rows.get(c.day);
+    if (row) row[c.signal] += c.n;
+  }
+  return [...rows.values()];
+}
+
+export interface ToolGroup {
+  key: string;
+  calls: number;
+  failed: number;
+  tools: Record<string, { calls: number; failed: number }>;
+}
+
+/** Per-tool counts grouped by their key (a day or a session), in the order the keys first appear. */
+export function groupTools(counts: readonly ToolCount[]): ToolGroup[] {
+  const groups = new Map<string, ToolGroup>();
+  for (const c of counts) {
+    let g = groups.get(c.key);
+    if (!g) groups.set(c.key, (g = { key: c.key, calls: 0, failed: 0, tools: {} }));
+    g.calls += c.calls;
+    g.failed += c.failed;
+    g.tools[c.tool] = { calls: c.calls, failed: c.failed };
+  }
+  return [...groups.values()];
+}
+
+const span = () => ({ days: wholeNumber(1, 366).default(30) });
+const since = (days: string[]): string => `${days[0]}T00:00:00.000Z`;
+
+export const signals = defineOperation({
+  name: 'sessions.signals',
+  summary: 'Per day: observations, sessions started, corrections, feedback given and instincts learned',
+  input: z.object(span()),
+  run: ({ store }, input) => {
+    const days = dayRange(store.clock.now(), input.days);
+    return { signals: SIGNALS, days: signalTable(days, store.activity.signalDays(since(days))) };
+  },
+});
+
+export const toolTimeline = defineOperation({
+  name: 'tools.timeline',
+  summary: 'Tool calls per day and per session, with their failures, over the last days',
+  input: z.object({ ...span(), failures: wholeNumber(0, 500).default(20) }),
+  run: ({ store }, input) => {
+    const days = dayRange(store.clock.now(), input.days);
+    const from = since(days);
+    const byDay = new Map(groupTools(store.activity.toolDays(from)).map((g) => [g.key, g]));
+    const perDay = days.map((day): ToolGroup => byDay.get(day) ?? { key: day, calls: 0, failed: 0, tools: {} });
+    const tools = [...new Set(perDay.flatMap((d) => Object.keys(d.tools)))].sort();
+    return {
+      tools,
+      days: perDay,
+      sessions: groupTools(store.activity.toolSessions(from)),
+      failures: store.activity.toolFailures(from, input.failures),
+    };
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * The memory chat's words: retrieved items as numbered sources, the model's prompt over them,
+ * and its answer with only the citations of sources that exist. Pure.
+ */
+import { RELATION_LABELS } from '../core/graph-vocabulary.js';
+import type { RetrievedFact } from '../context/retrieve.js';
+import type { SearchHit } from '../search/search.js';
+
+/** What a source shows of its text. */
+const MAX_SOURCE_CHARS = 500;
+/** Facts from the graph and memories from search, each at most this many. */
+export const SOURCES_PER_KIND = 5;
+
+export interface Source {
+  n: number;
+  kind: 'fact' | 'memory';
+  title: string;
+  text: string;
+  ts: string | null;
+  /** Where it is kept: the fact's id, or the memory's collection and id. */
+  ref: string;
+}
+
+const cut = (s: string): string => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > MAX_SOURCE_CHARS ? `${one.slice(0, MAX_SOURCE_CHARS - 1)}…` : one;
+};
+
+/** The graph's facts first (they are what the memory holds true now), then the memories searched, numbered from 1. */
+export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[]): Source[] {
+  const fromFacts = facts.slice(0, SOURCES_PER_KIND).map(({ fact }) => ({
+    kind: 'fact' as const,
+    title: `${fact.source} ${RELATION_LABELS[fact.relation]} ${fact.target}`,
+    text: cut(fact.description),
+    ts: fact.valid_at,
+    ref: `fact ${fact.id}`,
+  }));
+  const fromHits = hits.slice(0, SOURCES_PER_KIND).map((h) => ({
+    kind: 'memory' as const,
+    title: h.title || h.collection,
+    text: cut(h.text),
+    ts: h.ts,
+    ref: `${h.collection}/${h.id}`,
+  }));
+  return [...fromFacts, ...fromHits].map((s, i) => ({ n: i + 1, ...s }));
+}
+
+export const CHAT_SYSTEM = [
+  "You answer questions about the user's own coding work from their memory.",
+  'Use only the numbered sources given. Cite every claim with its source number in square brackets, like [1] or [2][3].',
+  'If the sources do not answer the question, say so in one sentence. Be brief: at most 120 words.',
+].join(' ');
+
+export function chatPrompt(question: string, sources: readonly Source[]): string {
+  const listed = sources.map((s) => `[${s.n}] ${s.title}${s.ts ? ` (${s.ts.slice(0, 10)})` : ''}: ${s.text}`).join('\n');
+  return `Question: ${question}\n\nSources:\n${listed}\n\nAnswer as JSON {"answer": "..."} citing the sources by number.`;
+}
+
+/** The answer without citations of sources that do not exist, and the numbers it cites (ascending, once each). */
+export function checkCitations(answer: string, count: number): { answer: string; cited: number[] } {
+  const cited = new Set<number>();
+  const kept = answer.replace(/\s?\[(\d{1,4})\]/g, (whole, k: string) => {
+    const n = Number(k);
+    if (n < 1 || n > count) return '';
+    cited.add(n);
+    return whole;
+  });
+  return { answer: kept.trim(), cited: [...cited].sort((a, b) => a - b) };
+}

@@ -1,0 +1,75 @@
+import { writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addFact } from '../graph/add-fact.js';
+import { addDocuments } from '../search/memory.js';
+import { startMessagesStub } from '../test-support/messages-stub.js';
+import { type TestStore, testStore } from '../test-support/store.js';
+import { checkCitations } from './chat-answer.js';
+import { NO_MODEL_NOTE, ask } from './chat.js';
+import { InputError, invoke } from './operation.js';
+
+let store: TestStore;
+beforeEach(() => {
+  store = testStore('2026-03-01T00:00:00.000Z');
+  addFact(store, {
+    source: { name: 'webapp', type: 'project' },
+    target: { name: 'pnpm' },
+    relation: 'uses',
+    description: 'The webapp installs its packages with pnpm, never npm',
+  });
+  addDocuments(store, [{ id: 'm1', text: 'Deploys of the webapp go through the staging cluster first', collection: 'memories' }]);
+});
+afterEach(() => store.cleanup());
+
+const question = (q: string, env: NodeJS.ProcessEnv = {}) => invoke(ask, { store, env }, { question: q });
+
+describe('chat.ask', () => {
+  it('without a model answers with the retrieved sources alone, and says why', async () => {
+    const res = await question('which package manager does the webapp use?');
+    expect(res.answer).toBeNull();
+    expect(res.note).toBe(NO_MODEL_NOTE);
+    expect(res.sources.length).toBeGreaterThan(0);
+    expect(res.sources.map((s) => s.n)).toEqual(res.sources.map((_, i) => i + 1));
+    expect(res.sources[0]).toMatchObject({ kind: 'fact', title: 'webapp uses pnpm' });
+    expect(res.sources[0]?.text).toMatch(/with pnpm/);
+    const deploys = await question('how do deploys of the webapp go?');
+    expect(deploys.sources.some((s) => s.kind === 'memory' && /staging cluster/.test(s.text))).toBe(true);
+  });
+
+  it('with a model answers through it over the numbered sources, keeping only citations of sources that exist', async () => {
+    const stub = await startMessagesStub(() => ({ text: JSON.stringify({ answer: 'It uses pnpm [1], as decided in March [9].' }) }));
+    try {
+      const llm = { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: `${stub.baseUrl}/v1` };
+      writeFileSync(store.paths.config, JSON.stringify({ llm }));
+      const res = await question('which package manager does the webapp use?', { ANTHROPIC_API_KEY: 'sk-test' });
+      expect(res.model).toBe('claude-haiku-4-5');
+      expect(res.answer).toBe('It uses pnpm [1], as decided in March.');
+      expect(res.cited).toEqual([1]);
+      expect(res.sources[0]?.title).toBe('webapp uses pnpm');
+      // The model was given the question and the numbered sources.
+      expect(stub.requests).toHaveLength(1);
+      expect(stub.requests[0]?.raw).toMatch(/\[1\] webapp uses pnpm/);
+      expect(stub.requests[0]?.raw).toMatch(/which package manager/);
+      // A model that fails leaves the sources, with what went wrong.
+      const noKey = await question('which package manager does the webapp use?', {});
+      expect(noKey.answer).toBeNull();
+      expect(noKey.note).toMatch(/The model could not answer \(.*API key/);
+      expect(noKey.sources.length).toBe(res.sources.length);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('refuses an empty question and a bad project with a clear message', () => {
+    expect(() => question('   ')).toThrow(InputError);
+    expect(() => question('  ')).toThrow(/question is empty: ask a question/);
+    expect(() => invoke(ask, { store, env: {} }, { question: 'x', project: '../etc' })).toThrow(/project must be a project fingerprint/);
+  });
+});
+
+describe('checkCitations', () => {
+  it('keeps the citations of existing sources once each, in order, and drops the others', () => {
+    expect(checkCitations('A [2] and B [1][2] and C [0] [4].', 3)).toEqual({ answer: 'A [2] and B [1][2] and C.', cited: [1, 2] });
+    expect(checkCitations('Nothing cited.', 0)).toEqual({ answer: 'Nothing cited.', cited: [] });
+  });
+});

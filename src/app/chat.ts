@@ -1,0 +1,92 @@
+/**
+ * The memory chat: a question answered from what the memory holds. The agentic retrieval
+ * (context/retrieve.ts: the question classified, 3-5 queries, the graph's facts and their
+ * neighbourhood) and the hybrid search over the memories give numbered sources; the
+ * configured model answers over them, citing them as [1], [2]. With no model (or when it
+ * cannot answer) the sources alone are the answer, and a note says why. Every answer lists
+ * its sources.
+ */
+import { z } from 'zod';
+import { loadConfig } from '../core/config.js';
+import { errorMessage } from '../core/errors.js';
+import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
+import { agenticRetrieve } from '../context/retrieve.js';
+import { TokenBudget, generateWithinBudget } from '../llm/budget.js';
+import { loadLlmConfig } from '../llm/config.js';
+import type { Embedder } from '../search/embeddings.js';
+import { sanitizeQuery } from '../text/query.js';
+import { CHAT_SYSTEM, type Source, SOURCES_PER_KIND, chatPrompt, checkCitations, numberSources } from './chat-answer.js';
+import { embedderOnce, query } from './memory.js';
+import { type AppContext, defineOperation, invoke } from './operation.js';
+import { fingerprint } from './projects.js';
+import { text } from './schemas.js';
+
+export const NO_MODEL_NOTE =
+  'No model is configured (the "llm" section of config.json), so here are the sources the memory retrieved, best first.';
+
+interface ModelAnswer {
+  answer: string | null;
+  model: string | null;
+  cited: number[];
+  note?: string;
+}
+
+const answerSchema = z.object({ answer: z.string() });
+
+/** The configured model's answer over the sources, or why there is none. */
+async function modelAnswer(ctx: AppContext, question: string, sources: Source[]): Promise<ModelAnswer> {
+  const none = { answer: null, model: null, cited: [] };
+  try {
+    const config = loadLlmConfig(loadConfig(ctx.store.paths.config));
+    if (!config) return { ...none, note: NO_MODEL_NOTE };
+    if (sources.length === 0) return { ...none, note: 'Nothing in the memory matches this question, so the model was not asked.' };
+    // Loaded only when a model is configured: the AI SDK costs ~0.3 s of start-up.
+    const { createProvider } = await import('../llm/provider.js');
+    const provider = createProvider(config, ctx.env);
+    const budget = new TokenBudget(ctx.store.usage, config.budget, () => ctx.store.clock.now());
+    const { object } = await generateWithinBudget(provider, budget, 'chat', {
+      system: CHAT_SYSTEM,
+      prompt: chatPrompt(question, sources),
+      schema: answerSchema,
+      maxOutputTokens: config.maxOutputTokens,
+      timeoutMs: config.timeoutMs,
+    });
+    return { model: provider.model, ...checkCitations(object.answer, sources.length) };
+  } catch (err) {
+    return { ...none, note: `The model could not answer (${errorMessage(err)}); here are the sources the memory retrieved.` };
+  }
+}
+
+/** The shared embedder, or none: without one both retrievals rank by full-text search alone. */
+async function embedderOrNone(ctx: AppContext): Promise<Embedder | null> {
+  try {
+    return await embedderOnce(ctx);
+  } catch {
+    return null;
+  }
+}
+
+export const ask = defineOperation({
+  name: 'chat.ask',
+  summary:
+    'Ask the memory a question: the configured model answers from retrieved facts and memories, citing them; without one, the sources alone',
+  input: z.object({
+    question: text(2000).refine((q) => sanitizeQuery(q).trim() !== '', { error: 'is empty: ask a question' }),
+    project: fingerprint().optional(),
+  }),
+  async run(ctx, input) {
+    const embedder = await embedderOrNone(ctx);
+    const retrieval = await agenticRetrieve(ctx.store, { prompt: input.question, project: input.project, embedder });
+    const search = await invoke(query, ctx, {
+      query: input.question,
+      limit: SOURCES_PER_KIND * 2,
+      ...(input.project ? { project: input.project } : {}),
+      ...(embedder ? {} : { mode: 'bm25' as const }),
+    });
+    // The graph's facts come from the agentic retrieval; the search adds the other memories.
+    const hits = search.results.filter((h) => h.collection !== FACTS_COLLECTION);
+    const sources = numberSources(retrieval.facts, hits);
+    const answer = await modelAnswer(ctx, input.question, sources);
+    return { question: input.question, ...answer, sources, queries: retrieval.queries.map((q) => q.text) };
+  },
+});

@@ -1,0 +1,83 @@
+/** The memory chat: a question, the answer with its citations linked to the sources, and every source. */
+import { type FormEvent, Fragment, useState } from 'react';
+import { api } from './api.js';
+import type { ChatAnswer } from './api-sessions.js';
+
+/** The answer's text with each [n] a link to its source. */
+function Cited({ text }: { text: string }) {
+  const parts = text.split(/(\[\d+\])/);
+  return (
+    <p id="chat-answer">
+      {parts.map((part, i) => {
+        const n = /^\[(\d+)\]$/.exec(part)?.[1];
+        return n ? (
+          <a key={i} href={`#source-${n}`} aria-label={`source ${n}`}>
+            [{n}]
+          </a>
+        ) : (
+          <Fragment key={i}>{part}</Fragment>
+        );
+      })}
+    </p>
+  );
+}
+
+export function MemoryChat() {
+  const [question, setQuestion] = useState('');
+  const [reply, setReply] = useState<ChatAnswer | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      setReply(await api<ChatAnswer>('/api/chat', { question }));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="memory-chat-title">
+      <h3 id="memory-chat-title">Ask your memory</h3>
+      <form onSubmit={(e) => void submit(e)}>
+        <label>
+          Question <input id="chat-question" type="text" size={60} value={question} onChange={(e) => setQuestion(e.target.value)} />
+        </label>{' '}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Asking…' : 'Ask'}
+        </button>
+      </form>
+      {error && <p role="alert">{error}</p>}
+      {reply && (
+        <div id="chat-reply" aria-live="polite">
+          {reply.answer !== null && <Cited text={reply.answer} />}
+          {reply.note && <p className="note">{reply.note}</p>}
+          {reply.model && <p className="note">Answered by {reply.model} from the sources below.</p>}
+          <h4>Sources</h4>
+          {reply.sources.length === 0 ? (
+            <p>Nothing in the memory matches this question.</p>
+          ) : (
+            <ol id="chat-sources">
+              {reply.sources.map((s) => (
+                <li key={s.n} id={`source-${s.n}`} tabIndex={-1} className={reply.cited.includes(s.n) ? 'cited' : undefined}>
+                  <span className="ref">[{s.n}]</span> <strong>{s.title}</strong>{' '}
+                  <span className="kind">
+                    ({s.kind === 'fact' ? s.ref : `memory ${s.ref}`}
+                    {s.ts ? `, ${s.ts.slice(0, 10)}` : ''})
+                  </span>
+                  <br />
+                  {s.text}
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

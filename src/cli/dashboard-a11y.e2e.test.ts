@@ -9,8 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
-import { backdrop, contrastRatio, parseColour } from '../test-support/contrast.js';
-import { launchChromium, startDashboardCli } from '../test-support/dashboard.js';
+import { launchChromium, startDashboardCli, unreadableText } from '../test-support/dashboard.js';
 import { hasChromium } from '../test-support/shared.js';
 
 const PROJECT = 'bbbbbbbbbbbbbbbb';
@@ -34,45 +33,11 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
-interface TextSample {
-  text: string;
-  colour: string;
-  layers: string[];
-  large: boolean;
-}
-
-/**
- * Probes run in the page. They are plain script text: this program is typed for Node, not
- * the DOM, and DevTools evaluation is not subject to the page's CSP.
- */
-const TEXT_SAMPLES = `(() => {
-  const out = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
-    if (!own || el.closest('[disabled], [aria-hidden="true"]')) continue;
-    const rect = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
-    if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden') continue;
-    const layers = [];
-    for (let at = el; at; at = at.parentElement) layers.push(getComputedStyle(at).backgroundColor);
-    const size = parseFloat(style.fontSize);
-    const bold = Number(style.fontWeight) >= 700;
-    out.push({ text: own.slice(0, 60), colour: style.color, layers, large: size >= 24 || (bold && size >= 18.66) });
-  }
-  return out;
-})()`;
-
+/** Focus probes, run in the page as script text (see unreadableText). */
 const label = `(el) => el ? el.tagName + '#' + el.id + '|' + (el.getAttribute('aria-label') ?? el.textContent.trim().slice(0, 40)) : ''`;
 const FOCUSED = `(${label})(document.activeElement)`;
 const CONTROLS = `[...document.querySelectorAll('main button, main input, main select, main textarea, main a[href], main [tabindex="0"]')]
   .filter((el) => !el.hasAttribute('disabled') && el.getBoundingClientRect().width > 0).map(${label})`;
-
-function unreadable(samples: readonly TextSample[]): string[] {
-  return samples
-    .map((s) => ({ s, ratio: contrastRatio(parseColour(s.colour), backdrop(s.layers)) }))
-    .filter(({ s, ratio }) => ratio < (s.large ? 3 : 4.5))
-    .map(({ s, ratio }) => `"${s.text}" ${s.colour} at ${ratio.toFixed(2)}:1`);
-}
 
 /** What Tab reaches from the section's button onwards, and what it should reach. */
 async function tabReach(page: Page, steps: number): Promise<{ reached: string[]; controls: string[] }> {
@@ -103,7 +68,7 @@ describe('the dashboard for keyboard users and readers', () => {
           await page.keyboard.press('Enter');
           await expect.poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')).toBe('true');
           await expect.poll(() => page.locator('main').textContent()).not.toMatch(/Loading…/);
-          expect(unreadable(await page.evaluate<TextSample[]>(TEXT_SAMPLES)), `unreadable text in ${name}`).toEqual([]);
+          expect(await unreadableText(page), `unreadable text in ${name}`).toEqual([]);
           const { reached, controls } = await tabReach(page, 60);
           expect(
             controls.filter((c) => !reached.includes(c)),

@@ -1,11 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addFact } from '../graph/add-fact.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
-import { launchChromium, screenshotPath, startDashboardCli } from '../test-support/dashboard.js';
+import { launchChromium, screenshotPath, startDashboardCli, unreadableText } from '../test-support/dashboard.js';
 import { startMessagesStub } from '../test-support/messages-stub.js';
 import { seedSessions } from '../test-support/sessions.js';
 import { hasChromium } from '../test-support/shared.js';
@@ -33,45 +32,13 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
-/** WCAG contrast of an element's text against the first opaque background behind it. */
-async function contrast(el: Locator): Promise<number> {
-  const [fg, bg] = await el.evaluate((node) => {
-    // Runs in the page; the test's own types know no DOM.
-    type Styled = { parentElement: Styled | null };
-    const style = (e: Styled) =>
-      (globalThis as unknown as { getComputedStyle(e: Styled): { color: string; backgroundColor: string } }).getComputedStyle(e);
-    for (let n: Styled | null = node as unknown as Styled; n; n = n.parentElement) {
-      const b = style(n).backgroundColor;
-      if (b && b !== 'rgba(0, 0, 0, 0)' && b !== 'transparent') return [style(node as unknown as Styled).color, b];
-    }
-    return [style(node as unknown as Styled).color, 'rgb(255, 255, 255)'];
-  });
-  const lum = (rgb: string) => {
-    const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x) as [number, number];
-  return (a + 0.05) / (b + 0.05);
-}
-
-/** Every selector's first element has text readable on its background (at least 4.5:1). */
-async function readable(page: Page, selectors: readonly string[]): Promise<void> {
-  for (const selector of selectors)
-    expect([selector, await contrast(page.locator(selector).first())]).toEqual([selector, expect.toSatisfy((r: number) => r >= 4.5)]);
-}
-
 describe('the dashboard session sections', () => {
   it.runIf(hasChromium('the session sections in a real browser (cli/dashboard-sessions.e2e.test.ts)'))(
     'shows signals and threads, a transcript, the memory chat with its sources, the tool timeline and a keyboard replay',
     async () => {
       const stub = await startMessagesStub(() => ({ text: JSON.stringify({ answer: 'The webapp uses pnpm [1] [7].' }) }));
-      // The dashboard's environment holds the key the configured model names (cliEnv passes this process's).
-      process.env[MODEL.apiKeyEnv] = 'sk-test';
-      const { login, stop } = await startDashboardCli(home.path);
-      delete process.env[MODEL.apiKeyEnv];
+      // The dashboard's environment holds the key the configured model names.
+      const { login, stop } = await startDashboardCli(home.path, { [MODEL.apiKeyEnv]: 'sk-test' });
       const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -87,7 +54,7 @@ describe('the dashboard session sections', () => {
         await expect(page.locator('#signals [data-signal="observations"] .total').textContent()).resolves.toBe('10');
         await expect(page.locator('#signals [data-signal="sessions"] .total').textContent()).resolves.toBe('3');
         await page.screenshot({ path: screenshotPath('dashboard-overview-signals'), fullPage: true });
-        await readable(page, ['#signals dt', '#threads .who', '#threads .when', 'p.note']);
+        expect(await unreadableText(page)).toEqual([]);
         await page.getByRole('button', { name: 'Show as a table' }).click();
         const row = page.locator('#signals-table tr', { hasText: yesterday });
         await expect(row.locator('td').allTextContents()).resolves.toEqual([yesterday, '2', '1', '0', '0', '0']);
@@ -119,7 +86,7 @@ describe('the dashboard session sections', () => {
         await page.getByRole('link', { name: 'source 1' }).click();
         expect(page.url()).toMatch(/#source-1$/);
         await page.screenshot({ path: screenshotPath('dashboard-chat'), fullPage: true });
-        await readable(page, ['#chat-reply .note', '#source-1 .kind', '#transcript .prompt', '#transcript .outcome-error .error']);
+        expect(await unreadableText(page)).toEqual([]);
 
         // Tools: the per-day and per-session counts, the failure marked.
         await page.getByRole('button', { name: 'Tools' }).click();
@@ -133,7 +100,7 @@ describe('the dashboard session sections', () => {
         await expect(page.locator('#tools-failures td').allTextContents()).resolves.toContain('error: 1 test failed: login renders');
         await expect(page.locator('svg.bars circle.mark').count()).resolves.toBe(1);
         await page.screenshot({ path: screenshotPath('dashboard-tools'), fullPage: true });
-        await readable(page, ['#tools-sessions tr.has-failures td:nth-child(3)', 'ul.legend li', '#tools-failures td']);
+        expect(await unreadableText(page)).toEqual([]);
 
         // Replay: reached by keyboard, stepped with the arrow keys and the slider.
         await page.getByRole('button', { name: 'Replay' }).focus();
@@ -153,7 +120,7 @@ describe('the dashboard session sections', () => {
         await page.getByRole('button', { name: 'Next →' }).click();
         await expect(page.locator('#replay-input').textContent()).resolves.toBe('fix the failing test');
         await page.screenshot({ path: screenshotPath('dashboard-replay'), fullPage: true });
-        await readable(page, ['#replay-outcome', '#replay-position', 'dl.step dt', '.replay-controls button']);
+        expect(await unreadableText(page)).toEqual([]);
       } finally {
         await browser.close();
         await stop();

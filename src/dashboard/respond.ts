@@ -30,8 +30,12 @@ export async function jsonObject(c: Context): Promise<object> {
   return body;
 }
 
-/** A whole-number query parameter within [1, max], or its default. */
+/** A whole-number query parameter within [1, max], or its default when absent; anything else is refused. */
 export function limitParam(c: Context, name: string, fallback: number, max: number): number {
-  const n = Number(c.req.query(name) ?? fallback);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${raw.slice(0, 40)}".`);
+  return n;
 }

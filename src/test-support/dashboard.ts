@@ -2,8 +2,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type Page, chromium } from 'playwright-core';
 import { BIN, REPO_ROOT, cliEnv } from './cli.js';
+import { backdrop, contrastRatio, parseColour } from './contrast.js';
 import { CHROMIUM } from './shared.js';
 
 export interface RunningDashboard {
@@ -22,9 +23,9 @@ export const exited = (child: ChildProcessWithoutNullStreams) =>
     else child.on('exit', (code) => done(code));
   });
 
-/** `homunculus dashboard --json` started on `home`, with the line it printed. */
-export async function startDashboardCli(home: string): Promise<RunningDashboard> {
-  const child = spawn(process.execPath, [BIN, 'dashboard', '--no-open', '--port', '0', '--json'], { env: cliEnv(home) });
+/** `homunculus dashboard --json` started on `home` (with `env` added to its environment), with the line it printed. */
+export async function startDashboardCli(home: string, env: Record<string, string> = {}): Promise<RunningDashboard> {
+  const child = spawn(process.execPath, [BIN, 'dashboard', '--no-open', '--port', '0', '--json'], { env: cliEnv(home, env) });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -61,4 +62,40 @@ export function screenshotPath(name: string): string {
   const dir = join(REPO_ROOT, 'test-artifacts');
   mkdirSync(dir, { recursive: true });
   return join(dir, `${name}.png`);
+}
+
+interface TextSample {
+  text: string;
+  colour: string;
+  layers: string[];
+  large: boolean;
+}
+
+/**
+ * Probes run in the page. They are plain script text: this program is typed for Node, not
+ * the DOM, and DevTools evaluation is not subject to the page's CSP.
+ */
+const TEXT_SAMPLES = `(() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+    if (!own || el.closest('[disabled], [aria-hidden="true"]')) continue;
+    const rect = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden') continue;
+    const layers = [];
+    for (let at = el; at; at = at.parentElement) layers.push(getComputedStyle(at).backgroundColor);
+    const size = parseFloat(style.fontSize);
+    const bold = Number(style.fontWeight) >= 700;
+    out.push({ text: own.slice(0, 60), colour: style.color, layers, large: size >= 24 || (bold && size >= 18.66) });
+  }
+  return out;
+})()`;
+
+/** Every visible text in the page below WCAG contrast (4.5:1, 3:1 when large), described. */
+export async function unreadableText(page: Page): Promise<string[]> {
+  return (await page.evaluate<TextSample[]>(TEXT_SAMPLES))
+    .map((s) => ({ s, ratio: contrastRatio(parseColour(s.colour), backdrop(s.layers)) }))
+    .filter(({ s, ratio }) => ratio < (s.large ? 3 : 4.5))
+    .map(({ s, ratio }) => `"${s.text}" ${s.colour} at ${ratio.toFixed(2)}:1`);
 }

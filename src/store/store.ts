@@ -12,6 +12,7 @@ import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
 export { explainDatabaseError, fts5Problem } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
+import { type AuditRepository, createAuditRepository } from './audit.js';
 import { type DocumentRepository, createDocumentRepository } from './documents/index.js';
 import { type EpisodeRepository, createEpisodeRepository } from './episodes.js';
 import { type GraphRepository, createGraphRepository } from './graph/index.js';
@@ -35,6 +36,7 @@ interface Repositories {
   readonly usage: UsageRepository;
   readonly documents: DocumentRepository;
   readonly graph: GraphRepository;
+  readonly audit: AuditRepository;
 }
 
 export interface Store extends Repositories {
@@ -77,6 +79,7 @@ function repositories(db: Db): Repositories {
     usage: createUsageRepository(db),
     documents: createDocumentRepository(db),
     graph: createGraphRepository(db),
+    audit: createAuditRepository(db),
   };
 }
 

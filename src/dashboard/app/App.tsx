@@ -2,13 +2,19 @@
 import { useEffect, useState } from 'react';
 import { type Overview as OverviewData, api } from './api.js';
 import { Learned } from './Learned.js';
+import { Memory } from './Memory.js';
 import { Overview } from './Overview.js';
 import { Project } from './Project.js';
+import { Security } from './Security.js';
+import { Telemetry } from './Telemetry.js';
 
 const SECTIONS = [
   ['project', 'Project'],
   ['overview', 'Overview'],
   ['learned', 'Everything learned'],
+  ['memory', 'Memory'],
+  ['security', 'Security'],
+  ['telemetry', 'Telemetry'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -68,6 +74,9 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         {ready && section === 'project' && <Project version={version} />}
         {ready && section === 'overview' && overview && <Overview overview={overview} version={version} />}
         {ready && section === 'learned' && <Learned version={version} say={setMessage} />}
+        {ready && section === 'memory' && <Memory version={version} />}
+        {ready && section === 'security' && <Security version={version} />}
+        {ready && section === 'telemetry' && <Telemetry version={version} />}
       </main>
     </>
   );

@@ -48,7 +48,8 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
   const startedAt = options.startedAt ?? performance.now();
   const call: Call = { hook: undefined, agent: options.agent ?? 'claude-code' };
   const outcome = await handleHook(hookArg, raw, options, call);
-  if (call.paths)
+  // The learner's own agent (HOMUNCULUS_OBSERVER) leaves no trace at all, not even a home.
+  if (call.paths && outcome.status !== 'skipped')
     recordHookCall(call.paths.hookCalls, {
       event: call.hook ?? (hookArg || 'none'),
       agent: call.agent,

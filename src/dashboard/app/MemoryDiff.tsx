@@ -35,11 +35,11 @@ function Instincts({ id, title, moves }: { id: string; title: string; moves: Ins
   );
 }
 
-function Facts({ id, title, facts, expired }: { id: string; title: string; facts: FactLine[]; expired?: boolean }) {
+function Facts({ id, title, facts, limit, expired }: { id: string; title: string; facts: FactLine[]; limit: number; expired?: boolean }) {
   return (
     <>
       <h4 id={`${id}-title`}>
-        {title}: {facts.length}
+        {title}: {facts.length >= limit ? `the first ${limit}` : facts.length}
       </h4>
       {facts.length > 0 && (
         <table id={id} aria-labelledby={`${id}-title`}>
@@ -103,8 +103,8 @@ export function MemoryDiff({ version, today }: { version: number; today: string 
           <Instincts id="diff-created" title="Instincts created" moves={diff.instincts.created} />
           <Instincts id="diff-changed" title="Instincts changed" moves={diff.instincts.changed} />
           <Instincts id="diff-forgotten" title="Instincts forgotten (faded)" moves={diff.instincts.forgotten} />
-          <Facts id="diff-added" title="Facts added" facts={diff.facts.added} />
-          <Facts id="diff-expired" title="Facts expired" facts={diff.facts.expired} expired />
+          <Facts id="diff-added" title="Facts added" facts={diff.facts.added} limit={diff.facts.limit} />
+          <Facts id="diff-expired" title="Facts expired" facts={diff.facts.expired} limit={diff.facts.limit} expired />
         </div>
       )}
     </>

@@ -1,13 +1,9 @@
 /** Timing helpers shared by every benchmark: samples, medians, percentiles, tables. */
 import { spawnSync } from 'node:child_process';
 import { cpus, platform, release, totalmem } from 'node:os';
+import { percentile } from '../core/percentile.js';
 
-export function percentile(samples: readonly number[], p: number): number {
-  if (samples.length === 0) return Number.NaN;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-}
+export { percentile };
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 

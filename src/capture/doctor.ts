@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { systemClock } from '../core/clock.js';
+import { isHookFailure, parseHookLog } from '../core/hook-calls.js';
 import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
@@ -72,9 +73,9 @@ function recentFailures(paths: HomePaths, now: number): { count: number; last?: 
   } catch {
     return { count: 0 };
   }
-  const lines = text
-    .split('\n')
-    .filter((l) => /^\d{4}-\d\d-\d\dT/.test(l) && / failed|not recorded/.test(l) && now - Date.parse(l.slice(0, 24)) < DAY);
+  const lines = parseHookLog(text)
+    .filter((e) => isHookFailure(e) && now - Date.parse(e.ts) < DAY)
+    .map((e) => `${e.ts} ${e.message}`);
   return { count: lines.length, ...(lines.length ? { last: lines[lines.length - 1] } : {}) };
 }
 

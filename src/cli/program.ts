@@ -27,6 +27,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
   { commands: ['export-rules'], load: async () => (await import('./commands/rules.js')).registerRuleCommands },
   { commands: ['sync'], load: async () => (await import('./commands/sync.js')).registerSyncCommands },
   { commands: ['dashboard'], load: async () => (await import('./commands/dashboard.js')).registerDashboardCommands },
+  { commands: ['health', 'changes', 'telemetry'], load: async () => (await import('./commands/health.js')).registerHealthCommands },
   {
     commands: ['learn', 'episodes', 'chains', 'duplicates', 'gc', 'housekeep', 'trending', 'history', 'effectiveness', 'tool-usage'],
     load: async () => (await import('./commands/learning.js')).registerLearningCommands,
@@ -43,7 +44,7 @@ const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Start here:', ['sync', 'init', 'status', 'query', 'dashboard', 'doctor']],
   ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
-  ['Memory and knowledge graph:', ['memory', 'ask', 'embed', 'serve-query', 'graph', 'context']],
+  ['Memory and knowledge graph:', ['memory', 'ask', 'embed', 'serve-query', 'graph', 'context', 'health', 'changes', 'telemetry']],
   ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],
 ];
 

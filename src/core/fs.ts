@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HomunculusError } from './errors.js';
 
@@ -57,4 +57,24 @@ export function writeFileIfChanged(path: string, content: string): boolean {
   if (existsSync(path) && readFileSync(path, 'utf8') === content) return false;
   writeFileAtomic(path, content);
   return true;
+}
+
+/**
+ * Appends `text` to a log, first moving a log over `maxBytes` to `path.1` (one old file is
+ * kept). The directory is made only when the append finds it missing: hooks append on
+ * every call, and the cheap path is one stat and one append.
+ */
+export function appendRotated(path: string, text: string, maxBytes: number): void {
+  try {
+    if (statSync(path).size > maxBytes) renameSync(path, `${path}.1`);
+  } catch {
+    // No log yet (or another process just moved it).
+  }
+  try {
+    appendFileSync(path, text);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    ensureDir(dirname(path));
+    appendFileSync(path, text);
+  }
 }

@@ -15,6 +15,8 @@ export interface HomePaths {
   logs: string;
   /** Where hooks log what failed (they never fail the agent). */
   hookLog: string;
+  /** One JSON line per hook call: which hook, how long, how it ended (telemetry). */
+  hookCalls: string;
   locks: string;
   observerLog: string;
   lastProcessingLog: string;
@@ -41,6 +43,7 @@ export function homePaths(home: string): HomePaths {
     exports: join(home, 'exports'),
     logs: join(home, 'logs'),
     hookLog: join(home, 'logs', 'hooks.log'),
+    hookCalls: join(home, 'logs', 'hook-calls.jsonl'),
     locks: join(home, 'locks'),
     observerLog: join(home, 'observer.log'),
     lastProcessingLog: join(home, 'last-processing.log'),

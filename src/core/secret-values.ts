@@ -7,6 +7,13 @@
 /** The mark a hidden secret leaves: `[REDACTED:kind]`. */
 export const mark = (kind: string): string => `[REDACTED:${kind}]`;
 
+const MARKS = /\[REDACTED:([A-Za-z0-9_.-]{1,40})\]/g;
+
+/** Adds the marks `text` holds to `counts`, by kind: what redaction hid, never the text around it. */
+export function countMarks(text: string, counts: Map<string, number>): void {
+  for (const m of text.matchAll(MARKS)) counts.set(m[1] as string, (counts.get(m[1] as string) ?? 0) + 1);
+}
+
 /**
  * Words that make a name's value a secret wherever they appear inside it (DB_PASSWORD,
  * apiKey, aws_secret_access_key, _authToken). Bare `pass` is left to SHORT_SECRET_NAME:

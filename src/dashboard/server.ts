@@ -25,6 +25,7 @@ import { LoginGate, SESSION_COOKIE } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
 import { sessionsRoutes } from './routes-sessions.js';
+import { healthRoutes } from './routes-health.js';
 import { answer, jsonBody, jsonObject, limitParam, refuse } from './respond.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
@@ -110,6 +111,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
     answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),
   );
   sessionsRoutes(app, ctx);
+  healthRoutes(app, ctx);
   app.notFound((c) => refuse(c, 404, 'No such page.'));
   return app;
 }

@@ -44,6 +44,18 @@ export interface GraphStats {
   >;
 }
 
+/** Each metric's healthy range in words, as the checks at the end of graphStats apply it. */
+export const HEALTHY_RANGES: Readonly<Record<keyof GraphStats['healthy'] | 'memory_types', string>> = {
+  dedup_ratio: 'below 0.3',
+  embedding_coverage: 'above 0.8',
+  average_activation: 'above -1.0',
+  reconsolidation_rate: 'from 0.1 to 0.3',
+  retrieval_hit_rate: 'above 0.5',
+  dream_efficiency: 'above 0.1',
+  memory_types: 'balanced (not judged)',
+  average_confidence: 'above 0.6',
+};
+
 const ratio = (n: number, d: number): number => (d > 0 ? round(n / d, 3) : 0);
 
 /** Current facts and entities whose search documents have a vector (of any model). */

@@ -7,11 +7,13 @@
 import { fstatSync, readSync } from 'node:fs';
 import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
 import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
+import { type CallOutcome, HOOK_BUDGET_MS, recordHookCall } from '../core/hook-calls.js';
+import { homePaths, resolveHome } from '../core/paths.js';
 import { emptyOutput } from './output.js';
 import { runHook } from './run.js';
 import { startWatchdog } from './watchdog.js';
 
-const HOOK_DEADLINE_MS = 15_000;
+const HOOK_DEADLINE_MS = HOOK_BUDGET_MS;
 /** When the watchdog thread answers for a main thread that never came back. */
 const WATCHDOG_MS = HOOK_DEADLINE_MS + 2_000;
 
@@ -106,20 +108,31 @@ export async function main(args: readonly string[]): Promise<number> {
     answered = true;
     if (watchdog.claim() && stdout) process.stdout.write(`${stdout}\n`);
   };
-  const bail = (): void => {
+  const bail = (outcome: CallOutcome): void => {
     answer(empty);
-    process.exit(0);
+    try {
+      // runHook never got to its own line: this call is logged here (0 = the process's start).
+      recordHookCall(homePaths(resolveHome(parsed.home)).hookCalls, {
+        event: hook ?? (parsed.event || 'none'),
+        agent: parsed.agent ?? 'claude-code',
+        ms: performance.now(),
+        outcome,
+      });
+    } finally {
+      process.exit(0);
+    }
   };
-  process.on('uncaughtException', bail);
-  process.on('unhandledRejection', bail);
+  process.on('uncaughtException', () => bail('failed'));
+  process.on('unhandledRejection', () => bail('failed'));
   // Whatever is stuck, the agent gets its answer in time.
-  const deadline = setTimeout(bail, HOOK_DEADLINE_MS);
+  const deadline = setTimeout(() => bail('timeout'), HOOK_DEADLINE_MS);
   deadline.unref();
   try {
     const raw = await readStdin();
     const outcome = await runHook(parsed.event, raw, {
       ...(parsed.home ? { home: parsed.home } : {}),
       ...(parsed.agent ? { agent: parsed.agent } : {}),
+      startedAt: 0,
     });
     answer(outcome.stdout);
   } catch {

@@ -41,6 +41,12 @@ describe('the hook process', () => {
     expect(readdirSync(join(home, 'spool')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
     expect(sqliteLoaded('stop', home).length).toBeGreaterThan(0);
     expect(readdirSync(join(home, 'spool'))).toEqual([]);
+    // Each process logged its call, timed from its own start (Node's boot included).
+    const calls = readFileSync(join(home, 'logs', 'hook-calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(calls.map((l) => (JSON.parse(l) as { event: string }).event)).toEqual(['observe', 'stop']);
+    for (const l of calls) expect((JSON.parse(l) as { ms: number }).ms).toBeGreaterThan(10);
   });
 
   it('is reached after global options too, and documented in the command line help', () => {

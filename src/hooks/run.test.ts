@@ -312,3 +312,32 @@ describe('other agents', () => {
     });
   });
 });
+
+describe('telemetry', () => {
+  it('adds one line per hook call to logs/hook-calls.jsonl: the hook, the agent, its time and how it ended', async () => {
+    const bash = claude({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
+    await runHook('observe', bash, { home, env });
+    await runHook('SessionStart', claude({ hook_event_name: 'SessionStart' }), { home, env, agent: 'codex' });
+    await runHook('nonsense', '{}', { home, env });
+    // A store that cannot open (the database path is a directory) fails the hook, which still answers.
+    const broken = join(dir.path, 'broken');
+    mkdirSync(join(broken, 'homunculus.db'), { recursive: true });
+    const failed = await runHook('prompt', claude({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }), { home: broken, env });
+    expect(failed.status).toBe('failed');
+
+    const lines = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const calls = lines(join(home, 'logs', 'hook-calls.jsonl'));
+    expect(calls.map((c) => [c.event, c.agent, c.outcome])).toEqual([
+      ['observe', 'claude-code', 'ok'],
+      ['start', 'codex', 'ok'],
+      ['nonsense', 'claude-code', 'ok'],
+    ]);
+    for (const c of calls) expect(c.ms).toBeGreaterThan(0);
+    expect(Date.parse(String(calls[0]?.ts))).toBeGreaterThan(Date.parse('2026-01-01'));
+    expect(lines(join(broken, 'logs', 'hook-calls.jsonl')).map((c) => [c.event, c.outcome])).toEqual([['prompt', 'failed']]);
+  });
+});

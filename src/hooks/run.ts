@@ -12,8 +12,9 @@ import { normalise } from '../capture/normalise.js';
 import { observeToolCall } from '../capture/observe.js';
 import { type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { homePaths, resolveHome } from '../core/paths.js';
+import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { detectProject } from '../core/project.js';
+import { recordHookCall } from '../core/hook-calls.js';
 import type { Store } from '../store/store.js';
 import { logHook } from './log.js';
 import { emptyOutput, formatOutput } from './output.js';
@@ -29,6 +30,8 @@ interface HookOptions {
   clock?: Clock;
   /** An already open store (in-process replays); otherwise one is opened and closed here. */
   store?: Store;
+  /** When the call began, on performance.now()'s scale (the hook process passes 0: its own start); default: now. */
+  startedAt?: number;
 }
 
 export type HookStatus = 'recorded' | 'spooled' | 'duplicate' | 'noise' | 'ignored' | 'skipped' | 'failed' | 'done';
@@ -40,20 +43,46 @@ export interface HookOutcome {
   detail?: string;
 }
 
+/** Runs the hook, then adds its line to the hook-call log (telemetry): which hook, how long, how it ended. */
 export async function runHook(hookArg: string, raw: string | RawPayload, options: HookOptions = {}): Promise<HookOutcome> {
+  const startedAt = options.startedAt ?? performance.now();
+  const call: Call = { hook: undefined, agent: options.agent ?? 'claude-code' };
+  const outcome = await handleHook(hookArg, raw, options, call);
+  // The learner's own agent (HOMUNCULUS_OBSERVER) leaves no trace at all, not even a home.
+  if (call.paths && outcome.status !== 'skipped')
+    recordHookCall(call.paths.hookCalls, {
+      event: call.hook ?? (hookArg || 'none'),
+      agent: call.agent,
+      ms: performance.now() - startedAt,
+      outcome: outcome.status === 'failed' ? 'failed' : 'ok',
+    });
+  return outcome;
+}
+
+/** What the call learned about itself on the way, for its telemetry line. */
+interface Call {
+  hook: HookName | undefined;
+  agent: Agent;
+  paths?: HomePaths;
+}
+
+async function handleHook(hookArg: string, raw: string | RawPayload, options: HookOptions, call: Call): Promise<HookOutcome> {
   const env = options.env ?? process.env;
   let log: string | undefined;
   let hook: HookName | undefined;
-  let agent: Agent = options.agent ?? 'claude-code';
+  let agent: Agent = call.agent;
   try {
     const home = resolveHome(options.home, env);
-    log = homePaths(home).hookLog;
+    call.paths = homePaths(home);
+    log = call.paths.hookLog;
     const payload = typeof raw === 'string' ? rawPayload(raw) : raw;
     const parsed = parsePayload(payload);
     hook = hookForEvent(hookArg) ?? hookForEvent(String(parsed.value.hook_event_name ?? ''));
+    call.hook = hook;
     const clock = options.clock ?? systemClock(env);
     const input = normalise(parsed.value, options.agent, clock.now().toISOString());
     agent = input.agent;
+    call.agent = agent;
     if (!hook) {
       logHook(
         log,

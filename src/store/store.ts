@@ -13,6 +13,7 @@ export { explainDatabaseError, fts5Problem } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 import { type ActivityRepository, createActivityRepository } from './activity.js';
+import { type AuditRepository, createAuditRepository } from './audit.js';
 import { type DocumentRepository, createDocumentRepository } from './documents/index.js';
 import { type EpisodeRepository, createEpisodeRepository } from './episodes.js';
 import { type GraphRepository, createGraphRepository } from './graph/index.js';
@@ -37,6 +38,7 @@ interface Repositories {
   readonly documents: DocumentRepository;
   readonly graph: GraphRepository;
   readonly activity: ActivityRepository;
+  readonly audit: AuditRepository;
 }
 
 export interface Store extends Repositories {
@@ -80,6 +82,7 @@ function repositories(db: Db): Repositories {
     documents: createDocumentRepository(db),
     graph: createGraphRepository(db),
     activity: createActivityRepository(db),
+    audit: createAuditRepository(db),
   };
 }
 

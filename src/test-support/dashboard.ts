@@ -87,7 +87,8 @@ const TEXT_SAMPLES = `(() => {
     for (let at = el; at; at = at.parentElement) layers.push(getComputedStyle(at).backgroundColor);
     const size = parseFloat(style.fontSize);
     const bold = Number(style.fontWeight) >= 700;
-    out.push({ text: own.slice(0, 60), colour: style.color, layers, large: size >= 24 || (bold && size >= 18.66) });
+    // SVG text is painted by its fill.
+    out.push({ text: own.slice(0, 60), colour: el instanceof SVGElement && style.fill.startsWith('rgb') ? style.fill : style.color, layers, large: size >= 24 || (bold && size >= 18.66) });
   }
   return out;
 })()`;

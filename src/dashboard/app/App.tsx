@@ -3,10 +3,13 @@ import { useEffect, useState } from 'react';
 import { type Overview as OverviewData, api } from './api.js';
 import { Chat } from './Chat.js';
 import { Learned } from './Learned.js';
+import { Memory } from './Memory.js';
 import { Overview } from './Overview.js';
 import { Project } from './Project.js';
 import { Replay } from './Replay.js';
 import { Tools } from './Tools.js';
+import { Security } from './Security.js';
+import { Telemetry } from './Telemetry.js';
 
 const SECTIONS = [
   ['project', 'Project'],
@@ -15,6 +18,9 @@ const SECTIONS = [
   ['chat', 'Chat'],
   ['tools', 'Tools'],
   ['replay', 'Replay'],
+  ['memory', 'Memory'],
+  ['security', 'Security'],
+  ['telemetry', 'Telemetry'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -77,6 +83,9 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         {ready && section === 'chat' && <Chat version={version} />}
         {ready && section === 'tools' && <Tools version={version} />}
         {ready && section === 'replay' && <Replay version={version} />}
+        {ready && section === 'memory' && <Memory version={version} />}
+        {ready && section === 'security' && <Security version={version} />}
+        {ready && section === 'telemetry' && <Telemetry version={version} />}
       </main>
     </>
   );

@@ -30,6 +30,8 @@ export interface FactRepository {
   revise(id: number, next: { description: string; confidence: number; history: readonly HistoryEntry[] }): void;
   /** Confidence becomes at least `confidence`. */
   raiseConfidence(id: number, confidence: number): void;
+  /** Facts the graph took in, and facts it let go (expired, any reason), in [from, to), oldest first, at most `limit` each. */
+  recordedBetween(from: string, to: string, limit: number): { added: Fact[]; expired: Fact[] };
 }
 
 type FactRow = Omit<Fact, 'history' | 'metadata'> & { history: string; metadata: string };
@@ -135,6 +137,16 @@ export function createFactRepository(db: Db): FactRepository {
     },
     raiseConfidence(id, confidence) {
       cachedStatement(db, 'UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ?').run(confidence, id);
+    },
+    recordedBetween(from, to, limit) {
+      const between = (column: string) =>
+        (
+          cachedStatement(
+            db,
+            `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.${column} >= @from AND f.${column} < @to ORDER BY f.${column}, f.id LIMIT @limit`,
+          ).all({ from, to, limit }) as FactRow[]
+        ).map(toFact);
+      return { added: between('created_at'), expired: between('expired_at') };
     },
   };
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { InstinctEventLine } from '../store/audit.js';
+import { dayRange, instinctDiff } from './memory-diff.js';
+
+const event = (id: number, ts: string, kind: InstinctEventLine['kind'], dc: number, de = 0, confidence = 0.5): InstinctEventLine => ({
+  instinct_id: id,
+  pattern: `seq:p${id}`,
+  confidence,
+  ts: `2026-01-${ts}T00:00:00.000Z`,
+  kind,
+  delta_evidence: de,
+  delta_confidence: dc,
+});
+
+describe('instinctDiff', () => {
+  it('rebuilds each score at both ends from the deltas after them, events after the range included', () => {
+    // Instinct 1 today 0.5: +0.2 inside the range, then -0.4 after it, so 0.9 at `to` and 0.7 at `from`.
+    // Instinct 2 today 0.2: fell 0.45 -> 0.2 inside the range. Instinct 3 was created inside it.
+    const events = [
+      event(1, '05', 'reinforce', 0.2, 3, 0.5),
+      event(1, '15', 'decay', -0.4, 0, 0.5),
+      event(2, '06', 'feedback', -0.25, 0, 0.2),
+      event(3, '07', 'create', 0, 1, 0.4),
+      event(4, '20', 'reinforce', 0.1, 1, 0.6),
+    ];
+    const diff = instinctDiff(events, '2026-01-01T00:00:00.000Z', '2026-01-10T00:00:00.000Z');
+    expect(diff.changed).toEqual([
+      { pattern: 'seq:p1', confidence_before: 0.7, confidence_after: 0.9, evidence_added: 3, kinds: ['reinforce'] },
+    ]);
+    expect(diff.forgotten).toEqual([
+      { pattern: 'seq:p2', confidence_before: 0.45, confidence_after: 0.2, evidence_added: 0, kinds: ['feedback'] },
+    ]);
+    expect(diff.created.map((m) => m.pattern)).toEqual(['seq:p3']);
+  });
+
+  it('counts a whole day for a bare end date, not for an instant', () => {
+    const from = new Date('2026-01-01');
+    expect(dayRange(from, new Date('2026-01-02'), '2026-01-02').to).toBe('2026-01-03T00:00:00.000Z');
+    expect(dayRange(from, new Date('2026-01-02T06:00:00Z'), '2026-01-02T06:00:00Z').to).toBe('2026-01-02T06:00:00.000Z');
+  });
+});

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { hasBwrap } from '../test-support/shared.js';
-import { type SandboxConfig, type SandboxPlan, DEFAULT_LIMITS, bwrapArgs, runSandboxed } from './sandbox.js';
+import { type SandboxConfig, type SandboxPlan, DEFAULT_LIMITS, bwrapArgs, dropTarget, runSandboxed } from './sandbox.js';
 
 const available = hasBwrap('sandbox escape tests');
 const root = process.getuid?.() === 0;
@@ -184,6 +184,12 @@ describe('bwrapArgs', () => {
       '-la',
     ]);
     expect(args).not.toContain('setpriv');
+  });
+
+  it('as root, picks the workspace owner, or nobody when root owns it; a user stays itself', () => {
+    expect(dropTarget(0, { uid: 1000, gid: 100 })).toEqual({ uid: 1000, gid: 100 });
+    expect(dropTarget(0, { uid: 0, gid: 0 })).toEqual({ uid: 65534, gid: 65534 });
+    expect(dropTarget(1000, { uid: 1000, gid: 100 })).toBeUndefined();
   });
 
   it('as root, drops to another uid inside with setpriv (root is exempt from the process limit)', () => {

@@ -154,6 +154,18 @@ export interface SandboxConfig {
   bwrap?: string;
 }
 
+/** Who a command runs as when the caller is root: the workspace's owner, or nobody when root owns it; undefined for a user. Pure. */
+export function dropTarget(callerUid: number, owner: { uid: number; gid: number }): { uid: number; gid: number } | undefined {
+  if (callerUid !== 0) return undefined;
+  return owner.uid === 0 ? { uid: NOBODY, gid: NOBODY } : { uid: owner.uid, gid: owner.gid };
+}
+
+/** What running as root means for a workspace, when it means something: its commands cannot write it. */
+export function rootNote(workspace: string): string | undefined {
+  if (process.getuid?.() !== 0 || statSync(workspace).uid !== 0) return undefined;
+  return `running as root, shell_exec runs commands as nobody, and root owns ${workspace}: commands can read it but not write it (run the agent as a user, or chown -R nobody '${workspace}')`;
+}
+
 /** The caller's home in the password file (os.homedir() prefers $HOME, which may point elsewhere). */
 function accountHome(): string {
   try {
@@ -171,9 +183,7 @@ export function planSandbox(config: SandboxConfig): SandboxPlan {
   const hidden = [config.home, config.userHome ?? homedir(), accountHome(), ...(config.hide ?? [])]
     .map((d) => realDirectory(d))
     .filter((d): d is string => d !== undefined && d !== '/' && d !== workspace);
-  const uid = process.getuid?.() ?? -1;
-  const owner = statSync(workspace);
-  const dropTo = uid === 0 ? (owner.uid === 0 ? { uid: NOBODY, gid: NOBODY } : { uid: owner.uid, gid: owner.gid }) : undefined;
+  const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
   return { workspace, hidden: [...new Set(hidden)], ...(dropTo ? { dropTo } : {}), limits: { ...DEFAULT_LIMITS, ...config.limits } };
 }
 

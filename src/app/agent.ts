@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { type AuditEntry, type AuditVerdict, readAudit, verifyLines } from '../agent/audit.js';
-import { INSTALL_FIX, sandboxWorks } from '../agent/sandbox.js';
+import { INSTALL_FIX, rootNote, sandboxWorks } from '../agent/sandbox.js';
 import { type ScaffoldResult, scaffoldWorkspace } from '../agent/workspace.js';
 import { homePaths } from '../core/paths.js';
 import { defineOperation } from './operation.js';
@@ -16,9 +16,11 @@ export const agentInit = defineOperation({
   name: 'agent.init',
   summary: "Create the personal agent's workspace (AGENTS.md, agents/default/SOUL.md, skills/, HEARTBEAT.md); existing files are kept",
   input: z.object({}),
-  run(ctx: SetupContext): ScaffoldResult & { sandbox: { ok: boolean; detail: string; fix?: string } } {
+  run(ctx: SetupContext): ScaffoldResult & { sandbox: { ok: boolean; detail: string; fix?: string; note?: string } } {
+    const scaffold = scaffoldWorkspace(homePaths(ctx.home).workspace);
     const probe = sandboxWorks();
-    return { ...scaffoldWorkspace(homePaths(ctx.home).workspace), sandbox: probe.ok ? probe : { ...probe, fix: INSTALL_FIX } };
+    const note = rootNote(scaffold.workspace);
+    return { ...scaffold, sandbox: { ...probe, ...(probe.ok ? {} : { fix: INSTALL_FIX }), ...(note ? { note } : {}) } };
   },
 });
 

@@ -22,6 +22,8 @@ describe('homunculus agent', () => {
     expect(first.stdout).toContain(`Created in ${workspace}:`);
     for (const item of ['AGENTS.md', 'agents/default/SOUL.md', 'skills/', 'HEARTBEAT.md']) expect(first.stdout).toContain(`  + ${item}`);
     expect(first.stdout).toMatch(/sandbox: /);
+    // As root, commands drop to nobody, who cannot write a workspace root owns: init says so.
+    expect(first.stdout.includes('commands can read it but not write it')).toBe(process.getuid?.() === 0);
     writeFileSync(join(workspace, 'HEARTBEAT.md'), 'my own checks');
     const again = cli(home, ['agent', 'init', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({

@@ -46,6 +46,7 @@ export function registerAgentCommands(program: Command): void {
         ...r.created.map((p) => `  + ${p}`),
         ...(r.created.length && r.existing.length ? [`Kept as they were: ${r.existing.join(', ')}`] : []),
         r.sandbox.ok ? `✓ sandbox: ${r.sandbox.detail}` : `! sandbox: ${r.sandbox.detail}\n    fix: ${r.sandbox.fix}`,
+        ...(r.sandbox.note ? [`! ${r.sandbox.note}`] : []),
       ]);
     });
 

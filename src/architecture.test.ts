@@ -22,6 +22,9 @@ const LAYER: Record<string, number> = {
   graph: 3,
   view: 4,
   context: 4,
+  // The personal agent's engine (workspace, sandbox, tools, audit, and later its loop and router):
+  // the application's operations and the agent's surfaces (gateway, telegram, chat) sit on it.
+  agent: 4,
   app: 5,
   cli: 6,
   hooks: 6,
@@ -29,12 +32,11 @@ const LAYER: Record<string, number> = {
   dashboard: 6,
   gateway: 6,
   telegram: 6,
-  agent: 6,
   mind: 6,
   bench: 7,
 };
 
-const SURFACES = new Set(['cli', 'hooks', 'mcp', 'dashboard', 'gateway', 'telegram', 'agent', 'mind']);
+const SURFACES = new Set(['cli', 'hooks', 'mcp', 'dashboard', 'gateway', 'telegram', 'mind']);
 
 /** The surface-to-surface imports allowed: cli/bin.ts, the composition root, routes `hook`, `mcp` and `dashboard` to their own. */
 const SURFACE_IMPORTS = new Set(['cli/bin.ts -> hooks/main.ts', 'cli/bin.ts -> mcp/main.ts', 'cli/bin.ts -> dashboard/main.ts']);

@@ -10,6 +10,7 @@ import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
+import { INSTALL_FIX, sandboxWorks } from '../agent/sandbox.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -232,6 +233,19 @@ const embeddings: DoctorCheck = (paths) => {
   }
 };
 
+/** Pure: what the sandbox probe means. shell_exec refuses without bubblewrap (fails closed): a failure once the agent is set up. */
+export function sandboxVerdict(probe: { ok: boolean; detail: string }, agentSetUp: boolean): CheckResult {
+  if (probe.ok) return { name: 'sandbox', status: 'ok', detail: probe.detail };
+  return {
+    name: 'sandbox',
+    status: agentSetUp ? 'fail' : 'warn',
+    detail: `${probe.detail}${agentSetUp ? '' : ' (the agent is not set up yet)'}`,
+    fix: `${INSTALL_FIX.charAt(0).toUpperCase()}${INSTALL_FIX.slice(1)}.`,
+  };
+}
+
+const sandbox: DoctorCheck = (paths) => sandboxVerdict(sandboxWorks(), existsSync(paths.workspace));
+
 const DOCTOR_CHECKS: DoctorCheck[] = [
   nodeVersion,
   homeWritable,
@@ -243,6 +257,7 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   embeddings,
   (_paths, around) => hooksCheck(around.userHome, around.cwd, around.env),
   (paths) => observationsCheck(paths),
+  sandbox,
 ];
 
 export async function runDoctor(

@@ -37,6 +37,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
     commands: ['memory', 'query', 'embed', 'serve-query', 'ask'],
     load: async () => (await import('./commands/search.js')).registerSearchCommands,
   },
+  { commands: ['agent'], load: async () => (await import('./commands/agent.js')).registerAgentCommands },
 ];
 
 /** The root help's groups, in order; a group lists its commands in this order too. */
@@ -46,6 +47,7 @@ const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
   ['Memory and knowledge graph:', ['memory', 'ask', 'embed', 'serve-query', 'graph', 'context', 'health', 'changes', 'telemetry']],
   ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],
+  ['Personal agent:', ['agent']],
 ];
 
 /** Puts every command in its help group, in the groups' order. */

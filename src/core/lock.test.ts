@@ -68,6 +68,17 @@ describe('acquireLock', () => {
     release?.();
   });
 
+  it('treats an empty lock file as held while fresh (its creator has not written its pid yet), then as stale', () => {
+    const path = join(dir, 'observer.lock');
+    writeFileSync(path, '');
+    expect(acquireLock(path, { staleMs: 60_000 })).toBeUndefined();
+    const old = new Date(Date.now() - 5000);
+    utimesSync(path, old, old);
+    const release = acquireLock(path, { staleMs: 60_000 });
+    expect(release).toBeTypeOf('function');
+    release?.();
+  });
+
   it('lockHolder names a live, fresh holder and nothing else', () => {
     const path = join(dir, 'observer.lock');
     expect(lockHolder(path, { staleMs: 60_000 })).toBeUndefined();

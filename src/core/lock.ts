@@ -17,6 +17,9 @@ type Release = (() => void) & {
   refresh(): void;
 };
 
+/** How long an empty lock file counts as being written rather than abandoned. */
+const EMPTY_GRACE_MS = 2000;
+
 function tryCreate(path: string): boolean {
   let fd: number;
   try {
@@ -100,8 +103,10 @@ export function acquireLock(path: string, options: LockOptions): Release | undef
     const held = readLock(path);
     if (!held) continue;
     const alive = processAlive(held.pid);
-    const fresh = Date.now() - held.mtimeMs < options.staleMs;
-    if (alive && fresh) return undefined;
+    const age = Date.now() - held.mtimeMs;
+    if (alive && age < options.staleMs) return undefined;
+    // Empty: its creator is between creating it and writing its pid (held, unless that creator died there).
+    if (held.content === '' && age < Math.min(options.staleMs, EMPTY_GRACE_MS)) return undefined;
     if (!reclaim(path, held.content)) return undefined;
   }
   return undefined;

@@ -22,6 +22,10 @@ export interface HomePaths {
   lastProcessingLog: string;
   /** The secret a local server asks its clients for (mode 0600). */
   serverToken: string;
+  /** The personal agent's workspace: the only directory its tools and sandboxed commands may write. */
+  workspace: string;
+  /** The personal agent's hash-chained audit log (JSONL). */
+  audit: string;
 }
 
 export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -48,5 +52,7 @@ export function homePaths(home: string): HomePaths {
     observerLog: join(home, 'observer.log'),
     lastProcessingLog: join(home, 'last-processing.log'),
     serverToken: join(home, 'server-token'),
+    workspace: join(home, 'workspace'),
+    audit: join(home, 'logs', 'agent-audit.jsonl'),
   };
 }

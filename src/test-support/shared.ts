@@ -53,3 +53,13 @@ export function hasChromium(what: string): boolean {
   skipLine(what, `${CHROMIUM} is absent (.ci/run installs Debian's chromium)`);
   return false;
 }
+
+/** Debian's bubblewrap, which `.ci/run` installs: the agent's sandbox for shell commands. */
+export const BWRAP = '/usr/bin/bwrap';
+
+/** True when Debian's bubblewrap is installed; otherwise says which test is skipped. */
+export function hasBwrap(what: string): boolean {
+  if (existsSync(BWRAP)) return true;
+  skipLine(what, `${BWRAP} is absent (.ci/run installs Debian's bubblewrap)`);
+  return false;
+}

@@ -1,0 +1,155 @@
+/**
+ * The agent's tools: each declares its name, what it does, one zod input schema, how far it
+ * reaches (its trust level) and whether a person must say yes before it runs. The registry
+ * validates the input, asks for confirmation (with nobody to ask, a tool that needs it is
+ * refused: Hermes approved dangerous commands when nobody answered), runs the tool, and
+ * writes every run, refused or not, to the audit log. Later tools (web_fetch, mqtt, memory)
+ * register the same way.
+ */
+import { z } from 'zod';
+import { type Clock, systemClock } from '../../core/clock.js';
+import { HomunculusError } from '../../core/errors.js';
+import { appendAudit } from '../audit.js';
+import type { SandboxLimits } from '../sandbox.js';
+
+/**
+ * How far a tool reaches, and so how much its effects and output must be distrusted:
+ * `trusted` has no side effects (echo, the clock); `workspace` reads or writes only the
+ * workspace; `sandboxed` runs arbitrary programs inside the sandbox; `external` reaches the
+ * network or other services (web_fetch, mqtt).
+ */
+export type TrustLevel = 'trusted' | 'workspace' | 'sandboxed' | 'external';
+
+export interface ConfirmRequest {
+  tool: string;
+  input: unknown;
+  trust: TrustLevel;
+}
+
+export interface ToolContext {
+  /** The workspace directory (created by `agent init`). */
+  workspace: string;
+  /** The Homunculus home, hidden from sandboxed commands. */
+  home: string;
+  session: string;
+  /** Asks a person; absent when nobody can answer, and then tools that need a yes are refused. */
+  confirm?: (request: ConfirmRequest) => Promise<boolean>;
+  /** The audit log every run is written to; absent, nothing is written (tests of single tools). */
+  auditLog?: string;
+  sandbox?: { limits?: Partial<SandboxLimits>; bwrap?: string; userHome?: string };
+  clock?: Clock;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> {
+  name: string;
+  description: string;
+  input: S;
+  trust: TrustLevel;
+  /** A person must say yes before each run. */
+  confirm: boolean;
+  run(ctx: ToolContext, input: z.output<S>): R | Promise<R>;
+}
+
+export function defineTool<S extends z.ZodType, R>(tool: Tool<S, R>): Tool<S, R> {
+  return tool;
+}
+
+export type ToolOutcome =
+  | { ok: true; tool: string; output: unknown }
+  | { ok: false; tool: string; error: string; hint?: string; refused?: 'unknown' | 'input' | 'unconfirmed' | 'declined' };
+
+/** zod's complaints as one line naming each field. Pure. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the input'}: ${i.message}`).join('; ');
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  constructor(tools: readonly Tool[] = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: Tool): void {
+    if (this.tools.has(tool.name)) throw new HomunculusError('tool_exists', `A tool named ${tool.name} is registered already.`);
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  /** What a model is told about each tool: name, description, JSON Schema of the input. */
+  definitions(): { name: string; description: string; inputSchema: unknown; trust: TrustLevel; confirm: boolean }[] {
+    return this.list().map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.input),
+      trust: t.trust,
+      confirm: t.confirm,
+    }));
+  }
+
+  /** Validates, confirms, runs and audits one call; never throws for what the tool or its input did wrong. */
+  async run(name: string, raw: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+    const started = performance.now();
+    const outcome = await this.outcome(name, raw, ctx);
+    if (ctx.auditLog)
+      appendAudit(ctx.auditLog, {
+        action: 'tool_exec',
+        session: ctx.session,
+        subject: name,
+        ok: outcome.ok,
+        input: raw,
+        output: outcome.ok ? outcome.output : outcome.error,
+        durationMs: performance.now() - started,
+      });
+    return outcome;
+  }
+
+  private async outcome(name: string, raw: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+    const tool = this.tools.get(name);
+    if (!tool)
+      return {
+        ok: false,
+        tool: name,
+        refused: 'unknown',
+        error: `No tool is named ${JSON.stringify(name)}.`,
+        hint: `The tools are: ${[...this.tools.keys()].join(', ')}.`,
+      };
+    const parsed = tool.input.safeParse(raw);
+    if (!parsed.success)
+      return {
+        ok: false,
+        tool: name,
+        refused: 'input',
+        error: `Bad input for ${name}: ${describeIssues(parsed.error)}.`,
+        hint: tool.description,
+      };
+    if (tool.confirm) {
+      if (!ctx.confirm)
+        return {
+          ok: false,
+          tool: name,
+          refused: 'unconfirmed',
+          error: `${name} needs a person's confirmation and nobody can give it here, so it did not run.`,
+          hint: 'Run it from `homunculus agent chat`, or confirm it over the gateway.',
+        };
+      if (!(await ctx.confirm({ tool: name, input: parsed.data, trust: tool.trust })))
+        return { ok: false, tool: name, refused: 'declined', error: `${name} was declined, so it did not run.` };
+    }
+    try {
+      return { ok: true, tool: name, output: await tool.run(ctx, parsed.data) };
+    } catch (err) {
+      const hint = err instanceof HomunculusError ? err.hint : undefined;
+      return { ok: false, tool: name, error: (err as Error).message, ...(hint ? { hint } : {}) };
+    }
+  }
+}
+
+/** The clock a tool reads: the context's, else the system's (HOMUNCULUS_NOW freezes it). */
+export const clockOf = (ctx: ToolContext): Clock => ctx.clock ?? systemClock();

@@ -1,0 +1,47 @@
+/**
+ * shell_exec: one command, parsed into argv by the rules of command.ts (no shell, no
+ * operators), run in the bubblewrap sandbox with the workspace as its only writable place.
+ */
+import { z } from 'zod';
+import { parseCommand } from '../command.js';
+import { DEFAULT_LIMITS, runSandboxed } from '../sandbox.js';
+import { defineTool } from './registry.js';
+
+export const shellExec = defineTool({
+  name: 'shell_exec',
+  description:
+    'Run ONE command in a sandbox (no network, only the workspace writable, 30 s, 512 MB). No shell: no pipes, ;, &&, redirections, $VAR, $(...), globs or ~. Quote arguments; paths are relative to the workspace.',
+  input: z
+    .object({
+      command: z.string().min(1).max(10_000),
+      timeout_seconds: z
+        .number()
+        .positive()
+        .max(DEFAULT_LIMITS.timeoutMs / 1000)
+        .optional(),
+    })
+    .strict(),
+  trust: 'sandboxed',
+  confirm: true,
+  run: async (ctx, input) => {
+    const argv = parseCommand(input.command);
+    const limits = { ...ctx.sandbox?.limits, ...(input.timeout_seconds ? { timeoutMs: input.timeout_seconds * 1000 } : {}) };
+    const r = await runSandboxed(argv, {
+      workspace: ctx.workspace,
+      home: ctx.home,
+      limits,
+      ...(ctx.sandbox?.bwrap ? { bwrap: ctx.sandbox.bwrap } : {}),
+      ...(ctx.sandbox?.userHome ? { userHome: ctx.sandbox.userHome } : {}),
+    });
+    return {
+      argv,
+      exit_code: r.exitCode,
+      ...(r.signal ? { signal: r.signal } : {}),
+      stdout: r.stdout,
+      stderr: r.stderr,
+      timed_out: r.timedOut,
+      truncated: r.truncated,
+      duration_ms: Math.round(r.durationMs),
+    };
+  },
+});

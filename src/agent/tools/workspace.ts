@@ -1,0 +1,116 @@
+/**
+ * workspace_read, workspace_write and workspace_list: file tools confined to the workspace.
+ * Every path goes through resolveInWorkspace (text rules, then the real path); the final
+ * open refuses a symbolic link (O_NOFOLLOW), so a link swapped in after the check is not
+ * followed either.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../../core/errors.js';
+import { ensureDir } from '../../core/fs.js';
+import { resolveInWorkspace } from '../workspace.js';
+import { defineTool } from './registry.js';
+
+const MAX_READ = 1024 * 1024;
+const MAX_ENTRIES = 1000;
+
+const pathField = z.string().min(1).max(4096).describe('a path relative to the workspace, e.g. "notes/today.md"');
+
+/** Opens `real` without following a final symbolic link, with a clear error when it is one. */
+function openNoFollow(real: string, flags: number, shown: string): number {
+  try {
+    return openSync(real, flags | constants.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`Refusing the path ${JSON.stringify(shown)}: it became a symbolic link.`, 'Try again.');
+    if (code === 'ENOENT') throw new UsageError(`No file ${JSON.stringify(shown)} in the workspace.`, 'List it with workspace_list.');
+    if (code === 'EISDIR') throw new UsageError(`${JSON.stringify(shown)} is a directory.`, 'List it with workspace_list.');
+    throw err;
+  }
+}
+
+export const workspaceRead = defineTool({
+  name: 'workspace_read',
+  description: 'Read a text file of the workspace (up to 256 kB unless max_bytes says otherwise, at most 1 MB).',
+  input: z
+    .object({
+      path: pathField,
+      max_bytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_READ)
+        .default(256 * 1024),
+    })
+    .strict(),
+  trust: 'workspace',
+  confirm: false,
+  run: (ctx, input) => {
+    const real = resolveInWorkspace(ctx.workspace, input.path);
+    const fd = openNoFollow(real, constants.O_RDONLY, input.path);
+    try {
+      const stat = fstatSync(fd);
+      if (stat.isDirectory()) throw new UsageError(`${JSON.stringify(input.path)} is a directory.`, 'List it with workspace_list.');
+      const buffer = Buffer.alloc(Math.min(stat.size, input.max_bytes));
+      const read = readSync(fd, buffer, 0, buffer.length, 0);
+      return { path: input.path, content: buffer.subarray(0, read).toString('utf8'), bytes: stat.size, truncated: stat.size > read };
+    } finally {
+      closeSync(fd);
+    }
+  },
+});
+
+export const workspaceWrite = defineTool({
+  name: 'workspace_write',
+  description: 'Write a text file of the workspace (creating its folders), replacing it or, with append, adding to its end.',
+  input: z.object({ path: pathField, content: z.string().max(MAX_READ), append: z.boolean().default(false) }).strict(),
+  trust: 'workspace',
+  confirm: true,
+  run: (ctx, input) => {
+    const real = resolveInWorkspace(ctx.workspace, input.path);
+    ensureDir(dirname(real));
+    // The folders just created are checked again: nothing may have linked them elsewhere meanwhile.
+    resolveInWorkspace(ctx.workspace, input.path);
+    const created = !exists(real);
+    const mode = input.append ? constants.O_APPEND : constants.O_TRUNC;
+    const fd = openNoFollow(real, constants.O_WRONLY | constants.O_CREAT | mode, input.path);
+    try {
+      writeSync(fd, input.content);
+    } finally {
+      closeSync(fd);
+    }
+    return { path: input.path, bytes: Buffer.byteLength(input.content), created, appended: input.append };
+  },
+});
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type EntryType = 'file' | 'dir' | 'link' | 'other';
+
+export const workspaceList = defineTool({
+  name: 'workspace_list',
+  description: 'List a folder of the workspace (default: its top): names, types and sizes.',
+  input: z.object({ path: pathField.default('.') }).strict(),
+  trust: 'workspace',
+  confirm: false,
+  run: (ctx, input) => {
+    const real = resolveInWorkspace(ctx.workspace, input.path);
+    if (!exists(real))
+      throw new UsageError(`No folder ${JSON.stringify(input.path)} in the workspace.`, 'List the workspace top with path ".".');
+    if (!statSync(real).isDirectory()) throw new UsageError(`${JSON.stringify(input.path)} is a file.`, 'Read it with workspace_read.');
+    const dirents = readdirSync(real, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = dirents.slice(0, MAX_ENTRIES).map((d) => {
+      const type: EntryType = d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+      return { name: d.name, type, ...(type === 'file' ? { size: lstatSync(join(real, d.name)).size } : {}) };
+    });
+    return { path: input.path, entries, truncated: dirents.length > MAX_ENTRIES };
+  },
+});

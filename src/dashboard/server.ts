@@ -25,6 +25,7 @@ import { LoginGate, SESSION_COOKIE } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
 import { answer, jsonBody, jsonObject, limitParam, refuse } from './respond.js';
+import { correctRoutes } from './routes-correct.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -108,6 +109,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   app.post('/api/instincts/feedback', (c) =>
     answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),
   );
+  correctRoutes(app, ctx);
   app.notFound((c) => refuse(c, 404, 'No such page.'));
   return app;
 }

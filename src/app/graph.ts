@@ -17,7 +17,7 @@ import { graphStats } from '../graph/stats.js';
 import { queryFacts, timeline as entityTimeline } from '../graph/temporal.js';
 import type { Store } from '../store/store.js';
 import { defineOperation } from './operation.js';
-import { oneOf, text, unitInterval, wholeNumber } from './schemas.js';
+import { changeSource, oneOf, text, unitInterval, wholeNumber } from './schemas.js';
 
 /** An ISO-8601 date or instant, as a normalised instant. */
 const instant = () =>
@@ -134,6 +134,7 @@ export const supersede = defineOperation({
       relation: relation().optional(),
       invalidAt: instant().optional(),
       validAt: instant().optional(),
+      by: changeSource(),
     })
     .refine((i) => i.description !== undefined || (i.target === undefined && i.relation === undefined), {
       error: 'is needed for a replacement: say what is true now, e.g. "shop uses Kysely as its ORM"',
@@ -153,8 +154,15 @@ export const supersede = defineOperation({
             project: old.project,
             confidence: old.confidence,
           };
-    return supersedeFact(store, i.id, { invalidAt: i.invalidAt, replacement });
+    return supersedeFact(store, i.id, { invalidAt: i.invalidAt, replacement, by: i.by });
   },
+});
+
+export const invalidate = defineOperation({
+  name: 'graph.invalidate',
+  summary: 'Retract a fact that was never true or no longer holds: closed as retracted, kept in the history, no replacement',
+  input: z.object({ id: factId(), invalidAt: instant().optional(), by: changeSource() }),
+  run: ({ store }, i) => supersedeFact(store, i.id, { invalidAt: i.invalidAt, reason: 'retracted', by: i.by }),
 });
 
 export const reconsolidate = defineOperation({

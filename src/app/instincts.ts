@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { NotFoundError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
+import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
 import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
 import { consolidate as consolidateStore } from '../learn/maintenance.js';
@@ -11,7 +12,7 @@ import type { Store } from '../store/store.js';
 import { renderAll, renderChanged } from '../view/render.js';
 import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';
-import { category, domain, feedback as feedbackVerdict, patternKey, text, unitInterval, wholeNumber } from './schemas.js';
+import { category, changeSource, domain, feedback as feedbackVerdict, patternKey, text, unitInterval, wholeNumber } from './schemas.js';
 
 /** Evidence from which an instinct counts as mature. */
 export const MATURE_EVIDENCE = 5;
@@ -98,7 +99,7 @@ export const searchInstincts = defineOperation({
 export const feedback = defineOperation({
   name: 'instincts.feedback',
   summary: 'Correct an instinct: wrong (to 0.20), weak (-0.15), strong (+0.10, up to 0.90)',
-  input: z.object({ pattern: patternKey(), verdict: feedbackVerdict(), source: z.enum(['user', 'dashboard']).default('user') }),
+  input: z.object({ pattern: patternKey(), verdict: feedbackVerdict(), source: changeSource() }),
   run({ store }, input) {
     const result = giveFeedback(store, input.pattern, input.verdict, input.source);
     renderChanged(store, [result.pattern]);
@@ -109,9 +110,39 @@ export const feedback = defineOperation({
 export const alias = defineOperation({
   name: 'instincts.alias',
   summary: 'Retire a duplicate key into a canonical one: evidence summed, future observations rerouted',
-  input: z.object({ pattern: patternKey(), target: patternKey() }),
+  input: z.object({ pattern: patternKey(), target: patternKey(), source: changeSource() }),
   run({ store }, input) {
-    const result = aliasPattern(store, input.pattern, input.target);
+    const result = aliasPattern(store, input.pattern, input.target, input.source);
+    renderAll(store);
+    return result;
+  },
+});
+
+/** A new trigger or action: text that says something once trimmed. */
+const instinctField = () => text(4000).refine((t) => instinctText(t) !== '', { error: 'must not be empty: say it in a few words' });
+
+export const edit = defineOperation({
+  name: 'instincts.edit',
+  summary: 'Rewrite an instinct in your own words: its trigger (when) and/or action (what to do); the log keeps the old text',
+  input: z
+    .object({ pattern: patternKey(), trigger: instinctField().optional(), action: instinctField().optional(), source: changeSource() })
+    .refine((i) => i.trigger !== undefined || i.action !== undefined, {
+      error: 'is missing: give a new trigger, a new action, or both',
+      path: ['trigger'],
+    }),
+  run({ store }, input) {
+    const result = editInstinct(store, input.pattern, { trigger: input.trigger, action: input.action }, input.source);
+    if (result.changed.length) renderChanged(store, [result.pattern]);
+    return result;
+  },
+});
+
+export const forget = defineOperation({
+  name: 'instincts.forget',
+  summary: 'Forget an instinct (and its conviction): the log keeps what it was; learning counts only what happens afterwards',
+  input: z.object({ pattern: patternKey(), source: changeSource() }),
+  run({ store }, input) {
+    const result = forgetInstinct(store, input.pattern, input.source);
     renderAll(store);
     return result;
   },

@@ -1,10 +1,12 @@
 /** Lifecycle operations: what the store holds now, and promotion to permanent convictions. */
 import { z } from 'zod';
+import { promoteInstinct, unpromoteInstinct } from '../learn/corrections.js';
 import { evolve as evolveInstincts } from '../learn/evolve.js';
 import { instinctStatus } from '../learn/stats.js';
 import { drainSpool } from '../capture/spool/drain.js';
-import { renderAll } from '../view/render.js';
+import { renderAll, renderChanged } from '../view/render.js';
 import { defineOperation } from './operation.js';
+import { changeSource, patternKey } from './schemas.js';
 
 export const status = defineOperation({
   name: 'lifecycle.status',
@@ -34,6 +36,28 @@ export const evolve = defineOperation({
   run({ store }, input) {
     const result = evolveInstincts(store, { promote: input.promote, includeIneligible: input.all });
     if (input.promote) renderAll(store);
+    return result;
+  },
+});
+
+export const promote = defineOperation({
+  name: 'lifecycle.promote',
+  summary: 'Promote one instinct to a permanent conviction because you say so (evolve promotes by the rule)',
+  input: z.object({ pattern: patternKey(), source: changeSource() }),
+  run({ store }, input) {
+    const result = promoteInstinct(store, input.pattern, input.source);
+    renderChanged(store, [result.pattern]);
+    return result;
+  },
+});
+
+export const unpromote = defineOperation({
+  name: 'lifecycle.unpromote',
+  summary: 'Withdraw a conviction: the instinct stays, and evolve will not promote it again on its own',
+  input: z.object({ pattern: patternKey(), source: changeSource() }),
+  run({ store }, input) {
+    const result = unpromoteInstinct(store, input.pattern, input.source);
+    renderChanged(store, [result.pattern]);
     return result;
   },
 });

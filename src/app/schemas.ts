@@ -34,3 +34,7 @@ export const patternKey = () =>
 export const category = () => oneOf(CATEGORIES);
 export const domain = () => oneOf(DOMAINS);
 export const feedback = () => oneOf(FEEDBACK);
+
+/** Where a correction came from, for the instinct event log: a surface (cli, mcp, dashboard), or 'user' when none says. */
+export const CHANGE_SOURCES = ['cli', 'mcp', 'dashboard', 'user'] as const;
+export const changeSource = () => oneOf(CHANGE_SOURCES).default('user');

@@ -26,7 +26,9 @@ describe('lazy command loading', () => {
     expect(one.commands.map((c) => c.name()).sort()).toEqual([
       'alias',
       'consolidate',
+      'edit',
       'feedback',
+      'forget',
       'get',
       'list',
       'observe',

@@ -16,10 +16,13 @@ type Register = (program: Command) => void;
 export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () => Promise<Register> }[] = [
   { commands: ['init', 'doctor'], load: async () => (await import('./commands/setup.js')).registerSetupCommands },
   {
-    commands: ['observe', 'list', 'get', 'search', 'feedback', 'alias', 'stats', 'consolidate'],
+    commands: ['observe', 'list', 'get', 'search', 'feedback', 'edit', 'alias', 'forget', 'stats', 'consolidate'],
     load: async () => (await import('./commands/instincts.js')).registerInstinctCommands,
   },
-  { commands: ['status', 'evolve'], load: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands },
+  {
+    commands: ['status', 'evolve', 'promote', 'unpromote'],
+    load: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands,
+  },
   { commands: ['import-files', 'export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransferCommands },
   { commands: ['hook', 'import-transcripts'], load: async () => (await import('./commands/capture.js')).registerCaptureCommands },
   { commands: ['uninstall'], load: async () => (await import('./commands/install.js')).registerInstallCommands },
@@ -43,7 +46,10 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
 /** The root help's groups, in order; a group lists its commands in this order too. */
 const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Start here:', ['sync', 'init', 'status', 'query', 'dashboard', 'doctor']],
-  ['Instincts:', ['list', 'get', 'search', 'observe', 'feedback', 'alias', 'evolve', 'consolidate', 'stats']],
+  [
+    'Instincts:',
+    ['list', 'get', 'search', 'observe', 'feedback', 'edit', 'alias', 'forget', 'evolve', 'promote', 'unpromote', 'consolidate', 'stats'],
+  ],
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
   ['Memory and knowledge graph:', ['memory', 'ask', 'embed', 'serve-query', 'graph', 'context', 'health', 'changes', 'telemetry']],
   ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],

@@ -27,6 +27,7 @@ import { loadAssets } from './assets.js';
 import { sessionsRoutes } from './routes-sessions.js';
 import { healthRoutes } from './routes-health.js';
 import { answer, jsonBody, jsonObject, limitParam, refuse } from './respond.js';
+import { correctRoutes } from './routes-correct.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -112,6 +113,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   );
   sessionsRoutes(app, ctx);
   healthRoutes(app, ctx);
+  correctRoutes(app, ctx);
   app.notFound((c) => refuse(c, 404, 'No such page.'));
   return app;
 }

@@ -48,6 +48,8 @@ interface SupersedeOptions {
   invalidAt?: string;
   replacement?: Omit<FactInput, 'noMerge'>;
   reason?: 'superseded' | 'contradicted' | 'retracted';
+  /** Who closed it by hand (cli, mcp, dashboard), kept in its metadata. */
+  by?: string;
 }
 
 interface SupersedeResult {
@@ -66,6 +68,7 @@ export function supersedeFact(store: Store, id: number, options: SupersedeOption
       invalidAt: invalidAt ?? replacement?.fact.valid_at ?? now,
       reason: options.reason ?? (replacement ? 'superseded' : 'retracted'),
       supersededBy: replacement?.fact.id,
+      closedBy: options.by,
     });
     return { superseded: store.graph.facts.get(id) as Fact, replacement };
   });

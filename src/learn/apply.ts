@@ -12,6 +12,7 @@ import { parseJsonObject } from '../store/json.js';
 import { type Store, withClock } from '../store/store.js';
 import { fixedClock } from '../core/clock.js';
 import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
+import { forgottenBefore } from './corrections.js';
 import { restates } from './documented.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
@@ -289,6 +290,12 @@ function applyCandidate(
   const aliased = store.instincts.resolveAlias(c.key);
   const existing = store.instincts.get(aliased) ?? similarInstinct(existingRows, c);
   const key = existing?.key ?? aliased;
+  // What was seen before the user forgot it never counts again (corrections.ts).
+  const forgotten = forgottenBefore(store, aliased, c.ts) ?? forgottenBefore(store, key, c.ts);
+  if (forgotten) {
+    changes.held.push({ pattern: aliased, reason: `forgotten by hand on ${forgotten.slice(0, 10)}: only later sessions count` });
+    return;
+  }
   const added = store.learning.addSighting({
     kind: 'pattern',
     key,

@@ -26,10 +26,35 @@ interface EvolveResult {
   stale: StaleConviction[];
 }
 
-function conviction(row: InstinctRow): { title: string; rule: string } {
+/** The conviction an instinct makes: its title and the rule it states. */
+export function convictionOf(row: Pick<InstinctRow, 'title' | 'trigger' | 'key' | 'action' | 'explain'>): { title: string; rule: string } {
   const title = row.title || row.trigger || row.key;
   const action = row.action || row.explain || row.trigger;
   return { title, rule: action };
+}
+
+/** Makes a conviction of the instinct and logs it, by `source` (must run in a transaction). */
+export function promoteRow(store: Store, row: InstinctRow, at: string, source: string, detail: string): void {
+  const { title, rule } = convictionOf(row);
+  store.instincts.addConviction(row.id, title, rule, at);
+  store.instincts.update(row.id, { promoted_at: at, promoted_to: store.paths.convictions });
+  store.instincts.addEvent({
+    instinct_id: row.id,
+    ts: at,
+    kind: 'promote',
+    delta_evidence: 0,
+    delta_confidence: 0,
+    source,
+    project: row.project,
+    detail,
+  });
+}
+
+/** identity.json counts promotions over time: one instant per conviction made. */
+export function recordPromotions(store: Store, at: string, count: number): void {
+  if (count === 0) return;
+  const history = parseJson<string[]>(store.identity.get('promotions'), []);
+  store.identity.set('promotions', JSON.stringify([...history, ...Array.from({ length: count }, () => at)]));
 }
 
 /**
@@ -54,26 +79,11 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
       if (!check.eligible && !options.includeIneligible) continue;
       candidates.push({ pattern: row.key, title: row.title, confidence, ...check });
       if (options.promote && check.eligible) {
-        const { title, rule } = conviction(row);
-        store.instincts.addConviction(row.id, title, rule, at);
-        store.instincts.update(row.id, { promoted_at: at, promoted_to: store.paths.convictions });
-        store.instincts.addEvent({
-          instinct_id: row.id,
-          ts: at,
-          kind: 'promote',
-          delta_evidence: 0,
-          delta_confidence: 0,
-          source: 'evolve',
-          project: row.project,
-          detail: 'promoted to conviction',
-        });
+        promoteRow(store, row, at, 'evolve', 'promoted to conviction');
         promoted.push(row.key);
       }
     }
-    if (promoted.length) {
-      const history = parseJson<string[]>(store.identity.get('promotions'), []);
-      store.identity.set('promotions', JSON.stringify([...history, ...promoted.map(() => at)]));
-    }
+    recordPromotions(store, at, promoted.length);
     candidates.sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.confidence - a.confidence);
     return { candidates, promoted, stale };
   });

@@ -4,7 +4,7 @@
  * and the suggestion log the future suggest tool writes. Results use the contract's exact keys.
  */
 import { DAY_MS } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { round } from '../core/text.js';
 import { OBSERVATION_KINDS } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
@@ -47,12 +47,23 @@ interface HistoryResult {
   projects: string[];
 }
 
+/** A pattern's events since `from`: its own, or, once it was forgotten, the log it left (ending with the forget). */
+function logOf(store: Store, pattern: string, from: string, kinds?: typeof OBSERVATION_KINDS) {
+  try {
+    const row = requireInstinct(store, pattern);
+    return { key: row.key, events: store.instincts.events(row.id, { since: from, kinds }) };
+  } catch (err) {
+    const left = err instanceof NotFoundError ? store.instincts.forgottenEvents(pattern.trim()) : [];
+    if (left.length === 0) throw err;
+    return { key: pattern.trim(), events: left.filter((e) => e.ts >= from && (!kinds || kinds.includes(e.kind))) };
+  }
+}
+
 export function history(store: Store, pattern: string, options: { days?: number } = {}): HistoryResult {
   const days = checkDays(options.days ?? 30);
-  const row = requireInstinct(store, pattern);
-  const events = store.instincts.events(row.id, { since: since(store, days), kinds: OBSERVATION_KINDS });
+  const { key, events } = logOf(store, pattern, since(store, days), OBSERVATION_KINDS);
   return {
-    pattern: row.key,
+    pattern: key,
     history: events.map((e) => ({ timestamp: e.ts, source: e.source, project: e.project, delta: e.delta_evidence })),
     data_points: events.length,
     projects: [...new Set(events.map((e) => e.project).filter(Boolean))].sort(),
@@ -71,8 +82,7 @@ interface TimelinePoint {
 /** Both faces of one pattern over time (count and score), for the CLI's history view. */
 export function timeline(store: Store, pattern: string, options: { days?: number } = {}): TimelinePoint[] {
   const days = checkDays(options.days ?? 30);
-  const row = requireInstinct(store, pattern);
-  return store.instincts.events(row.id, { since: since(store, days) }).map((e) => ({
+  return logOf(store, pattern, since(store, days)).events.map((e) => ({
     timestamp: e.ts,
     kind: e.kind,
     delta_evidence: e.delta_evidence,

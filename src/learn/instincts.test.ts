@@ -43,6 +43,7 @@ describe('observe', () => {
       first_local: '2026-01-01T00:00:00.000Z',
       imported: true,
       feedback: false,
+      unpromoted_at: null,
     });
   });
 

@@ -211,8 +211,12 @@ interface AliasResult {
   evidence_moved: number;
 }
 
-/** Retires `pattern` into `target`: evidence is summed, future observations rerouted. */
-export function aliasPattern(store: Store, pattern: string, target: string): AliasResult {
+/**
+ * Retires `pattern` into `target`: evidence is summed, future observations rerouted. `source`
+ * names who merged them (cli, mcp, dashboard) in the event log; without it the event keeps
+ * the retired instinct's own source.
+ */
+export function aliasPattern(store: Store, pattern: string, target: string, source?: string): AliasResult {
   const from = parseKey(pattern).key;
   const to = parseKey(target).key;
   if (from === to) throw new UsageError('A pattern cannot be an alias of itself.');
@@ -222,30 +226,30 @@ export function aliasPattern(store: Store, pattern: string, target: string): Ali
     if (!targetRow) throw new NotFoundError(`target pattern '${to}'`, 'The target must already exist; observe it first.');
     if (store.instincts.resolveAlias(to) === from)
       throw new UsageError(`"${to}" is already an alias of "${from}"; aliasing back would loop.`);
-    const source = store.instincts.get(from);
+    const retired = store.instincts.get(from);
     let moved = 0;
-    if (source) {
-      moved = source.evidence;
+    if (retired) {
+      moved = retired.evidence;
       store.instincts.update(targetRow.id, {
-        evidence: targetRow.evidence + source.evidence,
-        first_seen: source.first_seen < targetRow.first_seen ? source.first_seen : targetRow.first_seen,
-        last_seen: source.last_seen > targetRow.last_seen ? source.last_seen : targetRow.last_seen,
-        confidence: Math.max(targetRow.confidence, source.confidence),
-        folded_periods: source.last_seen > targetRow.last_seen ? source.folded_periods : targetRow.folded_periods,
+        evidence: targetRow.evidence + retired.evidence,
+        first_seen: retired.first_seen < targetRow.first_seen ? retired.first_seen : targetRow.first_seen,
+        last_seen: retired.last_seen > targetRow.last_seen ? retired.last_seen : targetRow.last_seen,
+        confidence: Math.max(targetRow.confidence, retired.confidence),
+        folded_periods: retired.last_seen > targetRow.last_seen ? retired.folded_periods : targetRow.folded_periods,
       });
       // Keep the retired key's project history on the target, so universality survives the merge.
-      store.instincts.moveEvents(source.id, targetRow.id);
+      store.instincts.moveEvents(retired.id, targetRow.id);
       store.instincts.addEvent({
         instinct_id: targetRow.id,
         ts: now,
         kind: 'alias',
-        delta_evidence: source.evidence,
+        delta_evidence: retired.evidence,
         delta_confidence: 0,
-        source: source.source,
-        project: source.project,
+        source: source ?? retired.source,
+        project: retired.project,
         detail: `absorbed ${from}`,
       });
-      store.instincts.delete(source.id);
+      store.instincts.delete(retired.id);
     }
     store.instincts.retargetAliases(from, to);
     store.instincts.setAlias(from, to, now);

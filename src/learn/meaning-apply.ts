@@ -9,6 +9,7 @@ import { parseJsonObject } from '../store/json.js';
 import type { Sighting } from '../store/learning.js';
 import type { Store } from '../store/store.js';
 import { INSTINCT_MIN_SESSIONS, examplesFrom, instinctFrom } from './apply.js';
+import { lastForgotten } from './corrections.js';
 import { qualityGate } from './gate.js';
 import { type Said, groupKey, meaningGroups } from './meaning.js';
 import { askedIn, requestCandidate, requestOf, withRequests } from './mine/requests.js';
@@ -40,9 +41,9 @@ function saidSentences(store: Store): Omit<Said, 'vector'>[] {
   });
 }
 
-/** The group's instinct, worded from its key's first sentence and quoting what every session asked. */
-function createFromGroup(store: Store, key: string): string | undefined {
-  const sightings = store.learning.listSightings('pattern', key);
+/** The group's instinct, worded from its key's first sentence and quoting what every session asked (after `since`, when given). */
+function createFromGroup(store: Store, key: string, since = ''): string | undefined {
+  const sightings = store.learning.listSightings('pattern', key).filter((s) => s.ts > since);
   const first = sightings[0];
   const sentence = first ? sentenceOf(first) : undefined;
   const request = sentence ? requestOf(sentence) : undefined;
@@ -61,6 +62,18 @@ function createFromGroup(store: Store, key: string): string | undefined {
   return key;
 }
 
+/**
+ * A group that holds a request the user forgot (corrections.ts) counts only the sessions that
+ * asked after the forgetting: asks in other words from before it never bring it back.
+ */
+function afterForgetting(store: Store, group: readonly Said[]): { since: string; sessions: number } | undefined {
+  const keys = [...new Set(group.map((s) => s.key))];
+  const since = lastForgotten(store, keys);
+  if (since === undefined) return undefined;
+  const later = keys.flatMap((k) => store.learning.listSightings('pattern', k)).filter((s) => s.ts > since);
+  return { since, sessions: new Set(later.map((s) => s.session_id)).size };
+}
+
 export async function groupRequestsByMeaning(store: Store, embed: Embed): Promise<MeaningResult> {
   const said = saidSentences(store);
   const vectors: Float32Array[] = [];
@@ -70,6 +83,8 @@ export async function groupRequestsByMeaning(store: Store, embed: Embed): Promis
   const now = store.clock.now().toISOString();
   store.transaction(() => {
     for (const group of meaningGroups(items, INSTINCT_MIN_SESSIONS)) {
+      const forgotten = afterForgetting(store, group);
+      if (forgotten && forgotten.sessions < INSTINCT_MIN_SESSIONS) continue;
       const into = groupKey(group, (k) => store.instincts.get(k) !== undefined);
       const keys = [...new Set(group.map((s) => s.key))].filter((k) => k !== into && store.instincts.get(k) === undefined);
       if (keys.length === 0) continue;
@@ -79,7 +94,7 @@ export async function groupRequestsByMeaning(store: Store, embed: Embed): Promis
       }
       result.merged.push({ into, keys });
       if (store.instincts.get(into) || store.learning.countSightings('pattern', into) < INSTINCT_MIN_SESSIONS) continue;
-      const created = createFromGroup(store, into);
+      const created = createFromGroup(store, into, forgotten?.since);
       if (created) result.created.push(created);
     }
   });

@@ -21,6 +21,8 @@ interface PromotionInput {
   promoted: boolean;
   /** Occurrences observed here; imported counts are not among them. */
   localEvidence: number;
+  /** When the user un-promoted it by hand (its latest conviction change), if they did: only they promote it again. */
+  unpromotedAt?: string | null;
 }
 
 interface PromotionCheck {
@@ -58,6 +60,8 @@ export function checkPromotion(input: PromotionInput, now: Date): PromotionCheck
     `observed here ${input.localEvidence} time${input.localEvidence === 1 ? '' : 's'} (needs ${PROMOTION_MIN_LOCAL_EVIDENCE}; imported evidence does not count)`,
   );
   note(!input.promoted, 'not yet promoted', 'already promoted');
+  if (input.unpromotedAt)
+    blockers.push(`un-promoted by hand on ${input.unpromotedAt.slice(0, 10)} (promote it by hand to make it a conviction again)`);
   return { eligible: blockers.length === 0, reasons, blockers };
 }
 
@@ -78,6 +82,7 @@ export function promotionInput(
     lastSeen: row.last_seen,
     promoted: row.promoted_at !== null,
     localEvidence: provenance?.local_evidence ?? 0,
+    unpromotedAt: provenance?.unpromoted_at ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 /** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { Category } from '../core/domain.js';
 import { words } from '../text/words.js';
+import type { EVENT_KINDS } from './corrections-schema.js';
 import { type Db, cachedStatement } from './db.js';
 
 export interface InstinctRow {
@@ -29,7 +30,7 @@ export interface InstinctRow {
 type NewInstinct = Omit<InstinctRow, 'id' | 'promoted_at' | 'promoted_to' | 'file_name' | 'folded_periods' | 'level'> &
   Partial<Pick<InstinctRow, 'level' | 'folded_periods'>>;
 
-export type EventKind = 'create' | 'reinforce' | 'decay' | 'feedback' | 'contradiction' | 'import' | 'alias' | 'promote' | 'raise';
+export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Kinds that record an observation of the pattern (the others change only its score). */
 export const OBSERVATION_KINDS: readonly EventKind[] = ['create', 'reinforce', 'import', 'raise', 'alias'];
@@ -44,6 +45,9 @@ interface InstinctEvent {
   project: string;
   detail: string;
 }
+
+/** An event of a forgotten instinct: its row is gone, the event stays under its key. */
+export type ForgottenEvent = Omit<InstinctEvent, 'instinct_id'> & { id: number; instinct_id: null; pattern: string };
 
 interface ListFilter {
   category?: Category;
@@ -82,6 +86,8 @@ export interface InstinctProvenance {
   imported: boolean;
   /** The user gave feedback on it. */
   feedback: boolean;
+  /** When it was un-promoted by hand, if that is the latest change to its conviction (null otherwise). */
+  unpromoted_at: string | null;
 }
 
 export interface ConvictionRow {
@@ -99,6 +105,15 @@ export interface InstinctRepository {
   insert(row: NewInstinct): InstinctRow;
   update(id: number, fields: Partial<InstinctRow>): void;
   delete(id: number): void;
+  /**
+   * Forgets an instinct: its events stay, detached under its key, with `event` (a 'forget')
+   * as the last of them; the row goes, and with it its conviction, search entries and document.
+   */
+  forget(row: Pick<InstinctRow, 'id' | 'key'>, event: Omit<InstinctEvent, 'instinct_id' | 'kind'>): void;
+  /** When `key` was last forgotten, if it ever was. */
+  forgottenAt(key: string): string | undefined;
+  /** The events of forgotten instincts of this key, oldest first (the forget events last of each). */
+  forgottenEvents(key: string): ForgottenEvent[];
   list(filter?: ListFilter): InstinctRow[];
   count(filter?: Pick<ListFilter, 'project' | 'includeGlobal' | 'seenSince'>): number;
   /** Query syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
@@ -134,6 +149,10 @@ export interface InstinctRepository {
   deleteOrphanAliases(): number;
 
   addConviction(instinctId: number, title: string, rule: string, at: string): void;
+  /** Rewrites a conviction's title and rule (after its instinct was edited); false when it has none. */
+  updateConviction(instinctId: number, title: string, rule: string): boolean;
+  /** Removes an instinct's conviction; false when it had none. */
+  deleteConviction(instinctId: number): boolean;
   convictions(): ConvictionRow[];
 }
 
@@ -306,6 +325,26 @@ export function createInstinctRepository(db: Db): InstinctRepository {
       db.prepare(`UPDATE instincts SET ${sets} WHERE id = @id`).run({ ...Object.fromEntries(keys.map((k) => [k, fields[k]])), id });
     },
     delete: (id) => void cachedStatement(db, 'DELETE FROM instincts WHERE id = ?').run(id),
+    forget(row, event) {
+      // Detached first, so the row's ON DELETE CASCADE finds none of its events.
+      cachedStatement(db, 'UPDATE instinct_events SET instinct_id = NULL, pattern = ? WHERE instinct_id = ?').run(row.key, row.id);
+      cachedStatement(
+        db,
+        `INSERT INTO instinct_events (instinct_id, ts, kind, delta_evidence, delta_confidence, source, project, detail, pattern)
+         VALUES (NULL, @ts, 'forget', @delta_evidence, @delta_confidence, @source, @project, @detail, @pattern)`,
+      ).run({ ...event, pattern: row.key });
+      cachedStatement(db, 'DELETE FROM instincts WHERE id = ?').run(row.id);
+    },
+    forgottenAt: (key) =>
+      (
+        cachedStatement(db, "SELECT MAX(ts) AS ts FROM instinct_events WHERE instinct_id IS NULL AND pattern = ? AND kind = 'forget'").get(
+          key,
+        ) as { ts: string | null }
+      ).ts ?? undefined,
+    forgottenEvents: (key) =>
+      cachedStatement(db, 'SELECT * FROM instinct_events WHERE instinct_id IS NULL AND pattern = ? ORDER BY id').all(
+        key,
+      ) as ForgottenEvent[],
     list(filter = {}) {
       const { clause, params } = whereOf(filter);
       const order = filter.order === 'recent' ? 'last_seen DESC, id' : 'evidence DESC, last_seen DESC, id';
@@ -339,7 +378,11 @@ export function createInstinctRepository(db: Db): InstinctRepository {
       })[];
     },
     observationTimes: () =>
-      db.prepare("SELECT instinct_id, ts FROM instinct_events WHERE kind IN ('create', 'reinforce') ORDER BY ts, id").all() as {
+      db
+        .prepare(
+          "SELECT instinct_id, ts FROM instinct_events WHERE kind IN ('create', 'reinforce') AND instinct_id IS NOT NULL ORDER BY ts, id",
+        )
+        .all() as {
         instinct_id: number;
         ts: string;
       }[],
@@ -364,7 +407,7 @@ export function createInstinctRepository(db: Db): InstinctRepository {
       const rows = db
         .prepare(
           `SELECT instinct_id AS id, COUNT(DISTINCT project) AS n FROM (
-             SELECT instinct_id, project FROM instinct_events WHERE project != '' AND kind IN ${OBSERVED}
+             SELECT instinct_id, project FROM instinct_events WHERE project != '' AND kind IN ${OBSERVED} AND instinct_id IS NOT NULL
              UNION SELECT id, project FROM instincts WHERE project != ''
            ) GROUP BY instinct_id`,
         )
@@ -379,7 +422,8 @@ export function createInstinctRepository(db: Db): InstinctRepository {
         `SELECT instinct_id AS id,
            COALESCE(SUM(CASE WHEN kind IN ('create', 'reinforce') THEN delta_evidence END), 0) AS local_evidence,
            MIN(CASE WHEN kind IN ('create', 'reinforce') THEN ts END) AS first_local,
-           MAX(kind = 'import') AS has_import, MAX(kind = 'create') AS has_create, MAX(kind = 'feedback') AS feedback
+           MAX(kind = 'import') AS has_import, MAX(kind = 'create') AS has_create, MAX(kind = 'feedback') AS feedback,
+           MAX(CASE WHEN kind = 'promote' THEN ts END) AS promoted_at, MAX(CASE WHEN kind = 'unpromote' THEN ts END) AS unpromoted_at
          FROM instinct_events WHERE instinct_id IN (SELECT value FROM json_each(?)) GROUP BY instinct_id`,
       ).all(JSON.stringify(ids)) as {
         id: number;
@@ -388,6 +432,8 @@ export function createInstinctRepository(db: Db): InstinctRepository {
         has_import: number;
         has_create: number;
         feedback: number;
+        promoted_at: string | null;
+        unpromoted_at: string | null;
       }[];
       return new Map(
         rows.map((r) => [
@@ -397,6 +443,8 @@ export function createInstinctRepository(db: Db): InstinctRepository {
             first_local: r.first_local,
             imported: r.has_import === 1 && r.has_create === 0,
             feedback: r.feedback === 1,
+            unpromoted_at:
+              r.unpromoted_at !== null && (r.promoted_at === null || r.unpromoted_at >= r.promoted_at) ? r.unpromoted_at : null,
           },
         ]),
       );
@@ -419,6 +467,9 @@ export function createInstinctRepository(db: Db): InstinctRepository {
     addConviction(instinctId, title, rule, at) {
       db.prepare('INSERT INTO convictions (instinct_id, title, rule, created_at) VALUES (?, ?, ?, ?)').run(instinctId, title, rule, at);
     },
+    updateConviction: (instinctId, title, rule) =>
+      db.prepare('UPDATE convictions SET title = ?, rule = ? WHERE instinct_id = ?').run(title, rule, instinctId).changes > 0,
+    deleteConviction: (instinctId) => db.prepare('DELETE FROM convictions WHERE instinct_id = ?').run(instinctId).changes > 0,
     convictions: () =>
       db
         .prepare('SELECT c.*, i.key AS pattern FROM convictions c JOIN instincts i ON i.id = c.instinct_id ORDER BY c.created_at, c.id')

@@ -8,6 +8,7 @@ import { documentsMigration } from './documents-schema.js';
 import { speakersMigration } from './speakers-schema.js';
 import { graphVectorsMigration } from './graph-vectors-schema.js';
 import { graphDocumentsMigration } from './graph-documents-schema.js';
+import { correctionsMigration } from './corrections-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -172,4 +173,5 @@ export const MIGRATIONS: readonly Migration[] = [
   speakersMigration,
   graphVectorsMigration,
   graphDocumentsMigration,
+  correctionsMigration,
 ];

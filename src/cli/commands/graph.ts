@@ -6,6 +6,7 @@ import {
   communities,
   dream,
   entities,
+  invalidate,
   lifecycle,
   listFacts,
   promptContext,
@@ -161,6 +162,7 @@ function supersedeCommand(graph: Command): void {
         relation: stringOption(o, 'relation'),
         invalidAt: stringOption(o, 'invalidAt'),
         validAt: stringOption(o, 'validAt'),
+        by: 'cli',
       };
       await runOperation(
         cmd,
@@ -168,6 +170,23 @@ function supersedeCommand(graph: Command): void {
         input,
         (r) =>
           `Closed #${r.superseded.id} (valid until ${r.superseded.invalid_at})${r.replacement ? `; replaced by #${r.replacement.fact.id}: ${factLine(r.replacement.fact)}` : ''}`,
+        { names: ID },
+      );
+    });
+}
+
+function invalidateCommand(graph: Command): void {
+  graph
+    .command('invalidate')
+    .description('Retract a fact that was never true or no longer holds: closed as retracted (kept in its history), no replacement')
+    .argument('<id>', 'fact id')
+    .option('--invalid-at <instant>', 'when it stopped being true (ISO-8601; default now)')
+    .action(async (id: string, o: Options, cmd: Command) => {
+      await runOperation(
+        cmd,
+        invalidate,
+        { id: num(id), invalidAt: stringOption(o, 'invalidAt'), by: 'cli' },
+        (r) => `Retracted #${r.superseded.id} (valid until ${r.superseded.invalid_at}): ${factLine(r.superseded)}`,
         { names: ID },
       );
     });
@@ -310,6 +329,7 @@ export function registerGraphCommands(program: Command): void {
     showCommand,
     timelineCommand,
     supersedeCommand,
+    invalidateCommand,
     reconsolidateCommand,
     entitiesCommand,
     buildCommand,

@@ -1,13 +1,24 @@
-/** observe, list, get, search, feedback, alias, stats, consolidate: the instinct operations on the command line. */
+/** observe, list, get, search, feedback, edit, alias, forget, stats, consolidate: the instinct operations on the command line. */
 import type { Command } from 'commander';
-import { alias, consolidate, feedback, getInstinct, listInstincts, observe, searchInstincts, stats } from '../../app/instincts.js';
+import {
+  alias,
+  consolidate,
+  edit,
+  feedback,
+  forget,
+  getInstinct,
+  listInstincts,
+  observe,
+  searchInstincts,
+  stats,
+} from '../../app/instincts.js';
 import { CATEGORIES, DOMAINS, FEEDBACK } from '../../core/domain.js';
 import { UsageError } from '../../core/errors.js';
 import { stats as graphStats } from '../../app/graph.js';
 import type { GraphStats } from '../../graph/stats.js';
 import type { InstinctView } from '../../learn/records.js';
 import { table } from '../output.js';
-import { num, runOperation } from '../run.js';
+import { type Options, num, runOperation, stringOption } from '../run.js';
 
 const PATTERN = { pattern: '<pattern>', target: '<target>', verdict: '<verdict>', query: '<query>' };
 
@@ -135,7 +146,7 @@ function feedbackCommand(program: Command): void {
       await runOperation(
         cmd,
         feedback,
-        { pattern, verdict },
+        { pattern, verdict, source: 'cli' },
         (r) => `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}`,
         { names: PATTERN },
       );
@@ -149,9 +160,53 @@ function aliasCommand(program: Command): void {
     .argument('<pattern>', 'the key to retire')
     .argument('<target>', 'the canonical key (must exist)')
     .action(async (pattern: string, target: string, _o: unknown, cmd: Command) => {
-      await runOperation(cmd, alias, { pattern, target }, (r) => `${r.aliased} -> ${r.target} (${r.evidence_moved} observations moved)`, {
-        names: PATTERN,
-      });
+      await runOperation(
+        cmd,
+        alias,
+        { pattern, target, source: 'cli' },
+        (r) => `${r.aliased} -> ${r.target} (${r.evidence_moved} observations moved)`,
+        {
+          names: PATTERN,
+        },
+      );
+    });
+}
+
+function editCommand(program: Command): void {
+  program
+    .command('edit')
+    .description('Rewrite an instinct in your own words: its trigger (when it applies) and/or its action (what to do)')
+    .argument('<pattern>', 'exact key')
+    .option('--trigger <text>', 'the new trigger, e.g. "when you run the tests in webapp"')
+    .option('--action <text>', 'the new action, e.g. "Use `npm test -- --run`."')
+    .action(async (pattern: string, o: Options, cmd: Command) => {
+      await runOperation(
+        cmd,
+        edit,
+        { pattern, trigger: stringOption(o, 'trigger'), action: stringOption(o, 'action'), source: 'cli' },
+        (r) =>
+          r.changed.length === 0
+            ? `${r.pattern}: nothing changed (the text was already that).`
+            : [`Edited ${r.pattern} (the history keeps the old text):`, ...r.changed.map((f) => `  ${f}: ${r.before[f]}  ->  ${r[f]}`)],
+        { names: PATTERN },
+      );
+    });
+}
+
+function forgetCommand(program: Command): void {
+  program
+    .command('forget')
+    .description('Forget an instinct (and its conviction); the history keeps what it was, and learning counts only what happens afterwards')
+    .argument('<pattern>', 'exact key')
+    .action(async (pattern: string, _o: unknown, cmd: Command) => {
+      await runOperation(
+        cmd,
+        forget,
+        { pattern, source: 'cli' },
+        (r) =>
+          `Forgot ${r.pattern} (${r.evidence} observation${r.evidence === 1 ? '' : 's'}${r.conviction ? ', and its conviction' : ''}): "${r.trigger}: ${r.action}"`,
+        { names: PATTERN },
+      );
     });
 }
 
@@ -189,7 +244,9 @@ export function registerInstinctCommands(program: Command): void {
     getCommand,
     searchCommand,
     feedbackCommand,
+    editCommand,
     aliasCommand,
+    forgetCommand,
     statsCommand,
     consolidateCommand,
   ])

@@ -1,6 +1,6 @@
-/** status and evolve: the slash commands /homunculus-instinct-status and /homunculus-evolve. */
+/** status and evolve (the slash commands /homunculus-instinct-status and /homunculus-evolve), promote and unpromote. */
 import type { Command } from 'commander';
-import { evolve, status } from '../../app/lifecycle.js';
+import { evolve, promote, status, unpromote } from '../../app/lifecycle.js';
 import { runOperation } from '../run.js';
 
 const BAND_TITLES = {
@@ -63,5 +63,36 @@ export function registerLifecycleCommands(program: Command): void {
         for (const s of r.stale) lines.push(`  ! conviction may be stale: ${s.pattern} fell to ${s.confidence.toFixed(2)} (below 0.40)`);
         return lines;
       });
+    });
+
+  program
+    .command('promote')
+    .description('Promote one instinct to a permanent conviction now, because you say so (evolve --promote follows the rule)')
+    .argument('<pattern>', 'exact key')
+    .action(async (pattern: string, _o: unknown, cmd: Command) => {
+      await runOperation(
+        cmd,
+        promote,
+        { pattern, source: 'cli' },
+        (r, store) => [
+          `Promoted ${r.pattern} to a conviction in ${store.paths.convictions}: ${r.title}: ${r.rule}`,
+          ...(r.eligible ? [] : [`  (before the rule would have: ${r.blockers.join('; ')})`]),
+        ],
+        { names: { pattern: '<pattern>' } },
+      );
+    });
+
+  program
+    .command('unpromote')
+    .description('Withdraw a conviction: the instinct stays, and evolve will not promote it again on its own')
+    .argument('<pattern>', 'exact key')
+    .action(async (pattern: string, _o: unknown, cmd: Command) => {
+      await runOperation(
+        cmd,
+        unpromote,
+        { pattern, source: 'cli' },
+        (r) => `Un-promoted ${r.pattern}: "${r.title}" is no longer a conviction.`,
+        { names: { pattern: '<pattern>' } },
+      );
     });
 }

@@ -77,7 +77,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
             </button>
           ))}
         </nav>
-        {ready && section === 'project' && <Project version={version} />}
+        {ready && section === 'project' && <Project version={version} say={setMessage} />}
         {ready && section === 'overview' && overview && <Overview overview={overview} version={version} />}
         {ready && section === 'learned' && <Learned version={version} say={setMessage} />}
         {ready && section === 'chat' && <Chat version={version} />}

@@ -1,5 +1,7 @@
 /** The default view: one project, what it learned and what a session there starts with today. */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Facts } from './Facts.js';
+import { InstinctTable } from './InstinctTable.js';
 import { type ProjectActivity, type ProjectView, api } from './api.js';
 
 /** The injected block without its fence: the lines the agent reads. */
@@ -10,7 +12,7 @@ const inner = (text: string): string =>
     .join('\n')
     .trim();
 
-export function Project({ version }: { version: number }) {
+export function Project({ version, say }: { version: number; say: (message: string) => void }) {
   const [projects, setProjects] = useState<ProjectActivity[]>([]);
   const [chosen, setChosen] = useState('');
   const [view, setView] = useState<ProjectView | undefined>();
@@ -25,12 +27,13 @@ export function Project({ version }: { version: number }) {
       .catch((err: Error) => setError(err.message));
   }, [version]);
 
+  const load = useCallback(async () => {
+    if (chosen) setView(await api<ProjectView>(`/api/projects/${chosen}`));
+  }, [chosen]);
+
   useEffect(() => {
-    if (!chosen) return;
-    api<ProjectView>(`/api/projects/${chosen}`)
-      .then(setView)
-      .catch((err: Error) => setError(err.message));
-  }, [chosen, version]);
+    load().catch((err: Error) => setError(err.message));
+  }, [load, version]);
 
   if (error) return <p role="alert">{error}</p>;
   if (projects.length === 0) return <p>No sessions yet: run `homunculus sync`, or work with an agent whose hooks are installed.</p>;
@@ -56,6 +59,9 @@ export function Project({ version }: { version: number }) {
           <h3>What a session in {view.project.project_name} starts with today</h3>
           <pre id="injected">{inner(view.injected) || 'Nothing: silence until something is learned.'}</pre>
           <PromptPreview project={view.project.project} />
+          <h3 id="project-instincts-title">What it learned here</h3>
+          <InstinctTable id="project-instincts" instincts={view.instincts} say={say} reload={load} />
+          <Facts project={view.project.project} version={version} say={say} />
         </>
       )}
     </section>

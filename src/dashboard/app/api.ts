@@ -6,6 +6,8 @@ export interface Instinct {
   action: string;
   confidence: number;
   evidence: number;
+  /** Promoted to a conviction. */
+  conviction: boolean;
 }
 
 export interface Overview {

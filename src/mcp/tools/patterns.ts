@@ -181,7 +181,7 @@ const aliasTool = defineTool({
   annotations: { ...IDEMPOTENT_WRITE, destructiveHint: true },
   handler(ctx, args) {
     try {
-      const result = call(alias, ctx, args);
+      const result = call(alias, ctx, { ...args, source: 'mcp' });
       return { aliased: result.aliased, target: result.target };
     } catch (err) {
       if (err instanceof NotFoundError) return { error: `target pattern '${args.target}' not found` };

@@ -51,7 +51,9 @@ const toFact = (row: FactRow): Fact => ({
 });
 
 const CLOSE = `UPDATE graph_facts SET expired_at = @expiredAt, expired_reason = @reason, superseded_by = COALESCE(@supersededBy, superseded_by),
-  invalid_at = CASE WHEN @invalidAt IS NULL THEN invalid_at WHEN invalid_at IS NULL OR invalid_at > @invalidAt THEN @invalidAt ELSE invalid_at END
+  invalid_at = CASE WHEN @invalidAt IS NULL THEN invalid_at WHEN invalid_at IS NULL OR invalid_at > @invalidAt THEN @invalidAt ELSE invalid_at END,
+  metadata = CASE WHEN @closedBy IS NULL THEN metadata
+    ELSE json_set(CASE WHEN json_valid(metadata) THEN metadata ELSE '{}' END, '$.closed_by', @closedBy) END
   WHERE id = @id`;
 
 const REVISE = `UPDATE graph_facts SET description = @description, confidence = @confidence, history = @history,
@@ -125,6 +127,7 @@ export function createFactRepository(db: Db): FactRepository {
         reason: close.reason,
         invalidAt: close.invalidAt ?? null,
         supersededBy: close.supersededBy ?? null,
+        closedBy: close.closedBy ?? null,
       });
     },
     revise(id, next) {

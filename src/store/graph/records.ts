@@ -89,6 +89,8 @@ export interface FactClose {
   reason: ExpiredReason;
   invalidAt?: string;
   supersededBy?: number;
+  /** Who closed it by hand (cli, mcp, dashboard), kept in its metadata as closed_by. */
+  closedBy?: string;
 }
 
 export type AccessKind = 'create' | 'retrieval' | 'reinforce';

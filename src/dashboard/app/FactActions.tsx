@@ -1,0 +1,124 @@
+/**
+ * Correcting one fact of the knowledge graph: supersede it with what is true now (an inline
+ * form), or invalidate it (retracted, after a confirmation). Nothing is deleted: the graph keeps
+ * the closed fact in its history. Any section that shows facts can use it.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from './api.js';
+
+/** A fact as graph.facts returns it (the fields shown and corrected here). */
+export interface Fact {
+  id: number;
+  source: string;
+  relation: string;
+  target: string;
+  description: string;
+  valid_at: string;
+}
+
+interface Closed {
+  superseded: Fact;
+  replacement?: { fact: Fact };
+}
+
+interface Props {
+  fact: Fact;
+  say: (message: string) => void;
+  /** After a change: reload what is shown. */
+  changed: () => Promise<void> | void;
+}
+
+export function FactActions({ fact, say, changed }: Props) {
+  const [mode, setMode] = useState<'idle' | 'supersede' | 'invalidate'>('idle');
+  const [description, setDescription] = useState('');
+  const [target, setTarget] = useState('');
+
+  const run = async (path: string, body: object, message: (r: Closed) => string) => {
+    try {
+      const r = await api<Closed>(path, { id: fact.id, ...body });
+      setMode('idle');
+      say(message(r));
+      await changed();
+    } catch (err) {
+      say((err as Error).message);
+    }
+  };
+
+  const supersede = (e: FormEvent) => {
+    e.preventDefault();
+    void run('/api/facts/supersede', { description, ...(target.trim() ? { target: target.trim() } : {}) }, (r) =>
+      r.replacement
+        ? `Superseded fact #${r.superseded.id} by #${r.replacement.fact.id}: ${r.replacement.fact.description}`
+        : `Superseded fact #${r.superseded.id}.`,
+    );
+  };
+
+  if (mode === 'supersede')
+    return (
+      <form className="inline" aria-label={`Supersede fact ${fact.id}`} onSubmit={supersede}>
+        <label>
+          What is true now
+          <textarea
+            aria-label={`replacement of fact ${fact.id}`}
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </label>
+        <label>
+          New target (optional)
+          <input
+            aria-label={`replacement target of fact ${fact.id}`}
+            type="text"
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+          />
+        </label>
+        <div>
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    );
+
+  if (mode === 'invalidate')
+    return (
+      <div className="confirm" role="group" aria-label={`Invalidate fact ${fact.id}?`}>
+        <p>Retract “{fact.description}”? It stays in the history as retracted.</p>
+        <div>
+          <button
+            type="button"
+            onClick={() =>
+              void run('/api/facts/invalidate', {}, (r) => `Invalidated fact #${r.superseded.id}: ${r.superseded.description}`)
+            }
+          >
+            Yes, invalidate it
+          </button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    );
+
+  return (
+    <>
+      <button
+        type="button"
+        aria-label={`supersede: fact ${fact.id}`}
+        onClick={() => {
+          setDescription(fact.description);
+          setTarget('');
+          setMode('supersede');
+        }}
+      >
+        supersede
+      </button>
+      <button type="button" aria-label={`invalidate: fact ${fact.id}`} onClick={() => setMode('invalidate')}>
+        invalidate
+      </button>
+    </>
+  );
+}

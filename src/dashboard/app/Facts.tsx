@@ -1,0 +1,41 @@
+/** A project's current facts, each with its corrections (FactActions). */
+import { useCallback, useEffect, useState } from 'react';
+import { type Fact, FactActions } from './FactActions.js';
+import { Head } from './Head.js';
+import { api } from './api.js';
+
+export function Facts({ project, version, say }: { project: string; version: number; say: (message: string) => void }) {
+  const [facts, setFacts] = useState<Fact[] | undefined>();
+
+  const load = useCallback(async () => {
+    setFacts((await api<{ facts: Fact[] }>(`/api/projects/${project}/facts?limit=100`)).facts);
+  }, [project]);
+
+  useEffect(() => {
+    load().catch((err: Error) => say(err.message));
+  }, [version, load, say]);
+
+  return (
+    <section aria-labelledby="facts-title">
+      <h3 id="facts-title">Facts</h3>
+      {facts && facts.length === 0 ? (
+        <p>No current facts about this project.</p>
+      ) : (
+        <table id="facts">
+          <Head columns={['Fact', 'Since', 'Correct it']} />
+          <tbody>
+            {(facts ?? []).map((f) => (
+              <tr key={f.id} data-fact={f.id}>
+                <td>{f.description}</td>
+                <td>{f.valid_at.slice(0, 10)}</td>
+                <td className="change">
+                  <FactActions fact={f} say={say} changed={load} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * Changing one instinct by hand: edit its trigger and action (an inline form), merge it into
+ * another pattern, promote it to a conviction or withdraw one, forget it (after a confirmation).
+ * Each goes through the server's correction routes, logged as the dashboard's; what changed is
+ * said in #message.
+ */
+import { type FormEvent, useState } from 'react';
+import { type Instinct, api } from './api.js';
+
+interface EditResult {
+  pattern: string;
+  changed: ('trigger' | 'action')[];
+}
+interface ForgetResult {
+  pattern: string;
+  trigger: string;
+  evidence: number;
+  conviction: boolean;
+}
+interface MergeResult {
+  aliased: string;
+  target: string;
+  evidence_moved: number;
+}
+interface ConvictionResult {
+  pattern: string;
+  title: string;
+}
+
+type Mode = 'idle' | 'edit' | 'merge' | 'forget';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+interface Props {
+  instinct: Instinct;
+  /** The instincts it may be merged into. */
+  others: readonly Instinct[];
+  say: (message: string) => void;
+  /** After a change: reload what is shown. */
+  changed: () => Promise<void> | void;
+}
+
+export function InstinctActions({ instinct, others, say, changed }: Props) {
+  const [mode, setMode] = useState<Mode>('idle');
+  const [trigger, setTrigger] = useState(instinct.trigger);
+  const [action, setAction] = useState(instinct.action);
+  const [target, setTarget] = useState('');
+  const key = instinct.pattern;
+
+  const run = async <T,>(path: string, body: object, message: (r: T) => string) => {
+    try {
+      const r = await api<T>(path, { pattern: key, ...body });
+      setMode('idle');
+      say(message(r));
+      await changed();
+    } catch (err) {
+      say((err as Error).message);
+    }
+  };
+
+  const open = (next: Mode) => {
+    setTrigger(instinct.trigger);
+    setAction(instinct.action);
+    setTarget('');
+    setMode(next);
+  };
+
+  const saveEdit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = {
+      ...(trigger !== instinct.trigger ? { trigger } : {}),
+      ...(action !== instinct.action ? { action } : {}),
+    };
+    if (Object.keys(body).length === 0) {
+      setMode('idle');
+      say(`Nothing changed in ${key}.`);
+      return;
+    }
+    void run<EditResult>('/api/instincts/edit', body, (r) =>
+      r.changed.length ? `Edited the ${r.changed.join(' and ')} of ${r.pattern}.` : `Nothing changed in ${r.pattern}.`,
+    );
+  };
+
+  const merge = (e: FormEvent) => {
+    e.preventDefault();
+    if (!target) return say('Choose the pattern to merge it into.');
+    void run<MergeResult>(
+      '/api/instincts/alias',
+      { target },
+      (r) => `Merged ${r.aliased} into ${r.target} (${plural(r.evidence_moved, 'observation')} moved).`,
+    );
+  };
+
+  if (mode === 'edit')
+    return (
+      <form className="inline" aria-label={`Edit ${key}`} onSubmit={saveEdit}>
+        <label>
+          When
+          <textarea aria-label={`trigger of ${key}`} rows={2} value={trigger} onChange={(e) => setTrigger(e.target.value)} />
+        </label>
+        <label>
+          Do
+          <textarea aria-label={`action of ${key}`} rows={3} value={action} onChange={(e) => setAction(e.target.value)} />
+        </label>
+        <div>
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    );
+
+  if (mode === 'merge')
+    return (
+      <form className="inline" aria-label={`Merge ${key}`} onSubmit={merge}>
+        <label>
+          Merge into
+          <select aria-label={`merge target of ${key}`} value={target} onChange={(e) => setTarget(e.target.value)}>
+            <option value="">Choose a pattern…</option>
+            {others
+              .filter((o) => o.pattern !== key)
+              .map((o) => (
+                <option key={o.pattern} value={o.pattern}>
+                  {o.trigger} ({o.pattern})
+                </option>
+              ))}
+          </select>
+        </label>
+        <div>
+          <button type="submit">Merge</button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    );
+
+  if (mode === 'forget')
+    return (
+      <div className="confirm" role="group" aria-label={`Forget ${key}?`}>
+        <p>
+          Forget “{instinct.trigger}”{instinct.conviction ? ' and its conviction' : ''}? Its history is kept; only what happens from now on
+          can teach it again.
+        </p>
+        <div>
+          <button
+            type="button"
+            onClick={() =>
+              void run<ForgetResult>(
+                '/api/instincts/forget',
+                {},
+                (r) => `Forgot “${r.trigger}” (${plural(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}).`,
+              )
+            }
+          >
+            Yes, forget it
+          </button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    );
+
+  return (
+    <>
+      <button type="button" aria-label={`edit: ${key}`} onClick={() => open('edit')}>
+        edit
+      </button>
+      <button type="button" aria-label={`merge: ${key}`} onClick={() => open('merge')}>
+        merge
+      </button>
+      {instinct.conviction ? (
+        <button
+          type="button"
+          aria-label={`un-promote: ${key}`}
+          onClick={() =>
+            void run<ConvictionResult>('/api/instincts/unpromote', {}, (r) => `Un-promoted “${r.title}”: no longer a conviction.`)
+          }
+        >
+          un-promote
+        </button>
+      ) : (
+        <button
+          type="button"
+          aria-label={`promote: ${key}`}
+          onClick={() => void run<ConvictionResult>('/api/instincts/promote', {}, (r) => `Promoted “${r.title}” to a conviction.`)}
+        >
+          promote
+        </button>
+      )}
+      <button type="button" aria-label={`forget: ${key}`} onClick={() => open('forget')}>
+        forget
+      </button>
+    </>
+  );
+}

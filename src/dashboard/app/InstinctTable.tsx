@@ -1,0 +1,55 @@
+/** A table of instincts, each with a strong / weak / wrong correction and the changes by hand (InstinctActions). */
+import { Head } from './Head.js';
+import { InstinctActions } from './InstinctActions.js';
+import { type FeedbackResult, type Instinct, type Verdict, api } from './api.js';
+
+const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
+
+interface Props {
+  id: string;
+  instincts: readonly Instinct[];
+  say: (message: string) => void;
+  /** Reloads the instincts after a change. */
+  reload: () => Promise<void> | void;
+}
+
+export function InstinctTable({ id, instincts, say, reload }: Props) {
+  const correct = async (instinct: Instinct, verdict: Verdict) => {
+    try {
+      const r = await api<FeedbackResult>('/api/instincts/feedback', { pattern: instinct.pattern, verdict });
+      say(`Marked ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`);
+      await reload();
+    } catch (err) {
+      say((err as Error).message);
+    }
+  };
+
+  return (
+    <table id={id}>
+      <Head columns={['When', 'Do', 'Confidence', 'Seen', 'Correct it', 'Change it']} />
+      <tbody>
+        {instincts.map((i) => (
+          <tr key={i.pattern} data-pattern={i.pattern} data-conviction={i.conviction ? 'yes' : undefined}>
+            <td>{i.trigger}</td>
+            <td>
+              {i.action}
+              {i.conviction && <span className="badge"> conviction</span>}
+            </td>
+            <td className="num">{i.confidence.toFixed(2)}</td>
+            <td className="num">{i.evidence}</td>
+            <td>
+              {VERDICTS.map((v) => (
+                <button key={v} type="button" aria-label={`${v}: ${i.pattern}`} onClick={() => void correct(i, v)}>
+                  {v}
+                </button>
+              ))}
+            </td>
+            <td className="change">
+              <InstinctActions instinct={i} others={instincts} say={say} changed={reload} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

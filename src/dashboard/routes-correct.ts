@@ -1,0 +1,53 @@
+/**
+ * Correcting memory from the dashboard (issue 16): edit, merge, forget, promote and un-promote
+ * an instinct; supersede or retract a fact; forget a memory. Every change is a POST (the guard
+ * demands the page's Origin for it) that runs the same operation as the CLI, with the source
+ * set here, never by the page: the event log says 'dashboard'. A project's facts are read with
+ * a GET, for the facts list of the Project view.
+ */
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import { invoke } from '../app/operation.js';
+import type { AppContext, Operation } from '../app/operation.js';
+import { alias, edit, forget } from '../app/instincts.js';
+import { invalidate, listFacts, supersede } from '../app/graph.js';
+import { promote, unpromote } from '../app/lifecycle.js';
+import { deleteMemories } from '../app/memory.js';
+import { HomunculusError } from '../core/errors.js';
+import { answer, jsonObject, limitParam } from './respond.js';
+
+/** Errors that say the record cannot change that way now (a fact already closed, an episodic one). */
+const CONFLICTS = new Set(['fact_closed', 'immutable']);
+
+/** The operation's answer; a change the record refuses as it stands is a 409 with its message. */
+async function change(c: Context, run: () => unknown) {
+  try {
+    return c.json(await run());
+  } catch (err) {
+    if (err instanceof HomunculusError && CONFLICTS.has(err.code)) return c.json({ error: err.message }, 409);
+    return answer(c, () => {
+      throw err;
+    });
+  }
+}
+
+/** A POST whose JSON body is the operation's input, with the change's origin named by the server. */
+function post(app: Hono, ctx: AppContext, path: string, op: Operation<z.ZodType, unknown>, origin: Record<string, string>): void {
+  app.post(path, (c) => change(c, async () => invoke(op, ctx, { ...(await jsonObject(c)), ...origin } as never)));
+}
+
+export function correctRoutes(app: Hono, ctx: AppContext): void {
+  const dashboard = { source: 'dashboard' };
+  post(app, ctx, '/api/instincts/edit', edit, dashboard);
+  post(app, ctx, '/api/instincts/alias', alias, dashboard);
+  post(app, ctx, '/api/instincts/forget', forget, dashboard);
+  post(app, ctx, '/api/instincts/promote', promote, dashboard);
+  post(app, ctx, '/api/instincts/unpromote', unpromote, dashboard);
+  // In the graph `source` names a fact's source entity: who changed it is `by`.
+  post(app, ctx, '/api/facts/supersede', supersede, { by: 'dashboard' });
+  post(app, ctx, '/api/facts/invalidate', invalidate, { by: 'dashboard' });
+  post(app, ctx, '/api/memories/forget', deleteMemories, {});
+  app.get('/api/projects/:project/facts', (c) =>
+    answer(c, () => invoke(listFacts, ctx, { project: c.req.param('project'), limit: limitParam(c, 'limit', 100, 1000) })),
+  );
+}

@@ -24,6 +24,7 @@ import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
 import { LoginGate, SESSION_COOKIE } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
+import { neuralRoutes } from './routes-neural.js';
 import { answer, jsonBody, jsonObject, limitParam, refuse } from './respond.js';
 
 /** The largest request body read; the dashboard sends small JSON objects. */
@@ -108,6 +109,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   app.post('/api/instincts/feedback', (c) =>
     answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),
   );
+  neuralRoutes(app, ctx);
   app.notFound((c) => refuse(c, 404, 'No such page.'));
   return app;
 }

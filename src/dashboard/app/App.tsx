@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { type Overview as OverviewData, api } from './api.js';
 import { Learned } from './Learned.js';
+import { Neural } from './Neural.js';
 import { Overview } from './Overview.js';
 import { Project } from './Project.js';
 
@@ -9,6 +10,7 @@ const SECTIONS = [
   ['project', 'Project'],
   ['overview', 'Overview'],
   ['learned', 'Everything learned'],
+  ['neural', 'Neural'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -68,6 +70,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         {ready && section === 'project' && <Project version={version} />}
         {ready && section === 'overview' && overview && <Overview overview={overview} version={version} />}
         {ready && section === 'learned' && <Learned version={version} say={setMessage} />}
+        {ready && section === 'neural' && <Neural version={version} />}
       </main>
     </>
   );

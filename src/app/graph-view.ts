@@ -28,7 +28,7 @@ export const graphView = defineOperation({
     const shown = buildGraphView({
       edges: view.edges(filter),
       entities,
-      accessTimes: view.accessTimes(filter, at),
+      accessTimes: view.accessTimes(at),
       communities: store.graph.communities.list(),
       at: new Date(at),
       limit: i.limit,

@@ -1,16 +1,14 @@
 /**
  * The force graph on a canvas: drawn at once in a spiral (most activated at the centre),
- * then settling a few milliseconds per frame so the page stays responsive. Drag to pan,
+ * then redrawn as a worker's layout settles, so the page's thread stays free for clicks. Drag to pan,
  * wheel or +/- to zoom, arrows to pan, 0 to recenter; click a node or an edge.
  * The canvas says in data attributes what it drew and where the first node is, for tests.
  */
 import { type KeyboardEvent, type PointerEvent, type WheelEvent, useEffect, useMemo, useRef } from 'react';
 import type { NeuralLink, NeuralNode } from './api-neural.js';
 import { type Marks, type Scene, type View, draw, fit, hitLink, hitNode, linkPoint, toScreen } from './neural-draw.js';
-import { type Layout, createLayout } from './neural-layout.js';
+import { createLayout } from './neural-layout.js';
 
-/** Layout time per frame: the rest of the frame is the page's. */
-const FRAME_BUDGET_MS = 8;
 const HEIGHT = 520;
 
 interface Props {
@@ -24,16 +22,13 @@ interface Props {
   recenter: number;
 }
 
-interface LiveScene extends Scene {
-  layout: Layout;
-}
-
-function sceneOf(nodes: readonly NeuralNode[], links: readonly NeuralLink[]): LiveScene {
+/** The nodes in their starting spiral; the worker moves them. */
+function sceneOf(nodes: readonly NeuralNode[], links: readonly NeuralLink[]): Scene {
   const index = new Map(nodes.map((n, i) => [n.id, i]));
   const kept = links.filter((l) => index.has(l.source) && index.has(l.target));
   const ends = kept.map((l) => [index.get(l.source) as number, index.get(l.target) as number] as const);
-  const layout = createLayout(nodes.length, ends);
-  return { nodes, links: kept, ends, x: layout.x, y: layout.y, layout };
+  const start = createLayout(nodes.length, []);
+  return { nodes, links: kept, ends, x: start.x, y: start.y };
 }
 
 export function NeuralGraph({ nodes, links, selectedNode, selectedLink, onNode, onLink, recenter }: Props) {
@@ -76,19 +71,19 @@ export function NeuralGraph({ nodes, links, selectedNode, selectedLink, onNode, 
     refit();
     el.dataset.state = 'layout';
     paint();
-    let frame = requestAnimationFrame(function step() {
-      const start = performance.now();
-      let running = true;
-      while (running && performance.now() - start < FRAME_BUDGET_MS) running = scene.layout.tick();
+    const worker = new Worker(new URL('./neural-worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (e: MessageEvent<{ x: Float64Array; y: Float64Array; done: boolean }>) => {
+      scene.x.set(e.data.x);
+      scene.y.set(e.data.y);
       if (follow.current) refit();
       paint();
-      if (running) frame = requestAnimationFrame(step);
-      else el.dataset.state = 'settled';
-    });
+      if (e.data.done) el.dataset.state = 'settled';
+    };
+    worker.postMessage({ count: scene.nodes.length, ends: Int32Array.from(scene.ends.flat()) });
     const resized = () => (size(), paint());
     window.addEventListener('resize', resized);
     return () => {
-      cancelAnimationFrame(frame);
+      worker.terminate();
       window.removeEventListener('resize', resized);
     };
   }, [scene]);

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addFact } from '../graph/add-fact.js';
 import { detectCommunities } from '../graph/communities.js';
 import { supersedeFact } from '../graph/revise.js';
-import { logSumExp } from '../graph/view.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { graphView } from './graph-view.js';
 import { InputError, invoke } from './operation.js';
@@ -82,18 +81,21 @@ describe('graph.view', () => {
     expect(tiers.episodic + tiers.semantic + tiers.procedural).toBe(2);
   });
 
+  it("ranks an entity by ACT-R over all its facts' accesses: ln of the summed t^-0.5", () => {
+    fact('shop', 'zod', 'shop validates with zod');
+    store.setNow('2026-01-10T00:00:00.000Z');
+    fact('shop', 'vitest', 'shop tests with vitest');
+    const activationOf = (name: string) => view().nodes.find((n) => n.name === name)?.activation;
+    // Accessed 9 days ago (9^-0.5 = 1/3) and today (counted as 1 day).
+    expect(activationOf('zod')).toBeCloseTo(Math.log(1 / 3), 3);
+    expect(activationOf('vitest')).toBeCloseTo(0, 3);
+    expect(activationOf('shop')).toBeCloseTo(Math.log(1 + 1 / 3), 3);
+  });
+
   it('refuses a date that is not one, a bad cap and a bad community, with the field named', () => {
     expect(() => view({ at: 'last tuesday' })).toThrow(InputError);
     expect(() => view({ at: '2026-02-31' })).toThrow(/at must be an ISO-8601 date/);
     expect(() => view({ limit: 0 })).toThrow(/limit must be a whole number from 1/);
     expect(() => view({ expand: ['x'] })).toThrow(/expand/);
-  });
-});
-
-describe('logSumExp', () => {
-  it('adds activations as ACT-R adds accesses, and ignores facts never accessed', () => {
-    expect(logSumExp([Math.log(2), Math.log(3)])).toBeCloseTo(Math.log(5));
-    expect(logSumExp([-Infinity, 0])).toBeCloseTo(0);
-    expect(logSumExp([])).toBe(-Infinity);
   });
 });

@@ -1,6 +1,6 @@
 /** The knowledge graph as the dashboard draws it: what the graph held at a date, capped to the most activated nodes. */
 import { z } from 'zod';
-import { buildGraphView } from '../graph/view.js';
+import { RECENT_MS, buildGraphView, tiersOf } from '../graph/view.js';
 import { instant } from './graph.js';
 import { defineOperation } from './operation.js';
 import { text, wholeNumber } from './schemas.js';
@@ -25,16 +25,22 @@ export const graphView = defineOperation({
     const filter = { time: { knownAt: at } } as const;
     const view = store.graph.view;
     const entities = new Map(view.entityBriefs().map((e) => [e.id, e]));
-    const shown = buildGraphView({
-      edges: view.edges(filter),
+    const communities = store.graph.communities.list();
+    const { link_ids, ...shown } = buildGraphView({
+      edges: view.ends(filter),
       entities,
       accessTimes: view.accessTimes(at),
-      communities: store.graph.communities.list(),
+      communities,
       at: new Date(at),
       limit: i.limit,
       q: i.q,
       expand: i.expand,
     });
-    return { at, range: view.recordedRange(), ...shown };
+    const links = view
+      .edges(link_ids)
+      .map((e) => ({ id: e.id, source: e.source_id, target: e.target_id, relation: e.relation, confidence: e.confidence }));
+    const since = new Date(Date.parse(at) - RECENT_MS).toISOString();
+    const tiers = tiersOf(view.memoryTypes(filter, since), shown.total_nodes, communities.length);
+    return { at, range: view.recordedRange(), ...shown, links, tiers };
   },
 });

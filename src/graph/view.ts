@@ -5,13 +5,14 @@
  *
  * An entity is as active as all its facts together: its activation is ln(Σ e^A_f) over its
  * facts' activations A_f = ln(Σ t^-0.5), i.e. ACT-R over the union of their accesses (with
- * each fact's emotional weight applied first).
+ * each fact's emotional weight applied first). A_f stays small (at most 100 accesses are
+ * kept per fact), so the sum of e^A_f cannot overflow.
  *
  * Past ~2,000 nodes a force layout stops being readable and fast, so only the most
  * activated are shown; each community says how many of its members that hides, and asking
  * for a community adds all of its members.
  */
-import type { CommunityRecord, Edge, EntityBrief } from '../store/graph/index.js';
+import type { CommunityRecord, EntityBrief, FactEnds, MemoryTypeCount } from '../store/graph/index.js';
 import type { EntityType, Relation } from './ontology.js';
 import { activation } from './activation.js';
 
@@ -59,16 +60,16 @@ export interface Tiers {
 
 export interface GraphView {
   nodes: ViewNode[];
-  links: ViewLink[];
+  /** The facts between the nodes shown, to be drawn as links. */
+  link_ids: number[];
   /** Nodes and facts held at the instant (shown or not). */
   total_nodes: number;
   total_links: number;
   hidden_communities: HiddenCommunity[];
-  tiers: Tiers;
 }
 
 export interface ViewInput {
-  edges: readonly Edge[];
+  edges: readonly FactEnds[];
   entities: ReadonlyMap<number, EntityBrief>;
   accessTimes: ReadonlyMap<number, readonly string[]>;
   communities: readonly CommunityRecord[];
@@ -78,37 +79,37 @@ export interface ViewInput {
   expand?: readonly number[];
 }
 
-/** ln(Σ e^x) without overflow; -Infinity for nothing. */
-export function logSumExp(values: readonly number[]): number {
-  let max = Number.NEGATIVE_INFINITY;
-  for (const v of values) if (v > max) max = v;
-  if (!Number.isFinite(max)) return max;
-  let sum = 0;
-  for (const v of values) if (Number.isFinite(v)) sum += Math.exp(v - max);
-  return max + Math.log(sum);
+interface EntityStats {
+  degree: number;
+  /** Σ e^A over its facts' activations A. */
+  strength: number;
 }
 
-/** Each entity's degree and activation over the edges. */
-function entityStats(input: ViewInput): Map<number, { degree: number; parts: number[] }> {
-  const stats = new Map<number, { degree: number; parts: number[] }>();
-  for (const e of input.edges) {
-    const a = activation(input.accessTimes.get(e.id) ?? [], input.at, e.emotional_weight);
-    for (const id of e.source_id === e.target_id ? [e.source_id] : [e.source_id, e.target_id]) {
-      const s = stats.get(id) ?? { degree: 0, parts: [] };
+/** Each entity's degree and summed activation over the edges. */
+function entityStats(input: ViewInput): Map<number, EntityStats> {
+  const stats = new Map<number, EntityStats>();
+  const add = (id: number, strength: number) => {
+    const s = stats.get(id);
+    if (s) {
       s.degree += 1;
-      s.parts.push(a);
-      stats.set(id, s);
-    }
+      s.strength += strength;
+    } else stats.set(id, { degree: 1, strength });
+  };
+  for (const [id, source, target, weight] of input.edges) {
+    // e^-Infinity is 0: a fact never accessed adds a degree, no activation.
+    const strength = Math.exp(activation(input.accessTimes.get(id) ?? [], input.at, weight));
+    add(source, strength);
+    if (target !== source) add(target, strength);
   }
   return stats;
 }
 
-function tiersOf(input: ViewInput, entities: number): Tiers {
-  const since = new Date(input.at.getTime() - RECENT_MS).toISOString();
-  const tiers: Tiers = { recent: 0, episodic: 0, semantic: 0, procedural: 0, entities, communities: input.communities.length };
-  for (const e of input.edges) {
-    tiers[e.memory_type] += 1;
-    if (e.created_at > since) tiers.recent += 1;
+/** The tier map's counts from the facts' memory types. Pure. */
+export function tiersOf(counts: readonly MemoryTypeCount[], entities: number, communities: number): Tiers {
+  const tiers: Tiers = { recent: 0, episodic: 0, semantic: 0, procedural: 0, entities, communities };
+  for (const c of counts) {
+    tiers[c.memory_type] += c.n;
+    tiers.recent += c.recent;
   }
   return tiers;
 }
@@ -120,9 +121,9 @@ function candidatesOf(input: ViewInput, nodes: Map<number, ViewNode>): ViewNode[
   for (const n of nodes.values()) n.match = n.name.toLowerCase().includes(q);
   const keep = new Set([...nodes.values()].filter((n) => n.match).map((n) => n.id));
   const matched = new Set(keep);
-  for (const e of input.edges) {
-    if (matched.has(e.source_id)) keep.add(e.target_id);
-    if (matched.has(e.target_id)) keep.add(e.source_id);
+  for (const [, source, target] of input.edges) {
+    if (matched.has(source)) keep.add(target);
+    if (matched.has(target)) keep.add(source);
   }
   return [...keep].map((id) => nodes.get(id) as ViewNode);
 }
@@ -148,9 +149,9 @@ export function buildGraphView(input: ViewInput): GraphView {
   for (const [id, s] of entityStats(input)) {
     const e = input.entities.get(id);
     if (!e) continue;
-    const a = logSumExp(s.parts);
+    const activation = s.strength > 0 ? Math.round(Math.log(s.strength) * 1000) / 1000 : null;
     nodes.set(id, {
-      ...{ id, name: e.name, type: e.type, degree: s.degree, activation: Number.isFinite(a) ? Math.round(a * 1000) / 1000 : null },
+      ...{ id, name: e.name, type: e.type, degree: s.degree, activation },
       ...{ recent: e.created_at > since, community: communityOf.get(id) ?? null, match: false },
     });
   }
@@ -158,15 +159,11 @@ export function buildGraphView(input: ViewInput): GraphView {
   const expand = new Set(input.expand ?? []);
   const shown = new Set(candidates.slice(0, input.limit).map((n) => n.id));
   for (const n of candidates) if (n.community !== null && expand.has(n.community)) shown.add(n.id);
-  const links = input.edges
-    .filter((e) => shown.has(e.source_id) && shown.has(e.target_id))
-    .map((e) => ({ id: e.id, source: e.source_id, target: e.target_id, relation: e.relation, confidence: e.confidence }));
   return {
     nodes: candidates.filter((n) => shown.has(n.id)),
-    links,
+    link_ids: input.edges.filter(([, source, target]) => shown.has(source) && shown.has(target)).map(([id]) => id),
     total_nodes: nodes.size,
     total_links: input.edges.length,
     hidden_communities: hiddenCommunities(input.communities, candidates, shown),
-    tiers: tiersOf(input, nodes.size),
   };
 }

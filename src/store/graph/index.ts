@@ -18,7 +18,7 @@ export type { EntityRepository, ProjectNeighbour } from './entities.js';
 export type { GraphEpisodeRepository } from './episodes.js';
 export type { FactRepository, FactTotals } from './facts.js';
 export type { FactFilter, FactOrder, FactTime } from './filter.js';
-export type { Edge, EntityBrief, GraphViewRepository } from './view.js';
+export type { Edge, EntityBrief, FactEnds, GraphViewRepository, MemoryTypeCount } from './view.js';
 export type * from './records.js';
 
 export interface GraphRepository {

@@ -7,16 +7,23 @@ import type { EntityType, MemoryType, Relation } from '../../core/graph-vocabula
 import { type Db, cachedStatement } from '../db.js';
 import { type FactFilter, factWhere } from './filter.js';
 
+/** A fact's id, its two entities and its emotional weight: all the view needs of every fact. */
+export type FactEnds = readonly [id: number, source: number, target: number, weight: number];
+
 /** A fact as a drawn edge. */
 export interface Edge {
   id: number;
   source_id: number;
   target_id: number;
   relation: Relation;
-  memory_type: MemoryType;
   confidence: number;
-  emotional_weight: number;
-  created_at: string;
+}
+
+/** How many kept facts are of a memory type, and how many of those were recorded after an instant. */
+export interface MemoryTypeCount {
+  memory_type: MemoryType;
+  n: number;
+  recent: number;
 }
 
 /** An entity as a drawn node, before its place in the graph is computed. */
@@ -28,8 +35,12 @@ export interface EntityBrief {
 }
 
 export interface GraphViewRepository {
-  /** The facts the filter keeps, in the order they were recorded. */
-  edges(filter: FactFilter): Edge[];
+  /** The facts the filter keeps, as numbers only (tens of thousands are read per view). */
+  ends(filter: FactFilter): FactEnds[];
+  /** These facts as edges, in id order. */
+  edges(ids: readonly number[]): Edge[];
+  /** The kept facts counted by memory type, with those recorded after `since`. */
+  memoryTypes(filter: FactFilter, since: string): MemoryTypeCount[];
   /** Every entity's name and type. */
   entityBriefs(): EntityBrief[];
   /** The instants each fact was accessed at or before `until` (facts never accessed are absent). */
@@ -38,15 +49,27 @@ export interface GraphViewRepository {
   recordedRange(): { oldest: string; newest: string } | null;
 }
 
-const EDGE_COLUMNS = 'f.id, f.source_id, f.target_id, f.relation, f.memory_type, f.confidence, f.emotional_weight, f.created_at';
+// The view's covering index (migration graph-view-schema) holds every column these read.
+const FROM = 'graph_facts f INDEXED BY graph_facts_view';
 
 export function createGraphViewRepository(db: Db): GraphViewRepository {
   return {
-    edges(filter) {
+    ends(filter) {
       const where = factWhere(filter);
-      return cachedStatement(db, `SELECT ${EDGE_COLUMNS} FROM graph_facts f WHERE ${where.sql} ORDER BY f.created_at`).all(
-        where.params,
-      ) as Edge[];
+      const sql = `SELECT f.id, f.source_id, f.target_id, f.emotional_weight FROM ${FROM} WHERE ${where.sql}`;
+      return cachedStatement(db, sql, { raw: true }).all(where.params) as FactEnds[];
+    },
+    edges: (ids) =>
+      ids.length === 0
+        ? []
+        : (cachedStatement(
+            db,
+            'SELECT id, source_id, target_id, relation, confidence FROM graph_facts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id',
+          ).all(JSON.stringify(ids)) as Edge[]),
+    memoryTypes(filter, since) {
+      const where = factWhere(filter);
+      const sql = `SELECT f.memory_type, COUNT(*) AS n, SUM(f.created_at > @since) AS recent FROM ${FROM} WHERE ${where.sql} GROUP BY f.memory_type`;
+      return cachedStatement(db, sql).all({ ...where.params, since }) as MemoryTypeCount[];
     },
     entityBriefs: () => cachedStatement(db, 'SELECT id, type, name, created_at FROM graph_entities').all() as EntityBrief[],
     accessTimes(until) {

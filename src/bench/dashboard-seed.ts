@@ -8,6 +8,7 @@ import { CATEGORIES, DOMAINS } from '../core/domain.js';
 import { ENTITY_TYPES, RELATION_CATEGORIES, type Relation, type RelationCategory } from '../core/graph-vocabulary.js';
 import { detectCommunities } from '../graph/communities.js';
 import type { Store } from '../store/store.js';
+import { rng } from './synthetic.js';
 
 export interface SeedSize {
   instincts: number;
@@ -20,16 +21,6 @@ export const FULL_SIZE: SeedSize = { instincts: 10_000, facts: 50_000, observati
 const DAY_MS = 86_400_000;
 const PROJECTS = ['webapp', 'api', 'cli', 'infra', 'docs'];
 const fingerprint = (p: number) => `be7c${String(p).padStart(12, '0')}`;
-
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -85,7 +76,7 @@ const RELATIONS = Object.entries(RELATION_CATEGORIES).flatMap(([category, list])
 );
 
 function seedGraph(store: Store, facts: number, now: number): void {
-  const random = prng(16);
+  const random = rng(16);
   const entities = Math.max(20, Math.round(facts / 4));
   const created: number[] = [];
   store.transaction(() => {

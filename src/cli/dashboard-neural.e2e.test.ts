@@ -71,6 +71,23 @@ describe('the Neural section', () => {
         await page.locator('#neural-slider').press('End');
         await page.locator('#neural-search').fill('postg');
         await expect.poll(() => counts.textContent()).toMatch(/^Showing 2 of 4 entities and 1 of 3 facts/);
+
+        // A fact stored by another process: offered as a reload, not redrawn under the user's eyes.
+        await page.locator('#neural-search').fill('');
+        await expect.poll(() => counts.textContent()).toMatch(/^Showing 4 of 4 entities and 3 of 3 facts/);
+        const writer = openStore({ home: home.path });
+        try {
+          addFact(writer, {
+            source: { name: 'shop', type: 'project' },
+            target: { name: 'redis', type: 'tool' },
+            relation: 'uses',
+            description: 'shop caches sessions in redis',
+          });
+        } finally {
+          writer.close();
+        }
+        await page.locator('#neural-reload').click({ timeout: 5_000 });
+        await expect.poll(() => counts.textContent()).toMatch(/^Showing 5 of 5 entities and 4 of 4 facts/);
       } finally {
         await browser.close();
         await stop();

@@ -4,15 +4,13 @@
  * offers is also reachable from the keyboard: the list of drawn entities opens the same panel.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { type GraphViewData, type NeuralNode, loadView } from './api-neural.js';
+import { type GraphViewData, type ViewQuery, loadView } from './api-neural.js';
 import { NeuralDetail, type Selection } from './NeuralDetail.js';
 import { NeuralGraph } from './NeuralGraph.js';
 import { NeuralTiers } from './NeuralTiers.js';
-import { TYPE_COLOURS } from './neural-draw.js';
+import { Communities, EntityList, Legend } from './NeuralParts.js';
 
 const DAY_MS = 86_400_000;
-/** The list beside the canvas; the search narrows it to the rest. */
-const LISTED = 200;
 const TYPING_MS = 300;
 
 /** The slider's days: from the first fact's day to today. */
@@ -34,39 +32,11 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-function Legend({ nodes }: { nodes: readonly NeuralNode[] }) {
-  const counts = new Map<string, number>();
-  for (const n of nodes) counts.set(n.type, (counts.get(n.type) ?? 0) + 1);
-  return (
-    <ul id="neural-legend" aria-label="Legend">
-      {Object.entries(TYPE_COLOURS).map(([type, colour]) => (
-        <li key={type}>
-          <span className="neural-swatch" style={{ background: colour }} aria-hidden="true" /> {type.replace('_', ' ')} (
-          {counts.get(type) ?? 0})
-        </li>
-      ))}
-      <li>
-        <span className="neural-swatch neural-ring" aria-hidden="true" /> ring: new in the 48 hours before the date
-      </li>
-      <li>size: how many facts touch it</li>
-    </ul>
-  );
-}
-
-export function Neural({ version }: { version: number }) {
+/** The view for the query, loaded again when it or `reload` changes; the oldest fact's day is handed up for the slider. */
+function useGraphView(query: ViewQuery, reload: number, setOldest: (oldest: string) => void) {
   const [data, setData] = useState<GraphViewData | undefined>();
-  const [oldest, setOldest] = useState<string | undefined>();
-  const [search, setSearch] = useState('');
-  const [offset, setOffset] = useState<number | undefined>();
-  const [expand, setExpand] = useState<number[]>([]);
-  const [selection, setSelection] = useState<Selection | undefined>();
-  const [recenter, setRecenter] = useState(0);
   const [error, setError] = useState('');
-  const q = useDebounced(search.trim(), TYPING_MS);
-  const day = useDebounced(offset, TYPING_MS);
-  const range = useMemo(() => dayRange(oldest, Date.now()), [oldest]);
-  const at = day === undefined || day >= range.days ? undefined : endOfDay(range.start, day);
-
+  const { at, q, expand } = query;
   useEffect(() => {
     let current = true;
     loadView({ at, q, expand })
@@ -80,7 +50,26 @@ export function Neural({ version }: { version: number }) {
     return () => {
       current = false;
     };
-  }, [at, q, expand, version]);
+  }, [at, q, expand, reload, setOldest]);
+  return { data, error };
+}
+
+export function Neural({ version }: { version: number }) {
+  const [oldest, setOldest] = useState<string | undefined>();
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState<number | undefined>();
+  const [expand, setExpand] = useState<number[]>([]);
+  const [selection, setSelection] = useState<Selection | undefined>();
+  const [recenter, setRecenter] = useState(0);
+  // A change elsewhere in the store does not redraw the graph under the user's eyes (a
+  // session writes every few seconds): it offers a reload, which takes the latest version.
+  const [loadedVersion, setLoadedVersion] = useState(version);
+  const q = useDebounced(search.trim(), TYPING_MS);
+  const day = useDebounced(offset, TYPING_MS);
+  const range = useMemo(() => dayRange(oldest, Date.now()), [oldest]);
+  const at = day === undefined || day >= range.days ? undefined : endOfDay(range.start, day);
+
+  const { data, error } = useGraphView({ at, q, expand }, loadedVersion, setOldest);
 
   const openNode = (n: { id: number; name: string }) => setSelection({ kind: 'entity', id: n.id, name: n.name });
   const shownDay = (at ?? data?.at ?? '').slice(0, 10);
@@ -110,6 +99,11 @@ export function Neural({ version }: { version: number }) {
         <button type="button" onClick={() => setRecenter((r) => r + 1)}>
           Recenter
         </button>
+        {version !== loadedVersion && (
+          <button type="button" id="neural-reload" onClick={() => setLoadedVersion(version)}>
+            The store changed: reload the graph
+          </button>
+        )}
       </div>
       {data && (
         <p id="neural-counts" aria-live="polite">
@@ -138,52 +132,10 @@ export function Neural({ version }: { version: number }) {
                 <NeuralDetail selection={selection} onSelect={setSelection} />
               </div>
             )}
-            <h3>Entities drawn</h3>
-            {data.nodes.length > LISTED && (
-              <p className="neural-muted">
-                The {LISTED} most activated of {data.nodes.length}; search for the others.
-              </p>
-            )}
-            <ul id="neural-list">
-              {data.nodes.slice(0, LISTED).map((n) => (
-                <li key={n.id}>
-                  <button
-                    type="button"
-                    data-entity={n.id}
-                    aria-pressed={selection?.kind === 'entity' && selection.id === n.id}
-                    onClick={() => openNode(n)}
-                  >
-                    {n.name}
-                  </button>{' '}
-                  <span className="neural-muted">
-                    {n.type.replace('_', ' ')}, {n.degree} {n.degree === 1 ? 'fact' : 'facts'}
-                    {n.recent ? ', new' : ''}
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <EntityList nodes={data.nodes} selected={selection?.kind === 'entity' ? selection.id : undefined} onOpen={openNode} />
           </aside>
         </div>
       )}
     </section>
-  );
-}
-
-function Communities({ data, expand, setExpand }: { data: GraphViewData; expand: number[]; setExpand(e: number[]): void }) {
-  if (data.hidden_communities.length === 0 && expand.length === 0) return null;
-  return (
-    <div id="neural-communities">
-      <span>Hidden by the {data.nodes.length}-entity cap: </span>
-      {data.hidden_communities.slice(0, 8).map((c) => (
-        <button key={c.id} type="button" onClick={() => setExpand([...expand, c.id])}>
-          Expand community {c.name} (+{c.hidden})
-        </button>
-      ))}
-      {expand.length > 0 && (
-        <button type="button" onClick={() => setExpand([])}>
-          Collapse expanded communities
-        </button>
-      )}
-    </div>
   );
 }

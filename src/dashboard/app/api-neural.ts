@@ -20,14 +20,8 @@ export interface NeuralLink {
   confidence: number;
 }
 
-export interface Tiers {
-  recent: number;
-  episodic: number;
-  semantic: number;
-  procedural: number;
-  entities: number;
-  communities: number;
-}
+/** Facts per memory zone (recent: the last 48 hours), entities and communities. */
+export type Tiers = Record<'recent' | 'episodic' | 'semantic' | 'procedural' | 'entities' | 'communities', number>;
 
 export interface GraphViewData {
   at: string;

@@ -123,23 +123,28 @@ function drawLabels(c: CanvasRenderingContext2D, scene: Scene, marks: Marks, vie
   c.font = '12px system-ui, sans-serif';
   c.textBaseline = 'middle';
   c.lineJoin = 'round';
-  const label = (i: number) => {
+  // A label that would cover another is left out: a few readable names beat a blur.
+  const taken: [number, number, number, number][] = [];
+  const label = (i: number, force = false) => {
     const n = scene.nodes[i];
     if (!n) return;
     const [sx, sy] = toScreen(view, scene.x[i] as number, scene.y[i] as number);
     const tx = sx + radius(n.degree) * view.k + 4;
+    const box: [number, number, number, number] = [tx, sy - 8, tx + c.measureText(n.name).width, sy + 8];
+    if (!force && taken.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) return;
+    taken.push(box);
     c.lineWidth = 3;
     c.strokeStyle = 'rgba(250, 250, 250, 0.9)';
     c.strokeText(n.name, tx, sy);
     c.fillStyle = '#1a1a1a';
     c.fillText(n.name, tx, sy);
   };
+  label(marks.selectedNode, true);
+  label(marks.hover, true);
   const limit = Math.min(scene.nodes.length, LABELLED);
   // A small graph has room for every name.
   const all = scene.nodes.length <= SMALL_GRAPH;
   for (let i = 0; i < limit; i++) if (all || (scene.nodes[i] as NeuralNode).degree >= 3 || scene.nodes[i]?.match) label(i);
-  label(marks.hover);
-  label(marks.selectedNode);
 }
 
 export function draw(canvas: HTMLCanvasElement, scene: Scene, view: View, marks: Marks): void {

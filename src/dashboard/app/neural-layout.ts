@@ -6,8 +6,8 @@
  */
 
 const THETA2 = 0.81;
-const CHARGE = -30;
-const LINK_DISTANCE = 30;
+const CHARGE = -60;
+const LINK_DISTANCE = 40;
 const GRAVITY = 0.04;
 const VELOCITY_KEEP = 0.6;
 const ALPHA_MIN = 0.001;

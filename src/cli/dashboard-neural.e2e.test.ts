@@ -25,7 +25,7 @@ describe('the Neural section', () => {
   it.runIf(hasChromium('the Neural section in a real browser (cli/dashboard-neural.e2e.test.ts)'))(
     'draws the graph, opens a node from the list and from the canvas, and goes back in time with the slider',
     async () => {
-      const { login, stop } = await startDashboardCli(home.path);
+      const { url, login, stop } = await startDashboardCli(home.path);
       const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -71,6 +71,14 @@ describe('the Neural section', () => {
         await page.locator('#neural-slider').press('End');
         await page.locator('#neural-search').fill('postg');
         await expect.poll(() => counts.textContent()).toMatch(/^Showing 2 of 4 entities and 1 of 3 facts/);
+
+        // Bad input is refused with what is wrong, and nothing changes.
+        const bad = await page.request.get(`${url}/api/neural/view?at=last-tuesday`);
+        expect(bad.status()).toBe(400);
+        expect(((await bad.json()) as { error: string }).error).toMatch(/^at must be an ISO-8601 date/);
+        expect((await page.request.get(`${url}/api/neural/view?expand=x`)).status()).toBe(400);
+        expect((await page.request.get(`${url}/api/neural/facts/abc`)).status()).toBe(400);
+        expect((await page.request.get(`${url}/api/neural/facts/999`)).status()).toBe(404);
 
         // A fact stored by another process: offered as a reload, not redrawn under the user's eyes.
         await page.locator('#neural-search').fill('');

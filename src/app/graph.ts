@@ -20,7 +20,7 @@ import { defineOperation } from './operation.js';
 import { changeSource, oneOf, text, unitInterval, wholeNumber } from './schemas.js';
 
 /** An ISO-8601 date or instant, as a normalised instant. */
-const instant = () =>
+export const instant = () =>
   text(64)
     .refine((v) => parseInstant(v) !== undefined, { error: 'must be an ISO-8601 date or instant, e.g. 2026-03-01 or 2026-03-01T12:00:00Z' })
     .transform((v) => (parseInstant(v) as Date).toISOString());

@@ -26,6 +26,7 @@ import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
 import { sessionsRoutes } from './routes-sessions.js';
 import { healthRoutes } from './routes-health.js';
+import { neuralRoutes } from './routes-neural.js';
 import { answer, jsonBody, jsonObject, limitParam, refuse } from './respond.js';
 import { correctRoutes } from './routes-correct.js';
 
@@ -114,6 +115,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   sessionsRoutes(app, ctx);
   healthRoutes(app, ctx);
   correctRoutes(app, ctx);
+  neuralRoutes(app, ctx);
   app.notFound((c) => refuse(c, 404, 'No such page.'));
   return app;
 }

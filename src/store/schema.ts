@@ -4,6 +4,7 @@
  */
 import { learningMigration } from './learning-schema.js';
 import { graphMigration } from './graph-schema.js';
+import { graphViewMigration } from './graph-view-schema.js';
 import { documentsMigration } from './documents-schema.js';
 import { speakersMigration } from './speakers-schema.js';
 import { graphVectorsMigration } from './graph-vectors-schema.js';
@@ -174,4 +175,5 @@ export const MIGRATIONS: readonly Migration[] = [
   graphVectorsMigration,
   graphDocumentsMigration,
   correctionsMigration,
+  graphViewMigration,
 ];

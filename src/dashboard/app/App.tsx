@@ -4,6 +4,7 @@ import { type Overview as OverviewData, api } from './api.js';
 import { Chat } from './Chat.js';
 import { Learned } from './Learned.js';
 import { Memory } from './Memory.js';
+import { Neural } from './Neural.js';
 import { Overview } from './Overview.js';
 import { Project } from './Project.js';
 import { Replay } from './Replay.js';
@@ -15,10 +16,11 @@ const SECTIONS = [
   ['project', 'Project'],
   ['overview', 'Overview'],
   ['learned', 'Everything learned'],
-  ['chat', 'Chat'],
-  ['tools', 'Tools'],
-  ['replay', 'Replay'],
   ['memory', 'Memory'],
+  ['neural', 'Neural'],
+  ['chat', 'Chat'],
+  ['replay', 'Replay'],
+  ['tools', 'Tools'],
   ['security', 'Security'],
   ['telemetry', 'Telemetry'],
 ] as const;
@@ -86,6 +88,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         {ready && section === 'memory' && <Memory version={version} />}
         {ready && section === 'security' && <Security version={version} />}
         {ready && section === 'telemetry' && <Telemetry version={version} />}
+        {ready && section === 'neural' && <Neural version={version} />}
       </main>
     </>
   );

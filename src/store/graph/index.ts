@@ -10,6 +10,7 @@ import { type CommunityRepository, createCommunityRepository } from './communiti
 import { type EntityRepository, createEntityRepository } from './entities.js';
 import { type GraphEpisodeRepository, createGraphEpisodeRepository } from './episodes.js';
 import { type FactRepository, createFactRepository } from './facts.js';
+import { type GraphViewRepository, createGraphViewRepository } from './view.js';
 
 export type { AccessRepository } from './accesses.js';
 export type { CommunityRepository } from './communities.js';
@@ -17,6 +18,7 @@ export type { EntityRepository, ProjectNeighbour } from './entities.js';
 export type { GraphEpisodeRepository } from './episodes.js';
 export type { FactRepository, FactTotals } from './facts.js';
 export type { FactFilter, FactOrder, FactTime } from './filter.js';
+export type { Edge, EntityBrief, FactEnds, GraphViewRepository, MemoryTypeCount } from './view.js';
 export type * from './records.js';
 
 export interface GraphRepository {
@@ -27,6 +29,8 @@ export interface GraphRepository {
   /** Graph episodes (what a session produced), not the store's notable one-offs. */
   readonly episodes: GraphEpisodeRepository;
   readonly communities: CommunityRepository;
+  /** Whole-graph reads for the dashboard's graph view. */
+  readonly view: GraphViewRepository;
 }
 
 export function createGraphRepository(db: Db): GraphRepository {
@@ -36,5 +40,6 @@ export function createGraphRepository(db: Db): GraphRepository {
     accesses: createAccessRepository(db),
     episodes: createGraphEpisodeRepository(db),
     communities: createCommunityRepository(db),
+    view: createGraphViewRepository(db),
   };
 }

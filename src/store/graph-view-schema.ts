@@ -7,7 +7,6 @@
 import type { Migration } from './migrations.js';
 
 export const graphViewMigration: Migration = {
-  // Version 9 on this branch (dash-neural); renumbered when merged after another branch's 9.
   version: 10,
   name: 'graph view: covering index over the columns a drawn fact needs',
   up(db) {

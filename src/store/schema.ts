@@ -5,6 +5,7 @@
 import { learningMigration } from './learning-schema.js';
 import { graphMigration } from './graph-schema.js';
 import { graphViewMigration } from './graph-view-schema.js';
+import { sessionDocumentsMigration } from './session-documents-schema.js';
 import { documentsMigration } from './documents-schema.js';
 import { speakersMigration } from './speakers-schema.js';
 import { graphVectorsMigration } from './graph-vectors-schema.js';
@@ -176,4 +177,5 @@ export const MIGRATIONS: readonly Migration[] = [
   graphDocumentsMigration,
   correctionsMigration,
   graphViewMigration,
+  sessionDocumentsMigration,
 ];

@@ -1,0 +1,59 @@
+/**
+ * The contract between the agent's loop and the surfaces that talk to a person (the terminal
+ * chat, the gateway, later Telegram): a turn takes a message and returns the answer, the tool
+ * calls made, and, when a dangerous tool waits for a yes, a pending confirmation that only an
+ * explicit answer resumes. With nobody to ask, a surface answers 'no' (fail closed).
+ */
+
+/** A tool call as a person is shown it. */
+export interface ToolCallView {
+  id: string;
+  tool: string;
+  input: unknown;
+  /** What the tool returned (cut for display), when it ran. */
+  output?: string;
+  /** Why it did not run: refused by the registry, the sandbox, or the person. */
+  refused?: string;
+}
+
+/** A dangerous tool call held until the person answers. */
+export interface PendingConfirmation {
+  id: string;
+  tool: string;
+  input: unknown;
+  /** After this instant the call is refused as if the answer were no. */
+  expiresAt: string;
+}
+
+export interface TurnUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface TurnResult {
+  session: string;
+  text: string;
+  toolCalls: ToolCallView[];
+  pending?: PendingConfirmation;
+  /** The model that answered, and whether the router chose the local one or escalated. */
+  model: string;
+  route: 'local' | 'remote';
+  usage: TurnUsage;
+}
+
+export interface TurnRequest {
+  session: string;
+  message: string;
+  signal?: AbortSignal;
+  /** Streamed text as it arrives. */
+  onText?: (delta: string) => void;
+  /** Each tool call as it is made and again when it ends. */
+  onToolCall?: (call: ToolCallView) => void;
+}
+
+export interface AgentRunner {
+  turn(request: TurnRequest): Promise<TurnResult>;
+  /** The person's answer to a pending confirmation; resumes the held turn. */
+  confirm(id: string, answer: 'yes' | 'no', options?: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'>): Promise<TurnResult>;
+}

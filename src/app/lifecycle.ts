@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { promoteInstinct, unpromoteInstinct } from '../learn/corrections.js';
 import { evolve as evolveInstincts } from '../learn/evolve.js';
-import { instinctStatus } from '../learn/stats.js';
+import { instinctCounts, instinctStatus } from '../learn/stats.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import { renderAll, renderChanged } from '../view/render.js';
 import { defineOperation } from './operation.js';
@@ -16,6 +16,16 @@ export const status = defineOperation({
     // Observations the observe hook spooled since the last hook become pending rows first.
     drainSpool(store, store.paths.home);
     return instinctStatus(store);
+  },
+});
+
+export const counts = defineOperation({
+  name: 'lifecycle.counts',
+  summary: 'How many instincts by confidence band (decay applied), convictions and observations: the status as counts only',
+  input: z.object({}),
+  run({ store }) {
+    drainSpool(store, store.paths.home);
+    return instinctCounts(store);
   },
 });
 

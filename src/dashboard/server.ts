@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { invoke } from '../app/operation.js';
 import type { AppContext } from '../app/operation.js';
 import { feedback, listInstincts } from '../app/instincts.js';
-import { status } from '../app/lifecycle.js';
+import { counts } from '../app/lifecycle.js';
 import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
 import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
@@ -107,7 +107,7 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   app.post('/api/projects/:project/prompt', (c) =>
     answer(c, async () => invoke(previewPrompt, ctx, { ...(await jsonObject(c)), project: c.req.param('project') } as never)),
   );
-  app.get('/api/overview', (c) => answer(c, () => invoke(status, ctx, {})));
+  app.get('/api/overview', (c) => answer(c, () => invoke(counts, ctx, {})));
   app.get('/api/instincts', (c) => answer(c, () => invoke(listInstincts, ctx, { limit: limitParam(c, 'limit', 200, 5000) })));
   app.post('/api/instincts/feedback', (c) =>
     answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),

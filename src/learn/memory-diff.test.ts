@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { InstinctEventLine } from '../store/audit.js';
 import { dayRange, instinctDiff } from './memory-diff.js';
 
-const event = (id: number, ts: string, kind: InstinctEventLine['kind'], dc: number, de = 0, confidence = 0.5): InstinctEventLine => ({
+const event = (
+  id: number | null,
+  ts: string,
+  kind: InstinctEventLine['kind'],
+  dc: number,
+  de = 0,
+  confidence = 0.5,
+): InstinctEventLine => ({
   instinct_id: id,
-  pattern: `seq:p${id}`,
+  pattern: `seq:p${id ?? 'gone'}`,
   confidence,
   ts: `2026-01-${ts}T00:00:00.000Z`,
   kind,
@@ -31,6 +38,16 @@ describe('instinctDiff', () => {
       { pattern: 'seq:p2', confidence_before: 0.45, confidence_after: 0.2, evidence_added: 0, kinds: ['feedback'] },
     ]);
     expect(diff.created.map((m) => m.pattern)).toEqual(['seq:p3']);
+  });
+
+  it('counts an instinct forgotten by hand in the range as forgotten, from its score before to 0', () => {
+    // Its log stays with no row: created before the range at 0.6, forgotten inside it (delta -0.6).
+    const events = [event(null, '02', 'reinforce', 0.1, 1, 0), event(null, '08', 'forget', -0.6, -5, 0)];
+    const diff = instinctDiff(events, '2026-01-05T00:00:00.000Z', '2026-01-10T00:00:00.000Z');
+    expect(diff.forgotten).toEqual([
+      { pattern: 'seq:pgone', confidence_before: 0.6, confidence_after: 0, evidence_added: -5, kinds: ['forget'] },
+    ]);
+    expect([...diff.created, ...diff.changed]).toEqual([]);
   });
 
   it('counts a whole day for a bare end date, not for an instant', () => {

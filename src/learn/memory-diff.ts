@@ -4,7 +4,8 @@
  * at T is today's minus the deltas of the events at or after T.
  *
  *   created    a create or import event in [from, to)
- *   forgotten  not created in the range, above the faded band at `from`, faded at `to`
+ *   forgotten  forgotten by hand in the range (its log stays, ending in a 'forget' whose
+ *              delta takes it to 0), or not created in it and faded by its end
  *   changed    any other instinct with events in the range
  *
  * An instinct deleted outright (merged into another, demoted co-edit) takes its events
@@ -35,8 +36,12 @@ const CREATING: readonly EventKind[] = ['create', 'import'];
 
 /** `events` must hold every event at or after `from` (AuditRepository.instinctEventsSince). */
 export function instinctDiff(events: readonly InstinctEventLine[], from: string, to: string): InstinctDiff {
-  const byInstinct = new Map<number, InstinctEventLine[]>();
-  for (const e of events) if (e.ts >= from) byInstinct.set(e.instinct_id, [...(byInstinct.get(e.instinct_id) ?? []), e]);
+  const byInstinct = new Map<string, InstinctEventLine[]>();
+  for (const e of events) {
+    if (e.ts < from) continue;
+    const key = e.instinct_id === null ? `forgotten:${e.pattern}` : String(e.instinct_id);
+    byInstinct.set(key, [...(byInstinct.get(key) ?? []), e]);
+  }
   const diff: InstinctDiff = { created: [], changed: [], forgotten: [] };
   for (const list of byInstinct.values()) {
     const inRange = list.filter((e) => e.ts < to);
@@ -50,7 +55,8 @@ export function instinctDiff(events: readonly InstinctEventLine[], from: string,
       evidence_added: inRange.reduce((s, e) => s + e.delta_evidence, 0),
       kinds: [...new Set(inRange.map((e) => e.kind))],
     };
-    if (inRange.some((e) => CREATING.includes(e.kind))) diff.created.push(move);
+    if (inRange.some((e) => e.kind === 'forget')) diff.forgotten.push(move);
+    else if (inRange.some((e) => CREATING.includes(e.kind))) diff.created.push(move);
     else if (confidenceBand(move.confidence_before) !== 'faded' && confidenceBand(move.confidence_after) === 'faded')
       diff.forgotten.push(move);
     else diff.changed.push(move);

@@ -60,6 +60,30 @@ interface StatusView {
   observations: number;
 }
 
+/** What the store holds, as counts only: the dashboard's header reads it on every change. */
+export interface StatusCounts {
+  now: string;
+  total: number;
+  bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', number>;
+  convictions: number;
+  pending_observations: number;
+  observations: number;
+}
+
+export function instinctCounts(store: Store): StatusCounts {
+  const bands: StatusCounts['bands'] = { strong: 0, moderate: 0, tentative: 0, faded: 0 };
+  const rows = storeViews(store, store.instincts.list());
+  for (const view of rows) bands[confidenceBand(view.confidence)] += 1;
+  return {
+    now: store.clock.now().toISOString(),
+    total: rows.length,
+    bands,
+    convictions: store.instincts.convictions().length,
+    pending_observations: store.observations.count({ pendingOnly: true }),
+    observations: store.observations.count(),
+  };
+}
+
 export function instinctStatus(store: Store): StatusView {
   const now = store.clock.now();
   const bands: StatusView['bands'] = { strong: {}, moderate: {}, tentative: {}, faded: {} };

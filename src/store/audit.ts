@@ -18,7 +18,8 @@ export interface RedactionCount {
 
 /** One instinct event, with its instinct's key and stored confidence now. */
 export interface InstinctEventLine {
-  instinct_id: number;
+  /** null once the instinct was forgotten by hand: its log stays, keyed by `pattern`. */
+  instinct_id: number | null;
   pattern: string;
   confidence: number;
   ts: string;
@@ -43,8 +44,10 @@ const OBSERVED_TEXT = (table: string) => `SELECT CASE WHEN event = 'prompt' THEN
 const REDACTED_TEXT = `${OBSERVED_TEXT('observations')} UNION ALL ${OBSERVED_TEXT('observations_archive')}
   UNION ALL SELECT 'documents' AS place, title || char(10) || text AS text FROM documents WHERE title ${MARKED} OR text ${MARKED}`;
 
-const EVENTS_SINCE = `SELECT e.instinct_id, i.key AS pattern, i.confidence, e.ts, e.kind, e.delta_evidence, e.delta_confidence
-  FROM instinct_events e JOIN instincts i ON i.id = e.instinct_id WHERE e.ts >= ? ORDER BY e.ts, e.id`;
+// A forgotten instinct's events have no row to join: its key is on the event, its confidence 0.
+const EVENTS_SINCE = `SELECT e.instinct_id, coalesce(i.key, e.pattern) AS pattern, coalesce(i.confidence, 0) AS confidence, e.ts, e.kind,
+  e.delta_evidence, e.delta_confidence
+  FROM instinct_events e LEFT JOIN instincts i ON i.id = e.instinct_id WHERE e.ts >= ? ORDER BY e.ts, e.id`;
 
 export function createAuditRepository(db: Db): AuditRepository {
   return {

@@ -28,7 +28,7 @@ type Section = (typeof SECTIONS)[number][0];
 
 function summaryOf(o: OverviewData | undefined): string {
   if (!o) return 'Loading…';
-  return `${o.total} instincts, ${o.convictions.length} convictions, ${o.observations} observations (${o.pending_observations} pending).`;
+  return `${o.total} instincts, ${o.convictions} convictions, ${o.observations} observations (${o.pending_observations} pending).`;
 }
 
 export function App({ signedIn }: { signedIn: Promise<void> }) {

@@ -102,7 +102,7 @@ export function MemoryDiff({ version, today }: { version: number; today: string 
           </p>
           <Instincts id="diff-created" title="Instincts created" moves={diff.instincts.created} />
           <Instincts id="diff-changed" title="Instincts changed" moves={diff.instincts.changed} />
-          <Instincts id="diff-forgotten" title="Instincts forgotten (faded)" moves={diff.instincts.forgotten} />
+          <Instincts id="diff-forgotten" title="Instincts forgotten (by hand, or faded)" moves={diff.instincts.forgotten} />
           <Facts id="diff-added" title="Facts added" facts={diff.facts.added} limit={diff.facts.limit} />
           <Facts id="diff-expired" title="Facts expired" facts={diff.facts.expired} limit={diff.facts.limit} expired />
         </div>

@@ -7,8 +7,6 @@ import { Signals, Threads } from './OverviewHistory.js';
 
 const BANDS = ['strong', 'moderate', 'tentative', 'faded'] as const;
 
-const count = (band: Record<string, unknown[]>): number => Object.values(band).reduce((n, list) => n + list.length, 0);
-
 /** `overview` is the header's (App reloads it on every change); the sessions are this section's own. */
 export function Overview({ overview: data, version }: { overview: OverviewData; version: number }) {
   const [sessions, setSessions] = useState<SessionLine[]>([]);
@@ -28,12 +26,12 @@ export function Overview({ overview: data, version }: { overview: OverviewData; 
         {BANDS.map((b) => (
           <div key={b}>
             <dt>{b}</dt>
-            <dd>{count(data.bands[b])}</dd>
+            <dd>{data.bands[b]}</dd>
           </div>
         ))}
         <div>
           <dt>convictions</dt>
-          <dd>{data.convictions.length}</dd>
+          <dd>{data.convictions}</dd>
         </div>
         <div>
           <dt>observations</dt>

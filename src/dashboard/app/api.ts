@@ -10,10 +10,11 @@ export interface Instinct {
   conviction: boolean;
 }
 
+/** What the store holds, as counts (the header's line and the Overview's figures). */
 export interface Overview {
   total: number;
-  bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, unknown[]>>;
-  convictions: unknown[];
+  bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', number>;
+  convictions: number;
   observations: number;
   pending_observations: number;
 }

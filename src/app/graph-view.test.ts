@@ -17,7 +17,7 @@ const fact = (source: string, target: string, description: string) =>
 const names = (v: ReturnType<typeof view>) => v.nodes.map((n) => n.name).sort();
 
 describe('graph.view', () => {
-  it('shows the graph as it was held at a date: later facts are absent, facts expired since are present', () => {
+  it('shows the graph as it was true at a date: later facts are absent, facts superseded since are present', () => {
     const zod = fact('shop', 'zod', 'shop validates with zod');
     store.setNow('2026-01-10T00:00:00.000Z');
     const vitest = fact('shop', 'vitest', 'shop tests with vitest');
@@ -34,6 +34,25 @@ describe('graph.view', () => {
     expect(now.range).toEqual({ oldest: '2026-01-01T00:00:00.000Z', newest: '2026-01-10T00:00:00.000Z' });
     // Created the day before the instant shown: marked new.
     expect(view({ at: '2026-01-11' }).nodes.find((n) => n.name === 'vitest')?.recent).toBe(true);
+  });
+
+  it('places history imported today on the day it happened, and marks new only what became true lately', () => {
+    store.setNow('2026-03-01T00:00:00.000Z');
+    // Recorded today, true since a session in January.
+    addFact(store, {
+      source: { name: 'shop', type: 'project' },
+      target: { name: 'pnpm', type: 'tool' },
+      relation: 'uses',
+      description: 'shop installs with pnpm',
+      validAt: '2026-01-15T10:00:00.000Z',
+    });
+    expect(names(view({ at: '2026-01-20' }))).toEqual(['pnpm', 'shop']);
+    expect(view({ at: '2026-01-10' }).nodes).toEqual([]);
+    const today = view();
+    expect(today.nodes.map((n) => n.recent)).toEqual([false, false]);
+    expect(today.tiers.recent).toBe(0);
+    expect(today.range?.oldest).toBe('2026-01-15T10:00:00.000Z');
+    expect(view({ at: '2026-01-16' }).nodes.every((n) => n.recent)).toBe(true);
   });
 
   it('keeps the most activated nodes under the cap, says what each community hides, and expands one on request', () => {

@@ -11,7 +11,7 @@ export const MAX_VIEW_NODES = 5_000;
 
 export const graphView = defineOperation({
   name: 'graph.view',
-  summary: 'The graph as it was at a date (default now): the most activated nodes, their facts, hidden communities, tier counts',
+  summary: 'The graph as it was true at a date (default now): the most activated nodes, their facts, hidden communities, tier counts',
   input: z.object({
     at: instant().optional(),
     limit: wholeNumber(1, MAX_VIEW_NODES).default(DEFAULT_VIEW_NODES),
@@ -21,8 +21,10 @@ export const graphView = defineOperation({
   }),
   run({ store }, i) {
     const at = i.at ?? store.clock.now().toISOString();
-    // What the graph held then, with the validity it knew then: a fact expired since still shows.
-    const filter = { time: { knownAt: at } } as const;
+    // What the graph believes was true then. Valid time, not recording time: a session
+    // imported today still shows on the day it happened; a fact superseded since still
+    // shows at a date inside its validity.
+    const filter = { time: { at } } as const;
     const view = store.graph.view;
     const entities = new Map(view.entityBriefs().map((e) => [e.id, e]));
     const communities = store.graph.communities.list();
@@ -41,6 +43,6 @@ export const graphView = defineOperation({
       .map((e) => ({ id: e.id, source: e.source_id, target: e.target_id, relation: e.relation, confidence: e.confidence }));
     const since = new Date(Date.parse(at) - RECENT_MS).toISOString();
     const tiers = tiersOf(view.memoryTypes(filter, since), shown.total_nodes, communities.length);
-    return { at, range: view.recordedRange(), ...shown, links, tiers };
+    return { at, range: view.validRange(), ...shown, links, tiers };
   },
 });

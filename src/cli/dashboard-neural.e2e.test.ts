@@ -32,7 +32,7 @@ describe('the Neural section', () => {
         await page.goto(login);
         await page.getByRole('button', { name: 'Neural' }).click();
         const counts = page.locator('#neural-counts');
-        await expect.poll(() => counts.textContent()).toMatch(/^Showing 4 of 4 entities and 3 of 3 facts held on \d{4}-\d\d-\d\d\.$/);
+        await expect.poll(() => counts.textContent()).toMatch(/^Showing 4 of 4 entities and 3 of 3 facts true on \d{4}-\d\d-\d\d\.$/);
         const canvas = page.locator('#neural-canvas');
         await expect.poll(() => canvas.getAttribute('data-state'), { timeout: 15_000 }).toBe('settled');
         expect(await canvas.getAttribute('data-drawn')).toBe('4');
@@ -61,11 +61,11 @@ describe('the Neural section', () => {
         // Back to the first day: the later facts and the entities only they touch are gone.
         await page.locator('#neural-slider').focus();
         await page.keyboard.press('Home');
-        await expect.poll(() => counts.textContent()).toBe('Showing 2 of 2 entities and 1 of 1 facts held on 2026-01-01.');
+        await expect.poll(() => counts.textContent()).toBe('Showing 2 of 2 entities and 1 of 1 facts true on 2026-01-01.');
         await expect(page.locator('#neural-list').textContent()).resolves.not.toMatch(/vitest|postgres/);
         // The day of the second fact: two facts.
         for (let i = 0; i < 59; i++) await page.keyboard.press('ArrowRight');
-        await expect.poll(() => counts.textContent()).toBe('Showing 3 of 3 entities and 2 of 2 facts held on 2026-03-01.');
+        await expect.poll(() => counts.textContent()).toBe('Showing 3 of 3 entities and 2 of 2 facts true on 2026-03-01.');
 
         // Search narrows the graph to an entity and its neighbours.
         await page.locator('#neural-slider').press('End');

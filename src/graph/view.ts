@@ -16,7 +16,10 @@ import type { CommunityRecord, EntityBrief, FactEnds, MemoryTypeCount } from '..
 import type { EntityType, Relation } from './ontology.js';
 import { activation } from './activation.js';
 
-/** Nodes created this recently (before the instant shown) are marked new. */
+/**
+ * Nodes with a fact that became true this recently (before the instant shown) are marked
+ * new. Valid time, not recording time: history imported today happened months ago.
+ */
 export const RECENT_MS = 48 * 3_600_000;
 
 export interface ViewNode {
@@ -49,7 +52,7 @@ export interface HiddenCommunity {
 }
 
 export interface Tiers {
-  /** Facts recorded in the 48 hours before the instant: working memory. */
+  /** Facts that became true in the 48 hours before the instant: working memory. */
   recent: number;
   episodic: number;
   semantic: number;
@@ -83,23 +86,26 @@ interface EntityStats {
   degree: number;
   /** Σ e^A over its facts' activations A. */
   strength: number;
+  /** When the newest of its facts became true. */
+  newest: string;
 }
 
 /** Each entity's degree and summed activation over the edges. */
 function entityStats(input: ViewInput): Map<number, EntityStats> {
   const stats = new Map<number, EntityStats>();
-  const add = (id: number, strength: number) => {
+  const add = (id: number, strength: number, validAt: string) => {
     const s = stats.get(id);
     if (s) {
       s.degree += 1;
       s.strength += strength;
-    } else stats.set(id, { degree: 1, strength });
+      if (validAt > s.newest) s.newest = validAt;
+    } else stats.set(id, { degree: 1, strength, newest: validAt });
   };
-  for (const [id, source, target, weight] of input.edges) {
+  for (const [id, source, target, weight, validAt] of input.edges) {
     // e^-Infinity is 0: a fact never accessed adds a degree, no activation.
     const strength = Math.exp(activation(input.accessTimes.get(id) ?? [], input.at, weight));
-    add(source, strength);
-    if (target !== source) add(target, strength);
+    add(source, strength, validAt);
+    if (target !== source) add(target, strength, validAt);
   }
   return stats;
 }
@@ -152,7 +158,7 @@ export function buildGraphView(input: ViewInput): GraphView {
     const activation = s.strength > 0 ? Math.round(Math.log(s.strength) * 1000) / 1000 : null;
     nodes.set(id, {
       ...{ id, name: e.name, type: e.type, degree: s.degree, activation },
-      ...{ recent: e.created_at > since, community: communityOf.get(id) ?? null, match: false },
+      ...{ recent: s.newest > since, community: communityOf.get(id) ?? null, match: false },
     });
   }
   const candidates = candidatesOf(input, nodes).sort(byRank);

@@ -107,7 +107,7 @@ export function Neural({ version }: { version: number }) {
       </div>
       {data && (
         <p id="neural-counts" aria-live="polite">
-          Showing {data.nodes.length} of {data.total_nodes} entities and {data.links.length} of {data.total_links} facts held on {shownDay}.
+          Showing {data.nodes.length} of {data.total_nodes} entities and {data.links.length} of {data.total_links} facts true on {shownDay}.
         </p>
       )}
       {data && data.nodes.length === 0 && <p>No facts were held then{q ? ` about “${q}”` : ''}.</p>}

@@ -38,7 +38,8 @@ function observe(
     source: 'claude-code',
     session_id: session,
     tool_use_id: `t${n}`,
-    ts: new Date(Date.parse('2026-03-01T11:00:00Z') + n * 1000).toISOString(),
+    // A second apart, on the test's clock: a session built days later happened days later.
+    ts: new Date(store.clock.now().getTime() + n * 1000).toISOString(),
     event: o.event ?? 'tool',
     project: 'fp-shop',
     cwd: project.path,
@@ -138,8 +139,11 @@ describe('building the graph from a session, deterministically', () => {
     observe('s2', { tool: 'Bash', input: 'npm test' });
     const report = await buildGraphFromSession(store, { sessionId: 's2' });
     expect(report.actions.superseded).toBe(1);
-    expect(store.graph.facts.get(zod?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', invalid_at: '2026-03-04T12:00:00.000Z' });
-    expect(queryFacts(store).find((f) => f.target === 'zod')?.description).toBe('shop depends on zod ^5.0.0 (package.json)');
+    const replacement = queryFacts(store).find((f) => f.target === 'zod');
+    expect(replacement?.description).toBe('shop depends on zod ^5.0.0 (package.json)');
+    // True from the session that showed it (its last event), which ends the old version.
+    expect(replacement?.valid_at).toMatch(/^2026-03-04T12:00:\d\d\.000Z$/);
+    expect(store.graph.facts.get(zod?.id ?? -1)).toMatchObject({ expired_reason: 'superseded', invalid_at: replacement?.valid_at });
     expect(report.retired_dependencies).toHaveLength(1);
     expect(facts()).not.toContain('shop depends_on vitest');
     // the install-only dependency is not the manifest's to retire

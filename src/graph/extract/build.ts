@@ -190,7 +190,8 @@ function applyExtraction(
       relation: f.relation,
       description: f.description,
       confidence: f.confidence,
-      validAt: f.validAt,
+      // What a session showed was true when it happened, not when it was read (an import).
+      validAt: f.validAt ?? context.timestamp,
       correction: f.correction,
       project: f.global ? '' : context.fingerprint,
       sourceSession: context.sessionId,

@@ -7,8 +7,8 @@ import type { EntityType, MemoryType, Relation } from '../../core/graph-vocabula
 import { type Db, cachedStatement } from '../db.js';
 import { type FactFilter, factWhere } from './filter.js';
 
-/** A fact's id, its two entities and its emotional weight: all the view needs of every fact. */
-export type FactEnds = readonly [id: number, source: number, target: number, weight: number];
+/** A fact's id, its two entities, its emotional weight and when it became true: all the view needs of every fact. */
+export type FactEnds = readonly [id: number, source: number, target: number, weight: number, validAt: string];
 
 /** A fact as a drawn edge. */
 export interface Edge {
@@ -19,7 +19,7 @@ export interface Edge {
   confidence: number;
 }
 
-/** How many kept facts are of a memory type, and how many of those were recorded after an instant. */
+/** How many kept facts are of a memory type, and how many of those became true after an instant. */
 export interface MemoryTypeCount {
   memory_type: MemoryType;
   n: number;
@@ -39,14 +39,14 @@ export interface GraphViewRepository {
   ends(filter: FactFilter): FactEnds[];
   /** These facts as edges, in id order. */
   edges(ids: readonly number[]): Edge[];
-  /** The kept facts counted by memory type, with those recorded after `since`. */
+  /** The kept facts counted by memory type, with those that became true after `since`. */
   memoryTypes(filter: FactFilter, since: string): MemoryTypeCount[];
   /** Every entity's name and type. */
   entityBriefs(): EntityBrief[];
   /** The instants each fact was accessed at or before `until` (facts never accessed are absent). */
   accessTimes(until: string): Map<number, string[]>;
-  /** When the first and the last fact were recorded; null when there is none. */
-  recordedRange(): { oldest: string; newest: string } | null;
+  /** When the first and the last fact became true; null when there is none. */
+  validRange(): { oldest: string; newest: string } | null;
 }
 
 // The view's covering index (migration graph-view-schema) holds every column these read.
@@ -56,7 +56,7 @@ export function createGraphViewRepository(db: Db): GraphViewRepository {
   return {
     ends(filter) {
       const where = factWhere(filter);
-      const sql = `SELECT f.id, f.source_id, f.target_id, f.emotional_weight FROM ${FROM} WHERE ${where.sql}`;
+      const sql = `SELECT f.id, f.source_id, f.target_id, f.emotional_weight, f.valid_at FROM ${FROM} WHERE ${where.sql}`;
       return cachedStatement(db, sql, { raw: true }).all(where.params) as FactEnds[];
     },
     edges: (ids) =>
@@ -68,7 +68,7 @@ export function createGraphViewRepository(db: Db): GraphViewRepository {
           ).all(JSON.stringify(ids)) as Edge[]),
     memoryTypes(filter, since) {
       const where = factWhere(filter);
-      const sql = `SELECT f.memory_type, COUNT(*) AS n, SUM(f.created_at > @since) AS recent FROM ${FROM} WHERE ${where.sql} GROUP BY f.memory_type`;
+      const sql = `SELECT f.memory_type, COUNT(*) AS n, SUM(f.valid_at > @since) AS recent FROM ${FROM} WHERE ${where.sql} GROUP BY f.memory_type`;
       return cachedStatement(db, sql).all({ ...where.params, since }) as MemoryTypeCount[];
     },
     entityBriefs: () => cachedStatement(db, 'SELECT id, type, name, created_at FROM graph_entities').all() as EntityBrief[],
@@ -84,8 +84,8 @@ export function createGraphViewRepository(db: Db): GraphViewRepository {
       }
       return out;
     },
-    recordedRange() {
-      const row = cachedStatement(db, 'SELECT MIN(created_at) AS oldest, MAX(created_at) AS newest FROM graph_facts').get() as {
+    validRange() {
+      const row = cachedStatement(db, 'SELECT MIN(valid_at) AS oldest, MAX(valid_at) AS newest FROM graph_facts').get() as {
         oldest: string | null;
         newest: string | null;
       };

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { seedSessions } from '../test-support/sessions.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { dayRange, signals, toolTimeline } from './activity.js';
+import { dayRange, rangeEnd, signals, toolTimeline } from './activity.js';
 import { feedback } from './instincts.js';
 import { invoke } from './operation.js';
 
@@ -60,5 +60,17 @@ describe('tools.timeline', () => {
     ]);
     // The range starts at midnight of its first day: the day before is left out.
     expect(invoke(toolTimeline, { store, env: {} }, { days: 1 }).sessions).toEqual([]);
+  });
+
+  it('ends a range today, or on the day of the latest observation when the range would be empty', () => {
+    const now = new Date('2026-11-26T08:00:00.000Z');
+    expect(rangeEnd(now, null, 30)).toEqual(now);
+    expect(rangeEnd(now, '2026-02-15T18:03:00.000Z', 30)).toEqual(new Date('2026-02-15T18:03:00.000Z'));
+    // Something in the range: it ends today.
+    expect(rangeEnd(now, '2026-11-20T07:59:00.000Z', 30)).toEqual(now);
+    expect(rangeEnd(now, '2026-11-20T07:59:00.000Z', 3)).toEqual(new Date('2026-11-20T07:59:00.000Z'));
+    // A clock behind the store (or a bad value) keeps today.
+    expect(rangeEnd(now, '2027-01-01T00:00:00.000Z', 30)).toEqual(now);
+    expect(rangeEnd(now, 'not a date', 30)).toEqual(now);
   });
 });

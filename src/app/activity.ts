@@ -8,6 +8,16 @@ import { wholeNumber } from './schemas.js';
 export const SIGNALS = ['observations', 'sessions', 'corrections', 'feedback', 'instincts'] as const;
 type Signal = (typeof SIGNALS)[number];
 
+/**
+ * Where a range of `days` ends: today, or the day of the latest observation when nothing
+ * was seen in the range (history imported months later shows its last weeks, not empty days).
+ */
+export function rangeEnd(now: Date, latest: string | null, days: number): Date {
+  const last = latest ? new Date(latest) : undefined;
+  if (!last || Number.isNaN(last.getTime())) return now;
+  return last.getTime() < now.getTime() - days * DAY_MS ? last : now;
+}
+
 /** The UTC days from `days - 1` days before `now` to `now`, oldest first. */
 export function dayRange(now: Date, days: number): string[] {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
@@ -49,20 +59,20 @@ const since = (days: string[]): string => `${days[0]}T00:00:00.000Z`;
 
 export const signals = defineOperation({
   name: 'sessions.signals',
-  summary: 'Per day: observations, sessions started, corrections, feedback given and instincts learned',
+  summary: 'Per day up to the latest activity: observations, sessions started, corrections, feedback given and instincts learned',
   input: z.object(span()),
   run: ({ store }, input) => {
-    const days = dayRange(store.clock.now(), input.days);
+    const days = dayRange(rangeEnd(store.clock.now(), store.activity.latest(), input.days), input.days);
     return { signals: SIGNALS, days: signalTable(days, store.activity.signalDays(since(days))) };
   },
 });
 
 export const toolTimeline = defineOperation({
   name: 'tools.timeline',
-  summary: 'Tool calls per day and per session, with their failures, over the last days',
+  summary: 'Tool calls per day and per session, with their failures, over the days up to the latest activity',
   input: z.object({ ...span(), failures: wholeNumber(0, 500).default(20) }),
   run: ({ store }, input) => {
-    const days = dayRange(store.clock.now(), input.days);
+    const days = dayRange(rangeEnd(store.clock.now(), store.activity.latest(), input.days), input.days);
     const from = since(days);
     const byDay = new Map(groupTools(store.activity.toolDays(from)).map((g) => [g.key, g]));
     const perDay = days.map((day): ToolGroup => byDay.get(day) ?? { key: day, calls: 0, failed: 0, tools: {} });

@@ -38,12 +38,15 @@ export interface ActivityRepository {
   toolFailures(since: string, limit: number): ToolFailure[];
   /** Per day since `since`: observations, sessions started, correction signals, feedback given, instincts created. */
   signalDays(since: string): DayCount[];
+  /** When the latest observation was made; null when there is none. */
+  latest(): string | null;
 }
 
 const TOOL_CALLS = "FROM observations WHERE event = 'tool' AND tool != '' AND ts >= ?";
 
 export function createActivityRepository(db: Db): ActivityRepository {
   return {
+    latest: () => (cachedStatement(db, 'SELECT MAX(ts) FROM observations', { raw: true }).get() as [string | null])[0],
     toolDays: (since) =>
       cachedStatement(
         db,

@@ -37,7 +37,7 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
             </td>
             <td className="num">{i.confidence.toFixed(2)}</td>
             <td className="num">{i.evidence}</td>
-            <td>
+            <td className="verdicts">
               {VERDICTS.map((v) => (
                 <button key={v} type="button" aria-label={`${v}: ${i.pattern}`} onClick={() => void correct(i, v)}>
                   {v}

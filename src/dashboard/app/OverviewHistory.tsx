@@ -30,7 +30,7 @@ export function Signals({ version }: { version: number }) {
   return (
     <section aria-labelledby="signals-title">
       <h3 id="signals-title">
-        Signals over the last {data.days.length} days{' '}
+        Signals over the {data.days.length} days to {labels.at(-1)}{' '}
         <button type="button" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
           {asTable ? 'Show as bars' : 'Show as a table'}
         </button>

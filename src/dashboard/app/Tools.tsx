@@ -51,8 +51,8 @@ export function Tools({ version }: { version: number }) {
     <section aria-labelledby="tools-title">
       <h2 id="tools-title">Tools</h2>
       <p>
-        {active.reduce((n, d) => n + d.calls, 0)} tool calls in the last {data.days.length} days, {active.reduce((n, d) => n + d.failed, 0)}{' '}
-        failed.
+        {active.reduce((n, d) => n + d.calls, 0)} tool calls in the {data.days.length} days to {data.days.at(-1)?.key},{' '}
+        {active.reduce((n, d) => n + d.failed, 0)} failed.
       </p>
       <figure>
         <Bars

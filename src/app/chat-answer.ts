@@ -4,6 +4,7 @@
  */
 import { RELATION_LABELS } from '../core/graph-vocabulary.js';
 import type { RetrievedFact } from '../context/retrieve.js';
+import { MIRRORED_COLLECTIONS } from '../search/documents.js';
 import type { SearchHit } from '../search/search.js';
 
 /** What a source shows of its text. */
@@ -19,6 +20,8 @@ export interface Source {
   ts: string | null;
   /** Where it is kept: the fact's id, or the memory's collection and id. */
   ref: string;
+  /** A memory the user may forget (memory.delete): one kept for itself, not mirrored from a session, instinct or episode. */
+  forget?: { collection: string; id: string };
 }
 
 const cut = (s: string): string => {
@@ -41,6 +44,7 @@ export function numberSources(facts: readonly RetrievedFact[], hits: readonly Se
     text: cut(h.text),
     ts: h.ts,
     ref: `${h.collection}/${h.id}`,
+    ...(MIRRORED_COLLECTIONS.includes(h.collection) ? {} : { forget: { collection: h.collection, id: h.id } }),
   }));
   return [...fromFacts, ...fromHits].map((s, i) => ({ n: i + 1, ...s }));
 }

@@ -96,6 +96,33 @@ describe('the Neural section', () => {
         }
         await page.locator('#neural-reload').click({ timeout: 5_000 });
         await expect.poll(() => counts.textContent()).toMatch(/^Showing 5 of 5 entities and 4 of 4 facts/);
+
+        // Correcting from the graph: a fact opened here is invalidated after a confirmation.
+        await page.locator('#neural-list button', { hasText: /^redis$/ }).click();
+        await page.locator('#neural-timeline button').first().click();
+        await page
+          .locator('#neural-detail')
+          .getByRole('button', { name: /^invalidate: fact \d+$/ })
+          .click();
+        await page.getByRole('button', { name: 'Yes, invalidate it' }).click();
+        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Invalidated fact #4: shop caches sessions in redis/);
+        const reader = openStore({ home: home.path });
+        try {
+          const closed = reader.graph.facts.get(4);
+          expect(closed).toMatchObject({ expired_reason: 'retracted' });
+          expect(closed?.metadata).toMatchObject({ closed_by: 'dashboard' });
+        } finally {
+          reader.close();
+        }
+        // The detail reads the fact again: no longer held, so no more corrections offered.
+        await expect
+          .poll(() =>
+            page
+              .locator('#neural-detail')
+              .getByRole('button', { name: /^invalidate: fact/ })
+              .count(),
+          )
+          .toBe(0);
       } finally {
         await browser.close();
         await stop();

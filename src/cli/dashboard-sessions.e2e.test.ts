@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addMemory } from '../app/memory.js';
+import { invoke } from '../app/operation.js';
 import { addFact } from '../graph/add-fact.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
@@ -15,7 +17,7 @@ let home: ReturnType<typeof tempDir>;
 const shiftDays = Math.floor((Date.now() - Date.parse('2026-02-28T00:00:00Z')) / 86_400_000) - 1;
 const yesterday = new Date(Date.parse('2026-02-28T00:00:00Z') + shiftDays * 86_400_000).toISOString().slice(0, 10);
 
-beforeEach(() => {
+beforeEach(async () => {
   home = tempDir();
   const store = openStore({ home: home.path });
   try {
@@ -26,6 +28,8 @@ beforeEach(() => {
       relation: 'uses',
       description: 'The webapp installs its packages with pnpm, never npm',
     });
+    // A memory kept for itself (not mirrored from a session), which the chat lets the user forget.
+    await invoke(addMemory, { store, env: {} }, { text: 'The webapp splits its packages into pnpm workspaces', embed: false });
   } finally {
     store.close();
   }
@@ -87,6 +91,23 @@ describe('the dashboard session sections', () => {
         expect(page.url()).toMatch(/#source-1$/);
         await page.screenshot({ path: screenshotPath('dashboard-chat'), fullPage: true });
         expect(await unreadableText(page)).toEqual([]);
+        // A memory kept for itself can be forgotten from its source (a session's, mirrored, cannot).
+        const note = page.locator('#chat-sources li', { hasText: 'pnpm workspaces' });
+        await expect(
+          page
+            .locator('#chat-sources li', { hasText: 'sessions/' })
+            .getByRole('button', { name: /^forget/ })
+            .count(),
+        ).resolves.toBe(0);
+        await note.getByRole('button', { name: /^forget memory memories\// }).click();
+        await note.getByRole('button', { name: 'Yes, forget' }).click();
+        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Forgot the memory memories\//);
+        const reader = openStore({ home: home.path });
+        try {
+          expect(reader.documents.count('memories')).toBe(0);
+        } finally {
+          reader.close();
+        }
 
         // Tools: the per-day and per-session counts, the failure marked.
         await page.getByRole('button', { name: 'Tools' }).click();

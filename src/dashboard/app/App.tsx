@@ -82,13 +82,13 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         {ready && section === 'project' && <Project version={version} say={setMessage} />}
         {ready && section === 'overview' && overview && <Overview overview={overview} version={version} />}
         {ready && section === 'learned' && <Learned version={version} say={setMessage} />}
-        {ready && section === 'chat' && <Chat version={version} />}
+        {ready && section === 'chat' && <Chat version={version} say={setMessage} />}
         {ready && section === 'tools' && <Tools version={version} />}
         {ready && section === 'replay' && <Replay version={version} />}
         {ready && section === 'memory' && <Memory version={version} />}
         {ready && section === 'security' && <Security version={version} />}
         {ready && section === 'telemetry' && <Telemetry version={version} />}
-        {ready && section === 'neural' && <Neural version={version} />}
+        {ready && section === 'neural' && <Neural version={version} say={setMessage} />}
       </main>
     </>
   );

@@ -1,6 +1,6 @@
 /** Chat: a session's transcript (each prompt and the tool calls that followed), and the memory chat. */
 import { useEffect, useState } from 'react';
-import { api } from './api.js';
+import { api, latestOnly } from './api.js';
 import { type Step, type Transcript as TranscriptData, shortTime } from './api-sessions.js';
 import { MemoryChat } from './MemoryChat.js';
 import { SessionPicker } from './SessionPicker.js';
@@ -21,9 +21,9 @@ function Transcript({ version }: { version: number }) {
 
   useEffect(() => {
     if (!session) return;
-    api<TranscriptData>(`/api/sessions/${encodeURIComponent(session)}/transcript`)
-      .then(setData)
-      .catch((err: Error) => setError(err.message));
+    return latestOnly(api<TranscriptData>(`/api/sessions/${encodeURIComponent(session)}/transcript`), setData, (err) =>
+      setError(err.message),
+    );
   }, [session, version]);
 
   return (
@@ -55,11 +55,11 @@ function Transcript({ version }: { version: number }) {
   );
 }
 
-export function Chat({ version }: { version: number }) {
+export function Chat({ version, say }: { version: number; say: (message: string) => void }) {
   return (
     <section aria-labelledby="chat-title">
       <h2 id="chat-title">Chat</h2>
-      <MemoryChat />
+      <MemoryChat say={say} />
       <Transcript version={version} />
     </section>
   );

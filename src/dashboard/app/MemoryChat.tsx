@@ -2,6 +2,7 @@
 import { type FormEvent, Fragment, useState } from 'react';
 import { api } from './api.js';
 import type { ChatAnswer } from './api-sessions.js';
+import { ForgetMemory } from './ForgetMemory.js';
 
 /** The answer's text with each [n] a link to its source. */
 function Cited({ text }: { text: string }) {
@@ -22,7 +23,7 @@ function Cited({ text }: { text: string }) {
   );
 }
 
-export function MemoryChat() {
+export function MemoryChat({ say }: { say: (message: string) => void }) {
   const [question, setQuestion] = useState('');
   const [reply, setReply] = useState<ChatAnswer | undefined>();
   const [busy, setBusy] = useState(false);
@@ -69,7 +70,8 @@ export function MemoryChat() {
                   <span className="kind">
                     ({s.kind === 'fact' ? s.ref : `memory ${s.ref}`}
                     {s.ts ? `, ${s.ts.slice(0, 10)}` : ''})
-                  </span>
+                  </span>{' '}
+                  {s.forget && <ForgetMemory collection={s.forget.collection} id={s.forget.id} say={say} />}
                   <br />
                   {s.text}
                 </li>

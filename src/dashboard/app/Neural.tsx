@@ -54,7 +54,7 @@ function useGraphView(query: ViewQuery, reload: number, setOldest: (oldest: stri
   return { data, error };
 }
 
-export function Neural({ version }: { version: number }) {
+export function Neural({ version, say }: { version: number; say: (message: string) => void }) {
   const [oldest, setOldest] = useState<string | undefined>();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState<number | undefined>();
@@ -129,7 +129,7 @@ export function Neural({ version }: { version: number }) {
           <aside id="neural-side" aria-label="Entities and details">
             {selection && (
               <div id="neural-detail" aria-live="polite">
-                <NeuralDetail selection={selection} onSelect={setSelection} />
+                <NeuralDetail selection={selection} onSelect={setSelection} say={say} />
               </div>
             )}
             <EntityList nodes={data.nodes} selected={selection?.kind === 'entity' ? selection.id : undefined} onOpen={openNode} />

@@ -1,6 +1,8 @@
 /** The Neural section's side panel: an entity with its facts in the order they became true, or one fact. */
 import { useEffect, useState } from 'react';
+import { latestOnly } from './api.js';
 import { type GraphFact, loadFact, loadTimeline } from './api-neural.js';
+import { FactActions } from './FactActions.js';
 
 export type Selection = { kind: 'entity'; id: number; name: string } | { kind: 'fact'; id: number };
 
@@ -18,24 +20,36 @@ export function standing(f: GraphFact): string {
 interface Props {
   selection: Selection;
   onSelect(selection: Selection): void;
+  say: (message: string) => void;
 }
 
-export function NeuralDetail({ selection, onSelect }: Props) {
+export function NeuralDetail({ selection, onSelect, say }: Props) {
   const [facts, setFacts] = useState<GraphFact[] | undefined>();
   const [fact, setFact] = useState<GraphFact | undefined>();
   const [error, setError] = useState('');
+  // Bumped after a correction, so the fact is read again with its new standing.
+  const [revision, setRevision] = useState(0);
 
   useEffect(() => {
     setError('');
     setFacts(undefined);
     setFact(undefined);
-    const loaded =
-      selection.kind === 'entity' ? loadTimeline(selection.id).then((t) => setFacts(t.facts)) : loadFact(selection.id).then(setFact);
-    loaded.catch((err: Error) => setError(err.message));
-  }, [selection]);
+    const fail = (err: Error) => setError(err.message);
+    return selection.kind === 'entity'
+      ? latestOnly(loadTimeline(selection.id), (t) => setFacts(t.facts), fail)
+      : latestOnly(loadFact(selection.id), setFact, fail);
+  }, [selection, revision]);
 
   if (error) return <p role="alert">{error}</p>;
-  if (selection.kind === 'fact') return fact ? <FactDetail fact={fact} onSelect={onSelect} /> : <p>Loading…</p>;
+  if (selection.kind === 'fact')
+    return fact ? (
+      <>
+        <FactDetail fact={fact} onSelect={onSelect} />
+        {fact.expired_at === null && <FactActions fact={fact} say={say} changed={() => setRevision((r) => r + 1)} />}
+      </>
+    ) : (
+      <p>Loading…</p>
+    );
   const shown = facts?.slice(-SHOWN_FACTS) ?? [];
   return (
     <>

@@ -1,6 +1,6 @@
 /** Replay: one session's observations, one step at a time (buttons, the ← and → keys, or the slider). */
 import { type KeyboardEvent, useEffect, useState } from 'react';
-import { api } from './api.js';
+import { api, latestOnly } from './api.js';
 import { type Replay as ReplayData, type Step, shortTime } from './api-sessions.js';
 import { SessionPicker } from './SessionPicker.js';
 
@@ -44,12 +44,14 @@ export function Replay({ version }: { version: number }) {
 
   useEffect(() => {
     if (!session) return;
-    api<ReplayData>(`/api/sessions/${encodeURIComponent(session)}/replay`)
-      .then((d) => {
+    return latestOnly(
+      api<ReplayData>(`/api/sessions/${encodeURIComponent(session)}/replay`),
+      (d) => {
         setData(d);
         setAt((i) => Math.min(i, Math.max(0, d.steps.length - 1)));
-      })
-      .catch((err: Error) => setError(err.message));
+      },
+      (err) => setError(err.message),
+    );
   }, [session, version]);
 
   const total = data?.steps.length ?? 0;

@@ -41,6 +41,8 @@ export interface Source {
   text: string;
   ts: string | null;
   ref: string;
+  /** Present when the user may forget this memory. */
+  forget?: { collection: string; id: string };
 }
 
 export interface ChatAnswer {

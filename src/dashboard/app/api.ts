@@ -70,3 +70,19 @@ export interface ProjectView {
   convictions: { pattern: string; title: string; rule: string }[];
   injected: string;
 }
+
+/**
+ * For an effect that loads what the user chose: `use` gets the answer only while the choice
+ * stands. An answer to a choice made before is dropped (it may arrive after the latest one's).
+ * Returns the effect's cleanup.
+ */
+export function latestOnly<T>(load: Promise<T>, use: (answer: T) => void, fail: (err: Error) => void): () => void {
+  let stale = false;
+  load.then(
+    (answer) => !stale && use(answer),
+    (err: Error) => !stale && fail(err),
+  );
+  return () => {
+    stale = true;
+  };
+}

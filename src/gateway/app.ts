@@ -19,6 +19,7 @@ import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { packageVersion } from '../core/package.js';
 import { type RateLimit, TokenBuckets } from '../core/rate-limit.js';
 import type { PendingBook } from './pending.js';
+import { UNAVAILABLE } from './runner.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_RATE: RateLimit = { perMinute: 60, burst: 20 };
@@ -106,6 +107,7 @@ async function reply(c: Context, run: () => Promise<unknown>) {
   } catch (err) {
     if (err instanceof UsageError) return refuse(c, 400, err.message);
     if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
+    if (err instanceof HomunculusError && err.code === UNAVAILABLE) return refuse(c, 503, `${err.message} ${err.hint ?? ''}`.trim());
     process.stderr.write(`gateway: ${(err as Error).stack ?? String(err)}\n`);
     return refuse(c, 500, 'The agent could not answer; see the terminal that runs the gateway.');
   }

@@ -5,6 +5,8 @@
  * store, removes its state file, and exits: it never leaves a process behind.
  */
 import { clearGatewayState, writeGatewayState } from '../agent/gateway-state.js';
+import { loadToolSettings } from '../agent/tool-config.js';
+import { loadConfig } from '../core/config.js';
 import { readTokenHash } from '../agent/gateway-token.js';
 import { builtinRegistry } from '../agent/tools/builtin.js';
 import { UsageError } from '../core/errors.js';
@@ -14,8 +16,6 @@ import { reportError } from '../core/report.js';
 import { unavailableRunner } from './runner.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
 
-export const DEFAULT_PORT = 7423;
-
 const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
 
 Serves the personal agent's HTTP gateway on http://${LOOPBACK}:<port> (never another address):
@@ -24,7 +24,7 @@ POST /api/v1/confirm {id, answer: "yes"|"no"}. Every /api route needs
 Authorization: Bearer <token> (\`homunculus agent token\` makes one). Ctrl-C stops it.
 
 Options:
-  --port <n>    port on ${LOOPBACK}; 0 picks a free one (default: ${DEFAULT_PORT})
+  --port <n>    port on ${LOOPBACK}; 0 picks a free one (default: config.json agent.gateway.port, else 7423)
   --host <a>    only ${LOOPBACK} is served; any other address is refused
   --home <dir>  data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)
   --json        print {"url", "port", "pid"} as one JSON line
@@ -33,8 +33,9 @@ Options:
 
 async function serve(f: Record<string, string | true>): Promise<void> {
   assertLoopback(typeof f.host === 'string' ? f.host : LOOPBACK);
-  const port = typeof f.port === 'string' ? portFlag(f.port) : DEFAULT_PORT;
   const paths = homePaths(resolveHome(typeof f.home === 'string' ? f.home : undefined));
+  const settings = loadToolSettings(loadConfig(paths.config));
+  const port = typeof f.port === 'string' ? portFlag(f.port) : settings.gateway.port;
   if (!readTokenHash(paths.agentToken))
     throw new UsageError('The gateway has no token yet, so nobody could use it.', 'Run `homunculus agent token` first, then serve.');
   const registry = builtinRegistry();
@@ -42,6 +43,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
     runner: unavailableRunner(),
     tokenPath: paths.agentToken,
     port,
+    rate: settings.gateway.rate,
     tools: () => registry.list().map((t) => t.name),
   });
   writeGatewayState(paths.gatewayState, { pid: process.pid, port: handle.port, url: handle.url, started: new Date().toISOString() });

@@ -8,7 +8,7 @@
 import { type ModelMessage, generateText, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { randomUUID } from 'node:crypto';
-import type { AgentRunner, PendingConfirmation, ToolCallView, TurnResult } from '../agent/runner.js';
+import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult } from '../agent/runner.js';
 import type { ToolContext, ToolRegistry } from '../agent/tools/registry.js';
 import { NotFoundError } from '../core/errors.js';
 
@@ -34,11 +34,8 @@ export function scriptedModel(script: readonly ScriptStep[]): MockLanguageModelV
   });
 }
 
-interface Held {
-  session: string;
-  messages: ModelMessage[];
+interface Held extends Turn {
   call: { toolCallId: string; toolName: string; input: unknown };
-  calls: ToolCallView[];
   expires: number;
 }
 
@@ -50,68 +47,82 @@ export interface MockRunnerOptions {
   now?: () => number;
 }
 
-export function mockRunner(o: MockRunnerOptions): AgentRunner & { ran: string[] } {
-  const held = new Map<string, Held>();
-  const ran: string[] = [];
-  const now = o.now ?? Date.now;
-  const tools = Object.fromEntries(
-    o.registry.definitions().map((d) => [d.name, tool({ description: d.description, inputSchema: jsonSchema(d.inputSchema as object) })]),
-  );
-  const runTool = async (session: string, call: Held['call'], answer?: boolean) => {
-    const outcome = await o.registry.run(call.toolName, call.input, {
-      ...o.context,
-      session,
-      ...(answer === undefined ? {} : { confirm: async () => answer }),
-    });
-    if (outcome.ok) ran.push(call.toolName);
-    return outcome;
-  };
-  const result = (session: string, text: string, calls: ToolCallView[], pending?: PendingConfirmation): TurnResult => ({
-    session,
-    text,
-    toolCalls: calls,
-    ...(pending ? { pending } : {}),
-    model: 'mock',
-    route: 'local',
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
-  });
-  const loop = async (session: string, messages: ModelMessage[], calls: ToolCallView[]): Promise<TurnResult> => {
-    for (let turn = 0; turn < 25; turn++) {
-      const r = await generateText({ model: o.model, messages, tools });
-      messages.push(...r.response.messages);
+interface Turn {
+  session: string;
+  messages: ModelMessage[];
+  calls: ToolCallView[];
+}
+
+const result = (t: Turn, text: string, pending?: PendingConfirmation): TurnResult => ({
+  session: t.session,
+  text,
+  toolCalls: t.calls,
+  ...(pending ? { pending } : {}),
+  model: 'mock',
+  route: 'local',
+  usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+});
+
+class MockRunner implements AgentRunner {
+  readonly ran: string[] = [];
+  private readonly held = new Map<string, Held>();
+  private readonly tools: Record<string, ReturnType<typeof tool>>;
+  private readonly now: () => number;
+
+  constructor(private readonly o: MockRunnerOptions) {
+    this.now = o.now ?? Date.now;
+    this.tools = Object.fromEntries(
+      o.registry.definitions().map((d) => [d.name, tool({ description: d.description, inputSchema: jsonSchema(d.inputSchema as object) })]),
+    );
+  }
+
+  turn(req: TurnRequest): Promise<TurnResult> {
+    return this.loop({ session: req.session, messages: [{ role: 'user', content: req.message }], calls: [] });
+  }
+
+  async confirm(id: string, answer: 'yes' | 'no'): Promise<TurnResult> {
+    const h = this.held.get(id);
+    this.held.delete(id);
+    if (!h) throw new NotFoundError(`a pending confirmation with id ${id}`);
+    await this.answer(h, h.call, answer === 'yes' && h.expires > this.now());
+    return this.loop(h);
+  }
+
+  private async loop(t: Turn): Promise<TurnResult> {
+    for (let step = 0; step < 25; step++) {
+      const r = await generateText({ model: this.o.model, messages: t.messages, tools: this.tools });
+      t.messages.push(...r.response.messages);
       const call = r.toolCalls[0];
-      if (!call) return result(session, r.text, calls);
+      if (!call) return result(t, r.text);
       const view: Held['call'] = { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
-      if (o.registry.get(call.toolName)?.confirm) {
+      if (this.o.registry.get(call.toolName)?.confirm) {
         const id = randomUUID();
-        const expires = now() + (o.confirmTtlMs ?? 5 * 60_000);
-        held.set(id, { session, messages, call: view, calls, expires });
-        const pending = { id, tool: call.toolName, input: call.input, expiresAt: new Date(expires).toISOString() };
-        return result(session, r.text, calls, pending);
+        const expires = this.now() + (this.o.confirmTtlMs ?? 5 * 60_000);
+        this.held.set(id, { ...t, call: view, expires });
+        return result(t, r.text, { id, tool: call.toolName, input: call.input, expiresAt: new Date(expires).toISOString() });
       }
-      await answerCall(session, messages, calls, view);
+      await this.answer(t, view);
     }
-    return result(session, 'Stopped after 25 turns.', calls);
-  };
-  const answerCall = async (session: string, messages: ModelMessage[], calls: ToolCallView[], call: Held['call'], answer?: boolean) => {
-    const outcome = await runTool(session, call, answer);
+    return result(t, 'Stopped after 25 steps.');
+  }
+
+  /** Runs the call through the registry (with the person's answer, when one was asked) and feeds the result back. */
+  private async answer(t: Turn, call: Held['call'], yes?: boolean): Promise<void> {
+    const outcome = await this.o.registry.run(call.toolName, call.input, {
+      ...this.o.context,
+      session: t.session,
+      ...(yes === undefined ? {} : { confirm: async () => yes }),
+    });
+    if (outcome.ok) this.ran.push(call.toolName);
     const output = outcome.ok ? JSON.stringify(outcome.output) : outcome.error;
-    calls.push({ id: call.toolCallId, tool: call.toolName, input: call.input, ...(outcome.ok ? { output } : { refused: output }) });
-    messages.push({
+    t.calls.push({ id: call.toolCallId, tool: call.toolName, input: call.input, ...(outcome.ok ? { output } : { refused: output }) });
+    t.messages.push({
       role: 'tool',
       content: [{ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'text', value: output } }],
     });
-  };
-  return {
-    ran,
-    turn: (req) => loop(req.session, [{ role: 'user', content: req.message }], []),
-    async confirm(id, answer) {
-      const h = held.get(id);
-      held.delete(id);
-      if (!h) throw new NotFoundError(`a pending confirmation with id ${id}`);
-      const yes = answer === 'yes' && h.expires > now();
-      await answerCall(h.session, h.messages, h.calls, h.call, yes);
-      return loop(h.session, h.messages, h.calls);
-    },
-  };
+  }
+}
+
+export function mockRunner(o: MockRunnerOptions): AgentRunner & { ran: string[] } {
+  return new MockRunner(o);
 }

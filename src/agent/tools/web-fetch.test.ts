@@ -78,6 +78,10 @@ describe('web_fetch refuses what it must not reach', () => {
     const port = new URL(second).port;
     await expect(fetchText(`http://${name}:${port}/`, DEFAULT_WEB_POLICY)).rejects.toThrow(/resolves to/);
     expect(hits.filter((h) => h.startsWith('second'))).toEqual([]);
+    // The same name, allowed on purpose, connects through the same lookup.
+    const allowed = { ...DEFAULT_WEB_POLICY, allow: [`http://${name}:${port}`] };
+    await expect(fetchText(`http://${name}:${port}/`, allowed)).resolves.toMatchObject({ status: 200, text: 'secret inside' });
+    hits.length = 0;
   });
 
   it('lets an allowed origin through, and judges every redirect again (the grant covers that origin only)', async () => {

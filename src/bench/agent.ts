@@ -1,15 +1,17 @@
 /**
- * `npm run bench:agent` (this part: the sandbox). The start-up cost of shell_exec's bubblewrap
+ * `npm run bench:agent`: the sandbox and the gateway. The start-up cost of shell_exec's bubblewrap
  * sandbox, timed as whole processes against a bare `sh -c true`: a minimal bwrap (read-only
  * root only), the full sandbox command line shell_exec builds (namespaces, tmpfs, hidden
  * homes, prlimit, and setpriv when run as root), and runSandboxed as the tool calls it
- * (spawn from Node, output collection, timeout timer). Runs are interleaved.
+ * (spawn from Node, output collection, timeout timer). Runs are interleaved. Then the
+ * gateway's /health and /api/v1/chat (bench/gateway.ts).
  */
 import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BWRAP, bwrapArgs, planSandbox, runSandboxed, sandboxProblem } from '../agent/sandbox.js';
+import { runGatewayBench } from './gateway.js';
 import { formatTable, machine, median, percentile, type ProcessSpec, timeProcesses } from './measure.js';
 
 async function timeRunSandboxed(config: Parameters<typeof runSandboxed>[1], runs: number): Promise<number[]> {
@@ -62,4 +64,5 @@ export async function runAgentBench(runs = Number(process.env.BENCH_RUNS ?? 30))
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   console.log(await runAgentBench());
+  console.log(await runGatewayBench());
 }

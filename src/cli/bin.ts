@@ -2,7 +2,8 @@
 /**
  * Entry point and composition root: the only module that knows every surface. Each surface
  * loads only when its command runs. Hooks run after every tool call, so `hook` goes to hooks/
- * before anything else loads; `mcp` and `dashboard` are their own server processes.
+ * before anything else loads; `mcp`, `dashboard` and
+ * `agent serve` (the gateway) are their own server processes.
  */
 
 import type { main as hookMain } from '../hooks/main.js';
@@ -28,6 +29,9 @@ if (route?.command === 'hook') {
   process.exitCode = await main(route.args);
 } else if (route?.command === 'mcp') {
   const { main } = await import('../mcp/main.js');
+  process.exitCode = await main(route.args);
+} else if (route?.command === 'gateway') {
+  const { main } = await import('../gateway/main.js');
   process.exitCode = await main(route.args);
 } else if (route?.command === 'dashboard') {
   const { main } = await import('../dashboard/main.js');

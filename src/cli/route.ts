@@ -1,8 +1,11 @@
-/** Which surface a command line names: `hook`, `mcp` and `dashboard` run their own processes; everything else is the command line. */
+/**
+ * Which surface a command line names: `hook`, `mcp`, `dashboard` and `agent serve` (the
+ * gateway) run their own processes; everything else is the command line.
+ */
 import { commandIndex } from './argv.js';
 
 interface SurfaceRoute {
-  command: 'hook' | 'mcp' | 'dashboard';
+  command: 'hook' | 'mcp' | 'dashboard' | 'gateway';
   /** The surface's own arguments, with the global options given before its name moved after it. */
   args: string[];
 }
@@ -11,6 +14,7 @@ export function surfaceCommand(args: readonly string[]): SurfaceRoute | undefine
   const argv = ['node', 'homunculus', ...args];
   const at = commandIndex(argv);
   const command = argv[at];
+  if (command === 'agent' && argv[at + 1] === 'serve') return { command: 'gateway', args: [...argv.slice(at + 2), ...argv.slice(2, at)] };
   if (command !== 'hook' && command !== 'mcp' && command !== 'dashboard') return undefined;
   return { command, args: [...argv.slice(at + 1), ...argv.slice(2, at)] };
 }

@@ -26,6 +26,10 @@ export interface HomePaths {
   workspace: string;
   /** The personal agent's hash-chained audit log (JSONL). */
   audit: string;
+  /** The bcrypt hash of the gateway's bearer token (never the token itself). */
+  agentToken: string;
+  /** Where a running gateway says which port and process it is (removed when it stops). */
+  gatewayState: string;
 }
 
 export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -54,5 +58,7 @@ export function homePaths(home: string): HomePaths {
     serverToken: join(home, 'server-token'),
     workspace: join(home, 'workspace'),
     audit: join(home, 'logs', 'agent-audit.jsonl'),
+    agentToken: join(home, 'agent-token.bcrypt'),
+    gatewayState: join(home, 'gateway.json'),
   };
 }

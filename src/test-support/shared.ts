@@ -63,3 +63,13 @@ export function hasBwrap(what: string): boolean {
   skipLine(what, `${BWRAP} is absent (.ci/run installs Debian's bubblewrap)`);
   return false;
 }
+
+/** Debian's mosquitto, which `.ci/run` installs: the MQTT broker of the agent's mqtt tool tests. */
+export const MOSQUITTO = '/usr/sbin/mosquitto';
+
+/** True when Debian's mosquitto is installed; otherwise says which test is skipped. */
+export function hasMosquitto(what: string): boolean {
+  if (existsSync(MOSQUITTO)) return true;
+  skipLine(what, `${MOSQUITTO} is absent (.ci/run installs Debian's mosquitto)`);
+  return false;
+}

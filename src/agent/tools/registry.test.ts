@@ -34,6 +34,12 @@ describe('the tool registry', () => {
       workspace_write: ['workspace', true],
       workspace_list: ['workspace', false],
       shell_exec: ['sandboxed', true],
+      web_fetch: ['external', true],
+      mqtt_publish: ['external', true],
+      mqtt_subscribe: ['external', false],
+      memory_search: ['trusted', false],
+      memory_save: ['trusted', false],
+      memory_daily_log: ['trusted', false],
     });
     const shell = builtinRegistry()
       .definitions()

@@ -11,6 +11,9 @@ import { type Clock, systemClock } from '../../core/clock.js';
 import { HomunculusError } from '../../core/errors.js';
 import { appendAudit } from '../audit.js';
 import type { SandboxLimits } from '../sandbox.js';
+import type { MemoryPort } from './memory.js';
+import type { MqttPolicy } from './mqtt.js';
+import type { WebPolicy } from './web-fetch.js';
 
 /**
  * How far a tool reaches, and so how much its effects and output must be distrusted:
@@ -38,6 +41,12 @@ export interface ToolContext {
   auditLog?: string;
   sandbox?: { limits?: Partial<SandboxLimits>; bwrap?: string; userHome?: string };
   clock?: Clock;
+  /** web_fetch's allow-list of private origins and its limits (config.json agent.web). */
+  web?: Partial<WebPolicy>;
+  /** The MQTT broker the mqtt tools reach (config.json agent.mqtt); absent, they refuse with the fix. */
+  mqtt?: MqttPolicy;
+  /** The Homunculus store, through application operations (the agent layer sits below app/). */
+  memory?: MemoryPort;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> {

@@ -1,6 +1,7 @@
-/** `homunculus agent ...`: the personal agent. This part: init (its workspace) and audit (its log). */
+/** `homunculus agent ...`: the personal agent: init (its workspace), audit (its log), token, status and serve (its gateway). */
 import type { Command } from 'commander';
 import { type AuditReport, agentAudit, agentInit } from '../../app/agent.js';
+import { type AgentStatus, agentStatus, agentToken } from '../../app/agent-gateway.js';
 import { globals } from '../context.js';
 import { emit, table } from '../output.js';
 import { type Options, cliInput, num, stringOption } from '../run.js';
@@ -33,6 +34,47 @@ function auditLines(r: AuditReport): string[] {
   return lines;
 }
 
+function statusLines(s: AgentStatus): string[] {
+  const mark = (ok: boolean) => (ok ? '✓' : '!');
+  return [
+    `${mark(s.workspace.exists)} workspace: ${s.workspace.path}${s.workspace.exists ? '' : ' (missing: run `homunculus agent init`)'}`,
+    `${mark(s.token.set)} token: ${s.token.set ? 'set (only its bcrypt hash is stored)' : 'none (run `homunculus agent token`)'}`,
+    s.gateway.running
+      ? `✓ gateway: serving on ${s.gateway.url} (pid ${s.gateway.pid}, since ${s.gateway.started})`
+      : '  gateway: not running (`homunculus agent serve` starts it)',
+    `${mark(s.sandbox.ok)} sandbox: ${s.sandbox.detail}`,
+    `  audit log: ${s.audit.entries} entries in ${s.audit.log}`,
+  ];
+}
+
+/** `agent token`, `agent status`, and `agent serve` listed for --help (bin.ts routes it to gateway/main.ts). */
+function registerGatewayCommands(agent: Command): void {
+  agent
+    .command('token')
+    .description(agentToken.summary)
+    .action(async (_o: unknown, cmd: Command) => {
+      const r = await agentToken.run(setupContext(cmd), cliInput(agentToken, {}));
+      emit(globals(cmd), r, () => [
+        r.rotated ? 'New gateway token (the old one no longer works):' : 'Gateway token:',
+        `  ${r.token}`,
+        'It is shown this once and stored only as a bcrypt hash: keep it in your password manager.',
+        'Send it as Authorization: Bearer <token>, never in a URL.',
+      ]);
+    });
+  agent
+    .command('status')
+    .description(agentStatus.summary)
+    .action((_o: unknown, cmd: Command) => {
+      const r = agentStatus.run(setupContext(cmd), cliInput(agentStatus, {}));
+      emit(globals(cmd), r, () => statusLines(r));
+    });
+  agent
+    .command('serve')
+    .description('Serve the HTTP gateway on 127.0.0.1 (chat, confirmations, status; bearer token); Ctrl-C stops it')
+    .option('--port <n>', 'port on 127.0.0.1; 0 picks a free one (default: 7423)')
+    .option('--host <address>', 'only 127.0.0.1 is served; any other address is refused');
+}
+
 export function registerAgentCommands(program: Command): void {
   const agent = program.command('agent').description('The personal agent: its workspace, sandboxed tools and audit log');
 
@@ -60,4 +102,6 @@ export function registerAgentCommands(program: Command): void {
       emit(globals(cmd), r, () => auditLines(r));
       if (r.verify && !r.verify.ok) process.exitCode = 1;
     });
+
+  registerGatewayCommands(agent);
 }

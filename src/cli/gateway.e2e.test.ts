@@ -1,0 +1,65 @@
+/** `homunculus agent token / status / serve` through the built binary, on a temporary home. */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { homePaths } from '../core/paths.js';
+import { BIN, cli, cliEnv, tempDir } from '../test-support/cli.js';
+import { exited } from '../test-support/dashboard.js';
+
+describe('homunculus agent token, status and serve', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let home: string;
+  beforeEach(() => {
+    dir = tempDir('homunculus-gateway-cli-');
+    home = join(dir.path, 'home');
+  });
+  afterEach(() => dir.cleanup());
+
+  it('refuses to serve without a token, or on another host, with the fix', () => {
+    const none = cli(home, ['agent', 'serve', '--port', '0']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('homunculus agent token');
+    const wide = cli(home, ['agent', 'serve', '--host', '0.0.0.0']);
+    expect(wide.status).toBe(2);
+    expect(wide.stderr).toMatch(/127\.0\.0\.1 only/);
+  });
+
+  it('shows a token once, stores only its hash, serves, rotates (old token dead), and stops cleanly', async () => {
+    const made = JSON.parse(cli(home, ['agent', 'token', '--json']).stdout) as { token: string; rotated: boolean };
+    expect(made.rotated).toBe(false);
+    expect(readFileSync(homePaths(home).agentToken, 'utf8')).not.toContain(made.token);
+    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0', '--json'], { env: cliEnv(home) });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    for (let i = 0; i < 300 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
+    const { url, pid } = JSON.parse(out.split('\n')[0] as string) as { url: string; pid: number };
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true });
+      const get = (token: string) => fetch(`${url}/api/v1/status`, { headers: { authorization: `Bearer ${token}` } });
+      const status = await get(made.token);
+      expect(status.status).toBe(200);
+      expect(((await status.json()) as { tools: string[] }).tools).toContain('web_fetch');
+      const running = JSON.parse(cli(home, ['agent', 'status', '--json']).stdout) as { gateway: { running: boolean; pid: number } };
+      expect(running.gateway).toMatchObject({ running: true, pid });
+      const chat = await fetch(`${url}/api/v1/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hello' }),
+      });
+      expect(chat.status).toBe(503);
+      const rotated = JSON.parse(cli(home, ['agent', 'token', '--json']).stdout) as { token: string; rotated: boolean };
+      expect(rotated.rotated).toBe(true);
+      expect((await get(made.token)).status).toBe(401);
+      expect((await get(rotated.token)).status).toBe(200);
+    } finally {
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+    }
+    expect(existsSync(homePaths(home).gatewayState)).toBe(false);
+    expect(cli(home, ['agent', 'status']).stdout).toContain('gateway: not running');
+  }, 60_000);
+});

@@ -1,0 +1,76 @@
+/**
+ * The gateway process: `homunculus agent serve [--port N] [--home DIR] [--json]`, reached
+ * from bin.ts without the command-line framework. It serves on 127.0.0.1 until SIGINT or
+ * SIGTERM, then answers 'no' to every held confirmation, closes every connection and the
+ * store, removes its state file, and exits: it never leaves a process behind.
+ */
+import { clearGatewayState, writeGatewayState } from '../agent/gateway-state.js';
+import { loadToolSettings } from '../agent/tool-config.js';
+import { loadConfig } from '../core/config.js';
+import { readTokenHash } from '../agent/gateway-token.js';
+import { builtinRegistry } from '../agent/tools/builtin.js';
+import { UsageError } from '../core/errors.js';
+import { portFlag, readFlags } from '../core/flags.js';
+import { homePaths, resolveHome } from '../core/paths.js';
+import { reportError } from '../core/report.js';
+import { unavailableRunner } from './runner.js';
+import { LOOPBACK, assertLoopback, startGateway } from './server.js';
+
+const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
+
+Serves the personal agent's HTTP gateway on http://${LOOPBACK}:<port> (never another address):
+GET /health, GET /api/v1/status, POST /api/v1/chat {message, session?} and
+POST /api/v1/confirm {id, answer: "yes"|"no"}. Every /api route needs
+Authorization: Bearer <token> (\`homunculus agent token\` makes one). Ctrl-C stops it.
+
+Options:
+  --port <n>    port on ${LOOPBACK}; 0 picks a free one (default: config.json agent.gateway.port, else 7423)
+  --host <a>    only ${LOOPBACK} is served; any other address is refused
+  --home <dir>  data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)
+  --json        print {"url", "port", "pid"} as one JSON line
+  -h, --help    display this help
+`;
+
+async function serve(f: Record<string, string | true>): Promise<void> {
+  assertLoopback(typeof f.host === 'string' ? f.host : LOOPBACK);
+  const paths = homePaths(resolveHome(typeof f.home === 'string' ? f.home : undefined));
+  const settings = loadToolSettings(loadConfig(paths.config));
+  const port = typeof f.port === 'string' ? portFlag(f.port) : settings.gateway.port;
+  if (!readTokenHash(paths.agentToken))
+    throw new UsageError('The gateway has no token yet, so nobody could use it.', 'Run `homunculus agent token` first, then serve.');
+  const registry = builtinRegistry();
+  const handle = await startGateway({
+    runner: unavailableRunner(),
+    tokenPath: paths.agentToken,
+    port,
+    rate: settings.gateway.rate,
+    tools: () => registry.list().map((t) => t.name),
+  });
+  writeGatewayState(paths.gatewayState, { pid: process.pid, port: handle.port, url: handle.url, started: new Date().toISOString() });
+  try {
+    if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, port: handle.port, pid: process.pid })}\n`);
+    else process.stdout.write(`Gateway on ${handle.url} (token: the one \`homunculus agent token\` showed). Ctrl-C stops it.\n`);
+    await new Promise<void>((stop) => {
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await handle.close();
+    if (!f.json) process.stdout.write('Gateway stopped.\n');
+  } finally {
+    clearGatewayState(paths.gatewayState);
+  }
+}
+
+export async function main(args: readonly string[]): Promise<number> {
+  try {
+    const f = readFlags(args, { command: 'agent serve', booleans: ['help', 'json'], values: ['port', 'host', 'home'] });
+    if (f.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    await serve(f);
+    return 0;
+  } catch (err) {
+    return reportError(err, args.includes('--json'));
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The confirmations the gateway handed out and is waiting for. An id it never handed out,
+ * or one past its expiry, is refused before the runner hears of it; an expired one is
+ * answered 'no' on the person's behalf, so a held dangerous call never runs because nobody
+ * came back (Hermes approved when nobody answered).
+ */
+import type { AgentRunner, PendingConfirmation } from '../agent/runner.js';
+
+export type Claim = { ok: true } | { ok: false; why: 'unknown' | 'expired' };
+
+export class PendingBook {
+  private readonly held = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly runner: AgentRunner,
+    private readonly now: () => number = Date.now,
+    sweepMs = 1000,
+  ) {
+    this.timer = setInterval(() => this.sweep(), sweepMs);
+    this.timer.unref();
+  }
+
+  hold(pending: PendingConfirmation | undefined): void {
+    if (pending) this.held.set(pending.id, Date.parse(pending.expiresAt));
+  }
+
+  /** Takes an id for an answer: each id is answered once, and only before it expires. */
+  claim(id: string): Claim {
+    const expires = this.held.get(id);
+    if (expires === undefined) return { ok: false, why: 'unknown' };
+    this.held.delete(id);
+    if (!(expires > this.now())) {
+      this.closeUnanswered(id);
+      return { ok: false, why: 'expired' };
+    }
+    return { ok: true };
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Answers 'no' for every confirmation nobody answered in time. */
+  sweep(): void {
+    for (const [id, expires] of this.held)
+      if (!(expires > this.now())) {
+        this.held.delete(id);
+        this.closeUnanswered(id);
+      }
+  }
+
+  private closeUnanswered(id: string): void {
+    this.runner.confirm(id, 'no').catch(() => undefined);
+  }
+
+  /** Stops the sweep and answers 'no' to everything still held. */
+  close(): void {
+    clearInterval(this.timer);
+    for (const id of this.held.keys()) this.closeUnanswered(id);
+    this.held.clear();
+  }
+}

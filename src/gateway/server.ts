@@ -1,0 +1,86 @@
+/**
+ * Starts the gateway on 127.0.0.1 and nowhere else: any other host is refused before
+ * listening, and the address the socket really bound is checked after, so a change in a
+ * library's defaults cannot open it to the network unnoticed.
+ */
+import { type ServerType, serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TokenVerifier } from '../agent/gateway-token.js';
+import type { AgentRunner } from '../agent/runner.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
+import { portInUse } from '../core/local-request.js';
+import type { RateLimit } from '../core/rate-limit.js';
+import { gatewayApp } from './app.js';
+import { PendingBook } from './pending.js';
+
+export const LOOPBACK = '127.0.0.1';
+
+export interface GatewayOptions {
+  runner: AgentRunner;
+  /** The bcrypt hash file of the bearer token (HomePaths.agentToken). */
+  tokenPath: string;
+  port: number;
+  host?: string;
+  rate?: RateLimit;
+  tools?: () => string[];
+}
+
+export interface GatewayHandle {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Refuses any host but 127.0.0.1, with the fix. Pure. */
+export function assertLoopback(host: string): void {
+  if (host !== LOOPBACK)
+    throw new UsageError(
+      `The gateway binds to ${LOOPBACK} only, not ${JSON.stringify(host)}.`,
+      'Leave the host out; reach it from another machine through an SSH tunnel.',
+    );
+}
+
+function closer(server: ServerType, pending: PendingBook): () => Promise<void> {
+  return () =>
+    new Promise<void>((done) => {
+      pending.close();
+      const http = server as Server;
+      http.close(() => done());
+      http.closeAllConnections();
+    });
+}
+
+/** Listens on 127.0.0.1:`port` (0 picks a free one); a port in use rejects with the fix. */
+export function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
+  const host = options.host ?? LOOPBACK;
+  assertLoopback(host);
+  let bound = options.port;
+  const pending = new PendingBook(options.runner);
+  const app = gatewayApp({
+    runner: options.runner,
+    verifier: new TokenVerifier(options.tokenPath),
+    pending,
+    port: () => bound,
+    ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
+  });
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => {
+      pending.close();
+      reject(err.code === 'EADDRINUSE' ? portInUse(options.port, err) : err);
+    };
+    const server: ServerType = serve({ fetch: app.fetch, hostname: host, port: options.port }, (info: AddressInfo) => {
+      server.off('error', failed);
+      const close = closer(server, pending);
+      if (info.address !== LOOPBACK) {
+        void close();
+        reject(new HomunculusError('not_loopback', `The gateway bound ${info.address}, not ${LOOPBACK}; it stopped.`));
+        return;
+      }
+      bound = info.port;
+      resolve({ url: `http://${LOOPBACK}:${bound}`, port: bound, close });
+    });
+    server.once('error', failed);
+  });
+}

@@ -60,6 +60,7 @@ export class AgentLoop implements AgentRunner {
         escalate: 'Every message now goes to the remote model (within the budget).',
         local: 'Every message now stays on the local model.',
       }[mode];
+      request.onText?.(text);
       return {
         session,
         text,
@@ -163,6 +164,7 @@ export class AgentLoop implements AgentRunner {
   /** Records one model call's usage in the budget and the audit log. */
   private recordStep(state: TurnState, session: string, step: StepResult<ToolSet>, started: number): void {
     state.steps++;
+    state.lastFinish = step.finishReason;
     const { inputTokens, outputTokens } = usageOf(step.usage);
     const m = state.route.model;
     const cost = this.deps.budget.record({
@@ -230,34 +232,41 @@ export class AgentLoop implements AgentRunner {
         started = performance.now();
       },
     };
+    // The router's note (budget spent, no remote model) is said first, in the stream too.
+    const note = route.decision.note && !resumed ? `[${route.decision.note}]\n` : '';
+    if (note) request.onText?.(note);
     let text: string;
     let messages: ModelMessage[];
-    if (this.deps.stream === false) {
-      const result = await generateText(common);
-      text = result.text;
-      if (text) request.onText?.(text);
-      messages = result.response.messages;
-    } else {
-      let failure: unknown;
-      const result = streamText({ ...common, onError: ({ error }) => void (failure ??= error) });
-      text = '';
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          text += part.text;
-          request.onText?.(part.text);
-        } else if (part.type === 'error') failure ??= part.error;
+    const cancelled = () => new HomunculusError('cancelled', 'The turn was cancelled.', { hint: 'Send the message again.' });
+    try {
+      if (this.deps.stream === false) {
+        const result = await generateText(common);
+        text = result.text;
+        if (text) request.onText?.(text);
+        messages = result.response.messages;
+      } else {
+        let failure: unknown;
+        const result = streamText({ ...common, onError: ({ error }) => void (failure ??= error) });
+        text = '';
+        for await (const part of result.fullStream) {
+          if (part.type === 'text-delta') {
+            text += part.text;
+            request.onText?.(part.text);
+          } else if (part.type === 'error') failure ??= part.error;
+        }
+        if (failure) throw failure;
+        messages = (await result.response).messages;
       }
-      if (request.signal?.aborted) throw new HomunculusError('cancelled', 'The turn was cancelled.');
-      if (failure) throw failure;
-      messages = (await result.response).messages;
+    } catch (err) {
+      throw request.signal?.aborted ? cancelled() : err;
     }
-    if (request.signal?.aborted) throw new HomunculusError('cancelled', 'The turn was cancelled.');
+    if (request.signal?.aborted) throw cancelled();
     const next = [...history, ...messages];
     this.histories.set(session, next);
-    return this.finish(session, state, text, next);
+    return this.finish(session, state, note + text, next, request);
   }
 
-  private finish(session: string, state: TurnState, text: string, history: ModelMessage[]): TurnResult {
+  private finish(session: string, state: TurnState, text: string, history: ModelMessage[], request: TurnRequest): TurnResult {
     const [first] = state.approvals;
     let pending: PendingConfirmation | undefined;
     if (first) {
@@ -276,11 +285,14 @@ export class AgentLoop implements AgentRunner {
     }
     const usage: TurnUsage = { ...state.usage };
     const m = state.route.model;
-    const stepsNote = state.steps >= this.deps.config.maxSteps && !pending ? `\n[stopped after ${this.deps.config.maxSteps} steps]` : '';
-    const note = state.route.decision.note && !state.resumed ? `[${state.route.decision.note}]\n` : '';
+    const stepsNote =
+      state.steps >= this.deps.config.maxSteps && state.lastFinish === 'tool-calls' && !pending
+        ? `\n[stopped after ${this.deps.config.maxSteps} steps]`
+        : '';
+    if (stepsNote) request.onText?.(stepsNote);
     return {
       session,
-      text: `${note}${text}${stepsNote}`,
+      text: `${text}${stepsNote}`,
       toolCalls: [...state.calls.values()],
       ...(pending ? { pending } : {}),
       model: `${m.provider}:${m.id}`,

@@ -25,6 +25,8 @@ export interface TurnState {
   approvals: Approval[];
   usage: TurnUsage;
   steps: number;
+  /** Why the last model call stopped: 'tool-calls' at the step cap means it was cut short. */
+  lastFinish?: string;
   resumed: boolean;
 }
 

@@ -4,6 +4,7 @@ import { type AuditReport, agentAudit, agentInit } from '../../app/agent.js';
 import { globals } from '../context.js';
 import { emit, table } from '../output.js';
 import { type Options, cliInput, num, stringOption } from '../run.js';
+import { registerAgentBrainCommands } from './agent-chat.js';
 import { setupContext } from './install.js';
 
 function auditLines(r: AuditReport): string[] {
@@ -60,4 +61,6 @@ export function registerAgentCommands(program: Command): void {
       emit(globals(cmd), r, () => auditLines(r));
       if (r.verify && !r.verify.ok) process.exitCode = 1;
     });
+
+  registerAgentBrainCommands(agent);
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoopHarness, loopHarness, stubModel } from '../test-support/agent-loop.js';
+import { startStub } from '../test-support/llm-stub.js';
 import { oneToolCall, startMessagesStub, toolSequence } from '../test-support/messages-stub.js';
 import { OLLAMA_USAGE, type StubTurn, ollamaOneToolCall, ollamaToolSequence, startOllamaStub } from '../test-support/ollama-stub.js';
 import { readAudit, verifyAudit } from './audit.js';
@@ -144,5 +145,34 @@ describe('limits', () => {
     const local2 = await h.loop.turn({ session: 'r', message: '/local' });
     expect(local2.text).toMatch(/local model/);
     expect((await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' })).route).toBe('local');
+  });
+});
+
+describe('an OpenAI-compatible server (whole answers)', () => {
+  it('runs a tool call through chat completions and records its usage', async () => {
+    const completion = (message: Record<string, unknown>, finish: string) => ({
+      json: {
+        id: 'chatcmpl-stub',
+        object: 'chat.completion',
+        created: 1_764_000_000,
+        model: 'qwen-stub',
+        choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+        usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 },
+      },
+    });
+    const s = await startStub((req) =>
+      (req.body.messages as { role: string }[]).some((m) => m.role === 'tool')
+        ? completion({ content: 'Echoed.' }, 'stop')
+        : completion(
+            { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'echo', arguments: '{"text":"ping"}' } }] },
+            'tool_calls',
+          ),
+    );
+    stops.push(() => s.close());
+    h = loopHarness({ local: { provider: 'openai-compatible', model: 'qwen-stub', baseUrl: s.baseUrl }, stream: false });
+    const r = await h.loop.turn({ session: 'o', message: 'echo ping' });
+    expect(r).toMatchObject({ text: 'Echoed.', model: 'openai-compatible:qwen-stub', usage: { inputTokens: 22, outputTokens: 8 } });
+    expect(r.toolCalls[0]).toMatchObject({ tool: 'echo', input: { text: 'ping' } });
+    expect(s.requests.map((q) => q.url.endsWith('/chat/completions'))).toEqual([true, true]);
   });
 });

@@ -3,6 +3,7 @@ import { type LoopHarness, loopHarness, stubModel } from '../test-support/agent-
 import { startStub } from '../test-support/llm-stub.js';
 import { oneToolCall, startMessagesStub, toolSequence } from '../test-support/messages-stub.js';
 import { OLLAMA_USAGE, type StubTurn, ollamaOneToolCall, ollamaToolSequence, startOllamaStub } from '../test-support/ollama-stub.js';
+import { runLearn } from '../learn/run.js';
 import { readAudit, verifyAudit } from './audit.js';
 import type { ToolCallView } from './runner.js';
 
@@ -174,5 +175,21 @@ describe('an OpenAI-compatible server (whole answers)', () => {
     expect(r).toMatchObject({ text: 'Echoed.', model: 'openai-compatible:qwen-stub', usage: { inputTokens: 22, outputTokens: 8 } });
     expect(r.toolCalls[0]).toMatchObject({ tool: 'echo', input: { text: 'ping' } });
     expect(s.requests.map((q) => q.url.endsWith('/chat/completions'))).toEqual([true, true]);
+  });
+});
+
+describe('learning from the agent', () => {
+  it("ends a session with a session_end observation, and the learning run takes the agent's session", async () => {
+    const s = await stub('ollama', [ECHO, { name: 'datetime_now', input: {} }]);
+    h = loopHarness({ local: stubModel('ollama', s.url) });
+    await h.loop.turn({ session: 'learn-1', message: 'echo then tell me the time' });
+    h.loop.end('learn-1');
+    expect(h.loop.history('learn-1')).toEqual([]);
+    const before = h.store.observations.forSession('learn-1', { source: 'homunculus-agent' });
+    expect(before.map((o) => o.event)).toEqual(['prompt', 'tool', 'tool', 'session_end']);
+    expect(before.every((o) => o.processed_at === null)).toBe(true);
+    const report = await runLearn(h.store, { quiet: true });
+    expect(report.session_ids).toContain('learn-1');
+    expect(h.store.observations.forSession('learn-1', { pendingOnly: true })).toEqual([]);
   });
 });

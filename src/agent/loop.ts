@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { appendAudit } from './audit.js';
 import type { BudgetTracker } from './budget.js';
 import type { AgentConfig } from './config.js';
-import { observePrompt, observeToolCall } from './observe.js';
+import { observePrompt, observeSessionEnd, observeToolCall } from './observe.js';
 import type { AgentModel } from './providers.js';
 import { type RouteDecision, SessionModes, modeCommand, routeMessage } from './router.js';
 import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult, TurnUsage } from './runner.js';
@@ -104,6 +104,18 @@ export class AgentLoop implements AgentRunner {
     else held.approved.add(held.toolCallId);
     const history = [...held.history, { role: 'tool', content: reply.parts } as ModelMessage];
     return this.run(held.session, history, held.route, { session: held.session, message: '', ...options }, held);
+  }
+
+  /** Ends a conversation: its history and held calls are dropped, and learning may take it. */
+  end(session: string): void {
+    this.histories.delete(session);
+    for (const [id, p] of this.pending) if (p.session === session) this.pending.delete(id);
+    observeSessionEnd(this.deps.store, {
+      session,
+      ts: this.deps.clock.now().toISOString(),
+      cwd: this.deps.toolContext.workspace,
+      project: this.deps.project,
+    });
   }
 
   private pendingOf(session: string): Pending | undefined {

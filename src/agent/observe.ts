@@ -68,3 +68,19 @@ export function observeToolCall(store: Pick<Store, 'observations'>, e: ToolCallE
   });
   return mapped.kind === 'record' && store.observations.insert(redactObservation(mapped.observation));
 }
+
+/** Records the end of a conversation, so learning takes the session without waiting for it to go idle. */
+export function observeSessionEnd(store: Pick<Store, 'observations'>, e: AgentEventBase): boolean {
+  return store.observations.insert(
+    redactObservation({
+      source: AGENT_SOURCE,
+      session_id: e.session,
+      tool_use_id: 'session_end',
+      ts: e.ts,
+      event: 'session_end',
+      project: e.project.fingerprint,
+      cwd: e.cwd,
+      data: { project_name: e.project.name },
+    }),
+  );
+}

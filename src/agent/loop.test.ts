@@ -92,6 +92,8 @@ describe('confirmation of a dangerous tool', () => {
     const no = await h.loop.confirm(held.pending?.id ?? '', 'no');
     expect(h.launches()).toBe(0);
     expect(no.text).toBe('Launched or not.');
+    // The model is told, as the tool's result, that the person declined.
+    expect(s.requests.at(-1)?.raw).toContain('declined by the person');
     expect(no.pending).toBeUndefined();
     await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/No tool call waits/);
     const again = await h.loop.turn({ session: 'c', message: 'launch the rocket, please' });

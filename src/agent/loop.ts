@@ -291,7 +291,7 @@ export class AgentLoop implements AgentRunner {
         toolCallId: first.toolCallId,
         view: pending,
         approved: state.approved,
-        others: state.approvals.slice(1).map((a) => a.approvalId),
+        others: state.approvals.slice(1),
         calls: state.calls,
       });
     }

@@ -38,7 +38,7 @@ export interface Pending {
   view: PendingConfirmation;
   approved: Set<string>;
   /** Further approvals asked in the same step: one question at a time, so they are declined. */
-  others: string[];
+  others: Approval[];
   calls: Map<string, ToolCallView>;
 }
 
@@ -54,21 +54,29 @@ export function newTurnState(route: RouteChoice, resumed?: Pending): TurnState {
   };
 }
 
-/** The tool message answering a held approval (and declining any asked beside it). Pure. */
-export function confirmationReply(held: Pick<Pending, 'view' | 'others'>, approved: boolean, expired: boolean) {
+/**
+ * The tool message answering a held approval. A yes is the SDK's approval response (it then
+ * runs the tool); a no is the tool's result saying so, written here rather than left to the
+ * SDK's execution-denied output, which ollama-ai-provider-v2 sends as an empty tool message.
+ * Approvals asked beside the held one are declined the same way. Pure.
+ */
+export function confirmationReply(held: Pick<Pending, 'view' | 'toolCallId' | 'others'>, approved: boolean, expired: boolean) {
   const reason = approved
     ? 'approved by the person'
     : expired
       ? 'not confirmed in time, so it did not run'
       : 'declined by the person, so it did not run';
+  const declined = (a: { toolCallId: string; tool: string }, why: string) => ({
+    type: 'tool-result' as const,
+    toolCallId: a.toolCallId,
+    toolName: a.tool,
+    output: { type: 'text' as const, value: `${a.tool} was ${why}.` },
+  });
   const parts = [
-    { type: 'tool-approval-response' as const, approvalId: held.view.id, approved, reason },
-    ...held.others.map((approvalId) => ({
-      type: 'tool-approval-response' as const,
-      approvalId,
-      approved: false,
-      reason: 'one confirmation at a time: ask again',
-    })),
+    approved
+      ? { type: 'tool-approval-response' as const, approvalId: held.view.id, approved: true, reason }
+      : declined({ toolCallId: held.toolCallId, tool: held.view.tool }, reason),
+    ...held.others.map((a) => declined(a, 'not run: one confirmation at a time, ask again')),
   ];
   return { reason, parts };
 }

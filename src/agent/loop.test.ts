@@ -112,6 +112,20 @@ describe('confirmation of a dangerous tool', () => {
     expect(h.launches()).toBe(0);
     expect(seen[0]?.refused).toMatch(/not confirmed in time/);
   });
+
+  it('lets the conversation go on after an unanswered call expires, telling the model it did not run', async () => {
+    const s = await startOllamaStub(ollamaOneToolCall({ name: 'launch', input: { target: 'rocket' } }, 'Understood.'));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), confirmTimeoutSeconds: 60 });
+    const held = await h.loop.turn({ session: 'u', message: 'launch' });
+    expect(held.pending).toBeDefined();
+    h.store.setNow('2026-11-26T08:02:00.000Z');
+    const next = await h.loop.turn({ session: 'u', message: 'never mind, what now?' });
+    expect(h.launches()).toBe(0);
+    expect(next.pending).toBeDefined();
+    expect(s.requests.at(-1)?.raw).toContain('launch was not confirmed in time, so it did not run.');
+    await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/No tool call waits/);
+  });
 });
 
 describe('limits', () => {

@@ -70,6 +70,7 @@ export class AgentLoop implements AgentRunner {
         usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
       };
     }
+    this.settleExpired(session);
     if (this.pendingOf(session))
       throw new UsageError('A tool call is waiting for a yes or no in this session.', 'Answer it first (confirm yes or no).');
     const decision = routeMessage({
@@ -116,6 +117,15 @@ export class AgentLoop implements AgentRunner {
       cwd: this.deps.toolContext.workspace,
       project: this.deps.project,
     });
+  }
+
+  /** A call left unanswered past its expiry counts as declined: the model is told so with the next message. */
+  private settleExpired(session: string): void {
+    const held = this.pendingOf(session);
+    if (!held || this.deps.clock.now().toISOString() <= held.view.expiresAt) return;
+    this.pending.delete(held.view.id);
+    const reply = confirmationReply(held, false, true);
+    this.histories.set(session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
   }
 
   private pendingOf(session: string): Pending | undefined {

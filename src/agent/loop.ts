@@ -38,6 +38,32 @@ export interface LoopDeps {
   stream?: boolean;
 }
 
+type CallSettings = Parameters<typeof generateText<ToolSet>>[0] & Parameters<typeof streamText<ToolSet>>[0];
+
+/** One model call with its tool steps: streamed (text as it comes) or whole. */
+async function callModel(
+  settings: CallSettings,
+  request: TurnRequest,
+  stream: boolean,
+): Promise<{ text: string; messages: ModelMessage[] }> {
+  if (!stream) {
+    const result = await generateText(settings);
+    if (result.text) request.onText?.(result.text);
+    return { text: result.text, messages: result.response.messages };
+  }
+  let failure: unknown;
+  const result = streamText({ ...settings, onError: ({ error }) => void (failure ??= error) });
+  let text = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      request.onText?.(part.text);
+    } else if (part.type === 'error') failure ??= part.error;
+  }
+  if (failure) throw failure;
+  return { text, messages: (await result.response).messages };
+}
+
 export class AgentLoop implements AgentRunner {
   readonly modes = new SessionModes();
   private readonly histories = new Map<string, ModelMessage[]>();
@@ -240,7 +266,7 @@ export class AgentLoop implements AgentRunner {
   ): Promise<TurnResult> {
     const state = newTurnState(route, resumed);
     let started = performance.now();
-    const common = {
+    const common: CallSettings = {
       model: route.model.model,
       system: route.system,
       messages: history,
@@ -257,31 +283,14 @@ export class AgentLoop implements AgentRunner {
     // The router's note (budget spent, no remote model) is said first, in the stream too.
     const note = route.decision.note && !resumed ? `[${route.decision.note}]\n` : '';
     if (note) request.onText?.(note);
-    let text: string;
-    let messages: ModelMessage[];
     const cancelled = () => new HomunculusError('cancelled', 'The turn was cancelled.', { hint: 'Send the message again.' });
+    let answer: { text: string; messages: ModelMessage[] };
     try {
-      if (this.deps.stream === false) {
-        const result = await generateText(common);
-        text = result.text;
-        if (text) request.onText?.(text);
-        messages = result.response.messages;
-      } else {
-        let failure: unknown;
-        const result = streamText({ ...common, onError: ({ error }) => void (failure ??= error) });
-        text = '';
-        for await (const part of result.fullStream) {
-          if (part.type === 'text-delta') {
-            text += part.text;
-            request.onText?.(part.text);
-          } else if (part.type === 'error') failure ??= part.error;
-        }
-        if (failure) throw failure;
-        messages = (await result.response).messages;
-      }
+      answer = await callModel(common, request, this.deps.stream !== false);
     } catch (err) {
       throw request.signal?.aborted ? cancelled() : err;
     }
+    const { text, messages } = answer;
     if (request.signal?.aborted) throw cancelled();
     const next = [...history, ...messages];
     this.histories.set(session, next);

@@ -201,6 +201,7 @@ describe('learning from the agent', () => {
     await h.loop.turn({ session: 'learn-1', message: 'echo then tell me the time' });
     h.loop.end('learn-1');
     expect(h.loop.history('learn-1')).toEqual([]);
+    expect(readAudit(h.audit).lines.at(-1)).toContain('"action":"session_end"');
     const before = h.store.observations.forSession('learn-1', { source: 'homunculus-agent' });
     expect(before.map((o) => o.event)).toEqual(['prompt', 'tool', 'tool', 'session_end']);
     expect(before.every((o) => o.processed_at === null)).toBe(true);

@@ -137,6 +137,8 @@ export class AgentLoop implements AgentRunner {
   end(session: string): void {
     this.histories.delete(session);
     for (const [id, p] of this.pending) if (p.session === session) this.pending.delete(id);
+    const log = this.deps.toolContext.auditLog;
+    if (log) appendAudit(log, { action: 'session_end', session, input: session, output: null, durationMs: 0 });
     observeSessionEnd(this.deps.store, {
       session,
       ts: this.deps.clock.now().toISOString(),

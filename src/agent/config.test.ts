@@ -9,6 +9,7 @@ describe('the agent section of config.json', () => {
       local: { provider: 'ollama', model: 'llama3.2' },
       budget: { dailyUsd: 5, prices: { inputPerMTok: 3, outputPerMTok: 15 } },
       maxSteps: 25,
+      historyTurns: 30,
       stream: true,
     });
     expect(loadAgentConfig({}).remote).toBeUndefined();

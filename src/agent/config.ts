@@ -56,6 +56,8 @@ export const agentConfigSchema = z.looseObject({
   remote: modelConfigSchema.optional(),
   budget: budgetSchema.default({ dailyUsd: 5, prices: DEFAULT_PRICES }),
   maxSteps: z.number().int().min(1).max(100).default(25),
+  /** How many earlier turns of a conversation the model is shown (the oldest are dropped). */
+  historyTurns: z.number().int().min(1).max(500).default(30),
   /** false: ask for whole answers instead of streams (a server whose streaming is broken). */
   stream: z.boolean().default(true),
   /** How long a dangerous tool call waits for a yes before it counts as no. */

@@ -20,14 +20,14 @@ import type { AgentModel } from './providers.js';
 import { type RouteDecision, SessionModes, modeCommand, routeMessage } from './router.js';
 import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult, TurnUsage } from './runner.js';
 import type { ToolContext, ToolRegistry } from './tools/registry.js';
-import { type Pending, type TurnState, confirmationReply, newTurnState, outputText, usageOf } from './turn-state.js';
+import { type Pending, type TurnState, confirmationReply, newTurnState, outputText, trimHistory, usageOf } from './turn-state.js';
 
 export interface LoopDeps {
   store: Store;
   registry: ToolRegistry;
   /** Everything a tool needs but the session and the confirmation (the loop supplies those). */
   toolContext: Omit<ToolContext, 'session' | 'confirm'>;
-  config: Pick<AgentConfig, 'maxSteps' | 'confirmTimeoutSeconds'>;
+  config: Pick<AgentConfig, 'maxSteps' | 'confirmTimeoutSeconds' | 'historyTurns'>;
   models: { local: AgentModel; remote?: AgentModel };
   budget: BudgetTracker;
   /** The system prompt for a message of a session (prompt.ts's buildSystemPrompt). */
@@ -294,7 +294,7 @@ export class AgentLoop implements AgentRunner {
     }
     const { text, messages } = answer;
     if (request.signal?.aborted) throw cancelled();
-    const next = [...history, ...messages];
+    const next = trimHistory([...history, ...messages], this.deps.config.historyTurns);
     this.histories.set(session, next);
     return this.finish(session, state, note + text, next, request);
   }

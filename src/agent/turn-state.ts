@@ -94,3 +94,13 @@ export const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: nu
   inputTokens: u.inputTokens ?? 0,
   outputTokens: u.outputTokens ?? 0,
 });
+
+/**
+ * The last `maxTurns` turns of a conversation. It is cut only where a person's message
+ * starts a turn, so a tool call is never separated from its result. Pure.
+ */
+export function trimHistory(messages: ModelMessage[], maxTurns: number): ModelMessage[] {
+  const starts = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  if (starts.length <= maxTurns) return messages;
+  return messages.slice(starts[starts.length - maxTurns]);
+}

@@ -159,6 +159,21 @@ describe('limits', () => {
     expect(r).toMatchObject({ route: 'remote', model: 'anthropic:claude-stub' });
     expect(r.usage.costUsd).toBeCloseTo((25 * 3 + 7 * 15) / 1e6, 10);
     expect(local.requests()).toBe(0);
+    const spent = await startOllamaStub(() => ({ text: 'local answer' }));
+    stops.push(() => spent.close());
+    h.cleanup();
+    // A budget of $0.0001 is spent by one remote call ($0.00018): the next one stays local and says why.
+    h = loopHarness({
+      local: stubModel('ollama', spent.baseUrl),
+      remote: stubModel('anthropic', remote.url),
+      budget: { dailyUsd: 0.0001 },
+    });
+    expect((await h.loop.turn({ session: 'm', message: 'Refactor this function' })).route).toBe('remote');
+    const streamed: string[] = [];
+    const after = await h.loop.turn({ session: 'm', message: 'Refactor this function', onText: (d) => streamed.push(d) });
+    expect(after).toMatchObject({ route: 'local', model: 'ollama:llama-stub' });
+    expect(after.text).toMatch(/^\[Today's budget for the remote model is spent .*\]\nlocal answer$/);
+    expect(streamed.join('')).toBe(after.text);
     const local2 = await h.loop.turn({ session: 'r', message: '/local' });
     expect(local2.text).toMatch(/local model/);
     expect((await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' })).route).toBe('local');

@@ -246,6 +246,11 @@ export function sandboxVerdict(probe: { ok: boolean; detail: string }, agentSetU
 
 const sandbox: DoctorCheck = (paths) => sandboxVerdict(sandboxWorks(), existsSync(paths.workspace));
 
+const agentModels: DoctorCheck = async (paths, around) => {
+  const { agentConfigVerdict } = await import('../agent/doctor.js');
+  return agentConfigVerdict(loadConfig(paths.config), around.env, existsSync(paths.workspace));
+};
+
 const DOCTOR_CHECKS: DoctorCheck[] = [
   nodeVersion,
   homeWritable,
@@ -258,6 +263,7 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   (_paths, around) => hooksCheck(around.userHome, around.cwd, around.env),
   (paths) => observationsCheck(paths),
   sandbox,
+  agentModels,
 ];
 
 export async function runDoctor(

@@ -3,8 +3,8 @@
  * sandbox, timed as whole processes against a bare `sh -c true`: a minimal bwrap (read-only
  * root only), the full sandbox command line shell_exec builds (namespaces, tmpfs, hidden
  * homes, prlimit, and setpriv when run as root), and runSandboxed as the tool calls it
- * (spawn from Node, output collection, timeout timer). Runs are interleaved. Then the
- * gateway's /health and /api/v1/chat (bench/gateway.ts).
+ * (spawn from Node, output collection, timeout timer). Runs are interleaved. Then the agent
+ * loop's own cost per turn (agent-loop.ts) and the gateway's /health and /api/v1/chat (gateway.ts).
  */
 import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { BWRAP, bwrapArgs, planSandbox, runSandboxed, sandboxProblem } from '../agent/sandbox.js';
 import { runGatewayBench } from './gateway.js';
 import { formatTable, machine, median, percentile, type ProcessSpec, timeProcesses } from './measure.js';
+import { loopOverheadBench } from './agent-loop.js';
 
 async function timeRunSandboxed(config: Parameters<typeof runSandboxed>[1], runs: number): Promise<number[]> {
   const samples: number[] = [];
@@ -64,5 +65,6 @@ export async function runAgentBench(runs = Number(process.env.BENCH_RUNS ?? 30))
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   console.log(await runAgentBench());
+  console.log(await loopOverheadBench());
   console.log(await runGatewayBench());
 }

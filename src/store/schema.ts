@@ -11,6 +11,7 @@ import { speakersMigration } from './speakers-schema.js';
 import { graphVectorsMigration } from './graph-vectors-schema.js';
 import { graphDocumentsMigration } from './graph-documents-schema.js';
 import { correctionsMigration } from './corrections-schema.js';
+import { agentMigration } from './agent-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -178,4 +179,5 @@ export const MIGRATIONS: readonly Migration[] = [
   correctionsMigration,
   graphViewMigration,
   sessionDocumentsMigration,
+  agentMigration,
 ];

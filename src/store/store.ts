@@ -13,6 +13,7 @@ export { explainDatabaseError, fts5Problem } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 import { type ActivityRepository, createActivityRepository } from './activity.js';
+import { type AgentCallRepository, createAgentCallRepository } from './agent-calls.js';
 import { type AuditRepository, createAuditRepository } from './audit.js';
 import { type DocumentRepository, createDocumentRepository } from './documents/index.js';
 import { type EpisodeRepository, createEpisodeRepository } from './episodes.js';
@@ -39,6 +40,7 @@ interface Repositories {
   readonly graph: GraphRepository;
   readonly activity: ActivityRepository;
   readonly audit: AuditRepository;
+  readonly agentCalls: AgentCallRepository;
 }
 
 export interface Store extends Repositories {
@@ -83,6 +85,7 @@ function repositories(db: Db): Repositories {
     graph: createGraphRepository(db),
     activity: createActivityRepository(db),
     audit: createAuditRepository(db),
+    agentCalls: createAgentCallRepository(db),
   };
 }
 

@@ -5,6 +5,7 @@ import { type AgentStatus, agentStatus, agentToken } from '../../app/agent-gatew
 import { globals } from '../context.js';
 import { emit, table } from '../output.js';
 import { type Options, cliInput, num, stringOption } from '../run.js';
+import { registerAgentBrainCommands } from './agent-chat.js';
 import { setupContext } from './install.js';
 
 function auditLines(r: AuditReport): string[] {
@@ -104,4 +105,5 @@ export function registerAgentCommands(program: Command): void {
     });
 
   registerGatewayCommands(agent);
+  registerAgentBrainCommands(agent);
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadAgentConfig } from './config.js';
+import { agentConfigVerdict } from './doctor.js';
+import { createAgentModel, ollamaApiUrl } from './providers.js';
+
+describe('the agent section of config.json', () => {
+  it('defaults to a local Ollama model, $5 a day at $3 / $15 per million tokens, 25 steps', () => {
+    expect(loadAgentConfig({})).toMatchObject({
+      local: { provider: 'ollama', model: 'llama3.2' },
+      budget: { dailyUsd: 5, prices: { inputPerMTok: 3, outputPerMTok: 15 } },
+      maxSteps: 25,
+      historyTurns: 30,
+      stream: true,
+    });
+    expect(loadAgentConfig({}).remote).toBeUndefined();
+  });
+
+  it('names each bad field and shows an example; keys of other agent parts pass through', () => {
+    expect(() => loadAgentConfig({ agent: { local: { provider: 'gpt', model: 'x' } } })).toThrow(/agent\.local\.provider/);
+    expect(() => loadAgentConfig({ agent: { remote: { provider: 'openai-compatible', model: 'x' } } })).toThrow(
+      /agent\.remote\.baseUrl is required/,
+    );
+    expect(() => loadAgentConfig({ agent: { budget: { dailyUsd: -1 } } })).toThrow(/agent\.budget\.dailyUsd/);
+    expect(() => loadAgentConfig({ agent: { local: { provider: 'ollama', model: 'm', apiKey: 'sk-123' } } })).toThrow(/apiKey/);
+    expect(loadAgentConfig({ agent: { gateway: { port: 8787 } } }).local.provider).toBe('ollama');
+  });
+});
+
+describe('the providers', () => {
+  it('point Ollama at its /api, whatever form the base URL takes', () => {
+    expect(ollamaApiUrl(undefined)).toBe('http://127.0.0.1:11434/api');
+    expect(ollamaApiUrl('http://box:11434/')).toBe('http://box:11434/api');
+    expect(ollamaApiUrl('http://box:11434/api')).toBe('http://box:11434/api');
+  });
+
+  it('refuse an Anthropic model without its key, naming the variable', () => {
+    expect(() => createAgentModel({ provider: 'anthropic', model: 'c', maxOutputTokens: 100 }, {})).toThrow(/\$ANTHROPIC_API_KEY/);
+    expect(() => createAgentModel({ provider: 'anthropic', model: 'c', apiKeyEnv: 'MY_KEY', maxOutputTokens: 100 }, {})).toThrow(
+      /\$MY_KEY/,
+    );
+    expect(createAgentModel({ provider: 'anthropic', model: 'c', maxOutputTokens: 100 }, { ANTHROPIC_API_KEY: 'k' }).id).toBe('c');
+  });
+});
+
+describe('the doctor check', () => {
+  it('says not set up, fails an invalid section, warns on a missing key, and sums up a good one', () => {
+    expect(agentConfigVerdict({}, {}, false)).toMatchObject({ status: 'ok', detail: 'the personal agent is not set up' });
+    expect(agentConfigVerdict({ agent: { maxSteps: 0 } }, {}, true)).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/agent\.maxSteps/),
+    });
+    const remote = { remote: { provider: 'anthropic', model: 'claude-sonnet-4-5' } };
+    expect(agentConfigVerdict({ agent: remote }, {}, true)).toMatchObject({
+      status: 'warn',
+      fix: expect.stringContaining('ANTHROPIC_API_KEY'),
+    });
+    expect(agentConfigVerdict({ agent: remote }, { ANTHROPIC_API_KEY: 'k' }, true)).toEqual({
+      name: 'agent',
+      status: 'ok',
+      detail: 'local ollama llama3.2 at http://127.0.0.1:11434/api; remote anthropic claude-sonnet-4-5; budget $5 a day',
+    });
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The `agent` section of config.json, validated with zod: the local model (the default
+ * route), the remote one (escalation), the daily budget in USD and the prices it is counted
+ * at. Every error names the field and shows a working example. Other parts of the agent (the
+ * gateway, web and mqtt tools) keep their own keys in the same section, so unknown top-level
+ * keys are left to them; the parts defined here are strict.
+ */
+import { z } from 'zod';
+import type { Config } from '../core/config.js';
+import { HomunculusError } from '../core/errors.js';
+
+export const MODEL_PROVIDERS = ['ollama', 'anthropic', 'openai-compatible'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as ANTHROPIC_API_KEY')
+  .optional();
+
+export const modelConfigSchema = z
+  .object({
+    provider: z.enum(MODEL_PROVIDERS),
+    model: z.string().trim().min(1),
+    baseUrl: z.url().optional(),
+    /** Name of the environment variable holding the API key (never the key itself). */
+    apiKeyEnv: envName,
+    maxOutputTokens: z.number().int().min(64).max(64_000).default(4_096),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    if (m.provider === 'openai-compatible' && !m.baseUrl)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'is required for an OpenAI-compatible server (e.g. http://127.0.0.1:8080/v1)',
+      });
+  });
+
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+export const DEFAULT_PRICES = { inputPerMTok: 3, outputPerMTok: 15 } as const;
+
+const budgetSchema = z
+  .object({
+    dailyUsd: z.number().min(0).max(10_000).default(5),
+    /** USD per million tokens for the remote model (seed 001: Claude Sonnet's $3 / $15). */
+    prices: z
+      .object({ inputPerMTok: z.number().min(0).default(3), outputPerMTok: z.number().min(0).default(15) })
+      .strict()
+      .default(DEFAULT_PRICES),
+  })
+  .strict();
+
+export const agentConfigSchema = z.looseObject({
+  local: modelConfigSchema.default({ provider: 'ollama', model: 'llama3.2', maxOutputTokens: 4_096 }),
+  remote: modelConfigSchema.optional(),
+  budget: budgetSchema.default({ dailyUsd: 5, prices: DEFAULT_PRICES }),
+  maxSteps: z.number().int().min(1).max(100).default(25),
+  /** How many earlier turns of a conversation the model is shown (the oldest are dropped). */
+  historyTurns: z.number().int().min(1).max(500).default(30),
+  /** false: ask for whole answers instead of streams (a server whose streaming is broken). */
+  stream: z.boolean().default(true),
+  /** How long a dangerous tool call waits for a yes before it counts as no. */
+  confirmTimeoutSeconds: z.number().int().min(5).max(3_600).default(300),
+});
+
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+const EXAMPLE =
+  '{"agent": {"local": {"provider": "ollama", "model": "llama3.2"}, "remote": {"provider": "anthropic", "model": "claude-sonnet-4-5"}, "budget": {"dailyUsd": 5}}}';
+
+/** The validated section (defaults when absent), or an error naming each bad field. */
+export function loadAgentConfig(config: Config): AgentConfig {
+  const parsed = agentConfigSchema.safeParse(config.agent ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `agent${i.path.length ? `.${i.path.join('.')}` : ''} ${i.message}`).join('; ');
+    throw new HomunculusError('config', `Invalid "agent" section in config.json: ${problems}.`, {
+      hint: `Fix the section. Example: ${EXAMPLE}. Providers: ${MODEL_PROVIDERS.join(', ')}.`,
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,227 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LoopHarness, loopHarness, stubModel } from '../test-support/agent-loop.js';
+import { startStub } from '../test-support/llm-stub.js';
+import { oneToolCall, startMessagesStub, toolSequence } from '../test-support/messages-stub.js';
+import { OLLAMA_USAGE, type StubTurn, ollamaOneToolCall, ollamaToolSequence, startOllamaStub } from '../test-support/ollama-stub.js';
+import { runLearn } from '../learn/run.js';
+import { readAudit, verifyAudit } from './audit.js';
+import type { ToolCallView } from './runner.js';
+
+let h: LoopHarness | undefined;
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  h?.cleanup();
+  h = undefined;
+  for (const stop of stops.splice(0)) await stop();
+});
+
+type Provider = 'anthropic' | 'ollama';
+const ECHO = { name: 'echo', input: { text: 'ping' } };
+
+/** A stub of `provider` that runs `tools` one per request, then answers `text`. */
+async function stub(provider: Provider, tools: { name: string; input: Record<string, unknown> }[], text = 'All done here.') {
+  if (provider === 'anthropic') {
+    const s = await startMessagesStub(toolSequence(tools, text));
+    stops.push(() => s.close());
+    return { url: s.baseUrl, requests: () => s.requests.length };
+  }
+  const s = await startOllamaStub(ollamaToolSequence(tools, text));
+  stops.push(() => s.close());
+  return { url: s.baseUrl, requests: () => s.requests.length };
+}
+
+describe.each<[Provider, boolean]>([
+  ['anthropic', true],
+  ['anthropic', false],
+  ['ollama', true],
+  ['ollama', false],
+])('the loop against the %s stub (streamed: %s)', (provider, stream) => {
+  it('runs a tool call, feeds its result back, streams the answer and records usage, audit and observations', async () => {
+    const s = await stub(provider, [ECHO]);
+    h = loopHarness({ local: stubModel(provider, s.url), stream });
+    const deltas: string[] = [];
+    const views: ToolCallView[] = [];
+    const r = await h.loop.turn({
+      session: 's1',
+      message: 'say ping with the echo tool',
+      onText: (d) => deltas.push(d),
+      onToolCall: (v) => views.push(v),
+    });
+    expect(r.text).toBe('All done here.');
+    expect(deltas.join('')).toBe('All done here.');
+    expect(r.toolCalls).toHaveLength(1);
+    expect(r.toolCalls[0]).toMatchObject({ tool: 'echo', input: { text: 'ping' } });
+    expect(r.toolCalls[0]?.output).toContain('ping');
+    expect(views.map((v) => v.output === undefined)).toEqual([true, false]);
+    expect(s.requests()).toBe(2);
+    const perCall =
+      provider === 'anthropic' ? { input: 25, output: 7 } : { input: OLLAMA_USAGE.prompt_eval_count, output: OLLAMA_USAGE.eval_count };
+    expect(r.usage).toEqual({ inputTokens: 2 * perCall.input, outputTokens: 2 * perCall.output, costUsd: 0 });
+    expect(r).toMatchObject({ route: 'local', model: `${provider}:${provider === 'anthropic' ? 'claude-stub' : 'llama-stub'}` });
+    expect(h.budget.report().models).toMatchObject([{ calls: 2, input_tokens: 2 * perCall.input, output_tokens: 2 * perCall.output }]);
+    const audit = readAudit(h.audit).lines.map((l) => JSON.parse(l) as { action: string; tokens: unknown });
+    // The tool runs inside the model's step, so its entry comes before that step's completion.
+    expect(audit.map((e) => e.action)).toEqual(['tool_exec', 'completion', 'completion']);
+    expect(audit[1]?.tokens).toEqual(perCall);
+    expect(verifyAudit(h.audit).ok).toBe(true);
+    const obs = h.store.observations.forSession('s1', { source: 'homunculus-agent' });
+    expect(obs.map((o) => [o.event, o.tool])).toEqual([
+      ['prompt', ''],
+      ['tool', 'echo'],
+    ]);
+    expect(obs[0]?.input).toBe('say ping with the echo tool');
+    // The second turn carries the first one's messages.
+    await h.loop.turn({ session: 's1', message: 'again' });
+    expect(h.loop.history('s1').filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+});
+
+describe('confirmation of a dangerous tool', () => {
+  it.each<Provider>(['anthropic', 'ollama'])('%s: holds the call until yes, runs nothing on no', async (provider) => {
+    const launch = { name: 'launch', input: { target: 'rocket' } };
+    const s =
+      provider === 'anthropic'
+        ? await startMessagesStub(oneToolCall(launch, 'Launched or not.'))
+        : await startOllamaStub(ollamaOneToolCall(launch, 'Launched or not.'));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel(provider, s.baseUrl) });
+    const held = await h.loop.turn({ session: 'c', message: 'launch the rocket' });
+    expect(held.pending).toMatchObject({ tool: 'launch', input: { target: 'rocket' }, expiresAt: '2026-11-26T08:05:00.000Z' });
+    expect(h.launches()).toBe(0);
+    await expect(h.loop.turn({ session: 'c', message: 'hello?' })).rejects.toThrow(/waiting for a yes or no/);
+    const no = await h.loop.confirm(held.pending?.id ?? '', 'no');
+    expect(h.launches()).toBe(0);
+    expect(no.text).toBe('Launched or not.');
+    // The model is told, as the tool's result, that the person declined.
+    expect(s.requests.at(-1)?.raw).toContain('declined by the person');
+    expect(no.pending).toBeUndefined();
+    await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/No tool call waits/);
+    const again = await h.loop.turn({ session: 'c', message: 'launch the rocket, please' });
+    const yes = await h.loop.confirm(again.pending?.id ?? '', 'yes');
+    expect(h.launches()).toBe(1);
+    expect(yes.toolCalls[0]).toMatchObject({ tool: 'launch', output: '{"launched":"rocket"}' });
+  });
+
+  it('counts an answer after the expiry as no', async () => {
+    const s = await stub('ollama', [{ name: 'launch', input: { target: 'rocket' } }]);
+    h = loopHarness({ local: stubModel('ollama', s.url), confirmTimeoutSeconds: 60 });
+    const held = await h.loop.turn({ session: 'e', message: 'launch' });
+    h.store.setNow('2026-11-26T08:01:01.000Z');
+    const seen: ToolCallView[] = [];
+    await h.loop.confirm(held.pending?.id ?? '', 'yes', { onToolCall: (v) => seen.push(v) });
+    expect(h.launches()).toBe(0);
+    expect(seen[0]?.refused).toMatch(/not confirmed in time/);
+  });
+
+  it('lets the conversation go on after an unanswered call expires, telling the model it did not run', async () => {
+    const s = await startOllamaStub(ollamaOneToolCall({ name: 'launch', input: { target: 'rocket' } }, 'Understood.'));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), confirmTimeoutSeconds: 60 });
+    const held = await h.loop.turn({ session: 'u', message: 'launch' });
+    expect(held.pending).toBeDefined();
+    h.store.setNow('2026-11-26T08:02:00.000Z');
+    const next = await h.loop.turn({ session: 'u', message: 'never mind, what now?' });
+    expect(h.launches()).toBe(0);
+    expect(next.pending).toBeDefined();
+    expect(s.requests.at(-1)?.raw).toContain('launch was not confirmed in time, so it did not run.');
+    await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/No tool call waits/);
+  });
+});
+
+describe('limits', () => {
+  it('stops after 25 steps when the model never ends its turn', async () => {
+    const s = await startOllamaStub((): StubTurn => ({ tool: ECHO }));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl) });
+    const r = await h.loop.turn({ session: 'cap', message: 'echo forever' });
+    expect(s.requests).toHaveLength(25);
+    expect(r.toolCalls).toHaveLength(25);
+    expect(r.text).toMatch(/stopped after 25 steps/);
+  });
+
+  it('cancels a streamed answer midway and keeps the history as it was', async () => {
+    const s = await startOllamaStub(() => ({ text: 'one two three four five six seven eight nine ten' }), { chunkDelayMs: 40 });
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl) });
+    const abort = new AbortController();
+    let seen = '';
+    const turn = h.loop.turn({ session: 'x', message: 'count', signal: abort.signal, onText: (d) => ((seen += d), abort.abort()) });
+    await expect(turn).rejects.toThrow(/cancelled/);
+    expect(seen).toBe('one ');
+    expect(h.loop.history('x')).toEqual([]);
+  });
+
+  it('escalates code to the remote model and prices it', async () => {
+    const local = await stub('ollama', []);
+    const remote = await stub('anthropic', []);
+    h = loopHarness({ local: stubModel('ollama', local.url), remote: stubModel('anthropic', remote.url) });
+    const r = await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' });
+    expect(r).toMatchObject({ route: 'remote', model: 'anthropic:claude-stub' });
+    expect(r.usage.costUsd).toBeCloseTo((25 * 3 + 7 * 15) / 1e6, 10);
+    expect(local.requests()).toBe(0);
+    const spent = await startOllamaStub(() => ({ text: 'local answer' }));
+    stops.push(() => spent.close());
+    h.cleanup();
+    // A budget of $0.0001 is spent by one remote call ($0.00018): the next one stays local and says why.
+    h = loopHarness({
+      local: stubModel('ollama', spent.baseUrl),
+      remote: stubModel('anthropic', remote.url),
+      budget: { dailyUsd: 0.0001 },
+    });
+    expect((await h.loop.turn({ session: 'm', message: 'Refactor this function' })).route).toBe('remote');
+    const streamed: string[] = [];
+    const after = await h.loop.turn({ session: 'm', message: 'Refactor this function', onText: (d) => streamed.push(d) });
+    expect(after).toMatchObject({ route: 'local', model: 'ollama:llama-stub' });
+    expect(after.text).toMatch(/^\[Today's budget for the remote model is spent .*\]\nlocal answer$/);
+    expect(streamed.join('')).toBe(after.text);
+    const local2 = await h.loop.turn({ session: 'r', message: '/local' });
+    expect(local2.text).toMatch(/local model/);
+    expect((await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' })).route).toBe('local');
+  });
+});
+
+describe('an OpenAI-compatible server (whole answers)', () => {
+  it('runs a tool call through chat completions and records its usage', async () => {
+    const completion = (message: Record<string, unknown>, finish: string) => ({
+      json: {
+        id: 'chatcmpl-stub',
+        object: 'chat.completion',
+        created: 1_764_000_000,
+        model: 'qwen-stub',
+        choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+        usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 },
+      },
+    });
+    const s = await startStub((req) =>
+      (req.body.messages as { role: string }[]).some((m) => m.role === 'tool')
+        ? completion({ content: 'Echoed.' }, 'stop')
+        : completion(
+            { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'echo', arguments: '{"text":"ping"}' } }] },
+            'tool_calls',
+          ),
+    );
+    stops.push(() => s.close());
+    h = loopHarness({ local: { provider: 'openai-compatible', model: 'qwen-stub', baseUrl: s.baseUrl }, stream: false });
+    const r = await h.loop.turn({ session: 'o', message: 'echo ping' });
+    expect(r).toMatchObject({ text: 'Echoed.', model: 'openai-compatible:qwen-stub', usage: { inputTokens: 22, outputTokens: 8 } });
+    expect(r.toolCalls[0]).toMatchObject({ tool: 'echo', input: { text: 'ping' } });
+    expect(s.requests.map((q) => q.url.endsWith('/chat/completions'))).toEqual([true, true]);
+  });
+});
+
+describe('learning from the agent', () => {
+  it("ends a session with a session_end observation, and the learning run takes the agent's session", async () => {
+    const s = await stub('ollama', [ECHO, { name: 'datetime_now', input: {} }]);
+    h = loopHarness({ local: stubModel('ollama', s.url) });
+    await h.loop.turn({ session: 'learn-1', message: 'echo then tell me the time' });
+    h.loop.end('learn-1');
+    expect(h.loop.history('learn-1')).toEqual([]);
+    expect(readAudit(h.audit).lines.at(-1)).toContain('"action":"session_end"');
+    const before = h.store.observations.forSession('learn-1', { source: 'homunculus-agent' });
+    expect(before.map((o) => o.event)).toEqual(['prompt', 'tool', 'tool', 'session_end']);
+    expect(before.every((o) => o.processed_at === null)).toBe(true);
+    const report = await runLearn(h.store, { quiet: true });
+    expect(report.session_ids).toContain('learn-1');
+    expect(h.store.observations.forSession('learn-1', { pendingOnly: true })).toEqual([]);
+  });
+});

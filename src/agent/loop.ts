@@ -1,0 +1,338 @@
+/**
+ * The agent loop (seed 001), implementing AgentRunner with the AI SDK: the router picks the
+ * model, the prompt builder the system prompt, and the model is called with the registry's
+ * tools until it ends its turn or `maxSteps` (25) steps. Every call's tokens go to the
+ * budget and the audit log; every message and tool call becomes an observation. A tool the
+ * registry marks for confirmation is declared `needsApproval`: the SDK stops before running
+ * it, and the turn returns a PendingConfirmation that only `confirm(id, 'yes')` resumes;
+ * 'no', or no answer before it expires, sends the model a denial instead.
+ */
+import { type ModelMessage, type StepResult, type ToolSet, generateText, stepCountIs, streamText, tool } from 'ai';
+import type { Clock } from '../core/clock.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
+import type { ProjectInfo } from '../core/project.js';
+import type { Store } from '../store/store.js';
+import { appendAudit } from './audit.js';
+import type { BudgetTracker } from './budget.js';
+import type { AgentConfig } from './config.js';
+import { observePrompt, observeSessionEnd, observeToolCall } from './observe.js';
+import type { AgentModel } from './providers.js';
+import { type RouteDecision, SessionModes, modeCommand, routeMessage } from './router.js';
+import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult, TurnUsage } from './runner.js';
+import type { ToolContext, ToolRegistry } from './tools/registry.js';
+import { type Pending, type TurnState, confirmationReply, newTurnState, outputText, trimHistory, usageOf } from './turn-state.js';
+
+export interface LoopDeps {
+  store: Store;
+  registry: ToolRegistry;
+  /** Everything a tool needs but the session and the confirmation (the loop supplies those). */
+  toolContext: Omit<ToolContext, 'session' | 'confirm'>;
+  config: Pick<AgentConfig, 'maxSteps' | 'confirmTimeoutSeconds' | 'historyTurns'>;
+  models: { local: AgentModel; remote?: AgentModel };
+  budget: BudgetTracker;
+  /** The system prompt for a message of a session (prompt.ts's buildSystemPrompt). */
+  systemPrompt: (message: string, session: string) => Promise<string>;
+  clock: Clock;
+  project: ProjectInfo;
+  /** false: one whole answer per call (generateText) instead of a stream. */
+  stream?: boolean;
+}
+
+type CallSettings = Parameters<typeof generateText<ToolSet>>[0] & Parameters<typeof streamText<ToolSet>>[0];
+
+/** One model call with its tool steps: streamed (text as it comes) or whole. */
+async function callModel(
+  settings: CallSettings,
+  request: TurnRequest,
+  stream: boolean,
+): Promise<{ text: string; messages: ModelMessage[] }> {
+  if (!stream) {
+    const result = await generateText(settings);
+    if (result.text) request.onText?.(result.text);
+    return { text: result.text, messages: result.response.messages };
+  }
+  let failure: unknown;
+  const result = streamText({ ...settings, onError: ({ error }) => void (failure ??= error) });
+  let text = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      request.onText?.(part.text);
+    } else if (part.type === 'error') failure ??= part.error;
+  }
+  if (failure) throw failure;
+  return { text, messages: (await result.response).messages };
+}
+
+export class AgentLoop implements AgentRunner {
+  readonly modes = new SessionModes();
+  private readonly histories = new Map<string, ModelMessage[]>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly prompts = new Map<string, number>();
+
+  constructor(private readonly deps: LoopDeps) {}
+
+  history(session: string): readonly ModelMessage[] {
+    return this.histories.get(session) ?? [];
+  }
+
+  async turn(request: TurnRequest): Promise<TurnResult> {
+    const { session, message } = request;
+    const mode = modeCommand(message);
+    if (mode) {
+      this.modes.set(session, mode);
+      const text = {
+        auto: 'Routing is automatic again.',
+        escalate: 'Every message now goes to the remote model (within the budget).',
+        local: 'Every message now stays on the local model.',
+      }[mode];
+      request.onText?.(text);
+      return {
+        session,
+        text,
+        toolCalls: [],
+        model: '',
+        route: mode === 'escalate' ? 'remote' : 'local',
+        usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      };
+    }
+    this.settleExpired(session);
+    if (this.pendingOf(session))
+      throw new UsageError('A tool call is waiting for a yes or no in this session.', 'Answer it first (confirm yes or no).');
+    const decision = routeMessage({
+      message,
+      mode: this.modes.get(session),
+      remoteConfigured: this.deps.models.remote !== undefined,
+      canEscalate: () => this.deps.budget.canEscalate(),
+    });
+    const model = (decision.route === 'remote' ? this.deps.models.remote : undefined) ?? this.deps.models.local;
+    const system = await this.deps.systemPrompt(message, session);
+    this.observePrompt(session, message);
+    const history = [...this.history(session), { role: 'user', content: message } as ModelMessage];
+    return this.run(session, history, { model, decision, system }, request);
+  }
+
+  async confirm(
+    id: string,
+    answer: 'yes' | 'no',
+    options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {},
+  ): Promise<TurnResult> {
+    const held = this.pending.get(id);
+    if (!held)
+      throw new UsageError(
+        `No tool call waits for confirmation ${JSON.stringify(id)}.`,
+        'It was answered already, or it expired; send the request again.',
+      );
+    this.pending.delete(id);
+    const expired = this.deps.clock.now().toISOString() > held.view.expiresAt;
+    const approved = answer === 'yes' && !expired;
+    const reply = confirmationReply(held, approved, expired);
+    if (!approved) options.onToolCall?.({ id: held.toolCallId, tool: held.view.tool, input: held.view.input, refused: reply.reason });
+    else held.approved.add(held.toolCallId);
+    const history = [...held.history, { role: 'tool', content: reply.parts } as ModelMessage];
+    return this.run(held.session, history, held.route, { session: held.session, message: '', ...options }, held);
+  }
+
+  /** Ends a conversation: its history and held calls are dropped, and learning may take it. */
+  end(session: string): void {
+    this.histories.delete(session);
+    for (const [id, p] of this.pending) if (p.session === session) this.pending.delete(id);
+    const log = this.deps.toolContext.auditLog;
+    if (log) appendAudit(log, { action: 'session_end', session, input: session, output: null, durationMs: 0 });
+    observeSessionEnd(this.deps.store, {
+      session,
+      ts: this.deps.clock.now().toISOString(),
+      cwd: this.deps.toolContext.workspace,
+      project: this.deps.project,
+    });
+  }
+
+  /** A call left unanswered past its expiry counts as declined: the model is told so with the next message. */
+  private settleExpired(session: string): void {
+    const held = this.pendingOf(session);
+    if (!held || this.deps.clock.now().toISOString() <= held.view.expiresAt) return;
+    this.pending.delete(held.view.id);
+    const reply = confirmationReply(held, false, true);
+    this.histories.set(session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
+  }
+
+  private pendingOf(session: string): Pending | undefined {
+    return [...this.pending.values()].find((p) => p.session === session);
+  }
+
+  private observePrompt(session: string, text: string): void {
+    const key = `${session}\0${text}`;
+    const occurrence = this.prompts.get(key) ?? 0;
+    this.prompts.set(key, occurrence + 1);
+    observePrompt(this.deps.store, {
+      session,
+      ts: this.deps.clock.now().toISOString(),
+      cwd: this.deps.toolContext.workspace,
+      project: this.deps.project,
+      text,
+      occurrence,
+    });
+  }
+
+  private tools(state: TurnState, request: TurnRequest): ToolSet {
+    const set: ToolSet = {};
+    for (const t of this.deps.registry.list())
+      set[t.name] = tool({
+        description: t.description,
+        inputSchema: t.input,
+        needsApproval: t.confirm,
+        execute: async (input: unknown, { toolCallId }) => {
+          const view: ToolCallView = { id: toolCallId, tool: t.name, input };
+          request.onToolCall?.(view);
+          const started = performance.now();
+          // The registry asks again: only a call the person approved passes.
+          const outcome = await this.deps.registry.run(t.name, input, {
+            ...this.deps.toolContext,
+            session: request.session,
+            ...(state.approved.has(toolCallId) ? { confirm: async () => true } : {}),
+          });
+          const done = outcome.ok ? { ...view, output: outputText(outcome.output) } : { ...view, refused: outcome.error };
+          state.calls.set(toolCallId, done);
+          request.onToolCall?.(done);
+          observeToolCall(this.deps.store, {
+            session: request.session,
+            ts: this.deps.clock.now().toISOString(),
+            cwd: this.deps.toolContext.workspace,
+            project: this.deps.project,
+            toolCallId,
+            tool: t.name,
+            input,
+            durationMs: performance.now() - started,
+            ...(outcome.ok ? { output: outcome.output } : { error: outcome.error }),
+          });
+          return outcome.ok ? outcome.output : { error: outcome.error, ...(outcome.hint ? { hint: outcome.hint } : {}) };
+        },
+      });
+    return set;
+  }
+
+  /** Records one model call's usage in the budget and the audit log. */
+  private recordStep(state: TurnState, session: string, step: StepResult<ToolSet>, started: number): void {
+    state.steps++;
+    state.lastFinish = step.finishReason;
+    const { inputTokens, outputTokens } = usageOf(step.usage);
+    const m = state.route.model;
+    const cost = this.deps.budget.record({
+      session,
+      provider: m.provider,
+      model: m.id,
+      route: state.route.decision.route,
+      inputTokens,
+      outputTokens,
+    });
+    state.usage.inputTokens += inputTokens;
+    state.usage.outputTokens += outputTokens;
+    state.usage.costUsd += cost;
+    if (this.deps.toolContext.auditLog)
+      appendAudit(this.deps.toolContext.auditLog, {
+        action: 'completion',
+        session,
+        subject: `${m.provider}:${m.id}`,
+        ok: true,
+        input: step.request.body ?? null,
+        output: step.text,
+        tokens: { input: inputTokens, output: outputTokens },
+        durationMs: performance.now() - started,
+      });
+    for (const part of step.content) {
+      if (part.type === 'tool-error' && !state.calls.has(part.toolCallId)) {
+        const view = {
+          id: part.toolCallId,
+          tool: part.toolName,
+          input: part.input,
+          refused: String((part.error as Error)?.message ?? part.error),
+        };
+        state.calls.set(part.toolCallId, view);
+      }
+      if (part.type === 'tool-approval-request')
+        state.approvals.push({
+          approvalId: part.approvalId,
+          toolCallId: part.toolCall.toolCallId,
+          tool: part.toolCall.toolName,
+          input: part.toolCall.input,
+        });
+    }
+  }
+
+  private async run(
+    session: string,
+    history: ModelMessage[],
+    route: TurnState['route'],
+    request: TurnRequest,
+    resumed?: Pending,
+  ): Promise<TurnResult> {
+    const state = newTurnState(route, resumed);
+    let started = performance.now();
+    const common: CallSettings = {
+      model: route.model.model,
+      system: route.system,
+      messages: history,
+      tools: this.tools(state, request),
+      stopWhen: stepCountIs(this.deps.config.maxSteps),
+      maxOutputTokens: route.model.maxOutputTokens,
+      maxRetries: 0,
+      ...(request.signal ? { abortSignal: request.signal } : {}),
+      onStepFinish: (step: StepResult<ToolSet>) => {
+        this.recordStep(state, session, step, started);
+        started = performance.now();
+      },
+    };
+    // The router's note (budget spent, no remote model) is said first, in the stream too.
+    const note = route.decision.note && !resumed ? `[${route.decision.note}]\n` : '';
+    if (note) request.onText?.(note);
+    const cancelled = () => new HomunculusError('cancelled', 'The turn was cancelled.', { hint: 'Send the message again.' });
+    let answer: { text: string; messages: ModelMessage[] };
+    try {
+      answer = await callModel(common, request, this.deps.stream !== false);
+    } catch (err) {
+      throw request.signal?.aborted ? cancelled() : err;
+    }
+    const { text, messages } = answer;
+    if (request.signal?.aborted) throw cancelled();
+    const next = trimHistory([...history, ...messages], this.deps.config.historyTurns);
+    this.histories.set(session, next);
+    return this.finish(session, state, note + text, next, request);
+  }
+
+  private finish(session: string, state: TurnState, text: string, history: ModelMessage[], request: TurnRequest): TurnResult {
+    const [first] = state.approvals;
+    let pending: PendingConfirmation | undefined;
+    if (first) {
+      const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.config.confirmTimeoutSeconds * 1000).toISOString();
+      pending = { id: first.approvalId, tool: first.tool, input: first.input, expiresAt };
+      this.pending.set(first.approvalId, {
+        session,
+        history,
+        route: state.route,
+        toolCallId: first.toolCallId,
+        view: pending,
+        approved: state.approved,
+        others: state.approvals.slice(1),
+        calls: state.calls,
+      });
+    }
+    const usage: TurnUsage = { ...state.usage };
+    const m = state.route.model;
+    const stepsNote =
+      state.steps >= this.deps.config.maxSteps && state.lastFinish === 'tool-calls' && !pending
+        ? `\n[stopped after ${this.deps.config.maxSteps} steps]`
+        : '';
+    if (stepsNote) request.onText?.(stepsNote);
+    return {
+      session,
+      text: `${text}${stepsNote}`,
+      toolCalls: [...state.calls.values()],
+      ...(pending ? { pending } : {}),
+      model: `${m.provider}:${m.id}`,
+      route: state.route.decision.route,
+      usage,
+    };
+  }
+}
+
+export type { RouteDecision };

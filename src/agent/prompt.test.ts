@@ -1,0 +1,63 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { observe } from '../learn/instincts.js';
+import { type TestStore, testStore } from '../test-support/store.js';
+import { buildSystemPrompt, composeSystemPrompt } from './prompt.js';
+import { workspaceProject } from './runtime.js';
+import { builtinRegistry } from './tools/builtin.js';
+
+describe('composeSystemPrompt', () => {
+  it('orders persona, workspace rules, tools, skills and memory, leaving out empty parts', () => {
+    const text = composeSystemPrompt({
+      soul: 'I am Homunculus.',
+      agents: 'Be brief.',
+      tools: [{ name: 'shell_exec', description: 'Run one command.', trust: 'sandboxed', confirm: true }],
+      memory: '<fenced/>',
+      skills: [{ name: 'gardening', body: 'Water at dawn.' }],
+    });
+    expect(text.indexOf('I am Homunculus.')).toBe(0);
+    const order = [
+      '## Workspace rules (AGENTS.md)',
+      '## Tools',
+      '- shell_exec (sandboxed, asks the person first): Run one command.',
+      '## Skills',
+      '### gardening',
+      '## Memory',
+    ];
+    const at = order.map((s) => text.indexOf(s));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const bare = composeSystemPrompt({ soul: '', agents: ' ', tools: [], memory: '', skills: [] });
+    expect(bare).toBe('You are a helpful personal assistant.');
+  });
+});
+
+describe('buildSystemPrompt', () => {
+  let store: TestStore;
+  beforeEach(() => (store = testStore('2026-02-01T00:00:00.000Z')));
+  afterEach(() => store.cleanup());
+
+  it("reads SOUL.md and AGENTS.md, lists the registry's tools, and fences what Homunculus learned in the agent's workspace", async () => {
+    const workspace = join(store.paths.home, 'workspace');
+    mkdirSync(join(workspace, 'agents', 'default'), { recursive: true });
+    writeFileSync(join(workspace, 'agents', 'default', 'SOUL.md'), 'You are Jeeves.');
+    writeFileSync(join(workspace, 'AGENTS.md'), 'Never water on Sundays.');
+    const project = workspaceProject(workspace);
+    observe(store, {
+      pattern: 'seq:tomatoes',
+      trigger: 'when watering the tomato plants',
+      action: 'use the rain barrel first',
+      project: project.fingerprint,
+      occurrences: 3,
+    });
+    const sources = { store, workspace, agent: 'default', project, registry: builtinRegistry() };
+    const text = await buildSystemPrompt(sources, 'I am watering the tomato plants now', 's1');
+    expect(text.startsWith('You are Jeeves.')).toBe(true);
+    expect(text).toContain('Never water on Sundays.');
+    expect(text).toContain('- workspace_read (workspace): ');
+    expect(text).toMatch(/## Memory\n\n[^]*<homunculus-memory-[0-9a-f]{16}>[^]*rain barrel[^]*<\/homunculus-memory-[0-9a-f]{16}>/);
+    const unrelated = await buildSystemPrompt(sources, 'what is the capital of Peru?', 's1');
+    expect(unrelated).not.toContain('## Memory');
+  });
+});

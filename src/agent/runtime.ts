@@ -1,0 +1,74 @@
+/**
+ * Puts the agent together from its config: the two models, the budget over the store, the
+ * built-in tools, the prompt builder over the workspace and the memory, the audit log. The
+ * surfaces (terminal chat, gateway) open one of these per process.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { homePaths } from '../core/paths.js';
+import { type ProjectInfo, fingerprintOf } from '../core/project.js';
+import type { Store } from '../store/store.js';
+import { BudgetTracker } from './budget.js';
+import { type AgentConfig, loadAgentConfig } from './config.js';
+import { AgentLoop } from './loop.js';
+import { type SkillMatcher, buildSystemPrompt } from './prompt.js';
+import { createAgentModel } from './providers.js';
+import { builtinRegistry } from './tools/builtin.js';
+import type { ToolRegistry } from './tools/registry.js';
+
+export interface RuntimeOptions {
+  store: Store;
+  home: string;
+  config: Config;
+  clock: Clock;
+  env?: NodeJS.ProcessEnv;
+  /** The tools; the built-in ones when absent. */
+  registry?: ToolRegistry;
+  skills?: SkillMatcher;
+}
+
+/** The workspace as the agent's project: one fingerprint for everything it learns there. Pure. */
+export const workspaceProject = (workspace: string): ProjectInfo => ({
+  fingerprint: fingerprintOf(`homunculus-agent:${workspace}`),
+  name: 'homunculus-agent',
+  root: workspace,
+  remote: null,
+});
+
+export interface AgentRuntime {
+  loop: AgentLoop;
+  budget: BudgetTracker;
+  config: AgentConfig;
+}
+
+export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
+  const config = loadAgentConfig(o.config);
+  const paths = homePaths(o.home);
+  const registry = o.registry ?? builtinRegistry();
+  const budget = new BudgetTracker(o.store.agentCalls, config.budget, o.clock);
+  const project = workspaceProject(paths.workspace);
+  const sources = {
+    store: o.store,
+    workspace: paths.workspace,
+    agent: 'default',
+    project,
+    registry,
+    ...(o.skills ? { skills: o.skills } : {}),
+  };
+  const loop = new AgentLoop({
+    store: o.store,
+    registry,
+    toolContext: { workspace: paths.workspace, home: o.home, auditLog: paths.audit, clock: o.clock },
+    config,
+    models: {
+      local: createAgentModel(config.local, o.env),
+      ...(config.remote ? { remote: createAgentModel(config.remote, o.env) } : {}),
+    },
+    budget,
+    systemPrompt: (message, session) => buildSystemPrompt(sources, message, session),
+    clock: o.clock,
+    project,
+    stream: config.stream,
+  });
+  return { loop, budget, config };
+}

@@ -1,0 +1,62 @@
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { confirmationReply, outputText, trimHistory } from './turn-state.js';
+
+const user = (content: string): ModelMessage => ({ role: 'user', content });
+const call: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'echo', input: {} }] };
+const result: ModelMessage = {
+  role: 'tool',
+  content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'echo', output: { type: 'text', value: 'x' } }],
+};
+
+describe('trimHistory', () => {
+  it('keeps the last turns whole, cutting only before a person message', () => {
+    const history = [
+      user('one'),
+      call,
+      result,
+      { role: 'assistant', content: 'a1' } as ModelMessage,
+      user('two'),
+      call,
+      result,
+      user('three'),
+    ];
+    expect(trimHistory(history, 3)).toBe(history);
+    expect(trimHistory(history, 2)).toEqual([user('two'), call, result, user('three')]);
+    expect(trimHistory(history, 1)).toEqual([user('three')]);
+  });
+});
+
+describe('confirmationReply', () => {
+  const held = {
+    view: { id: 'ap1', tool: 'launch', input: {}, expiresAt: '' },
+    toolCallId: 'c1',
+    others: [{ approvalId: 'ap2', toolCallId: 'c2', tool: 'shell_exec', input: {} }],
+  };
+  it("approves with the SDK's approval response, declines with the tool's result, and declines the others", () => {
+    expect(confirmationReply(held, true, false).parts).toEqual([
+      { type: 'tool-approval-response', approvalId: 'ap1', approved: true, reason: 'approved by the person' },
+      expect.objectContaining({
+        type: 'tool-result',
+        toolCallId: 'c2',
+        output: { type: 'text', value: expect.stringMatching(/one confirmation at a time/) },
+      }),
+    ]);
+    const no = confirmationReply(held, false, true);
+    expect(no.reason).toMatch(/not confirmed in time/);
+    expect(no.parts[0]).toEqual({
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'launch',
+      output: { type: 'text', value: 'launch was not confirmed in time, so it did not run.' },
+    });
+  });
+});
+
+describe('outputText', () => {
+  it('shows text as is, values as JSON, and cuts long output saying how long it was', () => {
+    expect(outputText('hi')).toBe('hi');
+    expect(outputText({ a: 1 })).toBe('{"a":1}');
+    expect(outputText('x'.repeat(2_500))).toMatch(/^x{2000}… \(2500 characters\)$/);
+  });
+});

@@ -1,0 +1,106 @@
+/** What one run of the loop keeps while it goes, and what a held confirmation keeps until answered. Pure helpers. */
+import type { ModelMessage } from 'ai';
+import type { AgentModel } from './providers.js';
+import type { RouteDecision } from './router.js';
+import type { PendingConfirmation, ToolCallView, TurnUsage } from './runner.js';
+
+export interface RouteChoice {
+  model: AgentModel;
+  decision: RouteDecision;
+  system: string;
+}
+
+export interface Approval {
+  approvalId: string;
+  toolCallId: string;
+  tool: string;
+  input: unknown;
+}
+
+export interface TurnState {
+  route: RouteChoice;
+  /** Tool call ids a person said yes to. */
+  approved: Set<string>;
+  calls: Map<string, ToolCallView>;
+  approvals: Approval[];
+  usage: TurnUsage;
+  steps: number;
+  /** Why the last model call stopped: 'tool-calls' at the step cap means it was cut short. */
+  lastFinish?: string;
+  resumed: boolean;
+}
+
+export interface Pending {
+  session: string;
+  history: ModelMessage[];
+  route: RouteChoice;
+  toolCallId: string;
+  view: PendingConfirmation;
+  approved: Set<string>;
+  /** Further approvals asked in the same step: one question at a time, so they are declined. */
+  others: Approval[];
+  calls: Map<string, ToolCallView>;
+}
+
+export function newTurnState(route: RouteChoice, resumed?: Pending): TurnState {
+  return {
+    route,
+    approved: resumed?.approved ?? new Set(),
+    calls: new Map(),
+    approvals: [],
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    steps: 0,
+    resumed: resumed !== undefined,
+  };
+}
+
+/**
+ * The tool message answering a held approval. A yes is the SDK's approval response (it then
+ * runs the tool); a no is the tool's result saying so, written here rather than left to the
+ * SDK's execution-denied output, which ollama-ai-provider-v2 sends as an empty tool message.
+ * Approvals asked beside the held one are declined the same way. Pure.
+ */
+export function confirmationReply(held: Pick<Pending, 'view' | 'toolCallId' | 'others'>, approved: boolean, expired: boolean) {
+  const reason = approved
+    ? 'approved by the person'
+    : expired
+      ? 'not confirmed in time, so it did not run'
+      : 'declined by the person, so it did not run';
+  const declined = (a: { toolCallId: string; tool: string }, why: string) => ({
+    type: 'tool-result' as const,
+    toolCallId: a.toolCallId,
+    toolName: a.tool,
+    output: { type: 'text' as const, value: `${a.tool} was ${why}.` },
+  });
+  const parts = [
+    approved
+      ? { type: 'tool-approval-response' as const, approvalId: held.view.id, approved: true, reason }
+      : declined({ toolCallId: held.toolCallId, tool: held.view.tool }, reason),
+    ...held.others.map((a) => declined(a, 'not run: one confirmation at a time, ask again')),
+  ];
+  return { reason, parts };
+}
+
+const MAX_SHOWN = 2_000;
+
+/** A tool's output as a person is shown it: text, cut. Pure. */
+export function outputText(output: unknown): string {
+  const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)` : text;
+}
+
+/** Token counts from the SDK's usage, absent counts as 0. Pure. */
+export const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: number | undefined }) => ({
+  inputTokens: u.inputTokens ?? 0,
+  outputTokens: u.outputTokens ?? 0,
+});
+
+/**
+ * The last `maxTurns` turns of a conversation. It is cut only where a person's message
+ * starts a turn, so a tool call is never separated from its result. Pure.
+ */
+export function trimHistory(messages: ModelMessage[], maxTurns: number): ModelMessage[] {
+  const starts = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  if (starts.length <= maxTurns) return messages;
+  return messages.slice(starts[starts.length - maxTurns]);
+}

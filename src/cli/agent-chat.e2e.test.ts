@@ -1,0 +1,100 @@
+/** `homunculus agent chat` and `agent budget` through the built binary, the models being loopback stubs. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
+import { BIN, type CliResult, cli, cliEnv, tempDir } from '../test-support/cli.js';
+import { oneToolCall, startMessagesStub } from '../test-support/messages-stub.js';
+import { ollamaOneToolCall, startOllamaStub } from '../test-support/ollama-stub.js';
+
+/** The binary with `input` on stdin, without blocking this process (the stubs answer from it). */
+function chat(home: string, args: string[], input: string): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, 'agent', 'chat', ...args], { env: cliEnv(home, STUB_ENV) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => done({ status: code ?? -1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('homunculus agent chat', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let home: string;
+  const stops: (() => Promise<void>)[] = [];
+  beforeEach(() => {
+    dir = tempDir('homunculus-agent-chat-');
+    home = join(dir.path, 'home');
+    mkdirSync(home, { recursive: true });
+    expect(cli(home, ['agent', 'init']).status).toBe(0);
+  });
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
+    dir.cleanup();
+  });
+  const configure = (agent: unknown) => writeFileSync(join(home, 'config.json'), JSON.stringify({ agent }));
+
+  const WRITE = { name: 'workspace_write', input: { path: 'notes/a.md', content: 'hi' } };
+  const note = () => join(home, 'workspace', 'notes', 'a.md');
+
+  it('streams the answer, shows the tool call, and runs a dangerous tool after a y on stdin (--stdin-answers)', async () => {
+    const ollama = await startOllamaStub(ollamaOneToolCall(WRITE, 'Wrote it.'));
+    stops.push(() => ollama.close());
+    configure({ local: stubModel('ollama', ollama.baseUrl) });
+    const r = await chat(home, ['--stdin-answers'], 'write the note please\ny\n/quit\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('? workspace_write {"path":"notes/a.md","content":"hi","append":false} needs your yes. Run it? [y/N] y');
+    expect(r.stdout).toContain('  → workspace_write {"path":"notes/a.md","content":"hi","append":false}');
+    expect(r.stdout).toMatch(/ {2}← workspace_write: /);
+    expect(r.stdout).toContain('Wrote it.');
+    expect(readFileSync(note(), 'utf8')).toBe('hi');
+    expect(r.stdout).toMatch(/\(local ollama:llama-stub · 30 in \/ 9 out tokens · \$0\.0000\)/);
+  });
+
+  it('answers no without a terminal, whatever stdin says, unless --stdin-answers', async () => {
+    const anthropic = await startMessagesStub(oneToolCall(WRITE, 'Finished.'));
+    stops.push(() => anthropic.close());
+    configure({ local: stubModel('anthropic', anthropic.baseUrl) });
+    const r = await chat(home, [], 'write the note\ny\n/quit\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('needs your yes. Run it? [y/N] N (nobody can answer here, so no)');
+    expect(r.stdout).toMatch(/✗ workspace_write: declined/);
+    expect(r.stdout).toContain('Finished.');
+    expect(existsSync(note())).toBe(false);
+  });
+
+  it('/local and /escalate switch the model, and agent budget reports the day', async () => {
+    const ollama = await startOllamaStub(() => ({ text: 'local here' }));
+    const anthropic = await startMessagesStub(() => ({ text: 'remote here' }));
+    stops.push(
+      () => ollama.close(),
+      () => anthropic.close(),
+    );
+    configure({ local: stubModel('ollama', ollama.baseUrl), remote: stubModel('anthropic', anthropic.baseUrl), budget: { dailyUsd: 1 } });
+    const r = await chat(home, [], 'hello\n/escalate\nhello\n/auto\nRefactor this function\n/local\nRefactor this function\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.match(/remote here/g)).toHaveLength(2);
+    expect(r.stdout.match(/local here/g)).toHaveLength(2);
+    const budget = cli(home, ['agent', 'budget', '--json']);
+    expect(budget.status, budget.stderr).toBe(0);
+    const report = JSON.parse(budget.stdout) as { dailyUsd: number; spentUsd: number; models: { route: string; calls: number }[] };
+    expect(report.dailyUsd).toBe(1);
+    expect(report.spentUsd).toBeCloseTo((2 * (25 * 3 + 7 * 15)) / 1e6, 10);
+    expect(report.models.map((m) => [m.route, m.calls]).sort()).toEqual([
+      ['local', 2],
+      ['remote', 2],
+    ]);
+    expect(cli(home, ['agent', 'budget']).stdout).toMatch(/of \$1\.0000 spent/);
+  });
+
+  it('refuses an invalid agent section with the field and the fix', async () => {
+    configure({ local: { provider: 'gpt', model: 'x' } });
+    const r = await chat(home, [], '/quit\n');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/agent\.local\.provider/);
+    expect(r.stderr).toMatch(/Example: /);
+  });
+});

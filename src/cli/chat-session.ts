@@ -1,0 +1,95 @@
+/**
+ * The terminal conversation behind `homunculus agent chat`: lines in, the answer streamed
+ * out, each tool call shown as it starts and ends, and a y/N question for a dangerous tool.
+ * With no terminal to ask (stdin is a pipe or a file) the answer is no, unless the person
+ * asked for answers from stdin (--stdin-answers): a script must opt in to saying yes.
+ */
+import { createInterface } from 'node:readline';
+import type { AgentRunner, ToolCallView, TurnResult } from '../agent/runner.js';
+import { agentConfirm, agentTurn } from '../app/agent-brain.js';
+import { invoke } from '../app/operation.js';
+
+export interface ChatIo {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** A person at a terminal: prompts are shown and questions asked. */
+  interactive: boolean;
+  /** Read confirmation answers from stdin even without a terminal. */
+  stdinAnswers: boolean;
+}
+
+const cut = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** How a tool call is shown: → when it starts, ← with its output, ✗ when refused. Pure. */
+export function toolLine(v: ToolCallView): string {
+  if (v.refused !== undefined) return `  ✗ ${v.tool}: ${cut(v.refused)}`;
+  if (v.output !== undefined) return `  ← ${v.tool}: ${cut(v.output.replace(/\s+/g, ' '))}`;
+  return `  → ${v.tool} ${cut(JSON.stringify(v.input) ?? '')}`;
+}
+
+/** The line after an answer: route, model, tokens, cost. Pure. */
+export function usageLine(r: TurnResult): string {
+  return `  (${r.route}${r.model ? ` ${r.model}` : ''} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens · $${r.usage.costUsd.toFixed(4)})`;
+}
+
+/** Lines from the input as promises: the chat and its questions read the same queue. */
+function lineQueue(io: ChatIo) {
+  const rl = createInterface({ input: io.input, ...(io.interactive ? { output: io.output, terminal: true } : {}) });
+  const lines: string[] = [];
+  const waiting: ((line: string | undefined) => void)[] = [];
+  let closed = false;
+  rl.on('line', (l) => (waiting.length ? waiting.shift()?.(l) : lines.push(l)));
+  rl.on('close', () => {
+    closed = true;
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  return {
+    rl,
+    next: (prompt = ''): Promise<string | undefined> => {
+      if (io.interactive && prompt) io.output.write(prompt);
+      if (lines.length) return Promise.resolve(lines.shift());
+      if (closed) return Promise.resolve(undefined);
+      return new Promise((done) => waiting.push(done));
+    },
+  };
+}
+
+export async function chatSession(runner: AgentRunner, io: ChatIo, session: string): Promise<void> {
+  const queue = lineQueue(io);
+  const say = (text: string) => io.output.write(text);
+  let running: AbortController | undefined;
+  // Ctrl-C cancels the answer being written; at the prompt it ends the chat.
+  queue.rl.on('SIGINT', () => (running ? running.abort() : queue.rl.close()));
+  if (io.interactive) say('Chatting with the agent. /escalate, /local, /auto change the model; /quit ends.\n');
+  for (;;) {
+    const line = await queue.next('you> ');
+    if (line === undefined || line.trim() === '/quit') break;
+    if (!line.trim()) continue;
+    running = new AbortController();
+    const hooks = {
+      signal: running.signal,
+      onText: (d: string) => say(d),
+      onToolCall: (v: ToolCallView) => say(`${toolLine(v)}\n`),
+    };
+    try {
+      const ctx = { runner, hooks };
+      let result = await invoke(agentTurn, ctx, { session, message: line });
+      while (result.pending) {
+        const p = result.pending;
+        say(`\n  ? ${p.tool} ${cut(JSON.stringify(p.input) ?? '')} needs your yes. Run it? [y/N] `);
+        const answer = io.interactive || io.stdinAnswers ? await queue.next() : undefined;
+        const yes = /^\s*y(es)?\s*$/i.test(answer ?? '');
+        if (!io.interactive) say(`${yes ? 'y' : 'N'}${answer === undefined ? ' (nobody can answer here, so no)' : ''}\n`);
+        result = await invoke(agentConfirm, ctx, { id: p.id, answer: yes ? 'yes' : 'no' });
+      }
+      if (!result.text && !result.toolCalls.length) say('(no answer)');
+      say(`\n${usageLine(result)}\n`);
+    } catch (err) {
+      const e = err as Error & { hint?: string };
+      say(`\n! ${e.message}${e.hint ? `\n  fix: ${e.hint}` : ''}\n`);
+    } finally {
+      running = undefined;
+    }
+  }
+  queue.rl.close();
+}

@@ -14,7 +14,7 @@ import { AgentLoop } from './loop.js';
 import { type SkillMatcher, buildSystemPrompt } from './prompt.js';
 import { createAgentModel } from './providers.js';
 import { builtinRegistry } from './tools/builtin.js';
-import type { ToolRegistry } from './tools/registry.js';
+import type { ToolContext, ToolRegistry } from './tools/registry.js';
 
 export interface RuntimeOptions {
   store: Store;
@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   /** The tools; the built-in ones when absent. */
   registry?: ToolRegistry;
   skills?: SkillMatcher;
+  /** What the network and memory tools reach (config.json agent.web / agent.mqtt, the store); absent, they refuse with the fix. */
+  services?: Pick<ToolContext, 'web' | 'mqtt' | 'memory'>;
 }
 
 /** The workspace as the agent's project: one fingerprint for everything it learns there. Pure. */
@@ -58,7 +60,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
   const loop = new AgentLoop({
     store: o.store,
     registry,
-    toolContext: { workspace: paths.workspace, home: o.home, auditLog: paths.audit, clock: o.clock },
+    toolContext: { workspace: paths.workspace, home: o.home, auditLog: paths.audit, clock: o.clock, ...o.services },
     config,
     models: {
       local: createAgentModel(config.local, o.env),

@@ -8,7 +8,9 @@ import { type BudgetReport, BudgetTracker } from '../agent/budget.js';
 import { loadAgentConfig } from '../agent/config.js';
 import type { AgentRunner, TurnRequest, TurnResult } from '../agent/runner.js';
 import { type AgentRuntime, createAgentRuntime } from '../agent/runtime.js';
+import { loadToolSettings } from '../agent/tool-config.js';
 import { loadConfig } from '../core/config.js';
+import { storeMemory } from './agent-memory.js';
 import { type AppContext, defineOperation } from './operation.js';
 
 /** What a surface sends for one turn: validated once, here, for the chat and the gateway alike. */
@@ -46,12 +48,15 @@ export const agentConfirm = defineOperation({
 
 /** The agent over this store, from config.json's `agent` section (an invalid section throws with the fix). */
 export function openAgent(ctx: AppContext): AgentRuntime {
+  const config = loadConfig(ctx.store.paths.config);
+  const { web, mqtt } = loadToolSettings(config, ctx.env);
   return createAgentRuntime({
     store: ctx.store,
     home: ctx.store.paths.home,
-    config: loadConfig(ctx.store.paths.config),
+    config,
     clock: ctx.store.clock,
     env: ctx.env,
+    services: { web, ...(mqtt ? { mqtt } : {}), memory: storeMemory(ctx) },
   });
 }
 

@@ -1,11 +1,13 @@
 /** `homunculus agent token / status / serve` through the built binary, on a temporary home. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
 import { BIN, cli, cliEnv, tempDir } from '../test-support/cli.js';
+import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
 import { exited } from '../test-support/dashboard.js';
+import { ollamaOneToolCall, startOllamaStub } from '../test-support/ollama-stub.js';
 
 describe('homunculus agent token, status and serve', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -25,11 +27,17 @@ describe('homunculus agent token, status and serve', () => {
     expect(wide.stderr).toMatch(/127\.0\.0\.1 only/);
   });
 
-  it('shows a token once, stores only its hash, serves, rotates (old token dead), and stops cleanly', async () => {
+  it('shows a token once, stores only its hash, serves the agent (a held tool runs on yes), rotates (old token dead), and stops cleanly', async () => {
+    expect(cli(home, ['agent', 'init']).status).toBe(0);
+    // The agent's local model: a loopback stub of Ollama's /api/chat that asks for one dangerous tool.
+    const ollama = await startOllamaStub(
+      ollamaOneToolCall({ name: 'workspace_write', input: { path: 'notes/a.md', content: 'hi' } }, 'Wrote it.'),
+    );
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', ollama.baseUrl) } }));
     const made = JSON.parse(cli(home, ['agent', 'token', '--json']).stdout) as { token: string; rotated: boolean };
     expect(made.rotated).toBe(false);
     expect(readFileSync(homePaths(home).agentToken, 'utf8')).not.toContain(made.token);
-    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0', '--json'], { env: cliEnv(home) });
+    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0', '--json'], { env: cliEnv(home, STUB_ENV) });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -44,12 +52,22 @@ describe('homunculus agent token, status and serve', () => {
       expect(((await status.json()) as { tools: string[] }).tools).toContain('web_fetch');
       const running = JSON.parse(cli(home, ['agent', 'status', '--json']).stdout) as { gateway: { running: boolean; pid: number } };
       expect(running.gateway).toMatchObject({ running: true, pid });
-      const chat = await fetch(`${url}/api/v1/chat`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ message: 'hello' }),
-      });
-      expect(chat.status).toBe(503);
+      const post = (path: string, body: unknown) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const chat = await post('/api/v1/chat', { message: 'write the note please' });
+      expect(chat.status).toBe(200);
+      const held = (await chat.json()) as { pending?: { id: string; tool: string } };
+      expect(held.pending?.tool).toBe('workspace_write');
+      const note = join(homePaths(home).workspace, 'notes', 'a.md');
+      expect(existsSync(note)).toBe(false);
+      const done = await post('/api/v1/confirm', { id: held.pending?.id, answer: 'yes' });
+      expect(done.status).toBe(200);
+      expect(((await done.json()) as { text: string }).text).toContain('Wrote it.');
+      expect(readFileSync(note, 'utf8')).toBe('hi');
       const rotated = JSON.parse(cli(home, ['agent', 'token', '--json']).stdout) as { token: string; rotated: boolean };
       expect(rotated.rotated).toBe(true);
       expect((await get(made.token)).status).toBe(401);
@@ -58,6 +76,7 @@ describe('homunculus agent token, status and serve', () => {
       const code = exited(child);
       child.kill('SIGTERM');
       expect(await code).toBe(0);
+      await ollama.close();
     }
     expect(existsSync(homePaths(home).gatewayState)).toBe(false);
     expect(cli(home, ['agent', 'status']).stdout).toContain('gateway: not running');

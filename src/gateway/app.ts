@@ -11,31 +11,25 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type TokenVerifier, bearerOf } from '../agent/gateway-token.js';
 import type { AgentRunner } from '../agent/runner.js';
+import { agentConfirmInput, agentTurnInput } from '../app/agent-brain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { packageVersion } from '../core/package.js';
 import { type RateLimit, TokenBuckets } from '../core/rate-limit.js';
 import type { PendingBook } from './pending.js';
-import { UNAVAILABLE } from './runner.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_RATE: RateLimit = { perMinute: 60, burst: 20 };
 /** Query parameters that carry a credential; a URL holding one is refused, whatever its value. */
 const URL_TOKENS = ['token', 'access_token', 'auth', 'apikey', 'api_key', 'key', 'bearer'];
 
-const chatBody = z
-  .object({
-    message: z.string().trim().min(1, 'must not be empty').max(32_000),
-    session: z
-      .string()
-      .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1-128 letters, digits, _ . : or -')
-      .optional(),
-  })
-  .strict();
-const confirmBody = z.object({ id: z.string().min(1).max(200), answer: z.enum(['yes', 'no']) }).strict();
+// The same validation as every other surface of the agent (the session is optional here:
+// the gateway names one when the client does not).
+const chatBody = agentTurnInput.partial({ session: true }).strict();
+const confirmBody = agentConfirmInput.strict();
 
 export interface GatewayDeps {
   runner: AgentRunner;
@@ -107,7 +101,6 @@ async function reply(c: Context, run: () => Promise<unknown>) {
   } catch (err) {
     if (err instanceof UsageError) return refuse(c, 400, err.message);
     if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
-    if (err instanceof HomunculusError && err.code === UNAVAILABLE) return refuse(c, 503, `${err.message} ${err.hint ?? ''}`.trim());
     process.stderr.write(`gateway: ${(err as Error).stack ?? String(err)}\n`);
     return refuse(c, 500, 'The agent could not answer; see the terminal that runs the gateway.');
   }

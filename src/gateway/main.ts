@@ -13,7 +13,8 @@ import { UsageError } from '../core/errors.js';
 import { portFlag, readFlags } from '../core/flags.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
-import { unavailableRunner } from './runner.js';
+import { openAgent } from '../app/agent-brain.js';
+import { openStore } from '../store/store.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
 
 const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
@@ -39,13 +40,22 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   if (!readTokenHash(paths.agentToken))
     throw new UsageError('The gateway has no token yet, so nobody could use it.', 'Run `homunculus agent token` first, then serve.');
   const registry = builtinRegistry();
-  const handle = await startGateway({
-    runner: unavailableRunner(),
-    tokenPath: paths.agentToken,
-    port,
-    rate: settings.gateway.rate,
-    tools: () => registry.list().map((t) => t.name),
-  });
+  const store = openStore({ home: paths.home });
+  let handle: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    // The agent itself: its models, router, budget, prompt and tools, on this store.
+    const { loop } = openAgent({ store, env: process.env });
+    handle = await startGateway({
+      runner: loop,
+      tokenPath: paths.agentToken,
+      port,
+      rate: settings.gateway.rate,
+      tools: () => registry.list().map((t) => t.name),
+    });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   writeGatewayState(paths.gatewayState, { pid: process.pid, port: handle.port, url: handle.url, started: new Date().toISOString() });
   try {
     if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, port: handle.port, pid: process.pid })}\n`);
@@ -58,6 +68,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
     if (!f.json) process.stdout.write('Gateway stopped.\n');
   } finally {
     clearGatewayState(paths.gatewayState);
+    store.close();
   }
 }
 

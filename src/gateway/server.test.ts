@@ -117,7 +117,7 @@ describe('the gateway refuses who it must', () => {
     expect(String(bad.body.error)).toMatch(/must be JSON/);
     const wrong = await call(port, 'POST', '/api/v1/chat', json({ message: '', extra: 1 }));
     expect(wrong.status).toBe(400);
-    expect(String(wrong.body.error)).toMatch(/message: must not be empty/);
+    expect(String(wrong.body.error)).toMatch(/message: is empty: type a message/);
     expect((await call(port, 'POST', '/api/v1/confirm', json({ id: 'x', answer: 'maybe' }))).status).toBe(400);
   });
 

@@ -2,7 +2,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Facts } from './Facts.js';
 import { InstinctTable } from './InstinctTable.js';
-import { type ProjectActivity, type ProjectView, api } from './api.js';
+import { type ProjectActivity, type ProjectView, api, latestOnly } from './api.js';
 
 /** The injected block without its fence: the lines the agent reads. */
 const inner = (text: string): string =>
@@ -27,13 +27,14 @@ export function Project({ version, say }: { version: number; say: (message: stri
       .catch((err: Error) => setError(err.message));
   }, [version]);
 
-  const load = useCallback(async () => {
-    if (chosen) setView(await api<ProjectView>(`/api/projects/${chosen}`));
-  }, [chosen]);
+  // Bumped after a correction made here, so the project is read again.
+  const [revision, setRevision] = useState(0);
+  const reload = useCallback(() => setRevision((r) => r + 1), []);
 
   useEffect(() => {
-    load().catch((err: Error) => setError(err.message));
-  }, [load, version]);
+    if (!chosen) return;
+    return latestOnly(api<ProjectView>(`/api/projects/${chosen}`), setView, (err) => setError(err.message));
+  }, [chosen, version, revision]);
 
   if (error) return <p role="alert">{error}</p>;
   if (projects.length === 0) return <p>No sessions yet: run `homunculus sync`, or work with an agent whose hooks are installed.</p>;
@@ -60,7 +61,7 @@ export function Project({ version, say }: { version: number; say: (message: stri
           <pre id="injected">{inner(view.injected) || 'Nothing: silence until something is learned.'}</pre>
           <PromptPreview project={view.project.project} />
           <h3 id="project-instincts-title">What it learned here</h3>
-          <InstinctTable id="project-instincts" instincts={view.instincts} say={say} reload={load} />
+          <InstinctTable id="project-instincts" instincts={view.instincts} say={say} reload={reload} />
           <Facts project={view.project.project} version={version} say={say} />
         </>
       )}

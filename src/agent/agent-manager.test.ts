@@ -13,11 +13,13 @@ const FAKE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const me = workerData.agent;
 const result = (session, text, extra = {}) => ({ session, text, toolCalls: [], model: 'fake', route: 'local', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, ...extra });
+const slow = new Map();
 parentPort.on('message', (m) => {
-  if (m.type === 'abort') return;
+  if (m.type === 'abort') return slow.has(m.id) && parentPort.postMessage({ type: 'error', id: m.id, error: { code: 'cancelled', message: 'The turn was cancelled.' } });
   if (m.type === 'confirm') return parentPort.postMessage({ type: 'result', id: m.id, result: result('s', me + ' ran it: ' + m.answer) });
   const msg = m.message.split('\\n').pop();
-  if (msg === 'crash') setTimeout(() => { throw new Error('boom in ' + me); });
+  if (msg === 'slow') slow.set(m.id, true);
+  else if (msg === 'crash') setTimeout(() => { throw new Error('boom in ' + me); });
   else if (msg === 'hang') for (;;) {}
   else if ((msg.startsWith('handoff ') && !m.message.startsWith('[Handed')) || msg === 'pingpong') {
     const to = msg === 'pingpong' ? (me === 'coder' ? 'default' : 'coder') : msg.slice(8);
@@ -77,6 +79,16 @@ describe('AgentManager over worker threads', () => {
       message: 'no way',
       hint: 'ask nicely',
     });
+  });
+
+  it('passes a cancellation to the thread, which ends the turn', async () => {
+    const abort = new AbortController();
+    const turn = manager.turn({ session: 's', message: 'slow', signal: abort.signal });
+    setTimeout(() => abort.abort(), 50);
+    await expect(turn).rejects.toMatchObject({ code: 'cancelled' });
+    const early = new AbortController();
+    early.abort();
+    await expect(manager.turn({ session: 's', message: 'slow', signal: early.signal })).rejects.toMatchObject({ code: 'cancelled' });
   });
 
   it('restarts an agent that throws, while the others keep answering', async () => {

@@ -53,6 +53,8 @@ export class AgentThread {
       }, this.timeoutMs);
       const onAbort = () => worker.postMessage({ type: 'abort', id } satisfies ToWorker);
       hooks.signal?.addEventListener('abort', onAbort, { once: true });
+      // Already cancelled: the worker still gets the request, then at once its abort.
+      if (hooks.signal?.aborted) queueMicrotask(onAbort);
       const settle = () => {
         clearTimeout(timer);
         hooks.signal?.removeEventListener('abort', onAbort);

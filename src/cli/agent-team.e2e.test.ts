@@ -79,6 +79,7 @@ describe('several agents', () => {
     const r = await chat(home, '@coder please water the plants\n@default hand this over\n@home lights on\n/quit\n');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('coder here');
+    expect(r.stdout).toMatch(/ {2}\[coder\] \(local ollama:llama-stub/);
     const coder = system(ollama.requests[0]!);
     expect(coder).toContain('Soul of the coder');
     expect(coder).not.toContain('keywords:');

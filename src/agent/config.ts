@@ -62,6 +62,8 @@ export const agentConfigSchema = z.looseObject({
   stream: z.boolean().default(true),
   /** How long a dangerous tool call waits for a yes before it counts as no. */
   confirmTimeoutSeconds: z.number().int().min(5).max(3_600).default(300),
+  /** A turn that takes longer stops its agent's worker thread, which restarts with the next message. */
+  turnTimeoutSeconds: z.number().int().min(5).max(3_600).default(300),
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;

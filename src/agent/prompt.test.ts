@@ -22,7 +22,7 @@ describe('composeSystemPrompt', () => {
       '## Tools',
       '- shell_exec (sandboxed, asks the person first): Run one command.',
       '## Skills',
-      '### gardening',
+      '<skill name="gardening">\nWater at dawn.\n</skill>',
       '## Memory',
     ];
     const at = order.map((s) => text.indexOf(s));

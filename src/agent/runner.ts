@@ -40,6 +40,8 @@ export interface TurnResult {
   model: string;
   route: 'local' | 'remote';
   usage: TurnUsage;
+  /** The agent (persona) that answered, when several agents run (agent-manager.ts). */
+  agent?: string;
 }
 
 export interface TurnRequest {

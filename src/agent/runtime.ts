@@ -14,7 +14,7 @@ import { AgentLoop } from './loop.js';
 import { type SkillMatcher, buildSystemPrompt } from './prompt.js';
 import { createAgentModel } from './providers.js';
 import { builtinRegistry } from './tools/builtin.js';
-import type { ToolContext, ToolRegistry } from './tools/registry.js';
+import { type Tool, type ToolContext, ToolRegistry } from './tools/registry.js';
 
 export interface RuntimeOptions {
   store: Store;
@@ -25,6 +25,12 @@ export interface RuntimeOptions {
   /** The tools; the built-in ones when absent. */
   registry?: ToolRegistry;
   skills?: SkillMatcher;
+  /** The persona it speaks as (agents/<agent>/SOUL.md); default when absent. */
+  agent?: string;
+  /** Only these of the registry's tools (a persona's `tools`); all when absent. */
+  allowTools?: readonly string[];
+  /** Tools only this agent has (the handoff). */
+  extraTools?: readonly Tool[];
   /** What the network and memory tools reach (config.json agent.web / agent.mqtt, the store); absent, they refuse with the fix. */
   services?: Pick<ToolContext, 'web' | 'mqtt' | 'memory'>;
 }
@@ -46,13 +52,18 @@ export interface AgentRuntime {
 export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
   const config = loadAgentConfig(o.config);
   const paths = homePaths(o.home);
-  const registry = o.registry ?? builtinRegistry();
+  const base = o.registry ?? builtinRegistry();
+  const allowed = o.allowTools;
+  const registry =
+    allowed || o.extraTools?.length
+      ? new ToolRegistry([...base.list().filter((t) => !allowed || allowed.includes(t.name)), ...(o.extraTools ?? [])])
+      : base;
   const budget = new BudgetTracker(o.store.agentCalls, config.budget, o.clock);
   const project = workspaceProject(paths.workspace);
   const sources = {
     store: o.store,
     workspace: paths.workspace,
-    agent: 'default',
+    agent: o.agent ?? 'default',
     project,
     registry,
     ...(o.skills ? { skills: o.skills } : {}),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { isInside, realTarget } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { ensureDir } from '../core/fs.js';
+import { PERSONA_SCAFFOLD } from './persona.js';
 
 const FIX = 'Give a path relative to the workspace, e.g. "notes/today.md".';
 
@@ -70,6 +71,7 @@ Who this agent is: its tone, its values, what it cares about.
 - Remembers what it learns through Homunculus, and says where a memory came from.
 `,
   },
+  ...PERSONA_SCAFFOLD,
   { path: 'skills' },
   {
     path: 'HEARTBEAT.md',

@@ -7,10 +7,8 @@ import { z } from 'zod';
 import { type BudgetReport, BudgetTracker } from '../agent/budget.js';
 import { loadAgentConfig } from '../agent/config.js';
 import type { AgentRunner, TurnRequest, TurnResult } from '../agent/runner.js';
-import { type AgentRuntime, createAgentRuntime } from '../agent/runtime.js';
-import { loadToolSettings } from '../agent/tool-config.js';
 import { loadConfig } from '../core/config.js';
-import { storeMemory } from './agent-memory.js';
+import { type AgentTeam, openAgentTeam } from './agent-team.js';
 import { type AppContext, defineOperation } from './operation.js';
 
 /** What a surface sends for one turn: validated once, here, for the chat and the gateway alike. */
@@ -46,18 +44,14 @@ export const agentConfirm = defineOperation({
   run: (ctx: TurnContext, i): Promise<TurnResult> => ctx.runner.confirm(i.id, i.answer, ctx.hooks),
 });
 
-/** The agent over this store, from config.json's `agent` section (an invalid section throws with the fix). */
-export function openAgent(ctx: AppContext): AgentRuntime {
-  const config = loadConfig(ctx.store.paths.config);
-  const { web, mqtt } = loadToolSettings(config, ctx.env);
-  return createAgentRuntime({
-    store: ctx.store,
-    home: ctx.store.paths.home,
-    config,
-    clock: ctx.store.clock,
-    env: ctx.env,
-    services: { web, ...(mqtt ? { mqtt } : {}), memory: storeMemory(ctx) },
-  });
+/**
+ * The agent over this store, from config.json's `agent` section (an invalid section throws with
+ * the fix): the manager over one worker thread per persona (agent-team.ts). `loop` is the same
+ * runner under part 1's name; `close()` stops the threads.
+ */
+export function openAgent(ctx: AppContext): AgentTeam & { loop: AgentRunner } {
+  const team = openAgentTeam(ctx);
+  return { ...team, loop: team.runner };
 }
 
 export const agentBudget = defineOperation({

@@ -14,7 +14,8 @@ import type { SetupContext } from './setup.js';
 
 export const agentInit = defineOperation({
   name: 'agent.init',
-  summary: "Create the personal agent's workspace (AGENTS.md, agents/default/SOUL.md, skills/, HEARTBEAT.md); existing files are kept",
+  summary:
+    "Create the personal agent's workspace (AGENTS.md, agents/{default,coder,home,researcher,planner}/SOUL.md, skills/, HEARTBEAT.md); existing files are kept",
   input: z.object({}),
   run(ctx: SetupContext): ScaffoldResult & { sandbox: { ok: boolean; detail: string; fix?: string; note?: string } } {
     const scaffold = scaffoldWorkspace(homePaths(ctx.home).workspace);

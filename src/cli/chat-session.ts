@@ -27,9 +27,9 @@ export function toolLine(v: ToolCallView): string {
   return `  → ${v.tool} ${cut(JSON.stringify(v.input) ?? '')}`;
 }
 
-/** The line after an answer: route, model, tokens, cost. Pure. */
+/** The line after an answer: the agent, route, model, tokens, cost. Pure. */
 export function usageLine(r: TurnResult): string {
-  return `  (${r.route}${r.model ? ` ${r.model}` : ''} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens · $${r.usage.costUsd.toFixed(4)})`;
+  return `  ${r.agent ? `[${r.agent}] ` : ''}(${r.route}${r.model ? ` ${r.model}` : ''} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens · $${r.usage.costUsd.toFixed(4)})`;
 }
 
 /** Lines from the input as promises: the chat and its questions read the same queue. */

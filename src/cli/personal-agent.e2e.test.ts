@@ -20,7 +20,17 @@ describe('homunculus agent', () => {
     expect(first.status, first.stderr).toBe(0);
     const workspace = join(home, 'workspace');
     expect(first.stdout).toContain(`Created in ${workspace}:`);
-    for (const item of ['AGENTS.md', 'agents/default/SOUL.md', 'skills/', 'HEARTBEAT.md']) expect(first.stdout).toContain(`  + ${item}`);
+    for (const item of [
+      'AGENTS.md',
+      'agents/default/SOUL.md',
+      'agents/coder/SOUL.md',
+      'agents/home/SOUL.md',
+      'agents/researcher/SOUL.md',
+      'agents/planner/SOUL.md',
+      'skills/',
+      'HEARTBEAT.md',
+    ])
+      expect(first.stdout).toContain(`  + ${item}`);
     expect(first.stdout).toMatch(/sandbox: /);
     // As root, commands drop to nobody, who cannot write a workspace root owns: init says so.
     expect(first.stdout.includes('commands can read it but not write it')).toBe(process.getuid?.() === 0);
@@ -29,7 +39,16 @@ describe('homunculus agent', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({
       workspace,
       created: [],
-      existing: ['AGENTS.md', 'agents/default/SOUL.md', 'skills', 'HEARTBEAT.md'],
+      existing: [
+        'AGENTS.md',
+        'agents/default/SOUL.md',
+        'agents/coder/SOUL.md',
+        'agents/home/SOUL.md',
+        'agents/researcher/SOUL.md',
+        'agents/planner/SOUL.md',
+        'skills',
+        'HEARTBEAT.md',
+      ],
     });
     expect(readFileSync(join(workspace, 'HEARTBEAT.md'), 'utf8')).toBe('my own checks');
   });

@@ -42,17 +42,18 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const registry = builtinRegistry();
   const store = openStore({ home: paths.home });
   let handle: Awaited<ReturnType<typeof startGateway>>;
+  // The agents themselves (one worker thread each): models, router, budget, prompt and tools, on this store.
+  const agent = openAgent({ store, env: process.env });
   try {
-    // The agent itself: its models, router, budget, prompt and tools, on this store.
-    const { loop } = openAgent({ store, env: process.env });
     handle = await startGateway({
-      runner: loop,
+      runner: agent.runner,
       tokenPath: paths.agentToken,
       port,
       rate: settings.gateway.rate,
       tools: () => registry.list().map((t) => t.name),
     });
   } catch (err) {
+    await agent.close();
     store.close();
     throw err;
   }
@@ -65,6 +66,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       process.once('SIGTERM', stop);
     });
     await handle.close();
+    await agent.close();
     if (!f.json) process.stdout.write('Gateway stopped.\n');
   } finally {
     clearGatewayState(paths.gatewayState);

@@ -1,7 +1,7 @@
 /** An agent runtime over a temporary home and store, its models pointed at loopback stubs. */
 import { z } from 'zod';
 import { homePaths } from '../core/paths.js';
-import { createAgentRuntime, type AgentRuntime } from '../agent/runtime.js';
+import { createAgentRuntime, type AgentRuntime, type RuntimeOptions } from '../agent/runtime.js';
 import { scaffoldWorkspace } from '../agent/workspace.js';
 import { BUILTIN_TOOLS } from '../agent/tools/builtin.js';
 import { ToolRegistry, defineTool } from '../agent/tools/registry.js';
@@ -24,7 +24,11 @@ export const stubModel = (provider: 'anthropic' | 'ollama', baseUrl: string) =>
 
 export const STUB_ENV = { STUB_ANTHROPIC_KEY: 'stub-key' };
 
-export function loopHarness(agent: Record<string, unknown>, now = '2026-11-26T08:00:00.000Z'): LoopHarness {
+export function loopHarness(
+  agent: Record<string, unknown>,
+  now = '2026-11-26T08:00:00.000Z',
+  extra: Pick<RuntimeOptions, 'skills'> = {},
+): LoopHarness {
   const store = testStore(now);
   const home = store.paths.home;
   scaffoldWorkspace(homePaths(home).workspace);
@@ -47,6 +51,7 @@ export function loopHarness(agent: Record<string, unknown>, now = '2026-11-26T08
     clock: { now: () => store.clock.now() },
     env: STUB_ENV,
     registry: new ToolRegistry([...BUILTIN_TOOLS, launch]),
+    ...extra,
   });
   return { ...runtime, store, home, audit: homePaths(home).audit, launches: () => launches, cleanup: () => store.cleanup() };
 }

@@ -46,7 +46,7 @@ export function registerAgentBrainCommands(agent: Command): void {
       if (g.json)
         throw new UsageError('agent chat is a conversation: it has no --json output.', 'Drop --json; use the gateway for machine access.');
       await withCommandStore(cmd, async (store) => {
-        const { loop } = openAgent({ store, env: process.env });
+        const agent = openAgent({ store, env: process.env });
         const session =
           typeof o.session === 'string'
             ? o.session
@@ -56,11 +56,15 @@ export function registerAgentBrainCommands(agent: Command): void {
                 .replace(/[^0-9]/g, '')
                 .slice(0, 14)}`;
         const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
-        await chatSession(
-          loop,
-          { input: process.stdin, output: process.stdout, interactive, stdinAnswers: o.stdinAnswers === true },
-          session,
-        );
+        try {
+          await chatSession(
+            agent.runner,
+            { input: process.stdin, output: process.stdout, interactive, stdinAnswers: o.stdinAnswers === true },
+            session,
+          );
+        } finally {
+          await agent.close();
+        }
       });
     });
 

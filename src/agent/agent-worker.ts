@@ -1,0 +1,75 @@
+/**
+ * The agent worker (seed 001's Agent Worker) and the messages between it and the manager. A
+ * worker thread holds one agent's runtime and nothing shared: turns and confirmations come in
+ * as messages, streamed text, tool calls and the result (with any handoff) go out. Errors
+ * cross as data and are rebuilt on the other side, keeping their hint.
+ */
+import { HomunculusError, UsageError } from '../core/errors.js';
+import type { Handoff } from './handoff.js';
+import type { SessionModes } from './router.js';
+import type { AgentRunner, ToolCallView, TurnRequest, TurnResult } from './runner.js';
+
+export type ToWorker =
+  | { type: 'turn'; id: number; session: string; message: string }
+  | { type: 'confirm'; id: number; confirmId: string; answer: 'yes' | 'no' }
+  | { type: 'abort'; id: number };
+
+export interface WireError {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+export type FromWorker =
+  | { type: 'text'; id: number; delta: string }
+  | { type: 'tool'; id: number; call: ToolCallView }
+  | { type: 'result'; id: number; result: TurnResult; handoff?: Handoff }
+  | { type: 'error'; id: number; error: WireError };
+
+/** The side of a MessagePort a worker uses. */
+export interface Port {
+  on(event: 'message', listener: (m: ToWorker) => void): unknown;
+  postMessage(m: FromWorker): void;
+}
+
+export const toWire = (err: unknown): WireError =>
+  err instanceof HomunculusError
+    ? { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) }
+    : { code: 'agent_error', message: err instanceof Error ? err.message : String(err) };
+
+export const fromWire = (e: WireError): HomunculusError =>
+  e.code === 'usage' ? new UsageError(e.message, e.hint) : new HomunculusError(e.code, e.message, e.hint ? { hint: e.hint } : {});
+
+/** Serves `runner` on `port`; `takeHandoff` yields the handoff a turn asked for, if any. */
+export function serveAgent(port: Port, runner: AgentRunner, takeHandoff: (session: string) => Handoff | undefined): void {
+  const running = new Map<number, AbortController>();
+  port.on('message', (m) => {
+    if (m.type === 'abort') return void running.get(m.id)?.abort();
+    const abort = new AbortController();
+    running.set(m.id, abort);
+    const hooks: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {
+      signal: abort.signal,
+      onText: (delta) => port.postMessage({ type: 'text', id: m.id, delta }),
+      onToolCall: (call) => port.postMessage({ type: 'tool', id: m.id, call }),
+    };
+    const work =
+      m.type === 'turn' ? runner.turn({ session: m.session, message: m.message, ...hooks }) : runner.confirm(m.confirmId, m.answer, hooks);
+    work
+      .then((result) => {
+        const handoff = takeHandoff(result.session);
+        port.postMessage({ type: 'result', id: m.id, result, ...(handoff && !result.pending ? { handoff } : {}) });
+      })
+      .catch((err: unknown) => port.postMessage({ type: 'error', id: m.id, error: toWire(err) }))
+      .finally(() => running.delete(m.id));
+  });
+}
+
+/** A persona's model preference as the starting mode of each new session; /auto and the others still change it. */
+export function preferModel(modes: SessionModes, model: 'local' | 'remote' | 'auto'): (session: string) => void {
+  const seen = new Set<string>();
+  return (session) => {
+    if (seen.has(session)) return;
+    seen.add(session);
+    if (model !== 'auto') modes.set(session, model === 'remote' ? 'escalate' : 'local');
+  };
+}

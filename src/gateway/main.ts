@@ -15,6 +15,7 @@ import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
 import { openAgent } from '../app/agent-brain.js';
 import { openStore } from '../store/store.js';
+import { startTelegram } from '../telegram/main.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
 
 const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
@@ -42,15 +43,21 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const registry = builtinRegistry();
   const store = openStore({ home: paths.home });
   let handle: Awaited<ReturnType<typeof startGateway>>;
+  let telegram: Awaited<ReturnType<typeof startTelegram>>;
   try {
     // The agent itself: its models, router, budget, prompt and tools, on this store.
-    const { loop } = openAgent({ store, env: process.env });
+    const agent = openAgent({ store, env: process.env });
     handle = await startGateway({
-      runner: loop,
+      runner: agent.loop,
       tokenPath: paths.agentToken,
       port,
       rate: settings.gateway.rate,
       tools: () => registry.list().map((t) => t.name),
+    });
+    // The Telegram bot on the same agent, when config.json has agent.telegram.
+    telegram = await startTelegram(agent, paths.home, process.env).catch(async (err: unknown) => {
+      await handle.close();
+      throw err;
     });
   } catch (err) {
     store.close();
@@ -64,6 +71,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    await telegram?.stop();
     await handle.close();
     if (!f.json) process.stdout.write('Gateway stopped.\n');
   } finally {

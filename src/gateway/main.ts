@@ -23,7 +23,8 @@ const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json
 Serves the personal agent's HTTP gateway on http://${LOOPBACK}:<port> (never another address):
 GET /health, GET /api/v1/status, POST /api/v1/chat {message, session?} and
 POST /api/v1/confirm {id, answer: "yes"|"no"}. Every /api route needs
-Authorization: Bearer <token> (\`homunculus agent token\` makes one). Ctrl-C stops it.
+Authorization: Bearer <token> (\`homunculus agent token\` makes one). When config.json has
+agent.telegram, the Telegram bot runs beside it on the same agent. Ctrl-C stops both.
 
 Options:
   --port <n>    port on ${LOOPBACK}; 0 picks a free one (default: config.json agent.gateway.port, else 7423)

@@ -114,7 +114,7 @@ describe('confirmation by button', () => {
     const [yes, no] = (q.body.reply_markup as { inline_keyboard: { text: string; callback_data: string }[][] }).inline_keyboard[0] ?? [];
     expect([yes?.text, no?.text]).toEqual(['Yes', 'No']);
     await auditHas(s.h.audit, (e) => e.action === 'usage');
-    return { yes: yes?.callback_data ?? '', no: no?.callback_data ?? '', messageId: 100 };
+    return { yes: yes?.callback_data ?? '', no: no?.callback_data ?? '', messageId: (q.result as { message_id: number }).message_id };
   }
 
   it('runs the tool only after Yes', async () => {
@@ -125,6 +125,10 @@ describe('confirmation by button', () => {
     s.tg.press(USER, q.yes, q.messageId);
     await s.tg.waitFor(textTo(USER, /Launched\./), from);
     expect(s.h.launches()).toBe(1);
+    expect(s.tg.calls.slice(from).find((c) => c.method === 'editMessageText')?.body).toMatchObject({
+      message_id: q.messageId,
+      text: 'Approved: running it.',
+    });
     expect(s.tg.calls.slice(from).find((c) => c.method === 'answerCallbackQuery')?.body.text).toBe('Running it.');
   });
 

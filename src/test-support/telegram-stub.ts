@@ -13,6 +13,8 @@ export interface SentCall {
   method: string;
   token: string;
   body: Record<string, unknown>;
+  /** What the stub answered. */
+  result: unknown;
 }
 
 interface Poll {
@@ -104,9 +106,10 @@ export async function startTelegramStub(): Promise<TelegramStub> {
     if (method === 'getUpdates') return getUpdates(token, body, res);
     const run = methods[method];
     if (!run) return fail(res, 404, 'Not Found: method not found');
-    calls.push({ method, token, body });
+    const result = run(body);
+    calls.push({ method, token, body, result });
     for (const wake of [...waiters]) wake();
-    answer(res, run(body));
+    answer(res, result);
   });
 
   return {

@@ -93,8 +93,9 @@ export class TelegramBot {
     this.bot.callbackQuery(/^confirm:(\d+):(yes|no)$/, (ctx) =>
       this.onPress(ctx, ctx.match[1] ?? '', ctx.match[2] === 'yes' ? 'yes' : 'no'),
     );
-    // Everything else (photos, stray buttons) is audited and dropped: unlisted users still leave a trace.
-    this.bot.on(['message', 'callback_query'], (ctx) => void this.authorised(ctx));
+    // Everything else (photos, stray buttons): unlisted users leave an audit entry and get nothing.
+    this.bot.on('message', async (ctx) => void (this.authorised(ctx) && (await ctx.reply('I read text messages only.'))));
+    this.bot.on('callback_query', async (ctx) => void (this.authorised(ctx) && (await ctx.answerCallbackQuery())));
     this.bot.catch((err) =>
       process.stderr.write(`telegram: ${err.error instanceof Error ? (err.error.stack ?? err.error.message) : String(err.error)}\n`),
     );

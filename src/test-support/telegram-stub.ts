@@ -7,7 +7,7 @@
  * as Telegram does when two pollers share a token.
  */
 import type { ServerResponse } from 'node:http';
-import { startLoopback } from './loopback.js';
+import { type Loopback, startLoopback } from './loopback.js';
 
 export interface SentCall {
   method: string;
@@ -22,21 +22,6 @@ interface Poll {
   offset: number;
   res: ServerResponse;
   timer: NodeJS.Timeout;
-}
-
-export interface TelegramStub {
-  apiRoot: string;
-  /** Every call but getUpdates, in order. */
-  calls: SentCall[];
-  /** A text message from `userId` in its private chat (commands get their bot_command entity). */
-  message(userId: number, text: string, chatId?: number): void;
-  /** A press of an inline button carrying `data` under the bot's message `messageId`. */
-  press(userId: number, data: string, messageId: number, chatId?: number): void;
-  /** Resolves with the first call (sent after `from` calls) that `match` accepts. */
-  waitFor(match: (c: SentCall) => boolean, from?: number, timeoutMs?: number): Promise<SentCall>;
-  /** How many long polls are open now. */
-  pollers(): number;
-  close(): Promise<void>;
 }
 
 const BOT = { id: 7000, is_bot: true, first_name: 'Homunculus', username: 'homunculus_stub_bot' };
@@ -57,111 +42,133 @@ function fail(res: ServerResponse, code: number, description: string): void {
   res.end(JSON.stringify({ ok: false, error_code: code, description }));
 }
 
-export async function startTelegramStub(): Promise<TelegramStub> {
-  const updates: Record<string, unknown>[] = [];
-  const calls: SentCall[] = [];
-  const polls = new Set<Poll>();
-  const waiters = new Set<() => void>();
-  let nextUpdate = 1;
-  let nextMessage = 100;
+export class TelegramStub {
+  /** Every call but getUpdates, in order. */
+  readonly calls: SentCall[] = [];
+  private readonly updates: Record<string, unknown>[] = [];
+  private readonly polls = new Set<Poll>();
+  private readonly waiters = new Set<() => void>();
+  private nextUpdate = 1;
+  private nextMessage = 100;
+  private server: Loopback | undefined;
 
-  const pending = (offset: number) => updates.filter((u) => (u.update_id as number) >= offset);
-  const settle = (poll: Poll) => {
-    clearTimeout(poll.timer);
-    polls.delete(poll);
-    answer(poll.res, pending(poll.offset));
-  };
-  const push = (update: Record<string, unknown>) => {
-    updates.push({ update_id: nextUpdate++, ...update });
-    for (const poll of [...polls]) if (pending(poll.offset).length) settle(poll);
-  };
-
-  const getUpdates = (token: string, body: Record<string, unknown>, res: ServerResponse) => {
-    const offset = typeof body.offset === 'number' ? body.offset : 0;
-    // Telegram forgets updates older than the offset a poller confirmed.
-    updates.splice(0, updates.length, ...pending(offset));
-    const timeout = typeof body.timeout === 'number' ? body.timeout : 0;
-    if (pending(offset).length || timeout === 0) return answer(res, pending(offset));
-    if ([...polls].some((p) => p.token === token)) return fail(res, 409, CONFLICT);
-    const poll: Poll = { token, offset, res, timer: setTimeout(() => settle(poll), timeout * 1000) };
-    polls.add(poll);
-    res.on('close', () => {
-      clearTimeout(poll.timer);
-      polls.delete(poll);
-    });
-  };
-
-  const methods: Record<string, (body: Record<string, unknown>) => unknown> = {
+  private readonly methods: Record<string, (body: Record<string, unknown>) => unknown> = {
     getMe: () => ({ ...BOT, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false }),
     deleteWebhook: () => true,
-    sendMessage: (b) => ({ message_id: nextMessage++, from: BOT, chat: chat(Number(b.chat_id)), date: now(), text: b.text }),
+    sendMessage: (b) => ({ message_id: this.nextMessage++, from: BOT, chat: chat(Number(b.chat_id)), date: now(), text: b.text }),
     editMessageText: (b) => ({ message_id: Number(b.message_id), from: BOT, chat: chat(Number(b.chat_id)), date: now(), text: b.text }),
     answerCallbackQuery: () => true,
   };
 
-  const server = await startLoopback((url, body, _raw, res) => {
+  get apiRoot(): string {
+    if (!this.server) throw new Error('start the stub first');
+    return this.server.baseUrl;
+  }
+
+  async start(): Promise<this> {
+    this.server = await startLoopback((url, body, _raw, res) => this.handle(url, body, res));
+    return this;
+  }
+
+  /** A text message from `userId` in its private chat (commands get their bot_command entity). */
+  message(userId: number, text: string, chatId = userId): void {
+    const command = /^\/\w+/.exec(text);
+    this.push({
+      message: {
+        message_id: this.nextMessage++,
+        from: user(userId),
+        chat: chat(chatId),
+        date: now(),
+        text,
+        ...(command ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] } : {}),
+      },
+    });
+  }
+
+  /** A press of an inline button carrying `data` under the bot's message `messageId`. */
+  press(userId: number, data: string, messageId: number, chatId = userId): void {
+    this.push({
+      callback_query: {
+        id: `cq${this.nextUpdate}`,
+        from: user(userId),
+        chat_instance: `ci${chatId}`,
+        data,
+        message: { message_id: messageId, from: BOT, chat: chat(chatId), date: now(), text: '…' },
+      },
+    });
+  }
+
+  /** Resolves with the first call (sent after `from` calls) that `match` accepts. */
+  waitFor(match: (c: SentCall) => boolean, from = 0, timeoutMs = 10_000): Promise<SentCall> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const hit = this.calls.slice(from).find(match);
+        if (!hit) return;
+        this.waiters.delete(wake);
+        clearTimeout(timer);
+        resolve(hit);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(wake);
+        reject(new Error(`The bot sent no matching call within ${timeoutMs} ms; it sent: ${JSON.stringify(this.calls.slice(from))}`));
+      }, timeoutMs);
+      this.waiters.add(wake);
+      wake();
+    });
+  }
+
+  /** How many long polls are open now. */
+  pollers(): number {
+    return this.polls.size;
+  }
+
+  async close(): Promise<void> {
+    for (const poll of [...this.polls]) this.settle(poll);
+    await this.server?.close();
+  }
+
+  private handle(url: string, body: Record<string, unknown>, res: ServerResponse): void {
     const m = /^\/bot([^/]+)\/(\w+)/.exec(url);
     if (!m) return fail(res, 404, 'Not Found');
     const [, token = '', method = ''] = m;
-    if (method === 'getUpdates') return getUpdates(token, body, res);
-    const run = methods[method];
+    if (method === 'getUpdates') return this.getUpdates(token, body, res);
+    const run = this.methods[method];
     if (!run) return fail(res, 404, 'Not Found: method not found');
     const result = run(body);
-    calls.push({ method, token, body, result });
-    for (const wake of [...waiters]) wake();
+    this.calls.push({ method, token, body, result });
+    for (const wake of [...this.waiters]) wake();
     answer(res, result);
-  });
+  }
 
-  return {
-    apiRoot: server.baseUrl,
-    calls,
-    message(userId, text, chatId = userId) {
-      const command = /^\/\w+/.exec(text);
-      push({
-        message: {
-          message_id: nextMessage++,
-          from: user(userId),
-          chat: chat(chatId),
-          date: now(),
-          text,
-          ...(command ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] } : {}),
-        },
-      });
-    },
-    press(userId, data, messageId, chatId = userId) {
-      push({
-        callback_query: {
-          id: `cq${nextUpdate}`,
-          from: user(userId),
-          chat_instance: `ci${chatId}`,
-          data,
-          message: { message_id: messageId, from: BOT, chat: chat(chatId), date: now(), text: '…' },
-        },
-      });
-    },
-    waitFor(match, from = 0, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const hit = calls.slice(from).find(match);
-          if (!hit) return false;
-          waiters.delete(wake);
-          clearTimeout(timer);
-          resolve(hit);
-          return true;
-        };
-        const wake = () => void check();
-        const timer = setTimeout(() => {
-          waiters.delete(wake);
-          reject(new Error(`The bot sent no matching call within ${timeoutMs} ms; it sent: ${JSON.stringify(calls.slice(from))}`));
-        }, timeoutMs);
-        waiters.add(wake);
-        check();
-      });
-    },
-    pollers: () => polls.size,
-    async close() {
-      for (const poll of [...polls]) settle(poll);
-      await server.close();
-    },
-  };
+  private pending(offset: number): Record<string, unknown>[] {
+    return this.updates.filter((u) => (u.update_id as number) >= offset);
+  }
+
+  private settle(poll: Poll): void {
+    clearTimeout(poll.timer);
+    this.polls.delete(poll);
+    answer(poll.res, this.pending(poll.offset));
+  }
+
+  private push(update: Record<string, unknown>): void {
+    this.updates.push({ update_id: this.nextUpdate++, ...update });
+    for (const poll of [...this.polls]) if (this.pending(poll.offset).length) this.settle(poll);
+  }
+
+  private getUpdates(token: string, body: Record<string, unknown>, res: ServerResponse): void {
+    const offset = typeof body.offset === 'number' ? body.offset : 0;
+    // Telegram forgets updates older than the offset a poller confirmed.
+    this.updates.splice(0, this.updates.length, ...this.pending(offset));
+    const timeout = typeof body.timeout === 'number' ? body.timeout : 0;
+    if (this.pending(offset).length || timeout === 0) return answer(res, this.pending(offset));
+    if ([...this.polls].some((p) => p.token === token)) return fail(res, 409, CONFLICT);
+    const poll: Poll = { token, offset, res, timer: setTimeout(() => this.settle(poll), timeout * 1000) };
+    this.polls.add(poll);
+    res.on('close', () => {
+      clearTimeout(poll.timer);
+      this.polls.delete(poll);
+    });
+  }
 }
+
+export const startTelegramStub = (): Promise<TelegramStub> => new TelegramStub().start();

@@ -35,19 +35,25 @@ export async function startTelegram(runtime: AgentRuntime, home: string, env: No
   if (!settings) return undefined;
   const bot = new TelegramBot({ settings, agent: telegramAgent(runtime), auditLog: paths.audit });
   await bot.start();
+  // Polling can end later too (another poller took the token): say so, whoever started the bot.
+  bot.done.catch((err: unknown) => void reportError(err, false));
   return bot;
 }
 
-/** Until a signal, or until polling ends by itself (a 409 later on), which rejects with the fix. */
-function untilStopped(bot: TelegramBot): Promise<void> {
-  return new Promise<void>((stop, fail) => {
-    process.once('SIGINT', () => stop());
-    process.once('SIGTERM', () => stop());
-    bot.done.then(() => stop(), fail);
+/** Until a signal (true), or until polling ends by itself (false: startTelegram reported why). */
+function untilStopped(bot: TelegramBot): Promise<boolean> {
+  return new Promise<boolean>((stop) => {
+    process.once('SIGINT', () => stop(true));
+    process.once('SIGTERM', () => stop(true));
+    bot.done.then(
+      () => stop(true),
+      () => stop(false),
+    );
   });
 }
 
-async function run(f: Record<string, string | true>): Promise<void> {
+/** The exit code: 0 after a signal, 1 when polling failed. */
+async function run(f: Record<string, string | true>): Promise<number> {
   const home = resolveHome(typeof f.home === 'string' ? f.home : undefined);
   if (!loadTelegramSettings(loadConfig(homePaths(home).config), process.env))
     throw new UsageError(
@@ -58,12 +64,13 @@ async function run(f: Record<string, string | true>): Promise<void> {
   let bot: TelegramBot | undefined;
   try {
     bot = await startTelegram(openAgent({ store, env: process.env }), home, process.env);
-    if (!bot) return;
+    if (!bot) return 1;
     const name = bot.bot.botInfo.username;
     if (f.json) process.stdout.write(`${JSON.stringify({ bot: name, pid: process.pid })}\n`);
     else process.stdout.write(`Telegram bot @${name} is polling. Ctrl-C stops it.\n`);
-    await untilStopped(bot);
+    if (!(await untilStopped(bot))) return 1;
     if (!f.json) process.stdout.write('Telegram bot stopped.\n');
+    return 0;
   } finally {
     await bot?.stop();
     store.close();
@@ -77,8 +84,7 @@ export async function main(args: readonly string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    await run(f);
-    return 0;
+    return await run(f);
   } catch (err) {
     return reportError(err, args.includes('--json'));
   }

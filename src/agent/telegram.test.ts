@@ -70,4 +70,14 @@ describe('ChatSessions', () => {
     expect(s.touch(7, 59_000 + 60_001)).toEqual({ session: 'telegram-7-2', fresh: true, ended: 'telegram-7-1' });
     expect(s.current(7)).toBe('telegram-7-2');
   });
+
+  it('adds up the usage of the current session and starts again with a new one', () => {
+    const s = new ChatSessions(60_000);
+    s.touch(7, 0);
+    s.addUsage(7, { inputTokens: 10, outputTokens: 2, costUsd: 0.5 });
+    s.addUsage(7, { inputTokens: 5, outputTokens: 1, costUsd: 0.25 });
+    expect(s.usage(7)).toEqual({ inputTokens: 15, outputTokens: 3, costUsd: 0.75 });
+    s.touch(7, 120_001);
+    expect(s.usage(7)).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+  });
 });

@@ -90,9 +90,17 @@ export interface ChatSession {
   fresh: boolean;
 }
 
-/** One agent session per chat; a chat idle longer than `idleMs` starts a new one (its old one ends). */
+export interface SessionUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+const NO_USAGE: SessionUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+
+/** One agent session per chat, with its token usage; a chat idle longer than `idleMs` starts a new one (its old one ends). */
 export class ChatSessions {
-  private readonly chats = new Map<number, { session: string; last: number; n: number }>();
+  private readonly chats = new Map<number, { session: string; last: number; n: number; usage: SessionUsage }>();
 
   constructor(private readonly idleMs: number) {}
 
@@ -105,8 +113,24 @@ export class ChatSessions {
     }
     const n = (held?.n ?? 0) + 1;
     const session = `telegram-${chatId}-${n}`;
-    this.chats.set(chatId, { session, last: now, n });
+    this.chats.set(chatId, { session, last: now, n, usage: NO_USAGE });
     return { session, fresh: true, ...(held ? { ended: held.session } : {}) };
+  }
+
+  /** Adds a turn's usage to the chat's session (seed 001's step 11). */
+  addUsage(chatId: number, u: SessionUsage): void {
+    const held = this.chats.get(chatId);
+    if (held)
+      held.usage = {
+        inputTokens: held.usage.inputTokens + u.inputTokens,
+        outputTokens: held.usage.outputTokens + u.outputTokens,
+        costUsd: held.usage.costUsd + u.costUsd,
+      };
+  }
+
+  /** The tokens and cost of the chat's current session so far. */
+  usage(chatId: number): SessionUsage {
+    return this.chats.get(chatId)?.usage ?? NO_USAGE;
   }
 
   /** The chat's current session, if it has one. */

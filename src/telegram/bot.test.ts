@@ -166,6 +166,8 @@ describe('commands', () => {
       return String((await s.tg.waitFor(textTo(USER, re), from)).body.text);
     };
     expect(await ask('/status', /Session/)).toMatch(/Session: telegram-42-1\nRouting: auto/);
+    await ask('hello', /unused/);
+    expect(await ask('/status', /Session/)).toMatch(/This session: 30 in \/ 9 out tokens/);
     await ask('/escalate', /remote model/);
     expect(await ask('/status', /Session/)).toMatch(/Routing: escalate/);
     await ask('/local', /local model/);

@@ -146,12 +146,13 @@ export class TelegramBot {
     const subject = `parts:${parts.length}${result.pending ? '+confirm' : ''}`;
     this.audit({ action: 'telegram_reply', session, subject, input: session, output: result.text });
     this.audit({ action: 'route', session, subject: `${result.route}:${result.model}`, input: session, output: result.route });
+    this.sessions.addUsage(chatId, result.usage);
     const tokens = { input: result.usage.inputTokens, output: result.usage.outputTokens };
     this.audit({ action: 'usage', session, subject: `usd:${result.usage.costUsd.toFixed(6)}`, input: session, output: tokens, tokens });
   }
 
   /** The bot's own commands; undefined for what the agent answers (the routing modes). */
-  private commandReply(name: string, session: string): string | undefined {
+  private commandReply(name: string, chatId: number, session: string): string | undefined {
     const { agent } = this.o;
     if (name === 'start' || name === 'help') return HELP;
     if (name === 'status')
@@ -160,6 +161,7 @@ export class TelegramBot {
         mode: agent.mode(session),
         models: agent.models,
         pending: this.book.size,
+        usage: this.sessions.usage(chatId),
         startedMs: this.started,
         nowMs: this.now(),
       });
@@ -175,7 +177,7 @@ export class TelegramBot {
     if (s.ended) this.o.agent.endSession(s.ended);
     this.audit({ action: 'session', session: s.session, subject: s.fresh ? 'new' : 'resumed', input: chatId, output: s.session });
     const command = /^\/(\w+)(?:@\w+)?\s*$/.exec(text)?.[1]?.toLowerCase();
-    const own = command === undefined ? undefined : this.commandReply(command, s.session);
+    const own = command === undefined ? undefined : this.commandReply(command, chatId, s.session);
     if (own !== undefined) {
       this.audit({ action: 'telegram_command', session: s.session, subject: command, input: text, output: own });
       for (const part of splitMessage(own)) await ctx.reply(part);

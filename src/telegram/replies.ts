@@ -2,6 +2,7 @@
 import type { BudgetReport } from '../agent/budget.js';
 import type { PendingConfirmation } from '../agent/runner.js';
 import type { RouteMode } from '../agent/router.js';
+import type { SessionUsage } from '../agent/telegram.js';
 
 export const HELP = [
   'Talk to me in plain words. Commands:',
@@ -13,11 +14,14 @@ export const HELP = [
   '/agents: the agents you can talk to',
 ].join('\n');
 
+const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
+
 export interface StatusView {
   session: string;
   mode: RouteMode;
   models: { local: string; remote?: string };
   pending: number;
+  usage: SessionUsage;
   startedMs: number;
   nowMs: number;
 }
@@ -28,12 +32,11 @@ export function statusText(s: StatusView): string {
     `Routing: ${s.mode}${s.mode === 'auto' ? ' (by the kind of message)' : ''}`,
     `Local model: ${s.models.local}`,
     `Remote model: ${s.models.remote ?? 'none configured (agent.remote)'}`,
+    `This session: ${s.usage.inputTokens} in / ${s.usage.outputTokens} out tokens, ${usd(s.usage.costUsd)}`,
     `Confirmations waiting: ${s.pending}`,
     `Up for ${Math.round((s.nowMs - s.startedMs) / 60_000)} min`,
   ].join('\n');
 }
-
-const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 export function budgetText(r: BudgetReport): string {
   return [

@@ -56,7 +56,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       tools: () => registry.list().map((t) => t.name),
     });
     // The Telegram bot on the same agent, when config.json has agent.telegram.
-    telegram = await startTelegram(agent, paths.home, process.env).catch(async (err: unknown) => {
+    telegram = await startTelegram({ store, env: process.env }, agent).catch(async (err: unknown) => {
       await handle.close();
       throw err;
     });

@@ -34,7 +34,7 @@ async function setup(script: (req: OllamaRequest) => StubTurn, allowed = [USER])
   const clock = { t: T0 };
   const bot = new TelegramBot({
     settings: { token: '123:stub', tokenEnv: 'TG', allowedUserIds: allowed, idleMinutes: 30, apiRoot: tg.apiRoot },
-    agent: telegramAgent(h),
+    agent: telegramAgent({ store: h.store, env: {} }, h),
     auditLog: h.audit,
     now: () => clock.t,
     sweepMs: 20,
@@ -72,14 +72,15 @@ describe('the Telegram bot', () => {
     expect(mine.map((e) => e.action)).toEqual([
       'telegram_auth',
       'session',
-      'agent_detect',
       'completion',
+      'agent_detect',
       'telegram_reply',
       'route',
       'usage',
     ]);
     expect(mine.find((e) => e.action === 'usage')?.tokens).toEqual({ input: 30, output: 9 });
     expect(mine.find((e) => e.action === 'route')?.subject).toBe('local:ollama:llama-stub');
+    expect(mine.find((e) => e.action === 'agent_detect')?.subject).toBe('default');
     expect(verifyAudit(s.h.audit).ok).toBe(true);
   });
 
@@ -196,7 +197,7 @@ describe('one poller per token', () => {
     expect(s.tg.pollers()).toBe(1);
     const second = new TelegramBot({
       settings: { token: '123:stub', tokenEnv: 'TG', allowedUserIds: [USER], idleMinutes: 30, apiRoot: s.tg.apiRoot },
-      agent: telegramAgent(s.h),
+      agent: telegramAgent({ store: s.h.store, env: {} }, s.h),
       auditLog: s.h.audit,
     });
     await expect(second.start().then(() => second.done)).rejects.toThrow(/Another poller is already using this bot token/);

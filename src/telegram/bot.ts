@@ -11,34 +11,42 @@ import { Bot, type Context, GrammyError, InlineKeyboard } from 'grammy';
 import { type AuditRecord, appendAudit } from '../agent/audit.js';
 import type { BudgetReport } from '../agent/budget.js';
 import { PendingBook } from '../agent/pending.js';
-import type { RouteMode } from '../agent/router.js';
-import type { AgentRuntime } from '../agent/runtime.js';
+import { SessionModes, modeCommand } from '../agent/router.js';
+import { loadAgentConfig } from '../agent/config.js';
+import { loadConfig } from '../core/config.js';
+import type { AppContext } from '../app/operation.js';
 import type { AgentRunner, TurnResult } from '../agent/runner.js';
 import { ChatSessions, type TelegramSettings, isAllowedUser, splitMessage } from '../agent/telegram.js';
-import { agentConfirm, agentTurn, agentTurnInput } from '../app/agent-brain.js';
+import { agentBudget, agentConfirm, agentTurn, agentTurnInput } from '../app/agent-brain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { TelegramNotifier } from './notifier.js';
 import { HELP, agentsText, budgetText, confirmText, statusText } from './replies.js';
 
-/** What the bot needs of the agent; openAgent's runtime provides it. */
+/** What the bot needs of the agent; `telegramAgent` builds it from what openAgent returns. */
 export interface TelegramAgent {
   runner: AgentRunner;
-  mode(session: string): RouteMode;
-  endSession(session: string): void;
+  /** Ends a session that went idle (its history is dropped), when the runner can. */
+  endSession?(session: string): void;
   budget(): BudgetReport;
   agents(): string[];
   models: { local: string; remote?: string };
 }
 
-/** The Telegram view of the agent openAgent puts together. */
-export function telegramAgent(runtime: AgentRuntime): TelegramAgent {
-  const { loop, budget, config } = runtime;
+/** What openAgent returns, as far as Telegram cares (one loop, or the team of several agents). */
+export interface OpenedAgent {
+  loop: AgentRunner & { end?(session: string): void };
+  personas?: readonly { name: string }[];
+}
+
+/** The Telegram view of the opened agent, through the application's operations. */
+export function telegramAgent(ctx: AppContext, opened: OpenedAgent): TelegramAgent {
+  const config = loadAgentConfig(loadConfig(ctx.store.paths.config));
+  const { loop } = opened;
   return {
     runner: loop,
-    mode: (session) => loop.modes.get(session),
-    endSession: (session) => loop.end(session),
-    budget: () => budget.report(),
-    agents: () => ['default'],
+    ...(loop.end ? { endSession: (session: string) => loop.end?.(session) } : {}),
+    budget: () => agentBudget.run(ctx, {}),
+    agents: () => opened.personas?.map((p) => p.name) ?? ['default'],
     models: { local: config.local.model, ...(config.remote ? { remote: config.remote.model } : {}) },
   };
 }
@@ -51,8 +59,6 @@ export interface TelegramBotOptions {
   /** How often unanswered confirmations are checked for expiry. */
   sweepMs?: number;
 }
-
-const MODES = new Set(['escalate', 'local', 'auto']);
 
 /** A 401 or 409 from Telegram as an error that says what to do. */
 export function explainTelegramError(err: unknown): unknown {
@@ -81,6 +87,8 @@ export class TelegramBot {
   // Buttons carry a short key (callback data is limited to 64 bytes), mapped to the confirmation and its chat.
   private readonly buttons = new Map<string, { id: string; chatId: number }>();
   private nextButton = 1;
+  // Each session's routing mode as the person set it, for /status (the runner keeps its own).
+  private readonly modes = new SessionModes();
 
   constructor(private readonly o: TelegramBotOptions) {
     this.now = o.now ?? Date.now;
@@ -134,6 +142,9 @@ export class TelegramBot {
 
   /** Step 9 and after: the answer in parts, the buttons for a held call, the route and the usage. */
   private async deliver(chatId: number, session: string, result: TurnResult): Promise<void> {
+    // Step 4: the agent that answered (several agents name themselves; one is the default).
+    const agent = (result as TurnResult & { agent?: string }).agent ?? 'default';
+    this.audit({ action: 'agent_detect', session, subject: agent, input: session, output: agent });
     const parts = splitMessage(result.text);
     for (const part of parts) await this.bot.api.sendMessage(chatId, part);
     if (result.pending) {
@@ -158,7 +169,7 @@ export class TelegramBot {
     if (name === 'status')
       return statusText({
         session,
-        mode: agent.mode(session),
+        mode: this.modes.get(session),
         models: agent.models,
         pending: this.book.size,
         usage: this.sessions.usage(chatId),
@@ -167,14 +178,14 @@ export class TelegramBot {
       });
     if (name === 'budget') return budgetText(agent.budget());
     if (name === 'agents') return agentsText(agent.agents());
-    return MODES.has(name) ? undefined : `Unknown command /${name}.\n\n${HELP}`;
+    return modeCommand(`/${name}`) ? undefined : `Unknown command /${name}.\n\n${HELP}`;
   }
 
   private async onText(ctx: Context, text: string): Promise<void> {
     const chatId = ctx.chat?.id;
     if (chatId === undefined || !this.authorised(ctx)) return;
     const s = this.sessions.touch(chatId, this.now());
-    if (s.ended) this.o.agent.endSession(s.ended);
+    if (s.ended) this.o.agent.endSession?.(s.ended);
     this.audit({ action: 'session', session: s.session, subject: s.fresh ? 'new' : 'resumed', input: chatId, output: s.session });
     const command = /^\/(\w+)(?:@\w+)?\s*$/.exec(text)?.[1]?.toLowerCase();
     const own = command === undefined ? undefined : this.commandReply(command, chatId, s.session);
@@ -183,13 +194,14 @@ export class TelegramBot {
       for (const part of splitMessage(own)) await ctx.reply(part);
       return;
     }
-    // Until several agents exist, every message goes to the default one (step 4).
-    this.audit({ action: 'agent_detect', session: s.session, subject: 'default', input: text, output: 'default' });
     const input = agentTurnInput.safeParse({ session: s.session, message: command ? `/${command}` : text });
     if (!input.success) return void (await ctx.reply(`Not sent: ${input.error.issues.map((i) => i.message).join('; ')}.`));
     const t0 = performance.now();
     try {
-      await this.deliver(chatId, s.session, await agentTurn.run({ runner: this.o.agent.runner }, input.data));
+      const result = await agentTurn.run({ runner: this.o.agent.runner }, input.data);
+      const mode = modeCommand(input.data.message);
+      if (mode) this.modes.set(s.session, mode);
+      await this.deliver(chatId, s.session, result);
     } catch (err) {
       this.audit({
         action: 'telegram_error',

@@ -5,7 +5,6 @@
  * store and exits. A 409 from Telegram means another process polls the same token: it stops
  * with a message saying so. `startTelegram` is also how `agent serve` runs the bot beside the gateway.
  */
-import type { AgentRuntime } from '../agent/runtime.js';
 import { loadTelegramSettings } from '../agent/telegram.js';
 import { openAgent } from '../app/agent-brain.js';
 import { loadConfig } from '../core/config.js';
@@ -14,7 +13,8 @@ import { readFlags } from '../core/flags.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
 import { openStore } from '../store/store.js';
-import { TelegramBot, telegramAgent } from './bot.js';
+import type { AppContext } from '../app/operation.js';
+import { type OpenedAgent, TelegramBot, telegramAgent } from './bot.js';
 
 const USAGE = `Usage: homunculus agent telegram [--home <dir>] [--json]
 
@@ -28,12 +28,12 @@ Options:
   -h, --help    display this help
 `;
 
-/** The bot over `runtime`, polling, when config.json has agent.telegram; undefined when it has not. */
-export async function startTelegram(runtime: AgentRuntime, home: string, env: NodeJS.ProcessEnv): Promise<TelegramBot | undefined> {
-  const paths = homePaths(home);
-  const settings = loadTelegramSettings(loadConfig(paths.config), env);
+/** The bot over the opened agent, polling, when config.json has agent.telegram; undefined when it has not. */
+export async function startTelegram(ctx: AppContext, opened: OpenedAgent): Promise<TelegramBot | undefined> {
+  const paths = homePaths(ctx.store.paths.home);
+  const settings = loadTelegramSettings(loadConfig(paths.config), ctx.env);
   if (!settings) return undefined;
-  const bot = new TelegramBot({ settings, agent: telegramAgent(runtime), auditLog: paths.audit });
+  const bot = new TelegramBot({ settings, agent: telegramAgent(ctx, opened), auditLog: paths.audit });
   await bot.start();
   // Polling can end later too (another poller took the token): say so, whoever started the bot.
   bot.done.catch((err: unknown) => void reportError(err, false));
@@ -63,7 +63,8 @@ async function run(f: Record<string, string | true>): Promise<number> {
   const store = openStore({ home });
   let bot: TelegramBot | undefined;
   try {
-    bot = await startTelegram(openAgent({ store, env: process.env }), home, process.env);
+    const ctx = { store, env: process.env };
+    bot = await startTelegram(ctx, openAgent(ctx));
     if (!bot) return 1;
     const name = bot.bot.botInfo.username;
     if (f.json) process.stdout.write(`${JSON.stringify({ bot: name, pid: process.pid })}\n`);

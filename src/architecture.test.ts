@@ -44,6 +44,9 @@ const SURFACE_IMPORTS = new Set([
   'cli/bin.ts -> mcp/main.ts',
   'cli/bin.ts -> dashboard/main.ts',
   'cli/bin.ts -> gateway/main.ts',
+  'cli/bin.ts -> telegram/main.ts',
+  // `agent serve` starts the Telegram bot beside the gateway when it is configured.
+  'gateway/main.ts -> telegram/main.ts',
 ]);
 
 /** What only store/ may contain: SQL, the SQLite handle and its helpers. */

@@ -33,6 +33,9 @@ if (route?.command === 'hook') {
 } else if (route?.command === 'gateway') {
   const { main } = await import('../gateway/main.js');
   process.exitCode = await main(route.args);
+} else if (route?.command === 'telegram') {
+  const { main } = await import('../telegram/main.js');
+  process.exitCode = await main(route.args);
 } else if (route?.command === 'dashboard') {
   const { main } = await import('../dashboard/main.js');
   process.exitCode = await main(route.args);

@@ -19,7 +19,7 @@ import { HomunculusError, UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { packageVersion } from '../core/package.js';
 import { type RateLimit, TokenBuckets } from '../core/rate-limit.js';
-import type { PendingBook } from './pending.js';
+import type { PendingBook } from '../agent/pending.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_RATE: RateLimit = { perMinute: 60, burst: 20 };

@@ -15,6 +15,7 @@ import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
 import { openAgent } from '../app/agent-brain.js';
 import { openStore } from '../store/store.js';
+import { startTelegram } from '../telegram/main.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
 
 const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
@@ -22,7 +23,8 @@ const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json
 Serves the personal agent's HTTP gateway on http://${LOOPBACK}:<port> (never another address):
 GET /health, GET /api/v1/status, POST /api/v1/chat {message, session?} and
 POST /api/v1/confirm {id, answer: "yes"|"no"}. Every /api route needs
-Authorization: Bearer <token> (\`homunculus agent token\` makes one). Ctrl-C stops it.
+Authorization: Bearer <token> (\`homunculus agent token\` makes one). When config.json has
+agent.telegram, the Telegram bot runs beside it on the same agent. Ctrl-C stops both.
 
 Options:
   --port <n>    port on ${LOOPBACK}; 0 picks a free one (default: config.json agent.gateway.port, else 7423)
@@ -42,6 +44,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const registry = builtinRegistry();
   const store = openStore({ home: paths.home });
   let handle: Awaited<ReturnType<typeof startGateway>>;
+  let telegram: Awaited<ReturnType<typeof startTelegram>>;
   // The agents themselves (one worker thread each): models, router, budget, prompt and tools, on this store.
   const agent = openAgent({ store, env: process.env });
   try {
@@ -51,6 +54,11 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       port,
       rate: settings.gateway.rate,
       tools: () => registry.list().map((t) => t.name),
+    });
+    // The Telegram bot on the same agent, when config.json has agent.telegram.
+    telegram = await startTelegram({ store, env: process.env }, agent).catch(async (err: unknown) => {
+      await handle.close();
+      throw err;
     });
   } catch (err) {
     await agent.close();
@@ -65,6 +73,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    await telegram?.stop();
     await handle.close();
     await agent.close();
     if (!f.json) process.stdout.write('Gateway stopped.\n');

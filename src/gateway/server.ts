@@ -12,7 +12,7 @@ import { HomunculusError, UsageError } from '../core/errors.js';
 import { portInUse } from '../core/local-request.js';
 import type { RateLimit } from '../core/rate-limit.js';
 import { gatewayApp } from './app.js';
-import { PendingBook } from './pending.js';
+import { PendingBook } from '../agent/pending.js';
 
 export const LOOPBACK = '127.0.0.1';
 

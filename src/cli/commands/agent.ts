@@ -75,6 +75,8 @@ function registerGatewayCommands(agent: Command): void {
     .description('Serve the HTTP gateway on 127.0.0.1 (chat, confirmations, status; bearer token); Ctrl-C stops it')
     .option('--port <n>', 'port on 127.0.0.1; 0 picks a free one (default: 7423)')
     .option('--host <address>', 'only 127.0.0.1 is served; any other address is refused');
+  // Listed for --help; bin.ts routes it to telegram/main.ts.
+  agent.command('telegram').description('Run the Telegram bot (long polling; agent.telegram in config.json); Ctrl-C stops it');
 }
 
 export function registerAgentCommands(program: Command): void {

@@ -1,10 +1,10 @@
 /**
- * The confirmations the gateway handed out and is waiting for. An id it never handed out,
+ * The confirmations a surface (the gateway, Telegram) handed out and is waiting for. An id it never handed out,
  * or one past its expiry, is refused before the runner hears of it; an expired one is
  * answered 'no' on the person's behalf, so a held dangerous call never runs because nobody
  * came back (Hermes approved when nobody answered).
  */
-import type { AgentRunner, PendingConfirmation } from '../agent/runner.js';
+import type { AgentRunner, PendingConfirmation } from './runner.js';
 
 export type Claim = { ok: true } | { ok: false; why: 'unknown' | 'expired' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentRunner } from '../agent/runner.js';
+import type { AgentRunner } from './runner.js';
 import { PendingBook } from './pending.js';
 
 function recorder() {

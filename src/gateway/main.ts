@@ -14,6 +14,7 @@ import { portFlag, readFlags } from '../core/flags.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
 import { openAgent } from '../app/agent-brain.js';
+import { openScheduler } from '../app/agent-schedule.js';
 import { openStore } from '../store/store.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
 
@@ -42,9 +43,12 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const registry = builtinRegistry();
   const store = openStore({ home: paths.home });
   let handle: Awaited<ReturnType<typeof startGateway>>;
+  let scheduler: ReturnType<typeof openScheduler>['scheduler'];
   try {
     // The agent itself: its models, router, budget, prompt and tools, on this store.
     const { loop } = openAgent({ store, env: process.env });
+    // The scheduler (jobs, heartbeat, notifications) beside the gateway; stopped before the store closes.
+    ({ scheduler } = openScheduler({ store, env: process.env }, loop));
     handle = await startGateway({
       runner: loop,
       tokenPath: paths.agentToken,
@@ -52,6 +56,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       rate: settings.gateway.rate,
       tools: () => registry.list().map((t) => t.name),
     });
+    void scheduler.start();
   } catch (err) {
     store.close();
     throw err;
@@ -64,6 +69,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    await scheduler.stop();
     await handle.close();
     if (!f.json) process.stdout.write('Gateway stopped.\n');
   } finally {

@@ -6,6 +6,7 @@ import { globals } from '../context.js';
 import { emit, table } from '../output.js';
 import { type Options, cliInput, num, stringOption } from '../run.js';
 import { registerAgentBrainCommands } from './agent-chat.js';
+import { registerScheduleCommands } from './agent-schedule.js';
 import { setupContext } from './install.js';
 
 function auditLines(r: AuditReport): string[] {
@@ -106,4 +107,5 @@ export function registerAgentCommands(program: Command): void {
 
   registerGatewayCommands(agent);
   registerAgentBrainCommands(agent);
+  registerScheduleCommands(agent);
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../core/paths.js';
@@ -11,7 +11,8 @@ import type { Notification, Notifier } from '../notifier.js';
 import type { AgentRunner, TurnRequest } from '../runner.js';
 import { quietHoursSchema } from './config.js';
 import { nextRunAfter } from './cron.js';
-import { NotificationQueue } from './notifications.js';
+import { LogNotifier, NotificationQueue } from './notifications.js';
+import { loadAgentConfig } from '../config.js';
 import { Scheduler } from './scheduler.js';
 
 /** A runner that answers each message with "done: <message>" and remembers what it was asked. */
@@ -65,13 +66,13 @@ function scheduler(runner: AgentRunner, notifier: Notifier, heartbeat = { enable
   });
 }
 
-function addJob(name: string, missed: AgentJob['missed'], nextRun: string): AgentJob {
+function addJob(name: string, missed: AgentJob['missed'], nextRun: string, action: AgentJob['action'] = 'message'): AgentJob {
   return store.schedule.addJob({
     name,
     cron: '0 9 * * *',
     time_zone: 'Europe/Paris',
-    action: 'message',
-    message: `run ${name}`,
+    action,
+    message: action === 'message' ? `run ${name}` : '',
     missed,
     enabled: true,
     created_at: '2026-01-01T00:00:00.000Z',
@@ -161,6 +162,36 @@ describe('Scheduler', () => {
     store.setNow('2026-01-12T08:00:00.000Z');
     await s.tick(); // stopped: nothing runs any more
     expect(runner.asked).toEqual(['run daily']);
+  });
+});
+
+describe('a heartbeat job, the log notifier and the config', () => {
+  it('runs the tasks of HEARTBEAT.md when a job says heartbeat, each marked for the local route', async () => {
+    const workspace = homePaths(store.paths.home).workspace;
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(workspace, 'HEARTBEAT.md'), '- Check the mail\n- Tidy notes/\n');
+    const runner = echoRunner();
+    const job = addJob('beat', 'skip', '2026-01-11T08:00:00.000Z', 'heartbeat');
+    const results = await scheduler(runner, collector()).run(job, 'manual', false);
+    expect(runner.asked).toEqual(['[heartbeat] Check the mail', '[heartbeat] Tidy notes/']);
+    expect(results.map((r) => r.source)).toEqual(['beat: Check the mail', 'beat: Tidy notes/']);
+  });
+
+  it('without Telegram, logs each notification to the audit log (its hash) and prints its text', async () => {
+    const lines: string[] = [];
+    await new LogNotifier(homePaths(store.paths.home).audit, (l) => lines.push(l)).notify({ source: 'news', text: 'Hello' });
+    expect(lines).toEqual(['[news] Hello\n']);
+    expect(auditActions()).toEqual(['notification news']);
+  });
+
+  it('validates the scheduler keys of the agent config, naming the field', () => {
+    const config = loadAgentConfig({});
+    expect(config.heartbeat).toEqual({ enabled: true, every: '30m' });
+    expect(config.notifications).toEqual({ perHour: 10 });
+    expect(() => loadAgentConfig({ agent: { heartbeat: { every: '10s' } } })).toThrow(/agent\.heartbeat\.every must be an interval/);
+    expect(() => loadAgentConfig({ agent: { quietHours: { start: '22h', end: '07:00' } } })).toThrow(
+      /agent\.quietHours\.start must be a time/,
+    );
   });
 });
 

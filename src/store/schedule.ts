@@ -41,6 +41,8 @@ export interface ScheduleRepository {
   /** Marks a notification delivered (inserting it when it was never held). */
   markSent(n: { id?: number; source: string; text: string; created_at: string }, sentAt: string): void;
   sentSince(since: string): number;
+  /** Forgets delivered notifications sent before `before` (only the last hour's count matters). */
+  pruneSent(before: string): void;
 }
 
 type JobRow = Omit<AgentJob, 'enabled'> & { enabled: number };
@@ -95,6 +97,9 @@ export function createScheduleRepository(db: Db): ScheduleRepository {
           c: number;
         }
       ).c,
+    pruneSent(before) {
+      cachedStatement(db, "DELETE FROM agent_notifications WHERE status = 'sent' AND sent_at < ?").run(before);
+    },
   };
   return repo;
 }

@@ -13,7 +13,7 @@ import { quietUntil } from './cron.js';
 const HOUR_MS = 3_600_000;
 
 export interface QueueOptions {
-  repo: Pick<ScheduleRepository, 'hold' | 'held' | 'markSent' | 'sentSince'>;
+  repo: Pick<ScheduleRepository, 'hold' | 'held' | 'markSent' | 'sentSince' | 'pruneSent'>;
   notifier: Notifier;
   clock: Clock;
   quietHours?: QuietHours | undefined;
@@ -52,6 +52,7 @@ export class NotificationQueue {
 
   /** Delivers held notifications, oldest first, while quiet hours and the rate limit allow; returns how many. */
   async flush(): Promise<number> {
+    this.o.repo.pruneSent(new Date(this.o.clock.now().getTime() - 2 * HOUR_MS).toISOString());
     let delivered = 0;
     for (const held of this.o.repo.held()) {
       if (this.blocked()) break;

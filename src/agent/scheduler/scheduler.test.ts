@@ -145,6 +145,28 @@ describe('Scheduler', () => {
     expect(auditActions()).toEqual(['schedule_missed once: run-once', 'schedule_run once', 'schedule_missed skip: skip']);
   });
 
+  it('stop() cancels a run in progress and waits for it; the cut run is not recorded, so the next start finds it missed', async () => {
+    let asked = 0;
+    const hanging: AgentRunner = {
+      turn: (r) =>
+        new Promise((_ok, fail) => {
+          asked++;
+          r.signal?.addEventListener('abort', () => fail(new Error('cancelled')));
+        }),
+      confirm: () => Promise.reject(new Error('nothing to confirm')),
+    };
+    addJob('slow', 'run-once', '2026-01-09T08:00:00.000Z');
+    const s = scheduler(hanging, collector());
+    const started = s.start();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toBe(1);
+    await s.stop();
+    await started;
+    expect(s.running).toBe(false);
+    expect(store.schedule.job('slow')).toMatchObject({ last_run: null, next_run: '2026-01-09T08:00:00.000Z' });
+    expect(auditActions()).toEqual(['schedule_missed slow: run-once']);
+  });
+
   it('runs a job when it is due on a tick, then not again until its next time', async () => {
     const runner = echoRunner();
     addJob('daily', 'skip', '2026-01-11T08:00:00.000Z');

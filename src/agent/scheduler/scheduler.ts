@@ -87,6 +87,8 @@ export class Scheduler {
       ok = false;
       results = [{ source: job.name, text: `The job failed: ${(err as Error).message}` }];
     }
+    // Cut short by stop(): not recorded, so the next start finds it missed and applies its policy.
+    if (this.abort.signal.aborted) return [];
     const now = this.o.clock.now();
     this.o.repo.setRun(job.id, now.toISOString(), nextOf(job, now));
     this.audit('schedule_run', job.name, ok, { why, action: job.action }, results, performance.now() - started);
@@ -97,8 +99,9 @@ export class Scheduler {
   private async heartbeat(now: Date): Promise<void> {
     const every = durationMs(this.o.heartbeat.every) ?? 0;
     this.nextHeartbeat = now.getTime() + every;
+    const started = performance.now();
     const results = await runHeartbeat(readHeartbeat(this.o.workspace), this.o.runner, this.abort.signal);
-    this.audit('heartbeat', 'heartbeat', true, { tasks: results.length }, results, 0);
+    this.audit('heartbeat', 'heartbeat', true, { tasks: results.length }, results, performance.now() - started);
     for (const r of results) await this.o.queue.send(r);
   }
 

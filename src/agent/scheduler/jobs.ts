@@ -31,6 +31,12 @@ export async function askAgent(runner: AgentRunner, session: string, message: st
   return `${result.text}\n[${result.pending.tool} needs a yes and nobody was there to give it: not run]\n${after.text}`.trim();
 }
 
+/**
+ * The scheduler's sessions hold a `/`, which the surfaces' session ids refuse: no person can
+ * send `/escalate` into the heartbeat's session and move it off the local model.
+ */
+export const HEARTBEAT_SESSION = 'scheduler/heartbeat';
+
 /** The heartbeat's message for a task: the router's `heartbeat` row keeps it local. Pure. */
 export const heartbeatMessage = (task: string): string => `[heartbeat] ${task}`;
 
@@ -40,7 +46,7 @@ export async function executeJob(
   deps: { runner: AgentRunner; workspace: string; signal?: AbortSignal },
 ): Promise<Notification[]> {
   if (job.action === 'message')
-    return [{ source: job.name, text: await askAgent(deps.runner, `schedule:${job.name}`, job.message, deps.signal) }];
+    return [{ source: job.name, text: await askAgent(deps.runner, `scheduler/${job.name}`, job.message, deps.signal) }];
   return runHeartbeat(readHeartbeat(deps.workspace), deps.runner, deps.signal, job.name);
 }
 
@@ -50,7 +56,7 @@ export async function runHeartbeat(tasks: readonly string[], runner: AgentRunner
   for (const task of tasks) {
     if (signal?.aborted) break;
     try {
-      out.push({ source: `${source}: ${task}`, text: await askAgent(runner, 'heartbeat', heartbeatMessage(task), signal) });
+      out.push({ source: `${source}: ${task}`, text: await askAgent(runner, HEARTBEAT_SESSION, heartbeatMessage(task), signal) });
     } catch (err) {
       if (signal?.aborted) break;
       out.push({ source: `${source}: ${task}`, text: `The task failed: ${(err as Error).message}` });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationMs, quietHoursSchema } from './config.js';
 import { nextRunAfter, quietUntil, scheduleProblem, wallClock } from './cron.js';
+import { SCAFFOLD } from '../workspace.js';
 import { heartbeatTasks } from './jobs.js';
 
 const runs = (cron: string, zone: string, from: string, n: number): string[] => {
@@ -83,5 +84,12 @@ describe('heartbeat config and tasks', () => {
   it('takes one task per list item of HEARTBEAT.md, ignoring headings and prose', () => {
     const md = '# Heartbeat\n\nChecks, one per line:\n\n- Check the mail\n* Water the plants \n1. Summarise notes/\n-\n';
     expect(heartbeatTasks(md)).toEqual(['Check the mail', 'Water the plants', 'Summarise notes/']);
+  });
+
+  it('runs nothing from a new workspace: its example task is commented out', () => {
+    const scaffold = SCAFFOLD.find((f) => f.path === 'HEARTBEAT.md')?.content ?? '';
+    expect(scaffold).toContain('- Summarise what changed');
+    expect(heartbeatTasks(scaffold)).toEqual([]);
+    expect(heartbeatTasks('<!-- - hidden -->\n- shown\n<!-- - unclosed')).toEqual(['shown']);
   });
 });

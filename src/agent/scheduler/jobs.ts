@@ -9,9 +9,10 @@ import type { AgentJob } from '../../store/schedule.js';
 import type { Notification } from '../notifier.js';
 import type { AgentRunner } from '../runner.js';
 
-/** The tasks of a HEARTBEAT.md: one per list item (`-`, `*` or `1.`), headings and prose ignored. Pure. */
+/** The tasks of a HEARTBEAT.md: one per list item (`-`, `*` or `1.`); headings, prose and HTML comments ignored. Pure. */
 export function heartbeatTasks(markdown: string): string[] {
   return markdown
+    .replace(/<!--[\s\S]*?(-->|$)/g, '')
     .split('\n')
     .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$/.exec(line)?.[1])
     .filter((task): task is string => task !== undefined);

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { Config } from '../core/config.js';
 import { HomunculusError } from '../core/errors.js';
+import { schedulerConfigFields } from './scheduler/config.js';
 
 export const MODEL_PROVIDERS = ['ollama', 'anthropic', 'openai-compatible'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -64,6 +65,8 @@ export const agentConfigSchema = z.looseObject({
   confirmTimeoutSeconds: z.number().int().min(5).max(3_600).default(300),
   /** A turn that takes longer stops its agent's worker thread, which restarts with the next message. */
   turnTimeoutSeconds: z.number().int().min(5).max(3_600).default(300),
+  /** The scheduler: heartbeat interval, quiet hours, notification rate limit. */
+  ...schedulerConfigFields,
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;

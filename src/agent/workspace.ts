@@ -77,9 +77,12 @@ Who this agent is: its tone, its values, what it cares about.
     path: 'HEARTBEAT.md',
     content: `# Heartbeat
 
-Checks the agent runs on its own schedule, one per line, e.g.:
+Tasks the agent runs on every heartbeat (agent.heartbeat.every, 30 minutes by default),
+one list item each, through the local model; the results come as notifications. E.g.:
 
-- Every morning: summarise yesterday's notes in notes/.
+<!-- Commented out, so it does not run: remove the comment marks to use it.
+- Summarise what changed in notes/ since the last heartbeat.
+-->
 `,
   },
 ];

@@ -14,6 +14,7 @@ import { portFlag, readFlags } from '../core/flags.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
 import { openAgent } from '../app/agent-brain.js';
+import { openScheduler } from '../app/agent-schedule.js';
 import { openStore } from '../store/store.js';
 import { startTelegram } from '../telegram/main.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
@@ -45,6 +46,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const store = openStore({ home: paths.home });
   let handle: Awaited<ReturnType<typeof startGateway>>;
   let telegram: Awaited<ReturnType<typeof startTelegram>>;
+  let scheduler: ReturnType<typeof openScheduler>['scheduler'];
   // The agents themselves (one worker thread each): models, router, budget, prompt and tools, on this store.
   const agent = openAgent({ store, env: process.env });
   try {
@@ -60,6 +62,10 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       await handle.close();
       throw err;
     });
+    // The scheduler (jobs, heartbeat, notifications: to Telegram when it runs, else the log);
+    // not awaited, so a signal during its start-up still stops everything.
+    ({ scheduler } = openScheduler({ store, env: process.env }, agent.runner, telegram?.notifier));
+    void scheduler.start();
   } catch (err) {
     await agent.close();
     store.close();
@@ -73,6 +79,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    await scheduler.stop();
     await telegram?.stop();
     await handle.close();
     await agent.close();

@@ -12,6 +12,7 @@ import { graphVectorsMigration } from './graph-vectors-schema.js';
 import { graphDocumentsMigration } from './graph-documents-schema.js';
 import { correctionsMigration } from './corrections-schema.js';
 import { agentMigration } from './agent-schema.js';
+import { scheduleMigration } from './schedule-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -180,4 +181,5 @@ export const MIGRATIONS: readonly Migration[] = [
   graphViewMigration,
   sessionDocumentsMigration,
   agentMigration,
+  scheduleMigration,
 ];

@@ -25,6 +25,7 @@ import { type MetaRepository, createMetaRepository } from './meta.js';
 import { type ObservationRepository, createObservationRepository } from './observations.js';
 import { type SessionRepository, createSessionRepository } from './sessions.js';
 import { type UsageRepository, createUsageRepository } from './usage.js';
+import { type ScheduleRepository, createScheduleRepository } from './schedule.js';
 import { ensureDir } from '../core/fs.js';
 
 interface Repositories {
@@ -41,6 +42,7 @@ interface Repositories {
   readonly activity: ActivityRepository;
   readonly audit: AuditRepository;
   readonly agentCalls: AgentCallRepository;
+  readonly schedule: ScheduleRepository;
 }
 
 export interface Store extends Repositories {
@@ -86,6 +88,7 @@ function repositories(db: Db): Repositories {
     activity: createActivityRepository(db),
     audit: createAuditRepository(db),
     agentCalls: createAgentCallRepository(db),
+    schedule: createScheduleRepository(db),
   };
 }
 

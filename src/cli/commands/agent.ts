@@ -7,6 +7,7 @@ import { emit, table } from '../output.js';
 import { type Options, cliInput, num, stringOption } from '../run.js';
 import { registerAgentBrainCommands } from './agent-chat.js';
 import { registerAgentTeamCommands } from './agent-team.js';
+import { registerScheduleCommands } from './agent-schedule.js';
 import { setupContext } from './install.js';
 
 function auditLines(r: AuditReport): string[] {
@@ -110,4 +111,5 @@ export function registerAgentCommands(program: Command): void {
   registerGatewayCommands(agent);
   registerAgentBrainCommands(agent);
   registerAgentTeamCommands(agent);
+  registerScheduleCommands(agent);
 }

@@ -1,0 +1,103 @@
+/** `homunculus agent schedule add|list|remove|run` and the scheduler inside `agent serve`, through the built binary. */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
+import { BIN, cli, cliEnv, cliJson, runNode, tempDir } from '../test-support/cli.js';
+import { exited } from '../test-support/dashboard.js';
+import { type OllamaStub, startOllamaStub } from '../test-support/ollama-stub.js';
+
+interface Job {
+  name: string;
+  time_zone: string;
+  next_run: string | null;
+  last_run: string | null;
+}
+
+describe('homunculus agent schedule', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let home: string;
+  let ollama: OllamaStub;
+  beforeEach(async () => {
+    dir = tempDir('homunculus-schedule-cli-');
+    home = join(dir.path, 'home');
+    ollama = await startOllamaStub((req) => ({ text: `answered: ${String(req.messages.at(-1)?.content)}` }));
+    expect(cli(home, ['agent', 'init']).status).toBe(0);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', ollama.baseUrl) } }));
+  });
+  afterEach(async () => {
+    await ollama.close();
+    dir.cleanup();
+  });
+
+  const at = (now: string) => ({ HOMUNCULUS_NOW: now, ...STUB_ENV });
+  const add = (name: string, extra: string[], now = '2026-01-10T12:00:00Z') =>
+    cli(home, ['agent', 'schedule', 'add', name, ...extra], { env: at(now) });
+
+  it('refuses a bad cron expression or zone with an example, adds, lists, runs now and removes a job', async () => {
+    const badCron = add('x', ['--cron', '61 9 * * *', '--message', 'hi']);
+    expect(badCron.status).toBe(2);
+    expect(badCron.stderr).toMatch(/not valid.*minute/);
+    expect(badCron.stderr).toContain('agent schedule add news --cron "0 8 * * *"');
+    const badZone = add('x', ['--cron', '0 9 * * *', '--time-zone', 'Mars/Base', '--message', 'hi']);
+    expect(badZone.status).toBe(2);
+    expect(badZone.stderr).toMatch(/not an IANA time zone/);
+    expect(add('x', ['--cron', '0 9 * * *']).stderr).toMatch(/either a message .* or heartbeat/);
+
+    const job = JSON.parse(
+      add('news', ['--cron', '0 9 * * *', '--time-zone', 'Europe/Paris', '--message', 'the news', '--json']).stdout,
+    ) as Job;
+    expect(job).toMatchObject({ name: 'news', time_zone: 'Europe/Paris', next_run: '2026-01-11T08:00:00.000Z', last_run: null });
+    expect(add('news', ['--cron', '0 9 * * *', '--message', 'again']).stderr).toMatch(/exists already/);
+    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list']).map((j) => j.name)).toEqual(['news']);
+
+    const ran = await runNode([BIN, 'agent', 'schedule', 'run', 'news', '--json'], cliEnv(home, at('2026-01-10T12:30:00Z')));
+    expect(ran.status).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({ job: 'news', results: [{ source: 'news', text: 'answered: the news' }] });
+    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]?.last_run).toBe('2026-01-10T12:30:00.000Z');
+
+    expect(cli(home, ['agent', 'schedule', 'remove', 'news']).stdout).toContain('Removed news.');
+    const gone = cli(home, ['agent', 'schedule', 'remove', 'news']);
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toContain('agent schedule list');
+  }, 60_000);
+
+  it('agent serve settles missed runs by policy (logged), delivers the result, and exits 0 on SIGTERM with nothing left running', async () => {
+    expect(add('morning', ['--cron', '0 9 * * *', '--time-zone', 'Europe/Paris', '--message', 'morning check']).status).toBe(0);
+    expect(
+      add('evening', ['--cron', '0 18 * * *', '--time-zone', 'Europe/Paris', '--message', 'evening check', '--missed', 'skip']).status,
+    ).toBe(0);
+    expect(cli(home, ['agent', 'token']).status).toBe(0);
+    // Two days later: both runs were missed while nothing served.
+    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0', '--json'], {
+      env: cliEnv(home, at('2026-01-12T12:00:00Z')),
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    for (let i = 0; i < 400 && !out.includes('[morning]'); i++) await new Promise((r) => setTimeout(r, 50));
+    const code = exited(child);
+    child.kill('SIGTERM');
+    expect(await code).toBe(0);
+    expect(out).toContain('[morning] answered: morning check');
+    expect(out).not.toContain('evening check');
+    expect(ollama.requests).toHaveLength(1);
+    const jobs = cliJson<Job[]>(home, ['agent', 'schedule', 'list']);
+    expect(jobs.map((j) => [j.name, j.last_run, j.next_run])).toEqual([
+      ['evening', null, '2026-01-12T17:00:00.000Z'],
+      ['morning', '2026-01-12T12:00:00.000Z', '2026-01-13T08:00:00.000Z'],
+    ]);
+    const audit = cliJson<{ entries: { action: string; subject?: string }[] }>(home, ['agent', 'audit', '--limit', '100']);
+    const actions = audit.entries.map((e) => `${e.action} ${e.subject ?? ''}`);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'schedule_missed morning: run-once',
+        'schedule_run morning',
+        'notification morning',
+        'schedule_missed evening: skip',
+      ]),
+    );
+    expect(actions).not.toContain('schedule_run evening');
+  }, 60_000);
+});

@@ -61,8 +61,8 @@ describe.each<[Provider, boolean]>([
     expect(h.budget.report().models).toMatchObject([{ calls: 2, input_tokens: 2 * perCall.input, output_tokens: 2 * perCall.output }]);
     const audit = readAudit(h.audit).lines.map((l) => JSON.parse(l) as { action: string; tokens: unknown });
     // The tool runs inside the model's step, so its entry comes before that step's completion.
-    expect(audit.map((e) => e.action)).toEqual(['tool_exec', 'completion', 'completion']);
-    expect(audit[1]?.tokens).toEqual(perCall);
+    expect(audit.map((e) => e.action)).toEqual(['skills', 'prompt', 'tool_exec', 'completion', 'completion']);
+    expect(audit[3]?.tokens).toEqual(perCall);
     expect(verifyAudit(h.audit).ok).toBe(true);
     const obs = h.store.observations.forSession('s1', { source: 'homunculus-agent' });
     expect(obs.map((o) => [o.event, o.tool])).toEqual([

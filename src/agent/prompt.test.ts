@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
+import { readAudit, shortHash } from './audit.js';
 import { buildSystemPrompt, composeSystemPrompt } from './prompt.js';
 import { workspaceProject } from './runtime.js';
 import { builtinRegistry } from './tools/builtin.js';
@@ -59,5 +60,34 @@ describe('buildSystemPrompt', () => {
     expect(text).toMatch(/## Memory\n\n[^]*<homunculus-memory-[0-9a-f]{16}>[^]*rain barrel[^]*<\/homunculus-memory-[0-9a-f]{16}>/);
     const unrelated = await buildSystemPrompt(sources, 'what is the capital of Peru?', 's1');
     expect(unrelated).not.toContain('## Memory');
+  });
+
+  it('records the skills matched and the prompt built as steps of the request in the audit log', async () => {
+    const workspace = join(store.paths.home, 'workspace');
+    const auditLog = join(store.paths.home, 'audit', 'agent.jsonl');
+    const skills = (message: string) => (/garden/.test(message) ? [{ name: 'gardening', body: 'Check the soil first.' }] : []);
+    const sources = {
+      store,
+      workspace,
+      agent: 'default',
+      project: workspaceProject(workspace),
+      registry: builtinRegistry(),
+      skills,
+      auditLog,
+    };
+    const prompt = await buildSystemPrompt(sources, 'plan the garden for spring', 's7');
+    await buildSystemPrompt(sources, 'hello', 's7');
+    const entries = readAudit(auditLog).lines.map(
+      (l) => JSON.parse(l) as { action: string; session: string; subject: string; output_sha: string },
+    );
+    expect(entries.map((e) => [e.action, e.session, e.subject])).toEqual([
+      ['skills', 's7', 'gardening'],
+      ['prompt', 's7', 'default'],
+      ['skills', 's7', '(none)'],
+      ['prompt', 's7', 'default'],
+    ]);
+    // The log keeps a hash of the prompt, never the prompt.
+    expect(entries[1]?.output_sha).toBe(shortHash(prompt));
+    expect(readAudit(auditLog).lines.join('\n')).not.toContain('Check the soil');
   });
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ProjectInfo } from '../core/project.js';
 import { promptInjection } from '../context/inject.js';
 import type { Store } from '../store/store.js';
+import { appendAudit } from './audit.js';
 import { optionalFrontmatter } from './persona.js';
 import type { ToolRegistry } from './tools/registry.js';
 
@@ -67,17 +68,35 @@ export interface PromptSources {
   project: ProjectInfo;
   registry: ToolRegistry;
   skills?: SkillMatcher;
+  /** When set, the skills matched and the prompt built are steps of the request in this audit log. */
+  auditLog?: string;
 }
 
 /** The system prompt for one message of one session. */
 export async function buildSystemPrompt(src: PromptSources, message: string, session: string): Promise<string> {
+  const started = performance.now();
   const memory = await promptInjection(src.store, { project: src.project, prompt: message, sessionId: session });
-  return composeSystemPrompt({
+  const skills = (src.skills ?? noSkills)(message);
+  const prompt = composeSystemPrompt({
     // The persona's front matter (tools, model, keywords) is configuration, not prompt.
     soul: optionalFrontmatter(readIf(join(src.workspace, 'agents', src.agent, 'SOUL.md'))).body,
     agents: readIf(join(src.workspace, 'AGENTS.md')),
     tools: src.registry.list().map((t) => ({ name: t.name, description: t.description, trust: t.trust, confirm: t.confirm })),
     memory,
-    skills: (src.skills ?? noSkills)(message),
+    skills,
   });
+  if (src.auditLog) {
+    const durationMs = Math.round(performance.now() - started);
+    const names = skills.map((k) => k.name);
+    appendAudit(src.auditLog, {
+      action: 'skills',
+      session,
+      subject: names.join(',') || '(none)',
+      input: message,
+      output: names,
+      durationMs,
+    });
+    appendAudit(src.auditLog, { action: 'prompt', session, subject: src.agent, input: message, output: prompt, durationMs });
+  }
+  return prompt;
 }

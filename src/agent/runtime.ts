@@ -66,6 +66,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
     agent: o.agent ?? 'default',
     project,
     registry,
+    auditLog: paths.audit,
     ...(o.skills ? { skills: o.skills } : {}),
   };
   const loop = new AgentLoop({

@@ -72,6 +72,8 @@ describe('the Telegram bot', () => {
     expect(mine.map((e) => e.action)).toEqual([
       'telegram_auth',
       'session',
+      'skills',
+      'prompt',
       'completion',
       'agent_detect',
       'telegram_reply',

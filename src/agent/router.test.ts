@@ -43,6 +43,16 @@ describe('the router (seed 001)', () => {
     expect(modeCommand('/escalate now')).toBeUndefined();
   });
 
+  it('keeps the heartbeat local even in a session escalated by hand or by its persona', () => {
+    const decision = routeMessage({
+      message: '[heartbeat] run the tests',
+      mode: 'escalate',
+      remoteConfigured: true,
+      canEscalate: () => true,
+    });
+    expect(decision).toMatchObject({ route: 'local', kind: 'heartbeat' });
+  });
+
   it('asks the budget only before escalating, and stays local with a note when none is configured', () => {
     let asked = 0;
     routeMessage({ message: 'hello', mode: 'auto', remoteConfigured: true, canEscalate: () => (asked++, true) });

@@ -84,6 +84,9 @@ export interface RouteInput {
 export function routeMessage(input: RouteInput): RouteDecision {
   const kind = classifyTask(input.message);
   if (input.mode === 'local') return { route: 'local', kind, reason: 'forced local (/local)' };
+  // The heartbeat is the agent talking to itself on a timer: never a paid call, whatever mode
+  // its session (or the persona it reached) asked for.
+  if (kind === 'heartbeat') return { route: 'local', kind, reason: 'heartbeat → local (always)' };
   const wanted: Route = input.mode === 'escalate' ? 'remote' : ROUTE_OF[kind];
   const reason = input.mode === 'escalate' ? 'forced remote (/escalate)' : `${kind.replace(/_/g, ' ')} → ${wanted}`;
   if (wanted === 'local') return { route: 'local', kind, reason };

@@ -10,6 +10,7 @@ import { createToken, readTokenHash } from '../agent/gateway-token.js';
 import { sandboxWorks } from '../agent/sandbox.js';
 import { readAudit } from '../agent/audit.js';
 import { homePaths } from '../core/paths.js';
+import { openStore } from '../store/store.js';
 import { defineOperation } from './operation.js';
 import type { SetupContext } from './setup.js';
 
@@ -32,11 +33,27 @@ export interface AgentStatus {
   gateway: { running: boolean; url?: string; pid?: number; started?: string };
   sandbox: { ok: boolean; detail: string };
   audit: { log: string; entries: number };
+  /** The scheduler's jobs (the next one due first) and the notifications held for quiet hours or the rate limit. */
+  schedule: { jobs: number; next: { name: string; at: string } | null; held: number };
+}
+
+/** What the scheduler holds, read without creating a database that does not exist yet. */
+function scheduleState(db: string, home: string): AgentStatus['schedule'] {
+  if (!existsSync(db)) return { jobs: 0, next: null, held: 0 };
+  const store = openStore({ home, readonly: true });
+  try {
+    const jobs = store.schedule.jobs();
+    const due = jobs.filter((j) => j.enabled && j.next_run).sort((a, b) => String(a.next_run).localeCompare(String(b.next_run)))[0];
+    return { jobs: jobs.length, next: due ? { name: due.name, at: String(due.next_run) } : null, held: store.schedule.held().length };
+  } finally {
+    store.close();
+  }
 }
 
 export const agentStatus = defineOperation({
   name: 'agent.status',
-  summary: "The personal agent's state: its token, whether the gateway runs (and where), the workspace, the sandbox, the audit log",
+  summary:
+    "The personal agent's state: its token, whether the gateway runs (and where), the workspace, the sandbox, the audit log, the scheduler",
   input: z.object({}),
   run(ctx: SetupContext): AgentStatus {
     const paths = homePaths(ctx.home);
@@ -50,6 +67,7 @@ export const agentStatus = defineOperation({
       gateway: running && state ? { running, url: state.url, pid: state.pid, started: state.started } : { running: false },
       sandbox: { ok: probe.ok, detail: probe.detail },
       audit: { log: paths.audit, entries: readAudit(paths.audit).lines.length },
+      schedule: scheduleState(paths.db, ctx.home),
     };
   },
 });

@@ -51,6 +51,12 @@ describe('homunculus agent schedule', () => {
     expect(job).toMatchObject({ name: 'news', time_zone: 'Europe/Paris', next_run: '2026-01-11T08:00:00.000Z', last_run: null });
     expect(add('news', ['--cron', '0 9 * * *', '--message', 'again']).stderr).toMatch(/exists already/);
     expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list']).map((j) => j.name)).toEqual(['news']);
+    // agent status shows the scheduler too.
+    expect(cliJson<{ schedule: unknown }>(home, ['agent', 'status']).schedule).toEqual({
+      jobs: 1,
+      next: { name: 'news', at: '2026-01-11T08:00:00.000Z' },
+      held: 0,
+    });
 
     const ran = await runNode([BIN, 'agent', 'schedule', 'run', 'news', '--json'], cliEnv(home, at('2026-01-10T12:30:00Z')));
     expect(ran.status).toBe(0);

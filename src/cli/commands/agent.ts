@@ -47,6 +47,7 @@ function statusLines(s: AgentStatus): string[] {
       : '  gateway: not running (`homunculus agent serve` starts it)',
     `${mark(s.sandbox.ok)} sandbox: ${s.sandbox.detail}`,
     `  audit log: ${s.audit.entries} entries in ${s.audit.log}`,
+    `  schedule: ${s.schedule.jobs} job(s)${s.schedule.next ? `, next ${s.schedule.next.name} at ${s.schedule.next.at}` : ''}, ${s.schedule.held} notification(s) held`,
   ];
 }
 

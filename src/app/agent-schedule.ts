@@ -93,6 +93,17 @@ export const scheduleRemove = defineOperation({
   },
 });
 
+export const scheduleEnable = defineOperation({
+  name: 'agent.schedule.enable',
+  summary: 'Turn a scheduled job on or off (a job turned off is kept, and neither runs nor counts as missed)',
+  input: z.object({ name: jobName, enabled: z.boolean() }),
+  run(ctx: AppContext, i): { name: string; enabled: boolean } {
+    jobOf(ctx.store, i.name);
+    ctx.store.schedule.setEnabled(i.name, i.enabled);
+    return { name: i.name, enabled: i.enabled };
+  },
+});
+
 export interface SchedulerHandle {
   scheduler: Scheduler;
   queue: NotificationQueue;

@@ -63,6 +63,13 @@ describe('homunculus agent schedule', () => {
     expect(JSON.parse(ran.stdout)).toEqual({ job: 'news', results: [{ source: 'news', text: 'answered: the news' }] });
     expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]?.last_run).toBe('2026-01-10T12:30:00.000Z');
 
+    // Off: kept, not due; on again: due as before.
+    expect(cli(home, ['agent', 'schedule', 'disable', 'news']).stdout).toContain('Disabled news.');
+    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]).toMatchObject({ name: 'news', enabled: false });
+    expect(cliJson<{ schedule: { next: unknown } }>(home, ['agent', 'status']).schedule.next).toBeNull();
+    expect(cli(home, ['agent', 'schedule', 'enable', 'news']).stdout).toContain('Enabled news.');
+    expect(cliJson<{ schedule: { next: { name: string } } }>(home, ['agent', 'status']).schedule.next.name).toBe('news');
+    expect(cli(home, ['agent', 'schedule', 'disable', 'nope']).stderr).toContain('agent schedule list');
     expect(cli(home, ['agent', 'schedule', 'remove', 'news']).stdout).toContain('Removed news.');
     const gone = cli(home, ['agent', 'schedule', 'remove', 'news']);
     expect(gone.status).toBe(2);

@@ -34,6 +34,8 @@ export interface ScheduleRepository {
   jobs(): AgentJob[];
   job(name: string): AgentJob | undefined;
   removeJob(name: string): boolean;
+  /** Turns a job on or off; false when no job has this name. */
+  setEnabled(name: string, enabled: boolean): boolean;
   /** Records a run (or a skipped one: lastRun unchanged) and the next time it is due. */
   setRun(id: number, lastRun: string | null, nextRun: string | null): void;
   hold(n: { source: string; text: string; created_at: string }): number;
@@ -64,6 +66,8 @@ export function createScheduleRepository(db: Db): ScheduleRepository {
       return row ? toJob(row) : undefined;
     },
     removeJob: (name) => cachedStatement(db, 'DELETE FROM agent_jobs WHERE name = ?').run(name).changes > 0,
+    setEnabled: (name, enabled) =>
+      cachedStatement(db, 'UPDATE agent_jobs SET enabled = ? WHERE name = ?').run(enabled ? 1 : 0, name).changes > 0,
     setRun(id, lastRun, nextRun) {
       cachedStatement(db, 'UPDATE agent_jobs SET last_run = COALESCE(?, last_run), next_run = ? WHERE id = ?').run(lastRun, nextRun, id);
     },

@@ -1,6 +1,6 @@
-/** `homunculus agent schedule add|list|remove|run`: the agent's scheduled jobs. */
+/** `homunculus agent schedule add|list|remove|enable|disable|run`: the agent's scheduled jobs. */
 import type { Command } from 'commander';
-import { scheduleAdd, scheduleList, scheduleRemove, scheduleRun } from '../../app/agent-schedule.js';
+import { scheduleAdd, scheduleList, scheduleEnable, scheduleRemove, scheduleRun } from '../../app/agent-schedule.js';
 import type { AgentJob } from '../../store/schedule.js';
 import { table } from '../output.js';
 import { type Options, runOperation, stringOption } from '../run.js';
@@ -45,6 +45,16 @@ export function registerScheduleCommands(agent: Command): void {
     .command('remove <name>')
     .description(scheduleRemove.summary)
     .action(async (name: string, _o: unknown, cmd: Command) => runOperation(cmd, scheduleRemove, { name }, (r) => `Removed ${r.removed}.`));
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const)
+    schedule
+      .command(`${verb} <name>`)
+      .description(enabled ? 'Turn a job back on' : 'Turn a job off without removing it (it neither runs nor counts as missed)')
+      .action(async (name: string, _o: unknown, cmd: Command) =>
+        runOperation(cmd, scheduleEnable, { name, enabled }, (r) => `${r.enabled ? 'Enabled' : 'Disabled'} ${r.name}.`),
+      );
   schedule
     .command('run <name>')
     .description(scheduleRun.summary)

@@ -1,0 +1,66 @@
+/** The mind's operations (seed 004): `mind init` and `mind about`. They run before any store exists. */
+import { z } from 'zod';
+import { parseInstant, systemClock } from '../core/clock.js';
+import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
+import { initInstance, type InitReport, instanceRoot, listSkills, requireInstance } from '../mind/instance.js';
+import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
+import { defineOperation } from './operation.js';
+
+export interface MindContext {
+  /** The Homunculus home; the instance is its mind/ folder. */
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const year = (ctx: MindContext): number => systemClock(ctx.env).now().getUTCFullYear();
+
+export const mindInit = defineOperation({
+  name: 'mind.init',
+  summary: 'Scaffold a mind instance: data/ under git with a first commit, the chat skill, the prompts of every step',
+  input: z.object({}).strict(),
+  run: (ctx: MindContext): InitReport => initInstance(instanceRoot(ctx.home), year(ctx)),
+});
+
+export interface MindAbout {
+  root: string;
+  soul: string;
+  values: Value[];
+  goals: Goal[];
+  skills: string[];
+  memoryCounts: Record<Author, number>;
+  /** Only with --memories, --author or --date: the matching memories, newest last. */
+  memories?: Memory[];
+}
+
+const dateText = z
+  .string()
+  .refine((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && parseInstant(d) !== undefined, { error: 'must be a date YYYY-MM-DD, e.g. 2026-02-14' });
+
+export const mindAbout = defineOperation({
+  name: 'mind.about',
+  summary: "Show the mind's soul, values, goals, skills and memory counts; with --memories, its recent memories",
+  input: z
+    .object({
+      memories: z.boolean().default(false),
+      author: z.enum(AUTHORS, { error: `must be one of ${AUTHORS.join(', ')}` }).optional(),
+      date: dateText.optional(),
+      limit: z.number().int().min(1).max(10_000).default(20),
+    })
+    .strict(),
+  run(ctx: MindContext, input): MindAbout {
+    const paths = requireInstance(instanceRoot(ctx.home));
+    const all = readMemories(paths.data, input.date);
+    const memoryCounts = Object.fromEntries(AUTHORS.map((a) => [a, all.filter((m) => m.author === a).length])) as Record<Author, number>;
+    const show = input.memories || input.author !== undefined || input.date !== undefined;
+    const matching = all.filter((m) => input.author === undefined || m.author === input.author).slice(-input.limit);
+    return {
+      root: paths.root,
+      soul: readSoul(paths.data),
+      values: readValues(paths.data),
+      goals: readGoals(paths.data, year(ctx)),
+      skills: listSkills(paths.skills),
+      memoryCounts,
+      ...(show ? { memories: matching } : {}),
+    };
+  },
+});

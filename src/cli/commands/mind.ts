@@ -1,0 +1,62 @@
+/** `homunculus mind init|about`: the self-evolving mind of seed 004. */
+import type { Command } from 'commander';
+import { type MindAbout, type MindContext, mindAbout, mindInit } from '../../app/mind.js';
+import { resolveHome } from '../../core/paths.js';
+import type { Memory } from '../../mind/schemas.js';
+import { globals } from '../context.js';
+import { emit, table } from '../output.js';
+import { cliInput, num, type Options, stringOption } from '../run.js';
+
+const mindContext = (cmd: Command): MindContext => ({ home: resolveHome(globals(cmd).home), env: process.env });
+
+const memoryLine = (m: Memory): string => `${m.timestamp} [${m.author} ${m.weight}] ${m.situation}: ${m.description}`;
+
+function aboutLines(r: MindAbout): string[] {
+  return [
+    `Mind in ${r.root}`,
+    '',
+    r.soul.trim() || '(soul.md is empty)',
+    '',
+    'Values:',
+    ...(r.values.length ? table(r.values.map((v) => [v.name, String(v.weight), v.status])).map((l) => `  ${l}`) : ['  none']),
+    'Goals:',
+    ...(r.goals.length ? table(r.goals.map((g) => [g.name, String(g.weight), g.status])).map((l) => `  ${l}`) : ['  none this year']),
+    `Skills: ${r.skills.join(', ') || 'none'}`,
+    `Memories: ${Object.entries(r.memoryCounts)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', ')}`,
+    ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
+  ];
+}
+
+export function registerMindCommands(program: Command): void {
+  const mind = program.command('mind').description('A self-evolving mind with a soul, values, goals and three loops (seed 004)');
+  mind
+    .command('init')
+    .description(mindInit.summary)
+    .action((_o: unknown, cmd: Command) => {
+      const r = mindInit.run(mindContext(cmd), cliInput(mindInit, {}));
+      emit(globals(cmd), r, () => [
+        `Mind ready in ${r.root}`,
+        `  created ${r.created.length} files, kept ${r.kept.length}`,
+        ...(r.commit ? [`  data/ committed to git: ${r.commit.slice(0, 12)}`] : []),
+        '  next: homunculus mind about',
+      ]);
+    });
+  mind
+    .command('about')
+    .description(mindAbout.summary)
+    .option('--memories', 'also show recent memories')
+    .option('--author <author>', 'only memories by self, kernel, goal or external')
+    .option('--date <YYYY-MM-DD>', "only that day's memories")
+    .option('--limit <n>', 'how many memories at most (default: 20)')
+    .action((o: Options, cmd: Command) => {
+      const input = cliInput(mindAbout, {
+        memories: o.memories === true,
+        author: stringOption(o, 'author'),
+        date: stringOption(o, 'date'),
+        limit: num(stringOption(o, 'limit')),
+      });
+      emit(globals(cmd), mindAbout.run(mindContext(cmd), input), aboutLines);
+    });
+}

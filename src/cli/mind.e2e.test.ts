@@ -1,0 +1,56 @@
+/** `homunculus mind init|about` through the built binary. */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../test-support/cli.js';
+
+const memory = (author: string, day: string) =>
+  `${JSON.stringify({ timestamp: `${day}T10:00:00Z`, author, weight: 0.5, situation: 'test', description: `${author} on ${day}` })}\n`;
+
+const homes: { cleanup: () => void }[] = [];
+const newHome = (): string => {
+  const dir = tempDir();
+  homes.push(dir);
+  return dir.path;
+};
+afterEach(() => homes.splice(0).forEach((h) => h.cleanup()));
+
+describe('homunculus mind', () => {
+  it('inits an instance, then about shows it, with memory filters', () => {
+    const home = newHome();
+    const init = cli(home, ['mind', 'init', '--json']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(JSON.parse(init.stdout).commit).toMatch(/^[0-9a-f]{40}$/);
+    const logs = join(home, 'mind', 'data', 'memory', '2026');
+    mkdirSync(logs, { recursive: true });
+    appendFileSync(join(logs, '2026-02-14.jsonl'), memory('self', '2026-02-14') + memory('kernel', '2026-02-14'));
+    appendFileSync(join(logs, '2026-02-15.jsonl'), memory('external', '2026-02-15'));
+
+    const about = cli(home, ['mind', 'about']);
+    expect(about.status, about.stderr).toBe(0);
+    expect(about.stdout).toMatch(/Skills: chat/);
+    expect(about.stdout).toMatch(/Memories: self 1, kernel 1, goal 0, external 1/);
+    expect(about.stdout).not.toMatch(/self on/);
+
+    const bySelf = JSON.parse(cli(home, ['mind', 'about', '--author', 'self', '--json']).stdout);
+    expect(bySelf.memories.map((m: { description: string }) => m.description)).toEqual(['self on 2026-02-14']);
+    const byDate = JSON.parse(cli(home, ['mind', 'about', '--date', '2026-02-15', '--json']).stdout);
+    expect(byDate.memories.map((m: { author: string }) => m.author)).toEqual(['external']);
+    expect(cli(home, ['mind', 'about', '--memories']).stdout).toMatch(/kernel on 2026-02-14/);
+  });
+
+  it('refuses bad input with exit 2 and the fix, and asks for init first', () => {
+    const home = newHome();
+    const none = cli(home, ['mind', 'about']);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/homunculus mind init/);
+    cli(home, ['mind', 'init']);
+    const author = cli(home, ['mind', 'about', '--author', 'god']);
+    expect(author.status).toBe(2);
+    expect(author.stderr).toMatch(/--author must be one of self, kernel, goal, external/);
+    const date = cli(home, ['mind', 'about', '--date', '2026-02-31']);
+    expect(date.status).toBe(2);
+    expect(date.stderr).toMatch(/--date must be a date YYYY-MM-DD/);
+    expect(cli(home, ['mind', '--help']).stdout).toMatch(/init[\s\S]*about/);
+  });
+});

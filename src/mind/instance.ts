@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir } from '../core/fs.js';
 import { goalsPath, readGoals, readValues, writeGoals } from './files.js';
+import { LOOP_STEPS } from './loops.js';
+import { LOOPS } from './permissions.js';
 import { goalsSchema } from './schemas.js';
 
 export interface InstancePaths {
@@ -31,12 +33,8 @@ export const instanceRoot = (home: string): string => join(home, 'mind');
 
 export const TEMPLATE = fileURLToPath(new URL('../../prompts/mind/instance/', import.meta.url));
 
-/** The steps of the three loops, each with prompts/<step>/system.md and prompt.md. */
-export const STEPS = [
-  ...['model', 'candidates', 'predict', 'decide', 'act', 'record'].map((s) => `action-${s}`),
-  ...['explore', 'predict', 'record'].map((s) => `explore-${s}`),
-  ...['review', 'ask', 'predict', 'evolve'].map((s) => `reflect-${s}`),
-];
+/** The prompt folders: one per step of the three loops. */
+export const STEPS = LOOPS.flatMap((loop) => LOOP_STEPS[loop].map((step) => `${loop}-${step}`));
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

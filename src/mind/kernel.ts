@@ -22,6 +22,8 @@ export interface MindWrites {
   /** Writes a new skill's files under skills/<name>/ (checking it answers --help is the create-skill tool's). */
   createSkill(name: string, files: Record<string, string>): WriteResult;
   remember(memory: Omit<Memory, 'timestamp'>): WriteResult;
+  /** Records a kernel memory (the audit trail; no loop may author one through remember). */
+  kernelNote(description: string): void;
   /** The memories this loop may see. */
   memories(date?: string): Memory[];
 }
@@ -55,9 +57,11 @@ function writeSkill(skills: string, name: string, content: Record<string, string
 export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites {
   const { data } = dirs;
   const now = () => clock.now().toISOString();
+  const kernelNote = (description: string): void =>
+    files.appendMemory(data, { timestamp: now(), author: 'kernel', weight: 1, situation: `${loop} loop`, description });
   const refuse = (resource: Resource, what: string): WriteResult => {
     const refused = `The ${loop} loop may not write ${resource} (${what}); refused by the kernel.`;
-    files.appendMemory(data, { timestamp: now(), author: 'kernel', weight: 1, situation: `${loop} loop write`, description: refused });
+    kernelNote(refused);
     return { done: false, refused };
   };
   const guarded = (resource: Resource, what: string, write: () => void): WriteResult => {
@@ -80,6 +84,7 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
       if (!writableAuthors.includes(memory.author)) return refuse('memory', `a memory authored "${memory.author}"`);
       return guarded('memory', 'a memory', () => files.appendMemory(data, { timestamp: now(), ...memory }));
     },
+    kernelNote,
     memories: (date) => files.readMemories(data, date).filter((m) => readableAuthors(loop).includes(m.author)),
   };
 }

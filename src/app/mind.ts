@@ -1,7 +1,13 @@
 /** The mind's operations (seed 004): `mind init` and `mind about`. They run before any store exists. */
+import { generateText } from 'ai';
 import { z } from 'zod';
+import { loadAgentConfig } from '../agent/config.js';
+import { createAgentModel } from '../agent/providers.js';
+import { loadConfig } from '../core/config.js';
+import { homePaths } from '../core/paths.js';
 import { parseInstant, systemClock } from '../core/clock.js';
 import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
+import { type LoopReport, runLoop } from '../mind/loops.js';
 import { initInstance, type InitReport, instanceRoot, listSkills, requireInstance } from '../mind/instance.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
 import { defineOperation } from './operation.js';
@@ -63,4 +69,25 @@ export const mindAbout = defineOperation({
       ...(show ? { memories: matching } : {}),
     };
   },
+});
+
+/** The model of `agent.local` in config.json, as the loops' `ask`. */
+function localAsk(ctx: MindContext) {
+  const agent = createAgentModel(loadAgentConfig(loadConfig(homePaths(ctx.home).config)).local, ctx.env);
+  return async (system: string, prompt: string): Promise<string> =>
+    (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens })).text;
+}
+
+export const mindTrigger = defineOperation({
+  name: 'mind.trigger',
+  summary: 'Run one cycle of a loop (explore or reflect) on the local model (agent.local)',
+  input: z
+    .object({
+      loop: z.enum(['explore', 'reflect', 'action'], { error: 'must be explore, reflect or action' }).refine((l) => l !== 'action', {
+        error: 'action is not built yet: trigger explore or reflect',
+      }),
+    })
+    .strict(),
+  run: (ctx: MindContext, input): Promise<LoopReport> =>
+    runLoop(input.loop as 'explore' | 'reflect', requireInstance(instanceRoot(ctx.home)), systemClock(ctx.env), localAsk(ctx)),
 });

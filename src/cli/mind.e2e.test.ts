@@ -1,8 +1,10 @@
 /** `homunculus mind init|about` through the built binary. */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../test-support/cli.js';
+import { stubModel } from '../test-support/agent-loop.js';
+import { BIN, cli, cliEnv, runNode, tempDir } from '../test-support/cli.js';
+import { type OllamaStub, startOllamaStub } from '../test-support/ollama-stub.js';
 
 const memory = (author: string, day: string) =>
   `${JSON.stringify({ timestamp: `${day}T10:00:00Z`, author, weight: 0.5, situation: 'test', description: `${author} on ${day}` })}\n`;
@@ -13,7 +15,24 @@ const newHome = (): string => {
   homes.push(dir);
   return dir.path;
 };
-afterEach(() => homes.splice(0).forEach((h) => h.cleanup()));
+const stubs: OllamaStub[] = [];
+afterEach(async () => {
+  homes.splice(0).forEach((h) => h.cleanup());
+  await Promise.all(stubs.splice(0).map((s) => s.close()));
+});
+
+/** An instance whose agent.local is a loopback Ollama stub answering `answers` in turn. */
+async function withStub(answers: string[]): Promise<{ home: string; stub: OllamaStub }> {
+  const home = newHome();
+  cli(home, ['mind', 'init']);
+  const stub = await startOllamaStub((req) => ({ text: answers[stub.requests.indexOf(req)] ?? '' }));
+  stubs.push(stub);
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', stub.baseUrl) } }));
+  return { home, stub };
+}
+
+const trigger = (home: string, loop: string) => runNode([BIN, 'mind', 'trigger', loop], cliEnv(home));
+const EVOLVE = JSON.stringify({ soul: 'I have grown.', values: [{ name: 'patience', weight: 0.6, status: 'active' }] });
 
 describe('homunculus mind', () => {
   it('inits an instance, then about shows it, with memory filters', () => {
@@ -52,5 +71,26 @@ describe('homunculus mind', () => {
     expect(date.status).toBe(2);
     expect(date.stderr).toMatch(/--date must be a date YYYY-MM-DD/);
     expect(cli(home, ['mind', '--help']).stdout).toMatch(/init[\s\S]*about/);
+  });
+
+  it('trigger reflect runs the loop on the local model and evolves the mind', async () => {
+    const { home, stub } = await withStub(['review', 'questions', 'prediction', EVOLVE]);
+    const r = await trigger(home, 'reflect');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/review → ask → predict → evolve[\s\S]*wrote soul\.md[\s\S]*wrote values\.json/);
+    expect(stub.requests).toHaveLength(4);
+    expect(stub.requests[0]?.messages[0]?.content).toBe(readFileSync(join(home, 'mind', 'prompts', 'reflect-review', 'system.md'), 'utf8'));
+    expect(readFileSync(join(home, 'mind', 'data', 'soul.md'), 'utf8')).toBe('I have grown.');
+  });
+
+  it('trigger explore: the kernel refuses what the model may not write', async () => {
+    const { home } = await withStub(['a question', 'prediction', EVOLVE]);
+    const r = await trigger(home, 'explore');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/refused soul\.md: The explore loop may not write soul/);
+    expect(readFileSync(join(home, 'mind', 'data', 'soul.md'), 'utf8')).not.toBe('I have grown.');
+    const action = cli(home, ['mind', 'trigger', 'action']);
+    expect(action.status).toBe(2);
+    expect(action.stderr).toMatch(/action is not built yet: trigger explore or reflect/);
   });
 });

@@ -1,6 +1,6 @@
 /** `homunculus mind init|about`: the self-evolving mind of seed 004. */
 import type { Command } from 'commander';
-import { type MindAbout, type MindContext, mindAbout, mindInit } from '../../app/mind.js';
+import { type MindAbout, type MindContext, mindAbout, mindInit, mindTrigger } from '../../app/mind.js';
 import { resolveHome } from '../../core/paths.js';
 import type { Memory } from '../../mind/schemas.js';
 import { globals } from '../context.js';
@@ -58,5 +58,15 @@ export function registerMindCommands(program: Command): void {
         limit: num(stringOption(o, 'limit')),
       });
       emit(globals(cmd), mindAbout.run(mindContext(cmd), input), aboutLines);
+    });
+  mind
+    .command('trigger <loop>')
+    .description(mindTrigger.summary)
+    .action(async (loop: string, _o: unknown, cmd: Command) => {
+      const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, { loop }, { loop: '<loop>' }));
+      emit(globals(cmd), r, () => [
+        `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
+        ...r.writes.map((w) => (w.result.done ? `  wrote ${w.what}` : `  refused ${w.what}: ${w.result.refused}`)),
+      ]);
     });
 }

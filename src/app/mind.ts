@@ -8,7 +8,8 @@ import { homePaths } from '../core/paths.js';
 import { parseInstant, systemClock } from '../core/clock.js';
 import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
 import { type LoopReport, runLoop } from '../mind/loops.js';
-import { initInstance, type InitReport, instanceRoot, listSkills, requireInstance } from '../mind/instance.js';
+import { initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
+import { listSkills } from '../mind/skills.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
 import { defineOperation } from './operation.js';
 

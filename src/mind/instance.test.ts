@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoals, readValues } from './files.js';
-import { git, initInstance, instancePaths, listSkills, STEPS } from './instance.js';
+import { git, initInstance, instancePaths, STEPS } from './instance.js';
+import { listSkills } from './skills.js';
 
 const root = () => join(mkdtempSync(join(tmpdir(), 'mind-instance-')), 'mind');
 

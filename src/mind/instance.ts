@@ -98,16 +98,6 @@ export function initInstance(root: string, year: number, template = TEMPLATE): I
   return report;
 }
 
-/** The instance's skills: folders of skills/ holding a main entry point. */
-export function listSkills(skills: string): string[] {
-  if (!existsSync(skills)) return [];
-  return readdirSync(skills)
-    .filter(
-      (name) => statSync(join(skills, name)).isDirectory() && readdirSync(join(skills, name)).some((f) => /^main\.(mjs|js|py|sh)$/.test(f)),
-    )
-    .sort();
-}
-
 export function requireInstance(root: string): InstancePaths {
   const paths = instancePaths(root);
   if (!existsSync(paths.data))

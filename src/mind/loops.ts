@@ -37,7 +37,7 @@ export const proposalSchema = z
   .strict();
 
 export interface LoopReport {
-  loop: CycleLoop;
+  loop: Loop;
   steps: { step: string; answer: string }[];
   /** Each proposed write and what the kernel did with it. */
   writes: { what: string; result: WriteResult }[];
@@ -82,12 +82,22 @@ function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year:
   return writes;
 }
 
-const asText = (x: unknown): string => JSON.stringify(x, null, 2);
+export const asText = (x: unknown): string => JSON.stringify(x, null, 2);
 
-/** The loops a trigger can run yet; the action loop (B = M × A × P, skills) is still to come. */
-export type CycleLoop = Exclude<Loop, 'action'>;
+/** One cycle of a loop in progress: its capability, the prompt variables so far, its report. */
+export interface Cycle {
+  readonly mind: MindWrites;
+  readonly paths: InstancePaths;
+  readonly year: number;
+  readonly vars: Record<string, string>;
+  readonly report: LoopReport;
+  /** Asks the model the step's prompt; the answer becomes the variable named after the step. */
+  step(step: string): Promise<string>;
+  /** Applies the proposal in `answer` through the capability, or refuses it whole when it is none. */
+  propose(answer: string): LoopReport;
+}
 
-export async function runLoop(loop: CycleLoop, paths: InstancePaths, clock: Clock, ask: Ask): Promise<LoopReport> {
+export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: Ask): Cycle {
   const year = clock.now().getUTCFullYear();
   const mind = capability(loop, paths, clock);
   const vars: Record<string, string> = {
@@ -97,23 +107,38 @@ export async function runLoop(loop: CycleLoop, paths: InstancePaths, clock: Cloc
     memories: asText(mind.memories().slice(-20)),
   };
   const report: LoopReport = { loop, steps: [], writes: [] };
-  for (const step of LOOP_STEPS[loop]) {
-    const dir = `${loop}-${step}`;
-    const answer = await ask(
-      promptFile(paths, dir, 'system.md'),
-      render(promptFile(paths, dir, 'prompt.md'), vars, `prompts/${dir}/prompt.md`),
-    );
-    report.steps.push({ step, answer });
-    vars[step] = answer;
-    if (step === 'predict') mind.remember({ author: 'self', weight: 0.5, situation: `${loop} prediction`, description: answer });
-  }
-  const proposal = parseProposal(report.steps.at(-1)?.answer ?? '');
-  if (typeof proposal === 'string') {
-    const refused = `The ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed.`;
-    report.writes.push({ what: 'proposal', result: { done: false, refused } });
-    mind.kernelNote(refused);
-    return report;
-  }
-  report.writes = apply(mind, proposal, year);
-  return report;
+  return {
+    mind,
+    paths,
+    year,
+    vars,
+    report,
+    async step(step) {
+      const dir = `${loop}-${step}`;
+      const prompt = render(promptFile(paths, dir, 'prompt.md'), vars, `prompts/${dir}/prompt.md`);
+      const answer = await ask(promptFile(paths, dir, 'system.md'), prompt);
+      report.steps.push({ step, answer });
+      vars[step] = answer;
+      if (step === 'predict') mind.remember({ author: 'self', weight: 0.5, situation: `${loop} prediction`, description: answer });
+      return answer;
+    },
+    propose(answer) {
+      const proposal = parseProposal(answer);
+      if (typeof proposal !== 'string') report.writes.push(...apply(mind, proposal, year));
+      else {
+        const refused = `The ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed.`;
+        report.writes.push({ what: 'proposal', result: { done: false, refused } });
+        mind.kernelNote(refused);
+      }
+      return report;
+    },
+  };
+}
+
+/** One cycle of explore or reflect: every step in order, then the last answer's proposal. */
+export async function runLoop(loop: Exclude<Loop, 'action'>, paths: InstancePaths, clock: Clock, ask: Ask): Promise<LoopReport> {
+  const cycle = startCycle(loop, paths, clock, ask);
+  let answer = '';
+  for (const step of LOOP_STEPS[loop]) answer = await cycle.step(step);
+  return cycle.propose(answer);
 }

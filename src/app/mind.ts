@@ -7,6 +7,7 @@ import { loadConfig } from '../core/config.js';
 import { homePaths } from '../core/paths.js';
 import { parseInstant, systemClock } from '../core/clock.js';
 import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
+import { runAction } from '../mind/action.js';
 import { type LoopReport, runLoop } from '../mind/loops.js';
 import { initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
 import { listSkills } from '../mind/skills.js';
@@ -81,14 +82,19 @@ function localAsk(ctx: MindContext) {
 
 export const mindTrigger = defineOperation({
   name: 'mind.trigger',
-  summary: 'Run one cycle of a loop (explore or reflect) on the local model (agent.local)',
+  summary: 'Run one cycle of a loop (action, explore or reflect) on the local model (agent.local)',
   input: z
     .object({
-      loop: z.enum(['explore', 'reflect', 'action'], { error: 'must be explore, reflect or action' }).refine((l) => l !== 'action', {
-        error: 'action is not built yet: trigger explore or reflect',
-      }),
+      loop: z.enum(['action', 'explore', 'reflect'], { error: 'must be action, explore or reflect' }),
+      /** What the action loop responds to; without one it pursues its goals. */
+      situation: z.string().min(1).max(10_000).default('Nothing happened: pursue your goals.'),
     })
     .strict(),
-  run: (ctx: MindContext, input): Promise<LoopReport> =>
-    runLoop(input.loop as 'explore' | 'reflect', requireInstance(instanceRoot(ctx.home)), systemClock(ctx.env), localAsk(ctx)),
+  run(ctx: MindContext, input): Promise<LoopReport> {
+    const paths = requireInstance(instanceRoot(ctx.home));
+    const clock = systemClock(ctx.env);
+    return input.loop === 'action'
+      ? runAction(paths, clock, localAsk(ctx), input.situation)
+      : runLoop(input.loop, paths, clock, localAsk(ctx));
+  },
 });

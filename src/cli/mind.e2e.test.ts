@@ -89,8 +89,22 @@ describe('homunculus mind', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/refused soul\.md: The explore loop may not write soul/);
     expect(readFileSync(join(home, 'mind', 'data', 'soul.md'), 'utf8')).not.toBe('I have grown.');
-    const action = cli(home, ['mind', 'trigger', 'action']);
-    expect(action.status).toBe(2);
-    expect(action.stderr).toMatch(/action is not built yet: trigger explore or reflect/);
+    const bad = cli(home, ['mind', 'trigger', 'dream']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/<loop> must be action, explore or reflect/);
+  });
+
+  it('trigger action runs the chat skill the model chose and records the outcome', async () => {
+    const candidates = JSON.stringify({
+      candidates: [{ action: 'greet', skill: 'chat', values: ['curiosity'], goals: [], indirection: 0 }],
+    });
+    const record = JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'hi', description: 'greeted' }] });
+    const { home, stub } = await withStub(['a greeting', candidates, 'a smile', 'greet', 'Hello!', record]);
+    const r = await runNode([BIN, 'mind', 'trigger', 'action', '--situation', 'the user says hi'], cliEnv(home));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/model → candidates → predict → decide → act → record[\s\S]*wrote memory/);
+    expect(stub.requests.at(-1)?.messages.at(-1)?.content).toContain('Outcome: Hello!');
+    const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'kernel', '--json']).stdout);
+    expect(about.memories[0].description).toMatch(/^chose "greet": B = 0\.350/);
   });
 });

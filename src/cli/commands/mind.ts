@@ -62,8 +62,10 @@ export function registerMindCommands(program: Command): void {
   mind
     .command('trigger <loop>')
     .description(mindTrigger.summary)
-    .action(async (loop: string, _o: unknown, cmd: Command) => {
-      const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, { loop }, { loop: '<loop>' }));
+    .option('--situation <text>', 'what the action loop responds to (default: pursue its goals)')
+    .action(async (loop: string, o: Options, cmd: Command) => {
+      const raw = { loop, situation: stringOption(o, 'situation') };
+      const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, raw, { loop: '<loop>' }));
       emit(globals(cmd), r, () => [
         `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
         ...r.writes.map((w) => (w.result.done ? `  wrote ${w.what}` : `  refused ${w.what}: ${w.result.refused}`)),

@@ -11,6 +11,7 @@ import { runAction } from '../mind/action.js';
 import { type LoopReport, runLoop } from '../mind/loops.js';
 import { initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
 import { listSkills } from '../mind/skills.js';
+import type { Loop } from '../mind/permissions.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
 import { defineOperation } from './operation.js';
 
@@ -80,6 +81,9 @@ function localAsk(ctx: MindContext) {
     (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens })).text;
 }
 
+/** The action loop's situation when nothing prompted it. */
+const IDLE = 'Nothing happened: pursue your goals.';
+
 export const mindTrigger = defineOperation({
   name: 'mind.trigger',
   summary: 'Run one cycle of a loop (action, explore or reflect) on the local model (agent.local)',
@@ -87,7 +91,7 @@ export const mindTrigger = defineOperation({
     .object({
       loop: z.enum(['action', 'explore', 'reflect'], { error: 'must be action, explore or reflect' }),
       /** What the action loop responds to; without one it pursues its goals. */
-      situation: z.string().min(1).max(10_000).default('Nothing happened: pursue your goals.'),
+      situation: z.string().min(1).max(10_000).default(IDLE),
     })
     .strict(),
   run(ctx: MindContext, input): Promise<LoopReport> {
@@ -98,3 +102,46 @@ export const mindTrigger = defineOperation({
       : runLoop(input.loop, paths, clock, localAsk(ctx));
   },
 });
+
+/** Which loop cycle `n` (from 0) of `mind run` runs: action and explore alternate; every `reflectEvery`-th cycle reflects. */
+export const loopOfCycle = (n: number, reflectEvery: number): Loop =>
+  (n + 1) % reflectEvery === 0 ? 'reflect' : n % 2 === 0 ? 'action' : 'explore';
+
+export interface RunContext extends MindContext {
+  /** Aborted to stop: the cycle under way finishes, no other starts. */
+  signal: AbortSignal;
+  /** Told of each finished cycle. */
+  onCycle: (report: LoopReport) => void;
+}
+
+export const mindRun = defineOperation({
+  name: 'mind.run',
+  summary: 'The internal loop: action and explore cycles alternate, with a reflection every few cycles, until stopped',
+  input: z
+    .object({
+      /** Stop after this many cycles (default: until stopped). */
+      cycles: z.number().int().min(1).optional(),
+      reflectEvery: z.number().int().min(2).max(1_000).default(5),
+      intervalSeconds: z.number().min(0).max(86_400).default(60),
+    })
+    .strict(),
+  async run(ctx: RunContext, input): Promise<{ cycles: number }> {
+    let n = 0;
+    while (!ctx.signal.aborted && (input.cycles === undefined || n < input.cycles)) {
+      const loop = loopOfCycle(n, input.reflectEvery);
+      ctx.onCycle(await mindTrigger.run(ctx, { loop, situation: IDLE }));
+      n += 1;
+      if (input.cycles !== undefined && n >= input.cycles) break;
+      await sleep(input.intervalSeconds * 1000, ctx.signal);
+    }
+    return { cycles: n };
+  },
+});
+
+/** Waits, or less when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+  });
+}

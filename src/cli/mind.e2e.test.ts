@@ -1,4 +1,5 @@
 /** `homunculus mind init|about` through the built binary. */
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -106,5 +107,64 @@ describe('homunculus mind', () => {
     expect(stub.requests.at(-1)?.messages.at(-1)?.content).toContain('Outcome: Hello!');
     const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'kernel', '--json']).stdout);
     expect(about.memories[0].description).toMatch(/^chose "greet": B = 0\.350/);
+  });
+
+  /** Answers by the step its prompt is (recognised by the prompt's opening words). */
+  const BY_PROMPT: [string, string][] = [
+    ['Propose up to five', JSON.stringify({ candidates: [{ action: 'greet', skill: 'chat', values: [], goals: [], indirection: 0 }] })],
+    ['Choose one action', 'greet'],
+    ['standard input of the skill', 'Hello!'],
+    [
+      'Write a memory of this action',
+      JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 's', description: 'acted' }] }),
+    ],
+    [
+      'Write a memory of this exploration',
+      JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 's', description: 'explored' }] }),
+    ],
+  ];
+  async function scriptedHome(): Promise<{ home: string; stub: OllamaStub }> {
+    const home = newHome();
+    cli(home, ['mind', 'init']);
+    const stub = await startOllamaStub((req) => {
+      const prompt = String(req.messages.at(-1)?.content ?? '');
+      return { text: BY_PROMPT.find(([mark]) => prompt.includes(mark))?.[1] ?? 'ok' };
+    });
+    stubs.push(stub);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', stub.baseUrl) } }));
+    return { home, stub };
+  }
+
+  it("chat: each line runs the action loop and prints the chat skill's reply; /exit stops", async () => {
+    const { home } = await scriptedHome();
+    const r = await runNode([BIN, 'mind', 'chat'], cliEnv(home), 'hi\nhow are you?\n/exit\nnever read\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Hello!\nHello!\n');
+    const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'self', '--json']).stdout);
+    expect(about.memories.filter((m: { description: string }) => m.description === 'acted')).toHaveLength(2);
+  });
+
+  it('run: alternates action and explore cycles, then stops after --cycles', async () => {
+    const { home } = await scriptedHome();
+    const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/The action loop ran[\s\S]*The explore loop ran[\s\S]*Stopped after 2 cycles\./);
+    expect(cli(home, ['mind', 'run', '--interval', '-1']).stderr).toMatch(/--interval/);
+  });
+
+  it('run: Ctrl-C lets the cycle under way finish, then stops cleanly', async () => {
+    const { home } = await scriptedHome();
+    const child = spawn(process.execPath, [BIN, 'mind', 'run', '--interval', '600'], { env: cliEnv(home) });
+    let stdout = '';
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    await new Promise<void>((ready) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('The action loop ran')) ready();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/Stopped after 1 cycle\.$/m);
   });
 });

@@ -58,6 +58,7 @@ describe('the action loop', () => {
     expect(memories.at(-1)?.description).toBe('I greeted');
     // The chat skill's stdout is the outcome RECORD is told about.
     expect(model.prompts.at(-1)).toContain('Outcome: Hello there!');
+    expect(report.outcome).toBe('Hello there!\n');
     expect(report.writes.map((w) => w.result.done)).toEqual([true, true]);
   });
 

@@ -76,5 +76,6 @@ export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, si
   cycle.mind.kernelNote(`chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`);
   Object.assign(cycle.vars, { action: chosen.candidate.action, skill: chosen.next.skill });
   cycle.vars.outcome = await act(cycle, chosen);
+  cycle.report.outcome = cycle.vars.outcome;
   return cycle.propose(await cycle.step('record'));
 }

@@ -39,6 +39,8 @@ export const proposalSchema = z
 export interface LoopReport {
   loop: Loop;
   steps: { step: string; answer: string }[];
+  /** What ACT produced (the action loop only): the skill's output, e.g. the chat skill's reply. */
+  outcome?: string;
   /** Each proposed write and what the kernel did with it. */
   writes: { what: string; result: WriteResult }[];
 }

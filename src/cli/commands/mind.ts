@@ -1,6 +1,8 @@
 /** `homunculus mind init|about`: the self-evolving mind of seed 004. */
 import type { Command } from 'commander';
-import { type MindAbout, type MindContext, mindAbout, mindInit, mindTrigger } from '../../app/mind.js';
+import { createInterface } from 'node:readline';
+import { type MindAbout, type MindContext, mindAbout, mindInit, mindRun, mindTrigger } from '../../app/mind.js';
+import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
 import type { Memory } from '../../mind/schemas.js';
 import { globals } from '../context.js';
@@ -27,6 +29,27 @@ function aboutLines(r: MindAbout): string[] {
       .join(', ')}`,
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
+}
+
+function reportLines(r: LoopReport): string[] {
+  return [
+    `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
+    ...r.writes.map((w) => (w.result.done ? `  wrote ${w.what}` : `  refused ${w.what}: ${w.result.refused}`)),
+  ];
+}
+
+/** Each line is a situation for the action loop; the chosen skill's output (the chat skill's reply) is the answer. */
+async function chat(cmd: Command): Promise<void> {
+  const ctx = mindContext(cmd);
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    const text = line.trim();
+    if (text === '/exit') break;
+    if (!text) continue;
+    const r = await mindTrigger.run(ctx, cliInput(mindTrigger, { loop: 'action', situation: `The user said: ${text}` }));
+    process.stdout.write(`${(r.outcome ?? '(no answer)').trim()}\n`);
+  }
+  lines.close();
 }
 
 export function registerMindCommands(program: Command): void {
@@ -66,9 +89,35 @@ export function registerMindCommands(program: Command): void {
     .action(async (loop: string, o: Options, cmd: Command) => {
       const raw = { loop, situation: stringOption(o, 'situation') };
       const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, raw, { loop: '<loop>' }));
-      emit(globals(cmd), r, () => [
-        `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
-        ...r.writes.map((w) => (w.result.done ? `  wrote ${w.what}` : `  refused ${w.what}: ${w.result.refused}`)),
-      ]);
+      emit(globals(cmd), r, reportLines);
+    });
+  mind
+    .command('chat')
+    .description('A terminal conversation: each line you type runs the action loop; /exit or end of input stops')
+    .action(async (_o: unknown, cmd: Command) => chat(cmd));
+  mind
+    .command('run')
+    .description(mindRun.summary)
+    .option('--cycles <n>', 'stop after n cycles (default: until Ctrl-C)')
+    .option('--reflect-every <n>', 'reflect every n-th cycle (default: 5)')
+    .option('--interval <seconds>', 'pause between cycles (default: 60)')
+    .action(async (o: Options, cmd: Command) => {
+      const raw = {
+        cycles: num(stringOption(o, 'cycles')),
+        reflectEvery: num(stringOption(o, 'reflectEvery')),
+        intervalSeconds: num(stringOption(o, 'interval')),
+      };
+      const input = cliInput(mindRun, raw, { intervalSeconds: '--interval' });
+      const stop = new AbortController();
+      // Ctrl-C: the cycle under way finishes (its writes are whole), then the loop stops.
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+      const g = globals(cmd);
+      const r = await mindRun.run(
+        { ...mindContext(cmd), signal: stop.signal, onCycle: (c) => !g.json && console.log(reportLines(c).join('\n')) },
+        input,
+      );
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+      emit(g, r, () => `Stopped after ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}.`);
     });
 }

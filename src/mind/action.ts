@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { type Candidate, rank, type Scored } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
-import { type Ask, asText, type Cycle, type LoopReport, startCycle } from './loops.js';
+import { type Ask, asText, type Cycle, jsonIn, type LoopReport, startCycle } from './loops.js';
 import { acceptSkill, listSkills, runSkill } from './skills.js';
 
 const candidatesSchema = z.object({
@@ -27,22 +27,12 @@ const candidatesSchema = z.object({
 });
 const skillFilesSchema = z.object({ files: z.record(z.string(), z.string()) });
 
-/** The first JSON object in an answer, validated; undefined when there is none. */
-function jsonIn<T>(answer: string, schema: z.ZodType<T>): T | undefined {
-  try {
-    const parsed = schema.safeParse(JSON.parse(answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1)));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** ACT: runs the skill, or creates it first; returns what happened, in words, for RECORD. */
 async function act(cycle: Cycle, chosen: Scored): Promise<string> {
   const { skills } = cycle.paths;
   if (chosen.next.kind === 'create-skill') {
     const files = jsonIn(await cycle.step('create-skill'), skillFilesSchema);
-    if (!files) return `the model wrote no skill files for ${chosen.next.skill}`;
+    if (typeof files === 'string') return `the model wrote no skill files for ${chosen.next.skill} (${files})`;
     const written = cycle.mind.createSkill(chosen.next.skill, files.files);
     if (!written.done) return written.refused;
     const refused = acceptSkill(skills, chosen.next.skill);
@@ -59,8 +49,8 @@ export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, si
   Object.assign(cycle.vars, { situation, skills: skills.join(', ') || 'none' });
   await cycle.step('model');
   const proposed = jsonIn(await cycle.step('candidates'), candidatesSchema);
-  if (!proposed) {
-    const refused = 'The action loop stopped: the CANDIDATES answer was not {"candidates": [...]}; nothing was done.';
+  if (typeof proposed === 'string') {
+    const refused = `The action loop stopped: the CANDIDATES answer was not valid (${proposed}); nothing was done.`;
     cycle.mind.kernelNote(refused);
     cycle.report.writes.push({ what: 'candidates', result: { done: false, refused } });
     return cycle.report;

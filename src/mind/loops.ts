@@ -64,15 +64,19 @@ export function render(template: string, vars: Readonly<Record<string, string>>,
   });
 }
 
-/** The JSON object in an answer (models often wrap it in prose or a code fence). */
-function parseProposal(answer: string): z.infer<typeof proposalSchema> | string {
-  const json = answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1);
+/**
+ * The JSON object in a model's answer (models often wrap it in prose or a code fence),
+ * validated: the data, or why it is not valid.
+ */
+export function jsonIn<T>(answer: string, schema: z.ZodType<T>): T | string {
+  let raw: unknown;
   try {
-    const parsed = proposalSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : `field ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+    raw = JSON.parse(answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1));
   } catch {
     return 'no JSON object in the answer';
   }
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed.data : `field ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
 }
 
 function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year: number): LoopReport['writes'] {
@@ -125,7 +129,7 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
       return answer;
     },
     propose(answer) {
-      const proposal = parseProposal(answer);
+      const proposal = jsonIn(answer, proposalSchema);
       if (typeof proposal !== 'string') report.writes.push(...apply(mind, proposal, year));
       else {
         const refused = `The ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed.`;

@@ -80,6 +80,14 @@ describe('the action loop', () => {
     expect(readMemories(paths.data).some((m) => m.author === 'kernel' && /broken did not answer --help/.test(m.description))).toBe(true);
   });
 
+  it('shows the model the memories the recaller picks for the situation', async () => {
+    const paths = instance();
+    const model = scripted({});
+    const picked = { timestamp: '2026-02-01T00:00:00Z', author: 'self' as const, weight: 1, situation: 'garden', description: 'roses' };
+    await runAction(paths, clock, model.ask, 'the garden', async (_visible, query) => (query === 'the garden' ? [picked] : []));
+    expect(model.prompts[0]).toContain('"description": "roses"');
+  });
+
   it('stops, changing nothing, when the candidates are not valid', async () => {
     const paths = instance();
     const report = await runAction(paths, clock, scripted({ candidates: 'no idea' }).ask, 'hi');

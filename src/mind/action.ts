@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { type Candidate, rank, type Scored } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
-import { type Ask, asText, type Cycle, jsonIn, type LoopReport, startCycle } from './loops.js';
+import { type Ask, asText, type Cycle, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
 import { acceptSkill, listSkills, runSkill } from './skills.js';
 
 const candidatesSchema = z.object({
@@ -43,8 +43,9 @@ async function act(cycle: Cycle, chosen: Scored): Promise<string> {
   return run.ok ? run.stdout : `the skill ${chosen.next.skill} failed: ${run.stderr.trim()}`;
 }
 
-export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, situation: string): Promise<LoopReport> {
+export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, situation: string, recaller?: Recaller): Promise<LoopReport> {
   const cycle = startCycle('action', paths, clock, ask);
+  await recallInto(cycle, recaller, situation);
   const skills = listSkills(paths.skills);
   Object.assign(cycle.vars, { situation, skills: skills.join(', ') || 'none' });
   await cycle.step('model');

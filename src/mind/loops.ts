@@ -14,7 +14,7 @@ import { readGoals, readSoul, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
 import { capability, type MindWrites, type WriteResult } from './kernel.js';
 import type { Loop } from './permissions.js';
-import { goalSchema, memorySchema, valueSchema } from './schemas.js';
+import { goalSchema, type Memory, memorySchema, valueSchema } from './schemas.js';
 
 /** The steps of each loop, in order; each has prompts/<loop>-<step>/system.md and prompt.md. */
 export const LOOP_STEPS: Readonly<Record<Loop, readonly string[]>> = {
@@ -141,9 +141,25 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
   };
 }
 
+/** Picks the memories a cycle is shown (recall.ts: recent plus related); absent: the 20 most recent. */
+export type Recaller = (visible: Memory[], query: string) => Promise<Memory[]>;
+
+/** Replaces the cycle's {{memories}} with what the recaller picks for `query`. */
+export async function recallInto(cycle: Cycle, recaller: Recaller | undefined, query: string): Promise<void> {
+  if (recaller) cycle.vars.memories = asText(await recaller(cycle.mind.memories(), query));
+}
+
 /** One cycle of explore or reflect: every step in order, then the last answer's proposal. */
-export async function runLoop(loop: Exclude<Loop, 'action'>, paths: InstancePaths, clock: Clock, ask: Ask): Promise<LoopReport> {
+export async function runLoop(
+  loop: Exclude<Loop, 'action'>,
+  paths: InstancePaths,
+  clock: Clock,
+  ask: Ask,
+  recaller?: Recaller,
+): Promise<LoopReport> {
   const cycle = startCycle(loop, paths, clock, ask);
+  // Exploring starts from the goals; reflecting, from who the mind is.
+  await recallInto(cycle, recaller, loop === 'explore' ? (cycle.vars.goals as string) : (cycle.vars.soul as string));
   let answer = '';
   for (const step of LOOP_STEPS[loop]) answer = await cycle.step(step);
   return cycle.propose(answer);

@@ -4,11 +4,14 @@ import { z } from 'zod';
 import { loadAgentConfig } from '../agent/config.js';
 import { createAgentModel } from '../agent/providers.js';
 import { loadConfig } from '../core/config.js';
+import { createProvider, embeddingConfig } from '../embed/config.js';
+import { runtimeDir } from '../embed/runtime.js';
 import { homePaths } from '../core/paths.js';
 import { parseInstant, systemClock } from '../core/clock.js';
 import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
 import { runAction } from '../mind/action.js';
-import { type LoopReport, runLoop } from '../mind/loops.js';
+import { type LoopReport, type Recaller, runLoop } from '../mind/loops.js';
+import { DEFAULT_RECALL, recall } from '../mind/recall.js';
 import { initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
 import { listSkills } from '../mind/skills.js';
 import type { Loop } from '../mind/permissions.js';
@@ -94,12 +97,19 @@ export const mindTrigger = defineOperation({
       situation: z.string().min(1).max(10_000).default(IDLE),
     })
     .strict(),
-  run(ctx: MindContext, input): Promise<LoopReport> {
+  async run(ctx: MindContext, input): Promise<LoopReport> {
     const paths = requireInstance(instanceRoot(ctx.home));
     const clock = systemClock(ctx.env);
-    return input.loop === 'action'
-      ? runAction(paths, clock, localAsk(ctx), input.situation)
-      : runLoop(input.loop, paths, clock, localAsk(ctx));
+    const config = loadConfig(homePaths(ctx.home).config);
+    const encoder = await createProvider(embeddingConfig(config, ctx.env), { env: ctx.env, runtimeDir: runtimeDir(ctx.home, ctx.env) });
+    const recaller: Recaller = (visible, query) => recall(visible, query, encoder, { ...DEFAULT_RECALL, now: clock.now() });
+    try {
+      return input.loop === 'action'
+        ? await runAction(paths, clock, localAsk(ctx), input.situation, recaller)
+        : await runLoop(input.loop, paths, clock, localAsk(ctx), recaller);
+    } finally {
+      await encoder?.close?.();
+    }
   },
 });
 

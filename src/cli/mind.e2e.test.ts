@@ -10,6 +10,9 @@ import { type OllamaStub, startOllamaStub } from '../test-support/ollama-stub.js
 const memory = (author: string, day: string) =>
   `${JSON.stringify({ timestamp: `${day}T10:00:00Z`, author, weight: 0.5, situation: 'test', description: `${author} on ${day}` })}\n`;
 
+/** The stub tests need no encoder: recall is then the recent memories (recall.test.ts covers the rest). */
+const NO_ENCODER = { HOMUNCULUS_EMBEDDING: 'none' };
+
 const homes: { cleanup: () => void }[] = [];
 const newHome = (): string => {
   const dir = tempDir();
@@ -32,7 +35,7 @@ async function withStub(answers: string[]): Promise<{ home: string; stub: Ollama
   return { home, stub };
 }
 
-const trigger = (home: string, loop: string) => runNode([BIN, 'mind', 'trigger', loop], cliEnv(home));
+const trigger = (home: string, loop: string) => runNode([BIN, 'mind', 'trigger', loop], cliEnv(home, NO_ENCODER));
 const EVOLVE = JSON.stringify({ soul: 'I have grown.', values: [{ name: 'patience', weight: 0.6, status: 'active' }] });
 
 describe('homunculus mind', () => {
@@ -101,7 +104,7 @@ describe('homunculus mind', () => {
     });
     const record = JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'hi', description: 'greeted' }] });
     const { home, stub } = await withStub(['a greeting', candidates, 'a smile', 'greet', 'Hello!', record]);
-    const r = await runNode([BIN, 'mind', 'trigger', 'action', '--situation', 'the user says hi'], cliEnv(home));
+    const r = await runNode([BIN, 'mind', 'trigger', 'action', '--situation', 'the user says hi'], cliEnv(home, NO_ENCODER));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/model → candidates → predict → decide → act → record[\s\S]*wrote memory/);
     expect(stub.requests.at(-1)?.messages.at(-1)?.content).toContain('Outcome: Hello!');
@@ -137,7 +140,7 @@ describe('homunculus mind', () => {
 
   it("chat: each line runs the action loop and prints the chat skill's reply; /exit stops", async () => {
     const { home } = await scriptedHome();
-    const r = await runNode([BIN, 'mind', 'chat'], cliEnv(home), 'hi\nhow are you?\n/exit\nnever read\n');
+    const r = await runNode([BIN, 'mind', 'chat'], cliEnv(home, NO_ENCODER), 'hi\nhow are you?\n/exit\nnever read\n');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('Hello!\nHello!\n');
     const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'self', '--json']).stdout);
@@ -146,7 +149,7 @@ describe('homunculus mind', () => {
 
   it('run: alternates action and explore cycles, then stops after --cycles', async () => {
     const { home } = await scriptedHome();
-    const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home));
+    const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home, NO_ENCODER));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/The action loop ran[\s\S]*The explore loop ran[\s\S]*Stopped after 2 cycles\./);
     expect(cli(home, ['mind', 'run', '--interval', '-1']).stderr).toMatch(/--interval/);
@@ -154,7 +157,7 @@ describe('homunculus mind', () => {
 
   it('run: Ctrl-C lets the cycle under way finish, then stops cleanly', async () => {
     const { home } = await scriptedHome();
-    const child = spawn(process.execPath, [BIN, 'mind', 'run', '--interval', '600'], { env: cliEnv(home) });
+    const child = spawn(process.execPath, [BIN, 'mind', 'run', '--interval', '600'], { env: cliEnv(home, NO_ENCODER) });
     let stdout = '';
     const exited = new Promise<number | null>((done) => child.on('close', done));
     await new Promise<void>((ready) =>

@@ -25,6 +25,8 @@ const LAYER: Record<string, number> = {
   // The personal agent's engine (workspace, sandbox, tools, audit, and later its loop and router):
   // the application's operations and the agent's surfaces (gateway, telegram, chat) sit on it.
   agent: 4,
+  // The mind (seed 004): its data files, the kernel's permission table, B = M × A × P and its loops.
+  mind: 4,
   app: 5,
   cli: 6,
   hooks: 6,
@@ -32,11 +34,10 @@ const LAYER: Record<string, number> = {
   dashboard: 6,
   gateway: 6,
   telegram: 6,
-  mind: 6,
   bench: 7,
 };
 
-const SURFACES = new Set(['cli', 'hooks', 'mcp', 'dashboard', 'gateway', 'telegram', 'mind']);
+const SURFACES = new Set(['cli', 'hooks', 'mcp', 'dashboard', 'gateway', 'telegram']);
 
 /** The surface-to-surface imports allowed: cli/bin.ts, the composition root, routes `hook`, `mcp`, `dashboard` and `agent serve` to their own. */
 const SURFACE_IMPORTS = new Set([

@@ -41,6 +41,7 @@ export const COMMAND_MODULES: readonly { commands: readonly string[]; load: () =
     load: async () => (await import('./commands/search.js')).registerSearchCommands,
   },
   { commands: ['agent'], load: async () => (await import('./commands/agent.js')).registerAgentCommands },
+  { commands: ['mind'], load: async () => (await import('./commands/mind.js')).registerMindCommands },
 ];
 
 /** The root help's groups, in order; a group lists its commands in this order too. */
@@ -53,7 +54,7 @@ const HELP_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Learning:', ['learn', 'episodes', 'trending', 'history', 'effectiveness', 'chains', 'duplicates', 'gc', 'tool-usage']],
   ['Memory and knowledge graph:', ['memory', 'ask', 'embed', 'serve-query', 'graph', 'context', 'health', 'changes', 'telemetry']],
   ['Agents and sharing:', ['import-transcripts', 'hook', 'mcp', 'uninstall', 'export-rules', 'export', 'import', 'import-files']],
-  ['Personal agent:', ['agent']],
+  ['Personal agent:', ['agent', 'mind']],
 ];
 
 /** Puts every command in its help group, in the groups' order. */

@@ -60,8 +60,8 @@ export function cliJson<T = Record<string, unknown>>(home: string, args: readonl
   return JSON.parse(result.stdout) as T;
 }
 
-/** Runs any node script asynchronously (for concurrency tests). */
-export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs any node script asynchronously (for concurrency tests, or beside a loopback stub), with `input` on stdin when given. */
+export function runNode(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [...args], { env });
     let stdout = '';
@@ -69,5 +69,6 @@ export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promis
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => done({ status: code ?? -1, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
   });
 }

@@ -1,0 +1,123 @@
+/** `homunculus mind init|about`: the self-evolving mind of seed 004. */
+import type { Command } from 'commander';
+import { createInterface } from 'node:readline';
+import { type MindAbout, type MindContext, mindAbout, mindInit, mindRun, mindTrigger } from '../../app/mind.js';
+import type { LoopReport } from '../../mind/loops.js';
+import { resolveHome } from '../../core/paths.js';
+import type { Memory } from '../../mind/schemas.js';
+import { globals } from '../context.js';
+import { emit, table } from '../output.js';
+import { cliInput, num, type Options, stringOption } from '../run.js';
+
+const mindContext = (cmd: Command): MindContext => ({ home: resolveHome(globals(cmd).home), env: process.env });
+
+const memoryLine = (m: Memory): string => `${m.timestamp} [${m.author} ${m.weight}] ${m.situation}: ${m.description}`;
+
+function aboutLines(r: MindAbout): string[] {
+  return [
+    `Mind in ${r.root}`,
+    '',
+    r.soul.trim() || '(soul.md is empty)',
+    '',
+    'Values:',
+    ...(r.values.length ? table(r.values.map((v) => [v.name, String(v.weight), v.status])).map((l) => `  ${l}`) : ['  none']),
+    'Goals:',
+    ...(r.goals.length ? table(r.goals.map((g) => [g.name, String(g.weight), g.status])).map((l) => `  ${l}`) : ['  none this year']),
+    `Skills: ${r.skills.join(', ') || 'none'}`,
+    `Memories: ${Object.entries(r.memoryCounts)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', ')}`,
+    ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
+  ];
+}
+
+function reportLines(r: LoopReport): string[] {
+  return [
+    `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
+    ...r.writes.map((w) => (w.result.done ? `  wrote ${w.what}` : `  refused ${w.what}: ${w.result.refused}`)),
+  ];
+}
+
+/** Each line is a situation for the action loop; the chosen skill's output (the chat skill's reply) is the answer. */
+async function chat(cmd: Command): Promise<void> {
+  const ctx = mindContext(cmd);
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    const text = line.trim();
+    if (text === '/exit') break;
+    if (!text) continue;
+    const r = await mindTrigger.run(ctx, cliInput(mindTrigger, { loop: 'action', situation: `The user said: ${text}` }));
+    process.stdout.write(`${(r.outcome ?? '(no answer)').trim()}\n`);
+  }
+  lines.close();
+}
+
+export function registerMindCommands(program: Command): void {
+  const mind = program.command('mind').description('A self-evolving mind with a soul, values, goals and three loops (seed 004)');
+  mind
+    .command('init')
+    .description(mindInit.summary)
+    .action((_o: unknown, cmd: Command) => {
+      const r = mindInit.run(mindContext(cmd), cliInput(mindInit, {}));
+      emit(globals(cmd), r, () => [
+        `Mind ready in ${r.root}`,
+        `  created ${r.created.length} files, kept ${r.kept.length}`,
+        ...(r.commit ? [`  data/ committed to git: ${r.commit.slice(0, 12)}`] : []),
+        '  next: homunculus mind about',
+      ]);
+    });
+  mind
+    .command('about')
+    .description(mindAbout.summary)
+    .option('--memories', 'also show recent memories')
+    .option('--author <author>', 'only memories by self, kernel, goal or external')
+    .option('--date <YYYY-MM-DD>', "only that day's memories")
+    .option('--limit <n>', 'how many memories at most (default: 20)')
+    .action((o: Options, cmd: Command) => {
+      const input = cliInput(mindAbout, {
+        memories: o.memories === true,
+        author: stringOption(o, 'author'),
+        date: stringOption(o, 'date'),
+        limit: num(stringOption(o, 'limit')),
+      });
+      emit(globals(cmd), mindAbout.run(mindContext(cmd), input), aboutLines);
+    });
+  mind
+    .command('trigger <loop>')
+    .description(mindTrigger.summary)
+    .option('--situation <text>', 'what the action loop responds to (default: pursue its goals)')
+    .action(async (loop: string, o: Options, cmd: Command) => {
+      const raw = { loop, situation: stringOption(o, 'situation') };
+      const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, raw, { loop: '<loop>' }));
+      emit(globals(cmd), r, reportLines);
+    });
+  mind
+    .command('chat')
+    .description('A terminal conversation: each line you type runs the action loop; /exit or end of input stops')
+    .action(async (_o: unknown, cmd: Command) => chat(cmd));
+  mind
+    .command('run')
+    .description(mindRun.summary)
+    .option('--cycles <n>', 'stop after n cycles (default: until Ctrl-C)')
+    .option('--reflect-every <n>', 'reflect every n-th cycle (default: 5)')
+    .option('--interval <seconds>', 'pause between cycles (default: 60)')
+    .action(async (o: Options, cmd: Command) => {
+      const raw = {
+        cycles: num(stringOption(o, 'cycles')),
+        reflectEvery: num(stringOption(o, 'reflectEvery')),
+        intervalSeconds: num(stringOption(o, 'interval')),
+      };
+      const input = cliInput(mindRun, raw, { intervalSeconds: '--interval' });
+      const stop = new AbortController();
+      // Ctrl-C: the cycle under way finishes (its writes are whole), then the loop stops.
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+      const g = globals(cmd);
+      const r = await mindRun.run(
+        { ...mindContext(cmd), signal: stop.signal, onCycle: (c) => !g.json && console.log(reportLines(c).join('\n')) },
+        input,
+      );
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+      emit(g, r, () => `Stopped after ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}.`);
+    });
+}

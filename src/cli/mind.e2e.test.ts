@@ -1,0 +1,173 @@
+/** `homunculus mind init|about` through the built binary. */
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stubModel } from '../test-support/agent-loop.js';
+import { BIN, cli, cliEnv, runNode, tempDir } from '../test-support/cli.js';
+import { type OllamaStub, startOllamaStub } from '../test-support/ollama-stub.js';
+
+const memory = (author: string, day: string) =>
+  `${JSON.stringify({ timestamp: `${day}T10:00:00Z`, author, weight: 0.5, situation: 'test', description: `${author} on ${day}` })}\n`;
+
+/** The stub tests need no encoder: recall is then the recent memories (recall.test.ts covers the rest). */
+const NO_ENCODER = { HOMUNCULUS_EMBEDDING: 'none' };
+
+const homes: { cleanup: () => void }[] = [];
+const newHome = (): string => {
+  const dir = tempDir();
+  homes.push(dir);
+  return dir.path;
+};
+const stubs: OllamaStub[] = [];
+afterEach(async () => {
+  homes.splice(0).forEach((h) => h.cleanup());
+  await Promise.all(stubs.splice(0).map((s) => s.close()));
+});
+
+/** An instance whose agent.local is a loopback Ollama stub answering `answers` in turn. */
+async function withStub(answers: string[]): Promise<{ home: string; stub: OllamaStub }> {
+  const home = newHome();
+  cli(home, ['mind', 'init']);
+  const stub = await startOllamaStub((req) => ({ text: answers[stub.requests.indexOf(req)] ?? '' }));
+  stubs.push(stub);
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', stub.baseUrl) } }));
+  return { home, stub };
+}
+
+const trigger = (home: string, loop: string) => runNode([BIN, 'mind', 'trigger', loop], cliEnv(home, NO_ENCODER));
+const EVOLVE = JSON.stringify({ soul: 'I have grown.', values: [{ name: 'patience', weight: 0.6, status: 'active' }] });
+
+describe('homunculus mind', () => {
+  it('inits an instance, then about shows it, with memory filters', () => {
+    const home = newHome();
+    const init = cli(home, ['mind', 'init', '--json']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(JSON.parse(init.stdout).commit).toMatch(/^[0-9a-f]{40}$/);
+    const logs = join(home, 'mind', 'data', 'memory', '2026');
+    mkdirSync(logs, { recursive: true });
+    appendFileSync(join(logs, '2026-02-14.jsonl'), memory('self', '2026-02-14') + memory('kernel', '2026-02-14'));
+    appendFileSync(join(logs, '2026-02-15.jsonl'), memory('external', '2026-02-15'));
+
+    const about = cli(home, ['mind', 'about']);
+    expect(about.status, about.stderr).toBe(0);
+    expect(about.stdout).toMatch(/Skills: chat/);
+    expect(about.stdout).toMatch(/Memories: self 1, kernel 1, goal 0, external 1/);
+    expect(about.stdout).not.toMatch(/self on/);
+
+    const bySelf = JSON.parse(cli(home, ['mind', 'about', '--author', 'self', '--json']).stdout);
+    expect(bySelf.memories.map((m: { description: string }) => m.description)).toEqual(['self on 2026-02-14']);
+    const byDate = JSON.parse(cli(home, ['mind', 'about', '--date', '2026-02-15', '--json']).stdout);
+    expect(byDate.memories.map((m: { author: string }) => m.author)).toEqual(['external']);
+    expect(cli(home, ['mind', 'about', '--memories']).stdout).toMatch(/kernel on 2026-02-14/);
+  });
+
+  it('refuses bad input with exit 2 and the fix, and asks for init first', () => {
+    const home = newHome();
+    const none = cli(home, ['mind', 'about']);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/homunculus mind init/);
+    cli(home, ['mind', 'init']);
+    const author = cli(home, ['mind', 'about', '--author', 'god']);
+    expect(author.status).toBe(2);
+    expect(author.stderr).toMatch(/--author must be one of self, kernel, goal, external/);
+    const date = cli(home, ['mind', 'about', '--date', '2026-02-31']);
+    expect(date.status).toBe(2);
+    expect(date.stderr).toMatch(/--date must be a date YYYY-MM-DD/);
+    expect(cli(home, ['mind', '--help']).stdout).toMatch(/init[\s\S]*about/);
+  });
+
+  it('trigger reflect runs the loop on the local model and evolves the mind', async () => {
+    const { home, stub } = await withStub(['review', 'questions', 'prediction', EVOLVE]);
+    const r = await trigger(home, 'reflect');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/review → ask → predict → evolve[\s\S]*wrote soul\.md[\s\S]*wrote values\.json/);
+    expect(stub.requests).toHaveLength(4);
+    expect(stub.requests[0]?.messages[0]?.content).toBe(readFileSync(join(home, 'mind', 'prompts', 'reflect-review', 'system.md'), 'utf8'));
+    expect(readFileSync(join(home, 'mind', 'data', 'soul.md'), 'utf8')).toBe('I have grown.');
+  });
+
+  it('trigger explore: the kernel refuses what the model may not write', async () => {
+    const { home } = await withStub(['a question', 'prediction', EVOLVE]);
+    const r = await trigger(home, 'explore');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/refused soul\.md: The explore loop may not write soul/);
+    expect(readFileSync(join(home, 'mind', 'data', 'soul.md'), 'utf8')).not.toBe('I have grown.');
+    const bad = cli(home, ['mind', 'trigger', 'dream']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/<loop> must be action, explore or reflect/);
+  });
+
+  it('trigger action runs the chat skill the model chose and records the outcome', async () => {
+    const candidates = JSON.stringify({
+      candidates: [{ action: 'greet', skill: 'chat', values: ['curiosity'], goals: [], indirection: 0 }],
+    });
+    const record = JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'hi', description: 'greeted' }] });
+    const { home, stub } = await withStub(['a greeting', candidates, 'a smile', 'greet', 'Hello!', record]);
+    const r = await runNode([BIN, 'mind', 'trigger', 'action', '--situation', 'the user says hi'], cliEnv(home, NO_ENCODER));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/model → candidates → predict → decide → act → record[\s\S]*wrote memory/);
+    expect(stub.requests.at(-1)?.messages.at(-1)?.content).toContain('Outcome: Hello!');
+    const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'kernel', '--json']).stdout);
+    expect(about.memories[0].description).toMatch(/^chose "greet": B = 0\.350/);
+  });
+
+  /** Answers by the step its prompt is (recognised by the prompt's opening words). */
+  const BY_PROMPT: [string, string][] = [
+    ['Propose up to five', JSON.stringify({ candidates: [{ action: 'greet', skill: 'chat', values: [], goals: [], indirection: 0 }] })],
+    ['Choose one action', 'greet'],
+    ['standard input of the skill', 'Hello!'],
+    [
+      'Write a memory of this action',
+      JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 's', description: 'acted' }] }),
+    ],
+    [
+      'Write a memory of this exploration',
+      JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 's', description: 'explored' }] }),
+    ],
+  ];
+  async function scriptedHome(): Promise<{ home: string; stub: OllamaStub }> {
+    const home = newHome();
+    cli(home, ['mind', 'init']);
+    const stub = await startOllamaStub((req) => {
+      const prompt = String(req.messages.at(-1)?.content ?? '');
+      return { text: BY_PROMPT.find(([mark]) => prompt.includes(mark))?.[1] ?? 'ok' };
+    });
+    stubs.push(stub);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', stub.baseUrl) } }));
+    return { home, stub };
+  }
+
+  it("chat: each line runs the action loop and prints the chat skill's reply; /exit stops", async () => {
+    const { home } = await scriptedHome();
+    const r = await runNode([BIN, 'mind', 'chat'], cliEnv(home, NO_ENCODER), 'hi\nhow are you?\n/exit\nnever read\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Hello!\nHello!\n');
+    const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'self', '--json']).stdout);
+    expect(about.memories.filter((m: { description: string }) => m.description === 'acted')).toHaveLength(2);
+  });
+
+  it('run: alternates action and explore cycles, then stops after --cycles', async () => {
+    const { home } = await scriptedHome();
+    const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home, NO_ENCODER));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/The action loop ran[\s\S]*The explore loop ran[\s\S]*Stopped after 2 cycles\./);
+    expect(cli(home, ['mind', 'run', '--interval', '-1']).stderr).toMatch(/--interval/);
+  });
+
+  it('run: Ctrl-C lets the cycle under way finish, then stops cleanly', async () => {
+    const { home } = await scriptedHome();
+    const child = spawn(process.execPath, [BIN, 'mind', 'run', '--interval', '600'], { env: cliEnv(home, NO_ENCODER) });
+    let stdout = '';
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    await new Promise<void>((ready) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('The action loop ran')) ready();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/Stopped after 1 cycle\.$/m);
+  });
+});

@@ -1,0 +1,98 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAction } from './action.js';
+import { readGoals, readMemories } from './files.js';
+import { initInstance, instancePaths } from './instance.js';
+import { listSkills } from './skills.js';
+
+const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
+const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-action-')), 'mind'), 2026).root);
+const GOAL = 'understand the people I talk with';
+
+/** A scripted model answering by step (recognised by its prompt's opening words), the prompts kept. */
+function scripted(byStep: Record<string, string>) {
+  const seen: string[] = [];
+  const prompts: string[] = [];
+  const ask = async (_system: string, prompt: string) => {
+    const step = Object.keys(STEP_MARK).find((k) => prompt.includes(STEP_MARK[k] as string)) ?? '?';
+    seen.push(step);
+    prompts.push(prompt);
+    return byStep[step] ?? '';
+  };
+  return { seen, prompts, ask };
+}
+const STEP_MARK: Record<string, string> = {
+  model: 'Describe the current situation',
+  candidates: 'Propose up to five',
+  predict: 'For each candidate, predict',
+  decide: 'Choose one action',
+  act: 'standard input of the skill',
+  record: 'Write a memory of this action',
+  create: 'Write the skill',
+};
+const candidates = (skill: string) =>
+  JSON.stringify({ candidates: [{ action: 'greet the user', skill, values: ['curiosity'], goals: [GOAL], indirection: 0 }] });
+const RECORD = JSON.stringify({
+  memories: [{ author: 'self', weight: 0.6, situation: 'greeting', description: 'I greeted' }],
+  goals: [{ name: GOAL, weight: 0.6, status: 'perpetual' }],
+});
+
+describe('the action loop', () => {
+  it('scores the candidates, runs the chosen skill, records the prediction, the score and the outcome', async () => {
+    const paths = instance();
+    const model = scripted({
+      model: 'someone said hi',
+      candidates: candidates('chat'),
+      predict: 'they will smile',
+      decide: 'greet the user',
+      act: 'Hello there!',
+      record: RECORD,
+    });
+    const report = await runAction(paths, clock, model.ask, 'the user says hi');
+    expect(model.seen).toEqual(['model', 'candidates', 'predict', 'decide', 'act', 'record']);
+    const memories = readMemories(paths.data);
+    expect(memories.find((m) => m.situation === 'action prediction')?.description).toBe('they will smile');
+    expect(memories.find((m) => m.author === 'kernel')?.description).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
+    expect(memories.at(-1)?.description).toBe('I greeted');
+    // The chat skill's stdout is the outcome RECORD is told about.
+    expect(model.prompts.at(-1)).toContain('Outcome: Hello there!');
+    expect(report.outcome).toBe('Hello there!\n');
+    expect(report.writes.map((w) => w.result.done)).toEqual([true, true]);
+  });
+
+  it('A = 0: creates the missing skill, accepted once it answers --help', async () => {
+    const paths = instance();
+    const main = "if (process.argv.includes('--help')) console.log('weather: says the weather');";
+    const model = scripted({ candidates: candidates('weather'), create: JSON.stringify({ files: { 'main.mjs': main } }), record: RECORD });
+    await runAction(paths, clock, model.ask, 'what is the weather?');
+    expect(model.seen).toContain('create');
+    expect(model.seen).not.toContain('act');
+    expect(listSkills(paths.skills)).toEqual(['chat', 'weather']);
+  });
+
+  it('rejects a created skill that fails --help, and logs it', async () => {
+    const paths = instance();
+    const model = scripted({ candidates: candidates('broken'), create: JSON.stringify({ files: { 'main.mjs': 'process.exit(3)' } }) });
+    await runAction(paths, clock, model.ask, 'do something new');
+    expect(existsSync(join(paths.skills, 'broken'))).toBe(false);
+    expect(readMemories(paths.data).some((m) => m.author === 'kernel' && /broken did not answer --help/.test(m.description))).toBe(true);
+  });
+
+  it('shows the model the memories the recaller picks for the situation', async () => {
+    const paths = instance();
+    const model = scripted({});
+    const picked = { timestamp: '2026-02-01T00:00:00Z', author: 'self' as const, weight: 1, situation: 'garden', description: 'roses' };
+    await runAction(paths, clock, model.ask, 'the garden', async (_visible, query) => (query === 'the garden' ? [picked] : []));
+    expect(model.prompts[0]).toContain('"description": "roses"');
+  });
+
+  it('stops, changing nothing, when the candidates are not valid', async () => {
+    const paths = instance();
+    const report = await runAction(paths, clock, scripted({ candidates: 'no idea' }).ask, 'hi');
+    expect(report.writes[0]?.result.done).toBe(false);
+    expect(readGoals(paths.data, 2026)[0]?.status).toBe('perpetual');
+    expect(report.steps.map((s) => s.step)).toEqual(['model', 'candidates']);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The action loop (seed 004): MODEL → CANDIDATES → PREDICT → DECIDE → ACT → RECORD. The
+ * kernel scores the model's candidates with B = M × A × P and records the scores; ACT runs
+ * the chosen skill, or, when it does not exist (A = 0), the create-skill tool writes it and
+ * accepts it only if it answers --help.
+ */
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { type Candidate, rank, type Scored } from './bmap.js';
+import { readGoals, readValues } from './files.js';
+import type { InstancePaths } from './instance.js';
+import { type Ask, asText, type Cycle, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
+import { acceptSkill, listSkills, runSkill } from './skills.js';
+
+const candidatesSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        action: z.string().min(1),
+        skill: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a lower-case skill name'),
+        values: z.array(z.string()).default([]),
+        goals: z.array(z.string()).default([]),
+        indirection: z.number().int().min(0).default(0),
+      }),
+    )
+    .min(1),
+});
+const skillFilesSchema = z.object({ files: z.record(z.string(), z.string()) });
+
+/** ACT: runs the skill, or creates it first; returns what happened, in words, for RECORD. */
+async function act(cycle: Cycle, chosen: Scored): Promise<string> {
+  const { skills } = cycle.paths;
+  if (chosen.next.kind === 'create-skill') {
+    const files = jsonIn(await cycle.step('create-skill'), skillFilesSchema);
+    if (typeof files === 'string') return `the model wrote no skill files for ${chosen.next.skill} (${files})`;
+    const written = cycle.mind.createSkill(chosen.next.skill, files.files);
+    if (!written.done) return written.refused;
+    const refused = acceptSkill(skills, chosen.next.skill);
+    if (refused) cycle.mind.kernelNote(refused);
+    return refused ?? `created the skill ${chosen.next.skill}`;
+  }
+  const run = runSkill(skills, chosen.next.skill, [], await cycle.step('act'));
+  return run.ok ? run.stdout : `the skill ${chosen.next.skill} failed: ${run.stderr.trim()}`;
+}
+
+export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, situation: string, recaller?: Recaller): Promise<LoopReport> {
+  const cycle = startCycle('action', paths, clock, ask);
+  await recallInto(cycle, recaller, situation);
+  const skills = listSkills(paths.skills);
+  Object.assign(cycle.vars, { situation, skills: skills.join(', ') || 'none' });
+  await cycle.step('model');
+  const proposed = jsonIn(await cycle.step('candidates'), candidatesSchema);
+  if (typeof proposed === 'string') {
+    const refused = `The action loop stopped: the CANDIDATES answer was not valid (${proposed}); nothing was done.`;
+    cycle.mind.kernelNote(refused);
+    cycle.report.writes.push({ what: 'candidates', result: { done: false, refused } });
+    return cycle.report;
+  }
+  const mind = { values: readValues(paths.data), goals: readGoals(paths.data, cycle.year), skills };
+  const scored = rank(proposed.candidates as Candidate[], mind);
+  cycle.vars.scored = asText(scored.map(({ candidate, m, a, p, b, next }) => ({ action: candidate.action, m, a, p, b, next })));
+  await cycle.step('predict');
+  const choice = (await cycle.step('decide')).trim();
+  // The model decides among the candidates only; anything else falls back to the best score.
+  const chosen = scored.find((s) => s.candidate.action === choice) ?? (scored[0] as Scored);
+  const { m, a, p, b } = chosen;
+  cycle.mind.kernelNote(`chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`);
+  Object.assign(cycle.vars, { action: chosen.candidate.action, skill: chosen.next.skill });
+  cycle.vars.outcome = await act(cycle, chosen);
+  cycle.report.outcome = cycle.vars.outcome;
+  return cycle.propose(await cycle.step('record'));
+}

@@ -1,0 +1,126 @@
+/**
+ * The instance's data files (seed 004): soul.md, values.json, goals/<year>.json and the daily
+ * memory logs. Every read and write is validated; JSON is written through a temporary file and
+ * a rename; a corrupt file is reported (which file, which line or field) and never overwritten.
+ */
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { HomunculusError } from '../core/errors.js';
+import { ensureDir, writeFileAtomic } from '../core/fs.js';
+import { type Goal, goalsSchema, type Memory, memorySchema, type Value, valuesSchema } from './schemas.js';
+
+export const soulPath = (data: string): string => join(data, 'soul.md');
+export const valuesPath = (data: string): string => join(data, 'values.json');
+export const goalsPath = (data: string, year: number): string => join(data, 'goals', `${year}.json`);
+
+/** memory/<year>/<year>-<month>-<day>.jsonl for the UTC day of `timestamp`. */
+export function memoryPath(data: string, timestamp: string): string {
+  const day = new Date(timestamp).toISOString().slice(0, 10);
+  return join(data, 'memory', day.slice(0, 4), `${day}.jsonl`);
+}
+
+function corrupt(path: string, where: string, why: string): HomunculusError {
+  return new HomunculusError('corrupt', `The mind's file ${path} is corrupt (${where}: ${why}); it was left untouched.`, {
+    hint: `fix ${where} of ${path} by hand, or restore it from the instance's git history (git -C <instance>/data checkout -- <file>)`,
+  });
+}
+
+const issueText = (error: z.ZodError): { field: string; message: string } => {
+  const issue = error.issues[0];
+  return { field: issue?.path.join('.') || 'the document', message: issue?.message ?? 'invalid' };
+};
+
+/** Parses and validates a JSON document; a bad one names its field. */
+function readJson<T>(path: string, schema: z.ZodType<T>, fallback: T): T {
+  if (!existsSync(path)) return fallback;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw corrupt(path, 'the JSON', (err as Error).message);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const { field, message } = issueText(parsed.error);
+    throw corrupt(path, `field ${field}`, message);
+  }
+  return parsed.data;
+}
+
+/** Validates before writing: an invalid document is a bug in the caller and never reaches the disk. */
+function writeJson<T>(path: string, schema: z.ZodType<T>, doc: T): void {
+  const parsed = schema.safeParse(doc);
+  if (!parsed.success) {
+    const { field, message } = issueText(parsed.error);
+    throw new HomunculusError('invalid', `Refused to write ${path}: field ${field} ${message}.`, {
+      hint: 'weights are between 0 and 1; statuses are those of seed 004',
+    });
+  }
+  writeFileAtomic(path, `${JSON.stringify(parsed.data, null, 2)}\n`);
+}
+
+export const readSoul = (data: string): string => (existsSync(soulPath(data)) ? readFileSync(soulPath(data), 'utf8') : '');
+export const writeSoul = (data: string, text: string): void => writeFileAtomic(soulPath(data), text);
+export const readValues = (data: string): Value[] => readJson(valuesPath(data), valuesSchema, []);
+export const writeValues = (data: string, values: Value[]): void => writeJson(valuesPath(data), valuesSchema, values);
+export const readGoals = (data: string, year: number): Goal[] => readJson(goalsPath(data, year), goalsSchema, []);
+export const writeGoals = (data: string, year: number, goals: Goal[]): void => writeJson(goalsPath(data, year), goalsSchema, goals);
+
+/**
+ * Appends one memory as one line. A single small append (O_APPEND) is not interleaved with
+ * another process's, so `mind run` and `mind chat` may append at once without a lock.
+ */
+export function appendMemory(data: string, memory: Memory): void {
+  const valid = memorySchema.safeParse(memory);
+  if (!valid.success) {
+    const { field, message } = issueText(valid.error);
+    throw new HomunculusError('invalid', `Refused to record a memory: field ${field} ${message}.`, {
+      hint: 'a memory is {timestamp, author self|kernel|goal|external, weight 0-1, situation, description}',
+    });
+  }
+  const path = memoryPath(data, memory.timestamp);
+  ensureDir(join(path, '..'));
+  appendFileSync(path, `${JSON.stringify(valid.data)}\n`);
+}
+
+/** The memories of one day log, each line validated; a bad line is reported with its number. */
+export function readMemoryFile(path: string): Memory[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => {
+      if (!line.trim()) return [];
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch (err) {
+        throw corrupt(path, `line ${i + 1}`, (err as Error).message);
+      }
+      const parsed = memorySchema.safeParse(raw);
+      if (!parsed.success) {
+        const { field, message } = issueText(parsed.error);
+        throw corrupt(path, `line ${i + 1}, field ${field}`, message);
+      }
+      return [parsed.data];
+    });
+}
+
+/** Every day log, oldest first (file names sort by date). */
+export function memoryFiles(data: string): string[] {
+  const root = join(data, 'memory');
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .sort()
+    .flatMap((year) =>
+      readdirSync(join(root, year))
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+        .map((f) => join(root, year, f)),
+    );
+}
+
+/** All memories, oldest first; with `date` (YYYY-MM-DD), only that day's log. */
+export function readMemories(data: string, date?: string): Memory[] {
+  const files = memoryFiles(data).filter((f) => date === undefined || f.endsWith(`${date}.jsonl`));
+  return files.flatMap(readMemoryFile);
+}

@@ -1,0 +1,106 @@
+/**
+ * A mind instance on disk: data/ (under git, for rollback and audit), skills/<name>/ and
+ * prompts/<step>/. `init` copies the package's template (prompts/mind/instance/), so no
+ * prompt text lives in the source.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HomunculusError } from '../core/errors.js';
+import { ensureDir } from '../core/fs.js';
+import { goalsPath, readGoals, readValues, writeGoals } from './files.js';
+import { LOOP_STEPS } from './loops.js';
+import { LOOPS } from './permissions.js';
+import { goalsSchema } from './schemas.js';
+
+export interface InstancePaths {
+  root: string;
+  data: string;
+  skills: string;
+  prompts: string;
+}
+
+export const instancePaths = (root: string): InstancePaths => ({
+  root,
+  data: join(root, 'data'),
+  skills: join(root, 'skills'),
+  prompts: join(root, 'prompts'),
+});
+
+/** The mind's instance folder inside a Homunculus home. */
+export const instanceRoot = (home: string): string => join(home, 'mind');
+
+export const TEMPLATE = fileURLToPath(new URL('../../prompts/mind/instance/', import.meta.url));
+
+/** The prompt folders: one per step of the three loops. */
+export const STEPS = LOOPS.flatMap((loop) => LOOP_STEPS[loop].map((step) => `${loop}-${step}`));
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+export function git(cwd: string, args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const e = err as { code?: string; stderr?: string };
+    throw new HomunculusError(
+      'git',
+      `git ${args.join(' ')} failed in ${cwd}: ${e.code === 'ENOENT' ? 'git is not installed' : (e.stderr ?? '').trim()}`,
+      {
+        hint: 'install git (the mind keeps data/ under git for rollback and audit) and run the command again',
+      },
+    );
+  }
+}
+
+export interface InitReport {
+  root: string;
+  created: string[];
+  kept: string[];
+  commit?: string;
+}
+
+/**
+ * Scaffolds the instance; files already there are kept (init is safe to run again). The
+ * year's goals start from the template's goals.json. data/ gets its first commit here, made
+ * by this explicit command; later commits are the user's.
+ */
+export function initInstance(root: string, year: number, template = TEMPLATE): InitReport {
+  const paths = instancePaths(root);
+  const report: InitReport = { root, created: [], kept: [] };
+  for (const source of filesUnder(template)) {
+    const rel = relative(template, source);
+    const target = rel === join('data', 'goals.json') ? goalsPath(paths.data, year) : join(root, rel);
+    if (existsSync(target)) {
+      report.kept.push(relative(root, target));
+      continue;
+    }
+    ensureDir(join(target, '..'));
+    if (rel === join('data', 'goals.json')) writeGoals(paths.data, year, goalsSchema.parse(JSON.parse(readFileSync(source, 'utf8'))));
+    else copyFileSync(source, target);
+    report.created.push(relative(root, target));
+  }
+  ensureDir(join(paths.data, 'memory'));
+  // Validate what is there, so a corrupt file kept from before is reported now.
+  readValues(paths.data);
+  readGoals(paths.data, year);
+  if (!existsSync(join(paths.data, '.git'))) {
+    git(paths.data, ['init', '--quiet']);
+    git(paths.data, ['add', '--all']);
+    git(paths.data, ['-c', 'user.name=homunculus', '-c', 'user.email=mind@homunculus.invalid', 'commit', '--quiet', '-m', 'mind init']);
+    report.commit = git(paths.data, ['rev-parse', 'HEAD']).trim();
+  }
+  return report;
+}
+
+export function requireInstance(root: string): InstancePaths {
+  const paths = instancePaths(root);
+  if (!existsSync(paths.data))
+    throw new HomunculusError('not_found', `No mind instance in ${root}.`, { hint: 'create one: homunculus mind init' });
+  return paths;
+}

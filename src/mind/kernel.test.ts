@@ -1,0 +1,109 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readGoals, readMemories, readSoul, readValues, writeGoals } from './files.js';
+import { capability, type MindWrites } from './kernel.js';
+import { LOOPS, type Loop, mayWrite, PERMISSIONS, type Resource, RESOURCES } from './permissions.js';
+
+const dirs = (data: string) => ({ data, skills: join(data, '..', `${data.split('/').pop()}-skills`) });
+const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
+const setup = (loop: Loop) => {
+  const data = mkdtempSync(join(tmpdir(), 'mind-kernel-'));
+  writeGoals(data, 2026, [
+    { name: 'open', weight: 0.5, status: 'todo' },
+    { name: 'forever', weight: 0.5, status: 'perpetual' },
+  ]);
+  return { data, mind: capability(loop, dirs(data), clock) };
+};
+
+/** One attempted write per row of the table, and how to see whether it happened. */
+const ATTEMPTS: Record<Resource, { write: (m: MindWrites) => ReturnType<MindWrites['writeSoul']>; happened: (data: string) => boolean }> = {
+  soul: { write: (m) => m.writeSoul('I am new'), happened: (d) => readSoul(d) === 'I am new' },
+  values: {
+    write: (m) => m.writeValues([{ name: 'v', weight: 1, status: 'active' }]),
+    happened: (d) => readValues(d).length === 1,
+  },
+  'goals.status': {
+    write: (m) => m.setGoal(2026, { name: 'open', weight: 0.5, status: 'working' }),
+    happened: (d) => readGoals(d, 2026)[0]?.status === 'working',
+  },
+  'goals.weight': {
+    write: (m) => m.setGoal(2026, { name: 'open', weight: 0.9, status: 'todo' }),
+    happened: (d) => readGoals(d, 2026)[0]?.weight === 0.9,
+  },
+  skills: {
+    write: (m) => m.createSkill('weather', { 'main.mjs': 'console.log(1)' }),
+    happened: (d) => existsSync(join(dirs(d).skills, 'weather', 'main.mjs')),
+  },
+  memory: {
+    write: (m) => m.remember({ author: 'self', weight: 0.5, situation: 's', description: 'mine' }),
+    happened: (d) => readMemories(d).some((x) => x.description === 'mine'),
+  },
+};
+
+describe('the write-permission table', () => {
+  it('matches the seed cell by cell', () => {
+    expect(PERMISSIONS.soul).toEqual({ action: 'read', explore: 'read', reflect: 'read+write' });
+    expect(PERMISSIONS.skills).toEqual({ action: 'read+write (create)', explore: 'read', reflect: 'read' });
+    expect(PERMISSIONS['goals.status'].explore).toBe('read+write (create)');
+  });
+
+  for (const loop of LOOPS)
+    for (const resource of RESOURCES) {
+      const allowed = mayWrite(loop, resource);
+      it(`${loop} loop, ${resource}: ${allowed ? 'written' : 'refused, logged, not written'}`, () => {
+        const { data, mind } = setup(loop);
+        const result = ATTEMPTS[resource].write(mind);
+        expect(result.done).toBe(allowed);
+        const kernel = readMemories(data).filter((m) => m.author === 'kernel');
+        if (allowed) {
+          expect(ATTEMPTS[resource].happened(data)).toBe(true);
+          expect(kernel).toEqual([]);
+        } else {
+          expect(ATTEMPTS[resource].happened(data)).toBe(false);
+          expect(kernel.map((m) => m.description)).toEqual([expect.stringContaining(`${loop} loop may not write ${resource}`)]);
+        }
+      });
+    }
+});
+
+describe('the kernel', () => {
+  it('refuses a skill name that would leave skills/', () => {
+    expect(() => setup('action').mind.createSkill('../evil', { 'main.mjs': '' })).toThrow(/may not be named/);
+  });
+
+  it('treats entering or leaving perpetual as a reflection change', () => {
+    const action = setup('action');
+    expect(action.mind.setGoal(2026, { name: 'forever', weight: 0.5, status: 'done' }).done).toBe(false);
+    expect(action.mind.setGoal(2026, { name: 'new', weight: 0.5, status: 'perpetual' }).done).toBe(false);
+    expect(readGoals(action.data, 2026)).toHaveLength(2);
+    const explore = setup('explore');
+    expect(explore.mind.setGoal(2026, { name: 'new', weight: 0.3, status: 'todo' }).done).toBe(true);
+    expect(readGoals(explore.data, 2026).map((g) => g.name)).toEqual(['open', 'forever', 'new']);
+  });
+
+  it('lets no loop author a kernel memory', () => {
+    for (const loop of LOOPS) {
+      const { data, mind } = setup(loop);
+      expect(mind.remember({ author: 'kernel', weight: 1, situation: 's', description: 'forged' }).done).toBe(false);
+      expect(readMemories(data).map((m) => m.description)).toEqual([expect.stringContaining('refused by the kernel')]);
+    }
+  });
+
+  it('hides kernel memories from reflection only', () => {
+    const { data } = setup('action');
+    capability('action', dirs(data), clock).writeSoul('x');
+    capability('action', dirs(data), clock).remember({ author: 'external', weight: 0.2, situation: 's', description: 'heard' });
+    expect(
+      capability('reflect', dirs(data), clock)
+        .memories()
+        .map((m) => m.author),
+    ).toEqual(['external']);
+    expect(
+      capability('explore', dirs(data), clock)
+        .memories()
+        .map((m) => m.author),
+    ).toEqual(['kernel', 'external']);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The kernel hands each loop a write capability holding exactly its cells of the permission
+ * table. Whatever the model answers, a forbidden write is refused, recorded as a kernel memory,
+ * and does not happen.
+ */
+import { join } from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs.js';
+import * as files from './files.js';
+import { type Loop, mayWrite, readableAuthors, type Resource, writableAuthors } from './permissions.js';
+import type { Goal, Memory, Value } from './schemas.js';
+
+export type WriteResult = { done: true } | { done: false; refused: string };
+
+export interface MindWrites {
+  readonly loop: Loop;
+  writeSoul(text: string): WriteResult;
+  writeValues(values: Value[]): WriteResult;
+  /** Sets a goal's status, or creates it; weight and perpetual status are reflection's. */
+  setGoal(year: number, goal: Goal): WriteResult;
+  /** Writes a new skill's files under skills/<name>/ (checking it answers --help is the create-skill tool's). */
+  createSkill(name: string, files: Record<string, string>): WriteResult;
+  remember(memory: Omit<Memory, 'timestamp'>): WriteResult;
+  /** Records a kernel memory (the audit trail; no loop may author one through remember). */
+  kernelNote(description: string): void;
+  /** The memories this loop may see. */
+  memories(date?: string): Memory[];
+}
+
+/** Which cell a goal change needs: a new weight, or entering or leaving perpetual, is a reflection change. */
+function goalResource(existing: Goal | undefined, next: Goal): Resource {
+  if (!existing) return next.status === 'perpetual' ? 'goals.weight' : 'goals.status';
+  const perpetualChange = (existing.status === 'perpetual') !== (next.status === 'perpetual');
+  return existing.weight !== next.weight || perpetualChange ? 'goals.weight' : 'goals.status';
+}
+
+/** The instance's folders a loop touches. */
+export interface MindDirs {
+  data: string;
+  skills: string;
+}
+
+const SKILL_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+const SKILL_FILE = /^[A-Za-z0-9_.-]+$/;
+
+function writeSkill(skills: string, name: string, content: Record<string, string>): void {
+  const bad = [name, ...Object.keys(content)].find((n, i) => !(i === 0 ? SKILL_NAME : SKILL_FILE).test(n) || n.startsWith('.'));
+  if (bad !== undefined)
+    throw new UsageError(
+      `A skill may not be named or hold a file named ${JSON.stringify(bad)}.`,
+      'use lower-case names such as "weather" and plain file names',
+    );
+  for (const [file, text] of Object.entries(content)) writeFileAtomic(join(skills, name, file), text);
+}
+
+export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites {
+  const { data } = dirs;
+  const now = () => clock.now().toISOString();
+  const kernelNote = (description: string): void =>
+    files.appendMemory(data, { timestamp: now(), author: 'kernel', weight: 1, situation: `${loop} loop`, description });
+  const refuse = (resource: Resource, what: string): WriteResult => {
+    const refused = `The ${loop} loop may not write ${resource} (${what}); refused by the kernel.`;
+    kernelNote(refused);
+    return { done: false, refused };
+  };
+  const guarded = (resource: Resource, what: string, write: () => void): WriteResult => {
+    if (!mayWrite(loop, resource)) return refuse(resource, what);
+    write();
+    return { done: true };
+  };
+  return {
+    loop,
+    writeSoul: (text) => guarded('soul', 'soul.md', () => files.writeSoul(data, text)),
+    writeValues: (values) => guarded('values', 'values.json', () => files.writeValues(data, values)),
+    setGoal(year, goal) {
+      const goals = files.readGoals(data, year);
+      const existing = goals.find((g) => g.name === goal.name);
+      const next = existing ? goals.map((g) => (g === existing ? goal : g)) : [...goals, goal];
+      return guarded(goalResource(existing, goal), `goal "${goal.name}"`, () => files.writeGoals(data, year, next));
+    },
+    createSkill: (name, content) => guarded('skills', `skill "${name}"`, () => writeSkill(dirs.skills, name, content)),
+    remember(memory) {
+      if (!writableAuthors.includes(memory.author)) return refuse('memory', `a memory authored "${memory.author}"`);
+      return guarded('memory', 'a memory', () => files.appendMemory(data, { timestamp: now(), ...memory }));
+    },
+    kernelNote,
+    memories: (date) => files.readMemories(data, date).filter((m) => readableAuthors(loop).includes(m.author)),
+  };
+}

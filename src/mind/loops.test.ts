@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readGoals, readMemories, readSoul, readValues, soulPath } from './files.js';
+import { initInstance, instancePaths } from './instance.js';
+import { render, runLoop } from './loops.js';
+
+const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
+const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-loops-')), 'mind'), 2026).root);
+
+/** A scripted model: each step's answer in turn, the prompts it was sent kept. */
+function scripted(answers: string[]) {
+  const prompts: string[] = [];
+  return { prompts, ask: async (_system: string, prompt: string) => (prompts.push(prompt), answers[prompts.length - 1] ?? '') };
+}
+
+const EVOLVE = JSON.stringify({
+  soul: '# Soul\n\nI have grown.',
+  values: [{ name: 'patience', weight: 0.6, status: 'active' }],
+  goals: [{ name: 'understand the people I talk with', weight: 0.9, status: 'perpetual' }],
+  memories: [{ author: 'self', weight: 0.7, situation: 'reflection', description: 'I changed' }],
+});
+
+describe('the loops', () => {
+  it('reflect: runs its four steps, records the prediction, and evolves soul, values and goal weights', async () => {
+    const paths = instance();
+    const model = scripted(['a review', 'questions', 'I predict calm', `Here: ${EVOLVE}`]);
+    const report = await runLoop('reflect', paths, clock, model.ask);
+    expect(report.steps.map((s) => s.step)).toEqual(['review', 'ask', 'predict', 'evolve']);
+    expect(model.prompts[1]).toContain('a review');
+    expect(model.prompts[3]).toContain('I predict calm');
+    expect(report.writes.every((w) => w.result.done)).toBe(true);
+    expect(readSoul(paths.data)).toBe('# Soul\n\nI have grown.');
+    expect(readValues(paths.data).map((v) => v.name)).toEqual(['patience']);
+    expect(readGoals(paths.data, 2026)[0]?.weight).toBe(0.9);
+    expect(readMemories(paths.data).map((m) => [m.situation, m.description])).toEqual([
+      ['reflect prediction', 'I predict calm'],
+      ['reflection', 'I changed'],
+    ]);
+  });
+
+  it('explore: whatever the model proposes, only its cells are written; the rest is refused and logged', async () => {
+    const paths = instance();
+    const soul = readFileSync(soulPath(paths.data), 'utf8');
+    const report = await runLoop('explore', paths, clock, scripted(['why?', 'I will learn', EVOLVE]).ask);
+    expect(report.writes.map((w) => [w.what, w.result.done])).toEqual([
+      ['soul.md', false],
+      ['values.json', false],
+      ['goal understand the people I talk with', false],
+      ['memory', true],
+    ]);
+    expect(readFileSync(soulPath(paths.data), 'utf8')).toBe(soul);
+    expect(readGoals(paths.data, 2026)[0]?.weight).toBe(0.6);
+    expect(readMemories(paths.data).filter((m) => m.author === 'kernel')).toHaveLength(3);
+  });
+
+  it('an answer that is not a proposal changes nothing and is logged by the kernel', async () => {
+    const paths = instance();
+    const report = await runLoop('reflect', paths, clock, scripted(['r', 'q', 'p', '{"values": [{"name": "x", "weight": 3}]}']).ask);
+    expect(report.writes[0]?.result).toEqual({ done: false, refused: expect.stringContaining('field values.0') });
+    expect(readValues(paths.data).map((v) => v.name)).toEqual(['curiosity', 'honesty']);
+    expect(readMemories(paths.data).at(-1)?.author).toBe('kernel');
+  });
+
+  it('names a prompt placeholder the step does not provide', () => {
+    expect(() => render('{{soul}} {{weather}}', { soul: 's' }, 'prompts/x/prompt.md')).toThrow(
+      /prompts\/x\/prompt\.md uses \{\{weather\}\}/,
+    );
+  });
+});

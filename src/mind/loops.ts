@@ -1,0 +1,166 @@
+/**
+ * The explore and reflect loops (seed 004), one cycle each: every step renders its prompt
+ * files, asks the model, and hands the answer to the next step. The PREDICT answer is recorded
+ * before anything changes, so a later reflection can measure the delta. The last step answers
+ * with a JSON proposal that the kernel applies through the loop's capability: whatever the
+ * model proposes, only the loop's cells of the permission table are written.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { HomunculusError } from '../core/errors.js';
+import { readGoals, readSoul, readValues } from './files.js';
+import type { InstancePaths } from './instance.js';
+import { capability, type MindWrites, type WriteResult } from './kernel.js';
+import type { Loop } from './permissions.js';
+import { goalSchema, type Memory, memorySchema, valueSchema } from './schemas.js';
+
+/** The steps of each loop, in order; each has prompts/<loop>-<step>/system.md and prompt.md. */
+export const LOOP_STEPS: Readonly<Record<Loop, readonly string[]>> = {
+  action: ['model', 'candidates', 'predict', 'decide', 'act', 'record'],
+  explore: ['explore', 'predict', 'record'],
+  reflect: ['review', 'ask', 'predict', 'evolve'],
+};
+
+/** The model, as the loops see it: a system prompt and a prompt in, text out. */
+export type Ask = (system: string, prompt: string) => Promise<string>;
+
+/** What a loop's last step may propose; the kernel decides what of it happens. */
+export const proposalSchema = z
+  .object({
+    soul: z.string().optional(),
+    values: z.array(valueSchema).optional(),
+    goals: z.array(goalSchema).optional(),
+    memories: z.array(memorySchema.omit({ timestamp: true })).optional(),
+  })
+  .strict();
+
+export interface LoopReport {
+  loop: Loop;
+  steps: { step: string; answer: string }[];
+  /** What ACT produced (the action loop only): the skill's output, e.g. the chat skill's reply. */
+  outcome?: string;
+  /** Each proposed write and what the kernel did with it. */
+  writes: { what: string; result: WriteResult }[];
+}
+
+function promptFile(paths: InstancePaths, step: string, file: string): string {
+  const path = join(paths.prompts, step, file);
+  if (!existsSync(path))
+    throw new HomunculusError('not_found', `The prompt file ${path} is missing.`, { hint: 'run homunculus mind init to restore it' });
+  return readFileSync(path, 'utf8');
+}
+
+/** Replaces {{name}}; a placeholder with no value is a broken prompt file, named with the fix. */
+export function render(template: string, vars: Readonly<Record<string, string>>, file: string): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => {
+    const value = vars[name];
+    if (value === undefined)
+      throw new HomunculusError('prompt', `${file} uses {{${name}}}, which this step does not provide.`, {
+        hint: `use only ${Object.keys(vars).join(', ')}`,
+      });
+    return value;
+  });
+}
+
+/**
+ * The JSON object in a model's answer (models often wrap it in prose or a code fence),
+ * validated: the data, or why it is not valid.
+ */
+export function jsonIn<T>(answer: string, schema: z.ZodType<T>): T | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1));
+  } catch {
+    return 'no JSON object in the answer';
+  }
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed.data : `field ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+}
+
+function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year: number): LoopReport['writes'] {
+  const writes: LoopReport['writes'] = [];
+  if (proposal.soul !== undefined) writes.push({ what: 'soul.md', result: mind.writeSoul(proposal.soul) });
+  if (proposal.values) writes.push({ what: 'values.json', result: mind.writeValues(proposal.values) });
+  for (const goal of proposal.goals ?? []) writes.push({ what: `goal ${goal.name}`, result: mind.setGoal(year, goal) });
+  for (const memory of proposal.memories ?? []) writes.push({ what: 'memory', result: mind.remember(memory) });
+  return writes;
+}
+
+export const asText = (x: unknown): string => JSON.stringify(x, null, 2);
+
+/** One cycle of a loop in progress: its capability, the prompt variables so far, its report. */
+export interface Cycle {
+  readonly mind: MindWrites;
+  readonly paths: InstancePaths;
+  readonly year: number;
+  readonly vars: Record<string, string>;
+  readonly report: LoopReport;
+  /** Asks the model the step's prompt; the answer becomes the variable named after the step. */
+  step(step: string): Promise<string>;
+  /** Applies the proposal in `answer` through the capability, or refuses it whole when it is none. */
+  propose(answer: string): LoopReport;
+}
+
+export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: Ask): Cycle {
+  const year = clock.now().getUTCFullYear();
+  const mind = capability(loop, paths, clock);
+  const vars: Record<string, string> = {
+    soul: readSoul(paths.data),
+    values: asText(readValues(paths.data)),
+    goals: asText(readGoals(paths.data, year)),
+    memories: asText(mind.memories().slice(-20)),
+  };
+  const report: LoopReport = { loop, steps: [], writes: [] };
+  return {
+    mind,
+    paths,
+    year,
+    vars,
+    report,
+    async step(step) {
+      const dir = `${loop}-${step}`;
+      const prompt = render(promptFile(paths, dir, 'prompt.md'), vars, `prompts/${dir}/prompt.md`);
+      const answer = await ask(promptFile(paths, dir, 'system.md'), prompt);
+      report.steps.push({ step, answer });
+      vars[step] = answer;
+      if (step === 'predict') mind.remember({ author: 'self', weight: 0.5, situation: `${loop} prediction`, description: answer });
+      return answer;
+    },
+    propose(answer) {
+      const proposal = jsonIn(answer, proposalSchema);
+      if (typeof proposal !== 'string') report.writes.push(...apply(mind, proposal, year));
+      else {
+        const refused = `The ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed.`;
+        report.writes.push({ what: 'proposal', result: { done: false, refused } });
+        mind.kernelNote(refused);
+      }
+      return report;
+    },
+  };
+}
+
+/** Picks the memories a cycle is shown (recall.ts: recent plus related); absent: the 20 most recent. */
+export type Recaller = (visible: Memory[], query: string) => Promise<Memory[]>;
+
+/** Replaces the cycle's {{memories}} with what the recaller picks for `query`. */
+export async function recallInto(cycle: Cycle, recaller: Recaller | undefined, query: string): Promise<void> {
+  if (recaller) cycle.vars.memories = asText(await recaller(cycle.mind.memories(), query));
+}
+
+/** One cycle of explore or reflect: every step in order, then the last answer's proposal. */
+export async function runLoop(
+  loop: Exclude<Loop, 'action'>,
+  paths: InstancePaths,
+  clock: Clock,
+  ask: Ask,
+  recaller?: Recaller,
+): Promise<LoopReport> {
+  const cycle = startCycle(loop, paths, clock, ask);
+  // Exploring starts from the goals; reflecting, from who the mind is.
+  await recallInto(cycle, recaller, loop === 'explore' ? (cycle.vars.goals as string) : (cycle.vars.soul as string));
+  let answer = '';
+  for (const step of LOOP_STEPS[loop]) answer = await cycle.step(step);
+  return cycle.propose(answer);
+}

@@ -1,0 +1,26 @@
+/** The seed's data, exactly: values, goals and memories, validated with zod on every read and write. */
+import { z } from 'zod';
+
+const weight = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+
+export const valueSchema = z.object({ name: z.string().min(1), weight, status: z.enum(['active', 'deprecated']) }).strict();
+export const valuesSchema = z.array(valueSchema);
+
+export const goalSchema = z.object({ name: z.string().min(1), weight, status: z.enum(['todo', 'working', 'done', 'perpetual']) }).strict();
+export const goalsSchema = z.array(goalSchema);
+
+export const AUTHORS = ['self', 'kernel', 'goal', 'external'] as const;
+export const memorySchema = z
+  .object({
+    timestamp: z.iso.datetime({ offset: true }),
+    author: z.enum(AUTHORS),
+    weight,
+    situation: z.string(),
+    description: z.string(),
+  })
+  .strict();
+
+export type Value = z.infer<typeof valueSchema>;
+export type Goal = z.infer<typeof goalSchema>;
+export type Memory = z.infer<typeof memorySchema>;
+export type Author = Memory['author'];

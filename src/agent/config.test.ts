@@ -1,7 +1,9 @@
+import { generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { HomunculusError } from '../core/errors.js';
 import { loadAgentConfig } from './config.js';
 import { agentConfigVerdict } from './doctor.js';
-import { createAgentModel, ollamaApiUrl } from './providers.js';
+import { createAgentModel, modelFailure, ollamaApiUrl } from './providers.js';
 
 describe('the agent section of config.json', () => {
   it('defaults to a local Ollama model, $5 a day at $3 / $15 per million tokens, 25 steps', () => {
@@ -59,5 +61,20 @@ describe('the doctor check', () => {
       status: 'ok',
       detail: 'local ollama llama3.2 at http://127.0.0.1:11434/api; remote anthropic claude-sonnet-4-5; budget $5 a day',
     });
+  });
+});
+
+describe('a model that cannot be reached', () => {
+  it('is said with where it was looked for and the fix; other errors pass unchanged', async () => {
+    const model = createAgentModel({ provider: 'ollama', model: 'llama3.2', baseUrl: 'http://127.0.0.1:9', maxOutputTokens: 100 }, {});
+    expect(model.endpoint).toBe('http://127.0.0.1:9');
+    // A real refused connection, as the AI SDK reports it.
+    const refused = await generateText({ model: model.model, prompt: 'hi', maxRetries: 0 }).catch((err: unknown) => err);
+    const said = modelFailure(refused, model);
+    expect(said).toBeInstanceOf(HomunculusError);
+    expect((said as HomunculusError).message).toBe('The model ollama:llama3.2 at http://127.0.0.1:9 cannot be reached.');
+    expect((said as HomunculusError).hint).toMatch(/^Start Ollama \(`ollama serve`, then `ollama pull llama3\.2`\)/);
+    const other = new Error('the model said no');
+    expect(modelFailure(other, model)).toBe(other);
   });
 });

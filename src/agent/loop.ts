@@ -16,7 +16,7 @@ import { appendAudit } from './audit.js';
 import type { BudgetTracker } from './budget.js';
 import type { AgentConfig } from './config.js';
 import { observePrompt, observeSessionEnd, observeToolCall } from './observe.js';
-import type { AgentModel } from './providers.js';
+import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, SessionModes, modeCommand, routeMessage } from './router.js';
 import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult, TurnUsage } from './runner.js';
 import type { ToolContext, ToolRegistry } from './tools/registry.js';
@@ -290,7 +290,7 @@ export class AgentLoop implements AgentRunner {
     try {
       answer = await callModel(common, request, this.deps.stream !== false);
     } catch (err) {
-      throw request.signal?.aborted ? cancelled() : err;
+      throw request.signal?.aborted ? cancelled() : modelFailure(err, route.model);
     }
     const { text, messages } = answer;
     if (request.signal?.aborted) throw cancelled();

@@ -16,6 +16,18 @@ export interface AgentModel {
   id: string;
   model: LanguageModel;
   maxOutputTokens: number;
+  /** Where it is served (the provider's default when none is configured), for messages. */
+  endpoint: string;
+}
+
+/** A failure to reach the model's server, said with the fix; any other error as it was. Pure. */
+export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 'id' | 'endpoint'>): unknown {
+  const text = (e: unknown): string => (e instanceof Error ? `${e.message} ${text((e as { cause?: unknown }).cause)}` : '');
+  if (!/Cannot connect to API|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|fetch failed/i.test(text(err))) return err;
+  const start = model.provider === 'ollama' ? 'start Ollama (`ollama serve`, then `ollama pull ' + model.id + '`)' : 'start that server';
+  return new HomunculusError('model_unreachable', `The model ${model.provider}:${model.id} at ${model.endpoint} cannot be reached.`, {
+    hint: `${start[0]?.toUpperCase()}${start.slice(1)}, or point the agent section of config.json at a model that runs (docs/agent.md).`,
+  });
 }
 
 const DEFAULT_OLLAMA = 'http://127.0.0.1:11434';
@@ -38,15 +50,16 @@ function key(config: ModelConfig, fallbackEnv: string, env: NodeJS.ProcessEnv, r
 
 export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): AgentModel {
   const base = { provider: config.provider, id: config.model, maxOutputTokens: config.maxOutputTokens };
+  const endpoint = config.baseUrl ?? (config.provider === 'ollama' ? DEFAULT_OLLAMA : 'https://api.anthropic.com');
   switch (config.provider) {
     case 'ollama':
-      return { ...base, model: createOllama({ baseURL: ollamaApiUrl(config.baseUrl) }).chat(config.model) };
+      return { ...base, endpoint, model: createOllama({ baseURL: ollamaApiUrl(config.baseUrl) }).chat(config.model) };
     case 'anthropic': {
       const anthropic = createAnthropic({
         apiKey: key(config, 'ANTHROPIC_API_KEY', env, true),
         ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
       });
-      return { ...base, model: anthropic(config.model) };
+      return { ...base, endpoint, model: anthropic(config.model) };
     }
     case 'openai-compatible': {
       const server = createOpenAICompatible({
@@ -54,7 +67,7 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
         baseURL: config.baseUrl as string,
         apiKey: key(config, 'OPENAI_API_KEY', env, false),
       });
-      return { ...base, model: server.chatModel(config.model) };
+      return { ...base, endpoint, model: server.chatModel(config.model) };
     }
   }
 }

@@ -2,7 +2,7 @@
 import { generateText } from 'ai';
 import { z } from 'zod';
 import { loadAgentConfig } from '../agent/config.js';
-import { createAgentModel } from '../agent/providers.js';
+import { createAgentModel, modelFailure } from '../agent/providers.js';
 import { loadConfig } from '../core/config.js';
 import { createProvider, embeddingConfig } from '../embed/config.js';
 import { runtimeDir } from '../embed/runtime.js';
@@ -80,8 +80,13 @@ export const mindAbout = defineOperation({
 /** The model of `agent.local` in config.json, as the loops' `ask`. */
 function localAsk(ctx: MindContext) {
   const agent = createAgentModel(loadAgentConfig(loadConfig(homePaths(ctx.home).config)).local, ctx.env);
-  return async (system: string, prompt: string): Promise<string> =>
-    (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens })).text;
+  return async (system: string, prompt: string): Promise<string> => {
+    try {
+      return (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens })).text;
+    } catch (err) {
+      throw modelFailure(err, agent);
+    }
+  };
 }
 
 /** The action loop's situation when nothing prompted it. */

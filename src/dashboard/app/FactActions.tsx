@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from './api.js';
+import { Choice, Confirm } from './Confirm.js';
 
 /** A fact as graph.facts returns it (the fields shown and corrected here). */
 export interface Fact {
@@ -74,33 +75,20 @@ export function FactActions({ fact, say, changed }: Props) {
             onChange={(e) => setTarget(e.target.value)}
           />
         </label>
-        <div>
-          <button type="submit">Save</button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </div>
+        <Choice yes="Save" onCancel={() => setMode('idle')} />
       </form>
     );
 
   if (mode === 'invalidate')
     return (
-      <div className="confirm" role="group" aria-label={`Invalidate fact ${fact.id}?`}>
-        <p>Retract “{fact.description}”? It stays in the history as retracted.</p>
-        <div>
-          <button
-            type="button"
-            onClick={() =>
-              void run('/api/facts/invalidate', {}, (r) => `Invalidated fact #${r.superseded.id}: ${r.superseded.description}`)
-            }
-          >
-            Yes, invalidate it
-          </button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </div>
-      </div>
+      <Confirm
+        label={`Invalidate fact ${fact.id}?`}
+        yes="Yes, invalidate it"
+        onYes={() => void run('/api/facts/invalidate', {}, (r) => `Invalidated fact #${r.superseded.id}: ${r.superseded.description}`)}
+        onCancel={() => setMode('idle')}
+      >
+        Retract “{fact.description}”? It stays in the history as retracted.
+      </Confirm>
     );
 
   return (

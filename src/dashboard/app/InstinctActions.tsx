@@ -6,6 +6,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { type Instinct, api } from './api.js';
+import { Choice, Confirm } from './Confirm.js';
 
 interface EditResult {
   pattern: string;
@@ -102,12 +103,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
           Do
           <textarea aria-label={`action of ${key}`} rows={3} value={action} onChange={(e) => setAction(e.target.value)} />
         </label>
-        <div>
-          <button type="submit">Save</button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </div>
+        <Choice yes="Save" onCancel={() => setMode('idle')} />
       </form>
     );
 
@@ -127,40 +123,27 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
               ))}
           </select>
         </label>
-        <div>
-          <button type="submit">Merge</button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </div>
+        <Choice yes="Merge" onCancel={() => setMode('idle')} />
       </form>
     );
 
   if (mode === 'forget')
     return (
-      <div className="confirm" role="group" aria-label={`Forget ${key}?`}>
-        <p>
-          Forget “{instinct.trigger}”{instinct.conviction ? ' and its conviction' : ''}? Its history is kept; only what happens from now on
-          can teach it again.
-        </p>
-        <div>
-          <button
-            type="button"
-            onClick={() =>
-              void run<ForgetResult>(
-                '/api/instincts/forget',
-                {},
-                (r) => `Forgot “${r.trigger}” (${plural(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}).`,
-              )
-            }
-          >
-            Yes, forget it
-          </button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </div>
-      </div>
+      <Confirm
+        label={`Forget ${key}?`}
+        yes="Yes, forget it"
+        onYes={() =>
+          void run<ForgetResult>(
+            '/api/instincts/forget',
+            {},
+            (r) => `Forgot “${r.trigger}” (${plural(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}).`,
+          )
+        }
+        onCancel={() => setMode('idle')}
+      >
+        Forget “{instinct.trigger}”{instinct.conviction ? ' and its conviction' : ''}? Its history is kept; only what happens from now on
+        can teach it again.
+      </Confirm>
     );
 
   return (

@@ -4,6 +4,7 @@
  * usage error that says where the help is. Pure.
  */
 import { UsageError } from './errors.js';
+import { reportError } from './report.js';
 
 export interface FlagSpec {
   command: string;
@@ -37,4 +38,26 @@ export function portFlag(text: string): number {
   if (!/^\d+$/.test(text) || n > 65_535)
     throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}.`, 'Use 0 for any free port.');
   return n;
+}
+
+/**
+ * The whole of a long-running surface's entry point (the dashboard, the gateway, the bot):
+ * its flags read, `--help` printed, `run` awaited, and any error reported (as JSON with --json).
+ */
+export async function flagsMain(
+  args: readonly string[],
+  spec: FlagSpec,
+  usage: string,
+  run: (flags: Record<string, string | true>) => Promise<number | void>,
+): Promise<number> {
+  try {
+    const f = readFlags(args, spec);
+    if (f.help) {
+      process.stdout.write(usage);
+      return 0;
+    }
+    return (await run(f)) ?? 0;
+  } catch (err) {
+    return reportError(err, args.includes('--json'));
+  }
 }

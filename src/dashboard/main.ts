@@ -4,9 +4,8 @@
  * until Ctrl-C, then closes every connection and the store.
  */
 import { spawn } from 'node:child_process';
-import { portFlag, readFlags } from '../core/flags.js';
+import { portFlag, flagsMain } from '../core/flags.js';
 import { UsageError } from '../core/errors.js';
-import { reportError } from '../core/report.js';
 
 export const DEFAULT_PORT = 7422;
 
@@ -69,16 +68,6 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   }
 }
 
-export async function main(args: readonly string[]): Promise<number> {
-  try {
-    const f = readFlags(args, { command: 'dashboard', booleans: ['help', 'no-open', 'json'], values: ['port', 'host', 'home'] });
-    if (f.help) {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    await serve(f);
-    return 0;
-  } catch (err) {
-    return reportError(err, args.includes('--json'));
-  }
+export function main(args: readonly string[]): Promise<number> {
+  return flagsMain(args, { command: 'dashboard', booleans: ['help', 'no-open', 'json'], values: ['port', 'host', 'home'] }, USAGE, serve);
 }

@@ -10,9 +10,8 @@ import { loadConfig } from '../core/config.js';
 import { readTokenHash } from '../agent/gateway-token.js';
 import { builtinRegistry } from '../agent/tools/builtin.js';
 import { UsageError } from '../core/errors.js';
-import { portFlag, readFlags } from '../core/flags.js';
+import { portFlag, flagsMain } from '../core/flags.js';
 import { homePaths, resolveHome } from '../core/paths.js';
-import { reportError } from '../core/report.js';
 import { openAgent } from '../app/agent-brain.js';
 import { openScheduler } from '../app/agent-schedule.js';
 import { openStore } from '../store/store.js';
@@ -90,16 +89,6 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   }
 }
 
-export async function main(args: readonly string[]): Promise<number> {
-  try {
-    const f = readFlags(args, { command: 'agent serve', booleans: ['help', 'json'], values: ['port', 'host', 'home'] });
-    if (f.help) {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    await serve(f);
-    return 0;
-  } catch (err) {
-    return reportError(err, args.includes('--json'));
-  }
+export function main(args: readonly string[]): Promise<number> {
+  return flagsMain(args, { command: 'agent serve', booleans: ['help', 'json'], values: ['port', 'host', 'home'] }, USAGE, serve);
 }

@@ -9,7 +9,7 @@ import { loadTelegramSettings } from '../agent/telegram.js';
 import { openAgent } from '../app/agent-brain.js';
 import { loadConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import { readFlags } from '../core/flags.js';
+import { flagsMain } from '../core/flags.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { reportError } from '../core/report.js';
 import { openStore } from '../store/store.js';
@@ -78,15 +78,6 @@ async function run(f: Record<string, string | true>): Promise<number> {
   }
 }
 
-export async function main(args: readonly string[]): Promise<number> {
-  try {
-    const f = readFlags(args, { command: 'agent telegram', booleans: ['help', 'json'], values: ['home'] });
-    if (f.help) {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    return await run(f);
-  } catch (err) {
-    return reportError(err, args.includes('--json'));
-  }
+export function main(args: readonly string[]): Promise<number> {
+  return flagsMain(args, { command: 'agent telegram', booleans: ['help', 'json'], values: ['home'] }, USAGE, run);
 }

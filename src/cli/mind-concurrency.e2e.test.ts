@@ -1,7 +1,11 @@
 /** Seed 004: `mind run` and `mind chat` may append memories at once, with no lock, and lose none. */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runNode, tempDir } from '../test-support/cli.js';
+import { stubModel } from '../test-support/agent-loop.js';
+import { BIN, cli, cliEnv, runNode, tempDir } from '../test-support/cli.js';
+import { stepOf } from '../test-support/mind-model.js';
+import { startOllamaStub } from '../test-support/ollama-stub.js';
 import { readMemories } from '../mind/files.js';
 
 const FILES = join(import.meta.dirname, '..', '..', 'dist', 'mind', 'files.js');
@@ -33,4 +37,51 @@ describe('concurrent memory appends', () => {
     for (const who of ['run', 'chat'])
       expect(new Set(memories.filter((m) => m.situation === who).map((m) => m.description)).size).toBe(500);
   });
+
+  it('keeps every memory when the real `mind run` and `mind chat` work one instance at once (1,000 and more)', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const home = dir.path;
+    cli(home, ['mind', 'init']);
+    const answers: Record<string, string> = {
+      candidates: JSON.stringify({ candidates: [{ action: 'say hello', skill: 'chat', values: ['curiosity'], goals: [] }] }),
+      decide: 'say hello',
+      act: 'hello',
+      // Five memories a turn, so 1,000 come from some 60 cycles of each process.
+      record: JSON.stringify({
+        memories: Array.from({ length: 5 }, (_, i) => ({ author: 'self', weight: 0.5, situation: 'acted', description: `part ${i}` })),
+        delta: 0.1,
+      }),
+      'explore-record': JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'explored', description: 'wondered' }] }),
+      evolve: JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'reflected', description: 'thought' }] }),
+    };
+    const stub = await startOllamaStub((req) => ({ text: answers[stepOf(req.messages.at(-1)?.content ?? '')] ?? 'ok' }));
+    try {
+      writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', stub.baseUrl) } }));
+      const env = cliEnv(home, { HOMUNCULUS_EMBEDDING: 'none' });
+      const lines = Array.from({ length: 70 }, (_, i) => `message ${i}`).join('\n');
+      const [run, chat] = await Promise.all([
+        runNode([BIN, 'mind', 'run', '--cycles', '70', '--interval', '0', '--json'], env),
+        runNode([BIN, 'mind', 'chat'], env, `${lines}\n/exit\n`),
+      ]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(chat.status, chat.stderr).toBe(0);
+      expect(chat.stdout.trim().split('\n')).toHaveLength(70);
+      const memories = readMemories(join(home, 'mind', 'data'));
+      const count = (situation: string) => memories.filter((m) => m.situation === situation).length;
+      expect(memories.length).toBeGreaterThanOrEqual(1000);
+      // Every action cycle wrote its prediction, the kernel's choice, its record and its delta: none lost.
+      const actions = count('action prediction');
+      expect(actions).toBeGreaterThanOrEqual(70 + 25);
+      expect([count('acted') / 5, count('prediction delta'), memories.filter((m) => /^chose "say hello"/.test(m.description)).length]).toEqual([
+        actions,
+        actions,
+        actions,
+      ]);
+      expect(count('explored')).toBe(count('explore prediction'));
+      expect(count('reflected')).toBe(count('reflect prediction'));
+    } finally {
+      await stub.close();
+    }
+  }, 120_000);
 });

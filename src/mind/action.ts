@@ -6,11 +6,12 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import { type Candidate, rank, type Scored } from './bmap.js';
+import { type Candidate, rank, type Scored, valueConflict } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
 import { type Ask, asText, type Cycle, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
 import { acceptSkill, listSkills, runSkill } from './skills.js';
+import { MARK } from './triggers.js';
 
 const candidatesSchema = z.object({
   candidates: z
@@ -58,6 +59,8 @@ export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, si
   }
   const mind = { values: readValues(paths.data), goals: readGoals(paths.data, cycle.year), skills };
   const scored = rank(proposed.candidates as Candidate[], mind);
+  const conflict = valueConflict(scored, mind.values);
+  if (conflict) cycle.mind.kernelNote(conflict, MARK.conflict);
   cycle.vars.scored = asText(scored.map(({ candidate, m, a, p, b, next }) => ({ action: candidate.action, m, a, p, b, next })));
   await cycle.step('predict');
   const choice = (await cycle.step('decide')).trim();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Candidate, motivation, promptStrength, rank, score } from './bmap.js';
+import { type Candidate, motivation, promptStrength, rank, score, valueConflict } from './bmap.js';
 
 const mind = {
   values: [
@@ -44,5 +44,19 @@ describe('B = M × A × P', () => {
   it('ranks candidates best first', () => {
     const ranked = rank([c({ action: 'low', values: ['curiosity'], indirection: 3 }), c({ action: 'high', values: ['curiosity'] })], mind);
     expect(ranked.map((s) => s.candidate.action)).toEqual(['high', 'low']);
+  });
+
+  it('a value conflict: the two best are close and serve different active values', () => {
+    const values = [...mind.values, { name: 'honesty', weight: 0.8, status: 'active' as const }];
+    const m2 = { ...mind, values };
+    const tell = c({ action: 'tell the truth', values: ['honesty'], goals: ['learn rust'] });
+    const soothe = c({ action: 'say it is fine', values: ['curiosity'], goals: ['learn rust'] });
+    expect(valueConflict(rank([tell, soothe], m2), values)).toBe(
+      '"tell the truth" (honesty) and "say it is fine" (curiosity) scored within 0.1',
+    );
+    // Far apart, sharing a value, or one serving no value: no conflict.
+    expect(valueConflict(rank([tell, c({ ...soothe, indirection: 2 })], m2), values)).toBeUndefined();
+    expect(valueConflict(rank([tell, c({ ...soothe, values: ['honesty', 'curiosity'] })], m2), values)).toBeUndefined();
+    expect(valueConflict(rank([tell, c({ ...soothe, values: ['old'] })], m2), values)).toBeUndefined();
   });
 });

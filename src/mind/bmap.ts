@@ -53,3 +53,16 @@ export function score(c: Candidate, mind: Mind, decay = 0.5): Scored {
 /** Candidates best first; ties keep the model's order. */
 export const rank = (cs: readonly Candidate[], mind: Mind, decay = 0.5): Scored[] =>
   cs.map((c) => score(c, mind, decay)).sort((x, y) => y.b - x.b);
+
+/**
+ * A value conflict: the two best candidates are within `margin` of each other and serve
+ * different active values, so choosing one goes against a value the other serves. Pure.
+ */
+export function valueConflict(ranked: readonly Scored[], values: readonly Value[], margin = 0.1): string | undefined {
+  const [first, second] = ranked;
+  if (!first || !second || first.b <= 0 || second.b <= 0 || first.b - second.b > margin) return undefined;
+  const served = (s: Scored) => values.filter((v) => v.status === 'active' && s.candidate.values.includes(v.name)).map((v) => v.name);
+  const [a, b] = [served(first), served(second)];
+  if (!a.length || !b.length || a.some((v) => b.includes(v))) return undefined;
+  return `"${first.candidate.action}" (${a.join(', ')}) and "${second.candidate.action}" (${b.join(', ')}) scored within ${margin}`;
+}

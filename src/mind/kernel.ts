@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../core/fs.js';
 import * as files from './files.js';
 import { type Loop, mayWrite, readableAuthors, type Resource, writableAuthors } from './permissions.js';
 import type { Goal, Memory, Value } from './schemas.js';
+import { MARK } from './triggers.js';
 
 export type WriteResult = { done: true } | { done: false; refused: string };
 
@@ -23,7 +24,7 @@ export interface MindWrites {
   createSkill(name: string, files: Record<string, string>): WriteResult;
   remember(memory: Omit<Memory, 'timestamp'>): WriteResult;
   /** Records a kernel memory (the audit trail; no loop may author one through remember). */
-  kernelNote(description: string): void;
+  kernelNote(description: string, situation?: string): void;
   /** The memories this loop may see. */
   memories(date?: string): Memory[];
 }
@@ -57,8 +58,8 @@ function writeSkill(skills: string, name: string, content: Record<string, string
 export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites {
   const { data } = dirs;
   const now = () => clock.now().toISOString();
-  const kernelNote = (description: string): void =>
-    files.appendMemory(data, { timestamp: now(), author: 'kernel', weight: 1, situation: `${loop} loop`, description });
+  const kernelNote = (description: string, situation = `${loop} loop`): void =>
+    files.appendMemory(data, { timestamp: now(), author: 'kernel', weight: 1, situation, description });
   const refuse = (resource: Resource, what: string): WriteResult => {
     const refused = `The ${loop} loop may not write ${resource} (${what}); refused by the kernel.`;
     kernelNote(refused);
@@ -77,7 +78,10 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
       const goals = files.readGoals(data, year);
       const existing = goals.find((g) => g.name === goal.name);
       const next = existing ? goals.map((g) => (g === existing ? goal : g)) : [...goals, goal];
-      return guarded(goalResource(existing, goal), `goal "${goal.name}"`, () => files.writeGoals(data, year, next));
+      const result = guarded(goalResource(existing, goal), `goal "${goal.name}"`, () => files.writeGoals(data, year, next));
+      // A completed goal is a reason to reflect (triggers.ts).
+      if (result.done && goal.status === 'done' && existing?.status !== 'done') kernelNote(`"${goal.name}" is done`, MARK.completed);
+      return result;
     },
     createSkill: (name, content) => guarded('skills', `skill "${name}"`, () => writeSkill(dirs.skills, name, content)),
     remember(memory) {

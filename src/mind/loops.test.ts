@@ -35,6 +35,7 @@ describe('the loops', () => {
     expect(readValues(paths.data).map((v) => v.name)).toEqual(['patience']);
     expect(readGoals(paths.data, 2026)[0]?.weight).toBe(0.9);
     expect(readMemories(paths.data).map((m) => [m.situation, m.description])).toEqual([
+      ['reflection started', 'reflecting because:\n- requested'],
       ['reflect prediction', 'I predict calm'],
       ['reflection', 'I changed'],
     ]);

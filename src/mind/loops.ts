@@ -15,6 +15,7 @@ import type { InstancePaths } from './instance.js';
 import { capability, type MindWrites, type WriteResult } from './kernel.js';
 import type { Loop } from './permissions.js';
 import { goalSchema, type Memory, memorySchema, valueSchema } from './schemas.js';
+import { MARK, type Reason, reasonsText } from './triggers.js';
 
 /** The steps of each loop, in order; each has prompts/<loop>-<step>/system.md and prompt.md. */
 export const LOOP_STEPS: Readonly<Record<Loop, readonly string[]>> = {
@@ -33,6 +34,8 @@ export const proposalSchema = z
     values: z.array(valueSchema).optional(),
     goals: z.array(goalSchema).optional(),
     memories: z.array(memorySchema.omit({ timestamp: true })).optional(),
+    /** How far the outcome was from the prediction, 0 (as predicted) to 1 (the opposite). */
+    delta: z.number().min(0).max(1).optional(),
   })
   .strict();
 
@@ -50,6 +53,11 @@ function promptFile(paths: InstancePaths, step: string, file: string): string {
   if (!existsSync(path))
     throw new HomunculusError('not_found', `The prompt file ${path} is missing.`, { hint: 'run homunculus mind init to restore it' });
   return readFileSync(path, 'utf8');
+}
+
+/** A situation the kernel puts in words (prompts/situations/<name>.md): idle, or a chat message. */
+export function situation(paths: InstancePaths, name: 'idle' | 'chat', vars: Readonly<Record<string, string>> = {}): string {
+  return render(promptFile(paths, 'situations', `${name}.md`), vars, `prompts/situations/${name}.md`).trim();
 }
 
 /** Replaces {{name}}; a placeholder with no value is a broken prompt file, named with the fix. */
@@ -88,6 +96,14 @@ function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year:
   return writes;
 }
 
+const clip = (text: string | undefined, n = 300): string => ((text ?? '').length > n ? `${(text ?? '').slice(0, n)}…` : (text ?? ''));
+
+/** The mind's own measure of its prediction, kept where reflection (and its trigger) reads it. */
+function recordDelta(cycle: Cycle, delta: number): LoopReport['writes'][number] {
+  const description = `predicted: ${clip(cycle.vars.predict)} | happened: ${clip(cycle.vars.outcome ?? cycle.vars.record)}`;
+  return { what: 'prediction delta', result: cycle.mind.remember({ author: 'self', weight: delta, situation: MARK.delta, description }) };
+}
+
 export const asText = (x: unknown): string => JSON.stringify(x, null, 2);
 
 /** One cycle of a loop in progress: its capability, the prompt variables so far, its report. */
@@ -113,7 +129,7 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
     memories: asText(mind.memories().slice(-20)),
   };
   const report: LoopReport = { loop, steps: [], writes: [] };
-  return {
+  const cycle: Cycle = {
     mind,
     paths,
     year,
@@ -130,8 +146,10 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
     },
     propose(answer) {
       const proposal = jsonIn(answer, proposalSchema);
-      if (typeof proposal !== 'string') report.writes.push(...apply(mind, proposal, year));
-      else {
+      if (typeof proposal !== 'string') {
+        report.writes.push(...apply(mind, proposal, year));
+        if (proposal.delta !== undefined) report.writes.push(recordDelta(cycle, proposal.delta));
+      } else {
         const refused = `The ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed.`;
         report.writes.push({ what: 'proposal', result: { done: false, refused } });
         mind.kernelNote(refused);
@@ -139,6 +157,7 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
       return report;
     },
   };
+  return cycle;
 }
 
 /** Picks the memories a cycle is shown (recall.ts: recent plus related); absent: the 20 most recent. */
@@ -149,15 +168,24 @@ export async function recallInto(cycle: Cycle, recaller: Recaller | undefined, q
   if (recaller) cycle.vars.memories = asText(await recaller(cycle.mind.memories(), query));
 }
 
-/** One cycle of explore or reflect: every step in order, then the last answer's proposal. */
+/**
+ * One cycle of explore or reflect: every step in order, then the last answer's proposal. A
+ * reflection records why it runs (its `reasons`, triggers.ts), which also marks the reasons
+ * as answered.
+ */
 export async function runLoop(
   loop: Exclude<Loop, 'action'>,
   paths: InstancePaths,
   clock: Clock,
   ask: Ask,
-  recaller?: Recaller,
+  options: { recaller?: Recaller; reasons?: readonly Reason[] } = {},
 ): Promise<LoopReport> {
   const cycle = startCycle(loop, paths, clock, ask);
+  const { recaller } = options;
+  if (loop === 'reflect') {
+    cycle.vars.reasons = reasonsText(options.reasons ?? []);
+    cycle.mind.kernelNote(`reflecting because:\n${cycle.vars.reasons}`, MARK.reflection);
+  }
   // Exploring starts from the goals; reflecting, from who the mind is.
   await recallInto(cycle, recaller, loop === 'explore' ? (cycle.vars.goals as string) : (cycle.vars.soul as string));
   let answer = '';

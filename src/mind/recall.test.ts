@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashProvider } from '../embed/hash.js';
-import { decay, recall } from './recall.js';
+import { decay, recallFrom } from './recall.js';
 import type { Memory } from './schemas.js';
 
 const now = new Date('2026-02-14T00:00:00Z');
@@ -12,13 +11,13 @@ const m = (day: string, description: string): Memory => ({
   description,
 });
 const LOG = [
-  m('2026-01-01', 'the garden roses bloom red'),
+  m('2025-11-01', 'the garden roses bloom red'),
   m('2026-01-02', 'compilers parse tokens into trees'),
   m('2026-02-01', 'garden roses need water'),
   m('2026-02-13', 'lunch was soup'),
   m('2026-02-14', 'it rained'),
 ];
-const o = { recent: 2, topK: 1, halfLifeDays: 30, pool: 100, now };
+const o = { recent: 2, topK: 1, halfLifeDays: 30, now };
 
 describe('memory recall', () => {
   it('halves a memory weight every half-life', () => {
@@ -26,12 +25,25 @@ describe('memory recall', () => {
     expect(decay(m('2026-02-14', ''), now, 30)).toBe(1);
   });
 
-  it('is the N most recent plus the top K by meaning, recent ones decaying less', async () => {
-    const got = await recall(LOG, 'garden roses', hashProvider(256), o);
-    expect(got.map((x) => x.description)).toEqual(['garden roses need water', 'lunch was soup', 'it rained']);
+  it('is the N most recent plus the top K found, an old hit losing to a newer one scored a little lower', () => {
+    const found = [
+      { memory: LOG[0] as Memory, score: 1 },
+      { memory: LOG[2] as Memory, score: 0.8 },
+    ];
+    expect(recallFrom(LOG, found, o).map((x) => x.description)).toEqual(['garden roses need water', 'lunch was soup', 'it rained']);
+    expect(recallFrom(LOG, found, { ...o, topK: 2 }).map((x) => x.description)).toEqual([
+      'the garden roses bloom red',
+      'garden roses need water',
+      'lunch was soup',
+      'it rained',
+    ]);
   });
 
-  it('is the recent ones only without an encoder', async () => {
-    expect((await recall(LOG, 'garden', null, o)).map((x) => x.description)).toEqual(['lunch was soup', 'it rained']);
+  it('shows a recent memory once, and ignores hits not in the log (another loop may not see them)', () => {
+    const found = [
+      { memory: LOG[4] as Memory, score: 1 },
+      { memory: m('2026-02-10', 'a kernel note'), score: 1 },
+    ];
+    expect(recallFrom(LOG, found, o).map((x) => x.description)).toEqual(['lunch was soup', 'it rained']);
   });
 });

@@ -1,7 +1,8 @@
 /** `homunculus mind init|about`: the self-evolving mind of seed 004. */
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
-import { type MindAbout, type MindContext, mindAbout, mindInit, mindRun, mindTrigger } from '../../app/mind.js';
+import { type MindAbout, type MindContext, mindAbout, mindInit } from '../../app/mind.js';
+import { mindChatTurn, mindRun, mindTrigger } from '../../app/mind-loops.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
 import type { Memory } from '../../mind/schemas.js';
@@ -27,6 +28,7 @@ function aboutLines(r: MindAbout): string[] {
     `Memories: ${Object.entries(r.memoryCounts)
       .map(([a, n]) => `${a} ${n}`)
       .join(', ')}`,
+    r.reflectionDue.length ? `Reflection due: ${r.reflectionDue.map((x) => `${x.kind} (${x.detail})`).join('; ')}` : 'Reflection due: no',
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
 }
@@ -38,7 +40,7 @@ function reportLines(r: LoopReport): string[] {
   ];
 }
 
-/** Each line is a situation for the action loop; the chosen skill's output (the chat skill's reply) is the answer. */
+/** Each line runs the action loop; the chosen skill's output (the chat skill's reply) is the answer. */
 async function chat(cmd: Command): Promise<void> {
   const ctx = mindContext(cmd);
   const lines = createInterface({ input: process.stdin, terminal: false });
@@ -46,8 +48,9 @@ async function chat(cmd: Command): Promise<void> {
     const text = line.trim();
     if (text === '/exit') break;
     if (!text) continue;
-    const r = await mindTrigger.run(ctx, cliInput(mindTrigger, { loop: 'action', situation: `The user said: ${text}` }));
-    process.stdout.write(`${(r.outcome ?? '(no answer)').trim()}\n`);
+    const r = await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message: text }));
+    process.stdout.write(`${r.reply}\n`);
+    if (r.reflection) process.stderr.write(`(reflected: ${r.reflection.writes.filter((w) => w.result.done).length} changes)\n`);
   }
   lines.close();
 }
@@ -93,13 +96,16 @@ export function registerMindCommands(program: Command): void {
     });
   mind
     .command('chat')
-    .description('A terminal conversation: each line you type runs the action loop; /exit or end of input stops')
+    .description('A terminal conversation: each line you type runs the action loop (and reflection when due); /exit or end of input stops')
     .action(async (_o: unknown, cmd: Command) => chat(cmd));
   mind
     .command('run')
     .description(mindRun.summary)
     .option('--cycles <n>', 'stop after n cycles (default: until Ctrl-C)')
-    .option('--reflect-every <n>', 'reflect every n-th cycle (default: 5)')
+    .option(
+      '--reflect-every <n>',
+      'reflect at least after n action or explore cycles (default: 5); deltas, conflicts and goals trigger it sooner',
+    )
     .option('--interval <seconds>', 'pause between cycles (default: 60)')
     .action(async (o: Options, cmd: Command) => {
       const raw = {

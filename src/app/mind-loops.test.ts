@@ -1,0 +1,134 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { appendMemory, readGoals, readMemories, readSoul, readValues, writeGoals } from '../mind/files.js';
+import { instancePaths, instanceRoot } from '../mind/instance.js';
+import { MARK } from '../mind/triggers.js';
+import { mindModel } from '../test-support/mind-model.js';
+import { mindAbout, type MindContext, mindInit } from './mind.js';
+import { mindChatTurn, mindRun, mindTrigger, nextLoop } from './mind-loops.js';
+import { invoke } from './operation.js';
+
+const GOAL = 'understand the people I talk with';
+const env = { HOMUNCULUS_NOW: '2026-02-14T10:00:00Z', HOMUNCULUS_EMBEDDING: 'none' };
+
+function mind(byStep: Record<string, string>) {
+  const home = mkdtempSync(join(tmpdir(), 'mind-ops-'));
+  const scripted = mindModel(byStep);
+  const ctx: MindContext = { home, env, model: scripted.model };
+  invoke(mindInit, ctx, {});
+  return { ctx, paths: instancePaths(instanceRoot(home)), seen: scripted.seen, prompts: scripted.prompts };
+}
+
+const ACTION = {
+  model: 'someone said hi',
+  candidates: JSON.stringify({ candidates: [{ action: 'greet the user', skill: 'chat', values: ['curiosity'], goals: [GOAL] }] }),
+  'action-predict': 'they will smile',
+  decide: 'greet the user',
+  act: 'Hello there!',
+};
+const record = (delta: number) =>
+  JSON.stringify({ memories: [{ author: 'self', weight: 0.6, situation: 'greeting', description: 'I greeted' }], delta });
+const REFLECT = {
+  review: 'my predictions missed',
+  ask: 'am I patient?',
+  'reflect-predict': 'patience will help',
+  evolve: JSON.stringify({ soul: '# Soul\n\nI am patient.', values: [{ name: 'patience', weight: 0.7, status: 'active' }] }),
+};
+const EXPLORE = {
+  explore: 'what makes people laugh?',
+  'explore-predict': 'I will learn about humour',
+  'explore-record': JSON.stringify({
+    memories: [{ author: 'self', weight: 0.5, situation: 'exploring', description: 'humour' }],
+    goals: [{ name: 'learn what is funny', weight: 0.4, status: 'todo' }],
+  }),
+};
+
+describe('the mind on the AI SDK mock model', () => {
+  it('a chat turn runs one full action cycle and answers with the chat skill', async () => {
+    const m = mind({ ...ACTION, record: record(0.1) });
+    const turn = await invoke(mindChatTurn, m.ctx, { message: 'hi there' });
+    expect(turn.reply).toBe('Hello there!');
+    expect(m.seen).toEqual(['model', 'candidates', 'action-predict', 'decide', 'act', 'record']);
+    expect(m.prompts[0]).toContain('The user said: hi there');
+    const log = readMemories(m.paths.data);
+    expect(log.map((x) => [x.author, x.situation])).toEqual([
+      ['self', 'action prediction'],
+      ['kernel', 'action loop'],
+      ['self', 'greeting'],
+      ['self', MARK.delta],
+    ]);
+    expect(log.at(-1)?.weight).toBe(0.1);
+    expect(turn.reflection).toBeUndefined();
+  });
+
+  it('a prediction that missed sets off a reflection in the same turn, which evolves the soul and values', async () => {
+    const m = mind({ ...ACTION, record: record(0.9), ...REFLECT });
+    const turn = await invoke(mindChatTurn, m.ctx, { message: 'hi there' });
+    expect(turn.reflection?.steps.map((s) => s.step)).toEqual(['review', 'ask', 'predict', 'evolve']);
+    expect(m.prompts.find((p) => p.includes('Review these memories'))).toContain('prediction-delta: a prediction missed by 0.9');
+    expect(readSoul(m.paths.data)).toBe('# Soul\n\nI am patient.');
+    expect(readValues(m.paths.data).map((v) => v.name)).toEqual(['patience']);
+    expect(readMemories(m.paths.data).filter((x) => x.situation === 'reflect prediction')).toHaveLength(1);
+    // The reflection answered the delta: nothing is due any more.
+    expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([]);
+  });
+
+  it('trigger explore: one cycle, its prediction recorded and a new goal created', async () => {
+    const m = mind(EXPLORE);
+    const report = await invoke(mindTrigger, m.ctx, { loop: 'explore' });
+    expect(m.seen).toEqual(['explore', 'explore-predict', 'explore-record']);
+    expect(report.writes.every((w) => w.result.done)).toBe(true);
+    expect(readGoals(m.paths.data, 2026).map((g) => g.name)).toContain('learn what is funny');
+    expect(readMemories(m.paths.data).map((x) => x.situation)).toEqual(['explore prediction', 'exploring']);
+  });
+
+  it('trigger reflect says it was asked for, and records why it ran', async () => {
+    const m = mind(REFLECT);
+    await invoke(mindTrigger, m.ctx, { loop: 'reflect' });
+    expect(m.prompts[0]).toContain('requested: asked for (mind trigger reflect)');
+    expect(readMemories(m.paths.data)[0]).toMatchObject({ author: 'kernel', situation: MARK.reflection });
+  });
+
+  it('mind run alternates action and explore, and reflects when due (here: every 2 cycles)', async () => {
+    const m = mind({ ...ACTION, record: record(0.1), ...EXPLORE, ...REFLECT });
+    const loops: string[] = [];
+    const ctx = { ...m.ctx, signal: new AbortController().signal, onCycle: (r: { loop: string }) => loops.push(r.loop) };
+    const r = await invoke(mindRun, ctx, { cycles: 5, reflectEvery: 2, intervalSeconds: 0 });
+    expect(r.cycles).toBe(5);
+    expect(loops).toEqual(['action', 'explore', 'reflect', 'action', 'explore']);
+  });
+
+  it('completing a goal sets off a reflection that is told so', async () => {
+    const m = mind({ ...ACTION, record: JSON.stringify({ goals: [{ name: GOAL, weight: 0.6, status: 'done' }] }), ...REFLECT });
+    // The template's goal is perpetual (only reflection may change that): make it a working goal first.
+    writeGoals(m.paths.data, 2026, [{ name: GOAL, weight: 0.6, status: 'working' }]);
+    const turn = await invoke(mindChatTurn, m.ctx, { message: 'we are done' });
+    expect(readGoals(m.paths.data, 2026)[0]?.status).toBe('done');
+    expect(turn.reflection).toBeDefined();
+    expect(m.prompts.find((p) => p.includes('Review these memories'))).toContain(`goal-completed: "${GOAL}" is done`);
+  });
+
+  it('about lists what makes a reflection due', () => {
+    const m = mind({});
+    appendMemory(m.paths.data, {
+      timestamp: '2026-02-14T09:00:00Z',
+      author: 'kernel',
+      weight: 1,
+      situation: MARK.conflict,
+      description: 'a vs b',
+    });
+    expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([{ kind: 'value-conflict', detail: 'a vs b' }]);
+  });
+
+  it('refuses an empty chat message', () => {
+    const m = mind({});
+    expect(() => invoke(mindChatTurn, m.ctx, { message: '  ' })).toThrow(/message.*must not be empty/);
+  });
+
+  it('nextLoop: reflect when due, else action and explore in turn', () => {
+    expect([0, 1, 2].map((n) => nextLoop([], n))).toEqual(['action', 'explore', 'action']);
+    expect(nextLoop([{ kind: 'periodic', detail: '' }], 0)).toBe('reflect');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The mind's loops as operations (seed 004): one cycle on request (`mind trigger`), one chat
+ * turn, and the internal loop (`mind run`). Reflection runs when the triggers say it is due
+ * (triggers.ts), after a chat turn or between cycles, and on request.
+ */
+import { generateText } from 'ai';
+import { z } from 'zod';
+import { loadAgentConfig } from '../agent/config.js';
+import { createAgentModel, modelFailure } from '../agent/providers.js';
+import { systemClock } from '../core/clock.js';
+import { loadConfig } from '../core/config.js';
+import { homePaths } from '../core/paths.js';
+import { runAction } from '../mind/action.js';
+import { readGoals, readMemories } from '../mind/files.js';
+import { instanceRoot, type InstancePaths, requireInstance } from '../mind/instance.js';
+import { type Ask, type LoopReport, runLoop, situation } from '../mind/loops.js';
+import type { Loop } from '../mind/permissions.js';
+import { DEFAULT_TRIGGERS, type Reason, reflectionReasons } from '../mind/triggers.js';
+import { year, type MindContext } from './mind.js';
+import { type MindIndex, openMindIndex } from './mind-recall.js';
+import { defineOperation } from './operation.js';
+
+/** The context's model, or the model of `agent.local` in config.json, as the loops' `ask`. */
+function modelAsk(ctx: MindContext): Ask {
+  const { model } = ctx;
+  if (model) return async (system, prompt) => (await generateText({ model, system, prompt })).text;
+  const agent = createAgentModel(loadAgentConfig(loadConfig(homePaths(ctx.home).config)).local, ctx.env);
+  return async (system, prompt) => {
+    try {
+      return (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens })).text;
+    } catch (err) {
+      throw modelFailure(err, agent);
+    }
+  };
+}
+
+/** What a cycle needs: the instance, the model, and the recall index (closed by `done`). */
+interface Session {
+  paths: InstancePaths;
+  ask: Ask;
+  index: MindIndex;
+}
+
+async function withSession<T>(ctx: MindContext, fn: (s: Session) => Promise<T>): Promise<T> {
+  const paths = requireInstance(instanceRoot(ctx.home));
+  const ask = modelAsk(ctx);
+  const index = await openMindIndex(paths.root, ctx.home, ctx.env, systemClock(ctx.env));
+  try {
+    return await fn({ paths, ask, index });
+  } finally {
+    await index.close();
+  }
+}
+
+/** Why reflection is due now, from the whole memory log; `everyCycles` sets the periodic one. */
+export function dueReasons(ctx: MindContext, paths: InstancePaths, everyCycles = DEFAULT_TRIGGERS.everyCycles): Reason[] {
+  const now = systemClock(ctx.env).now();
+  return reflectionReasons(readMemories(paths.data), readGoals(paths.data, year(ctx)), now, { ...DEFAULT_TRIGGERS, everyCycles });
+}
+
+/** One cycle; `situation` is what the action loop responds to, `reasons` why a reflection runs. */
+function cycle(ctx: MindContext, s: Session, loop: Loop, what: { situation?: string; reasons?: Reason[] }): Promise<LoopReport> {
+  const clock = systemClock(ctx.env);
+  const { recaller } = s.index;
+  if (loop === 'action') return runAction(s.paths, clock, s.ask, what.situation ?? situation(s.paths, 'idle'), recaller);
+  return runLoop(loop, s.paths, clock, s.ask, { recaller, ...(what.reasons ? { reasons: what.reasons } : {}) });
+}
+
+export const mindTrigger = defineOperation({
+  name: 'mind.trigger',
+  summary: 'Run one cycle of a loop (action, explore or reflect) on the local model (agent.local)',
+  input: z
+    .object({
+      loop: z.enum(['action', 'explore', 'reflect'], { error: 'must be action, explore or reflect' }),
+      /** What the action loop responds to; without one it pursues its goals. */
+      situation: z.string().min(1).max(10_000).optional(),
+    })
+    .strict(),
+  run: (ctx: MindContext, input): Promise<LoopReport> =>
+    withSession(ctx, (s) => {
+      if (input.loop !== 'reflect') return cycle(ctx, s, input.loop, input.situation ? { situation: input.situation } : {});
+      const reasons = [...dueReasons(ctx, s.paths), { kind: 'requested' as const, detail: 'asked for (mind trigger reflect)' }];
+      return cycle(ctx, s, 'reflect', { reasons });
+    }),
+});
+
+export interface ChatTurn {
+  /** The chosen skill's output (the chat skill's reply), or what went wrong. */
+  reply: string;
+  action: LoopReport;
+  /** The reflection the turn set off, when one became due. */
+  reflection?: LoopReport;
+}
+
+export const mindChatTurn = defineOperation({
+  name: 'mind.chat',
+  summary: 'One turn of a conversation: the action loop answers the message, then reflection runs if it became due',
+  input: z.object({ message: z.string().trim().min(1, { error: 'must not be empty' }).max(10_000) }).strict(),
+  run: (ctx: MindContext, input): Promise<ChatTurn> =>
+    withSession(ctx, async (s) => {
+      const action = await cycle(ctx, s, 'action', { situation: situation(s.paths, 'chat', { message: input.message }) });
+      const reasons = dueReasons(ctx, s.paths);
+      const reflection = reasons.length ? await cycle(ctx, s, 'reflect', { reasons }) : undefined;
+      return { reply: (action.outcome ?? '').trim() || '(no answer)', action, ...(reflection ? { reflection } : {}) };
+    }),
+});
+
+/** The next loop of `mind run`: reflection when it is due, else action and explore in turn. Pure. */
+export const nextLoop = (due: readonly Reason[], cyclesRun: number): Loop =>
+  due.length ? 'reflect' : cyclesRun % 2 === 0 ? 'action' : 'explore';
+
+export interface RunContext extends MindContext {
+  /** Aborted to stop: the cycle under way finishes, no other starts. */
+  signal: AbortSignal;
+  /** Told of each finished cycle. */
+  onCycle: (report: LoopReport) => void;
+}
+
+export const mindRun = defineOperation({
+  name: 'mind.run',
+  summary: 'The internal loop: action and explore cycles alternate; reflection runs when due (at least every few cycles) until stopped',
+  input: z
+    .object({
+      /** Stop after this many cycles (default: until stopped). */
+      cycles: z.number().int().min(1).optional(),
+      reflectEvery: z.number().int().min(2).max(1_000).default(DEFAULT_TRIGGERS.everyCycles),
+      intervalSeconds: z.number().min(0).max(86_400).default(60),
+    })
+    .strict(),
+  run: (ctx: RunContext, input): Promise<{ cycles: number }> =>
+    withSession(ctx, async (s) => {
+      let n = 0;
+      let actOrExplore = 0;
+      while (!ctx.signal.aborted && (input.cycles === undefined || n < input.cycles)) {
+        const reasons = dueReasons(ctx, s.paths, input.reflectEvery);
+        const loop = nextLoop(reasons, actOrExplore);
+        if (loop !== 'reflect') actOrExplore += 1;
+        ctx.onCycle(await cycle(ctx, s, loop, { reasons }));
+        n += 1;
+        if (input.cycles !== undefined && n >= input.cycles) break;
+        await sleep(input.intervalSeconds * 1000, ctx.signal);
+      }
+      return { cycles: n };
+    }),
+});
+
+/** Waits, or less when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+  });
+}

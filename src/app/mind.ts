@@ -110,7 +110,7 @@ export const mindTrigger = defineOperation({
     const recaller: Recaller = (visible, query) => recall(visible, query, encoder, { ...DEFAULT_RECALL, now: clock.now() });
     try {
       return input.loop === 'action'
-        ? await runAction(paths, clock, localAsk(ctx), input.situation, recaller)
+        ? await runAction(paths, clock, localAsk(ctx), input.situation, { home: ctx.home, recaller })
         : await runLoop(input.loop, paths, clock, localAsk(ctx), recaller);
     } finally {
       await encoder?.close?.();

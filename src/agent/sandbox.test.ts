@@ -67,6 +67,33 @@ describe.runIf(available)('the bubblewrap sandbox', () => {
     }
   });
 
+  it('passes input on stdin to the command, and ignores stdin without it', async () => {
+    const input = 'first line\nsecond line, ünïcode\n';
+    const r = await runSandboxed(['cat'], config, { input });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(input);
+    const none = await runSandboxed(['cat'], config);
+    expect(none.exitCode).toBe(0);
+    expect(none.stdout).toBe('');
+  });
+
+  it('survives a command that exits without reading its input (EPIPE)', async () => {
+    // More than a pipe holds, so writing meets the closed pipe.
+    const r = await runSandboxed(['true'], config, { input: 'x'.repeat(4 * 1024 * 1024) });
+    expect(r.exitCode).toBe(0);
+    expect(r.timedOut).toBe(false);
+  });
+
+  it('binds the workspace read-only when asked: the command writes only its private /tmp', async () => {
+    const r = await runSandboxed(['sh', '-c', 'touch ro-attempt; echo kept > /tmp/scratch && cat /tmp/scratch'], {
+      ...config,
+      readOnly: true,
+    });
+    expect(existsSync(join(workspace, 'ro-attempt'))).toBe(false);
+    expect(r.stderr).toMatch(/Read-only file system|Permission denied/);
+    expect(r.stdout).toBe('kept\n');
+  });
+
   it('has no network: neither a server on the host loopback nor the internet is reachable', async () => {
     const server = createServer((s) => s.end('hello from the host\n'));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -184,6 +211,13 @@ describe('bwrapArgs', () => {
       '-la',
     ]);
     expect(args).not.toContain('setpriv');
+  });
+
+  it('binds a read-only workspace with --ro-bind', () => {
+    const args = bwrapArgs({ ...plan, readOnly: true }, ['true']);
+    const i = args.indexOf(plan.workspace);
+    expect(args.slice(i - 1, i + 2)).toEqual(['--ro-bind', plan.workspace, plan.workspace]);
+    expect(args).not.toContain('--bind');
   });
 
   it('as root, picks the workspace owner, or nobody when root owns it; a user stays itself', () => {

@@ -50,6 +50,8 @@ export interface SandboxPlan {
   workspace: string;
   /** Real paths of directories hidden under an empty tmpfs (the Homunculus home, the user's home). */
   hidden: readonly string[];
+  /** The workspace is bound read-only: the command writes only its private /tmp. */
+  readOnly?: boolean;
   /** The uid and gid the command drops to when the caller is root; undefined to stay the caller (in a user namespace). */
   dropTo?: { uid: number; gid: number };
   limits: SandboxLimits;
@@ -70,7 +72,7 @@ function mountArgs(plan: SandboxPlan): string[] {
   const parents: string[] = [];
   for (let p = dirname(ws); p !== dirname(p); p = dirname(p)) if (mounts.some((m) => isInside(p, m))) parents.unshift(p);
   for (const p of parents) args.push('--perms', '0755', '--dir', p);
-  args.push('--bind', ws, ws);
+  args.push(plan.readOnly ? '--ro-bind' : '--bind', ws, ws);
   for (const dir of inner) args.push('--tmpfs', dir);
   return args;
 }
@@ -144,6 +146,8 @@ export function sandboxProblem(bwrap = BWRAP, uid = process.getuid?.() ?? -1): s
 
 export interface SandboxConfig {
   workspace: string;
+  /** Bind the workspace read-only (default writable). */
+  readOnly?: boolean;
   /** The Homunculus home, hidden inside (its workspace is bound back). */
   home: string;
   /** The user's home, hidden inside (default $HOME; the account's home from the password file is hidden too). */
@@ -184,7 +188,13 @@ export function planSandbox(config: SandboxConfig): SandboxPlan {
     .map((d) => realDirectory(d))
     .filter((d): d is string => d !== undefined && d !== '/' && d !== workspace);
   const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
-  return { workspace, hidden: [...new Set(hidden)], ...(dropTo ? { dropTo } : {}), limits: { ...DEFAULT_LIMITS, ...config.limits } };
+  return {
+    workspace,
+    hidden: [...new Set(hidden)],
+    ...(config.readOnly ? { readOnly: true } : {}),
+    ...(dropTo ? { dropTo } : {}),
+    limits: { ...DEFAULT_LIMITS, ...config.limits },
+  };
 }
 
 export interface SandboxResult {
@@ -199,19 +209,30 @@ export interface SandboxResult {
   durationMs: number;
 }
 
+export interface RunOptions {
+  /** Written to the command's stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string;
+}
+
 /** Runs `argv` (no shell) in the sandbox; refuses, failing closed, when bubblewrap is missing. */
-export function runSandboxed(argv: readonly string[], config: SandboxConfig): Promise<SandboxResult> {
+export function runSandboxed(argv: readonly string[], config: SandboxConfig, options: RunOptions = {}): Promise<SandboxResult> {
   const bwrap = config.bwrap ?? BWRAP;
   const problem = sandboxProblem(bwrap);
   if (problem) return Promise.reject(new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX }));
   const plan = planSandbox(config);
-  return spawnAndWait(bwrap, bwrapArgs(plan, argv), plan.limits);
+  return spawnAndWait(bwrap, bwrapArgs(plan, argv), plan.limits, options.input);
 }
 
-function spawnAndWait(bwrap: string, args: string[], limits: SandboxLimits): Promise<SandboxResult> {
+function spawnAndWait(bwrap: string, args: string[], limits: SandboxLimits, input: string | undefined): Promise<SandboxResult> {
   const started = process.hrtime.bigint();
   // Its own process group, so the timeout kills bwrap and, with it, the sandbox's PID namespace.
-  const child = spawn(bwrap, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: ENV.PATH } });
+  const stdin = input === undefined ? 'ignore' : 'pipe';
+  const child = spawn(bwrap, args, { detached: true, stdio: [stdin, 'pipe', 'pipe'], env: { PATH: ENV.PATH } });
+  if (child.stdin) {
+    // A command that exits without reading closes the pipe: EPIPE is its choice, not our failure.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  }
   const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: { stdout: 0, stderr: 0 } };
   let timedOut = false;
   let truncated = false;
@@ -231,8 +252,8 @@ function spawnAndWait(bwrap: string, args: string[], limits: SandboxLimits): Pro
       kill();
     }
   };
-  child.stdout.on('data', collect('stdout'));
-  child.stderr.on('data', collect('stderr'));
+  child.stdout?.on('data', collect('stdout'));
+  child.stderr?.on('data', collect('stderr'));
   const timer = setTimeout(() => {
     timedOut = true;
     kill();

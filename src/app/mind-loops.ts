@@ -62,7 +62,8 @@ export function dueReasons(ctx: MindContext, paths: InstancePaths, everyCycles =
 function cycle(ctx: MindContext, s: Session, loop: Loop, what: { situation?: string; reasons?: Reason[] }): Promise<LoopReport> {
   const clock = systemClock(ctx.env);
   const { recaller } = s.index;
-  if (loop === 'action') return runAction(s.paths, clock, s.ask, what.situation ?? situation(s.paths, 'idle'), recaller);
+  if (loop === 'action')
+    return runAction(s.paths, clock, s.ask, what.situation ?? situation(s.paths, 'idle'), { home: ctx.home, recaller });
   return runLoop(loop, s.paths, clock, s.ask, { recaller, ...(what.reasons ? { reasons: what.reasons } : {}) });
 }
 

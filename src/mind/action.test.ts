@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAction } from './action.js';
 import { readGoals, readMemories } from './files.js';
@@ -9,6 +9,8 @@ import { listSkills } from './skills.js';
 
 const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
 const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-action-')), 'mind'), 2026).root);
+/** The Homunculus home the instance lives in. */
+const homeOf = (paths: { root: string }) => dirname(paths.root);
 const GOAL = 'understand the people I talk with';
 
 /** A scripted model answering by step (recognised by its prompt's opening words), the prompts kept. */
@@ -50,7 +52,7 @@ describe('the action loop', () => {
       act: 'Hello there!',
       record: RECORD,
     });
-    const report = await runAction(paths, clock, model.ask, 'the user says hi');
+    const report = await runAction(paths, clock, model.ask, 'the user says hi', { home: homeOf(paths) });
     expect(model.seen).toEqual(['model', 'candidates', 'predict', 'decide', 'act', 'record']);
     const memories = readMemories(paths.data);
     expect(memories.find((m) => m.situation === 'action prediction')?.description).toBe('they will smile');
@@ -66,7 +68,7 @@ describe('the action loop', () => {
     const paths = instance();
     const main = "if (process.argv.includes('--help')) console.log('weather: says the weather');";
     const model = scripted({ candidates: candidates('weather'), create: JSON.stringify({ files: { 'main.mjs': main } }), record: RECORD });
-    await runAction(paths, clock, model.ask, 'what is the weather?');
+    await runAction(paths, clock, model.ask, 'what is the weather?', { home: homeOf(paths) });
     expect(model.seen).toContain('create');
     expect(model.seen).not.toContain('act');
     expect(listSkills(paths.skills)).toEqual(['chat', 'weather']);
@@ -75,7 +77,7 @@ describe('the action loop', () => {
   it('rejects a created skill that fails --help, and logs it', async () => {
     const paths = instance();
     const model = scripted({ candidates: candidates('broken'), create: JSON.stringify({ files: { 'main.mjs': 'process.exit(3)' } }) });
-    await runAction(paths, clock, model.ask, 'do something new');
+    await runAction(paths, clock, model.ask, 'do something new', { home: homeOf(paths) });
     expect(existsSync(join(paths.skills, 'broken'))).toBe(false);
     expect(readMemories(paths.data).some((m) => m.author === 'kernel' && /broken did not answer --help/.test(m.description))).toBe(true);
   });
@@ -84,13 +86,16 @@ describe('the action loop', () => {
     const paths = instance();
     const model = scripted({});
     const picked = { timestamp: '2026-02-01T00:00:00Z', author: 'self' as const, weight: 1, situation: 'garden', description: 'roses' };
-    await runAction(paths, clock, model.ask, 'the garden', async (_visible, query) => (query === 'the garden' ? [picked] : []));
+    await runAction(paths, clock, model.ask, 'the garden', {
+      home: homeOf(paths),
+      recaller: async (_visible, query) => (query === 'the garden' ? [picked] : []),
+    });
     expect(model.prompts[0]).toContain('"description": "roses"');
   });
 
   it('stops, changing nothing, when the candidates are not valid', async () => {
     const paths = instance();
-    const report = await runAction(paths, clock, scripted({ candidates: 'no idea' }).ask, 'hi');
+    const report = await runAction(paths, clock, scripted({ candidates: 'no idea' }).ask, 'hi', { home: homeOf(paths) });
     expect(report.writes[0]?.result.done).toBe(false);
     expect(readGoals(paths.data, 2026)[0]?.status).toBe('perpetual');
     expect(report.steps.map((s) => s.step)).toEqual(['model', 'candidates']);

@@ -5,12 +5,13 @@
  * accepts it only if it answers --help.
  */
 import { z } from 'zod';
+import { sandboxProblem } from '../agent/sandbox.js';
 import type { Clock } from '../core/clock.js';
 import { type Candidate, rank, type Scored, valueConflict } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
 import { type Ask, asText, type Cycle, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
-import { acceptSkill, listSkills, runSkill } from './skills.js';
+import { acceptSkill, listSkills, runSkill, type SkillOptions } from './skills.js';
 import { MARK } from './triggers.js';
 
 const candidatesSchema = z.object({
@@ -29,23 +30,35 @@ const candidatesSchema = z.object({
 const skillFilesSchema = z.object({ files: z.record(z.string(), z.string()) });
 
 /** ACT: runs the skill, or creates it first; returns what happened, in words, for RECORD. */
-async function act(cycle: Cycle, chosen: Scored): Promise<string> {
+async function act(cycle: Cycle, chosen: Scored, options: SkillOptions): Promise<string> {
   const { skills } = cycle.paths;
   if (chosen.next.kind === 'create-skill') {
     const files = jsonIn(await cycle.step('create-skill'), skillFilesSchema);
     if (typeof files === 'string') return `the model wrote no skill files for ${chosen.next.skill} (${files})`;
     const written = cycle.mind.createSkill(chosen.next.skill, files.files);
     if (!written.done) return written.refused;
-    const refused = acceptSkill(skills, chosen.next.skill);
+    const refused = await acceptSkill(skills, chosen.next.skill, options);
     if (refused) cycle.mind.kernelNote(refused);
     return refused ?? `created the skill ${chosen.next.skill}`;
   }
-  const run = runSkill(skills, chosen.next.skill, [], await cycle.step('act'));
+  const run = await runSkill(skills, chosen.next.skill, [], await cycle.step('act'), options);
+  if (!run.sandboxed) cycle.mind.kernelNote(`ran the skill ${chosen.next.skill} outside the sandbox (${sandboxProblem() ?? 'asked to'})`);
   return run.ok ? run.stdout : `the skill ${chosen.next.skill} failed: ${run.stderr.trim()}`;
 }
 
-export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, situation: string, recaller?: Recaller): Promise<LoopReport> {
+export interface ActionOptions extends SkillOptions {
+  recaller?: Recaller;
+}
+
+export async function runAction(
+  paths: InstancePaths,
+  clock: Clock,
+  ask: Ask,
+  situation: string,
+  options: ActionOptions,
+): Promise<LoopReport> {
   const cycle = startCycle('action', paths, clock, ask);
+  const { recaller, ...skillOptions } = options;
   await recallInto(cycle, recaller, situation);
   const skills = listSkills(paths.skills);
   Object.assign(cycle.vars, { situation, skills: skills.join(', ') || 'none' });
@@ -69,7 +82,7 @@ export async function runAction(paths: InstancePaths, clock: Clock, ask: Ask, si
   const { m, a, p, b } = chosen;
   cycle.mind.kernelNote(`chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`);
   Object.assign(cycle.vars, { action: chosen.candidate.action, skill: chosen.next.skill });
-  cycle.vars.outcome = await act(cycle, chosen);
+  cycle.vars.outcome = await act(cycle, chosen, skillOptions);
   cycle.report.outcome = cycle.vars.outcome;
   return cycle.propose(await cycle.step('record'));
 }

@@ -47,9 +47,9 @@ describe('concurrent memory appends', () => {
       candidates: JSON.stringify({ candidates: [{ action: 'say hello', skill: 'chat', values: ['curiosity'], goals: [] }] }),
       decide: 'say hello',
       act: 'hello',
-      // Five memories a turn, so 1,000 come from some 60 cycles of each process.
+      // Ten memories a turn, so 1,000 come from some 50 cycles of each process.
       record: JSON.stringify({
-        memories: Array.from({ length: 5 }, (_, i) => ({ author: 'self', weight: 0.5, situation: 'acted', description: `part ${i}` })),
+        memories: Array.from({ length: 10 }, (_, i) => ({ author: 'self', weight: 0.5, situation: 'acted', description: `part ${i}` })),
         delta: 0.1,
       }),
       'explore-record': JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'explored', description: 'wondered' }] }),
@@ -59,25 +59,25 @@ describe('concurrent memory appends', () => {
     try {
       writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', stub.baseUrl) } }));
       const env = cliEnv(home, { HOMUNCULUS_EMBEDDING: 'none' });
-      const lines = Array.from({ length: 70 }, (_, i) => `message ${i}`).join('\n');
+      const lines = Array.from({ length: 50 }, (_, i) => `message ${i}`).join('\n');
       const [run, chat] = await Promise.all([
-        runNode([BIN, 'mind', 'run', '--cycles', '70', '--interval', '0', '--json'], env),
+        runNode([BIN, 'mind', 'run', '--cycles', '50', '--interval', '0', '--json'], env),
         runNode([BIN, 'mind', 'chat'], env, `${lines}\n/exit\n`),
       ]);
       expect(run.status, run.stderr).toBe(0);
       expect(chat.status, chat.stderr).toBe(0);
-      expect(chat.stdout.trim().split('\n')).toHaveLength(70);
+      expect(chat.stdout.trim().split('\n')).toHaveLength(50);
       const memories = readMemories(join(home, 'mind', 'data'));
       const count = (situation: string) => memories.filter((m) => m.situation === situation).length;
       expect(memories.length).toBeGreaterThanOrEqual(1000);
       // Every action cycle wrote its prediction, the kernel's choice, its record and its delta: none lost.
       const actions = count('action prediction');
-      expect(actions).toBeGreaterThanOrEqual(70 + 25);
-      expect([count('acted') / 5, count('prediction delta'), memories.filter((m) => /^chose "say hello"/.test(m.description)).length]).toEqual([
-        actions,
-        actions,
-        actions,
-      ]);
+      expect(actions).toBeGreaterThan(50);
+      expect([
+        count('acted') / 10,
+        count('prediction delta'),
+        memories.filter((m) => /^chose "say hello"/.test(m.description)).length,
+      ]).toEqual([actions, actions, actions]);
       expect(count('explored')).toBe(count('explore prediction'));
       expect(count('reflected')).toBe(count('reflect prediction'));
     } finally {

@@ -6,6 +6,8 @@ import { runAction } from './action.js';
 import { readGoals, readMemories } from './files.js';
 import { initInstance, instancePaths } from './instance.js';
 import { listSkills } from './skills.js';
+import { MARK } from './triggers.js';
+import { mindAsk } from '../test-support/mind-model.js';
 
 const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
 const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-action-')), 'mind'), 2026).root);
@@ -13,27 +15,7 @@ const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir()
 const homeOf = (paths: { root: string }) => dirname(paths.root);
 const GOAL = 'understand the people I talk with';
 
-/** A scripted model answering by step (recognised by its prompt's opening words), the prompts kept. */
-function scripted(byStep: Record<string, string>) {
-  const seen: string[] = [];
-  const prompts: string[] = [];
-  const ask = async (_system: string, prompt: string) => {
-    const step = Object.keys(STEP_MARK).find((k) => prompt.includes(STEP_MARK[k] as string)) ?? '?';
-    seen.push(step);
-    prompts.push(prompt);
-    return byStep[step] ?? '';
-  };
-  return { seen, prompts, ask };
-}
-const STEP_MARK: Record<string, string> = {
-  model: 'Describe the current situation',
-  candidates: 'Propose up to five',
-  predict: 'For each candidate, predict',
-  decide: 'Choose one action',
-  act: 'standard input of the skill',
-  record: 'Write a memory of this action',
-  create: 'Write the skill',
-};
+const scripted = mindAsk;
 const candidates = (skill: string) =>
   JSON.stringify({ candidates: [{ action: 'greet the user', skill, values: ['curiosity'], goals: [GOAL], indirection: 0 }] });
 const RECORD = JSON.stringify({
@@ -47,13 +29,13 @@ describe('the action loop', () => {
     const model = scripted({
       model: 'someone said hi',
       candidates: candidates('chat'),
-      predict: 'they will smile',
+      'action-predict': 'they will smile',
       decide: 'greet the user',
       act: 'Hello there!',
       record: RECORD,
     });
     const report = await runAction(paths, clock, model.ask, 'the user says hi', { home: homeOf(paths) });
-    expect(model.seen).toEqual(['model', 'candidates', 'predict', 'decide', 'act', 'record']);
+    expect(model.seen).toEqual(['model', 'candidates', 'action-predict', 'decide', 'act', 'record']);
     const memories = readMemories(paths.data);
     expect(memories.find((m) => m.situation === 'action prediction')?.description).toBe('they will smile');
     expect(memories.find((m) => m.author === 'kernel')?.description).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
@@ -99,5 +81,21 @@ describe('the action loop', () => {
     expect(report.writes[0]?.result.done).toBe(false);
     expect(readGoals(paths.data, 2026)[0]?.status).toBe('perpetual');
     expect(report.steps.map((s) => s.step)).toEqual(['model', 'candidates']);
+  });
+
+  it('records a value conflict when the two best candidates are close and serve different values', async () => {
+    const paths = instance();
+    const two = JSON.stringify({
+      candidates: [
+        { action: 'tell the hard truth', skill: 'chat', values: ['honesty'], goals: [GOAL] },
+        { action: 'ask a question', skill: 'chat', values: ['curiosity'], goals: [GOAL] },
+      ],
+    });
+    await runAction(paths, clock, scripted({ candidates: two, decide: 'ask a question' }).ask, 'a friend asks for feedback', {
+      home: homeOf(paths),
+    });
+    const conflict = readMemories(paths.data).find((m) => m.situation === MARK.conflict);
+    expect(conflict?.author).toBe('kernel');
+    expect(conflict?.description).toMatch(/"tell the hard truth" \(honesty\) and "ask a question" \(curiosity\)/);
   });
 });

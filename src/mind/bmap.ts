@@ -60,7 +60,7 @@ export const rank = (cs: readonly Candidate[], mind: Mind, decay = 0.5): Scored[
  */
 export function valueConflict(ranked: readonly Scored[], values: readonly Value[], margin = 0.1): string | undefined {
   const [first, second] = ranked;
-  if (!first || !second || first.b <= 0 || second.b <= 0 || first.b - second.b > margin) return undefined;
+  if (!first || !second || first.b <= 0 || second.b <= 0 || first.b - second.b > margin + 1e-9) return undefined;
   const served = (s: Scored) => values.filter((v) => v.status === 'active' && s.candidate.values.includes(v.name)).map((v) => v.name);
   const [a, b] = [served(first), served(second)];
   if (!a.length || !b.length || a.some((v) => b.includes(v))) return undefined;

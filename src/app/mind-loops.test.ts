@@ -61,6 +61,7 @@ describe('the mind on the AI SDK mock model', () => {
     ]);
     expect(log.at(-1)?.weight).toBe(0.1);
     expect(turn.reflection).toBeUndefined();
+    expect(invoke(mindAbout, m.ctx, {}).lastChoice).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
   });
 
   it('a prediction that missed sets off a reflection in the same turn, which evolves the soul and values', async () => {

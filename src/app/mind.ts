@@ -6,7 +6,7 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import { parseInstant, systemClock } from '../core/clock.js';
 import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
-import { initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
+import { commitData, initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
 import { listSkills } from '../mind/skills.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
 import { type Reason, reflectionReasons } from '../mind/triggers.js';
@@ -38,6 +38,8 @@ export interface MindAbout {
   memoryCounts: Record<Author, number>;
   /** Why a reflection is due now (triggers.ts); empty when none is. */
   reflectionDue: Reason[];
+  /** The kernel's record of the latest action chosen, with its B = M × A × P. */
+  lastChoice?: string;
   /** Only with --memories, --author or --date: the matching memories, newest last. */
   memories?: Memory[];
 }
@@ -61,6 +63,8 @@ export const mindAbout = defineOperation({
     const paths = requireInstance(instanceRoot(ctx.home));
     const goals = readGoals(paths.data, year(ctx));
     const all = readMemories(paths.data, input.date);
+    const everything = input.date === undefined ? all : readMemories(paths.data);
+    const lastChoice = everything.findLast((m) => m.author === 'kernel' && m.description.startsWith('chose "'));
     const memoryCounts = Object.fromEntries(AUTHORS.map((a) => [a, all.filter((m) => m.author === a).length])) as Record<Author, number>;
     const show = input.memories || input.author !== undefined || input.date !== undefined;
     const matching = all.filter((m) => input.author === undefined || m.author === input.author).slice(-input.limit);
@@ -71,8 +75,20 @@ export const mindAbout = defineOperation({
       goals,
       skills: listSkills(paths.skills),
       memoryCounts,
-      reflectionDue: reflectionReasons(readMemories(paths.data), goals, systemClock(ctx.env).now()),
+      reflectionDue: reflectionReasons(everything, goals, systemClock(ctx.env).now()),
+      ...(lastChoice ? { lastChoice: lastChoice.description } : {}),
       ...(show ? { memories: matching } : {}),
     };
+  },
+});
+
+export const mindCommit = defineOperation({
+  name: 'mind.commit',
+  summary: "Commit the mind's data/ to its git repository (a point to roll back to, and the audit trail)",
+  input: z.object({ message: z.string().trim().min(1, { error: 'must not be empty' }).max(500).optional() }).strict(),
+  run(ctx: MindContext, input): { commit?: string } {
+    const paths = requireInstance(instanceRoot(ctx.home));
+    const commit = commitData(paths.data, input.message ?? `mind at ${systemClock(ctx.env).now().toISOString()}`);
+    return commit ? { commit } : {};
   },
 });

@@ -1,5 +1,5 @@
 /** `homunculus mind init|about` through the built binary. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,12 @@ describe('homunculus mind', () => {
     const byDate = JSON.parse(cli(home, ['mind', 'about', '--date', '2026-02-15', '--json']).stdout);
     expect(byDate.memories.map((m: { author: string }) => m.author)).toEqual(['external']);
     expect(cli(home, ['mind', 'about', '--memories']).stdout).toMatch(/kernel on 2026-02-14/);
+
+    // Commits are explicit: the new memories are committed once; then there is nothing to commit.
+    expect(cli(home, ['mind', 'commit', '-m', 'three memories']).stdout).toMatch(/^Committed data\/: [0-9a-f]{12}/);
+    expect(cli(home, ['mind', 'commit']).stdout).toMatch(/Nothing to commit/);
+    const log = execFileSync('git', ['log', '--format=%s'], { cwd: join(home, 'mind', 'data'), encoding: 'utf8' });
+    expect(log.split('\n').filter(Boolean)).toEqual(['three memories', 'mind init']);
   });
 
   it('refuses bad input with exit 2 and the fix, and asks for init first', () => {

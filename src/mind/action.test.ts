@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAction } from './action.js';
-import { readGoals, readMemories } from './files.js';
+import { readGoals, readMemories, writeValues } from './files.js';
 import { initInstance, instancePaths } from './instance.js';
 import { listSkills } from './skills.js';
 import { MARK } from './triggers.js';
@@ -85,6 +85,10 @@ describe('the action loop', () => {
 
   it('records a value conflict when the two best candidates are close and serve different values', async () => {
     const paths = instance();
+    writeValues(paths.data, [
+      { name: 'curiosity', weight: 0.85, status: 'active' },
+      { name: 'honesty', weight: 0.9, status: 'active' },
+    ]);
     const two = JSON.stringify({
       candidates: [
         { action: 'tell the hard truth', skill: 'chat', values: ['honesty'], goals: [GOAL] },

@@ -52,7 +52,7 @@ describe('B = M × A × P', () => {
     const tell = c({ action: 'tell the truth', values: ['honesty'], goals: ['learn rust'] });
     const soothe = c({ action: 'say it is fine', values: ['curiosity'], goals: ['learn rust'] });
     expect(valueConflict(rank([tell, soothe], m2), values)).toBe(
-      '"tell the truth" (honesty) and "say it is fine" (curiosity) scored within 0.1',
+      '"tell the truth" (honesty) and "say it is fine" (curiosity) scored within 0.05',
     );
     // Far apart, sharing a value, or one serving no value: no conflict.
     expect(valueConflict(rank([tell, c({ ...soothe, indirection: 2 })], m2), values)).toBeUndefined();

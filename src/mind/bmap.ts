@@ -58,7 +58,7 @@ export const rank = (cs: readonly Candidate[], mind: Mind, decay = 0.5): Scored[
  * A value conflict: the two best candidates are within `margin` of each other and serve
  * different active values, so choosing one goes against a value the other serves. Pure.
  */
-export function valueConflict(ranked: readonly Scored[], values: readonly Value[], margin = 0.1): string | undefined {
+export function valueConflict(ranked: readonly Scored[], values: readonly Value[], margin = 0.05): string | undefined {
   const [first, second] = ranked;
   if (!first || !second || first.b <= 0 || second.b <= 0 || first.b - second.b > margin + 1e-9) return undefined;
   const served = (s: Scored) => values.filter((v) => v.status === 'active' && s.candidate.values.includes(v.name)).map((v) => v.name);

@@ -91,11 +91,30 @@ export function initInstance(root: string, year: number, template = TEMPLATE): I
   readGoals(paths.data, year);
   if (!existsSync(join(paths.data, '.git'))) {
     git(paths.data, ['init', '--quiet']);
-    git(paths.data, ['add', '--all']);
-    git(paths.data, ['-c', 'user.name=homunculus', '-c', 'user.email=mind@homunculus.invalid', 'commit', '--quiet', '-m', 'mind init']);
-    report.commit = git(paths.data, ['rev-parse', 'HEAD']).trim();
+    report.commit = commitData(paths.data, 'mind init');
   }
   return report;
+}
+
+/**
+ * Commits everything in data/ (seed 004: commits are manual, made by the user or by an
+ * explicit command); the new commit, or undefined when nothing changed since the last one.
+ */
+export function commitData(data: string, message: string): string | undefined {
+  git(data, ['add', '--all']);
+  if (git(data, ['status', '--porcelain']).trim() === '') return undefined;
+  // The user's own git identity when they have one; a fixed one otherwise, so it never fails for lack of it.
+  const identity = gitIdentity(data) ? [] : ['-c', 'user.name=homunculus', '-c', 'user.email=mind@homunculus.invalid'];
+  git(data, [...identity, 'commit', '--quiet', '-m', message]);
+  return git(data, ['rev-parse', 'HEAD']).trim();
+}
+
+function gitIdentity(cwd: string): boolean {
+  try {
+    return git(cwd, ['config', 'user.email']).trim() !== '';
+  } catch {
+    return false;
+  }
 }
 
 export function requireInstance(root: string): InstancePaths {

@@ -1,7 +1,7 @@
 /** `homunculus mind init|about`: the self-evolving mind of seed 004. */
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
-import { type MindAbout, type MindContext, mindAbout, mindInit } from '../../app/mind.js';
+import { type MindAbout, type MindContext, mindAbout, mindCommit, mindInit } from '../../app/mind.js';
 import { mindChatTurn, mindRun, mindTrigger } from '../../app/mind-loops.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
@@ -28,6 +28,7 @@ function aboutLines(r: MindAbout): string[] {
     `Memories: ${Object.entries(r.memoryCounts)
       .map(([a, n]) => `${a} ${n}`)
       .join(', ')}`,
+    ...(r.lastChoice ? [`Last choice: ${r.lastChoice}`] : []),
     r.reflectionDue.length ? `Reflection due: ${r.reflectionDue.map((x) => `${x.kind} (${x.detail})`).join('; ')}` : 'Reflection due: no',
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
@@ -68,6 +69,16 @@ export function registerMindCommands(program: Command): void {
         ...(r.commit ? [`  data/ committed to git: ${r.commit.slice(0, 12)}`] : []),
         '  next: homunculus mind about',
       ]);
+    });
+  mind
+    .command('commit')
+    .description(mindCommit.summary)
+    .option('-m, --message <text>', 'the commit message (default: mind at <time>)')
+    .action((o: Options, cmd: Command) => {
+      const r = mindCommit.run(mindContext(cmd), cliInput(mindCommit, { message: stringOption(o, 'message') }));
+      emit(globals(cmd), r, () =>
+        r.commit ? `Committed data/: ${r.commit.slice(0, 12)}` : 'Nothing to commit: data/ is as last committed.',
+      );
     });
   mind
     .command('about')

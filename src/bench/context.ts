@@ -104,7 +104,14 @@ async function main(): Promise<void> {
       const project = detectProject(typed[0]?.cwd ?? '');
       const start = await startInjection(store, project, `bench-${session}`);
       // At session start, what helps anywhere in the session: what its prompts needed and what the readers saw at work in it.
-      starts.push(judge(start, [...new Set([...points.flatMap((p) => p.expect), ...seenIn(session)])], match));
+      const helps = [...new Set([...points.flatMap((p) => p.expect), ...seenIn(session)])];
+      const startJudged = judge(start, helps, match);
+      starts.push(startJudged);
+      detail.push(
+        `- ${session.slice(0, 8)} start: ${startJudged.lines} lines, ${startJudged.relevant} relevant, ${startJudged.found}/${helps.length} of [${helps.join(', ')}]`,
+      );
+      if (process.argv.includes('--lines'))
+        for (const l of injectedLines(start)) detail.push(`    ${l.slice(0, 160)} => [${patternsOf(l, match).join(', ')}]`);
       for (const p of points) {
         const flat = (text: string): string => text.replace(/\s+/g, ' ');
         const prompt = typed.find((x) => flat(x.text).slice(0, 300).includes(flat(p.prompt_starts)));

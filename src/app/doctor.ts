@@ -251,6 +251,15 @@ const agentModels: DoctorCheck = async (paths, around) => {
   return agentConfigVerdict(loadConfig(paths.config), around.env, existsSync(paths.workspace));
 };
 
+const mind: DoctorCheck = async (paths, around) => {
+  const [{ mindVerdict }, { instanceRoot }, { systemClock }] = await Promise.all([
+    import('../mind/doctor.js'),
+    import('../mind/instance.js'),
+    import('../core/clock.js'),
+  ]);
+  return mindVerdict(instanceRoot(paths.home), systemClock(around.env).now().getUTCFullYear());
+};
+
 const DOCTOR_CHECKS: DoctorCheck[] = [
   nodeVersion,
   homeWritable,
@@ -264,6 +273,7 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   (paths) => observationsCheck(paths),
   sandbox,
   agentModels,
+  mind,
 ];
 
 export async function runDoctor(

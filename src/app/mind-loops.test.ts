@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,7 +91,7 @@ describe('the mind on the AI SDK mock model', () => {
     const m = mind(REFLECT);
     await invoke(mindTrigger, m.ctx, { loop: 'reflect' });
     expect(m.prompts[0]).toContain('requested: asked for (mind trigger reflect)');
-    expect(readMemories(m.paths.data)[0]).toMatchObject({ author: 'kernel', situation: MARK.reflection });
+    expect(readMemories(m.paths.data).at(-1)).toMatchObject({ author: 'kernel', situation: MARK.reflection });
   });
 
   it('mind run alternates action and explore, and reflects when due (here: every 2 cycles)', async () => {
@@ -123,6 +123,33 @@ describe('the mind on the AI SDK mock model', () => {
       description: 'a vs b',
     });
     expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([{ kind: 'value-conflict', detail: 'a vs b' }]);
+  });
+
+  it('a reflection that fails (its answer is no proposal) leaves its reasons due', async () => {
+    const m = mind({ ...ACTION, record: record(0.9), ...REFLECT, evolve: 'I would rather not.' });
+    const turn = await invoke(mindChatTurn, m.ctx, { message: 'hi there' });
+    expect(turn.reflection?.failure).toMatch(/not a valid proposal/);
+    expect(invoke(mindAbout, m.ctx, {}).reflectionDue.map((r) => r.kind)).toEqual(['prediction-delta']);
+  });
+
+  it('a chat turn whose skill is gone has no reply, and says why', async () => {
+    const m = mind({ ...ACTION, record: record(0.1) });
+    rmSync(join(m.paths.skills, 'chat'), { recursive: true });
+    const turn = await invoke(mindChatTurn, m.ctx, { message: 'hello?' });
+    expect(turn.reply).toBeUndefined();
+    expect(turn.problem).toMatch(/^the skill chat does not exist and the model wrote no files for it/);
+  });
+
+  it('a missing prompt file stops the cycle before it writes anything', async () => {
+    const m = mind(ACTION);
+    rmSync(join(m.paths.prompts, 'action-decide', 'prompt.md'));
+    await expect(invoke(mindChatTurn, m.ctx, { message: 'hi' })).rejects.toThrow(/action-decide\/prompt\.md is missing/);
+    expect(readMemories(m.paths.data)).toEqual([]);
+  });
+
+  it('refuses a situation for explore or reflect, which start from goals and memories', () => {
+    const m = mind({});
+    expect(() => invoke(mindTrigger, m.ctx, { loop: 'explore', situation: 'hi' })).toThrow(/situation is for the action loop only/);
   });
 
   it('refuses an empty chat message', () => {
@@ -161,7 +188,7 @@ describe('the mind on the AI SDK mock model', () => {
           loop === 'action'
             ? (await invoke(mindChatTurn, m.ctx, { message: 'obey me' })).action
             : await invoke(mindTrigger, m.ctx, { loop });
-        expect(report.writes.some((w) => !w.result.done)).toBe(true);
+        expect(report.writes.some((w) => !w.result.done) || report.failure !== undefined).toBe(true);
         expect(attempt.unchanged(m)).toBe(true);
         const logged = readMemories(m.paths.data).filter(
           (x) => x.author === 'kernel' && /refused by the kernel|not a valid proposal/.test(x.description),

@@ -74,9 +74,13 @@ export const mindTrigger = defineOperation({
     .object({
       loop: z.enum(['action', 'explore', 'reflect'], { error: 'must be action, explore or reflect' }),
       /** What the action loop responds to; without one it pursues its goals. */
-      situation: z.string().min(1).max(10_000).optional(),
+      situation: z.string().trim().min(1, { error: 'must not be empty' }).max(10_000).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((i) => i.situation === undefined || i.loop === 'action', {
+      error: 'is for the action loop only: explore and reflect start from the goals and the memories',
+      path: ['situation'],
+    }),
   run: (ctx: MindContext, input): Promise<LoopReport> =>
     withSession(ctx, (s) => {
       if (input.loop !== 'reflect') return cycle(ctx, s, input.loop, input.situation ? { situation: input.situation } : {});
@@ -86,8 +90,10 @@ export const mindTrigger = defineOperation({
 });
 
 export interface ChatTurn {
-  /** The chosen skill's output (the chat skill's reply), or what went wrong. */
-  reply: string;
+  /** The chosen skill's output: the chat skill's reply. */
+  reply?: string;
+  /** Why there is no reply: the model's answer was not usable, or the skill did not run. */
+  problem?: string;
   action: LoopReport;
   /** The reflection the turn set off, when one became due. */
   reflection?: LoopReport;
@@ -102,9 +108,16 @@ export const mindChatTurn = defineOperation({
       const action = await cycle(ctx, s, 'action', { situation: situation(s.paths, 'chat', { message: input.message }) });
       const reasons = dueReasons(ctx, s.paths);
       const reflection = reasons.length ? await cycle(ctx, s, 'reflect', { reasons }) : undefined;
-      return { reply: (action.outcome ?? '').trim() || '(no answer)', action, ...(reflection ? { reflection } : {}) };
+      const answer = action.skillRan ? { reply: action.outcome ?? '' } : { problem: action.failure ?? action.outcome ?? 'no skill ran' };
+      return { ...answer, action, ...(reflection ? { reflection } : {}) };
     }),
 });
+
+/** A whole number in [min, max], with one message for every way to miss it. */
+const whole = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 
 /** The next loop of `mind run`: reflection when it is due, else action and explore in turn. Pure. */
 export const nextLoop = (due: readonly Reason[], cyclesRun: number): Loop =>
@@ -123,9 +136,13 @@ export const mindRun = defineOperation({
   input: z
     .object({
       /** Stop after this many cycles (default: until stopped). */
-      cycles: z.number().int().min(1).optional(),
-      reflectEvery: z.number().int().min(2).max(1_000).default(DEFAULT_TRIGGERS.everyCycles),
-      intervalSeconds: z.number().min(0).max(86_400).default(60),
+      cycles: whole(1, 1_000_000).optional(),
+      reflectEvery: whole(2, 1_000).default(DEFAULT_TRIGGERS.everyCycles),
+      intervalSeconds: z
+        .number({ error: 'must be a number of seconds from 0 to 86400' })
+        .min(0, { error: 'must be a number of seconds from 0 to 86400' })
+        .max(86_400, { error: 'must be a number of seconds from 0 to 86400' })
+        .default(60),
     })
     .strict(),
   run: (ctx: RunContext, input): Promise<{ cycles: number }> =>

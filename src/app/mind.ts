@@ -56,7 +56,13 @@ export const mindAbout = defineOperation({
       memories: z.boolean().default(false),
       author: z.enum(AUTHORS, { error: `must be one of ${AUTHORS.join(', ')}` }).optional(),
       date: dateText.optional(),
-      limit: z.number().int().min(1).max(10_000).default(20),
+      /** How many memories at most (default 20); giving it shows memories. */
+      limit: z
+        .number({ error: 'must be a whole number from 1 to 10000' })
+        .int({ error: 'must be a whole number from 1 to 10000' })
+        .min(1, { error: 'must be a whole number from 1 to 10000' })
+        .max(10_000, { error: 'must be a whole number from 1 to 10000' })
+        .optional(),
     })
     .strict(),
   run(ctx: MindContext, input): MindAbout {
@@ -66,8 +72,8 @@ export const mindAbout = defineOperation({
     const everything = input.date === undefined ? all : readMemories(paths.data);
     const lastChoice = everything.findLast((m) => m.author === 'kernel' && m.description.startsWith('chose "'));
     const memoryCounts = Object.fromEntries(AUTHORS.map((a) => [a, all.filter((m) => m.author === a).length])) as Record<Author, number>;
-    const show = input.memories || input.author !== undefined || input.date !== undefined;
-    const matching = all.filter((m) => input.author === undefined || m.author === input.author).slice(-input.limit);
+    const show = input.memories || input.author !== undefined || input.date !== undefined || input.limit !== undefined;
+    const matching = all.filter((m) => input.author === undefined || m.author === input.author).slice(-(input.limit ?? 20));
     return {
       root: paths.root,
       soul: readSoul(paths.data),

@@ -87,10 +87,27 @@ describe('homunculus mind', () => {
     const { home, stub } = await withStub(['review', 'questions', 'prediction', EVOLVE]);
     const r = await trigger(home, 'reflect');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/review → ask → predict → evolve[\s\S]*wrote soul\.md[\s\S]*wrote values\.json/);
+    expect(r.stdout).toMatch(/review → ask → predict → evolve\n {2}wrote soul\.md, values\.json\n/);
     expect(stub.requests).toHaveLength(4);
     expect(stub.requests[0]?.messages[0]?.content).toBe(readFileSync(join(home, 'mind', 'prompts', 'reflect-review', 'system.md'), 'utf8'));
     expect(readFileSync(join(home, 'mind', 'data', 'soul.md'), 'utf8')).toBe('I have grown.');
+  });
+
+  it('trigger: an answer the loop cannot use fails with exit 1 and says so; about shows each memory on one line', async () => {
+    const { home } = await withStub(['a situation', 'I have no candidates, sorry.']);
+    const r = await trigger(home, 'action');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(
+      /model → candidates\n {2}failed: the CANDIDATES answer was not valid \(no JSON object in the answer\); nothing was done/,
+    );
+    const about = cli(home, ['mind', 'about', '--limit', '5']);
+    // --limit alone shows memories; a multi-line description stays on its line.
+    expect(about.stdout).toMatch(
+      /\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ {2}kernel, weight 1 {2}action loop: The CANDIDATES answer was not valid/,
+    );
+    const explore = cli(home, ['mind', 'trigger', 'explore', '--situation', 'hi']);
+    expect(explore.status).toBe(2);
+    expect(explore.stderr).toMatch(/--situation is for the action loop only/);
   });
 
   it('trigger explore: the kernel refuses what the model may not write', async () => {
@@ -151,13 +168,21 @@ describe('homunculus mind', () => {
     expect(r.stdout).toBe('Hello!\nHello!\n');
     const about = JSON.parse(cli(home, ['mind', 'about', '--author', 'self', '--json']).stdout);
     expect(about.memories.filter((m: { description: string }) => m.description === 'acted')).toHaveLength(2);
+    // --json: one JSON line per turn.
+    const json = await runNode([BIN, '--json', 'mind', 'chat'], cliEnv(home, NO_ENCODER), 'hi\n');
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).reply),
+    ).toEqual(['Hello!']);
   });
 
   it('run: alternates action and explore cycles, then stops after --cycles', async () => {
     const { home } = await scriptedHome();
     const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home, NO_ENCODER));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/The action loop ran[\s\S]*The explore loop ran[\s\S]*Stopped after 2 cycles\./);
+    expect(r.stdout).toMatch(/The action loop ran[\s\S]*outcome: Hello![\s\S]*The explore loop ran[\s\S]*Stopped after 2 cycles\./);
     expect(cli(home, ['mind', 'run', '--interval', '-1']).stderr).toMatch(/--interval/);
   });
 

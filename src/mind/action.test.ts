@@ -42,7 +42,9 @@ describe('the action loop', () => {
     expect(memories.at(-1)?.description).toBe('I greeted');
     // The chat skill's stdout is the outcome RECORD is told about.
     expect(model.prompts.at(-1)).toContain('Outcome: Hello there!');
-    expect(report.outcome).toBe('Hello there!\n');
+    expect(report.outcome).toBe('Hello there!');
+    expect(report.skillRan).toBe(true);
+    expect(report.choice).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
     expect(report.writes.map((w) => w.result.done)).toEqual([true, true]);
   });
 
@@ -78,7 +80,8 @@ describe('the action loop', () => {
   it('stops, changing nothing, when the candidates are not valid', async () => {
     const paths = instance();
     const report = await runAction(paths, clock, scripted({ candidates: 'no idea' }).ask, 'hi', { home: homeOf(paths) });
-    expect(report.writes[0]?.result.done).toBe(false);
+    expect(report.failure).toMatch(/^the CANDIDATES answer was not valid \(no JSON object in the answer\)/);
+    expect(report.writes).toEqual([]);
     expect(readGoals(paths.data, 2026)[0]?.status).toBe('perpetual');
     expect(report.steps.map((s) => s.step)).toEqual(['model', 'candidates']);
   });

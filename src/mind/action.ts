@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.js';
 import { type Candidate, rank, type Scored, valueConflict } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
-import { type Ask, asText, type Cycle, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
+import { type Ask, asText, type Cycle, fail, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
 import { acceptSkill, listSkills, runSkill, type SkillOptions } from './skills.js';
 import { MARK } from './triggers.js';
 
@@ -29,21 +29,23 @@ const candidatesSchema = z.object({
 });
 const skillFilesSchema = z.object({ files: z.record(z.string(), z.string()) });
 
-/** ACT: runs the skill, or creates it first; returns what happened, in words, for RECORD. */
-async function act(cycle: Cycle, chosen: Scored, options: SkillOptions): Promise<string> {
+/** ACT: runs the skill, or creates it first; what happened, in words, for RECORD, and whether the skill ran. */
+async function act(cycle: Cycle, chosen: Scored, options: SkillOptions): Promise<{ text: string; ran: boolean }> {
   const { skills } = cycle.paths;
+  const { skill } = chosen.next;
   if (chosen.next.kind === 'create-skill') {
     const files = jsonIn(await cycle.step('create-skill'), skillFilesSchema);
-    if (typeof files === 'string') return `the model wrote no skill files for ${chosen.next.skill} (${files})`;
-    const written = cycle.mind.createSkill(chosen.next.skill, files.files);
-    if (!written.done) return written.refused;
-    const refused = await acceptSkill(skills, chosen.next.skill, options);
+    if (typeof files === 'string')
+      return { text: `the skill ${skill} does not exist and the model wrote no files for it (${files})`, ran: false };
+    const written = cycle.mind.createSkill(skill, files.files);
+    if (!written.done) return { text: written.refused, ran: false };
+    const refused = await acceptSkill(skills, skill, options);
     if (refused) cycle.mind.kernelNote(refused);
-    return refused ?? `created the skill ${chosen.next.skill}`;
+    return { text: refused ?? `created the skill ${skill}`, ran: false };
   }
-  const run = await runSkill(skills, chosen.next.skill, [], await cycle.step('act'), options);
-  if (!run.sandboxed) cycle.mind.kernelNote(`ran the skill ${chosen.next.skill} outside the sandbox (${sandboxProblem() ?? 'asked to'})`);
-  return run.ok ? run.stdout : `the skill ${chosen.next.skill} failed: ${run.stderr.trim()}`;
+  const run = await runSkill(skills, skill, [], await cycle.step('act'), options);
+  if (!run.sandboxed) cycle.mind.kernelNote(`ran the skill ${skill} outside the sandbox (${sandboxProblem() ?? 'asked to'})`);
+  return run.ok ? { text: run.stdout.trim(), ran: true } : { text: `the skill ${skill} failed: ${run.stderr.trim()}`, ran: false };
 }
 
 export interface ActionOptions extends SkillOptions {
@@ -64,12 +66,7 @@ export async function runAction(
   Object.assign(cycle.vars, { situation, skills: skills.join(', ') || 'none' });
   await cycle.step('model');
   const proposed = jsonIn(await cycle.step('candidates'), candidatesSchema);
-  if (typeof proposed === 'string') {
-    const refused = `The action loop stopped: the CANDIDATES answer was not valid (${proposed}); nothing was done.`;
-    cycle.mind.kernelNote(refused);
-    cycle.report.writes.push({ what: 'candidates', result: { done: false, refused } });
-    return cycle.report;
-  }
+  if (typeof proposed === 'string') return fail(cycle, `the CANDIDATES answer was not valid (${proposed}); nothing was done`);
   const mind = { values: readValues(paths.data), goals: readGoals(paths.data, cycle.year), skills };
   const scored = rank(proposed.candidates as Candidate[], mind);
   const conflict = valueConflict(scored, mind.values);
@@ -80,9 +77,11 @@ export async function runAction(
   // The model decides among the candidates only; anything else falls back to the best score.
   const chosen = scored.find((s) => s.candidate.action === choice) ?? (scored[0] as Scored);
   const { m, a, p, b } = chosen;
-  cycle.mind.kernelNote(`chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`);
+  cycle.report.choice = `chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`;
+  cycle.mind.kernelNote(cycle.report.choice);
   Object.assign(cycle.vars, { action: chosen.candidate.action, skill: chosen.next.skill });
-  cycle.vars.outcome = await act(cycle, chosen, skillOptions);
-  cycle.report.outcome = cycle.vars.outcome;
+  const done = await act(cycle, chosen, skillOptions);
+  cycle.vars.outcome = done.text;
+  Object.assign(cycle.report, { outcome: done.text, skillRan: done.ran });
   return cycle.propose(await cycle.step('record'));
 }

@@ -35,4 +35,15 @@ describe('doctor on the mind', () => {
     rmSync(join(root, 'prompts', 'reflect-evolve', 'prompt.md'));
     expect(mindVerdict(root, 2026)).toMatchObject({ status: 'fail', detail: expect.stringContaining('prompts/reflect-evolve/prompt.md') });
   });
+
+  it('warns when values.json or the chat skill is gone, with init as the fix', () => {
+    const root = fresh();
+    rmSync(join(root, 'skills', 'chat'), { recursive: true });
+    rmSync(valuesPath(join(root, 'data')));
+    expect(mindVerdict(root, 2026)).toMatchObject({
+      status: 'warn',
+      detail: 'missing: data/values.json (the mind has no values); the chat skill (mind chat cannot answer)',
+      fix: expect.stringContaining('homunculus mind init'),
+    });
+  });
 });

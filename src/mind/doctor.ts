@@ -1,8 +1,9 @@
 /** What `homunculus doctor` says about the mind instance: its files valid, its prompts present, data/ under git. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readGoals, readMemories, readSoul, readValues } from './files.js';
+import { readGoals, readMemories, readSoul, readValues, valuesPath } from './files.js';
 import { git, instancePaths, STEPS } from './instance.js';
+import { listSkills } from './skills.js';
 
 export interface MindVerdict {
   name: 'mind';
@@ -36,6 +37,17 @@ export function mindVerdict(root: string, year: number): MindVerdict {
       name: 'mind',
       status: 'fail',
       detail: `${missing.length} prompt file${missing.length === 1 ? ' is' : 's are'} missing, e.g. prompts/${missing[0]}`,
+      fix: 'Run `homunculus mind init`: it restores missing files and keeps the others.',
+    };
+  const absent = [
+    ...(existsSync(valuesPath(paths.data)) ? [] : ['data/values.json (the mind has no values)']),
+    ...(listSkills(paths.skills).includes('chat') ? [] : ['the chat skill (mind chat cannot answer)']),
+  ];
+  if (absent.length)
+    return {
+      name: 'mind',
+      status: 'warn',
+      detail: `missing: ${absent.join('; ')}`,
       fix: 'Run `homunculus mind init`: it restores missing files and keeps the others.',
     };
   if (!existsSync(join(paths.data, '.git')))

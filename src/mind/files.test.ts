@@ -26,16 +26,21 @@ describe('mind data files', () => {
   it('refuses to write an invalid document and leaves the file as it was', () => {
     const data = dir();
     writeValues(data, [{ name: 'a', weight: 0.1, status: 'active' }]);
-    expect(() => writeValues(data, [{ name: 'a', weight: 2, status: 'active' }])).toThrow(/field 0.weight/);
+    expect(() => writeValues(data, [{ name: 'a', weight: 2, status: 'active' }])).toThrow(/entry 1, weight/);
     expect(readValues(data)[0]?.weight).toBe(0.1);
   });
 
   it('reports a corrupt JSON file with its field and never overwrites it', () => {
     const data = dir();
     writeFileSync(valuesPath(data), '[{"name":"a","weight":0.5,"status":"sleepy"}]');
-    expect(() => readValues(data)).toThrow(/values\.json is corrupt \(field 0\.status/);
+    expect(() => readValues(data)).toThrow(/values\.json is corrupt \(entry 1, status/);
+    writeFileSync(valuesPath(data), '[\n  {"name": "a",\n  }\n]');
+    expect(() => readValues(data)).toThrow(/corrupt \(the JSON: .* at line 3, column 3/);
+    // The fix names the real file to restore from git.
+    expect(() => readValues(data)).toThrow(
+      expect.objectContaining({ hint: expect.stringContaining(`git -C '${data}' checkout -- 'values.json'`) }),
+    );
     writeFileSync(valuesPath(data), '{not json');
-    expect(() => readValues(data)).toThrow(/corrupt \(the JSON/);
     expect(readFileSync(valuesPath(data), 'utf8')).toBe('{not json');
   });
 
@@ -53,10 +58,14 @@ describe('mind data files', () => {
     appendMemory(data, memory('2026-02-14T10:00:00Z'));
     const path = memoryPath(data, '2026-02-14T10:00:00Z');
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"author":"ghost"}\n`);
-    expect(() => readMemories(data)).toThrow(/line 2, field timestamp/);
+    expect(() => readMemories(data)).toThrow(/line 2, timestamp/);
+    // Never "restore from git": that would lose the memories since the last commit.
+    expect(() => readMemories(data)).toThrow(
+      expect.objectContaining({ hint: `repair or delete line 2 of ${path} (the other memories are fine)` }),
+    );
   });
 
   it('refuses an invalid memory', () => {
-    expect(() => appendMemory(dir(), { ...memory('2026-02-14T10:00:00Z'), weight: -1 })).toThrow(/field weight/);
+    expect(() => appendMemory(dir(), { ...memory('2026-02-14T10:00:00Z'), weight: -1 })).toThrow(/weight must be between 0 and 1/);
   });
 });

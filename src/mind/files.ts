@@ -4,11 +4,11 @@
  * a rename; a corrupt file is reported (which file, which line or field) and never overwritten.
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir, writeFileAtomic } from '../core/fs.js';
-import { type Goal, goalsSchema, type Memory, memorySchema, type Value, valuesSchema } from './schemas.js';
+import { type Goal, goalsSchema, issueText, type Memory, memorySchema, type Value, valuesSchema } from './schemas.js';
 
 export const soulPath = (data: string): string => join(data, 'soul.md');
 export const valuesPath = (data: string): string => join(data, 'values.json');
@@ -20,30 +20,39 @@ export function memoryPath(data: string, timestamp: string): string {
   return join(data, 'memory', day.slice(0, 4), `${day}.jsonl`);
 }
 
-function corrupt(path: string, where: string, why: string): HomunculusError {
-  return new HomunculusError('corrupt', `The mind's file ${path} is corrupt (${where}: ${why}); it was left untouched.`, {
-    hint: `fix ${where} of ${path} by hand, or restore it from the instance's git history (git -C <instance>/data checkout -- <file>)`,
-  });
+function corrupt(path: string, where: string, why: string, hint: string): HomunculusError {
+  return new HomunculusError('corrupt', `The mind's file ${path} is corrupt (${where}: ${why}); it was left untouched.`, { hint });
 }
 
-const issueText = (error: z.ZodError): { field: string; message: string } => {
-  const issue = error.issues[0];
-  return { field: issue?.path.join('.') || 'the document', message: issue?.message ?? 'invalid' };
-};
+/** A JSON document can be restored whole from data/'s git history. */
+const restoreHint = (path: string, where: string): string =>
+  `fix ${where} by hand, or restore the last committed version: git -C '${dirname(path)}' checkout -- '${basename(path)}'`;
+
+/** A memory log is append-only: restoring it from git would lose what came since the commit. */
+const lineHint = (path: string, line: number): string => `repair or delete line ${line} of ${path} (the other memories are fine)`;
+
+/** A JSON syntax error at a line and column rather than a character offset. */
+function syntaxError(text: string, err: Error): string {
+  const at = /position (\d+)/.exec(err.message);
+  if (!at) return err.message;
+  const before = text.slice(0, Number(at[1])).split('\n');
+  return `${err.message.replace(/ in JSON at position \d+.*/, '')} at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
 
 /** Parses and validates a JSON document; a bad one names its field. */
 function readJson<T>(path: string, schema: z.ZodType<T>, fallback: T): T {
   if (!existsSync(path)) return fallback;
+  const text = readFileSync(path, 'utf8');
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
-    throw corrupt(path, 'the JSON', (err as Error).message);
+    throw corrupt(path, 'the JSON', syntaxError(text, err as Error), restoreHint(path, 'the JSON'));
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const { field, message } = issueText(parsed.error);
-    throw corrupt(path, `field ${field}`, message);
+    const { where, message } = issueText(parsed.error);
+    throw corrupt(path, where, message, restoreHint(path, where));
   }
   return parsed.data;
 }
@@ -52,8 +61,8 @@ function readJson<T>(path: string, schema: z.ZodType<T>, fallback: T): T {
 function writeJson<T>(path: string, schema: z.ZodType<T>, doc: T): void {
   const parsed = schema.safeParse(doc);
   if (!parsed.success) {
-    const { field, message } = issueText(parsed.error);
-    throw new HomunculusError('invalid', `Refused to write ${path}: field ${field} ${message}.`, {
+    const { where, message } = issueText(parsed.error);
+    throw new HomunculusError('invalid', `Refused to write ${path}: ${where} ${message}.`, {
       hint: 'weights are between 0 and 1; statuses are those of seed 004',
     });
   }
@@ -74,8 +83,8 @@ export const writeGoals = (data: string, year: number, goals: Goal[]): void => w
 export function appendMemory(data: string, memory: Memory): void {
   const valid = memorySchema.safeParse(memory);
   if (!valid.success) {
-    const { field, message } = issueText(valid.error);
-    throw new HomunculusError('invalid', `Refused to record a memory: field ${field} ${message}.`, {
+    const { where, message } = issueText(valid.error);
+    throw new HomunculusError('invalid', `Refused to record a memory: ${where} ${message}.`, {
       hint: 'a memory is {timestamp, author self|kernel|goal|external, weight 0-1, situation, description}',
     });
   }
@@ -94,12 +103,12 @@ export function readMemoryFile(path: string): Memory[] {
       try {
         raw = JSON.parse(line);
       } catch (err) {
-        throw corrupt(path, `line ${i + 1}`, (err as Error).message);
+        throw corrupt(path, `line ${i + 1}`, syntaxError(line, err as Error).replace(/ at line 1,/, ' at'), lineHint(path, i + 1));
       }
       const parsed = memorySchema.safeParse(raw);
       if (!parsed.success) {
-        const { field, message } = issueText(parsed.error);
-        throw corrupt(path, `line ${i + 1}, field ${field}`, message);
+        const { where, message } = issueText(parsed.error);
+        throw corrupt(path, `line ${i + 1}, ${where}`, message, lineHint(path, i + 1));
       }
       return [parsed.data];
     });

@@ -44,7 +44,7 @@ describe('mind init', () => {
     const first = initInstance(root(), 2026);
     const values = join(first.root, 'data', 'values.json');
     writeFileSync(values, '[{"name":"x","weight":7,"status":"active"}]');
-    expect(() => initInstance(first.root, 2026)).toThrow(/values\.json is corrupt \(field 0\.weight/);
+    expect(() => initInstance(first.root, 2026)).toThrow(/values\.json is corrupt \(entry 1, weight/);
     expect(readFileSync(values, 'utf8')).toContain('"weight":7');
   });
 });

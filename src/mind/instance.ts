@@ -101,6 +101,10 @@ export function initInstance(root: string, year: number, template = TEMPLATE): I
  * explicit command); the new commit, or undefined when nothing changed since the last one.
  */
 export function commitData(data: string, message: string): string | undefined {
+  if (!existsSync(join(data, '.git')))
+    throw new HomunculusError('not_found', `${data} is not under git, so there is nothing to commit to.`, {
+      hint: 'run homunculus mind init: it puts data/ under git and keeps every file there',
+    });
   git(data, ['add', '--all']);
   if (git(data, ['status', '--porcelain']).trim() === '') return undefined;
   // The user's own git identity when they have one; a fixed one otherwise, so it never fails for lack of it.

@@ -83,6 +83,14 @@ describe('the kernel', () => {
     expect(readGoals(explore.data, 2026).map((g) => g.name)).toEqual(['open', 'forever', 'new']);
   });
 
+  it('says when an allowed write changes nothing, and then does not write', () => {
+    const { data, mind } = setup('reflect');
+    expect(mind.writeSoul('I am new')).toEqual({ done: true, changed: true });
+    expect(mind.writeSoul('I am new')).toEqual({ done: true, changed: false });
+    expect(mind.setGoal(2026, { name: 'open', weight: 0.5, status: 'todo' })).toEqual({ done: true, changed: false });
+    expect(mind.writeValues(readValues(data))).toEqual({ done: true, changed: false });
+  });
+
   it('lets no loop author a kernel memory', () => {
     for (const loop of LOOPS) {
       const { data, mind } = setup(loop);

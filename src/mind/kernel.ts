@@ -12,7 +12,8 @@ import { type Loop, mayWrite, readableAuthors, type Resource, writableAuthors } 
 import type { Goal, Memory, Value } from './schemas.js';
 import { MARK } from './triggers.js';
 
-export type WriteResult = { done: true } | { done: false; refused: string };
+/** A write the kernel allowed (`changed`: false when it held what was there already), or its refusal. */
+export type WriteResult = { done: true; changed: boolean } | { done: false; refused: string };
 
 export interface MindWrites {
   readonly loop: Loop;
@@ -65,22 +66,27 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
     kernelNote(refused);
     return { done: false, refused };
   };
-  const guarded = (resource: Resource, what: string, write: () => void): WriteResult => {
+  /** Writes when the loop may; a write of what is already there is allowed and changes nothing. */
+  const guarded = (resource: Resource, what: string, write: () => void, same = false): WriteResult => {
     if (!mayWrite(loop, resource)) return refuse(resource, what);
-    write();
-    return { done: true };
+    if (!same) write();
+    return { done: true, changed: !same };
   };
+  const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
   return {
     loop,
-    writeSoul: (text) => guarded('soul', 'soul.md', () => files.writeSoul(data, text)),
-    writeValues: (values) => guarded('values', 'values.json', () => files.writeValues(data, values)),
+    writeSoul: (text) => guarded('soul', 'soul.md', () => files.writeSoul(data, text), files.readSoul(data) === text),
+    writeValues: (values) =>
+      guarded('values', 'values.json', () => files.writeValues(data, values), sameJson(files.readValues(data), values)),
     setGoal(year, goal) {
       const goals = files.readGoals(data, year);
       const existing = goals.find((g) => g.name === goal.name);
       const next = existing ? goals.map((g) => (g === existing ? goal : g)) : [...goals, goal];
-      const result = guarded(goalResource(existing, goal), `goal "${goal.name}"`, () => files.writeGoals(data, year, next));
+      const write = () => files.writeGoals(data, year, next);
+      const result = guarded(goalResource(existing, goal), `goal "${goal.name}"`, write, sameJson(existing, goal));
       // A completed goal is a reason to reflect (triggers.ts).
-      if (result.done && goal.status === 'done' && existing?.status !== 'done') kernelNote(`"${goal.name}" is done`, MARK.completed);
+      if (result.done && result.changed && goal.status === 'done' && existing?.status !== 'done')
+        kernelNote(`"${goal.name}" is done`, MARK.completed);
       return result;
     },
     createSkill: (name, content) => guarded('skills', `skill "${name}"`, () => writeSkill(dirs.skills, name, content)),

@@ -35,9 +35,10 @@ describe('the loops', () => {
     expect(readValues(paths.data).map((v) => v.name)).toEqual(['patience']);
     expect(readGoals(paths.data, 2026)[0]?.weight).toBe(0.9);
     expect(readMemories(paths.data).map((m) => [m.situation, m.description])).toEqual([
-      ['reflection started', 'reflecting because:\n- requested'],
       ['reflect prediction', 'I predict calm'],
       ['reflection', 'I changed'],
+      // The kernel marks the reasons answered once the reflection finished.
+      ['reflection', 'reflected on:\n- requested'],
     ]);
   });
 
@@ -59,7 +60,8 @@ describe('the loops', () => {
   it('an answer that is not a proposal changes nothing and is logged by the kernel', async () => {
     const paths = instance();
     const report = await runLoop('reflect', paths, clock, scripted(['r', 'q', 'p', '{"values": [{"name": "x", "weight": 3}]}']).ask);
-    expect(report.writes[0]?.result).toEqual({ done: false, refused: expect.stringContaining('field values.0') });
+    expect(report.failure).toContain('(values, entry 1, weight: must be between 0 and 1)');
+    expect(report.writes).toEqual([]);
     expect(readValues(paths.data).map((v) => v.name)).toEqual(['curiosity', 'honesty']);
     expect(readMemories(paths.data).at(-1)?.author).toBe('kernel');
   });

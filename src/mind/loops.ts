@@ -14,7 +14,7 @@ import { readGoals, readSoul, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
 import { capability, type MindWrites, type WriteResult } from './kernel.js';
 import type { Loop } from './permissions.js';
-import { goalSchema, type Memory, memorySchema, valueSchema } from './schemas.js';
+import { goalSchema, issueText, type Memory, memorySchema, valueSchema } from './schemas.js';
 import { MARK, type Reason, reasonsText } from './triggers.js';
 
 /** The steps of each loop, in order; each has prompts/<loop>-<step>/system.md and prompt.md. */
@@ -42,8 +42,14 @@ export const proposalSchema = z
 export interface LoopReport {
   loop: Loop;
   steps: { step: string; answer: string }[];
-  /** What ACT produced (the action loop only): the skill's output, e.g. the chat skill's reply. */
+  /** What ACT produced (the action loop only): the skill's output (the chat skill's reply), or what went wrong. */
   outcome?: string;
+  /** The chosen skill ran and succeeded: `outcome` is its output. */
+  skillRan?: boolean;
+  /** The kernel's record of the action chosen and its B = M × A × P (the action loop only). */
+  choice?: string;
+  /** Why the cycle could not finish: the model's answer was not usable (nothing it proposed was applied). */
+  failure?: string;
   /** Each proposed write and what the kernel did with it. */
   writes: { what: string; result: WriteResult }[];
 }
@@ -84,7 +90,9 @@ export function jsonIn<T>(answer: string, schema: z.ZodType<T>): T | string {
     return 'no JSON object in the answer';
   }
   const parsed = schema.safeParse(raw);
-  return parsed.success ? parsed.data : `field ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+  if (parsed.success) return parsed.data;
+  const { where, message } = issueText(parsed.error);
+  return `${where}: ${message}`;
 }
 
 function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year: number): LoopReport['writes'] {
@@ -119,7 +127,21 @@ export interface Cycle {
   propose(answer: string): LoopReport;
 }
 
+/** Ends a cycle as failed: the model's answer was not usable. The kernel keeps the reason. */
+export function fail(cycle: Cycle, reason: string): LoopReport {
+  cycle.report.failure = reason;
+  cycle.mind.kernelNote(`${reason[0]?.toUpperCase()}${reason.slice(1)}.`);
+  return cycle.report;
+}
+
+/** Every prompt file a loop may render: checked before the cycle writes anything. */
+function checkPrompts(paths: InstancePaths, loop: Loop): void {
+  const steps = loop === 'action' ? [...LOOP_STEPS.action, 'create-skill'] : LOOP_STEPS[loop];
+  for (const step of steps) for (const file of ['system.md', 'prompt.md']) promptFile(paths, `${loop}-${step}`, file);
+}
+
 export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: Ask): Cycle {
+  checkPrompts(paths, loop);
   const year = clock.now().getUTCFullYear();
   const mind = capability(loop, paths, clock);
   const vars: Record<string, string> = {
@@ -149,11 +171,7 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
       if (typeof proposal !== 'string') {
         report.writes.push(...apply(mind, proposal, year));
         if (proposal.delta !== undefined) report.writes.push(recordDelta(cycle, proposal.delta));
-      } else {
-        const refused = `The ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed.`;
-        report.writes.push({ what: 'proposal', result: { done: false, refused } });
-        mind.kernelNote(refused);
-      }
+      } else fail(cycle, `the ${loop} loop's last answer was not a valid proposal (${proposal}); nothing was changed`);
       return report;
     },
   };
@@ -182,13 +200,13 @@ export async function runLoop(
 ): Promise<LoopReport> {
   const cycle = startCycle(loop, paths, clock, ask);
   const { recaller } = options;
-  if (loop === 'reflect') {
-    cycle.vars.reasons = reasonsText(options.reasons ?? []);
-    cycle.mind.kernelNote(`reflecting because:\n${cycle.vars.reasons}`, MARK.reflection);
-  }
+  if (loop === 'reflect') cycle.vars.reasons = reasonsText(options.reasons ?? []);
   // Exploring starts from the goals; reflecting, from who the mind is.
   await recallInto(cycle, recaller, loop === 'explore' ? (cycle.vars.goals as string) : (cycle.vars.soul as string));
   let answer = '';
   for (const step of LOOP_STEPS[loop]) answer = await cycle.step(step);
-  return cycle.propose(answer);
+  const report = cycle.propose(answer);
+  // Only a reflection that finished answers its reasons; a failed one leaves them due.
+  if (loop === 'reflect' && !report.failure) cycle.mind.kernelNote(`reflected on:\n${cycle.vars.reasons}`, MARK.reflection);
+  return report;
 }

@@ -24,3 +24,10 @@ export type Value = z.infer<typeof valueSchema>;
 export type Goal = z.infer<typeof goalSchema>;
 export type Memory = z.infer<typeof memorySchema>;
 export type Author = Memory['author'];
+
+/** Where a zod issue is, in words, and what is wrong there: entries count from 1 ("values, entry 2, weight"). */
+export function issueText(error: z.ZodError): { where: string; message: string } {
+  const issue = error.issues[0];
+  const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? `entry ${p + 1}` : String(p)));
+  return { where: path.length ? path.join(', ') : 'the document', message: issue?.message ?? 'invalid' };
+}

@@ -7,8 +7,8 @@ import type { Goal, Memory } from './schemas.js';
 
 /** The situations of the memories the triggers read; the kernel writes all but the delta. */
 export const MARK = {
-  /** Kernel: a reflection began (its description names the reasons). */
-  reflection: 'reflection started',
+  /** Kernel: a reflection finished (its description names the reasons it answered). */
+  reflection: 'reflection',
   /** Self: how far an outcome was from its prediction; the weight is the delta (0-1). */
   delta: 'prediction delta',
   /** Kernel: the two best candidates were close and served different values. */
@@ -81,7 +81,17 @@ export function reflectionReasons(memories: readonly Memory[], goals: readonly G
   reasons.push(...staleGoals(goals, memories, now.getTime(), since, o));
   const cycles = recent.filter((m) => m.author === 'self' && /^(action|explore) prediction$/.test(m.situation)).length;
   if (cycles >= o.everyCycles) reasons.push({ kind: 'periodic', detail: `${cycles} cycles since the last reflection` });
-  return reasons;
+  return distinct(reasons);
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** Each reason once, on one line. */
+function distinct(reasons: readonly Reason[]): Reason[] {
+  const seen = new Set<string>();
+  return reasons
+    .map((r) => ({ kind: r.kind, detail: oneLine(r.detail) }))
+    .filter((r) => !seen.has(`${r.kind}\n${r.detail}`) && Boolean(seen.add(`${r.kind}\n${r.detail}`)));
 }
 
 /** The reasons as the reflection's prompt reads them. */

@@ -12,7 +12,12 @@ import { cliInput, num, type Options, stringOption } from '../run.js';
 
 const mindContext = (cmd: Command): MindContext => ({ home: resolveHome(globals(cmd).home), env: process.env });
 
-const memoryLine = (m: Memory): string => `${m.timestamp} [${m.author} ${m.weight}] ${m.situation}: ${m.description}`;
+const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+const cut = (text: string, n: number): string => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/** One memory, one line: its time to the second (UTC), author and weight, situation and description. */
+const memoryLine = (m: Memory): string =>
+  `${m.timestamp.slice(0, 19).replace('T', ' ')}Z  ${m.author}, weight ${m.weight}  ${flat(m.situation)}: ${flat(m.description)}`;
 
 function aboutLines(r: MindAbout): string[] {
   return [
@@ -29,29 +34,58 @@ function aboutLines(r: MindAbout): string[] {
       .map(([a, n]) => `${a} ${n}`)
       .join(', ')}`,
     ...(r.lastChoice ? [`Last choice: ${r.lastChoice}`] : []),
-    r.reflectionDue.length ? `Reflection due: ${r.reflectionDue.map((x) => `${x.kind} (${x.detail})`).join('; ')}` : 'Reflection due: no',
+    ...(r.reflectionDue.length
+      ? ['Reflection due:', ...r.reflectionDue.map((x) => `  ${x.kind}: ${cut(x.detail, 160)}`)]
+      : ['Reflection due: no']),
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
 }
 
+/** What a cycle did: its steps, the choice and outcome of an action, what changed, what was refused, or why it failed. */
 function reportLines(r: LoopReport): string[] {
+  const changed = r.writes.filter((w) => w.result.done && w.result.changed).map((w) => w.what);
+  const same = r.writes.filter((w) => w.result.done && !w.result.changed).map((w) => w.what);
   return [
     `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
-    ...r.writes.map((w) => (w.result.done ? `  wrote ${w.what}` : `  refused ${w.what}: ${w.result.refused}`)),
+    ...(r.choice ? [`  ${r.choice}`] : []),
+    ...(r.outcome !== undefined ? [`  ${r.skillRan ? 'outcome' : 'no outcome'}: ${cut(flat(r.outcome), 200)}`] : []),
+    ...(changed.length ? [`  wrote ${changed.join(', ')}`] : []),
+    ...(same.length ? [`  unchanged ${same.join(', ')}`] : []),
+    ...r.writes.flatMap((w) => (w.result.done ? [] : [`  refused ${w.what}: ${w.result.refused}`])),
+    ...(r.failure ? [`  failed: ${r.failure} (a larger model follows the prompts' JSON answers better)`] : []),
   ];
 }
 
-/** Each line runs the action loop; the chosen skill's output (the chat skill's reply) is the answer. */
+const changes = (r: LoopReport): string[] => r.writes.filter((w) => w.result.done && w.result.changed).map((w) => w.what);
+
+const CHAT_HELP = 'Each line you type is a situation for the action loop; the chat skill answers. /exit (or end of input) stops.';
+
+/** Each line runs the action loop; the chosen skill's output (the chat skill's reply) is the answer. With --json, one JSON line per turn. */
 async function chat(cmd: Command): Promise<void> {
   const ctx = mindContext(cmd);
-  const lines = createInterface({ input: process.stdin, terminal: false });
+  const json = globals(cmd).json === true;
+  const tty = process.stdin.isTTY === true && !json;
+  const lines = createInterface({ input: process.stdin, output: tty ? process.stdout : undefined, terminal: tty });
+  if (tty) {
+    process.stdout.write(`${CHAT_HELP}\n`);
+    lines.setPrompt('you> ');
+    lines.prompt();
+  }
   for await (const line of lines) {
     const text = line.trim();
     if (text === '/exit') break;
-    if (!text) continue;
-    const r = await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message: text }));
-    process.stdout.write(`${r.reply}\n`);
-    if (r.reflection) process.stderr.write(`(reflected: ${r.reflection.writes.filter((w) => w.result.done).length} changes)\n`);
+    if (text === '/help') process.stdout.write(`${CHAT_HELP}\n`);
+    else if (text) {
+      const r = await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message: text }));
+      if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
+      else {
+        process.stdout.write(`${r.reply ?? `(no answer: ${flat(r.problem ?? '')})`}\n`);
+        const reflected = r.reflection ? changes(r.reflection) : [];
+        if (r.reflection)
+          process.stdout.write(`(reflected${reflected.length ? `: changed ${reflected.join(', ')}` : ', nothing changed'})\n`);
+      }
+    }
+    if (tty) lines.prompt();
   }
   lines.close();
 }
@@ -85,7 +119,7 @@ export function registerMindCommands(program: Command): void {
     .description(mindAbout.summary)
     .option('--memories', 'also show recent memories')
     .option('--author <author>', 'only memories by self, kernel, goal or external')
-    .option('--date <YYYY-MM-DD>', "only that day's memories")
+    .option('--date <YYYY-MM-DD>', "only that day's memories (a UTC day)")
     .option('--limit <n>', 'how many memories at most (default: 20)')
     .action((o: Options, cmd: Command) => {
       const input = cliInput(mindAbout, {
@@ -104,6 +138,8 @@ export function registerMindCommands(program: Command): void {
       const raw = { loop, situation: stringOption(o, 'situation') };
       const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, raw, { loop: '<loop>' }));
       emit(globals(cmd), r, reportLines);
+      // The cycle ran but the model's answer was not usable: nothing asked for was done.
+      if (r.failure) process.exitCode = 1;
     });
   mind
     .command('chat')
@@ -115,7 +151,7 @@ export function registerMindCommands(program: Command): void {
     .option('--cycles <n>', 'stop after n cycles (default: until Ctrl-C)')
     .option(
       '--reflect-every <n>',
-      'reflect at least after n action or explore cycles (default: 5); deltas, conflicts and goals trigger it sooner',
+      'reflect at least after n action or explore cycles (2 to 1000, default: 5); deltas, conflicts and goals trigger it sooner',
     )
     .option('--interval <seconds>', 'pause between cycles (default: 60)')
     .action(async (o: Options, cmd: Command) => {
@@ -131,10 +167,11 @@ export function registerMindCommands(program: Command): void {
       process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
       const g = globals(cmd);
       const r = await mindRun.run(
-        { ...mindContext(cmd), signal: stop.signal, onCycle: (c) => !g.json && console.log(reportLines(c).join('\n')) },
+        // With --json, one JSON line per cycle, then the summary.
+        { ...mindContext(cmd), signal: stop.signal, onCycle: (c) => console.log(g.json ? JSON.stringify(c) : reportLines(c).join('\n')) },
         input,
       );
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-      emit(g, r, () => `Stopped after ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}.`);
+      console.log(g.json ? JSON.stringify(r) : `Stopped after ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}.`);
     });
 }

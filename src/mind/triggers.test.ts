@@ -26,6 +26,13 @@ describe('reflection triggers', () => {
     expect(kinds(log)).toEqual(['value-conflict', 'goal-completed']);
   });
 
+  it('a conflict a reflection already weighed does not call for another; a new one does', () => {
+    const weighed = mem('2026-02-21', 'kernel', MARK.reflection, 'reflected on:\n- value-conflict: a vs b');
+    const log = [mem('2026-02-20', 'kernel', MARK.conflict, 'a vs b'), weighed, mem('2026-02-22', 'kernel', MARK.conflict, 'a vs b')];
+    expect(kinds(log)).toEqual([]);
+    expect(kinds([...log, mem('2026-02-23', 'kernel', MARK.conflict, 'c vs d')])).toEqual(['value-conflict']);
+  });
+
   it('only a kernel record counts: a self memory naming the same situation is not a conflict', () => {
     expect(kinds([mem('2026-02-28', 'self', MARK.conflict, 'pretend'), mem('2026-02-28', 'goal', MARK.completed)])).toEqual([]);
   });

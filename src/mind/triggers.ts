@@ -34,6 +34,7 @@ export interface Reason {
 }
 
 const DAY_MS = 86_400_000;
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const at = (m: Memory): number => Date.parse(m.timestamp);
 
 const isMark = (m: Memory, author: Memory['author'], situation: string): boolean => m.author === author && m.situation === situation;
@@ -71,11 +72,14 @@ function staleGoals(goals: readonly Goal[], memories: readonly Memory[], now: nu
 export function reflectionReasons(memories: readonly Memory[], goals: readonly Goal[], now: Date, o = DEFAULT_TRIGGERS): Reason[] {
   const since = lastReflection(memories);
   const recent = memories.filter((m) => at(m) > since);
+  // A conflict a reflection already weighed (and left as it was) does not call for another.
+  const weighed = new Set(memories.filter((m) => isMark(m, 'kernel', MARK.reflection)).flatMap((m) => m.description.split('\n')));
+  const known = (detail: string): boolean => weighed.has(`- value-conflict: ${oneLine(detail)}`);
   const reasons: Reason[] = [];
   for (const m of recent) {
     if (isMark(m, 'self', MARK.delta) && m.weight >= o.deltaThreshold)
       reasons.push({ kind: 'prediction-delta', detail: `a prediction missed by ${m.weight}: ${m.description}` });
-    if (isMark(m, 'kernel', MARK.conflict)) reasons.push({ kind: 'value-conflict', detail: m.description });
+    if (isMark(m, 'kernel', MARK.conflict) && !known(m.description)) reasons.push({ kind: 'value-conflict', detail: m.description });
     if (isMark(m, 'kernel', MARK.completed)) reasons.push({ kind: 'goal-completed', detail: m.description });
   }
   reasons.push(...staleGoals(goals, memories, now.getTime(), since, o));
@@ -83,8 +87,6 @@ export function reflectionReasons(memories: readonly Memory[], goals: readonly G
   if (cycles >= o.everyCycles) reasons.push({ kind: 'periodic', detail: `${cycles} cycles since the last reflection` });
   return distinct(reasons);
 }
-
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Each reason once, on one line. */
 function distinct(reasons: readonly Reason[]): Reason[] {

@@ -33,8 +33,11 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
-/** Focus probes, run in the page as script text (see unreadableText). */
-const label = `(el) => el ? el.tagName + '#' + el.id + '|' + (el.getAttribute('aria-label') ?? el.textContent.trim().slice(0, 40)) : ''`;
+/**
+ * Focus probes, run in the page as script text (see unreadableText). A control with an id is
+ * named by it alone: a select's text is its options, which change as the section loads.
+ */
+const label = `(el) => !el ? '' : el.id ? el.tagName + '#' + el.id : el.tagName + '|' + (el.getAttribute('aria-label') ?? el.textContent.trim().slice(0, 40))`;
 const FOCUSED = `(${label})(document.activeElement)`;
 const CONTROLS = `[...document.querySelectorAll('main button, main input, main select, main textarea, main a[href], main [tabindex="0"]')]
   .filter((el) => !el.hasAttribute('disabled') && el.getBoundingClientRect().width > 0).map(${label})`;

@@ -7,6 +7,8 @@
  * prompts needed, and what the learning gold's readers saw at work in that session): precision and recall of the injected
  * lines and the share of points with anything irrelevant. The gold's prompts are split in two
  * (even and odd positions) and each half is reported, beside the whole. `--json` prints it.
+ * `--progressive`: each later session's history also holds every later session that ended
+ * before it started (synced in turn, the clock at its start), as a user's store would.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,13 +21,14 @@ import { detectProject } from '../core/project.js';
 import { round } from '../core/text.js';
 import { promptInjection, startInjection } from '../context/inject.js';
 import { fromRow, plainLine } from '../context/plain.js';
-import { openStore } from '../store/store.js';
+import { openStore, withClock } from '../store/store.js';
 import { transcriptDir } from '../test-support/transcripts.js';
 import { type ContextScore, type Judged, contextGoldFile, injectedLines, judge, patternsOf, total } from './context-gold.js';
 import { type Transcript, repoRoot, transcripts } from './dev-transcripts.js';
 import { goldFile } from './learn-gold.js';
 
 const HISTORY_SESSIONS = 81;
+const PROGRESSIVE = process.argv.includes('--progressive');
 const TARGETS = { precision: 0.7, recall: 0.6, noisyShare: 0.2 };
 
 /** The prompts a transcript holds, with the working directory each was typed in. */
@@ -95,14 +98,29 @@ async function main(): Promise<void> {
     const prompts: (Judged & { half: number })[] = [];
     const starts: Judged[] = [];
     const detail: string[] = [];
-    const sessions = [...new Set(gold.prompts.map((p) => p.session))];
+    const sessions = [...new Set(gold.prompts.map((p) => p.session))].sort((a, b) =>
+      (later.get(a)?.startedAt ?? '').localeCompare(later.get(b)?.startedAt ?? ''),
+    );
+    const synced = new Set(history.map((h) => h.id));
     for (const session of sessions) {
       const t = later.get(session);
       if (!t) throw new Error(`bench/context-gold.json names ${session}, which is not among the later sessions`);
+      const view = PROGRESSIVE ? withClock(store, fixedClock(new Date(t.startedAt))) : store;
+      // --progressive: the history of each session is every session that ended before it started.
+      if (PROGRESSIVE) {
+        const due = [...later.values()].filter((x) => !synced.has(x.id) && x.endedAt <= t.startedAt);
+        due.forEach((x) => synced.add(x.id));
+        if (due.length)
+          await invoke(
+            sync,
+            { store: view, env: { ...process.env, HOME: dir } },
+            { paths: due.map((x) => x.file), llm: false, embed: false },
+          );
+      }
       const typed = promptsOf(t.file);
       const points = gold.prompts.filter((p) => p.session === session);
       const project = detectProject(typed[0]?.cwd ?? '');
-      const start = await startInjection(store, project, `bench-${session}`);
+      const start = await startInjection(view, project, `bench-${session}`);
       // At session start, what helps anywhere in the session: what its prompts needed and what the readers saw at work in it.
       const helps = [...new Set([...points.flatMap((p) => p.expect), ...seenIn(session)])];
       const startJudged = judge(start, helps, match);
@@ -116,7 +134,7 @@ async function main(): Promise<void> {
         const flat = (text: string): string => text.replace(/\s+/g, ' ');
         const prompt = typed.find((x) => flat(x.text).slice(0, 300).includes(flat(p.prompt_starts)));
         if (!prompt) throw new Error(`No prompt starting "${p.prompt_starts}" in ${session}`);
-        const text = await promptInjection(store, { project, prompt: prompt.text, sessionId: `bench-${session}` });
+        const text = await promptInjection(view, { project, prompt: prompt.text, sessionId: `bench-${session}` });
         const judged = judge(text, p.expect, match);
         learnable += judge(learned, p.expect, match).found;
         prompts.push({ ...judged, half: gold.prompts.indexOf(p) % 2 });

@@ -2,6 +2,7 @@
 import type { Config } from '../core/config.js';
 import { type ModelConfig, loadAgentConfig } from './config.js';
 import { ollamaApiUrl } from './providers.js';
+import type { ToolSettings } from './tool-config.js';
 
 export interface AgentVerdict {
   name: 'agent';
@@ -43,4 +44,37 @@ export function agentConfigVerdict(config: Config, env: NodeJS.ProcessEnv, agent
   }
   const remote = agent.remote ? `remote ${describe(agent.remote)}` : 'no remote model (everything stays local)';
   return { name: 'agent', status: 'ok', detail: `local ${describe(agent.local)}; ${remote}; budget $${agent.budget.dailyUsd} a day` };
+}
+
+export interface ServeVerdict {
+  name: 'gateway' | 'mqtt';
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  fix?: string;
+}
+
+/** The gateway's part of `doctor`: its settings valid, and a token set once the agent is set up. Pure. */
+export function gatewayVerdict(settings: ToolSettings | Error, tokenSet: boolean, agentSetUp: boolean): ServeVerdict {
+  if (settings instanceof Error)
+    return { name: 'gateway', status: 'fail', detail: settings.message, fix: (settings as { hint?: string }).hint };
+  const where = `127.0.0.1:${settings.gateway.port}`;
+  if (tokenSet) return { name: 'gateway', status: 'ok', detail: `a token is set; \`agent serve\` listens on ${where}` };
+  return {
+    name: 'gateway',
+    status: agentSetUp ? 'warn' : 'ok',
+    detail: `no token yet: \`agent serve\` (on ${where}) refuses to start without one`,
+    ...(agentSetUp ? { fix: 'Run `homunculus agent token` (it is shown once; keep it).' } : {}),
+  };
+}
+
+/** The MQTT broker of agent.mqtt, when there is one: whether it answers a TCP connection. Pure. */
+export function mqttVerdict(url: string | undefined, reachable: boolean | undefined, why = ''): ServeVerdict | undefined {
+  if (url === undefined) return undefined;
+  if (reachable) return { name: 'mqtt', status: 'ok', detail: `the broker at ${url} accepts connections` };
+  return {
+    name: 'mqtt',
+    status: 'warn',
+    detail: `the broker at ${url} does not answer${why ? ` (${why})` : ''}: the mqtt tool will fail`,
+    fix: 'Start the broker (e.g. `mosquitto -d`), or fix agent.mqtt.url in config.json.',
+  };
 }

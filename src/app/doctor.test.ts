@@ -1,6 +1,9 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { gatewayVerdict, mqttVerdict } from '../agent/doctor.js';
 import { sandboxWorks } from '../agent/sandbox.js';
-import { sandboxVerdict } from './doctor.js';
+import { loadToolSettings } from '../agent/tool-config.js';
+import { sandboxVerdict, tcpReachable } from './doctor.js';
 
 describe('the sandbox check', () => {
   it('says how to install bubblewrap when it is missing: a failure once the agent is set up, a warning before', () => {
@@ -14,5 +17,40 @@ describe('the sandbox check', () => {
     });
     expect(sandboxVerdict(probe, false)).toMatchObject({ status: 'warn', detail: expect.stringContaining('not set up yet') });
     expect(sandboxVerdict({ ok: true, detail: 'fine' }, true)).toEqual({ name: 'sandbox', status: 'ok', detail: 'fine' });
+  });
+});
+
+describe('the gateway and MQTT checks', () => {
+  const settings = loadToolSettings({});
+
+  it('warns when the agent is set up but the gateway has no token; fails on a bad agent section', () => {
+    expect(gatewayVerdict(settings, true, true)).toMatchObject({ status: 'ok', detail: expect.stringContaining('127.0.0.1:') });
+    expect(gatewayVerdict(settings, false, true)).toMatchObject({ status: 'warn', fix: expect.stringContaining('homunculus agent token') });
+    expect(gatewayVerdict(settings, false, false).status).toBe('ok');
+    let bad: Error = new Error('unreached');
+    try {
+      loadToolSettings({ agent: { mqtt: { url: 'http://nope' } } });
+    } catch (err) {
+      bad = err as Error;
+    }
+    expect(gatewayVerdict(bad, true, true)).toMatchObject({ status: 'fail', detail: expect.stringContaining('agent.mqtt.url') });
+  });
+
+  it('probes the broker over TCP: a listener answers, a closed port does not, and says why', async () => {
+    const server = createServer((s) => s.end());
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await tcpReachable('127.0.0.1', port)).toEqual({ ok: true, why: '' });
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
+    const closed = await tcpReachable('127.0.0.1', port);
+    expect(closed).toEqual({ ok: false, why: 'ECONNREFUSED' });
+    expect(mqttVerdict(`mqtt://127.0.0.1:${port}`, closed.ok, closed.why)).toMatchObject({
+      status: 'warn',
+      detail: `the broker at mqtt://127.0.0.1:${port} does not answer (ECONNREFUSED): the mqtt tool will fail`,
+    });
+    expect(mqttVerdict(undefined, undefined)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
  * it. Capabilities add their checks to DOCTOR_CHECKS.
  */
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
 import { type Store, fts5Problem, openStore } from '../store/store.js';
@@ -28,7 +29,8 @@ interface Surroundings {
   env: NodeJS.ProcessEnv;
 }
 
-type DoctorCheck = (paths: HomePaths, around: Surroundings) => CheckResult | Promise<CheckResult>;
+/** A check's finding; undefined when it does not apply here (nothing configured to check). */
+type DoctorCheck = (paths: HomePaths, around: Surroundings) => CheckResult | undefined | Promise<CheckResult | undefined>;
 
 const nodeVersion: DoctorCheck = () => {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -260,6 +262,49 @@ const mind: DoctorCheck = async (paths, around) => {
   return mindVerdict(instanceRoot(paths.home), systemClock(around.env).now().getUTCFullYear());
 };
 
+/** Whether something accepts a TCP connection at host:port within `timeoutMs`, and why not. */
+export function tcpReachable(host: string, port: number, timeoutMs = 2_000): Promise<{ ok: boolean; why: string }> {
+  return new Promise((done) => {
+    const socket = createConnection({ host, port });
+    const end = (ok: boolean, why: string) => {
+      socket.destroy();
+      done({ ok, why });
+    };
+    socket.setTimeout(timeoutMs, () => end(false, `no answer in ${timeoutMs / 1000} s`));
+    socket.once('connect', () => end(true, ''));
+    socket.once('error', (err: NodeJS.ErrnoException) => end(false, err.code ?? err.message));
+  });
+}
+
+const gateway: DoctorCheck = async (paths, around) => {
+  const [{ gatewayVerdict }, { loadToolSettings }, { readTokenHash }] = await Promise.all([
+    import('../agent/doctor.js'),
+    import('../agent/tool-config.js'),
+    import('../agent/gateway-token.js'),
+  ]);
+  let settings;
+  try {
+    settings = loadToolSettings(loadConfig(paths.config), around.env);
+  } catch (err) {
+    settings = err as Error;
+  }
+  return gatewayVerdict(settings, readTokenHash(paths.agentToken) !== undefined, existsSync(paths.workspace));
+};
+
+const mqtt: DoctorCheck = async (paths, around) => {
+  const [{ mqttVerdict }, { loadToolSettings }] = await Promise.all([import('../agent/doctor.js'), import('../agent/tool-config.js')]);
+  let url: string | undefined;
+  try {
+    url = loadToolSettings(loadConfig(paths.config), around.env).mqtt?.url;
+  } catch {
+    return undefined; // the gateway check reports a bad agent section
+  }
+  if (url === undefined) return undefined;
+  const { hostname, port, protocol } = new URL(url);
+  const probe = await tcpReachable(hostname, Number(port || (protocol === 'mqtts:' ? 8883 : 1883)));
+  return mqttVerdict(url, probe.ok, probe.why);
+};
+
 const DOCTOR_CHECKS: DoctorCheck[] = [
   nodeVersion,
   homeWritable,
@@ -273,6 +318,8 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   (paths) => observationsCheck(paths),
   sandbox,
   agentModels,
+  gateway,
+  mqtt,
   mind,
 ];
 
@@ -284,7 +331,8 @@ export async function runDoctor(
   const results: CheckResult[] = [];
   for (const check of checks) {
     try {
-      results.push(await check(paths, around));
+      const result = await check(paths, around);
+      if (result) results.push(result);
     } catch (err) {
       results.push({ name: check.name || 'check', status: 'fail', detail: (err as Error).message });
     }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LoopHarness, loopHarness, stubModel } from '../test-support/agent-loop.js';
+import { type LoopHarness, loopHarness, STUB_ENV, stubModel } from '../test-support/agent-loop.js';
+import { createAgentRuntime } from './runtime.js';
 import { startStub } from '../test-support/llm-stub.js';
 import { oneToolCall, startMessagesStub, toolSequence } from '../test-support/messages-stub.js';
 import { OLLAMA_USAGE, type StubTurn, ollamaOneToolCall, ollamaToolSequence, startOllamaStub } from '../test-support/ollama-stub.js';
@@ -73,6 +74,47 @@ describe.each<[Provider, boolean]>([
     // The second turn carries the first one's messages.
     await h.loop.turn({ session: 's1', message: 'again' });
     expect(h.loop.history('s1').filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+});
+
+describe('a conversation across a restart', () => {
+  it('goes on from the stored messages in a new process, per persona, and ends for good', async () => {
+    const s = await startOllamaStub(() => ({ text: 'Noted.' }));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
+    await h.loop.turn({ session: 'tg-42', message: 'my cat is called Miso' });
+    // A new runtime on the same store is what `agent serve` is after a restart.
+    const again = () =>
+      createAgentRuntime({
+        store: h!.store,
+        home: h!.home,
+        config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
+        clock: { now: () => h!.store.clock.now() },
+        env: STUB_ENV,
+      });
+    const restarted = again().loop;
+    expect(restarted.history('tg-42').map((m) => m.role)).toEqual(['user', 'assistant']);
+    await restarted.turn({ session: 'tg-42', message: 'what is my cat called?' });
+    const sent = s.requests.at(-1)?.messages.map((m) => m.content) ?? [];
+    expect(sent).toContain('my cat is called Miso');
+    // Another persona has its own conversations.
+    const other = createAgentRuntime({
+      store: h.store,
+      home: h.home,
+      config: { agent: { local: stubModel('ollama', s.baseUrl) } },
+      clock: { now: () => h!.store.clock.now() },
+      env: STUB_ENV,
+      agent: 'researcher',
+    }).loop;
+    expect(other.history('tg-42')).toEqual([]);
+    restarted.end('tg-42');
+    expect(again().loop.history('tg-42')).toEqual([]);
+  });
+
+  it('starts afresh when what is stored is no longer a conversation', () => {
+    h = loopHarness({ local: stubModel('ollama', 'http://127.0.0.1:9') });
+    h.store.conversations.save('default', 's9', [{ role: 'wizard', content: 42 }], '2026-11-26T08:00:00.000Z');
+    expect(h.loop.history('s9')).toEqual([]);
   });
 });
 

@@ -7,7 +7,8 @@
  * it, and the turn returns a PendingConfirmation that only `confirm(id, 'yes')` resumes;
  * 'no', or no answer before it expires, sends the model a denial instead.
  */
-import { type ModelMessage, type StepResult, type ToolSet, generateText, stepCountIs, streamText, tool } from 'ai';
+import { type ModelMessage, type StepResult, type ToolSet, generateText, modelMessageSchema, stepCountIs, streamText, tool } from 'ai';
+import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import type { ProjectInfo } from '../core/project.js';
@@ -36,6 +37,15 @@ export interface LoopDeps {
   project: ProjectInfo;
   /** false: one whole answer per call (generateText) instead of a stream. */
   stream?: boolean;
+  /** The persona it speaks as: conversations are kept per persona and session (default "default"). */
+  agent?: string;
+}
+
+/** Messages read back from the store; what is no longer a valid conversation (an SDK upgrade) starts afresh. */
+function storedHistory(raw: unknown[] | undefined): ModelMessage[] {
+  if (!raw) return [];
+  const parsed = z.array(modelMessageSchema).safeParse(raw);
+  return parsed.success ? (parsed.data as ModelMessage[]) : [];
 }
 
 type CallSettings = Parameters<typeof generateText<ToolSet>>[0] & Parameters<typeof streamText<ToolSet>>[0];
@@ -72,8 +82,23 @@ export class AgentLoop implements AgentRunner {
 
   constructor(private readonly deps: LoopDeps) {}
 
+  /** The session's messages: kept in memory, read back from the store after a restart. */
   history(session: string): readonly ModelMessage[] {
-    return this.histories.get(session) ?? [];
+    const held = this.histories.get(session);
+    if (held) return held;
+    const kept = storedHistory(this.deps.store.conversations.load(this.persona, session));
+    if (kept.length) this.histories.set(session, kept);
+    return kept;
+  }
+
+  private get persona(): string {
+    return this.deps.agent ?? 'default';
+  }
+
+  /** Keeps the session's messages, in memory and in the store (a restart goes on from them). */
+  private keep(session: string, messages: ModelMessage[]): void {
+    this.histories.set(session, messages);
+    this.deps.store.conversations.save(this.persona, session, messages, this.deps.clock.now().toISOString());
   }
 
   async turn(request: TurnRequest): Promise<TurnResult> {
@@ -136,6 +161,7 @@ export class AgentLoop implements AgentRunner {
   /** Ends a conversation: its history and held calls are dropped, and learning may take it. */
   end(session: string): void {
     this.histories.delete(session);
+    this.deps.store.conversations.drop(this.persona, session);
     for (const [id, p] of this.pending) if (p.session === session) this.pending.delete(id);
     const log = this.deps.toolContext.auditLog;
     if (log) appendAudit(log, { action: 'session_end', session, input: session, output: null, durationMs: 0 });
@@ -153,7 +179,7 @@ export class AgentLoop implements AgentRunner {
     if (!held || this.deps.clock.now().toISOString() <= held.view.expiresAt) return;
     this.pending.delete(held.view.id);
     const reply = confirmationReply(held, false, true);
-    this.histories.set(session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
+    this.keep(session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
   }
 
   private pendingOf(session: string): Pending | undefined {
@@ -295,7 +321,7 @@ export class AgentLoop implements AgentRunner {
     const { text, messages } = answer;
     if (request.signal?.aborted) throw cancelled();
     const next = trimHistory([...history, ...messages], this.deps.config.historyTurns);
-    this.histories.set(session, next);
+    this.keep(session, next);
     return this.finish(session, state, note + text, next, request);
   }
 

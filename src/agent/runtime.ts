@@ -83,6 +83,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
     clock: o.clock,
     project,
     stream: config.stream,
+    agent: o.agent ?? 'default',
   });
   return { loop, budget, config };
 }

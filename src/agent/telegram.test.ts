@@ -71,6 +71,17 @@ describe('ChatSessions', () => {
     expect(s.current(7)).toBe('telegram-7-2');
   });
 
+  it('after a restart, goes on with the session a chat had when it is not idle, else ends it and starts the next', () => {
+    const kept = { 7: { session: 'telegram-7-3', last: 100_000 }, 8: { session: 'telegram-8-2', last: 0 } } as Record<
+      number,
+      { session: string; last: number }
+    >;
+    const s = new ChatSessions(60_000, (chatId) => kept[chatId]);
+    expect(s.touch(7, 130_000)).toEqual({ session: 'telegram-7-3', fresh: false });
+    expect(s.touch(8, 130_000)).toEqual({ session: 'telegram-8-3', fresh: true, ended: 'telegram-8-2' });
+    expect(s.touch(9, 130_000)).toEqual({ session: 'telegram-9-1', fresh: true });
+  });
+
   it('adds up the usage of the current session and starts again with a new one', () => {
     const s = new ChatSessions(60_000);
     s.touch(7, 0);

@@ -98,23 +98,38 @@ export interface SessionUsage {
 
 const NO_USAGE: SessionUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
+/** The start of every session id of a chat. */
+export const chatPrefix = (chatId: number): string => `telegram-${chatId}-`;
+
 /** One agent session per chat, with its token usage; a chat idle longer than `idleMs` starts a new one (its old one ends). */
 export class ChatSessions {
   private readonly chats = new Map<number, { session: string; last: number; n: number; usage: SessionUsage }>();
 
-  constructor(private readonly idleMs: number) {}
+  /** `restore`: the chat's session before a restart and when it was last spoken in (from the kept conversations). */
+  constructor(
+    private readonly idleMs: number,
+    private readonly restore?: (chatId: number) => { session: string; last: number } | undefined,
+  ) {}
 
-  /** The chat's session at `now`, started or renewed. */
+  /** The chat's session at `now`, started or renewed (after a restart, the one it had, when not idle). */
   touch(chatId: number, now: number): ChatSession {
-    const held = this.chats.get(chatId);
+    const held = this.chats.get(chatId) ?? this.restored(chatId);
     if (held && now - held.last <= this.idleMs) {
       held.last = now;
       return { session: held.session, fresh: false };
     }
     const n = (held?.n ?? 0) + 1;
-    const session = `telegram-${chatId}-${n}`;
+    const session = `${chatPrefix(chatId)}${n}`;
     this.chats.set(chatId, { session, last: now, n, usage: NO_USAGE });
     return { session, fresh: true, ...(held ? { ended: held.session } : {}) };
+  }
+
+  private restored(chatId: number) {
+    const r = this.restore?.(chatId);
+    if (!r) return undefined;
+    const entry = { session: r.session, last: r.last, n: Number(/-(\d+)$/.exec(r.session)?.[1] ?? 0), usage: NO_USAGE };
+    this.chats.set(chatId, entry);
+    return entry;
   }
 
   /** Adds a turn's usage to the chat's session (seed 001's step 11). */

@@ -13,6 +13,7 @@ import { graphDocumentsMigration } from './graph-documents-schema.js';
 import { correctionsMigration } from './corrections-schema.js';
 import { agentMigration } from './agent-schema.js';
 import { scheduleMigration } from './schedule-schema.js';
+import { conversationsMigration } from './agent-conversations-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -182,4 +183,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionDocumentsMigration,
   agentMigration,
   scheduleMigration,
+  conversationsMigration,
 ];

@@ -26,6 +26,7 @@ import { type ObservationRepository, createObservationRepository } from './obser
 import { type SessionRepository, createSessionRepository } from './sessions.js';
 import { type UsageRepository, createUsageRepository } from './usage.js';
 import { type ScheduleRepository, createScheduleRepository } from './schedule.js';
+import { type ConversationRepository, createConversationRepository } from './agent-conversations.js';
 import { ensureDir } from '../core/fs.js';
 
 interface Repositories {
@@ -43,6 +44,7 @@ interface Repositories {
   readonly audit: AuditRepository;
   readonly agentCalls: AgentCallRepository;
   readonly schedule: ScheduleRepository;
+  readonly conversations: ConversationRepository;
 }
 
 export interface Store extends Repositories {
@@ -89,6 +91,7 @@ function repositories(db: Db): Repositories {
     audit: createAuditRepository(db),
     agentCalls: createAgentCallRepository(db),
     schedule: createScheduleRepository(db),
+    conversations: createConversationRepository(db),
   };
 }
 

@@ -16,7 +16,7 @@ import { loadAgentConfig } from '../agent/config.js';
 import { loadConfig } from '../core/config.js';
 import type { AppContext } from '../app/operation.js';
 import type { AgentRunner, TurnResult } from '../agent/runner.js';
-import { ChatSessions, type TelegramSettings, isAllowedUser, splitMessage } from '../agent/telegram.js';
+import { ChatSessions, chatPrefix, type TelegramSettings, isAllowedUser, splitMessage } from '../agent/telegram.js';
 import { agentBudget, agentConfirm, agentTurn, agentTurnInput } from '../app/agent-brain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { TelegramNotifier } from './notifier.js';
@@ -27,6 +27,8 @@ export interface TelegramAgent {
   runner: AgentRunner;
   /** Ends a session that went idle (its history is dropped), when the runner can. */
   endSession?(session: string): void;
+  /** The session whose id starts with `prefix` spoken in last, and when (ms): a chat goes on after a restart. */
+  lastSession?(prefix: string): { session: string; last: number } | undefined;
   budget(): BudgetReport;
   agents(): string[];
   models: { local: string; remote?: string };
@@ -45,6 +47,10 @@ export function telegramAgent(ctx: AppContext, opened: OpenedAgent): TelegramAge
   return {
     runner: loop,
     ...(loop.end ? { endSession: (session: string) => loop.end?.(session) } : {}),
+    lastSession: (prefix) => {
+      const row = ctx.store.conversations.latest(prefix);
+      return row ? { session: row.session, last: Date.parse(row.updated_at) } : undefined;
+    },
     budget: () => agentBudget.run(ctx, {}),
     agents: () => opened.personas?.map((p) => p.name) ?? ['default'],
     models: { local: config.local.model, ...(config.remote ? { remote: config.remote.model } : {}) },
@@ -94,7 +100,7 @@ export class TelegramBot {
     this.now = o.now ?? Date.now;
     this.started = this.now();
     this.bot = new Bot(o.settings.token, o.settings.apiRoot ? { client: { apiRoot: o.settings.apiRoot } } : {});
-    this.sessions = new ChatSessions(o.settings.idleMinutes * 60_000);
+    this.sessions = new ChatSessions(o.settings.idleMinutes * 60_000, (chatId) => o.agent.lastSession?.(chatPrefix(chatId)));
     this.book = new PendingBook(o.agent.runner, this.now, o.sweepMs);
     this.notifier = new TelegramNotifier(this.bot.api, o.settings.allowedUserIds);
     this.bot.on('message:text', (ctx) => this.onText(ctx, ctx.message.text));

@@ -1,4 +1,5 @@
 /** Learning operations: the learning run, and the maintenance and insight views over what it learned. */
+import { DAY_MS } from '../core/clock.js';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../core/lock.js';
@@ -122,6 +123,10 @@ export const gc = defineOperation({
       ...housekeep(store, { dedupThreshold: input.threshold }),
       observations: maintainObservations(store, { archiveAfterDays: input.archiveAfterDays }),
       sessions_archived: archiveSessions(store),
+      // The agent's conversations nobody went on with in as long (a restart resumes the rest).
+      conversations_forgotten: store.conversations.prune(
+        new Date(store.clock.now().getTime() - input.archiveAfterDays * DAY_MS).toISOString(),
+      ),
     };
     renderAll(store);
     renderEpisodes(store);

@@ -185,6 +185,7 @@ describe('homunculus learn (built binary)', () => {
       'fts_rebuilt',
       'observations',
       'sessions_archived',
+      'conversations_forgotten',
     ]);
     expect(Object.keys(await json(h, ['consolidate'], '2026-03-04T00:00:00Z'))).toEqual([
       'promoted_to_mature',

@@ -20,5 +20,8 @@ describe('the agent conversations', () => {
     c.drop('coder', 'telegram-7-2');
     expect(c.latest('telegram-7-')?.session).toBe('telegram-7-1');
     expect(c.latest('telegram-8-')).toBeUndefined();
+    expect(c.prune('2026-11-26T09:00:00.000Z')).toBe(1);
+    expect(c.load('default', 'telegram-7-1')).toBeUndefined();
+    expect(c.load('default', 'telegram-70-1')).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ export interface ConversationRepository {
   load(agent: string, session: string): unknown[] | undefined;
   save(agent: string, session: string, messages: readonly unknown[], at: string): void;
   drop(agent: string, session: string): void;
+  /** Forgets conversations nobody spoke in since `before` (ISO); returns how many. */
+  prune(before: string): number;
   /** The session starting with `prefix` (any persona) spoken in last, and when. */
   latest(prefix: string): { session: string; updated_at: string } | undefined;
 }
@@ -33,6 +35,7 @@ export function createConversationRepository(db: Db): ConversationRepository {
     drop(agent, session) {
       cachedStatement(db, 'DELETE FROM agent_conversations WHERE agent = ? AND session = ?').run(agent, session);
     },
+    prune: (before) => cachedStatement(db, 'DELETE FROM agent_conversations WHERE updated_at < ?').run(before).changes,
     latest: (prefix) =>
       cachedStatement(
         db,

@@ -97,6 +97,7 @@ function gcCommand(program: Command): void {
           `decay: ${r.decay.decayed} instinct(s) decayed; dedup: ${r.dedup.found} pair(s) found, ${r.dedup.applied} merged; ${r.orphans_cleaned} orphan alias(es) removed; search index rebuilt.`,
           `observations: ${r.observations.archived} archived, ${r.observations.signals_trimmed} old preference signal(s) trimmed, ${r.observations.tallies_forgotten} stale tally row(s) forgotten.`,
           `sessions: ${r.sessions_archived} file(s) of sessions older than ${SESSION_ARCHIVE_DAYS} days moved to sessions/${ARCHIVED_DIR}/.`,
+          `agent: ${r.conversations_forgotten} conversation(s) nobody went on with in ${o.archiveAfter ?? 30} days forgotten.`,
         ],
         { names: { archiveAfterDays: '--archive-after' } },
       );

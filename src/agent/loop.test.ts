@@ -111,6 +111,25 @@ describe('a conversation across a restart', () => {
     expect(again().loop.history('tg-42')).toEqual([]);
   });
 
+  it('tells the model a call held for a yes at the restart did not run', async () => {
+    const s = await startOllamaStub(ollamaOneToolCall({ name: 'launch', input: { target: 'rocket' } }, 'Understood.'));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
+    const held = await h.loop.turn({ session: 'r', message: 'launch the rocket' });
+    expect(held.pending?.tool).toBe('launch');
+    const restarted = createAgentRuntime({
+      store: h.store,
+      home: h.home,
+      config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
+      clock: { now: () => h!.store.clock.now() },
+      env: STUB_ENV,
+    }).loop;
+    expect(restarted.history('r').at(-1)).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'launch' }] });
+    await restarted.turn({ session: 'r', message: 'did it launch?' });
+    expect(s.requests.at(-1)?.raw).toContain('launch was not run: the agent restarted before it was confirmed.');
+    expect(h.launches()).toBe(0);
+  });
+
   it('starts afresh when what is stored is no longer a conversation', () => {
     h = loopHarness({ local: stubModel('ollama', 'http://127.0.0.1:9') });
     h.store.conversations.save('default', 's9', [{ role: 'wizard', content: 42 }], '2026-11-26T08:00:00.000Z');

@@ -21,7 +21,16 @@ import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, SessionModes, modeCommand, routeMessage } from './router.js';
 import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult, TurnUsage } from './runner.js';
 import type { ToolContext, ToolRegistry } from './tools/registry.js';
-import { type Pending, type TurnState, confirmationReply, newTurnState, outputText, trimHistory, usageOf } from './turn-state.js';
+import {
+  type Pending,
+  type TurnState,
+  confirmationReply,
+  newTurnState,
+  outputText,
+  settleUnanswered,
+  trimHistory,
+  usageOf,
+} from './turn-state.js';
 
 export interface LoopDeps {
   store: Store;
@@ -45,7 +54,7 @@ export interface LoopDeps {
 function storedHistory(raw: unknown[] | undefined): ModelMessage[] {
   if (!raw) return [];
   const parsed = z.array(modelMessageSchema).safeParse(raw);
-  return parsed.success ? (parsed.data as ModelMessage[]) : [];
+  return parsed.success ? settleUnanswered(parsed.data as ModelMessage[]) : [];
 }
 
 type CallSettings = Parameters<typeof generateText<ToolSet>>[0] & Parameters<typeof streamText<ToolSet>>[0];

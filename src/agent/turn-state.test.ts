@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { confirmationReply, outputText, trimHistory } from './turn-state.js';
+import { confirmationReply, outputText, trimHistory, settleUnanswered } from './turn-state.js';
 
 const user = (content: string): ModelMessage => ({ role: 'user', content });
 const call: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'echo', input: {} }] };
@@ -58,5 +58,29 @@ describe('outputText', () => {
     expect(outputText('hi')).toBe('hi');
     expect(outputText({ a: 1 })).toBe('{"a":1}');
     expect(outputText('x'.repeat(2_500))).toMatch(/^x{2000}… \(2500 characters\)$/);
+  });
+});
+
+describe('settleUnanswered', () => {
+  const call = (id: string) => ({ type: 'tool-call' as const, toolCallId: id, toolName: 'launch', input: {} });
+  const result = (id: string) => ({
+    type: 'tool-result' as const,
+    toolCallId: id,
+    toolName: 'launch',
+    output: { type: 'text' as const, value: 'ok' },
+  });
+  it('answers only the calls without a result, as not run; a settled conversation is left as it is', () => {
+    const settled: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [call('a')] },
+      { role: 'tool', content: [result('a')] },
+      { role: 'assistant', content: 'done' },
+    ];
+    expect(settleUnanswered(settled)).toBe(settled);
+    const open = [...settled, { role: 'user', content: 'again' }, { role: 'assistant', content: [call('b')] }] as ModelMessage[];
+    expect(settleUnanswered(open).at(-1)).toEqual({
+      role: 'tool',
+      content: [{ ...result('b'), output: { type: 'text', value: 'launch was not run: the agent restarted before it was confirmed.' } }],
+    });
   });
 });

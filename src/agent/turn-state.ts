@@ -104,3 +104,26 @@ export function trimHistory(messages: ModelMessage[], maxTurns: number): ModelMe
   if (starts.length <= maxTurns) return messages;
   return messages.slice(starts[starts.length - maxTurns]);
 }
+
+/**
+ * A conversation read back after a restart may end with tool calls nobody answered (a held
+ * confirmation is not kept across a restart): each is answered as not run, so the model is
+ * told and every call has its result. Pure.
+ */
+export function settleUnanswered(messages: ModelMessage[]): ModelMessage[] {
+  const parts = (m: ModelMessage) => (Array.isArray(m.content) ? m.content : []);
+  const results = new Set(
+    messages.flatMap((m) => (m.role === 'tool' ? parts(m).flatMap((p) => (p.type === 'tool-result' ? [p.toolCallId] : [])) : [])),
+  );
+  const open = messages.flatMap((m) =>
+    m.role === 'assistant' ? parts(m).flatMap((p) => (p.type === 'tool-call' && !results.has(p.toolCallId) ? [p] : [])) : [],
+  );
+  if (!open.length) return messages;
+  const content = open.map((c) => ({
+    type: 'tool-result' as const,
+    toolCallId: c.toolCallId,
+    toolName: c.toolName,
+    output: { type: 'text' as const, value: `${c.toolName} was not run: the agent restarted before it was confirmed.` },
+  }));
+  return [...messages, { role: 'tool', content }];
+}

@@ -44,7 +44,7 @@ interface Session {
 async function withSession<T>(ctx: MindContext, fn: (s: Session) => Promise<T>): Promise<T> {
   const paths = requireInstance(instanceRoot(ctx.home));
   const ask = modelAsk(ctx);
-  const index = await openMindIndex(paths.root, ctx.home, ctx.env, systemClock(ctx.env));
+  const index = await openMindIndex(paths.root, ctx.home, ctx.env, systemClock(ctx.env), ctx.note);
   try {
     return await fn({ paths, ask, index });
   } finally {

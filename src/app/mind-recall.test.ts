@@ -27,7 +27,8 @@ describe('mind recall through the search pipeline', () => {
   it('finds an old memory by meaning with the bundled encoder, hides what the loop may not see, and embeds each memory once', async () => {
     const home = mkdtempSync(join(tmpdir(), 'mind-recall-'));
     const root = join(home, 'mind');
-    const index = await openMindIndex(root, home, { HOMUNCULUS_EMBEDDING: 'use-lite' }, clock);
+    const notes: string[] = [];
+    const index = await openMindIndex(root, home, { HOMUNCULUS_EMBEDDING: 'use-lite' }, clock, (n) => notes.push(n));
     try {
       const visible = LOG.filter((m) => m.author !== 'kernel');
       const got = await index.recaller(visible, 'which flowers did I grow');
@@ -36,6 +37,10 @@ describe('mind recall through the search pipeline', () => {
       // The 10 most recent come last, in log order.
       expect(got.slice(-10)).toEqual(LOG.slice(-10));
       expect(got.some((m) => m.author === 'kernel')).toBe(false);
+      // The first indexing of a long log is said before it starts; the next cycle has nothing to say.
+      expect(notes).toEqual([expect.stringMatching(/^indexing 201 memories for recall with use-lite/)]);
+      await index.recaller(visible, 'lunch');
+      expect(notes).toHaveLength(1);
     } finally {
       await index.close();
     }

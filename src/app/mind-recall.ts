@@ -48,8 +48,17 @@ export interface MindIndex {
   close(): Promise<void>;
 }
 
+/** Above this many new memories, indexing them is said before it starts (the encoder takes a while). */
+const SAY_ABOVE = 200;
+
 /** Opens the instance's index with the home's configured encoder (none: BM25 alone). */
-export async function openMindIndex(root: string, home: string, env: NodeJS.ProcessEnv, clock: Clock): Promise<MindIndex> {
+export async function openMindIndex(
+  root: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+  clock: Clock,
+  note?: (text: string) => void,
+): Promise<MindIndex> {
   const provider = await createProvider(embeddingConfig(loadConfig(homePaths(home).config), env), {
     env,
     runtimeDir: runtimeDir(home, env),
@@ -57,7 +66,9 @@ export async function openMindIndex(root: string, home: string, env: NodeJS.Proc
   const store = openStore({ home: join(root, 'index'), clock });
   const embedder = provider ? new Embedder(store, provider) : null;
   const recaller: Recaller = async (visible, query) => {
-    syncIndex(store, visible);
+    const added = syncIndex(store, visible);
+    if (embedder && added > SAY_ABOVE)
+      note?.(`indexing ${added} memories for recall with ${embedder.key} (once; later cycles add only new ones)`);
     await embedder?.embedMissing();
     const byId = new Map(visible.map((m) => [memoryId(m), m]));
     // More hits than needed: some are recent ones (shown anyway) or not visible to this loop.

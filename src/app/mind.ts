@@ -18,6 +18,8 @@ export interface MindContext {
   env: NodeJS.ProcessEnv;
   /** The model the loops ask (tests: the AI SDK's mock model); default: agent.local in config.json. */
   model?: LanguageModel;
+  /** Told of slow work before it starts (the first indexing of a long memory log). */
+  note?: (text: string) => void;
 }
 
 export const year = (ctx: MindContext): number => systemClock(ctx.env).now().getUTCFullYear();

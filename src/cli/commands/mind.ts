@@ -10,7 +10,11 @@ import { globals } from '../context.js';
 import { emit, table } from '../output.js';
 import { cliInput, num, type Options, stringOption } from '../run.js';
 
-const mindContext = (cmd: Command): MindContext => ({ home: resolveHome(globals(cmd).home), env: process.env });
+const mindContext = (cmd: Command): MindContext => ({
+  home: resolveHome(globals(cmd).home),
+  env: process.env,
+  note: (text) => process.stderr.write(`homunculus: ${text}\n`),
+});
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const cut = (text: string, n: number): string => (text.length > n ? `${text.slice(0, n - 1)}…` : text);

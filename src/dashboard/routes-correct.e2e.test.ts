@@ -5,7 +5,8 @@ import { invoke } from '../app/operation.js';
 import { observe } from '../learn/instincts.js';
 import { addDocuments } from '../search/memory.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { type DashboardHandle, startDashboard } from './server.js';
+import type { DashboardHandle } from './server.js';
+import { signedInDashboard } from '../test-support/dashboard-api.js';
 
 const KEY = 'pref:webapp/test=npm-test';
 const DUPLICATE = 'pref:webapp/test=npm-run-test';
@@ -16,13 +17,7 @@ let cookie: string;
 
 beforeAll(async () => {
   store = testStore('2026-03-01T00:00:00.000Z');
-  dash = await startDashboard({ store, env: {} }, 0);
-  const res = await fetch(`${dash.url}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: dash.url },
-    body: JSON.stringify({ token: dash.gate.issueLogin() }),
-  });
-  cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  ({ dash, cookie } = await signedInDashboard(store));
 });
 afterAll(async () => {
   await dash.close();

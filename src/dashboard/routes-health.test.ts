@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { type DashboardHandle, startDashboard } from './server.js';
+import type { DashboardHandle } from './server.js';
+import { signedInDashboard } from '../test-support/dashboard-api.js';
 
 let store: TestStore;
 let dash: DashboardHandle;
@@ -10,13 +11,7 @@ let cookie: string;
 beforeAll(async () => {
   store = testStore('2026-03-01T00:00:00.000Z');
   observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'installing packages', action: 'use pnpm', occurrences: 3 });
-  dash = await startDashboard({ store, env: {} }, 0);
-  const res = await fetch(`${dash.url}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: dash.url },
-    body: JSON.stringify({ token: dash.gate.issueLogin() }),
-  });
-  cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  ({ dash, cookie } = await signedInDashboard(store));
 });
 afterAll(async () => {
   await dash.close();

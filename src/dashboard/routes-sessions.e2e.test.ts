@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSessions } from '../test-support/sessions.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { type DashboardHandle, startDashboard } from './server.js';
+import type { DashboardHandle } from './server.js';
+import { signedInDashboard } from '../test-support/dashboard-api.js';
 
 let store: TestStore;
 let dash: DashboardHandle;
@@ -10,13 +11,7 @@ let cookie: string;
 beforeAll(async () => {
   store = testStore('2026-03-01T00:00:00.000Z');
   seedSessions(store, store.paths.home);
-  dash = await startDashboard({ store, env: {} }, 0);
-  const res = await fetch(`${dash.url}/api/session`, {
-    method: 'POST',
-    headers: { Origin: dash.url, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: dash.gate.issueLogin() }),
-  });
-  cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  ({ dash, cookie } = await signedInDashboard(store));
 });
 afterAll(async () => {
   await dash.close();

@@ -1,25 +1,15 @@
 /** `homunculus agent chat` and `agent budget` through the built binary, the models being loopback stubs. */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
-import { BIN, type CliResult, cli, cliEnv, tempDir } from '../test-support/cli.js';
+import { BIN, type CliResult, cli, cliEnv, runNode, tempDir } from '../test-support/cli.js';
 import { oneToolCall, startMessagesStub } from '../test-support/messages-stub.js';
 import { ollamaOneToolCall, startOllamaStub } from '../test-support/ollama-stub.js';
 
 /** The binary with `input` on stdin, without blocking this process (the stubs answer from it). */
-function chat(home: string, args: string[], input: string): Promise<CliResult> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'agent', 'chat', ...args], { env: cliEnv(home, STUB_ENV) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ status: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const chat = (home: string, args: string[], input: string): Promise<CliResult> =>
+  runNode([BIN, 'agent', 'chat', ...args], cliEnv(home, STUB_ENV), input);
 
 describe('homunculus agent chat', () => {
   let dir: ReturnType<typeof tempDir>;

@@ -3,25 +3,15 @@
  * over real worker threads (dist/app/agent-worker-main.js) talking to a loopback Ollama stub:
  * an @mention reaches its persona, a trigger injects its skill, a handoff moves the session.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
-import { BIN, type CliResult, cli, cliEnv, tempDir } from '../test-support/cli.js';
+import { BIN, type CliResult, cli, cliEnv, runNode, tempDir } from '../test-support/cli.js';
 import { type OllamaRequest, startOllamaStub } from '../test-support/ollama-stub.js';
 
-function chat(home: string, input: string): Promise<CliResult> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'agent', 'chat', '--session', 's1'], { env: cliEnv(home, STUB_ENV) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ status: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const chat = (home: string, input: string): Promise<CliResult> =>
+  runNode([BIN, 'agent', 'chat', '--session', 's1'], cliEnv(home, STUB_ENV), input);
 
 const system = (r: OllamaRequest): string => r.messages.find((m) => m.role === 'system')?.content ?? '';
 

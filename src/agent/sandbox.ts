@@ -45,6 +45,9 @@ export const DEFAULT_LIMITS: SandboxLimits = {
 
 const TMP_BYTES = 64 * 1024 * 1024;
 
+/** Where a sandboxed command gets an empty private tmpfs of its own. */
+export const PRIVATE_DIRS: readonly string[] = ['/tmp', '/run', '/var/tmp'];
+
 export interface SandboxPlan {
   /** Real path of the workspace: the only writable place. */
   workspace: string;
@@ -65,10 +68,11 @@ function mountArgs(plan: SandboxPlan): string[] {
   const outer = plan.hidden.filter((h) => !isInside(h, ws)).sort((a, b) => a.length - b.length);
   const inner = plan.hidden.filter((h) => isInside(h, ws) && h !== ws);
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  args.push('--perms', '1777', '--size', String(TMP_BYTES), '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp');
+  args.push('--perms', '1777', '--size', String(TMP_BYTES));
+  for (const dir of PRIVATE_DIRS) args.push('--tmpfs', dir);
   for (const dir of outer) args.push('--tmpfs', dir);
   // The workspace's parents inside a tmpfs are created traversable, so a dropped uid can reach it.
-  const mounts = ['/tmp', '/run', '/var/tmp', ...outer];
+  const mounts = [...PRIVATE_DIRS, ...outer];
   const parents: string[] = [];
   for (let p = dirname(ws); p !== dirname(p); p = dirname(p)) if (mounts.some((m) => isInside(p, m))) parents.unshift(p);
   for (const p of parents) args.push('--perms', '0755', '--dir', p);
@@ -179,12 +183,26 @@ function accountHome(): string {
   }
 }
 
+/** The directories hidden under an empty tmpfs: the Homunculus home, the user's home (both spellings), any more asked for. */
+const homesToHide = (config: Pick<SandboxConfig, 'home' | 'userHome' | 'hide'>): string[] => [
+  config.home,
+  config.userHome ?? homedir(),
+  accountHome(),
+  ...(config.hide ?? []),
+];
+
+/** What a sandboxed command cannot see of the machine's files: the hidden homes and its private tmpfs directories. */
+export const unseenDirs = (config: Pick<SandboxConfig, 'home' | 'userHome' | 'hide'>): string[] => [
+  ...homesToHide(config),
+  ...PRIVATE_DIRS,
+];
+
 /** The plan for this machine and caller: real paths, the uid to drop to as root. */
 export function planSandbox(config: SandboxConfig): SandboxPlan {
   const workspace = realDirectory(config.workspace);
   if (!workspace)
     throw new HomunculusError('sandbox', `The workspace ${config.workspace} does not exist.`, { hint: 'Run `homunculus agent init`.' });
-  const hidden = [config.home, config.userHome ?? homedir(), accountHome(), ...(config.hide ?? [])]
+  const hidden = homesToHide(config)
     .map((d) => realDirectory(d))
     .filter((d): d is string => d !== undefined && d !== '/' && d !== workspace);
   const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
@@ -220,14 +238,30 @@ export function runSandboxed(argv: readonly string[], config: SandboxConfig, opt
   const problem = sandboxProblem(bwrap);
   if (problem) return Promise.reject(new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX }));
   const plan = planSandbox(config);
-  return spawnAndWait(bwrap, bwrapArgs(plan, argv), plan.limits, options.input);
+  return runCommand([bwrap, ...bwrapArgs(plan, argv)], { limits: plan.limits, input: options.input, env: { PATH: ENV.PATH } }).catch(
+    (err: Error) => {
+      throw new HomunculusError('sandbox', `Cannot start bubblewrap: ${err.message}`, { hint: INSTALL_FIX });
+    },
+  );
 }
 
-function spawnAndWait(bwrap: string, args: string[], limits: SandboxLimits, input: string | undefined): Promise<SandboxResult> {
+export interface CommandOptions {
+  limits: Pick<SandboxLimits, 'timeoutMs' | 'maxOutputBytes'>;
+  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string | undefined;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `argv` (no shell) in a process group of its own, so the timeout or flooding output kills
+ * the whole tree (bwrap and, with it, the sandbox's PID namespace). Rejects when it cannot start.
+ */
+export function runCommand(argv: readonly string[], o: CommandOptions): Promise<SandboxResult> {
+  const { limits, input } = o;
   const started = process.hrtime.bigint();
-  // Its own process group, so the timeout kills bwrap and, with it, the sandbox's PID namespace.
   const stdin = input === undefined ? 'ignore' : 'pipe';
-  const child = spawn(bwrap, args, { detached: true, stdio: [stdin, 'pipe', 'pipe'], env: { PATH: ENV.PATH } });
+  const child = spawn(argv[0] as string, argv.slice(1), { detached: true, stdio: [stdin, 'pipe', 'pipe'], env: o.env, cwd: o.cwd });
   if (child.stdin) {
     // A command that exits without reading closes the pipe: EPIPE is its choice, not our failure.
     child.stdin.on('error', () => {});
@@ -261,7 +295,7 @@ function spawnAndWait(bwrap: string, args: string[], limits: SandboxLimits, inpu
   return new Promise((done, fail) => {
     child.on('error', (err) => {
       clearTimeout(timer);
-      fail(new HomunculusError('sandbox', `Cannot start bubblewrap: ${err.message}`, { hint: INSTALL_FIX }));
+      fail(err);
     });
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);

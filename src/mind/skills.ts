@@ -9,11 +9,9 @@
  * kernel's --help check nor leave files in the home. Without bubblewrap a skill runs as a
  * plain subprocess, and the run says so (`sandboxed: false`) for the caller to record.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { runSandboxed, type SandboxResult, sandboxProblem } from '../agent/sandbox.js';
+import { runCommand, runSandboxed, type SandboxResult, sandboxProblem, unseenDirs } from '../agent/sandbox.js';
 import { isInside } from '../core/confine.js';
 import { HomunculusError } from '../core/errors.js';
 
@@ -67,16 +65,6 @@ export function interpreter(name: Interpreter, sandboxed: boolean, execPath: str
   return sandboxed && hidden.some((dir) => isInside(execPath, dir)) ? 'node' : execPath;
 }
 
-function hiddenDirs(home: string): string[] {
-  let account: string[] = [];
-  try {
-    account = [userInfo().homedir];
-  } catch {
-    /* no entry in the password file */
-  }
-  return [home, homedir(), ...account, '/tmp', '/run', '/var/tmp'];
-}
-
 export async function runSkill(skills: string, name: string, args: string[], input: string, options: SkillOptions): Promise<SkillRun> {
   const dir = join(skills, name);
   const entry = entryOf(dir);
@@ -86,24 +74,22 @@ export async function runSkill(skills: string, name: string, args: string[], inp
     });
   const timeoutMs = options.timeoutMs ?? 30_000;
   const sandboxed = options.sandbox !== false && sandboxProblem() === undefined;
-  const argv = [interpreter(ENTRY[entry] as Interpreter, sandboxed, process.execPath, hiddenDirs(options.home)), entry, ...args];
-  if (!sandboxed) return { ...(await runPlain(argv, dir, input, timeoutMs)), sandboxed };
+  const argv = [interpreter(ENTRY[entry] as Interpreter, sandboxed, process.execPath, unseenDirs(options)), entry, ...args];
+  const limits = { timeoutMs, maxOutputBytes: OUTPUT_BYTES, memoryBytes: MEMORY_BYTES };
   try {
-    const config = {
-      workspace: dir,
-      readOnly: true,
-      home: options.home,
-      limits: { timeoutMs, maxOutputBytes: OUTPUT_BYTES, memoryBytes: MEMORY_BYTES },
-    };
-    return { ...skillResult(await runSandboxed(argv, config, { input }), timeoutMs), sandboxed };
+    const run = sandboxed
+      ? runSandboxed(argv, { workspace: dir, readOnly: true, home: options.home, limits }, { input })
+      : runCommand(argv, { limits, input, cwd: dir, env: process.env });
+    return { ...skillResult(await run, timeoutMs), sandboxed };
   } catch (err) {
-    return { ok: false, stdout: '', stderr: `the sandbox could not run it: ${(err as Error).message}`, sandboxed };
+    const how = sandboxed ? 'the sandbox could not run it' : `could not start ${argv[0]}`;
+    return { ok: false, stdout: '', stderr: `${how}: ${(err as Error).message}`, sandboxed };
   }
 }
 
 const withLine = (text: string, line: string): string => `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}`;
 
-/** What a sandboxed run means for the kernel: a timeout or flooding output is a failure, said in stderr. Pure. */
+/** What a run means for the kernel: a timeout or flooding output is a failure, said in stderr. Pure. */
 export function skillResult(r: SandboxResult, timeoutMs: number): Omit<SkillRun, 'sandboxed'> {
   const why = r.timedOut
     ? `timed out after ${timeoutMs} ms and was killed`
@@ -112,40 +98,6 @@ export function skillResult(r: SandboxResult, timeoutMs: number): Omit<SkillRun,
       : undefined;
   if (why) return { ok: false, stdout: r.stdout, stderr: withLine(r.stderr, why) };
   return { ok: r.exitCode === 0, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The skill as a plain subprocess, when there is no sandbox: stdin written, its process group killed at the timeout. */
-function runPlain(argv: string[], cwd: string, input: string, timeoutMs: number): Promise<Omit<SkillRun, 'sandboxed'>> {
-  const child = spawn(argv[0] as string, argv.slice(1), { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-  const out = { stdout: '', stderr: '' };
-  let why: string | undefined;
-  const kill = (reason: string): void => {
-    why ??= reason;
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  };
-  for (const stream of ['stdout', 'stderr'] as const) {
-    child[stream].setEncoding('utf8');
-    child[stream].on('data', (chunk: string) => {
-      out[stream] += chunk;
-      if (out[stream].length > OUTPUT_BYTES) kill(`its output passed ${OUTPUT_BYTES} bytes and it was ended`);
-    });
-  }
-  // A skill that exits without reading closes the pipe: EPIPE is its choice, not our failure.
-  child.stdin.on('error', () => {});
-  child.stdin.end(input);
-  const timer = setTimeout(() => kill(`timed out after ${timeoutMs} ms and was killed`), timeoutMs);
-  return new Promise((done) => {
-    const finish = (ok: boolean, note?: string): void => {
-      clearTimeout(timer);
-      done({ ok, stdout: out.stdout.slice(0, OUTPUT_BYTES), stderr: note ? withLine(out.stderr, note) : out.stderr });
-    };
-    child.on('error', (err) => finish(false, `could not start ${argv[0]}: ${err.message}`));
-    child.on('close', (code) => finish(why === undefined && code === 0, why));
-  });
 }
 
 /** A created skill is accepted only when it answers --help (exit 0, some text); otherwise it is removed. */

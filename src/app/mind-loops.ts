@@ -19,6 +19,7 @@ import { DEFAULT_TRIGGERS, type Reason, reflectionReasons } from '../mind/trigge
 import { year, type MindContext } from './mind.js';
 import { type MindIndex, openMindIndex } from './mind-recall.js';
 import { defineOperation } from './operation.js';
+import { wholeNumber } from './schemas.js';
 
 /** The context's model, or the model of `agent.local` in config.json, as the loops' `ask`. */
 function modelAsk(ctx: MindContext): Ask {
@@ -113,12 +114,6 @@ export const mindChatTurn = defineOperation({
     }),
 });
 
-/** A whole number in [min, max], with one message for every way to miss it. */
-const whole = (min: number, max: number) => {
-  const error = `must be a whole number from ${min} to ${max}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-};
-
 /** The next loop of `mind run`: reflection when it is due, else action and explore in turn. Pure. */
 export const nextLoop = (due: readonly Reason[], cyclesRun: number): Loop =>
   due.length ? 'reflect' : cyclesRun % 2 === 0 ? 'action' : 'explore';
@@ -136,8 +131,8 @@ export const mindRun = defineOperation({
   input: z
     .object({
       /** Stop after this many cycles (default: until stopped). */
-      cycles: whole(1, 1_000_000).optional(),
-      reflectEvery: whole(2, 1_000).default(DEFAULT_TRIGGERS.everyCycles),
+      cycles: wholeNumber(1, 1_000_000).optional(),
+      reflectEvery: wholeNumber(2, 1_000).default(DEFAULT_TRIGGERS.everyCycles),
       intervalSeconds: z
         .number({ error: 'must be a number of seconds from 0 to 86400' })
         .min(0, { error: 'must be a number of seconds from 0 to 86400' })

@@ -11,6 +11,7 @@ import { listSkills } from '../mind/skills.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
 import { type Reason, reflectionReasons } from '../mind/triggers.js';
 import { defineOperation } from './operation.js';
+import { wholeNumber } from './schemas.js';
 
 export interface MindContext {
   /** The Homunculus home; the instance is its mind/ folder. */
@@ -59,12 +60,7 @@ export const mindAbout = defineOperation({
       author: z.enum(AUTHORS, { error: `must be one of ${AUTHORS.join(', ')}` }).optional(),
       date: dateText.optional(),
       /** How many memories at most (default 20); giving it shows memories. */
-      limit: z
-        .number({ error: 'must be a whole number from 1 to 10000' })
-        .int({ error: 'must be a whole number from 1 to 10000' })
-        .min(1, { error: 'must be a whole number from 1 to 10000' })
-        .max(10_000, { error: 'must be a whole number from 1 to 10000' })
-        .optional(),
+      limit: wholeNumber(1, 10_000).optional(),
     })
     .strict(),
   run(ctx: MindContext, input): MindAbout {

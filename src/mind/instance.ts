@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir } from '../core/fs.js';
 import { goalsPath, readGoals, readValues, writeGoals } from './files.js';
-import { LOOP_STEPS } from './loops.js';
+import { PROMPTED_STEPS } from './loops.js';
 import { LOOPS } from './permissions.js';
 import { goalsSchema } from './schemas.js';
 
@@ -33,8 +33,8 @@ export const instanceRoot = (home: string): string => join(home, 'mind');
 
 export const TEMPLATE = fileURLToPath(new URL('../../prompts/mind/instance/', import.meta.url));
 
-/** The prompt folders: one per step of the three loops. */
-export const STEPS = LOOPS.flatMap((loop) => LOOP_STEPS[loop].map((step) => `${loop}-${step}`));
+/** The prompt folders: one per step of the three loops (and the create-skill tool). */
+export const STEPS = LOOPS.flatMap((loop) => PROMPTED_STEPS[loop].map((step) => `${loop}-${step}`));
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { HomunculusError } from '../core/errors.js';
+import { truncate } from '../core/text.js';
 import { readGoals, readSoul, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
 import { capability, type MindWrites, type WriteResult } from './kernel.js';
@@ -22,6 +23,12 @@ export const LOOP_STEPS: Readonly<Record<Loop, readonly string[]>> = {
   action: ['model', 'candidates', 'predict', 'decide', 'act', 'record'],
   explore: ['explore', 'predict', 'record'],
   reflect: ['review', 'ask', 'predict', 'evolve'],
+};
+
+/** The steps with a prompt of their own: each loop's steps, and the action loop's create-skill tool. */
+export const PROMPTED_STEPS: Readonly<Record<Loop, readonly string[]>> = {
+  ...LOOP_STEPS,
+  action: [...LOOP_STEPS.action, 'create-skill'],
 };
 
 /** The model, as the loops see it: a system prompt and a prompt in, text out. */
@@ -104,11 +111,9 @@ function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year:
   return writes;
 }
 
-const clip = (text: string | undefined, n = 300): string => ((text ?? '').length > n ? `${(text ?? '').slice(0, n)}…` : (text ?? ''));
-
 /** The mind's own measure of its prediction, kept where reflection (and its trigger) reads it. */
 function recordDelta(cycle: Cycle, delta: number): LoopReport['writes'][number] {
-  const description = `predicted: ${clip(cycle.vars.predict)} | happened: ${clip(cycle.vars.outcome ?? cycle.vars.record)}`;
+  const description = `predicted: ${truncate(cycle.vars.predict ?? '', 300)} | happened: ${truncate(cycle.vars.outcome ?? cycle.vars.record ?? '', 300)}`;
   return { what: 'prediction delta', result: cycle.mind.remember({ author: 'self', weight: delta, situation: MARK.delta, description }) };
 }
 
@@ -136,8 +141,7 @@ export function fail(cycle: Cycle, reason: string): LoopReport {
 
 /** Every prompt file a loop may render: checked before the cycle writes anything. */
 function checkPrompts(paths: InstancePaths, loop: Loop): void {
-  const steps = loop === 'action' ? [...LOOP_STEPS.action, 'create-skill'] : LOOP_STEPS[loop];
-  for (const step of steps) for (const file of ['system.md', 'prompt.md']) promptFile(paths, `${loop}-${step}`, file);
+  for (const step of PROMPTED_STEPS[loop]) for (const file of ['system.md', 'prompt.md']) promptFile(paths, `${loop}-${step}`, file);
 }
 
 export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: Ask): Cycle {

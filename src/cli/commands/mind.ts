@@ -5,6 +5,7 @@ import { type MindAbout, type MindContext, mindAbout, mindCommit, mindInit } fro
 import { mindChatTurn, mindRun, mindTrigger } from '../../app/mind-loops.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
+import { truncate } from '../../core/text.js';
 import type { Memory } from '../../mind/schemas.js';
 import { globals } from '../context.js';
 import { emit, table } from '../output.js';
@@ -17,7 +18,6 @@ const mindContext = (cmd: Command): MindContext => ({
 });
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
-const cut = (text: string, n: number): string => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
 /** One memory, one line: its time to the second (UTC), author and weight, situation and description. */
 const memoryLine = (m: Memory): string =>
@@ -39,7 +39,7 @@ function aboutLines(r: MindAbout): string[] {
       .join(', ')}`,
     ...(r.lastChoice ? [`Last choice: ${r.lastChoice}`] : []),
     ...(r.reflectionDue.length
-      ? ['Reflection due:', ...r.reflectionDue.map((x) => `  ${x.kind}: ${cut(x.detail, 160)}`)]
+      ? ['Reflection due:', ...r.reflectionDue.map((x) => `  ${x.kind}: ${truncate(x.detail, 160)}`)]
       : ['Reflection due: no']),
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
@@ -52,7 +52,7 @@ function reportLines(r: LoopReport): string[] {
   return [
     `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
     ...(r.choice ? [`  ${r.choice}`] : []),
-    ...(r.outcome !== undefined ? [`  ${r.skillRan ? 'outcome' : 'no outcome'}: ${cut(flat(r.outcome), 200)}`] : []),
+    ...(r.outcome !== undefined ? [`  ${r.skillRan ? 'outcome' : 'no outcome'}: ${truncate(flat(r.outcome), 200)}`] : []),
     ...(changed.length ? [`  wrote ${changed.join(', ')}`] : []),
     ...(same.length ? [`  unchanged ${same.join(', ')}`] : []),
     ...r.writes.flatMap((w) => (w.result.done ? [] : [`  refused ${w.what}: ${w.result.refused}`])),

@@ -3,7 +3,7 @@ import type { ProjectInfo } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { fitToBudget, oneLine } from './format.js';
-import { asksForRefused, isRelevant, promptContext, requiredMatches } from './prompt.js';
+import { asksForRefused, isRelevant, mostSpecific, promptContext, requiredMatches } from './prompt.js';
 import { askedTerms, matchInstincts } from './rank.js';
 import { selectStartInstincts, sessionStartContext } from './session-start.js';
 
@@ -125,6 +125,38 @@ describe('session start', () => {
 });
 
 describe('prompt context', () => {
+  it('gives the rule for the kind of thing the prompt names, not also the general one', () => {
+    for (const [pattern, trigger, action] of [
+      ['pref:webapp/test=npm-test', 'when you need to run the tests in webapp', 'Use `npm test`.'],
+      ['pref:webapp/test-e2e=npm-run-e2e', 'when you need to run the end-to-end tests in webapp', 'Use `npm run e2e`.'],
+      ['pref:webapp/api=pulls', 'when reading or answering PR comments through the GitHub API', 'Call `gh api`.'],
+      ['pref:webapp/review=assess', 'when the user hands you review feedback such as PR comments', 'Weigh each item first.'],
+    ] as const)
+      observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+    const lines = (prompt: string) =>
+      promptContext(store, project, prompt)
+        .split('\n')
+        .filter((l) => l.startsWith('- '));
+    const e2e = lines('the end-to-end tests are flaky, please look');
+    expect(e2e.join('\n')).toContain('npm run e2e');
+    expect(e2e.join('\n')).not.toContain('`npm test`');
+    expect(lines('the tests are flaky, please look').join('\n')).toContain('`npm test`');
+    // Two rules about different things that share the prompt's words both stay.
+    const pr = lines('answer the PR comments from the review');
+    expect(pr.join('\n')).toContain('gh api');
+    expect(pr.join('\n')).toContain('Weigh each item');
+  });
+
+  it('lets only a rule named in one or two words yield, to one sharing all its words and more', () => {
+    const general = { core: ['test'], shared: ['test'] };
+    const specific = { core: [], shared: ['test', 'integr'] };
+    expect(mostSpecific([general, specific])).toEqual([specific]);
+    // A general rule that shares a word the specific one lacks says something of its own.
+    expect(mostSpecific([{ core: ['test'], shared: ['test', 'flaki'] }, specific])).toHaveLength(2);
+    // A long trigger (no core) never yields.
+    expect(mostSpecific([{ core: [], shared: ['test'] }, specific])).toHaveLength(2);
+  });
+
   it('stays within its budget and limit', () => {
     for (let i = 0; i < 20; i++)
       observe(store, {

@@ -71,6 +71,23 @@ function namedBy(code: string, action: string): string[] {
     .flatMap((c) => c.slice(family.length).match(/[a-z]+/g) ?? []);
 }
 
+type Specificity = Pick<RankedInstinct, 'core' | 'shared'>;
+
+/**
+ * A rule for a whole subject ("when you need to run the tests") yields to a matched rule for a
+ * kind of it that the prompt names as well ("the integration tests"): the specific one says
+ * how, and the general one is noise beside it. Only a rule whose trigger is one or two words
+ * yields, to one that shares those and more of the prompt; two rules about different things
+ * that share some words (answering PR comments, weighing review feedback) both stay.
+ */
+export function mostSpecific<T extends Specificity>(hits: readonly T[]): T[] {
+  const within = (a: readonly string[], b: readonly string[]): boolean => a.every((t) => b.includes(t));
+  const yields = (a: T): boolean =>
+    a.core.length > 0 &&
+    hits.some((b) => b !== a && b.shared.length > a.shared.length && within(a.core, b.shared) && within(a.shared, b.shared));
+  return hits.filter((a) => !yields(a));
+}
+
 interface PromptContextOptions {
   budget?: number;
   limit?: number;
@@ -79,13 +96,13 @@ interface PromptContextOptions {
 export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
   const now = store.clock.now();
   const limit = options.limit ?? PROMPT_LIMIT;
-  const hits = matchInstincts(store.instincts, {
+  const matched = matchInstincts(store.instincts, {
     text: prompt,
     project: project.fingerprint,
     limit: limit * 4,
     ignore: nameWords(project.name),
-  })
-    .filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt))
+  }).filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt));
+  const hits = mostSpecific(matched)
     .map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }))
     .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)
     .slice(0, limit);

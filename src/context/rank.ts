@@ -29,6 +29,10 @@ export interface RankedInstinct {
   relevance: number;
   /** How many distinct query terms the instinct's text contains. */
   matched: number;
+  /** The stems of those terms. */
+  shared: string[];
+  /** What its trigger is about in one or two words (stems), or none when it takes more to say. */
+  core: string[];
   /** The same, a term that few of the instincts in scope use counting RARE_WEIGHT. */
   weight: number;
   terms: number;
@@ -102,13 +106,16 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
     const s = Math.abs(bm25);
     const about = aboutOf.get(row.id) ?? new Set<string>();
     const shared = terms.filter((t) => about.has(stem(t)));
+    const core = triggerCore(row, query.ignore ?? []);
     return {
       row,
       relevance: s / (1 + s),
       matched: shared.length,
+      shared: shared.map(stem),
+      core: core.flatMap((t) => t.split('_')).map(stem),
       weight: shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
-      covers: covers(triggerCore(row, query.ignore ?? []), authored),
+      covers: covers(core, authored),
     };
   });
 }

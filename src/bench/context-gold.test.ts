@@ -8,10 +8,10 @@ const rules = new Map([
 
 describe('scoring what the hooks inject', () => {
   it('counts a line relevant only when it names a pattern expected there', () => {
-    const text = '## Learned\n- Use `mise run test` (seen 3 times)\n- Call `gh api .../replies` (seen 2 times)\n<fence>';
-    expect(injectedLines(text)).toHaveLength(2);
-    expect(judge(text, ['tasks'], rules)).toEqual({ lines: 2, relevant: 1, expected: 1, found: 1, noisy: true });
-    expect(judge(text, ['tasks', 'replies'], rules)).toEqual({ lines: 2, relevant: 2, expected: 2, found: 2, noisy: false });
+    const text = '## Learned\n- Use `mise run test` (seen 3 times)\n- Call `gh api .../replies` (seen 2 times)\n- Be nice\n<fence>';
+    expect(injectedLines(text)).toHaveLength(3);
+    expect(judge(text, ['tasks'], rules)).toEqual({ lines: 3, relevant: 1, named: 2, expected: 1, found: 1, noisy: true });
+    expect(judge(text, ['tasks', 'replies'], rules)).toEqual({ lines: 3, relevant: 2, named: 2, expected: 2, found: 2, noisy: true });
   });
 
   it('rewards silence where nothing was expected, and misses what was expected but not said', () => {

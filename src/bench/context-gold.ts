@@ -27,6 +27,8 @@ export function patternsOf(line: string, rules: ReadonlyMap<string, RegExp>): st
 export interface Judged {
   lines: number;
   relevant: number;
+  /** Lines that name some gold pattern, expected there or not: a rule readers found at work somewhere. */
+  named: number;
   expected: number;
   found: number;
   /** Some line was not what this point needed. */
@@ -39,7 +41,14 @@ export function judge(text: string, expect: readonly string[], rules: ReadonlyMa
   const named = lines.map((l) => patternsOf(l, rules));
   const relevant = named.filter((ids) => ids.some((id) => expect.includes(id))).length;
   const found = expect.filter((id) => named.some((ids) => ids.includes(id))).length;
-  return { lines: lines.length, relevant, expected: expect.length, found, noisy: relevant < lines.length };
+  return {
+    lines: lines.length,
+    relevant,
+    named: named.filter((ids) => ids.length > 0).length,
+    expected: expect.length,
+    found,
+    noisy: relevant < lines.length,
+  };
 }
 
 export interface ContextScore {

@@ -164,6 +164,10 @@ async function main(): Promise<void> {
     console.log(row('prompt hook, even half', scores.promptTune));
     console.log(row('prompt hook, odd half', scores.promptHeldOut));
     console.log(row('session start', scores.start));
+    const named = starts.reduce((n, s) => n + s.named, 0);
+    console.log(
+      `\nSession start lines that name a gold pattern at all (a rule readers found at work somewhere, not junk): ${named} of ${scores.start.lines}; starts that name at least one of their session's needs: ${starts.filter((s) => s.found > 0).length} of ${starts.length}.`,
+    );
     const expected = prompts.reduce((n, p) => n + p.expected, 0);
     console.log(
       `\nLearned from the history at all: ${learnable} of the ${expected} expected patterns at prompts (recall ceiling ${round(learnable / expected, 2)}).`,

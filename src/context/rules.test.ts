@@ -22,6 +22,11 @@ describe('task classification', () => {
     ['débogue le worker avec des logs', 'debug'],
     ['hello there', 'unknown'],
     ['', 'unknown'],
+    ['The Login page DOESN’T WORK since the deploy', 'bugfix'],
+    ['bug-fix for the cart', 'bugfix'],
+    ["qu'est-ce que ce module fait", 'question'],
+    ['the debugger shows nothing', 'unknown'],
+    ['prefix the ids', 'unknown'],
   ])('%s -> %s', (prompt, type) => {
     expect(classifyTask(prompt)).toBe(type);
   });

@@ -7,6 +7,7 @@
  * prompts needed, and what the learning gold's readers saw at work in that session): precision and recall of the injected
  * lines and the share of points with anything irrelevant. The gold's prompts are split in two
  * (even and odd positions) and each half is reported, beside the whole. `--json` prints it.
+ * `--now DATE` sets the clock instead (history that has aged, as a user who syncs it later has it).
  * `--progressive`: each later session's history also holds every later session that ended
  * before it started (synced in turn, the clock at its start), as a user's store would.
  */
@@ -29,6 +30,13 @@ import { goldFile } from './learn-gold.js';
 
 const HISTORY_SESSIONS = 81;
 const PROGRESSIVE = process.argv.includes('--progressive');
+/** `--now DATE`: the clock for the whole replay, as a user who syncs old history sees it (default: the start of the later sessions). */
+const AT = ((i: number): string | undefined => {
+  if (i < 0) return undefined;
+  const at = new Date(process.argv[i + 1] ?? '');
+  if (Number.isNaN(at.getTime())) throw new Error('--now needs a date, e.g. --now 2026-11-26');
+  return at.toISOString();
+})(process.argv.indexOf('--now'));
 const TARGETS = { precision: 0.7, recall: 0.6, noisyShare: 0.2 };
 
 /** The prompts a transcript holds, with the working directory each was typed in. */
@@ -82,7 +90,7 @@ async function main(): Promise<void> {
   const byStart = transcripts(transcriptDir(root)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   const history = byStart.slice(0, HISTORY_SESSIONS);
   const later = new Map(byStart.slice(HISTORY_SESSIONS).map((t) => [t.id, t] as [string, Transcript]));
-  const asOf = later.values().next().value?.startedAt ?? new Date().toISOString();
+  const asOf = AT ?? later.values().next().value?.startedAt ?? new Date().toISOString();
   ensureDir(join(root, '.bench-tmp'));
   const dir = mkdtempSync(join(root, '.bench-tmp', 'context-'));
   const store = openStore({ home: join(dir, 'home'), clock: fixedClock(new Date(asOf)) });

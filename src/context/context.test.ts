@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
+import { fixedClock } from '../core/clock.js';
+import { withClock } from '../store/store.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { asksForRefused, isRelevant, mostSpecific, promptContext, requiredMatches } from './prompt.js';
@@ -155,6 +157,21 @@ describe('prompt context', () => {
     expect(mostSpecific([{ core: ['test'], shared: ['test', 'flaki'] }, specific])).toHaveLength(2);
     // A long trigger (no core) never yields.
     expect(mostSpecific([{ core: [], shared: ['test'] }, specific])).toHaveLength(2);
+  });
+
+  it('still gives a rule that matches once its score has decayed to the floor, saying when it was last seen', () => {
+    observe(store, {
+      pattern: 'pref:webapp/test=npm-test',
+      trigger: 'when you need to run the tests in webapp',
+      action: 'Use `npm test`.',
+      project: project.fingerprint,
+      occurrences: 40,
+    });
+    const later = withClock(store, fixedClock(new Date('2026-11-01T00:00:00.000Z')));
+    const text = promptContext(later, project, 'run the tests please');
+    expect(text).toContain('Use `npm test`');
+    expect(text).toContain('last seen Feb 2026');
+    expect(promptContext(store, project, 'run the tests please')).not.toContain('last seen');
   });
 
   it('stays within its budget and limit', () => {

@@ -24,4 +24,13 @@ describe('plain lines', () => {
       /^- When you need to run the tests in cli: Use the project's task `mise run test` .* Likewise `mise run test:integration` \(when you need to run the tests \(integration\) in cli\)\. \(seen 54, 15 times\)$/,
     );
   });
+
+  it('says when a rule was last seen once that is over a month ago, by its most recent member', () => {
+    const old = { ...task('pref:cli/lint=mise-run-lint', 'mise run lint', 'lint', 64), lastSeen: '2026-02-10T09:00:00.000Z' };
+    expect(plainLine([old])).toMatch(/\(seen 64 times, last seen Feb 2026\)$/);
+    const older = { ...task('pref:cli/fmt=mise-run-fmt', 'mise run fmt', 'format', 9), lastSeen: '2026-01-05T09:00:00.000Z' };
+    expect(plainLine([old, older])).toMatch(/last seen Feb 2026\)$/);
+    // One member seen lately: nothing old to say.
+    expect(plainLine([old, task('pref:cli/fmt=mise-run-fmt', 'mise run fmt', 'format', 9)])).not.toContain('last seen');
+  });
 });

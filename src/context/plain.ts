@@ -6,6 +6,7 @@
  */
 import type { InstinctView } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
+import { DAY_MS } from '../core/clock.js';
 import { oneLine } from './format.js';
 
 /** What a line is made of: a stored instinct or its contract view, with where it came from. */
@@ -19,21 +20,35 @@ export interface PlainInstinct {
   evidence: number;
   imported?: boolean;
   confirmed?: boolean;
+  /** When it was last seen (ISO), set only when that is over a month before now: the agent weighs an old rule. */
+  lastSeen?: string;
 }
+
+/** A month and more without a sighting is worth saying; a rule never expires (its score only falls to the floor). */
+const STALE_AFTER_DAYS = 30;
+
+const isStale = (lastSeen: string, now: Date): boolean => now.getTime() - Date.parse(lastSeen) > STALE_AFTER_DAYS * DAY_MS;
+
+/** "Feb 2026". */
+const monthOf = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** A trigger that only repeats the key's body (what `observe` records without one) says nothing. */
 export const realTrigger = (key: string, trigger: string): string => (trigger.trim() === key.slice(key.indexOf(':') + 1) ? '' : trigger);
 
-export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, InstinctProvenance>): PlainInstinct => ({
-  name: row.key,
-  category: row.category,
-  trigger: realTrigger(row.key, row.trigger),
-  action: row.action,
-  title: row.title,
-  evidence: row.evidence,
-  imported: provenance?.get(row.id)?.imported ?? false,
-  confirmed: provenance?.get(row.id)?.feedback ?? false,
-});
+export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, InstinctProvenance>, now?: Date): PlainInstinct => {
+  const lastSeen = now && isStale(row.last_seen, now) ? row.last_seen : undefined;
+  return {
+    name: row.key,
+    category: row.category,
+    trigger: realTrigger(row.key, row.trigger),
+    action: row.action,
+    title: row.title,
+    evidence: row.evidence,
+    imported: provenance?.get(row.id)?.imported ?? false,
+    confirmed: provenance?.get(row.id)?.feedback ?? false,
+    ...(lastSeen ? { lastSeen } : {}),
+  };
+};
 
 /** An instinct as the application shows it (a contract view, or the part of one a rule file needs). */
 export const fromView = (
@@ -109,7 +124,10 @@ function alsoOf(group: readonly PlainInstinct[]): string {
 function provenanceOf(group: readonly PlainInstinct[]): string {
   const seen = group.map((r) => r.evidence);
   const times = seen.length === 1 ? `seen ${seen[0]} time${seen[0] === 1 ? '' : 's'}` : `seen ${seen.join(', ')} times`;
-  const marks = [group.some((r) => r.imported) ? 'imported' : '', group.some((r) => r.confirmed) ? 'confirmed by the user' : ''];
+  // A group is as fresh as its most recent member: one seen this month says nothing old.
+  const seenAt = group.map((r) => r.lastSeen ?? '').sort();
+  const old = seenAt[0] ? `last seen ${monthOf(seenAt.at(-1) as string)}` : '';
+  const marks = [group.some((r) => r.imported) ? 'imported' : '', group.some((r) => r.confirmed) ? 'confirmed by the user' : '', old];
   return [times, ...marks.filter(Boolean)].join(', ');
 }
 

@@ -1,8 +1,10 @@
 /**
  * Prompt-time context: instincts that clearly match what the user just asked. Nothing is
- * better than noise, so an instinct must share enough of the prompt's terms and still hold
- * a usable confidence; the result stays within a small character budget. It is a section
- * of the prompt's fenced memory block (inject.ts), not a block of its own.
+ * better than noise, so an instinct must share enough of the prompt's terms; confidence
+ * ranks, it does not gate: a rule unseen for months has decayed to the floor, and is
+ * deprioritised, never silenced (its line says when it was last seen). The result stays
+ * within a small character budget. It is a section of the prompt's fenced memory block
+ * (inject.ts), not a block of its own.
  */
 import type { ProjectInfo } from '../core/project.js';
 import { currentConfidence } from '../learn/records.js';
@@ -16,7 +18,6 @@ import { type RankedInstinct, matchInstincts } from './rank.js';
 
 const PROMPT_BUDGET = 1_500;
 const PROMPT_LIMIT = 5;
-const PROMPT_MIN_CONFIDENCE = 0.3;
 
 /** Distinct prompt terms an instinct must contain: 1 for a short prompt, up to 3 for a long one. */
 export function requiredMatches(terms: number): number {
@@ -104,7 +105,6 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
   }).filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt));
   const hits = mostSpecific(matched)
     .map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }))
-    .filter((hit) => hit.score >= PROMPT_MIN_CONFIDENCE)
     .slice(0, limit);
   if (hits.length === 0) return '';
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
@@ -112,7 +112,7 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
   const ranked = hits
     .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
     .sort((a, b) => Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || b.rank - a.rank)
-    .map((hit) => fromRow(hit.row, provenance));
+    .map((hit) => fromRow(hit.row, provenance, store.clock.now()));
   const items = mergeSimilar(ranked).map((group) => plainLine(group, 400));
   const head = ['## Learned in earlier sessions, matching this prompt'];
   return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;

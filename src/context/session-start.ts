@@ -74,7 +74,7 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
       head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)} (${source})`);
     }
   }
-  const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance)))
+  const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance, store.clock.now())))
     .slice(0, START_LINES)
     .map((group) => plainLine(group));
   const pending = store.observations.count({ pendingOnly: true });

@@ -174,6 +174,27 @@ describe('prompt context', () => {
     expect(promptContext(store, project, 'run the tests please')).not.toContain('last seen');
   });
 
+  it('matches code in a trigger whole: a file or a task is named by all that tells it apart', () => {
+    for (const [pattern, trigger, action] of [
+      [
+        'combo:webapp:src/cart_review.ts+src/cart_test.ts',
+        'when editing `src/cart_review.ts` or `src/cart_test.ts` in webapp',
+        'Update the other file too.',
+      ],
+      ['seq:npm-run-test:ci->npm-run-dup', 'after `npm run test:ci` passes in webapp', 'Run `npm run dup` next.'],
+      ['pref:webapp/test=npm-test', 'when you need to run the tests in webapp', 'Use `npm test`.'],
+    ] as const)
+      observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+    const said = (prompt: string) => promptContext(store, project, prompt);
+    const passing = said('are the tests passing?');
+    expect(passing).toContain('Use `npm test`');
+    // "test" is in both the file's name and the task's, but the prompt names neither whole.
+    expect(passing).not.toContain('Update the other file');
+    expect(passing).not.toContain('npm run dup');
+    expect(said('the cart review screen is blank')).toContain('Update the other file');
+    expect(said('run test:ci for me')).toContain('Run `npm run dup` next');
+  });
+
   it('stays within its budget and limit', () => {
     for (let i = 0; i < 20; i++)
       observe(store, {

@@ -14,7 +14,7 @@ import { parseJsonObject } from '../store/json.js';
 import { matchedTerms } from '../text/stem.js';
 import { fitToBudget } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
-import { type RankedInstinct, matchInstincts } from './rank.js';
+import { PROGRAMS, type RankedInstinct, matchInstincts } from './rank.js';
 
 const PROMPT_BUDGET = 1_500;
 const PROMPT_LIMIT = 5;
@@ -42,8 +42,6 @@ export const nameWords = (name: string): string[] =>
 export function isRelevant(hit: Pick<RankedInstinct, 'weight' | 'terms' | 'covers'>): boolean {
   return hit.covers || hit.weight >= requiredMatches(hit.terms);
 }
-
-const PROGRAMS = new Set(['git', 'gh', 'mise', 'npm', 'pnpm', 'yarn', 'run', 'make', 'go', 'cargo']);
 
 /**
  * "Do not run X unless asked" is for when the user asks something else: a prompt that names X
@@ -103,17 +101,18 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
     limit: limit * 4,
     ignore: nameWords(project.name),
   }).filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt));
-  const hits = mostSpecific(matched)
-    .map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }))
-    .slice(0, limit);
+  const hits = mostSpecific(matched).map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }));
   if (hits.length === 0) return '';
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
-  // Preferences and corrections first, then fixes, each by confidence times relevance.
+  // Preferences and corrections first, then fixes, each by confidence times relevance; the
+  // limit counts lines, once merged (ten rules of one linter are one line, not ten slots).
   const ranked = hits
     .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
     .sort((a, b) => Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || b.rank - a.rank)
-    .map((hit) => fromRow(hit.row, provenance, store.clock.now()));
-  const items = mergeSimilar(ranked).map((group) => plainLine(group, 400));
+    .map((hit) => fromRow(hit.row, provenance, now));
+  const items = mergeSimilar(ranked)
+    .slice(0, limit)
+    .map((group) => plainLine(group, 400));
   const head = ['## Learned in earlier sessions, matching this prompt'];
   return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
 }

@@ -8,6 +8,7 @@ import { isDocumented } from '../learn/documented.js';
 import type { InstinctRepository, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import { stem, stemSet } from '../text/stem.js';
+import { words } from '../text/words.js';
 import { authoredText } from '../text/authored.js';
 import { promptTerms } from '../text/terms.js';
 import { realTrigger } from './plain.js';
@@ -87,6 +88,65 @@ export function askedTerms(text: string, ignore: readonly string[] = []): string
 const covers = (core: readonly string[], stems: ReadonlySet<string>): boolean =>
   core.length > 0 && core.every((t) => t.split('_').every((part) => stems.has(stem(part))));
 
+/** Programs a command names before what it does: `mise run test:ci` is told apart by test and ci. */
+export const PROGRAMS = new Set(['git', 'gh', 'mise', 'npm', 'pnpm', 'yarn', 'run', 'make', 'go', 'cargo']);
+
+/** The stems that tell a code span (a command, a path) apart: its file name's parts, its command's words after the program. */
+function spanStems(code: string, ignored: ReadonlySet<string>): string[] {
+  // A path is named by its file's name, without its folders or extension.
+  const named = code
+    .split(/\s+/)
+    .map((token) => token.split('/').filter(Boolean).at(-1) ?? '')
+    .join(' ')
+    .replace(/\.[a-z0-9]{1,5}\b/gi, ' ');
+  return [...words(named)]
+    .flatMap((w) => w.split('_'))
+    .filter((w) => w.length > 1 && !/^\d+$/.test(w) && !PROGRAMS.has(w) && !ignored.has(w))
+    .map(stem);
+}
+
+/**
+ * What an instinct is about, as stems a prompt can share. A code span is an identifier, shared
+ * whole or not at all: it counts only when the prompt names all that tells it apart, so "are
+ * the tests passing?" does not reach a rule about `wingman_test.go`, nor one for what follows
+ * `mise run test:ci`, and "the wingman review" does reach `wingman_review.go`.
+ */
+function aboutStems(row: InstinctRow, asked: ReadonlySet<string>, ignored: ReadonlySet<string>): Set<string> {
+  const text = asCode(aboutText(row));
+  const out = templated(row, text) ? new Set<string>() : stemSet(text.replace(/`[^`]+`/g, ' '));
+  for (const stems of namedSpans(text, asked, ignored)) for (const s of stems) out.add(s);
+  return out;
+}
+
+/** The distinguishing stems of each code span of `text` that `asked` names whole. */
+function namedSpans(text: string, asked: ReadonlySet<string>, ignored: ReadonlySet<string>): string[][] {
+  return (text.match(/`[^`]+`/g) ?? [])
+    .map((span) => spanStems(span.slice(1, -1), ignored))
+    .filter((stems) => stems.length > 0 && stems.every((s) => asked.has(s)));
+}
+
+/** A sequence's or a co-edit's trigger written around its commands or files ("after `X` passes") is about them alone. */
+const templated = (row: InstinctRow, text: string): boolean =>
+  TEMPLATED.has(row.category) && !!realTrigger(row.key, row.trigger) && /`[^`]+`/.test(text);
+
+/** The user named one of the commands or files a templated trigger is about: all it is about. */
+const namesTemplate = (row: InstinctRow, authored: ReadonlySet<string>, ignored: ReadonlySet<string>): boolean => {
+  const text = asCode(aboutText(row));
+  return templated(row, text) && namedSpans(text, authored, ignored).length > 0;
+};
+
+/** Categories whose triggers a miner writes from a template around code. */
+const TEMPLATED = new Set(['sequence', 'combo']);
+
+/**
+ * A file name or a task written bare ("wingman_test.go", "test:ci") as a span, so it is matched
+ * whole like quoted code. A folder ("docs/architecture/") stays words: "the docs" names it.
+ */
+const asCode = (text: string): string =>
+  text.replace(/`[^`]*`|(?<![\w`/.-])([\w./-]*\w\.[a-z][a-z0-9]{0,4}|[\w-]+:[\w*-]+)(?![\w/])/g, (m, bare: string | undefined) =>
+    bare ? `\`${bare}\`` : m,
+  );
+
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' | 'triggerUse'>, query: RankQuery): RankedInstinct[] {
   const terms = askedTerms(query.text, query.ignore);
   if (terms.length === 0 || query.limit <= 0) return [];
@@ -95,7 +155,10 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
     // What the project's CLAUDE.md or AGENTS.md already says, the agent has read.
     .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)));
   if (hits.length === 0) return [];
-  const aboutOf = new Map(hits.map(({ row }) => [row.id, stemSet(aboutText(row))]));
+  // A code span is named by any word of the prompt, short ones too (`test:ci`: "ci").
+  const asked = stemSet(withoutFolders(query.text));
+  const ignored = new Set((query.ignore ?? []).map((w) => w.toLowerCase()));
+  const aboutOf = new Map(hits.map(({ row }) => [row.id, aboutStems(row, asked, ignored)]));
   // Only the terms some hit shares need a count.
   const sharedByAny = terms.filter((t) => [...aboutOf.values()].some((about) => about.has(stem(t))));
   const used = instincts.triggerUse(sharedByAny, { project: query.project, excludePromoted: query.excludePromoted });
@@ -115,7 +178,7 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
       core: core.flatMap((t) => t.split('_')).map(stem),
       weight: shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
-      covers: covers(core, authored),
+      covers: covers(core, authored) || namesTemplate(row, authored, ignored),
     };
   });
 }

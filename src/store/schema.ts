@@ -14,6 +14,7 @@ import { correctionsMigration } from './corrections-schema.js';
 import { agentMigration } from './agent-schema.js';
 import { scheduleMigration } from './schedule-schema.js';
 import { conversationsMigration } from './agent-conversations-schema.js';
+import { signalScopeMigration } from './signal-scope-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -184,4 +185,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentMigration,
   scheduleMigration,
   conversationsMigration,
+  signalScopeMigration,
 ];

@@ -112,7 +112,8 @@ describe('building the graph from a session, deterministically', () => {
     });
     expect(fix?.description).toMatch(/^When npm test fails with ".*" → edit src\/cart\.ts$/);
     const pref = queryFacts(store).find((f) => f.relation === 'prefers');
-    expect(pref).toMatchObject({ project: '', emotional_weight: 1 });
+    // What the user said in a session belongs to its project: another repository never sees it.
+    expect(pref).toMatchObject({ project: 'fp-shop', emotional_weight: 1 });
     const episode = store.graph.episodes.get('s1');
     expect(episode?.facts).toHaveLength(report.facts.length);
     expect(episode?.entities.length).toBeGreaterThan(5);

@@ -193,7 +193,7 @@ function applyExtraction(
       // What a session showed was true when it happened, not when it was read (an import).
       validAt: f.validAt ?? context.timestamp,
       correction: f.correction,
-      project: f.global ? '' : context.fingerprint,
+      project: context.fingerprint,
       sourceSession: context.sessionId,
       origin,
       metadata: f.metadata,

@@ -114,7 +114,6 @@ function signalFacts(signals: readonly Signal[], project: ExtractedEntity): Extr
       description: `The user ${correction ? 'corrected' : 'said'}: ${s.text}`,
       confidence: s.type === 'explicit' || correction ? 0.8 : 0.7,
       correction,
-      global: true,
       metadata: { signal: s.type },
     };
   });

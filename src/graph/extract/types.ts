@@ -17,8 +17,6 @@ export interface ExtractedFact {
   validAt?: string;
   /** A user correction (weighs 1.5 in activation). */
   correction?: boolean;
-  /** Preferences hold across projects: stored without a project. */
-  global?: boolean;
   metadata?: Record<string, unknown>;
 }
 

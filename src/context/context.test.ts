@@ -66,6 +66,11 @@ describe('ranking', () => {
     expect(asksForRefused(family, 'Are all tests passing?')).toBe(false);
     expect(asksForRefused(family, 'run the CI suite')).toBe(true);
     expect(asksForRefused({ ...family, metadata: '{}' }, 'run the CI suite')).toBe(false);
+    // A variant another rule quotes is asked for too.
+    const other = 'When you need to run the tests (integration): use `mise run test:integration`.';
+    expect(asksForRefused(family, 'run the integration tests', other)).toBe(true);
+    expect(asksForRefused(family, 'run the integration tests')).toBe(false);
+    expect(asksForRefused(family, 'Are all tests passing?', other)).toBe(false);
   });
 
   it('weighs a term few instincts use above one many use, and one term that is all a trigger is about', () => {

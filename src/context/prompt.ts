@@ -46,11 +46,13 @@ export function isRelevant(hit: Pick<RankedInstinct, 'weight' | 'terms' | 'cover
 /**
  * "Do not run X unless asked" is for when the user asks something else: a prompt that names X
  * is the user asking for it. X is what the rule's trigger quotes (`git commit` / `git push`).
+ * `known` is other rules' text: the variants of a family they quote (`mise run test:integration`)
+ * are named by the prompt as much as those of the rule's own examples.
  */
-export function asksForRefused(row: Pick<InstinctRow, 'trigger' | 'action' | 'metadata'>, prompt: string): boolean {
+export function asksForRefused(row: Pick<InstinctRow, 'trigger' | 'action' | 'metadata'>, prompt: string, known = ''): boolean {
   if (parseJsonObject(row.metadata).miner !== 'rejection') return false;
   const words = (row.trigger.match(/`[^`]+`/g) ?? [])
-    .flatMap((code) => namedBy(code.slice(1, -1), row.action))
+    .flatMap((code) => namedBy(code.slice(1, -1), `${row.action} ${known}`))
     .filter((w) => !PROGRAMS.has(w));
   return matchedTerms(words, prompt) > 0;
 }
@@ -95,12 +97,14 @@ interface PromptContextOptions {
 export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
   const now = store.clock.now();
   const limit = options.limit ?? PROMPT_LIMIT;
-  const matched = matchInstincts(store.instincts, {
+  const candidates = matchInstincts(store.instincts, {
     text: prompt,
     project: project.fingerprint,
     limit: limit * 4,
     ignore: nameWords(project.name),
-  }).filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt));
+  });
+  const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
+  const matched = candidates.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known));
   const hits = mostSpecific(matched).map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }));
   if (hits.length === 0) return '';
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));

@@ -13,7 +13,7 @@ import type { TaskType } from './classify.js';
 import { type RelatedProject, relatedProjects } from './cross-project.js';
 import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { oneLine } from './format.js';
-import { formatFacts } from './graph-format.js';
+import { formatFacts, plainFacts } from './graph-format.js';
 import type { Category, GeneratedQuery } from './queries.js';
 import { requiredMatches } from './prompt.js';
 import { askedTerms } from './rank.js';
@@ -102,6 +102,17 @@ function graphChunks(retrieved: readonly RetrievedFact[], budget: number, scale:
   return out;
 }
 
+/** The prompt hook's facts as one chunk of plain sentences (graph-format's plainFacts): no headings, ids or task. */
+function plainChunk(retrieved: readonly RetrievedFact[], budget: number): ContextChunk[] {
+  const formatted = plainFacts(
+    retrieved.map((r) => r.fact),
+    budget,
+  );
+  const first = retrieved[0];
+  if (!first || formatted.lines.length === 0) return [];
+  return [{ category: first.category, label: '', lines: formatted.lines, facts: formatted.ids }];
+}
+
 /** Kinds of facts worth a line beside a prompt: what was decided, preferred or learned. */
 const PROMPT_KINDS = new Set(['learning', 'experience', 'actor']);
 const NOT_FOR_PROMPTS = new Set(['works_on', 'blocked_by', 'solved_by', 'workaround_for', 'caused_by']);
@@ -147,14 +158,16 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
     if (retrieval.time) result.time = retrieval.time;
     const terms = options.strict ? askedTerms(options.prompt, options.ignore) : [];
     const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, terms)) : retrieval.facts;
-    result.chunks = graphChunks(facts, budget, level.scale);
+    result.chunks = options.strict ? plainChunk(facts, budget) : graphChunks(facts, budget, level.scale);
     result.facts = result.chunks.flatMap((c) => c.facts);
     if (!options.strict && options.project && (level.level === 'full' || level.level === 'reduced'))
       result.related = relatedProjects(store, options.project);
   }
 
   let graph = '';
-  if (result.chunks.length) {
+  if (options.strict && result.chunks.length) {
+    graph = `## Said in earlier sessions of this project\n${result.chunks.map((c) => c.lines.join('\n')).join('\n')}`;
+  } else if (result.chunks.length) {
     const about = [`task: ${result.task}`, ...(result.time ? [`as true on ${result.time.at.slice(0, 10)}`] : [])].join('; ');
     graph = `## Knowledge graph (${about})\n${result.chunks.map((c) => c.lines.join('\n')).join('\n')}`;
   }

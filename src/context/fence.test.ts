@@ -102,7 +102,9 @@ describe('every renderer, against the injection corpus', () => {
     const text = await promptInjection(store, { project, prompt: 'deploying the staging cluster fails', sessionId: 's1' });
     const body = expectFenced(text);
     expect(body).toMatch(/\(seen 3 times(, confirmed by the user)?\)$/m);
-    expect(body).toMatch(/\(graph #\d+\)/);
+    // A fact says when it was said, in plain words: no id, no task, no chunk heading.
+    expect(body).toMatch(/^## Said in earlier sessions of this project\n- .* \(\d{4}-\d{2}-\d{2}\)$/m);
+    expect(body).not.toMatch(/graph #|task: |^### /m);
   });
 
   it('the graph context (homunculus context, memory_context) and recall', async () => {

@@ -87,3 +87,19 @@ export function formatFacts(facts: readonly FormattableFact[], budget: number): 
   }
   return out;
 }
+
+/**
+ * Facts beside a prompt, for the agent: each as its own sentence with the day it was said (a
+ * user's remark says "The user said: ..."), no ids and no grouping by subject.
+ */
+export function plainFacts(facts: readonly FormattableFact[], budget: number): Formatted {
+  const out: Formatted = { lines: [], ids: [], chars: 0 };
+  for (const f of facts) {
+    const line = `- ${flat(f.description) || `${flat(f.source)} ${RELATION_LABELS[f.relation]} ${flat(f.target)}`} (${f.valid_at.slice(0, 10)})`;
+    if (out.chars + line.length + 1 > budget) continue;
+    out.lines.push(line);
+    out.ids.push(f.id);
+    out.chars += line.length + 1;
+  }
+  return out;
+}

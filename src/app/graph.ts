@@ -2,8 +2,6 @@
 import { z } from 'zod';
 import { buildPromptContext } from '../context/build.js';
 import { parseInstant } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
-import { detectProject } from '../core/project.js';
 import { addFact as addGraphFact, parseRelation } from '../graph/add-fact.js';
 import { detectCommunities } from '../graph/communities.js';
 import { runDreamCycle } from '../graph/dream.js';
@@ -15,8 +13,8 @@ import { reconsolidateFact, supersedeFact } from '../graph/revise.js';
 import { graphSessionEnd } from '../graph/session-end.js';
 import { graphStats } from '../graph/stats.js';
 import { queryFacts, timeline as entityTimeline } from '../graph/temporal.js';
-import type { Store } from '../store/store.js';
 import { defineOperation } from './operation.js';
+import { resolveProject } from './project-ref.js';
 import { changeSource, oneOf, text, unitInterval, wholeNumber } from './schemas.js';
 
 /** An ISO-8601 date or instant, as a normalised instant. */
@@ -39,19 +37,6 @@ const relation = () =>
 
 const entityType = () => oneOf(ENTITY_TYPES);
 const factId = () => wholeNumber(1);
-
-/** A project given as a fingerprint, a project entity's name, or (when absent) the working directory's repository. */
-function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
-  if (value === undefined) return detectProject(cwd).fingerprint;
-  if (value === '' || /^[0-9a-f]{16}$/.test(value)) return value;
-  const entity = store.graph.entities.list({ type: 'project' }).find((e) => e.name.toLowerCase() === value.toLowerCase());
-  const fingerprint = entity?.properties.fingerprint;
-  if (typeof fingerprint === 'string' && fingerprint) return fingerprint;
-  throw new UsageError(
-    `Unknown project ${JSON.stringify(value)}.`,
-    'Give a project fingerprint (16 hex characters) or the name of a project in `homunculus graph entities --type project`.',
-  );
-}
 
 export const addFact = defineOperation({
   name: 'graph.add',

@@ -24,6 +24,7 @@ import {
 import { checkImported } from './imported.js';
 import { views } from './instincts.js';
 import { defineOperation } from './operation.js';
+import { resolveProject } from './project-ref.js';
 import { category, oneOf, text } from './schemas.js';
 
 const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 'cursorrules' | 'windsurfrules'> = {
@@ -33,15 +34,28 @@ const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 
   windsurfrules: 'windsurfrules',
 };
 
-/** Rule-level instincts (rule and universal), strongest first. */
-/** Rules worth exporting: what the project's own instructions already say is left out. */
-const ruleViews = (store: Store): InstinctView[] =>
+/**
+ * Rule-level instincts (rule and universal), strongest first: the project's and the global ones
+ * when a project is named (another repository's rules do not belong in this one's CLAUDE.md),
+ * every project's otherwise. What the project's own instructions already say is left out.
+ */
+const ruleViews = (store: Store, project = ''): InstinctView[] =>
   sortRules(
     views(
       store,
-      store.instincts.list({ minLevel: 2 }).filter((r) => !isDocumented(parseJsonObject(r.metadata))),
+      store.instincts
+        .list({ minLevel: 2, ...(project ? { project, includeGlobal: true } : {}) })
+        .filter((r) => !isDocumented(parseJsonObject(r.metadata))),
     ),
   );
+
+/** Whose rules an export holds: a project (fingerprint or name), else the repository of `cwd`, else every project's. */
+const scope = {
+  project: text(200).optional(),
+  cwd: text(4096).optional(),
+};
+const scopeOf = (store: Store, input: { project?: string; cwd?: string }): string =>
+  input.project !== undefined || input.cwd !== undefined ? resolveProject(store, input.project, input.cwd) : '';
 
 const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
   error: 'must be lower-case letters, digits and hyphens, e.g. "instinct-rules"',
@@ -50,8 +64,8 @@ const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
 export const listRules = defineOperation({
   name: 'rules.list',
   summary: 'Rule-level instincts (rule and universal), strongest first',
-  input: z.object({}),
-  run: ({ store }) => ruleViews(store),
+  input: z.object(scope),
+  run: ({ store }, input) => ruleViews(store, scopeOf(store, input)),
 });
 
 export const renderRules = defineOperation({
@@ -62,9 +76,10 @@ export const renderRules = defineOperation({
     name: skillName.default('instinct-rules'),
     description: text().default(''),
     category: category().optional(),
+    ...scope,
   }),
   run({ store }, input) {
-    const rules = ruleViews(store);
+    const rules = ruleViews(store, scopeOf(store, input));
     if (input.format !== 'skill')
       return { format: input.format, content: renderPlatform(rules, PLATFORM_OF[input.format]), rule_count: rules.length };
     const content = renderSkill(rules, { name: input.name, description: input.description, category: input.category });
@@ -79,11 +94,12 @@ export const injectRules = defineOperation({
     /** A path the user named; never the store's home nor inside .git. */
     target: text(4096).min(1, { error: 'must not be empty' }),
     format: oneOf(['claude-md', 'agents-md', 'cursorrules', 'windsurfrules'] as const).default('claude-md'),
+    ...scope,
   }),
   run({ store }, input) {
     const real = realTarget(input.target);
     refuseProtected(real, input.target, store.paths.home);
-    const rules = ruleViews(store);
+    const rules = ruleViews(store, scopeOf(store, input));
     return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[input.format]), rules.length), target: input.target };
   },
 });
@@ -113,11 +129,12 @@ export const injectRuleFile = defineOperation({
     file: text(1024).min(1, { error: 'must not be empty' }),
     /** The project root the file is named in. */
     root: text(4096).min(1, { error: 'must not be empty' }),
+    ...scope,
   }),
   run({ store }, input) {
     const format = ruleFileFormat(input.file);
     const real = confineRuleFile(input.root, input.file, store.paths.home);
-    const rules = ruleViews(store);
+    const rules = ruleViews(store, scopeOf(store, input));
     return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[format]), rules.length), target: input.file, format };
   },
 });

@@ -263,6 +263,17 @@ describe('export-rules', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'skill', '--inject', target])).status).toBe(2);
+    // Another repository's rules stay out of this one's file; --project names it.
+    const other = 'aaaaaaaaaaaaaaaa';
+    await runCliJson(
+      home.path,
+      ['observe', 'pref:api=gh', '--count', '12', '--explain', 'answer PRs with gh api', '--project', other],
+      env,
+    );
+    await runCliJson(home.path, ['consolidate'], env);
+    expect((await runCli(home.path, ['export-rules'], { cwd: project.path })).stdout).not.toContain('gh api');
+    expect((await runCli(home.path, ['export-rules', '--project', other])).stdout).toContain('answer PRs with gh api');
+    expect((await runCli(home.path, ['export-rules', '--project', 'nope'])).stderr).toMatch(/Unknown project "nope"/);
     project.cleanup();
   });
 });

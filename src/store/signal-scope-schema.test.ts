@@ -41,7 +41,7 @@ describe('the signal scope migration (15)', () => {
         { description: 'I prefer tabs', project: '' },
       ]);
       // The search documents follow the fact (their trigger copies the project).
-      const docs = rawDatabase(store).prepare("SELECT project FROM documents WHERE id = -1").all();
+      const docs = rawDatabase(store).prepare('SELECT project FROM documents WHERE id = -1').all();
       expect(docs).toEqual([{ project: 'cli-fp' }]);
     } finally {
       store.close();

@@ -99,7 +99,10 @@ describe('rendering rules', () => {
 describe('injecting into CLAUDE.md', () => {
   it('creates the file with markers, then changes only the marked block, idempotently', () => {
     const target = join(dir.path, 'CLAUDE.md');
-    expect(injectBlock(target, renderClaudeMd(RULES), 3)).toEqual({ target, rule_count: 3, changed: true });
+    const lines = renderClaudeMd(RULES)
+      .split('\n')
+      .filter((l) => l.startsWith('- ')).length;
+    expect(injectBlock(target, renderClaudeMd(RULES), 3)).toEqual({ target, rule_count: 3, lines, changed: true });
     expect(readFileSync(target, 'utf8')).toBe(`${MARKER_START}\n${renderClaudeMd(RULES)}${MARKER_END}\n`);
     expect(injectBlock(target, renderClaudeMd(RULES), 3).changed).toBe(false);
 
@@ -119,6 +122,17 @@ describe('injecting into CLAUDE.md', () => {
     writeFileSync(target, `# Notes\n${MARKER_START}\n`);
     expect(() => injectBlock(target, 'x', 0)).toThrow(/unmatched instinct marker/);
     expect(readFileSync(target, 'utf8')).toBe(`# Notes\n${MARKER_START}\n`);
+  });
+
+  it("leaves out the block's own title when the file has words of its own", () => {
+    const target = join(dir.path, 'AGENTS.md');
+    const block = '# AGENTS.md\n\n## Learned rules\n\n- one\n';
+    injectBlock(target, block, 1);
+    expect(readFileSync(target, 'utf8')).toBe(`${MARKER_START}\n${block}${MARKER_END}\n`);
+    writeFileSync(target, '# AGENTS.md\n\nOur notes.\n');
+    injectBlock(target, block, 1);
+    expect(readFileSync(target, 'utf8')).toBe(`# AGENTS.md\n\nOur notes.\n\n${MARKER_START}\n## Learned rules\n\n- one\n${MARKER_END}\n`);
+    expect(injectBlock(target, block, 1).changed).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@
  * between markers and the reverse parse of backtick-wrapped patterns.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import YAML from 'yaml';
 import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
@@ -162,17 +163,26 @@ export function countRuleBullets(markdown: string): number {
 interface InjectResult {
   target: string;
   rule_count: number;
+  /** Bullets the block holds: rules that say the same for other code share one. */
+  lines: number;
   changed: boolean;
+}
+
+/** A file with words of its own has its title: a block's "# AGENTS.md" would be a second one. */
+function withoutOwnTitle(block: string, target: string, current: string): string {
+  const title = `# ${basename(target)}\n`;
+  const outside = current.replace(new RegExp(`${MARKER_START}[\\s\\S]*?${MARKER_END}`), '');
+  return block.startsWith(title) && outside.trim() ? block.slice(title.length).trimStart() : block;
 }
 
 /** Replaces only the marked block of `target`, creating the file and markers when missing. */
 export function injectBlock(target: string, block: string, ruleCount: number): InjectResult {
-  const section = `${MARKER_START}\n${block.trimEnd()}${block.trim() ? '\n' : ''}${MARKER_END}`;
   let current = '';
   if (existsSync(target)) {
     if (!statSync(target).isFile()) throw new UsageError(`${target} is not a file.`);
     current = readFileSync(target, 'utf8');
   }
+  const section = `${MARKER_START}\n${withoutOwnTitle(block, target, current).trimEnd()}${block.trim() ? '\n' : ''}${MARKER_END}`;
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);
   let next: string;
@@ -186,9 +196,10 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   } else {
     next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
   }
-  if (next === current) return { target, rule_count: ruleCount, changed: false };
+  const lines = (block.match(/^- /gm) ?? []).length;
+  if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
   writeFileAtomic(target, next);
-  return { target, rule_count: ruleCount, changed: true };
+  return { target, rule_count: ruleCount, lines, changed: true };
 }
 
 interface ParsedPattern {

@@ -1,6 +1,6 @@
 /** export-rules: learned rules for every agent's rule file, printed or injected in place. */
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { injectRules, renderRules } from '../../app/rules.js';
 import { UsageError } from '../../core/errors.js';
 import { RULE_FORMATS } from '../../view/rules.js';
@@ -14,7 +14,12 @@ export function registerRuleCommands(program: Command): void {
     .option('--format <format>', RULE_FORMATS.join(' | '), 'claude-md')
     .option('--inject <file>', 'update only the <!-- instinct:start/end --> block of FILE (created if missing)')
     .option('--name <name>', 'skill name for --format skill', 'instinct-rules')
-    .action(async (o: { format: string; inject?: string; name?: string }, cmd: Command) => {
+    .option(
+      '--project <project>',
+      "whose rules: a fingerprint or a name (default: the repository of the current directory, or of the --inject file); '' for every project's",
+    )
+    .action(async (o: { format: string; inject?: string; name?: string; project?: string }, cmd: Command) => {
+      const scope = { project: o.project, cwd: o.inject !== undefined ? dirname(resolve(o.inject)) : process.cwd() };
       if (o.inject !== undefined) {
         if (o.format === 'skill')
           throw new UsageError(
@@ -24,17 +29,21 @@ export function registerRuleCommands(program: Command): void {
         await runOperation(
           cmd,
           injectRules,
-          { target: resolve(o.inject), format: o.format },
-          (r) => `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
+          { target: resolve(o.inject), format: o.format, ...scope },
+          (r) =>
+            `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.lines} line${r.lines === 1 ? '' : 's'}, ${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
           { names: { target: '--inject' } },
         );
         return;
       }
       const json = globals(cmd).json;
-      await runOperation(cmd, renderRules, { format: o.format, name: o.name }, (r) => {
+      await runOperation(cmd, renderRules, { format: o.format, name: o.name, ...scope }, (r) => {
         if (json) return '';
         if (r.content) process.stdout.write(r.content);
-        else process.stderr.write('No rule-level instinct yet (10+ observations, then `homunculus consolidate`).\n');
+        else
+          process.stderr.write(
+            'No rule-level instinct for this project yet (10+ observations, then `homunculus consolidate`); `--project` names another.\n',
+          );
         return '';
       });
     });

@@ -32,7 +32,7 @@ const exportRules = defineTool({
   output: z.object({ rules: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx) {
-    const rules = call(listRules, ctx, {}).map(contractRecord);
+    const rules = call(listRules, ctx, { project: ctx.project }).map(contractRecord);
     return {
       rules,
       count: rules.length,
@@ -52,7 +52,7 @@ const exportClaudeMd = defineTool({
   output: z.object({ markdown: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx) {
-    const r = call(renderRules, ctx, { format: 'claude-md' });
+    const r = call(renderRules, ctx, { format: 'claude-md', project: ctx.project });
     return { markdown: r.content, rule_count: r.rule_count };
   },
 });
@@ -75,6 +75,7 @@ const exportSkill = defineTool({
       name: args.name,
       description: args.description,
       category: args.category || undefined,
+      project: ctx.project,
     });
     const skill = r.content;
     return {
@@ -95,7 +96,7 @@ const injectClaudeMd = defineTool({
   output: z.object({ target: z.string(), rule_count: z.number().int(), changed: z.boolean() }),
   annotations: FILE_WRITE,
   handler(ctx, args) {
-    const result = call(injectRuleFile, ctx, { file: args.target, root: ctx.root });
+    const result = call(injectRuleFile, ctx, { file: args.target, root: ctx.root, project: ctx.project });
     return { target: args.target, rule_count: result.rule_count, changed: result.changed };
   },
 });
@@ -110,7 +111,7 @@ const exportPlatform = defineTool({
   annotations: READ_ONLY,
   handler(ctx, args) {
     const format = args.fmt === 'codex' ? 'agents-md' : args.fmt;
-    const r = call(renderRules, ctx, { format });
+    const r = call(renderRules, ctx, { format, project: ctx.project });
     return { content: r.content, format: args.fmt, rule_count: r.rule_count };
   },
 });

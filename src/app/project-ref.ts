@@ -1,0 +1,29 @@
+/** A project named on a command line or in a tool call, as the fingerprint the store keys it by. */
+import { UsageError } from '../core/errors.js';
+import { detectProject } from '../core/project.js';
+import type { Store } from '../store/store.js';
+
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+
+/**
+ * A project given as a fingerprint, a name its sessions or the graph know it by ("cli"), or,
+ * when absent, the repository of `cwd`. '' stays '' (global).
+ */
+export function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
+  if (value === undefined) return detectProject(cwd).fingerprint;
+  if (value === '' || FINGERPRINT.test(value)) return value;
+  const lower = value.toLowerCase();
+  const seen = store.sessions.projects();
+  const bySession = seen.find((p) => p.project_name.toLowerCase() === lower)?.project;
+  if (bySession) return bySession;
+  const entity = store.graph.entities.list({ type: 'project' }).find((e) => e.name.toLowerCase() === lower);
+  const fingerprint = entity?.properties.fingerprint;
+  if (typeof fingerprint === 'string' && fingerprint) return fingerprint;
+  const known = [...new Set(seen.map((p) => p.project_name).filter(Boolean))].slice(0, 8);
+  throw new UsageError(
+    `Unknown project ${JSON.stringify(value)}.`,
+    known.length
+      ? `Give a project fingerprint (16 hex characters) or one of the names sessions were seen in: ${known.join(', ')}.`
+      : 'Give a project fingerprint (16 hex characters): no session has been recorded yet.',
+  );
+}

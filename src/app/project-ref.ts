@@ -27,3 +27,16 @@ export function resolveProject(store: Store, value: string | undefined, cwd = pr
       : 'Give a project fingerprint (16 hex characters): no session has been recorded yet.',
   );
 }
+
+/**
+ * The key a tool call's project names, leniently: a known name becomes its fingerprint, anything
+ * else stays as written (a pattern may be filed under a name the store does not know yet).
+ */
+export function projectKey(store: Store, value: string): string {
+  if (value === '' || FINGERPRINT.test(value)) return value;
+  try {
+    return resolveProject(store, value);
+  } catch {
+    return value;
+  }
+}

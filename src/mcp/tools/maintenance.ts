@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MATURE_EVIDENCE, consolidate, stats, views } from '../../app/instincts.js';
 import { chains, duplicates, effectiveness, gc, history, trending } from '../../app/learning.js';
+import { projectKey } from '../../app/project-ref.js';
 import { NotFoundError } from '../../core/errors.js';
 import { DUPLICATE_THRESHOLD } from '../../learn/similarity.js';
 import { contractRecord, contractStats } from '../records.js';
@@ -53,7 +54,7 @@ const sessionSummaryTool = defineTool({
   annotations: IDEMPOTENT_WRITE,
   handler(ctx, args) {
     const consolidation = call(consolidate, ctx, {});
-    const project = args.project || ctx.project;
+    const project = projectKey(ctx.store, args.project) || ctx.project;
     const since = new Date(ctx.store.clock.now().getTime() - DAY_MS).toISOString();
     const recent = views(
       ctx.store,

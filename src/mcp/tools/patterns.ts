@@ -11,6 +11,7 @@ import {
   stats,
   suggest,
 } from '../../app/instincts.js';
+import { projectKey } from '../../app/project-ref.js';
 import { fromView, mergeSimilar, plainLine } from '../../context/plain.js';
 import type { InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
@@ -42,7 +43,7 @@ const observeTool = defineTool({
       pattern: args.pattern,
       category: args.category || undefined,
       source: args.source,
-      project: args.project || ctx.project,
+      project: projectKey(ctx.store, args.project) || ctx.project,
       explain: args.explain || undefined,
     });
     const level = result.level === 'raw' ? ('seedling' as const) : result.level === 'mature' ? ('mature' as const) : ('rule' as const);
@@ -83,7 +84,7 @@ const suggestTool = defineTool({
   annotations: ADDITIVE,
   handler(ctx, args) {
     const found = call(suggest, ctx, {
-      project: args.project || ctx.project,
+      project: projectKey(ctx.store, args.project) || ctx.project,
       category: args.category || undefined,
       keyword: args.keyword || undefined,
       source: 'mcp',
@@ -93,7 +94,7 @@ const suggestTool = defineTool({
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
       count: records.length,
-      hint: records.length ? suggestionHint(found) : nothingHereHint(ctx, args.project || ctx.project),
+      hint: records.length ? suggestionHint(found) : nothingHereHint(ctx, projectKey(ctx.store, args.project) || ctx.project),
     };
   },
 });
@@ -115,7 +116,7 @@ const listTool = defineTool({
     const found = call(listInstincts, ctx, {
       minEvidence: args.min_confidence,
       category: args.category || undefined,
-      project: args.project || undefined,
+      project: projectKey(ctx.store, args.project) || undefined,
       limit: args.limit,
     });
     return {

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type TestStore, testStore } from '../test-support/store.js';
+import { projectKey, resolveProject } from './project-ref.js';
+
+let store: TestStore;
+beforeEach(() => {
+  store = testStore('2026-02-01T00:00:00.000Z');
+  store.sessions.save({
+    id: 's1',
+    source: 'claude-code',
+    project: '040c367c23054320',
+    project_name: 'cli',
+    cwd: '/w/cli',
+    started_at: '2026-01-31T10:00:00.000Z',
+    ended_at: '2026-01-31T11:00:00.000Z',
+    tools_used: '[]',
+    tool_counts: '{}',
+    files_touched: '[]',
+    summary: '',
+    continues_from: null,
+    transcript_path: null,
+    file_name: null,
+  });
+});
+afterEach(() => store.cleanup());
+
+describe('naming a project', () => {
+  it('takes a fingerprint, a name its sessions were seen under (any case), or the repository of a directory', () => {
+    expect(resolveProject(store, '040c367c23054320')).toBe('040c367c23054320');
+    expect(resolveProject(store, 'CLI')).toBe('040c367c23054320');
+    expect(resolveProject(store, '')).toBe('');
+    expect(resolveProject(store, undefined, '/w/somewhere')).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('refuses an unknown name with the names it knows, except where a tool call may file under a new one', () => {
+    expect(() => resolveProject(store, 'nope')).toThrow(/Unknown project "nope"/);
+    try {
+      resolveProject(store, 'nope');
+    } catch (err) {
+      expect((err as { hint?: string }).hint).toContain('cli');
+    }
+    expect(projectKey(store, 'cli')).toBe('040c367c23054320');
+    expect(projectKey(store, 'myrepo')).toBe('myrepo');
+  });
+});

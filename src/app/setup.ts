@@ -12,7 +12,7 @@ import { type FileChange, type Plan, planInstall, planUninstall } from '../captu
 import { InstallState } from '../capture/install/state.js';
 import { type Scope, targetFor } from '../capture/install/targets.js';
 import { HomunculusError } from '../core/errors.js';
-import { homePaths } from '../core/paths.js';
+import { homePaths, resolveHome } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { renderAll } from '../view/render.js';
 import { type CheckResult, runDoctor } from './doctor.js';
@@ -67,8 +67,11 @@ const installInput = z.object({
 
 function installAgents(ctx: SetupContext, i: z.output<typeof installInput>): InstallReport[] {
   const chosen = i.command === undefined ? hookCommandPrefix(ctx.env) : { prefix: i.command.trim() };
+  // A home other than ~/.homunculus (`--home DIR`, $HOMUNCULUS_HOME, which an agent started from a
+  // launcher does not inherit) goes into every hook and server entry.
+  const home = ctx.home === resolveHome(undefined, { HOME: ctx.userHome }) ? undefined : ctx.home;
   return i.agents.map((agent) => {
-    const plan = planInstall(targetFor(agent, i.scope, ctx.userHome, ctx.cwd), chosen.prefix, { mcp: i.mcp });
+    const plan = planInstall(targetFor(agent, i.scope, ctx.userHome, ctx.cwd), chosen.prefix, { mcp: i.mcp, home });
     const r = report(plan, i.dryRun, i.dryRun ? [] : applyPlan(plan, 'install', stateOf(ctx)));
     return 'note' in chosen && chosen.note ? { ...r, notes: [...r.notes, chosen.note] } : r;
   });

@@ -43,7 +43,7 @@ const hooksFlagSet = (text: string): boolean =>
   /^\s*features\.(?:codex_)?hooks\s*=/m.test(text) || (featuresTable(text) ?? []).some((l) => /^\s*(?:codex_)?hooks\s*=/.test(l));
 
 /** Codex's config.toml with our MCP server and the hooks feature flag. */
-export function mergeCodexToml(text: string, prefixWords: readonly string[]): string {
+export function mergeCodexToml(text: string, prefixWords: readonly string[], home?: string): string {
   const clean = removeCodexToml(text);
   const [command, ...args] = prefixWords;
   const block: string[] = [];
@@ -57,6 +57,7 @@ export function mergeCodexToml(text: string, prefixWords: readonly string[]): st
       '[mcp_servers.homunculus]',
       `command = ${tomlString(command ?? 'node')}`,
       `args = [${[...args, 'mcp'].map(tomlString).join(', ')}]`,
+      ...(home ? [`env = { HOMUNCULUS_HOME = ${tomlString(home)} }`] : []),
     );
   }
   return appendBlock(body, '', block);

@@ -5,7 +5,7 @@ import { CLI_ENTRY } from '../../core/entry.js';
 import { INSTALL_COMMAND } from '../../core/package.js';
 
 /** Quotes a word for a POSIX shell when it needs it. */
-function shellQuote(word: string): string {
+export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
 }
@@ -61,6 +61,9 @@ export function hookCommandPrefix(env: NodeJS.ProcessEnv, entry: string = CLI_EN
       `\`${INSTALL_COMMAND}\` (or \`npm link\` in a clone), then run init again, to make them survive both.`,
   };
 }
+
+/** What a hook command adds for a home other than the one Homunculus finds by itself. */
+export const homeFlag = (home: string | undefined): string => (home ? ` --home ${shellQuote(home)}` : '');
 
 /** Words of a command line, honouring double and single quotes (enough to find its paths again). */
 export function commandWords(command: string): string[] {

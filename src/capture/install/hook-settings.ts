@@ -3,14 +3,14 @@
  * Pure functions over parsed JSON: every setting and hook that is not ours is kept as it
  * is, and a second merge changes nothing.
  */
-import { isHomunculusHookCommand } from './command.js';
+import { homeFlag, isHomunculusHookCommand } from './command.js';
 import { isObj } from '../../core/fields.js';
 import { type Json, invalid } from './json-file.js';
 import type { HookSpec, Target } from './targets.js';
 
 /** Our hook entry as the agent's format wants it. */
-function hookEntry(target: Target, spec: HookSpec, prefix: string): Json {
-  const command = `${prefix} hook ${spec.hook}${target.agentFlag}`;
+function hookEntry(target: Target, spec: HookSpec, prefix: string, home?: string): Json {
+  const command = `${prefix} hook ${spec.hook}${target.agentFlag}${homeFlag(home)}`;
   if (target.shape === 'flat') return { command };
   return {
     ...(target.named ? { name: `homunculus-${spec.hook}` } : {}),
@@ -53,7 +53,7 @@ function stripOurs(hooks: Json, target: Target): boolean {
 }
 
 /** Settings with our hooks merged in (replacing any older copy of ours). */
-export function mergeHooks(settings: Json, target: Target, prefix: string, file: string): Json {
+export function mergeHooks(settings: Json, target: Target, prefix: string, file: string, home?: string): Json {
   const out = structuredClone(settings);
   if (out.hooks !== undefined && !isObj(out.hooks)) throw invalid(file, '"hooks" is not an object');
   const hooks = (out.hooks as Json | undefined) ?? {};
@@ -63,7 +63,7 @@ export function mergeHooks(settings: Json, target: Target, prefix: string, file:
   stripOurs(hooks, target);
   for (const spec of target.specs) {
     const list = (hooks[spec.event] as unknown[] | undefined) ?? [];
-    const entry = hookEntry(target, spec, prefix);
+    const entry = hookEntry(target, spec, prefix, home);
     if (target.shape === 'flat') list.push(entry);
     else list.push({ ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [entry] });
     hooks[spec.event] = list;

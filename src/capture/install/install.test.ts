@@ -177,6 +177,19 @@ describe('what uninstall recognises as ours', () => {
     expect(json(join(project, '.claude', 'settings.json'))).toEqual(hooks);
   });
 
+  it('tells every hook and the server where a store other than ~/.homunculus is, and removes them all the same', () => {
+    const data = '/srv/my data';
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, project), 'homunculus', { home: data }), 'install', state);
+    expect(read(join(home, '.claude', 'settings.json'))).toContain('"command": "homunculus hook observe --home \\"/srv/my data\\""');
+    expect(json(join(home, '.claude.json'))).toEqual({
+      mcpServers: { homunculus: { type: 'stdio', command: 'homunculus', args: ['mcp'], env: { HOMUNCULUS_HOME: data } } },
+    });
+    expect(mergeCodexToml('', ['homunculus'], data)).toContain('env = { HOMUNCULUS_HOME = "/srv/my data" }');
+    uninstall();
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(home, '.claude.json'))).toBe(false);
+  });
+
   it('installs and removes with --command homunculus (a global install on PATH)', () => {
     applyPlan(planInstall(targetFor('claude-code', 'user', home, project), 'homunculus'), 'install', state);
     expect(read(join(home, '.claude', 'settings.json'))).toContain('"command": "homunculus hook observe"');
@@ -263,7 +276,9 @@ describe('init and uninstall through the CLI', () => {
     const r = cli(join(dir.path, 'hh'), ['init', '--claude', '--dry-run'], { env: { HOME: home } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('would be created');
-    expect(r.stdout).toMatch(/^ +\+ +"command": ".* hook observe"/m);
+    // The store is not ~/.homunculus: every hook and the server are told where it is.
+    expect(r.stdout).toMatch(new RegExp(`^ +\\+ +"command": ".* hook observe --home ${join(dir.path, 'hh')}"`, 'm'));
+    expect(r.stdout).toMatch(/^ +\+ +"HOMUNCULUS_HOME": ".*\/hh"/m);
     expect(existsSync(join(home, '.claude'))).toBe(false);
     expect(existsSync(join(dir.path, 'hh'))).toBe(false);
   });
@@ -333,7 +348,7 @@ describe('how hooks start homunculus', () => {
     const r = cli(data, ['init', '--claude', '--json'], { env: { HOME: home, PATH: path } });
     expect(r.status, r.stderr).toBe(0);
     const settings = read(join(home, '.claude', 'settings.json'));
-    expect(settings).toContain('"command": "homunculus hook observe"');
+    expect(settings).toContain(`"command": "homunculus hook observe --home ${data}"`);
     expect(settings).not.toContain(process.execPath);
     const checks = (env: Record<string, string>) =>
       (

@@ -4,10 +4,15 @@ import { type Json, invalid } from './json-file.js';
 
 const MCP_NAME = 'homunculus';
 
-/** Our MCP server entry: `node bin.js mcp`. */
-export function mcpEntry(prefixWords: readonly string[], format: 'claude-json' | 'json'): Json {
+/** Our MCP server entry: `node bin.js mcp`, told the home when it is not the one Homunculus finds by itself. */
+export function mcpEntry(prefixWords: readonly string[], format: 'claude-json' | 'json', home?: string): Json {
   const [command, ...args] = prefixWords;
-  return { ...(format === 'claude-json' ? { type: 'stdio' } : {}), command, args: [...args, 'mcp'] };
+  return {
+    ...(format === 'claude-json' ? { type: 'stdio' } : {}),
+    command,
+    args: [...args, 'mcp'],
+    ...(home ? { env: { HOMUNCULUS_HOME: home } } : {}),
+  };
 }
 
 /** An entry `init` wrote: `<node> <.../cli/bin.js> mcp`, or `homunculus mcp` with --command homunculus. Nothing else. */

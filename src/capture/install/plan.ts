@@ -76,8 +76,8 @@ function planEdits(edits: Map<string, Edit[]>, uninstall?: InstallState): FileCh
  * Codex: trust for exactly the hooks of ours the merged hooks.json will hold, at their
  * positions there. A hook the user trusted otherwise is left to them, with the one fix.
  */
-function trustEdit(target: Target, prefix: string, warnings: string[]): Edit {
-  const merged = mergeHooks(parseJsonFile(target.hooksFile, readText(target.hooksFile)), target, prefix, target.hooksFile);
+function trustEdit(target: Target, prefix: string, warnings: string[], home?: string): Edit {
+  const merged = mergeHooks(parseJsonFile(target.hooksFile, readText(target.hooksFile)), target, prefix, target.hooksFile, home);
   const entries = codexTrustEntries(merged, target.hooksFile);
   return {
     text: (t) => {
@@ -92,17 +92,19 @@ function trustEdit(target: Target, prefix: string, warnings: string[]): Edit {
   };
 }
 
-export function planInstall(target: Target, prefix: string, options: { mcp?: boolean } = {}): Plan {
+/** `home`: set when the store is not where a hook would find it by itself (`init --home DIR`). */
+export function planInstall(target: Target, prefix: string, options: { mcp?: boolean; home?: string } = {}): Plan {
   const words = commandWords(prefix);
   const edits = new Map<string, Edit[]>();
   const add = (file: string, edit: Edit): void => void edits.set(file, [...(edits.get(file) ?? []), edit]);
   const warnings: string[] = [];
-  add(target.hooksFile, { json: (v, f) => mergeHooks(v, target, prefix, f) });
-  if (target.trustFile) add(target.trustFile, trustEdit(target, prefix, warnings));
+  const home = options.home;
+  add(target.hooksFile, { json: (v, f) => mergeHooks(v, target, prefix, f, home) });
+  if (target.trustFile) add(target.trustFile, trustEdit(target, prefix, warnings, home));
   if (options.mcp !== false) {
-    if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => mergeCodexToml(t, words) });
+    if (target.mcpFormat === 'codex-toml') add(target.mcpFile, { text: (t) => mergeCodexToml(t, words, home) });
     else {
-      const entry = mcpEntry(words, target.mcpFormat);
+      const entry = mcpEntry(words, target.mcpFormat, home);
       add(target.mcpFile, {
         json: (v, f) => {
           const r = mergeMcp(v, entry, f);

@@ -117,7 +117,7 @@ describe('session start', () => {
     const text = sessionStartContext(store, { project, stack: ['rust', 'cargo'] });
     expect(text.length).toBeLessThan(10_000);
     expect(text).toContain('In webapp prefer cargo nextest');
-    expect(text).toMatch(/15 of 1001 instincts shown, ranked for webapp/);
+    expect(text).toMatch(/15 of 1001 instincts shown, those about rust, cargo first/);
   });
 
   it('keeps to its budget even with many convictions', () => {

@@ -1,9 +1,10 @@
 /**
  * Session-start context (the start hook): convictions first, then the instincts of this
  * project and the global ones in plain words (preferences and corrections first, then fixes;
- * instincts that share a trigger on one line), skipping promoted and documented ones, the
- * count of pending observations and where the full instinct files are. Above QMD_THRESHOLD
- * instincts the ones ranked for this project (its name and detected stack) come first.
+ * instincts that share a trigger on one line), skipping promoted and documented ones, and
+ * where the full instinct files are (how many observations wait for learning is the user's
+ * business, `homunculus status`, not the agent's). Above QMD_THRESHOLD instincts the ones
+ * ranked for the project's detected stack come first (its name is in all of them).
  */
 import type { ProjectInfo } from '../core/project.js';
 import { listConvictions } from '../learn/evolve.js';
@@ -16,6 +17,7 @@ import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { fitToBudget, instinctSource, oneLine } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { formatThread, lastSession } from './thread.js';
+import { nameWords } from './prompt.js';
 import { matchInstincts } from './rank.js';
 
 const QMD_THRESHOLD = 30;
@@ -52,7 +54,12 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
   // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
   const query = [project.name, ...stack].join(' ');
-  const hits = matchInstincts(store.instincts, { text: query, project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
+  const hits = matchInstincts(store.instincts, {
+    text: query,
+    project: project.fingerprint,
+    limit: START_TOP,
+    ignore: nameWords(project.name),
+  }).map((r) => r.row);
   const seen = new Set(hits.map((r) => r.id));
   const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
   return { shown, total: rows.length, ranked: hits.length > 0 };
@@ -77,16 +84,14 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
   const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance, store.clock.now())))
     .slice(0, START_LINES)
     .map((group) => plainLine(group));
-  const pending = store.observations.count({ pendingOnly: true });
   const last = lastSession(store, input.project.fingerprint, input.sessionId);
   // What the last session was about, for continuity; the prompt hook no longer repeats it.
   const tail: string[] = last ? [formatThread(last, THREAD_CHARS)] : [];
   if (selection.total > selection.shown.length) {
     tail.push(
-      `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, ranked for ${oneLine(input.project.name, 80)}` : ''}.`,
+      `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, those about ${oneLine(input.stack.slice(0, 6).join(', '), 120)} first` : ''}.`,
     );
   }
-  if (pending) tail.push(`${pending} observation${pending === 1 ? ' is' : 's are'} waiting for the next learning run.`);
   tail.push(`Evidence and history of each: \`homunculus list\`, or the files in ${store.paths.instincts}.`);
   const instinctHead = selection.total ? ['', 'Learned from how this user works (most useful first):'] : [];
   const budget = (input.budget ?? START_BUDGET) - FENCE_OVERHEAD;

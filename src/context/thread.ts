@@ -32,5 +32,7 @@ export function formatThread(s: LastSession, budget: number): string {
   const parts = [s.summary.trim() || 'no summary was recorded'];
   if (s.files.length) parts.push(`Files: ${s.files.slice(0, 6).map(shortPath).join(', ')}${s.files.length > 6 ? ', ...' : ''}`);
   // One line: a summary's own line breaks could pass for a heading or a message.
-  return oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${parts.join('. ')}`, budget);
+  // Parts that end a sentence of their own ('Noted "x".') are not given a second full stop.
+  const sentences = parts.map((p) => p.replace(/\.+$/, '')).join('. ');
+  return oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${sentences}`, budget);
 }

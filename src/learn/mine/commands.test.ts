@@ -60,6 +60,9 @@ describe('classification', () => {
     expect(isNoise('ls')).toBe(true);
     expect(isNoise('grep')).toBe(true);
     expect(isNoise('mise run lint')).toBe(false);
+    expect(isNoise('./scripts/check.sh')).toBe(false);
+    // Pieces of a multi-line command are not programs: a comment, a variable, a continued line's flag.
+    for (const piece of ['#', '$line', '-r', '-u', '"$f"']) expect(isNoise(piece), piece).toBe(true);
     expect(isGitFlow('git commit')).toBe(true);
     expect(isGitFlow('gh pr create')).toBe(true);
     expect(isGitFlow('git')).toBe(true);

@@ -135,8 +135,14 @@ export function commandSignature(segment: string): { signature: string; program:
 
 export function isNoise(signature: string): boolean {
   const program = signature.split(' ')[0] ?? '';
-  return !signature || NOISE_PROGRAMS.has(program);
+  return !signature || NOISE_PROGRAMS.has(program) || !PROGRAM_NAME.test(program);
 }
+
+/**
+ * What a program's name looks like. A multi-line command split into pieces can leave a comment
+ * (`#`), a variable (`$line`) or a continued line's flag (`-r`) where a program would be.
+ */
+const PROGRAM_NAME = /^[\w.~/][\w.+/-]*$/;
 
 /** git/gh plumbing and the standard add/commit/push flow. */
 export function isGitFlow(signature: string): boolean {

@@ -234,6 +234,11 @@ describe.runIf(hasShared('import-transcripts on the real corpus'))('import-trans
     expect(r.stdout).toMatch(/1 malformed line skipped/);
     // Quick work prints no progress into a pipe.
     expect(r.stderr).toBe('');
+    // A file with no JSON in it is no transcript: said, and not counted imported.
+    writeFileSync(join(home, 'readme.txt'), 'hello\nworld\n');
+    const notOne = cli(join(home, '.homunculus'), ['import-transcripts', join(home, 'readme.txt')]);
+    expect(notOne.stdout).toMatch(/Imported 0 of 1 transcript/);
+    expect(notOne.stdout).toMatch(/readme\.txt: not a transcript: no line of it is a JSON record/);
     const missing = cli(join(home, '.homunculus'), ['import-transcripts', join(home, 'nope')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/No such file or directory/);

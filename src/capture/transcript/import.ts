@@ -166,6 +166,11 @@ async function importFile(store: Store, file: string, options: ImportOptions, re
     result.unreadable_files.push({ file, reason: (err as Error).message });
     return;
   }
+  // Not one line of JSON (a README, a log): say so rather than count it imported.
+  if (plan.stats.lines > 0 && plan.stats.malformed === plan.stats.lines) {
+    result.unreadable_files.push({ file, reason: 'not a transcript: no line of it is a JSON record' });
+    return;
+  }
   countStats(result, plan);
   const session = writePlan(store, file, state, plan, result);
   if (session) {

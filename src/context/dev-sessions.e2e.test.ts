@@ -17,16 +17,16 @@ const KEY = /\b(?:pref|fix|seq|combo):[\w/.=+-]+/;
 let dir: ReturnType<typeof tempDir>;
 const home = (): string => `${dir.path}/home`;
 
-function hook(event: string, payload: Record<string, unknown>): string {
+function hook(event: string, payload: Record<string, unknown>, now = NOW): string {
   const input = JSON.stringify({ session_id: 'acceptance-1', transcript_path: '/nonexistent.jsonl', ...payload });
-  const r = cli(home(), ['hook', event], { input, env: { HOMUNCULUS_NOW: NOW, HOMUNCULUS_NO_LEARN: '1' } });
+  const r = cli(home(), ['hook', event], { input, env: { HOMUNCULUS_NOW: now, HOMUNCULUS_NO_LEARN: '1' } });
   expect(r.status).toBe(0);
   return r.stdout.trim()
     ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
     : '';
 }
-const prompt = (cwd: string, text: string): string =>
-  hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd, prompt: text });
+const prompt = (cwd: string, text: string, now = NOW): string =>
+  hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd, prompt: text }, now);
 
 describe.skipIf(!ready)('after syncing the dev sessions', () => {
   beforeAll(() => {
@@ -53,7 +53,20 @@ describe.skipIf(!ready)('after syncing the dev sessions', () => {
     const conflicts = prompt(CLI, 'fix the merge conflicts with main');
     expect(conflicts).toMatch(/Run `git fetch origin`, then merge \(or rebase on\) `origin\/main`/);
     expect(prompt(CLI, 'what is the capital of France?')).toBe('');
-    // Another repository of the same user: nothing learned in cli follows it there.
+    // Another repository of the same user: nothing learned in cli follows it there, nor what the user said in cli.
     expect(prompt(OTHER, 'fix the merge conflicts with main')).not.toMatch(/origin\/main|mise run/);
+    expect(prompt(OTHER, 'no revert those changes, I think it is part of the commit')).toBe('');
+    expect(prompt(CLI, 'no revert those changes, I think it is part of the commit')).toMatch(
+      /^## Said in earlier sessions of this project\n- The user corrected: no revert those changes.* \(2026-01-28\)$/m,
+    );
+  });
+
+  it('months later the rules still come when a prompt matches them, saying when they were last seen', () => {
+    const tests = prompt(CLI, 'run the tests and lint for the cli', '2026-11-26T09:00:00Z');
+    expect(tests).toMatch(/`mise run lint`.*`mise run test`.*last seen Feb 2026\)/);
+    // The integration tests asked for by name: the rule for them, and not "do not run them unless asked".
+    const integration = prompt(CLI, 'run the integration tests', '2026-11-26T09:00:00Z');
+    expect(integration).toContain('`mise run test:integration`');
+    expect(integration).not.toContain('unless the user asks');
   });
 });

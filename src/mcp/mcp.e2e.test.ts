@@ -213,6 +213,20 @@ describe('exports', () => {
     expect(await callError(mcp.client, 'export_platform', { fmt: 'emacs' })).toMatch(/fmt/);
   });
 
+  it("exports another project's rules when asked by name or fingerprint, and only then", async () => {
+    const other = 'bbbbbbbbbbbbbbbb';
+    const env = { env: { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' } };
+    expect(
+      cli(storeHome(), ['observe', 'pref:api=gh', '--count', '12', '--explain', 'answer PRs with gh api', '--project', other], env).status,
+    ).toBe(0);
+    expect(cli(storeHome(), ['consolidate'], env).status).toBe(0);
+    expect((await call<{ markdown: string }>(mcp.client, 'export_claude_md')).markdown).not.toContain('gh api');
+    expect((await call<{ markdown: string }>(mcp.client, 'export_claude_md', { project: other })).markdown).toContain(
+      'answer PRs with gh api',
+    );
+    expect(cli(storeHome(), ['forget', 'pref:api=gh']).status).toBe(0);
+  });
+
   it('inject_claude_md changes only the marked block and is idempotent', async () => {
     const target = join(repo, 'CLAUDE.md');
     writeFileSync(target, '# Widget\n\nKeep this.\n');

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -133,6 +133,21 @@ describe('injecting into CLAUDE.md', () => {
     injectBlock(target, block, 1);
     expect(readFileSync(target, 'utf8')).toBe(`# AGENTS.md\n\nOur notes.\n\n${MARKER_START}\n## Learned rules\n\n- one\n${MARKER_END}\n`);
     expect(injectBlock(target, block, 1).changed).toBe(false);
+    // The AGENTS.md format injected into a CLAUDE.md of the user's: no "# AGENTS.md" in it either.
+    const claude = join(dir.path, 'CLAUDE.md');
+    writeFileSync(claude, '# My Project\n');
+    injectBlock(claude, block, 1);
+    expect(readFileSync(claude, 'utf8')).not.toContain('# AGENTS.md');
+  });
+
+  it('never empties a block when there is no rule to write', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    injectBlock(target, '- keep me\n', 1);
+    const before = readFileSync(target, 'utf8');
+    expect(injectBlock(target, '', 0)).toEqual({ target, rule_count: 0, lines: 0, changed: false });
+    expect(readFileSync(target, 'utf8')).toBe(before);
+    expect(injectBlock(join(dir.path, 'NEW.md'), '', 0).changed).toBe(false);
+    expect(existsSync(join(dir.path, 'NEW.md'))).toBe(false);
   });
 });
 

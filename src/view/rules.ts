@@ -4,7 +4,6 @@
  * between markers and the reverse parse of backtick-wrapped patterns.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
 import YAML from 'yaml';
 import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
@@ -168,21 +167,22 @@ interface InjectResult {
   changed: boolean;
 }
 
-/** A file with words of its own has its title: a block's "# AGENTS.md" would be a second one. */
-function withoutOwnTitle(block: string, target: string, current: string): string {
-  const title = `# ${basename(target)}\n`;
+/** A file with words of its own has its title: the AGENTS.md format's "# AGENTS.md" would be a second one. */
+function withoutTitle(block: string, current: string): string {
   const outside = current.replace(new RegExp(`${MARKER_START}[\\s\\S]*?${MARKER_END}`), '');
-  return block.startsWith(title) && outside.trim() ? block.slice(title.length).trimStart() : block;
+  return outside.trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
 }
 
 /** Replaces only the marked block of `target`, creating the file and markers when missing. */
 export function injectBlock(target: string, block: string, ruleCount: number): InjectResult {
+  // No rule to write (a project that has learned none yet) never empties a block someone filled.
+  if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
   let current = '';
   if (existsSync(target)) {
     if (!statSync(target).isFile()) throw new UsageError(`${target} is not a file.`);
     current = readFileSync(target, 'utf8');
   }
-  const section = `${MARKER_START}\n${withoutOwnTitle(block, target, current).trimEnd()}${block.trim() ? '\n' : ''}${MARKER_END}`;
+  const section = `${MARKER_START}\n${withoutTitle(block, current).trimEnd()}${block.trim() ? '\n' : ''}${MARKER_END}`;
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);
   let next: string;

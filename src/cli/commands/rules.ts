@@ -31,7 +31,9 @@ export function registerRuleCommands(program: Command): void {
           injectRules,
           { target: resolve(o.inject), format: o.format, ...scope },
           (r) =>
-            `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.lines} line${r.lines === 1 ? '' : 's'}, ${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
+            r.rule_count === 0
+              ? `Nothing written to ${r.target}: no rule-level instinct for this project yet; \`--project\` names another.`
+              : `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.lines} line${r.lines === 1 ? '' : 's'}, ${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
           { names: { target: '--inject' } },
         );
         return;

@@ -1,6 +1,7 @@
 /** The export half of the MCP contract: rules as JSON, CLAUDE.md, SKILL.md, platform files, injection, import. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { projectKey } from '../../app/project-ref.js';
 import { importRules, injectRuleFile, listRules, renderRules } from '../../app/rules.js';
 import { isInside, realDirectory, realTarget } from '../../core/confine.js';
 import { UsageError } from '../../core/errors.js';
@@ -23,16 +24,20 @@ function resolveReadable(ctx: ToolContext, source: string): string {
   return real;
 }
 
+/** Whose rules: a project by name or fingerprint; "" is the server's own project. */
+const projectArg = textArg.default('').describe('project name or fingerprint; "" = this server\'s project');
+const scopeOf = (ctx: ToolContext, project: string): string => projectKey(ctx.store, project) || ctx.project;
+
 const exportRules = defineTool({
   name: 'export_rules',
   title: 'Export rules as JSON',
   description:
     'Export promoted-level patterns (rule and universal, promoted >= 2) as structured JSON for programmatic use. Read-only, no parameters. Sorted by promoted, then confidence, descending. Empty rules means nothing reached rule level: run consolidate() first.',
-  input: z.object({}),
+  input: z.object({ project: projectArg }),
   output: z.object({ rules: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
-  handler(ctx) {
-    const rules = call(listRules, ctx, { project: ctx.project }).map(contractRecord);
+  handler(ctx, args) {
+    const rules = call(listRules, ctx, { project: scopeOf(ctx, args.project) }).map(contractRecord);
     return {
       rules,
       count: rules.length,
@@ -48,11 +53,11 @@ const exportClaudeMd = defineTool({
   title: 'Render rules for CLAUDE.md',
   description:
     'Render rule-level patterns as a Markdown block to paste into CLAUDE.md: one bullet per rule with key, category tag, confidence count and explain text. No file is modified; for in-place updates use inject_claude_md(). Empty markdown when no rule exists.',
-  input: z.object({}),
+  input: z.object({ project: projectArg }),
   output: z.object({ markdown: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
-  handler(ctx) {
-    const r = call(renderRules, ctx, { format: 'claude-md', project: ctx.project });
+  handler(ctx, args) {
+    const r = call(renderRules, ctx, { format: 'claude-md', project: scopeOf(ctx, args.project) });
     return { markdown: r.content, rule_count: r.rule_count };
   },
 });
@@ -65,6 +70,7 @@ const exportSkill = defineTool({
   input: z.object({
     name: z.string().max(64).default('instinct-rules'),
     description: textArg.default(''),
+    project: projectArg,
     category: categoryFilter.default(''),
   }),
   output: z.object({ skill_md: z.string(), rule_count: z.number().int(), hint: z.string() }),
@@ -75,7 +81,7 @@ const exportSkill = defineTool({
       name: args.name,
       description: args.description,
       category: args.category || undefined,
-      project: ctx.project,
+      project: scopeOf(ctx, args.project),
     });
     const skill = r.content;
     return {
@@ -92,11 +98,11 @@ const injectClaudeMd = defineTool({
   name: 'inject_claude_md',
   title: 'Inject rules into a rule file',
   description: `Write rule-level patterns into one of the project's rule files, replacing only the block between <!-- instinct:start --> and <!-- instinct:end -->; everything else is preserved. Creates the file and markers if missing; changed is false when the block already matched. target: a rule file named relative to the project root, e.g. "CLAUDE.md" or "packages/api/AGENTS.md"; its name must be one of ${Object.keys(RULE_FILES).join(', ')} (the format follows the name). Any other file, a path outside the project, inside .git or the Homunculus home, or a link leading there is refused.`,
-  input: z.object({ target: z.string().min(1).max(1024) }),
+  input: z.object({ target: z.string().min(1).max(1024), project: projectArg }),
   output: z.object({ target: z.string(), rule_count: z.number().int(), changed: z.boolean() }),
   annotations: FILE_WRITE,
   handler(ctx, args) {
-    const result = call(injectRuleFile, ctx, { file: args.target, root: ctx.root, project: ctx.project });
+    const result = call(injectRuleFile, ctx, { file: args.target, root: ctx.root, project: scopeOf(ctx, args.project) });
     return { target: args.target, rule_count: result.rule_count, changed: result.changed };
   },
 });
@@ -106,12 +112,12 @@ const exportPlatform = defineTool({
   title: 'Render rules for an editor',
   description:
     'Render rule-level patterns in a target platform\'s rules format: "claude-md" (default, same as export_claude_md), "cursorrules" (.cursorrules), "windsurfrules" (.windsurfrules) or "codex" (AGENTS.md). Unknown formats are rejected. Empty content when no rule exists.',
-  input: z.object({ fmt: z.enum(PLATFORMS).default('claude-md') }),
+  input: z.object({ fmt: z.enum(PLATFORMS).default('claude-md'), project: projectArg }),
   output: z.object({ content: z.string(), format: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
     const format = args.fmt === 'codex' ? 'agents-md' : args.fmt;
-    const r = call(renderRules, ctx, { format, project: ctx.project });
+    const r = call(renderRules, ctx, { format, project: scopeOf(ctx, args.project) });
     return { content: r.content, format: args.fmt, rule_count: r.rule_count };
   },
 });

@@ -200,6 +200,34 @@ describe('prompt context', () => {
     expect(said('run test:ci for me')).toContain('Run `npm run dup` next');
   });
 
+  it('makes no match of the words every trigger uses alone, and finds a rule by a word of the same stem', () => {
+    for (const [pattern, trigger, action] of [
+      ['pref:webapp/review=assess', 'when the user hands you feedback on the code (a bot findings, PR comments)', 'Weigh each item first.'],
+      [
+        'pref:webapp/unasked=git-commit-push',
+        'when about to run `git commit` / `git push` in webapp without being asked',
+        'Do not commit.',
+      ],
+      ['pref:webapp/lint=npm-run-lint', 'when you need to lint in webapp', 'Use `npm run lint`.'],
+      ['pref:webapp/format=npm-run-fmt', 'when you need to format code in webapp', 'Use `npm run fmt`.'],
+    ] as const)
+      observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+    const said = (prompt: string) => promptContext(store, project, prompt);
+    // "code" and "run" are how triggers say when; they back up a match, they make none.
+    expect(said('format the code')).toContain('npm run fmt');
+    expect(said('format the code')).not.toContain('Weigh each item');
+    expect(said('run the tests')).not.toContain('Do not commit');
+    expect(said('the code review feedback from the bot is in')).toContain('Weigh each item');
+    // FTS5 keeps "linter" whole; the rule about lint still comes up among many that share the prompt's other words.
+    for (let i = 0; i < 30; i++)
+      observe(store, {
+        pattern: `seq:fix-report-${i}`,
+        trigger: `after the fix step ${i} reports, run it again`,
+        project: project.fingerprint,
+      });
+    expect(said('please run the linter and fix what it reports')).toContain('npm run lint');
+  });
+
   it('stays within its budget and limit', () => {
     for (let i = 0; i < 20; i++)
       observe(store, {

@@ -72,12 +72,15 @@ const codeOf = (text: string): string[] => text.match(/`[^`]+`/g) ?? [];
 /** An action with its code spans blanked: "Use the project's task `•` rather than ...". */
 const shapeOf = (i: PlainInstinct): string => (codeOf(i.action).length ? i.action.replace(/`[^`]+`/g, '`•`').trim() : '');
 
+const byEvidence = (a: PlainInstinct, b: PlainInstinct): number => b.evidence - a.evidence;
+
 /**
  * Instincts grouped as one line each, in the order given (a group's first is its strongest).
- * Within the same advice for other code, the most seen leads: "are the tests passing?" is
- * `mise run test`, with the slower suites after "Likewise".
+ * Within the same advice for other code, the most seen leads by default: "are the tests
+ * passing?" is `mise run test`, with the slower suites after "Likewise". `lead` orders them
+ * otherwise (the prompt hook: the one the prompt matched best).
  */
-export function mergeSimilar<T extends PlainInstinct>(items: readonly T[]): T[][] {
+export function mergeSimilar<T extends PlainInstinct>(items: readonly T[], lead: (a: T, b: T) => number = byEvidence): T[][] {
   const shapes = new Map<string, number>();
   for (const i of items) {
     const shape = shapeOf(i);
@@ -89,7 +92,7 @@ export function mergeSimilar<T extends PlainInstinct>(items: readonly T[]): T[][
     const key = shape && (shapes.get(shape) ?? 0) > 1 ? `shape:${shape}` : `when:${i.trigger.trim().toLowerCase() || i.name}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
-  return [...groups].map(([key, group]) => (key.startsWith('shape:') ? [...group].sort((a, b) => b.evidence - a.evidence) : group));
+  return [...groups].map(([key, group]) => (key.startsWith('shape:') ? [...group].sort(lead) : group));
 }
 
 /** What sets apart each title of a group: the titles without the words they all start with. */

@@ -113,8 +113,9 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
   const ranked = hits
     .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
     .sort((a, b) => Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || b.rank - a.rank)
-    .map((hit) => fromRow(hit.row, provenance, now));
-  const items = mergeSimilar(ranked)
+    .map((hit) => ({ ...fromRow(hit.row, provenance, now), weight: hit.weight }));
+  // Of the same advice for other code, the one that shares most of the prompt leads its line, then the most seen.
+  const items = mergeSimilar(ranked, (a, b) => b.weight - a.weight || b.evidence - a.evidence)
     .slice(0, limit)
     .map((group) => plainLine(group, 400));
   const head = ['## Learned in earlier sessions, matching this prompt'];

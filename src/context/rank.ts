@@ -44,6 +44,8 @@ export interface RankedInstinct {
 /** Words every trigger uses to say when ("when you need to run", "about to run … without being asked"). */
 const TRIGGER_WORDS = new Set(['run', 'running', 'asked', 'asking', 'writing', 'code', 'user', 'ready', 'change', 'without']);
 
+const TRIGGER_STEMS = new Set([...TRIGGER_WORDS].map(stem));
+
 /** What a trigger is about in one or two words, or nothing when it takes more to say. */
 function triggerCore(row: InstinctRow, ignore: readonly string[]): string[] {
   if (!realTrigger(row.key, row.trigger)) return [];
@@ -151,7 +153,12 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
   const terms = askedTerms(query.text, query.ignore);
   if (terms.length === 0 || query.limit <= 0) return [];
   const hits = instincts
-    .matchTerms(terms, { project: query.project, excludePromoted: query.excludePromoted, limit: query.limit })
+    // Each term and its crude stem: FTS5's porter keeps "linter" whole, and a rule about `lint` should still come up.
+    .matchTerms([...new Set(terms.flatMap((t) => [t, stem(t)]))], {
+      project: query.project,
+      excludePromoted: query.excludePromoted,
+      limit: query.limit,
+    })
     // What the project's CLAUDE.md or AGENTS.md already says, the agent has read.
     .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)));
   if (hits.length === 0) return [];
@@ -176,7 +183,10 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
       matched: shared.length,
       shared: shared.map(stem),
       core: core.flatMap((t) => t.split('_')).map(stem),
-      weight: shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
+      // The words every trigger uses to say when ("about to run", "writing code") back up a match; alone they make none.
+      weight: shared.every((t) => TRIGGER_STEMS.has(stem(t)))
+        ? 0
+        : shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
       covers: covers(core, authored) || namesTemplate(row, authored, ignored),
     };

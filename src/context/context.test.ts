@@ -12,6 +12,12 @@ import { selectStartInstincts, sessionStartContext } from './session-start.js';
 const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
 
 let store: TestStore;
+
+/** This project's rules, each [key, trigger, action], seen five times. */
+const learn = (rules: readonly (readonly [string, string, string])[]): void => {
+  for (const [pattern, trigger, action] of rules)
+    observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+};
 beforeEach(() => (store = testStore('2026-02-01T00:00:00.000Z')));
 afterEach(() => store.cleanup());
 
@@ -133,13 +139,12 @@ describe('session start', () => {
 
 describe('prompt context', () => {
   it('gives the rule for the kind of thing the prompt names, not also the general one', () => {
-    for (const [pattern, trigger, action] of [
+    learn([
       ['pref:webapp/test=npm-test', 'when you need to run the tests in webapp', 'Use `npm test`.'],
       ['pref:webapp/test-e2e=npm-run-e2e', 'when you need to run the end-to-end tests in webapp', 'Use `npm run e2e`.'],
       ['pref:webapp/api=pulls', 'when reading or answering PR comments through the GitHub API', 'Call `gh api`.'],
       ['pref:webapp/review=assess', 'when the user hands you review feedback such as PR comments', 'Weigh each item first.'],
-    ] as const)
-      observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+    ]);
     const lines = (prompt: string) =>
       promptContext(store, project, prompt)
         .split('\n')
@@ -180,7 +185,7 @@ describe('prompt context', () => {
   });
 
   it('matches code in a trigger whole: a file or a task is named by all that tells it apart', () => {
-    for (const [pattern, trigger, action] of [
+    learn([
       [
         'combo:webapp:src/cart_review.ts+src/cart_test.ts',
         'when editing `src/cart_review.ts` or `src/cart_test.ts` in webapp',
@@ -188,8 +193,7 @@ describe('prompt context', () => {
       ],
       ['seq:npm-run-test:ci->npm-run-dup', 'after `npm run test:ci` passes in webapp', 'Run `npm run dup` next.'],
       ['pref:webapp/test=npm-test', 'when you need to run the tests in webapp', 'Use `npm test`.'],
-    ] as const)
-      observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+    ]);
     const said = (prompt: string) => promptContext(store, project, prompt);
     const passing = said('are the tests passing?');
     expect(passing).toContain('Use `npm test`');
@@ -201,7 +205,7 @@ describe('prompt context', () => {
   });
 
   it('makes no match of the words every trigger uses alone, and finds a rule by a word of the same stem', () => {
-    for (const [pattern, trigger, action] of [
+    learn([
       ['pref:webapp/review=assess', 'when the user hands you feedback on the code (a bot findings, PR comments)', 'Weigh each item first.'],
       [
         'pref:webapp/unasked=git-commit-push',
@@ -210,8 +214,7 @@ describe('prompt context', () => {
       ],
       ['pref:webapp/lint=npm-run-lint', 'when you need to lint in webapp', 'Use `npm run lint`.'],
       ['pref:webapp/format=npm-run-fmt', 'when you need to format code in webapp', 'Use `npm run fmt`.'],
-    ] as const)
-      observe(store, { pattern, trigger, action, project: project.fingerprint, occurrences: 5 });
+    ]);
     const said = (prompt: string) => promptContext(store, project, prompt);
     // "code" and "run" are how triggers say when; they back up a match, they make none.
     expect(said('format the code')).toContain('npm run fmt');

@@ -48,5 +48,9 @@ describe('preference and decision signals', () => {
     expect(detectSignals(`Consider a helper ${'x '.repeat(60)}so tests can reference the single source of truth.`)).toEqual([]);
     expect(detectSignals('This session is being continued from a previous conversation. Always use named exports.')).toEqual([]);
     expect(detectSignals('Please never push to main.')).toHaveLength(1);
+    // A question typed without its mark, and a file name that ends in "go" before "with".
+    expect(detectSignals("why exactly didn't you do the proposed Create cmd/agent/transcript.go with the wrapper functions")).toEqual([]);
+    expect(detectSignals('I moved the helper into transcript.go with the wrapper functions.')).toEqual([]);
+    expect(detectSignals("Let's go with Drizzle for the database.")).toMatchObject([{ type: 'decision', object: 'Drizzle' }]);
   });
 });

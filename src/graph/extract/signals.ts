@@ -38,7 +38,8 @@ const PATTERNS: { type: SignalType; re: RegExp }[] = [
   },
   {
     type: 'decision',
-    re: /\b(let['’]?s (go with|use|switch to|keep)|we['’]ll (go with|use)|we (decided|chose|agreed)|i (decided|chose)|go with)\b|(on part sur|on va utiliser|on garde|j['’]ai choisi|on a (décidé|choisi)|nous avons (décidé|choisi))/i,
+    // "go with" as words, not the end of a file name ("transcript.go with the wrapper").
+    re: /\b(let['’]?s (go with|use|switch to|keep)|we['’]ll (go with|use)|we (decided|chose|agreed)|i (decided|chose))\b|(?<![\w./-])go with\b|(on part sur|on va utiliser|on garde|j['’]ai choisi|on a (décidé|choisi)|nous avons (décidé|choisi))/i,
   },
   { type: 'principle', re: /\b(ssot|single source of truth|dry|kiss|yagni|tdd|test[- ]driven|library[- ]first)\b/i },
   {
@@ -47,6 +48,9 @@ const PATTERNS: { type: SignalType; re: RegExp }[] = [
     re: /^(?:\S+\s+){0,3}?(always|never|toujours|jamais)\b|\b(i (really )?prefer|prefer to|please use|please avoid|don['’]?t (ever )?(use|add|write|create|put|call|commit|push)|do not (use|add|write|create|put|call|commit|push))\b|(je préf[èe]re|on préf[èe]re|n['’]utilise (pas|jamais)|n['’]utilise plus|évite de|ne (mets|fais) jamais)/i,
   },
 ];
+
+/** A sentence that opens as a question ("why didn't you …", "could we …"). */
+const QUESTION = /^(why|how|what|when|where|which|who|could|can|should|would|is|are|do|does|did|pourquoi|comment|est-ce)\b/i;
 
 const LEAD_INS = /^(i think (that )?|i believe |please |so |ok(ay)?,? |well,? |je pense que |il faut |merci de |stp |svp |alors )+/i;
 
@@ -79,8 +83,8 @@ export function detectSignals(text: string, max = MAX_SIGNALS_PER_SESSION): Sign
   const out: Signal[] = [];
   const seen = new Set<string>();
   for (const sentence of proseSentences(text)) {
-    // A question asks; it does not state a preference.
-    if (/\?\s*$/.test(sentence)) continue;
+    // A question asks; it does not state a preference (many are typed without their question mark).
+    if (/\?\s*$/.test(sentence) || QUESTION.test(sentence)) continue;
     const hit = PATTERNS.find((p) => p.re.test(sentence) && (p.type !== 'principle' || sentence.length <= MAX_PRINCIPLE_SENTENCE));
     if (!hit) continue;
     const normalized = normalizeSignal(sentence);

@@ -33,4 +33,17 @@ describe('plain lines', () => {
     // One member seen lately: nothing old to say.
     expect(plainLine([old, task('pref:cli/fmt=mise-run-fmt', 'mise run fmt', 'format', 9)])).not.toContain('last seen');
   });
+
+  it('says the range of counts for a group of more than three', () => {
+    const lint = (n: number, evidence: number): PlainInstinct => ({
+      name: `fix:lint-${n}`,
+      category: 'fix_pattern',
+      trigger: 'when writing code that `mise run lint` checks in cli',
+      action: `Satisfy rule ${n}.`,
+      title: `rule ${n}`,
+      evidence,
+    });
+    expect(plainLine([lint(1, 14), lint(2, 3), lint(3, 6), lint(4, 3)])).toMatch(/\(seen 3 to 14 times each\)$/);
+    expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14, 3 times\)$/);
+  });
 });

@@ -126,7 +126,13 @@ function alsoOf(group: readonly PlainInstinct[]): string {
 /** Where a line came from, in a few words: how often it was seen, and whether it was imported or confirmed. */
 function provenanceOf(group: readonly PlainInstinct[]): string {
   const seen = group.map((r) => r.evidence);
-  const times = seen.length === 1 ? `seen ${seen[0]} time${seen[0] === 1 ? '' : 's'}` : `seen ${seen.join(', ')} times`;
+  // Past three, a list of counts reads as noise ("seen 3, 3, 3, 4, 14, 6 times"): the range says it.
+  const times =
+    seen.length === 1
+      ? `seen ${seen[0]} time${seen[0] === 1 ? '' : 's'}`
+      : seen.length <= 3
+        ? `seen ${seen.join(', ')} times`
+        : `seen ${Math.min(...seen)} to ${Math.max(...seen)} times each`;
   // A group is as fresh as its most recent member: one seen this month says nothing old.
   const seenAt = group.map((r) => r.lastSeen ?? '').sort();
   const old = seenAt[0] ? `last seen ${monthOf(seenAt.at(-1) as string)}` : '';

@@ -105,6 +105,9 @@ describe('ranking', () => {
     expect(pasted?.covers).toBe(false);
     // The folders of a path say where a file lives, not what is asked; "PR" is a term.
     expect(askedTerms('fix @/Users/me/src/webapp/src/auth/login.ts in the PR', ['webapp'])).toEqual(['fix', 'login', 'pr']);
+    // "pr" and "ci" as people type them; other pairs of lower-case letters are not terms.
+    expect(askedTerms('respond to the pr comments, then check ci')).toEqual(['respond', 'comments', 'check', 'pr', 'ci']);
+    expect(askedTerms('go to the db and do it')).toEqual([]);
   });
 });
 

@@ -82,9 +82,14 @@ export const withoutFolders = (text: string): string =>
 export function askedTerms(text: string, ignore: readonly string[] = []): string[] {
   const ignored = new Set(ignore.map((w) => w.toLowerCase()));
   const stems = new Set<string>();
+  const named = withoutFolders(text);
+  // Two lower-case letters rarely name a thing, except the few people type so all day ("the pr comments").
+  const typed = LOWER_CASE_ACRONYMS.filter((a) => new RegExp(`\\b${a}s?\\b`).test(named));
   // "tests" and "testing" are one thing asked about, not two matches.
-  return promptTerms(withoutFolders(text)).filter((t) => !ignored.has(t) && !stems.has(stem(t)) && !!stems.add(stem(t)));
+  return [...promptTerms(named), ...typed].filter((t) => !ignored.has(t) && !stems.has(stem(t)) && !!stems.add(stem(t)));
 }
+
+const LOWER_CASE_ACRONYMS = ['pr', 'ci'];
 
 /** Every word of the trigger's core (each part of a snake_case name) is among the prompt's stems. */
 const covers = (core: readonly string[], stems: ReadonlySet<string>): boolean =>

@@ -314,7 +314,7 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   fts5,
   llmConfig,
   embeddings,
-  (_paths, around) => hooksCheck(around.userHome, around.cwd, around.env),
+  (paths, around) => hooksCheck(around.userHome, around.cwd, around.env, paths.home),
   (paths) => observationsCheck(paths),
   sandbox,
   agentModels,

@@ -58,6 +58,24 @@ describe('observations check', () => {
   });
 });
 
+describe('hooks check on the store they feed', () => {
+  it('fails when the hooks name another store with --home than the one checked', async () => {
+    const home = join(dir.path, 'user');
+    const cwd = join(dir.path, 'project');
+    mkdirSync(cwd, { recursive: true });
+    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    const other = join(dir.path, 'other');
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`, { home: other }), 'install', state);
+    expect(await hooksCheck(home, cwd, process.env, other)).toMatchObject({ status: 'ok' });
+    const elsewhere = await hooksCheck(home, cwd, process.env, join(dir.path, 'mine'));
+    expect(elsewhere).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`hooks feed ${other}, not ${join(dir.path, 'mine')}`),
+    });
+    expect(elsewhere.fix).toMatch(/--home .*mine init --claude/);
+  });
+});
+
 describe('hooks check on commands that no longer run', () => {
   it('names a program missing from PATH and a start-up that fails', async () => {
     const home = join(dir.path, 'user');

@@ -4,12 +4,14 @@
  * hook failures from logs/hooks.log).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { isHookFailure, parseHookLog } from '../core/hook-calls.js';
 import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
 import { inactiveHooks } from './install/active.js';
+import { commandWords } from './install/command.js';
 import { commandPrefix, commandProblem, installedCommands } from './install/installed.js';
 import { type Scope, targetFor } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
@@ -22,7 +24,15 @@ interface Result {
   fix?: string;
 }
 
-export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Result> {
+/** The store a hook command names with `--home`, when it names one. */
+function fedStore(command: string): string | undefined {
+  const words = commandWords(command);
+  const at = words.indexOf('--home');
+  return at >= 0 && words[at + 1] ? resolve(words[at + 1] as string) : undefined;
+}
+
+/** `store`: the Homunculus home being checked; hooks that name another with `--home` feed that one instead. */
+export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessEnv, store?: string): Promise<Result> {
   const found: string[] = [];
   const problems: string[] = [];
   const fixes = new Set<string>();
@@ -46,6 +56,11 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
       if (broken.length) problems.push(`${target.hooksFile}: ${broken.join('; ')}`);
       if (missingEvents.length) problems.push(`${target.hooksFile} lacks ${missingEvents.join(', ')}`);
       if (broken.length || missingEvents.length) fixes.add(`Run \`homunculus init ${flag}\` again to rewrite the hooks.`);
+      const elsewhere = store ? [...new Set(commands.map((c) => fedStore(c.command)))].filter((f) => f && f !== resolve(store)) : [];
+      if (elsewhere.length) {
+        problems.push(`${agent} (${scope}) hooks feed ${elsewhere.join(', ')}, not ${store}`);
+        fixes.add(`Run \`homunculus --home ${store} init ${flag}\` to point them here, or check that store.`);
+      }
       for (const idle of await inactiveHooks(target, cwd, env)) {
         problems.push(`${agent} (${scope}): ${idle.problem}`);
         fixes.add(idle.fix);

@@ -15,12 +15,16 @@ let dir: { path: string; cleanup: () => void };
 beforeEach(() => (dir = tempDir('hom-doctor-')));
 afterEach(() => dir.cleanup());
 
+/** A user's home, a project, and the install state, in the temp folder. */
+function machine(): { home: string; cwd: string; state: InstallState } {
+  const cwd = join(dir.path, 'project');
+  mkdirSync(cwd, { recursive: true });
+  return { home: join(dir.path, 'user'), cwd, state: new InstallState(join(dir.path, 'homunculus', 'install')) };
+}
+
 describe('hooks check', () => {
   it('warns when nothing is installed, passes once installed, fails when the binary is gone', async () => {
-    const home = join(dir.path, 'user');
-    const cwd = join(dir.path, 'project');
-    mkdirSync(cwd, { recursive: true });
-    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    const { home, cwd, state } = machine();
     expect((await hooksCheck(home, cwd, process.env)).status).toBe('warn');
     applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`), 'install', state);
     expect(await hooksCheck(home, cwd, process.env)).toMatchObject({ status: 'ok', detail: 'claude-code (user) 7 hooks, active' });
@@ -60,10 +64,7 @@ describe('observations check', () => {
 
 describe('hooks check on the store they feed', () => {
   it('fails when the hooks name another store with --home than the one checked', async () => {
-    const home = join(dir.path, 'user');
-    const cwd = join(dir.path, 'project');
-    mkdirSync(cwd, { recursive: true });
-    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    const { home, cwd, state } = machine();
     const other = join(dir.path, 'other');
     applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`, { home: other }), 'install', state);
     expect(await hooksCheck(home, cwd, process.env, other)).toMatchObject({ status: 'ok' });
@@ -78,10 +79,7 @@ describe('hooks check on the store they feed', () => {
 
 describe('hooks check on commands that no longer run', () => {
   it('names a program missing from PATH and a start-up that fails', async () => {
-    const home = join(dir.path, 'user');
-    const cwd = join(dir.path, 'project');
-    mkdirSync(cwd, { recursive: true });
-    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    const { home, cwd, state } = machine();
     applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), 'homunculus'), 'install', state);
     expect(await hooksCheck(home, cwd, { PATH: join(dir.path, 'nowhere') })).toMatchObject({
       status: 'fail',
@@ -101,10 +99,7 @@ describe('hooks check on commands that no longer run', () => {
 
 describe('hooks check asks whether each client will run our hooks', () => {
   const setup = (agent: 'codex' | 'gemini' | 'claude-code') => {
-    const home = join(dir.path, 'user');
-    const cwd = join(dir.path, 'project');
-    mkdirSync(cwd, { recursive: true });
-    const state = new InstallState(join(dir.path, 'homunculus', 'install'));
+    const { home, cwd, state } = machine();
     const target = targetFor(agent, 'user', home, cwd);
     applyPlan(planInstall(target, `${process.execPath} ${BIN}`), 'install', state);
     // No codex binary on this PATH: the check computes trust from config.toml as Codex does.

@@ -7,7 +7,7 @@ const BAND_TITLES = {
   strong: 'Strong (0.70+): apply consistently',
   moderate: 'Moderate (0.50-0.70): apply unless there is a reason not to',
   tentative: 'Tentative (0.30-0.50): apply if it feels right',
-  faded: 'Faded (below 0.30)',
+  faded: 'Faded (below 0.30): not seen for weeks; still given when a prompt clearly matches, below fresher ones',
 } as const;
 
 export function registerLifecycleCommands(program: Command): void {

@@ -16,4 +16,13 @@ describe('the last session in one line', () => {
     expect(line).toBe('Last session (2026-02-15): Learned "x". Noted "cli: `go run` only when asked". Files: b/c/d.go');
     expect(line).not.toContain('..');
   });
+
+  it('gives the files the room left, whole names only', () => {
+    const files = ['/r/cmd/a/one.go', '/r/cmd/a/two.go', '/r/cmd/a/three.go'];
+    const s = { id: 's1', when: '2026-02-15T10:00:00.000Z', summary: 'Fixed it.', files, tools: [] };
+    expect(formatThread(s, 600)).toBe('Last session (2026-02-15): Fixed it. Files: cmd/a/one.go, cmd/a/two.go, cmd/a/three.go');
+    const tight = formatThread(s, 70);
+    expect(tight).toBe('Last session (2026-02-15): Fixed it. Files: cmd/a/one.go, ...');
+    expect(formatThread(s, 40)).toBe('Last session (2026-02-15): Fixed it');
+  });
 });

@@ -29,10 +29,18 @@ const shortPath = (file: string): string => file.split('/').slice(-3).join('/');
 
 export function formatThread(s: LastSession, budget: number): string {
   if (budget <= 0) return '';
-  const parts = [s.summary.trim() || 'no summary was recorded'];
-  if (s.files.length) parts.push(`Files: ${s.files.slice(0, 6).map(shortPath).join(', ')}${s.files.length > 6 ? ', ...' : ''}`);
-  // One line: a summary's own line breaks could pass for a heading or a message.
-  // Parts that end a sentence of their own ('Noted "x".') are not given a second full stop.
-  const sentences = parts.map((p) => p.replace(/\.+$/, '')).join('. ');
-  return oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${sentences}`, budget);
+  // One line: a summary's own line breaks could pass for a heading or a message. A part that ends
+  // a sentence of its own ('Noted "x".') is not given a second full stop.
+  const summary = (s.summary.trim() || 'no summary was recorded').replace(/\.+$/, '');
+  const head = oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${summary}`, budget);
+  // The files take what room is left, whole names only: a name cut in the middle names no file.
+  const files = s.files.slice(0, 6).map((f) => oneLine(shortPath(f), 120));
+  let line = head;
+  for (let n = 1; n <= files.length; n++) {
+    const more = n < files.length || s.files.length > files.length ? ', ...' : '';
+    const next = `${head}. Files: ${files.slice(0, n).join(', ')}${more}`;
+    if (next.length > budget) break;
+    line = next;
+  }
+  return line;
 }

@@ -165,11 +165,11 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   }
 
   let graph = '';
-  if (options.strict && result.chunks.length) {
-    graph = `## Said in earlier sessions of this project\n${result.chunks.map((c) => c.lines.join('\n')).join('\n')}`;
-  } else if (result.chunks.length) {
+  if (result.chunks.length) {
     const about = [`task: ${result.task}`, ...(result.time ? [`as true on ${result.time.at.slice(0, 10)}`] : [])].join('; ');
-    graph = `## Knowledge graph (${about})\n${result.chunks.map((c) => c.lines.join('\n')).join('\n')}`;
+    // Beside a prompt, plain sentences under a plain heading; `homunculus context` says the task it read.
+    const heading = options.strict ? '## Said in earlier sessions of this project' : `## Knowledge graph (${about})`;
+    graph = `${heading}\n${result.chunks.map((c) => c.lines.join('\n')).join('\n')}`;
   }
   let related = '';
   if (result.related.length) {

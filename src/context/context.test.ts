@@ -13,6 +13,9 @@ const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', 
 
 let store: TestStore;
 
+/** What the prompt hook gives this project for `prompt`. */
+const said = (prompt: string): string => promptContext(store, project, prompt);
+
 /** This project's rules, each [key, trigger, action], seen five times. */
 const learn = (rules: readonly (readonly [string, string, string])[]): void => {
   for (const [pattern, trigger, action] of rules)
@@ -197,7 +200,6 @@ describe('prompt context', () => {
       ['seq:npm-run-test:ci->npm-run-dup', 'after `npm run test:ci` passes in webapp', 'Run `npm run dup` next.'],
       ['pref:webapp/test=npm-test', 'when you need to run the tests in webapp', 'Use `npm test`.'],
     ]);
-    const said = (prompt: string) => promptContext(store, project, prompt);
     const passing = said('are the tests passing?');
     expect(passing).toContain('Use `npm test`');
     // "test" is in both the file's name and the task's, but the prompt names neither whole.
@@ -218,7 +220,6 @@ describe('prompt context', () => {
       ['pref:webapp/lint=npm-run-lint', 'when you need to lint in webapp', 'Use `npm run lint`.'],
       ['pref:webapp/format=npm-run-fmt', 'when you need to format code in webapp', 'Use `npm run fmt`.'],
     ]);
-    const said = (prompt: string) => promptContext(store, project, prompt);
     // "code" and "run" are how triggers say when; they back up a match, they make none.
     expect(said('format the code')).toContain('npm run fmt');
     expect(said('format the code')).not.toContain('Weigh each item');

@@ -118,8 +118,7 @@ function spanStems(code: string, ignored: ReadonlySet<string>): string[] {
  * the tests passing?" does not reach a rule about `wingman_test.go`, nor one for what follows
  * `mise run test:ci`, and "the wingman review" does reach `wingman_review.go`.
  */
-function aboutStems(row: InstinctRow, asked: ReadonlySet<string>, ignored: ReadonlySet<string>): Set<string> {
-  const text = asCode(aboutText(row));
+function aboutStems(row: InstinctRow, text: string, asked: ReadonlySet<string>, ignored: ReadonlySet<string>): Set<string> {
   const out = templated(row, text) ? new Set<string>() : stemSet(text.replace(/`[^`]+`/g, ' '));
   for (const stems of namedSpans(text, asked, ignored)) for (const s of stems) out.add(s);
   return out;
@@ -137,10 +136,8 @@ const templated = (row: InstinctRow, text: string): boolean =>
   TEMPLATED.has(row.category) && !!realTrigger(row.key, row.trigger) && /`[^`]+`/.test(text);
 
 /** The user named one of the commands or files a templated trigger is about: all it is about. */
-const namesTemplate = (row: InstinctRow, authored: ReadonlySet<string>, ignored: ReadonlySet<string>): boolean => {
-  const text = asCode(aboutText(row));
-  return templated(row, text) && namedSpans(text, authored, ignored).length > 0;
-};
+const namesTemplate = (row: InstinctRow, text: string, authored: ReadonlySet<string>, ignored: ReadonlySet<string>): boolean =>
+  templated(row, text) && namedSpans(text, authored, ignored).length > 0;
 
 /** Categories whose triggers a miner writes from a template around code. */
 const TEMPLATED = new Set(['sequence', 'combo']);
@@ -170,7 +167,9 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
   // A code span is named by any word of the prompt, short ones too (`test:ci`: "ci").
   const asked = stemSet(withoutFolders(query.text));
   const ignored = new Set((query.ignore ?? []).map((w) => w.toLowerCase()));
-  const aboutOf = new Map(hits.map(({ row }) => [row.id, aboutStems(row, asked, ignored)]));
+  // What each hit is about, its bare file names and tasks written as code (asCode), read once.
+  const textOf = new Map(hits.map(({ row }) => [row.id, asCode(aboutText(row))]));
+  const aboutOf = new Map(hits.map(({ row }) => [row.id, aboutStems(row, textOf.get(row.id) ?? '', asked, ignored)]));
   // Only the terms some hit shares need a count.
   const sharedByAny = terms.filter((t) => [...aboutOf.values()].some((about) => about.has(stem(t))));
   const used = instincts.triggerUse(sharedByAny, { project: query.project, excludePromoted: query.excludePromoted });
@@ -193,7 +192,7 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
         ? 0
         : shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
-      covers: covers(core, authored) || namesTemplate(row, authored, ignored),
+      covers: covers(core, authored) || namesTemplate(row, textOf.get(row.id) ?? '', authored, ignored),
     };
   });
 }

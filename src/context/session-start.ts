@@ -17,7 +17,6 @@ import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { fitToBudget, instinctSource, oneLine } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { formatThread, lastSession } from './thread.js';
-import { nameWords } from './prompt.js';
 import { matchInstincts } from './rank.js';
 
 const QMD_THRESHOLD = 30;
@@ -53,13 +52,8 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
     .map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
   // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
-  const query = [project.name, ...stack].join(' ');
-  const hits = matchInstincts(store.instincts, {
-    text: query,
-    project: project.fingerprint,
-    limit: START_TOP,
-    ignore: nameWords(project.name),
-  }).map((r) => r.row);
+  // By the stack alone: every instinct of the project names the project.
+  const hits = matchInstincts(store.instincts, { text: stack.join(' '), project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
   const seen = new Set(hits.map((r) => r.id));
   const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
   return { shown, total: rows.length, ranked: hits.length > 0 };

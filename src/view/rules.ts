@@ -182,7 +182,7 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
     if (!statSync(target).isFile()) throw new UsageError(`${target} is not a file.`);
     current = readFileSync(target, 'utf8');
   }
-  const section = `${MARKER_START}\n${withoutTitle(block, current).trimEnd()}${block.trim() ? '\n' : ''}${MARKER_END}`;
+  const section = `${MARKER_START}\n${withoutTitle(block, current).trimEnd()}\n${MARKER_END}`;
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);
   let next: string;

@@ -219,8 +219,11 @@ describe('prompt context', () => {
       ],
       ['pref:webapp/lint=npm-run-lint', 'when you need to lint in webapp', 'Use `npm run lint`.'],
       ['pref:webapp/format=npm-run-fmt', 'when you need to format code in webapp', 'Use `npm run fmt`.'],
+      ['pref:webapp/request=review-chang', 'when a change in webapp is ready for the user', 'Offer a review.'],
     ]);
-    // "code" and "run" are how triggers say when; they back up a match, they make none.
+    // "code" and "run" are how triggers say when; they back up a match, they make none. So do their inflections.
+    expect(said('commit the changes')).not.toContain('Offer a review');
+    expect(said('review the changes')).toContain('Offer a review');
     expect(said('format the code')).toContain('npm run fmt');
     expect(said('format the code')).not.toContain('Weigh each item');
     expect(said('run the tests')).not.toContain('Do not commit');

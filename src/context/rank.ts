@@ -41,8 +41,13 @@ export interface RankedInstinct {
   covers: boolean;
 }
 
-/** Words every trigger uses to say when ("when you need to run", "about to run … without being asked"). */
-const TRIGGER_WORDS = new Set(['run', 'running', 'asked', 'asking', 'writing', 'code', 'user', 'ready', 'change', 'without']);
+/**
+ * Words every trigger uses to say when ("when you need to run", "about to run … without being
+ * asked"), with their inflections: the crude stem keeps "change" apart from "changes".
+ */
+const TRIGGER_WORDS = new Set(
+  'run runs running asked asking write writing code user users ready change changes changed changing without'.split(' '),
+);
 
 const TRIGGER_STEMS = new Set([...TRIGGER_WORDS].map(stem));
 

@@ -21,8 +21,52 @@ describe('plain lines', () => {
     expect(rest).toEqual([]);
     expect(group?.map((i) => i.evidence)).toEqual([54, 15]);
     expect(plainLine(group ?? [])).toMatch(
-      /^- When you need to run the tests in cli: Use the project's task `mise run test` .* Likewise `mise run test:integration` \(when you need to run the tests \(integration\) in cli\)\. \(seen 54, 15 times\)$/,
+      /^- When you need to run the tests in cli: Use the project's task `mise run test` .* Likewise `mise run test:integration`\. \(seen 54, 15 times\)$/,
     );
+    // What sets another rule's trigger apart, when its code does not say it.
+    const fmt = plainLine([
+      task('pref:cli/lint=mise-run-lint', 'mise run lint', 'lint', 64),
+      task('pref:cli/fmt=mise-run-fmt', 'mise run fmt', 'format code', 9),
+    ]);
+    expect(fmt).toContain('Likewise `mise run fmt` (format code).');
+  });
+
+  it('puts a recipe for running the same thing by hand on its task line', () => {
+    const recipe = (target: string, command: string): PlainInstinct => ({
+      name: `pref:cli/recipe=${command.replace(/\W+/g, '-')}`,
+      category: 'preference',
+      trigger: `when running \`go test\` on \`${target}\` in cli`,
+      action: `Run it as \`${command}\`: this is how this project runs it (add \`-run TestName\` or \`-v\` as needed).`,
+      title: `cli: ${command}`,
+      evidence: 9,
+    });
+    const integration = recipe('./cmd/app/integration_test', 'go test -tags=integration ./cmd/app/integration_test');
+    const groups = mergeSimilar([
+      integration,
+      task('pref:cli/test=mise-run-test:integration', 'mise run test:integration', 'run the tests (integration)', 15),
+    ]);
+    expect(groups.map((g) => g.map((i) => i.name))).toEqual([['pref:cli/test=mise-run-test:integration', integration.name]]);
+    expect(plainLine(groups[0] ?? [])).toMatch(
+      /`mise run test:integration` rather than calling the toolchain directly\. To call the toolchain directly: `go test -tags=integration \.\/cmd\/app\/integration_test` \(add `-run TestName` or `-v` as needed\)\. \(seen 15, 9 times\)$/,
+    );
+    // Beside the task for all the tests, it goes with the integration one.
+    const all = mergeSimilar([
+      task('pref:cli/test=mise-run-test', 'mise run test', 'run the tests', 54),
+      integration,
+      task('pref:cli/test=mise-run-test:integration', 'mise run test:integration', 'run the tests (integration)', 15),
+    ]);
+    expect(all).toHaveLength(1);
+    expect(plainLine(all[0] ?? [])).toContain(
+      'Likewise `mise run test:integration` (directly: `go test -tags=integration ./cmd/app/integration_test` (add `-run TestName` or `-v` as needed)).',
+    );
+    // A session's example in a recipe's trigger says nothing of what it runs: building is not testing.
+    const build: PlainInstinct = {
+      ...recipe('./cmd/app', 'go build -o /tmp/app ./cmd/app'),
+      trigger: 'when running `go build` on `./cmd/app` in cli (e.g. "Build and test the help message")',
+    };
+    expect(mergeSimilar([build, task('pref:cli/test=mise-run-test', 'mise run test', 'run the tests', 54)])).toHaveLength(2);
+    // With no task of its subject (lint is not what `go test` on the integration tests runs), a recipe is a line of its own.
+    expect(mergeSimilar([integration, task('pref:cli/lint=mise-run-lint', 'mise run lint', 'lint', 64)])).toHaveLength(2);
   });
 
   it('says when a rule was last seen once that is over a month ago, by its most recent member', () => {

@@ -7,6 +7,7 @@
 import type { InstinctView } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { DAY_MS } from '../core/clock.js';
+import { stem, stemSet } from '../text/stem.js';
 import { oneLine } from './format.js';
 
 /** What a line is made of: a stored instinct or its contract view, with where it came from. */
@@ -31,6 +32,9 @@ const isStale = (lastSeen: string, now: Date): boolean => now.getTime() - Date.p
 
 /** "Feb 2026". */
 const monthOf = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** A trigger's example ("(e.g. "Build and test help message")") is one session's task, not when it applies. */
+export const withoutExamples = (text: string): string => text.replace(/\s*\(e\.g\.[^)]*\)/g, '');
 
 /** A trigger that only repeats the key's body (what `observe` records without one) says nothing. */
 export const realTrigger = (key: string, trigger: string): string => (trigger.trim() === key.slice(key.indexOf(':') + 1) ? '' : trigger);
@@ -92,7 +96,47 @@ export function mergeSimilar<T extends PlainInstinct>(items: readonly T[], lead:
     const key = shape && (shapes.get(shape) ?? 0) > 1 ? `shape:${shape}` : `when:${i.trigger.trim().toLowerCase() || i.name}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
-  return [...groups].map(([key, group]) => (key.startsWith('shape:') ? [...group].sort(lead) : group));
+  return withRecipes([...groups].map(([key, group]) => (key.startsWith('shape:') ? [...group].sort(lead) : group)));
+}
+
+/** How a project runs one command by hand (`go test -tags=integration ./cmd/app/integration_test`): a recipe miner's rule. */
+const isRecipe = (i: PlainInstinct): boolean => /^pref:[^/]*\/recipe=/.test(i.name);
+
+/** The words that name a project task (`mise run test:integration`: test, integration), by stem. */
+function taskWords(i: PlainInstinct): string[] {
+  const task = /^Use the project's task `([^`]+)`/.exec(i.action)?.[1];
+  if (!task) return [];
+  return (
+    task
+      .split(/\s+/)
+      .slice(1)
+      .join(' ')
+      .match(/[a-z0-9]+/gi) ?? []
+  )
+    .filter((w) => w !== 'run')
+    .map(stem);
+}
+
+/**
+ * A recipe joins the line of the task that runs the same thing: "use `mise run test:integration`"
+ * and "run `go test` on the integration tests as `go test -tags=integration …`" are one piece of
+ * advice (the task, and how to call the toolchain directly for one test), not two lines that
+ * seem to contradict. It joins the task that names most of its trigger's words.
+ */
+function withRecipes<T extends PlainInstinct>(groups: T[][]): T[][] {
+  const joined = new Set<T[]>();
+  for (const group of groups) {
+    const recipe = group[0];
+    if (group.length !== 1 || !recipe || !isRecipe(recipe)) continue;
+    const about = stemSet(withoutExamples(recipe.trigger));
+    const fit = (g: T[]): number =>
+      Math.max(0, ...g.map((t) => taskWords(t)).map((w) => (w.length > 0 && w.every((x) => about.has(x)) ? w.length : 0)));
+    const target = groups.filter((g) => !joined.has(g) && g !== group && fit(g) > 0).sort((a, b) => fit(b) - fit(a))[0];
+    if (!target) continue;
+    target.push(recipe);
+    joined.add(group);
+  }
+  return groups.filter((g) => !joined.has(g));
 }
 
 /** What sets apart each title of a group: the titles without the words they all start with. */
@@ -104,21 +148,54 @@ export function distinctParts(titles: readonly string[]): string[] {
   return words.map((w) => w.slice(common).join(' '));
 }
 
-/** What the rest of a group adds to its first: the other code with its trigger, or the other titles. */
+/**
+ * What the rest of a group adds to its first: the other code with what sets its trigger apart,
+ * or the other titles; each recipe joined goes with the task that names most of its words.
+ */
 function alsoOf(group: readonly PlainInstinct[]): string {
   const [first, ...rest] = group as [PlainInstinct, ...PlainInstinct[]];
+  const recipes = isRecipe(first) ? [] : rest.filter(isRecipe);
+  const others = rest.filter((r) => !recipes.includes(r));
+  const owners = new Map(recipes.map((r) => [r, ownerOf(r, [first, ...others])]));
+  const mine = (m: PlainInstinct): PlainInstinct[] => recipes.filter((r) => owners.get(r) === m);
+  const own = mine(first);
+  return likewiseOf(first, others, mine) + (own.length ? ` To call the toolchain directly: ${howTo(own)}.` : '');
+}
+
+/** The task of a group a recipe runs by hand: the one whose words its trigger names most. */
+function ownerOf(recipe: PlainInstinct, tasks: readonly PlainInstinct[]): PlainInstinct | undefined {
+  const about = stemSet(withoutExamples(recipe.trigger));
+  const fit = (t: PlainInstinct): number => {
+    const w = taskWords(t);
+    return w.length > 0 && w.every((x) => about.has(x)) ? w.length : 0;
+  };
+  return [...tasks].sort((a, b) => fit(b) - fit(a))[0];
+}
+
+/** A recipe's command, with its hint: "`go test -tags=integration …` (add `-run TestName` or `-v` as needed)". */
+const howTo = (recipes: readonly PlainInstinct[]): string =>
+  recipes.map((r) => [codeOf(r.action)[0] ?? r.title, /\(add [^)]*\)/.exec(r.action)?.[0]].filter(Boolean).join(' ')).join('; ');
+
+/** The words of a trigger that the first's does not have nor its code says ("format code"; nothing for `test:ci`'s "(ci)"). */
+function setApart(trigger: string, from: string, code: string): string {
+  const said = new Set([...(from.toLowerCase().match(/[a-z0-9]+/g) ?? []), ...(code.toLowerCase().match(/[a-z0-9]+/g) ?? [])]);
+  return (trigger.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !said.has(w)).join(' ');
+}
+
+function likewiseOf(first: PlainInstinct, rest: readonly PlainInstinct[], mine: (m: PlainInstinct) => PlainInstinct[]): string {
   if (rest.length === 0) return '';
   if (shapeOf(first) && rest.every((r) => shapeOf(r) === shapeOf(first))) {
     const known = new Set(codeOf(first.action));
-    const likewise = rest.map(
-      (r) =>
-        `${codeOf(r.action)
-          .filter((c) => !known.has(c))
-          .join(' ')} (${oneLine(r.trigger, 80)})`,
-    );
+    const likewise = rest.map((r) => {
+      const code = codeOf(r.action)
+        .filter((c) => !known.has(c))
+        .join(' ');
+      const notes = [setApart(r.trigger, first.trigger, code), mine(r).length ? `directly: ${howTo(mine(r))}` : ''].filter(Boolean);
+      return notes.length ? `${code} (${oneLine(notes.join('; '), 200)})` : code;
+    });
     return ` Likewise ${likewise.join(', ')}.`;
   }
-  return ` Also: ${distinctParts(group.map((r) => r.title || r.name))
+  return ` Also: ${distinctParts([first, ...rest].map((r) => r.title || r.name))
     .slice(1)
     .join(', ')}.`;
 }

@@ -11,7 +11,7 @@ import { stem, stemSet } from '../text/stem.js';
 import { words } from '../text/words.js';
 import { authoredText } from '../text/authored.js';
 import { promptTerms } from '../text/terms.js';
-import { realTrigger } from './plain.js';
+import { realTrigger, withoutExamples } from './plain.js';
 
 interface RankQuery {
   text: string;
@@ -70,9 +70,6 @@ const aboutText = (row: InstinctRow): string =>
   realTrigger(row.key, row.trigger)
     ? `${withoutExamples(row.trigger)} ${withoutExamples(row.title)}`
     : `${row.key} ${row.title} ${row.action} ${row.explain}`;
-
-/** A trigger's example ("(e.g. "Build and test help message")") is one session's task, not when it applies. */
-export const withoutExamples = (text: string): string => text.replace(/\s*\(e\.g\.[^)]*\)/g, '');
 
 /**
  * A path names a file by its last part; its folders (/Users/me/src/repo/cmd/app) say where it

@@ -44,7 +44,7 @@ export const showProject = defineOperation({
     return {
       project: activity,
       instincts: storeViews(store, rows),
-      convictions: listConvictions(store),
+      convictions: listConvictions(store, input.project),
       // What the start hook would inject for a session starting now (the prompt hook adds per prompt).
       injected: await startInjection(store, info, 'dashboard'),
     };

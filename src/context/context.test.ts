@@ -132,6 +132,22 @@ describe('session start', () => {
     expect(text).toMatch(/15 of 1001 instincts shown, those about rust, cargo first/);
   });
 
+  it("gives this project's convictions and the global ones, not another project's", () => {
+    const convict = (pattern: string, rule: string, where: string): void => {
+      const r = observe(store, { pattern, trigger: rule, project: where, occurrences: 5 });
+      const id = store.instincts.get(r.pattern)?.id as number;
+      store.instincts.addConviction(id, rule, rule, '2026-01-01');
+      store.instincts.update(id, { promoted_at: '2026-01-01' });
+    };
+    convict('pref:webapp/test=npm-test', 'Run npm test', project.fingerprint);
+    convict('pref:other/test=cargo-test', 'Run cargo test', 'bbbbbbbbbbbbbbbb');
+    convict('pref:style=terse', 'Answer tersely', '');
+    const text = sessionStartContext(store, { project, stack: [] });
+    expect(text).toContain('Run npm test');
+    expect(text).toContain('Answer tersely');
+    expect(text).not.toContain('Run cargo test');
+  });
+
   it('keeps to its budget even with many convictions', () => {
     for (let i = 0; i < 200; i++) {
       const r = observe(store, { pattern: `fix:rule-${i}`, trigger: `rule ${i}`, action: 'x'.repeat(200) });

@@ -60,7 +60,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
 }
 
 export function sessionStartContext(store: Store, input: StartContextInput): string {
-  const convictions = listConvictions(store);
+  const convictions = listConvictions(store, input.project.fingerprint);
   const selection = selectStartInstincts(store, input.project, input.stack);
   if (convictions.length === 0 && selection.total === 0) return '';
   const provenance = store.instincts.provenance([...convictions.map((c) => c.instinct_id), ...selection.shown.map((r) => r.id)]);

@@ -89,11 +89,16 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
   });
 }
 
-export function listConvictions(store: Store): (ConvictionRow & { confidence: number; stale: boolean })[] {
+/**
+ * The convictions with their current confidence; given a project (fingerprint), only that
+ * project's and the global ones: a conviction keeps the scope of the instinct it came from.
+ */
+export function listConvictions(store: Store, project?: string): (ConvictionRow & { confidence: number; stale: boolean })[] {
   const now = store.clock.now();
-  return store.instincts.convictions().map((c) => {
+  return store.instincts.convictions().flatMap((c) => {
     const instinct = store.instincts.getById(c.instinct_id) as InstinctRow;
+    if (project !== undefined && instinct.project !== '' && instinct.project !== project) return [];
     const confidence = currentConfidence(instinct, now);
-    return { ...c, confidence, stale: isStaleConviction(true, confidence) };
+    return [{ ...c, confidence, stale: isStaleConviction(true, confidence) }];
   });
 }

@@ -17,7 +17,10 @@ import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
 import { SELF } from '../search/speakers.js';
 import { readFingerprint } from '../search/vectors.js';
+import { matchingLines } from '../context/prompt.js';
+import { detectProject } from '../core/project.js';
 import { type AppContext, defineOperation } from './operation.js';
+import { projectKey } from './project-ref.js';
 import { text } from './schemas.js';
 
 const collection = (options: { allowMirrored?: boolean } = {}) =>
@@ -172,6 +175,8 @@ export const query = defineOperation({
     mode: z.enum(SEARCH_MODES, { error: `must be one of ${SEARCH_MODES.join(', ')}` }).default('hybrid'),
     minScore: z.number({ error: 'must be a number of at least 0' }).min(0, { error: 'must be a number of at least 0' }).optional(),
     recency: z.boolean().optional(),
+    /** Where the question is asked from: the learned rules of its project that the question names come first. */
+    cwd: text(4096).optional(),
   }),
   async run(ctx, input) {
     const now = ctx.store.clock.now();
@@ -193,7 +198,8 @@ export const query = defineOperation({
     }
     const filter = {
       collections: input.collections,
-      project: input.project,
+      // A name its sessions were seen under ("cli") finds the project as its fingerprint does.
+      project: input.project === undefined ? undefined : projectKey(ctx.store, input.project),
       since: resolveBound(input.since, now),
       until: resolveBound(input.until, now),
     };
@@ -204,9 +210,26 @@ export const query = defineOperation({
     const self = selfNames(ctx.store.paths.config);
     const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles, self });
     res.notes.unshift(...notes);
-    return res;
+    return { ...res, learned: learnedRules(ctx.store, input) };
   },
 });
+
+/**
+ * The rules learned for the asking directory's project that the question clearly names, as the
+ * prompt hook would give them: a decayed rule is still the answer to "how do we run the tests",
+ * where the fused list ranks it by its faded confidence.
+ */
+function learnedRules(
+  store: AppContext['store'],
+  input: { query: string; cwd?: string; collections?: string[]; project?: string },
+): string[] {
+  if (input.cwd === undefined || (input.collections && !input.collections.includes('instincts'))) return [];
+  const here = detectProject(input.cwd);
+  const project = input.project === undefined ? here : { fingerprint: projectKey(store, input.project), name: input.project };
+  return matchingLines(store, project, input.query, LEARNED_LINES);
+}
+
+const LEARNED_LINES = 3;
 
 export const embedStatus = defineOperation({
   name: 'memory.embed-status',

@@ -74,6 +74,23 @@ describe('memory import, query and embed through the binary', () => {
     expect((await runCliJson<QueryJson>(home.path, ['query', 'staging', '--project', 'other'], NO_EMBED)).results).toEqual([]);
   });
 
+  it('gives first the learned rules a question names, as the prompt hook would', async () => {
+    const observed = await runCli(home.path, ['observe', 'pref:test=npm-test', '--explain', 'Run the tests with npm test', '--count', '5']);
+    expect(observed.status).toBe(0);
+    const r = await runCli(home.path, ['query', 'how do we run the tests', '--mode', 'bm25'], { env: NO_EMBED, cwd: home.path });
+    expect(r.stdout).toMatch(/^Learned rules this names:\n- .*npm test/);
+    const json = await runCliJson<QueryJson & { learned: string[] }>(
+      home.path,
+      ['query', 'how do we run the tests', '--mode', 'bm25'],
+      NO_EMBED,
+    );
+    expect(json.learned.join('\n')).toContain('npm test');
+    // A search of other collections, or a question about something else, gets none.
+    const notes = await runCliJson<{ learned: string[] }>(home.path, ['query', 'run the tests', '--collection', 'notes'], NO_EMBED);
+    expect(notes.learned).toEqual([]);
+    expect((await runCliJson<{ learned: string[] }>(home.path, ['query', 'staging database'], NO_EMBED)).learned).toEqual([]);
+  });
+
   it('explains the ranking in text mode', async () => {
     const r = await runCli(home.path, ['query', 'staging database host', '--explain', '--mode', 'bm25'], { env: NO_EMBED });
     expect(r.status).toBe(0);

@@ -95,8 +95,23 @@ interface PromptContextOptions {
 }
 
 export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
+  const items = matchingLines(store, project, prompt, options.limit ?? PROMPT_LIMIT);
+  if (items.length === 0) return '';
+  const head = ['## Learned in earlier sessions, matching this prompt'];
+  return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
+}
+
+/**
+ * The learned rules a text clearly asks about, as plain lines (the prompt hook's, and `query`'s
+ * "learned" part): the project's and the global ones, at most `limit` lines once merged.
+ */
+export function matchingLines(
+  store: Store,
+  project: Pick<ProjectInfo, 'fingerprint' | 'name'>,
+  prompt: string,
+  limit = PROMPT_LIMIT,
+): string[] {
   const now = store.clock.now();
-  const limit = options.limit ?? PROMPT_LIMIT;
   const candidates = matchInstincts(store.instincts, {
     text: prompt,
     project: project.fingerprint,
@@ -106,18 +121,20 @@ export function promptContext(store: Store, project: ProjectInfo, prompt: string
   const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
   const matched = candidates.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known));
   const hits = mostSpecific(matched).map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }));
-  if (hits.length === 0) return '';
+  if (hits.length === 0) return [];
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
   // Preferences and corrections first, then fixes, each by confidence times relevance; the
   // limit counts lines, once merged (ten rules of one linter are one line, not ten slots).
   const ranked = hits
     .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
-    .sort((a, b) => Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || b.rank - a.rank)
+    // A rule whose whole subject the prompt names ("run the tests") answers it before one that shares some words.
+    .sort(
+      (a, b) =>
+        Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || Number(b.covers) - Number(a.covers) || b.rank - a.rank,
+    )
     .map((hit) => ({ ...fromRow(hit.row, provenance, now), weight: hit.weight }));
   // Of the same advice for other code, the one that shares most of the prompt leads its line, then the most seen.
-  const items = mergeSimilar(ranked, (a, b) => b.weight - a.weight || b.evidence - a.evidence)
+  return mergeSimilar(ranked, (a, b) => b.weight - a.weight || b.evidence - a.evidence)
     .slice(0, limit)
     .map((group) => plainLine(group, 400));
-  const head = ['## Learned in earlier sessions, matching this prompt'];
-  return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
 }

@@ -230,11 +230,13 @@ export function registerSearchCommands(program: Command): void {
         mode: stringOption(o, 'mode'),
         minScore: num(stringOption(o, 'minScore')),
         recency: o.recency as boolean | undefined,
+        cwd: process.cwd(),
       };
       const explain = Boolean(o.explain);
       const g = globals(cmd);
       const human = (res: QueryResult): string[] => {
         const lines = res.notes.map((n) => `note: ${n}`);
+        if (res.learned.length) lines.push('Learned rules this names:', ...res.learned, '');
         if (res.results.length === 0) lines.push('No results.');
         res.results.forEach((h, i) => lines.push(...hitLines(h, i, explain)));
         if (explain && res.shortcut) lines.push('(strong BM25 hit: the dense list was skipped)');
@@ -315,6 +317,7 @@ function queryJson(res: QueryResult, explain: boolean) {
       metadata: h.metadata,
       ...(explain ? { explain: h.explain } : {}),
     })),
+    learned: res.learned,
     mode: res.mode,
     shortcut: res.shortcut,
     repaired: res.repaired,

@@ -63,10 +63,13 @@ describe('memory.diff', () => {
     expect(diff.instincts.created.map((i) => i.pattern)).toEqual(['pref:editor=vim']);
     expect(diff.instincts.changed.map((i) => i.pattern)).toEqual(['seq:lint-test']);
     expect(diff.instincts.changed[0]).toMatchObject({ evidence_added: 2, kinds: ['reinforce'] });
-    const forgotten = diff.instincts.forgotten[0];
-    expect(forgotten?.pattern).toBe('pref:pkg=pnpm');
-    expect(forgotten?.confidence_before).toBeGreaterThan(0.3);
-    expect(forgotten?.confidence_after).toBe(0.2);
+    const faded = diff.instincts.faded[0];
+    expect(faded?.pattern).toBe('pref:pkg=pnpm');
+    expect(faded?.confidence_before).toBeGreaterThan(0.3);
+    expect(faded?.confidence_after).toBe(0.2);
+    expect(diff.instincts.forgotten).toEqual([]);
+    // Each in plain words beside its key.
+    expect(diff.instincts.changed[0]).toMatchObject({ trigger: expect.any(String), action: expect.any(String) });
     expect(diff.facts.added.map((f) => f.statement)).toEqual(['webapp uses vitest']);
     expect(diff.facts.expired.map((f) => [f.statement, f.expired_reason])).toEqual([['webapp uses jest', 'retracted']]);
 

@@ -14,7 +14,9 @@
 import { z } from 'zod';
 import { DAY_MS, parseInstant } from '../core/clock.js';
 import { HEALTHY_RANGES, type GraphStats, graphStats } from '../graph/stats.js';
-import { dayRange, instinctDiff } from '../learn/memory-diff.js';
+import { type InstinctDiff, type InstinctMove, dayRange, instinctDiff } from '../learn/memory-diff.js';
+import { realTrigger } from '../context/plain.js';
+import type { Store } from '../store/store.js';
 import { instinctStatus } from '../learn/stats.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import type { Fact } from '../store/graph/records.js';
@@ -50,7 +52,7 @@ const LABELS: Record<keyof typeof HEALTHY_RANGES, string> = {
   retrieval_hit_rate: 'Retrieval hit rate',
   dream_efficiency: 'Dream cycle efficiency',
   memory_types: 'Memory type distribution',
-  average_confidence: 'Average confidence',
+  average_confidence: 'Average confidence of the facts',
 };
 
 /** The quality table's rows, in the seed's order. */
@@ -123,6 +125,19 @@ const factLine = (f: Fact) => ({
   expired_reason: f.expired_reason,
 });
 
+/** Each move with its instinct's trigger and action (empty once it is forgotten): the key says nothing to a reader. */
+function inPlainWords(
+  store: Store,
+  diff: InstinctDiff,
+): Record<keyof InstinctDiff, (InstinctMove & { trigger: string; action: string })[]> {
+  const plain = (moves: InstinctMove[]) =>
+    moves.map((m) => {
+      const row = store.instincts.get(m.pattern);
+      return { ...m, trigger: row ? realTrigger(row.key, row.trigger) : '', action: row?.action ?? '' };
+    });
+  return { created: plain(diff.created), changed: plain(diff.changed), forgotten: plain(diff.forgotten), faded: plain(diff.faded) };
+}
+
 export const memoryDiff = defineOperation({
   name: 'memory.diff',
   summary: 'What changed between two dates: instincts created, changed and forgotten; facts added and expired',
@@ -133,7 +148,7 @@ export const memoryDiff = defineOperation({
     const facts = store.graph.facts.recordedBetween(range.from, range.to, MAX_FACTS);
     return {
       ...range,
-      instincts: instinctDiff(store.audit.instinctEventsSince(range.from), range.from, range.to),
+      instincts: inPlainWords(store, instinctDiff(store.audit.instinctEventsSince(range.from), range.from, range.to)),
       facts: { added: facts.added.map(factLine), expired: facts.expired.map(factLine), limit: MAX_FACTS },
     };
   },

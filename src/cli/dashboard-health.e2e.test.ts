@@ -68,9 +68,11 @@ describe('the dashboard health sections', () => {
         await expect(text(page, '#quality tr[data-metric="dedup_ratio"]')).resolves.toBe('Dedup ratio0below 0.3✓ healthy');
         await expect(text(page, '#quality tr[data-metric="dream_efficiency"]')).resolves.toMatch(/above 0\.1✗ unhealthy$/);
         await expect(text(page, '#diff-created-title')).resolves.toBe('Instincts created: 3');
-        await expect(text(page, '#diff-created tr[data-pattern="pref:editor=vim"]')).resolves.toBe(
-          'pref:editor=vimnew, 0.201create, feedback',
-        );
+        // The instinct in its own words (this one has only its key's body), the key on hover.
+        const vim = page.locator('#diff-created tr[data-pattern="pref:editor=vim"]');
+        await expect(text(page, '#diff-created tr[data-pattern="pref:editor=vim"]')).resolves.toBe('editor=vimnew, 0.201create, feedback');
+        await expect(vim.locator('td').first().getAttribute('title')).resolves.toBe('pref:editor=vim');
+        await expect(text(page, '#diff-faded-title')).resolves.toMatch(/^Instincts that faded .*: \d+$/);
         await expect(text(page, '#diff-added-title')).resolves.toBe('Facts added: 2');
         expect(await unreadableText(page)).toEqual([]);
         await page.screenshot({ path: screenshotPath('dashboard-memory'), fullPage: true });

@@ -34,9 +34,11 @@ describe('instinctDiff', () => {
     expect(diff.changed).toEqual([
       { pattern: 'seq:p1', confidence_before: 0.7, confidence_after: 0.9, evidence_added: 3, kinds: ['reinforce'] },
     ]);
-    expect(diff.forgotten).toEqual([
+    // Faded is not forgotten: it is still there, and still given when a prompt clearly matches.
+    expect(diff.faded).toEqual([
       { pattern: 'seq:p2', confidence_before: 0.45, confidence_after: 0.2, evidence_added: 0, kinds: ['feedback'] },
     ]);
+    expect(diff.forgotten).toEqual([]);
     expect(diff.created.map((m) => m.pattern)).toEqual(['seq:p3']);
   });
 

@@ -5,7 +5,9 @@
  *
  *   created    a create or import event in [from, to)
  *   forgotten  forgotten by hand in the range (its log stays, ending in a 'forget' whose
- *              delta takes it to 0), or not created in it and faded by its end
+ *              delta takes it to 0)
+ *   faded      not created in it, and fell into the faded band by its end: still there, and
+ *              still given when a prompt clearly matches it
  *   changed    any other instinct with events in the range
  *
  * An instinct deleted outright (merged into another, demoted co-edit) takes its events
@@ -30,6 +32,7 @@ export interface InstinctDiff {
   created: InstinctMove[];
   changed: InstinctMove[];
   forgotten: InstinctMove[];
+  faded: InstinctMove[];
 }
 
 const CREATING: readonly EventKind[] = ['create', 'import'];
@@ -42,7 +45,7 @@ export function instinctDiff(events: readonly InstinctEventLine[], from: string,
     const key = e.instinct_id === null ? `forgotten:${e.pattern}` : String(e.instinct_id);
     byInstinct.set(key, [...(byInstinct.get(key) ?? []), e]);
   }
-  const diff: InstinctDiff = { created: [], changed: [], forgotten: [] };
+  const diff: InstinctDiff = { created: [], changed: [], forgotten: [], faded: [] };
   for (const list of byInstinct.values()) {
     const inRange = list.filter((e) => e.ts < to);
     if (inRange.length === 0) continue;
@@ -57,8 +60,7 @@ export function instinctDiff(events: readonly InstinctEventLine[], from: string,
     };
     if (inRange.some((e) => e.kind === 'forget')) diff.forgotten.push(move);
     else if (inRange.some((e) => CREATING.includes(e.kind))) diff.created.push(move);
-    else if (confidenceBand(move.confidence_before) !== 'faded' && confidenceBand(move.confidence_after) === 'faded')
-      diff.forgotten.push(move);
+    else if (confidenceBand(move.confidence_before) !== 'faded' && confidenceBand(move.confidence_after) === 'faded') diff.faded.push(move);
     else diff.changed.push(move);
   }
   return diff;

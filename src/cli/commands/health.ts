@@ -35,6 +35,7 @@ export function registerHealthCommands(program: Command): void {
         ...moves('Instincts created', d.instincts.created),
         ...moves('Instincts changed', d.instincts.changed),
         ...moves('Instincts forgotten', d.instincts.forgotten),
+        ...moves('Instincts faded (still given when a prompt clearly matches)', d.instincts.faded),
         `Facts added: ${d.facts.added.length}`,
         ...d.facts.added.map((f) => `  ${f.statement}`),
         `Facts expired: ${d.facts.expired.length}`,

@@ -18,11 +18,13 @@ function Instincts({ id, title, moves }: { id: string; title: string; moves: Ins
       </h4>
       {moves.length > 0 && (
         <table id={id} aria-labelledby={`${id}-title`}>
-          <Head columns={['Pattern', 'Confidence', 'Evidence added', 'Events']} />
+          <Head columns={['Instinct', 'Confidence', 'Evidence added', 'Events']} />
           <tbody>
             {moves.map((m) => (
               <tr key={m.pattern} data-pattern={m.pattern}>
-                <td>{m.pattern}</td>
+                <td title={m.pattern}>
+                  {m.trigger || m.action ? `${m.trigger}${m.trigger && m.action ? ': ' : ''}${m.action}` : m.pattern}
+                </td>
                 <td className="num">{confidence(m, id === 'diff-created')}</td>
                 <td className="num">{m.evidence_added}</td>
                 <td>{m.kinds.join(', ')}</td>
@@ -102,7 +104,12 @@ export function MemoryDiff({ version, today }: { version: number; today: string 
           </p>
           <Instincts id="diff-created" title="Instincts created" moves={diff.instincts.created} />
           <Instincts id="diff-changed" title="Instincts changed" moves={diff.instincts.changed} />
-          <Instincts id="diff-forgotten" title="Instincts forgotten (by hand, or faded)" moves={diff.instincts.forgotten} />
+          <Instincts id="diff-forgotten" title="Instincts forgotten by hand" moves={diff.instincts.forgotten} />
+          <Instincts
+            id="diff-faded"
+            title="Instincts that faded (unused for weeks; still given when a prompt clearly matches)"
+            moves={diff.instincts.faded}
+          />
           <Facts id="diff-added" title="Facts added" facts={diff.facts.added} limit={diff.facts.limit} />
           <Facts id="diff-expired" title="Facts expired" facts={diff.facts.expired} limit={diff.facts.limit} expired />
         </div>

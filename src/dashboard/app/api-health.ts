@@ -26,6 +26,9 @@ export interface InstinctMove {
   confidence_after: number;
   evidence_added: number;
   kinds: string[];
+  /** When it applies and what it says, in plain words ('' once forgotten). */
+  trigger: string;
+  action: string;
 }
 
 export interface FactLine {
@@ -40,7 +43,7 @@ export interface FactLine {
 export interface MemoryDiff {
   from: string;
   to: string;
-  instincts: { created: InstinctMove[]; changed: InstinctMove[]; forgotten: InstinctMove[] };
+  instincts: { created: InstinctMove[]; changed: InstinctMove[]; forgotten: InstinctMove[]; faded: InstinctMove[] };
   facts: { added: FactLine[]; expired: FactLine[]; limit: number };
 }
 

@@ -149,9 +149,13 @@ async function main(): Promise<void> {
         detail.push(
           `- ${session.slice(0, 8)} "${p.prompt_starts}": ${judged.lines} lines, ${judged.relevant} relevant, ${judged.found}/${judged.expected} expected`,
         );
-        // --lines: what was injected, each line with the gold patterns it names.
-        if (process.argv.includes('--lines'))
+        // --lines: what was injected, each line with the gold patterns it names, and what was learned but not given.
+        if (process.argv.includes('--lines')) {
           for (const l of injectedLines(text)) detail.push(`    ${l.slice(0, 160)} => [${patternsOf(l, match).join(', ')}]`);
+          const given = new Set(injectedLines(text).flatMap((l) => patternsOf(l, match)));
+          const missed = p.expect.filter((id) => !given.has(id) && judge(learned, [id], match).found > 0);
+          if (missed.length) detail.push(`    learned but not given: ${missed.join(', ')}`);
+        }
       }
     }
     const scores = {

@@ -6,6 +6,8 @@ import { RELATION_LABELS } from '../core/graph-vocabulary.js';
 import type { RetrievedFact } from '../context/retrieve.js';
 import { MIRRORED_COLLECTIONS } from '../search/documents.js';
 import type { SearchHit } from '../search/search.js';
+import { matchedTerms } from '../text/stem.js';
+import { promptTerms } from '../text/terms.js';
 
 /** What a source shows of its text. */
 const MAX_SOURCE_CHARS = 500;
@@ -29,8 +31,13 @@ const cut = (s: string): string => {
   return one.length > MAX_SOURCE_CHARS ? `${one.slice(0, MAX_SOURCE_CHARS - 1)}…` : one;
 };
 
-/** The graph's facts first (they are what the memory holds true now), then the memories searched, numbered from 1. */
-export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[]): Source[] {
+/**
+ * The graph's facts first (they are what the memory holds true now), then the memories searched,
+ * numbered from 1; but whatever names none of the question's words (a fact the graph's
+ * neighbourhood brought along) comes after what names some: "Helix" is answered by the memory
+ * that says it before "cli uses xxd".
+ */
+export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[], question = ''): Source[] {
   const fromFacts = facts.slice(0, SOURCES_PER_KIND).map(({ fact }) => ({
     kind: 'fact' as const,
     title: `${fact.source} ${RELATION_LABELS[fact.relation]} ${fact.target}`,
@@ -46,7 +53,10 @@ export function numberSources(facts: readonly RetrievedFact[], hits: readonly Se
     ref: `${h.collection}/${h.id}`,
     ...(MIRRORED_COLLECTIONS.includes(h.collection) ? {} : { forget: { collection: h.collection, id: h.id } }),
   }));
-  return [...fromFacts, ...fromHits].map((s, i) => ({ n: i + 1, ...s }));
+  const terms = promptTerms(question);
+  const names = (x: { title: string; text: string }): boolean => terms.length === 0 || matchedTerms(terms, `${x.title} ${x.text}`) > 0;
+  const all = [...fromFacts, ...fromHits];
+  return [...all.filter(names), ...all.filter((x) => !names(x))].map((x, i) => ({ n: i + 1, ...x }));
 }
 
 export const CHAT_SYSTEM = [

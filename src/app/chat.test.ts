@@ -36,6 +36,12 @@ describe('chat.ask', () => {
     expect(deploys.sources.some((s) => s.kind === 'memory' && /staging cluster/.test(s.text))).toBe(true);
   });
 
+  it('puts the sources that name the question\'s words before those the graph brought along', async () => {
+    const res = await question('what do we know about the staging cluster?');
+    expect(res.sources[0]).toMatchObject({ kind: 'memory' });
+    expect(res.sources[0]?.text).toMatch(/staging cluster/);
+  });
+
   it('with a model answers through it over the numbered sources, keeping only citations of sources that exist', async () => {
     const stub = await startMessagesStub(() => ({ text: JSON.stringify({ answer: 'It uses pnpm [1], as decided in March [9].' }) }));
     try {

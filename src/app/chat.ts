@@ -85,7 +85,7 @@ export const ask = defineOperation({
     });
     // The graph's facts come from the agentic retrieval; the search adds the other memories.
     const hits = search.results.filter((h) => h.collection !== FACTS_COLLECTION);
-    const sources = numberSources(retrieval.facts, hits);
+    const sources = numberSources(retrieval.facts, hits, input.question);
     const answer = await modelAnswer(ctx, input.question, sources);
     return { question: input.question, ...answer, sources, queries: retrieval.queries.map((q) => q.text) };
   },

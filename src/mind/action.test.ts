@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAction } from './action.js';
+import { choiceLine, runAction } from './action.js';
+import { score } from './bmap.js';
 import { readGoals, readMemories, writeValues } from './files.js';
 import { initInstance, instancePaths } from './instance.js';
 import { listSkills } from './skills.js';
@@ -46,6 +47,16 @@ describe('the action loop', () => {
     expect(report.skillRan).toBe(true);
     expect(report.choice).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
     expect(report.writes.map((w) => w.result.done)).toEqual([true, true]);
+  });
+
+  it('says when the model picked a lower score than the best, and when the skill is written first', () => {
+    const mind = { values: [{ name: 'care', weight: 0.8, status: 'active' as const }], goals: [], skills: ['chat'] };
+    const reply = score({ action: 'reply', skill: 'chat', values: ['care'], goals: [], indirection: 0 }, mind);
+    const poem = score({ action: 'write a poem', skill: 'poem', values: ['care'], goals: [], indirection: 0 }, mind);
+    expect(choiceLine(reply, reply)).toBe('chose "reply": B = 0.400 (M 0.40 × A 1 × P 1.00)');
+    expect(choiceLine(poem, reply)).toBe(
+      'chose "write a poem": B = 0.000 (M 0.40 × A 0 × P 1.00); the model\'s pick over "reply" (B = 0.400); its skill poem does not exist yet, so it is written first',
+    );
   });
 
   it('A = 0: creates the missing skill, accepted once it answers --help', async () => {

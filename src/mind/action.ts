@@ -52,6 +52,18 @@ export interface ActionOptions extends SkillOptions {
   recaller?: Recaller;
 }
 
+/**
+ * The choice and its score, saying so when the model's DECIDE step passed over the best score
+ * (its judgment within the kernel's structure) and when a missing skill is created first (A = 0).
+ */
+export function choiceLine(chosen: Scored, best: Scored): string {
+  const { m, a, p, b } = chosen;
+  const line = `chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`;
+  const over = chosen !== best && best.b > b ? `; the model's pick over "${best.candidate.action}" (B = ${best.b.toFixed(3)})` : '';
+  const create = a === 0 ? `; its skill ${chosen.next.skill} does not exist yet, so it is written first` : '';
+  return `${line}${over}${create}`;
+}
+
 export async function runAction(
   paths: InstancePaths,
   clock: Clock,
@@ -76,8 +88,7 @@ export async function runAction(
   const choice = (await cycle.step('decide')).trim();
   // The model decides among the candidates only; anything else falls back to the best score.
   const chosen = scored.find((s) => s.candidate.action === choice) ?? (scored[0] as Scored);
-  const { m, a, p, b } = chosen;
-  cycle.report.choice = `chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`;
+  cycle.report.choice = choiceLine(chosen, scored[0] as Scored);
   cycle.mind.kernelNote(cycle.report.choice);
   Object.assign(cycle.vars, { action: chosen.candidate.action, skill: chosen.next.skill });
   const done = await act(cycle, chosen, skillOptions);

@@ -63,7 +63,9 @@ const configFile: DoctorCheck = (paths) => {
     return {
       name: 'config',
       status: 'ok',
-      detail: existsSync(paths.config) ? `${paths.config} (${Object.keys(config).length} sections)` : 'defaults (no config.json)',
+      detail: existsSync(paths.config)
+        ? `${paths.config} (${Object.keys(config).length} section${Object.keys(config).length === 1 ? '' : 's'})`
+        : 'defaults (no config.json)',
     };
   } catch (err) {
     return { name: 'config', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };

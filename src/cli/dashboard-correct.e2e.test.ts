@@ -103,7 +103,7 @@ describe('correcting memory from the dashboard', () => {
         await page.getByRole('button', { name: `promote: ${KEY}` }).click();
         await expect.poll(message).toBe('Promoted “webapp/test=npm-test” to a conviction.');
         await page.getByRole('button', { name: `un-promote: ${KEY}` }).waitFor();
-        await expect.poll(() => page.locator('#project-counts').textContent()).toMatch(/1 convictions\.$/);
+        await expect.poll(() => page.locator('#project-counts').textContent()).toMatch(/1 conviction\.$/);
         inStore((store) => {
           expect(store.instincts.get(KEY)?.promoted_at).not.toBeNull();
           expect(store.instincts.convictions().map((c) => [c.pattern, c.rule])).toEqual([

@@ -86,7 +86,7 @@ describe('homunculus dashboard', () => {
         const row = page.locator(`tr[data-pattern="${KEY}"]`);
         await row.waitFor();
         await expect(row.locator('td').first().textContent()).resolves.toBe('when you need to run the tests in webapp');
-        await expect(page.locator('#summary').textContent()).resolves.toMatch(/^1 instincts, 0 convictions/);
+        await expect(page.locator('#summary').textContent()).resolves.toMatch(/^1 instinct, 0 convictions/);
         await page.screenshot({ path: screenshotPath('dashboard-instincts'), fullPage: true });
         // Keyboard: the correction buttons are reachable and work with Enter.
         await page.getByRole('button', { name: `wrong: ${KEY}` }).focus();
@@ -117,6 +117,15 @@ describe('homunculus dashboard', () => {
         const second = await browser.newPage();
         await second.goto(login);
         await expect.poll(() => second.locator('#message').textContent()).toMatch(/already used/);
+        // Signed out: said once, with the way in; no sections to click, nothing left loading.
+        const bare = await browser.newPage();
+        await bare.goto(url);
+        await expect.poll(() => bare.locator('#message').textContent()).toMatch(/^Not signed in\. Open the link/);
+        await expect(bare.locator('#summary').textContent()).resolves.toBe('Not signed in.');
+        await expect(bare.locator('nav').count()).resolves.toBe(0);
+        await expect(bare.locator('#message').getAttribute('class')).resolves.toBe('error');
+        // A correction's result reads as done, not as an error.
+        await expect(page.locator('#message').getAttribute('class')).resolves.toBeNull();
       } finally {
         await browser.close();
         await stop();

@@ -1,6 +1,6 @@
 /** The dashboard: a header with what the store holds, and one section at a time. */
 import { useEffect, useState } from 'react';
-import { type Overview as OverviewData, api } from './api.js';
+import { ApiError, type Overview as OverviewData, type Say, api, counted } from './api.js';
 import { Chat } from './Chat.js';
 import { Learned } from './Learned.js';
 import { Memory } from './Memory.js';
@@ -26,14 +26,17 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
-function summaryOf(o: OverviewData | undefined): string {
+function summaryOf(o: OverviewData | undefined, signedOut: boolean): string {
+  if (signedOut) return 'Not signed in.';
   if (!o) return 'Loading…';
-  return `${o.total} instincts, ${o.convictions} convictions, ${o.observations} observations (${o.pending_observations} pending).`;
+  return `${counted(o.total, 'instinct')}, ${counted(o.convictions, 'conviction')}, ${counted(o.observations, 'observation')} (${o.pending_observations} pending).`;
 }
 
 export function App({ signedIn }: { signedIn: Promise<void> }) {
   const [overview, setOverview] = useState<OverviewData | undefined>();
-  const [message, setMessage] = useState('');
+  const [message, setMessage] = useState({ text: '', error: false });
+  const say: Say = (text, error = false) => setMessage({ text, error });
+  const [signedOut, setSignedOut] = useState(false);
   const [section, setSection] = useState<Section>('project');
   // Bumped on every change the server announces, so the header and the section shown reload.
   const [version, setVersion] = useState(0);
@@ -49,7 +52,10 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         events = new EventSource('/api/events');
         events.addEventListener('change', () => setVersion((v) => v + 1));
       })
-      .catch((err: Error) => setMessage(err.message));
+      .catch((err: Error) => {
+        setSignedOut(true);
+        say(err.message, true);
+      });
     return () => events?.close();
   }, [signedIn]);
 
@@ -57,38 +63,49 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
     if (!ready) return;
     api<OverviewData>('/api/overview')
       .then(setOverview)
-      .catch((err: Error) => setMessage(err.message));
+      .catch((err: Error) => {
+        // Without a session every section would say so again: say it once, with the way in.
+        if (err instanceof ApiError && err.status === 401) {
+          setSignedOut(true);
+          return say('Not signed in. Open the link `homunculus dashboard` printed (it works once), or run it again for a new one.', true);
+        }
+        say(err.message, true);
+      });
   }, [ready, version]);
 
+  // The sections ask the API once signed in and known to be: never with a session refused.
+  const live = ready && !signedOut && overview !== undefined;
   return (
     <>
       <header>
         <h1>Homunculus</h1>
         <p id="summary" aria-live="polite">
-          {summaryOf(overview)}
+          {summaryOf(overview, signedOut)}
         </p>
       </header>
       <main>
-        <p id="message" role="status" aria-live="polite">
-          {message}
+        <p id="message" role="status" aria-live="polite" className={message.error ? 'error' : undefined}>
+          {message.text}
         </p>
-        <nav aria-label="Sections">
-          {SECTIONS.map(([id, label]) => (
-            <button key={id} type="button" aria-pressed={section === id} onClick={() => setSection(id)}>
-              {label}
-            </button>
-          ))}
-        </nav>
-        {ready && section === 'project' && <Project version={version} say={setMessage} />}
-        {ready && section === 'overview' && overview && <Overview overview={overview} version={version} />}
-        {ready && section === 'learned' && <Learned version={version} say={setMessage} />}
-        {ready && section === 'chat' && <Chat version={version} say={setMessage} />}
-        {ready && section === 'tools' && <Tools version={version} />}
-        {ready && section === 'replay' && <Replay version={version} />}
-        {ready && section === 'memory' && <Memory version={version} />}
-        {ready && section === 'security' && <Security version={version} />}
-        {ready && section === 'telemetry' && <Telemetry version={version} />}
-        {ready && section === 'neural' && <Neural version={version} say={setMessage} />}
+        {live && (
+          <nav aria-label="Sections">
+            {SECTIONS.map(([id, label]) => (
+              <button key={id} type="button" aria-pressed={section === id} onClick={() => setSection(id)}>
+                {label}
+              </button>
+            ))}
+          </nav>
+        )}
+        {live && section === 'project' && <Project version={version} say={say} />}
+        {live && section === 'overview' && overview && <Overview overview={overview} version={version} />}
+        {live && section === 'learned' && <Learned version={version} say={say} />}
+        {live && section === 'chat' && <Chat version={version} say={say} />}
+        {live && section === 'tools' && <Tools version={version} />}
+        {live && section === 'replay' && <Replay version={version} />}
+        {live && section === 'memory' && <Memory version={version} />}
+        {live && section === 'security' && <Security version={version} />}
+        {live && section === 'telemetry' && <Telemetry version={version} />}
+        {live && section === 'neural' && <Neural version={version} say={say} />}
       </main>
     </>
   );

@@ -1,6 +1,6 @@
 /** Chat: a session's transcript (each prompt and the tool calls that followed), and the memory chat. */
 import { useEffect, useState } from 'react';
-import { api, latestOnly } from './api.js';
+import { api, latestOnly, type Say } from './api.js';
 import { type Step, type Transcript as TranscriptData, shortTime } from './api-sessions.js';
 import { MemoryChat } from './MemoryChat.js';
 import { SessionPicker } from './SessionPicker.js';
@@ -55,7 +55,7 @@ function Transcript({ version }: { version: number }) {
   );
 }
 
-export function Chat({ version, say }: { version: number; say: (message: string) => void }) {
+export function Chat({ version, say }: { version: number; say: Say }) {
   return (
     <section aria-labelledby="chat-title">
       <h2 id="chat-title">Chat</h2>

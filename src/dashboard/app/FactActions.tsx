@@ -4,7 +4,7 @@
  * the closed fact in its history. Any section that shows facts can use it.
  */
 import { type FormEvent, useState } from 'react';
-import { api } from './api.js';
+import { api, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
 
 /** A fact as graph.facts returns it (the fields shown and corrected here). */
@@ -24,7 +24,7 @@ interface Closed {
 
 interface Props {
   fact: Fact;
-  say: (message: string) => void;
+  say: Say;
   /** After a change: reload what is shown. */
   changed: () => Promise<void> | void;
 }
@@ -41,7 +41,7 @@ export function FactActions({ fact, say, changed }: Props) {
       say(message(r));
       await changed();
     } catch (err) {
-      say((err as Error).message);
+      say((err as Error).message, true);
     }
   };
 

@@ -2,9 +2,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { type Fact, FactActions } from './FactActions.js';
 import { Head } from './Head.js';
-import { api } from './api.js';
+import { api, type Say } from './api.js';
 
-export function Facts({ project, version, say }: { project: string; version: number; say: (message: string) => void }) {
+export function Facts({ project, version, say }: { project: string; version: number; say: Say }) {
   const [facts, setFacts] = useState<Fact[] | undefined>();
 
   const load = useCallback(async () => {
@@ -12,7 +12,7 @@ export function Facts({ project, version, say }: { project: string; version: num
   }, [project]);
 
   useEffect(() => {
-    load().catch((err: Error) => say(err.message));
+    load().catch((err: Error) => say(err.message, true));
   }, [version, load, say]);
 
   return (

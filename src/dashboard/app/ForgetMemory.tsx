@@ -1,12 +1,12 @@
 /** Forgetting one memory a chat source quoted: a button, then a confirmation; memory.delete removes it and its index entries. */
 import { useState } from 'react';
-import { api } from './api.js';
+import { api, type Say } from './api.js';
 
 interface Props {
   collection: string;
   id: string;
   /** What the page says after (the memory is gone, or why not). */
-  say: (message: string) => void;
+  say: Say;
 }
 
 export function ForgetMemory({ collection, id, say }: Props) {
@@ -18,7 +18,7 @@ export function ForgetMemory({ collection, id, say }: Props) {
       setGone(r.deleted > 0);
       say(r.deleted > 0 ? `Forgot the memory ${collection}/${id}.` : `The memory ${collection}/${id} was already gone.`);
     } catch (err) {
-      say((err as Error).message);
+      say((err as Error).message, true);
     } finally {
       setAsking(false);
     }

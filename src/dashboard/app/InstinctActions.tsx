@@ -5,7 +5,7 @@
  * said in #message.
  */
 import { type FormEvent, useState } from 'react';
-import { type Instinct, api } from './api.js';
+import { type Instinct, api, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
 
 interface EditResult {
@@ -36,7 +36,7 @@ interface Props {
   instinct: Instinct;
   /** The instincts it may be merged into. */
   others: readonly Instinct[];
-  say: (message: string) => void;
+  say: Say;
   /** After a change: reload what is shown. */
   changed: () => Promise<void> | void;
 }
@@ -55,7 +55,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
       say(message(r));
       await changed();
     } catch (err) {
-      say((err as Error).message);
+      say((err as Error).message, true);
     }
   };
 
@@ -84,7 +84,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
 
   const merge = (e: FormEvent) => {
     e.preventDefault();
-    if (!target) return say('Choose the pattern to merge it into.');
+    if (!target) return say('Choose the pattern to merge it into.', true);
     void run<MergeResult>(
       '/api/instincts/alias',
       { target },

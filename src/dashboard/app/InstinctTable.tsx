@@ -1,14 +1,14 @@
 /** A table of instincts, each with a strong / weak / wrong correction and the changes by hand (InstinctActions). */
 import { Head } from './Head.js';
 import { InstinctActions } from './InstinctActions.js';
-import { type FeedbackResult, type Instinct, type Verdict, api } from './api.js';
+import { type FeedbackResult, type Instinct, type Verdict, api, type Say } from './api.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
 
 interface Props {
   id: string;
   instincts: readonly Instinct[];
-  say: (message: string) => void;
+  say: Say;
   /** Reloads the instincts after a change. */
   reload: () => Promise<void> | void;
 }
@@ -20,7 +20,7 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
       say(`Marked ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`);
       await reload();
     } catch (err) {
-      say((err as Error).message);
+      say((err as Error).message, true);
     }
   };
 

@@ -1,9 +1,9 @@
 /** Everything learned: every instinct, with a strong / weak / wrong correction and the changes by hand on each. */
 import { useCallback, useEffect, useState } from 'react';
 import { InstinctTable } from './InstinctTable.js';
-import { type Instinct, api } from './api.js';
+import { type Instinct, api, type Say } from './api.js';
 
-export function Learned({ version, say }: { version: number; say: (message: string) => void }) {
+export function Learned({ version, say }: { version: number; say: Say }) {
   const [instincts, setInstincts] = useState<Instinct[]>([]);
 
   const load = useCallback(async () => {
@@ -11,7 +11,7 @@ export function Learned({ version, say }: { version: number; say: (message: stri
   }, []);
 
   useEffect(() => {
-    load().catch((err: Error) => say(err.message));
+    load().catch((err: Error) => say(err.message, true));
   }, [version, load, say]);
 
   return (

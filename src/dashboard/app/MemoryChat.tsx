@@ -1,6 +1,6 @@
 /** The memory chat: a question, the answer with its citations linked to the sources, and every source. */
 import { type FormEvent, Fragment, useState } from 'react';
-import { api } from './api.js';
+import { api, type Say } from './api.js';
 import type { ChatAnswer } from './api-sessions.js';
 import { ForgetMemory } from './ForgetMemory.js';
 
@@ -23,7 +23,7 @@ function Cited({ text }: { text: string }) {
   );
 }
 
-export function MemoryChat({ say }: { say: (message: string) => void }) {
+export function MemoryChat({ say }: { say: Say }) {
   const [question, setQuestion] = useState('');
   const [reply, setReply] = useState<ChatAnswer | undefined>();
   const [busy, setBusy] = useState(false);

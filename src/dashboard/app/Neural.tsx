@@ -9,6 +9,7 @@ import { NeuralDetail, type Selection } from './NeuralDetail.js';
 import { NeuralGraph } from './NeuralGraph.js';
 import { NeuralTiers } from './NeuralTiers.js';
 import { Communities, EntityList, Legend } from './NeuralParts.js';
+import type { Say } from './api.js';
 
 const DAY_MS = 86_400_000;
 const TYPING_MS = 300;
@@ -54,7 +55,7 @@ function useGraphView(query: ViewQuery, reload: number, setOldest: (oldest: stri
   return { data, error };
 }
 
-export function Neural({ version, say }: { version: number; say: (message: string) => void }) {
+export function Neural({ version, say }: { version: number; say: Say }) {
   const [oldest, setOldest] = useState<string | undefined>();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState<number | undefined>();

@@ -1,6 +1,6 @@
 /** The Neural section's side panel: an entity with its facts in the order they became true, or one fact. */
 import { useEffect, useState } from 'react';
-import { latestOnly } from './api.js';
+import { latestOnly, type Say } from './api.js';
 import { type GraphFact, loadFact, loadTimeline } from './api-neural.js';
 import { FactActions } from './FactActions.js';
 
@@ -20,7 +20,7 @@ export function standing(f: GraphFact): string {
 interface Props {
   selection: Selection;
   onSelect(selection: Selection): void;
-  say: (message: string) => void;
+  say: Say;
 }
 
 export function NeuralDetail({ selection, onSelect, say }: Props) {

@@ -2,7 +2,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Facts } from './Facts.js';
 import { InstinctTable } from './InstinctTable.js';
-import { type ProjectActivity, type ProjectView, api, latestOnly } from './api.js';
+import { type ProjectActivity, type ProjectView, api, counted, latestOnly, type Say } from './api.js';
 
 /** The injected block without its fence: the lines the agent reads. */
 const inner = (text: string): string =>
@@ -12,7 +12,7 @@ const inner = (text: string): string =>
     .join('\n')
     .trim();
 
-export function Project({ version, say }: { version: number; say: (message: string) => void }) {
+export function Project({ version, say }: { version: number; say: Say }) {
   const [projects, setProjects] = useState<ProjectActivity[]>([]);
   const [chosen, setChosen] = useState('');
   const [view, setView] = useState<ProjectView | undefined>();
@@ -55,7 +55,8 @@ export function Project({ version, say }: { version: number; say: (message: stri
       {view && (
         <>
           <p id="project-counts">
-            {view.instincts.length} instincts for {view.project.project_name} and everywhere, {view.convictions.length} convictions.
+            {counted(view.instincts.length, 'instinct')} for {view.project.project_name} and everywhere,{' '}
+            {counted(view.convictions.length, 'conviction')}.
           </p>
           <h3>What a session in {view.project.project_name} starts with today</h3>
           <pre id="injected">{inner(view.injected) || 'Nothing: silence until something is learned.'}</pre>

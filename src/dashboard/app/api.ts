@@ -37,13 +37,29 @@ export interface FeedbackResult {
 
 export type Verdict = 'strong' | 'weak' | 'wrong';
 
+/** What a section tells the user: what it did, or (error) what went wrong. */
+export type Say = (message: string, error?: boolean) => void;
+
+/** "1 conviction", "3 convictions". */
+export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export async function api<T>(path: string, body?: unknown): Promise<T> {
   const init: RequestInit =
     body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
   const res = await fetch(path, init);
   const data = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) throw new Error(data.error ?? res.statusText);
+  if (!res.ok) throw new ApiError(data.error ?? res.statusText, res.status);
   return data as T;
+}
+
+/** A refused request, with its HTTP status (401: not signed in). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
 }
 
 /**

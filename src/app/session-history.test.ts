@@ -74,4 +74,10 @@ describe('sessions.threads', () => {
       ['d', 'e'],
     ]);
   });
+
+  it('lists a thread in time order, whatever order the links give', () => {
+    const at = (id: string, from: string | null, started_at: string) => ({ id, continues_from: from, started_at });
+    const [thread] = threadsOf([at('a', null, '2026-01-23'), at('b', 'a', '2026-01-24'), at('c', 'a', '2026-01-13')]);
+    expect(thread?.map((r) => r.id)).toEqual(['c', 'a', 'b']);
+  });
 });

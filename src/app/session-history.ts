@@ -132,6 +132,7 @@ export const sessionTranscript = defineOperation({
 interface Linked {
   id: string;
   continues_from: string | null;
+  started_at?: string | null;
 }
 
 /** Sessions joined by continues_from into threads (oldest first), longest-lived first; a lone session is no thread. */
@@ -152,7 +153,8 @@ export function threadsOf<T extends Linked>(rows: readonly T[]): T[][] {
       thread.push(next);
       queue = [...queue, ...(children.get(next.id) ?? [])];
     }
-    if (thread.length > 1) threads.push(thread);
+    // Read in time order: a continuation can start before the one it continues ended, or even began (a resumed transcript).
+    if (thread.length > 1) threads.push(thread.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? '')));
   }
   return threads.sort((a, b) => b.length - a.length);
 }

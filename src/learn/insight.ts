@@ -77,18 +77,22 @@ interface TimelinePoint {
   delta_confidence: number;
   source: string;
   detail: string;
+  /** The key it was recorded under, when another instinct was merged into this one ('' otherwise). */
+  from: string;
 }
 
 /** Both faces of one pattern over time (count and score), for the CLI's history view. */
 export function timeline(store: Store, pattern: string, options: { days?: number } = {}): TimelinePoint[] {
   const days = checkDays(options.days ?? 30);
-  return logOf(store, pattern, since(store, days)).events.map((e) => ({
+  const { key, events } = logOf(store, pattern, since(store, days));
+  return events.map((e) => ({
     timestamp: e.ts,
     kind: e.kind,
     delta_evidence: e.delta_evidence,
     delta_confidence: e.delta_confidence,
     source: e.source,
     detail: e.detail,
+    from: e.pattern && e.pattern !== key ? e.pattern : '',
   }));
 }
 

@@ -238,7 +238,7 @@ export function aliasPattern(store: Store, pattern: string, target: string, sour
         folded_periods: retired.last_seen > targetRow.last_seen ? retired.folded_periods : targetRow.folded_periods,
       });
       // Keep the retired key's project history on the target, so universality survives the merge.
-      store.instincts.moveEvents(retired.id, targetRow.id);
+      store.instincts.moveEvents(retired.id, targetRow.id, retired.key);
       store.instincts.addEvent({
         instinct_id: targetRow.id,
         ts: now,

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { rawDatabase } from '../store/testing.js';
 import { NotFoundError } from '../core/errors.js';
 import { stepRows, tempStores } from '../test-support/learning.js';
-import { effectiveness, history, recordSuggestions, trending } from './insight.js';
-import { observe } from './instincts.js';
+import { effectiveness, history, recordSuggestions, timeline, trending } from './insight.js';
+import { aliasPattern, observe } from './instincts.js';
 import { consolidate, countChainPairs, detectChains, findDuplicates, housekeep } from './maintenance.js';
 import { maintainObservations, toolUsageMonthly } from './tiers.js';
 
@@ -145,6 +145,19 @@ describe('trending, history, effectiveness', () => {
     });
     expect(history(t.store, 'fix:x', { days: 7 }).data_points).toBe(1);
     expect(() => history(t.store, 'fix:nope')).toThrow(NotFoundError);
+  });
+
+  it("keeps on a merged instinct's timeline the key each event was recorded under", () => {
+    const t = fresh();
+    observe(t.at('2026-03-01T00:00:00Z'), { pattern: 'pref:test=npm-test', occurrences: 2 });
+    observe(t.at('2026-03-02T00:00:00Z'), { pattern: 'pref:test=npm-test-ci', occurrences: 3 });
+    aliasPattern(t.at('2026-03-03T00:00:00Z'), 'pref:test=npm-test-ci', 'pref:test=npm-test');
+    const events = timeline(t.store, 'pref:test=npm-test');
+    expect(events.map((e) => [e.kind, e.from])).toEqual([
+      ['create', ''],
+      ['create', 'pref:test=npm-test-ci'],
+      ['alias', ''],
+    ]);
   });
 
   it('confirms the most recent unconfirmed suggestion when the pattern is observed again', () => {

@@ -128,12 +128,17 @@ export interface InstinctRepository {
   rebuildIndex(): void;
 
   addEvent(event: InstinctEvent): void;
-  events(instinctId: number, options?: { since?: string; kinds?: readonly EventKind[] }): (InstinctEvent & { id: number })[];
+  /** Its events; `pattern` is the key an event was recorded under when another instinct was merged into this one, else ''. */
+  events(
+    instinctId: number,
+    options?: { since?: string; kinds?: readonly EventKind[] },
+  ): (InstinctEvent & { id: number; pattern: string })[];
   /** Observation events (create, reinforce) of every instinct, oldest first. */
   observationTimes(): { instinct_id: number; ts: string }[];
   /** Instincts with observation events since `since`, busiest first. */
   busiestSince(since: string, limit: number): (InstinctRow & { observations_in_period: number })[];
-  moveEvents(fromId: number, toId: number): void;
+  /** Moves one instinct's events to another, each keeping the key it was recorded under (`pattern`). */
+  moveEvents(fromId: number, toId: number, fromKey: string): void;
   /** Distinct projects an instinct was observed in (its own plus every event's). */
   distinctProjects(id: number): string[];
   /** Distinct project counts for every instinct at once (same rule as distinctProjects). */
@@ -373,9 +378,7 @@ export function createInstinctRepository(db: Db): InstinctRepository {
         id: instinctId,
         since: options.since ?? '',
         ...(options.kinds ? { kinds: JSON.stringify(options.kinds) } : {}),
-      }) as (InstinctEvent & {
-        id: number;
-      })[];
+      }) as (InstinctEvent & { id: number; pattern: string })[];
     },
     observationTimes: () =>
       db
@@ -394,7 +397,12 @@ export function createInstinctRepository(db: Db): InstinctRepository {
            GROUP BY i.id ORDER BY observations_in_period DESC, i.last_seen DESC, i.id LIMIT ?`,
         )
         .all(since, limit) as (InstinctRow & { observations_in_period: number })[],
-    moveEvents: (fromId, toId) => void db.prepare('UPDATE instinct_events SET instinct_id = ? WHERE instinct_id = ?').run(toId, fromId),
+    moveEvents: (fromId, toId, fromKey) =>
+      void db
+        .prepare(
+          "UPDATE instinct_events SET instinct_id = ?, pattern = CASE WHEN pattern = '' THEN ? ELSE pattern END WHERE instinct_id = ?",
+        )
+        .run(toId, fromKey, fromId),
     distinctProjects(id) {
       const rows = cachedStatement(
         db,

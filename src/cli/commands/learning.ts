@@ -150,7 +150,7 @@ function historyCommand(program: Command): void {
                     t.kind,
                     signed(t.delta_evidence),
                     signed(t.delta_confidence),
-                    t.source,
+                    t.from ? `${t.source} (recorded as ${t.from})` : t.source,
                   ]),
                 ]),
               ]

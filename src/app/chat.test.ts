@@ -36,7 +36,7 @@ describe('chat.ask', () => {
     expect(deploys.sources.some((s) => s.kind === 'memory' && /staging cluster/.test(s.text))).toBe(true);
   });
 
-  it('puts the sources that name the question\'s words before those the graph brought along', async () => {
+  it("puts the sources that name the question's words before those the graph brought along", async () => {
     const res = await question('what do we know about the staging cluster?');
     expect(res.sources[0]).toMatchObject({ kind: 'memory' });
     expect(res.sources[0]?.text).toMatch(/staging cluster/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../core/errors.js';
-import { type FromWorker, type Port, type ToWorker, fromWire, preferModel, serveAgent, toWire } from './agent-worker.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
+import { type FromWorker, type Port, type ToWorker, fromWire, lazyAgent, preferModel, serveAgent, toWire } from './agent-worker.js';
 import { SessionModes } from './router.js';
 import type { AgentRunner, TurnResult } from './runner.js';
 
@@ -50,6 +50,32 @@ describe('serveAgent', () => {
   it('rebuilds errors on the other side, the usage kind included', () => {
     expect(fromWire(toWire(new UsageError('No.', 'fix')))).toBeInstanceOf(UsageError);
     expect(fromWire(toWire(new Error('plain')))).toMatchObject({ code: 'agent_error', message: 'plain' });
+  });
+});
+
+describe('lazyAgent', () => {
+  it('answers each turn with the configuration error and its fix until the agent can be built', async () => {
+    const { port, out, send, settled } = fakePort();
+    const env: { key?: string } = {};
+    const runner: AgentRunner = { turn: async (r) => result(`re: ${r.message}`), confirm: async () => result('') };
+    const agent = lazyAgent(() => {
+      if (!env.key) throw new HomunculusError('llm_key', 'The model needs an API key in $NOPE_KEY.', { hint: 'Export NOPE_KEY=...' });
+      return { runner, takeHandoff: () => undefined };
+    });
+    serveAgent(port, agent.runner, agent.takeHandoff);
+    send({ type: 'turn', id: 1, session: 's', message: 'hi' });
+    await settled();
+    expect(out).toEqual([
+      {
+        type: 'error',
+        id: 1,
+        error: { code: 'llm_key', message: 'The model needs an API key in $NOPE_KEY.', hint: 'Export NOPE_KEY=...' },
+      },
+    ]);
+    env.key = 'set';
+    send({ type: 'turn', id: 2, session: 's', message: 'again' });
+    await settled();
+    expect(out.at(-1)).toMatchObject({ type: 'result', id: 2, result: { text: 're: again' } });
   });
 });
 

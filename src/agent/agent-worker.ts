@@ -64,6 +64,28 @@ export function serveAgent(port: Port, runner: AgentRunner, takeHandoff: (sessio
   });
 }
 
+export interface ServedAgent {
+  runner: AgentRunner;
+  takeHandoff: (session: string) => Handoff | undefined;
+}
+
+/**
+ * The agent a worker serves, built on its first request and again on the next while
+ * building fails: a configuration error (a missing API key) then answers each turn with its
+ * own fix, rather than crashing the thread with "send the message again".
+ */
+export function lazyAgent(open: () => ServedAgent): ServedAgent {
+  let agent: ServedAgent | undefined;
+  const built = (): ServedAgent => (agent ??= open());
+  return {
+    runner: {
+      turn: async (request) => built().runner.turn(request),
+      confirm: async (id, answer, hooks) => built().runner.confirm(id, answer, hooks),
+    },
+    takeHandoff: (session) => agent?.takeHandoff(session),
+  };
+}
+
 /** A persona's model preference as the starting mode of each new session; /auto and the others still change it. */
 export function preferModel(modes: SessionModes, model: 'local' | 'remote' | 'auto'): (session: string) => void {
   const seen = new Set<string>();

@@ -189,6 +189,50 @@ describe('confirmation of a dangerous tool', () => {
   });
 });
 
+describe('tool calls the registry refuses', () => {
+  const BAD = [
+    { name: 'datetime_now', input: { time_zone: 123 } },
+    { name: 'echo', input: { bad: 1 } },
+    { name: 'nonexistent_tool', input: {} },
+    { name: 'launch', input: { target: 5 } },
+    { name: 'shell_exec', input: { command: 'ls; id' } },
+    { name: 'shell_exec', input: { command: 'curl http://example.com' } },
+  ];
+
+  it.each([true, false])(
+    'audits, shows and answers plainly bad input and unknown tools, and asks nobody (streamed: %s)',
+    async (stream) => {
+      const s = await startOllamaStub((req): StubTurn => {
+        const tool = BAD[req.toolResults];
+        return tool ? { tool } : { text: 'Gave up.' };
+      });
+      stops.push(() => s.close());
+      h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream });
+      const views: ToolCallView[] = [];
+      const r = await h.loop.turn({ session: 'bad', message: 'try the tools', onToolCall: (v) => views.push(v) });
+      expect(r.pending).toBeUndefined();
+      expect(r.text).toBe('Gave up.');
+      const refused = views.filter((v) => v.refused !== undefined);
+      expect(refused.map((v) => v.tool)).toEqual(BAD.map((b) => b.name));
+      expect(refused.map((v) => v.refused)).toEqual([
+        'Bad input for datetime_now: `time_zone` is not an argument of datetime_now.',
+        'Bad input for echo: `text` is missing (a string); `bad` is not an argument of echo.',
+        'No tool is named "nonexistent_tool".',
+        'Bad input for launch: `target` must be a string, not a number.',
+        expect.stringContaining('`;`'),
+        expect.stringContaining('curl'),
+      ]);
+      const audit = readAudit(h.audit).lines.map((l) => JSON.parse(l) as { action: string; subject: string; ok: boolean });
+      expect(audit.filter((e) => e.action === 'tool_exec').map((e) => [e.subject, e.ok])).toEqual(BAD.map((b) => [b.name, false]));
+      // The model reads what is wrong and what the tool takes, not a dump of zod issues.
+      const told = s.requests.at(-1)?.raw ?? '';
+      expect(told).toContain('datetime_now takes: timezone (string, optional).');
+      expect(told).not.toContain('"code"');
+      expect(h.launches()).toBe(0);
+    },
+  );
+});
+
 describe('limits', () => {
   it('stops after 25 steps when the model never ends its turn', async () => {
     const s = await startOllamaStub((): StubTurn => ({ tool: ECHO }));
@@ -238,6 +282,17 @@ describe('limits', () => {
     const local2 = await h.loop.turn({ session: 'r', message: '/local' });
     expect(local2.text).toMatch(/local model/);
     expect((await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' })).route).toBe('local');
+  });
+
+  it('refuses /escalate without a remote model, saying how to configure one', async () => {
+    const local = await stub('ollama', []);
+    h = loopHarness({ local: stubModel('ollama', local.url) });
+    const r = await h.loop.turn({ session: 'n', message: '/escalate' });
+    expect(r.text).toMatch(/^No remote model is configured, so \/escalate changed nothing/);
+    expect(r.text).toContain('"remote": {"provider"');
+    expect(r).toMatchObject({ route: 'local', model: '' });
+    expect(h.loop.modes.get('n')).toBe('auto');
+    expect(local.requests()).toBe(0);
   });
 });
 

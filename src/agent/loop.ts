@@ -7,7 +7,7 @@
  * it, and the turn returns a PendingConfirmation that only `confirm(id, 'yes')` resumes;
  * 'no', or no answer before it expires, sends the model a denial instead.
  */
-import { type ModelMessage, type StepResult, type ToolSet, generateText, modelMessageSchema, stepCountIs, streamText, tool } from 'ai';
+import { type ModelMessage, type StepResult, type ToolSet, generateText, modelMessageSchema, stepCountIs, streamText } from 'ai';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
@@ -16,21 +16,13 @@ import type { Store } from '../store/store.js';
 import { appendAudit } from './audit.js';
 import type { BudgetTracker } from './budget.js';
 import type { AgentConfig } from './config.js';
-import { observePrompt, observeSessionEnd, observeToolCall } from './observe.js';
+import { modelTools, refuseUnreadable } from './loop-tools.js';
+import { observePrompt, observeSessionEnd } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
-import { type RouteDecision, SessionModes, modeCommand, routeMessage } from './router.js';
-import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult, TurnUsage } from './runner.js';
+import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
+import type { AgentRunner, PendingConfirmation, TurnRequest, TurnResult, TurnUsage } from './runner.js';
 import type { ToolContext, ToolRegistry } from './tools/registry.js';
-import {
-  type Pending,
-  type TurnState,
-  confirmationReply,
-  newTurnState,
-  outputText,
-  settleUnanswered,
-  trimHistory,
-  usageOf,
-} from './turn-state.js';
+import { type Pending, type TurnState, confirmationReply, newTurnState, settleUnanswered, trimHistory, usageOf } from './turn-state.js';
 
 export interface LoopDeps {
   store: Store;
@@ -49,6 +41,9 @@ export interface LoopDeps {
   /** The persona it speaks as: conversations are kept per persona and session (default "default"). */
   agent?: string;
 }
+
+const NO_REMOTE_FIX =
+  'Fix: add a remote model to config.json, e.g. {"agent": {"remote": {"provider": "anthropic", "model": "claude-sonnet-4-5", "apiKeyEnv": "ANTHROPIC_API_KEY"}}}, and export that key (docs/agent.md).';
 
 /** Messages read back from the store; what is no longer a valid conversation (an SDK upgrade) starts afresh. */
 function storedHistory(raw: unknown[] | undefined): ModelMessage[] {
@@ -113,23 +108,7 @@ export class AgentLoop implements AgentRunner {
   async turn(request: TurnRequest): Promise<TurnResult> {
     const { session, message } = request;
     const mode = modeCommand(message);
-    if (mode) {
-      this.modes.set(session, mode);
-      const text = {
-        auto: 'Routing is automatic again.',
-        escalate: 'Every message now goes to the remote model (within the budget).',
-        local: 'Every message now stays on the local model.',
-      }[mode];
-      request.onText?.(text);
-      return {
-        session,
-        text,
-        toolCalls: [],
-        model: '',
-        route: mode === 'escalate' ? 'remote' : 'local',
-        usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
-      };
-    }
+    if (mode) return this.switchMode(request, mode);
     this.settleExpired(session);
     if (this.pendingOf(session))
       throw new UsageError('A tool call is waiting for a yes or no in this session.', 'Answer it first (confirm yes or no).');
@@ -144,6 +123,22 @@ export class AgentLoop implements AgentRunner {
     this.observePrompt(session, message);
     const history = [...this.history(session), { role: 'user', content: message } as ModelMessage];
     return this.run(session, history, { model, decision, system }, request);
+  }
+
+  /** /escalate, /local, /auto: the session's routing mode; no model is called. */
+  private switchMode(request: TurnRequest, mode: RouteMode): TurnResult {
+    const noRemote = mode === 'escalate' && !this.deps.models.remote;
+    if (!noRemote) this.modes.set(request.session, mode);
+    const text = noRemote
+      ? `No remote model is configured, so /escalate changed nothing: messages stay on the local model.\n${NO_REMOTE_FIX}`
+      : {
+          auto: 'Routing is automatic again.',
+          escalate: 'Every message now goes to the remote model (within the budget).',
+          local: 'Every message now stays on the local model.',
+        }[mode];
+    request.onText?.(text);
+    const route = mode === 'escalate' && !noRemote ? 'remote' : 'local';
+    return { session: request.session, text, toolCalls: [], model: '', route, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
   }
 
   async confirm(
@@ -209,45 +204,9 @@ export class AgentLoop implements AgentRunner {
     });
   }
 
-  private tools(state: TurnState, request: TurnRequest): ToolSet {
-    const set: ToolSet = {};
-    for (const t of this.deps.registry.list())
-      set[t.name] = tool({
-        description: t.description,
-        inputSchema: t.input,
-        needsApproval: t.confirm,
-        execute: async (input: unknown, { toolCallId }) => {
-          const view: ToolCallView = { id: toolCallId, tool: t.name, input };
-          request.onToolCall?.(view);
-          const started = performance.now();
-          // The registry asks again: only a call the person approved passes.
-          const outcome = await this.deps.registry.run(t.name, input, {
-            ...this.deps.toolContext,
-            session: request.session,
-            ...(state.approved.has(toolCallId) ? { confirm: async () => true } : {}),
-          });
-          const done = outcome.ok ? { ...view, output: outputText(outcome.output) } : { ...view, refused: outcome.error };
-          state.calls.set(toolCallId, done);
-          request.onToolCall?.(done);
-          observeToolCall(this.deps.store, {
-            session: request.session,
-            ts: this.deps.clock.now().toISOString(),
-            cwd: this.deps.toolContext.workspace,
-            project: this.deps.project,
-            toolCallId,
-            tool: t.name,
-            input,
-            durationMs: performance.now() - started,
-            ...(outcome.ok ? { output: outcome.output } : { error: outcome.error }),
-          });
-          return outcome.ok ? outcome.output : { error: outcome.error, ...(outcome.hint ? { hint: outcome.hint } : {}) };
-        },
-      });
-    return set;
-  }
-
   /** Records one model call's usage in the budget and the audit log. */
-  private recordStep(state: TurnState, session: string, step: StepResult<ToolSet>, started: number): void {
+  private recordStep(state: TurnState, request: TurnRequest, step: StepResult<ToolSet>, started: number): void {
+    const { session } = request;
     state.steps++;
     state.lastFinish = step.finishReason;
     const { inputTokens, outputTokens } = usageOf(step.usage);
@@ -275,15 +234,7 @@ export class AgentLoop implements AgentRunner {
         durationMs: performance.now() - started,
       });
     for (const part of step.content) {
-      if (part.type === 'tool-error' && !state.calls.has(part.toolCallId)) {
-        const view = {
-          id: part.toolCallId,
-          tool: part.toolName,
-          input: part.input,
-          refused: String((part.error as Error)?.message ?? part.error),
-        };
-        state.calls.set(part.toolCallId, view);
-      }
+      if (part.type === 'tool-error' && !state.calls.has(part.toolCallId)) refuseUnreadable(this.deps, state, request, part);
       if (part.type === 'tool-approval-request')
         state.approvals.push({
           approvalId: part.approvalId,
@@ -307,13 +258,13 @@ export class AgentLoop implements AgentRunner {
       model: route.model.model,
       system: route.system,
       messages: history,
-      tools: this.tools(state, request),
+      tools: modelTools(this.deps, state, request),
       stopWhen: stepCountIs(this.deps.config.maxSteps),
       maxOutputTokens: route.model.maxOutputTokens,
       maxRetries: 0,
       ...(request.signal ? { abortSignal: request.signal } : {}),
       onStepFinish: (step: StepResult<ToolSet>) => {
-        this.recordStep(state, session, step, started);
+        this.recordStep(state, request, step, started);
         started = performance.now();
       },
     };

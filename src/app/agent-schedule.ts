@@ -17,6 +17,9 @@ import type { Store } from '../store/store.js';
 import { openAgent } from './agent-brain.js';
 import { type AppContext, defineOperation } from './operation.js';
 
+const HEARTBEAT_EMPTY =
+  'workspace/HEARTBEAT.md has no tasks (list items outside HTML comments). Add one, e.g. "- Check the calendar for today", and run it again.';
+
 const jobName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'must be 1-64 letters, digits, dashes or underscores, e.g. "morning-news"');
 
 /** The zone jobs are read in when none is given: the quiet hours' zone, else this machine's. */
@@ -36,9 +39,20 @@ export const scheduleAdd = defineOperation({
       heartbeat: z.boolean().default(false),
       missed: z.enum(['run-once', 'skip']).default('run-once'),
     })
-    .refine((i) => (i.message !== undefined) !== i.heartbeat, {
-      message: 'give either a message for the agent or heartbeat (the tasks of HEARTBEAT.md), not both and not neither',
-      path: ['message'],
+    .superRefine((i, ctx) => {
+      if (i.message === undefined && !i.heartbeat)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['message'],
+          message:
+            'is missing: give the message the agent is asked each run (--message "Summarise the news"), or --heartbeat to run the tasks of HEARTBEAT.md',
+        });
+      if (i.message !== undefined && i.heartbeat)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['heartbeat'],
+          message: 'cannot go with --message: a job either sends its message or runs the tasks of HEARTBEAT.md; drop one of the two',
+        });
     }),
   run(ctx: AppContext, i): AgentJob {
     const zone = i.timeZone ?? defaultZone(loadAgentConfig(loadConfig(ctx.store.paths.config)));
@@ -72,7 +86,8 @@ export const scheduleList = defineOperation({
   name: 'agent.schedule.list',
   summary: "The agent's scheduled jobs with their last and next run",
   input: z.object({}),
-  run: (ctx: AppContext): AgentJob[] => ctx.store.schedule.jobs(),
+  // A job turned off has no next run, whatever was stored before it was.
+  run: (ctx: AppContext): AgentJob[] => ctx.store.schedule.jobs().map((j) => (j.enabled ? j : { ...j, next_run: null })),
 });
 
 function jobOf(store: Store, name: string): AgentJob {
@@ -97,10 +112,15 @@ export const scheduleEnable = defineOperation({
   name: 'agent.schedule.enable',
   summary: 'Turn a scheduled job on or off (a job turned off is kept, and neither runs nor counts as missed)',
   input: z.object({ name: jobName, enabled: z.boolean() }),
-  run(ctx: AppContext, i): { name: string; enabled: boolean } {
-    jobOf(ctx.store, i.name);
-    ctx.store.schedule.setEnabled(i.name, i.enabled);
-    return { name: i.name, enabled: i.enabled };
+  run(ctx: AppContext, i): { name: string; enabled: boolean; next_run: string | null } {
+    const job = jobOf(ctx.store, i.name);
+    // Off: no next run. On again: the next run from now, so the time it was off is not a missed run.
+    const next = i.enabled ? (nextRunAfter(job.cron, job.time_zone, ctx.store.clock.now())?.toISOString() ?? null) : null;
+    ctx.store.transaction(() => {
+      ctx.store.schedule.setEnabled(i.name, i.enabled);
+      ctx.store.schedule.setRun(job.id, null, next);
+    });
+    return { name: i.name, enabled: i.enabled, next_run: next };
   },
 });
 
@@ -137,9 +157,12 @@ export const scheduleRun = defineOperation({
   name: 'agent.schedule.run',
   summary: 'Run a scheduled job now (its result is shown, not held as a notification)',
   input: z.object({ name: jobName }),
-  async run(ctx: AppContext, i): Promise<{ job: string; results: Notification[] }> {
+  async run(ctx: AppContext, i): Promise<{ job: string; results: Notification[]; note?: string }> {
     const job = jobOf(ctx.store, i.name);
     const { scheduler } = openScheduler(ctx, openAgent(ctx).loop);
-    return { job: job.name, results: await scheduler.run(job, 'manual', false) };
+    const results = await scheduler.run(job, 'manual', false);
+    // Only the heartbeat can have nothing to do: a message job always answers.
+    if (!results.length && job.action === 'heartbeat') return { job: job.name, results, note: `Nothing to do: ${HEARTBEAT_EMPTY}` };
+    return { job: job.name, results };
   },
 });

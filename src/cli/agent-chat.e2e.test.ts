@@ -80,6 +80,36 @@ describe('homunculus agent chat', () => {
     expect(cli(home, ['agent', 'budget']).stdout).toMatch(/of \$1\.0000 spent/);
   });
 
+  it('handles /help itself, refuses /escalate without a remote model with the fix, and shows no usage for either', async () => {
+    const ollama = await startOllamaStub(() => ({ text: 'local here' }));
+    stops.push(() => ollama.close());
+    configure({ local: stubModel('ollama', ollama.baseUrl) });
+    const r = await chat(home, [], '/help\n/escalate\nhello\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\/help +this list\n +\/quit +end the conversation/);
+    expect(r.stdout).toContain('No remote model is configured, so /escalate changed nothing');
+    expect(r.stdout).toContain('"remote": {"provider"');
+    expect(r.stdout).not.toContain('0 in / 0 out tokens');
+    expect(r.stdout).toContain('local here');
+    expect(ollama.requests).toHaveLength(1);
+    expect(ollama.requests[0]?.raw).not.toContain('/help');
+  });
+
+  it('exits 1 when a turn fails: a missing API key says its own fix, an unreachable model says so', async () => {
+    configure({ local: { provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'NOPE_KEY' } });
+    const key = await chat(home, [], 'hello\n');
+    expect(key.status).toBe(1);
+    expect(key.stdout).toContain("! The agent's anthropic model claude-x needs an API key in $NOPE_KEY.");
+    expect(key.stdout).toContain('fix: Export NOPE_KEY=');
+    expect(key.stdout).not.toMatch(/crashed|Send the message again/);
+    const gone = await startOllamaStub(() => ({ text: 'unused' }));
+    await gone.close();
+    configure({ local: stubModel('ollama', gone.baseUrl) });
+    const down = await chat(home, [], 'hello\n');
+    expect(down.status).toBe(1);
+    expect(down.stdout).toMatch(/\n! /);
+  });
+
   it('refuses an invalid agent section with the field and the fix', async () => {
     configure({ local: { provider: 'gpt', model: 'x' } });
     const r = await chat(home, [], '/quit\n');

@@ -32,6 +32,19 @@ export function usageLine(r: TurnResult): string {
   return `  ${r.agent ? `[${r.agent}] ` : ''}(${r.route}${r.model ? ` ${r.model}` : ''} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens · $${r.usage.costUsd.toFixed(4)})`;
 }
 
+/** What /help shows: the commands the chat handles itself or passes to the router. */
+export const CHAT_HELP = [
+  'Each line is a message for the agent. Commands:',
+  '  /escalate  every message goes to the remote model (within the budget)',
+  '  /local     every message stays on the local model',
+  '  /auto      the router chooses again',
+  '  /help      this list',
+  '  /quit      end the conversation (so does end of input); Ctrl-C cancels an answer being written',
+].join('\n');
+
+/** A turn that failed for a reason other than the person cancelling it (Ctrl-C). Pure. */
+const failed = (err: unknown): boolean => (err as { code?: string }).code !== 'cancelled';
+
 /** Lines from the input as promises: the chat and its questions read the same queue. */
 function lineQueue(io: ChatIo) {
   const rl = createInterface({ input: io.input, ...(io.interactive ? { output: io.output, terminal: true } : {}) });
@@ -54,17 +67,23 @@ function lineQueue(io: ChatIo) {
   };
 }
 
-export async function chatSession(runner: AgentRunner, io: ChatIo, session: string): Promise<void> {
+/** Runs the conversation; resolves to how many turns failed (the model unreachable, a configuration error). */
+export async function chatSession(runner: AgentRunner, io: ChatIo, session: string): Promise<number> {
+  let failures = 0;
   const queue = lineQueue(io);
   const say = (text: string) => io.output.write(text);
   let running: AbortController | undefined;
   // Ctrl-C cancels the answer being written; at the prompt it ends the chat.
   queue.rl.on('SIGINT', () => (running ? running.abort() : queue.rl.close()));
-  if (io.interactive) say('Chatting with the agent. /escalate, /local, /auto change the model; /quit ends.\n');
+  if (io.interactive) say('Chatting with the agent. /escalate, /local, /auto change the model; /help lists the commands; /quit ends.\n');
   for (;;) {
     const line = await queue.next('you> ');
     if (line === undefined || line.trim() === '/quit') break;
     if (!line.trim()) continue;
+    if (line.trim() === '/help') {
+      say(`${CHAT_HELP}\n`);
+      continue;
+    }
     running = new AbortController();
     const hooks = {
       signal: running.signal,
@@ -83,13 +102,16 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
         result = await invoke(agentConfirm, ctx, { id: p.id, answer: yes ? 'yes' : 'no' });
       }
       if (!result.text && !result.toolCalls.length) say('(no answer)');
-      say(`\n${usageLine(result)}\n`);
+      // A command such as /local calls no model: there is no usage to show.
+      say(result.model ? `\n${usageLine(result)}\n` : '\n');
     } catch (err) {
       const e = err as Error & { hint?: string };
+      if (failed(err)) failures++;
       say(`\n! ${e.message}${e.hint ? `\n  fix: ${e.hint}` : ''}\n`);
     } finally {
       running = undefined;
     }
   }
   queue.rl.close();
+  return failures;
 }

@@ -43,7 +43,16 @@ describe('homunculus agent schedule', () => {
     const badZone = add('x', ['--cron', '0 9 * * *', '--time-zone', 'Mars/Base', '--message', 'hi']);
     expect(badZone.status).toBe(2);
     expect(badZone.stderr).toMatch(/not an IANA time zone/);
-    expect(add('x', ['--cron', '0 9 * * *']).stderr).toMatch(/either a message .* or heartbeat/);
+    expect(add('x', ['--cron', '0 9 * * *']).stderr).toContain(
+      'homunculus: --message is missing: give the message the agent is asked each run (--message "Summarise the news"), or --heartbeat',
+    );
+    expect(add('x', ['--cron', '0 9 * * *', '--message', 'hi', '--heartbeat']).stderr).toContain('--heartbeat cannot go with --message');
+    const badName = add('bad name!', ['--cron', '0 9 * * *', '--message', 'hi']);
+    expect(badName.stderr).toContain('The job name must be 1-64 letters');
+    expect(badName.stderr).not.toContain('--name');
+    const sixFields = add('x', ['--cron', '0 0 8 * * *', '--message', 'hi']);
+    expect(sixFields.status).toBe(2);
+    expect(sixFields.stderr).toMatch(/not valid \(it has 6 fields\)\. Use five fields/);
 
     const job = JSON.parse(
       add('news', ['--cron', '0 9 * * *', '--time-zone', 'Europe/Paris', '--message', 'the news', '--json']).stdout,
@@ -65,15 +74,27 @@ describe('homunculus agent schedule', () => {
 
     // Off: kept, not due; on again: due as before.
     expect(cli(home, ['agent', 'schedule', 'disable', 'news']).stdout).toContain('Disabled news.');
-    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]).toMatchObject({ name: 'news', enabled: false });
+    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]).toMatchObject({ name: 'news', enabled: false, next_run: null });
+    expect(cli(home, ['agent', 'schedule', 'list']).stdout).toMatch(/news .* disabled +message: the news/);
     expect(cliJson<{ schedule: { next: unknown } }>(home, ['agent', 'status']).schedule.next).toBeNull();
-    expect(cli(home, ['agent', 'schedule', 'enable', 'news']).stdout).toContain('Enabled news.');
+    expect(cli(home, ['agent', 'schedule', 'enable', 'news'], { env: at('2026-01-10T13:00:00Z') }).stdout).toContain(
+      'Enabled news. Next run: 2026-01-11T08:00:00.000Z.',
+    );
     expect(cliJson<{ schedule: { next: { name: string } } }>(home, ['agent', 'status']).schedule.next.name).toBe('news');
+    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]?.next_run).toBe('2026-01-11T08:00:00.000Z');
     expect(cli(home, ['agent', 'schedule', 'disable', 'nope']).stderr).toContain('agent schedule list');
     expect(cli(home, ['agent', 'schedule', 'remove', 'news']).stdout).toContain('Removed news.');
     const gone = cli(home, ['agent', 'schedule', 'remove', 'news']);
     expect(gone.status).toBe(2);
     expect(gone.stderr).toContain('agent schedule list');
+  }, 60_000);
+
+  it('says there is nothing to do when a heartbeat job runs with no tasks in HEARTBEAT.md', async () => {
+    expect(add('beat', ['--cron', '*/30 8-20 * * *', '--heartbeat']).status).toBe(0);
+    const ran = await runNode([BIN, 'agent', 'schedule', 'run', 'beat'], cliEnv(home, at('2026-01-10T12:30:00Z')));
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^Nothing to do: workspace\/HEARTBEAT\.md has no tasks/);
+    expect(ollama.requests).toHaveLength(0);
   }, 60_000);
 
   it('agent serve settles missed runs by policy (logged), delivers the result, and exits 0 on SIGTERM with nothing left running', async () => {

@@ -171,8 +171,9 @@ describe('commands', () => {
     expect(await ask('/status', /Session/)).toMatch(/Session: telegram-42-1\nRouting: auto/);
     await ask('hello', /unused/);
     expect(await ask('/status', /Session/)).toMatch(/This session: 30 in \/ 9 out tokens/);
-    await ask('/escalate', /remote model/);
-    expect(await ask('/status', /Session/)).toMatch(/Routing: escalate/);
+    // No remote model here: /escalate changes nothing, and /status says so.
+    await ask('/escalate', /No remote model is configured/);
+    expect(await ask('/status', /Session/)).toMatch(/Routing: auto/);
     await ask('/local', /local model/);
     expect(await ask('/status', /Session/)).toMatch(/Routing: local/);
     await ask('/auto', /automatic/);

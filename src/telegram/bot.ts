@@ -206,7 +206,8 @@ export class TelegramBot {
     try {
       const result = await agentTurn.run({ runner: this.o.agent.runner }, input.data);
       const mode = modeCommand(input.data.message);
-      if (mode) this.modes.set(s.session, mode);
+      // Without a remote model the agent refuses /escalate and nothing changes: /status must not say otherwise.
+      if (mode && !(mode === 'escalate' && !this.o.agent.models.remote)) this.modes.set(s.session, mode);
       await this.deliver(chatId, s.session, result);
     } catch (err) {
       this.audit({

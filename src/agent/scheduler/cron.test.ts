@@ -43,6 +43,14 @@ describe('next runs in a time zone', () => {
     expect(scheduleProblem('0 9 * * *', 'Mars/Base')).toMatch(/not an IANA time zone.*Europe\/Paris/);
     expect(scheduleProblem('0 9 * * *', 'America/New_York')).toBeUndefined();
   });
+
+  it('takes five fields only: croner would read a sixth as seconds, and a nickname', () => {
+    expect(scheduleProblem('0 0 8 * * *', 'UTC')).toBe(
+      'The cron expression "0 0 8 * * *" is not valid (it has 6 fields). Use five fields (minute hour day month weekday), e.g. "0 9 * * 1-5" (09:00 on weekdays) or "*/30 * * * *" (every 30 minutes).',
+    );
+    expect(scheduleProblem('@daily', 'UTC')).toMatch(/\(it has 1 field\)\. Use five fields/);
+    expect(scheduleProblem(' 0  8 * * * ', 'UTC')).toBeUndefined();
+  });
 });
 
 describe('quiet hours', () => {

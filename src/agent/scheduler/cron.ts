@@ -26,14 +26,19 @@ const cronOf = (expression: string, timeZone: string): Cron => new Cron(expressi
 export function scheduleProblem(expression: string, timeZone: string): string | undefined {
   if (!isTimeZone(timeZone))
     return `The time zone ${JSON.stringify(timeZone)} is not an IANA time zone. Use one such as "Europe/Paris", "America/New_York" or "UTC".`;
+  // croner also reads six fields (seconds first) and nicknames (@daily); the scheduler takes five, as its docs say.
+  const fields = expression.trim().split(/\s+/).length;
+  if (fields !== 5) return invalid(expression, `it has ${fields} field${fields === 1 ? '' : 's'}`);
   try {
     if (cronOf(expression, timeZone).nextRun() === null) return `The cron expression ${JSON.stringify(expression)} never runs again.`;
     return undefined;
   } catch (err) {
-    const why = (err as Error).message.replace(/^CronPattern:\s*/, '');
-    return `The cron expression ${JSON.stringify(expression)} is not valid (${why}). Use five fields (minute hour day month weekday), e.g. ${CRON_EXAMPLE}.`;
+    return invalid(expression, (err as Error).message.replace(/^CronPattern:\s*/, ''));
   }
 }
+
+const invalid = (expression: string, why: string): string =>
+  `The cron expression ${JSON.stringify(expression)} is not valid (${why}). Use five fields (minute hour day month weekday), e.g. ${CRON_EXAMPLE}.`;
 
 /** The first run strictly after `after`, or null when there is none. Pure. */
 export function nextRunAfter(expression: string, timeZone: string, after: Date): Date | null {

@@ -73,6 +73,7 @@ export const mqttPublish = defineTool({
     .strict(),
   trust: 'external',
   confirm: true,
+  check: (ctx, input) => checkTopic(input.topic, false, policyOf(ctx.mqtt)),
   run: async (ctx, input) => {
     const policy = policyOf(ctx.mqtt);
     checkTopic(input.topic, false, policy);

@@ -76,15 +76,42 @@ describe('the tool registry', () => {
     expect(runs).toBe(1);
   });
 
+  it("refuses on the tool's own checks before anyone is asked: nobody says yes to a command that would be refused", async () => {
+    const registry = builtinRegistry();
+    const asked: unknown[] = [];
+    const ctx = { ...base, confirm: async (r: unknown) => (asked.push(r), true) };
+    for (const command of ['ls; id', 'curl http://example.com']) {
+      expect(await registry.refusal('shell_exec', { command }, ctx)).toMatchObject({ refused: 'check' });
+      expect(await registry.run('shell_exec', { command }, ctx)).toMatchObject({ ok: false, refused: 'check' });
+    }
+    expect(await registry.run('workspace_write', { path: '../out', content: 'x' }, ctx)).toMatchObject({ refused: 'check' });
+    expect(await registry.run('web_fetch', { url: 'file:///etc/passwd' }, ctx)).toMatchObject({ refused: 'check' });
+    expect(asked).toEqual([]);
+    expect(await registry.refusal('workspace_write', { path: 'notes/a.md', content: 'x' }, ctx)).toBeUndefined();
+  });
+
+  it('tells the model which argument is wrong and what the tool takes', async () => {
+    const registry = builtinRegistry();
+    expect(await registry.run('workspace_read', { path: 7, extra: true }, base)).toMatchObject({
+      refused: 'input',
+      error: 'Bad input for workspace_read: `path` must be a string, not a number; `extra` is not an argument of workspace_read.',
+      hint: 'workspace_read takes: path (string), max_bytes (integer, optional).',
+    });
+  });
+
   it('audits every run, refused or not, with hashes of input and output', async () => {
     const auditLog = join(dir.path, 'audit.jsonl');
     const registry = builtinRegistry();
     await registry.run('echo', { text: 'hi' }, { ...base, auditLog });
     await registry.run('workspace_write', { path: 'x', content: 'y' }, { ...base, auditLog });
+    await registry.run('nonexistent_tool', {}, { ...base, auditLog });
+    expect(registry.refuse('echo', '{not json', { ...base, auditLog }, 'not JSON')).toMatchObject({ refused: 'input', error: 'not JSON' });
     const entries = readAudit(auditLog).lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => [e.action, e.subject, e.ok, e.session])).toEqual([
       ['tool_exec', 'echo', true, 's1'],
       ['tool_exec', 'workspace_write', false, 's1'],
+      ['tool_exec', 'nonexistent_tool', false, 's1'],
+      ['tool_exec', 'echo', false, 's1'],
     ]);
     expect(entries[0]?.input_sha).toBe(shortHash({ text: 'hi' }));
     expect(entries[0]?.output_sha).toBe(shortHash({ text: 'hi' }));

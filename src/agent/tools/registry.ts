@@ -11,6 +11,7 @@ import { type Clock, systemClock } from '../../core/clock.js';
 import { HomunculusError } from '../../core/errors.js';
 import { appendAudit } from '../audit.js';
 import type { SandboxLimits } from '../sandbox.js';
+import { inputProblem } from './input-errors.js';
 import type { MemoryPort } from './memory.js';
 import type { MqttPolicy } from './mqtt.js';
 import type { WebPolicy } from './web-fetch.js';
@@ -56,6 +57,8 @@ export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> {
   trust: TrustLevel;
   /** A person must say yes before each run. */
   confirm: boolean;
+  /** Refusals that need no person (a path outside, a command that needs a shell): they throw before anyone is asked. */
+  check?(ctx: ToolContext, input: z.output<S>): void | Promise<void>;
   run(ctx: ToolContext, input: z.output<S>): R | Promise<R>;
 }
 
@@ -64,8 +67,12 @@ export function defineTool<S extends z.ZodType, R>(tool: Tool<S, R>): Tool<S, R>
 }
 
 export type ToolOutcome =
-  | { ok: true; tool: string; output: unknown }
-  | { ok: false; tool: string; error: string; hint?: string; refused?: 'unknown' | 'input' | 'unconfirmed' | 'declined' };
+  { ok: true; tool: string; output: unknown } | { ok: false; tool: string; error: string; hint?: string; refused?: Refusal };
+
+/** Why a call did not run: no such tool, bad input, the tool's own check, nobody to confirm, or a no. */
+export type Refusal = 'unknown' | 'input' | 'check' | 'unconfirmed' | 'declined';
+
+type Refused = Extract<ToolOutcome, { ok: false }>;
 
 /** zod's complaints as one line naming each field. Pure. */
 export function describeIssues(error: z.ZodError): string {
@@ -107,6 +114,24 @@ export class ToolRegistry {
   async run(name: string, raw: unknown, ctx: ToolContext): Promise<ToolOutcome> {
     const started = performance.now();
     const outcome = await this.outcome(name, raw, ctx);
+    this.audit(name, raw, ctx, outcome, started);
+    return outcome;
+  }
+
+  /** The refusal a call gets before anyone is asked to confirm it (unknown tool, bad input, the tool's check); undefined when none. */
+  async refusal(name: string, raw: unknown, ctx: ToolContext): Promise<Refused | undefined> {
+    const checked = await this.checked(name, raw, ctx);
+    return 'refused' in checked ? checked.refused : undefined;
+  }
+
+  /** Audits a call refused before it reached the registry (the model's SDK could not read it), and says why. */
+  refuse(name: string, raw: unknown, ctx: ToolContext, error: string): Refused {
+    const outcome: Refused = this.tools.has(name) ? { ok: false, tool: name, refused: 'input', error } : this.unknown(name);
+    this.audit(name, raw, ctx, outcome, performance.now());
+    return outcome;
+  }
+
+  private audit(name: string, raw: unknown, ctx: ToolContext, outcome: ToolOutcome, started: number): void {
     if (ctx.auditLog)
       appendAudit(ctx.auditLog, {
         action: 'tool_exec',
@@ -117,28 +142,37 @@ export class ToolRegistry {
         output: outcome.ok ? outcome.output : outcome.error,
         durationMs: performance.now() - started,
       });
-    return outcome;
+  }
+
+  private unknown(name: string): Refused {
+    return {
+      ok: false,
+      tool: name,
+      refused: 'unknown',
+      error: `No tool is named ${JSON.stringify(name)}.`,
+      hint: `The tools are: ${[...this.tools.keys()].join(', ')}.`,
+    };
+  }
+
+  /** The tool and its parsed input, or why the call is refused before any confirmation. */
+  private async checked(name: string, raw: unknown, ctx: ToolContext): Promise<{ tool: Tool; input: unknown } | { refused: Refused }> {
+    const tool = this.tools.get(name);
+    if (!tool) return { refused: this.unknown(name) };
+    const parsed = tool.input.safeParse(raw, { reportInput: true });
+    if (!parsed.success) return { refused: { ok: false, tool: name, refused: 'input', ...inputProblem(tool, parsed.error) } };
+    try {
+      await tool.check?.(ctx, parsed.data);
+    } catch (err) {
+      const hint = err instanceof HomunculusError ? err.hint : undefined;
+      return { refused: { ok: false, tool: name, refused: 'check', error: (err as Error).message, ...(hint ? { hint } : {}) } };
+    }
+    return { tool, input: parsed.data };
   }
 
   private async outcome(name: string, raw: unknown, ctx: ToolContext): Promise<ToolOutcome> {
-    const tool = this.tools.get(name);
-    if (!tool)
-      return {
-        ok: false,
-        tool: name,
-        refused: 'unknown',
-        error: `No tool is named ${JSON.stringify(name)}.`,
-        hint: `The tools are: ${[...this.tools.keys()].join(', ')}.`,
-      };
-    const parsed = tool.input.safeParse(raw);
-    if (!parsed.success)
-      return {
-        ok: false,
-        tool: name,
-        refused: 'input',
-        error: `Bad input for ${name}: ${describeIssues(parsed.error)}.`,
-        hint: tool.description,
-      };
+    const checked = await this.checked(name, raw, ctx);
+    if ('refused' in checked) return checked.refused;
+    const { tool, input } = checked;
     if (tool.confirm) {
       if (!ctx.confirm)
         return {
@@ -148,11 +182,11 @@ export class ToolRegistry {
           error: `${name} needs a person's confirmation and nobody can give it here, so it did not run.`,
           hint: 'Run it from `homunculus agent chat`, or confirm it over the gateway.',
         };
-      if (!(await ctx.confirm({ tool: name, input: parsed.data, trust: tool.trust })))
+      if (!(await ctx.confirm({ tool: name, input, trust: tool.trust })))
         return { ok: false, tool: name, refused: 'declined', error: `${name} was declined, so it did not run.` };
     }
     try {
-      return { ok: true, tool: name, output: await tool.run(ctx, parsed.data) };
+      return { ok: true, tool: name, output: await tool.run(ctx, input) };
     } catch (err) {
       const hint = err instanceof HomunculusError ? err.hint : undefined;
       return { ok: false, tool: name, error: (err as Error).message, ...(hint ? { hint } : {}) };

@@ -3,8 +3,9 @@
  * operators), run in the bubblewrap sandbox with the workspace as its only writable place.
  */
 import { z } from 'zod';
+import { HomunculusError } from '../../core/errors.js';
 import { parseCommand } from '../command.js';
-import { DEFAULT_LIMITS, runSandboxed } from '../sandbox.js';
+import { BWRAP, DEFAULT_LIMITS, INSTALL_FIX, runSandboxed, sandboxProblem } from '../sandbox.js';
 import { defineTool } from './registry.js';
 
 export const shellExec = defineTool({
@@ -23,6 +24,12 @@ export const shellExec = defineTool({
     .strict(),
   trust: 'sandboxed',
   confirm: true,
+  // Before the y/N: nobody is asked about a command that would be refused anyway.
+  check: (ctx, input) => {
+    parseCommand(input.command);
+    const problem = sandboxProblem(ctx.sandbox?.bwrap ?? BWRAP);
+    if (problem) throw new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX });
+  },
   run: async (ctx, input) => {
     const argv = parseCommand(input.command);
     const limits = { ...ctx.sandbox?.limits, ...(input.timeout_seconds ? { timeoutMs: input.timeout_seconds * 1000 } : {}) };

@@ -157,5 +157,7 @@ export const webFetch = defineTool({
   input: z.object({ url: z.string().min(1).max(4096) }).strict(),
   trust: 'external',
   confirm: true,
+  // The URL's own rules before the yes; its addresses are judged again when it is fetched.
+  check: (ctx, input) => void judgeUrl(input.url, ctx.web?.allow ?? DEFAULT_WEB_POLICY.allow),
   run: (ctx, input) => fetchText(input.url, { ...DEFAULT_WEB_POLICY, ...ctx.web }),
 });

@@ -67,6 +67,7 @@ export const workspaceWrite = defineTool({
   input: z.object({ path: pathField, content: z.string().max(MAX_READ), append: z.boolean().default(false) }).strict(),
   trust: 'workspace',
   confirm: true,
+  check: (ctx, input) => void resolveInWorkspace(ctx.workspace, input.path),
   run: (ctx, input) => {
     const real = resolveInWorkspace(ctx.workspace, input.path);
     ensureDir(dirname(real));

@@ -57,11 +57,13 @@ export function registerAgentBrainCommands(agent: Command): void {
                 .slice(0, 14)}`;
         const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
         try {
-          await chatSession(
+          const failures = await chatSession(
             agent.runner,
             { input: process.stdin, output: process.stdout, interactive, stdinAnswers: o.stdinAnswers === true },
             session,
           );
+          // Like `mind chat`: a script learns that a turn failed (the model unreachable, a missing key).
+          if (failures) process.exitCode = 1;
         } finally {
           await agent.close();
         }

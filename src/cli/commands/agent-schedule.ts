@@ -5,6 +5,9 @@ import type { AgentJob } from '../../store/schedule.js';
 import { table } from '../output.js';
 import { type Options, runOperation, stringOption } from '../run.js';
 
+/** The job's name is a positional argument, not an option: errors call it so. */
+const NAMES = { names: { name: 'The job name' } };
+
 const what = (j: AgentJob): string => (j.action === 'heartbeat' ? 'heartbeat (HEARTBEAT.md)' : `message: ${j.message}`);
 
 function jobLines(jobs: AgentJob[]): string[] {
@@ -12,7 +15,7 @@ function jobLines(jobs: AgentJob[]): string[] {
     return ['No scheduled jobs. Add one: homunculus agent schedule add news --cron "0 8 * * *" --message "Summarise the news"'];
   return table([
     ['name', 'cron', 'time zone', 'missed', 'last run', 'next run', 'does'],
-    ...jobs.map((j) => [j.name, j.cron, j.time_zone, j.missed, j.last_run ?? '-', j.next_run ?? '-', what(j)]),
+    ...jobs.map((j) => [j.name, j.cron, j.time_zone, j.missed, j.last_run ?? '-', j.enabled ? (j.next_run ?? '-') : 'disabled', what(j)]),
   ]);
 }
 
@@ -35,7 +38,7 @@ export function registerScheduleCommands(agent: Command): void {
         heartbeat: o.heartbeat === true,
         missed: stringOption(o, 'missed'),
       };
-      await runOperation(cmd, scheduleAdd, raw, (j) => [`Scheduled ${j.name}: ${what(j)}`, `  next run: ${j.next_run ?? 'never'}`]);
+      await runOperation(cmd, scheduleAdd, raw, (j) => [`Scheduled ${j.name}: ${what(j)}`, `  next run: ${j.next_run ?? 'never'}`], NAMES);
     });
   schedule
     .command('list')
@@ -44,7 +47,9 @@ export function registerScheduleCommands(agent: Command): void {
   schedule
     .command('remove <name>')
     .description(scheduleRemove.summary)
-    .action(async (name: string, _o: unknown, cmd: Command) => runOperation(cmd, scheduleRemove, { name }, (r) => `Removed ${r.removed}.`));
+    .action(async (name: string, _o: unknown, cmd: Command) =>
+      runOperation(cmd, scheduleRemove, { name }, (r) => `Removed ${r.removed}.`, NAMES),
+    );
   for (const [verb, enabled] of [
     ['enable', true],
     ['disable', false],
@@ -53,12 +58,21 @@ export function registerScheduleCommands(agent: Command): void {
       .command(`${verb} <name>`)
       .description(enabled ? 'Turn a job back on' : 'Turn a job off without removing it (it neither runs nor counts as missed)')
       .action(async (name: string, _o: unknown, cmd: Command) =>
-        runOperation(cmd, scheduleEnable, { name, enabled }, (r) => `${r.enabled ? 'Enabled' : 'Disabled'} ${r.name}.`),
+        runOperation(
+          cmd,
+          scheduleEnable,
+          { name, enabled },
+          (r) =>
+            r.enabled
+              ? `Enabled ${r.name}. Next run: ${r.next_run ?? 'never'}.`
+              : `Disabled ${r.name}. It will not run until enabled again.`,
+          NAMES,
+        ),
       );
   schedule
     .command('run <name>')
     .description(scheduleRun.summary)
     .action(async (name: string, _o: unknown, cmd: Command) =>
-      runOperation(cmd, scheduleRun, { name }, (r) => r.results.map((n) => `[${n.source}] ${n.text}`)),
+      runOperation(cmd, scheduleRun, { name }, (r) => (r.note ? r.note : r.results.map((n) => `[${n.source}] ${n.text}`)), NAMES),
     );
 }

@@ -62,6 +62,18 @@ describe('buildSystemPrompt', () => {
     expect(unrelated).not.toContain('## Memory');
   });
 
+  it('brings along, fenced, what the agent saved earlier that the message names', async () => {
+    const workspace = join(store.paths.home, 'workspace');
+    const recall = async (message: string) =>
+      /editor/.test(message) ? [{ text: 'My favourite editor is Helix', ts: '2026-01-20T10:00:00.000Z' }] : [];
+    const sources = { store, workspace, agent: 'default', project: workspaceProject(workspace), registry: builtinRegistry(), recall };
+    const text = await buildSystemPrompt(sources, 'what is my favourite editor?', 's1');
+    expect(text).toMatch(
+      /## Memory\n\n[^]*<homunculus-memory-[0-9a-f]{16}>[^]*- \(2026-01-20\) My favourite editor is Helix[^]*<\/homunculus-memory-/,
+    );
+    expect(await buildSystemPrompt(sources, 'what is the capital of Peru?', 's1')).not.toContain('## Memory');
+  });
+
   it('records the skills matched and the prompt built as steps of the request in the audit log', async () => {
     const workspace = join(store.paths.home, 'workspace');
     const auditLog = join(store.paths.home, 'audit', 'agent.jsonl');

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProjectInfo } from '../core/project.js';
+import { fenceMemory } from '../context/fence.js';
 import { promptInjection } from '../context/inject.js';
 import type { Store } from '../store/store.js';
 import { appendAudit } from './audit.js';
@@ -70,12 +71,26 @@ export interface PromptSources {
   skills?: SkillMatcher;
   /** When set, the skills matched and the prompt built are steps of the request in this audit log. */
   auditLog?: string;
+  /** What the agent saved earlier that the message names (MemoryPort.recall). */
+  recall?: (message: string) => Promise<{ text: string; ts?: string }[]>;
+}
+
+/** How many saved memories a message brings along. */
+const RECALLED = 3;
+
+/** The agent's own saved memories a message names, fenced as data like the rest of its memory. */
+async function recalled(src: PromptSources, message: string): Promise<string> {
+  const hits = src.recall ? (await src.recall(message).catch(() => [])).slice(0, RECALLED) : [];
+  if (hits.length === 0) return '';
+  const lines = hits.map((h) => `- ${h.ts ? `(${h.ts.slice(0, 10)}) ` : ''}${h.text.replace(/\s+/g, ' ').trim()}`);
+  return fenceMemory(['What you saved earlier with memory_save that this message names:', ...lines].join('\n'), { max: 4_000 });
 }
 
 /** The system prompt for one message of one session. */
 export async function buildSystemPrompt(src: PromptSources, message: string, session: string): Promise<string> {
   const started = performance.now();
-  const memory = await promptInjection(src.store, { project: src.project, prompt: message, sessionId: session });
+  const injected = await promptInjection(src.store, { project: src.project, prompt: message, sessionId: session });
+  const memory = [injected, await recalled(src, message)].filter(Boolean).join('\n\n');
   const skills = (src.skills ?? noSkills)(message);
   const prompt = composeSystemPrompt({
     // The persona's front matter (tools, model, keywords) is configuration, not prompt.

@@ -14,6 +14,7 @@ import { AgentLoop } from './loop.js';
 import { type SkillMatcher, buildSystemPrompt } from './prompt.js';
 import { createAgentModel } from './providers.js';
 import { builtinRegistry } from './tools/builtin.js';
+import type { MemoryHit, MemoryPort } from './tools/memory.js';
 import { type Tool, type ToolContext, ToolRegistry } from './tools/registry.js';
 
 export interface RuntimeOptions {
@@ -49,6 +50,12 @@ export interface AgentRuntime {
   config: AgentConfig;
 }
 
+/** The port's recall as the prompt builder takes it. */
+const recallWith =
+  (port: MemoryPort) =>
+  (message: string): Promise<MemoryHit[]> =>
+    port.recall ? port.recall(message, 3) : Promise.resolve([]);
+
 export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
   const config = loadAgentConfig(o.config);
   const paths = homePaths(o.home);
@@ -68,6 +75,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
     registry,
     auditLog: paths.audit,
     ...(o.skills ? { skills: o.skills } : {}),
+    ...(o.services?.memory?.recall ? { recall: recallWith(o.services.memory) } : {}),
   };
   const loop = new AgentLoop({
     store: o.store,

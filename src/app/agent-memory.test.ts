@@ -35,6 +35,14 @@ describe('the memory tools over the store', () => {
     expect(results.every((r) => r.title === 'Daily log 2026-03-05' && r.ts.startsWith('2026-03-05'))).toBe(true);
   });
 
+  it('recall what the agent saved that a message names, and nothing for a message about something else', async () => {
+    await registry.run('memory_save', { text: 'My favourite editor is Helix' }, ctx());
+    const port = ctx().memory;
+    expect((await port.recall?.('what is my favourite editor?', 3))?.map((h) => h.text)).toEqual(['My favourite editor is Helix']);
+    expect(await port.recall?.('book a table for two tonight', 3)).toEqual([]);
+    expect(await port.recall?.('?!', 3)).toEqual([]);
+  });
+
   it('refuse empty input, and say the fix when no store is open', async () => {
     expect(await registry.run('memory_save', { text: '  ' }, ctx())).toMatchObject({ ok: false, refused: 'input' });
     const { memory: _none, ...bare } = ctx();

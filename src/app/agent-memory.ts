@@ -3,25 +3,43 @@
  * collection), saving is memory.add in the agent's own collections. The port is filled in
  * here because the agent's engine sits below app/ and cannot call operations itself.
  */
-import type { MemoryPort } from '../agent/tools/memory.js';
+import { AGENT_MEMORY, type MemoryHit, type MemoryPort } from '../agent/tools/memory.js';
+import { matchedTerms } from '../text/stem.js';
+import { promptTerms } from '../text/terms.js';
 import { addMemory, query } from './memory.js';
 import { type AppContext, invoke } from './operation.js';
 
 /** Texts handed back to the model are cut: a search result is a pointer, not a document. */
 const HIT_CHARS = 1_000;
 
+type Hit = Awaited<ReturnType<typeof query.run>>['results'][number];
+
+const hitOf = (h: Hit): MemoryHit => ({
+  id: h.id,
+  collection: h.collection,
+  ...(h.title ? { title: h.title } : {}),
+  text: h.text.length > HIT_CHARS ? `${h.text.slice(0, HIT_CHARS)}…` : h.text,
+  ...(h.ts ? { ts: h.ts } : {}),
+  score: Math.round(h.score * 1000) / 1000,
+});
+
+/** A saved memory is recalled when it names a third of the message's words (at least one): "favourite editor" finds "My favourite editor is Helix". */
+const names = (message: string, text: string): boolean => {
+  const terms = promptTerms(message);
+  return terms.length > 0 && matchedTerms(terms, text) >= Math.max(1, Math.ceil(terms.length / 3));
+};
+
 export function storeMemory(ctx: AppContext): MemoryPort {
   return {
     async search(text, limit) {
       const res = await invoke(query, ctx, { query: text, limit });
-      return res.results.map((h) => ({
-        id: h.id,
-        collection: h.collection,
-        ...(h.title ? { title: h.title } : {}),
-        text: h.text.length > HIT_CHARS ? `${h.text.slice(0, HIT_CHARS)}…` : h.text,
-        ...(h.ts ? { ts: h.ts } : {}),
-        score: Math.round(h.score * 1000) / 1000,
-      }));
+      return res.results.map(hitOf);
+    },
+    // Full-text over the agent's own memories only: no model to load before every message.
+    async recall(message, limit) {
+      if (promptTerms(message).length === 0) return [];
+      const res = await invoke(query, ctx, { query: message, collections: [AGENT_MEMORY], mode: 'bm25', limit });
+      return res.results.filter((h) => names(message, h.text)).map(hitOf);
     },
     async save(m) {
       const r = await invoke(addMemory, ctx, {

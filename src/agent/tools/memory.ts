@@ -20,6 +20,8 @@ export interface MemoryHit {
 /** What the memory tools need of the store; app/agent-memory.ts implements it with memory.query and memory.add. */
 export interface MemoryPort {
   search(query: string, limit: number): Promise<MemoryHit[]>;
+  /** What the agent saved earlier (memory_save) that a message names, best first: recalled without a tool call. */
+  recall?(message: string, limit: number): Promise<MemoryHit[]>;
   save(memory: { text: string; title?: string; collection: string; ts: string; session: string }): Promise<{ id: string }>;
 }
 

@@ -121,10 +121,13 @@ const NOT_FOR_PROMPTS = new Set(['works_on', 'blocked_by', 'solved_by', 'workaro
  * A fact of a kind worth a line beside a prompt (what was decided, preferred or learned) that
  * shares at least three of the prompt's terms: a fact is a whole sentence, and one or two
  * shared words (commit, changes) say nothing about it. Fixes of one error are left to the
- * learned fix instincts, which passed the gate across sessions.
+ * learned fix instincts, which passed the gate across sessions; a user's correction of one
+ * moment to the learned corrections, which recurred.
  */
 export function worthInterrupting(r: RetrievedFact, terms: readonly string[]): boolean {
   if (!PROMPT_KINDS.has(r.fact.category) || NOT_FOR_PROMPTS.has(r.fact.relation)) return false;
+  // "no, revert those changes" was about that moment: beside a later prompt it misleads (it can say the opposite of what is asked now).
+  if (r.fact.metadata.signal === 'correction') return false;
   const shared = matchedTerms(terms, `${r.fact.source} ${r.fact.target} ${r.fact.description}`);
   // A long prompt (a pasted review, a log) shares three words with many facts: it must share a third of its terms.
   return shared >= Math.max(3, requiredMatches(terms.length), Math.ceil(terms.length / 3));

@@ -55,10 +55,13 @@ describe.skipIf(!ready)('after syncing the dev sessions', () => {
     expect(prompt(CLI, 'what is the capital of France?')).toBe('');
     // Another repository of the same user: nothing learned in cli follows it there, nor what the user said in cli.
     expect(prompt(OTHER, 'fix the merge conflicts with main')).not.toMatch(/origin\/main|mise run/);
-    expect(prompt(OTHER, 'no revert those changes, I think it is part of the commit')).toBe('');
-    expect(prompt(CLI, 'no revert those changes, I think it is part of the commit')).toMatch(
-      /^## Said in earlier sessions of this project\n- The user corrected: no revert those changes.* \(2026-01-28\)$/m,
+    const asked = 'should the skip-push-sessions setting use true/false or on/off?';
+    expect(prompt(OTHER, asked)).toBe('');
+    expect(prompt(CLI, asked)).toMatch(
+      /^## Said in earlier sessions of this project\n- For cli, the user decided: let's use true\/false and not on\/off for the skip-push-sessions .*\(2026-01-12\)$/m,
     );
+    // A correction was about its moment ("no, revert those changes"): a later prompt does not get it back.
+    expect(prompt(CLI, 'no revert those changes, I think it is part of the commit')).not.toContain('The user corrected');
   });
 
   it('months later the rules still come when a prompt matches them, saying when they were last seen', () => {

@@ -28,6 +28,10 @@ describe('format', () => {
   it('formats to one line within a budget', () => {
     expect(oneLine('a\n  b\tc', 10)).toBe('a b c');
     expect(oneLine('abcdefghij', 5)).toBe('abcd…');
+    // A cut falls after a whole word, and never leaves a code span open.
+    expect(oneLine('let me know what effort it is to fix this one', 40)).toBe('let me know what effort it is to fix…');
+    expect(oneLine('the endpoints of `repos/entireio/cli/pulls` this project used', 40)).toBe('the endpoints of…');
+    expect(oneLine('`gh api repos/entireio/cli/pulls/comments` and more', 20)).toBe('`gh api repos/entir`…');
     const fit = fitToBudget(['head'], ['one', 'two', 'three'], ['tail'], 19);
     expect(fit).toEqual({ text: 'head\none\ntwo\ntail', shown: 2 });
   });

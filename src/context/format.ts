@@ -9,7 +9,26 @@ import { neutralise } from './fence.js';
  */
 export function oneLine(text: string, max: number): string {
   const flat = neutralise(text).replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return flat.length <= max ? flat : `${cutAt(flat, max - 1)}…`;
+}
+
+/**
+ * `text` cut to at most `room` characters where a reader expects a cut: after a whole word
+ * (giving back at most 40% of the room), and before a code span it would leave open, since
+ * `repos/entireio/cli/pul…` reads as a real path (giving back at most 70%; past that the span
+ * is closed where it was cut).
+ */
+function cutAt(text: string, room: number): string {
+  let cut = text.slice(0, room);
+  if (/\w/.test(text.charAt(room)) && /\w$/.test(cut)) {
+    const space = cut.lastIndexOf(' ');
+    if (space >= room * 0.6) cut = cut.slice(0, space);
+  }
+  if ((cut.match(/`/g) ?? []).length % 2 === 1) {
+    const open = cut.lastIndexOf('`');
+    cut = open >= room * 0.3 ? cut.slice(0, open) : `${cut}\``;
+  }
+  return cut.replace(/[\s,;:(]+$/, '');
 }
 
 /** Where an instinct came from, as injected context names it: observed or imported, and whether the user gave feedback. */

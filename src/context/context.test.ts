@@ -258,6 +258,25 @@ describe('prompt context', () => {
     expect(said('please run the linter and fix what it reports')).toContain('npm run lint');
   });
 
+  it('makes no match of the program every task runs through', () => {
+    // A failing check task is not about the test task, though both run through npm.
+    const tasks = [
+      ['pref:webapp/test=npm-run-test', 'run the tests', 'npm run test'],
+      ['pref:webapp/check=npm-run-check', 'check', 'npm run check'],
+    ] as const;
+    for (const [pattern, what, command] of tasks)
+      observe(store, {
+        pattern,
+        title: `webapp: ${what} with ${command}`,
+        action: `Use \`${command}\`.`,
+        trigger: `when you need to ${what}`,
+        project: project.fingerprint,
+        occurrences: 5,
+      });
+    expect(said('npm run check fails')).toContain('Use `npm run check`');
+    expect(said('npm run check fails')).not.toContain('`npm run test`');
+  });
+
   it('stays within its budget and limit', () => {
     for (let i = 0; i < 20; i++)
       observe(store, {

@@ -88,6 +88,9 @@ describe('plain lines', () => {
       evidence,
     });
     expect(plainLine([lint(1, 14), lint(2, 3), lint(3, 6), lint(4, 3)])).toMatch(/\(seen 3 to 14 times each\)$/);
+    // One trigger's rules read as one line led by the most seen, whatever order they came in.
+    const [group] = mergeSimilar([lint(2, 3), lint(1, 14), lint(3, 6)]);
+    expect(plainLine(group ?? [])).toMatch(/^- When writing code .*: Satisfy rule 1\. Also: 3, 2\./);
     expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14, 3 times\)$/);
   });
 });

@@ -80,9 +80,10 @@ const byEvidence = (a: PlainInstinct, b: PlainInstinct): number => b.evidence - 
 
 /**
  * Instincts grouped as one line each, in the order given (a group's first is its strongest).
- * Within the same advice for other code, the most seen leads by default: "are the tests
- * passing?" is `mise run test`, with the slower suites after "Likewise". `lead` orders them
- * otherwise (the prompt hook: the one the prompt matched best).
+ * Within a group (the same advice for other code, or one trigger's rules) the most seen leads
+ * by default: "are the tests passing?" is `mise run test`, with the slower suites after
+ * "Likewise"; the linter's rule seen 14 times before those seen 3. `lead` orders them
+ * otherwise (the prompt hook: the one the prompt matched best, then the most seen).
  */
 export function mergeSimilar<T extends PlainInstinct>(items: readonly T[], lead: (a: T, b: T) => number = byEvidence): T[][] {
   const shapes = new Map<string, number>();
@@ -96,7 +97,7 @@ export function mergeSimilar<T extends PlainInstinct>(items: readonly T[], lead:
     const key = shape && (shapes.get(shape) ?? 0) > 1 ? `shape:${shape}` : `when:${i.trigger.trim().toLowerCase() || i.name}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
-  return withRecipes([...groups].map(([key, group]) => (key.startsWith('shape:') ? [...group].sort(lead) : group)));
+  return withRecipes([...groups].map(([, group]) => [...group].sort(lead)));
 }
 
 /** How a project runs one command by hand (`go test -tags=integration ./cmd/app/integration_test`): a recipe miner's rule. */

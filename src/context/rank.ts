@@ -190,7 +190,8 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
       shared: shared.map(stem),
       core: core.flatMap((t) => t.split('_')).map(stem),
       // The words every trigger uses to say when ("about to run", "writing code") back up a match; alone they make none.
-      weight: shared.every((t) => TRIGGER_STEMS.has(stem(t)))
+      // Nor does the program every task of a project runs through: "mise run lint fails" is not about `mise run test`.
+      weight: shared.every((t) => TRIGGER_STEMS.has(stem(t)) || PROGRAMS.has(t))
         ? 0
         : shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,

@@ -177,10 +177,17 @@ function ownerOf(recipe: PlainInstinct, tasks: readonly PlainInstinct[]): PlainI
 const howTo = (recipes: readonly PlainInstinct[]): string =>
   recipes.map((r) => [codeOf(r.action)[0] ?? r.title, /\(add [^)]*\)/.exec(r.action)?.[0]].filter(Boolean).join(' ')).join('; ');
 
-/** The words of a trigger that the first's does not have nor its code says ("format code"; nothing for `test:ci`'s "(ci)"). */
+const LINKING = new Set(['the', 'a', 'an', 'to', 'of', 'in', 'on', 'for', 'with', 'and', 'or']);
+
+/** The words of a trigger that the first's does not have nor its code says ("format code"; nothing for `test:ci`'s "the tests (ci)"). */
 function setApart(trigger: string, from: string, code: string): string {
-  const said = new Set([...(from.toLowerCase().match(/[a-z0-9]+/g) ?? []), ...(code.toLowerCase().match(/[a-z0-9]+/g) ?? [])]);
-  return (trigger.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !said.has(w)).join(' ');
+  const said = stemSet(`${from} ${code.replace(/[:_-]/g, ' ')}`);
+  const words =
+    withoutExamples(trigger)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [];
+  const apart = words.filter((w) => !said.has(stem(w)));
+  return apart.every((w) => LINKING.has(w)) ? '' : apart.join(' ');
 }
 
 function likewiseOf(first: PlainInstinct, rest: readonly PlainInstinct[], mine: (m: PlainInstinct) => PlainInstinct[]): string {
@@ -221,7 +228,8 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
 /** One group of instincts as one line: "When …: do … Also: …, … (seen 14, 6 times)". */
 export function plainLine(group: readonly PlainInstinct[], max = 600): string {
   const first = group[0] as PlainInstinct;
-  const when = first.trigger ? `${capitalise(oneLine(first.trigger, 160))}: ` : '';
+  // A trigger's "(e.g. …)" quotes one session's task: it says nothing of when the rule applies.
+  const when = first.trigger ? `${capitalise(oneLine(withoutExamples(first.trigger), 160))}: ` : '';
   const also = alsoOf(group);
   // Nothing said but the key: its body ("pytest+coverage"), never the prefix.
   const said = first.action || first.title || first.name.slice(first.name.indexOf(':') + 1);

@@ -17,6 +17,9 @@ describe('parallel implementations', () => {
     expect(found?.action).toMatch(/^Apply the same change to the `claude` and the `gemini` side/);
     const composed = withStructure(found!, ['2026-02-01: `x` and `y`', '2026-02-02: `p` and `q`; `x` and `y`']);
     expect(composed.action).toContain('(`x` and `y`, `p` and `q`)');
+    // Edited in the other order, the pair reads the same.
+    const [flipped] = mineParallels(steps([{ edit: 'agent/gemini/hooks.go' }, { edit: 'agent/claude/hooks.go' }]));
+    expect(flipped?.evidence).toEqual(found?.evidence);
   });
 });
 

@@ -49,7 +49,9 @@ export function mineParallels(observations: readonly Obs[]): Candidate[] {
       const v = variantsOf(files[i] as string, files[j] as string);
       if (!v) continue;
       const pairs = found.get(v.join('|')) ?? [];
-      pairs.push(`${backtick(files[i] as string)} and ${backtick(files[j] as string)}`);
+      // One order for a pair whatever order a session edited them in: sessions' examples are tallied as written.
+      const [a, b] = [files[i] as string, files[j] as string].sort();
+      pairs.push(`${backtick(a as string)} and ${backtick(b as string)}`);
       found.set(v.join('|'), pairs);
     }
   const where = last.projectName || 'this project';

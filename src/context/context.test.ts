@@ -136,6 +136,18 @@ describe('session start', () => {
     expect(text).toMatch(/15 of 1001 instincts shown, those about rust, cargo first/);
   });
 
+  it('says when nothing was learned in this project yet, rather than "established for" it', () => {
+    observe(store, { pattern: 'pref:style=terse', trigger: 'when answering', action: 'Answer tersely.', occurrences: 3 });
+    expect(sessionStartContext(store, { project, stack: [] })).toContain('holds in any project (nothing yet for webapp)');
+    observe(store, {
+      pattern: 'pref:webapp/test=npm-test',
+      trigger: 'when testing',
+      action: 'Use npm test.',
+      project: project.fingerprint,
+    });
+    expect(sessionStartContext(store, { project, stack: [] })).toContain('established for webapp, with where');
+  });
+
   it("gives this project's convictions and the global ones, not another project's", () => {
     const convict = (pattern: string, rule: string, where: string): void => {
       const r = observe(store, { pattern, trigger: rule, project: where, occurrences: 5 });

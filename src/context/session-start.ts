@@ -65,8 +65,13 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
   if (convictions.length === 0 && selection.total === 0) return '';
   const provenance = store.instincts.provenance([...convictions.map((c) => c.instinct_id), ...selection.shown.map((r) => r.id)]);
   const stack = input.stack.length ? ` (${input.stack.slice(0, 6).join(', ')})` : '';
+  const last = lastSession(store, input.project.fingerprint, input.sessionId);
+  // A directory nothing was learned in gets only what holds everywhere: it says so, not "established for other-project".
+  const known = input.project.name && (last || selection.shown.some((r) => r.project === input.project.fingerprint));
   const head = [
-    `What earlier sessions with this user established for ${oneLine(input.project.name, 80)}${stack}, with where each item came from.`,
+    known
+      ? `What earlier sessions with this user established for ${oneLine(input.project.name, 80)}${stack}, with where each item came from.`
+      : `What earlier sessions with this user established that holds in any project (nothing yet for ${oneLine(input.project.name, 80) || 'this directory'}${stack}), with where each item came from.`,
   ];
   if (convictions.length) {
     head.push('', 'Convictions (established over weeks; they do not decay):');
@@ -78,7 +83,6 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
   const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance, store.clock.now())))
     .slice(0, START_LINES)
     .map((group) => plainLine(group));
-  const last = lastSession(store, input.project.fingerprint, input.sessionId);
   // What the last session was about, for continuity; the prompt hook no longer repeats it.
   const tail: string[] = last ? [formatThread(last, THREAD_CHARS)] : [];
   if (selection.total > selection.shown.length) {

@@ -2,18 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { formatThread } from './thread.js';
 
 describe('the last session in one line', () => {
-  it('joins its parts as sentences, never with a second full stop', () => {
+  it("says what the session was about and changed, not the memory's bookkeeping, never with a second full stop", () => {
     const line = formatThread(
       {
         id: 's1',
         when: '2026-02-15T10:00:00.000Z',
-        summary: 'Learned "x". Noted "cli: `go run` only when asked".',
+        summary:
+          'Review the e2e tests. 128 tool calls (Read 42, Bash 29), 9 files changed, 5 errors. First prompt: "can you review the e2e tests?" Learned "x". Reinforced 4 instincts. Noted "cli: `go run` only when asked" and "y".',
         files: ['/a/b/c/d.go'],
         tools: [],
       },
       600,
     );
-    expect(line).toBe('Last session (2026-02-15): Learned "x". Noted "cli: `go run` only when asked". Files: b/c/d.go');
+    expect(line).toBe(
+      'Last session (2026-02-15): Review the e2e tests. 9 files changed, 5 errors. First prompt: "can you review the e2e tests?". Files: b/c/d.go',
+    );
     expect(line).not.toContain('..');
   });
 

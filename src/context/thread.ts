@@ -27,11 +27,24 @@ export function lastSession(store: Store, project: string, excludeSession?: stri
 /** The last three parts of a path: enough to recognise the file. */
 const shortPath = (file: string): string => file.split('/').slice(-3).join('/');
 
+/**
+ * A session's summary as the agent needs it: what it was about and what it changed. The tool
+ * counts ("128 tool calls (Read 42, …)") and what Homunculus learned from it ("Reinforced 4
+ * instincts. Noted "…".") are the memory's bookkeeping, not the work. Pure.
+ */
+export function summaryForAgent(summary: string): string {
+  return summary
+    .replace(/\b\d+ tool calls?(?: \([^)]*\))?, /, '')
+    .replace(/\s*(?:Learned|Noted) "[^"]*"(?:, "[^"]*")*(?: and "[^"]*")?(?: and \d+ more)?\./g, '')
+    .replace(/\s*Reinforced \d+ instincts?\./g, '')
+    .trim();
+}
+
 export function formatThread(s: LastSession, budget: number): string {
   if (budget <= 0) return '';
   // One line: a summary's own line breaks could pass for a heading or a message. A part that ends
-  // a sentence of its own ('Noted "x".') is not given a second full stop.
-  const summary = (s.summary.trim() || 'no summary was recorded').replace(/\.+$/, '');
+  // a sentence of its own ('First prompt: "x".') is not given a second full stop.
+  const summary = (summaryForAgent(s.summary) || 'no summary was recorded').replace(/\.+$/, '');
   const head = oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${summary}`, budget);
   // The files take what room is left, whole names only: a name cut in the middle names no file.
   const files = s.files.slice(0, 6).map((f) => oneLine(shortPath(f), 120));

@@ -66,10 +66,17 @@ describe('chat.ask', () => {
     }
   });
 
-  it('refuses an empty question and a bad project with a clear message', () => {
+  it('refuses an empty question and a bad project with a clear message', async () => {
     expect(() => question('   ')).toThrow(InputError);
     expect(() => question('  ')).toThrow(/question is empty: ask a question/);
-    expect(() => invoke(ask, { store, env: {} }, { question: 'x', project: '../etc' })).toThrow(/project must be a project fingerprint/);
+    await expect(invoke(ask, { store, env: {} }, { question: 'x', project: '../etc' })).rejects.toThrow(/Unknown project "\.\.\/etc"/);
+    // A name its sessions were seen under is the project, as its fingerprint is.
+    store.sessions.save({
+      ...{ id: 's1', source: 'claude-code', project: 'aaaaaaaaaaaaaaaa', project_name: 'webapp', cwd: '/w/webapp' },
+      ...{ started_at: '2026-02-01T10:00:00.000Z', ended_at: null, tools_used: '[]', tool_counts: '{}' },
+      ...{ files_touched: '[]', summary: '', continues_from: null, transcript_path: null, file_name: null },
+    });
+    await expect(invoke(ask, { store, env: {} }, { question: 'pnpm', project: 'webapp' })).resolves.toMatchObject({ question: 'pnpm' });
   });
 });
 

@@ -18,7 +18,7 @@ import { sanitizeQuery } from '../text/query.js';
 import { CHAT_SYSTEM, type Source, SOURCES_PER_KIND, chatPrompt, checkCitations, numberSources } from './chat-answer.js';
 import { embedderOnce, query } from './memory.js';
 import { type AppContext, defineOperation, invoke } from './operation.js';
-import { fingerprint } from './projects.js';
+import { resolveProject } from './project-ref.js';
 import { text } from './schemas.js';
 
 export const NO_MODEL_NOTE =
@@ -72,9 +72,11 @@ export const ask = defineOperation({
     'Ask the memory a question: the configured model answers from retrieved facts and memories, citing them; without one, the sources alone',
   input: z.object({
     question: text(2000).refine((q) => sanitizeQuery(q).trim() !== '', { error: 'is empty: ask a question' }),
-    project: fingerprint().optional(),
+    // A fingerprint, or a name the project's sessions were seen under ("cli").
+    project: text(200).optional(),
   }),
-  async run(ctx, input) {
+  async run(ctx, raw) {
+    const input = { ...raw, project: raw.project === undefined ? undefined : resolveProject(ctx.store, raw.project) };
     const embedder = await embedderOrNone(ctx);
     const retrieval = await agenticRetrieve(ctx.store, { prompt: input.question, project: input.project, embedder });
     const search = await invoke(query, ctx, {

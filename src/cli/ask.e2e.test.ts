@@ -35,6 +35,6 @@ describe('homunculus ask', () => {
     expect(empty.stderr).toMatch(/<question> is empty: ask a question/);
     const project = cli(home.path, ['ask', 'what?', '--project', 'webapp']);
     expect(project.status).toBe(2);
-    expect(project.stderr).toMatch(/--project must be a project fingerprint/);
+    expect(project.stderr).toMatch(/Unknown project "webapp"\.[^]*no session has been recorded yet/);
   });
 });

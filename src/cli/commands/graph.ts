@@ -299,7 +299,9 @@ function gcCommand(graph: Command): void {
 function contextCommand(program: Command): void {
   program
     .command('context')
-    .description('What Homunculus would inject with this prompt: thread, task-aware knowledge graph, related projects')
+    .description(
+      "The knowledge graph's full context for a prompt, with ids, as MCP memory_context returns it: thread, task-aware facts, related projects (the prompt hook injects a stricter part of it beside the learned rules; the dashboard's Project view shows exactly what)",
+    )
     .argument('<prompt...>', 'the prompt text')
     .option('--project <project>', 'project fingerprint or name (default: the repository of the current directory)')
     .option('--used <pct>', 'how full the agent context is, 0-100 (sets the budget level)', '0')

@@ -140,6 +140,10 @@ describe('correcting memory from the dashboard', () => {
         await page.getByRole('button', { name: 'Everything learned' }).click();
         await page.locator(`#instincts tr[data-pattern="${DUPLICATE}"]`).waitFor();
         await page.getByRole('button', { name: `merge: ${DUPLICATE}` }).click();
+        // Each target reads as its trigger and what it says, not as its key.
+        await expect(page.getByLabel(`merge target of ${DUPLICATE}`).locator(`option[value="${KEY}"]`).textContent()).resolves.toMatch(
+          /^when you run the webapp tests: Use `npm test -- --run` \(no watch mode\)\.$/,
+        );
         await page.getByLabel(`merge target of ${DUPLICATE}`).selectOption(KEY);
         await page.getByRole('button', { name: 'Merge', exact: true }).click();
         await expect.poll(message).toBe(`Merged ${DUPLICATE} into ${KEY} (2 observations moved).`);

@@ -281,7 +281,10 @@ function registerAskCommand(program: Command): void {
       'Ask your memory a question: the configured model answers from retrieved facts and memories, citing them; without one, the sources alone',
     )
     .argument('<question>', 'the question ("-" reads it from stdin)')
-    .option('--project <project>', "search this project's facts and memories (and the global ones) only: a fingerprint or a name its sessions were seen under")
+    .option(
+      '--project <project>',
+      "search this project's facts and memories (and the global ones) only: a fingerprint or a name its sessions were seen under",
+    )
     .action(async (question: string, o: Options, cmd: Command) => {
       const input = { question: fromStdin(question), project: stringOption(o, 'project') };
       await runOperation(

@@ -41,6 +41,12 @@ interface Props {
   changed: () => Promise<void> | void;
 }
 
+/** A merge target as a reader tells them apart: ten rules of one linter share a trigger, not an action. */
+const optionLabel = (o: Instinct): string => {
+  const action = o.action.replace(/\s+/g, ' ').trim();
+  return `${o.trigger}: ${action.length > 90 ? `${action.slice(0, 89)}…` : action}`;
+};
+
 export function InstinctActions({ instinct, others, say, changed }: Props) {
   const [mode, setMode] = useState<Mode>('idle');
   const [trigger, setTrigger] = useState(instinct.trigger);
@@ -118,7 +124,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
               .filter((o) => o.pattern !== key)
               .map((o) => (
                 <option key={o.pattern} value={o.pattern}>
-                  {o.trigger} ({o.pattern})
+                  {optionLabel(o)}
                 </option>
               ))}
           </select>

@@ -50,7 +50,7 @@ function Facts({ id, title, facts, limit, expired }: { id: string; title: string
             {facts.map((f) => (
               <tr key={f.id} data-fact={f.id}>
                 <td title={f.description}>{f.statement}</td>
-                <td>{when(expired ? (f.expired_at ?? '') : f.created_at)}</td>
+                <td className="when">{when(expired ? (f.expired_at ?? '') : f.created_at)}</td>
                 {expired && <td>{f.expired_reason}</td>}
               </tr>
             ))}

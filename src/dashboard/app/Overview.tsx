@@ -44,7 +44,7 @@ export function Overview({ overview: data, version }: { overview: OverviewData; 
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id} data-session={s.id}>
-              <td>{shortTime(s.ended_at ?? s.started_at)}</td>
+              <td className="when">{shortTime(s.ended_at ?? s.started_at)}</td>
               <td>{s.project_name}</td>
               <td>{s.source}</td>
               <td className="num">{s.tool_calls}</td>

@@ -13,7 +13,7 @@ export function ProblemCalls({ id, calls }: { id: string; calls: HookCall[] }) {
       <tbody>
         {calls.map((c) => (
           <tr key={`${c.ts} ${c.event} ${c.ms}`} data-event={c.event}>
-            <td>{when(c.ts)}</td>
+            <td className="when">{when(c.ts)}</td>
             <td>{c.event}</td>
             <td>{c.agent}</td>
             <td>{c.outcome === 'timeout' ? 'timed out' : c.outcome}</td>

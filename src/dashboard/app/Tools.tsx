@@ -100,7 +100,7 @@ export function Tools({ version }: { version: number }) {
           <tbody>
             {data.failures.map((f) => (
               <tr key={`${f.ts}${f.session_id}${f.tool}`}>
-                <td>{shortTime(f.ts)}</td>
+                <td className="when">{shortTime(f.ts)}</td>
                 <td>{f.session_id}</td>
                 <td>{f.tool}</td>
                 <td>

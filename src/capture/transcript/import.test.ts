@@ -239,6 +239,11 @@ describe.runIf(hasShared('import-transcripts on the real corpus'))('import-trans
     const notOne = cli(join(home, '.homunculus'), ['import-transcripts', join(home, 'readme.txt')]);
     expect(notOne.stdout).toMatch(/Imported 0 of 1 transcript/);
     expect(notOne.stdout).toMatch(/readme\.txt: not a transcript: no line of it is a JSON record/);
+    // An empty file, or one holding only a summary line, holds no session: said, and not counted imported.
+    writeFileSync(join(home, 'empty.jsonl'), '');
+    writeFileSync(join(home, 'summary.jsonl'), '{"type":"summary","summary":"Fix the login","leafUuid":"u1"}\n');
+    const none = cli(join(home, '.homunculus'), ['import-transcripts', join(home, 'empty.jsonl'), join(home, 'summary.jsonl')]);
+    expect(none.stdout).toMatch(/Imported 0 of 2 transcripts \(0 unchanged since the last import, 2 with no session in them\)/);
     const missing = cli(join(home, '.homunculus'), ['import-transcripts', join(home, 'nope')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/No such file or directory/);

@@ -26,6 +26,8 @@ interface ImportProgress {
 interface ImportResult {
   files: number;
   imported_files: number;
+  /** Read, but holding no prompt, tool call or session (an empty file, a summary line only): not counted imported. */
+  empty_files: number;
   unchanged_files: number;
   unreadable_files: { file: string; reason: string }[];
   sessions: number;
@@ -67,6 +69,7 @@ function alreadyImported(store: Store, file: string, state: FileState): boolean 
 const emptyResult = (): ImportResult => ({
   files: 0,
   imported_files: 0,
+  empty_files: 0,
   unchanged_files: 0,
   unreadable_files: [],
   sessions: 0,
@@ -93,7 +96,8 @@ function fileState(file: string): FileState | { reason: string } {
 
 function countStats(result: ImportResult, plan: FilePlan): void {
   const s = plan.stats;
-  result.imported_files++;
+  if (plan.built.length === 0 && plan.turns.length === 0) result.empty_files++;
+  else result.imported_files++;
   result.malformed_lines += s.malformed;
   result.unfinished_tool_calls += s.unfinished;
   result.tool_calls += s.toolResults;

@@ -27,7 +27,7 @@ export function registerCaptureCommands(program: Command): void {
         importTranscripts,
         { paths, force: !!o.force },
         (r) => [
-          `Imported ${r.imported_files} of ${r.files} transcript${r.files === 1 ? '' : 's'} (${r.unchanged_files} unchanged since the last import).`,
+          `Imported ${r.imported_files} of ${r.files} transcript${r.files === 1 ? '' : 's'} (${r.unchanged_files} unchanged since the last import${r.empty_files ? `, ${r.empty_files} with no session in them` : ''}).`,
           `  ${r.observations_new} new observations (${r.observations_existing} already stored), ${r.noise} noisy tool calls filtered`,
           `  ${r.tool_calls} tool calls, ${r.prompts} prompts, ${r.sessions} sessions (${r.new_sessions} new)`,
           ...(r.malformed_lines ? [`  ${r.malformed_lines} malformed line${r.malformed_lines === 1 ? '' : 's'} skipped`] : []),

@@ -93,7 +93,9 @@ export const sync = defineOperation({
         // Requests in other words counted as one (sentences compared, keys merged into another).
         by_meaning: meaning ? { compared: meaning.compared, merged: meaning.merged.reduce((n, m) => n + m.keys.length, 0) } : null,
         episodes: learned.episodes.length,
-        demoted: learned.held.filter((h) => h.reason.startsWith('demoted: ')).map((h) => ({ key: h.pattern, reason: h.reason.slice(9) })),
+        demoted: learned.held
+          .filter((h) => h.reason.startsWith('demoted: '))
+          .map((h) => ({ key: h.pattern, rule: h.trigger ?? h.pattern, reason: h.reason.slice(9) })),
         faded: { decayed: learned.decay.decayed, deleted: learned.decay.deleted },
       },
       consolidation,

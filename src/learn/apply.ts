@@ -34,7 +34,8 @@ export interface SessionChanges {
   reinforced: { pattern: string; confidence: number; evidence: number }[];
   episodes: { pattern: string; title: string; occurrences: number }[];
   rejected: { pattern: string; miner: string; reasons: string[] }[];
-  held: { pattern: string; reason: string }[];
+  /** Held back or taken back, with why; `trigger` says in words which rule it was, when one stood. */
+  held: { pattern: string; reason: string; trigger?: string }[];
   contradictions: { pattern: string; before: number; after: number }[];
   signals: number;
 }
@@ -180,7 +181,7 @@ function demoteCoedits(store: Store, project: string, changes: SessionChanges): 
     const row = reason ? store.instincts.get(pair.key) : undefined;
     if (!row || !reason) continue;
     store.instincts.delete(row.id);
-    changes.held.push({ pattern: pair.key, reason: `demoted: now ${reason}` });
+    changes.held.push({ pattern: pair.key, reason: `demoted: now ${reason}`, trigger: row.trigger });
   }
 }
 

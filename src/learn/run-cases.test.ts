@@ -94,7 +94,12 @@ describe('contradictions', () => {
     for (let i = 0; i < 2; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3 + i);
     const report = await runLearn(t.store);
     expect(t.store.instincts.get(key)).toBeUndefined();
-    expect(report.held).toContainEqual({ pattern: key, reason: expect.stringMatching(/^demoted: now edited together in 3 of 5 sessions/) });
+    expect(report.held).toContainEqual({
+      pattern: key,
+      reason: expect.stringMatching(/^demoted: now edited together in 3 of 5 sessions/),
+      // In words, for the sync report: which rule it was.
+      trigger: expect.stringMatching(/^when editing `src\/store\/migrations\.ts` or `src\/store\/schema\.ts`/),
+    });
   });
 });
 

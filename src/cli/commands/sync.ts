@@ -34,7 +34,7 @@ export function registerSyncCommands(program: Command): void {
             ? 'A learning run in the background holds the lock; it is processing these observations.'
             : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
           ...s.learned.new_rules.map((r) => `  + ${truncate(r.rule, 200)}`),
-          ...s.learned.demoted.map((d) => `  - demoted ${d.key}: ${d.reason}`),
+          ...s.learned.demoted.map((d) => `  - taken back: "${truncate(d.rule, 160)}": ${d.reason}`),
           ...(s.learned.by_meaning?.merged
             ? [`Counted ${s.learned.by_meaning.merged} request(s) in other words with the request they mean.`]
             : []),

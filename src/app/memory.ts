@@ -17,7 +17,6 @@ import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
 import { SELF } from '../search/speakers.js';
 import { readFingerprint } from '../search/vectors.js';
-import { matchingLines } from '../context/prompt.js';
 import { detectProject } from '../core/project.js';
 import { type AppContext, defineOperation } from './operation.js';
 import { projectKey } from './project-ref.js';
@@ -210,7 +209,7 @@ export const query = defineOperation({
     const self = selfNames(ctx.store.paths.config);
     const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles, self });
     res.notes.unshift(...notes);
-    return { ...res, learned: learnedRules(ctx.store, input) };
+    return { ...res, learned: await learnedRules(ctx.store, input) };
   },
 });
 
@@ -219,11 +218,13 @@ export const query = defineOperation({
  * prompt hook would give them: a decayed rule is still the answer to "how do we run the tests",
  * where the fused list ranks it by its faded confidence.
  */
-function learnedRules(
+async function learnedRules(
   store: AppContext['store'],
   input: { query: string; cwd?: string; collections?: string[]; project?: string },
-): string[] {
+): Promise<string[]> {
   if (input.cwd === undefined || (input.collections && !input.collections.includes('instincts'))) return [];
+  // Loaded here: every `query` process imports this module, and most ask a warm server instead.
+  const { matchingLines } = await import('../context/prompt.js');
   const here = detectProject(input.cwd);
   const project = input.project === undefined ? here : { fingerprint: projectKey(store, input.project), name: input.project };
   return matchingLines(store, project, input.query, LEARNED_LINES);

@@ -270,6 +270,17 @@ describe('prompt context', () => {
     expect(said('please run the linter and fix what it reports')).toContain('npm run lint');
   });
 
+  it('takes two words a trigger puts together for a match only when the prompt has them near each other', () => {
+    learn([['pref:webapp/update-branch=remote-base', 'when asked to update the branch or fix its merge conflicts', 'Merge origin/main.']]);
+    expect(said('please update the branch, it is behind main by a lot now')).toContain('Merge origin/main');
+    // Far apart in a long prompt, they are two coincidences: the branch here is reviewed, the fix is the review's.
+    expect(
+      said(
+        'can you look at the changes in this branch, I got a review from a colleague about the parser and the lexer, and they want a fix',
+      ),
+    ).toBe('');
+  });
+
   it('makes no match of the program every task runs through', () => {
     // A failing check task is not about the test task, though both run through npm.
     const tasks = [

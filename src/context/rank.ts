@@ -153,6 +153,21 @@ const asCode = (text: string): string =>
     bare ? `\`${bare}\`` : m,
   );
 
+/** Two words stand together in a prompt when they are at most this many words apart ("the comments on the PR"). */
+const PHRASE_SPAN = 6;
+
+/**
+ * A match made of exactly two words that stand far apart in a long prompt ("the changes in this
+ * branch … update docs") is two coincidences, not the phrase the trigger says ("update the branch").
+ */
+function apart(shared: readonly string[], sequence: readonly string[]): boolean {
+  if (shared.length !== 2 || sequence.length <= PHRASE_SPAN * 2) return false;
+  const [a, b] = shared.map(stem) as [string, string];
+  const at = (s: string): number[] => sequence.flatMap((w, i) => (w === s ? [i] : []));
+  const bs = at(b);
+  return !at(a).some((i) => bs.some((j) => Math.abs(i - j) <= PHRASE_SPAN));
+}
+
 export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' | 'triggerUse'>, query: RankQuery): RankedInstinct[] {
   const terms = askedTerms(query.text, query.ignore);
   if (terms.length === 0 || query.limit <= 0) return [];
@@ -178,6 +193,7 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
   // Naming a trigger's whole subject counts when the user wrote it, not when a pasted log or review does.
   const authored = stemSet(authoredText(query.text));
   const rare = rareBelow(used.total);
+  const sequence = [...words(withoutFolders(query.text))].map(stem);
   return hits.map(({ row, bm25 }) => {
     const s = Math.abs(bm25);
     const about = aboutOf.get(row.id) ?? new Set<string>();
@@ -191,9 +207,10 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
       core: core.flatMap((t) => t.split('_')).map(stem),
       // The words every trigger uses to say when ("about to run", "writing code") back up a match; alone they make none.
       // Nor does the program every task of a project runs through: "mise run lint fails" is not about `mise run test`.
-      weight: shared.every((t) => TRIGGER_STEMS.has(stem(t)) || PROGRAMS.has(t))
-        ? 0
-        : shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
+      weight:
+        shared.every((t) => TRIGGER_STEMS.has(stem(t)) || PROGRAMS.has(t)) || apart(shared, sequence)
+          ? 0
+          : shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
       covers: covers(core, authored) || namesTemplate(row, textOf.get(row.id) ?? '', authored, ignored),
     };

@@ -7,6 +7,7 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { fitToBudget, oneLine } from './format.js';
 import { asksForRefused, isRelevant, mostSpecific, promptContext, requiredMatches } from './prompt.js';
 import { askedTerms, matchInstincts } from './rank.js';
+import { recallContext } from './recall.js';
 import { selectStartInstincts, sessionStartContext } from './session-start.js';
 
 const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
@@ -172,6 +173,32 @@ describe('session start', () => {
       store.instincts.update(id, { promoted_at: '2026-01-01' });
     }
     expect(sessionStartContext(store, { project, stack: [], budget: 5_000 }).length).toBeLessThanOrEqual(5_000);
+  });
+});
+
+describe('recall after an edit', () => {
+  it('gives the co-edit rule that names the edited file, once per file per session', () => {
+    observe(store, {
+      pattern: 'combo:webapp:src/cart_review.ts+src/cart_test.ts',
+      trigger: 'when editing `src/cart_review.ts` or `src/cart_test.ts` in webapp',
+      action: 'Update the other file too: `src/cart_review.ts` and `src/cart_test.ts` are edited together.',
+      project: project.fingerprint,
+      occurrences: 3,
+    });
+    const recall = (file: string) => recallContext(store, { sessionId: 's9', toolUseId: 't1', files: [file], project });
+    expect(recall('/w/webapp/src/cart_review.ts')).toMatch(
+      /\[RECALL\] Earlier work on src\/cart_review\.ts[^]*- When editing `src\/cart_review\.ts` or `src\/cart_test\.ts` in webapp: Update the other file too/,
+    );
+    // A file no rule names, in this project or elsewhere, recalls nothing.
+    expect(recall('/w/webapp/src/cart.ts')).toBe('');
+    expect(
+      recallContext(store, {
+        sessionId: 's9',
+        toolUseId: 't1',
+        files: ['/w/other/src/cart_review.ts'],
+        project: { ...project, fingerprint: 'bbbbbbbbbbbbbbbb', root: '/w/other' },
+      }),
+    ).toBe('');
   });
 });
 

@@ -1,12 +1,15 @@
 /**
- * Mid-session recall (the recall hook): after an edit, the earlier sessions and
- * episodes that touched the same file, as a short [RECALL] context. Said once per file per
- * session.
+ * Mid-session recall (the recall hook): after an edit, the rules learned about that very file
+ * (edit it with its pair, the same change on the parallel side) and the earlier sessions and
+ * episodes that touched it, as a short [RECALL] context. Said once per file per session.
  */
 import type { ProjectInfo } from '../core/project.js';
+import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { fitToBudget, oneLine } from './format.js';
+import { fromRow, plainLine } from './plain.js';
+import { summaryForAgent } from './thread.js';
 
 const RECALL_BUDGET = 1_200;
 const RECALL_SESSIONS = 3;
@@ -63,20 +66,41 @@ export function fileHistory(
   return { sessions, episodes };
 }
 
+/**
+ * The project's co-edit rules that name `file` (by its path inside the project, as code): the
+ * moment after an edit is when "update the other file too" applies.
+ */
+function rulesAbout(store: Store, file: string, project: ProjectInfo): InstinctRow[] {
+  const relative = relativeTo(file, project.root);
+  if (!relative || !project.fingerprint) return [];
+  const named = (r: InstinctRow): boolean => r.trigger.includes(`\`${relative}\``) || r.action.includes(`\`${relative}\``);
+  return store.instincts
+    .list({ project: project.fingerprint, category: 'combo' })
+    .filter((r) => r.project === project.fingerprint && named(r))
+    .slice(0, RECALL_RULES);
+}
+
+const RECALL_RULES = 2;
+
 export function recallContext(store: Store, input: RecallInput): string {
   const lines: string[] = [];
   const heads: string[] = [];
   for (const file of input.files.slice(0, 3)) {
     if (seenThisSession(store, input, file)) continue;
+    const rules = rulesAbout(store, file, input.project);
     const { sessions, episodes } = fileHistory(store, file, input.project, { excludeSession: input.sessionId });
-    if (sessions.length === 0 && episodes.length === 0) continue;
+    if (rules.length === 0 && sessions.length === 0 && episodes.length === 0) continue;
     heads.push(relativeTo(file, input.project.root) ?? file);
-    for (const s of sessions) lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(s.summary, 220)}`);
+    for (const r of rules) lines.push(plainLine([fromRow(r, undefined, store.clock.now())], 400));
+    for (const s of sessions)
+      lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(summaryForAgent(s.summary), 220)}`);
     for (const e of episodes)
       lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
   }
   if (lines.length === 0) return '';
   const budget = input.budget ?? RECALL_BUDGET;
-  const head = [`[RECALL] Earlier work on ${heads.map((h) => oneLine(h, 200)).join(', ')} (sessions and episodes recorded by Homunculus):`];
+  const head = [
+    `[RECALL] Earlier work on ${heads.map((h) => oneLine(h, 200)).join(', ')} (rules, sessions and episodes recorded by Homunculus):`,
+  ];
   return fenceMemory(fitToBudget(head, lines, [], budget - FENCE_OVERHEAD).text, { max: budget });
 }

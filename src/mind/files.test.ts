@@ -65,6 +65,14 @@ describe('mind data files', () => {
     );
   });
 
+  it('reads past a memory another process is appending at that moment (no newline yet)', () => {
+    const data = dir();
+    appendMemory(data, memory('2026-02-14T10:00:00Z'));
+    const path = memoryPath(data, '2026-02-14T10:00:00Z');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"timestamp":"2026-02-14T10:00:01Z","auth`);
+    expect(readMemories(data)).toHaveLength(1);
+  });
+
   it('refuses an invalid memory', () => {
     expect(() => appendMemory(dir(), { ...memory('2026-02-14T10:00:00Z'), weight: -1 })).toThrow(/weight must be between 0 and 1/);
   });

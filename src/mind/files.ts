@@ -93,9 +93,15 @@ export function appendMemory(data: string, memory: Memory): void {
   appendFileSync(path, `${JSON.stringify(valid.data)}\n`);
 }
 
-/** The memories of one day log, each line validated; a bad line is reported with its number. */
+/**
+ * The memories of one day log, each line validated; a bad line is reported with its number.
+ * Only whole lines count: text after the last newline is a memory another process (`mind run`
+ * beside `mind chat`) is appending at this very moment, which a read can catch half written.
+ */
 export function readMemoryFile(path: string): Memory[] {
-  return readFileSync(path, 'utf8')
+  const text = readFileSync(path, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .flatMap((line, i) => {
       if (!line.trim()) return [];

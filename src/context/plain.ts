@@ -118,6 +118,15 @@ function taskWords(i: PlainInstinct): string[] {
     .map(stem);
 }
 
+/** How much of a task a recipe runs: the task's words when its trigger names them all, else 0. */
+function fitOf(recipe: PlainInstinct): (task: PlainInstinct) => number {
+  const about = stemSet(withoutExamples(recipe.trigger));
+  return (task) => {
+    const w = taskWords(task);
+    return w.length > 0 && w.every((x) => about.has(x)) ? w.length : 0;
+  };
+}
+
 /**
  * A recipe joins the line of the task that runs the same thing: "use `mise run test:integration`"
  * and "run `go test` on the integration tests as `go test -tags=integration …`" are one piece of
@@ -129,9 +138,8 @@ function withRecipes<T extends PlainInstinct>(groups: T[][]): T[][] {
   for (const group of groups) {
     const recipe = group[0];
     if (group.length !== 1 || !recipe || !isRecipe(recipe)) continue;
-    const about = stemSet(withoutExamples(recipe.trigger));
-    const fit = (g: T[]): number =>
-      Math.max(0, ...g.map((t) => taskWords(t)).map((w) => (w.length > 0 && w.every((x) => about.has(x)) ? w.length : 0)));
+    const fits = fitOf(recipe);
+    const fit = (g: T[]): number => Math.max(0, ...g.map(fits));
     const target = groups.filter((g) => !joined.has(g) && g !== group && fit(g) > 0).sort((a, b) => fit(b) - fit(a))[0];
     if (!target) continue;
     target.push(recipe);
@@ -165,11 +173,7 @@ function alsoOf(group: readonly PlainInstinct[]): string {
 
 /** The task of a group a recipe runs by hand: the one whose words its trigger names most. */
 function ownerOf(recipe: PlainInstinct, tasks: readonly PlainInstinct[]): PlainInstinct | undefined {
-  const about = stemSet(withoutExamples(recipe.trigger));
-  const fit = (t: PlainInstinct): number => {
-    const w = taskWords(t);
-    return w.length > 0 && w.every((x) => about.has(x)) ? w.length : 0;
-  };
+  const fit = fitOf(recipe);
   return [...tasks].sort((a, b) => fit(b) - fit(a))[0];
 }
 

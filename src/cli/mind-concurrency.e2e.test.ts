@@ -47,9 +47,10 @@ describe('concurrent memory appends', () => {
       candidates: JSON.stringify({ candidates: [{ action: 'say hello', skill: 'chat', values: ['curiosity'], goals: [] }] }),
       decide: 'say hello',
       act: 'hello',
-      // Ten memories a turn, so 1,000 come from some 50 cycles of each process.
+      // Twenty memories an action, so the chat's 50 turns alone write over 1,000: how many
+      // cycles of `mind run` reflect depends on how the two processes interleave.
       record: JSON.stringify({
-        memories: Array.from({ length: 10 }, (_, i) => ({ author: 'self', weight: 0.5, situation: 'acted', description: `part ${i}` })),
+        memories: Array.from({ length: 20 }, (_, i) => ({ author: 'self', weight: 0.5, situation: 'acted', description: `part ${i}` })),
         delta: 0.1,
       }),
       'explore-record': JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 'explored', description: 'wondered' }] }),
@@ -80,7 +81,7 @@ describe('concurrent memory appends', () => {
       const actions = count('action prediction');
       expect(actions).toBeGreaterThan(50);
       expect([
-        count('acted') / 10,
+        count('acted') / 20,
         count('prediction delta'),
         memories.filter((m) => /^chose "say hello"/.test(m.description)).length,
       ]).toEqual([actions, actions, actions]);

@@ -74,6 +74,25 @@ describe('project fingerprint', () => {
     expect(detectProject('/nowhere/worktrees-are-fun').name).toBe('worktrees-are-fun');
   });
 
+  it("knows Claude Code's and the Codex app's worktrees once they are gone: the repository, never .claude or .codex", () => {
+    const repo = detectProject('/nowhere/alex/workspace/cli');
+    const claude = detectProject('/nowhere/alex/workspace/cli/.claude/worktrees/feature-auth/cmd/entire');
+    const codex = detectProject('/nowhere/alex/.codex/worktrees/3f2a/cli/cmd');
+    expect(claude).toMatchObject({ name: 'cli', fingerprint: repo.fingerprint });
+    expect(codex).toMatchObject({ name: 'cli', fingerprint: repo.fingerprint });
+    // Two repositories' worktrees stay two projects.
+    expect(detectProject('/nowhere/alex/.codex/worktrees/3f2a/api').fingerprint).not.toBe(codex.fingerprint);
+    expect(detectProject('/nowhere/alex/workspace/api/.claude/worktrees/x').fingerprint).not.toBe(claude.fingerprint);
+  });
+
+  it('gives a removed worktree of a repository this machine has that repository, remote and all', () => {
+    const main = join(dir.path, 'repo');
+    mkdirSync(join(main, '.git'), { recursive: true });
+    writeFileSync(join(main, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:org/repo.git\n');
+    const gone = detectProject(join(main, '.claude', 'worktrees', 'bright-running-fox'));
+    expect(gone).toMatchObject({ name: 'repo', remote: 'git@github.com:org/repo.git', fingerprint: detectProject(main).fingerprint });
+  });
+
   it('treats checkouts from other machines by their repository name, but keeps local folders apart by path', () => {
     expect(detectProject('/nowhere/soph/Work/cli').fingerprint).toBe(detectProject('/nowhere/dip/Repositories/cli').fingerprint);
     expect(detectProject('/nowhere/soph/Work/cli').fingerprint).not.toBe(detectProject('/nowhere/soph/Work/api').fingerprint);

@@ -77,8 +77,18 @@ export function fingerprintOf(key: string): string {
   return sha256(key).slice(0, 16);
 }
 
-/** `<repo>/.worktrees/<name>` (and `worktrees/`) are checkouts of `<repo>`: one project, named after it. */
-const WORKTREE_DIR = /^(.*?)\/\.?worktrees\/[^/]+(?:\/.*)?$/;
+/**
+ * Where the agents put worktrees, each a checkout of one repository: `<repo>/.worktrees/<name>`
+ * and `<repo>/worktrees/<name>` (by hand), `<repo>/.claude/worktrees/<name>` (claude --worktree,
+ * which removes it when the session ends), `~/.codex/worktrees/<id>/<repo>` (the Codex app).
+ * Gives the repository's path, or only its name where the path says no more.
+ */
+function worktreeBase(dir: string): { path?: string; name: string } | null {
+  const codex = /\/\.codex\/worktrees\/[^/]+\/([^/]+)/.exec(dir);
+  if (codex?.[1]) return { name: codex[1] };
+  const path = /^(.*?)\/(?:\.claude\/)?\.?worktrees\/[^/]+(?:\/.*)?$/.exec(dir)?.[1];
+  return path ? { path, name: basename(path) } : null;
+}
 
 /** The main repository a linked worktree belongs to, when `.git` is a pointer file. */
 function mainRepository(root: string): string | null {
@@ -95,9 +105,10 @@ export function detectProject(cwd: string): ProjectInfo {
     // this machine does not have (a transcript from another machine, another developer's
     // checkout) has no remote to read: its repository's name is the best identity left, so
     // /Users/a/src/cli and /Users/b/work/cli are one project.
-    const base = WORKTREE_DIR.exec(dir)?.[1] || dir;
-    const key = existsSync(dir) ? `path:${base}` : `name:${basename(base)}`;
-    return { fingerprint: fingerprintOf(key), name: basename(base), root: dir, remote: null };
+    const worktree = worktreeBase(dir);
+    const name = worktree?.name ?? basename(dir);
+    const key = existsSync(dir) ? `path:${worktree?.path ?? dir}` : `name:${name}`;
+    return { fingerprint: fingerprintOf(key), name, root: dir, remote: null };
   }
   const remote = readRemoteUrl(root);
   const main = mainRepository(root);

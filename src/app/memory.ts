@@ -225,8 +225,8 @@ async function learnedRules(
   if (input.cwd === undefined || (input.collections && !input.collections.includes('instincts'))) return [];
   // Loaded here: every `query` process imports this module, and most ask a warm server instead.
   const { matchingLines } = await import('../context/prompt.js');
-  const here = detectProject(input.cwd);
-  const project = input.project === undefined ? here : { fingerprint: projectKey(store, input.project), name: input.project };
+  const project =
+    input.project === undefined ? detectProject(input.cwd) : { fingerprint: projectKey(store, input.project), name: input.project };
   return matchingLines(store, project, input.query, LEARNED_LINES);
 }
 

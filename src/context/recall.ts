@@ -74,10 +74,7 @@ function rulesAbout(store: Store, file: string, project: ProjectInfo): InstinctR
   const relative = relativeTo(file, project.root);
   if (!relative || !project.fingerprint) return [];
   const named = (r: InstinctRow): boolean => r.trigger.includes(`\`${relative}\``) || r.action.includes(`\`${relative}\``);
-  return store.instincts
-    .list({ project: project.fingerprint, category: 'combo' })
-    .filter((r) => r.project === project.fingerprint && named(r))
-    .slice(0, RECALL_RULES);
+  return store.instincts.list({ project: project.fingerprint, category: 'combo' }).filter(named).slice(0, RECALL_RULES);
 }
 
 const RECALL_RULES = 2;

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI_ENTRY } from '../core/entry.js';
+import { cliEntry } from '../core/entry.js';
 import { lockHolder } from '../core/lock.js';
 import type { Store } from '../store/store.js';
 import { ensureDir } from '../core/fs.js';
@@ -45,7 +45,7 @@ export async function startLearning(store: Store, options: LearnStartOptions): P
   ensureDir(dirname(paths.observerLog));
   const log = openSync(paths.observerLog, 'a');
   try {
-    const child = spawn(process.execPath, [CLI_ENTRY, 'learn', '--home', paths.home], {
+    const child = spawn(process.execPath, [cliEntry(), 'learn', '--home', paths.home], {
       detached: true,
       stdio: ['ignore', log, log],
       env: { ...options.env, HOMUNCULUS_OBSERVER: '1' },

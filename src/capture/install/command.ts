@@ -1,7 +1,7 @@
 /** The command line an agent runs for a hook, and recognising one this tool installed. */
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { CLI_ENTRY } from '../../core/entry.js';
+import { cliEntry } from '../../core/entry.js';
 import { INSTALL_COMMAND } from '../../core/package.js';
 
 /** Quotes a word for a POSIX shell when it needs it. */
@@ -45,7 +45,7 @@ interface HookPrefix {
  * How hooks run Homunculus. Through `homunculus` on PATH when there is one, so the hooks
  * survive a Node upgrade and a moved clone; otherwise this node binary and this bin.js.
  */
-export function hookCommandPrefix(env: NodeJS.ProcessEnv, entry: string = CLI_ENTRY): HookPrefix {
+export function hookCommandPrefix(env: NodeJS.ProcessEnv, entry: string = cliEntry()): HookPrefix {
   const onPath = findOnPath('homunculus', env.PATH);
   if (onPath) {
     if (realPath(onPath) === realPath(entry)) return { prefix: 'homunculus' };

@@ -29,9 +29,12 @@ function relativeTo(file: string, root: string): string | undefined {
   return base && file.startsWith(`${base}/`) ? file.slice(base.length + 1) : undefined;
 }
 
-/** True when this session already touched the file in an earlier call (recall was given then). */
+/**
+ * True when this session already edited the file in an earlier call (recall was given then).
+ * Reading it does not count: Claude Code reads every file before it edits it.
+ */
 function seenThisSession(store: Store, input: RecallInput, file: string): boolean {
-  return store.observations.sessionTouched(input.sessionId, input.toolUseId, file);
+  return store.observations.sessionEdited(input.sessionId, input.toolUseId, file);
 }
 
 interface SessionHit {

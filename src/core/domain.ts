@@ -4,6 +4,17 @@ import { UsageError } from './errors.js';
 export const CATEGORIES = ['sequence', 'preference', 'fix_pattern', 'combo'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/** The tools that edit a file, in every agent: Claude Code's, Codex's `apply_patch`, Gemini CLI's `write_file` and `replace`. */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set([
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'NotebookEdit',
+  'apply_patch',
+  'write_file',
+  'replace',
+]);
+
 /** Key prefixes and the category each one implies. */
 export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
   seq: 'sequence',

@@ -228,6 +228,24 @@ describe('context hooks', () => {
     expect(again.stdout).toBe('');
     expect((await runHook('recall', edit('e4', 'src/other.ts', 12, 's2'), { home, env })).stdout).toBe('');
   });
+
+  it('recall: reading the file first does not count as recall given (Claude Code reads every file before editing it)', async () => {
+    await runHook('observe', edit('e1', 'src/config.ts', 1), { home, env });
+    await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env });
+    const read = claude({
+      session_id: 's2',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: 'src/config.ts' },
+      tool_response: {},
+      tool_use_id: 'r1',
+      timestamp: at(9),
+    });
+    await runHook('observe', read, { home, env });
+    const first = await runHook('recall', edit('e2', 'src/config.ts', 10, 's2'), { home, env });
+    expect(context(first.stdout)).toContain('[RECALL] Earlier work on src/config.ts');
+    withStore((store) => expect(store.observations.forSession('s2').map((o) => o.tool)).toEqual(['Read', 'Edit']));
+  });
 });
 
 describe('other agents', () => {

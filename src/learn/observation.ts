@@ -4,6 +4,7 @@
  * guessed at; the run counts it and still archives it so it cannot block later runs.
  */
 import { DAY_MS } from '../core/clock.js';
+import { EDIT_TOOLS } from '../core/domain.js';
 import { isObj } from '../core/fields.js';
 import type { ObservationRow, Outcome } from '../store/observations.js';
 
@@ -111,8 +112,6 @@ export function checkObservation(row: ObservationRow, now: Date): Checked {
     },
   };
 }
-
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
 export const isEdit = (o: Obs): boolean => o.event === 'tool' && EDIT_TOOLS.has(o.tool) && o.outcome === 'ok';
 export const isBash = (o: Obs): boolean => o.event === 'tool' && o.tool === 'Bash';

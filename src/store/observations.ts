@@ -1,4 +1,5 @@
 /** Observations: one event from an agent, idempotent on (source, session_id, tool_use_id), and their monthly archive. */
+import { EDIT_TOOLS } from '../core/domain.js';
 import { type Db, cachedStatement } from './db.js';
 import { OBSERVATION_COLUMNS } from './learning-schema.js';
 
@@ -59,8 +60,8 @@ export interface ObservationRepository {
   pendingSessions(): string[];
   /** How many prompts of a session with exactly this text were recorded before `before`. */
   promptsBefore(source: string, sessionId: string, text: string, before: string): number;
-  /** Whether another tool call of the session (not `exceptToolUseId`) touched `file`. */
-  sessionTouched(sessionId: string, exceptToolUseId: string, file: string): boolean;
+  /** Whether another tool call of the session (not `exceptToolUseId`) edited `file` (reading it does not count). */
+  sessionEdited(sessionId: string, exceptToolUseId: string, file: string): boolean;
   /** The latest tool call or prompt recorded. */
   lastActivity(): string | undefined;
   /** Readable names of projects by fingerprint, as the hooks recorded them. */
@@ -73,6 +74,8 @@ export interface ObservationRepository {
   /** Tool calls per month and tool: archived counts plus live observations. */
   toolUsage(project?: string): ToolUsageRow[];
 }
+
+const EDIT_TOOLS_JSON = JSON.stringify([...EDIT_TOOLS]);
 
 /** The columns a new observation is stored with: its defaults filled in, lists and data as JSON. */
 export function observationColumns(obs: NewObservation): Omit<ObservationRow, 'id' | 'processed_at'> {
@@ -140,12 +143,13 @@ export function createObservationRepository(db: Db): ObservationRepository {
           "SELECT COUNT(*) AS n FROM observations WHERE source = ? AND session_id = ? AND event = 'prompt' AND input = ? AND ts < ?",
         ).get(source, sessionId, text, before) as { n: number }
       ).n,
-    sessionTouched: (sessionId, exceptToolUseId, file) =>
+    sessionEdited: (sessionId, exceptToolUseId, file) =>
       cachedStatement(
         db,
         `SELECT 1 FROM observations o, json_each(o.files) f
-         WHERE o.session_id = ? AND o.tool_use_id != ? AND o.event = 'tool' AND f.value = ? LIMIT 1`,
-      ).get(sessionId, exceptToolUseId, file) !== undefined,
+         WHERE o.session_id = ? AND o.tool_use_id != ? AND o.event = 'tool' AND f.value = ?
+           AND o.tool IN (SELECT value FROM json_each(?)) LIMIT 1`,
+      ).get(sessionId, exceptToolUseId, file, EDIT_TOOLS_JSON) !== undefined,
     lastActivity: () =>
       (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ??
       undefined,

@@ -151,10 +151,16 @@ export const importRules = defineOperation({
     if (!existsSync(input.source) || !statSync(input.source).isFile()) throw new UsageError(`No such file: ${input.source}`);
     if (statSync(input.source).size > 5 * 1024 * 1024) throw new UsageError(`${input.source} is larger than 5 MB.`);
     const parsed = parsePatternLines(readFileSync(input.source, 'utf8'));
-    const result = { imported: 0, merged: 0, skipped: parsed.skipped };
+    const result = { imported: 0, merged: 0, unchanged: 0, skipped: parsed.skipped };
     const now = store.clock.now();
     store.transaction(() => {
       for (const p of parsed.patterns) {
+        // A bullet this store (or one that knew less) wrote is its own words read back: no new evidence.
+        const held = p.written ? store.instincts.get(store.instincts.resolveAlias(p.pattern)) : undefined;
+        if (held && held.evidence >= (p.evidence ?? 1)) {
+          result.unchanged++;
+          continue;
+        }
         const checked = checkImported({ key: p.pattern, category: p.category, evidence: p.evidence, explain: p.explain }, now);
         if (!checked.ok) {
           result.skipped++;

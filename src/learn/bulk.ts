@@ -17,12 +17,14 @@ interface ImportOrigin {
 export function observeImported(store: Store, incoming: IncomingInstinct, origin: ImportOrigin): { pattern: string; created: boolean } {
   const source = incoming.source ?? origin.source;
   const project = incoming.project ?? origin.project;
+  // An import describes a pattern it brings; it never rewrites how a held one is explained.
+  const held = store.instincts.get(store.instincts.resolveAlias(incoming.key)) !== undefined;
   const outcome = observe(store, {
     pattern: incoming.key,
     category: incoming.category,
     source,
     project,
-    explain: incoming.explain,
+    explain: held ? undefined : incoming.explain,
     metadata: incoming.metadata,
     imported: true,
   });

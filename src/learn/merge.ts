@@ -87,9 +87,10 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
     fields.last_seen = lastSeen;
   }
   if (firstSeen < existing.first_seen) fields.first_seen = firstSeen;
-  if (incoming.metadata && Object.keys(incoming.metadata).length) {
-    fields.metadata = JSON.stringify({ ...incoming.metadata, ...parseJsonObject(existing.metadata) });
-  }
+  // Metadata the store lacks is added; what it holds stays, in its order (a re-import changes nothing).
+  const held = parseJsonObject(existing.metadata);
+  const added = Object.entries(incoming.metadata ?? {}).filter(([k]) => !(k in held));
+  if (added.length) fields.metadata = JSON.stringify({ ...held, ...Object.fromEntries(added) });
   if (!existing.explain && incoming.explain) fields.explain = incoming.explain;
   if (Object.keys(fields).length === 0) return 'unchanged';
   store.instincts.update(existing.id, fields);

@@ -244,6 +244,16 @@ describe('exports', () => {
     expect(text.startsWith('# Widget\n\nKeep this.\n\n')).toBe(true);
     expect(text).toContain(MARKER_START);
     expect(text).toContain(MARKER_END);
+    // Reading the block back is the store's own words: nothing counted again, nothing re-explained.
+    const before = await call<Rec>(mcp.client, 'get_instinct', { pattern: 'pref:pkg=pnpm' });
+    for (let i = 0; i < 2; i++)
+      expect(await call(mcp.client, 'import_claude_md', { source: 'CLAUDE.md' })).toEqual({
+        imported: 0,
+        merged: 0,
+        skipped: 2,
+        source: 'CLAUDE.md',
+      });
+    expect(await call<Rec>(mcp.client, 'get_instinct', { pattern: 'pref:pkg=pnpm' })).toEqual(before);
   });
 
   it('import_claude_md reads backtick patterns with counts and explain text', async () => {

@@ -156,9 +156,17 @@ describe('parsing backtick-wrapped patterns', () => {
     const { patterns, skipped } = parsePatternLines(renderClaudeMd(RULES));
     expect(skipped).toBe(0);
     expect(patterns).toEqual([
-      { pattern: 'pref:pkg=pnpm', category: 'preference', evidence: 15, explain: 'use pnpm, never npm' },
-      { pattern: 'seq:lint->fix->lint', category: 'sequence', evidence: 12, explain: 'run lint again after every fix' },
-      { pattern: 'combo:pytest+coverage', category: 'combo', evidence: 11, explain: undefined },
+      { pattern: 'pref:pkg=pnpm', category: 'preference', evidence: 15, explain: 'use pnpm, never npm', written: true },
+      { pattern: 'seq:lint->fix->lint', category: 'sequence', evidence: 12, explain: 'run lint again after every fix', written: true },
+      { pattern: 'combo:pytest+coverage', category: 'combo', evidence: 11, explain: undefined, written: true },
+    ]);
+  });
+
+  it("gives a merged bullet's words to none of its keys: they speak for the group", () => {
+    const line = '- Use `mise run lint`. Likewise `mise run test`. <!-- `pref:a/lint=mise` (9) `pref:a/test=mise` (8) -->';
+    expect(parsePatternLines(line).patterns.map((p) => [p.pattern, p.evidence, p.explain])).toEqual([
+      ['pref:a/lint=mise', 9, undefined],
+      ['pref:a/test=mise', 8, undefined],
     ]);
   });
 
@@ -174,8 +182,8 @@ describe('parsing backtick-wrapped patterns', () => {
     ].join('\n');
     const { patterns, skipped } = parsePatternLines(text);
     expect(patterns).toEqual([
-      { pattern: 'fix:null-guard', category: 'fix_pattern', evidence: 7, explain: 'guard optional chains' },
-      { pattern: 'combo:eslint+prettier', category: 'combo', evidence: 4, explain: undefined },
+      { pattern: 'fix:null-guard', category: 'fix_pattern', evidence: 7, explain: 'guard optional chains', written: false },
+      { pattern: 'combo:eslint+prettier', category: 'combo', evidence: 4, explain: undefined, written: false },
     ]);
     expect(skipped).toBe(2);
   });

@@ -208,6 +208,8 @@ interface ParsedPattern {
   /** The count the line states, if any. */
   evidence?: number;
   explain?: string;
+  /** A bullet Homunculus wrote (its keys in a trailing comment), rather than a line by hand. */
+  written: boolean;
 }
 
 /**
@@ -223,6 +225,8 @@ export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]
     // A bullet in plain words carries its keys in a trailing comment: the words before it are the explain.
     const comment = /^(.*?)<!--(.*?)-->\s*$/.exec(full);
     const line = comment ? (comment[2] ?? '') : full;
+    // A merged bullet's words speak for its rules together, not for each key.
+    const keys = [...line.matchAll(/`[A-Za-z_]+:[^`]*`/g)].length;
     const said = comment
       ? (comment[1] ?? '')
           .replace(/^\s*-\s*/, '')
@@ -241,12 +245,13 @@ export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]
       const count = /\((\d+)\)|\bx(\d+)\b|\b(\d+)x\b|(?:confidence|evidence)[:=]\s*(\d+)/i.exec(rest);
       const value = count ? Number(count[1] ?? count[2] ?? count[3] ?? count[4]) : undefined;
       const remainder = (count ? rest.replace(count[0], '') : rest).replace(/\[[a-z_]+\]/, '').replace(/`[^`]*`.*$/, '');
-      const explain = comment ? (said !== body ? said : undefined) : /(?:—|–|\s-\s|:)\s*(.+)$/.exec(remainder)?.[1]?.trim();
+      const explain = comment ? (said !== body && keys === 1 ? said : undefined) : /(?:—|–|\s-\s|:)\s*(.+)$/.exec(remainder)?.[1]?.trim();
       patterns.push({
         pattern: `${prefix}:${body}`,
         category,
         evidence: value !== undefined && value > 0 ? value : undefined,
         explain: explain || undefined,
+        written: comment !== null,
       });
     }
   }

@@ -126,13 +126,13 @@ const importClaudeMd = defineTool({
   name: 'import_claude_md',
   title: 'Import patterns from CLAUDE.md',
   description:
-    'Parse a CLAUDE.md file for backtick-wrapped patterns (seq:..., pref:..., fix:..., combo:...) and import each as an observation, with the count ("(12)", "x12", "confidence: 12") and explain text found on its line. The source file is not modified. skipped counts pattern-like tokens that failed validation.',
+    'Parse a CLAUDE.md file for backtick-wrapped patterns (seq:..., pref:..., fix:..., combo:...) and import each as an observation, with the count ("(12)", "x12", "confidence: 12") and explain text found on its line. The source file is not modified. skipped counts pattern-like tokens that failed validation, and the bullets Homunculus itself wrote for patterns this store already holds at that count (its own words read back add nothing).',
   input: z.object({ source: z.string().min(1).max(4096) }),
   output: z.object({ imported: z.number().int(), merged: z.number().int(), skipped: z.number().int(), source: z.string() }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const result = call(importRules, ctx, { source: resolveReadable(ctx, args.source), project: ctx.project });
-    return { ...result, source: args.source };
+    const { unchanged, skipped, ...result } = call(importRules, ctx, { source: resolveReadable(ctx, args.source), project: ctx.project });
+    return { ...result, skipped: skipped + unchanged, source: args.source };
   },
 });
 

@@ -1,5 +1,7 @@
 /** Thread continuity: what the last session of this project was about. */
+import { FIRST_PROMPT } from '../capture/sessions/facts.js';
 import { parseStringArray } from '../store/json.js';
+import type { SessionRow } from '../store/sessions.js';
 import type { Store } from '../store/store.js';
 import { oneLine } from './format.js';
 
@@ -11,9 +13,13 @@ interface LastSession {
   tools: string[];
 }
 
+/** A session with a tool call or a prompt (its summary quotes the first one). */
+const didWork = (row: SessionRow): boolean => row.tools_used !== '[]' || row.summary.includes(FIRST_PROMPT);
+
 export function lastSession(store: Store, project: string, excludeSession?: string): LastSession | undefined {
   if (!project) return undefined;
-  const row = store.sessions.latest(project, excludeSession);
+  // A session that asked and did nothing (`claude mcp list` starts and ends one) is not the last work.
+  const row = store.sessions.latest(project, excludeSession, 10).find(didWork);
   if (!row) return undefined;
   return {
     id: row.id,

@@ -183,6 +183,29 @@ describe('context hooks', () => {
     expect(text).toMatch(/15 of 61 instincts shown, those about javascript, node, vitest first/);
   });
 
+  it('start: the last session is the last one that did something, not a `claude mcp list` that only started and ended', async () => {
+    withStore((store) => observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm' }));
+    await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
+    await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env });
+    for (const [event, minute] of [
+      ['SessionStart', 5],
+      ['SessionEnd', 6],
+    ] as const)
+      await runHook(
+        event === 'SessionStart' ? 'start' : 'stop',
+        claude({ session_id: 'mcp', hook_event_name: event, timestamp: at(minute) }),
+        {
+          home,
+          env,
+        },
+      );
+    const text = context(
+      (await runHook('start', claude({ session_id: 's3', hook_event_name: 'SessionStart', timestamp: at(9) }), { home, env })).stdout,
+    );
+    expect(text).toMatch(/^Last session \(2026-02-01\): 1 file changed/m);
+    expect(text).not.toContain('0 files changed');
+  });
+
   it('start: says nothing when nothing has been learned', async () => {
     expect((await runHook('start', claude({ hook_event_name: 'SessionStart' }), { home, env })).stdout).toBe('');
   });

@@ -40,8 +40,8 @@ export interface SessionRepository {
   save(row: SessionRow): void;
   /** The latest session of `project` that started before `startedAt`, other than `id`. */
   previous(project: string, id: string, startedAt: string): string | undefined;
-  /** The most recently active session of a project, other than `exceptId`. */
-  latest(project: string, exceptId?: string): SessionRow | undefined;
+  /** The `limit` most recently active sessions of a project, other than `exceptId`. */
+  latest(project: string, exceptId: string | undefined, limit: number): SessionRow[];
   /** Sessions whose end (or start) lies before `before`. */
   endedBefore(before: string): SessionRow[];
   /** Sessions (newest first) that changed the file, other than `exceptId`. */
@@ -101,11 +101,12 @@ export function createSessionRepository(db: Db): SessionRepository {
           'SELECT id FROM sessions WHERE project = ? AND id != ? AND started_at < ? ORDER BY started_at DESC LIMIT 1',
         ).get(project, id, startedAt) as { id: string } | undefined
       )?.id,
-    latest: (project, exceptId) =>
-      cachedStatement(db, 'SELECT * FROM sessions WHERE project = ? AND id != ? ORDER BY COALESCE(ended_at, started_at) DESC LIMIT 1').get(
+    latest: (project, exceptId, limit) =>
+      cachedStatement(db, 'SELECT * FROM sessions WHERE project = ? AND id != ? ORDER BY COALESCE(ended_at, started_at) DESC LIMIT ?').all(
         project,
         exceptId ?? '',
-      ) as SessionRow | undefined,
+        limit,
+      ) as SessionRow[],
     endedBefore: (before) => db.prepare('SELECT * FROM sessions WHERE coalesce(ended_at, started_at) < ?').all(before) as SessionRow[],
     touching: (ref, options) =>
       cachedStatement(

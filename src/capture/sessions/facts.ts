@@ -59,6 +59,9 @@ export function sessionFacts(
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** How a summary quotes the session's first prompt (a session without one had none). */
+export const FIRST_PROMPT = 'First prompt:';
+
 /** Pure: the deterministic summary paragraph (the learning run may enrich it later). */
 export function summaryText(facts: SessionFacts, title?: string): string {
   const calls = Object.values(facts.toolCounts).reduce((a, b) => a + b, 0);
@@ -72,5 +75,5 @@ export function summaryText(facts: SessionFacts, title?: string): string {
   const first = facts.prompts[0];
   const heading = title ? `${truncate(title.replace(/\s+/g, ' ').trim(), 200).replace(/\.?$/, '.')} ` : '';
   const text = `${heading}${parts.join(', ')}.`;
-  return first ? `${text} First prompt: "${truncate(first.replace(/\s+/g, ' ').trim(), 240)}"` : text;
+  return first ? `${text} ${FIRST_PROMPT} "${truncate(first.replace(/\s+/g, ' ').trim(), 240)}"` : text;
 }

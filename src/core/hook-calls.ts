@@ -29,16 +29,21 @@ const MAX_CALLS_BYTES = 1024 * 1024;
 const MAX_WORD = 64;
 
 /** Appends one call; never throws (an unwritable home must not cost the agent its answer). */
+/** One call as its log line (without the newline). */
+export function hookCallLine(call: Omit<HookCall, 'ts'>, now = new Date()): string {
+  const line: HookCall = {
+    ts: now.toISOString(),
+    event: call.event.slice(0, MAX_WORD),
+    agent: call.agent.slice(0, MAX_WORD),
+    ms: Math.round(call.ms * 10) / 10,
+    outcome: call.outcome,
+  };
+  return JSON.stringify(line);
+}
+
 export function recordHookCall(path: string, call: Omit<HookCall, 'ts'>, now = new Date()): void {
   try {
-    const line: HookCall = {
-      ts: now.toISOString(),
-      event: call.event.slice(0, MAX_WORD),
-      agent: call.agent.slice(0, MAX_WORD),
-      ms: Math.round(call.ms * 10) / 10,
-      outcome: call.outcome,
-    };
-    appendRotated(path, `${JSON.stringify(line)}\n`, MAX_CALLS_BYTES);
+    appendRotated(path, `${hookCallLine(call, now)}\n`, MAX_CALLS_BYTES);
   } catch {
     // Telemetry is dropped rather than the hook failing.
   }

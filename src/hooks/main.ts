@@ -7,15 +7,16 @@
 import { fstatSync, readSync } from 'node:fs';
 import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
 import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
-import { type CallOutcome, HOOK_BUDGET_MS, recordHookCall } from '../core/hook-calls.js';
+import { type CallOutcome, HOOK_BUDGET_MS, hookCallLine, recordHookCall } from '../core/hook-calls.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { emptyOutput } from './output.js';
 import { runHook } from './run.js';
-import { startWatchdog } from './watchdog.js';
+import { type WatchdogRecord, startWatchdog } from './watchdog.js';
 
-const HOOK_DEADLINE_MS = HOOK_BUDGET_MS;
-/** When the watchdog thread answers for a main thread that never came back. */
-const WATCHDOG_MS = HOOK_DEADLINE_MS + 2_000;
+/** Both answer before the agent's own timeout (the budget) ends the hook without an answer. */
+const HOOK_DEADLINE_MS = HOOK_BUDGET_MS - 2_000;
+/** When the watchdog answers for a main thread that never came back (blocked on a stdin that never closes, a stuck call). */
+const WATCHDOG_MS = HOOK_BUDGET_MS - 1_000;
 
 /** Reads a stream to its end, keeping at most `cap` bytes (the rest is drained so the writer never blocks). */
 async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
@@ -91,6 +92,19 @@ function parseHookArgs(args: readonly string[]): HookArgs {
   return out;
 }
 
+/** The telemetry line of a call the watchdog had to answer: the main thread never writes its own. */
+function timeoutRecord(parsed: HookArgs, event: string): WatchdogRecord | undefined {
+  try {
+    const path = homePaths(resolveHome(parsed.home)).hookCalls;
+    return {
+      path,
+      line: hookCallLine({ event: event || 'none', agent: parsed.agent ?? 'claude-code', ms: WATCHDOG_MS, outcome: 'timeout' }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 export async function main(args: readonly string[]): Promise<number> {
   const parsed = parseHookArgs(args);
   if (parsed.help) {
@@ -101,7 +115,10 @@ export async function main(args: readonly string[]): Promise<number> {
   const empty = hook ? emptyOutput(parsed.agent ?? 'claude-code', hook) : '';
   // The observe hook runs after every tool call and never opens the store: a thread would
   // add a third to its cost, so it relies on the agent's own timeout (init installs one).
-  const watchdog = hook === 'observe' ? { claim: () => true } : startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '');
+  const watchdog =
+    hook === 'observe'
+      ? { claim: () => true }
+      : startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '', timeoutRecord(parsed, hook ?? parsed.event));
   let answered = false;
   const answer = (stdout: string): void => {
     if (answered) return;

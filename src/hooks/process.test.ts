@@ -1,6 +1,6 @@
 /** The hook process as agents run it: what it loads, and how bin.ts reaches it. */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cli, cliEnv, tempDir } from '../test-support/cli.js';
@@ -75,17 +75,35 @@ describe('a hook that cannot finish', () => {
 
   it('is answered by the watchdog when the main thread is stuck in a synchronous call', () => {
     const probe = join(dir.path, 'stuck.mjs');
+    const log = join(dir.path, 'stuck-calls.jsonl');
     const watchdog = join(BIN, '..', '..', 'hooks', 'watchdog.js');
     writeFileSync(
       probe,
-      `import { startWatchdog } from ${JSON.stringify(watchdog)};\nstartWatchdog(300, '{"answer":"empty"}\\n');\nfor (;;) {}\n`,
+      `import { startWatchdog } from ${JSON.stringify(watchdog)};\nstartWatchdog(300, '{"answer":"empty"}\\n', { path: ${JSON.stringify(log)}, line: '{"outcome":"timeout"}' });\nfor (;;) {}\n`,
     );
     const started = Date.now();
     const r = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 20_000 });
     expect(r.stdout).toBe('{"answer":"empty"}\n');
     expect(r.signal).toBe('SIGKILL');
     expect(Date.now() - started).toBeLessThan(10_000);
+    // The main thread never wrote its telemetry line: the watchdog did.
+    expect(readFileSync(log, 'utf8')).toBe('{"outcome":"timeout"}\n');
   });
+
+  it("answers before the agent's 15 s timeout when stdin never closes, and logs the call as timed out", async () => {
+    const home = join(dir.path, 'open-stdin');
+    const child = spawn(process.execPath, [BIN, 'hook', 'prompt'], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.write('{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"half a pay');
+    const started = Date.now();
+    await new Promise((done) => child.on('exit', done));
+    child.stdin.destroy();
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // The watchdog writes the line just after it ends the hook.
+    const log = join(home, 'logs', 'hook-calls.jsonl');
+    for (let i = 0; i < 50 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 100));
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(JSON.parse(calls.at(-1) ?? '{}')).toMatchObject({ event: 'prompt', agent: 'claude-code', outcome: 'timeout' });
+  }, 30_000);
 
   it('never answers twice: an answer claimed by the main thread silences the watchdog', () => {
     const probe = join(dir.path, 'claimed.mjs');

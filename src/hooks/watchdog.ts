@@ -18,14 +18,22 @@ export interface Watchdog {
   claim(): boolean;
 }
 
+/** A line the watchdog appends to a log when it answers (the main thread never got to write its own). */
+export interface WatchdogRecord {
+  path: string;
+  line: string;
+}
+
 // `timeout` ends `cat` at the deadline (exit 124); `cat` also ends when our end of the pipe
 // closes (exit 0), and then the shell leaves quietly.
-const SHELL_SOURCE = 'timeout "$1" cat >/dev/null; [ $? -eq 124 ] || exit 0; kill -9 "$2" 2>/dev/null && printf %s "$3"';
+const SHELL_SOURCE =
+  'timeout "$1" cat >/dev/null; [ $? -eq 124 ] || exit 0; kill -9 "$2" 2>/dev/null && printf %s "$3"; [ -z "$4" ] || { mkdir -p -- "${4%/*}"; printf \'%s\\n\' "$5" >>"$4"; } 2>/dev/null';
 
-function shellWatchdog(ms: number, answer: string): Watchdog {
+function shellWatchdog(ms: number, answer: string, record?: WatchdogRecord): Watchdog {
   // Whole seconds: busybox's timeout takes no fractions.
   const seconds = String(Math.max(1, Math.ceil(ms / 1000)));
-  const child = spawn('/bin/sh', ['-c', SHELL_SOURCE, 'homunculus-watchdog', seconds, String(process.pid), answer], {
+  const args = [seconds, String(process.pid), answer, record?.path ?? '', record?.line ?? ''];
+  const child = spawn('/bin/sh', ['-c', SHELL_SOURCE, 'homunculus-watchdog', ...args], {
     stdio: ['pipe', 'inherit', 'ignore'],
     // Its own process group, so a claim ends the shell, `timeout` and `cat` in one signal.
     detached: true,
@@ -54,24 +62,26 @@ function shellWatchdog(ms: number, answer: string): Watchdog {
 // CommonJS source for the worker: fs and its own timer only.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const { writeSync } = require('node:fs');
+const { appendFileSync, mkdirSync, writeSync } = require('node:fs');
+const { dirname } = require('node:path');
 const flag = new Int32Array(workerData.flag);
 setTimeout(() => {
   if (Atomics.compareExchange(flag, 0, 0, 1) !== 0) return;
   try { if (workerData.answer) writeSync(1, workerData.answer); } catch {}
+  try { if (workerData.record) mkdirSync(dirname(workerData.record.path), { recursive: true }), appendFileSync(workerData.record.path, workerData.record.line + '\\n'); } catch {}
   process.kill(workerData.pid, 'SIGKILL');
 }, workerData.ms);
 `;
 
-function threadWatchdog(ms: number, answer: string): Watchdog {
+function threadWatchdog(ms: number, answer: string, record?: WatchdogRecord): Watchdog {
   const flag = new SharedArrayBuffer(4);
   const view = new Int32Array(flag);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { flag, ms, answer, pid: process.pid } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { flag, ms, answer, pid: process.pid, record } });
   worker.unref();
   return { claim: () => Atomics.compareExchange(view, 0, 0, 1) === 0 };
 }
 
-/** Starts a watchdog that answers `answer` and ends the process after `ms` unless claimed first. */
-export function startWatchdog(ms: number, answer: string): Watchdog {
-  return process.platform === 'linux' ? shellWatchdog(ms, answer) : threadWatchdog(ms, answer);
+/** Starts a watchdog that answers `answer` (and appends `record`) and ends the process after `ms` unless claimed first. */
+export function startWatchdog(ms: number, answer: string, record?: WatchdogRecord): Watchdog {
+  return process.platform === 'linux' ? shellWatchdog(ms, answer, record) : threadWatchdog(ms, answer, record);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWords, editDistance } from './text.js';
+import { closestWords, editDistance, headOf, tailOf } from './text.js';
 
 describe('editDistance and closestWords', () => {
   it('counts a swap of neighbours as one edit', () => {
@@ -13,5 +13,22 @@ describe('editDistance and closestWords', () => {
     expect(closestWords('lsit', ['list', 'learn', 'get'])).toEqual(['list']);
     expect(closestWords('histroy', ['history', 'status'])).toEqual(['history']);
     expect(closestWords('dashboard', ['doctor', 'sync'])).toEqual([]);
+  });
+});
+
+describe('headOf and tailOf', () => {
+  const text = 'the handler returns 5 instead of 0 when the hook is missing';
+  it('cut after or before a whole word, marking the cut', () => {
+    expect(headOf(text, 24)).toBe('the handler returns 5…');
+    expect(tailOf(text, 24)).toBe('…the hook is missing');
+    expect(tailOf(text, 25)).toBe('…when the hook is missing');
+    expect(headOf(text, 200)).toBe(text);
+    expect(tailOf(text, 200)).toBe(text);
+  });
+
+  it('cut inside a word that fills the room rather than give most of it back', () => {
+    const long = `go ${'x'.repeat(40)}`;
+    expect(headOf(long, 20)).toHaveLength(20);
+    expect(tailOf(`${'y'.repeat(40)} go`, 20)).toHaveLength(20);
   });
 });

@@ -18,6 +18,23 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, max - 1)}…`;
 }
 
+/** The first `max` characters of text, cut after a whole word when one ends in the last fifth (marked with …). */
+export function headOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.search(/\s\S*$/);
+  return `${space >= max * 0.8 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The last `max` characters of text, starting at a whole word when one starts in the first fifth (marked with …). */
+export function tailOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(text.length - max + 1);
+  // Already at a word's start: nothing to give back.
+  const space = /\s/.test(text.charAt(text.length - max)) ? -1 : cut.search(/\s/);
+  return `…${space >= 0 && space <= max * 0.2 ? cut.slice(space + 1) : cut}`;
+}
+
 export function round(value: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

@@ -56,6 +56,15 @@ describe('turns of a session', () => {
     );
   });
 
+  it('keep the end of a long answer from a whole word on, so a search result never opens mid-word', () => {
+    const turns = new TurnCollector();
+    turns.prompt('why does isHandlerInstalled fail?', '2026-01-10T09:00:00.000Z', 'p');
+    turns.answer(`${'The handler returns 5 instead of 0. '.repeat(120)}Fixed.`);
+    const text = turnText(turns.turns()[0]!);
+    expect(text).toMatch(/^why does isHandlerInstalled fail\?\n\n…(The|handler|returns|5|instead|of|0\.) /);
+    expect(text.endsWith('Fixed.')).toBe(true);
+  });
+
   it('are imported as searchable documents, so a question about the end of a session finds it', async () => {
     const base = { sessionId: 'sess-9', cwd: '/work/app', version: '2.1.30' };
     const at = (s: number): string => new Date(Date.UTC(2026, 0, 10, 9, 0, s)).toISOString();

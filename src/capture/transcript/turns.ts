@@ -5,6 +5,7 @@
  */
 import { redact } from '../../core/redact.js';
 import { commitMessage } from '../../core/shell.js';
+import { headOf, tailOf } from '../../core/text.js';
 import { authoredText } from '../../text/authored.js';
 import type { NewObservation } from '../../store/observations.js';
 
@@ -53,12 +54,12 @@ export class TurnCollector {
 /** The searchable text of a turn, redacted: what was asked, answered, hit and committed. */
 export function turnText(t: Turn): string {
   const parts = [
-    t.prompt.slice(0, MAX_PROMPT_CHARS),
+    headOf(t.prompt, MAX_PROMPT_CHARS),
     // The end of what the agent wrote is its conclusion.
-    t.answer.slice(-MAX_ANSWER_CHARS),
+    tailOf(t.answer, MAX_ANSWER_CHARS),
     ...t.errors.map((e) => `Error: ${e}`),
     ...t.commits.map((c) => `Commit: ${c}`),
   ].filter((p) => p.trim());
   const text = redact(parts.join('\n\n'));
-  return text.length <= MAX_TURN_CHARS ? text : `${text.slice(0, MAX_TURN_CHARS - 1)}…`;
+  return headOf(text, MAX_TURN_CHARS);
 }

@@ -32,10 +32,11 @@ const cut = (s: string): string => {
 };
 
 /**
- * The graph's facts first (they are what the memory holds true now), then the memories searched,
- * numbered from 1; but whatever names none of the question's words (a fact the graph's
- * neighbourhood brought along) comes after what names some: "Helix" is answered by the memory
- * that says it before "cli uses xxd".
+ * The sources that name most of the question's words first, numbered from 1: "Helix" is
+ * answered by the memory that says it before "cli uses xxd", and a fact the graph's
+ * neighbourhood brought along for one common word comes after the session that names three.
+ * Among equals the graph's facts lead (they are what the memory holds true now), then the
+ * memories in their search order.
  */
 export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[], question = ''): Source[] {
   const fromFacts = facts.slice(0, SOURCES_PER_KIND).map(({ fact }) => ({
@@ -54,9 +55,11 @@ export function numberSources(facts: readonly RetrievedFact[], hits: readonly Se
     ...(MIRRORED_COLLECTIONS.includes(h.collection) ? {} : { forget: { collection: h.collection, id: h.id } }),
   }));
   const terms = promptTerms(question);
-  const names = (x: { title: string; text: string }): boolean => terms.length === 0 || matchedTerms(terms, `${x.title} ${x.text}`) > 0;
-  const all = [...fromFacts, ...fromHits];
-  return [...all.filter(names), ...all.filter((x) => !names(x))].map((x, i) => ({ n: i + 1, ...x }));
+  const named = (x: { title: string; text: string }): number => (terms.length ? matchedTerms(terms, `${x.title} ${x.text}`) : 0);
+  return [...fromFacts, ...fromHits]
+    .map((source, i) => ({ source, named: named(source), i }))
+    .sort((a, b) => b.named - a.named || a.i - b.i)
+    .map(({ source }, i) => ({ n: i + 1, ...source }));
 }
 
 export const CHAT_SYSTEM = [

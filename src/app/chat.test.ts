@@ -42,6 +42,21 @@ describe('chat.ask', () => {
     expect(res.sources[0]?.text).toMatch(/staging cluster/);
   });
 
+  it('puts the memory that names most of the question first, before a fact that shares one word', async () => {
+    addFact(store, {
+      source: { name: 'webapp', type: 'project' },
+      target: { name: 'src/cart.ts' },
+      relation: 'contains',
+      description: 'webapp contains the file src/cart.ts',
+    });
+    addDocuments(store, [
+      { id: 'm2', text: 'The cart total was off by one cent: rounding happened before the discount was applied', collection: 'memories' },
+    ]);
+    const res = await question('why was the cart total off by one cent after the discount?');
+    expect(res.sources[0]).toMatchObject({ kind: 'memory' });
+    expect(res.sources[0]?.text).toMatch(/rounding happened before the discount/);
+  });
+
   it('with a model answers through it over the numbered sources, keeping only citations of sources that exist', async () => {
     const stub = await startMessagesStub(() => ({ text: JSON.stringify({ answer: 'It uses pnpm [1], as decided in March [9].' }) }));
     try {

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { firstHit, grepRank, hitRates, sessionOf } from './questions-score.js';
+import { firstHit, grepRank, hitRates, sessionOf, sessionOfRef } from './questions-score.js';
 
 describe('scoring questions about sessions', () => {
   it('maps a turn to its session and ranks sessions once each', () => {
     expect(sessionOf({ collection: 'turns', id: 's1#4', thread: 's1' })).toBe('s1');
     expect(sessionOf({ collection: 'sessions', id: 's2', thread: null })).toBe('s2');
     expect(sessionOf({ collection: 'facts', id: '9', thread: null })).toBeUndefined();
+    expect([sessionOfRef('turns/s1#4'), sessionOfRef('sessions/s2'), sessionOfRef('fact 12'), sessionOfRef('entities/3')]).toEqual([
+      's1',
+      's2',
+      undefined,
+      undefined,
+    ]);
     expect(firstHit(['s1', 's1', undefined, 's3', 's2'], ['s2'])).toBe(3);
     expect(firstHit(['s1'], ['s2'])).toBe(0);
   });

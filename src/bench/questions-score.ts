@@ -18,6 +18,12 @@ export function sessionOf(hit: { collection: string; id: string; thread: string 
   return undefined;
 }
 
+/** The session an `ask` source ref ("turns/<session>#3", "sessions/<session>") is part of; facts and other memories are none. */
+export function sessionOfRef(ref: string): string | undefined {
+  const [collection, id] = [ref.slice(0, ref.indexOf('/')), ref.slice(ref.indexOf('/') + 1)];
+  return sessionOf({ collection, id, thread: null });
+}
+
 /** 1-based rank of the first answering session in a ranked list of sessions (duplicates counted once), or 0. */
 export function firstHit(sessions: readonly (string | undefined)[], answers: readonly string[]): number {
   const seen: string[] = [];

@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sync } from '../app/capture.js';
+import { ask } from '../app/chat.js';
 import { query } from '../app/memory.js';
 import { invoke } from '../app/operation.js';
 import { fixedClock } from '../core/clock.js';
@@ -17,7 +18,7 @@ import { round } from '../core/text.js';
 import { openStore } from '../store/store.js';
 import { transcriptDir } from '../test-support/transcripts.js';
 import { repoRoot, transcripts } from './dev-transcripts.js';
-import { type HitRates, type Question, firstHit, grepRank, hitRates, questionsFile, sessionOf } from './questions-score.js';
+import { type HitRates, type Question, firstHit, grepRank, hitRates, questionsFile, sessionOf, sessionOfRef } from './questions-score.js';
 
 const LIMIT = 30;
 
@@ -42,12 +43,17 @@ async function main(): Promise<void> {
     await invoke(sync, ctx, { paths: all.map((t) => t.file), llm: false, embed: !bm25 });
     const syncSeconds = (performance.now() - started) / 1000;
     const texts = new Map(all.map((t) => [t.id, readFileSync(t.file, 'utf8').toLowerCase()]));
-    const ranks: { q: Question; ours: number; grep: number; half: number }[] = [];
+    const ranks: { q: Question; ours: number; ask: number; grep: number; half: number }[] = [];
     for (const [i, q] of questions.entries()) {
       const res = await invoke(query, ctx, { query: q.question, limit: LIMIT, mode: bm25 ? 'bm25' : 'hybrid' });
       ranks.push({
         q,
         ours: firstHit(res.results.map(sessionOf), q.session_ids),
+        // `ask` without a model: the numbered sources, in the order the model would read them.
+        ask: firstHit(
+          (await invoke(ask, ctx, { question: q.question })).sources.map((x) => sessionOfRef(x.ref)),
+          q.session_ids,
+        ),
         grep: firstHit(grepRank(q.question, texts), q.session_ids),
         half: i % 2,
       });
@@ -62,15 +68,15 @@ async function main(): Promise<void> {
     ];
     const scores = rows.map(([name, pick]) => {
       const set = ranks.filter(pick);
-      return { name, ours: hitRates(set.map((r) => r.ours)), grep: hitRates(set.map((r) => r.grep)) };
+      return { name, ours: hitRates(set.map((r) => r.ours)), ask: hitRates(set.map((r) => r.ask)), grep: hitRates(set.map((r) => r.grep)) };
     });
     if (process.argv.includes('--json')) return void console.log(JSON.stringify({ syncSeconds, scores }, null, 2));
     console.log(
       `## bench:questions: ${questions.length} questions, ${all.length} sessions (${bm25 ? 'BM25 only' : 'hybrid'}; sync ${round(syncSeconds, 1)} s)\n`,
     );
-    console.log('questions | n | query hit@1 / @5 / @10 | grep hit@1 / @5 / @10');
-    console.log('---|---|---|---');
-    for (const s of scores) console.log(`${s.name} | ${s.ours.questions} | ${cell(s.ours)} | ${cell(s.grep)}`);
+    console.log('questions | n | query hit@1 / @5 / @10 | ask (sources) hit@1 / @5 / @10 | grep hit@1 / @5 / @10');
+    console.log('---|---|---|---|---');
+    for (const s of scores) console.log(`${s.name} | ${s.ours.questions} | ${cell(s.ours)} | ${cell(s.ask)} | ${cell(s.grep)}`);
     if (process.argv.includes('--misses'))
       for (const r of ranks.filter((x) => x.ours === 0 || x.ours > 5))
         console.log(`- ${r.q.id} (ours ${r.ours}, grep ${r.grep}): ${r.q.question}`);

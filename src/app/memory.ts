@@ -17,7 +17,7 @@ import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
 import { SELF } from '../search/speakers.js';
 import { readFingerprint } from '../search/vectors.js';
-import { detectProject } from '../core/project.js';
+import { projectIn } from '../core/project-alias.js';
 import { type AppContext, defineOperation } from './operation.js';
 import { projectKey } from './project-ref.js';
 import { text } from './schemas.js';
@@ -226,7 +226,9 @@ async function learnedRules(
   // Loaded here: every `query` process imports this module, and most ask a warm server instead.
   const { matchingLines } = await import('../context/prompt.js');
   const project =
-    input.project === undefined ? detectProject(input.cwd) : { fingerprint: projectKey(store, input.project), name: input.project };
+    input.project === undefined
+      ? projectIn(input.cwd, store.paths.projectAliases)
+      : { fingerprint: projectKey(store, input.project), name: input.project };
   return matchingLines(store, project, input.query, LEARNED_LINES);
 }
 

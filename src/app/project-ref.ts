@@ -1,6 +1,7 @@
 /** A project named on a command line or in a tool call, as the fingerprint the store keys it by. */
 import { UsageError } from '../core/errors.js';
-import { detectProject } from '../core/project.js';
+import { aliasedProject, importedTwin, joinProject, projectIn } from '../core/project-alias.js';
+import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
 
 const FINGERPRINT = /^[0-9a-f]{16}$/;
@@ -10,7 +11,7 @@ const FINGERPRINT = /^[0-9a-f]{16}$/;
  * when absent, the repository of `cwd`. '' stays '' (global).
  */
 export function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
-  if (value === undefined) return detectProject(cwd).fingerprint;
+  if (value === undefined) return projectIn(cwd, store.paths.projectAliases).fingerprint;
   if (value === '' || FINGERPRINT.test(value)) return value;
   const lower = value.toLowerCase();
   const seen = store.sessions.projects();
@@ -39,4 +40,20 @@ export function projectKey(store: Store, value: string): string {
   } catch {
     return value;
   }
+}
+
+/**
+ * The project of a checkout as this store files it. A checkout with a remote that has nothing of
+ * its own yet, while history imported for its repository's name has sessions, is joined to
+ * that history, once and for good (core/project-alias.ts).
+ */
+export function joinedProject(store: Store, info: ProjectInfo): ProjectInfo {
+  const here = aliasedProject(info, store.paths.projectAliases);
+  if (here !== info) return here;
+  const twin = importedTwin(info);
+  if (!twin || twin.fingerprint === info.fingerprint) return info;
+  if (store.sessions.seen(info.fingerprint) || !store.sessions.seen(twin.fingerprint)) return info;
+  return joinProject(store.paths.projectAliases, info.fingerprint, twin)
+    ? { ...info, fingerprint: twin.fingerprint, name: twin.name }
+    : info;
 }

@@ -30,6 +30,8 @@ export interface HomePaths {
   agentToken: string;
   /** Where a running gateway says which port and process it is (removed when it stops). */
   gatewayState: string;
+  /** Checkouts joined to the history imported under their repository's name (core/project-alias.ts). */
+  projectAliases: string;
 }
 
 export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -55,6 +57,7 @@ export function homePaths(home: string): HomePaths {
     locks: join(home, 'locks'),
     observerLog: join(home, 'observer.log'),
     lastProcessingLog: join(home, 'last-processing.log'),
+    projectAliases: join(home, 'projects.json'),
     serverToken: join(home, 'server-token'),
     workspace: join(home, 'workspace'),
     audit: join(home, 'logs', 'agent-audit.jsonl'),

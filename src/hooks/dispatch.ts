@@ -6,7 +6,8 @@
 import type { HookInput, HookName } from '../capture/agents.js';
 import { recordLifecycle, recordPrompt, recordToolCall } from '../capture/record.js';
 import { drainSpool } from '../capture/spool/drain.js';
-import { type ProjectInfo, detectProject } from '../core/project.js';
+import type { ProjectInfo } from '../core/project.js';
+import { projectIn } from '../core/project-alias.js';
 import type { Store } from '../store/store.js';
 import { logHook } from './log.js';
 import { formatOutput } from './output.js';
@@ -42,7 +43,8 @@ const answer = (call: HookCall, context: string, r: Recorded): HookOutcome => ({
 });
 
 /** Context for a payload without a cwd comes from the directory the agent ran the hook in. */
-const contextProject = (call: HookCall): ProjectInfo => (call.input.cwd ? call.project : detectProject(process.cwd()));
+const contextProject = (call: HookCall): ProjectInfo =>
+  call.input.cwd ? call.project : projectIn(process.cwd(), call.store.paths.projectAliases);
 
 export async function dispatch(call: HookCall): Promise<HookOutcome> {
   const { hook, input, project, store, log } = call;

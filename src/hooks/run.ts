@@ -13,7 +13,7 @@ import { observeToolCall } from '../capture/observe.js';
 import { type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
-import { detectProject } from '../core/project.js';
+import { projectIn } from '../core/project-alias.js';
 import { recordHookCall } from '../core/hook-calls.js';
 import type { Store } from '../store/store.js';
 import { logHook } from './log.js';
@@ -92,14 +92,14 @@ async function handleHook(hookArg: string, raw: string | RawPayload, options: Ho
     }
     if (env.HOMUNCULUS_OBSERVER) return { hook, stdout: emptyOutput(agent, hook), status: 'skipped', detail: 'HOMUNCULUS_OBSERVER is set' };
     if (parsed.mode !== 'json') logHook(log, `${hook} (${agent}): payload of ${payload.bytes} bytes is not complete JSON; ${parsed.mode}`);
-    const project = detectProject(input.cwd);
+    const project = projectIn(input.cwd, call.paths.projectAliases);
     if (hook === 'observe') return { hook, stdout: formatOutput(agent, hook, input.event, ''), ...observeToolCall(home, input, project) };
     const { openStore } = await import('../store/store.js');
     const store = options.store ?? openStore({ home, clock });
     try {
       if (!options.store) store.setBusyTimeout(HOOK_BUSY_TIMEOUT_MS);
-      const { dispatch } = await import('./dispatch.js');
-      return await dispatch({ hook, input, project, store, env, log });
+      const [{ dispatch }, { joinedProject }] = await Promise.all([import('./dispatch.js'), import('../app/project-ref.js')]);
+      return await dispatch({ hook, input, project: joinedProject(store, project), store, env, log });
     } finally {
       if (!options.store) store.close();
     }

@@ -5,13 +5,14 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { loadConfig } from '../core/config.js';
 import { checkRequestHead } from '../core/local-request.js';
+import { joinedProject } from '../app/project-ref.js';
 import { detectProject } from '../core/project.js';
 import type { Store } from '../store/store.js';
 import { createMcpServer } from './server.js';
 import type { ToolContext } from './tool.js';
 
 export function toolContext(store: Store, cwd = process.cwd()): ToolContext {
-  const project = detectProject(cwd);
+  const project = joinedProject(store, detectProject(cwd));
   const mcp = (loadConfig(store.paths.config).mcp ?? {}) as { allowed_roots?: unknown };
   const extra = Array.isArray(mcp.allowed_roots) ? mcp.allowed_roots.filter((r): r is string => typeof r === 'string') : [];
   const root = project.root || cwd;

@@ -40,6 +40,8 @@ export interface SessionRepository {
   save(row: SessionRow): void;
   /** The latest session of `project` that started before `startedAt`, other than `id`. */
   previous(project: string, id: string, startedAt: string): string | undefined;
+  /** Whether any session was recorded in the project. */
+  seen(project: string): boolean;
   /** The `limit` most recently active sessions of a project, other than `exceptId`. */
   latest(project: string, exceptId: string | undefined, limit: number): SessionRow[];
   /** Sessions whose end (or start) lies before `before`. */
@@ -101,6 +103,7 @@ export function createSessionRepository(db: Db): SessionRepository {
           'SELECT id FROM sessions WHERE project = ? AND id != ? AND started_at < ? ORDER BY started_at DESC LIMIT 1',
         ).get(project, id, startedAt) as { id: string } | undefined
       )?.id,
+    seen: (project) => cachedStatement(db, 'SELECT 1 FROM sessions WHERE project = ? LIMIT 1').get(project) !== undefined,
     latest: (project, exceptId, limit) =>
       cachedStatement(db, 'SELECT * FROM sessions WHERE project = ? AND id != ? ORDER BY COALESCE(ended_at, started_at) DESC LIMIT ?').all(
         project,

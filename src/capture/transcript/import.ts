@@ -165,7 +165,7 @@ async function importFile(store: Store, file: string, options: ImportOptions, re
   }
   let plan: FilePlan;
   try {
-    plan = await planFile(file);
+    plan = await planFile(file, store.paths.projectAliases);
   } catch (err) {
     result.unreadable_files.push({ file, reason: (err as Error).message });
     return;

@@ -4,7 +4,8 @@
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { type ProjectInfo, detectProject } from '../../core/project.js';
+import { type ProjectInfo } from '../../core/project.js';
+import { projectIn } from '../../core/project-alias.js';
 import type { HookInput } from '../agents.js';
 import { type Built, toolObservation } from '../build.js';
 import { normalise } from '../normalise.js';
@@ -31,7 +32,7 @@ async function* lines(file: string): AsyncGenerator<string> {
  * The project of each working directory, resolved once per file. A session can move
  * between directories (and so projects); each call keeps the one the live hook gave it.
  */
-function projectsOfFile(): (cwd: string) => ProjectInfo {
+function projectsOfFile(aliasesPath: string): (cwd: string) => ProjectInfo {
   const projects = new Map<string, ProjectInfo>();
   return (cwd) => {
     let project = projects.get(cwd);
@@ -39,16 +40,17 @@ function projectsOfFile(): (cwd: string) => ProjectInfo {
       // A subfolder of a directory this machine does not have belongs to that directory's
       // project (a session that cd'ed into cmd/app/strategy is still in the repository).
       const parent = [...projects.entries()].find(([dir, p]) => p.remote === null && cwd.startsWith(`${dir}/`));
-      project = parent && !existsSync(cwd) ? parent[1] : detectProject(cwd);
+      project = parent && !existsSync(cwd) ? parent[1] : projectIn(cwd, aliasesPath);
       projects.set(cwd, project);
     }
     return project;
   };
 }
 
-export async function planFile(file: string): Promise<FilePlan> {
+/** `aliasesPath`: the home's projects.json, so a checkout joined to imported history imports there too. */
+export async function planFile(file: string, aliasesPath: string): Promise<FilePlan> {
   const replay = new TranscriptReplay(file);
-  const projectOf = projectsOfFile();
+  const projectOf = projectsOfFile(aliasesPath);
   const turns = new TurnCollector();
   const plan: FilePlan = { built: [], turns: [], stats: replay.stats };
   const occurrences = new Map<string, number>();

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { fileHistory } from '../../context/recall.js';
-import { detectProject } from '../../core/project.js';
+import { projectIn } from '../../core/project-alias.js';
 import { query } from '../../app/memory.js';
 import { COLLECTIONS } from '../../search/documents.js';
 import { SEARCH_MODES } from '../../search/modes.js';
@@ -76,7 +76,10 @@ const recallFile = defineTool({
   annotations: READ_ONLY,
   handler(ctx, args) {
     const file = resolve(ctx.root, args.file);
-    const history = fileHistory(ctx.store, file, detectProject(ctx.root), { sessions: args.limit, episodes: args.limit });
+    const history = fileHistory(ctx.store, file, projectIn(ctx.root, ctx.store.paths.projectAliases), {
+      sessions: args.limit,
+      episodes: args.limit,
+    });
     return { file, ...history };
   },
 });

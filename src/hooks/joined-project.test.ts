@@ -1,0 +1,93 @@
+/** A checkout here joined to the history synced for its repository from folders this machine does not have. */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixedClock } from '../core/clock.js';
+import { fingerprintOf } from '../core/project.js';
+import { observe } from '../learn/instincts.js';
+import { type Store, openStore } from '../store/store.js';
+import { tempDir } from '../test-support/cli.js';
+import { runHook } from './run.js';
+
+let dir: { path: string; cleanup: () => void };
+let home: string;
+const at = (minute: number): string => new Date(Date.UTC(2026, 1, 1, 10, minute)).toISOString();
+const env = { HOMUNCULUS_NO_LEARN: '1', HOMUNCULUS_NOW: at(30) } as NodeJS.ProcessEnv;
+const IMPORTED = fingerprintOf('name:cli');
+
+function withStore<T>(fn: (store: Store) => T): T {
+  const store = openStore({ home, clock: fixedClock(at(0)) });
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** A git checkout with `origin` at `remote`. */
+function checkout(name: string, remote: string): string {
+  const root = join(dir.path, name);
+  mkdirSync(join(root, '.git'), { recursive: true });
+  writeFileSync(join(root, '.git', 'config'), `[remote "origin"]\n\turl = ${remote}\n`);
+  return root;
+}
+
+const payload = (cwd: string, session: string, extra: Record<string, unknown>): string =>
+  JSON.stringify({ session_id: session, cwd, transcript_path: '/t.jsonl', timestamp: at(10), ...extra });
+const prompt = (cwd: string, session: string, text: string) =>
+  runHook('prompt', payload(cwd, session, { hook_event_name: 'UserPromptSubmit', prompt: text }), { home, env });
+const context = (stdout: string): string =>
+  stdout ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '';
+
+beforeEach(async () => {
+  dir = tempDir('hom-joined-');
+  home = join(dir.path, 'home');
+  // History synced from a teammate's checkout, a folder this machine does not have: filed under the name cli.
+  const theirs = '/nowhere/dip/Repositories/cli';
+  await runHook('prompt', payload(theirs, 'old', { hook_event_name: 'UserPromptSubmit', prompt: 'run the tests' }), { home, env });
+  await runHook('stop', payload(theirs, 'old', { hook_event_name: 'SessionEnd' }), { home, env });
+  withStore((store) =>
+    observe(store, {
+      pattern: 'pref:cli/test=mise-run-test',
+      trigger: 'when you need to run the tests in cli',
+      action: 'use `mise run test`',
+      project: IMPORTED,
+      source: 'learn',
+    }),
+  );
+});
+afterEach(() => dir.cleanup());
+
+describe('a checkout of a repository whose history was imported by name', () => {
+  it('is given that history from its first prompt on, and what it records is filed there too', async () => {
+    const mine = checkout('entire-cli', 'git@github.com:entireio/cli.git');
+    expect(context((await prompt(mine, 'new', 'how do I run the tests here?')).stdout)).toContain('`mise run test`');
+    expect(JSON.parse(readFileSync(join(home, 'projects.json'), 'utf8'))).toEqual({
+      [fingerprintOf('remote:github.com/entireio/cli')]: { fingerprint: IMPORTED, name: 'cli' },
+    });
+    // The observe hook, which never opens the database, files its call there as well.
+    const edit = { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(mine, 'a.go') }, tool_use_id: 'e1' };
+    await runHook('observe', payload(mine, 'new', edit), { home, env });
+    await runHook('stop', payload(mine, 'new', { hook_event_name: 'SessionEnd' }), { home, env });
+    withStore((store) => {
+      expect(store.observations.forSession('new').map((o) => o.project)).toEqual([IMPORTED, IMPORTED, IMPORTED]);
+      expect(store.sessions.get('new')?.project).toBe(IMPORTED);
+    });
+  });
+
+  it('is not joined when it has history of its own, nor when another repository of that name took it', async () => {
+    const mine = checkout('cli', 'git@github.com:entireio/cli.git');
+    expect(context((await prompt(mine, 'new', 'how do I run the tests here?')).stdout)).toContain('`mise run test`');
+    // Another organisation's cli: a different repository, left on its own.
+    const other = checkout('their-cli', 'https://github.com/someone/cli');
+    expect(context((await prompt(other, 'other', 'how do I run the tests here?')).stdout)).not.toContain('mise run test');
+    // A checkout that had sessions of its own before `tools` history was imported keeps its project.
+    const tools = checkout('tools', 'git@example.com:team/tools.git');
+    await runHook('stop', payload(tools, 't1', { hook_event_name: 'SessionEnd' }), { home, env });
+    await runHook('stop', payload('/nowhere/x/tools', 't0', { hook_event_name: 'SessionEnd' }), { home, env });
+    await prompt(tools, 't2', 'hello there');
+    const joined = Object.keys(JSON.parse(readFileSync(join(home, 'projects.json'), 'utf8')) as object);
+    expect(joined).toEqual([fingerprintOf('remote:github.com/entireio/cli')]);
+    withStore((store) => expect(store.observations.forSession('t2')[0]?.project).toBe(fingerprintOf('remote:example.com/team/tools')));
+  });
+});

@@ -34,6 +34,34 @@ describe('hooks check', () => {
     expect(broken.detail).toContain('/gone/node, /gone/dist/cli/bin.js');
   });
 
+  it('sees the Claude Code plugin, enabled or not, and the double recording when settings hooks run beside it', async () => {
+    const { home, cwd, state } = machine();
+    const plugins = join(home, '.claude', 'plugins');
+    mkdirSync(plugins, { recursive: true });
+    writeFileSync(
+      join(plugins, 'installed_plugins.json'),
+      JSON.stringify({ version: 2, plugins: { 'homunculus@homunculus': [{ scope: 'user' }] } }),
+    );
+    const settings = (enabled: boolean) =>
+      writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'homunculus@homunculus': enabled } }));
+    settings(true);
+    expect(await hooksCheck(home, cwd, process.env)).toMatchObject({
+      status: 'ok',
+      detail: 'claude-code plugin homunculus@homunculus, active',
+    });
+    settings(false);
+    expect(await hooksCheck(home, cwd, process.env)).toMatchObject({
+      status: 'fail',
+      fix: 'Run `claude plugin enable homunculus@homunculus`.',
+    });
+    settings(true);
+    applyPlan(planInstall(targetFor('claude-code', 'user', home, cwd), `${process.execPath} ${BIN}`), 'install', state);
+    const twice = await hooksCheck(home, cwd, process.env);
+    expect(twice.status).toBe('fail');
+    expect(twice.detail).toContain('every call is recorded twice');
+    expect(twice.fix).toContain('homunculus uninstall --claude');
+  });
+
   it('finds the missing paths of a command', () => {
     expect(missingPaths(`"${process.execPath}" "/nope/bin.js" hook observe`)).toEqual(['/nope/bin.js']);
     expect(missingPaths('homunculus hook observe')).toEqual([]);

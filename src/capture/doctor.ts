@@ -11,6 +11,7 @@ import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
 import { inactiveHooks } from './install/active.js';
+import { claudePlugin } from './install/plugin-state.js';
 import { commandWords } from './install/command.js';
 import { commandPrefix, commandProblem, installedCommands } from './install/installed.js';
 import { type Scope, targetFor } from './install/targets.js';
@@ -66,6 +67,20 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
         fixes.add(idle.fix);
       }
     }
+  }
+  const plugin = claudePlugin(home, cwd);
+  if (plugin?.enabled) {
+    // Both run on every event: each call recorded twice, each memory block given twice.
+    if (found.some((f) => f.startsWith('claude-code '))) {
+      problems.push(`Claude Code runs both the plugin ${plugin.id} and the hooks in its settings, so every call is recorded twice`);
+      fixes.add(
+        `Run \`homunculus uninstall --claude\` (and --project where installed) to keep the plugin alone, or \`claude plugin disable ${plugin.id}\`.`,
+      );
+    }
+    found.unshift(`claude-code plugin ${plugin.id}`);
+  } else if (plugin && !found.some((f) => f.startsWith('claude-code '))) {
+    problems.push(`the Claude Code plugin ${plugin.id} is installed but not enabled here`);
+    fixes.add(`Run \`claude plugin enable ${plugin.id}\`.`);
   }
   if (problems.length) return { name: 'hooks', status: 'fail', detail: problems.join('; '), fix: [...fixes].join(' ') };
   if (found.length === 0) {

@@ -5,6 +5,7 @@ import { openStore } from '../../store/store.js';
 import { cli, tempDir } from '../../test-support/cli.js';
 import { pluginHooks, replayInProcess, transcriptHookEvents } from '../../test-support/replay.js';
 import { TRANSCRIPTS, hasShared } from '../../test-support/shared.js';
+import { runHook } from '../../hooks/run.js';
 import { importTranscripts } from './import.js';
 import { typedPrompt } from './records.js';
 
@@ -174,6 +175,26 @@ describe('import-transcripts', () => {
       expect(total).toBe(8);
       expect(store.sessions.get('sess-1')).toBeDefined();
       expect(readdirSync(store.paths.sessions)).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('adds no second start for a session whose start the live hook recorded at its own moment', async () => {
+    const home = join(dir.path, 'home');
+    const started = JSON.stringify({
+      session_id: 'sess-1',
+      cwd: '/work/app',
+      hook_event_name: 'SessionStart',
+      timestamp: t(0).replace(':00.000Z', ':00.641Z'),
+    });
+    await runHook('start', started, { home, env: { HOMUNCULUS_NO_LEARN: '1' } });
+    const file = join(dir.path, 'sess-1.jsonl');
+    writeFileSync(file, fixture().join('\n'));
+    const store = openStore({ home });
+    try {
+      await importTranscripts(store, [file]);
+      expect(store.observations.forSession('sess-1').filter((o) => o.event === 'session_start')).toHaveLength(1);
     } finally {
       store.close();
     }

@@ -105,10 +105,18 @@ function countStats(result: ImportResult, plan: FilePlan): void {
   for (const [type, n] of Object.entries(s.byType)) result.records_by_type[type] = (result.records_by_type[type] ?? 0) + n;
 }
 
+const started = (store: Store, sessionId: string): boolean =>
+  store.observations.forSession(sessionId).some((o) => o.event === 'session_start');
+
 /** Writes one file's observations and its session summary in one transaction, and marks the file imported. */
 function writePlan(store: Store, file: string, state: FileState, plan: FilePlan, result: ImportResult): SavedSession | undefined {
   return store.transaction(() => {
     for (const built of plan.built) {
+      // The live hook recorded the session's start at its own moment: the transcript's is the same start.
+      if ('observation' in built && built.observation.event === 'session_start' && started(store, built.observation.session_id)) {
+        result.observations_existing++;
+        continue;
+      }
       const r = write(store, built);
       if (r.status === 'recorded') result.observations_new++;
       else if (r.status === 'duplicate') result.observations_existing++;

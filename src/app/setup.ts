@@ -3,6 +3,7 @@
  * undoing that, and diagnosing the result. These run against the user's directories rather
  * than an open store, which `uninstall` and `doctor` must not create.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AGENTS, type Agent } from '../capture/agents.js';
@@ -96,12 +97,12 @@ export const init = defineOperation({
 
 export const uninstall = defineOperation({
   name: 'setup.uninstall',
-  summary: 'Remove exactly the hooks and MCP server init added (every agent and scope when no agent is named)',
-  input: z.object({ agents: agentsInput(), scope: oneOf(['user', 'project']).default('user'), dryRun: z.boolean().default(false) }),
-  run(ctx: SetupContext, i): { reports: InstallReport[]; skipped: string[] } {
+  summary: 'Remove exactly the hooks and MCP server init added (every agent when none is named; both scopes when no scope is)',
+  input: z.object({ agents: agentsInput(), scope: oneOf(['user', 'project']).optional(), dryRun: z.boolean().default(false) }),
+  run(ctx: SetupContext, i): { reports: InstallReport[]; skipped: string[]; elsewhere: string[] } {
     const all = i.agents.length === 0;
     const agents: readonly Agent[] = all ? AGENTS : i.agents;
-    const scopes: Scope[] = all ? ['user', 'project'] : [i.scope];
+    const scopes: Scope[] = i.scope ? [i.scope] : all ? ['user', 'project'] : ['user'];
     const state = stateOf(ctx);
     const skipped: string[] = [];
     const reports = scopes.flatMap((scope) =>
@@ -118,7 +119,11 @@ export const uninstall = defineOperation({
         return [report(plan, i.dryRun, i.dryRun ? [] : applyPlan(plan, 'uninstall', state))];
       }),
     );
-    return { reports, skipped };
+    // Other projects' installs this run could not reach (the user's own files sit in dot folders of the home).
+    const reached = new Set(reports.flatMap((r) => r.files.map((f) => f.file)));
+    const userFile = (f: string): boolean => f.startsWith(join(ctx.userHome, '.'));
+    const elsewhere = state.files().filter((f) => !reached.has(f) && !userFile(f) && existsSync(f));
+    return { reports, skipped, elsewhere };
   },
 });
 

@@ -5,7 +5,7 @@
  * `<file>.homunculus-created` there; they are still read, and removed once replaced.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, ensureDir } from '../../core/fs.js';
 
@@ -64,6 +64,24 @@ export class InstallState {
     ensureDir(this.dir);
     writeFileAtomic(this.recordPath(record.file), `${JSON.stringify(record)}\n`);
     this.removeLegacy(record.file);
+  }
+
+  /** Every file an install record names (older versions' records beside the files are not listed). */
+  files(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
+    } catch {
+      return [];
+    }
+    return names.flatMap((n) => {
+      try {
+        const file = (JSON.parse(readFileSync(join(this.dir, n), 'utf8')) as Partial<InstallRecord>).file;
+        return typeof file === 'string' ? [file] : [];
+      } catch {
+        return [];
+      }
+    });
   }
 
   remove(file: string): void {

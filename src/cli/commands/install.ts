@@ -71,12 +71,17 @@ export function registerInstallCommands(program: Command): void {
   const command = program.command('uninstall').description(uninstall.summary);
   for (const [flag, help] of AGENT_FLAG_HELP) command.option(flag, help);
   command.action((o: AgentFlags, cmd: Command) => {
-    const { agents, scope, dryRun } = selectedAgents(o);
-    const result = uninstall.run(setupContext(cmd), cliInput(uninstall, { agents, scope, dryRun }));
+    // --project alone is every agent's project files here (for init it means Claude Code's).
+    const { agents, dryRun } = selectedAgents({ ...o, project: false });
+    const scope = o.project ? 'project' : agents.length ? 'user' : undefined;
+    const result = uninstall.run(setupContext(cmd), cliInput(uninstall, { agents, ...(scope ? { scope } : {}), dryRun }));
     const touched = result.reports.filter((r) => r.files.some((f) => f.action !== 'unchanged'));
     emit(globals(cmd), result, () => [
-      ...(touched.length ? humanReport(touched, 'uninstall') : ['Nothing to remove: no Homunculus hooks or MCP server found.']),
+      ...(touched.length ? humanReport(touched, 'uninstall') : ['Nothing to remove: no Homunculus hooks or MCP server found here.']),
       ...result.skipped.map((m) => `! skipped: ${m}`),
+      ...(result.elsewhere.length
+        ? [`Still installed in other projects (run \`homunculus uninstall --project\` in each): ${result.elsewhere.join(', ')}`]
+        : []),
     ]);
   });
 }

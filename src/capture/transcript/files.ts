@@ -1,6 +1,19 @@
 /** Which transcript files to import: those named (files, or directories searched), or Claude Code's own. */
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+/** What an entry is once a symbolic link is followed (a linked transcript is a transcript); undefined when it leads nowhere. */
+function kind(dir: string, e: Dirent): 'file' | 'directory' | undefined {
+  if (!e.isSymbolicLink()) return e.isFile() ? 'file' : e.isDirectory() ? 'directory' : undefined;
+  try {
+    const s = statSync(join(dir, e.name));
+    return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isTranscript = (dir: string, e: Dirent): boolean => e.name.endsWith('.jsonl') && kind(dir, e) === 'file';
 
 /** Transcript files under the given paths (files, or directories searched recursively), sorted. */
 export function transcriptFiles(paths: readonly string[]): { files: string[]; missing: string[] } {
@@ -9,8 +22,9 @@ export function transcriptFiles(paths: readonly string[]): { files: string[]; mi
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
+      // Linked folders are not walked (a link back up would never end); linked files are read.
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name.endsWith('.jsonl')) files.push(p);
+      else if (isTranscript(dir, e)) files.push(p);
     }
   };
   for (const raw of paths) {
@@ -30,10 +44,10 @@ export function defaultTranscriptFiles(home: string): string[] {
   const root = join(home, '.claude', 'projects');
   try {
     return readdirSync(root, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
+      .filter((d) => kind(root, d) === 'directory')
       .flatMap((d) =>
         readdirSync(join(root, d.name), { withFileTypes: true })
-          .filter((f) => f.isFile() && f.name.endsWith('.jsonl'))
+          .filter((f) => isTranscript(join(root, d.name), f))
           .map((f) => join(root, d.name, f.name)),
       )
       .sort();

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
+import { addDocuments } from '../search/memory.js';
+import { query } from './memory.js';
+import { invoke } from './operation.js';
 import { projectKey, resolveProject } from './project-ref.js';
 
 let store: TestStore;
@@ -41,5 +44,16 @@ describe('naming a project', () => {
     }
     expect(projectKey(store, 'cli')).toBe('040c367c23054320');
     expect(projectKey(store, 'myrepo')).toBe('myrepo');
+  });
+});
+
+describe('searching a project by a name', () => {
+  it('finds documents filed under a name no session knows, and says so when such a name finds nothing', async () => {
+    addDocuments(store, [{ id: 'n1', text: 'the release checklist lives in the wiki', collection: 'memories', project: 'team-notes' }]);
+    const search = (project: string) => invoke(query, { store, env: {} }, { query: 'release checklist', mode: 'bm25', project });
+    expect((await search('team-notes')).results.map((r) => r.id)).toEqual(['n1']);
+    const none = await search('nosuch');
+    expect(none.results).toEqual([]);
+    expect(none.notes.join(' ')).toMatch(/Unknown project "nosuch".*cli/);
   });
 });

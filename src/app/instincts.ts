@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { NotFoundError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
+import { projectKey } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
 import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
@@ -55,7 +56,8 @@ export const listInstincts = defineOperation({
   run({ store }, input) {
     const rows = store.instincts.list({
       category: input.category,
-      project: input.project,
+      // A name its sessions were seen under ("cli") lists that project, as its fingerprint does.
+      project: input.project === undefined ? undefined : projectKey(store, input.project),
       includeGlobal: input.includeGlobal,
       minEvidence: input.minEvidence,
       keyword: input.keyword,

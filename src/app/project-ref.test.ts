@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addDocuments } from '../search/memory.js';
+import { listInstincts } from './instincts.js';
+import { observe } from '../learn/instincts.js';
 import { query } from './memory.js';
 import { invoke } from './operation.js';
 import { projectKey, resolveProject } from './project-ref.js';
@@ -55,5 +57,15 @@ describe('searching a project by a name', () => {
     const none = await search('nosuch');
     expect(none.results).toEqual([]);
     expect(none.notes.join(' ')).toMatch(/Unknown project "nosuch".*cli/);
+  });
+});
+
+describe('listing a project by its name', () => {
+  it('lists the instincts of the project its sessions were seen under', async () => {
+    observe(store, { pattern: 'pref:cli/test=mise', source: 'learn', project: '040c367c23054320' });
+    observe(store, { pattern: 'pref:other=x', source: 'learn', project: 'ffffffffffffffff' });
+    const list = (project: string) => invoke(listInstincts, { store, env: {} }, { project });
+    expect((await list('cli')).instincts.map((i) => i.pattern)).toEqual(['pref:cli/test=mise']);
+    expect((await list('040c367c23054320')).count).toBe(1);
   });
 });

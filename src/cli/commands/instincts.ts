@@ -100,7 +100,7 @@ function listCommand(program: Command): void {
     .option('--min-evidence <n>', 'minimum number of observations (1 = everything, 5 = mature+, 10 = rules)')
     .option('--min-confidence <x>', 'minimum confidence score 0..1 after decay')
     .option('--category <category>', CATEGORIES.join(' | '))
-    .option('--project <project>', 'only this project fingerprint')
+    .option('--project <project>', 'only this project: a fingerprint or a name its sessions were seen under')
     .option('--limit <n>', 'maximum rows', '50')
     .action(async (o: Record<string, string | undefined>, cmd: Command) => {
       checkMinConfidence(o.minConfidence);

@@ -83,6 +83,19 @@ describe('observations check', () => {
     expect(observationsCheck(paths).detail).toMatch(/1 hook failure in the last 24 h/);
   });
 
+  it('says the observations gc archived were recorded, not that none ever were', () => {
+    const paths = homePaths(join(dir.path, 'home'));
+    const store = openStore({ home: paths.home });
+    store.observations.insert({ source: 'claude-code', session_id: 's', tool_use_id: 't', ts: '2026-01-05T10:00:00.000Z' });
+    store.observations.markProcessed(store.observations.forSession('s').map((o) => o.id), '2026-01-05T11:00:00.000Z');
+    store.observations.archiveProcessed('2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
+    store.close();
+    expect(observationsCheck(paths)).toMatchObject({
+      status: 'warn',
+      detail: 'none since the 1 that gc archived (the newest from 2026-01-05T10:00:00.000Z)',
+    });
+  });
+
   it('is part of `homunculus doctor`', () => {
     const r = cli(join(dir.path, 'home2'), ['doctor', '--json'], { env: { HOME: join(dir.path, 'u') } });
     const names = (JSON.parse(r.stdout) as { checks: { name: string }[] }).checks.map((c) => c.name);

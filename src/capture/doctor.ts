@@ -115,11 +115,13 @@ export function observationsCheck(paths: HomePaths): Result {
   const failures = recentFailures(paths, now);
   let last: string | undefined;
   let lastDay = 0;
+  let archived = { count: 0, last: undefined as string | undefined };
   if (existsSync(paths.db) && statSync(paths.db).size > 0) {
     const store = openStore({ home: paths.home, readonly: true });
     try {
       last = store.observations.lastActivity();
       if (last) lastDay = store.observations.count({ since: new Date(now - DAY).toISOString() });
+      else archived = store.observations.archived();
     } finally {
       store.close();
     }
@@ -128,6 +130,15 @@ export function observationsCheck(paths: HomePaths): Result {
     ? `; ${failures.count} hook failure${failures.count === 1 ? '' : 's'} in the last 24 h (last: ${failures.last})`
     : '';
   const spoolNote = spooled ? `, ${spooled} waiting in the spool` : '';
+  if (!last && !spooled && archived.count) {
+    // gc moved every observation to the archive: they were recorded, none arrived since.
+    return {
+      name: 'observations',
+      status: 'warn',
+      detail: `none since the ${archived.count} that gc archived (the newest from ${archived.last})${failureNote}`,
+      fix: 'Start a session of an agent whose hooks are installed (see the hooks check); the archive keeps their ids, so re-importing adds nothing.',
+    };
+  }
   if (!last && !spooled) {
     return {
       name: 'observations',

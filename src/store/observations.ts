@@ -64,6 +64,8 @@ export interface ObservationRepository {
   sessionEdited(sessionId: string, exceptToolUseId: string, file: string): boolean;
   /** The latest tool call or prompt recorded. */
   lastActivity(): string | undefined;
+  /** How many observations `gc` moved to the archive, and the newest of them. */
+  archived(): { count: number; last: string | undefined };
   /** Readable names of projects by fingerprint, as the hooks recorded them. */
   projectNames(): Map<string, string>;
   /**
@@ -153,6 +155,13 @@ export function createObservationRepository(db: Db): ObservationRepository {
     lastActivity: () =>
       (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ??
       undefined,
+    archived() {
+      const row = db.prepare('SELECT COUNT(*) AS count, MAX(ts) AS last FROM observations_archive').get() as {
+        count: number;
+        last: string | null;
+      };
+      return { count: row.count, last: row.last ?? undefined };
+    },
     projectNames() {
       const names = new Map<string, string>();
       const rows = db

@@ -87,7 +87,10 @@ describe('observations check', () => {
     const paths = homePaths(join(dir.path, 'home'));
     const store = openStore({ home: paths.home });
     store.observations.insert({ source: 'claude-code', session_id: 's', tool_use_id: 't', ts: '2026-01-05T10:00:00.000Z' });
-    store.observations.markProcessed(store.observations.forSession('s').map((o) => o.id), '2026-01-05T11:00:00.000Z');
+    store.observations.markProcessed(
+      store.observations.forSession('s').map((o) => o.id),
+      '2026-01-05T11:00:00.000Z',
+    );
     store.observations.archiveProcessed('2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
     store.close();
     expect(observationsCheck(paths)).toMatchObject({
@@ -176,5 +179,14 @@ describe('hooks check asks whether each client will run our hooks', () => {
     const claude = JSON.parse(readFileSync(c.target.hooksFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(c.target.hooksFile, JSON.stringify({ ...claude, disableAllHooks: true }));
     expect((await hooksCheck(c.home, c.cwd, c.env)).detail).toMatch(/every hook turned off/);
+    // The project's local settings say last: they turn hooks off (or back on) over the user's.
+    writeFileSync(c.target.hooksFile, JSON.stringify(claude));
+    const local = join(c.cwd, '.claude', 'settings.local.json');
+    mkdirSync(join(c.cwd, '.claude'), { recursive: true });
+    writeFileSync(local, JSON.stringify({ disableAllHooks: true }));
+    expect(await hooksCheck(c.home, c.cwd, c.env)).toMatchObject({ status: 'fail', detail: expect.stringContaining(local) });
+    writeFileSync(local, JSON.stringify({ disableAllHooks: false }));
+    writeFileSync(c.target.hooksFile, JSON.stringify({ ...claude, disableAllHooks: true }));
+    expect((await hooksCheck(c.home, c.cwd, c.env)).detail).not.toMatch(/every hook turned off/);
   });
 });

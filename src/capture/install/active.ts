@@ -5,6 +5,7 @@
  * CLI and Claude Code from the switches in their settings. Each problem says how to fix it.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { type Obj, isObj } from '../../core/fields.js';
 import { type CodexHook, listCodexHooks } from './codex-app-server.js';
@@ -93,9 +94,17 @@ function geminiInactive(target: Target, env: NodeJS.ProcessEnv): Inactive[] {
 export async function inactiveHooks(target: Target, cwd: string, env: NodeJS.ProcessEnv): Promise<Inactive[]> {
   if (target.agent === 'codex') return codexInactive(target, cwd, env);
   if (target.agent === 'gemini') return geminiInactive(target, env);
-  if (target.agent === 'claude-code' && readObj(target.hooksFile, 'json').disableAllHooks === true)
-    return [
-      { problem: `Claude Code has every hook turned off (disableAllHooks in ${target.hooksFile})`, fix: 'Remove "disableAllHooks".' },
-    ];
+  if (target.agent === 'claude-code') {
+    // The most specific settings file that says decides: the project's local, the project's, the user's.
+    const layers = [...new Set([join(cwd, '.claude', 'settings.local.json'), join(cwd, '.claude', 'settings.json'), target.hooksFile])];
+    const decides = layers.find((file) => typeof readObj(file, 'json').disableAllHooks === 'boolean');
+    if (decides && readObj(decides, 'json').disableAllHooks === true)
+      return [
+        {
+          problem: `Claude Code has every hook turned off (disableAllHooks in ${decides})`,
+          fix: `Remove "disableAllHooks" from ${decides}.`,
+        },
+      ];
+  }
   return [];
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
 import { type Store, fts5Problem, openStore } from '../store/store.js';
 import { hooksCheck, observationsCheck } from '../capture/doctor.js';
+import { userNames } from './user-names.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
@@ -57,9 +58,21 @@ const homeWritable: DoctorCheck = (paths) => {
   }
 };
 
+/** The sections config.json may hold; each capability checks its own (the agent's, the embedding's, ... below). */
+const CONFIG_SECTIONS = ['embedding', 'llm', 'agent', 'user', 'mcp'];
+
 const configFile: DoctorCheck = (paths) => {
   try {
     const config = loadConfig(paths.config);
+    userNames(config);
+    const unknown = Object.keys(config).filter((k) => !CONFIG_SECTIONS.includes(k));
+    if (unknown.length)
+      return {
+        name: 'config',
+        status: 'warn',
+        detail: `${paths.config}: ${unknown.map((k) => JSON.stringify(k)).join(', ')} ${unknown.length === 1 ? 'is not a section' : 'are not sections'} Homunculus reads`,
+        fix: `Check the spelling: the sections are ${CONFIG_SECTIONS.join(', ')}.`,
+      };
     return {
       name: 'config',
       status: 'ok',

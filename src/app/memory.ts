@@ -1,7 +1,6 @@
 /** Memory operations: store, import and delete searchable memories, query everything, keep the embeddings current. */
 import { z } from 'zod';
 import { DAY_MS, parseInstant } from '../core/clock.js';
-import { loadConfig } from '../core/config.js';
 import { HomunculusError, UsageError, errorMessage } from '../core/errors.js';
 import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import { contentId } from '../core/ids.js';
@@ -15,12 +14,12 @@ import { SEARCH_MODES } from '../search/modes.js';
 import { embedderFor } from '../search/open.js';
 import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
-import { SELF } from '../search/speakers.js';
 import { readFingerprint } from '../search/vectors.js';
 import { projectIn } from '../core/project-alias.js';
 import { type AppContext, defineOperation } from './operation.js';
 import { projectKey, resolveProject } from './project-ref.js';
 import { text } from './schemas.js';
+import { selfNames } from './user-names.js';
 
 const collection = (options: { allowMirrored?: boolean } = {}) =>
   text(64).superRefine((name, ctx) => {
@@ -144,18 +143,6 @@ export function embedderOnce(ctx: AppContext): Promise<Embedder | null> {
     pending.catch(() => embedders.delete(ctx.store.documents));
   }
   return pending;
-}
-
-const userSection = z.object({ names: z.array(z.string().trim().min(1).max(200)).max(20).optional() }).optional();
-
-/** The speaker names of the store's owner ("what did I say"): config.json's user.names, with the roles a conversation gives them. */
-function selfNames(configPath: string): string[] {
-  const parsed = userSection.safeParse(loadConfig(configPath).user);
-  if (!parsed.success)
-    throw new HomunculusError('config', `config.json "user" is not valid: ${parsed.error.issues[0]?.message ?? 'bad value'}.`, {
-      hint: 'Write it as {"user": {"names": ["Ada", "Ada Lovelace"]}}: the names your memories give you as speaker.',
-    });
-  return [...(parsed.data?.names ?? []), ...SELF];
 }
 
 export const query = defineOperation({

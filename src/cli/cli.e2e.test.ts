@@ -121,6 +121,17 @@ describe('the store on disk', () => {
     const doctor = await runCli(home.path, ['doctor', '--json']);
     expect(doctor.status).toBe(1);
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'config', status: 'fail' }));
+    // Valid JSON is not enough: a section every query reads is checked, and a misspelt one named.
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ user: 5 }));
+    const user = JSON.parse((await runCli(home.path, ['doctor', '--json'])).stdout) as { checks: { name: string; detail: string }[] };
+    expect(user.checks).toContainEqual(
+      expect.objectContaining({ name: 'config', status: 'fail', detail: expect.stringContaining('"user"') }),
+    );
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embeding: {} }));
+    const typo = JSON.parse((await runCli(home.path, ['doctor', '--json'])).stdout) as { checks: { name: string }[] };
+    expect(typo.checks).toContainEqual(
+      expect.objectContaining({ name: 'config', status: 'warn', fix: expect.stringContaining('embedding, llm, agent, user, mcp') }),
+    );
   });
 
   it('doctor fails a database from a newer homunculus, and a read-only one, saying the fix; judges free disk space', async () => {

@@ -13,6 +13,13 @@ describe('payload parsing', () => {
     expect(parsePayload({ text: '\u0000\u0001garbage', bytes: 9, truncated: false }).mode).toBe('empty');
   });
 
+  it('keeps the path of a Write whose content ran past the size limit', () => {
+    const head = '{"session_id":"s","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/big.json","content":"';
+    const cut = head + 'x'.repeat(100_000);
+    expect(salvage(cut)).toMatchObject({ tool_name: 'Write', tool_input: { file_path: '/w/big.json' } });
+    expect(salvage(cut).tool_input).not.toHaveProperty('content');
+  });
+
   it('never trusts fields inside the tool response', () => {
     expect(salvage('{"tool_name":"Read","tool_response":{"content":"{\\"session_id\\":\\"evil\\"}"')).toEqual({ tool_name: 'Read' });
   });

@@ -24,6 +24,23 @@ const SALVAGE_FIELDS = [
   'prompt', 'source', 'reason', 'timestamp', 'command', 'file_path',
 ];
 
+/** The small fields of a tool's input worth keeping when the input itself (a whole file's content) is cut. */
+const INPUT_FIELDS = ['file_path', 'notebook_path', 'path', 'command', 'pattern', 'url', 'description'];
+
+/** How far into a cut tool_input its small fields are looked for (they come before the content). */
+const INPUT_HEAD_CHARS = 64 * 1024;
+
+/** The string fields of `names` found in `text`, each its first occurrence. */
+function stringFields(text: string, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of names) {
+    const m = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
+    const value = m?.[1] === undefined ? undefined : stringBody(m[1]);
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
+}
+
 /** The JSON object starting at `start` (a `{`), or undefined when it does not close. */
 function objectAt(text: string, start: number): unknown {
   let depth = 0;
@@ -69,11 +86,7 @@ export function salvage(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const responseAt = text.indexOf('"tool_response"');
   const head = responseAt >= 0 ? text.slice(0, responseAt) : text.slice(0, 1024 * 1024);
-  for (const field of SALVAGE_FIELDS) {
-    const m = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(head);
-    const value = m?.[1] === undefined ? undefined : stringBody(m[1]);
-    if (value !== undefined) out[field] = value;
-  }
+  Object.assign(out, stringFields(head, SALVAGE_FIELDS));
   if (out.prompt === undefined && responseAt < 0) {
     const cut = /"prompt"\s*:\s*"((?:[^"\\]|\\.)*)(?:"|\\?$)/.exec(text);
     const value = cut?.[1] === undefined ? undefined : stringBody(cut[1]);
@@ -82,7 +95,9 @@ export function salvage(text: string): Record<string, unknown> {
   const inputAt = /"tool_input"\s*:\s*\{/.exec(head);
   if (inputAt) {
     const value = objectAt(text, inputAt.index + inputAt[0].length - 1);
-    if (value !== undefined) out.tool_input = value;
+    // Cut inside (a 9 MB Write): its path and command still say what the call did.
+    const partial = value ?? stringFields(text.slice(inputAt.index, inputAt.index + INPUT_HEAD_CHARS), INPUT_FIELDS);
+    if (value !== undefined || Object.keys(partial).length) out.tool_input = partial;
   }
   return out;
 }

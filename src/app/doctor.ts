@@ -85,6 +85,11 @@ const configFile: DoctorCheck = (paths) => {
   }
 };
 
+/** What to do with a damaged database, without losing what can be saved. */
+const damagedFix = (paths: HomePaths): string =>
+  `Keep a copy (cp ${paths.db} ${paths.db}.damaged), then try \`sqlite3 ${paths.db}.damaged .recover | sqlite3 ${paths.db}.recovered\` and put the result in its place. ` +
+  `Failing that, move it aside and run \`homunculus sync\`: it rebuilds from the agents' transcripts, and \`homunculus import-files ${paths.instincts}\` brings back the instinct files.`;
+
 const database: DoctorCheck = (paths) => {
   if (!existsSync(paths.db)) return { name: 'database', status: 'warn', detail: 'no database yet', fix: 'Run `homunculus init`.' };
   const readOnly = unwritable([paths.db, `${paths.db}-wal`, `${paths.db}-shm`]);
@@ -109,7 +114,7 @@ const database: DoctorCheck = (paths) => {
         name: 'database',
         status: 'fail',
         detail: `integrity check: ${health.integrity}`,
-        fix: 'Restore from a backup or move the file aside.',
+        fix: damagedFix(paths),
       };
     }
     if (health.schemaVersion > health.latestSchema) {
@@ -131,7 +136,7 @@ const database: DoctorCheck = (paths) => {
     const counts = `${store.instincts.count()} instincts, ${store.observations.count()} observations (${store.observations.count({ pendingOnly: true })} pending)`;
     return { name: 'database', status: 'ok', detail: `schema ${health.schemaVersion}, ${health.journalMode} journal, ${counts}` };
   } catch (err) {
-    return { name: 'database', status: 'fail', detail: (err as Error).message, fix: 'Move the database aside and run `homunculus init`.' };
+    return { name: 'database', status: 'fail', detail: (err as Error).message, fix: damagedFix(paths) };
   } finally {
     store.close();
   }
@@ -243,7 +248,7 @@ const embeddings: DoctorCheck = (paths) => {
       name: 'embeddings',
       status: 'warn',
       detail: `cannot read the search index: ${(err as Error).message}`,
-      fix: 'Run any homunculus command to upgrade the database.',
+      fix: 'See the database check above.',
     };
   } finally {
     store.close();
@@ -320,6 +325,9 @@ const mqtt: DoctorCheck = async (paths, around) => {
   return mqttVerdict(url, probe.ok, probe.why);
 };
 
+const hooks: DoctorCheck = (paths, around) => hooksCheck(around.userHome, around.cwd, around.env, paths.home);
+const observations: DoctorCheck = (paths) => observationsCheck(paths);
+
 const DOCTOR_CHECKS: DoctorCheck[] = [
   nodeVersion,
   homeWritable,
@@ -329,8 +337,8 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   fts5,
   llmConfig,
   embeddings,
-  (paths, around) => hooksCheck(around.userHome, around.cwd, around.env, paths.home),
-  (paths) => observationsCheck(paths),
+  hooks,
+  observations,
   sandbox,
   agentModels,
   gateway,
@@ -349,7 +357,8 @@ export async function runDoctor(
       const result = await check(paths, around);
       if (result) results.push(result);
     } catch (err) {
-      results.push({ name: check.name || 'check', status: 'fail', detail: (err as Error).message });
+      // A damaged database fails every check that reads it: the database check says what to do.
+      results.push({ name: check.name || 'check', status: 'fail', detail: (err as Error).message, fix: 'See the database check above.' });
     }
   }
   return results;

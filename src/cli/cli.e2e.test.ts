@@ -108,6 +108,34 @@ describe('the store on disk', () => {
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ name: 'database', status: 'fail' }));
   });
 
+  it('doctor on a database damaged inside says how to save what it holds, once, in the database check', async () => {
+    await runCli(home.path, ['init']);
+    const store = openStore({ home: home.path });
+    for (let i = 0; i < 3000; i++)
+      store.observations.insert({
+        source: 'claude-code',
+        session_id: `s${i % 30}`,
+        tool_use_id: `t${i}`,
+        ts: new Date(i * 1000).toISOString(),
+        input: 'x'.repeat(200),
+      });
+    store.close();
+    const db = join(home.path, 'homunculus.db');
+    const bytes = readFileSync(db);
+    bytes.fill(0xa5, 16_384, bytes.length - 16_384);
+    writeFileSync(db, bytes);
+    const checks = JSON.parse((await runCli(home.path, ['doctor', '--json'])).stdout).checks as {
+      name: string;
+      status: string;
+      fix?: string;
+    }[];
+    const database = checks.find((c) => c.name === 'database');
+    expect(database).toMatchObject({ status: 'fail' });
+    expect(database?.fix).toMatch(/\.recover.*homunculus sync.*import-files/);
+    expect(checks.map((c) => c.name)).not.toContain('check');
+    for (const c of checks.filter((x) => x.name !== 'database' && x.status === 'fail')) expect(c.fix).toBe('See the database check above.');
+  });
+
   it('doctor passes on a healthy store', async () => {
     await runCli(home.path, ['init']);
     const report = await runCliJson<{ ok: boolean; checks: { name: string; status: string }[] }>(home.path, ['doctor']);

@@ -38,6 +38,12 @@ const cut = (s: string): string => {
  * Among equals the graph's facts lead (they are what the memory holds true now), then the
  * memories in their search order.
  */
+/** A name for a memory without a title: a session's turn by its session and place, else its collection. */
+function untitled(h: SearchHit): string {
+  const turn = h.collection === 'turns' ? /^(.+)#(\d+)$/.exec(h.id) : null;
+  return turn ? `Session ${turn[1]?.slice(0, 8)}, turn ${Number(turn[2]) + 1}` : h.collection;
+}
+
 export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[], question = ''): Source[] {
   const fromFacts = facts.slice(0, SOURCES_PER_KIND).map(({ fact }) => ({
     kind: 'fact' as const,
@@ -48,7 +54,7 @@ export function numberSources(facts: readonly RetrievedFact[], hits: readonly Se
   }));
   const fromHits = hits.slice(0, SOURCES_PER_KIND).map((h) => ({
     kind: 'memory' as const,
-    title: h.title || h.collection,
+    title: h.title || untitled(h),
     text: cut(h.text),
     ts: h.ts,
     ref: `${h.collection}/${h.id}`,

@@ -57,6 +57,14 @@ describe('chat.ask', () => {
     expect(res.sources[0]?.text).toMatch(/rounding happened before the discount/);
   });
 
+  it("names a session's untitled turn by its session and place, not by its collection", async () => {
+    addDocuments(store, [
+      { id: '0276a600-2f22-4d2b#2', text: 'the attribution was missing: the hooks ran the old entire binary', collection: 'turns' },
+    ]);
+    const res = await question('why was the attribution missing?');
+    expect(res.sources.find((s) => s.ref === 'turns/0276a600-2f22-4d2b#2')?.title).toBe('Session 0276a600, turn 3');
+  });
+
   it('with a model answers through it over the numbered sources, keeping only citations of sources that exist', async () => {
     const stub = await startMessagesStub(() => ({ text: JSON.stringify({ answer: 'It uses pnpm [1], as decided in March [9].' }) }));
     try {

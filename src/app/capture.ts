@@ -1,6 +1,7 @@
 /** Capture operations: bring what agents already did into the store, and the main job that learns from it. */
 import { homedir } from 'node:os';
 import { z } from 'zod';
+import { claudeCodeCaptures } from '../capture/install/plugin-state.js';
 import { archiveSessions } from '../capture/sessions/files.js';
 import { defaultTranscriptFiles, transcriptFiles } from '../capture/transcript/files.js';
 import { importTranscripts as importFiles } from '../capture/transcript/import.js';
@@ -105,6 +106,8 @@ export const sync = defineOperation({
       convictions: status.convictions.length,
       pending_observations: status.pending_observations,
       home: store.paths.home,
+      // Whether sessions from now on arrive by themselves, or `init` is the next step.
+      claude_code_hooks: claudeCodeCaptures(ctx.env.HOME ?? homedir(), process.cwd()),
     };
   },
 });

@@ -23,6 +23,7 @@ interface SyncSummary {
   instincts: number;
   pending_observations: number;
   embedded: number;
+  claude_code_hooks: boolean;
 }
 
 describe('sync on transcripts the test writes', () => {
@@ -42,7 +43,11 @@ describe('sync on transcripts the test writes', () => {
       expect(first.pending_observations).toBe(0);
       expect(first.embedded).toBeGreaterThanOrEqual(4);
       expect((await runCliJson<{ missing: number }>(fresh.path, ['embed', '--status'])).missing).toBe(0);
+      // Whether `init` is still the next step: the summary knows.
+      expect(first.claude_code_hooks).toBe(false);
+      expect((await runCli(fresh.path, ['init', '--claude'])).status).toBe(0);
       const second = await runCliJson<SyncSummary>(fresh.path, ['sync']);
+      expect(second.claude_code_hooks).toBe(true);
       expect(second.imported.observations).toBe(0);
       expect(second.learned.observations).toBe(0);
       expect(second.instincts).toBe(first.instincts);

@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { installedCommands } from './installed.js';
+import { targetFor } from './targets.js';
 
 const PLUGIN_NAME = 'homunculus';
 
@@ -38,4 +40,10 @@ export function claudePlugin(home: string, cwd: string): PluginState | undefined
   const settings = [join(cwd, '.claude', 'settings.local.json'), join(cwd, '.claude', 'settings.json'), join(dir, 'settings.json')];
   const flag = settings.map((file) => field(field(readObject(file), 'enabledPlugins'), id)).find((v) => typeof v === 'boolean');
   return { id, enabled: flag === true };
+}
+
+/** Whether Claude Code feeds this store anything here: our hooks in its settings (the user's or this project's), or the plugin enabled. */
+export function claudeCodeCaptures(home: string, cwd: string): boolean {
+  const hooked = (['user', 'project'] as const).some((scope) => installedCommands(targetFor('claude-code', scope, home, cwd)).length > 0);
+  return hooked || claudePlugin(home, cwd)?.enabled === true;
 }

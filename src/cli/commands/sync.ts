@@ -45,7 +45,9 @@ export function registerSyncCommands(program: Command): void {
             : []),
           ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
           `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
-          'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
+          s.claude_code_hooks
+            ? 'Next: `homunculus status` to review; new Claude Code sessions are learned from as they end.'
+            : 'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
         ],
         { names: { paths: '[paths...]' }, progress: o.progress !== false },
       );

@@ -2,11 +2,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixedClock } from '../core/clock.js';
 import { fingerprintOf } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
-import { type Store, openStore } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
+import { withHomeStore } from '../test-support/store.js';
 import { runHook } from './run.js';
 
 let dir: { path: string; cleanup: () => void };
@@ -15,14 +15,7 @@ const at = (minute: number): string => new Date(Date.UTC(2026, 1, 1, 10, minute)
 const env = { HOMUNCULUS_NO_LEARN: '1', HOMUNCULUS_NOW: at(30) } as NodeJS.ProcessEnv;
 const IMPORTED = fingerprintOf('name:cli');
 
-function withStore<T>(fn: (store: Store) => T): T {
-  const store = openStore({ home, clock: fixedClock(at(0)) });
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
+const withStore = <T>(fn: (store: Store) => T): T => withHomeStore(home, at(0), fn);
 
 /** A git checkout with `origin` at `remote`. */
 function checkout(name: string, remote: string): string {

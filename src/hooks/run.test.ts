@@ -2,11 +2,11 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixedClock } from '../core/clock.js';
 import { acquireLock } from '../core/lock.js';
 import { observe } from '../learn/instincts.js';
-import { openStore, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
+import { withHomeStore } from '../test-support/store.js';
 import { runHook } from './run.js';
 
 let dir: { path: string; cleanup: () => void };
@@ -39,14 +39,7 @@ const edit = (id: string, file: string, minute: number, session = 's1'): string 
 const context = (stdout: string): string =>
   stdout ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '';
 
-function withStore<T>(fn: (store: Store) => T): T {
-  const store = openStore({ home, clock: fixedClock(at(0)) });
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
+const withStore = <T>(fn: (store: Store) => T): T => withHomeStore(home, at(0), fn);
 
 describe('observe and stop', () => {
   it('spools observations, and stop drains them into the store and writes the session summary once per session', async () => {

@@ -1,5 +1,5 @@
 /** An in-process store on a temporary home with a clock the test moves by hand. */
-import type { Clock } from '../core/clock.js';
+import { type Clock, fixedClock } from '../core/clock.js';
 import { type Store, openStore } from '../store/store.js';
 import { tempDir } from './cli.js';
 
@@ -23,4 +23,14 @@ export function testStore(startIso = '2026-01-01T00:00:00.000Z'): TestStore {
       dir.cleanup();
     },
   };
+}
+
+/** Runs `fn` on the store of `home` (as the hooks there see it, the clock at `at`), closed after. */
+export function withHomeStore<T>(home: string, at: string, fn: (store: Store) => T): T {
+  const store = openStore({ home, clock: fixedClock(at) });
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
 }

@@ -58,6 +58,7 @@ interface StatusView {
   convictions: { pattern: string; title: string; rule: string; confidence: number; stale: boolean }[];
   pending_observations: number;
   observations: number;
+  archived_observations: number;
 }
 
 /** What the store holds, as counts only: the dashboard's header reads it on every change. */
@@ -107,5 +108,7 @@ export function instinctStatus(store: Store): StatusView {
     })),
     pending_observations: store.observations.count({ pendingOnly: true }),
     observations: store.observations.count(),
+    /** Moved out of the live table by gc (kept for the monthly counts and so a re-import adds nothing). */
+    archived_observations: store.observations.archived().count,
   };
 }

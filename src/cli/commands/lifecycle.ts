@@ -17,7 +17,7 @@ export function registerLifecycleCommands(program: Command): void {
     .action(async (_o: unknown, cmd: Command) => {
       await runOperation(cmd, status, {}, (s) => {
         const lines = [
-          `${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all)`,
+          `${s.total} instincts, ${s.convictions.length} convictions, ${s.pending_observations} pending observations (${s.observations} in all${s.archived_observations ? `, ${s.archived_observations} more archived by gc` : ''})`,
         ];
         if (s.convictions.length) {
           lines.push('', 'Convictions');

@@ -9,6 +9,7 @@ import type { HomePaths } from '../core/paths.js';
 import { type Store, fts5Problem, openStore } from '../store/store.js';
 import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { userNames } from './user-names.js';
+import { projectJoins } from '../core/project-alias.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
@@ -325,6 +326,17 @@ const mqtt: DoctorCheck = async (paths, around) => {
   return mqttVerdict(url, probe.ok, probe.why);
 };
 
+/** Which checkouts took the history synced for their repository's name: said, so a rule there is never a mystery. */
+const projects: DoctorCheck = (paths) => {
+  const joins = projectJoins(paths.projectAliases);
+  if (joins.length === 0) return undefined;
+  return {
+    name: 'projects',
+    status: 'ok',
+    detail: `${joins.map((j) => `checkout ${j.from} uses the history synced for ${j.name} (${j.to})`).join('; ')}; recorded in ${paths.projectAliases}, remove an entry to keep that checkout apart`,
+  };
+};
+
 const hooks: DoctorCheck = (paths, around) => hooksCheck(around.userHome, around.cwd, around.env, paths.home);
 const observations: DoctorCheck = (paths) => observationsCheck(paths);
 
@@ -339,6 +351,7 @@ const DOCTOR_CHECKS: DoctorCheck[] = [
   embeddings,
   hooks,
   observations,
+  projects,
   sandbox,
   agentModels,
   gateway,

@@ -44,16 +44,18 @@ export function projectKey(store: Store, value: string): string {
 
 /**
  * The project of a checkout as this store files it. A checkout with a remote that has nothing of
- * its own yet, while history imported for its repository's name has sessions, is joined to
- * that history, once and for good (core/project-alias.ts).
+ * its own yet, while history imported for its repository's name has sessions that name the
+ * repository ("entireio/cli": its URL, its Go module, its pull requests), is joined to that
+ * history, once and for good (core/project-alias.ts). Another repository of the same name is
+ * remembered as apart, so the question is asked once.
  */
 export function joinedProject(store: Store, info: ProjectInfo): ProjectInfo {
   const here = aliasedProject(info, store.paths.projectAliases);
   if (here !== info) return here;
   const twin = importedTwin(info);
-  if (!twin || twin.fingerprint === info.fingerprint) return info;
-  if (store.sessions.seen(info.fingerprint) || !store.sessions.seen(twin.fingerprint)) return info;
-  return joinProject(store.paths.projectAliases, info.fingerprint, twin)
-    ? { ...info, fingerprint: twin.fingerprint, name: twin.name }
-    : info;
+  if (!twin || twin.alias.fingerprint === info.fingerprint) return info;
+  if (store.sessions.seen(info.fingerprint) || !store.sessions.seen(twin.alias.fingerprint)) return info;
+  const ours = store.observations.mentions(twin.alias.fingerprint, twin.mark);
+  const to = ours ? twin.alias : { fingerprint: info.fingerprint, name: info.name };
+  return joinProject(store.paths.projectAliases, info.fingerprint, to) && ours ? { ...info, ...twin.alias } : info;
 }

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from './fs.js';
-import { type ProjectInfo, detectProject, fingerprintOf } from './project.js';
+import { type ProjectInfo, detectProject, fingerprintOf, normaliseRemote } from './project.js';
 
 interface Alias {
   fingerprint: string;
@@ -52,15 +52,22 @@ const repositoryName = (info: ProjectInfo): string =>
     .filter(Boolean)
     .at(-1) ?? info.name;
 
+interface Twin {
+  alias: Alias;
+  /** What that history names when it is this repository's: its owner and name ("entireio/cli"). */
+  mark: string;
+}
+
 /**
  * Where history imported for this checkout's repository would be filed: under its name, for a
  * checkout with a remote (a folder without one is its own path, and imported history is already
  * filed by name).
  */
-export function importedTwin(info: ProjectInfo): Alias | undefined {
+export function importedTwin(info: ProjectInfo): Twin | undefined {
   if (!info.remote) return undefined;
   const name = repositoryName(info);
-  return name ? { fingerprint: fingerprintOf(`name:${name}`), name } : undefined;
+  const mark = normaliseRemote(info.remote).split('/').slice(-2).join('/');
+  return name && mark.includes('/') ? { alias: { fingerprint: fingerprintOf(`name:${name}`), name }, mark } : undefined;
 }
 
 /** Records that `from` is filed as `to`; false when another checkout was joined to `to` already. */
@@ -69,4 +76,11 @@ export function joinProject(aliasesPath: string, from: string, to: Alias): boole
   if (Object.entries(aliases).some(([k, a]) => k !== from && a.fingerprint === to.fingerprint)) return false;
   writeFileAtomic(aliasesPath, `${JSON.stringify({ ...aliases, [from]: to }, null, 2)}\n`);
   return true;
+}
+
+/** The checkouts joined to another project's history (a checkout kept apart maps to itself and is left out). */
+export function projectJoins(aliasesPath: string): { from: string; to: string; name: string }[] {
+  return Object.entries(readAliases(aliasesPath))
+    .filter(([from, alias]) => alias.fingerprint !== from)
+    .map(([from, alias]) => ({ from, to: alias.fingerprint, name: alias.name }));
 }

@@ -2,6 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDoctor } from '../app/doctor.js';
+import { homePaths } from '../core/paths.js';
 import { fingerprintOf } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
 import type { Store } from '../store/store.js';
@@ -38,6 +40,10 @@ beforeEach(async () => {
   // History synced from a teammate's checkout, a folder this machine does not have: filed under the name cli.
   const theirs = '/nowhere/dip/Repositories/cli';
   await runHook('prompt', payload(theirs, 'old', { hook_event_name: 'UserPromptSubmit', prompt: 'run the tests' }), { home, env });
+  // What makes it this repository's history: it names the repository (here a pull request's URL).
+  const pr = { command: 'gh pr view https://github.com/entireio/cli/pull/12' };
+  const bash = { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: pr, tool_response: { stdout: 'open' }, tool_use_id: 'b1' };
+  await runHook('observe', payload(theirs, 'old', bash), { home, env });
   await runHook('stop', payload(theirs, 'old', { hook_event_name: 'SessionEnd' }), { home, env });
   withStore((store) =>
     observe(store, {
@@ -66,21 +72,29 @@ describe('a checkout of a repository whose history was imported by name', () => 
       expect(store.observations.forSession('new').map((o) => o.project)).toEqual([IMPORTED, IMPORTED, IMPORTED]);
       expect(store.sessions.get('new')?.project).toBe(IMPORTED);
     });
+    // doctor says which checkout took which history, and how to undo it.
+    const checks = await runDoctor(homePaths(home), { userHome: dir.path, cwd: mine, env: {} });
+    expect(checks.find((c) => c.name === 'projects')?.detail).toMatch(
+      /checkout [0-9a-f]{16} uses the history synced for cli \(040c367c23054320\).*remove an entry/,
+    );
   });
 
-  it('is not joined when it has history of its own, nor when another repository of that name took it', async () => {
-    const mine = checkout('cli', 'git@github.com:entireio/cli.git');
-    expect(context((await prompt(mine, 'new', 'how do I run the tests here?')).stdout)).toContain('`mise run test`');
-    // Another organisation's cli: a different repository, left on its own.
+  it('is not joined when it has history of its own, nor when the history never names its repository', async () => {
+    // Another organisation's cli, seen first: the history names entireio/cli, so it is not this one's.
     const other = checkout('their-cli', 'https://github.com/someone/cli');
     expect(context((await prompt(other, 'other', 'how do I run the tests here?')).stdout)).not.toContain('mise run test');
+    const mine = checkout('cli', 'git@github.com:entireio/cli.git');
+    expect(context((await prompt(mine, 'new', 'how do I run the tests here?')).stdout)).toContain('`mise run test`');
     // A checkout that had sessions of its own before `tools` history was imported keeps its project.
     const tools = checkout('tools', 'git@example.com:team/tools.git');
     await runHook('stop', payload(tools, 't1', { hook_event_name: 'SessionEnd' }), { home, env });
     await runHook('stop', payload('/nowhere/x/tools', 't0', { hook_event_name: 'SessionEnd' }), { home, env });
     await prompt(tools, 't2', 'hello there');
-    const joined = Object.keys(JSON.parse(readFileSync(join(home, 'projects.json'), 'utf8')) as object);
-    expect(joined).toEqual([fingerprintOf('remote:github.com/entireio/cli')]);
+    // Each question answered once: someone's cli kept apart, entireio's joined, tools never asked (it has sessions).
+    expect(JSON.parse(readFileSync(join(home, 'projects.json'), 'utf8'))).toEqual({
+      [fingerprintOf('remote:github.com/someone/cli')]: { fingerprint: fingerprintOf('remote:github.com/someone/cli'), name: 'their-cli' },
+      [fingerprintOf('remote:github.com/entireio/cli')]: { fingerprint: IMPORTED, name: 'cli' },
+    });
     withStore((store) => expect(store.observations.forSession('t2')[0]?.project).toBe(fingerprintOf('remote:example.com/team/tools')));
   });
 });

@@ -64,6 +64,8 @@ export interface ObservationRepository {
   sessionEdited(sessionId: string, exceptToolUseId: string, file: string): boolean;
   /** The latest tool call or prompt recorded. */
   lastActivity(): string | undefined;
+  /** Whether any observation of `project` (live or archived) holds `text` in its input, data or error, case aside. */
+  mentions(project: string, text: string): boolean;
   /** How many observations `gc` moved to the archive, and the newest of them. */
   archived(): { count: number; last: string | undefined };
   /** Readable names of projects by fingerprint, as the hooks recorded them. */
@@ -155,6 +157,16 @@ export function createObservationRepository(db: Db): ObservationRepository {
     lastActivity: () =>
       (db.prepare("SELECT MAX(ts) AS ts FROM observations WHERE event IN ('tool', 'prompt')").get() as { ts: string | null }).ts ??
       undefined,
+    mentions(project, text) {
+      const holds = (table: string) =>
+        `SELECT 1 FROM ${table} WHERE project = @project
+           AND (instr(lower(input), @text) > 0 OR instr(lower(data), @text) > 0 OR instr(lower(error), @text) > 0) LIMIT 1`;
+      const params = { project, text: text.toLowerCase() };
+      return (
+        cachedStatement(db, holds('observations')).get(params) !== undefined ||
+        cachedStatement(db, holds('observations_archive')).get(params) !== undefined
+      );
+    },
     archived() {
       const row = db.prepare('SELECT COUNT(*) AS count, MAX(ts) AS last FROM observations_archive').get() as {
         count: number;

@@ -36,6 +36,20 @@ describe('what the user wrote', () => {
     expect(authoredSentences(prompt)).toEqual(['evaluate this feedback from copilot:', 'and never push to main.']);
   });
 
+  it('drops a pasted JSON object whole, not its deeper lines alone (the skeleton read "files_touched": [])', () => {
+    const prompt = [
+      'the metadata is wrong here:',
+      '{',
+      '  "files_touched": [',
+      '    "main.py"',
+      '  ],',
+      '  "agent": "claude"',
+      '}',
+      'why is main.py missing?',
+    ].join('\n');
+    expect(authoredText(prompt)).toBe('the metadata is wrong here:\nwhy is main.py missing?');
+  });
+
   it('drops a long paragraph introduced by a colon, keeps what the user typed after a short one', () => {
     const long = `The error from loadSettingsFromFile() is wrapped twice ${'and the message repeats '.repeat(14)}`;
     expect(authoredSentences(`Here is the issue:\n${long}\nPlease fix it.`)).toEqual(['Here is the issue:', 'Please fix it.']);

@@ -23,6 +23,8 @@ const PASTED_LINE = [
   /^\s*(?:\[[\w:.-]+\]\s*)?[\w./-]+\.\w+:\d+(?::\d+)?:\s/, // compiler and linter findings
   /^\s*(?:\$|❯|%) \S/, // a shell session
   /^\s*(?:error|warning|fatal|panic|ERR!?)(?:\[\w+\])?:\s/i, // tool messages
+  // JSON: a quoted key's line, a bracket's line (its indented body gone, the skeleton would say "empty")
+  /^\s*"[^"\n]{1,80}"\s*:\s*\S|^\s*[[\]{}]+[,;]?\s*$/,
 ];
 
 /** A review bot's finding: a title line, then its severity on a line of its own. */

@@ -30,7 +30,10 @@ describe('instinctCounts', () => {
 describe('instinctStatus after gc', () => {
   it('counts the observations gc archived apart from the live ones', () => {
     store.observations.insert({ source: 'claude-code', session_id: 's', tool_use_id: 't', ts: '2025-12-01T10:00:00.000Z' });
-    store.observations.markProcessed(store.observations.forSession('s').map((o) => o.id), '2025-12-01T11:00:00.000Z');
+    store.observations.markProcessed(
+      store.observations.forSession('s').map((o) => o.id),
+      '2025-12-01T11:00:00.000Z',
+    );
     store.observations.archiveProcessed('2025-12-31T00:00:00.000Z', '2025-12-31T00:00:00.000Z');
     expect(instinctStatus(store)).toMatchObject({ observations: 0, archived_observations: 1 });
   });

@@ -145,6 +145,10 @@ describe('patterns', () => {
     expect(full.suggestions[0]).toMatchObject({ explain: 'lint again after a fix' });
     expect(full.hint).toBeUndefined();
     expect((await call<{ count: number }>(mcp.client, 'suggest', { keyword: 'nothing-like-this' })).count).toBe(0);
+    // A project nobody knows is said to be unknown: what comes back is the global patterns alone.
+    const nosuch = await call<{ hint: string }>(mcp.client, 'suggest', { project: 'nosuch' });
+    expect(nosuch.hint).toMatch(/^Unknown project "nosuch"\..*These are the global patterns only\./);
+    expect((await call<{ hint?: string }>(mcp.client, 'suggest', { project: 'nosuch', compact: false })).hint).toMatch(/Unknown project/);
   });
 
   it('list_instincts, search_instincts and stats return the documented keys', async () => {

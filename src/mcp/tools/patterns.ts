@@ -11,7 +11,7 @@ import {
   stats,
   suggest,
 } from '../../app/instincts.js';
-import { projectKey } from '../../app/project-ref.js';
+import { projectKey, resolveProject } from '../../app/project-ref.js';
 import { fromView, mergeSimilar, plainLine } from '../../context/plain.js';
 import type { InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
@@ -59,6 +59,19 @@ const suggestionHint = (found: readonly InstinctView[]): string =>
     .join('\n')}\nCall get_instinct(pattern) for the full record and explain text.`;
 
 /** Nothing mature here: say so, and whether mature patterns exist for other projects (never suggested here). */
+/** Said when `project` names nothing this store knows: what is suggested is the global patterns alone. */
+function unknownProjectHint(ctx: ToolContext, project: string): string | undefined {
+  if (!project) return undefined;
+  try {
+    resolveProject(ctx.store, project);
+    return undefined;
+  } catch (err) {
+    // A pattern may have been filed under a name no session knows: then it is known after all.
+    if (ctx.store.instincts.count({ project }) > 0 || !(err instanceof UsageError)) return undefined;
+    return `${err.message} ${err.hint ?? ''} These are the global patterns only.`.replace(/\s+/g, ' ').trim();
+  }
+}
+
 function nothingHereHint(ctx: ToolContext, project: string): string {
   const elsewhere = call(listInstincts, ctx, { minEvidence: MATURE_EVIDENCE, limit: 100_000 }).instincts.filter(
     (v) => v.project !== '' && v.project !== project,
@@ -90,11 +103,13 @@ const suggestTool = defineTool({
       source: 'mcp',
     });
     const records = found.map(contractRecord);
-    if (!args.compact) return { suggestions: records, count: records.length };
+    const unknown = unknownProjectHint(ctx, args.project);
+    if (!args.compact) return { suggestions: records, count: records.length, ...(unknown ? { hint: unknown } : {}) };
+    const hint = records.length ? suggestionHint(found) : nothingHereHint(ctx, projectKey(ctx.store, args.project) || ctx.project);
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
       count: records.length,
-      hint: records.length ? suggestionHint(found) : nothingHereHint(ctx, projectKey(ctx.store, args.project) || ctx.project),
+      hint: unknown ? `${unknown} ${hint}` : hint,
     };
   },
 });

@@ -4,31 +4,16 @@
  * disabled), or, without a codex binary, from its config.toml computed the same way; Gemini
  * CLI and Claude Code from the switches in their settings. Each problem says how to fix it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'smol-toml';
-import { type Obj, isObj } from '../../core/fields.js';
 import { type CodexHook, listCodexHooks } from './codex-app-server.js';
 import { codexTrustEntries } from './codex-trust.js';
 import { findOnPath } from './command.js';
+import { claudeProjectSettings, decidingSetting, readObj, sub } from './settings-files.js';
 import type { Target } from './targets.js';
 
 export interface Inactive {
   problem: string;
   fix: string;
 }
-
-function readObj(file: string, format: 'json' | 'toml'): Obj {
-  try {
-    const text = readFileSync(file, 'utf8');
-    const value: unknown = format === 'json' ? JSON.parse(text) : parse(text);
-    return isObj(value) ? value : {};
-  } catch {
-    return {};
-  }
-}
-
-const sub = (o: Obj, key: string): Obj => (isObj(o[key]) ? o[key] : {});
 
 /** Our hooks as Codex would see them, from its config.toml: the same hashes, compared with the trust it holds. */
 function codexHooksFromConfig(target: Target): CodexHook[] {
@@ -96,13 +81,12 @@ export async function inactiveHooks(target: Target, cwd: string, env: NodeJS.Pro
   if (target.agent === 'gemini') return geminiInactive(target, env);
   if (target.agent === 'claude-code') {
     // The most specific settings file that says decides: the project's local, the project's, the user's.
-    const layers = [...new Set([join(cwd, '.claude', 'settings.local.json'), join(cwd, '.claude', 'settings.json'), target.hooksFile])];
-    const decides = layers.find((file) => typeof readObj(file, 'json').disableAllHooks === 'boolean');
-    if (decides && readObj(decides, 'json').disableAllHooks === true)
+    const said = decidingSetting([...claudeProjectSettings(cwd), target.hooksFile], (o) => o.disableAllHooks);
+    if (said?.value)
       return [
         {
-          problem: `Claude Code has every hook turned off (disableAllHooks in ${decides})`,
-          fix: `Remove "disableAllHooks" from ${decides}.`,
+          problem: `Claude Code has every hook turned off (disableAllHooks in ${said.file})`,
+          fix: `Remove "disableAllHooks" from ${said.file}.`,
         },
       ];
   }

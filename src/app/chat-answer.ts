@@ -31,6 +31,12 @@ const cut = (s: string): string => {
   return one.length > MAX_SOURCE_CHARS ? `${one.slice(0, MAX_SOURCE_CHARS - 1)}…` : one;
 };
 
+/** A name for a memory without a title: a session's turn by its session and place, else its collection. */
+function untitled(h: SearchHit): string {
+  const turn = h.collection === 'turns' ? /^(.+)#(\d+)$/.exec(h.id) : null;
+  return turn ? `Session ${turn[1]?.slice(0, 8)}, turn ${Number(turn[2]) + 1}` : h.collection;
+}
+
 /**
  * The sources that name most of the question's words first, numbered from 1: "Helix" is
  * answered by the memory that says it before "cli uses xxd", and a fact the graph's
@@ -38,12 +44,6 @@ const cut = (s: string): string => {
  * Among equals the graph's facts lead (they are what the memory holds true now), then the
  * memories in their search order.
  */
-/** A name for a memory without a title: a session's turn by its session and place, else its collection. */
-function untitled(h: SearchHit): string {
-  const turn = h.collection === 'turns' ? /^(.+)#(\d+)$/.exec(h.id) : null;
-  return turn ? `Session ${turn[1]?.slice(0, 8)}, turn ${Number(turn[2]) + 1}` : h.collection;
-}
-
 export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[], question = ''): Source[] {
   const fromFacts = facts.slice(0, SOURCES_PER_KIND).map(({ fact }) => ({
     kind: 'fact' as const,

@@ -17,7 +17,7 @@ import { search } from '../search/search.js';
 import { readFingerprint } from '../search/vectors.js';
 import { projectIn } from '../core/project-alias.js';
 import { type AppContext, defineOperation } from './operation.js';
-import { projectKey, resolveProject } from './project-ref.js';
+import { projectKey, unknownProjectNote } from './project-ref.js';
 import { text } from './schemas.js';
 import { selfNames } from './user-names.js';
 
@@ -198,22 +198,12 @@ export const query = defineOperation({
     res.notes.unshift(...notes);
     if (input.project !== undefined && res.results.length === 0) {
       // Documents may be filed under any name, so an unknown one is searched as written; say so when it finds nothing.
-      const unknown = unknownProject(ctx.store, input.project);
+      const unknown = unknownProjectNote(ctx.store, input.project);
       if (unknown) res.notes.push(unknown);
     }
     return { ...res, learned: await learnedRules(ctx.store, input) };
   },
 });
-
-/** What to tell someone whose `project` no session or graph knows, or undefined. */
-function unknownProject(store: AppContext['store'], project: string): string | undefined {
-  try {
-    resolveProject(store, project);
-    return undefined;
-  } catch (err) {
-    return err instanceof HomunculusError ? [err.message, err.hint].filter(Boolean).join(' ') : undefined;
-  }
-}
 
 /**
  * The rules learned for the asking directory's project that the question clearly names, as the

@@ -29,6 +29,16 @@ export function resolveProject(store: Store, value: string | undefined, cwd = pr
   );
 }
 
+/** What to tell someone whose `project` no session or graph knows (its known names included), or undefined. */
+export function unknownProjectNote(store: Store, project: string): string | undefined {
+  try {
+    resolveProject(store, project);
+    return undefined;
+  } catch (err) {
+    return err instanceof UsageError ? [err.message, err.hint].filter(Boolean).join(' ') : undefined;
+  }
+}
+
 /**
  * The key a tool call's project names, leniently: a known name becomes its fingerprint, anything
  * else stays as written (a pattern may be filed under a name the store does not know yet).

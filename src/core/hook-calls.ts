@@ -28,7 +28,6 @@ export interface HookCall {
 const MAX_CALLS_BYTES = 1024 * 1024;
 const MAX_WORD = 64;
 
-/** Appends one call; never throws (an unwritable home must not cost the agent its answer). */
 /** One call as its log line (without the newline). */
 export function hookCallLine(call: Omit<HookCall, 'ts'>, now = new Date()): string {
   const line: HookCall = {
@@ -41,6 +40,7 @@ export function hookCallLine(call: Omit<HookCall, 'ts'>, now = new Date()): stri
   return JSON.stringify(line);
 }
 
+/** Appends one call; never throws (an unwritable home must not cost the agent its answer). */
 export function recordHookCall(path: string, call: Omit<HookCall, 'ts'>, now = new Date()): void {
   try {
     appendRotated(path, `${hookCallLine(call, now)}\n`, MAX_CALLS_BYTES);

@@ -13,7 +13,8 @@ import { observeToolCall } from '../capture/observe.js';
 import { type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
-import { projectIn } from '../core/project-alias.js';
+import { aliasedProject } from '../core/project-alias.js';
+import { detectProject } from '../core/project.js';
 import { recordHookCall } from '../core/hook-calls.js';
 import type { Store } from '../store/store.js';
 import { logHook } from './log.js';
@@ -92,8 +93,11 @@ async function handleHook(hookArg: string, raw: string | RawPayload, options: Ho
     }
     if (env.HOMUNCULUS_OBSERVER) return { hook, stdout: emptyOutput(agent, hook), status: 'skipped', detail: 'HOMUNCULUS_OBSERVER is set' };
     if (parsed.mode !== 'json') logHook(log, `${hook} (${agent}): payload of ${payload.bytes} bytes is not complete JSON; ${parsed.mode}`);
-    const project = projectIn(input.cwd, call.paths.projectAliases);
-    if (hook === 'observe') return { hook, stdout: formatOutput(agent, hook, input.event, ''), ...observeToolCall(home, input, project) };
+    const project = detectProject(input.cwd);
+    if (hook === 'observe') {
+      const filed = aliasedProject(project, call.paths.projectAliases);
+      return { hook, stdout: formatOutput(agent, hook, input.event, ''), ...observeToolCall(home, input, filed) };
+    }
     const { openStore } = await import('../store/store.js');
     const store = options.store ?? openStore({ home, clock });
     try {

@@ -11,7 +11,7 @@ import {
   stats,
   suggest,
 } from '../../app/instincts.js';
-import { projectKey, resolveProject } from '../../app/project-ref.js';
+import { projectKey, unknownProjectNote } from '../../app/project-ref.js';
 import { fromView, mergeSimilar, plainLine } from '../../context/plain.js';
 import type { InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
@@ -61,15 +61,9 @@ const suggestionHint = (found: readonly InstinctView[]): string =>
 /** Nothing mature here: say so, and whether mature patterns exist for other projects (never suggested here). */
 /** Said when `project` names nothing this store knows: what is suggested is the global patterns alone. */
 function unknownProjectHint(ctx: ToolContext, project: string): string | undefined {
-  if (!project) return undefined;
-  try {
-    resolveProject(ctx.store, project);
-    return undefined;
-  } catch (err) {
-    // A pattern may have been filed under a name no session knows: then it is known after all.
-    if (ctx.store.instincts.count({ project }) > 0 || !(err instanceof UsageError)) return undefined;
-    return `${err.message} ${err.hint ?? ''} These are the global patterns only.`.replace(/\s+/g, ' ').trim();
-  }
+  // A pattern may have been filed under a name no session knows: then it is known after all.
+  const unknown = project && ctx.store.instincts.count({ project }) === 0 ? unknownProjectNote(ctx.store, project) : undefined;
+  return unknown ? `${unknown} These are the global patterns only.` : undefined;
 }
 
 function nothingHereHint(ctx: ToolContext, project: string): string {

@@ -1,0 +1,117 @@
+/** The instinct repository's read queries: list filters, full-text search and term matching over instincts_fts. */
+import { words } from '../text/words.js';
+import { type Db } from './db.js';
+import type { InstinctRow, ListFilter, TermMatch } from './instinct-rows.js';
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards escaped. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Free text as an FTS5 query of quoted terms, for callers that must never hit a syntax error. */
+function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
+  return [...words(text)].map((t) => `"${t}"`).join(` ${joiner} `);
+}
+
+/** The WHERE clause and its named parameters for a list filter. */
+export function whereOf(filter: ListFilter): { clause: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.category) {
+    where.push('category = @category');
+    params.category = filter.category;
+  }
+  if (filter.project !== undefined) {
+    where.push(filter.includeGlobal ? "(project = @project OR project = '')" : 'project = @project');
+    params.project = filter.project;
+  }
+  if (filter.minEvidence !== undefined) {
+    where.push('evidence >= @minEvidence');
+    params.minEvidence = filter.minEvidence;
+  }
+  if (filter.minLevel !== undefined) {
+    where.push('level >= @minLevel');
+    params.minLevel = filter.minLevel;
+  }
+  if (filter.keyword) {
+    where.push("(key LIKE @keyword ESCAPE '\\' OR metadata LIKE @keyword ESCAPE '\\' OR explain LIKE @keyword ESCAPE '\\')");
+    params.keyword = likePattern(filter.keyword);
+  }
+  if (filter.seenSince !== undefined) {
+    where.push('last_seen >= @seenSince');
+    params.seenSince = filter.seenSince;
+  }
+  if (filter.unpromoted) where.push('promoted_at IS NULL');
+  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+export function searchRows(db: Db, query: string, limit: number): { rows: InstinctRow[]; mode: 'fts' | 'like' } {
+  const q = query.trim();
+  if (!q) return { rows: [], mode: 'fts' };
+  const cap = Math.max(0, Math.floor(limit));
+  try {
+    const rows = db
+      .prepare(
+        `SELECT i.* FROM instincts_fts f JOIN instincts i ON i.id = f.rowid
+         WHERE instincts_fts MATCH ? ORDER BY i.evidence DESC, bm25(instincts_fts), i.last_seen DESC LIMIT ?`,
+      )
+      .all(q, cap) as InstinctRow[];
+    return { rows, mode: 'fts' };
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'SQLITE_ERROR') throw err;
+    const rows = db
+      .prepare(
+        `SELECT * FROM instincts WHERE key LIKE @like ESCAPE '\\' OR explain LIKE @like ESCAPE '\\' OR metadata LIKE @like ESCAPE '\\'
+           OR trigger LIKE @like ESCAPE '\\' OR action LIKE @like ESCAPE '\\'
+         ORDER BY evidence DESC, last_seen DESC LIMIT @cap`,
+      )
+      .all({ like: likePattern(q), cap }) as InstinctRow[];
+    return { rows, mode: 'like' };
+  }
+}
+
+export function matchTerms(
+  db: Db,
+  terms: readonly string[],
+  options: { project?: string; excludePromoted?: boolean; limit: number },
+): TermMatch[] {
+  if (terms.length === 0 || options.limit <= 0) return [];
+  const where = ['instincts_fts MATCH @match'];
+  if (options.excludePromoted !== false) where.push('i.promoted_at IS NULL');
+  if (options.project !== undefined) where.push("(i.project = '' OR i.project = @project)");
+  // Column weights: key, trigger, action, explain, metadata.
+  const rows = db
+    .prepare(
+      `SELECT i.*, bm25(instincts_fts, 2.0, 3.0, 1.5, 1.0, 0.5) AS bm25_score
+       FROM instincts_fts JOIN instincts i ON i.id = instincts_fts.rowid
+       WHERE ${where.join(' AND ')} ORDER BY bm25_score LIMIT @limit`,
+    )
+    .all({ match: quoteFtsTerms(terms.join(' '), 'OR'), project: options.project ?? '', limit: options.limit }) as (InstinctRow & {
+    bm25_score: number;
+  })[];
+  return rows.map(({ bm25_score, ...row }) => ({ row, bm25: bm25_score }));
+}
+
+/** How many instincts in scope have each term in their trigger (FTS5's porter stems), and how many are in scope. */
+export function triggerUse(
+  db: Db,
+  terms: readonly string[],
+  options: { project?: string; excludePromoted?: boolean },
+): { of: Map<string, number>; total: number } {
+  const scope: string[] = [];
+  if (options.excludePromoted !== false) scope.push('i.promoted_at IS NULL');
+  if (options.project !== undefined) scope.push("(i.project = '' OR i.project = @project)");
+  const and = scope.map((c) => ` AND ${c}`).join('');
+  const count = db.prepare(
+    `SELECT COUNT(*) AS n FROM instincts_fts JOIN instincts i ON i.id = instincts_fts.rowid WHERE instincts_fts MATCH @match${and}`,
+  );
+  const of = new Map<string, number>();
+  for (const term of terms) {
+    const quoted = quoteFtsTerms(term);
+    if (quoted) of.set(term, (count.get({ match: `trigger : (${quoted})`, project: options.project ?? '' }) as { n: number }).n);
+  }
+  const total = db.prepare(`SELECT COUNT(*) AS n FROM instincts i WHERE 1 = 1${and}`).get({ project: options.project ?? '' }) as {
+    n: number;
+  };
+  return { of, total: total.n };
+}

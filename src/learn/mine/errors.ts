@@ -66,109 +66,105 @@ const sig = (id: string, label: string, headline: string, generic: boolean): Err
   generic,
 });
 
+const ZSH_GLOB_REMEDY = {
+  when: 'when a shell command uses a glob or a URL with `?`',
+  action:
+    "The Bash tool runs zsh here, which aborts the whole command when a glob matches nothing: quote URLs that contain `?` or `*` (`gh api 'repos/OWNER/REPO/issues?per_page=100'`) and guard globs that may match nothing (`find DIR -name '*.log'`, or `setopt nullglob` first).",
+};
+
+/** A line's signature by one tool's message format, or undefined when the line is not in it. */
+type LineReader = (line: string) => ErrorSignature | undefined;
+
+const golangci: LineReader = (line) => {
+  const lint = GOLANGCI.exec(line);
+  if (!lint) return undefined;
+  const linter = lint[5] as string;
+  const message = lint[4] as string;
+  if (linter === 'typecheck') return sig('go-compile', 'a Go compile error', message, true);
+  const code = /^([GS]A?\d{3,4}|ST\d{4}):/.exec(message)?.[1];
+  return sig(
+    `golangci-${linter}${code ? `-${code.toLowerCase()}` : ''}`,
+    `golangci-lint ${linter}${code ? ` ${code}` : ''}`,
+    message,
+    false,
+  );
+};
+
+const eslint: LineReader = (line) => {
+  const m = /^\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/.exec(line);
+  return m ? sig(`eslint-${slugify(m[2] as string)}`, `ESLint ${m[2]}`, m[1] as string, false) : undefined;
+};
+
+const typescript: LineReader = (line) => {
+  const m = /error (TS\d{4}):\s*(.+)/.exec(line);
+  return m ? sig(`ts-${(m[1] as string).toLowerCase()}`, `TypeScript ${m[1]}`, m[2] as string, m[1] !== 'TS2307') : undefined;
+};
+
+const npm: LineReader = (line) => {
+  const m = /npm (?:ERR!|error) code (\w+)/.exec(line);
+  return m ? sig(`npm-${(m[1] as string).toLowerCase()}`, `npm ${m[1]}`, line, false) : undefined;
+};
+
+const commandNotFound: LineReader = (line) => {
+  const m = /(?:^|\s)(\S+): command not found|command not found: (\S+)/.exec(line);
+  if (!m) return undefined;
+  const program = (m[1] ?? m[2] ?? '').replace(/^.*\//, '');
+  return sig(`command-not-found-${slugify(program)}`, `"${program}: command not found"`, line, false);
+};
+
+const python: LineReader = (line) => {
+  const m =
+    /\b((?:ModuleNotFound|Import|Attribute|Key|Type|Value|Name|FileNotFound|Permission|Runtime|Syntax|Assertion)Error):\s*(.*)/.exec(line);
+  if (!m) return undefined;
+  const module = /No module named '([\w.]+)'/.exec(line)?.[1];
+  return sig(
+    `python-${slugify(m[1] as string)}${module ? `-${slugify(module)}` : ''}`,
+    `Python ${m[1]}`,
+    line,
+    m[1] === 'SyntaxError' || m[1] === 'AssertionError',
+  );
+};
+
+const fixedLines: LineReader = (line) => {
+  if (/^--- FAIL: \w+/.test(line) || /^FAIL\s/.test(line) || /\[(build|setup) failed\]/.test(line) || /^panic: /.test(line))
+    return sig('go-test-failure', 'a failing Go test', line, true);
+  if (/^(?:\S+\.go:\d+(?::\d+)?:\s*)/.test(line) && GO_COMPILE.test(line))
+    return sig('go-compile', 'a Go compile error', line.replace(/^\S+\.go:\d+(?::\d+)?:\s*/, ''), true);
+  if (/no matches found:/.test(line))
+    return {
+      ...sig('zsh-no-matches', 'zsh "no matches found" (an unquoted glob, or a URL with ? or *)', line, false),
+      remedy: ZSH_GLOB_REMEDY,
+    };
+  if (/build constraints exclude all Go files/.test(line))
+    return sig('go-build-constraints', 'Go "build constraints exclude all Go files" (a build tag is missing)', line, false);
+  if (/error: could not apply|CONFLICT \(|Merge conflict|fix conflicts/.test(line))
+    return sig('git-conflict', 'a merge conflict', line, true);
+  return undefined;
+};
+
+/** The last resort: a tool's own "error: …" line, named by its first words. */
+const toolMessage: LineReader = (line) => {
+  const tool = /^(go|fatal|error|Error|ERROR|panic):\s+(.+)/.exec(line);
+  if (!tool) return undefined;
+  const message = normaliseMessage(tool[2] as string);
+  const words = slugify(message).split('-').slice(0, 6).join('-');
+  if (!words || words === 'untitled') return undefined;
+  const prefix = tool[1] === 'go' ? 'go' : tool[1] === 'fatal' ? 'git' : 'error';
+  return sig(`${prefix}-${words}`, `"${truncate(message, 60)}"`, line, false);
+};
+
+/** In order: the first reader that knows a line names it. */
+const READERS: readonly LineReader[] = [golangci, eslint, typescript, npm, commandNotFound, python, fixedLines, toolMessage];
+
 /** Every distinct signature in an error text (at most `limit`), most specific first. */
 export function errorSignatures(text: string, limit = 3): ErrorSignature[] {
   if (!text || isToolGuardError(text)) return [];
   const found = new Map<string, ErrorSignature>();
-  const add = (s: ErrorSignature): void => {
-    const prior = found.get(s.id);
+  for (const line of errorLines(text)) {
+    const s = READERS.reduce<ErrorSignature | undefined>((hit, read) => hit ?? read(line), undefined);
+    const prior = s && found.get(s.id);
     // Of several findings of one kind, the shortest message is the clearest example.
-    if (!prior || s.headline.length < prior.headline.length) found.set(s.id, s);
-  };
-  const lines = errorLines(text);
-  for (const line of lines) {
-    const lint = GOLANGCI.exec(line);
-    if (lint) {
-      const linter = lint[5] as string;
-      const message = lint[4] as string;
-      if (linter === 'typecheck') {
-        add(sig('go-compile', 'a Go compile error', message, true));
-        continue;
-      }
-      const code = /^([GS]A?\d{3,4}|ST\d{4}):/.exec(message)?.[1];
-      add(
-        sig(
-          `golangci-${linter}${code ? `-${code.toLowerCase()}` : ''}`,
-          `golangci-lint ${linter}${code ? ` ${code}` : ''}`,
-          message,
-          false,
-        ),
-      );
-      continue;
-    }
-    const eslint = /^\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/.exec(line);
-    if (eslint) {
-      add(sig(`eslint-${slugify(eslint[2] as string)}`, `ESLint ${eslint[2]}`, eslint[1] as string, false));
-      continue;
-    }
-    const ts = /error (TS\d{4}):\s*(.+)/.exec(line);
-    if (ts) {
-      add(sig(`ts-${(ts[1] as string).toLowerCase()}`, `TypeScript ${ts[1]}`, ts[2] as string, ts[1] !== 'TS2307'));
-      continue;
-    }
-    const npm = /npm (?:ERR!|error) code (\w+)/.exec(line);
-    if (npm) {
-      add(sig(`npm-${(npm[1] as string).toLowerCase()}`, `npm ${npm[1]}`, line, false));
-      continue;
-    }
-    const notFound = /(?:^|\s)(\S+): command not found|command not found: (\S+)/.exec(line);
-    if (notFound) {
-      const program = (notFound[1] ?? notFound[2] ?? '').replace(/^.*\//, '');
-      add(sig(`command-not-found-${slugify(program)}`, `"${program}: command not found"`, line, false));
-      continue;
-    }
-    const py =
-      /\b((?:ModuleNotFound|Import|Attribute|Key|Type|Value|Name|FileNotFound|Permission|Runtime|Syntax|Assertion)Error):\s*(.*)/.exec(
-        line,
-      );
-    if (py) {
-      const module = /No module named '([\w.]+)'/.exec(line)?.[1];
-      add(
-        sig(
-          `python-${slugify(py[1] as string)}${module ? `-${slugify(module)}` : ''}`,
-          `Python ${py[1]}`,
-          line,
-          py[1] === 'SyntaxError' || py[1] === 'AssertionError',
-        ),
-      );
-      continue;
-    }
-    if (/^--- FAIL: \w+/.test(line) || /^FAIL\s/.test(line) || /\[(build|setup) failed\]/.test(line) || /^panic: /.test(line)) {
-      add(sig('go-test-failure', 'a failing Go test', line, true));
-      continue;
-    }
-    if (/^(?:\S+\.go:\d+(?::\d+)?:\s*)/.test(line) && GO_COMPILE.test(line)) {
-      add(sig('go-compile', 'a Go compile error', line.replace(/^\S+\.go:\d+(?::\d+)?:\s*/, ''), true));
-      continue;
-    }
-    if (/no matches found:/.test(line)) {
-      add({
-        ...sig('zsh-no-matches', 'zsh "no matches found" (an unquoted glob, or a URL with ? or *)', line, false),
-        remedy: {
-          when: 'when a shell command uses a glob or a URL with `?`',
-          action:
-            "The Bash tool runs zsh here, which aborts the whole command when a glob matches nothing: quote URLs that contain `?` or `*` (`gh api 'repos/OWNER/REPO/issues?per_page=100'`) and guard globs that may match nothing (`find DIR -name '*.log'`, or `setopt nullglob` first).",
-        },
-      });
-      continue;
-    }
-    if (/build constraints exclude all Go files/.test(line)) {
-      add(sig('go-build-constraints', 'Go "build constraints exclude all Go files" (a build tag is missing)', line, false));
-      continue;
-    }
-    if (/error: could not apply|CONFLICT \(|Merge conflict|fix conflicts/.test(line)) {
-      add(sig('git-conflict', 'a merge conflict', line, true));
-      continue;
-    }
-    const tool = /^(go|fatal|error|Error|ERROR|panic):\s+(.+)/.exec(line);
-    if (tool) {
-      const message = normaliseMessage(tool[2] as string);
-      const words = slugify(message).split('-').slice(0, 6).join('-');
-      if (words && words !== 'untitled') {
-        const prefix = tool[1] === 'go' ? 'go' : tool[1] === 'fatal' ? 'git' : 'error';
-        add(sig(`${prefix}-${words}`, `"${truncate(message, 60)}"`, line, false));
-      }
-    }
+    if (s && (!prior || s.headline.length < prior.headline.length)) found.set(s.id, s);
   }
   return [...found.values()].sort((a, b) => Number(a.generic) - Number(b.generic)).slice(0, limit);
 }

@@ -60,8 +60,8 @@ function cleanText(value: string | undefined, max: number): string | undefined {
   return truncate(value.replaceAll('\u0000', '').trim(), max);
 }
 
-/** Records occurrences of a pattern: creates it, or reinforces it (evidence +n, score up, last_seen now). */
-export function observe(store: Store, input: ObserveInput): ObserveResult {
+/** An observation's input, checked: the parsed key, the count and the text, or a UsageError saying the fix. */
+function checked(input: ObserveInput) {
   const parsed = parseKey(input.pattern);
   const occurrences = input.occurrences ?? 1;
   if (!Number.isInteger(occurrences) || occurrences < 1 || occurrences > 1_000_000) {
@@ -77,75 +77,88 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
     );
   }
   const explain = cleanText(input.explain, MAX_EXPLAIN_LENGTH);
-  const now = store.clock.now();
+  return { parsed, occurrences, domain, explain, project: input.project ?? '', source: input.source ?? '' };
+}
+
+type Checked = ReturnType<typeof checked>;
+
+function createInstinct(store: Store, key: string, input: ObserveInput, c: Checked, now: Date): ObserveResult {
   const at = now.toISOString();
+  const category = c.parsed.category;
+  const body = key.slice(key.indexOf(':') + 1).trim();
+  const row = store.instincts.insert({
+    key,
+    category,
+    trigger: cleanText(input.trigger, MAX_TEXT_LENGTH) ?? body,
+    action: cleanText(input.action, MAX_TEXT_LENGTH) ?? c.explain ?? body,
+    title: cleanText(input.title, 200) ?? body,
+    domain: c.domain ?? DEFAULT_DOMAIN_BY_CATEGORY[category],
+    project: c.project,
+    source: c.source,
+    explain: c.explain ?? '',
+    metadata: JSON.stringify(input.metadata ?? {}),
+    evidence: c.occurrences,
+    confidence: input.initialScore ?? initialConfidence(c.occurrences),
+    first_seen: at,
+    last_seen: at,
+  });
+  store.instincts.addEvent({
+    instinct_id: row.id,
+    ts: at,
+    kind: input.imported ? 'import' : 'create',
+    delta_evidence: c.occurrences,
+    delta_confidence: row.confidence,
+    source: c.source,
+    project: c.project,
+    detail: '',
+  });
+  if (!input.imported) store.learning.confirmSuggestion(key, at);
+  const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: c.project ? 1 : 0 }, now);
+  return { pattern: key, evidence: row.evidence, level, created: true, confidence: row.confidence };
+}
+
+function reinforceInstinct(store: Store, existing: InstinctRow, input: ObserveInput, c: Checked, now: Date): ObserveResult {
+  const at = now.toISOString();
+  let state = stateOf(existing);
+  const before = foldDecay(state, now).confidence;
+  for (let i = 0; i < Math.min(c.occurrences, 100); i++) state = reinforce(state, now);
+  const metadata = input.metadata ? JSON.stringify({ ...parseJsonObject(existing.metadata), ...input.metadata }) : undefined;
+  const evidence = existing.evidence + c.occurrences;
+  store.instincts.update(existing.id, {
+    evidence,
+    confidence: state.confidence,
+    folded_periods: state.foldedPeriods,
+    last_seen: at,
+    explain: c.explain || undefined,
+    metadata,
+    domain: c.domain,
+  });
+  store.instincts.addEvent({
+    instinct_id: existing.id,
+    ts: at,
+    kind: input.imported ? 'raise' : 'reinforce',
+    delta_evidence: c.occurrences,
+    delta_confidence: round(state.confidence - before, 3),
+    source: c.source,
+    project: c.project,
+    detail: '',
+  });
+  if (!input.imported) store.learning.confirmSuggestion(existing.key, at);
+  const projects = store.instincts.distinctProjects(existing.id).length;
+  const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);
+  return { pattern: existing.key, evidence, level, created: false, confidence: state.confidence };
+}
+
+/** Records occurrences of a pattern: creates it, or reinforces it (evidence +n, score up, last_seen now). */
+export function observe(store: Store, input: ObserveInput): ObserveResult {
+  const c = checked(input);
+  const now = store.clock.now();
   return store.transaction(() => {
-    const key = store.instincts.resolveAlias(parsed.key);
-    const aliased = key !== parsed.key ? { aliased_from: parsed.key } : {};
-    const project = input.project ?? '';
-    const source = input.source ?? '';
+    const key = store.instincts.resolveAlias(c.parsed.key);
+    const aliased = key !== c.parsed.key ? { aliased_from: c.parsed.key } : {};
     const existing = store.instincts.get(key);
-    if (!existing) {
-      const category = requestedCategory ?? parsed.category;
-      const body = key.slice(key.indexOf(':') + 1).trim();
-      const row = store.instincts.insert({
-        key,
-        category,
-        trigger: cleanText(input.trigger, MAX_TEXT_LENGTH) ?? body,
-        action: cleanText(input.action, MAX_TEXT_LENGTH) ?? explain ?? body,
-        title: cleanText(input.title, 200) ?? body,
-        domain: domain ?? DEFAULT_DOMAIN_BY_CATEGORY[category],
-        project,
-        source,
-        explain: explain ?? '',
-        metadata: JSON.stringify(input.metadata ?? {}),
-        evidence: occurrences,
-        confidence: input.initialScore ?? initialConfidence(occurrences),
-        first_seen: at,
-        last_seen: at,
-      });
-      store.instincts.addEvent({
-        instinct_id: row.id,
-        ts: at,
-        kind: input.imported ? 'import' : 'create',
-        delta_evidence: occurrences,
-        delta_confidence: row.confidence,
-        source,
-        project,
-        detail: '',
-      });
-      if (!input.imported) store.learning.confirmSuggestion(key, at);
-      const level = levelFor({ evidence: row.evidence, lastSeen: at, distinctProjects: project ? 1 : 0 }, now);
-      return { pattern: key, evidence: row.evidence, level, created: true, confidence: row.confidence, ...aliased };
-    }
-    let state = stateOf(existing);
-    const before = foldDecay(state, now).confidence;
-    for (let i = 0; i < Math.min(occurrences, 100); i++) state = reinforce(state, now);
-    const metadata = input.metadata ? JSON.stringify({ ...parseJsonObject(existing.metadata), ...input.metadata }) : undefined;
-    store.instincts.update(existing.id, {
-      evidence: existing.evidence + occurrences,
-      confidence: state.confidence,
-      folded_periods: state.foldedPeriods,
-      last_seen: at,
-      explain: explain || undefined,
-      metadata,
-      domain,
-    });
-    store.instincts.addEvent({
-      instinct_id: existing.id,
-      ts: at,
-      kind: input.imported ? 'raise' : 'reinforce',
-      delta_evidence: occurrences,
-      delta_confidence: round(state.confidence - before, 3),
-      source,
-      project,
-      detail: '',
-    });
-    if (!input.imported) store.learning.confirmSuggestion(key, at);
-    const evidence = existing.evidence + occurrences;
-    const projects = store.instincts.distinctProjects(existing.id).length;
-    const level = levelFor({ evidence, lastSeen: at, distinctProjects: projects }, now);
-    return { pattern: key, evidence, level, created: false, confidence: state.confidence, ...aliased };
+    const result = existing ? reinforceInstinct(store, existing, input, c, now) : createInstinct(store, key, input, c, now);
+    return { ...result, ...aliased };
   });
 }
 

@@ -157,16 +157,23 @@ function sensibleDate(value: unknown, now: Date): string | undefined | null {
   return date.toISOString();
 }
 
-export function parseExtraction(answer: string, ctx: ParseContext): { graph: ExtractedGraph; counts: ExtractionCounts } {
-  const counts = emptyCounts();
-  const graph: ExtractedGraph = { facts: [], contradictions: [] };
-  const parsed = AnswerSchema.safeParse(parseJsonAnswer(answer));
-  if (!parsed.success) {
-    counts.not_json++;
-    return { graph, counts };
-  }
-  const known = new Map<string, ExtractedEntity>(ctx.existing.map((e) => [entityKey(e.name), e]));
-  for (const raw of parsed.data.entities) {
+/** A fact's confidence: missing is an inference (0.5); given but unusable is repaired (80 -> 0.8, "high" -> 0.5). */
+function factConfidence(given: unknown): { value: number; repaired: boolean } {
+  if (given === undefined) return { value: 0.5, repaired: false };
+  const value = typeof given === 'number' && Number.isFinite(given) ? given : Number.NaN;
+  if (value >= 0 && value <= 1) return { value, repaired: false };
+  if (!Number.isFinite(value)) return { value: 0.5, repaired: true };
+  return { value: Math.min(1, Math.max(0, value > 1 && value <= 100 ? value / 100 : value)), repaired: true };
+}
+
+/** Names to entities: the graph's own, then the answer's valid ones; a near miss is repaired when only one name fits. */
+function entityResolver(
+  existing: readonly ExtractedEntity[],
+  answered: readonly unknown[],
+  counts: ExtractionCounts,
+): (name: string) => ExtractedEntity | undefined {
+  const known = new Map<string, ExtractedEntity>(existing.map((e) => [entityKey(e.name), e]));
+  for (const raw of answered) {
     const e = EntitySchema.safeParse(raw);
     if (!e.success || !entityKey(e.data.name)) {
       counts.invalid_entities++;
@@ -175,18 +182,28 @@ export function parseExtraction(answer: string, ctx: ParseContext): { graph: Ext
     const key = entityKey(e.data.name);
     if (!known.has(key)) known.set(key, { name: e.data.name, type: normalizeEntityType(e.data.type) });
   }
-  const resolve = (name: string): ExtractedEntity | undefined => {
+  return (name) => {
     const key = entityKey(name);
     const exact = known.get(key);
     if (exact) return exact;
-    // Repair a near miss: one known name contains the other ("zod" vs "zod library").
+    // One known name contains the other ("zod" vs "zod library").
     const near = [...known.entries()].filter(([k]) => k.length >= 3 && key.length >= 3 && (k.includes(key) || key.includes(k)));
-    if (near.length === 1) {
-      counts.repaired_names++;
-      return near[0]?.[1];
-    }
-    return undefined;
+    if (near.length !== 1) return undefined;
+    counts.repaired_names++;
+    return near[0]?.[1];
   };
+}
+
+/** An extraction answer read leniently: what is usable becomes the graph, what is not is counted by kind. */
+export function parseExtraction(answer: string, ctx: ParseContext): { graph: ExtractedGraph; counts: ExtractionCounts } {
+  const counts = emptyCounts();
+  const graph: ExtractedGraph = { facts: [], contradictions: [] };
+  const parsed = AnswerSchema.safeParse(parseJsonAnswer(answer));
+  if (!parsed.success) {
+    counts.not_json++;
+    return { graph, counts };
+  }
+  const resolve = entityResolver(ctx.existing, parsed.data.entities, counts);
   const indexMap = new Map<number, number>();
   parsed.data.facts.forEach((raw, index) => {
     const f = FactSchema.safeParse(raw);
@@ -198,19 +215,8 @@ export function parseExtraction(answer: string, ctx: ParseContext): { graph: Ext
     const target = resolve(f.data.target);
     if (!source || !target) return void counts.dangling_entities++;
     if (entityKey(source.name) === entityKey(target.name)) return void counts.self_loops++;
-    // Missing: an inference (0.5). Given but unusable: repaired and counted (80 -> 0.8, "high" -> 0.5).
-    let confidence =
-      f.data.confidence === undefined
-        ? 0.5
-        : typeof f.data.confidence === 'number' && Number.isFinite(f.data.confidence)
-          ? f.data.confidence
-          : Number.NaN;
-    if (!(confidence >= 0 && confidence <= 1)) {
-      counts.repaired_confidences++;
-      confidence = Number.isFinite(confidence)
-        ? Math.min(1, Math.max(0, confidence > 1 && confidence <= 100 ? confidence / 100 : confidence))
-        : 0.5;
-    }
+    const confidence = factConfidence(f.data.confidence);
+    if (confidence.repaired) counts.repaired_confidences++;
     const validAt = sensibleDate(f.data.valid_at, ctx.now);
     if (validAt === null) counts.repaired_dates++;
     indexMap.set(index, graph.facts.length);
@@ -219,7 +225,7 @@ export function parseExtraction(answer: string, ctx: ParseContext): { graph: Ext
       target,
       relation,
       description: f.data.description.slice(0, 2000),
-      confidence,
+      confidence: confidence.value,
       ...(validAt ? { validAt } : {}),
       metadata: { from: 'llm' },
     });

@@ -1,4 +1,6 @@
-import { generateText } from 'ai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { APICallError, generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { HomunculusError } from '../core/errors.js';
 import { loadAgentConfig } from './config.js';
@@ -76,5 +78,32 @@ describe('a model that cannot be reached', () => {
     expect((said as HomunculusError).hint).toMatch(/^Start Ollama \(`ollama serve`, then `ollama pull llama3\.2`\)/);
     const other = new Error('the model said no');
     expect(modelFailure(other, model)).toBe(other);
+  });
+
+  it("says an HTTP error with the server's own words, and a hung model as too slow, with the model named", async () => {
+    const model = createAgentModel({ provider: 'ollama', model: 'llama3.2', baseUrl: 'http://127.0.0.1:9', maxOutputTokens: 100 }, {});
+    const http = new APICallError({
+      message: 'Internal Server Error',
+      url: 'http://127.0.0.1:9/api/chat',
+      requestBodyValues: {},
+      statusCode: 500,
+      responseBody: '{"error":"llama runner process has terminated"}',
+    });
+    const said = modelFailure(http, model) as HomunculusError;
+    expect(said.code).toBe('model_failed');
+    expect(said.message).toBe(
+      'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated',
+    );
+    // A real call to a server that never answers, cut by the timeout the mind sets.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    const { port } = silent.address() as AddressInfo;
+    const slow = createAgentModel({ provider: 'ollama', model: 'm', baseUrl: `http://127.0.0.1:${port}`, maxOutputTokens: 100 }, {});
+    const hung = await generateText({ model: slow.model, prompt: 'hi', abortSignal: AbortSignal.timeout(200) }).catch((e: unknown) => e);
+    silent.closeAllConnections();
+    silent.close();
+    expect((modelFailure(hung, slow) as HomunculusError).message).toBe(
+      `The model ollama:m at http://127.0.0.1:${port} did not answer in time.`,
+    );
   });
 });

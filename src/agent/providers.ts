@@ -20,13 +20,43 @@ export interface AgentModel {
   endpoint: string;
 }
 
-/** A failure to reach the model's server, said with the fix; any other error as it was. Pure. */
+/** An AI SDK error in one line: the HTTP status and the server's own error message when it sent one. */
+function failureText(err: Error & { statusCode?: unknown; responseBody?: unknown }): string {
+  let said = '';
+  try {
+    const body = typeof err.responseBody === 'string' ? (JSON.parse(err.responseBody) as { error?: unknown }) : {};
+    // Ollama: {"error": "..."}; Anthropic and OpenAI: {"error": {"message": "..."}}.
+    const e = body.error;
+    said = typeof e === 'string' ? e : typeof (e as { message?: unknown })?.message === 'string' ? (e as { message: string }).message : '';
+  } catch {
+    said = '';
+  }
+  const status = typeof err.statusCode === 'number' ? `HTTP ${err.statusCode} ` : '';
+  return `${status}${err.message}${said && said !== err.message ? `: ${said}` : ''}`.replace(/\s+/g, ' ').slice(0, 300);
+}
+
+/**
+ * A model call's failure said with the model and the fix: its server unreachable, or an error
+ * the AI SDK reports (an HTTP error, an answer that is not the API's JSON, a timeout). Any
+ * other error as it was: it is ours. Pure.
+ */
 export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 'id' | 'endpoint'>): unknown {
   const text = (e: unknown): string => (e instanceof Error ? `${e.message} ${text((e as { cause?: unknown }).cause)}` : '');
-  if (!/Cannot connect to API|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|fetch failed/i.test(text(err))) return err;
-  const start = model.provider === 'ollama' ? 'start Ollama (`ollama serve`, then `ollama pull ' + model.id + '`)' : 'start that server';
-  return new HomunculusError('model_unreachable', `The model ${model.provider}:${model.id} at ${model.endpoint} cannot be reached.`, {
-    hint: `${start[0]?.toUpperCase()}${start.slice(1)}, or point the agent section of config.json at a model that runs (docs/agent.md).`,
+  const named = `The model ${model.provider}:${model.id} at ${model.endpoint}`;
+  if (/Cannot connect to API|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|fetch failed/i.test(text(err))) {
+    const start = model.provider === 'ollama' ? 'start Ollama (`ollama serve`, then `ollama pull ' + model.id + '`)' : 'start that server';
+    return new HomunculusError('model_unreachable', `${named} cannot be reached.`, {
+      hint: `${start[0]?.toUpperCase()}${start.slice(1)}, or point the agent section of config.json at a model that runs (docs/agent.md).`,
+    });
+  }
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'TimeoutError')
+    return new HomunculusError('model_failed', `${named} did not answer in time.`, {
+      hint: 'A large local model may need longer: raise agent.turnTimeoutSeconds in config.json, or use a smaller model.',
+    });
+  if (!name.startsWith('AI_')) return err;
+  return new HomunculusError('model_failed', `${named} failed: ${failureText(err as Error)}`, {
+    hint: 'Check the model server (its log says why); the request was not changed by us and can be sent again.',
   });
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { MARK } from '../mind/triggers.js';
 import { listSkills } from '../mind/skills.js';
 import { mindModel } from '../test-support/mind-model.js';
 import { mindAbout, type MindContext, mindInit } from './mind.js';
-import { mindChatTurn, mindRun, mindTrigger, nextLoop } from './mind-loops.js';
+import { dueReasons, mindChatTurn, mindRun, mindTrigger, nextLoop } from './mind-loops.js';
 import { invoke } from './operation.js';
 
 const GOAL = 'understand the people I talk with';
@@ -55,12 +55,15 @@ describe('the mind on the AI SDK mock model', () => {
     expect(m.seen).toEqual(['model', 'candidates', 'action-predict', 'decide', 'act', 'record']);
     expect(m.prompts[0]).toContain('The user said: hi there');
     const log = readMemories(m.paths.data);
+    // What the user said is kept as theirs, whatever the model records.
     expect(log.map((x) => [x.author, x.situation])).toEqual([
+      ['external', 'chat'],
       ['self', 'action prediction'],
       ['kernel', 'action loop'],
       ['self', 'greeting'],
       ['self', MARK.delta],
     ]);
+    expect(log[0]?.description).toBe('hi there');
     expect(log.at(-1)?.weight).toBe(0.1);
     expect(turn.reflection).toBeUndefined();
     expect(invoke(mindAbout, m.ctx, {}).lastChoice).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
@@ -72,7 +75,12 @@ describe('the mind on the AI SDK mock model', () => {
     expect(turn.reflection?.steps.map((s) => s.step)).toEqual(['review', 'ask', 'predict', 'evolve']);
     expect(m.prompts.find((p) => p.includes('Review these memories'))).toContain('prediction-delta: a prediction missed by 0.9');
     expect(readSoul(m.paths.data)).toBe('# Soul\n\nI am patient.');
-    expect(readValues(m.paths.data).map((v) => v.name)).toEqual(['patience']);
+    // The values the reflection left out are deprecated, not deleted.
+    expect(readValues(m.paths.data).map((v) => `${v.name} ${v.status}`)).toEqual([
+      'patience active',
+      'curiosity deprecated',
+      'honesty deprecated',
+    ]);
     expect(readMemories(m.paths.data).filter((x) => x.situation === 'reflect prediction')).toHaveLength(1);
     // The reflection answered the delta: nothing is due any more.
     expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([]);
@@ -125,11 +133,17 @@ describe('the mind on the AI SDK mock model', () => {
     expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([{ kind: 'value-conflict', detail: 'a vs b' }]);
   });
 
-  it('a reflection that fails (its answer is no proposal) leaves its reasons due', async () => {
+  it('a reflection that fails (its answer is no proposal) leaves its reasons due, tried again after five cycles, not every turn', async () => {
     const m = mind({ ...ACTION, record: record(0.9), ...REFLECT, evolve: 'I would rather not.' });
     const turn = await invoke(mindChatTurn, m.ctx, { message: 'hi there' });
     expect(turn.reflection?.failure).toMatch(/not a valid proposal/);
-    expect(invoke(mindAbout, m.ctx, {}).reflectionDue.map((r) => r.kind)).toEqual(['prediction-delta']);
+    const reflected: boolean[] = [];
+    for (let i = 0; i < 5; i++) reflected.push((await invoke(mindChatTurn, m.ctx, { message: `turn ${i}` })).reflection !== undefined);
+    expect(reflected).toEqual([false, false, false, false, true]);
+    // Waiting again after the second failure; the reasons were never answered, so a shorter wait shows them.
+    expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([]);
+    expect((await invoke(mindChatTurn, m.ctx, { message: 'and again' })).reflection).toBeUndefined();
+    expect(dueReasons(m.ctx, m.paths, 1).map((r) => r.kind)).toContain('prediction-delta');
   });
 
   it('a chat turn whose skill is gone has no reply, and says why', async () => {
@@ -140,10 +154,12 @@ describe('the mind on the AI SDK mock model', () => {
     expect(turn.problem).toMatch(/^the skill chat does not exist and the model wrote no files for it/);
   });
 
-  it('a missing prompt file stops the cycle before it writes anything', async () => {
+  it('a missing prompt file, or one with a variable the loop lacks, stops the cycle before it writes anything', async () => {
     const m = mind(ACTION);
     rmSync(join(m.paths.prompts, 'action-decide', 'prompt.md'));
     await expect(invoke(mindChatTurn, m.ctx, { message: 'hi' })).rejects.toThrow(/action-decide\/prompt\.md is missing/);
+    writeFileSync(join(m.paths.prompts, 'action-decide', 'prompt.md'), 'Pick one of {{scored}} for {{situaton}}');
+    await expect(invoke(mindChatTurn, m.ctx, { message: 'hi' })).rejects.toThrow(/uses \{\{situaton\}\}/);
     expect(readMemories(m.paths.data)).toEqual([]);
   });
 

@@ -8,14 +8,16 @@ import { z } from 'zod';
 import { loadAgentConfig } from '../agent/config.js';
 import { createAgentModel, modelFailure } from '../agent/providers.js';
 import { systemClock } from '../core/clock.js';
+import { HomunculusError } from '../core/errors.js';
 import { loadConfig } from '../core/config.js';
 import { homePaths } from '../core/paths.js';
 import { runAction } from '../mind/action.js';
 import { readGoals, readMemories } from '../mind/files.js';
 import { instanceRoot, type InstancePaths, requireInstance } from '../mind/instance.js';
-import { type Ask, type LoopReport, runLoop, situation } from '../mind/loops.js';
+import { capability } from '../mind/kernel.js';
+import { type Ask, checkPrompts, type LoopReport, runLoop, situation } from '../mind/loops.js';
 import type { Loop } from '../mind/permissions.js';
-import { DEFAULT_TRIGGERS, type Reason, reflectionReasons } from '../mind/triggers.js';
+import { DEFAULT_TRIGGERS, MARK, type Reason, reflectionReasons } from '../mind/triggers.js';
 import { year, type MindContext } from './mind.js';
 import { type MindIndex, openMindIndex } from './mind-recall.js';
 import { defineOperation } from './operation.js';
@@ -25,10 +27,13 @@ import { wholeNumber } from './schemas.js';
 function modelAsk(ctx: MindContext): Ask {
   const { model } = ctx;
   if (model) return async (system, prompt) => (await generateText({ model, system, prompt })).text;
-  const agent = createAgentModel(loadAgentConfig(loadConfig(homePaths(ctx.home).config)).local, ctx.env);
+  const config = loadAgentConfig(loadConfig(homePaths(ctx.home).config));
+  const agent = createAgentModel(config.local, ctx.env);
   return async (system, prompt) => {
     try {
-      return (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens })).text;
+      // A hung model must not hold a cycle (and `mind run`) for ever.
+      const abortSignal = AbortSignal.timeout(config.turnTimeoutSeconds * 1000);
+      return (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens, abortSignal })).text;
     } catch (err) {
       throw modelFailure(err, agent);
     }
@@ -59,13 +64,30 @@ export function dueReasons(ctx: MindContext, paths: InstancePaths, everyCycles =
   return reflectionReasons(readMemories(paths.data), readGoals(paths.data, year(ctx)), now, { ...DEFAULT_TRIGGERS, everyCycles });
 }
 
-/** One cycle; `situation` is what the action loop responds to, `reasons` why a reflection runs. */
-function cycle(ctx: MindContext, s: Session, loop: Loop, what: { situation?: string; reasons?: Reason[] }): Promise<LoopReport> {
+/** The model failed or could not be reached: the cycle ends, the mind goes on (chat and run continue). */
+const modelFailed = (err: unknown): err is HomunculusError =>
+  err instanceof HomunculusError && (err.code === 'model_failed' || err.code === 'model_unreachable');
+
+/**
+ * One cycle; `situation` is what the action loop responds to, `reasons` why a reflection runs.
+ * A model failure ends it as failed, recorded by the kernel; any other error is ours and stops.
+ */
+async function cycle(ctx: MindContext, s: Session, loop: Loop, what: { situation?: string; reasons?: Reason[] }): Promise<LoopReport> {
   const clock = systemClock(ctx.env);
   const { recaller } = s.index;
-  if (loop === 'action')
-    return runAction(s.paths, clock, s.ask, what.situation ?? situation(s.paths, 'idle'), { home: ctx.home, recaller });
-  return runLoop(loop, s.paths, clock, s.ask, { recaller, ...(what.reasons ? { reasons: what.reasons } : {}) });
+  try {
+    if (loop === 'action')
+      return await runAction(s.paths, clock, s.ask, what.situation ?? situation(s.paths, 'idle'), { home: ctx.home, recaller });
+    return await runLoop(loop, s.paths, clock, s.ask, { recaller, ...(what.reasons ? { reasons: what.reasons } : {}) });
+  } catch (err) {
+    if (!modelFailed(err)) throw err;
+    const failure = `${err.message}${err.hint ? ` ${err.hint}` : ''}`;
+    capability(loop, s.paths, clock).kernelNote(
+      `The ${loop} cycle stopped: ${failure}`,
+      loop === 'reflect' ? MARK.reflectionFailed : `${loop} loop`,
+    );
+    return { loop, steps: [], writes: [], failure };
+  }
 }
 
 export const mindTrigger = defineOperation({
@@ -106,6 +128,10 @@ export const mindChatTurn = defineOperation({
   input: z.object({ message: z.string().trim().min(1, { error: 'must not be empty' }).max(10_000) }).strict(),
   run: (ctx: MindContext, input): Promise<ChatTurn> =>
     withSession(ctx, async (s) => {
+      // What the user said is theirs, kept whole (seed 004's `external` author), whatever the model makes of it.
+      const said = { author: 'external' as const, weight: 0.5, situation: 'chat', description: input.message };
+      checkPrompts(s.paths, 'action');
+      capability('action', s.paths, systemClock(ctx.env)).remember(said);
       const action = await cycle(ctx, s, 'action', { situation: situation(s.paths, 'chat', { message: input.message }) });
       const reasons = dueReasons(ctx, s.paths);
       const reflection = reasons.length ? await cycle(ctx, s, 'reflect', { reasons }) : undefined;
@@ -144,18 +170,25 @@ export const mindRun = defineOperation({
     withSession(ctx, async (s) => {
       let n = 0;
       let actOrExplore = 0;
+      let failedInARow = 0;
       while (!ctx.signal.aborted && (input.cycles === undefined || n < input.cycles)) {
         const reasons = dueReasons(ctx, s.paths, input.reflectEvery);
         const loop = nextLoop(reasons, actOrExplore);
         if (loop !== 'reflect') actOrExplore += 1;
-        ctx.onCycle(await cycle(ctx, s, loop, { reasons }));
+        const report = await cycle(ctx, s, loop, { reasons });
+        ctx.onCycle(report);
         n += 1;
+        failedInARow = report.failure && report.steps.length === 0 ? failedInARow + 1 : 0;
         if (input.cycles !== undefined && n >= input.cycles) break;
-        await sleep(input.intervalSeconds * 1000, ctx.signal);
+        await sleep(pauseSeconds(input.intervalSeconds, failedInARow) * 1000, ctx.signal);
       }
       return { cycles: n };
     }),
 });
+
+/** The pause before the next cycle: the interval, doubled for each model failure in a row (at least 1 s, at most 10 min unless the interval is longer). Pure. */
+export const pauseSeconds = (interval: number, failedInARow: number): number =>
+  failedInARow === 0 ? interval : Math.max(interval, Math.min(600, Math.max(1, interval) * 2 ** (failedInARow - 1)));
 
 /** Waits, or less when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -90,9 +90,10 @@ export const mindCommit = defineOperation({
   name: 'mind.commit',
   summary: "Commit the mind's data/ to its git repository (a point to roll back to, and the audit trail)",
   input: z.object({ message: z.string().trim().min(1, { error: 'must not be empty' }).max(500).optional() }).strict(),
-  run(ctx: MindContext, input): { commit?: string } {
+  /** `commit`: the new commit's id, or null when data/ is as last committed. */
+  run(ctx: MindContext, input): { commit: string | null } {
     const paths = requireInstance(instanceRoot(ctx.home));
     const commit = commitData(paths.data, input.message ?? `mind at ${systemClock(ctx.env).now().toISOString()}`);
-    return commit ? { commit } : {};
+    return { commit: commit ?? null };
   },
 });

@@ -149,10 +149,12 @@ describe('homunculus mind', () => {
       JSON.stringify({ memories: [{ author: 'self', weight: 0.5, situation: 's', description: 'explored' }] }),
     ],
   ];
-  async function scriptedHome(): Promise<{ home: string; stub: OllamaStub }> {
+  /** `fails(n)`: request n is answered 404 "model not found", as Ollama answers for a model it lacks. */
+  async function scriptedHome(fails: (n: number) => boolean = () => false): Promise<{ home: string; stub: OllamaStub }> {
     const home = newHome();
     cli(home, ['mind', 'init']);
     const stub = await startOllamaStub((req) => {
+      if (fails(stub.requests.indexOf(req))) return { status: 404, error: 'model "llama-stub" not found, try pulling it first' };
       const prompt = String(req.messages.at(-1)?.content ?? '');
       return { text: BY_PROMPT.find(([mark]) => prompt.includes(mark))?.[1] ?? 'ok' };
     });
@@ -184,6 +186,26 @@ describe('homunculus mind', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/The action loop ran[\s\S]*outcome: Hello![\s\S]*The explore loop ran[\s\S]*Stopped after 2 cycles\./);
     expect(cli(home, ['mind', 'run', '--interval', '-1']).stderr).toMatch(/--interval/);
+  });
+
+  it('run and chat: a model failure ends that cycle, named with the model and the fix, and the next one runs', async () => {
+    const { home } = await scriptedHome((n) => n === 0);
+    const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home, NO_ENCODER));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^The action loop could not run: The model ollama:\S+ at http:\/\/127\.0\.0\.1:\d+ failed: .*not found/m);
+    expect(r.stdout).toMatch(/The explore loop ran[\s\S]*Stopped after 2 cycles\./);
+    const kernel = JSON.parse(cli(home, ['mind', 'about', '--memories', '--author', 'kernel', '--json']).stdout);
+    expect(kernel.memories.map((m: { description: string }) => m.description)).toContainEqual(
+      expect.stringMatching(/^The action cycle stopped: The model ollama/),
+    );
+
+    const chat = await scriptedHome((n) => n === 0);
+    const long = 'x'.repeat(10_001);
+    const c = await runNode([BIN, 'mind', 'chat'], cliEnv(chat.home, NO_ENCODER), `hi\n${long}\nhow are you?\n`);
+    // Each line is a turn of its own: a failed model call or a refused line does not end the chat.
+    expect(c.stdout).toMatch(/^\(no answer: The model ollama:\S+ .* failed: .*not found.*\)\nHello!\n$/);
+    expect(c.stderr).toMatch(/message .*10000/);
+    expect(c.status).toBe(1);
   });
 
   it('run: Ctrl-C lets the cycle under way finish, then stops cleanly', async () => {

@@ -57,6 +57,9 @@ describe('the action loop', () => {
     expect(choiceLine(poem, reply)).toBe(
       'chose "write a poem": B = 0.000 (M 0.40 × A 0 × P 1.00); the model\'s pick over "reply" (B = 0.400); its skill poem does not exist yet, so it is written first',
     );
+    expect(choiceLine(reply, reply, 'something else')).toBe(
+      'chose "reply": B = 0.400 (M 0.40 × A 1 × P 1.00); the best score, as the model\'s DECIDE answer ("something else") named no candidate',
+    );
   });
 
   it('A = 0: creates the missing skill, accepted once it answers --help', async () => {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { sandboxProblem } from '../agent/sandbox.js';
 import type { Clock } from '../core/clock.js';
+import { truncate } from '../core/text.js';
 import { type Candidate, rank, type Scored, valueConflict } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
@@ -56,10 +57,15 @@ export interface ActionOptions extends SkillOptions {
  * The choice and its score, saying so when the model's DECIDE step passed over the best score
  * (its judgment within the kernel's structure) and when a missing skill is created first (A = 0).
  */
-export function choiceLine(chosen: Scored, best: Scored): string {
+export function choiceLine(chosen: Scored, best: Scored, decided?: string): string {
   const { m, a, p, b } = chosen;
   const line = `chose "${chosen.candidate.action}": B = ${b.toFixed(3)} (M ${m.toFixed(2)} × A ${a} × P ${p.toFixed(2)})`;
-  const over = chosen !== best && best.b > b ? `; the model's pick over "${best.candidate.action}" (B = ${best.b.toFixed(3)})` : '';
+  const over =
+    decided !== undefined
+      ? `; the best score, as the model's DECIDE answer ("${truncate(decided, 80)}") named no candidate`
+      : chosen !== best && best.b > b
+        ? `; the model's pick over "${best.candidate.action}" (B = ${best.b.toFixed(3)})`
+        : '';
   const create = a === 0 ? `; its skill ${chosen.next.skill} does not exist yet, so it is written first` : '';
   return `${line}${over}${create}`;
 }
@@ -87,8 +93,9 @@ export async function runAction(
   await cycle.step('predict');
   const choice = (await cycle.step('decide')).trim();
   // The model decides among the candidates only; anything else falls back to the best score.
-  const chosen = scored.find((s) => s.candidate.action === choice) ?? (scored[0] as Scored);
-  cycle.report.choice = choiceLine(chosen, scored[0] as Scored);
+  const picked = scored.find((s) => s.candidate.action === choice);
+  const chosen = picked ?? (scored[0] as Scored);
+  cycle.report.choice = choiceLine(chosen, scored[0] as Scored, picked ? undefined : choice);
   cycle.mind.kernelNote(cycle.report.choice);
   Object.assign(cycle.vars, { action: chosen.candidate.action, skill: chosen.next.skill });
   const done = await act(cycle, chosen, skillOptions);

@@ -36,6 +36,16 @@ describe('doctor on the mind', () => {
     expect(mindVerdict(root, 2026)).toMatchObject({ status: 'fail', detail: expect.stringContaining('prompts/reflect-evolve/prompt.md') });
   });
 
+  it('fails when a prompt uses a variable its loop does not provide (an edit with a typo), naming it', () => {
+    const root = fresh();
+    writeFileSync(join(root, 'prompts', 'action-act', 'prompt.md'), 'Reply to {{situaton}}');
+    expect(mindVerdict(root, 2026)).toMatchObject({
+      status: 'fail',
+      detail: 'prompts/action-act/prompt.md uses {{situaton}}, which the action loop does not provide.',
+      fix: expect.stringContaining('{{situation}}'),
+    });
+  });
+
   it('warns when values.json or the chat skill is gone, with init as the fix', () => {
     const root = fresh();
     rmSync(join(root, 'skills', 'chat'), { recursive: true });

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGoals, readMemories, readSoul, readValues, valuesPath } from './files.js';
 import { git, instancePaths, STEPS } from './instance.js';
+import { checkPrompts } from './loops.js';
+import { LOOPS } from './permissions.js';
 import { listSkills } from './skills.js';
 
 export interface MindVerdict {
@@ -39,6 +41,11 @@ export function mindVerdict(root: string, year: number): MindVerdict {
       detail: `${missing.length} prompt file${missing.length === 1 ? ' is' : 's are'} missing, e.g. prompts/${missing[0]}`,
       fix: 'Run `homunculus mind init`: it restores missing files and keeps the others.',
     };
+  try {
+    for (const loop of LOOPS) checkPrompts(paths, loop);
+  } catch (err) {
+    return { name: 'mind', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
+  }
   const absent = [
     ...(existsSync(valuesPath(paths.data)) ? [] : ['data/values.json (the mind has no values)']),
     ...(listSkills(paths.skills).includes('chat') ? [] : ['the chat skill (mind chat cannot answer)']),

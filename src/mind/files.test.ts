@@ -73,6 +73,31 @@ describe('mind data files', () => {
     expect(readMemories(data)).toHaveLength(1);
   });
 
+  it('keeps a memory an editor saved without its last newline, and appends the next one on a line of its own', () => {
+    const data = dir();
+    appendMemory(data, memory('2026-02-14T10:00:00Z'));
+    appendMemory(data, memory('2026-02-14T11:00:00Z'));
+    const path = memoryPath(data, '2026-02-14T10:00:00Z');
+    writeFileSync(path, readFileSync(path, 'utf8').trimEnd());
+    expect(readMemories(data)).toHaveLength(2);
+    appendMemory(data, memory('2026-02-14T12:00:00Z'));
+    expect(readMemories(data).map((m) => m.timestamp)).toEqual(['2026-02-14T10:00:00Z', '2026-02-14T11:00:00Z', '2026-02-14T12:00:00Z']);
+  });
+
+  it("starts a new year's goals from the last year's open ones", () => {
+    const data = dir();
+    writeGoals(data, 2026, [
+      { name: 'understand people', weight: 0.8, status: 'perpetual' },
+      { name: 'learn go', weight: 0.5, status: 'working' },
+      { name: 'ship it', weight: 0.5, status: 'done' },
+    ]);
+    expect(readGoals(data, 2027).map((g) => g.name)).toEqual(['understand people', 'learn go']);
+    expect(readGoals(data, 2025)).toEqual([]);
+    // Once the year has its own file, that file is the year's goals.
+    writeGoals(data, 2027, [{ name: 'new year', weight: 0.5, status: 'todo' }]);
+    expect(readGoals(data, 2027).map((g) => g.name)).toEqual(['new year']);
+  });
+
   it('refuses an invalid memory', () => {
     expect(() => appendMemory(dir(), { ...memory('2026-02-14T10:00:00Z'), weight: -1 })).toThrow(/weight must be between 0 and 1/);
   });

@@ -3,7 +3,7 @@
  * memory logs. Every read and write is validated; JSON is written through a temporary file and
  * a rename; a corrupt file is reported (which file, which line or field) and never overwritten.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { HomunculusError } from '../core/errors.js';
@@ -73,8 +73,39 @@ export const readSoul = (data: string): string => (existsSync(soulPath(data)) ? 
 export const writeSoul = (data: string, text: string): void => writeFileAtomic(soulPath(data), text);
 export const readValues = (data: string): Value[] => readJson(valuesPath(data), valuesSchema, []);
 export const writeValues = (data: string, values: Value[]): void => writeJson(valuesPath(data), valuesSchema, values);
-export const readGoals = (data: string, year: number): Goal[] => readJson(goalsPath(data, year), goalsSchema, []);
+/**
+ * The goals of `year`. A year without its file yet starts from the latest earlier year's goals
+ * that are still open (todo, working, perpetual): a new year does not end what the mind pursues.
+ */
+export function readGoals(data: string, year: number): Goal[] {
+  const path = goalsPath(data, year);
+  if (existsSync(path)) return readJson(path, goalsSchema, []);
+  const dir = join(data, 'goals');
+  const earlier = existsSync(dir)
+    ? readdirSync(dir)
+        .map((f) => /^(\d{4})\.json$/.exec(f)?.[1])
+        .filter((y): y is string => y !== undefined && Number(y) < year)
+        .sort()
+    : [];
+  const last = earlier.at(-1);
+  return last === undefined ? [] : readJson(goalsPath(data, Number(last)), goalsSchema, []).filter((g) => g.status !== 'done');
+}
 export const writeGoals = (data: string, year: number, goals: Goal[]): void => writeJson(goalsPath(data, year), goalsSchema, goals);
+
+/** Whether a file has text after its last newline. */
+function endsOpen(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const size = statSync(path).size;
+  if (size === 0) return false;
+  const fd = openSync(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Appends one memory as one line. A single small append (O_APPEND) is not interleaved with
@@ -90,34 +121,43 @@ export function appendMemory(data: string, memory: Memory): void {
   }
   const path = memoryPath(data, memory.timestamp);
   ensureDir(join(path, '..'));
-  appendFileSync(path, `${JSON.stringify(valid.data)}\n`);
+  // A log saved by an editor without its last newline would join this memory to that line.
+  appendFileSync(path, `${endsOpen(path) ? '\n' : ''}${JSON.stringify(valid.data)}\n`);
+}
+
+/** Text after the last newline, when it is a whole memory (an editor dropped the newline), or nothing. */
+function lastOpenLine(text: string): string {
+  const tail = text.slice(text.lastIndexOf('\n') + 1);
+  if (!tail.trim()) return '';
+  try {
+    return memorySchema.safeParse(JSON.parse(tail)).success ? tail : '';
+  } catch {
+    return '';
+  }
 }
 
 /**
  * The memories of one day log, each line validated; a bad line is reported with its number.
- * Only whole lines count: text after the last newline is a memory another process (`mind run`
- * beside `mind chat`) is appending at this very moment, which a read can catch half written.
+ * Text after the last newline counts only when it is a whole memory: otherwise it is one that
+ * another process (`mind run` beside `mind chat`) is appending at this very moment.
  */
 export function readMemoryFile(path: string): Memory[] {
   const text = readFileSync(path, 'utf8');
-  return text
-    .slice(0, text.lastIndexOf('\n') + 1)
-    .split('\n')
-    .flatMap((line, i) => {
-      if (!line.trim()) return [];
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch (err) {
-        throw corrupt(path, `line ${i + 1}`, syntaxError(line, err as Error).replace(/ at line 1,/, ' at'), lineHint(path, i + 1));
-      }
-      const parsed = memorySchema.safeParse(raw);
-      if (!parsed.success) {
-        const { where, message } = issueText(parsed.error);
-        throw corrupt(path, `line ${i + 1}, ${where}`, message, lineHint(path, i + 1));
-      }
-      return [parsed.data];
-    });
+  return `${text.slice(0, text.lastIndexOf('\n') + 1)}${lastOpenLine(text)}`.split('\n').flatMap((line, i) => {
+    if (!line.trim()) return [];
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (err) {
+      throw corrupt(path, `line ${i + 1}`, syntaxError(line, err as Error).replace(/ at line 1,/, ' at'), lineHint(path, i + 1));
+    }
+    const parsed = memorySchema.safeParse(raw);
+    if (!parsed.success) {
+      const { where, message } = issueText(parsed.error);
+      throw corrupt(path, `line ${i + 1}, ${where}`, message, lineHint(path, i + 1));
+    }
+    return [parsed.data];
+  });
 }
 
 /** Every day log, oldest first (file names sort by date). */

@@ -83,6 +83,40 @@ describe('the kernel', () => {
     expect(readGoals(explore.data, 2026).map((g) => g.name)).toEqual(['open', 'forever', 'new']);
   });
 
+  it('creates goals only in the explore loop, and says whose a refused change is', () => {
+    for (const loop of ['action', 'reflect'] as const) {
+      const { data, mind } = setup(loop);
+      const r = mind.setGoal(2026, { name: 'world domination', weight: 1, status: 'working' });
+      expect(r).toEqual({ done: false, refused: expect.stringContaining('only the explore loop creates goals') });
+      expect(readGoals(data, 2026).map((g) => g.name)).toEqual(['open', 'forever']);
+    }
+    const perpetualDone = setup('action').mind.setGoal(2026, { name: 'forever', weight: 0.5, status: 'done' });
+    expect(perpetualDone).toEqual({ done: false, refused: expect.stringContaining('whether it is perpetual are reflection') });
+  });
+
+  it('never lets reflection erase the soul or a value: an empty soul is refused, a value left out is deprecated', () => {
+    const { data, mind } = setup('reflect');
+    mind.writeSoul('I am curious.');
+    mind.writeValues([
+      { name: 'honesty', weight: 0.9, status: 'active' },
+      { name: 'curiosity', weight: 0.5, status: 'active' },
+    ]);
+    expect(mind.writeSoul('  \n')).toEqual({ done: false, refused: expect.stringContaining('an empty soul.md') });
+    expect(readSoul(data)).toBe('I am curious.');
+    expect(mind.writeValues([{ name: 'kindness', weight: 0.7, status: 'active' }]).done).toBe(true);
+    expect(readValues(data)).toEqual([
+      { name: 'kindness', weight: 0.7, status: 'active' },
+      { name: 'honesty', weight: 0.9, status: 'deprecated' },
+      { name: 'curiosity', weight: 0.5, status: 'deprecated' },
+    ]);
+    const twice = mind.writeValues([
+      { name: 'kindness', weight: 0.7, status: 'active' },
+      { name: 'kindness', weight: 0.2, status: 'active' },
+    ]);
+    expect(twice).toEqual({ done: false, refused: expect.stringContaining('"kindness" is named twice') });
+    expect(readValues(data)).toHaveLength(3);
+  });
+
   it('says when an allowed write changes nothing, and then does not write', () => {
     const { data, mind } = setup('reflect');
     expect(mind.writeSoul('I am new')).toEqual({ done: true, changed: true });

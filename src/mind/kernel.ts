@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import * as files from './files.js';
-import { type Loop, mayWrite, readableAuthors, type Resource, writableAuthors } from './permissions.js';
+import { type Loop, mayWrite, PERMISSIONS, readableAuthors, type Resource, writableAuthors } from './permissions.js';
 import type { Goal, Memory, Value } from './schemas.js';
 import { MARK } from './triggers.js';
 
@@ -37,6 +37,25 @@ function goalResource(existing: Goal | undefined, next: Goal): Resource {
   return existing.weight !== next.weight || perpetualChange ? 'goals.weight' : 'goals.status';
 }
 
+/** Whose a resource is, said in a refusal (seed 004's table). */
+const WHOSE: Readonly<Record<Resource, string>> = {
+  soul: 'only reflection writes soul.md',
+  values: 'only reflection changes the values',
+  'goals.status': "a goal's status is written by the loops the table allows",
+  'goals.weight': "a goal's weight and whether it is perpetual are reflection's",
+  skills: 'only the action loop creates skills',
+  memory: "that author is not a loop's to write",
+};
+
+/** The values a reflection proposes, kept whole: a value it leaves out is deprecated, never deleted. */
+function nextValues(held: readonly Value[], proposed: readonly Value[]): Value[] {
+  const named = new Set(proposed.map((v) => v.name));
+  return [...proposed, ...held.filter((v) => !named.has(v.name)).map((v) => ({ ...v, status: 'deprecated' as const }))];
+}
+
+const duplicateName = (items: readonly { name: string }[]): string | undefined =>
+  items.map((i) => i.name).find((name, i, all) => all.indexOf(name) !== i);
+
 /** The instance's folders a loop touches. */
 export interface MindDirs {
   data: string;
@@ -61,8 +80,8 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
   const now = () => clock.now().toISOString();
   const kernelNote = (description: string, situation = `${loop} loop`): void =>
     files.appendMemory(data, { timestamp: now(), author: 'kernel', weight: 1, situation, description });
-  const refuse = (resource: Resource, what: string): WriteResult => {
-    const refused = `The ${loop} loop may not write ${resource} (${what}); refused by the kernel.`;
+  const refuse = (resource: Resource, what: string, why = WHOSE[resource]): WriteResult => {
+    const refused = `The ${loop} loop may not write ${resource} (${what}: ${why}); refused by the kernel.`;
     kernelNote(refused);
     return { done: false, refused };
   };
@@ -75,12 +94,22 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
   const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
   return {
     loop,
-    writeSoul: (text) => guarded('soul', 'soul.md', () => files.writeSoul(data, text), files.readSoul(data) === text),
-    writeValues: (values) =>
-      guarded('values', 'values.json', () => files.writeValues(data, values), sameJson(files.readValues(data), values)),
+    writeSoul(text) {
+      if (mayWrite(loop, 'soul') && !text.trim()) return refuse('soul', 'soul.md', 'an empty soul.md would erase who the mind is');
+      return guarded('soul', 'soul.md', () => files.writeSoul(data, text), files.readSoul(data) === text);
+    },
+    writeValues(values) {
+      const twice = duplicateName(values);
+      if (mayWrite(loop, 'values') && twice !== undefined) return refuse('values', 'values.json', `"${twice}" is named twice`);
+      const held = files.readValues(data);
+      const next = nextValues(held, values);
+      return guarded('values', 'values.json', () => files.writeValues(data, next), sameJson(held, next));
+    },
     setGoal(year, goal) {
       const goals = files.readGoals(data, year);
       const existing = goals.find((g) => g.name === goal.name);
+      if (!existing && mayWrite(loop, 'goals.status') && !PERMISSIONS['goals.status'][loop].includes('create'))
+        return refuse('goals.status', `new goal "${goal.name}"`, 'only the explore loop creates goals');
       const next = existing ? goals.map((g) => (g === existing ? goal : g)) : [...goals, goal];
       const write = () => files.writeGoals(data, year, next);
       const result = guarded(goalResource(existing, goal), `goal "${goal.name}"`, write, sameJson(existing, goal));

@@ -32,7 +32,12 @@ describe('the loops', () => {
     expect(model.prompts[3]).toContain('I predict calm');
     expect(report.writes.every((w) => w.result.done)).toBe(true);
     expect(readSoul(paths.data)).toBe('# Soul\n\nI have grown.');
-    expect(readValues(paths.data).map((v) => v.name)).toEqual(['patience']);
+    // A value the proposal leaves out is deprecated, never deleted.
+    expect(readValues(paths.data).map((v) => `${v.name} ${v.status}`)).toEqual([
+      'patience active',
+      'curiosity deprecated',
+      'honesty deprecated',
+    ]);
     expect(readGoals(paths.data, 2026)[0]?.weight).toBe(0.9);
     expect(readMemories(paths.data).map((m) => [m.situation, m.description])).toEqual([
       ['reflect prediction', 'I predict calm'],

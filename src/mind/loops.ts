@@ -35,12 +35,13 @@ export const PROMPTED_STEPS: Readonly<Record<Loop, readonly string[]>> = {
 export type Ask = (system: string, prompt: string) => Promise<string>;
 
 /** What a loop's last step may propose; the kernel decides what of it happens. */
+// An item's extra keys are dropped, not fatal: one stray field must not void a whole reflection.
 export const proposalSchema = z
   .object({
     soul: z.string().optional(),
-    values: z.array(valueSchema).optional(),
-    goals: z.array(goalSchema).optional(),
-    memories: z.array(memorySchema.omit({ timestamp: true })).optional(),
+    values: z.array(z.object(valueSchema.shape)).optional(),
+    goals: z.array(z.object(goalSchema.shape)).optional(),
+    memories: z.array(z.object(memorySchema.shape).omit({ timestamp: true })).optional(),
     /** How far the outcome was from the prediction, 0 (as predicted) to 1 (the opposite). */
     delta: z.number().min(0).max(1).optional(),
   })
@@ -135,13 +136,39 @@ export interface Cycle {
 /** Ends a cycle as failed: the model's answer was not usable. The kernel keeps the reason. */
 export function fail(cycle: Cycle, reason: string): LoopReport {
   cycle.report.failure = reason;
-  cycle.mind.kernelNote(`${reason[0]?.toUpperCase()}${reason.slice(1)}.`);
+  // A failed reflection is marked, so the triggers wait before trying again (triggers.ts).
+  cycle.mind.kernelNote(
+    `${reason[0]?.toUpperCase()}${reason.slice(1)}.`,
+    cycle.mind.loop === 'reflect' ? MARK.reflectionFailed : undefined,
+  );
   return cycle.report;
 }
 
-/** Every prompt file a loop may render: checked before the cycle writes anything. */
-function checkPrompts(paths: InstancePaths, loop: Loop): void {
-  for (const step of PROMPTED_STEPS[loop]) for (const file of ['system.md', 'prompt.md']) promptFile(paths, `${loop}-${step}`, file);
+/** The variables a loop's prompts may use: who the mind is, its memories, the loop's own, and every step's answer. */
+const LOOP_VARS: Readonly<Record<Loop, readonly string[]>> = {
+  action: ['situation', 'skills', 'scored', 'action', 'skill', 'outcome'],
+  explore: [],
+  reflect: ['reasons'],
+};
+
+/**
+ * Every prompt file a loop may render, present and using only the variables the loop provides:
+ * checked before the cycle writes anything, so an edited prompt with a typo stops nothing half way.
+ */
+export function checkPrompts(paths: InstancePaths, loop: Loop): void {
+  const known = new Set(['soul', 'values', 'goals', 'memories', ...LOOP_VARS[loop], ...PROMPTED_STEPS[loop]]);
+  for (const step of PROMPTED_STEPS[loop])
+    for (const file of ['system.md', 'prompt.md']) {
+      const unknown = [...promptFile(paths, `${loop}-${step}`, file).matchAll(/\{\{(\w+)\}\}/g)].find((m) => !known.has(m[1] as string));
+      if (unknown)
+        throw new HomunculusError(
+          'prompt',
+          `prompts/${loop}-${step}/${file} uses ${unknown[0]}, which the ${loop} loop does not provide.`,
+          {
+            hint: `use only ${[...known].map((k) => `{{${k}}}`).join(', ')}, or restore the file: delete it and run homunculus mind init`,
+          },
+        );
+    }
 }
 
 export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: Ask): Cycle {

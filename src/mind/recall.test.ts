@@ -39,6 +39,23 @@ describe('memory recall', () => {
     ]);
   });
 
+  it("recalls an old memory that matches far better, and of two alike the one of more weight (seed 004's weight decay)", () => {
+    const old = { ...m('2025-06-15', 'Quetzalina grows heirloom tomatoes'), weight: 0.9 };
+    const log = [old, ...LOG];
+    const found = [
+      { memory: old, score: 1 },
+      { memory: LOG[2] as Memory, score: 0.4 },
+    ];
+    expect(recallFrom(log, found, o)[0]?.description).toBe('Quetzalina grows heirloom tomatoes');
+    const light = { ...m('2026-02-01', 'light'), weight: 0.1 };
+    const heavy = { ...m('2026-02-01', 'heavy'), weight: 0.9 };
+    const alike = [
+      { memory: light, score: 0.5 },
+      { memory: heavy, score: 0.5 },
+    ];
+    expect(recallFrom([light, heavy, ...LOG.slice(3)], alike, o)[0]?.description).toBe('heavy');
+  });
+
   it('shows a recent memory once, and ignores hits not in the log (another loop may not see them)', () => {
     const found = [
       { memory: LOG[4] as Memory, score: 1 },

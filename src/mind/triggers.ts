@@ -15,6 +15,8 @@ export const MARK = {
   conflict: 'value conflict',
   /** Kernel: a goal became done. */
   completed: 'goal completed',
+  /** Kernel: a reflection could not finish (the model's answer was not usable, or the model failed). */
+  reflectionFailed: 'reflection failed',
 } as const;
 
 export interface TriggerOptions {
@@ -68,9 +70,26 @@ function staleGoals(goals: readonly Goal[], memories: readonly Memory[], now: nu
     });
 }
 
-/** Why reflection is due now, or nothing. `memories` is the whole log, kernel entries included. */
+const isCycleStart = (m: Memory): boolean => m.author === 'self' && /^(action|explore) prediction$/.test(m.situation);
+
+/** Action and explore cycles begun after `since` (each records its prediction first). */
+const cyclesAfter = (memories: readonly Memory[], since: number): number => memories.filter((m) => at(m) > since && isCycleStart(m)).length;
+
+/** The latest reflection failed and fewer than `cycles` action or explore cycles followed it (in log order). */
+function waitingAfterFailure(memories: readonly Memory[], cycles: number): boolean {
+  const last = memories.findLastIndex((m) => isMark(m, 'kernel', MARK.reflection) || isMark(m, 'kernel', MARK.reflectionFailed));
+  if (last < 0 || memories[last]?.situation !== MARK.reflectionFailed) return false;
+  return memories.slice(last + 1).filter(isCycleStart).length < cycles;
+}
+
+/**
+ * Why reflection is due now, or nothing. `memories` is the whole log, kernel entries included.
+ * After a reflection failed, its reasons wait `everyCycles` action or explore cycles: a model
+ * that cannot answer the reflection's steps must not turn every cycle into a failed reflection.
+ */
 export function reflectionReasons(memories: readonly Memory[], goals: readonly Goal[], now: Date, o = DEFAULT_TRIGGERS): Reason[] {
   const since = lastReflection(memories);
+  if (waitingAfterFailure(memories, o.everyCycles)) return [];
   const recent = memories.filter((m) => at(m) > since);
   // A conflict a reflection already weighed (and left as it was) does not call for another.
   const weighed = new Set(memories.filter((m) => isMark(m, 'kernel', MARK.reflection)).flatMap((m) => m.description.split('\n')));
@@ -83,7 +102,7 @@ export function reflectionReasons(memories: readonly Memory[], goals: readonly G
     if (isMark(m, 'kernel', MARK.completed)) reasons.push({ kind: 'goal-completed', detail: m.description });
   }
   reasons.push(...staleGoals(goals, memories, now.getTime(), since, o));
-  const cycles = recent.filter((m) => m.author === 'self' && /^(action|explore) prediction$/.test(m.situation)).length;
+  const cycles = cyclesAfter(memories, since);
   if (cycles >= o.everyCycles) reasons.push({ kind: 'periodic', detail: `${cycles} cycles since the last reflection` });
   return distinct(reasons);
 }

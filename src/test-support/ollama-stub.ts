@@ -8,7 +8,11 @@
 import type { ServerResponse } from 'node:http';
 import { startLoopback } from './loopback.js';
 
-export type StubTurn = { tool: { name: string; input: Record<string, unknown> } } | { text: string };
+export type StubTurn =
+  | { tool: { name: string; input: Record<string, unknown> } }
+  | { text: string }
+  /** An HTTP error with Ollama's error body ({"error": "..."}). */
+  | { status: number; error: string };
 
 export interface OllamaRequest {
   model: string;
@@ -43,7 +47,7 @@ export function ollamaOneToolCall(tool: { name: string; input: Record<string, un
 
 const base = (model: string) => ({ model, created_at: new Date().toISOString() });
 
-function message(turn: StubTurn, content: string) {
+function message(turn: Exclude<StubTurn, { error: string }>, content: string) {
   return 'tool' in turn
     ? { role: 'assistant', content: '', tool_calls: [{ function: { name: turn.tool.name, arguments: turn.tool.input } }] }
     : { role: 'assistant', content };
@@ -51,7 +55,7 @@ function message(turn: StubTurn, content: string) {
 
 const final = (model: string) => ({ ...base(model), done: true, done_reason: 'stop', total_duration: 1_000_000, ...OLLAMA_USAGE });
 
-async function stream(res: ServerResponse, req: OllamaRequest, turn: StubTurn, delayMs: number): Promise<void> {
+async function stream(res: ServerResponse, req: OllamaRequest, turn: Exclude<StubTurn, { error: string }>, delayMs: number): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   const chunks = 'tool' in turn ? [''] : (turn.text.match(/\S+\s*/g) ?? ['']);
   for (const chunk of chunks) {
@@ -84,7 +88,10 @@ export async function startOllamaStub(
     };
     requests.push(req);
     const turn = script(req);
-    if (req.stream) void stream(res, req, turn, options.chunkDelayMs ?? 0);
+    if ('error' in turn) {
+      res.writeHead(turn.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: turn.error }));
+    } else if (req.stream) void stream(res, req, turn, options.chunkDelayMs ?? 0);
     else {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ...final(req.model), message: message(turn, 'text' in turn ? turn.text : '') }));

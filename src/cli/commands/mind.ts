@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { type MindAbout, type MindContext, mindAbout, mindCommit, mindInit } from '../../app/mind.js';
-import { mindChatTurn, mindRun, mindTrigger } from '../../app/mind-loops.js';
+import { type ChatTurn, mindChatTurn, mindRun, mindTrigger } from '../../app/mind-loops.js';
+import { UsageError } from '../../core/errors.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
 import { truncate } from '../../core/text.js';
@@ -47,6 +48,8 @@ function aboutLines(r: MindAbout): string[] {
 
 /** What a cycle did: its steps, the choice and outcome of an action, what changed, what was refused, or why it failed. */
 function reportLines(r: LoopReport): string[] {
+  // No step answered: the model failed or could not be reached.
+  if (r.failure && r.steps.length === 0) return [`The ${r.loop} loop could not run: ${r.failure}`];
   const changed = r.writes.filter((w) => w.result.done && w.result.changed).map((w) => w.what);
   const same = r.writes.filter((w) => w.result.done && !w.result.changed).map((w) => w.what);
   return [
@@ -79,11 +82,14 @@ async function chat(cmd: Command): Promise<void> {
     const text = line.trim();
     if (text === '/exit') break;
     if (text === '/help') process.stdout.write(`${CHAT_HELP}\n`);
+    else if (text.startsWith('/') && !text.includes(' ')) process.stdout.write(`Unknown command ${text}. ${CHAT_HELP}\n`);
     else if (text) {
-      const r = await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message: text }));
-      if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
+      const r = await turn(ctx, text);
+      if (!r) process.exitCode = 1;
+      else if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
       else {
         process.stdout.write(`${r.reply ?? `(no answer: ${flat(r.problem ?? '')})`}\n`);
+        if (r.problem) process.exitCode = 1;
         const reflected = r.reflection ? changes(r.reflection) : [];
         if (r.reflection)
           process.stdout.write(`(reflected${reflected.length ? `: changed ${reflected.join(', ')}` : ', nothing changed'})\n`);
@@ -92,6 +98,17 @@ async function chat(cmd: Command): Promise<void> {
     if (tty) lines.prompt();
   }
   lines.close();
+}
+
+/** One chat turn; a line the turn refuses (too long) is said on stderr and the chat goes on. */
+async function turn(ctx: MindContext, message: string): Promise<ChatTurn | undefined> {
+  try {
+    return await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message }));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`homunculus: ${err.message}${err.hint ? `\n  fix: ${err.hint}` : ''}\n`);
+    return undefined;
+  }
 }
 
 export function registerMindCommands(program: Command): void {
@@ -103,7 +120,7 @@ export function registerMindCommands(program: Command): void {
       const r = mindInit.run(mindContext(cmd), cliInput(mindInit, {}));
       emit(globals(cmd), r, () => [
         `Mind ready in ${r.root}`,
-        `  created ${r.created.length} files, kept ${r.kept.length}`,
+        `  created ${r.created.length} file${r.created.length === 1 ? '' : 's'}, kept ${r.kept.length}`,
         ...(r.commit ? [`  data/ committed to git: ${r.commit.slice(0, 12)}`] : []),
         '  next: homunculus mind about',
       ]);
@@ -167,7 +184,10 @@ export function registerMindCommands(program: Command): void {
       const input = cliInput(mindRun, raw, { intervalSeconds: '--interval' });
       const stop = new AbortController();
       // Ctrl-C: the cycle under way finishes (its writes are whole), then the loop stops.
-      const onSignal = () => stop.abort();
+      const onSignal = () => {
+        if (!stop.signal.aborted) process.stderr.write('homunculus: stopping after the cycle under way (Ctrl-C again stops at once)\n');
+        stop.abort();
+      };
       process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
       const g = globals(cmd);
       const r = await mindRun.run(

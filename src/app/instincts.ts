@@ -180,6 +180,7 @@ export const suggest = defineOperation({
   run({ store }, input) {
     const rows = store.instincts.list({
       minEvidence: MATURE_EVIDENCE,
+      unrefuted: true,
       project: input.project,
       includeGlobal: true,
       category: input.category,

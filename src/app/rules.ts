@@ -44,7 +44,7 @@ const ruleViews = (store: Store, project = ''): InstinctView[] =>
     views(
       store,
       store.instincts
-        .list({ minLevel: 2, ...(project ? { project, includeGlobal: true } : {}) })
+        .list({ minLevel: 2, unrefuted: true, ...(project ? { project, includeGlobal: true } : {}) })
         .filter((r) => !isDocumented(parseJsonObject(r.metadata))),
     ),
   );

@@ -31,10 +31,10 @@ function cutAt(text: string, room: number): string {
   return cut.replace(/[\s,;:(]+$/, '');
 }
 
-/** Where an instinct came from, as injected context names it: observed or imported, and whether the user gave feedback. */
+/** Where an instinct came from, as injected context names it: observed or imported, and whether the user confirmed it. */
 export function instinctSource(provenance: InstinctProvenance | undefined): string {
   const origin = provenance?.imported ? 'imported' : 'observed';
-  return provenance?.feedback ? `${origin}, user feedback` : origin;
+  return provenance?.verdict === 'strong' ? `${origin}, confirmed by the user` : origin;
 }
 
 /** A pattern key shown beside an item: at most 60 characters. */

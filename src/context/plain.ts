@@ -49,7 +49,7 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
     title: row.title,
     evidence: row.evidence,
     imported: provenance?.get(row.id)?.imported ?? false,
-    confirmed: provenance?.get(row.id)?.feedback ?? false,
+    confirmed: provenance?.get(row.id)?.verdict === 'strong',
     ...(lastSeen ? { lastSeen } : {}),
   };
 };

@@ -176,6 +176,8 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
     .matchTerms([...new Set(terms.flatMap((t) => [t, stem(t)]))], {
       project: query.project,
       excludePromoted: query.excludePromoted,
+      // What the user marked wrong is never given to an agent, however often it is seen.
+      excludeRefuted: true,
       limit: query.limit,
     })
     // What the project's CLAUDE.md or AGENTS.md already says, the agent has read.

@@ -44,7 +44,7 @@ interface StartSelection {
 export function selectStartInstincts(store: Store, project: ProjectInfo, stack: readonly string[]): StartSelection {
   const now = store.clock.now();
   const rows = store.instincts
-    .list({ unpromoted: true, project: project.fingerprint, includeGlobal: true })
+    .list({ unpromoted: true, unrefuted: true, project: project.fingerprint, includeGlobal: true })
     .filter((r) => !isDocumented(parseJsonObject(r.metadata)));
   const byScore = rows
     .map((row) => ({ row, score: currentConfidence(row, now), first: categoryRank(row) <= 1 ? 0 : 1 }))

@@ -42,7 +42,7 @@ describe('observe', () => {
       local_evidence: 1,
       first_local: '2026-01-01T00:00:00.000Z',
       imported: true,
-      feedback: false,
+      verdict: null,
       unpromoted_at: null,
     });
   });

@@ -34,7 +34,13 @@ function buildInstructions(ctx: ToolContext): string {
   const stats = instinctStats(ctx.store);
   const top = views(
     ctx.store,
-    ctx.store.instincts.list({ minEvidence: MATURE_EVIDENCE, project: ctx.project || undefined, includeGlobal: true, limit: 50 }),
+    ctx.store.instincts.list({
+      minEvidence: MATURE_EVIDENCE,
+      unrefuted: true,
+      project: ctx.project || undefined,
+      includeGlobal: true,
+      limit: 50,
+    }),
   )
     .filter((v) => v.origin === 'observed')
     .slice(0, 5);

@@ -13,6 +13,10 @@ function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
   return [...words(text)].map((t) => `"${t}"`).join(` ${joiner} `);
 }
 
+/** The user's latest verdict on the instinct whose id is the column `id`: 'strong', 'weak', 'wrong', or NULL. */
+export const latestVerdict = (id: string): string =>
+  `(SELECT f.detail FROM instinct_events f WHERE f.instinct_id = ${id} AND f.kind = 'feedback' ORDER BY f.ts DESC, f.id DESC LIMIT 1)`;
+
 /** The WHERE clause and its named parameters for a list filter. */
 export function whereOf(filter: ListFilter): { clause: string; params: Record<string, unknown> } {
   const where: string[] = [];
@@ -42,6 +46,7 @@ export function whereOf(filter: ListFilter): { clause: string; params: Record<st
     params.seenSince = filter.seenSince;
   }
   if (filter.unpromoted) where.push('promoted_at IS NULL');
+  if (filter.unrefuted) where.push(`${latestVerdict('instincts.id')} IS NOT 'wrong'`);
   return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
@@ -73,11 +78,12 @@ export function searchRows(db: Db, query: string, limit: number): { rows: Instin
 export function matchTerms(
   db: Db,
   terms: readonly string[],
-  options: { project?: string; excludePromoted?: boolean; limit: number },
+  options: { project?: string; excludePromoted?: boolean; excludeRefuted?: boolean; limit: number },
 ): TermMatch[] {
   if (terms.length === 0 || options.limit <= 0) return [];
   const where = ['instincts_fts MATCH @match'];
   if (options.excludePromoted !== false) where.push('i.promoted_at IS NULL');
+  if (options.excludeRefuted) where.push(`${latestVerdict('i.id')} IS NOT 'wrong'`);
   if (options.project !== undefined) where.push("(i.project = '' OR i.project = @project)");
   // Column weights: key, trigger, action, explain, metadata.
   const rows = db

@@ -37,6 +37,8 @@ export interface ListFilter {
   seenSince?: string;
   /** Leave out instincts promoted to convictions. */
   unpromoted?: boolean;
+  /** Leave out instincts whose latest feedback from the user is "wrong". */
+  unrefuted?: boolean;
   /** 'evidence' (default: strongest first) or 'recent' (last seen first). */
   order?: 'evidence' | 'recent';
   limit?: number;

@@ -1,7 +1,7 @@
 /** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { EVENT_KINDS } from './corrections-schema.js';
 import { type Db, cachedStatement } from './db.js';
-import { matchTerms, searchRows, triggerUse, whereOf } from './instinct-queries.js';
+import { latestVerdict, matchTerms, searchRows, triggerUse, whereOf } from './instinct-queries.js';
 import type { InstinctRow, ListFilter, TermMatch } from './instinct-rows.js';
 
 export type { InstinctRow } from './instinct-rows.js';
@@ -39,8 +39,8 @@ export interface InstinctProvenance {
   first_local: string | null;
   /** Created by an import, not by an observation here. */
   imported: boolean;
-  /** The user gave feedback on it. */
-  feedback: boolean;
+  /** The user's latest feedback on it: strong, weak or wrong (null: none). */
+  verdict: 'strong' | 'weak' | 'wrong' | null;
   /** When it was un-promoted by hand, if that is the latest change to its conviction (null otherwise). */
   unpromoted_at: string | null;
 }
@@ -74,7 +74,10 @@ export interface InstinctRepository {
   /** Query syntax (AND by default, OR, NOT, "phrases", prefix*); a query FTS5 cannot parse falls back to substrings. */
   search(query: string, limit?: number): { rows: InstinctRow[]; mode: 'fts' | 'like' };
   /** Instincts holding any of `terms`, best BM25 first. */
-  matchTerms(terms: readonly string[], options: { project?: string; excludePromoted?: boolean; limit: number }): TermMatch[];
+  matchTerms(
+    terms: readonly string[],
+    options: { project?: string; excludePromoted?: boolean; excludeRefuted?: boolean; limit: number },
+  ): TermMatch[];
   /** How many instincts in scope name each term in their trigger, and how many are in scope. */
   triggerUse(
     terms: readonly string[],
@@ -273,7 +276,8 @@ export function createInstinctRepository(db: Db): InstinctRepository {
         `SELECT instinct_id AS id,
            COALESCE(SUM(CASE WHEN kind IN ('create', 'reinforce') THEN delta_evidence END), 0) AS local_evidence,
            MIN(CASE WHEN kind IN ('create', 'reinforce') THEN ts END) AS first_local,
-           MAX(kind = 'import') AS has_import, MAX(kind = 'create') AS has_create, MAX(kind = 'feedback') AS feedback,
+           MAX(kind = 'import') AS has_import, MAX(kind = 'create') AS has_create,
+           ${latestVerdict('instinct_events.instinct_id')} AS verdict,
            MAX(CASE WHEN kind = 'promote' THEN ts END) AS promoted_at, MAX(CASE WHEN kind = 'unpromote' THEN ts END) AS unpromoted_at
          FROM instinct_events WHERE instinct_id IN (SELECT value FROM json_each(?)) GROUP BY instinct_id`,
       ).all(JSON.stringify(ids)) as {
@@ -282,7 +286,7 @@ export function createInstinctRepository(db: Db): InstinctRepository {
         first_local: string | null;
         has_import: number;
         has_create: number;
-        feedback: number;
+        verdict: 'strong' | 'weak' | 'wrong' | null;
         promoted_at: string | null;
         unpromoted_at: string | null;
       }[];
@@ -293,7 +297,7 @@ export function createInstinctRepository(db: Db): InstinctRepository {
             local_evidence: r.local_evidence,
             first_local: r.first_local,
             imported: r.has_import === 1 && r.has_create === 0,
-            feedback: r.feedback === 1,
+            verdict: r.verdict,
             unpromoted_at:
               r.unpromoted_at !== null && (r.promoted_at === null || r.unpromoted_at >= r.promoted_at) ? r.unpromoted_at : null,
           },

@@ -61,7 +61,10 @@ const sessionSummaryTool = defineTool({
       ctx.store.instincts.list({ seenSince: since, project, includeGlobal: true, order: 'recent', limit: 10 }),
     );
     const count = ctx.store.instincts.count({ seenSince: since, project, includeGlobal: true });
-    const mature = views(ctx.store, ctx.store.instincts.list({ minEvidence: MATURE_EVIDENCE, project, includeGlobal: true }));
+    const mature = views(
+      ctx.store,
+      ctx.store.instincts.list({ minEvidence: MATURE_EVIDENCE, unrefuted: true, project, includeGlobal: true }),
+    );
     return {
       session: { patterns_last_24h: count, recent: recent.map(contractRecord) },
       suggestions: { count: mature.length, top: mature.slice(0, 5).map(contractRecord) },

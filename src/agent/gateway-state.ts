@@ -30,13 +30,3 @@ export function readGatewayState(path: string): GatewayState | undefined {
     return undefined;
   }
 }
-
-/** Whether process `pid` is alive (signal 0 tests without sending anything). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

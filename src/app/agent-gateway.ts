@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { processAlive, readGatewayState } from '../agent/gateway-state.js';
+import { readGatewayState } from '../agent/gateway-state.js';
+import { processAlive } from '../core/lock.js';
 import { createToken, readTokenHash } from '../agent/gateway-token.js';
 import { sandboxWorks } from '../agent/sandbox.js';
 import { readAudit } from '../agent/audit.js';

@@ -52,6 +52,11 @@ describe('homunculus agent token, status and serve', () => {
       expect(((await status.json()) as { tools: string[] }).tools).toContain('web_fetch');
       const running = JSON.parse(cli(home, ['agent', 'status', '--json']).stdout) as { gateway: { running: boolean; pid: number } };
       expect(running.gateway).toMatchObject({ running: true, pid });
+      // A second gateway on the same home would run every scheduled job twice: refused, naming the first.
+      const second = cli(home, ['agent', 'serve', '--port', '0'], { env: STUB_ENV });
+      expect(second.status).toBe(2);
+      expect(second.stderr).toContain(`A gateway already serves this home (process ${pid} on ${url})`);
+      expect(JSON.parse(cli(home, ['agent', 'status', '--json']).stdout).gateway).toMatchObject({ running: true, pid });
       const post = (path: string, body: unknown) =>
         fetch(`${url}${path}`, {
           method: 'POST',

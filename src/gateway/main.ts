@@ -4,14 +4,16 @@
  * SIGTERM, then answers 'no' to every held confirmation, closes every connection and the
  * store, removes its state file, and exits: it never leaves a process behind.
  */
-import { clearGatewayState, writeGatewayState } from '../agent/gateway-state.js';
+import { join } from 'node:path';
+import { clearGatewayState, readGatewayState, writeGatewayState } from '../agent/gateway-state.js';
 import { loadToolSettings } from '../agent/tool-config.js';
 import { loadConfig } from '../core/config.js';
 import { readTokenHash } from '../agent/gateway-token.js';
 import { builtinRegistry } from '../agent/tools/builtin.js';
 import { UsageError } from '../core/errors.js';
 import { portFlag, flagsMain } from '../core/flags.js';
-import { homePaths, resolveHome } from '../core/paths.js';
+import { acquireLock, lockHolder } from '../core/lock.js';
+import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { openAgent } from '../app/agent-brain.js';
 import { openScheduler } from '../app/agent-schedule.js';
 import { openStore } from '../store/store.js';
@@ -41,6 +43,35 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const port = typeof f.port === 'string' ? portFlag(f.port) : settings.gateway.port;
   if (!readTokenHash(paths.agentToken))
     throw new UsageError('The gateway has no token yet, so nobody could use it.', 'Run `homunculus agent token` first, then serve.');
+  const release = oneGatewayPerHome(paths);
+  try {
+    await serveLocked(f, paths, { port, settings });
+  } finally {
+    release();
+  }
+}
+
+/**
+ * One gateway per home: a second would run every scheduled job twice and take the first one's
+ * gateway.json. Held by a lock whose process is checked, so a killed gateway does not block the next.
+ */
+function oneGatewayPerHome(paths: HomePaths): () => void {
+  const lock = join(paths.locks, 'gateway.lock');
+  const release = acquireLock(lock, { staleMs: Number.MAX_SAFE_INTEGER });
+  if (release) return release;
+  const other = readGatewayState(paths.gatewayState);
+  const pid = lockHolder(lock, { staleMs: Number.MAX_SAFE_INTEGER }) ?? other?.pid;
+  throw new UsageError(
+    `A gateway already serves this home${pid ? ` (process ${pid}${other?.url ? ` on ${other.url}` : ''})` : ''}: a second would run every scheduled job twice.`,
+    `Use that one, or stop it first${pid ? ` (kill ${pid})` : ''}; a gateway for another home needs --home.`,
+  );
+}
+
+async function serveLocked(
+  f: Record<string, string | true>,
+  paths: HomePaths,
+  { port, settings }: { port: number; settings: ReturnType<typeof loadToolSettings> },
+): Promise<void> {
   const registry = builtinRegistry();
   const store = openStore({ home: paths.home });
   let handle: Awaited<ReturnType<typeof startGateway>>;

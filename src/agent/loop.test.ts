@@ -156,6 +156,9 @@ describe('confirmation of a dangerous tool', () => {
     // The model is told, as the tool's result, that the person declined.
     expect(s.requests.at(-1)?.raw).toContain('declined by the person');
     expect(no.pending).toBeUndefined();
+    // Every call the model makes is audited, the declined one too.
+    const audited = readAudit(h.audit).lines.map((l) => JSON.parse(l) as { action: string; subject?: string; ok: boolean });
+    expect(audited.filter((e) => e.action === 'tool_exec')).toEqual([expect.objectContaining({ subject: 'launch', ok: false })]);
     await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/No tool call waits/);
     const again = await h.loop.turn({ session: 'c', message: 'launch the rocket, please' });
     const yes = await h.loop.confirm(again.pending?.id ?? '', 'yes');
@@ -185,6 +188,8 @@ describe('confirmation of a dangerous tool', () => {
     expect(h.launches()).toBe(0);
     expect(next.pending).toBeDefined();
     expect(s.requests.at(-1)?.raw).toContain('launch was not confirmed in time, so it did not run.');
+    const audited = readAudit(h.audit).lines.map((l) => JSON.parse(l) as { action: string; subject?: string; ok: boolean });
+    expect(audited.filter((e) => e.action === 'tool_exec')).toEqual([expect.objectContaining({ subject: 'launch', ok: false })]);
     await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/No tool call waits/);
   });
 });

@@ -156,8 +156,10 @@ export class AgentLoop implements AgentRunner {
     const expired = this.deps.clock.now().toISOString() > held.view.expiresAt;
     const approved = answer === 'yes' && !expired;
     const reply = confirmationReply(held, approved, expired);
-    if (!approved) options.onToolCall?.({ id: held.toolCallId, tool: held.view.tool, input: held.view.input, refused: reply.reason });
-    else held.approved.add(held.toolCallId);
+    if (!approved) {
+      options.onToolCall?.({ id: held.toolCallId, tool: held.view.tool, input: held.view.input, refused: reply.reason });
+      this.auditUnrun(held, reply.reason);
+    } else held.approved.add(held.toolCallId);
     const history = [...held.history, { role: 'tool', content: reply.parts } as ModelMessage];
     return this.run(held.session, history, held.route, { session: held.session, message: '', ...options }, held);
   }
@@ -183,7 +185,18 @@ export class AgentLoop implements AgentRunner {
     if (!held || this.deps.clock.now().toISOString() <= held.view.expiresAt) return;
     this.pending.delete(held.view.id);
     const reply = confirmationReply(held, false, true);
+    this.auditUnrun(held, reply.reason);
     this.keep(session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
+  }
+
+  /** Every call the model makes is audited: one the person declined, or let expire, as a call that did not run. */
+  private auditUnrun(held: Pending, reason: string): void {
+    const log = this.deps.toolContext.auditLog;
+    if (!log) return;
+    const record = (tool: string, input: unknown, why: string) =>
+      appendAudit(log, { action: 'tool_exec', session: held.session, subject: tool, ok: false, input, output: why, durationMs: 0 });
+    record(held.view.tool, held.view.input, reason);
+    for (const other of held.others) record(other.tool, other.input, 'not run: one confirmation at a time');
   }
 
   private pendingOf(session: string): Pending | undefined {

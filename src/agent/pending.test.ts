@@ -44,6 +44,11 @@ describe('PendingBook', () => {
     book.sweep();
     expect(answers).toEqual(['late=no']);
     expect(book.size).toBe(1);
+    // A late answer to a swept id hears that it expired (410), not that it was never given; an hour on, it is forgotten.
+    expect(book.claim('late')).toEqual({ ok: false, why: 'expired' });
+    now = 100 + 3_600_001;
+    book.sweep();
+    expect(book.claim('late')).toEqual({ ok: false, why: 'unknown' });
     book.close();
     expect(answers).toEqual(['late=no', 'open=no']);
     expect(book.size).toBe(0);

@@ -6,10 +6,14 @@
  */
 import type { AgentRunner, PendingConfirmation } from './runner.js';
 
+const LAPSED_KEPT_MS = 3_600_000;
+
 export type Claim = { ok: true } | { ok: false; why: 'unknown' | 'expired' };
 
 export class PendingBook {
   private readonly held = new Map<string, number>();
+  /** Ids that expired unanswered, kept an hour so a late answer hears "expired", not "unknown". */
+  private readonly lapsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -28,7 +32,7 @@ export class PendingBook {
   /** Takes an id for an answer: each id is answered once, and only before it expires. */
   claim(id: string): Claim {
     const expires = this.held.get(id);
-    if (expires === undefined) return { ok: false, why: 'unknown' };
+    if (expires === undefined) return { ok: false, why: this.lapsed.has(id) ? 'expired' : 'unknown' };
     this.held.delete(id);
     if (!(expires > this.now())) {
       this.closeUnanswered(id);
@@ -46,8 +50,10 @@ export class PendingBook {
     for (const [id, expires] of this.held)
       if (!(expires > this.now())) {
         this.held.delete(id);
+        this.lapsed.set(id, expires);
         this.closeUnanswered(id);
       }
+    for (const [id, expired] of this.lapsed) if (this.now() - expired > LAPSED_KEPT_MS) this.lapsed.delete(id);
   }
 
   private closeUnanswered(id: string): void {

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HomunculusError } from './errors.js';
 
@@ -76,5 +76,19 @@ export function appendRotated(path: string, text: string, maxBytes: number): voi
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     ensureDir(dirname(path));
     appendFileSync(path, text);
+  }
+}
+
+/**
+ * Takes group and other access away from a file or directory of ours (`mode`: 0o700 for a
+ * directory, 0o600 for a file): the home holds every prompt and turn. One we do not own, or
+ * that is gone, is left as it is.
+ */
+export function ownerOnly(path: string, mode: 0o700 | 0o600): void {
+  try {
+    const st = statSync(path);
+    if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) chmodSync(path, mode);
+  } catch {
+    /* gone, or not ours to change */
   }
 }

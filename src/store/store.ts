@@ -27,7 +27,7 @@ import { type SessionRepository, createSessionRepository } from './sessions.js';
 import { type UsageRepository, createUsageRepository } from './usage.js';
 import { type ScheduleRepository, createScheduleRepository } from './schedule.js';
 import { type ConversationRepository, createConversationRepository } from './agent-conversations.js';
-import { ensureDir } from '../core/fs.js';
+import { ensureDir, ownerOnly } from '../core/fs.js';
 
 interface Repositories {
   readonly instincts: InstinctRepository;
@@ -99,6 +99,8 @@ export function openStore(options: StoreOptions = {}): Store {
   const paths = homePaths(resolveHome(options.home));
   if (!options.readonly) ensureDir(paths.home);
   const db = openDatabase(paths.db, options);
+  // Every prompt and turn is in here: readable by its owner alone, whatever the umask.
+  if (!options.readonly) for (const path of [paths.home, paths.db]) ownerOnly(path, path === paths.home ? 0o700 : 0o600);
   const store: Store = {
     ...repositories(db),
     paths,

@@ -101,6 +101,8 @@ async function reply(c: Context, run: () => Promise<unknown>) {
   } catch (err) {
     if (err instanceof UsageError) return refuse(c, 400, err.message);
     if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
+    // Ours, said with its fix: the model failed or cannot be reached, the agent is stopping.
+    if (err instanceof HomunculusError) return refuse(c, 503, `${err.message}${err.hint ? ` ${err.hint}` : ''}`);
     process.stderr.write(`gateway: ${(err as Error).stack ?? String(err)}\n`);
     return refuse(c, 500, 'The agent could not answer; see the terminal that runs the gateway.');
   }

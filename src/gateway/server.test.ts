@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HomunculusError } from '../core/errors.js';
 import { createToken } from '../agent/gateway-token.js';
 import { builtinRegistry } from '../agent/tools/builtin.js';
 import { scaffoldWorkspace } from '../agent/workspace.js';
@@ -150,6 +151,21 @@ describe('a chat through the gateway', () => {
     expect(r).toMatchObject({ status: 200, body: { session: 's1', text: 'It said hi.', toolCalls: [{ tool: 'echo' }] } });
     expect(r.body.pending).toBeUndefined();
     expect(runner.ran).toEqual(['echo']);
+  });
+
+  it('answers a failure of ours (the model down, the agent stopping) as a 503 with its fix, not a bare 500', async () => {
+    const { port, runner } = await gateway();
+    runner.turn = () =>
+      Promise.reject(
+        new HomunculusError('model_failed', 'The model ollama:m at http://127.0.0.1:9 failed: HTTP 500.', {
+          hint: 'Check the model server.',
+        }),
+      );
+    const r = await call(port, 'POST', '/api/v1/chat', json({ message: 'hi' }));
+    expect(r).toMatchObject({
+      status: 503,
+      body: { error: 'The model ollama:m at http://127.0.0.1:9 failed: HTTP 500. Check the model server.' },
+    });
   });
 
   it('holds a dangerous tool until an explicit yes, then runs it once', async () => {

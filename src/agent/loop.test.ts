@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type LoopHarness, loopHarness, STUB_ENV, stubModel } from '../test-support/agent-loop.js';
 import { createAgentRuntime } from './runtime.js';
 import { startStub } from '../test-support/llm-stub.js';
@@ -247,6 +247,20 @@ describe('limits', () => {
     expect(s.requests).toHaveLength(25);
     expect(r.toolCalls).toHaveLength(25);
     expect(r.text).toMatch(/stopped after 25 steps/);
+  });
+
+  it("says an answer that is not the API's JSON as a failure of the model, streamed or whole, never as an empty answer", async () => {
+    const s = await startOllamaStub(() => ({ garbage: '{not json at all\n' }));
+    stops.push(() => s.close());
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    for (const stream of [true, false]) {
+      h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream });
+      await expect(h.loop.turn({ session: 'g', message: 'hi' })).rejects.toThrow(
+        /^The model ollama:llama-stub at http:\/\/127\.0\.0\.1:\d+ failed: /,
+      );
+      h.cleanup();
+    }
+    warn.mockRestore();
   });
 
   it('cancels a streamed answer midway and keeps the history as it was', async () => {

@@ -75,7 +75,11 @@ async function callModel(
     } else if (part.type === 'error') failure ??= part.error;
   }
   if (failure) throw failure;
-  return { text, messages: (await result.response).messages };
+  const { messages } = await result.response;
+  // A stream the provider could not read (ollama-ai-provider-v2 drops bad lines) ends with nothing and no reason.
+  if (!text && messages.length <= 1 && (await result.finishReason) === 'other' && (await result.usage).outputTokens === undefined)
+    throw Object.assign(new Error('its answer could not be read (not the API’s JSON)'), { name: 'AI_UnreadableAnswer' });
+  return { text, messages };
 }
 
 export class AgentLoop implements AgentRunner {

@@ -12,7 +12,9 @@ export type StubTurn =
   | { tool: { name: string; input: Record<string, unknown> } }
   | { text: string }
   /** An HTTP error with Ollama's error body ({"error": "..."}). */
-  | { status: number; error: string };
+  | { status: number; error: string }
+  /** A 200 whose body is not the API's JSON. */
+  | { garbage: string };
 
 export interface OllamaRequest {
   model: string;
@@ -47,7 +49,7 @@ export function ollamaOneToolCall(tool: { name: string; input: Record<string, un
 
 const base = (model: string) => ({ model, created_at: new Date().toISOString() });
 
-function message(turn: Exclude<StubTurn, { error: string }>, content: string) {
+function message(turn: Exclude<StubTurn, { error: string } | { garbage: string }>, content: string) {
   return 'tool' in turn
     ? { role: 'assistant', content: '', tool_calls: [{ function: { name: turn.tool.name, arguments: turn.tool.input } }] }
     : { role: 'assistant', content };
@@ -55,7 +57,12 @@ function message(turn: Exclude<StubTurn, { error: string }>, content: string) {
 
 const final = (model: string) => ({ ...base(model), done: true, done_reason: 'stop', total_duration: 1_000_000, ...OLLAMA_USAGE });
 
-async function stream(res: ServerResponse, req: OllamaRequest, turn: Exclude<StubTurn, { error: string }>, delayMs: number): Promise<void> {
+async function stream(
+  res: ServerResponse,
+  req: OllamaRequest,
+  turn: Exclude<StubTurn, { error: string } | { garbage: string }>,
+  delayMs: number,
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   const chunks = 'tool' in turn ? [''] : (turn.text.match(/\S+\s*/g) ?? ['']);
   for (const chunk of chunks) {
@@ -91,6 +98,9 @@ export async function startOllamaStub(
     if ('error' in turn) {
       res.writeHead(turn.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: turn.error }));
+    } else if ('garbage' in turn) {
+      res.writeHead(200, { 'content-type': req.stream ? 'application/x-ndjson' : 'application/json' });
+      res.end(turn.garbage);
     } else if (req.stream) void stream(res, req, turn, options.chunkDelayMs ?? 0);
     else {
       res.writeHead(200, { 'content-type': 'application/json' });

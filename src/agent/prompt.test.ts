@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { promoteInstinct } from '../learn/corrections.js';
 import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { readAudit, shortHash } from './audit.js';
@@ -60,6 +61,25 @@ describe('buildSystemPrompt', () => {
     expect(text).toMatch(/## Memory\n\n[^]*<homunculus-memory-[0-9a-f]{16}>[^]*rain barrel[^]*<\/homunculus-memory-[0-9a-f]{16}>/);
     const unrelated = await buildSystemPrompt(sources, 'what is the capital of Peru?', 's1');
     expect(unrelated).not.toContain('## Memory');
+  });
+
+  it('gives the convictions (the global ones and its own) with every message, as the coding agents get them at session start', async () => {
+    const workspace = join(store.paths.home, 'workspace');
+    observe(store, {
+      pattern: 'pref:pkg=pnpm',
+      trigger: 'installing dependencies',
+      action: 'use pnpm install, never npm install',
+      occurrences: 6,
+    });
+    observe(store, { pattern: 'pref:other/tool=x', trigger: 'in another project', action: 'use x', project: 'fp-other', occurrences: 6 });
+    promoteInstinct(store, 'pref:pkg=pnpm', 'test');
+    promoteInstinct(store, 'pref:other/tool=x', 'test');
+    const sources = { store, workspace, agent: 'default', project: workspaceProject(workspace), registry: builtinRegistry() };
+    const text = await buildSystemPrompt(sources, 'what is the capital of Peru?', 's1');
+    expect(text).toMatch(
+      /## Memory\n\n[^]*<homunculus-memory-[0-9a-f]{16}>\nConvictions[^]*use pnpm install, never npm install \(conviction, observed\)/,
+    );
+    expect(text).not.toContain('use x');
   });
 
   it('brings along, fenced, what the agent saved earlier that the message names', async () => {

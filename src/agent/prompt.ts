@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ProjectInfo } from '../core/project.js';
 import { fenceMemory } from '../context/fence.js';
 import { promptInjection } from '../context/inject.js';
+import { convictionsBlock } from '../context/session-start.js';
 import type { Store } from '../store/store.js';
 import { appendAudit } from './audit.js';
 import { optionalFrontmatter } from './persona.js';
@@ -90,7 +91,9 @@ async function recalled(src: PromptSources, message: string): Promise<string> {
 export async function buildSystemPrompt(src: PromptSources, message: string, session: string): Promise<string> {
   const started = performance.now();
   const injected = await promptInjection(src.store, { project: src.project, prompt: message, sessionId: session });
-  const memory = [injected, await recalled(src, message)].filter(Boolean).join('\n\n');
+  // The convictions hold whatever the message: the coding agents get them at every session start.
+  const rules = convictionsBlock(src.store, src.project.fingerprint);
+  const memory = [rules ? fenceMemory(rules, { max: 4_000 }) : '', injected, await recalled(src, message)].filter(Boolean).join('\n\n');
   const skills = (src.skills ?? noSkills)(message);
   const prompt = composeSystemPrompt({
     // The persona's front matter (tools, model, keywords) is configuration, not prompt.

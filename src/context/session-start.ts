@@ -10,7 +10,7 @@ import type { ProjectInfo } from '../core/project.js';
 import { listConvictions } from '../learn/evolve.js';
 import { isDocumented } from '../learn/documented.js';
 import { currentConfidence } from '../learn/records.js';
-import type { InstinctRow } from '../store/instincts.js';
+import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
@@ -59,6 +59,23 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   return { shown, total: rows.length, ranked: hits.length > 0 };
 }
 
+const CONVICTIONS_HEAD = 'Convictions (established over weeks; they do not decay):';
+
+function convictionLines(convictions: ReturnType<typeof listConvictions>, provenance: ReadonlyMap<number, InstinctProvenance>): string[] {
+  return convictions.map((c) => {
+    const source = `conviction, ${instinctSource(provenance.get(c.instinct_id))}${c.stale ? ', may be stale' : ''}`;
+    return `- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)} (${source})`;
+  });
+}
+
+/** The convictions that hold in a project (its own and the global ones), as the session start gives them; '' when none. */
+export function convictionsBlock(store: Store, project: string): string {
+  const convictions = listConvictions(store, project);
+  if (convictions.length === 0) return '';
+  const provenance = store.instincts.provenance(convictions.map((c) => c.instinct_id));
+  return [CONVICTIONS_HEAD, ...convictionLines(convictions, provenance)].join('\n');
+}
+
 export function sessionStartContext(store: Store, input: StartContextInput): string {
   const convictions = listConvictions(store, input.project.fingerprint);
   const selection = selectStartInstincts(store, input.project, input.stack);
@@ -73,13 +90,7 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
       ? `What earlier sessions with this user established for ${oneLine(input.project.name, 80)}${stack}, with where each item came from.`
       : `What earlier sessions with this user established that holds in any project (nothing yet for ${oneLine(input.project.name, 80) || 'this directory'}${stack}), with where each item came from.`,
   ];
-  if (convictions.length) {
-    head.push('', 'Convictions (established over weeks; they do not decay):');
-    for (const c of convictions) {
-      const source = `conviction, ${instinctSource(provenance.get(c.instinct_id))}${c.stale ? ', may be stale' : ''}`;
-      head.push(`- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)} (${source})`);
-    }
-  }
+  if (convictions.length) head.push('', CONVICTIONS_HEAD, ...convictionLines(convictions, provenance));
   const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance, store.clock.now())))
     .slice(0, START_LINES)
     .map((group) => plainLine(group));

@@ -46,6 +46,9 @@ function called(
   });
 }
 
+/** The tools that write what later sessions recall into their prompts. */
+const MEMORY_WRITES = new Set(['memory_save', 'memory_daily_log']);
+
 /** The tool set of one turn: each call goes through the registry; only one the person approved runs with a yes. */
 export function modelTools(deps: Deps, state: TurnState, request: TurnRequest): ToolSet {
   const set: ToolSet = {};
@@ -58,7 +61,10 @@ export function modelTools(deps: Deps, state: TurnState, request: TurnRequest): 
         validate: (value) => ({ success: true, value: fitted(t.input, value) }),
       }),
       // A call the registry refuses anyway (bad input, a command that needs a shell) is not put to a person.
-      needsApproval: t.confirm ? async (input: unknown) => !(await deps.registry.refusal(t.name, input, contextOf(deps, request))) : false,
+      // A memory write after outside text came in is asked too: a fetched page must not plant what later sessions recall.
+      needsApproval: async (input: unknown) =>
+        (t.confirm || (MEMORY_WRITES.has(t.name) && state.outside)) &&
+        !(await deps.registry.refusal(t.name, input, contextOf(deps, request))),
       execute: async (input: unknown, { toolCallId }) => {
         const view: ToolCallView = { id: toolCallId, tool: t.name, input };
         request.onToolCall?.(view);
@@ -68,6 +74,7 @@ export function modelTools(deps: Deps, state: TurnState, request: TurnRequest): 
           ...contextOf(deps, request),
           ...(state.approved.has(toolCallId) ? { confirm: async () => true } : {}),
         });
+        if (outcome.ok && t.trust !== 'trusted') state.outside = true;
         const done = outcome.ok ? { ...view, output: outputText(outcome.output) } : { ...view, refused: outcome.error };
         called(deps, state, request, done, started, outcome.ok ? { output: outcome.output } : { error: outcome.error });
         return outcome.ok ? outcome.output : { error: outcome.error, ...(outcome.hint ? { hint: outcome.hint } : {}) };

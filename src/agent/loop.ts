@@ -22,7 +22,16 @@ import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
 import type { AgentRunner, PendingConfirmation, TurnRequest, TurnResult, TurnUsage } from './runner.js';
 import type { ToolContext, ToolRegistry } from './tools/registry.js';
-import { type Pending, type TurnState, confirmationReply, newTurnState, settleUnanswered, trimHistory, usageOf } from './turn-state.js';
+import {
+  type Pending,
+  type TurnState,
+  confirmationReply,
+  newTurnState,
+  readsOutside,
+  settleUnanswered,
+  trimHistory,
+  usageOf,
+} from './turn-state.js';
 
 export interface LoopDeps {
   store: Store;
@@ -269,7 +278,13 @@ export class AgentLoop implements AgentRunner {
     request: TurnRequest,
     resumed?: Pending,
   ): Promise<TurnResult> {
-    const state = newTurnState(route, resumed);
+    const outsideTools = new Set(
+      this.deps.registry
+        .list()
+        .filter((t) => t.trust !== 'trusted')
+        .map((t) => t.name),
+    );
+    const state = newTurnState(route, resumed, readsOutside(history, outsideTools));
     let started = performance.now();
     const common: CallSettings = {
       model: route.model.model,
@@ -317,6 +332,7 @@ export class AgentLoop implements AgentRunner {
         approved: state.approved,
         others: state.approvals.slice(1),
         calls: state.calls,
+        outside: state.outside,
       });
     }
     const usage: TurnUsage = { ...state.usage };

@@ -28,6 +28,8 @@ export interface TurnState {
   /** Why the last model call stopped: 'tool-calls' at the step cap means it was cut short. */
   lastFinish?: string;
   resumed: boolean;
+  /** The conversation holds what a tool read from outside (a page, a file, a command's output): memory writes need a yes. */
+  outside: boolean;
 }
 
 export interface Pending {
@@ -40,10 +42,17 @@ export interface Pending {
   /** Further approvals asked in the same step: one question at a time, so they are declined. */
   others: Approval[];
   calls: Map<string, ToolCallView>;
+  outside: boolean;
 }
 
-export function newTurnState(route: RouteChoice, resumed?: Pending): TurnState {
+/** Whether any tool result in `history` came from one of the `outsideTools` (those that are not trusted). Pure. */
+export function readsOutside(history: readonly ModelMessage[], outsideTools: ReadonlySet<string>): boolean {
+  return history.some((m) => m.role === 'tool' && m.content.some((part) => part.type === 'tool-result' && outsideTools.has(part.toolName)));
+}
+
+export function newTurnState(route: RouteChoice, resumed?: Pending, outside = false): TurnState {
   return {
+    outside: resumed?.outside ?? outside,
     route,
     approved: resumed?.approved ?? new Set(),
     calls: new Map(),

@@ -1,12 +1,18 @@
 /**
  * Who may use the dashboard: whoever opened the login link the command printed. The link
  * carries a one-time token in its fragment (never sent to a server, never in a log); the page
- * posts it once and gets a session cookie (HttpOnly, SameSite=Strict) in exchange, and the
- * token is spent. Sessions live in this process only: stopping the dashboard signs everyone out.
+ * posts it once and gets a session in two halves: a cookie (HttpOnly, SameSite=Strict, named
+ * after the port) and a key the page keeps in its origin's localStorage and sends as a header.
+ * A browser sends 127.0.0.1's cookies to every port, so any other local server the user opens
+ * receives the cookie; it never sees the key, which other ports' pages cannot read. Sessions
+ * live in this process only: stopping the dashboard signs everyone out.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SESSION_COOKIE = 'homunculus_session';
+/** The cookie's name: one per port, so two dashboards do not sign each other out. */
+export const sessionCookie = (port: number): string => `homunculus_session_${port}`;
+/** The header that carries the session's other half. */
+export const SESSION_KEY_HEADER = 'x-homunculus-key';
 /** A login link not used within this long is void. */
 const LOGIN_TTL_MS = 10 * 60_000;
 /** A session idle this long is over. */
@@ -18,7 +24,7 @@ const sameSecret = (a: Buffer, b: Buffer): boolean => a.length === b.length && t
 
 export class LoginGate {
   private readonly logins: { digest: Buffer; expires: number }[] = [];
-  private readonly sessions = new Map<string, number>();
+  private readonly sessions = new Map<string, { seen: number; key: Buffer }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -29,8 +35,8 @@ export class LoginGate {
     return token;
   }
 
-  /** Spends a login token for a session id, or undefined when it is unknown, used or expired. */
-  exchange(token: unknown): string | undefined {
+  /** Spends a login token for a session (the cookie's value and the header's key), or undefined when it is unknown, used or expired. */
+  exchange(token: unknown): { session: string; key: string } | undefined {
     if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{32,128}$/.test(token)) return undefined;
     const given = digest(token);
     const at = this.logins.findIndex((l) => sameSecret(l.digest, given));
@@ -38,21 +44,26 @@ export class LoginGate {
     const [login] = this.logins.splice(at, 1);
     if (!login || login.expires < this.now()) return undefined;
     const session = randomBytes(32).toString('base64url');
-    this.sessions.set(digest(session).toString('hex'), this.now());
-    return session;
+    const key = randomBytes(32).toString('base64url');
+    this.sessions.set(digest(session).toString('hex'), { seen: this.now(), key: digest(key) });
+    return { session, key };
   }
 
-  /** Whether a session cookie's value is a live session (and keeps it alive). */
-  holds(session: string | undefined): boolean {
+  /**
+   * Whether a cookie and its key are a live session (and keeps it alive). `key: null` asks for
+   * the cookie alone: only the change stream, which an EventSource cannot send a header with.
+   */
+  holds(session: string | undefined, key: string | undefined | null): boolean {
     if (!session) return false;
-    const key = digest(session).toString('hex');
-    const seen = this.sessions.get(key);
-    if (seen === undefined) return false;
-    if (this.now() - seen > SESSION_IDLE_MS) {
-      this.sessions.delete(key);
+    const id = digest(session).toString('hex');
+    const held = this.sessions.get(id);
+    if (held === undefined) return false;
+    if (this.now() - held.seen > SESSION_IDLE_MS) {
+      this.sessions.delete(id);
       return false;
     }
-    this.sessions.set(key, this.now());
+    if (key !== null && (key === undefined || !sameSecret(digest(key), held.key))) return false;
+    held.seen = this.now();
     return true;
   }
 

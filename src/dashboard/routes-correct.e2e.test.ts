@@ -13,11 +13,11 @@ const DUPLICATE = 'pref:webapp/test=npm-run-test';
 const PROJECT = 'aaaaaaaaaaaaaaaa';
 let store: TestStore;
 let dash: DashboardHandle;
-let cookie: string;
+let auth: Record<string, string>;
 
 beforeAll(async () => {
   store = testStore('2026-03-01T00:00:00.000Z');
-  ({ dash, cookie } = await signedInDashboard(store));
+  ({ dash, auth } = await signedInDashboard(store));
 });
 afterAll(async () => {
   await dash.close();
@@ -34,7 +34,7 @@ type Answer = { status: number; body: any };
 const send = async (path: string, body: unknown, headers: Record<string, string> = { Origin: '' }): Promise<Answer> => {
   const res = await fetch(`${dash.url}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: cookie, ...headers, ...(headers.Origin === '' ? { Origin: dash.url } : {}) },
+    headers: { 'Content-Type': 'application/json', ...auth, ...headers, ...(headers.Origin === '' ? { Origin: dash.url } : {}) },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -65,11 +65,11 @@ describe('correcting an instinct from the dashboard', () => {
       expect((await send(path, { pattern: KEY, trigger: 'x y' }, { Origin: 'http://evil.example' })).status).toBe(403);
       const bare = await fetch(`${dash.url}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Cookie: cookie },
+        headers: { 'Content-Type': 'application/json', ...auth },
         body: JSON.stringify({ pattern: KEY, trigger: 'x y' }),
       });
       expect(bare.status).toBe(403);
-      expect((await fetch(`${dash.url}${path}`, { headers: { Cookie: cookie } })).status).toBe(404);
+      expect((await fetch(`${dash.url}${path}`, { headers: auth })).status).toBe(404);
     }
     expect(store.instincts.get(KEY)?.trigger).toBe('when you run the tests');
   });
@@ -107,7 +107,7 @@ describe('correcting facts and memories from the dashboard', () => {
       ).fact.id;
     const jest = add('jest');
     const vite = add('vite');
-    const listed = await fetch(`${dash.url}/api/projects/${PROJECT}/facts`, { headers: { Cookie: cookie } });
+    const listed = await fetch(`${dash.url}/api/projects/${PROJECT}/facts`, { headers: auth });
     expect(((await listed.json()) as { facts: { id: number }[] }).facts.map((f) => f.id).sort()).toEqual([jest, vite].sort());
 
     const retracted = await send('/api/facts/invalidate', { id: jest, by: 'cli' });
@@ -121,7 +121,7 @@ describe('correcting facts and memories from the dashboard', () => {
 
     const replaced = await send('/api/facts/supersede', { id: vite, description: 'webapp builds with rolldown', target: 'rolldown' });
     expect(replaced.body.superseded).toMatchObject({ id: vite, expired_reason: 'superseded', metadata: { closed_by: 'dashboard' } });
-    const now = await fetch(`${dash.url}/api/projects/${PROJECT}/facts`, { headers: { Cookie: cookie } });
+    const now = await fetch(`${dash.url}/api/projects/${PROJECT}/facts`, { headers: auth });
     expect(((await now.json()) as { facts: { target: string }[] }).facts.map((f) => f.target)).toEqual(['rolldown']);
 
     addDocuments(store, [{ id: 'note-1', text: 'the staging password rotates monthly', collection: 'memories' }]);

@@ -6,12 +6,12 @@ import { signedInDashboard } from '../test-support/dashboard-api.js';
 
 let store: TestStore;
 let dash: DashboardHandle;
-let cookie: string;
+let auth: Record<string, string>;
 
 beforeAll(async () => {
   store = testStore('2026-03-01T00:00:00.000Z');
   observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'installing packages', action: 'use pnpm', occurrences: 3 });
-  ({ dash, cookie } = await signedInDashboard(store));
+  ({ dash, auth } = await signedInDashboard(store));
 });
 afterAll(async () => {
   await dash.close();
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 const get = async (path: string, withCookie = true) => {
-  const res = await fetch(`${dash.url}${path}`, withCookie ? { headers: { Cookie: cookie } } : {});
+  const res = await fetch(`${dash.url}${path}`, withCookie ? { headers: auth } : {});
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 

@@ -6,21 +6,21 @@ import { signedInDashboard } from '../test-support/dashboard-api.js';
 
 let store: TestStore;
 let dash: DashboardHandle;
-let cookie: string;
+let auth: Record<string, string>;
 
 beforeAll(async () => {
   store = testStore('2026-03-01T00:00:00.000Z');
   seedSessions(store, store.paths.home);
-  ({ dash, cookie } = await signedInDashboard(store));
+  ({ dash, auth } = await signedInDashboard(store));
 });
 afterAll(async () => {
   await dash.close();
   store.cleanup();
 });
 
-const get = (path: string) => fetch(`${dash.url}${path}`, { headers: { Cookie: cookie } });
+const get = (path: string) => fetch(`${dash.url}${path}`, { headers: auth });
 const post = (path: string, body: string) =>
-  fetch(`${dash.url}${path}`, { method: 'POST', headers: { Cookie: cookie, Origin: dash.url, 'Content-Type': 'application/json' }, body });
+  fetch(`${dash.url}${path}`, { method: 'POST', headers: { ...auth, Origin: dash.url, 'Content-Type': 'application/json' }, body });
 const error = async (res: Response) => ((await res.json()) as { error: string }).error;
 
 describe('the session routes', () => {

@@ -26,12 +26,14 @@ const json = async (res: Response): Promise<any> => await res.json();
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   call(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin, ...headers }, body: JSON.stringify(body) });
 
-async function signIn(): Promise<string> {
+/** Signs in: the headers a signed-in page sends, its cookie and its key. */
+async function signIn(): Promise<Record<string, string>> {
   const res = await post('/api/session', { token: dash.gate.issueLogin() });
   expect(res.status).toBe(200);
   const cookie = res.headers.get('set-cookie') ?? '';
-  expect(cookie).toMatch(/^homunculus_session=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict$/);
-  return cookie.split(';')[0] as string;
+  expect(cookie).toMatch(new RegExp(`^homunculus_session_${dash.port}=[A-Za-z0-9_-]+; Path=/; HttpOnly; SameSite=Strict$`));
+  const { key } = (await res.json()) as { key: string };
+  return { Cookie: cookie.split(';')[0] as string, 'X-Homunculus-Key': key };
 }
 
 describe('the dashboard server on 127.0.0.1', () => {
@@ -46,18 +48,30 @@ describe('the dashboard server on 127.0.0.1', () => {
       expect(res.status).toBe(401);
       expect((await json(res)).error).toMatch(/Not signed in/);
     }
-    expect((await call('/api/overview', { headers: { Cookie: 'homunculus_session=forged' } })).status).toBe(401);
+    expect((await call('/api/overview', { headers: { Cookie: `homunculus_session_${dash.port}=forged` } })).status).toBe(401);
+  });
+
+  it('signs nobody in with the cookie alone: the browser sends it to every port of 127.0.0.1, never the key', async () => {
+    const auth = await signIn();
+    expect((await call('/api/overview', { headers: auth })).status).toBe(200);
+    const leaked = { Cookie: auth.Cookie as string };
+    expect((await call('/api/overview', { headers: leaked })).status).toBe(401);
+    expect((await post('/api/instincts/feedback', { pattern: KEY, verdict: 'wrong' }, leaked)).status).toBe(401);
+    expect((await call('/api/overview', { headers: { ...leaked, 'X-Homunculus-Key': 'guessed' } })).status).toBe(401);
+    // Another port's cookie name is not this dashboard's: two dashboards do not sign each other out.
+    const renamed = (auth.Cookie as string).replace(`_${dash.port}=`, `_${dash.port + 1}=`);
+    expect((await call('/api/overview', { headers: { ...auth, Cookie: renamed } })).status).toBe(401);
   });
 
   it('refuses other hosts and origins, and changes from a request without an Origin', async () => {
-    const cookie = await signIn();
-    expect((await call('/api/overview', { headers: { Cookie: cookie, Origin: 'http://evil.example' } })).status).toBe(403);
+    const auth = await signIn();
+    expect((await call('/api/overview', { headers: { ...auth, Origin: 'http://evil.example' } })).status).toBe(403);
     expect((await post('/api/session', { token: dash.gate.issueLogin() }, { Origin: `http://127.0.0.1:${dash.port + 1}` })).status).toBe(
       403,
     );
     const noOrigin = await call('/api/instincts/feedback', {
       method: 'POST',
-      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      headers: { ...auth, 'Content-Type': 'application/json' },
       body: JSON.stringify({ pattern: KEY, verdict: 'strong' }),
     });
     expect(noOrigin.status).toBe(403);
@@ -77,13 +91,13 @@ describe('the dashboard server on 127.0.0.1', () => {
     const again = await post('/api/session', { token });
     expect(again.status).toBe(401);
     expect((await json(again)).error).toMatch(/already used or has expired/);
-    const cookie = await signIn();
-    const overview = await json(await call('/api/overview', { headers: { Cookie: cookie } }));
+    const auth = await signIn();
+    const overview = await json(await call('/api/overview', { headers: auth }));
     expect(overview).toMatchObject({ pending_observations: 0 });
     expect(JSON.stringify(overview)).not.toMatch(/config|secret|token/i);
-    const list = await json(await call('/api/instincts', { headers: { Cookie: cookie } }));
+    const list = await json(await call('/api/instincts', { headers: auth }));
     expect(list.instincts.map((i: { pattern: string }) => i.pattern)).toContain(KEY);
-    const wrong = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'wrong' }, { Cookie: cookie });
+    const wrong = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'wrong' }, auth);
     expect(await json(wrong)).toMatchObject({ pattern: KEY, feedback: 'wrong', after: 0.2 });
     const row = store.instincts.get(KEY);
     expect(row?.confidence).toBe(0.2);
@@ -92,31 +106,31 @@ describe('the dashboard server on 127.0.0.1', () => {
   });
 
   it('answers bad bodies with what is wrong, and stores nothing', async () => {
-    const cookie = await signIn();
+    const auth = await signIn();
     const before = store.instincts.get(KEY)?.confidence;
-    const bad = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'meh' }, { Cookie: cookie });
+    const bad = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'meh' }, auth);
     expect(bad.status).toBe(400);
     expect((await json(bad)).error).toMatch(/verdict must be one of wrong, weak, strong/);
-    const unknown = await post('/api/instincts/feedback', { pattern: 'pref:nope', verdict: 'weak' }, { Cookie: cookie });
+    const unknown = await post('/api/instincts/feedback', { pattern: 'pref:nope', verdict: 'weak' }, auth);
     expect(unknown.status).toBe(404);
-    expect((await call('/api/projects/not-a-project', { headers: { Cookie: cookie } })).status).toBe(400);
-    const emptyPrompt = await post('/api/projects/0123456789abcdef/prompt', { prompt: ' ' }, { Cookie: cookie });
+    expect((await call('/api/projects/not-a-project', { headers: auth })).status).toBe(400);
+    const emptyPrompt = await post('/api/projects/0123456789abcdef/prompt', { prompt: ' ' }, auth);
     expect(emptyPrompt.status).toBe(400);
     expect((await json(emptyPrompt)).error).toMatch(/prompt is empty/);
-    const unknownProject = await call('/api/projects/0123456789abcdef', { headers: { Cookie: cookie } });
+    const unknownProject = await call('/api/projects/0123456789abcdef', { headers: auth });
     expect(unknownProject.status).toBe(404);
     expect((await json(unknownProject)).error).toMatch(/Not found: project 0123456789abcdef/);
-    const notJson = await call('/api/instincts/feedback', { method: 'POST', headers: { Cookie: cookie, Origin: origin }, body: '{nope' });
+    const notJson = await call('/api/instincts/feedback', { method: 'POST', headers: { ...auth, Origin: origin }, body: '{nope' });
     expect(notJson.status).toBe(400);
-    const huge = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'x'.repeat(MAX_BODY_BYTES) }, { Cookie: cookie });
+    const huge = await post('/api/instincts/feedback', { pattern: KEY, verdict: 'x'.repeat(MAX_BODY_BYTES) }, auth);
     expect(huge.status).toBe(413);
     expect(store.instincts.get(KEY)?.confidence).toBe(before);
   });
 
   it('tells a signed-in page when anything is stored, within 2 s', async () => {
     expect((await call('/api/events')).status).toBe(401);
-    const cookie = await signIn();
-    const res = await call('/api/events', { headers: { Cookie: cookie } });
+    const auth = await signIn();
+    const res = await call('/api/events', { headers: auth });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let seen = '';

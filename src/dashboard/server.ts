@@ -21,7 +21,7 @@ import { counts } from '../app/lifecycle.js';
 import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
 import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
-import { LoginGate, SESSION_COOKIE } from './auth.js';
+import { LoginGate, SESSION_KEY_HEADER, sessionCookie } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
 import { sessionsRoutes } from './routes-sessions.js';
@@ -72,19 +72,21 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
   });
   app.post('/api/session', async (c) => {
     const body = await jsonBody(c).catch(() => ({}));
-    const session = gate.exchange((body as { token?: unknown }).token);
-    if (!session) return refuse(c, 401, 'This login link was already used or has expired: run `homunculus dashboard` again for a new one.');
-    setCookie(c, SESSION_COOKIE, session, { httpOnly: true, sameSite: 'Strict', path: '/' });
-    return c.json({ ok: true });
+    const signed = gate.exchange((body as { token?: unknown }).token);
+    if (!signed) return refuse(c, 401, 'This login link was already used or has expired: run `homunculus dashboard` again for a new one.');
+    setCookie(c, sessionCookie(port()), signed.session, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    return c.json({ ok: true, key: signed.key });
   });
   app.use('/api/*', async (c, next) => {
-    if (!gate.holds(getCookie(c, SESSION_COOKIE)))
+    // The change stream says only that something changed; an EventSource cannot send the key.
+    const key = c.req.path === '/api/events' ? null : c.req.header(SESSION_KEY_HEADER);
+    if (!gate.holds(getCookie(c, sessionCookie(port())), key))
       return refuse(c, 401, 'Not signed in: open the login link `homunculus dashboard` printed.');
     await next();
   });
   app.post('/api/logout', (c) => {
-    gate.end(getCookie(c, SESSION_COOKIE));
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    gate.end(getCookie(c, sessionCookie(port())));
+    deleteCookie(c, sessionCookie(port()), { path: '/' });
     return c.json({ ok: true });
   });
   app.get('/api/events', (c) =>

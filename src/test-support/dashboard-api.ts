@@ -2,13 +2,19 @@
 import { type DashboardHandle, startDashboard } from '../dashboard/server.js';
 import type { Store } from '../store/store.js';
 
-/** Starts the dashboard over `store` and signs in with a one-time login token: the session cookie to send. */
-export async function signedInDashboard(store: Store): Promise<{ dash: DashboardHandle; cookie: string }> {
-  const dash = await startDashboard({ store, env: {} }, 0);
-  const res = await fetch(`${dash.url}/api/session`, {
+/** Signs in on `url` with a one-time login token: the headers a signed-in page sends (the cookie and the key). */
+export async function signInHeaders(url: string, token: string): Promise<{ Cookie: string; 'X-Homunculus-Key': string }> {
+  const res = await fetch(`${url}/api/session`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: dash.url },
-    body: JSON.stringify({ token: dash.gate.issueLogin() }),
+    headers: { 'Content-Type': 'application/json', Origin: url },
+    body: JSON.stringify({ token }),
   });
-  return { dash, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
+  const { key } = (await res.json()) as { key: string };
+  return { Cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string, 'X-Homunculus-Key': key };
+}
+
+/** Starts the dashboard over `store` and signs in: `auth` holds the headers every API request sends. */
+export async function signedInDashboard(store: Store): Promise<{ dash: DashboardHandle; auth: Record<string, string> }> {
+  const dash = await startDashboard({ store, env: {} }, 0);
+  return { dash, auth: await signInHeaders(dash.url, dash.gate.issueLogin()) };
 }

@@ -43,9 +43,15 @@ export type Say = (message: string, error?: boolean) => void;
 /** "1 conviction", "3 convictions". */
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** Where the page keeps its half of the session: this origin's storage, which no page of another port can read. */
+const KEY_ITEM = 'homunculus-key';
+
 export async function api<T>(path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { 'X-Homunculus-Key': localStorage.getItem(KEY_ITEM) ?? '' };
   const init: RequestInit =
-    body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    body === undefined
+      ? { headers }
+      : { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
   const res = await fetch(path, init);
   const data = (await res.json().catch(() => ({}))) as { error?: string };
   if (!res.ok) throw new ApiError(data.error ?? res.statusText, res.status);
@@ -64,13 +70,15 @@ export class ApiError extends Error {
 
 /**
  * The login link's token (in the fragment, never sent in a request line): taken out of the
- * address bar and the history entry first, then posted once for the session cookie.
+ * address bar and the history entry first, then posted once for the session: its cookie, and
+ * its key kept in this origin's storage.
  */
 export async function signIn(): Promise<void> {
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
   if (!token) return;
   window.history.replaceState(null, '', '/');
-  await api('/api/session', { token });
+  const { key } = await api<{ key: string }>('/api/session', { token });
+  localStorage.setItem(KEY_ITEM, key);
 }
 
 export interface ProjectActivity {

@@ -92,12 +92,19 @@ describe('homunculus dashboard', () => {
         await page.getByRole('button', { name: `wrong: ${KEY}` }).focus();
         await page.keyboard.press('Enter');
         // The page's CSP forbids evaluated strings: poll from the test side.
-        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Marked wrong: confidence 0\.50 to 0\.20/);
+        await expect
+          .poll(() => page.locator('#message').textContent())
+          .toMatch(/^Marked “when you need to run the tests in webapp” wrong: confidence 0\.50 to 0\.20/);
+        // A double click is one correction, not two.
+        await page.getByRole('button', { name: `strong: ${KEY}` }).dblclick();
+        await expect.poll(() => page.locator('#message').textContent()).toMatch(/ strong: confidence 0\.20 to 0\.30/);
+        await expect.poll(() => page.getByRole('button', { name: `strong: ${KEY}` }).isEnabled()).toBe(true);
         const store = openStore({ home: home.path });
         try {
           const instinct = store.instincts.get(KEY);
-          expect(instinct?.confidence).toBe(0.2);
-          expect(store.instincts.events(instinct?.id ?? 0, { kinds: ['feedback'] }).map((e) => e.source)).toEqual(['dashboard']);
+          expect(instinct?.confidence).toBe(0.3);
+          const feedback = store.instincts.events(instinct?.id ?? 0, { kinds: ['feedback'] });
+          expect(feedback.map((e) => `${e.source} ${e.detail}`)).toEqual(['dashboard wrong', 'dashboard strong']);
         } finally {
           store.close();
         }

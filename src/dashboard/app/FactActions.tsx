@@ -6,6 +6,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
+import { useOneAtATime } from './one-at-a-time.js';
 
 /** A fact as graph.facts returns it (the fields shown and corrected here). */
 export interface Fact {
@@ -34,16 +35,18 @@ export function FactActions({ fact, say, changed }: Props) {
   const [description, setDescription] = useState('');
   const [target, setTarget] = useState('');
 
-  const run = async (path: string, body: object, message: (r: Closed) => string) => {
-    try {
-      const r = await api<Closed>(path, { id: fact.id, ...body });
-      setMode('idle');
-      say(message(r));
-      await changed();
-    } catch (err) {
-      say((err as Error).message, true);
-    }
-  };
+  const { once } = useOneAtATime();
+  const run = (path: string, body: object, message: (r: Closed) => string) =>
+    once(async () => {
+      try {
+        const r = await api<Closed>(path, { id: fact.id, ...body });
+        setMode('idle');
+        say(message(r));
+        await changed();
+      } catch (err) {
+        say((err as Error).message, true);
+      }
+    });
 
   const supersede = (e: FormEvent) => {
     e.preventDefault();

@@ -7,6 +7,7 @@
 import { type FormEvent, useState } from 'react';
 import { type Instinct, api, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
+import { useOneAtATime } from './one-at-a-time.js';
 
 interface EditResult {
   pattern: string;
@@ -54,16 +55,18 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   const [target, setTarget] = useState('');
   const key = instinct.pattern;
 
-  const run = async <T,>(path: string, body: object, message: (r: T) => string) => {
-    try {
-      const r = await api<T>(path, { pattern: key, ...body });
-      setMode('idle');
-      say(message(r));
-      await changed();
-    } catch (err) {
-      say((err as Error).message, true);
-    }
-  };
+  const { once } = useOneAtATime();
+  const run = <T,>(path: string, body: object, message: (r: T) => string) =>
+    once(async () => {
+      try {
+        const r = await api<T>(path, { pattern: key, ...body });
+        setMode('idle');
+        say(message(r));
+        await changed();
+      } catch (err) {
+        say((err as Error).message, true);
+      }
+    });
 
   const open = (next: Mode) => {
     setTrigger(instinct.trigger);

@@ -1,6 +1,7 @@
 /** A table of instincts, each with a strong / weak / wrong correction and the changes by hand (InstinctActions). */
 import { Head } from './Head.js';
 import { InstinctActions } from './InstinctActions.js';
+import { useOneAtATime } from './one-at-a-time.js';
 import { type FeedbackResult, type Instinct, type Verdict, api, type Say } from './api.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
@@ -14,15 +15,17 @@ interface Props {
 }
 
 export function InstinctTable({ id, instincts, say, reload }: Props) {
-  const correct = async (instinct: Instinct, verdict: Verdict) => {
-    try {
-      const r = await api<FeedbackResult>('/api/instincts/feedback', { pattern: instinct.pattern, verdict });
-      say(`Marked ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`);
-      await reload();
-    } catch (err) {
-      say((err as Error).message, true);
-    }
-  };
+  const { busy, once } = useOneAtATime();
+  const correct = (instinct: Instinct, verdict: Verdict) =>
+    once(async () => {
+      try {
+        const r = await api<FeedbackResult>('/api/instincts/feedback', { pattern: instinct.pattern, verdict });
+        say(`Marked “${instinct.trigger}” ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`);
+        await reload();
+      } catch (err) {
+        say((err as Error).message, true);
+      }
+    });
 
   return (
     <table id={id}>
@@ -39,7 +42,7 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
             <td className="num">{i.evidence}</td>
             <td className="verdicts">
               {VERDICTS.map((v) => (
-                <button key={v} type="button" aria-label={`${v}: ${i.pattern}`} onClick={() => void correct(i, v)}>
+                <button key={v} type="button" aria-label={`${v}: ${i.pattern}`} disabled={busy} onClick={() => void correct(i, v)}>
                   {v}
                 </button>
               ))}

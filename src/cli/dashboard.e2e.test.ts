@@ -140,4 +140,31 @@ describe('homunculus dashboard', () => {
     },
     60_000,
   );
+  it.runIf(hasChromium('the dashboard in a real browser (cli/dashboard.e2e.test.ts)'))(
+    'says when a list goes on past what it shows, and shows more on request',
+    async () => {
+      const store = openStore({ home: home.path });
+      store.transaction(() => {
+        for (let i = 0; i < 501; i++)
+          observe(store, { pattern: `pref:webapp/rule=r${i}`, trigger: `when rule ${i} applies`, action: `Do ${i}.`, project: PROJECT });
+      });
+      store.close();
+      const { login, stop } = await startDashboardCli(home.path);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(login);
+        await page.getByRole('button', { name: 'Everything learned' }).click();
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(500);
+        await expect(page.locator('p.more').textContent()).resolves.toMatch(/^The first 500 are shown; there are more\./);
+        await page.getByRole('button', { name: 'Show up to 4,999' }).click();
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(502);
+        await expect(page.locator('p.more').count()).resolves.toBe(0);
+      } finally {
+        await browser.close();
+        await stop();
+      }
+    },
+    60_000,
+  );
 });

@@ -3,13 +3,18 @@ import { useCallback, useEffect, useState } from 'react';
 import { type Fact, FactActions } from './FactActions.js';
 import { Head } from './Head.js';
 import { api, type Say } from './api.js';
+import { MoreRows, pageOf } from './MoreRows.js';
 
 export function Facts({ project, version, say }: { project: string; version: number; say: Say }) {
   const [facts, setFacts] = useState<Fact[] | undefined>();
+  const [more, setMore] = useState(false);
+  const [limit, setLimit] = useState(100);
 
   const load = useCallback(async () => {
-    setFacts((await api<{ facts: Fact[] }>(`/api/projects/${project}/facts?limit=100`)).facts);
-  }, [project]);
+    const page = pageOf((await api<{ facts: Fact[] }>(`/api/projects/${project}/facts?limit=${limit + 1}`)).facts, limit);
+    setFacts(page.rows);
+    setMore(page.more);
+  }, [project, limit]);
 
   useEffect(() => {
     load().catch((err: Error) => say(err.message, true));
@@ -36,6 +41,12 @@ export function Facts({ project, version, say }: { project: string; version: num
           </tbody>
         </table>
       )}
+      <MoreRows
+        shown={facts?.length ?? 0}
+        more={more}
+        all={`homunculus graph facts --project ${project} --limit 100000`}
+        {...(limit < 999 ? { upTo: 999, onAll: () => setLimit(999) } : {})}
+      />
     </section>
   );
 }

@@ -61,12 +61,14 @@ describe('memory.diff', () => {
     const diff = invoke(memoryDiff, ctx(), { from: '2026-01-05', to: '2026-01-10' });
     expect(diff.to).toBe('2026-01-11T00:00:00.000Z');
     expect(diff.instincts.created.map((i) => i.pattern)).toEqual(['pref:editor=vim']);
-    expect(diff.instincts.changed.map((i) => i.pattern)).toEqual(['seq:lint-test']);
+    expect(diff.instincts.changed.map((i) => i.pattern)).toEqual(['seq:lint-test', 'pref:pkg=pnpm']);
     expect(diff.instincts.changed[0]).toMatchObject({ evidence_added: 2, kinds: ['reinforce'] });
-    const faded = diff.instincts.faded[0];
-    expect(faded?.pattern).toBe('pref:pkg=pnpm');
-    expect(faded?.confidence_before).toBeGreaterThan(0.3);
-    expect(faded?.confidence_after).toBe(0.2);
+    // Marked wrong by hand: the user's change, though it took the score into the faded band.
+    const wrong = diff.instincts.changed[1];
+    expect(wrong?.kinds).toEqual(['feedback']);
+    expect(wrong?.confidence_before).toBeGreaterThan(0.3);
+    expect(wrong?.confidence_after).toBe(0.2);
+    expect(diff.instincts.faded).toEqual([]);
     expect(diff.instincts.forgotten).toEqual([]);
     // Each in plain words beside its key.
     expect(diff.instincts.changed[0]).toMatchObject({ trigger: expect.any(String), action: expect.any(String) });

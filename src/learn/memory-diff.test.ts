@@ -26,17 +26,21 @@ describe('instinctDiff', () => {
     const events = [
       event(1, '05', 'reinforce', 0.2, 3, 0.5),
       event(1, '15', 'decay', -0.4, 0, 0.5),
-      event(2, '06', 'feedback', -0.25, 0, 0.2),
+      event(2, '06', 'decay', -0.25, 0, 0.2),
       event(3, '07', 'create', 0, 1, 0.4),
       event(4, '20', 'reinforce', 0.1, 1, 0.6),
+      // Edited by hand while it faded: the user's change, listed as changed.
+      event(5, '03', 'decay', -0.25, 0, 0.2),
+      event(5, '04', 'edit', 0, 0, 0.2),
     ];
     const diff = instinctDiff(events, '2026-01-01T00:00:00.000Z', '2026-01-10T00:00:00.000Z');
     expect(diff.changed).toEqual([
       { pattern: 'seq:p1', confidence_before: 0.7, confidence_after: 0.9, evidence_added: 3, kinds: ['reinforce'] },
+      { pattern: 'seq:p5', confidence_before: 0.45, confidence_after: 0.2, evidence_added: 0, kinds: ['decay', 'edit'] },
     ]);
     // Faded is not forgotten: it is still there, and still given when a prompt clearly matches.
     expect(diff.faded).toEqual([
-      { pattern: 'seq:p2', confidence_before: 0.45, confidence_after: 0.2, evidence_added: 0, kinds: ['feedback'] },
+      { pattern: 'seq:p2', confidence_before: 0.45, confidence_after: 0.2, evidence_added: 0, kinds: ['decay'] },
     ]);
     expect(diff.forgotten).toEqual([]);
     expect(diff.created.map((m) => m.pattern)).toEqual(['seq:p3']);

@@ -6,9 +6,9 @@
  *   created    a create or import event in [from, to)
  *   forgotten  forgotten by hand in the range (its log stays, ending in a 'forget' whose
  *              delta takes it to 0)
- *   faded      not created in it, and fell into the faded band by its end: still there, and
- *              still given when a prompt clearly matches it
- *   changed    any other instinct with events in the range
+ *   faded      not created or corrected by hand in it, and fell into the faded band by its
+ *              end: still there, and still given when a prompt clearly matches it
+ *   changed    any other instinct with events in the range (a hand correction always)
  *
  * An instinct deleted outright (merged into another, demoted co-edit) takes its events
  * with it and is not seen here; a merge shows as an `alias` change on the one it joined.
@@ -36,6 +36,7 @@ export interface InstinctDiff {
 }
 
 const CREATING: readonly EventKind[] = ['create', 'import'];
+const BY_HAND: readonly EventKind[] = ['feedback', 'edit', 'promote', 'unpromote', 'alias'];
 
 /** `events` must hold every event at or after `from` (AuditRepository.instinctEventsSince). */
 export function instinctDiff(events: readonly InstinctEventLine[], from: string, to: string): InstinctDiff {
@@ -60,6 +61,8 @@ export function instinctDiff(events: readonly InstinctEventLine[], from: string,
     };
     if (inRange.some((e) => e.kind === 'forget')) diff.forgotten.push(move);
     else if (inRange.some((e) => CREATING.includes(e.kind))) diff.created.push(move);
+    // A correction by hand is a change the user made, whatever the score did meanwhile.
+    else if (inRange.some((e) => BY_HAND.includes(e.kind))) diff.changed.push(move);
     else if (confidenceBand(move.confidence_before) !== 'faded' && confidenceBand(move.confidence_after) === 'faded') diff.faded.push(move);
     else diff.changed.push(move);
   }

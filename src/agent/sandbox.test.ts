@@ -67,6 +67,24 @@ describe.runIf(available)('the bubblewrap sandbox', () => {
     }
   });
 
+  it('keeps the paths it is asked to keep read-only in a writable workspace (the agents, skills and standing tasks)', async () => {
+    mkdirSync(join(workspace, 'agents', 'default'), { recursive: true });
+    writeFileSync(join(workspace, 'agents', 'default', 'SOUL.md'), 'kind');
+    writeFileSync(join(workspace, 'HEARTBEAT.md'), '- nothing');
+    // As root the command runs as nobody: give it the files, so only the read-only binds stop it.
+    if (root)
+      for (const p of ['agents', 'agents/default', 'agents/default/SOUL.md', 'HEARTBEAT.md']) chownSync(join(workspace, p), 65534, 65534);
+    const keep = ['agents', 'HEARTBEAT.md', 'skills'];
+    const r = await runSandboxed(['sh', '-c', 'echo evil > agents/default/SOUL.md; echo evil > HEARTBEAT.md; echo fine > notes.txt'], {
+      ...config,
+      keep,
+    });
+    expect(r.stderr.match(/Read-only file system/g)).toHaveLength(2);
+    expect(readFileSync(join(workspace, 'agents', 'default', 'SOUL.md'), 'utf8')).toBe('kind');
+    expect(readFileSync(join(workspace, 'HEARTBEAT.md'), 'utf8')).toBe('- nothing');
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('fine\n');
+  });
+
   it('passes input on stdin to the command, and ignores stdin without it', async () => {
     const input = 'first line\nsecond line, ünïcode\n';
     const r = await runSandboxed(['cat'], config, { input });

@@ -14,7 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isInside, realDirectory } from '../core/confine.js';
 import { HomunculusError } from '../core/errors.js';
 
@@ -55,6 +55,8 @@ export interface SandboxPlan {
   hidden: readonly string[];
   /** The workspace is bound read-only: the command writes only its private /tmp. */
   readOnly?: boolean;
+  /** Paths inside the workspace (relative) bound read-only over the writable workspace, when they exist. */
+  keep?: readonly string[];
   /** The uid and gid the command drops to when the caller is root; undefined to stay the caller (in a user namespace). */
   dropTo?: { uid: number; gid: number };
   limits: SandboxLimits;
@@ -77,6 +79,7 @@ function mountArgs(plan: SandboxPlan): string[] {
   for (let p = dirname(ws); p !== dirname(p); p = dirname(p)) if (mounts.some((m) => isInside(p, m))) parents.unshift(p);
   for (const p of parents) args.push('--perms', '0755', '--dir', p);
   args.push(plan.readOnly ? '--ro-bind' : '--bind', ws, ws);
+  for (const path of plan.keep ?? []) args.push('--ro-bind-try', join(ws, path), join(ws, path));
   for (const dir of inner) args.push('--tmpfs', dir);
   return args;
 }
@@ -152,6 +155,8 @@ export interface SandboxConfig {
   workspace: string;
   /** Bind the workspace read-only (default writable). */
   readOnly?: boolean;
+  /** Paths inside the workspace (relative) that stay read-only in a writable one. */
+  keep?: readonly string[];
   /** The Homunculus home, hidden inside (its workspace is bound back). */
   home: string;
   /** The user's home, hidden inside (default $HOME; the account's home from the password file is hidden too). */
@@ -210,6 +215,7 @@ export function planSandbox(config: SandboxConfig): SandboxPlan {
     workspace,
     hidden: [...new Set(hidden)],
     ...(config.readOnly ? { readOnly: true } : {}),
+    ...(config.keep?.length ? { keep: config.keep } : {}),
     ...(dropTo ? { dropTo } : {}),
     limits: { ...DEFAULT_LIMITS, ...config.limits },
   };

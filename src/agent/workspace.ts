@@ -48,6 +48,9 @@ export function resolveInWorkspace(root: string, requested: string): string {
   return real;
 }
 
+/** The workspace's configuration (instructions, personas, skills, standing tasks): read-only to sandboxed commands. */
+export const WORKSPACE_CONFIGURATION: readonly string[] = ['AGENTS.md', 'agents', 'skills', 'HEARTBEAT.md'];
+
 /** What `agent init` puts in a new workspace; files that exist already are left alone. */
 export const SCAFFOLD: readonly { path: string; content?: string }[] = [
   {

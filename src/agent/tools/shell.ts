@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HomunculusError } from '../../core/errors.js';
 import { parseCommand } from '../command.js';
 import { BWRAP, DEFAULT_LIMITS, INSTALL_FIX, runSandboxed, sandboxProblem } from '../sandbox.js';
+import { WORKSPACE_CONFIGURATION } from '../workspace.js';
 import { defineTool } from './registry.js';
 
 export const shellExec = defineTool({
@@ -35,6 +36,8 @@ export const shellExec = defineTool({
     const limits = { ...ctx.sandbox?.limits, ...(input.timeout_seconds ? { timeoutMs: input.timeout_seconds * 1000 } : {}) };
     const r = await runSandboxed(argv, {
       workspace: ctx.workspace,
+      // One yes to a command must not rewrite who the agents are, their skills or their standing tasks.
+      keep: WORKSPACE_CONFIGURATION,
       home: ctx.home,
       limits,
       ...(ctx.sandbox?.bwrap ? { bwrap: ctx.sandbox.bwrap } : {}),

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HomunculusError } from '../core/errors.js';
 import { loadAgentConfig } from './config.js';
 import { agentConfigVerdict } from './doctor.js';
-import { createAgentModel, modelFailure, ollamaApiUrl } from './providers.js';
+import { anthropicApiUrl, createAgentModel, modelFailure, ollamaApiUrl } from './providers.js';
 
 describe('the agent section of config.json', () => {
   it('defaults to a local Ollama model, $5 a day at $3 / $15 per million tokens, 25 steps', () => {
@@ -78,6 +78,12 @@ describe('a model that cannot be reached', () => {
     expect((said as HomunculusError).hint).toMatch(/^Start Ollama \(`ollama serve`, then `ollama pull llama3\.2`\)/);
     const other = new Error('the model said no');
     expect(modelFailure(other, model)).toBe(other);
+  });
+
+  it('puts the Messages API under /v1 of a base URL given as ANTHROPIC_BASE_URL is, and leaves one with /v1 alone', () => {
+    expect(anthropicApiUrl('http://127.0.0.1:18080')).toBe('http://127.0.0.1:18080/v1');
+    expect(anthropicApiUrl('https://proxy.example/anthropic/')).toBe('https://proxy.example/anthropic/v1');
+    expect(anthropicApiUrl('https://api.anthropic.com/v1')).toBe('https://api.anthropic.com/v1');
   });
 
   it("says an HTTP error with the server's own words, and a hung model as too slow, with the model named", async () => {

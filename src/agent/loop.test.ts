@@ -323,6 +323,16 @@ describe('limits', () => {
     expect((await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' })).route).toBe('local');
   });
 
+  it('answers on the local model when the remote one has no API key, saying so where the remote would have answered', async () => {
+    const local = await stub('ollama', []);
+    h = loopHarness({ local: stubModel('ollama', local.url), remote: { provider: 'anthropic', model: 'm', apiKeyEnv: 'NO_SUCH_KEY' } });
+    const hi = await h.loop.turn({ session: 'k', message: 'hi' });
+    expect(hi).toMatchObject({ route: 'local', text: 'All done here.' });
+    const code = await h.loop.turn({ session: 'k', message: 'Refactor this function to be async' });
+    expect(code.route).toBe('local');
+    expect(code.text).toMatch(/^\[The agent's anthropic model m needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/);
+  });
+
   it('refuses /escalate without a remote model, saying how to configure one', async () => {
     const local = await stub('ollama', []);
     h = loopHarness({ local: stubModel('ollama', local.url) });

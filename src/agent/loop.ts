@@ -39,7 +39,8 @@ export interface LoopDeps {
   /** Everything a tool needs but the session and the confirmation (the loop supplies those). */
   toolContext: Omit<ToolContext, 'session' | 'confirm'>;
   config: Pick<AgentConfig, 'maxSteps' | 'confirmTimeoutSeconds' | 'historyTurns'>;
-  models: { local: AgentModel; remote?: AgentModel };
+  /** `remoteProblem`: why the configured remote model is not there (its key is missing). */
+  models: { local: AgentModel; remote?: AgentModel; remoteProblem?: string };
   budget: BudgetTracker;
   /** The system prompt for a message of a session (prompt.ts's buildSystemPrompt). */
   systemPrompt: (message: string, session: string) => Promise<string>;
@@ -129,6 +130,7 @@ export class AgentLoop implements AgentRunner {
       message,
       mode: this.modes.get(session),
       remoteConfigured: this.deps.models.remote !== undefined,
+      ...(this.deps.models.remoteProblem ? { remoteProblem: this.deps.models.remoteProblem } : {}),
       canEscalate: () => this.deps.budget.canEscalate(),
     });
     const model = (decision.route === 'remote' ? this.deps.models.remote : undefined) ?? this.deps.models.local;

@@ -68,6 +68,12 @@ export function ollamaApiUrl(baseUrl: string | undefined): string {
   return root.endsWith('/api') ? root : `${root}/api`;
 }
 
+/** The Messages API lives under /v1; a base URL given as ANTHROPIC_BASE_URL is (the server's root) gets it appended. Pure. */
+export function anthropicApiUrl(baseUrl: string): string {
+  const root = baseUrl.replace(/\/+$/, '');
+  return /\/v1$/.test(root) ? root : `${root}/v1`;
+}
+
 function key(config: ModelConfig, fallbackEnv: string, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
   const name = config.apiKeyEnv ?? fallbackEnv;
   const value = env[name];
@@ -87,7 +93,7 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
     case 'anthropic': {
       const anthropic = createAnthropic({
         apiKey: key(config, 'ANTHROPIC_API_KEY', env, true),
-        ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+        ...(config.baseUrl ? { baseURL: anthropicApiUrl(config.baseUrl) } : {}),
       });
       return { ...base, endpoint, model: anthropic(config.model) };
     }

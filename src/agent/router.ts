@@ -76,6 +76,8 @@ export interface RouteInput {
   mode: RouteMode;
   /** Whether a remote model is configured at all. */
   remoteConfigured: boolean;
+  /** Why the configured remote model cannot be used (its API key is missing), said when it would have answered. */
+  remoteProblem?: string;
   /** The budget's answer; asked only when the route would be remote. */
   canEscalate: () => boolean;
 }
@@ -95,7 +97,9 @@ export function routeMessage(input: RouteInput): RouteDecision {
       route: 'local',
       kind,
       reason,
-      note: 'No remote model is configured (agent.remote in config.json), so the local model answers.',
+      note: input.remoteProblem
+        ? `${input.remoteProblem} The local model answers.`
+        : 'No remote model is configured (agent.remote in config.json), so the local model answers.',
     };
   if (!input.canEscalate())
     return {

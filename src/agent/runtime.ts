@@ -4,6 +4,7 @@
  * surfaces (terminal chat, gateway) open one of these per process.
  */
 import type { Clock } from '../core/clock.js';
+import { HomunculusError } from '../core/errors.js';
 import type { Config } from '../core/config.js';
 import { homePaths } from '../core/paths.js';
 import { type ProjectInfo, fingerprintOf } from '../core/project.js';
@@ -12,7 +13,7 @@ import { BudgetTracker } from './budget.js';
 import { type AgentConfig, loadAgentConfig } from './config.js';
 import { AgentLoop } from './loop.js';
 import { type SkillMatcher, buildSystemPrompt } from './prompt.js';
-import { createAgentModel } from './providers.js';
+import { type AgentModel, createAgentModel } from './providers.js';
 import { builtinRegistry } from './tools/builtin.js';
 import type { MemoryHit, MemoryPort } from './tools/memory.js';
 import { type Tool, type ToolContext, ToolRegistry } from './tools/registry.js';
@@ -56,6 +57,20 @@ const recallWith =
   (message: string): Promise<MemoryHit[]> =>
     port.recall ? port.recall(message, 3) : Promise.resolve([]);
 
+/**
+ * The remote model, or why it cannot be used: a missing API key must not stop the local model
+ * from answering what it would answer anyway.
+ */
+function remoteModel(config: AgentConfig['remote'], env?: NodeJS.ProcessEnv): { remote?: AgentModel; remoteProblem?: string } {
+  if (!config) return {};
+  try {
+    return { remote: createAgentModel(config, env) };
+  } catch (err) {
+    if (!(err instanceof HomunculusError) || err.code !== 'llm_key') throw err;
+    return { remoteProblem: `${err.message} ${err.hint ?? ''}`.trim() };
+  }
+}
+
 export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
   const config = loadAgentConfig(o.config);
   const paths = homePaths(o.home);
@@ -82,10 +97,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
     registry,
     toolContext: { workspace: paths.workspace, home: o.home, auditLog: paths.audit, clock: o.clock, ...o.services },
     config,
-    models: {
-      local: createAgentModel(config.local, o.env),
-      ...(config.remote ? { remote: createAgentModel(config.remote, o.env) } : {}),
-    },
+    models: { local: createAgentModel(config.local, o.env), ...remoteModel(config.remote, o.env) },
     budget,
     systemPrompt: (message, session) => buildSystemPrompt(sources, message, session),
     clock: o.clock,

@@ -149,7 +149,9 @@ describe('confirmation of a dangerous tool', () => {
     const held = await h.loop.turn({ session: 'c', message: 'launch the rocket' });
     expect(held.pending).toMatchObject({ tool: 'launch', input: { target: 'rocket' }, expiresAt: '2026-11-26T08:05:00.000Z' });
     expect(h.launches()).toBe(0);
-    await expect(h.loop.turn({ session: 'c', message: 'hello?' })).rejects.toThrow(/waiting for a yes or no/);
+    await expect(h.loop.turn({ session: 'c', message: 'hello?' })).rejects.toThrow(
+      `A tool call is waiting for a yes or no in this session: launch, confirmation ${held.pending?.id}.`,
+    );
     const no = await h.loop.confirm(held.pending?.id ?? '', 'no');
     expect(h.launches()).toBe(0);
     expect(no.text).toBe('Launched or not.');

@@ -124,8 +124,12 @@ export class AgentLoop implements AgentRunner {
     const mode = modeCommand(message);
     if (mode) return this.switchMode(request, mode);
     this.settleExpired(session);
-    if (this.pendingOf(session))
-      throw new UsageError('A tool call is waiting for a yes or no in this session.', 'Answer it first (confirm yes or no).');
+    const waiting = this.pendingOf(session);
+    if (waiting)
+      throw new UsageError(
+        `A tool call is waiting for a yes or no in this session: ${waiting.view.tool}, confirmation ${waiting.view.id}.`,
+        `Answer it first (the gateway: POST /api/v1/confirm {"id": "${waiting.view.id}", "answer": "yes" or "no"}; a chat: y or n).`,
+      );
     const decision = routeMessage({
       message,
       mode: this.modes.get(session),

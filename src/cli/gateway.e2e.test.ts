@@ -27,6 +27,23 @@ describe('homunculus agent token, status and serve', () => {
     expect(wide.stderr).toMatch(/127\.0\.0\.1 only/);
   });
 
+  it('says at start what runs beside the gateway: the Telegram bot or not, and how many scheduled jobs', async () => {
+    expect(cli(home, ['agent', 'init']).status).toBe(0);
+    cli(home, ['agent', 'token', '--json']);
+    const added = cli(home, ['agent', 'schedule', 'add', 'tick', '--cron', '0 9 * * *', '--time-zone', 'UTC', '--message', 'hi']);
+    expect(added.status, added.stderr).toBe(0);
+    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0'], { env: cliEnv(home, STUB_ENV) });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    for (let i = 0; i < 300 && out.split('\n').length < 4; i++) await new Promise((r) => setTimeout(r, 50));
+    const code = exited(child);
+    child.kill('SIGTERM');
+    expect(await code).toBe(0);
+    expect(out).toMatch(
+      /^Gateway on http:\/\/127\.0\.0\.1:\d+ .*\nTelegram: not configured \(agent\.telegram in config\.json\)\.\nScheduler: 1 job enabled/,
+    );
+  }, 30_000);
+
   it('shows a token once, stores only its hash, serves the agent (a held tool runs on yes), rotates (old token dead), and stops cleanly', async () => {
     expect(cli(home, ['agent', 'init']).status).toBe(0);
     // The agent's local model: a loopback stub of Ollama's /api/chat that asks for one dangerous tool.

@@ -104,7 +104,16 @@ async function serveLocked(
   writeGatewayState(paths.gatewayState, { pid: process.pid, port: handle.port, url: handle.url, started: new Date().toISOString() });
   try {
     if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, port: handle.port, pid: process.pid })}\n`);
-    else process.stdout.write(`Gateway on ${handle.url} (token: the one \`homunculus agent token\` showed). Ctrl-C stops it.\n`);
+    else {
+      const jobs = store.schedule.jobs().filter((j) => j.enabled).length;
+      process.stdout.write(
+        [
+          `Gateway on ${handle.url} (token: the one \`homunculus agent token\` showed). Ctrl-C stops it.`,
+          `Telegram: ${telegram ? 'the bot is running' : 'not configured (agent.telegram in config.json)'}.`,
+          `Scheduler: ${jobs} job${jobs === 1 ? '' : 's'} enabled (homunculus agent schedule list).`,
+        ].join('\n') + '\n',
+      );
+    }
     await new Promise<void>((stop) => {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

@@ -75,7 +75,7 @@ describe('correcting memory from the dashboard', () => {
         await page.getByLabel(`action of ${KEY}`).fill('Use `npm test -- --run` (no watch mode).');
         await page.screenshot({ path: screenshotPath('dashboard-correct-edit'), fullPage: true });
         await row.getByRole('button', { name: 'Save' }).click();
-        await expect.poll(message).toBe(`Edited the trigger and action of ${KEY}.`);
+        await expect.poll(message).toBe('Edited the trigger and action of “when you run the webapp tests”.');
         await expect.poll(() => row.locator('td').first().textContent()).toBe('when you run the webapp tests');
         inStore((store) => {
           expect(store.instincts.get(KEY)).toMatchObject({
@@ -146,7 +146,7 @@ describe('correcting memory from the dashboard', () => {
         );
         await page.getByLabel(`merge target of ${DUPLICATE}`).selectOption(KEY);
         await page.getByRole('button', { name: 'Merge', exact: true }).click();
-        await expect.poll(message).toBe(`Merged ${DUPLICATE} into ${KEY} (2 observations moved).`);
+        await expect.poll(message).toBe('Merged “when testing webapp” into “when you run the webapp tests” (2 observations moved).');
         await expect.poll(() => page.locator(`#instincts tr[data-pattern="${DUPLICATE}"]`).count()).toBe(0);
         inStore((store) => {
           expect(store.instincts.get(DUPLICATE)).toBeUndefined();

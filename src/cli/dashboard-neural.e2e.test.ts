@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addFact } from '../graph/add-fact.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
-import { launchChromium, screenshotPath, startDashboardCli } from '../test-support/dashboard.js';
+import { launchChromium, pageAuth, screenshotPath, startDashboardCli } from '../test-support/dashboard.js';
 import { hasChromium } from '../test-support/shared.js';
 
 let home: ReturnType<typeof tempDir>;
@@ -73,12 +73,13 @@ describe('the Neural section', () => {
         await expect.poll(() => counts.textContent()).toMatch(/^Showing 2 of 4 entities and 1 of 3 facts/);
 
         // Bad input is refused with what is wrong, and nothing changes.
-        const bad = await page.request.get(`${url}/api/neural/view?at=last-tuesday`);
+        const headers = await pageAuth(page, url);
+        const bad = await page.request.get(`${url}/api/neural/view?at=last-tuesday`, { headers });
         expect(bad.status()).toBe(400);
         expect(((await bad.json()) as { error: string }).error).toMatch(/^at must be an ISO-8601 date/);
-        expect((await page.request.get(`${url}/api/neural/view?expand=x`)).status()).toBe(400);
-        expect((await page.request.get(`${url}/api/neural/facts/abc`)).status()).toBe(400);
-        expect((await page.request.get(`${url}/api/neural/facts/999`)).status()).toBe(404);
+        expect((await page.request.get(`${url}/api/neural/view?expand=x`, { headers })).status()).toBe(400);
+        expect((await page.request.get(`${url}/api/neural/facts/abc`, { headers })).status()).toBe(400);
+        expect((await page.request.get(`${url}/api/neural/facts/999`, { headers })).status()).toBe(404);
 
         // A fact stored by another process: offered as a reload, not redrawn under the user's eyes.
         await page.locator('#neural-search').fill('');

@@ -160,6 +160,9 @@ describe('homunculus dashboard', () => {
         await page.getByRole('button', { name: 'Show up to 4,999' }).click();
         await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(502);
         await expect(page.locator('p.more').count()).resolves.toBe(0);
+        // At a phone's width the table scrolls on its own; the page does not scroll sideways.
+        await page.setViewportSize({ width: 375, height: 800 });
+        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       } finally {
         await browser.close();
         await stop();

@@ -100,3 +100,10 @@ export async function unreadableText(page: Page): Promise<string[]> {
     .filter(({ s, ratio }) => ratio < (s.large ? 3 : 4.5))
     .map(({ s, ratio }) => `"${s.text}" ${s.colour} at ${ratio.toFixed(2)}:1`);
 }
+
+/** The headers the signed-in page sends with each API request (its cookie goes along by itself): its key, from its origin's storage. */
+export async function pageAuth(page: Page, url: string): Promise<Record<string, string>> {
+  const state = await page.context().storageState();
+  const key = state.origins.find((o) => o.origin === url)?.localStorage.find((i) => i.name === 'homunculus-key')?.value ?? '';
+  return { 'X-Homunculus-Key': key };
+}

@@ -32,6 +32,9 @@ function summaryOf(o: OverviewData | undefined, signedOut: boolean): string {
   return `${counted(o.total, 'instinct')}, ${counted(o.convictions, 'conviction')}, ${counted(o.observations, 'observation')} (${o.pending_observations} pending).`;
 }
 
+const LOST =
+  'Lost the dashboard server: what is shown may be out of date. It reconnects when the server is back; a new `homunculus dashboard` needs its new login link.';
+
 export function App({ signedIn }: { signedIn: Promise<void> }) {
   const [overview, setOverview] = useState<OverviewData | undefined>();
   const [message, setMessage] = useState({ text: '', error: false });
@@ -51,6 +54,9 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         // Live: the server says when anything was stored (a hook, a learning run, another window).
         events = new EventSource('/api/events');
         events.addEventListener('change', () => setVersion((v) => v + 1));
+        // The stream drops when the server stops; it comes back by itself if the same server returns.
+        events.addEventListener('error', () => say(LOST, true));
+        events.addEventListener('hello', () => setMessage((m) => (m.text === LOST ? { text: '', error: false } : m)));
       })
       .catch((err: Error) => {
         setSignedOut(true);

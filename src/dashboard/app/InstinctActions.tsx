@@ -83,11 +83,11 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
     };
     if (Object.keys(body).length === 0) {
       setMode('idle');
-      say(`Nothing changed in ${key}.`);
+      say(`Nothing changed in “${instinct.trigger}”.`);
       return;
     }
     void run<EditResult>('/api/instincts/edit', body, (r) =>
-      r.changed.length ? `Edited the ${r.changed.join(' and ')} of ${r.pattern}.` : `Nothing changed in ${r.pattern}.`,
+      r.changed.length ? `Edited the ${r.changed.join(' and ')} of “${trigger}”.` : `Nothing changed in “${instinct.trigger}”.`,
     );
   };
 
@@ -97,7 +97,8 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
     void run<MergeResult>(
       '/api/instincts/alias',
       { target },
-      (r) => `Merged ${r.aliased} into ${r.target} (${plural(r.evidence_moved, 'observation')} moved).`,
+      (r) =>
+        `Merged “${instinct.trigger}” into “${others.find((o) => o.pattern === r.target)?.trigger ?? r.target}” (${plural(r.evidence_moved, 'observation')} moved).`,
     );
   };
 

@@ -81,6 +81,8 @@ function PromptPreview({ project }: { project: string }) {
       setError('');
       setShown(inner((await api<{ injected: string }>(`/api/projects/${project}/prompt`, { prompt })).injected));
     } catch (err) {
+      // An error replaces the last answer: the two together read as if this prompt got that one.
+      setShown(undefined);
       setError((err as Error).message);
     }
   };

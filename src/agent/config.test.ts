@@ -58,6 +58,17 @@ describe('the doctor check', () => {
       status: 'warn',
       fix: expect.stringContaining('ANTHROPIC_API_KEY'),
     });
+    // agent serve would refuse a bad Telegram section or a missing bot token: doctor says so first.
+    const telegram = { telegram: { tokenEnv: 'TG_TOKEN', allowed_user_ids: [42] } };
+    expect(agentConfigVerdict({ agent: telegram }, {}, true)).toMatchObject({
+      status: 'fail',
+      detail: 'The Telegram bot token is missing: the environment variable TG_TOKEN is not set.',
+    });
+    expect(agentConfigVerdict({ agent: { telegram: { tokenEnv: 'TG_TOKEN', allowed_user_ids: 'x' } } }, {}, true)).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('agent.telegram.allowed_user_ids'),
+    });
+    expect(agentConfigVerdict({ agent: telegram }, { TG_TOKEN: 't' }, true).status).toBe('ok');
     expect(agentConfigVerdict({ agent: remote }, { ANTHROPIC_API_KEY: 'k' }, true)).toEqual({
       name: 'agent',
       status: 'ok',

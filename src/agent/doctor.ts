@@ -1,6 +1,7 @@
 /** What `homunculus doctor` says about the agent's models and budget (config.json's `agent` section). Pure. */
 import type { Config } from '../core/config.js';
 import { type ModelConfig, loadAgentConfig } from './config.js';
+import { loadTelegramSettings } from './telegram.js';
 import { ollamaApiUrl } from './providers.js';
 import type { ToolSettings } from './tool-config.js';
 
@@ -41,6 +42,12 @@ export function agentConfigVerdict(config: Config, env: NodeJS.ProcessEnv, agent
         detail: `the ${role} model (${describe(m)}) needs $${keyEnv}, which is not set`,
         fix: `Export ${keyEnv}, or set agent.${role}.apiKeyEnv to the variable that holds the key.`,
       };
+  }
+  try {
+    loadTelegramSettings(config, env);
+  } catch (err) {
+    // `agent serve` would refuse to start with it.
+    return { name: 'agent', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
   }
   const remote = agent.remote ? `remote ${describe(agent.remote)}` : 'no remote model (everything stays local)';
   return { name: 'agent', status: 'ok', detail: `local ${describe(agent.local)}; ${remote}; budget $${agent.budget.dailyUsd} a day` };

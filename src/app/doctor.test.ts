@@ -17,6 +17,12 @@ describe('the sandbox check', () => {
     });
     expect(sandboxVerdict(probe, false)).toMatchObject({ status: 'warn', detail: expect.stringContaining('not set up yet') });
     expect(sandboxVerdict({ ok: true, detail: 'fine' }, true)).toEqual({ name: 'sandbox', status: 'ok', detail: 'fine' });
+    // As root, what agent init said: commands run as nobody and cannot write a workspace root owns.
+    expect(sandboxVerdict({ ok: true, detail: 'fine' }, true, 'running as root, shell_exec runs commands as nobody')).toEqual({
+      name: 'sandbox',
+      status: 'warn',
+      detail: 'fine; but running as root, shell_exec runs commands as nobody',
+    });
   });
 });
 

@@ -13,7 +13,7 @@ import { projectJoins } from '../core/project-alias.js';
 import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
-import { INSTALL_FIX, sandboxWorks } from '../agent/sandbox.js';
+import { INSTALL_FIX, rootNote, sandboxWorks } from '../agent/sandbox.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -257,7 +257,9 @@ const embeddings: DoctorCheck = (paths) => {
 };
 
 /** Pure: what the sandbox probe means. shell_exec refuses without bubblewrap (fails closed): a failure once the agent is set up. */
-export function sandboxVerdict(probe: { ok: boolean; detail: string }, agentSetUp: boolean): CheckResult {
+export function sandboxVerdict(probe: { ok: boolean; detail: string }, agentSetUp: boolean, asRoot?: string): CheckResult {
+  // As root, commands run as nobody: they cannot write a workspace root owns (agent init said so too).
+  if (probe.ok && asRoot) return { name: 'sandbox', status: 'warn', detail: `${probe.detail}; but ${asRoot}` };
   if (probe.ok) return { name: 'sandbox', status: 'ok', detail: probe.detail };
   return {
     name: 'sandbox',
@@ -267,7 +269,10 @@ export function sandboxVerdict(probe: { ok: boolean; detail: string }, agentSetU
   };
 }
 
-const sandbox: DoctorCheck = (paths) => sandboxVerdict(sandboxWorks(), existsSync(paths.workspace));
+const sandbox: DoctorCheck = (paths) => {
+  const setUp = existsSync(paths.workspace);
+  return sandboxVerdict(sandboxWorks(), setUp, setUp ? rootNote(paths.workspace) : undefined);
+};
 
 const agentModels: DoctorCheck = async (paths, around) => {
   const { agentConfigVerdict } = await import('../agent/doctor.js');

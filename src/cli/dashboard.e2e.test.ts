@@ -162,7 +162,7 @@ describe('homunculus dashboard', () => {
         await expect(page.locator('p.more').count()).resolves.toBe(0);
         // At a phone's width the table scrolls on its own; the page does not scroll sideways.
         await page.setViewportSize({ width: 375, height: 800 });
-        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        await expect.poll(() => page.locator('html').evaluate((el: { scrollWidth: number }) => el.scrollWidth)).toBeLessThanOrEqual(375);
       } finally {
         await browser.close();
         await stop();

@@ -57,6 +57,8 @@ export interface SandboxPlan {
   readOnly?: boolean;
   /** Paths inside the workspace (relative) bound read-only over the writable workspace, when they exist. */
   keep?: readonly string[];
+  /** More environment variables for the command, beside the scrubbed few. */
+  env?: Readonly<Record<string, string>>;
   /** The uid and gid the command drops to when the caller is root; undefined to stay the caller (in a user namespace). */
   dropTo?: { uid: number; gid: number };
   limits: SandboxLimits;
@@ -94,7 +96,7 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[]): string[] 
   const caps = dropTo
     ? ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP']
     : ['--cap-drop', 'ALL'];
-  const env = Object.entries({ ...ENV, HOME: plan.workspace }).flatMap(([k, v]) => ['--setenv', k, v]);
+  const env = Object.entries({ ...ENV, ...plan.env, HOME: plan.workspace }).flatMap(([k, v]) => ['--setenv', k, v]);
   const drop = dropTo
     ? [
         'setpriv',
@@ -157,6 +159,8 @@ export interface SandboxConfig {
   readOnly?: boolean;
   /** Paths inside the workspace (relative) that stay read-only in a writable one. */
   keep?: readonly string[];
+  /** More environment variables for the command. */
+  env?: Readonly<Record<string, string>>;
   /** The Homunculus home, hidden inside (its workspace is bound back). */
   home: string;
   /** The user's home, hidden inside (default $HOME; the account's home from the password file is hidden too). */
@@ -216,6 +220,7 @@ export function planSandbox(config: SandboxConfig): SandboxPlan {
     hidden: [...new Set(hidden)],
     ...(config.readOnly ? { readOnly: true } : {}),
     ...(config.keep?.length ? { keep: config.keep } : {}),
+    ...(config.env ? { env: config.env } : {}),
     ...(dropTo ? { dropTo } : {}),
     limits: { ...DEFAULT_LIMITS, ...config.limits },
   };

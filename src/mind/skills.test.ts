@@ -91,6 +91,18 @@ s.on('error', (e) => { console.error('refused: ' + e.code); process.exit(1); });
     }
   });
 
+  it("gets fetch's own error (no network), not an out-of-memory one under the address-space limit", async () => {
+    const { home, skills, write } = setup();
+    write(
+      'fetcher',
+      "fetch('http://127.0.0.1:9/').then(() => console.log('fetched'), (e) => { console.error('fetch: ' + e.message); process.exitCode = 1; });",
+    );
+    const run = await runSkill(skills, 'fetcher', [], '', { home, timeoutMs: 10_000 });
+    expect(run).toMatchObject({ ok: false, sandboxed: true });
+    expect(run.stderr).toMatch(/^fetch: fetch failed/);
+    expect(run.stderr).not.toMatch(/Out of memory/);
+  });
+
   it('cannot see the Homunculus home, nor write its own folder; its /tmp is writable', async () => {
     const { home, skills, write } = setup();
     writeFileSync(join(home, 'secret.txt'), 'HOME-SECRET-42');

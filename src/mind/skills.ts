@@ -65,6 +65,13 @@ export function interpreter(name: Interpreter, sandboxed: boolean, execPath: str
   return sandboxed && hidden.some((dir) => isInside(execPath, dir)) ? 'node' : execPath;
 }
 
+/**
+ * Our own Node under the sandbox's address-space limit: its WebAssembly guard regions (fetch's
+ * HTTP parser) would not fit, and `fetch` failed with "Out of memory" instead of its real error.
+ */
+const nodeEnv = (program: string | undefined): { env?: Record<string, string> } =>
+  program === process.execPath ? { env: { NODE_OPTIONS: '--disable-wasm-trap-handler' } } : {};
+
 export async function runSkill(skills: string, name: string, args: string[], input: string, options: SkillOptions): Promise<SkillRun> {
   const dir = join(skills, name);
   const entry = entryOf(dir);
@@ -78,7 +85,7 @@ export async function runSkill(skills: string, name: string, args: string[], inp
   const limits = { timeoutMs, maxOutputBytes: OUTPUT_BYTES, memoryBytes: MEMORY_BYTES };
   try {
     const run = sandboxed
-      ? runSandboxed(argv, { workspace: dir, readOnly: true, home: options.home, limits }, { input })
+      ? runSandboxed(argv, { workspace: dir, readOnly: true, home: options.home, limits, ...nodeEnv(argv[0]) }, { input })
       : runCommand(argv, { limits, input, cwd: dir, env: process.env });
     return { ...skillResult(await run, timeoutMs), sandboxed };
   } catch (err) {

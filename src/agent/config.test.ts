@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { APICallError, generateText } from 'ai';
+import { APICallError, RetryError, generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { HomunculusError } from '../core/errors.js';
 import { loadAgentConfig } from './config.js';
@@ -109,7 +109,16 @@ describe('a model that cannot be reached', () => {
     const said = modelFailure(http, model) as HomunculusError;
     expect(said.code).toBe('model_failed');
     expect(said.message).toBe(
-      'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated',
+      'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated.',
+    );
+    // After the SDK's retries: the last attempt's words, and how many there were.
+    const retried = new RetryError({
+      message: 'Failed after 3 attempts. Last error: Internal Server Error',
+      reason: 'maxRetriesExceeded',
+      errors: [http, http, http],
+    });
+    expect((modelFailure(retried, model) as HomunculusError).message).toBe(
+      'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated (Failed after 3 attempts).',
     );
     // A real call to a server that never answers, cut by the timeout the mind sets.
     const silent = createServer(() => undefined);

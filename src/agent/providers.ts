@@ -21,7 +21,10 @@ export interface AgentModel {
 }
 
 /** An AI SDK error in one line: the HTTP status and the server's own error message when it sent one. */
-function failureText(err: Error & { statusCode?: unknown; responseBody?: unknown }): string {
+function failureText(outer: Error & { lastError?: unknown }): string {
+  // After its retries the SDK throws a RetryError; the last attempt's error holds the server's words.
+  const tries = outer.lastError instanceof Error && outer.name === 'AI_RetryError' ? ` (${outer.message.split('.')[0]})` : '';
+  const err = (tries ? outer.lastError : outer) as Error & { statusCode?: unknown; responseBody?: unknown };
   let said = '';
   try {
     const body = typeof err.responseBody === 'string' ? (JSON.parse(err.responseBody) as { error?: unknown }) : {};
@@ -32,7 +35,8 @@ function failureText(err: Error & { statusCode?: unknown; responseBody?: unknown
     said = '';
   }
   const status = typeof err.statusCode === 'number' ? `HTTP ${err.statusCode} ` : '';
-  return `${status}${err.message}${said && said !== err.message ? `: ${said}` : ''}`.replace(/\s+/g, ' ').slice(0, 300);
+  const text = `${status}${err.message}${said && said !== err.message ? `: ${said}` : ''}${tries}`.replace(/\s+/g, ' ').slice(0, 300);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /**

@@ -140,8 +140,8 @@ describe('the mind on the AI SDK mock model', () => {
     const reflected: boolean[] = [];
     for (let i = 0; i < 5; i++) reflected.push((await invoke(mindChatTurn, m.ctx, { message: `turn ${i}` })).reflection !== undefined);
     expect(reflected).toEqual([false, false, false, false, true]);
-    // Waiting again after the second failure; the reasons were never answered, so a shorter wait shows them.
-    expect(invoke(mindAbout, m.ctx, {}).reflectionDue).toEqual([]);
+    // Waiting again after the second failure, and about says so; the reasons were never answered, so a shorter wait shows them.
+    expect(invoke(mindAbout, m.ctx, {})).toMatchObject({ reflectionDue: [], reflectionWaits: 5 });
     expect((await invoke(mindChatTurn, m.ctx, { message: 'and again' })).reflection).toBeUndefined();
     expect(dueReasons(m.ctx, m.paths, 1).map((r) => r.kind)).toContain('prediction-delta');
   });

@@ -9,7 +9,7 @@ import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js'
 import { commitData, initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
 import { listSkills } from '../mind/skills.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
-import { type Reason, reflectionReasons } from '../mind/triggers.js';
+import { cyclesBeforeRetry, type Reason, reflectionReasons } from '../mind/triggers.js';
 import { defineOperation } from './operation.js';
 import { wholeNumber } from './schemas.js';
 
@@ -41,6 +41,8 @@ export interface MindAbout {
   memoryCounts: Record<Author, number>;
   /** Why a reflection is due now (triggers.ts); empty when none is. */
   reflectionDue: Reason[];
+  /** After a failed reflection: how many action or explore cycles before it is tried again (0: not waiting). */
+  reflectionWaits: number;
   /** The kernel's record of the latest action chosen, with its B = M × A × P. */
   lastChoice?: string;
   /** Only with --memories, --author or --date: the matching memories, newest last. */
@@ -80,6 +82,7 @@ export const mindAbout = defineOperation({
       skills: listSkills(paths.skills),
       memoryCounts,
       reflectionDue: reflectionReasons(everything, goals, systemClock(ctx.env).now()),
+      reflectionWaits: cyclesBeforeRetry(everything),
       ...(lastChoice ? { lastChoice: lastChoice.description } : {}),
       ...(show ? { memories: matching } : {}),
     };

@@ -75,12 +75,14 @@ const isCycleStart = (m: Memory): boolean => m.author === 'self' && /^(action|ex
 /** Action and explore cycles begun after `since` (each records its prediction first). */
 const cyclesAfter = (memories: readonly Memory[], since: number): number => memories.filter((m) => at(m) > since && isCycleStart(m)).length;
 
-/** The latest reflection failed and fewer than `cycles` action or explore cycles followed it (in log order). */
-function waitingAfterFailure(memories: readonly Memory[], cycles: number): boolean {
+/** How many action or explore cycles a failed reflection still waits for (in log order); 0 when the latest reflection did not fail. */
+export function cyclesBeforeRetry(memories: readonly Memory[], cycles = DEFAULT_TRIGGERS.everyCycles): number {
   const last = memories.findLastIndex((m) => isMark(m, 'kernel', MARK.reflection) || isMark(m, 'kernel', MARK.reflectionFailed));
-  if (last < 0 || memories[last]?.situation !== MARK.reflectionFailed) return false;
-  return memories.slice(last + 1).filter(isCycleStart).length < cycles;
+  if (last < 0 || memories[last]?.situation !== MARK.reflectionFailed) return 0;
+  return Math.max(0, cycles - memories.slice(last + 1).filter(isCycleStart).length);
 }
+
+const waitingAfterFailure = (memories: readonly Memory[], cycles: number): boolean => cyclesBeforeRetry(memories, cycles) > 0;
 
 /**
  * Why reflection is due now, or nothing. `memories` is the whole log, kernel entries included.

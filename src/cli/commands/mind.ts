@@ -41,7 +41,11 @@ function aboutLines(r: MindAbout): string[] {
     ...(r.lastChoice ? [`Last choice: ${r.lastChoice}`] : []),
     ...(r.reflectionDue.length
       ? ['Reflection due:', ...r.reflectionDue.map((x) => `  ${x.kind}: ${truncate(x.detail, 160)}`)]
-      : ['Reflection due: no']),
+      : r.reflectionWaits
+        ? [
+            `Reflection due: the last one failed; tried again after ${r.reflectionWaits} more action or explore cycle${r.reflectionWaits === 1 ? '' : 's'}`,
+          ]
+        : ['Reflection due: no']),
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addFact } from '../graph/add-fact.js';
+import { observe } from '../learn/instincts.js';
 import { addDocuments } from '../search/memory.js';
 import { startMessagesStub } from '../test-support/messages-stub.js';
 import { type TestStore, testStore } from '../test-support/store.js';
@@ -87,6 +88,28 @@ describe('chat.ask', () => {
     } finally {
       await stub.close();
     }
+  });
+
+  it("gives the asking directory's learned rule that the question names, beside the sources", async () => {
+    observe(store, {
+      pattern: 'pref:webapp/test=npm-run-test',
+      trigger: 'when you need to run the tests in webapp',
+      action: "Use the project's task `npm run test`.",
+      project: 'aaaaaaaaaaaaaaaa',
+      occurrences: 12,
+    });
+    const res = await invoke(
+      ask,
+      { store, env: {} },
+      { question: 'how do we run the tests?', project: 'aaaaaaaaaaaaaaaa', cwd: '/w/webapp' },
+    );
+    expect(res.learned).toEqual([
+      expect.stringMatching(/^- When you need to run the tests in webapp: Use the project's task `npm run test`/),
+    ]);
+    // Without the asking directory (the dashboard's chat), none.
+    expect((await invoke(ask, { store, env: {} }, { question: 'how do we run the tests?', project: 'aaaaaaaaaaaaaaaa' })).learned).toEqual(
+      [],
+    );
   });
 
   it('refuses an empty question and a bad project with a clear message', async () => {

@@ -74,6 +74,8 @@ export const ask = defineOperation({
     question: text(2000).refine((q) => sanitizeQuery(q).trim() !== '', { error: 'is empty: ask a question' }),
     // A fingerprint, or a name the project's sessions were seen under ("cli").
     project: text(200).optional(),
+    /** The asking directory: its project's learned rules that the question names come along (`learned`). */
+    cwd: text(4096).optional(),
   }),
   async run(ctx, raw) {
     const input = { ...raw, project: raw.project === undefined ? undefined : resolveProject(ctx.store, raw.project) };
@@ -83,12 +85,14 @@ export const ask = defineOperation({
       query: input.question,
       limit: SOURCES_PER_KIND * 2,
       ...(input.project ? { project: input.project } : {}),
+      ...(input.cwd ? { cwd: input.cwd } : {}),
       ...(embedder ? {} : { mode: 'bm25' as const }),
     });
     // The graph's facts come from the agentic retrieval; the search adds the other memories.
     const hits = search.results.filter((h) => h.collection !== FACTS_COLLECTION);
     const sources = numberSources(retrieval.facts, hits, input.question);
     const answer = await modelAnswer(ctx, input.question, sources);
-    return { question: input.question, ...answer, sources, queries: retrieval.queries.map((q) => q.text) };
+    // What was learned here and the question names ("how do we run the tests"): the rule itself, beside the sources.
+    return { question: input.question, ...answer, learned: search.learned, sources, queries: retrieval.queries.map((q) => q.text) };
   },
 });

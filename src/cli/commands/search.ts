@@ -286,7 +286,7 @@ function registerAskCommand(program: Command): void {
       "search this project's facts and memories (and the global ones) only: a fingerprint or a name its sessions were seen under",
     )
     .action(async (question: string, o: Options, cmd: Command) => {
-      const input = { question: fromStdin(question), project: stringOption(o, 'project') };
+      const input = { question: fromStdin(question), project: stringOption(o, 'project'), cwd: process.cwd() };
       await runOperation(
         cmd,
         ask,
@@ -294,6 +294,7 @@ function registerAskCommand(program: Command): void {
         (r) => [
           ...(r.answer !== null ? [r.answer, ''] : []),
           ...(r.note ? [r.note, ''] : []),
+          ...(r.learned.length ? ['Learned here, and the question names it:', ...r.learned, ''] : []),
           ...(r.sources.length === 0 ? ['Nothing in the memory matches this question.'] : []),
           ...r.sources.map((s) => `[${s.n}] ${s.title} (${s.ref}${s.ts ? `, ${s.ts.slice(0, 10)}` : ''}): ${s.text}`),
         ],

@@ -70,7 +70,7 @@ export function FactActions({ fact, say, changed }: Props) {
           />
         </label>
         <label>
-          New target (optional)
+          New target (optional: without one the fact keeps its relation and target)
           <input
             aria-label={`replacement target of fact ${fact.id}`}
             type="text"

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { cli, tempDir } from '../test-support/cli.js';
-import { launchChromium, screenshotPath, startDashboardCli } from '../test-support/dashboard.js';
+import { launchChromium, pageAuth, screenshotPath, startDashboardCli } from '../test-support/dashboard.js';
 import { hasChromium } from '../test-support/shared.js';
 
 const KEY = 'pref:webapp/test=npm-test';
@@ -133,6 +133,12 @@ describe('homunculus dashboard', () => {
         await expect(bare.locator('#message').getAttribute('class')).resolves.toBe('error');
         // A correction's result reads as done, not as an error.
         await expect(page.locator('#message').getAttribute('class')).resolves.toBeNull();
+        // Signing out ends the session on the server: the page's own key no longer opens anything.
+        const headers = await pageAuth(page, url);
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Signed out\./);
+        await expect(page.locator('nav').count()).resolves.toBe(0);
+        expect((await page.request.get(`${url}/api/overview`, { headers })).status()).toBe(401);
       } finally {
         await browser.close();
         await stop();

@@ -1,6 +1,6 @@
 /** The dashboard: a header with what the store holds, and one section at a time. */
 import { useEffect, useState } from 'react';
-import { ApiError, type Overview as OverviewData, type Say, api, counted } from './api.js';
+import { ApiError, type Overview as OverviewData, type Say, api, counted, signOut } from './api.js';
 import { Chat } from './Chat.js';
 import { Learned } from './Learned.js';
 import { Memory } from './Memory.js';
@@ -88,6 +88,20 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
         <p id="summary" aria-live="polite">
           {summaryOf(overview, signedOut)}
         </p>
+        {live && (
+          <button
+            type="button"
+            id="sign-out"
+            onClick={() =>
+              void signOut().then(() => {
+                setSignedOut(true);
+                say('Signed out. Run `homunculus dashboard` again for a new login link.');
+              })
+            }
+          >
+            Sign out
+          </button>
+        )}
       </header>
       <main>
         <p id="message" role="status" aria-live="polite" className={message.error ? 'error' : undefined}>

@@ -81,6 +81,12 @@ export async function signIn(): Promise<void> {
   localStorage.setItem(KEY_ITEM, key);
 }
 
+/** Ends the session on the server and forgets this page's key. */
+export async function signOut(): Promise<void> {
+  await api('/api/logout', {}).catch(() => undefined);
+  localStorage.removeItem(KEY_ITEM);
+}
+
 export interface ProjectActivity {
   project: string;
   project_name: string;

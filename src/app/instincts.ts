@@ -1,6 +1,6 @@
 /** Instinct operations: record, read, search, correct and merge learned patterns. */
 import { z } from 'zod';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
 import { projectKey } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
@@ -127,12 +127,28 @@ export const edit = defineOperation({
   name: 'instincts.edit',
   summary: 'Rewrite an instinct in your own words: its trigger (when) and/or action (what to do); the log keeps the old text',
   input: z
-    .object({ pattern: patternKey(), trigger: instinctField().optional(), action: instinctField().optional(), source: changeSource() })
+    .object({
+      pattern: patternKey(),
+      trigger: instinctField().optional(),
+      action: instinctField().optional(),
+      source: changeSource(),
+      /** The text the editor started from: refused when someone changed it meanwhile, so no edit is lost unseen. */
+      was: z
+        .object({ trigger: z.string().max(10_000), action: z.string().max(10_000) })
+        .strict()
+        .optional(),
+    })
     .refine((i) => i.trigger !== undefined || i.action !== undefined, {
       error: 'is missing: give a new trigger, a new action, or both',
       path: ['trigger'],
     }),
   run({ store }, input) {
+    const now = store.instincts.get(store.instincts.resolveAlias(input.pattern));
+    if (input.was && now && (now.trigger !== input.was.trigger || now.action !== input.was.action))
+      throw new UsageError(
+        `“${input.was.trigger}” was changed while you edited it: it now reads “${now.trigger}: ${now.action}”.`,
+        'Open it again to edit what it says now; nothing was saved.',
+      );
     const result = editInstinct(store, input.pattern, { trigger: input.trigger, action: input.action }, input.source);
     if (result.changed.length) renderChanged(store, [result.pattern]);
     return result;

@@ -42,6 +42,26 @@ const send = async (path: string, body: unknown, headers: Record<string, string>
 const sources = (key: string) => store.instincts.events(store.instincts.get(key)?.id ?? -1).map((e) => [e.kind, e.source]);
 
 describe('correcting an instinct from the dashboard', () => {
+  it('refuses an edit started from text someone changed meanwhile, saying what it reads now, and saves nothing', async () => {
+    const LINT = 'pref:webapp/lint=npm-run-lint';
+    const was = { trigger: 'when you lint', action: 'Use `npm run lint`.' };
+    observe(store, { pattern: LINT, ...was });
+    store.instincts.update(store.instincts.get(LINT)?.id ?? -1, { action: 'Use `npm run test` (changed in the CLI).' });
+    const stale = await send('/api/instincts/edit', { pattern: LINT, action: 'Use `npm test -- --run`.', was });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error).toBe(
+      '“when you lint” was changed while you edited it: it now reads “when you lint: Use `npm run test` (changed in the CLI).”.',
+    );
+    expect(store.instincts.get(LINT)?.action).toBe('Use `npm run test` (changed in the CLI).');
+    const fresh = await send('/api/instincts/edit', {
+      pattern: LINT,
+      action: 'Use `npm test -- --run`.',
+      was: { ...was, action: 'Use `npm run test` (changed in the CLI).' },
+    });
+    expect(fresh.status).toBe(200);
+    expect(store.instincts.get(LINT)?.action).toBe('Use `npm test -- --run`.');
+  });
+
   it('answers 404 for an unknown pattern and 400 for an empty trigger or a body that is not an object, changing nothing', async () => {
     const stored = store.instincts.get(KEY);
     const missing = await send('/api/instincts/edit', { pattern: 'pref:nope', trigger: 'when x' });

@@ -53,6 +53,8 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   const [trigger, setTrigger] = useState(instinct.trigger);
   const [action, setAction] = useState(instinct.action);
   const [target, setTarget] = useState('');
+  // What the edit form started from: the server refuses the edit if someone changed it meanwhile.
+  const [was, setWas] = useState({ trigger: instinct.trigger, action: instinct.action });
   const key = instinct.pattern;
 
   const { once } = useOneAtATime();
@@ -71,6 +73,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   const open = (next: Mode) => {
     setTrigger(instinct.trigger);
     setAction(instinct.action);
+    setWas({ trigger: instinct.trigger, action: instinct.action });
     setTarget('');
     setMode(next);
   };
@@ -78,15 +81,15 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   const saveEdit = (e: FormEvent) => {
     e.preventDefault();
     const body = {
-      ...(trigger !== instinct.trigger ? { trigger } : {}),
-      ...(action !== instinct.action ? { action } : {}),
+      ...(trigger !== was.trigger ? { trigger } : {}),
+      ...(action !== was.action ? { action } : {}),
     };
     if (Object.keys(body).length === 0) {
       setMode('idle');
       say(`Nothing changed in “${instinct.trigger}”.`);
       return;
     }
-    void run<EditResult>('/api/instincts/edit', body, (r) =>
+    void run<EditResult>('/api/instincts/edit', { ...body, was }, (r) =>
       r.changed.length ? `Edited the ${r.changed.join(' and ')} of “${trigger}”.` : `Nothing changed in “${instinct.trigger}”.`,
     );
   };

@@ -29,6 +29,14 @@ describe('the router (seed 001)', () => {
     expect(auto(message)).toMatchObject({ kind, route });
   });
 
+  it('reads "code" as programming, not as a code word, a postal code or a dress code', () => {
+    expect(classifyTask('remember the code word PELICAN')).toBe('memory_retrieval');
+    expect(classifyTask("what's the postal code of the office?")).toBe('simple_question');
+    expect(classifyTask('is there a dress code tonight?')).toBe('simple_question');
+    expect(classifyTask('review this code for me')).toBe('code');
+    expect(classifyTask('the code fails on startup')).toBe('code');
+  });
+
   it('honours /escalate and /local per session, and /auto returns to the table', () => {
     const modes = new SessionModes();
     modes.set('a', modeCommand('/escalate') ?? 'auto');

@@ -32,7 +32,8 @@ const RULES: readonly [TaskKind, RegExp][] = [
   ['status', /^\s*(status|are you (up|there|alive|running)|uptime|health ?check)\b[\s?.!]*$/i],
   [
     'code',
-    /```|\b(code|function|refactor|implement|debug|bug|stack ?trace|typescript|javascript|python|rust|regex|sql query|compile|unit tests?)\b/i,
+    // "code" as in programs, not a code word, a postal code or a dress code.
+    /```|\b(?<!\b(?:zip|postal|post|dress|area|country|promo|discount|access|qr|secret|pin|security|door) )code\b(?!\s*(?:word|words|name)\b)|\b(function|refactor|implement|debug|bug|stack ?trace|typescript|javascript|python|rust|regex|sql query|compile|unit tests?)\b/i,
   ],
   ['architecture', /\b(architecture|architect|system design|design (a|the) (system|service|schema)|scalab\w*|microservices?)\b/i],
   [

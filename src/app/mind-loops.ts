@@ -15,9 +15,9 @@ import { runAction } from '../mind/action.js';
 import { readGoals, readMemories } from '../mind/files.js';
 import { instanceRoot, type InstancePaths, requireInstance } from '../mind/instance.js';
 import { capability } from '../mind/kernel.js';
-import { type Ask, checkPrompts, type LoopReport, runLoop, situation } from '../mind/loops.js';
+import { type Ask, checkPrompts, type LoopReport, noteFailure, runLoop, situation } from '../mind/loops.js';
 import type { Loop } from '../mind/permissions.js';
-import { DEFAULT_TRIGGERS, MARK, type Reason, reflectionReasons } from '../mind/triggers.js';
+import { DEFAULT_TRIGGERS, type Reason, reflectionReasons } from '../mind/triggers.js';
 import { year, type MindContext } from './mind.js';
 import { type MindIndex, openMindIndex } from './mind-recall.js';
 import { defineOperation } from './operation.js';
@@ -82,10 +82,7 @@ async function cycle(ctx: MindContext, s: Session, loop: Loop, what: { situation
   } catch (err) {
     if (!modelFailed(err)) throw err;
     const failure = `${err.message}${err.hint ? ` ${err.hint}` : ''}`;
-    capability(loop, s.paths, clock).kernelNote(
-      `The ${loop} cycle stopped: ${failure}`,
-      loop === 'reflect' ? MARK.reflectionFailed : `${loop} loop`,
-    );
+    noteFailure(capability(loop, s.paths, clock), `The ${loop} cycle stopped: ${failure}`);
     return { loop, steps: [], writes: [], failure };
   }
 }

@@ -133,14 +133,15 @@ export interface Cycle {
   propose(answer: string): LoopReport;
 }
 
+/** The kernel's record of a cycle that failed; a failed reflection is marked, so the triggers wait before trying again (triggers.ts). */
+export function noteFailure(mind: MindWrites, description: string): void {
+  mind.kernelNote(description, mind.loop === 'reflect' ? MARK.reflectionFailed : undefined);
+}
+
 /** Ends a cycle as failed: the model's answer was not usable. The kernel keeps the reason. */
 export function fail(cycle: Cycle, reason: string): LoopReport {
   cycle.report.failure = reason;
-  // A failed reflection is marked, so the triggers wait before trying again (triggers.ts).
-  cycle.mind.kernelNote(
-    `${reason[0]?.toUpperCase()}${reason.slice(1)}.`,
-    cycle.mind.loop === 'reflect' ? MARK.reflectionFailed : undefined,
-  );
+  noteFailure(cycle.mind, `${reason[0]?.toUpperCase()}${reason.slice(1)}.`);
   return cycle.report;
 }
 

@@ -82,8 +82,6 @@ export function cyclesBeforeRetry(memories: readonly Memory[], cycles = DEFAULT_
   return Math.max(0, cycles - memories.slice(last + 1).filter(isCycleStart).length);
 }
 
-const waitingAfterFailure = (memories: readonly Memory[], cycles: number): boolean => cyclesBeforeRetry(memories, cycles) > 0;
-
 /**
  * Why reflection is due now, or nothing. `memories` is the whole log, kernel entries included.
  * After a reflection failed, its reasons wait `everyCycles` action or explore cycles: a model
@@ -91,7 +89,7 @@ const waitingAfterFailure = (memories: readonly Memory[], cycles: number): boole
  */
 export function reflectionReasons(memories: readonly Memory[], goals: readonly Goal[], now: Date, o = DEFAULT_TRIGGERS): Reason[] {
   const since = lastReflection(memories);
-  if (waitingAfterFailure(memories, o.everyCycles)) return [];
+  if (cyclesBeforeRetry(memories, o.everyCycles) > 0) return [];
   const recent = memories.filter((m) => at(m) > since);
   // A conflict a reflection already weighed (and left as it was) does not call for another.
   const weighed = new Set(memories.filter((m) => isMark(m, 'kernel', MARK.reflection)).flatMap((m) => m.description.split('\n')));

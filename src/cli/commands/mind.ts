@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { type MindAbout, type MindContext, mindAbout, mindCommit, mindInit } from '../../app/mind.js';
 import { type ChatTurn, mindChatTurn, mindRun, mindTrigger } from '../../app/mind-loops.js';
 import { UsageError } from '../../core/errors.js';
+import { reportError } from '../../core/report.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
 import { truncate } from '../../core/text.js';
@@ -88,7 +89,7 @@ async function chat(cmd: Command): Promise<void> {
     if (text === '/help') process.stdout.write(`${CHAT_HELP}\n`);
     else if (text.startsWith('/') && !text.includes(' ')) process.stdout.write(`Unknown command ${text}. ${CHAT_HELP}\n`);
     else if (text) {
-      const r = await turn(ctx, text);
+      const r = await turn(ctx, text, json);
       if (!r) process.exitCode = 1;
       else if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
       else {
@@ -104,13 +105,13 @@ async function chat(cmd: Command): Promise<void> {
   lines.close();
 }
 
-/** One chat turn; a line the turn refuses (too long) is said on stderr and the chat goes on. */
-async function turn(ctx: MindContext, message: string): Promise<ChatTurn | undefined> {
+/** One chat turn; a line the turn refuses (too long) is reported as every error is, and the chat goes on. */
+async function turn(ctx: MindContext, message: string, json: boolean): Promise<ChatTurn | undefined> {
   try {
     return await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message }));
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`homunculus: ${err.message}${err.hint ? `\n  fix: ${err.hint}` : ''}\n`);
+    reportError(err, json);
     return undefined;
   }
 }

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { LoopDeps } from './loop.js';
 import { observeToolCall } from './observe.js';
 import type { ToolCallView, TurnRequest } from './runner.js';
-import type { ToolContext } from './tools/registry.js';
+import { type ToolContext, bringsOutsideText } from './tools/registry.js';
 import { type TurnState, outputText } from './turn-state.js';
 
 type Deps = Pick<LoopDeps, 'registry' | 'toolContext' | 'store' | 'clock' | 'project'>;
@@ -74,7 +74,7 @@ export function modelTools(deps: Deps, state: TurnState, request: TurnRequest): 
           ...contextOf(deps, request),
           ...(state.approved.has(toolCallId) ? { confirm: async () => true } : {}),
         });
-        if (outcome.ok && t.trust !== 'trusted') state.outside = true;
+        if (outcome.ok && bringsOutsideText(t)) state.outside = true;
         const done = outcome.ok ? { ...view, output: outputText(outcome.output) } : { ...view, refused: outcome.error };
         called(deps, state, request, done, started, outcome.ok ? { output: outcome.output } : { error: outcome.error });
         return outcome.ok ? outcome.output : { error: outcome.error, ...(outcome.hint ? { hint: outcome.hint } : {}) };

@@ -21,7 +21,7 @@ import { observePrompt, observeSessionEnd } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
 import type { AgentRunner, PendingConfirmation, TurnRequest, TurnResult, TurnUsage } from './runner.js';
-import type { ToolContext, ToolRegistry } from './tools/registry.js';
+import { type ToolContext, type ToolRegistry, bringsOutsideText } from './tools/registry.js';
 import {
   type Pending,
   type TurnState,
@@ -284,13 +284,11 @@ export class AgentLoop implements AgentRunner {
     request: TurnRequest,
     resumed?: Pending,
   ): Promise<TurnResult> {
-    const outsideTools = new Set(
-      this.deps.registry
-        .list()
-        .filter((t) => t.trust !== 'trusted')
-        .map((t) => t.name),
+    const state = newTurnState(
+      route,
+      resumed,
+      readsOutside(history, (name) => bringsOutsideText(this.deps.registry.get(name))),
     );
-    const state = newTurnState(route, resumed, readsOutside(history, outsideTools));
     let started = performance.now();
     const common: CallSettings = {
       model: route.model.model,

@@ -45,9 +45,9 @@ export interface Pending {
   outside: boolean;
 }
 
-/** Whether any tool result in `history` came from one of the `outsideTools` (those that are not trusted). Pure. */
-export function readsOutside(history: readonly ModelMessage[], outsideTools: ReadonlySet<string>): boolean {
-  return history.some((m) => m.role === 'tool' && m.content.some((part) => part.type === 'tool-result' && outsideTools.has(part.toolName)));
+/** Whether any tool result in `history` came from a tool `fromOutside` names (registry.ts's bringsOutsideText). Pure. */
+export function readsOutside(history: readonly ModelMessage[], fromOutside: (toolName: string) => boolean): boolean {
+  return history.some((m) => m.role === 'tool' && m.content.some((part) => part.type === 'tool-result' && fromOutside(part.toolName)));
 }
 
 export function newTurnState(route: RouteChoice, resumed?: Pending, outside = false): TurnState {

@@ -24,6 +24,9 @@ import type { WebPolicy } from './web-fetch.js';
  */
 export type TrustLevel = 'trusted' | 'workspace' | 'sandboxed' | 'external';
 
+/** Whether what a tool returns comes from outside the agent (a page, a file, a command's output): every tool but a trusted one. */
+export const bringsOutsideText = (tool: { trust: TrustLevel } | undefined): boolean => tool !== undefined && tool.trust !== 'trusted';
+
 export interface ConfirmRequest {
   tool: string;
   input: unknown;

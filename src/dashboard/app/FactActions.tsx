@@ -4,9 +4,9 @@
  * the closed fact in its history. Any section that shows facts can use it.
  */
 import { type FormEvent, useState } from 'react';
-import { api, type Say } from './api.js';
+import { type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
-import { useOneAtATime } from './one-at-a-time.js';
+import { useCorrection } from './use-correction.js';
 
 /** A fact as graph.facts returns it (the fields shown and corrected here). */
 export interface Fact {
@@ -35,18 +35,9 @@ export function FactActions({ fact, say, changed }: Props) {
   const [description, setDescription] = useState('');
   const [target, setTarget] = useState('');
 
-  const { once } = useOneAtATime();
+  const { correct } = useCorrection(say, changed);
   const run = (path: string, body: object, message: (r: Closed) => string) =>
-    once(async () => {
-      try {
-        const r = await api<Closed>(path, { id: fact.id, ...body });
-        setMode('idle');
-        say(message(r));
-        await changed();
-      } catch (err) {
-        say((err as Error).message, true);
-      }
-    });
+    correct<Closed>(path, { id: fact.id, ...body }, message, () => setMode('idle'));
 
   const supersede = (e: FormEvent) => {
     e.preventDefault();

@@ -5,9 +5,9 @@
  * said in #message.
  */
 import { type FormEvent, useState } from 'react';
-import { type Instinct, api, type Say } from './api.js';
+import { type Instinct, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
-import { useOneAtATime } from './one-at-a-time.js';
+import { useCorrection } from './use-correction.js';
 
 interface EditResult {
   pattern: string;
@@ -57,18 +57,9 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   const [was, setWas] = useState({ trigger: instinct.trigger, action: instinct.action });
   const key = instinct.pattern;
 
-  const { once } = useOneAtATime();
+  const { correct } = useCorrection(say, changed);
   const run = <T,>(path: string, body: object, message: (r: T) => string) =>
-    once(async () => {
-      try {
-        const r = await api<T>(path, { pattern: key, ...body });
-        setMode('idle');
-        say(message(r));
-        await changed();
-      } catch (err) {
-        say((err as Error).message, true);
-      }
-    });
+    correct<T>(path, { pattern: key, ...body }, message, () => setMode('idle'));
 
   const open = (next: Mode) => {
     setTrigger(instinct.trigger);

@@ -1,8 +1,8 @@
 /** A table of instincts, each with a strong / weak / wrong correction and the changes by hand (InstinctActions). */
 import { Head } from './Head.js';
 import { InstinctActions } from './InstinctActions.js';
-import { useOneAtATime } from './one-at-a-time.js';
-import { type FeedbackResult, type Instinct, type Verdict, api, type Say } from './api.js';
+import { useCorrection } from './use-correction.js';
+import { type FeedbackResult, type Instinct, type Verdict, type Say } from './api.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
 
@@ -15,17 +15,13 @@ interface Props {
 }
 
 export function InstinctTable({ id, instincts, say, reload }: Props) {
-  const { busy, once } = useOneAtATime();
+  const { busy, correct: send } = useCorrection(say, reload);
   const correct = (instinct: Instinct, verdict: Verdict) =>
-    once(async () => {
-      try {
-        const r = await api<FeedbackResult>('/api/instincts/feedback', { pattern: instinct.pattern, verdict });
-        say(`Marked “${instinct.trigger}” ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`);
-        await reload();
-      } catch (err) {
-        say((err as Error).message, true);
-      }
-    });
+    send<FeedbackResult>(
+      '/api/instincts/feedback',
+      { pattern: instinct.pattern, verdict },
+      (r) => `Marked “${instinct.trigger}” ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`,
+    );
 
   return (
     <table id={id}>

@@ -16,6 +16,9 @@ export type StubTurn =
   /** A 200 whose body is not the API's JSON. */
   | { garbage: string };
 
+/** A turn the model answers (a text or a tool call), as opposed to a failure. */
+type Answer = Exclude<StubTurn, { error: string } | { garbage: string }>;
+
 export interface OllamaRequest {
   model: string;
   stream: boolean;
@@ -49,7 +52,7 @@ export function ollamaOneToolCall(tool: { name: string; input: Record<string, un
 
 const base = (model: string) => ({ model, created_at: new Date().toISOString() });
 
-function message(turn: Exclude<StubTurn, { error: string } | { garbage: string }>, content: string) {
+function message(turn: Answer, content: string) {
   return 'tool' in turn
     ? { role: 'assistant', content: '', tool_calls: [{ function: { name: turn.tool.name, arguments: turn.tool.input } }] }
     : { role: 'assistant', content };
@@ -57,12 +60,7 @@ function message(turn: Exclude<StubTurn, { error: string } | { garbage: string }
 
 const final = (model: string) => ({ ...base(model), done: true, done_reason: 'stop', total_duration: 1_000_000, ...OLLAMA_USAGE });
 
-async function stream(
-  res: ServerResponse,
-  req: OllamaRequest,
-  turn: Exclude<StubTurn, { error: string } | { garbage: string }>,
-  delayMs: number,
-): Promise<void> {
+async function stream(res: ServerResponse, req: OllamaRequest, turn: Answer, delayMs: number): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   const chunks = 'tool' in turn ? [''] : (turn.text.match(/\S+\s*/g) ?? ['']);
   for (const chunk of chunks) {

@@ -58,7 +58,6 @@ const suggestionHint = (found: readonly InstinctView[]): string =>
     .map((group) => plainLine(group, 400))
     .join('\n')}\nCall get_instinct(pattern) for the full record and explain text.`;
 
-/** Nothing mature here: say so, and whether mature patterns exist for other projects (never suggested here). */
 /** Said when `project` names nothing this store knows: what is suggested is the global patterns alone. */
 function unknownProjectHint(ctx: ToolContext, project: string): string | undefined {
   // A pattern may have been filed under a name no session knows: then it is known after all.
@@ -66,6 +65,7 @@ function unknownProjectHint(ctx: ToolContext, project: string): string | undefin
   return unknown ? `${unknown} These are the global patterns only.` : undefined;
 }
 
+/** Nothing mature here: say so, and whether mature patterns exist for other projects (never suggested here). */
 function nothingHereHint(ctx: ToolContext, project: string): string {
   const elsewhere = call(listInstincts, ctx, { minEvidence: MATURE_EVIDENCE, limit: 100_000 }).instincts.filter(
     (v) => v.project !== '' && v.project !== project,

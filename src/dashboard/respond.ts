@@ -1,21 +1,20 @@
 /** How every dashboard route answers: an operation's result as JSON, what it refused with its message. */
 import type { Context } from 'hono';
-import { HomunculusError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
+import { refusalOf } from '../core/refusal.js';
 
-export const refuse = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 500 | 503, error: string) => c.json({ error }, status);
+export const refuse = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 500 | 503, error: string) => c.json({ error }, status);
 
 /**
- * An operation's answer as JSON; what it refused as a 400 with its message; a database another
- * process holds as a 503 the page can say; anything else as a 500, its error told on the terminal.
+ * An operation's answer as JSON; what it refused as refusalOf says (400, 404, 409, or a 503
+ * with the fix the page can show); a bug as a 500, its error told on the terminal.
  */
 export async function answer(c: Context, run: () => unknown) {
   try {
     return c.json(await run());
   } catch (err) {
-    if (err instanceof UsageError) return refuse(c, 400, err.message);
-    if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
-    if (/^SQLITE_BUSY/.test(String((err as { code?: unknown }).code)))
-      return refuse(c, 503, 'The database is busy: another process holds it (a long sync or learn run). Try again in a moment.');
+    const refusal = refusalOf(err);
+    if (refusal) return refuse(c, refusal.status, refusal.error);
     process.stderr.write(
       `homunculus dashboard: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );

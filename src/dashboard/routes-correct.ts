@@ -5,7 +5,7 @@
  * set here, never by the page: the event log says 'dashboard'. A project's facts are read with
  * a GET, for the facts list of the Project view.
  */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { invoke } from '../app/operation.js';
 import type { AppContext, Operation } from '../app/operation.js';
@@ -13,27 +13,11 @@ import { alias, edit, forget } from '../app/instincts.js';
 import { invalidate, listFacts, supersede } from '../app/graph.js';
 import { promote, unpromote } from '../app/lifecycle.js';
 import { deleteMemories } from '../app/memory.js';
-import { HomunculusError } from '../core/errors.js';
 import { answer, jsonObject, limitParam } from './respond.js';
-
-/** Errors that say the record cannot change that way now (a fact already closed, an episodic one). */
-const CONFLICTS = new Set(['fact_closed', 'immutable']);
-
-/** The operation's answer; a change the record refuses as it stands is a 409 with its message. */
-async function change(c: Context, run: () => unknown) {
-  try {
-    return c.json(await run());
-  } catch (err) {
-    if (err instanceof HomunculusError && CONFLICTS.has(err.code)) return c.json({ error: err.message }, 409);
-    return answer(c, () => {
-      throw err;
-    });
-  }
-}
 
 /** A POST whose JSON body is the operation's input, with the change's origin named by the server. */
 function post(app: Hono, ctx: AppContext, path: string, op: Operation<z.ZodType, unknown>, origin: Record<string, string>): void {
-  app.post(path, (c) => change(c, async () => invoke(op, ctx, { ...(await jsonObject(c)), ...origin } as never)));
+  app.post(path, (c) => answer(c, async () => invoke(op, ctx, { ...(await jsonObject(c)), ...origin } as never)));
 }
 
 export function correctRoutes(app: Hono, ctx: AppContext): void {

@@ -15,8 +15,9 @@ import type { z } from 'zod';
 import { type TokenVerifier, bearerOf } from '../agent/gateway-token.js';
 import type { AgentRunner } from '../agent/runner.js';
 import { agentConfirmInput, agentTurnInput } from '../app/agent-brain.js';
-import { HomunculusError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
+import { refusalOf } from '../core/refusal.js';
 import { packageVersion } from '../core/package.js';
 import { type RateLimit, TokenBuckets } from '../core/rate-limit.js';
 import type { PendingBook } from '../agent/pending.js';
@@ -41,7 +42,7 @@ export interface GatewayDeps {
   tools?: () => string[];
 }
 
-type Status = 400 | 401 | 403 | 404 | 410 | 413 | 429 | 500 | 503;
+type Status = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
 const refuse = (c: Context, status: Status, error: string) => c.json({ error }, status);
 
 /** Host, Origin and URL-borne tokens: refused before anything is read. */
@@ -99,10 +100,9 @@ async function reply(c: Context, run: () => Promise<unknown>) {
   try {
     return c.json((await run()) as object);
   } catch (err) {
-    if (err instanceof UsageError) return refuse(c, 400, err.message);
-    if (err instanceof HomunculusError && err.code === 'not_found') return refuse(c, 404, err.message);
     // Ours, said with its fix: the model failed or cannot be reached, the agent is stopping.
-    if (err instanceof HomunculusError) return refuse(c, 503, `${err.message}${err.hint ? ` ${err.hint}` : ''}`);
+    const refusal = refusalOf(err);
+    if (refusal) return refuse(c, refusal.status, refusal.error);
     process.stderr.write(`gateway: ${(err as Error).stack ?? String(err)}\n`);
     return refuse(c, 500, 'The agent could not answer; see the terminal that runs the gateway.');
   }

@@ -14,6 +14,7 @@ import { embeddingConfig } from '../embed/config.js';
 import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime.js';
 import { indexStatus } from '../search/status.js';
 import { INSTALL_FIX, rootNote, sandboxWorks } from '../agent/sandbox.js';
+import { counted } from '../core/text.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -78,7 +79,7 @@ const configFile: DoctorCheck = (paths) => {
       name: 'config',
       status: 'ok',
       detail: existsSync(paths.config)
-        ? `${paths.config} (${Object.keys(config).length} section${Object.keys(config).length === 1 ? '' : 's'})`
+        ? `${paths.config} (${counted(Object.keys(config).length, 'section')})`
         : 'defaults (no config.json)',
     };
   } catch (err) {

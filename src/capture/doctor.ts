@@ -16,6 +16,7 @@ import { commandWords } from './install/command.js';
 import { commandPrefix, commandProblem, installedCommands } from './install/installed.js';
 import { type Scope, targetFor } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
+import { counted } from '../core/text.js';
 
 /** The shape cli/doctor.ts expects, kept structural: the domain does not import a surface. */
 interface Result {
@@ -126,9 +127,7 @@ export function observationsCheck(paths: HomePaths): Result {
       store.close();
     }
   }
-  const failureNote = failures.count
-    ? `; ${failures.count} hook failure${failures.count === 1 ? '' : 's'} in the last 24 h (last: ${failures.last})`
-    : '';
+  const failureNote = failures.count ? `; ${counted(failures.count, 'hook failure')} in the last 24 h (last: ${failures.last})` : '';
   const spoolNote = spooled ? `, ${spooled} waiting in the spool` : '';
   if (!last && !spooled && archived.count) {
     // gc moved every observation to the archive: they were recorded, none arrived since.

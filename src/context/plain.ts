@@ -9,6 +9,7 @@ import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { DAY_MS } from '../core/clock.js';
 import { stem, stemSet } from '../text/stem.js';
 import { oneLine } from './format.js';
+import { counted } from '../core/text.js';
 
 /** What a line is made of: a stored instinct or its contract view, with where it came from. */
 export interface PlainInstinct {
@@ -218,7 +219,7 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
   // Past three, a list of counts reads as noise ("seen 3, 3, 3, 4, 14, 6 times"): the range says it.
   const times =
     seen.length === 1
-      ? `seen ${seen[0]} time${seen[0] === 1 ? '' : 's'}`
+      ? `seen ${counted(seen[0] as number, 'time')}`
       : seen.length <= 3
         ? `seen ${seen.join(', ')} times`
         : `seen ${Math.min(...seen)} to ${Math.max(...seen)} times each`;

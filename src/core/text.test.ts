@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWords, editDistance, headOf, tailOf } from './text.js';
+import { closestWords, counted, editDistance, headOf, tailOf } from './text.js';
 
 describe('editDistance and closestWords', () => {
   it('counts a swap of neighbours as one edit', () => {
@@ -30,5 +30,13 @@ describe('headOf and tailOf', () => {
     const long = `go ${'x'.repeat(40)}`;
     expect(headOf(long, 20)).toHaveLength(20);
     expect(tailOf(`${'y'.repeat(40)} go`, 20)).toHaveLength(20);
+  });
+});
+
+describe('counted', () => {
+  it('puts the noun in the plural unless the count is one, zero included', () => {
+    expect(counted(1, 'rule')).toBe('1 rule');
+    expect(counted(0, 'rule')).toBe('0 rules');
+    expect(counted(3, 'tool call')).toBe('3 tool calls');
   });
 });

@@ -64,3 +64,6 @@ export function closestWords(word: string, candidates: readonly string[]): strin
     .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
     .map(({ c }) => c);
 }
+
+/** A count and its noun, the noun in the plural unless the count is one ("3 sessions", "1 rule"). */
+export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

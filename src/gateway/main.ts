@@ -19,6 +19,7 @@ import { openScheduler } from '../app/agent-schedule.js';
 import { openStore } from '../store/store.js';
 import { startTelegram } from '../telegram/main.js';
 import { LOOPBACK, assertLoopback, startGateway } from './server.js';
+import { counted } from '../core/text.js';
 
 const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
 
@@ -110,7 +111,7 @@ async function serveLocked(
         [
           `Gateway on ${handle.url} (token: the one \`homunculus agent token\` showed). Ctrl-C stops it.`,
           `Telegram: ${telegram ? 'the bot is running' : 'not configured (agent.telegram in config.json)'}.`,
-          `Scheduler: ${jobs} job${jobs === 1 ? '' : 's'} enabled (homunculus agent schedule list).`,
+          `Scheduler: ${counted(jobs, 'job')} enabled (homunculus agent schedule list).`,
         ].join('\n') + '\n',
       );
     }

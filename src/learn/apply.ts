@@ -6,7 +6,7 @@
  */
 import { parseKey } from '../core/domain.js';
 import { redact } from '../core/redact.js';
-import { round } from '../core/text.js';
+import { round, counted } from '../core/text.js';
 import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import { type Store, withClock } from '../store/store.js';
@@ -357,7 +357,7 @@ function summaryLine(changes: SessionChanges): string {
   const parts: string[] = [];
   if (changes.created.length) parts.push(`Learned ${names(changes.created.map((c) => c.title || c.pattern))}.`);
   const n = changes.reinforced.length;
-  if (n) parts.push(`Reinforced ${n} instinct${n === 1 ? '' : 's'}.`);
+  if (n) parts.push(`Reinforced ${counted(n, 'instinct')}.`);
   if (changes.episodes.length) parts.push(`Noted ${names(changes.episodes.map((e) => e.title))}.`);
   return parts.join(' ');
 }

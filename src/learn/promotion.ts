@@ -6,6 +6,7 @@
  */
 import { DAY_MS } from '../core/clock.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
+import { counted } from '../core/text.js';
 
 const PROMOTION_MIN_CONFIDENCE = 0.75;
 const PROMOTION_MIN_AGE_DAYS = 14;
@@ -57,7 +58,7 @@ export function checkPromotion(input: PromotionInput, now: Date): PromotionCheck
   note(
     input.localEvidence >= PROMOTION_MIN_LOCAL_EVIDENCE,
     `observed here ${input.localEvidence} times`,
-    `observed here ${input.localEvidence} time${input.localEvidence === 1 ? '' : 's'} (needs ${PROMOTION_MIN_LOCAL_EVIDENCE}; imported evidence does not count)`,
+    `observed here ${counted(input.localEvidence, 'time')} (needs ${PROMOTION_MIN_LOCAL_EVIDENCE}; imported evidence does not count)`,
   );
   note(!input.promoted, 'not yet promoted', 'already promoted');
   if (input.unpromotedAt)

@@ -6,6 +6,7 @@
 import type { DecayResult } from './instincts.js';
 import type { SessionChanges } from './apply.js';
 import type { DomainCluster } from './clusters.js';
+import { counted } from '../core/text.js';
 
 const MAX_EXAMPLES_PER_REASON = 25;
 
@@ -129,7 +130,7 @@ export function processingLog(report: LearnReport): string {
   );
   section(
     'Episodes (below the 3-session threshold)',
-    report.episodes.map((e) => `- ${e.pattern}: ${e.title} (${e.occurrences} session${e.occurrences === 1 ? '' : 's'})`),
+    report.episodes.map((e) => `- ${e.pattern}: ${e.title} (${counted(e.occurrences, 'session')})`),
   );
   section(
     'Held back',

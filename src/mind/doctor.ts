@@ -6,6 +6,7 @@ import { git, instancePaths, STEPS } from './instance.js';
 import { checkPrompts } from './loops.js';
 import { LOOPS } from './permissions.js';
 import { listSkills } from './skills.js';
+import { counted } from '../core/text.js';
 
 export interface MindVerdict {
   name: 'mind';
@@ -65,6 +66,6 @@ export function mindVerdict(root: string, year: number): MindVerdict {
       fix: 'Run `homunculus mind init`.',
     };
   const changed = git(paths.data, ['status', '--porcelain']).split('\n').filter(Boolean).length;
-  const pending = changed ? `; ${changed} file${changed === 1 ? '' : 's'} changed since the last commit (homunculus mind commit)` : '';
+  const pending = changed ? `; ${counted(changed, 'file')} changed since the last commit (homunculus mind commit)` : '';
   return { name: 'mind', status: 'ok', detail: `the mind in ${root}: ${memories} memories, every file valid${pending}` };
 }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileIfChanged, ensureDir } from '../core/fs.js';
-import { slugify } from '../core/text.js';
+import { slugify, counted } from '../core/text.js';
 import { parseJsonObject } from '../store/json.js';
 import { type InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
@@ -22,11 +22,8 @@ function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlyS
 export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
   const view = storeViews(store, [row])[0] as InstinctView;
   const events = store.instincts.events(row.id);
-  const evidence = [
-    `- Observed ${row.evidence} time${row.evidence === 1 ? '' : 's'} between ${row.first_seen.slice(0, 10)} and ${row.last_seen.slice(0, 10)}`,
-  ];
-  if (view.origin === 'imported')
-    evidence.push(`- Imported; observed here ${view.local_evidence} time${view.local_evidence === 1 ? '' : 's'}`);
+  const evidence = [`- Observed ${counted(row.evidence, 'time')} between ${row.first_seen.slice(0, 10)} and ${row.last_seen.slice(0, 10)}`];
+  if (view.origin === 'imported') evidence.push(`- Imported; observed here ${counted(view.local_evidence, 'time')}`);
   if (row.explain) evidence.push(`- ${row.explain}`);
   // What the observer saw, session by session (the learning run keeps the last few).
   const examples = parseJsonObject(row.metadata).examples;

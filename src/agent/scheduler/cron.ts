@@ -6,6 +6,7 @@
  */
 import { Cron } from 'croner';
 import type { QuietHours } from './config.js';
+import { counted } from '../../core/text.js';
 
 export const CRON_EXAMPLE = '"0 9 * * 1-5" (09:00 on weekdays) or "*/30 * * * *" (every 30 minutes)';
 
@@ -28,7 +29,7 @@ export function scheduleProblem(expression: string, timeZone: string): string | 
     return `The time zone ${JSON.stringify(timeZone)} is not an IANA time zone. Use one such as "Europe/Paris", "America/New_York" or "UTC".`;
   // croner also reads six fields (seconds first) and nicknames (@daily); the scheduler takes five, as its docs say.
   const fields = expression.trim().split(/\s+/).length;
-  if (fields !== 5) return invalid(expression, `it has ${fields} field${fields === 1 ? '' : 's'}`);
+  if (fields !== 5) return invalid(expression, `it has ${counted(fields, 'field')}`);
   try {
     if (cronOf(expression, timeZone).nextRun() === null) return `The cron expression ${JSON.stringify(expression)} never runs again.`;
     return undefined;

@@ -2,7 +2,7 @@
  * What a session's observations say about it (the session summary): tools used and
  * how often, files changed, errors, prompts, and the deterministic summary paragraph. Pure.
  */
-import { truncate } from '../../core/text.js';
+import { counted, truncate } from '../../core/text.js';
 import { parseStringArray } from '../../store/json.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { CHANGING_KINDS, toolKind } from '../map/tool-kind.js';
@@ -57,8 +57,6 @@ export function sessionFacts(
   };
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** How a summary quotes the session's first prompt (a session without one had none). */
 export const FIRST_PROMPT = 'First prompt:';
 
@@ -68,9 +66,9 @@ export function summaryText(facts: SessionFacts, title?: string): string {
   const parts: string[] = [];
   const top = facts.toolsUsed.slice(0, 5).map((t) => `${t} ${facts.toolCounts[t]}`);
   parts.push(
-    `${plural(calls, 'tool call')}${top.length ? ` (${top.join(', ')})` : ''}, ${plural(facts.filesTouched.length, 'file')} changed`,
+    `${counted(calls, 'tool call')}${top.length ? ` (${top.join(', ')})` : ''}, ${counted(facts.filesTouched.length, 'file')} changed`,
   );
-  if (facts.errors) parts.push(`${plural(facts.errors, 'error')}`);
+  if (facts.errors) parts.push(`${counted(facts.errors, 'error')}`);
   if (facts.blocked) parts.push(`${facts.blocked} blocked`);
   const first = facts.prompts[0];
   const heading = title ? `${truncate(title.replace(/\s+/g, ' ').trim(), 200).replace(/\.?$/, '.')} ` : '';

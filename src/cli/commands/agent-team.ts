@@ -6,6 +6,7 @@ import { globals } from '../context.js';
 import { emit, table } from '../output.js';
 import { cliInput } from '../run.js';
 import { setupContext } from './install.js';
+import { counted } from '../../core/text.js';
 
 const skippedLines = (skipped: Skipped[]): string[] => skipped.map((s) => `! skipped ${s.name}: ${s.reason}`);
 
@@ -36,9 +37,7 @@ export function registerAgentTeamCommands(agent: Command): void {
     .action((_o: unknown, cmd: Command) => {
       const r = agentSkills.run(setupContext(cmd), cliInput(agentSkills, {}));
       emit(globals(cmd), r, () => [
-        r.skills.length
-          ? `${r.skills.length} skill${r.skills.length === 1 ? '' : 's'} loaded:`
-          : 'No skills loaded (workspace/skills/<name>/SKILL.md).',
+        r.skills.length ? `${counted(r.skills.length, 'skill')} loaded:` : 'No skills loaded (workspace/skills/<name>/SKILL.md).',
         ...r.skills.map(
           (s) =>
             `  ${s.name}: ${s.description} (triggers: ${s.triggers.join(', ')}${s.tools.length ? `; tools: ${s.tools.join(', ')}` : ''})`,

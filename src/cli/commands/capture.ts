@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { HOOK_USAGE } from '../../capture/agents.js';
 import { importTranscripts } from '../../app/capture.js';
 import { runOperation } from '../run.js';
+import { counted } from '../../core/text.js';
 
 export function registerCaptureCommands(program: Command): void {
   program
@@ -27,13 +28,11 @@ export function registerCaptureCommands(program: Command): void {
         importTranscripts,
         { paths, force: !!o.force },
         (r) => [
-          `Imported ${r.imported_files} of ${r.files} transcript${r.files === 1 ? '' : 's'} (${r.unchanged_files} unchanged since the last import${r.empty_files ? `, ${r.empty_files} with no session in them` : ''}).`,
+          `Imported ${r.imported_files} of ${counted(r.files, 'transcript')} (${r.unchanged_files} unchanged since the last import${r.empty_files ? `, ${r.empty_files} with no session in them` : ''}).`,
           `  ${r.observations_new} new observations (${r.observations_existing} already stored), ${r.noise} noisy tool calls filtered`,
           `  ${r.tool_calls} tool calls, ${r.prompts} prompts, ${r.sessions} sessions (${r.new_sessions} new)`,
-          ...(r.malformed_lines ? [`  ${r.malformed_lines} malformed line${r.malformed_lines === 1 ? '' : 's'} skipped`] : []),
-          ...(r.unfinished_tool_calls
-            ? [`  ${r.unfinished_tool_calls} tool call${r.unfinished_tool_calls === 1 ? '' : 's'} without a result skipped`]
-            : []),
+          ...(r.malformed_lines ? [`  ${counted(r.malformed_lines, 'malformed line')} skipped`] : []),
+          ...(r.unfinished_tool_calls ? [`  ${counted(r.unfinished_tool_calls, 'tool call')} without a result skipped`] : []),
           ...r.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),
           ...(r.files === 0 ? ['  No transcripts found. Claude Code keeps them in ~/.claude/projects/<project>/<session>.jsonl.'] : []),
         ],

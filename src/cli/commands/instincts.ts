@@ -19,6 +19,7 @@ import type { GraphStats } from '../../graph/stats.js';
 import type { InstinctView } from '../../learn/records.js';
 import { table } from '../output.js';
 import { type Options, num, runOperation, stringOption } from '../run.js';
+import { counted } from '../../core/text.js';
 
 const PATTERN = { pattern: '<pattern>', target: '<target>', verdict: '<verdict>', query: '<query>' };
 
@@ -204,7 +205,7 @@ function forgetCommand(program: Command): void {
         forget,
         { pattern, source: 'cli' },
         (r) =>
-          `Forgot ${r.pattern} (${r.evidence} observation${r.evidence === 1 ? '' : 's'}${r.conviction ? ', and its conviction' : ''}): "${r.trigger}: ${r.action}"`,
+          `Forgot ${r.pattern} (${counted(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}): "${r.trigger}: ${r.action}"`,
         { names: PATTERN },
       );
     });

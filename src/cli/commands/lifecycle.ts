@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { evolve, promote, status, unpromote } from '../../app/lifecycle.js';
 import { runOperation } from '../run.js';
+import { counted } from '../../core/text.js';
 
 const BAND_TITLES = {
   strong: 'Strong (0.70+): apply consistently',
@@ -49,8 +50,7 @@ export function registerLifecycleCommands(program: Command): void {
       await runOperation(cmd, evolve, { promote: !!o.promote, all: !!o.all }, (r, store) => {
         const lines: string[] = [];
         const eligible = r.candidates.filter((c) => c.eligible);
-        if (o.promote)
-          lines.push(`Promoted ${r.promoted.length} instinct${r.promoted.length === 1 ? '' : 's'} to ${store.paths.convictions}.`);
+        if (o.promote) lines.push(`Promoted ${counted(r.promoted.length, 'instinct')} to ${store.paths.convictions}.`);
         else
           lines.push(
             eligible.length ? `${eligible.length} ready for promotion (run with --promote):` : 'No instinct qualifies for promotion yet.',

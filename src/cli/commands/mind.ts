@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { reportError } from '../../core/report.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
-import { truncate } from '../../core/text.js';
+import { truncate, counted } from '../../core/text.js';
 import type { Memory } from '../../mind/schemas.js';
 import { globals } from '../context.js';
 import { emit, table } from '../output.js';
@@ -43,9 +43,7 @@ function aboutLines(r: MindAbout): string[] {
     ...(r.reflectionDue.length
       ? ['Reflection due:', ...r.reflectionDue.map((x) => `  ${x.kind}: ${truncate(x.detail, 160)}`)]
       : r.reflectionWaits
-        ? [
-            `Reflection due: the last one failed; tried again after ${r.reflectionWaits} more action or explore cycle${r.reflectionWaits === 1 ? '' : 's'}`,
-          ]
+        ? [`Reflection due: the last one failed; tried again after ${counted(r.reflectionWaits, 'more action or explore cycle')}`]
         : ['Reflection due: no']),
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
   ];
@@ -125,7 +123,7 @@ export function registerMindCommands(program: Command): void {
       const r = mindInit.run(mindContext(cmd), cliInput(mindInit, {}));
       emit(globals(cmd), r, () => [
         `Mind ready in ${r.root}`,
-        `  created ${r.created.length} file${r.created.length === 1 ? '' : 's'}, kept ${r.kept.length}`,
+        `  created ${counted(r.created.length, 'file')}, kept ${r.kept.length}`,
         ...(r.commit ? [`  data/ committed to git: ${r.commit.slice(0, 12)}`] : []),
         '  next: homunculus mind about',
       ]);
@@ -201,6 +199,6 @@ export function registerMindCommands(program: Command): void {
         input,
       );
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-      console.log(g.json ? JSON.stringify(r) : `Stopped after ${r.cycles} cycle${r.cycles === 1 ? '' : 's'}.`);
+      console.log(g.json ? JSON.stringify(r) : `Stopped after ${counted(r.cycles, 'cycle')}.`);
     });
 }

@@ -6,6 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { RULE_FORMATS } from '../../view/rules.js';
 import { globals } from '../context.js';
 import { runOperation } from '../run.js';
+import { counted } from '../../core/text.js';
 
 export function registerRuleCommands(program: Command): void {
   program
@@ -33,7 +34,7 @@ export function registerRuleCommands(program: Command): void {
           (r) =>
             r.rule_count === 0
               ? `Nothing written to ${r.target}: no rule-level instinct for this project yet; \`--project\` names another.`
-              : `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${r.lines} line${r.lines === 1 ? '' : 's'}, ${r.rule_count} rule${r.rule_count === 1 ? '' : 's'})`,
+              : `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${counted(r.lines, 'line')}, ${counted(r.rule_count, 'rule')})`,
           { names: { target: '--inject' } },
         );
         return;

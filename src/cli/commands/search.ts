@@ -5,7 +5,7 @@ import { addMemory, deleteMemories, embed, embedStatus, importMemories, installE
 import { ask } from '../../app/chat.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveHome } from '../../core/paths.js';
-import { truncate } from '../../core/text.js';
+import { truncate, counted } from '../../core/text.js';
 import { DEFAULT_COLLECTION } from '../../search/documents.js';
 import { SEARCH_MODES } from '../../search/modes.js';
 import type { SearchHit } from '../../search/search.js';
@@ -117,7 +117,7 @@ function importCommand(memory: Command): void {
         importMemories,
         input,
         (r) => {
-          const bad = r.bad.length ? `; skipped ${r.bad.length} bad line${r.bad.length === 1 ? '' : 's'} (listed above)` : '';
+          const bad = r.bad.length ? `; skipped ${counted(r.bad.length, 'bad line')} (listed above)` : '';
           return `Imported ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged from ${r.lines} lines${bad}${r.embedded ? `; embedded ${r.embedded}` : ''}.`;
         },
         { names: { file: '<file>' }, exitCode: (r) => (r.bad.length ? 1 : 0) },
@@ -193,7 +193,7 @@ function registerEmbedCommand(program: Command): void {
             : [];
         return [
           ...moved,
-          `Embedded ${r.embedded} document${r.embedded === 1 ? '' : 's'} with ${r.model.provider}/${r.model.model} in ${r.seconds.toFixed(1)} s.`,
+          `Embedded ${counted(r.embedded, 'document')} with ${r.model.provider}/${r.model.model} in ${r.seconds.toFixed(1)} s.`,
         ];
       });
     });

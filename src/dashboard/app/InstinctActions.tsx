@@ -5,7 +5,7 @@
  * said in #message.
  */
 import { type FormEvent, useState } from 'react';
-import { type Instinct, type Say } from './api.js';
+import { counted, type Instinct, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
 import { useCorrection } from './use-correction.js';
 
@@ -30,8 +30,6 @@ interface ConvictionResult {
 }
 
 type Mode = 'idle' | 'edit' | 'merge' | 'forget';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 interface Props {
   instinct: Instinct;
@@ -92,7 +90,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
       '/api/instincts/alias',
       { target },
       (r) =>
-        `Merged “${instinct.trigger}” into “${others.find((o) => o.pattern === r.target)?.trigger ?? r.target}” (${plural(r.evidence_moved, 'observation')} moved).`,
+        `Merged “${instinct.trigger}” into “${others.find((o) => o.pattern === r.target)?.trigger ?? r.target}” (${counted(r.evidence_moved, 'observation')} moved).`,
     );
   };
 
@@ -140,7 +138,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
           void run<ForgetResult>(
             '/api/instincts/forget',
             {},
-            (r) => `Forgot “${r.trigger}” (${plural(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}).`,
+            (r) => `Forgot “${r.trigger}” (${counted(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}).`,
           )
         }
         onCancel={() => setMode('idle')}

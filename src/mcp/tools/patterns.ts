@@ -18,6 +18,7 @@ import { NotFoundError, UsageError } from '../../core/errors.js';
 import { contractRecord, contractStats } from '../records.js';
 import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, call, defineTool } from '../tool.js';
 import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
+import { counted } from '../../core/text.js';
 
 const observeTool = defineTool({
   name: 'observe',
@@ -72,7 +73,7 @@ function nothingHereHint(ctx: ToolContext, project: string): string {
   );
   if (elsewhere.length === 0) return 'No mature pattern yet: observe() recurring patterns, then consolidate().';
   const projects = new Set(elsewhere.map((v) => v.project)).size;
-  return `No mature pattern for this project yet. ${elsewhere.length} mature pattern${elsewhere.length === 1 ? '' : 's'} belong${elsewhere.length === 1 ? 's' : ''} to ${projects} other project${projects === 1 ? '' : 's'} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
+  return `No mature pattern for this project yet. ${counted(elsewhere.length, 'mature pattern')} belong${elsewhere.length === 1 ? 's' : ''} to ${counted(projects, 'other project')} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
 }
 
 const suggestTool = defineTool({

@@ -69,6 +69,14 @@ export function parseKey(raw: string): ParsedKey {
   }
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(key)) throw new UsageError('The pattern key contains control characters.');
+  // A key rides in rule files' HTML comments and in MCP instructions: nothing in it may end
+  // the comment or start markup there.
+  if (/[<`]|--/.test(key)) {
+    throw new UsageError(
+      `The pattern key ${JSON.stringify(key.slice(0, 80))} contains "<", a backtick or "--".`,
+      'Keys are slugs such as "seq:lint->test" or "pref:pkg=pnpm": say the rest in --explain.',
+    );
+  }
   const colon = key.indexOf(':');
   const prefix = colon > 0 ? key.slice(0, colon) : '';
   const body = colon > 0 ? key.slice(colon + 1).trim() : '';

@@ -91,7 +91,8 @@ const plainOf = (r: Rule): PlainInstinct & { rule: Rule } => ({ ...fromView(r), 
  */
 function bullets(rules: readonly Rule[]): string[] {
   return mergeSimilar(rules.map(plainOf)).map((group) => {
-    const keys = group.map((g) => `\`${g.rule.pattern}\` (${g.rule.evidence})`).join(' ');
+    // A key stored before keys were checked must not end the comment ("--" never appears in one now).
+    const keys = group.map((g) => `\`${g.rule.pattern.replace(/--/g, '-\u2010')}\` (${g.rule.evidence})`).join(' ');
     return `${plainLine(group)} <!-- ${keys} -->`;
   });
 }

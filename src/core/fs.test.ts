@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
@@ -23,5 +23,22 @@ describe('ensureDir', () => {
     expect(() => ensureDir(join(dir.path, 'file', 'sub'))).toThrow(/exists and is not a directory[\s\S]*/);
     // Node's recursive mkdir never returns below /proc; this returns at once.
     expect(() => ensureDir('/proc/nonexistent/home')).toThrow(/Cannot create the directory \/proc\/nonexistent\/home/);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it("keeps a file's mode, and every hard link's view of the new text", () => {
+    const private_ = join(dir.path, 'CLAUDE.local.md');
+    writeFileSync(private_, 'old');
+    chmodSync(private_, 0o600);
+    writeFileAtomic(private_, 'new');
+    expect(statSync(private_).mode & 0o777).toBe(0o600);
+    expect(readFileSync(private_, 'utf8')).toBe('new');
+
+    const linked = join(dir.path, 'linked.md');
+    linkSync(private_, linked);
+    writeFileAtomic(private_, 'newer');
+    expect(readFileSync(linked, 'utf8')).toBe('newer');
+    expect(statSync(linked).nlink).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { type Stats, appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HomunculusError } from './errors.js';
 
@@ -44,12 +44,30 @@ function dirError(dir: string, why: string, cause?: unknown): HomunculusError {
   });
 }
 
-/** Writes through a temporary file and a rename, so readers see the old or the new file, never half. */
+/**
+ * Writes through a temporary file and a rename, so readers see the old or the new file, never
+ * half. A file that was there keeps its mode; one with other hard links is written in place,
+ * as a rename would leave the other names holding the old text.
+ */
 export function writeFileAtomic(path: string, content: string | Buffer): void {
   ensureDir(dirname(path));
+  const before = statOf(path);
+  if (before && before.nlink > 1) {
+    writeFileSync(path, content);
+    return;
+  }
   const tmp = `${path}.tmp.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
   writeFileSync(tmp, content);
+  if (before) chmodSync(tmp, before.mode & 0o7777);
   renameSync(tmp, path);
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes only when the content differs; returns whether the file changed. */

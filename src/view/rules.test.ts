@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -145,6 +145,23 @@ describe('injecting into CLAUDE.md', () => {
     writeFileSync(claude, '# My Project\n');
     injectBlock(claude, block, 1);
     expect(readFileSync(claude, 'utf8')).not.toContain('# AGENTS.md');
+  });
+
+  it('refuses a read-only file with the fix, and keeps a CRLF file CRLF, idempotently', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    writeFileSync(target, '# Mine\n');
+    chmodSync(target, 0o444);
+    expect(() => injectBlock(target, '- one\n', 1)).toThrow(
+      expect.objectContaining({ message: `${target} is read-only.`, hint: expect.stringMatching(/chmod u\+w/) }),
+    );
+    expect(readFileSync(target, 'utf8')).toBe('# Mine\n');
+    expect(statSync(target).mode & 0o777).toBe(0o444);
+
+    const crlf = join(dir.path, 'AGENTS.md');
+    writeFileSync(crlf, '# Ours\r\nLast line\r\n');
+    expect(injectBlock(crlf, '- one\n', 1).changed).toBe(true);
+    expect(readFileSync(crlf, 'utf8')).toBe(`# Ours\r\nLast line\r\n\r\n${MARKER_START}\r\n- one\r\n${MARKER_END}\r\n`);
+    expect(injectBlock(crlf, '- one\n', 1).changed).toBe(false);
   });
 
   it('never empties a block when there is no rule to write', () => {

@@ -3,7 +3,7 @@
  * AGENTS.md (Codex), .cursorrules, .windsurfrules and SKILL.md, plus idempotent injection
  * between markers and the reverse parse of backtick-wrapped patterns.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import YAML from 'yaml';
 import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
@@ -174,13 +174,26 @@ function withoutTitle(block: string, current: string): string {
   return outside.trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
 }
 
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Replaces only the marked block of `target`, creating the file and markers when missing. */
 export function injectBlock(target: string, block: string, ruleCount: number): InjectResult {
   // No rule to write (a project that has learned none yet) never empties a block someone filled.
   if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
   let current = '';
   if (existsSync(target)) {
-    if (!statSync(target).isFile()) throw new UsageError(`${target} is not a file.`);
+    const st = statSync(target);
+    if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
+    // A file made read-only says "leave me alone", even to root, who could write it anyway.
+    if ((st.mode & 0o222) === 0 || !writable(target))
+      throw new UsageError(`${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
     current = readFileSync(target, 'utf8');
   }
   const section = `${MARKER_START}\n${withoutTitle(block, current).trimEnd()}\n${MARKER_END}`;
@@ -197,6 +210,8 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   } else {
     next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
   }
+  // A file written with CRLF stays so, the block included.
+  if (current.includes('\r\n')) next = next.replace(/\r?\n/g, '\r\n');
   const lines = (block.match(/^- /gm) ?? []).length;
   if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
   writeFileAtomic(target, next);

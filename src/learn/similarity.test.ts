@@ -13,6 +13,12 @@ describe('keySimilarity (find_duplicates)', () => {
     expect(keySimilarity('pref:cli/test=mise-run-test', 'pref:cli/test=mise-run-test:ci')).toBeLessThan(0.75);
   });
 
+  it('keeps sequences in different orders apart, and combos (sets) together whatever their order', () => {
+    expect(keySimilarity('seq:lint->test', 'seq:test->lint')).toBeLessThan(0.75);
+    expect(keySimilarity('seq:build->lint->test', 'seq:build->test->lint')).toBeLessThan(0.75);
+    expect(keySimilarity('combo:pytest+coverage', 'combo:coverage+pytest')).toBe(1);
+  });
+
   it('keeps different prefixes and different files apart', () => {
     expect(keySimilarity('seq:lint', 'pref:lint')).toBe(0);
     expect(keySimilarity('combo:cli:cmd/a/x.go+cmd/a/y.go', 'combo:cli:cmd/a/x.go+cmd/a/z.go')).toBeLessThan(0.75);

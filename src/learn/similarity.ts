@@ -1,7 +1,8 @@
 /**
  * The find_duplicates measure: token overlap and prefix matching between two pattern
  * keys of the same prefix. Tokens are the key's steps (split on ->, +, =, :, commas, spaces),
- * compared as multisets so "lint->fix" and "lint->fix->lint" stay apart; prefix matching
+ * compared as multisets (a sequence's in order) so "lint->fix" and "lint->fix->lint", and
+ * "lint->test" and "test->lint", stay apart; prefix matching
  * only compares keys with as many steps. Pure.
  */
 
@@ -37,6 +38,19 @@ function multisetJaccard(a: readonly string[], b: readonly string[]): number {
   return shared / (a.length + b.length - shared);
 }
 
+/** Steps shared in the same order (their longest common subsequence) over all steps. */
+function orderedJaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  let row = new Array<number>(b.length + 1).fill(0);
+  for (const t of a) {
+    const next = [0];
+    for (let j = 0; j < b.length; j++) next.push(t === b[j] ? (row[j] as number) + 1 : Math.max(row[j + 1] as number, next[j] as number));
+    row = next;
+  }
+  const shared = row[b.length] as number;
+  return shared / (a.length + b.length - shared);
+}
+
 /** 0..1; keys with different prefixes (seq: vs pref:) are never duplicates. */
 export function keySimilarity(a: string, b: string): number {
   const x = split(a);
@@ -47,7 +61,8 @@ export function keySimilarity(a: string, b: string): number {
   if (sx === sy) return 1;
   const tx = keyTokens(x.body);
   const ty = keyTokens(y.body);
-  const overlap = multisetJaccard(tx, ty);
+  // A sequence's steps count in order: "lint->test" is not "test->lint".
+  const overlap = x.prefix === 'seq' ? orderedJaccard(tx, ty) : multisetJaccard(tx, ty);
   // Prefix matching catches drift inside a token ("missing-import" / "missing-imports"), not an added step.
   const [short, long] = sx.length <= sy.length ? [sx, sy] : [sy, sx];
   const prefix = tx.length === ty.length && short.length > 0 && long.startsWith(short) ? short.length / long.length : 0;

@@ -50,6 +50,13 @@ describe('mineProjectCommands', () => {
     expect(found[0]?.trigger).toBe('when you need to run the tests (integration) in cli');
     expect(taskVariant('mise run test')).toBe('');
   });
+
+  it('says how the project is treated in plain English, whatever the purpose', () => {
+    const explain = (bash: string) => mineProjectCommands(steps([{ bash }], { projectName: 'cli' }))[0]?.explain;
+    expect(explain('mise run fmt')).toMatch(/is how cli is formatted;/);
+    expect(explain('mise run build')).toMatch(/is how cli is built;/);
+    expect(explain('mise run lint')).toMatch(/is how cli is linted;/);
+  });
 });
 
 describe('co-edits', () => {

@@ -35,6 +35,20 @@ const PURPOSE_VERB: Record<Purpose, string> = {
   run: 'run the project',
 };
 
+/** How a project is treated for a purpose, in a sentence's passive ("how cli is formatted"). */
+const PURPOSE_PAST: Record<Purpose, string> = {
+  test: 'tested',
+  lint: 'linted',
+  format: 'formatted',
+  build: 'built',
+  typecheck: 'type-checked',
+  check: 'checked',
+  generate: 'regenerated',
+  release: 'released',
+  setup: 'set up',
+  run: 'run',
+};
+
 interface Step {
   signature: string;
   obs: Obs;
@@ -146,7 +160,7 @@ export function mineProjectCommands(observations: readonly Obs[]): Candidate[] {
         title: `${where}: ${PURPOSE_VERB[purpose]}${variant ? ` (${variant})` : ''} with ${signature}`,
         trigger: `when you need to ${PURPOSE_VERB[purpose]}${variant ? ` (${variant})` : ''} in ${where}`,
         action: `Use the project's task ${backtick(signature)}${isEcosystemDefault(signature) ? '' : ' rather than calling the toolchain directly'}.`,
-        explain: `${backtick(signature)} is how ${where} is ${purpose === 'test' ? 'tested' : `${purpose}ed`}; it is defined by the project, not the toolchain.`,
+        explain: `${backtick(signature)} is how ${where} is ${PURPOSE_PAST[purpose]}; it is defined by the project, not the toolchain.`,
         evidence: [`ran ${backtick(segment.text.slice(0, 120))}`],
         subjects: [signature],
         miner: 'project-command',

@@ -12,7 +12,7 @@ import { parseJsonObject } from '../store/json.js';
 import { type Store, withClock } from '../store/store.js';
 import { fixedClock } from '../core/clock.js';
 import { CONTRADICTION_MIN_OBSERVATIONS, EPISODE_PROMOTION_CONFIDENCE, applyContradiction, foldDecay } from './confidence.js';
-import { forgottenBefore } from './corrections.js';
+import { forgetRow, forgottenBefore } from './corrections.js';
 import { restates } from './documented.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
@@ -171,7 +171,8 @@ function recordContradiction(store: Store, key: string, sessionId: string, ts: s
 
 /**
  * The co-edit gate on all data, at every session: a pair that no longer changes together in
- * most sessions touching either file is demoted (removed, with its reason in the report).
+ * most sessions touching either file is forgotten, its log kept with the reason, unless the
+ * user vouched for it (promoted it, or said it is right).
  */
 function demoteCoedits(store: Store, project: string, changes: SessionChanges): void {
   for (const pair of coeditPairs(store, project)) {
@@ -179,11 +180,14 @@ function demoteCoedits(store: Store, project: string, changes: SessionChanges): 
     const together = store.learning.countCoSightings('file', a, b, project);
     const reason = coeditHolds(store, { miner: 'co-edit', project, facts: { files: pair.files } }, together);
     const row = reason ? store.instincts.get(pair.key) : undefined;
-    if (!row || !reason) continue;
-    store.instincts.delete(row.id);
+    if (!row || !reason || vouchedFor(store, row)) continue;
+    forgetRow(store, row, 'observer', `demoted: now ${reason}`);
     changes.held.push({ pattern: pair.key, reason: `demoted: now ${reason}`, trigger: row.trigger });
   }
 }
+
+const vouchedFor = (store: Store, row: InstinctRow): boolean =>
+  row.promoted_at !== null || store.instincts.provenance([row.id]).get(row.id)?.verdict === 'strong';
 
 function coeditPairs(store: Store, project: string): { key: string; files: [string, string] }[] {
   const pairs: { key: string; files: [string, string] }[] = [];

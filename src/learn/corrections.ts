@@ -84,25 +84,30 @@ interface ForgetResult {
 
 /** Forgets an instinct: the row, its conviction and the tally that made it go; its event log stays, ending in 'forget'. */
 export function forgetInstinct(store: Store, key: string, source: string): ForgetResult {
+  return store.transaction(() => forgetRow(store, requireInstinct(store, key), source));
+}
+
+/**
+ * Forgets a row as forgetInstinct does; `reason` says why when learning, not the user, let it
+ * go (a co-edit pair no longer edited together), so `history` and `changes` still tell it.
+ */
+export function forgetRow(store: Store, row: InstinctRow, source: string, reason?: string): ForgetResult {
   const now = store.clock.now();
   const at = now.toISOString();
-  return store.transaction(() => {
-    const row = requireInstinct(store, key);
-    const confidence = currentConfidence(row, now);
-    const conviction = row.promoted_at !== null;
-    store.instincts.forget(row, {
-      ts: at,
-      delta_evidence: -row.evidence,
-      delta_confidence: -round(confidence, 3),
-      source,
-      project: row.project,
-      detail: JSON.stringify(snapshot(row, confidence)),
-    });
-    // Sessions that showed it before today count no more: only new ones can teach it again.
-    store.learning.deleteSightings('pattern', row.key);
-    store.learning.deleteSightings('contradiction', row.key);
-    return { pattern: row.key, trigger: row.trigger, action: row.action, evidence: row.evidence, conviction, forgotten_at: at };
+  const confidence = currentConfidence(row, now);
+  const conviction = row.promoted_at !== null;
+  store.instincts.forget(row, {
+    ts: at,
+    delta_evidence: -row.evidence,
+    delta_confidence: -round(confidence, 3),
+    source,
+    project: row.project,
+    detail: JSON.stringify({ ...snapshot(row, confidence), ...(reason ? { reason } : {}) }),
   });
+  // Sessions that showed it before today count no more: only new ones can teach it again.
+  store.learning.deleteSightings('pattern', row.key);
+  store.learning.deleteSightings('contradiction', row.key);
+  return { pattern: row.key, trigger: row.trigger, action: row.action, evidence: row.evidence, conviction, forgotten_at: at };
 }
 
 /** What the forget event keeps of the instinct, so the log says what was forgotten. */

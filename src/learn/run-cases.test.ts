@@ -13,6 +13,7 @@ import { selectStartInstincts } from '../context/session-start.js';
 import { parseJsonObject } from '../store/json.js';
 import { createLlmObserver } from './llm-observer.js';
 import type { SessionObserver } from './llm-observer.js';
+import { giveFeedback } from './instincts.js';
 import { lockPath, runLearn } from './run.js';
 
 const fresh = tempStores('2026-03-05T12:00:00Z');
@@ -100,6 +101,21 @@ describe('contradictions', () => {
       // In words, for the sync report: which rule it was.
       trigger: expect.stringMatching(/^when editing `src\/store\/migrations\.ts` or `src\/store\/schema\.ts`/),
     });
+    // Forgotten, not erased: its history stays, ending in why learning let it go.
+    const events = t.store.instincts.forgottenEvents(key);
+    expect(events.map((e) => e.kind)).toEqual(['create', 'forget']);
+    expect(JSON.parse(events.at(-1)?.detail ?? '{}')).toMatchObject({ reason: expect.stringMatching(/^demoted: now edited together/) });
+  });
+
+  it('keep a pair the user said is right, however the sessions since went', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PAIR);
+    await runLearn(t.store);
+    const key = 'combo:demo:src/store/migrations.ts+src/store/schema.ts';
+    giveFeedback(t.store, key, 'strong');
+    for (let i = 0; i < 2; i++) session(t, [{ edit: 'src/store/schema.ts' }, { edit: 'README.md' }], 3 + i);
+    await runLearn(t.store);
+    expect(t.store.instincts.get(key)).toBeDefined();
   });
 });
 

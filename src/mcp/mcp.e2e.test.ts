@@ -487,7 +487,16 @@ describe('suggest and other projects', () => {
     const here = await call<{ count: number; hint: string }>(mcp.client, 'suggest', { keyword: 'tabs' });
     expect(here.count).toBe(0);
     expect(here.hint).toMatch(
-      /^No mature pattern for this project yet\. 1 mature pattern belongs to 1 other project and is not suggested here/,
+      /^No mature pattern for this project matches keyword "tabs"; \d+ mature patterns here without that filter\. 1 matching mature pattern belongs to 1 other project and is not suggested here/,
+    );
+  });
+
+  it('says when its filters, not the project, left everything out', async () => {
+    for (let i = 0; i < 6; i++) await call(mcp.client, 'observe', { pattern: 'pref:here=pnpm', explain: 'use pnpm' });
+    const none = await call<{ count: number; hint: string }>(mcp.client, 'suggest', { keyword: 'zzzz-nothing' });
+    expect(none.count).toBe(0);
+    expect(none.hint).toMatch(
+      /^No mature pattern for this project matches keyword "zzzz-nothing"; \d+ mature patterns? here without that filter\.$/,
     );
   });
 });

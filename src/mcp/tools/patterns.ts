@@ -19,6 +19,7 @@ import { contractRecord, contractStats } from '../records.js';
 import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, call, defineTool } from '../tool.js';
 import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
 import { counted } from '../../core/text.js';
+import type { Category } from '../../core/domain.js';
 
 const observeTool = defineTool({
   name: 'observe',
@@ -66,14 +67,30 @@ function unknownProjectHint(ctx: ToolContext, project: string): string | undefin
   return unknown ? `${unknown} These are the global patterns only.` : undefined;
 }
 
-/** Nothing mature here: say so, and whether mature patterns exist for other projects (never suggested here). */
-function nothingHereHint(ctx: ToolContext, project: string): string {
-  const elsewhere = call(listInstincts, ctx, { minEvidence: MATURE_EVIDENCE, limit: 100_000 }).instincts.filter(
-    (v) => v.project !== '' && v.project !== project,
-  );
-  if (elsewhere.length === 0) return 'No mature pattern yet: observe() recurring patterns, then consolidate().';
+interface SuggestFilter {
+  category?: Category;
+  keyword?: string;
+}
+
+/**
+ * Nothing mature here matched: say whether the filters left out what is here, and whether
+ * mature patterns that match exist for other projects (never suggested here).
+ */
+function nothingHereHint(ctx: ToolContext, project: string, filter: SuggestFilter): string {
+  const mature = (f: SuggestFilter) =>
+    call(listInstincts, ctx, { minEvidence: MATURE_EVIDENCE, limit: 100_000, category: f.category, keyword: f.keyword }).instincts;
+  const filtered = filter.category !== undefined || filter.keyword !== undefined;
+  const here = filtered ? mature({}).filter((v) => v.project === project || v.project === '').length : 0;
+  const said = [filter.category && `category ${filter.category}`, filter.keyword && `keyword "${filter.keyword}"`]
+    .filter(Boolean)
+    .join(' and ');
+  const lead = here
+    ? `No mature pattern for this project matches ${said}; ${counted(here, 'mature pattern')} here without that filter.`
+    : 'No mature pattern for this project yet.';
+  const elsewhere = mature(filter).filter((v) => v.project !== '' && v.project !== project);
+  if (elsewhere.length === 0) return here ? lead : 'No mature pattern yet: observe() recurring patterns, then consolidate().';
   const projects = new Set(elsewhere.map((v) => v.project)).size;
-  return `No mature pattern for this project yet. ${counted(elsewhere.length, 'mature pattern')} belong${elsewhere.length === 1 ? 's' : ''} to ${counted(projects, 'other project')} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
+  return `${lead} ${counted(elsewhere.length, filtered ? 'matching mature pattern' : 'mature pattern')} belong${elsewhere.length === 1 ? 's' : ''} to ${counted(projects, 'other project')} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
 }
 
 const suggestTool = defineTool({
@@ -91,16 +108,13 @@ const suggestTool = defineTool({
   // Each call logs what it suggested (for effectiveness), so a second call is not a no-op.
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const found = call(suggest, ctx, {
-      project: projectKey(ctx.store, args.project) || ctx.project,
-      category: args.category || undefined,
-      keyword: args.keyword || undefined,
-      source: 'mcp',
-    });
+    const project = projectKey(ctx.store, args.project) || ctx.project;
+    const filter: SuggestFilter = { category: args.category || undefined, keyword: args.keyword || undefined };
+    const found = call(suggest, ctx, { project, ...filter, source: 'mcp' });
     const records = found.map(contractRecord);
     const unknown = unknownProjectHint(ctx, args.project);
     if (!args.compact) return { suggestions: records, count: records.length, ...(unknown ? { hint: unknown } : {}) };
-    const hint = records.length ? suggestionHint(found) : nothingHereHint(ctx, projectKey(ctx.store, args.project) || ctx.project);
+    const hint = records.length ? suggestionHint(found) : nothingHereHint(ctx, project, filter);
     return {
       suggestions: records.map((r) => ({ pattern: r.pattern, confidence: r.confidence, level: r.level })),
       count: records.length,

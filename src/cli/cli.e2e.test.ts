@@ -249,6 +249,9 @@ describe('moving instincts in and out', () => {
     // The exports folder: anywhere else in the home is the store's, and export refuses it.
     const out = join(home.path, 'exports', 'share.tar.gz');
     expect((await runCliJson<{ instincts: number }>(home.path, ['export', '--out', out], env)).instincts).toBe(2);
+    // A directory named as --out gets the archive inside it (it was "unexpected error: EISDIR").
+    const into = await runCliJson<{ file: string }>(home.path, ['export', '--out', join(home.path, 'exports')], env);
+    expect(into.file).toMatch(/exports\/instincts-2026-03-01T00-00-00-000Z\.tar\.gz$/);
 
     const other = tempDir();
     try {

@@ -37,6 +37,9 @@ function statKind(path: string): 'dir' | 'other' | 'none' {
   }
 }
 
+/** Whether `path` is an existing directory (following a symlink). */
+export const isDirectory = (path: string): boolean => statKind(path) === 'dir';
+
 function dirError(dir: string, why: string, cause?: unknown): HomunculusError {
   return new HomunculusError('directory', `Cannot create the directory ${dir} (${why})`, {
     hint: 'choose a writable directory (for the data home: --home DIR or HOMUNCULUS_HOME)',

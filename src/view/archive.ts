@@ -17,7 +17,7 @@ import type { Store } from '../store/store.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
 import { type TarLimits, TarLimitError, readTarEntry } from './tar-entry.js';
-import { ensureDir } from '../core/fs.js';
+import { ensureDir, isDirectory } from '../core/fs.js';
 
 const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
@@ -55,7 +55,9 @@ function shareable(row: InstinctRow): InstinctRow {
 
 export async function exportInstincts(store: Store, out?: string): Promise<ExportResult> {
   const now = store.clock.now();
-  const file = out ?? join(store.paths.exports, `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`);
+  const name = `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+  // An existing directory gets the archive inside it, under the name it would have had.
+  const file = out === undefined ? join(store.paths.exports, name) : isDirectory(out) ? join(out, name) : out;
   const rows = store.instincts.list().map(shareable);
   const staging = mkdtempSync(join(tmpdir(), 'homunculus-export-'));
   try {

@@ -143,5 +143,26 @@ describe.runIf(hasAgent(CLAUDE, 'the Claude Code plugin through the real claude 
       expect(list.status, list.stderr).toBe(0);
       expect(list.stdout).toMatch(/homunculus.*Connected/i);
     });
+
+    it('pre-approves only its own homunculus calls in a slash command, never another shell command', async () => {
+      // The model answers the slash command with a command of its own: the command's allowed
+      // tools must not cover it (they once allowed any `sh` command).
+      const planted = join(scratch.path, 'planted');
+      const other = await startMessagesStub(
+        oneToolCall({ name: 'Bash', input: { command: `sh -c 'touch ${planted}'`, description: 'x' } }),
+      );
+      const saved = env.ANTHROPIC_BASE_URL;
+      env.ANTHROPIC_BASE_URL = other.baseUrl;
+      try {
+        const run = await claude(['-p', '/homunculus:homunculus-instinct-status', '--output-format', 'json']);
+        expect(run.status, run.stderr).toBe(0);
+        expect(other.requests.length).toBeGreaterThan(0);
+        expect(existsSync(planted)).toBe(false);
+        expect(JSON.parse(run.stdout).permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash' })]);
+      } finally {
+        env.ANTHROPIC_BASE_URL = saved;
+        await other.close();
+      }
+    });
   },
 );

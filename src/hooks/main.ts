@@ -4,7 +4,7 @@
  * in size, never blocking on a terminal), always exits 0 with valid output, and answers
  * within HOOK_DEADLINE_MS even when the database is stuck.
  */
-import { fstatSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
 import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
 import { type CallOutcome, HOOK_BUDGET_MS, hookCallLine, recordHookCall } from '../core/hook-calls.js';
@@ -18,55 +18,76 @@ const HOOK_DEADLINE_MS = HOOK_BUDGET_MS - 2_000;
 /** When the watchdog answers for a main thread that never came back (blocked on a stdin that never closes, a stuck call). */
 const WATCHDOG_MS = HOOK_BUDGET_MS - 1_000;
 
-/** Reads a stream to its end, keeping at most `cap` bytes (the rest is drained so the writer never blocks). */
-async function readStream(stream: NodeJS.ReadableStream, cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let bytes = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    bytes += buf.length;
-    if (kept < cap) {
-      const part = buf.length > cap - kept ? buf.subarray(0, cap - kept) : buf;
-      chunks.push(part);
-      kept += part.length;
-    }
+/** What a hook read of its payload: at most `cap` bytes kept, every byte counted (the rest is drained so the writer never blocks). */
+class Payload {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private bytes = 0;
+  constructor(private readonly cap: number) {}
+
+  add(buf: Buffer): void {
+    this.bytes += buf.length;
+    if (this.kept >= this.cap) return;
+    const part = buf.length > this.cap - this.kept ? buf.subarray(0, this.cap - this.kept) : buf;
+    this.chunks.push(Buffer.from(part));
+    this.kept += part.length;
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: bytes > kept };
+
+  result(): RawPayload {
+    return { text: Buffer.concat(this.chunks).toString('utf8'), bytes: this.bytes, truncated: this.bytes > this.kept };
+  }
+}
+
+async function readStream(stream: NodeJS.ReadableStream, into: Payload): Promise<RawPayload> {
+  for await (const chunk of stream) into.add(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return into.result();
 }
 
 /**
- * Reads stdin with plain blocking reads (cheaper to start than process.stdin), falling back
- * to the stream when the descriptor is non-blocking. A terminal is not read at all.
+ * Stdin opened anew without blocking (Linux: a pipe's own description, so the agent's end is
+ * untouched): a read that would wait says so at once, and the rest is read on the event loop,
+ * where the deadline can still answer and exit 0. Undefined where it cannot be opened so.
+ */
+function nonBlockingStdin(): number | undefined {
+  try {
+    return openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads stdin with plain reads (cheaper to start than process.stdin) while data is there,
+ * then on the stream when the writer is slow to close it; a socket on the stream from the
+ * start. A terminal is not read at all.
  */
 async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
+  const payload = new Payload(cap);
   try {
-    if (fstatSync(0).isCharacterDevice()) return { text: '', bytes: 0, truncated: false };
+    const stdin = fstatSync(0);
+    if (stdin.isCharacterDevice()) return payload.result();
+    // A socket (what Node-based agents hand a hook) cannot be reopened without blocking: a
+    // blocking read of one held open would outlast the deadline, so it is read on the stream.
+    if (stdin.isSocket()) return await readStream(process.stdin, payload);
   } catch {
-    return { text: '', bytes: 0, truncated: false };
+    return payload.result();
   }
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let bytes = 0;
+  const fd = nonBlockingStdin() ?? 0;
   const buf = Buffer.allocUnsafe(256 * 1024);
   try {
     for (;;) {
-      const n = readSync(0, buf, 0, buf.length, null);
-      if (n === 0) break;
-      bytes += n;
-      if (kept < cap) {
-        const take = Math.min(n, cap - kept);
-        chunks.push(Buffer.from(buf.subarray(0, take)));
-        kept += take;
-      }
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) return payload.result();
+      payload.add(buf.subarray(0, n));
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EOF') return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: bytes > kept };
-    if (code !== 'EAGAIN' || bytes > 0) throw err;
-    return readStream(process.stdin, cap);
+    if (code === 'EOF') return payload.result();
+    if (code !== 'EAGAIN') throw err;
+    return readStream(process.stdin, payload);
+  } finally {
+    if (fd !== 0) closeSync(fd);
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: bytes > kept };
 }
 
 interface HookArgs {

@@ -1,6 +1,6 @@
 /** The hook process as agents run it: what it loads, and how bin.ts reaches it. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cli, cliEnv, tempDir } from '../test-support/cli.js';
@@ -90,19 +90,31 @@ describe('a hook that cannot finish', () => {
     expect(readFileSync(log, 'utf8')).toBe('{"outcome":"timeout"}\n');
   });
 
-  it("answers before the agent's 15 s timeout when stdin never closes, and logs the call as timed out", async () => {
+  it("answers and exits 0 before the agent's 15 s timeout when stdin never closes, and logs the call as timed out", async () => {
     const home = join(dir.path, 'open-stdin');
-    const child = spawn(process.execPath, [BIN, 'hook', 'prompt'], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'ignore'] });
-    child.stdin.write('{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"half a pay');
+    const start = (hook: string, payload: string) => {
+      const child = spawn(process.execPath, [BIN, 'hook', hook], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'ignore'] });
+      child.stdin.write(payload);
+      return new Promise<number | null>((done) => child.on('exit', (code) => (child.stdin.destroy(), done(code))));
+    };
     const started = Date.now();
-    await new Promise((done) => child.on('exit', done));
-    child.stdin.destroy();
+    // The observe hook too: it has no watchdog, only its deadline (it was stuck until stdin closed).
+    const [prompt, observe] = await Promise.all([
+      start('prompt', '{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"half a pay'),
+      start('observe', tool.slice(0, 40)),
+    ]);
     expect(Date.now() - started).toBeLessThan(15_000);
-    // The watchdog writes the line just after it ends the hook.
+    // Answered by the hook itself, not killed (137) by its watchdog.
+    expect([prompt, observe]).toEqual([0, 0]);
     const log = join(home, 'logs', 'hook-calls.jsonl');
-    for (let i = 0; i < 50 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 100));
-    const calls = readFileSync(log, 'utf8').trim().split('\n');
-    expect(JSON.parse(calls.at(-1) ?? '{}')).toMatchObject({ event: 'prompt', agent: 'claude-code', outcome: 'timeout' });
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string });
+    expect(calls.sort((a, b) => a.event.localeCompare(b.event))).toEqual([
+      expect.objectContaining({ event: 'observe', agent: 'claude-code', outcome: 'timeout' }),
+      expect.objectContaining({ event: 'prompt', agent: 'claude-code', outcome: 'timeout' }),
+    ]);
   }, 30_000);
 
   it('never answers twice: an answer claimed by the main thread silences the watchdog', () => {

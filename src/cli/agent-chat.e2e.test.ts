@@ -44,6 +44,18 @@ describe('homunculus agent chat', () => {
     expect(r.stdout).toMatch(/\(local ollama:llama-stub · 30 in \/ 9 out tokens · \$0\.0000\)/);
   });
 
+  it('asks with the whole input, however long: a yes never approves a hidden tail', async () => {
+    const content = `${'.'.repeat(400)} and-the-hidden-tail`;
+    const ollama = await startOllamaStub(
+      ollamaOneToolCall({ name: 'workspace_write', input: { path: 'notes/a.md', content } }, 'Wrote it.'),
+    );
+    stops.push(() => ollama.close());
+    configure({ local: stubModel('ollama', ollama.baseUrl) });
+    const r = await chat(home, ['--stdin-answers'], 'write the note please\nn\n/quit\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`? workspace_write {"path":"notes/a.md","content":"${content}","append":false} needs your yes.`);
+  });
+
   it('answers no without a terminal, whatever stdin says, unless --stdin-answers', async () => {
     const anthropic = await startMessagesStub(oneToolCall(WRITE, 'Finished.'));
     stops.push(() => anthropic.close());

@@ -95,7 +95,8 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
       let result = await invoke(agentTurn, ctx, { session, message: line });
       while (result.pending) {
         const p = result.pending;
-        say(`\n  ? ${p.tool} ${cut(JSON.stringify(p.input) ?? '')} needs your yes. Run it? [y/N] `);
+        // The whole input, however long: a yes to a cut one would approve text nobody saw.
+        say(`\n  ? ${p.tool} ${JSON.stringify(p.input) ?? ''} needs your yes. Run it? [y/N] `);
         const answer = io.interactive || io.stdinAnswers ? await queue.next() : undefined;
         const yes = /^\s*y(es)?\s*$/i.test(answer ?? '');
         if (!io.interactive) say(`${yes ? 'y' : 'N'}${answer === undefined ? ' (nobody can answer here, so no)' : ''}\n`);

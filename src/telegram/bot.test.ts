@@ -120,6 +120,17 @@ describe('confirmation by button', () => {
     return { yes: yes?.callback_data ?? '', no: no?.callback_data ?? '', messageId: (q.result as { message_id: number }).message_id };
   }
 
+  it('shows the whole input before the buttons, however long: a yes never approves a hidden tail', async () => {
+    const target = `rocket ${'.'.repeat(6000)} ; and-the-hidden-tail`;
+    const s = await setup(ollamaOneToolCall({ name: 'launch', input: { target } }, 'Launched.'));
+    s.tg.message(USER, 'launch the rocket');
+    await s.tg.waitFor((c) => sentTo(USER)(c) && c.body.reply_markup !== undefined);
+    const texts = s.tg.calls.filter(sentTo(USER)).map((c) => String(c.body.text));
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(4096);
+    expect(texts.join('')).toContain('and-the-hidden-tail');
+    expect(texts.at(-1)).toMatch(/^That is the whole input of launch, above\.\nRun it\?/);
+  });
+
   it('runs the tool only after Yes', async () => {
     const s = await setup(ollamaOneToolCall(LAUNCH, 'Launched.'));
     const q = await question(s);

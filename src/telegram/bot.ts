@@ -20,7 +20,7 @@ import { ChatSessions, chatPrefix, type TelegramSettings, isAllowedUser, splitMe
 import { agentBudget, agentConfirm, agentTurn, agentTurnInput } from '../app/agent-brain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { TelegramNotifier } from './notifier.js';
-import { HELP, agentsText, budgetText, confirmText, statusText } from './replies.js';
+import { HELP, agentsText, budgetText, confirmMessages, statusText } from './replies.js';
 
 /** What the bot needs of the agent; `telegramAgent` builds it from what openAgent returns. */
 export interface TelegramAgent {
@@ -158,7 +158,9 @@ export class TelegramBot {
       const key = String(this.nextButton++);
       this.buttons.set(key, { id: result.pending.id, chatId });
       const keyboard = new InlineKeyboard().text('Yes', `confirm:${key}:yes`).text('No', `confirm:${key}:no`);
-      await this.bot.api.sendMessage(chatId, confirmText(result.pending), { reply_markup: keyboard });
+      const messages = confirmMessages(result.pending);
+      for (const text of messages.slice(0, -1)) await this.bot.api.sendMessage(chatId, text);
+      await this.bot.api.sendMessage(chatId, messages.at(-1) as string, { reply_markup: keyboard });
     }
     const subject = `parts:${parts.length}${result.pending ? '+confirm' : ''}`;
     this.audit({ action: 'telegram_reply', session, subject, input: session, output: result.text });

@@ -2,7 +2,7 @@
 import type { BudgetReport } from '../agent/budget.js';
 import type { PendingConfirmation } from '../agent/runner.js';
 import type { RouteMode } from '../agent/router.js';
-import type { SessionUsage } from '../agent/telegram.js';
+import { type SessionUsage, splitMessage } from '../agent/telegram.js';
 
 export const HELP = [
   'Talk to me in plain words. Commands:',
@@ -50,8 +50,19 @@ export function budgetText(r: BudgetReport): string {
 
 export const agentsText = (names: readonly string[]): string => `Agents: ${names.join(', ')}. Address one with @name.`;
 
-/** The question under the Yes / No buttons. */
-export function confirmText(p: PendingConfirmation): string {
+/** Past this, a call's input goes in messages of its own before the question. */
+const INLINE_INPUT_CHARS = 3000;
+
+/**
+ * The messages that ask for a yes, the last one under the Yes / No buttons: the call's whole
+ * input, however long (a yes to a cut input would approve text nobody saw).
+ */
+export function confirmMessages(p: PendingConfirmation): string[] {
   const input = JSON.stringify(p.input) ?? '';
-  return `The agent wants to run ${p.tool} with ${input.length > 500 ? `${input.slice(0, 500)}…` : input}.\nRun it? Unanswered by ${p.expiresAt} counts as no.`;
+  const ask = `Run it? Unanswered by ${p.expiresAt} counts as no.`;
+  if (input.length <= INLINE_INPUT_CHARS) return [`The agent wants to run ${p.tool} with ${input}.\n${ask}`];
+  return [
+    ...splitMessage(`The agent wants to run ${p.tool} with this input, all ${input.length} characters of it:\n${input}`),
+    `That is the whole input of ${p.tool}, above.\n${ask}`,
+  ];
 }

@@ -33,13 +33,31 @@ class Payload {
     this.kept += part.length;
   }
 
+  /**
+   * Whether what arrived is a whole JSON object already: an agent that keeps stdin open after
+   * writing its payload is answered then, not at the deadline.
+   */
+  complete(): boolean {
+    const last = this.chunks.at(-1);
+    if (!last || this.bytes > this.kept || last[last.length - 1] !== 0x7d) return false;
+    try {
+      JSON.parse(Buffer.concat(this.chunks).toString('utf8'));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   result(): RawPayload {
     return { text: Buffer.concat(this.chunks).toString('utf8'), bytes: this.bytes, truncated: this.bytes > this.kept };
   }
 }
 
 async function readStream(stream: NodeJS.ReadableStream, into: Payload): Promise<RawPayload> {
-  for await (const chunk of stream) into.add(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream) {
+    into.add(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    if (into.complete()) break;
+  }
   return into.result();
 }
 
@@ -63,22 +81,26 @@ function nonBlockingStdin(): number | undefined {
  */
 async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
   const payload = new Payload(cap);
+  let pipe: boolean;
   try {
     const stdin = fstatSync(0);
     if (stdin.isCharacterDevice()) return payload.result();
     // A socket (what Node-based agents hand a hook) cannot be reopened without blocking: a
     // blocking read of one held open would outlast the deadline, so it is read on the stream.
     if (stdin.isSocket()) return await readStream(process.stdin, payload);
+    pipe = stdin.isFIFO();
   } catch {
     return payload.result();
   }
-  const fd = nonBlockingStdin() ?? 0;
+  // A file ends; a pipe may be held open, so it is read without blocking.
+  const fd = (pipe && nonBlockingStdin()) || 0;
   const buf = Buffer.allocUnsafe(256 * 1024);
   try {
     for (;;) {
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) return payload.result();
       payload.add(buf.subarray(0, n));
+      if (fd !== 0 && payload.complete()) return payload.result();
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

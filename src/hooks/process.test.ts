@@ -117,6 +117,18 @@ describe('a hook that cannot finish', () => {
     ]);
   }, 30_000);
 
+  it('acts on a whole payload at once though the agent keeps stdin open', async () => {
+    const home = join(dir.path, 'kept-open');
+    const child = spawn(process.execPath, [BIN, 'hook', 'prompt'], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.write(JSON.stringify({ session_id: 'k', hook_event_name: 'UserPromptSubmit', prompt: 'hello there', cwd: dir.path }));
+    const code = await new Promise<number | null>((done) => child.on('exit', (c) => (child.stdin.destroy(), done(c))));
+    expect(code).toBe(0);
+    const calls = readFileSync(join(home, 'logs', 'hook-calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(JSON.parse(calls.at(-1) ?? '{}')).toMatchObject({ event: 'prompt', outcome: 'ok' });
+  });
+
   it('never answers twice: an answer claimed by the main thread silences the watchdog', () => {
     const probe = join(dir.path, 'claimed.mjs');
     const watchdog = join(BIN, '..', '..', 'hooks', 'watchdog.js');

@@ -82,6 +82,24 @@ const SECRET_FORMS: [string, string, string][] = [
   ['Anthropic', `use ${ANTHROPIC}`, ANTHROPIC],
   ['JWT', `cookie jwt=${JWT}`, JWT],
   ['private key block', `key:\n${PEM}`, 'b3BlbnNzaC1rZXktdjEAAAAA'],
+  ['sudo -S from echo', `echo "${PW}" | sudo -S systemctl restart nginx`, PW],
+  ['passwd --stdin', `printf '${PW}\\n' | passwd --stdin alice`, PW],
+  ['chpasswd', `echo 'root:${PW}' | chpasswd`, PW],
+  ['htpasswd -b', `htpasswd -bc .htpasswd admin ${PW}`, PW],
+  ['openssl -k', `openssl enc -aes-256-cbc -k ${PW} -in a -out b`, PW],
+  ['ssh-keygen -N', `ssh-keygen -t ed25519 -N '${PW}' -f key`, PW],
+  ['unrar -pPW', `unrar x -p${PW} a.rar`, PW],
+  ['smbclient -U user%pw', `smbclient //host/share -U admin%${PW}`, PW],
+  ['sqlplus user/pw@db', `sqlplus scott/${PW}@orcl`, PW],
+  ['SQL WITH PASSWORD', `ALTER USER app WITH PASSWORD '${PW}';`, PW],
+  ['SQL IDENTIFIED BY', `CREATE USER app IDENTIFIED BY "${PW}";`, PW],
+  ['nmcli password', `nmcli dev wifi connect Home password ${PW}`, PW],
+  ['.netrc line', `machine api.example.com login me password ${PW}`, PW],
+  ['Vault token header', `curl -H "X-Vault-Token: ${PW}" https://vault`, PW],
+  ['prose: use password', `use password ${PW} for the staging db`, PW],
+  ['prose: sentence starting with it', `Password ${PW} may be wrong.`, PW],
+  ['prose: German', `das Passwort ist ${PW}`, PW],
+  ['prose: French', `le mot de passe: ${PW}`, PW],
 ];
 
 // Ordinary commands, code and prose that only look like secrets: kept as they are.
@@ -118,6 +136,9 @@ const BENIGN: [string, string][] = [
   ['a Go test temp dir', '/tmp/TestHookLogging_WritesToSessionLogFile1442037719/001/.entire/logs'],
   ['bearer in prose', 'the API uses Bearer tokens'],
   ['npm flags', 'npm install --save-dev jest --passWithNoTests'],
+  ['sudo -S reading a variable', 'echo "$PASS" | sudo -S apt-get update'],
+  ['prose about a password', 'Password reset is broken. Use password managers, and pin the versions.'],
+  ['ssh-keygen without a passphrase', "ssh-keygen -t ed25519 -N '' -f key"],
 ];
 
 describe('redact: every secret form is hidden', () => {

@@ -118,10 +118,10 @@ const SHAPES: Rule[] = [
 const HEADERS: Rule[] = [
   {
     name: 'authorization-header',
-    needs: /authorization|api-key|auth-token|cookie/i,
+    needs: /authorization|api-key|auth-token|token:|cookie/i,
     // HTTP headers carrying credentials, wherever they appear (curl -H, logs, code).
     pattern:
-      /(?<![\w-])((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie|set-cookie)(["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|((?:bearer|basic|token|digest|bot)\s+)?[^\s"'`,;]+(?:[^\S\n]*;[^\S\n]*[^\s"'`,;]+)*)/gi,
+      /(?<![\w-])((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-vault-token|private-token|x-access-token|cookie|set-cookie)(["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|((?:bearer|basic|token|digest|bot)\s+)?[^\s"'`,;]+(?:[^\S\n]*;[^\S\n]*[^\s"'`,;]+)*)/gi,
     replace: (m, name: string, sep: string, value: string, scheme: string | undefined) => {
       if (value.startsWith('"') || value.startsWith("'")) {
         const inner = value.slice(1, -1);
@@ -158,9 +158,9 @@ const COMMANDS: Rule[] = [
   optionRule('kubectl-secret', /from-literal/, 'kubectl\\s+create\\s+secret', '--from-literal[= ][^=\\s]+='),
   {
     name: 'mysql-password',
-    needs: /mysql|mariadb|7z/,
-    // mysql -pSECRET (the password glued to -p); 7z -pSECRET likewise.
-    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|7z|7za)\b[^\n|;&]*?\s-p)([^\s-][^\s]*)/g,
+    needs: /mysql|mariadb|7z|rar/,
+    // mysql -pSECRET (the password glued to -p); 7z, rar and unrar -pSECRET likewise.
+    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|7z|7za|rar|unrar)\b[^\n|;&]*?\s-p)([^\s-][^\s]*)/g,
     replace: (m, prefix: string, value: string) => (isReference(value) ? m : `${prefix}${mark('password')}`),
   },
   {
@@ -171,9 +171,42 @@ const COMMANDS: Rule[] = [
   },
   {
     name: 'password-stdin',
-    needs: /password-stdin/,
-    // echo 'secret' | docker login --password-stdin
-    pattern: /(\b(?:echo|printf)\s+(?:-[a-z]+\s+)?)("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)(?=\s*\|[^\n;&]*--password-stdin)/g,
+    needs: /password-stdin|sudo|passwd/,
+    // echo 'secret' | docker login --password-stdin; | sudo -S; | passwd --stdin; | chpasswd
+    pattern:
+      /(\b(?:echo|printf)\s+(?:-[a-z]+\s+)?)("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)(?=\s*\|[^\n;&]*(?:--password-stdin|\bsudo\b[^\n|;&]*\s-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*--stdin|\bchpasswd\b))/g,
+    replace: hideValue('password'),
+  },
+  optionRule('openssl-k', /openssl/, 'openssl', '-k\\s+'),
+  optionRule('ssh-keygen-passphrase', /ssh-keygen/, 'ssh-keygen', '-[NP]\\s+'),
+  optionRule('nmcli-password', /nmcli/, 'nmcli', '(?:password|wifi-sec\\.psk)\\s+'),
+  optionRule('netrc-password', /machine/, 'machine\\s+\\S+\\s+login\\s+\\S+', 'password\\s+'),
+  {
+    name: 'htpasswd-batch',
+    needs: /htpasswd/,
+    // htpasswd -b[c] FILE USER PASSWORD: the password is the command's last word.
+    pattern: /(\bhtpasswd\s+-[A-Za-z]*b[^\n|;&]*\s)("[^"\n]*"|'[^'\n]*'|[^\s"'`|;&]+)(?=[^\S\n]*(?:$|[\n|;&]))/gm,
+    replace: hideValue('password'),
+  },
+  {
+    name: 'user-percent-password',
+    needs: /smbclient|rpcclient|-U/,
+    // smbclient -U admin%secret
+    pattern: /(\b(?:smbclient|rpcclient|smbmap|net)\b[^\n|;&]*?\s-U\s*["']?[^\s%"']+%)([^\s"']+)/g,
+    replace: (m, prefix: string, value: string) => (isReference(value) ? m : `${prefix}${mark('password')}`),
+  },
+  {
+    name: 'sqlplus-login',
+    needs: /sqlplus/,
+    // sqlplus scott/secret@orcl
+    pattern: /(\bsqlplus\s+(?:-\S+\s+)*["']?[A-Za-z0-9_$#]+\/)([^\s@"'/]+)/g,
+    replace: (m, prefix: string, value: string) => (isReference(value) ? m : `${prefix}${mark('password')}`),
+  },
+  {
+    name: 'sql-password',
+    needs: /password|identified/i,
+    // CREATE/ALTER USER ... WITH PASSWORD 'x' / IDENTIFIED BY 'x'
+    pattern: /(\b(?:with\s+(?:encrypted\s+)?password|identified\s+by)\s+)('[^'\n]*'|"[^"\n]*")/gi,
     replace: hideValue('password'),
   },
   {
@@ -248,17 +281,19 @@ const NAMES: Rule[] = [
 ];
 
 /** The words people use for a secret in a sentence. */
-const PROSE_SECRET = '(?:pass(?:word|wd|phrase|code)|pw|secret|token|api[ _-]?key|access[ _-]?key|credentials?)';
+const PROSE_SECRET =
+  '(?:pass(?:word|wd|wort|phrase|code)|mot de passe|contrase[ñn]a|pw|pin|secret|token|api[ _-]?key|access[ _-]?key|credentials?)';
 const PROSE_VALUE = '("[^"\\n]*"|\'[^\'\\n]*\'|`[^`\\n]*`|[^\\s"\'`]+)';
 
 const PROSE: Rule[] = [
   {
     name: 'prose',
-    needs: /pass|pw|secret|token|key|credential/i,
-    // "my password is X", "the token was X", "password is: X", "my token X".
+    needs: /pass|pw|pin|secret|token|key|credential|mot de|contrase/i,
+    // "my password is X", "the token was X", "password is: X", "my token X", "use password X",
+    // "Passwort ist X", "mot de passe: X", and a sentence that starts with the word: "Password X may be wrong".
     pattern: new RegExp(
-      `(\\b(?:(?:my|our|your|the)\\s+${PROSE_SECRET}(?:\\s+(?:is|was))?|${PROSE_SECRET}\\s+(?:is|was))\\s*:?\\s+)${PROSE_VALUE}`,
-      'gi',
+      `(\\b(?:(?:my|our|your|the|use|using|with|try)\\s+${PROSE_SECRET}(?:\\s+(?:is|was|ist|est|es))?|${PROSE_SECRET}\\s+(?:is|was|ist|est|es)|${PROSE_SECRET}\\s*:|(?:^|[.!?]\\s+)${PROSE_SECRET})\\s*:?\\s+)${PROSE_VALUE}`,
+      'gim',
     ),
     replace: (m, prefix: string, value: string) => (looksLikeWrittenSecret(value) ? `${prefix}${quoteAware(value, 'secret')}` : m),
   },

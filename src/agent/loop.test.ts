@@ -111,6 +111,19 @@ describe('a conversation across a restart', () => {
     expect(again().loop.history('tg-42')).toEqual([]);
   });
 
+  it('stores the conversation redacted, while the running session keeps what was said', async () => {
+    const s = await startOllamaStub(() => ({ text: 'Noted.' }));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
+    const token = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+    await h.loop.turn({ session: 'sec', message: `my github token is ${token} and password=Hunter2Agent` });
+    const stored = JSON.stringify(h.store.conversations.load('default', 'sec'));
+    expect(stored).toMatch(/REDACTED/);
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain('Hunter2Agent');
+    expect(JSON.stringify(h.loop.history('sec'))).toContain(token);
+  });
+
   it('tells the model a call held for a yes at the restart did not run', async () => {
     const s = await startOllamaStub(ollamaOneToolCall({ name: 'launch', input: { target: 'rocket' } }, 'Understood.'));
     stops.push(() => s.close());

@@ -11,6 +11,7 @@ import { type ModelMessage, type StepResult, type ToolSet, generateText, modelMe
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
+import { redactDeep } from '../core/redact.js';
 import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
 import { appendAudit } from './audit.js';
@@ -113,10 +114,14 @@ export class AgentLoop implements AgentRunner {
     return this.deps.agent ?? 'default';
   }
 
-  /** Keeps the session's messages, in memory and in the store (a restart goes on from them). */
+  /**
+   * Keeps the session's messages, in memory and in the store (a restart goes on from them);
+   * the stored copy redacted, as every other place the store keeps what was said.
+   */
   private keep(session: string, messages: ModelMessage[]): void {
     this.histories.set(session, messages);
-    this.deps.store.conversations.save(this.persona, session, messages, this.deps.clock.now().toISOString());
+    const stored = redactDeep(messages, Number.MAX_SAFE_INTEGER);
+    this.deps.store.conversations.save(this.persona, session, stored, this.deps.clock.now().toISOString());
   }
 
   async turn(request: TurnRequest): Promise<TurnResult> {

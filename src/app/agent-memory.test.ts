@@ -25,6 +25,16 @@ describe('the memory tools over the store', () => {
     expect(found).toMatchObject({ ok: true, output: { results: [{ collection: 'agent-memory', title: 'tea', text: /green tea/ }] } });
   });
 
+  it('keep no secret in what it saves: it comes back in later prompts and searches', async () => {
+    const key = ['sk-ant-', 'api03-', 'AbCdEfGhIjKlMnOpQrStUvWxYz012345'].join('');
+    await registry.run('memory_save', { text: `The deploy key is ${key} and password=Hunter2Agent`, title: 'deploy' }, ctx());
+    const found = await registry.run('memory_search', { query: 'deploy key', limit: 3 }, ctx());
+    const text = JSON.stringify(found);
+    expect(text).toMatch(/REDACTED/);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain('Hunter2Agent');
+  });
+
   it("append to today's log under the UTC date, each entry kept", async () => {
     const one = await registry.run('memory_daily_log', { entry: 'Watered the basil' }, ctx());
     expect(one).toMatchObject({ ok: true, output: { date: '2026-03-05', collection: 'agent-daily-log' } });

@@ -4,6 +4,7 @@
  * here because the agent's engine sits below app/ and cannot call operations itself.
  */
 import { AGENT_MEMORY, type MemoryHit, type MemoryPort } from '../agent/tools/memory.js';
+import { redact } from '../core/redact.js';
 import { matchedTerms } from '../text/stem.js';
 import { promptTerms } from '../text/terms.js';
 import { addMemory, query } from './memory.js';
@@ -42,13 +43,14 @@ export function storeMemory(ctx: AppContext): MemoryPort {
       return res.results.filter((h) => names(message, h.text)).map(hitOf);
     },
     async save(m) {
+      // What the agent saves comes back in later prompts and searches: never a secret in it.
       const r = await invoke(addMemory, ctx, {
-        text: m.text,
+        text: redact(m.text),
         collection: m.collection,
         ts: m.ts,
         thread: m.session,
         speaker: 'homunculus-agent',
-        ...(m.title ? { title: m.title } : {}),
+        ...(m.title ? { title: redact(m.title) } : {}),
         // A log entry never replaces an earlier one that says something alike.
         supersede: false,
         // Embedding on save would load the model inside a tool call; queries embed what is missing.

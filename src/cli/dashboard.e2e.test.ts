@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
@@ -55,13 +56,16 @@ describe('homunculus dashboard', () => {
   });
 
   it.runIf(hasChromium('the dashboard in a real browser (cli/dashboard.e2e.test.ts)'))(
-    'signs in from the printed link in chromium, keeps the token out of the address bar, and corrects an instinct',
+    'signs in from the page it opens the browser on, keeps the token out of the address bar, and corrects an instinct',
     async () => {
-      const { url, login, stop } = await startDashboardCli(home.path);
+      const { url, login, page: loginPage, stop } = await startDashboardCli(home.path);
+      // The browser is opened on an owner-only file, never on the link: arguments are public.
+      expect(statSync(loginPage).mode & 0o777).toBe(0o600);
+      expect(readFileSync(loginPage, 'utf8')).toContain(login);
       const browser = await launchChromium();
       try {
         const page = await browser.newPage();
-        await page.goto(login);
+        await page.goto(`file://${loginPage}`);
         // The default view: the project, and what a session there starts with today.
         await page.locator('#injected').waitFor();
         expect(page.url()).toBe(`${url}/`);

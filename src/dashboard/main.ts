@@ -4,6 +4,9 @@
  * until Ctrl-C, then closes every connection and the store.
  */
 import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ownerOnly } from '../core/fs.js';
 import { portFlag, flagsMain } from '../core/flags.js';
 import { UsageError } from '../core/errors.js';
 
@@ -20,11 +23,25 @@ Options:
   --host <a>    only 127.0.0.1 is served; any other address is refused
   --no-open     print the login link without opening a browser
   --home <dir>  data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)
-  --json        print {"url", "login"} as one JSON line
+  --json        print {"url", "login", "page"} as one JSON line (page: the file the browser is opened on)
   -h, --help    display this help
 `;
 
-/** The user's browser on the login link, in the background; without one, the printed link is enough. */
+/**
+ * A page in the home, readable by its owner only, that sends the browser on to the login link.
+ * The browser is opened on this file, not on the link: a program's arguments are visible to
+ * every user of the machine (`ps`), and the link's token would be theirs to sign in with first.
+ */
+export function writeLoginPage(home: string, login: string): string {
+  const path = join(home, 'dashboard-login.html');
+  const target = JSON.stringify(login).replace(/</g, '\\u003c');
+  const html = `<!doctype html><meta charset="utf-8"><title>Homunculus</title><script>location.replace(${target})</script>\n`;
+  writeFileSync(path, html, { mode: 0o600 });
+  ownerOnly(path, 0o600);
+  return path;
+}
+
+/** The user's browser on `target` (a file or a link), in the background; without one, the printed link is enough. */
 function openBrowser(url: string): void {
   const [command, args] =
     process.platform === 'darwin'
@@ -53,15 +70,17 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   try {
     const handle = await startDashboard({ store, env: process.env }, port);
     const login = `${handle.url}/#token=${handle.gate.issueLogin()}`;
-    if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, login })}\n`);
+    const page = writeLoginPage(store.paths.home, login);
+    if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, login, page })}\n`);
     else
       process.stdout.write(`Dashboard on ${handle.url}\nSign in once with this link (it works one time):\n  ${login}\nCtrl-C stops it.\n`);
-    if (f['no-open'] !== true) openBrowser(login);
+    if (f['no-open'] !== true) openBrowser(page);
     await new Promise<void>((stop) => {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
     await handle.close();
+    rmSync(page, { force: true });
     if (!f.json) process.stdout.write('Dashboard stopped.\n');
   } finally {
     store.close();

@@ -12,6 +12,8 @@ export interface RunningDashboard {
   url: string;
   /** The one-time login link the CLI printed. */
   login: string;
+  /** The owner-only file the browser is opened on, which goes on to the login link. */
+  page: string;
   out: () => string;
   /** Ctrl-C, and the exit code. */
   stop: () => Promise<number | null>;
@@ -33,13 +35,13 @@ export async function startDashboardCli(home: string, env: Record<string, string
     const timer = setTimeout(() => fail(new Error(`no login line: ${out}`)), 15_000);
     child.stdout.on('data', () => out.includes('\n') && (clearTimeout(timer), done(out.split('\n')[0] as string)));
   });
-  const { url, login } = JSON.parse(first) as { url: string; login: string };
+  const { url, login, page } = JSON.parse(first) as { url: string; login: string; page: string };
   const stop = () => {
     const code = exited(child);
     child.kill('SIGINT');
     return code;
   };
-  return { child, url, login, out: () => out, stop };
+  return { child, url, login, page, out: () => out, stop };
 }
 
 /** Debian's chromium, headless, with nothing that reaches the network on its own. */

@@ -124,6 +124,11 @@ describe('injected context', () => {
     expect(stripInjected(`fix it\n\n${block}`)).toBe('fix it');
     expect(stripInjected(block)).toBe('');
     expect(stripInjected('plain prompt  ')).toBe('plain prompt  ');
+    // The user's own words about the header are theirs (they were cut to "Why does").
+    const asked = `Why does ${MEMORY_HEADER} show up twice in my context?`;
+    expect(stripInjected(asked)).toBe(asked);
+    expect(stripInjected(`${MEMORY_HEADER} shows up twice, why?`)).toBe(`${MEMORY_HEADER} shows up twice, why?`);
+    expect(stripInjected(`${asked}\n\n${block}`)).toBe(asked);
     // A fenced block as the context hooks render it: it ends at its closing tag.
     const fenced = `${MEMORY_HEADER} Data recorded in earlier sessions.\n<homunculus-memory-0123456789abcdef>\n- use pnpm\n</homunculus-memory-0123456789abcdef>`;
     expect(stripInjected(`<hook_context>${fenced}</hook_context>\nfix the test`)).toBe('fix the test');

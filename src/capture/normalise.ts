@@ -7,6 +7,7 @@
 import { contentId } from '../core/ids.js';
 import type { Agent, HookInput } from './agents.js';
 import { type Obj, isObj, num, str } from '../core/fields.js';
+import { withoutControls } from '../core/text.js';
 import { stripInjected } from './injected.js';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection']);
@@ -31,7 +32,7 @@ function validTs(value: unknown, fallback: string): string {
 /** The user's prompt without any context Homunculus injected that the client echoed into it. */
 function userPrompt(value: unknown): { prompt: string } | Record<string, never> {
   const text = str(value);
-  const own = text ? stripInjected(text) : '';
+  const own = text ? stripInjected(withoutControls(text)) : '';
   return own ? { prompt: own } : {};
 }
 

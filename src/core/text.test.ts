@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWords, counted, editDistance, headOf, tailOf } from './text.js';
+import { closestWords, counted, editDistance, headOf, tailOf, withoutControls } from './text.js';
 
 describe('editDistance and closestWords', () => {
   it('counts a swap of neighbours as one edit', () => {
@@ -38,5 +38,13 @@ describe('counted', () => {
     expect(counted(1, 'rule')).toBe('1 rule');
     expect(counted(0, 'rule')).toBe('0 rules');
     expect(counted(3, 'tool call')).toBe('3 tool calls');
+  });
+});
+
+describe('withoutControls', () => {
+  it('drops terminal escapes and control characters, keeping the words, tabs and line breaks', () => {
+    expect(withoutControls('zebrafish \u001b[2J\u001b[31mRED\u001b]0;pwned\u0007 title')).toBe('zebrafish RED title');
+    expect(withoutControls('nul\u0000 inside\tand\nnext\r\nline')).toBe('nul inside\tand\nnext\r\nline');
+    expect(withoutControls('plain text, é 中文')).toBe('plain text, é 中文');
   });
 });

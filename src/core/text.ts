@@ -67,3 +67,18 @@ export function closestWords(word: string, candidates: readonly string[]): strin
 
 /** A count and its noun, the noun in the plural unless the count is one ("3 sessions", "1 rule"). */
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * Text as words: terminal escape sequences (colours, clearing the screen, setting the title)
+ * and control characters (NUL included) removed; tabs and line breaks kept. Stored text is
+ * printed to terminals later, where an escape would act.
+ */
+export function withoutControls(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- escape sequences are the point: CSI, OSC (to BEL or ST), and two-byte ones
+      .replace(/\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g, '')
+      // eslint-disable-next-line no-control-regex -- the remaining control characters
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+  );
+}

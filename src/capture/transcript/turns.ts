@@ -5,7 +5,7 @@
  */
 import { redact } from '../../core/redact.js';
 import { commitMessage } from '../../core/shell.js';
-import { headOf, tailOf } from '../../core/text.js';
+import { headOf, tailOf, withoutControls } from '../../core/text.js';
 import { authoredText } from '../../text/authored.js';
 import type { NewObservation } from '../../store/observations.js';
 
@@ -30,7 +30,15 @@ export class TurnCollector {
   private readonly list: Turn[] = [];
 
   prompt(text: string, ts: string, project: string): void {
-    this.list.push({ seq: this.list.length, ts, project, prompt: authoredText(text), answer: '', errors: [], commits: [] });
+    this.list.push({
+      seq: this.list.length,
+      ts,
+      project,
+      prompt: authoredText(withoutControls(text)),
+      answer: '',
+      errors: [],
+      commits: [],
+    });
   }
 
   tool(o: NewObservation): void {

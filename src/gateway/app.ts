@@ -25,7 +25,8 @@ import type { PendingBook } from '../agent/pending.js';
 export const MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_RATE: RateLimit = { perMinute: 60, burst: 20 };
 /** Query parameters that carry a credential; a URL holding one is refused, whatever its value. */
-const URL_TOKENS = ['token', 'access_token', 'auth', 'apikey', 'api_key', 'key', 'bearer'];
+/** Query parameters that carry a credential, however they are spelt (Token, access-token, apiKey, secret). */
+const URL_TOKEN = /token|secret|passw|^(?:api[-_]?key|key|auth\w*|bearer|access[-_]?key)$/i;
 
 // The same validation as every other surface of the agent (the session is optional here:
 // the gateway names one when the client does not).
@@ -52,7 +53,7 @@ function guard(port: () => number) {
     const origin = c.req.header('origin');
     if (origin !== undefined && !isOwnOrigin(origin, port())) return refuse(c, 403, 'Requests from other origins are refused.');
     const query = new URL(c.req.url).searchParams;
-    if (URL_TOKENS.some((k) => query.has(k)))
+    if ([...query.keys()].some((k) => URL_TOKEN.test(k)))
       return refuse(c, 401, 'Tokens in URLs are refused (they end up in logs and histories): send Authorization: Bearer <token>.');
     await next();
     c.header('Cache-Control', 'no-store');
@@ -113,8 +114,10 @@ export function gatewayApp(deps: GatewayDeps): Hono {
   const started = deps.started ?? Date.now();
   app.use('*', guard(deps.port));
   app.get('/health', (c) => c.json({ ok: true }));
-  app.use('/api/*', limit(deps.rate ?? DEFAULT_RATE));
+  // Authenticated first: every local user shares 127.0.0.1, and a limit counted before the
+  // token would let any of them spend the owner's allowance with requests that hold none.
   app.use('/api/*', authenticate(deps.verifier));
+  app.use('/api/*', limit(deps.rate ?? DEFAULT_RATE));
   app.use(
     '/api/*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, `Bodies are limited to ${MAX_BODY_BYTES} bytes.`) }),

@@ -93,7 +93,14 @@ describe('the gateway refuses who it must', () => {
 
   it('refuses a token in the URL even when it is the right one, and with a good header too', async () => {
     const { port } = await gateway();
-    for (const q of [`token=${token}`, `access_token=${token}`]) {
+    for (const q of [
+      `token=${token}`,
+      `access_token=${token}`,
+      `Token=${token}`,
+      `access-token=${token}`,
+      `apiKey=${token}`,
+      `secret=${token}`,
+    ]) {
       const r = await call(port, 'GET', `/api/v1/status?${q}`, { headers: { authorization: `Bearer ${token}` } });
       expect(r.status).toBe(401);
       expect(String(r.body.error)).toMatch(/Tokens in URLs/);
@@ -130,6 +137,12 @@ describe('the gateway refuses who it must', () => {
     const r = await call(port, 'GET', '/api/v1/status', auth);
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('10');
+  });
+
+  it('counts only authenticated requests against the rate: tokenless ones cannot lock the owner out', async () => {
+    const { port } = await gateway([], { rate: { perMinute: 6, burst: 2 } });
+    for (let i = 0; i < 5; i++) expect((await call(port, 'GET', '/api/v1/status')).status).toBe(401);
+    expect((await call(port, 'GET', '/api/v1/status', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 
   it('kills the old token at once when it is rotated', async () => {

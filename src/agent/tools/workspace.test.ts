@@ -1,5 +1,6 @@
 /** Path traversal on every workspace tool: `..`, absolute paths, `~`, NUL bytes and symbolic links that lead out are refused. */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/cli.js';
@@ -75,6 +76,32 @@ describe('the workspace tools inside the workspace', () => {
     const names = list.ok ? (list.output as { entries: { name: string; type: string }[] }).entries : [];
     expect(names).toContainEqual({ name: 'drafts', type: 'dir' });
     expect(names).toContainEqual({ name: 'link-out', type: 'link' });
+  });
+
+  it("refuses to write the agent's own configuration, however it is named, before anyone is asked", async () => {
+    let asked = 0;
+    const asking = { ...ctx, confirm: async () => (asked++, true) };
+    for (const path of ['AGENTS.md', 'skills/evil/SKILL.md', 'agents/researcher.md', 'HEARTBEAT.md', './AGENTS.md']) {
+      expect(await registry.run('workspace_write', { path, content: 'x' }, asking), path).toMatchObject({
+        ok: false,
+        error: expect.stringContaining("the agent's own configuration"),
+      });
+    }
+    expect(asked).toBe(0);
+    expect(existsSync(join(workspace, 'skills'))).toBe(false);
+  });
+
+  it('refuses a pipe at once instead of waiting on it', async () => {
+    const fifo = join(workspace, 'notes', 'pipe.txt');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(await registry.run('workspace_read', { path: 'notes/pipe.txt' }, ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not a file'),
+    });
+    expect(await registry.run('workspace_write', { path: 'notes/pipe.txt', content: 'x' }, ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not a file'),
+    });
   });
 
   it('says the fix for a missing file, a directory read and a file listed', async () => {

@@ -5,11 +5,12 @@
  * followed either.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.js';
+import { realTarget } from '../../core/confine.js';
 import { ensureDir } from '../../core/fs.js';
-import { resolveInWorkspace } from '../workspace.js';
+import { WORKSPACE_CONFIGURATION, resolveInWorkspace } from '../workspace.js';
 import { defineTool } from './registry.js';
 
 const MAX_READ = 1024 * 1024;
@@ -17,17 +18,42 @@ const MAX_ENTRIES = 1000;
 
 const pathField = z.string().min(1).max(4096).describe('a path relative to the workspace, e.g. "notes/today.md"');
 
-/** Opens `real` without following a final symbolic link, with a clear error when it is one. */
+/**
+ * Opens `real` without following a final symbolic link, with a clear error when it is one, and
+ * without blocking: a FIFO planted in the workspace would otherwise hold the open, and the
+ * worker with it, until the turn times out. Anything but a file or directory is refused.
+ */
 function openNoFollow(real: string, flags: number, shown: string): number {
+  let fd: number;
   try {
-    return openSync(real, flags | constants.O_NOFOLLOW, 0o644);
+    fd = openSync(real, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO') throw notAFile(shown);
     if (code === 'ELOOP') throw new UsageError(`Refusing the path ${JSON.stringify(shown)}: it became a symbolic link.`, 'Try again.');
     if (code === 'ENOENT') throw new UsageError(`No file ${JSON.stringify(shown)} in the workspace.`, 'List it with workspace_list.');
     if (code === 'EISDIR') throw new UsageError(`${JSON.stringify(shown)} is a directory.`, 'List it with workspace_list.');
     throw err;
   }
+  const stat = fstatSync(fd);
+  if (!stat.isFile() && !stat.isDirectory()) {
+    closeSync(fd);
+    throw notAFile(shown);
+  }
+  return fd;
+}
+
+const notAFile = (shown: string) =>
+  new UsageError(`${JSON.stringify(shown)} is not a file (a pipe, socket or device).`, 'Read and write plain files only.');
+
+/** The agent's own configuration (personas, skills, standing tasks) is the user's to change, never a tool's. */
+function refuseConfiguration(workspace: string, real: string, shown: string): void {
+  const first = relative(realTarget(workspace), real).split(sep)[0] ?? '';
+  if (WORKSPACE_CONFIGURATION.includes(first))
+    throw new UsageError(
+      `${JSON.stringify(shown)} is the agent's own configuration (${first}): no tool writes it.`,
+      `Edit it yourself in ${join(workspace, first)}.`,
+    );
 }
 
 export const workspaceRead = defineTool({
@@ -67,9 +93,10 @@ export const workspaceWrite = defineTool({
   input: z.object({ path: pathField, content: z.string().max(MAX_READ), append: z.boolean().default(false) }).strict(),
   trust: 'workspace',
   confirm: true,
-  check: (ctx, input) => void resolveInWorkspace(ctx.workspace, input.path),
+  check: (ctx, input) => refuseConfiguration(ctx.workspace, resolveInWorkspace(ctx.workspace, input.path), input.path),
   run: (ctx, input) => {
     const real = resolveInWorkspace(ctx.workspace, input.path);
+    refuseConfiguration(ctx.workspace, real, input.path);
     ensureDir(dirname(real));
     // The folders just created are checked again: nothing may have linked them elsewhere meanwhile.
     resolveInWorkspace(ctx.workspace, input.path);

@@ -86,6 +86,15 @@ describe('the Telegram bot', () => {
     expect(verifyAudit(s.h.audit).ok).toBe(true);
   });
 
+  it('answers an allowed user in their private chat only, never in a group whose members would read it', async () => {
+    const s = await setup(() => ({ text: 'Your notes say the door code is 4512.' }));
+    s.tg.message(USER, 'what is the door code?', -100500);
+    await auditHas(s.h.audit, (e) => e.action === 'telegram_auth' && e.session === 'telegram--100500' && !e.ok);
+    s.tg.message(USER, 'what is the door code?');
+    await s.tg.waitFor(textTo(USER, /door code/));
+    expect(s.tg.calls.filter((c) => c.body.chat_id === -100500)).toEqual([]);
+  });
+
   it('answers nobody when allowed_user_ids is empty', async () => {
     const s = await setup(() => ({ text: 'should never be sent' }), []);
     s.tg.message(USER, 'hello');

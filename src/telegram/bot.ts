@@ -138,9 +138,13 @@ export class TelegramBot {
   }
 
   /** Steps 1-2: an unlisted user gets nothing; the refusal is audited. */
+  /**
+   * An allowed user in their private chat with the bot: in a group, every member would read
+   * the answers, and they may carry what the agent remembers.
+   */
   private authorised(ctx: Context): boolean {
     const user = ctx.from?.id;
-    const ok = isAllowedUser(this.o.settings.allowedUserIds, user);
+    const ok = isAllowedUser(this.o.settings.allowedUserIds, user) && ctx.chat?.type === 'private';
     const session = `telegram-${ctx.chat?.id ?? 'unknown'}`;
     this.audit({ action: 'telegram_auth', session, subject: `user:${user ?? 'unknown'}`, ok, input: user, output: ok });
     return ok;

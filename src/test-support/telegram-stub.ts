@@ -28,7 +28,9 @@ const BOT = { id: 7000, is_bot: true, first_name: 'Homunculus', username: 'homun
 const CONFLICT = 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running';
 
 const user = (id: number) => ({ id, is_bot: false, first_name: `User ${id}` });
-const chat = (id: number) => ({ id, type: 'private', first_name: `User ${id}` });
+/** As Telegram numbers them: a private chat is the user's id, a group's id is negative. */
+const chat = (id: number) =>
+  id < 0 ? { id, type: 'supergroup', title: `Group ${id}` } : { id, type: 'private', first_name: `User ${id}` };
 const now = () => Math.floor(Date.now() / 1000);
 
 function answer(res: ServerResponse, body: unknown): void {

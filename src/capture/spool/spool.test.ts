@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../../test-support/store.js';
@@ -38,5 +38,13 @@ describe('spool and drain', () => {
     expect(drainSpool(store, store.paths.home)).toEqual({ files: 0, inserted: 0, duplicates: 0, malformed: 0 });
     mkdirSync(store.paths.home, { recursive: true });
     expect(spoolObservation(store.paths.home, obs('c'))).toMatch(/spool\/\d+-\d+-\d+-[a-z0-9]+\.json$/);
+  });
+
+  it('creates a missing home, its spool and every spooled file readable by the owner alone', () => {
+    const home = join(store.paths.home, 'fresh');
+    const file = spoolObservation(home, obs('d'));
+    expect([statSync(home).mode & 0o777, statSync(spoolDir(home)).mode & 0o777, statSync(file).mode & 0o777]).toEqual([
+      0o700, 0o700, 0o600,
+    ]);
   });
 });

@@ -8,7 +8,7 @@
 import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewObservation } from '../../store/observations.js';
-import { ensureDir } from '../../core/fs.js';
+import { ensureDir, ownerOnly } from '../../core/fs.js';
 
 export const spoolDir = (home: string): string => join(home, 'spool');
 
@@ -20,12 +20,15 @@ export function spoolObservation(home: string, observation: NewObservation): str
   const name = `${Date.now()}-${process.pid}-${sequence++}-${Math.random().toString(36).slice(2, 8)}.json`;
   const tmp = join(dir, `.${name}.tmp`);
   const line = `${JSON.stringify(observation)}\n`;
+  // What a tool call was is the user's alone: owner-only, as the rest of the home.
   try {
-    writeFileSync(tmp, line);
+    writeFileSync(tmp, line, { mode: 0o600 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     ensureDir(dir);
-    writeFileSync(tmp, line);
+    ownerOnly(home, 0o700);
+    ownerOnly(dir, 0o700);
+    writeFileSync(tmp, line, { mode: 0o600 });
   }
   const path = join(dir, name);
   renameSync(tmp, path);

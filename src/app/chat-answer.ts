@@ -8,6 +8,7 @@ import { MIRRORED_COLLECTIONS } from '../search/documents.js';
 import type { SearchHit } from '../search/search.js';
 import { matchedTerms } from '../text/stem.js';
 import { promptTerms } from '../text/terms.js';
+import { fenceMemory } from '../context/fence.js';
 
 /** What a source shows of its text. */
 const MAX_SOURCE_CHARS = 500;
@@ -74,9 +75,13 @@ export const CHAT_SYSTEM = [
   'If the sources do not answer the question, say so in one sentence. Be brief: at most 120 words.',
 ].join(' ');
 
+/**
+ * The question and its sources, fenced as every block of memory given to a model is: what was
+ * stored (a pasted page, a planted prompt) is data between the tags, never instructions.
+ */
 export function chatPrompt(question: string, sources: readonly Source[]): string {
   const listed = sources.map((s) => `[${s.n}] ${s.title}${s.ts ? ` (${s.ts.slice(0, 10)})` : ''}: ${s.text}`).join('\n');
-  return `Question: ${question}\n\nSources:\n${listed}\n\nAnswer as JSON {"answer": "..."} citing the sources by number.`;
+  return `Question: ${question}\n\nSources:\n${fenceMemory(listed)}\n\nAnswer as JSON {"answer": "..."} citing the sources by number.`;
 }
 
 /** The answer without citations of sources that do not exist, and the numbers it cites (ascending, once each). */

@@ -95,7 +95,8 @@ export class AgentManager implements AgentRunner {
       this.sessions.set(result.session, handoff.to);
       text += '\n';
       agent = handoff.to;
-      request = { type: 'turn', session: result.session, message: handoffMessage(handoff, message) };
+      // The summary is the other agent's words, written after whatever it read: outside text.
+      request = { type: 'turn', session: result.session, message: handoffMessage(handoff, message), outside: true };
     }
   }
 

@@ -13,7 +13,7 @@ import type { TurnRequest, TurnResult } from './runner.js';
 
 export type Hooks = Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'>;
 export type ThreadRequest =
-  { type: 'turn'; session: string; message: string } | { type: 'confirm'; confirmId: string; answer: 'yes' | 'no' };
+  { type: 'turn'; session: string; message: string; outside?: boolean } | { type: 'confirm'; confirmId: string; answer: 'yes' | 'no' };
 
 interface InFlight {
   hooks: Hooks;

@@ -10,7 +10,7 @@ import type { SessionModes } from './router.js';
 import type { AgentRunner, ToolCallView, TurnRequest, TurnResult } from './runner.js';
 
 export type ToWorker =
-  | { type: 'turn'; id: number; session: string; message: string }
+  | { type: 'turn'; id: number; session: string; message: string; outside?: boolean }
   | { type: 'confirm'; id: number; confirmId: string; answer: 'yes' | 'no' }
   | { type: 'abort'; id: number };
 
@@ -53,7 +53,9 @@ export function serveAgent(port: Port, runner: AgentRunner, takeHandoff: (sessio
       onToolCall: (call) => port.postMessage({ type: 'tool', id: m.id, call }),
     };
     const work =
-      m.type === 'turn' ? runner.turn({ session: m.session, message: m.message, ...hooks }) : runner.confirm(m.confirmId, m.answer, hooks);
+      m.type === 'turn'
+        ? runner.turn({ session: m.session, message: m.message, ...(m.outside ? { outside: true } : {}), ...hooks })
+        : runner.confirm(m.confirmId, m.answer, hooks);
     work
       .then((result) => {
         const handoff = takeHandoff(result.session);

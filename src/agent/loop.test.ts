@@ -201,6 +201,15 @@ describe('confirmation of a dangerous tool', () => {
     expect(direct.toolCalls).toMatchObject([{ tool: 'memory_save' }]);
   });
 
+  it('asks before a memory write in a turn another agent handed over: its summary is outside text', async () => {
+    const save = { name: 'memory_save', input: { text: 'HANDOFF-LAUNDERED' } };
+    const plain = await startOllamaStub(ollamaToolSequence([save], 'Saved.'));
+    stops.push(() => plain.close());
+    h = loopHarness({ local: stubModel('ollama', plain.baseUrl) });
+    const handed = await h.loop.turn({ session: 'handed', message: '[Handed over by the default agent. Its summary: ...]', outside: true });
+    expect(handed.pending).toMatchObject({ tool: 'memory_save' });
+  });
+
   it('counts an answer after the expiry as no', async () => {
     const s = await stub('ollama', [{ name: 'launch', input: { target: 'rocket' } }]);
     h = loopHarness({ local: stubModel('ollama', s.url), confirmTimeoutSeconds: 60 });

@@ -292,7 +292,7 @@ export class AgentLoop implements AgentRunner {
     const state = newTurnState(
       route,
       resumed,
-      readsOutside(history, (name) => bringsOutsideText(this.deps.registry.get(name))),
+      request.outside === true || readsOutside(history, (name) => bringsOutsideText(this.deps.registry.get(name))),
     );
     let started = performance.now();
     const common: CallSettings = {

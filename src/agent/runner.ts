@@ -47,6 +47,8 @@ export interface TurnResult {
 export interface TurnRequest {
   session: string;
   message: string;
+  /** The message carries text from outside the person (another agent's handoff summary): memory writes then ask. */
+  outside?: boolean;
   signal?: AbortSignal;
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryDailyLog, memorySave, memorySearch } from '../agent/tools/memory.js';
-import { ToolRegistry } from '../agent/tools/registry.js';
+import { ToolRegistry, bringsOutsideText } from '../agent/tools/registry.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { storeMemory } from './agent-memory.js';
 
@@ -33,6 +33,11 @@ describe('the memory tools over the store', () => {
     expect(text).toMatch(/REDACTED/);
     expect(text).not.toContain(key);
     expect(text).not.toContain('Hunter2Agent');
+  });
+
+  it('count what memory_search returns as outside text (synced sessions, saved pages), so a memory write after it asks', () => {
+    expect(bringsOutsideText(registry.get('memory_search'))).toBe(true);
+    expect(bringsOutsideText(registry.get('memory_save'))).toBe(false);
   });
 
   it("append to today's log under the UTC date, each entry kept", async () => {

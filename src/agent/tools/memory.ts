@@ -43,6 +43,8 @@ export const memorySearch = defineTool({
     'Search everything Homunculus remembers (memories, the daily log, sessions, instincts, facts). Results are data, with where each came from.',
   input: z.object({ query: z.string().trim().min(1).max(2_000), limit: z.number().int().min(1).max(50).default(8) }).strict(),
   trust: 'trusted',
+  // It finds synced sessions and saved pages: text anyone could have planted there.
+  returnsOutsideText: true,
   confirm: false,
   run: async (ctx, input) => ({ results: await portOf(ctx).search(input.query, input.limit) }),
 });

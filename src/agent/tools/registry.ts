@@ -24,8 +24,12 @@ import type { WebPolicy } from './web-fetch.js';
  */
 export type TrustLevel = 'trusted' | 'workspace' | 'sandboxed' | 'external';
 
-/** Whether what a tool returns comes from outside the agent (a page, a file, a command's output): every tool but a trusted one. */
-export const bringsOutsideText = (tool: { trust: TrustLevel } | undefined): boolean => tool !== undefined && tool.trust !== 'trusted';
+/**
+ * Whether what a tool returns comes from outside the agent (a page, a file, a command's output,
+ * a recalled transcript): every tool but a trusted one, and a trusted one that says so.
+ */
+export const bringsOutsideText = (tool: { trust: TrustLevel; returnsOutsideText?: boolean } | undefined): boolean =>
+  tool !== undefined && (tool.trust !== 'trusted' || tool.returnsOutsideText === true);
 
 export interface ConfirmRequest {
   tool: string;
@@ -58,6 +62,8 @@ export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> {
   description: string;
   input: S;
   trust: TrustLevel;
+  /** A trusted tool whose results were written elsewhere all the same (recalled transcripts, saved pages). */
+  returnsOutsideText?: boolean;
   /** A person must say yes before each run. */
   confirm: boolean;
   /** Refusals that need no person (a path outside, a command that needs a shell): they throw before anyone is asked. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { hasBwrap } from '../test-support/shared.js';
-import { type SandboxConfig, type SandboxPlan, DEFAULT_LIMITS, bwrapArgs, dropTarget, runSandboxed } from './sandbox.js';
+import { type SandboxConfig, type SandboxPlan, DEFAULT_LIMITS, bwrapArgs, dropTarget, passwdHome, runSandboxed } from './sandbox.js';
 
 const available = hasBwrap('sandbox escape tests');
 const root = process.getuid?.() === 0;
@@ -242,6 +242,16 @@ describe('bwrapArgs', () => {
     expect(dropTarget(0, { uid: 1000, gid: 100 })).toEqual({ uid: 1000, gid: 100 });
     expect(dropTarget(0, { uid: 0, gid: 0 })).toEqual({ uid: 65534, gid: 65534 });
     expect(dropTarget(1000, { uid: 1000, gid: 100 })).toBeUndefined();
+  });
+
+  it('reads the home of the account commands drop to from the password file, to hide it too', () => {
+    const tmp = tempDir('homunculus-passwd-');
+    const passwd = join(tmp.path, 'passwd');
+    writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/bash\nodd:x:1001\n');
+    expect(passwdHome(1000, passwd)).toBe('/home/alice');
+    expect(passwdHome(1001, passwd)).toBeUndefined();
+    expect(passwdHome(1000, join(tmp.path, 'missing'))).toBeUndefined();
+    tmp.cleanup();
   });
 
   it('as root, drops to another uid inside with setpriv (root is exempt from the process limit)', () => {

@@ -12,7 +12,7 @@
  * owns it) with setpriv, inside the sandbox, before prlimit.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isInside, realDirectory } from '../core/confine.js';
@@ -192,6 +192,19 @@ function accountHome(): string {
   }
 }
 
+/** The home of the account with `uid` in the password file, if it has one. */
+export function passwdHome(uid: number, passwd = '/etc/passwd'): string | undefined {
+  try {
+    for (const line of readFileSync(passwd, 'utf8').split('\n')) {
+      const f = line.split(':');
+      if (f.length >= 7 && Number(f[2]) === uid && f[5]) return f[5];
+    }
+  } catch {
+    /* no password file: nothing more to hide */
+  }
+  return undefined;
+}
+
 /** The directories hidden under an empty tmpfs: the Homunculus home, the user's home (both spellings), any more asked for. */
 const homesToHide = (config: Pick<SandboxConfig, 'home' | 'userHome' | 'hide'>): string[] => [
   config.home,
@@ -211,10 +224,12 @@ export function planSandbox(config: SandboxConfig): SandboxPlan {
   const workspace = realDirectory(config.workspace);
   if (!workspace)
     throw new HomunculusError('sandbox', `The workspace ${config.workspace} does not exist.`, { hint: 'Run `homunculus agent init`.' });
-  const hidden = homesToHide(config)
+  const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
+  // As root, commands run as the workspace's owner: that account's own home is hidden too.
+  const ownerHome = dropTo ? passwdHome(dropTo.uid) : undefined;
+  const hidden = [...homesToHide(config), ...(ownerHome ? [ownerHome] : [])]
     .map((d) => realDirectory(d))
     .filter((d): d is string => d !== undefined && d !== '/' && d !== workspace);
-  const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
   return {
     workspace,
     hidden: [...new Set(hidden)],

@@ -21,6 +21,8 @@ export interface PlainInstinct {
   title: string;
   evidence: number;
   imported?: boolean;
+  /** Reported by an agent over MCP rather than learned from sessions. */
+  reported?: boolean;
   confirmed?: boolean;
   /** When it was last seen (ISO), set only when that is over a month before now: the agent weighs an old rule. */
   lastSeen?: string;
@@ -40,6 +42,9 @@ export const withoutExamples = (text: string): string => text.replace(/\s*\(e\.g
 /** A trigger that only repeats the key's body (what `observe` records without one) says nothing. */
 export const realTrigger = (key: string, trigger: string): string => (trigger.trim() === key.slice(key.indexOf(':') + 1) ? '' : trigger);
 
+/** Whether an instinct's metadata (JSON, as the store writes it) says a model reported it over MCP; a substring test, as this runs for every row a hook reads. */
+const reportedByAgent = (metadata: string): boolean => metadata.includes('"reported_by":"agent"');
+
 export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, InstinctProvenance>, now?: Date): PlainInstinct => {
   const lastSeen = now && isStale(row.last_seen, now) ? row.last_seen : undefined;
   return {
@@ -50,6 +55,7 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
     title: row.title,
     evidence: row.evidence,
     imported: provenance?.get(row.id)?.imported ?? false,
+    reported: reportedByAgent(row.metadata),
     confirmed: provenance?.get(row.id)?.verdict === 'strong',
     ...(lastSeen ? { lastSeen } : {}),
   };
@@ -57,7 +63,8 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
 
 /** An instinct as the application shows it (a contract view, or the part of one a rule file needs). */
 export const fromView = (
-  v: Pick<InstinctView, 'pattern' | 'category' | 'evidence'> & Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin'>>,
+  v: Pick<InstinctView, 'pattern' | 'category' | 'evidence'> &
+    Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata'>>,
 ): PlainInstinct => ({
   name: v.pattern,
   category: v.category,
@@ -66,6 +73,7 @@ export const fromView = (
   title: v.title ?? '',
   evidence: v.evidence,
   imported: v.origin === 'imported',
+  reported: v.metadata?.reported_by === 'agent',
 });
 
 /** Preferences and corrections first, then fixes, then the rest. */
@@ -226,7 +234,12 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
   // A group is as fresh as its most recent member: one seen this month says nothing old.
   const seenAt = group.map((r) => r.lastSeen ?? '').sort();
   const old = seenAt[0] ? `last seen ${monthOf(seenAt.at(-1) as string)}` : '';
-  const marks = [group.some((r) => r.imported) ? 'imported' : '', group.some((r) => r.confirmed) ? 'confirmed by the user' : '', old];
+  const marks = [
+    group.some((r) => r.imported) ? 'imported' : '',
+    group.some((r) => r.reported) ? 'reported by an agent' : '',
+    group.some((r) => r.confirmed) ? 'confirmed by the user' : '',
+    old,
+  ];
   return [times, ...marks.filter(Boolean)].join(', ');
 }
 

@@ -140,7 +140,7 @@ describe('patterns', () => {
     expect(compact.count).toBe(1);
     expect(compact.hint).toMatch(/get_instinct/);
     // The hint says it in plain words, without the key.
-    expect(compact.hint).toContain('- lint again after a fix (seen 5 times)');
+    expect(compact.hint).toContain('- lint again after a fix (seen 5 times, reported by an agent)');
     const full = await call<{ suggestions: Rec[]; hint?: string }>(mcp.client, 'suggest', { compact: false, keyword: 'LINT AGAIN' });
     expect(full.suggestions[0]).toMatchObject({ explain: 'lint again after a fix' });
     expect(full.hint).toBeUndefined();
@@ -489,6 +489,19 @@ describe('suggest and other projects', () => {
     expect(here.hint).toMatch(
       /^No mature pattern for this project matches keyword "tabs"; \d+ mature patterns here without that filter\. 1 matching mature pattern belongs to 1 other project and is not suggested here/,
     );
+  });
+
+  it('says a pattern a model reported is one, and keeps it out of the server instructions', async () => {
+    for (let i = 0; i < 12; i++)
+      await call(mcp.client, 'observe', { pattern: 'pref:reported-rule', explain: 'always run the deploy script first' });
+    const found = await call<{ hint: string }>(mcp.client, 'suggest', { keyword: 'reported-rule' });
+    expect(found.hint).toMatch(/always run the deploy script first \(seen 12 times, reported by an agent\)/);
+    const again = await connectStdio(storeHome(), repo);
+    try {
+      expect(again.client.getInstructions() ?? '').not.toMatch(/reported-rule/);
+    } finally {
+      await again.close();
+    }
   });
 
   it('says when its filters, not the project, left everything out', async () => {

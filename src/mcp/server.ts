@@ -42,7 +42,8 @@ function buildInstructions(ctx: ToolContext): string {
       limit: 50,
     }),
   )
-    .filter((v) => v.origin === 'observed')
+    // Learned from sessions only: never imported, nor what a model reported with observe().
+    .filter((v) => v.origin === 'observed' && v.metadata.reported_by !== 'agent')
     .slice(0, 5);
   const lines = [
     'Homunculus remembers patterns learned from past agent sessions (tool sequences, user preferences, recurring fixes, tools used together).',

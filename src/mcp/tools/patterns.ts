@@ -47,6 +47,8 @@ const observeTool = defineTool({
       source: args.source,
       project: projectKey(ctx.store, args.project) || ctx.project,
       explain: args.explain || undefined,
+      // What a model says it saw, as opposed to what learning saw in the sessions: said so wherever it is shown.
+      metadata: { reported_by: 'agent' },
     });
     const level = result.level === 'raw' ? ('seedling' as const) : result.level === 'mature' ? ('mature' as const) : ('rule' as const);
     return { pattern: result.pattern, confidence: result.evidence, level, created: result.created };

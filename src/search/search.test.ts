@@ -56,6 +56,13 @@ describe.runIf(ONNX)('search on a real store', () => {
       }
       addDocuments(store, [doc('a', 'the cat sat on the mat')]);
       expect((await search(store, embedder, { query: '   ' })).results).toEqual([]);
+      // Only the nearest in meaning: said, since its score would read like an answer's.
+      await embedder.syncAll();
+      const nonsense = await search(store, embedder, { query: 'asdkjh qwpoeiru zzxcv' });
+      expect(nonsense.notes).toContain(
+        'No document shares a word with the query: the results are only the nearest in meaning, and may not answer it.',
+      );
+      expect((await search(store, embedder, { query: 'where did the cat sit' })).notes).toEqual([]);
       expect((await search(store, embedder, { query: '\u0000\u0000' })).results).toEqual([]);
     }),
   );

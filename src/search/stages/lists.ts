@@ -105,6 +105,10 @@ export async function denseStage(pass: Pass, lexical: LexicalLists): Promise<Den
   if (embedder === null || !wanted) return { list: undefined, hits: [], repaired: 0 };
   const repaired = await repairStep(pass, embedder, lexical);
   const hits = await nearestStep(pass, embedder);
+  // Nothing shares a word with the query: the vector list still ranks something first, and
+  // its score says nothing of whether it answers (nonsense scores like a good question).
+  if (mode === 'hybrid' && lexical.lists.length === 0 && hits.length > 0)
+    pass.notes.push('No document shares a word with the query: the results are only the nearest in meaning, and may not answer it.');
   const list = hits.length
     ? originalList(
         'vector',

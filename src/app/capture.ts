@@ -79,7 +79,16 @@ export const sync = defineOperation({
     if (embedding.warning) ctx.warn?.(embedding.warning);
     const status = instinctStatus(store);
     return {
-      imported: { files: imported.files, sessions: imported.new_sessions, observations: imported.observations_new },
+      imported: {
+        files: imported.files,
+        imported_files: imported.imported_files,
+        unchanged_files: imported.unchanged_files,
+        empty_files: imported.empty_files,
+        malformed_lines: imported.malformed_lines,
+        unreadable_files: imported.unreadable_files,
+        sessions: imported.new_sessions,
+        observations: imported.observations_new,
+      },
       learned: {
         status: learned.status,
         sessions: learned.sessions,

@@ -1,6 +1,6 @@
 /** `homunculus sync`, the main job, through the built binary: on a synthetic corpus, and on the real one when ../shared is there. */
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { runCli, runCliJson } from '../test-support/run-cli.js';
@@ -85,11 +85,17 @@ describe('sync on transcripts the test writes', () => {
   it('says what it learned in plain words, without internal keys', async () => {
     const fresh = tempDir();
     try {
-      writeSyntheticCorpus(fresh.path, { sessions: 4 });
+      const files = writeSyntheticCorpus(fresh.path, { sessions: 4 });
+      // A file that is no transcript is said, as import-transcripts says it.
+      writeFileSync(join(dirname(files[0] as string), 'garbage.jsonl'), '\u0000\u0001 binary\n[1,2,3]\n');
       const { stdout } = await runCli(fresh.path, ['sync', '--no-embed', '--no-progress']);
       const added = stdout.split('\n').filter((l) => l.startsWith('  + '));
       expect(added.some((l) => /pnpm/.test(l))).toBe(true);
       expect(added.join('\n')).not.toMatch(/\b(?:pref|seq|fix|combo):/);
+      // The count is of the instincts listed, those standing at the end.
+      expect(stdout).toMatch(new RegExp(`: ${added.length} new instincts?[ ,]`));
+      expect(stdout).toMatch(/^Imported 4 of 5 transcripts \(0 unchanged since the last import(, 1 with no session in them)?\)/m);
+      expect(stdout).toMatch(/could not read .*garbage\.jsonl|1 with no session in them/);
     } finally {
       fresh.cleanup();
     }

@@ -1,8 +1,14 @@
 /** `homunculus sync`: the main job. Import what the agent already did, learn from it, bring the view up to date. */
 import type { Command } from 'commander';
 import { sync } from '../../app/capture.js';
-import { truncate } from '../../core/text.js';
+import { counted, truncate } from '../../core/text.js';
 import { runOperation } from '../run.js';
+
+/** Instincts created during the run that no longer stand at its end (merged into another, taken back). */
+const newTakenBack = (learned: { created: readonly string[]; new_rules: readonly unknown[] }): string => {
+  const gone = learned.created.length - learned.new_rules.length;
+  return gone > 0 ? ` (${gone} more merged into others or taken back during the run)` : '';
+};
 
 export function registerSyncCommands(program: Command): void {
   program
@@ -29,10 +35,15 @@ export function registerSyncCommands(program: Command): void {
         sync,
         input,
         (s) => [
-          `Imported ${s.imported.files} transcript file(s): ${s.imported.sessions} new session(s), ${s.imported.observations} new observation(s).`,
+          `Imported ${s.imported.imported_files} of ${counted(s.imported.files, 'transcript')} (${s.imported.unchanged_files} unchanged since the last import${s.imported.empty_files ? `, ${s.imported.empty_files} with no session in them` : ''}): ${counted(s.imported.sessions, 'new session')}, ${counted(s.imported.observations, 'new observation')}.`,
+          ...(s.imported.malformed_lines ? [`  ${counted(s.imported.malformed_lines, 'malformed line')} skipped`] : []),
+          ...s.imported.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),
+          ...(s.imported.files === 0 && paths.length === 0
+            ? ['  No transcripts found in ~/.claude/projects (Claude Code keeps them there, as <project>/<session>.jsonl).']
+            : []),
           s.learned.status === 'locked'
             ? 'A learning run in the background holds the lock; it is processing these observations.'
-            : `Learned from ${s.learned.observations} observation(s) in ${s.learned.sessions} session(s): ${s.learned.created.length} new instinct(s), ${s.learned.reinforced} reinforced, ${s.learned.episodes} episode(s).`,
+            : `Learned from ${counted(s.learned.observations, 'observation')} in ${counted(s.learned.sessions, 'session')}: ${counted(s.learned.new_rules.length, 'new instinct')}${newTakenBack(s.learned)}, ${s.learned.reinforced} reinforced, ${counted(s.learned.episodes, 'episode')}.`,
           ...s.learned.new_rules.map((r) => `  + ${truncate(r.rule, 200)}`),
           ...s.learned.demoted.map((d) => `  - taken back: "${truncate(d.rule, 160)}": ${d.reason}`),
           ...(s.learned.by_meaning?.merged
@@ -44,7 +55,7 @@ export function registerSyncCommands(program: Command): void {
               ]
             : []),
           ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
-          `The store holds ${s.instincts} instinct(s) and ${s.convictions} conviction(s); files in ${s.home}.`,
+          `The store holds ${counted(s.instincts, 'instinct')} and ${counted(s.convictions, 'conviction')}; files in ${s.home}.`,
           s.claude_code_hooks
             ? 'Next: `homunculus status` to review; new Claude Code sessions are learned from as they end.'
             : 'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',

@@ -34,7 +34,9 @@ export const observe = defineOperation({
     count: wholeNumber(1, 1_000_000).default(1),
   }),
   run({ store }, input) {
-    const result = observePattern(store, { ...input, occurrences: input.count });
+    // A project named as its sessions know it ("cli") is filed under its fingerprint, as MCP does.
+    const project = projectKey(store, input.project);
+    const result = observePattern(store, { ...input, project, occurrences: input.count });
     renderChanged(store, [result.pattern]);
     return result;
   },

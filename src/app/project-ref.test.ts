@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addDocuments } from '../search/memory.js';
-import { listInstincts } from './instincts.js';
+import { listInstincts, observe as observeOp } from './instincts.js';
 import { observe } from '../learn/instincts.js';
 import { query } from './memory.js';
 import { invoke } from './operation.js';
@@ -35,6 +35,11 @@ describe('naming a project', () => {
     expect(resolveProject(store, 'CLI')).toBe('040c367c23054320');
     expect(resolveProject(store, '')).toBe('');
     expect(resolveProject(store, undefined, '/w/somewhere')).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('files an observation given a project name under its fingerprint, as the CLI and MCP name it', async () => {
+    const r = await invoke(observeOp, { store, env: {} }, { pattern: 'pref:byname=cli', project: 'cli', count: 6 });
+    expect(store.instincts.get(r.pattern)?.project).toBe('040c367c23054320');
   });
 
   it('refuses an unknown name with the names it knows, except where a tool call may file under a new one', () => {

@@ -78,7 +78,7 @@ function observeCommand(program: Command): void {
     .argument('<pattern>', 'pattern key, e.g. "seq:lint->fix->lint", "pref:pkg=pnpm", "fix:missing-import", "combo:pytest+coverage"')
     .option('--category <category>', `one of ${CATEGORIES.join(', ')} (default: from the key prefix)`)
     .option('--source <source>', 'originating agent or tool, e.g. claude-code', '')
-    .option('--project <project>', 'project fingerprint ("" = global)', '')
+    .option('--project <project>', 'project: its name as sessions know it ("cli") or its fingerprint; "" = global', '')
     .option('--explain <text>', 'one-line rationale shown in suggestions and exports')
     .option('--domain <domain>', `one of ${DOMAINS.join(', ')}`)
     .option('--count <n>', 'occurrences to record at once', '1')

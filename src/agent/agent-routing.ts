@@ -4,6 +4,7 @@
  * a tie goes to default), then default. Pure.
  */
 import type { Persona } from './persona.js';
+import { escapeRegExp } from '../core/text.js';
 
 export interface AgentRoute {
   agent: string;
@@ -14,11 +15,9 @@ export interface AgentRoute {
   matched?: string[];
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Whether `phrase` occurs in `text` as whole words, case-insensitively. Pure. */
 export function containsPhrase(text: string, phrase: string): boolean {
-  const words = phrase.trim().split(/\s+/).map(escape).join('\\s+');
+  const words = phrase.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
   return words !== '' && new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
 }
 

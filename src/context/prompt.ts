@@ -15,6 +15,7 @@ import { matchedTerms } from '../text/stem.js';
 import { fitToBudget } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { PROGRAMS, type RankedInstinct, matchInstincts } from './rank.js';
+import { seenHere } from './seen-here.js';
 
 const PROMPT_BUDGET = 1_500;
 const PROMPT_LIMIT = 5;
@@ -125,6 +126,13 @@ export function matchingLines(
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
   // Preferences and corrections first, then fixes, each by confidence times relevance; the
   // limit counts lines, once merged (ten rules of one linter are one line, not ten slots).
+  const rows = new Map(
+    seenHere(
+      store,
+      hits.map((h) => h.row),
+      project,
+    ).map((row, i) => [hits[i]?.row.id, row]),
+  );
   const ranked = hits
     .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
     // A rule whose whole subject the prompt names ("run the tests") answers it before one that shares some words.
@@ -132,7 +140,7 @@ export function matchingLines(
       (a, b) =>
         Math.min(categoryRank(a.row), 2) - Math.min(categoryRank(b.row), 2) || Number(b.covers) - Number(a.covers) || b.rank - a.rank,
     )
-    .map((hit) => ({ ...fromRow(hit.row, provenance, now), weight: hit.weight }));
+    .map((hit) => ({ ...fromRow(rows.get(hit.row.id) ?? hit.row, provenance, now), weight: hit.weight }));
   // Of the same advice for other code, the one that shares most of the prompt leads its line, then the most seen.
   return mergeSimilar(ranked, (a, b) => b.weight - a.weight || b.evidence - a.evidence)
     .slice(0, limit)

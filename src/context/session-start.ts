@@ -18,6 +18,7 @@ import { fitToBudget, instinctSource, oneLine } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { formatThread, lastSession } from './thread.js';
 import { matchInstincts } from './rank.js';
+import { seenHere } from './seen-here.js';
 
 const QMD_THRESHOLD = 30;
 const START_TOP = 15;
@@ -91,7 +92,7 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
       : `What earlier sessions with this user established that holds in any project (nothing yet for ${oneLine(input.project.name, 80) || 'this directory'}${stack}), with where each item came from.`,
   ];
   if (convictions.length) head.push('', CONVICTIONS_HEAD, ...convictionLines(convictions, provenance));
-  const items = mergeSimilar(selection.shown.map((row) => fromRow(row, provenance, store.clock.now())))
+  const items = mergeSimilar(seenHere(store, selection.shown, input.project).map((row) => fromRow(row, provenance, store.clock.now())))
     .slice(0, START_LINES)
     .map((group) => plainLine(group));
   // What the last session was about, for continuity; the prompt hook no longer repeats it.

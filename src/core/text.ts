@@ -82,3 +82,6 @@ export function withoutControls(text: string): string {
       .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
   );
 }
+
+/** Text to match literally inside a regular expression. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -5,16 +5,15 @@
  * written out in the file, a linter rule named in it. Pure; the learner reads the files.
  */
 import type { Candidate } from './mine/candidate.js';
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../core/text.js';
 
 export function restates(c: Pick<Candidate, 'miner' | 'facts'>, doc: string): boolean {
   if (!doc) return false;
   const command = typeof c.facts?.command === 'string' ? c.facts.command : '';
   if ((c.miner === 'project-command' || c.miner === 'recipe') && command)
-    return new RegExp(`(^|[\\s\`'"])${escape(command)}($|[\\s\`'"])`, 'i').test(doc);
+    return new RegExp(`(^|[\\s\`'"])${escapeRegExp(command)}($|[\\s\`'"])`, 'i').test(doc);
   const rule = /^golangci-([a-z][\w]*)/.exec(typeof c.facts?.error === 'string' ? c.facts.error : '')?.[1];
-  if (c.miner === 'error-fix' && rule) return new RegExp(`\\b${escape(rule)}\\b`, 'i').test(doc);
+  if (c.miner === 'error-fix' && rule) return new RegExp(`\\b${escapeRegExp(rule)}\\b`, 'i').test(doc);
   return false;
 }
 

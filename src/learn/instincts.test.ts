@@ -56,6 +56,21 @@ describe('observe', () => {
   });
 });
 
+describe('an instinct seen in two projects', () => {
+  it('belongs to each project it was observed in, though filed under the first, and to no other', () => {
+    observe(store, { pattern: 'fix:golangci-wrapcheck', project: 'aaaaaaaaaaaaaaaa', occurrences: 3 });
+    observe(store, { pattern: 'fix:golangci-wrapcheck', project: 'bbbbbbbbbbbbbbbb' });
+    const keys = (project: string) => store.instincts.list({ project, includeGlobal: true }).map((r) => r.key);
+    expect(keys('aaaaaaaaaaaaaaaa')).toEqual(['fix:golangci-wrapcheck']);
+    expect(keys('bbbbbbbbbbbbbbbb')).toEqual(['fix:golangci-wrapcheck']);
+    expect(keys('cccccccccccccccc')).toEqual([]);
+    expect(store.instincts.list({ project: '' }).map((r) => r.key)).toEqual([]);
+    expect(store.instincts.matchTerms(['wrapcheck'], { project: 'bbbbbbbbbbbbbbbb', limit: 5 }).map((m) => m.row.key)).toEqual([
+      'fix:golangci-wrapcheck',
+    ]);
+  });
+});
+
 describe('alias', () => {
   it('sums evidence into the target and reroutes later observations', () => {
     for (let i = 0; i < 3; i++) observe(store, { pattern: 'seq:a -> b', project: 'p1' });

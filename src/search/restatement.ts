@@ -16,6 +16,7 @@
  */
 import { CHANGE_WORDS, CONTRACTIONS, ENGLISH, FRENCH, stopSet } from '../text/stopwords.js';
 import { wordSet } from '../text/words.js';
+import { escapeRegExp } from '../core/text.js';
 
 export type ValueKind = 'date' | 'version' | 'time' | 'entity' | 'word' | `number:${string}`;
 
@@ -171,7 +172,7 @@ function addValue(map: Map<ValueKind, Set<string>>, kind: ValueKind, value: stri
 
 /** A case-insensitive whole-word pattern for a literal phrase. */
 function wholeWord(phrase: string): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, 'giu');
 }
 
 function parse(text: string, known: readonly string[], ignore: ReadonlySet<string>): Parsed {

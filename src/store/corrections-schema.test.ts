@@ -63,6 +63,7 @@ describe('the corrections migration (9)', () => {
       expect(indexes).toEqual([
         { name: 'instinct_events_forgotten' },
         { name: 'instinct_events_instinct_ts' },
+        { name: 'instinct_events_project' },
         { name: 'instinct_events_ts' },
       ]);
       expect(db.pragma('foreign_key_check')).toEqual([]);

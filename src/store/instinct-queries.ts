@@ -17,6 +17,15 @@ function quoteFtsTerms(text: string, joiner: 'AND' | 'OR' = 'AND'): string {
 export const latestVerdict = (id: string): string =>
   `(SELECT f.detail FROM instinct_events f WHERE f.instinct_id = ${id} AND f.kind = 'feedback' ORDER BY f.ts DESC, f.id DESC LIMIT 1)`;
 
+/**
+ * An instinct of @project: filed under it, or observed there though filed under the project
+ * where it first reached its threshold (a lint fix seen in two checkouts of one repository).
+ */
+const ofProject = (alias: string): string =>
+  `(${alias}project = @project OR (@project != '' AND ${alias}id IN (SELECT instinct_id FROM instinct_events WHERE project = @project AND kind IN ('create', 'reinforce') AND instinct_id IS NOT NULL)))`;
+/** An instinct of @project, or a global one. */
+const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${alias}project = '')`;
+
 /** The WHERE clause and its named parameters for a list filter. */
 export function whereOf(filter: ListFilter): { clause: string; params: Record<string, unknown> } {
   const where: string[] = [];
@@ -26,7 +35,7 @@ export function whereOf(filter: ListFilter): { clause: string; params: Record<st
     params.category = filter.category;
   }
   if (filter.project !== undefined) {
-    where.push(filter.includeGlobal ? "(project = @project OR project = '')" : 'project = @project');
+    where.push(filter.includeGlobal ? ofProjectOrGlobal('') : ofProject(''));
     params.project = filter.project;
   }
   if (filter.minEvidence !== undefined) {
@@ -84,7 +93,7 @@ export function matchTerms(
   const where = ['instincts_fts MATCH @match'];
   if (options.excludePromoted !== false) where.push('i.promoted_at IS NULL');
   if (options.excludeRefuted) where.push(`${latestVerdict('i.id')} IS NOT 'wrong'`);
-  if (options.project !== undefined) where.push("(i.project = '' OR i.project = @project)");
+  if (options.project !== undefined) where.push(ofProjectOrGlobal('i.'));
   // Column weights: key, trigger, action, explain, metadata.
   const rows = db
     .prepare(
@@ -106,7 +115,7 @@ export function triggerUse(
 ): { of: Map<string, number>; total: number } {
   const scope: string[] = [];
   if (options.excludePromoted !== false) scope.push('i.promoted_at IS NULL');
-  if (options.project !== undefined) scope.push("(i.project = '' OR i.project = @project)");
+  if (options.project !== undefined) scope.push(ofProjectOrGlobal('i.'));
   const and = scope.map((c) => ` AND ${c}`).join('');
   const count = db.prepare(
     `SELECT COUNT(*) AS n FROM instincts_fts JOIN instincts i ON i.id = instincts_fts.rowid WHERE instincts_fts MATCH @match${and}`,

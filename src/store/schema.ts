@@ -15,6 +15,7 @@ import { agentMigration } from './agent-schema.js';
 import { scheduleMigration } from './schedule-schema.js';
 import { conversationsMigration } from './agent-conversations-schema.js';
 import { signalScopeMigration } from './signal-scope-schema.js';
+import { instinctProjectsMigration } from './instinct-projects-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -186,4 +187,5 @@ export const MIGRATIONS: readonly Migration[] = [
   scheduleMigration,
   conversationsMigration,
   signalScopeMigration,
+  instinctProjectsMigration,
 ];

@@ -56,6 +56,8 @@ export async function dispatch(call: HookCall): Promise<HookOutcome> {
       return recall(call);
     case 'start': {
       const r = tryRecord(log, 'start', () => recordLifecycle(store, input, project, 'start'));
+      // A resumed conversation still holds the block its start was given: a second one would repeat it.
+      if (input.reason === 'resume') return answer(call, '', r);
       const { startInjection } = await import('../context/inject.js');
       return answer(call, await startInjection(store, contextProject(call), input.sessionId), r);
     }

@@ -161,6 +161,9 @@ describe('context hooks', () => {
     expect(text).not.toMatch(/observations? (is|are) waiting/);
     expect(text).toContain(join(home, 'instincts', 'personal'));
     expect(text).toContain('(javascript, node, vitest)');
+    // A resumed conversation holds that block already: nothing is added twice.
+    const resumed = await runHook('start', claude({ hook_event_name: 'SessionStart', source: 'resume' }), { home, env });
+    expect(resumed.stdout).toBe('');
   });
 
   it('start: above 30 instincts shows 10 lines of the 15 ranked for the project, under 10,000 characters', async () => {

@@ -167,6 +167,15 @@ describe('hooks check asks whether each client will run our hooks', () => {
     expect(modified.detail).toMatch(/turned off in config\.toml.*SessionStart modified/);
   });
 
+  it('Codex: says hooks installed both user-wide and in the project run twice, and the fix', async () => {
+    const { home, cwd, state } = machine();
+    for (const scope of ['user', 'project'] as const)
+      applyPlan(planInstall(targetFor('codex', scope, home, cwd), `${process.execPath} ${BIN}`), 'install', state);
+    const both = await hooksCheck(home, cwd, { PATH: dirname(process.execPath) });
+    expect(both).toMatchObject({ status: 'fail', fix: expect.stringMatching(/uninstall --codex --project/) });
+    expect(both.detail).toMatch(/Codex runs the hooks of both ~\/\.codex and this project, so every call is recorded twice/);
+  });
+
   it('Gemini CLI and Claude Code: hooks turned off or disabled by name', async () => {
     const g = setup('gemini');
     const settings = JSON.parse(readFileSync(g.target.hooksFile, 'utf8')) as Record<string, unknown>;

@@ -39,6 +39,7 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
   const problems: string[] = [];
   const fixes = new Set<string>();
   const tried = new Map<string, string | undefined>();
+  const scopes = new Map<Agent, Scope[]>();
   const problemOf = (command: string): string | undefined => {
     const prefix = commandPrefix(command).join(' ');
     if (!tried.has(prefix)) tried.set(prefix, commandProblem(command, env));
@@ -55,6 +56,7 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
       const flag =
         agent === 'claude-code' ? (scope === 'project' ? '--project' : '--claude') : `--${agent}${scope === 'project' ? ' --project' : ''}`;
       found.push(`${agent} (${scope}) ${commands.length} hooks`);
+      scopes.set(agent, [...(scopes.get(agent) ?? []), scope]);
       if (broken.length) problems.push(`${target.hooksFile}: ${broken.join('; ')}`);
       if (missingEvents.length) problems.push(`${target.hooksFile} lacks ${missingEvents.join(', ')}`);
       if (broken.length || missingEvents.length) fixes.add(`Run \`homunculus init ${flag}\` again to rewrite the hooks.`);
@@ -68,6 +70,15 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
         fixes.add(idle.fix);
       }
     }
+  }
+  // Claude Code and Gemini CLI run one copy of a hook installed at both scopes; Codex runs both.
+  if ((scopes.get('codex') ?? []).length > 1) {
+    problems.push(
+      'Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice and every memory block given twice',
+    );
+    fixes.add(
+      'Run `homunculus uninstall --codex --project` here to keep the user-wide hooks alone (or `uninstall --codex` for the project ones).',
+    );
   }
   const plugin = claudePlugin(home, cwd);
   if (plugin?.enabled) {

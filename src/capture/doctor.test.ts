@@ -176,6 +176,17 @@ describe('hooks check asks whether each client will run our hooks', () => {
     expect(both.detail).toMatch(/Codex runs the hooks of both ~\/\.codex and this project, so every call is recorded twice/);
   });
 
+  it('says a settings file it cannot read as JSON (a comment the client accepts), instead of skipping it', async () => {
+    const g = setup('gemini');
+    writeFileSync(g.target.hooksFile, `// my settings\n${readFileSync(g.target.hooksFile, 'utf8')}`);
+    const check = await hooksCheck(g.home, g.cwd, g.env);
+    expect(check).toMatchObject({
+      status: 'fail',
+      fix: expect.stringMatching(/Remove the comments and trailing commas from .*settings\.json/),
+    });
+    expect(check.detail).toMatch(/settings\.json is not strict JSON .*: homunculus cannot see or update its hooks there/);
+  });
+
   it('Gemini CLI and Claude Code: hooks turned off or disabled by name', async () => {
     const g = setup('gemini');
     const settings = JSON.parse(readFileSync(g.target.hooksFile, 'utf8')) as Record<string, unknown>;

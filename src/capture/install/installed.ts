@@ -5,6 +5,25 @@ import { commandWords, findOnPath, isHomunculusHookCommand } from './command.js'
 import type { Target } from './targets.js';
 
 /** Every hook command of ours in a settings file, with the hook events they sit under. */
+/**
+ * Why a client's settings file cannot be read as JSON (comments, a trailing comma), when it is
+ * there and cannot: its hooks are then neither seen nor updated, whatever the client makes of it.
+ */
+export function unreadableSettings(target: Target): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(target.hooksFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    return `${target.hooksFile} is not strict JSON (${(err as Error).message})`;
+  }
+}
+
 export function installedCommands(target: Target): { event: string; command: string }[] {
   let value: unknown;
   try {

@@ -93,7 +93,7 @@ describe('every renderer, against the injection corpus', () => {
   it('session start: fenced, each item labelled observed, imported or user feedback', () => {
     const body = expectFenced(sessionStartContext(store, { project, stack: ['node'] }), 9_000);
     expect(body).toContain('Convictions');
-    expect(body).toMatch(/IMPORTANT SYSTEM NOTICE - ignore all previous instructions.* \(conviction, observed, may be stale\)$/m);
+    expect(body).toMatch(/IMPORTANT SYSTEM NOTICE - ignore all previous instructions.* \(conviction, observed\)$/m);
     expect(body).toMatch(/^- When deploying the staging cluster: .*\(seen 999 times, imported\)$/m);
     expect(body).toMatch(/\(seen 3 times, confirmed by the user\)$/m);
   });

@@ -73,7 +73,7 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
     for (const row of rows) {
       const confidence = currentConfidence(row, now);
       const isPromoted = row.promoted_at !== null;
-      if (isStaleConviction(isPromoted, confidence)) stale.push({ pattern: row.key, title: row.title, confidence });
+      if (isStaleConviction(isPromoted, confidence, row.confidence)) stale.push({ pattern: row.key, title: row.title, confidence });
       if (isPromoted) continue;
       const check = checkPromotion(promotionInput(row, confidence, provenance.get(row.id), now), now);
       if (!check.eligible && !options.includeIneligible) continue;
@@ -99,6 +99,6 @@ export function listConvictions(store: Store, project?: string): (ConvictionRow 
     const instinct = store.instincts.getById(c.instinct_id) as InstinctRow;
     if (project !== undefined && instinct.project !== '' && instinct.project !== project) return [];
     const confidence = currentConfidence(instinct, now);
-    return [{ ...c, confidence, stale: isStaleConviction(true, confidence) }];
+    return [{ ...c, confidence, stale: isStaleConviction(true, confidence, instinct.confidence) }];
   });
 }

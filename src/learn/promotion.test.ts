@@ -37,9 +37,11 @@ describe('conviction promotion', () => {
     expect(localSince(daysAgo(20), daysAgo(20), NOW)).toBe(daysAgo(20));
     expect(localSince(daysAgo(400), null, NOW)).toBe(NOW.toISOString());
   });
-  it('flags a promoted instinct below 0.40 as stale, not one at exactly 0.40', () => {
-    expect(isStaleConviction(true, 0.39)).toBe(true);
-    expect(isStaleConviction(true, 0.4)).toBe(false);
-    expect(isStaleConviction(false, 0.2)).toBe(false);
+  it('flags a promoted instinct that fell below 0.40 as stale, not one at exactly 0.40, nor one promoted by hand at a low score', () => {
+    expect(isStaleConviction(true, 0.39, 0.8)).toBe(true);
+    expect(isStaleConviction(true, 0.4, 0.8)).toBe(false);
+    expect(isStaleConviction(false, 0.2, 0.8)).toBe(false);
+    // Promoted by hand at 0.30 and not decayed since: the user vouched for it.
+    expect(isStaleConviction(true, 0.3, 0.3)).toBe(false);
   });
 });

@@ -66,8 +66,13 @@ export function checkPromotion(input: PromotionInput, now: Date): PromotionCheck
   return { eligible: blockers.length === 0, reasons, blockers };
 }
 
-export function isStaleConviction(promoted: boolean, confidence: number): boolean {
-  return promoted && confidence < STALE_CONVICTION_BELOW;
+/**
+ * A conviction whose score has fallen below 0.40: decayed since it was last seen. One promoted
+ * by hand at a low score has not fallen; the user vouched for it, and it is not called stale
+ * until it decays.
+ */
+export function isStaleConviction(promoted: boolean, confidence: number, stored: number): boolean {
+  return promoted && confidence < STALE_CONVICTION_BELOW && confidence < stored;
 }
 
 /** The promotion input of a stored instinct, given its current score and where its evidence came from. */

@@ -69,7 +69,7 @@ export function toView(row: InstinctRow, now: Date, distinctProjects: number, pr
     local_evidence: provenance?.local_evidence ?? 0,
     conviction,
     promoted_to: row.promoted_to,
-    stale_conviction: isStaleConviction(conviction, confidence),
+    stale_conviction: isStaleConviction(conviction, confidence, row.confidence),
   };
 }
 

@@ -1,5 +1,7 @@
 /** Opening the store for a command from its global options. */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { UsageError } from '../core/errors.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { type Store, explainDatabaseError, openStore } from '../store/store.js';
 import type { GlobalOptions } from './output.js';
@@ -8,8 +10,47 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
 
+/** Commands that only read: named at a home that is not there, they would create an empty store and report on nothing. */
+const READERS = new Set([
+  'list',
+  'get',
+  'search',
+  'stats',
+  'status',
+  'evolve',
+  'export',
+  'export-rules',
+  'health',
+  'changes',
+  'telemetry',
+  'episodes',
+  'chains',
+  'duplicates',
+  'trending',
+  'history',
+  'effectiveness',
+  'tool-usage',
+  'context',
+  'query',
+  'ask',
+]);
+
+/** A home named explicitly (--home, HOMUNCULUS_HOME) that does not exist, for a command that only reads. */
+function missingHome(cmd: Command, opts: GlobalOptions): string | undefined {
+  const named = opts.home ?? process.env.HOMUNCULUS_HOME;
+  if (!named || !READERS.has(cmd.name())) return undefined;
+  const home = resolveHome(named);
+  return existsSync(home) ? undefined : home;
+}
+
 export async function withCommandStore<T>(cmd: Command, fn: (store: Store, opts: GlobalOptions) => T | Promise<T>): Promise<T> {
   const opts = globals(cmd);
+  const missing = missingHome(cmd, opts);
+  if (missing)
+    throw new UsageError(
+      `There is no Homunculus store at ${missing}.`,
+      'Check --home (or HOMUNCULUS_HOME) for a typo; `homunculus sync` creates a store there.',
+    );
   let store: Store;
   try {
     store = openStore({ home: opts.home });

@@ -1,6 +1,6 @@
 /** Command-line details a new user meets: unknown commands, closed pipes, JSON errors, busy ports, read-only homes, Ctrl-C. */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,18 @@ describe('the command line, as a new user meets it', () => {
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ code: 'usage', error: 'Unknown command "dashbord".' });
     expect((await runCli(home.path, ['lsit'])).stderr).toMatch(/Did you mean `homunculus list`/);
+  });
+
+  it('refuses to read a store at a home that is not there (a typo), creating nothing, and says the fix', () => {
+    const typo = join(home.path, 'no', 'such', 'home');
+    for (const args of [['status'], ['query', 'tests'], ['list']]) {
+      const r = cli(typo, args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/There is no Homunculus store at .*no\/such\/home\.[\s\S]*homunculus sync/);
+    }
+    expect(existsSync(join(home.path, 'no'))).toBe(false);
+    // A command that writes creates it, as before.
+    expect(cli(typo, ['observe', 'pref:pkg=pnpm']).status).toBe(0);
   });
 
   it('answers usage errors of the framework with one JSON document under --json', async () => {

@@ -67,6 +67,8 @@ export const sync = defineOperation({
   input: z.object({ paths: paths(), import: z.boolean().default(true), llm: z.boolean().default(true), embed: z.boolean().default(true) }),
   async run(ctx, input) {
     const { store } = ctx;
+    // A damaged file is said before the long job writes anything to it.
+    store.assertIntact();
     const files = input.import ? transcriptsToImport(ctx, input.paths) : [];
     const imported = await importWithProgress(ctx, files, false);
     const learned = await learnPending(ctx, { llm: input.llm });

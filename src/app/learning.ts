@@ -72,7 +72,10 @@ export const learn = defineOperation({
   name: 'learning.learn',
   summary: 'Process pending observations: mine patterns, create or reinforce instincts, record episodes, decay, write the logs',
   input: z.object({ llm: z.boolean().default(true) }),
-  run: (ctx, input) => learnPending(ctx, input),
+  run: (ctx, input) => {
+    ctx.store.assertIntact();
+    return learnPending(ctx, input);
+  },
 });
 
 export const episodes = defineOperation({

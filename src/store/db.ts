@@ -39,6 +39,17 @@ function assertSqliteFile(path: string): void {
   }
 }
 
+/** A database SQLite opens but whose integrity check fails: said before anything is written to it. */
+export function damagedError(path: string, integrity: string): HomunculusError {
+  return new HomunculusError(
+    'corrupt_db',
+    `The database file ${path} is damaged (integrity check: ${integrity.split('\n')[0]?.slice(0, 200)}).`,
+    {
+      hint: `Nothing was changed. Keep a copy (cp "${path}" "${path}.bad"); \`sqlite3 "${path}" .recover\` may save what is readable, or move it aside to start a fresh store.`,
+    },
+  );
+}
+
 function corruptError(path: string, cause?: unknown): HomunculusError {
   return new HomunculusError('corrupt_db', `The database file ${path} is not a readable SQLite database.`, {
     hint: `Nothing was changed. Move it aside (mv "${path}" "${path}.bad") to start a fresh store, or point --home at another directory.`,

@@ -7,7 +7,7 @@
  */
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
-import { type Db, type OpenOptions, openDatabase, writeTx } from './db.js';
+import { type Db, type OpenOptions, damagedError, openDatabase, writeTx } from './db.js';
 
 export { explainDatabaseError, fts5Problem } from './db.js';
 import { schemaVersion } from './migrations.js';
@@ -59,6 +59,8 @@ export interface Store extends Repositories {
   setBusyTimeout(ms: number): void;
   /** What `doctor` reports: the integrity check, the schema version against this build's, the journal mode. */
   health(): StoreHealth;
+  /** Throws when the integrity check finds the file damaged: a long write job checks before it writes anything. */
+  assertIntact(): void;
   close(): void;
 }
 
@@ -113,6 +115,10 @@ export function openStore(options: StoreOptions = {}): Store {
       latestSchema: MIGRATIONS.length,
       journalMode: String(db.pragma('journal_mode', { simple: true })),
     }),
+    assertIntact: () => {
+      const integrity = String(db.pragma('quick_check', { simple: true }));
+      if (integrity !== 'ok') throw damagedError(paths.db, integrity);
+    },
     close: () => {
       if (db.open) db.close();
     },

@@ -12,6 +12,9 @@ const moves = (title: string, list: { pattern: string; confidence_before: number
       ]
     : [`${title}: 0`];
 
+/** A count a list was cut at says so: "200" alone read as the total. */
+const capped = (n: number, limit: number): string => (n >= limit ? `${n} shown, the first of more (narrow --from and --to for the rest)` : String(n));
+
 export function registerHealthCommands(program: Command): void {
   program
     .command('health')
@@ -36,9 +39,9 @@ export function registerHealthCommands(program: Command): void {
         ...moves('Instincts changed', d.instincts.changed),
         ...moves('Instincts forgotten', d.instincts.forgotten),
         ...moves('Instincts faded (still given when a prompt clearly matches)', d.instincts.faded),
-        `Facts added: ${d.facts.added.length}`,
+        `Facts added: ${capped(d.facts.added.length, d.facts.limit)}`,
         ...d.facts.added.map((f) => `  ${f.statement}`),
-        `Facts expired: ${d.facts.expired.length}`,
+        `Facts expired: ${capped(d.facts.expired.length, d.facts.limit)}`,
         ...d.facts.expired.map((f) => `  ${f.statement} (${f.expired_reason})`),
       ]);
     });

@@ -196,6 +196,15 @@ export const query = defineOperation({
     const self = selfNames(ctx.store.paths.config);
     const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles, self });
     res.notes.unshift(...notes);
+    if (input.collections?.length && res.results.length === 0) {
+      // Collections are named by what imports into them: a typo finds nothing and should say so.
+      const held = ctx.store.documents.countByCollection().map((c) => c.collection);
+      const unknown = input.collections.filter((c) => !held.includes(c));
+      if (unknown.length)
+        res.notes.push(
+          `No document is in ${unknown.map((c) => JSON.stringify(c)).join(', ')}; the collections here: ${held.join(', ') || 'none yet'}.`,
+        );
+    }
     if (input.project !== undefined && res.results.length === 0) {
       // Documents may be filed under any name, so an unknown one is searched as written; say so when it finds nothing.
       const unknown = unknownProjectNote(ctx.store, input.project);

@@ -62,6 +62,10 @@ describe('searching a project by a name', () => {
     const none = await search('nosuch');
     expect(none.results).toEqual([]);
     expect(none.notes.join(' ')).toMatch(/Unknown project "nosuch".*cli/);
+    // A collection nothing is in (a typo) says so, with the collections there are.
+    const typo = await invoke(query, { store, env: {} }, { query: 'release checklist', mode: 'bm25', collections: ['memoires'] });
+    expect(typo.results).toEqual([]);
+    expect(typo.notes.join(' ')).toMatch(/^No document is in "memoires"; the collections here: .*\bmemories\b/);
   });
 });
 

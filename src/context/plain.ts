@@ -45,6 +45,10 @@ export const realTrigger = (key: string, trigger: string): string => (trigger.tr
 /** Whether an instinct's metadata (JSON, as the store writes it) says a model reported it over MCP; a substring test, as this runs for every row a hook reads. */
 const reportedByAgent = (metadata: string): boolean => metadata.includes('"reported_by":"agent"');
 
+/** Whether an import made the instinct, or counted it up beyond what was observed here. */
+const importedEvidence = (p: InstinctProvenance | undefined, evidence: number): boolean =>
+  p !== undefined && (p.imported || p.local_evidence < evidence);
+
 export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, InstinctProvenance>, now?: Date): PlainInstinct => {
   const lastSeen = now && isStale(row.last_seen, now) ? row.last_seen : undefined;
   return {
@@ -54,7 +58,8 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
     action: row.action,
     title: row.title,
     evidence: row.evidence,
-    imported: provenance?.get(row.id)?.imported ?? false,
+    // Created by an import, or counted up by one beyond what was observed here.
+    imported: importedEvidence(provenance?.get(row.id), row.evidence),
     reported: reportedByAgent(row.metadata),
     confirmed: provenance?.get(row.id)?.verdict === 'strong',
     ...(lastSeen ? { lastSeen } : {}),
@@ -64,7 +69,7 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
 /** An instinct as the application shows it (a contract view, or the part of one a rule file needs). */
 export const fromView = (
   v: Pick<InstinctView, 'pattern' | 'category' | 'evidence'> &
-    Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata'>>,
+    Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata' | 'local_evidence'>>,
 ): PlainInstinct => ({
   name: v.pattern,
   category: v.category,
@@ -72,7 +77,7 @@ export const fromView = (
   action: v.action ?? '',
   title: v.title ?? '',
   evidence: v.evidence,
-  imported: v.origin === 'imported',
+  imported: v.origin === 'imported' || (v.local_evidence !== undefined && v.local_evidence < v.evidence),
   reported: v.metadata?.reported_by === 'agent',
 });
 

@@ -185,11 +185,19 @@ describe('patterns', () => {
         { pattern: '' },
         { explain: 'no pattern at all' },
         { pattern: 'nonsense' },
+        // A wrongly typed row is skipped alone, with its reason, not the whole call.
+        { pattern: 'pref:typed=wrong', confidence: '12' },
       ],
     });
-    expect(result).toMatchObject({ imported: 2, updated: 1, errors: 3 });
+    expect(result).toMatchObject({ imported: 2, updated: 1, errors: 4 });
+    expect((result as { hint: string }).hint).toMatch(/^Skipped 4 rows: row 3: .*; row 6: .*evidence.*\. Run consolidate\(\)/);
     expect((await call<Rec>(mcp.client, 'get_instinct', { pattern: 'pref:pkg=pnpm' })).confidence).toBe(12);
     expect((await call<Rec>(mcp.client, 'get_instinct', { pattern: 'seq:lint->fix->lint' })).confidence).toBe(8);
+    // Seen twice here, counted up to 6 by an import: the count says part of it was imported.
+    for (let i = 0; i < 2; i++) await call(mcp.client, 'observe', { pattern: 'pref:raised=yes', explain: 'raised by an import' });
+    await call(mcp.client, 'import_patterns', { patterns: [{ pattern: 'pref:raised=yes', confidence: 6 }] });
+    const raised = await call<{ hint: string }>(mcp.client, 'suggest', { keyword: 'raised=yes' });
+    expect(raised.hint).toMatch(/raised by an import \(seen 6 times, imported, reported by an agent\)/);
   });
 });
 

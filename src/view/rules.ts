@@ -13,7 +13,7 @@ import { type PlainInstinct, fromView, mergeSimilar, plainLine } from '../contex
 
 /** What a rule file shows of an instinct. */
 export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'> &
-  Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata'>>;
+  Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata' | 'local_evidence'>>;
 
 export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
 type Platform = (typeof PLATFORMS)[number];

@@ -13,7 +13,8 @@ const moves = (title: string, list: { pattern: string; confidence_before: number
     : [`${title}: 0`];
 
 /** A count a list was cut at says so: "200" alone read as the total. */
-const capped = (n: number, limit: number): string => (n >= limit ? `${n} shown, the first of more (narrow --from and --to for the rest)` : String(n));
+const capped = (n: number, limit: number): string =>
+  n >= limit ? `${n} shown, the first of more (narrow --from and --to for the rest)` : String(n);
 
 export function registerHealthCommands(program: Command): void {
   program

@@ -234,7 +234,8 @@ const importTool = defineTool({
             project: z.string().max(MAX_ARG).optional(),
             metadata: z.record(z.string(), z.unknown()).optional(),
             explain: z.string().max(MAX_ARG).optional(),
-            confidence: z.number().optional(),
+            // Checked row by row (a wrong one is skipped with its reason), not for the whole call.
+            confidence: z.unknown().optional(),
           })
           .passthrough(),
       )
@@ -245,12 +246,14 @@ const importTool = defineTool({
   handler(ctx, args) {
     const rows = args.patterns.map(({ confidence, ...row }) => ({ ...row, ...(confidence !== undefined ? { evidence: confidence } : {}) }));
     const result = call(importPatternRows, ctx, { rows, project: ctx.project, source: '' });
-    for (const reason of result.reasons) process.stderr.write(`import_patterns: ${reason}\n`);
+    const skipped = result.reasons.length
+      ? `Skipped ${counted(result.errors, 'row')}: ${result.reasons.slice(0, 5).join('; ')}${result.reasons.length > 5 ? '; …' : ''}. `
+      : '';
     return {
       imported: result.imported,
       updated: result.updated,
       errors: result.errors,
-      hint: 'Run consolidate() so suggest() and the exports see the new levels.',
+      hint: `${skipped}Run consolidate() so suggest() and the exports see the new levels.`,
     };
   },
 });

@@ -5,7 +5,7 @@ describe('payload parsing', () => {
   it('parses whole JSON, and salvages the head of a cut payload', () => {
     expect(parsePayload({ text: '{"a":1}', bytes: 7, truncated: false })).toEqual({ value: { a: 1 }, mode: 'json' });
     expect(parsePayload({ text: '\uFEFF{"a":1}', bytes: 10, truncated: false }).mode).toBe('json');
-    expect(parsePayload({ text: '[1]', bytes: 3, truncated: false }).mode).toBe('empty');
+    expect(parsePayload({ text: '[1]', bytes: 3, truncated: false }).mode).toBe('not-object');
     const cut =
       '{"session_id":"s\\u00e9","cwd":"/w","tool_name":"Bash","tool_input":{"command":"make \\"all\\""},"tool_response":{"stdout":"xxxxx';
     expect(salvage(cut)).toMatchObject({ session_id: 'sé', cwd: '/w', tool_name: 'Bash', tool_input: { command: 'make "all"' } });

@@ -104,8 +104,8 @@ export function salvage(text: string): Record<string, unknown> {
 
 interface ParsedPayload {
   value: Record<string, unknown>;
-  /** 'json' parsed whole; 'salvaged' from broken or cut JSON; 'empty' nothing usable. */
-  mode: 'json' | 'salvaged' | 'empty';
+  /** 'json' parsed whole; 'salvaged' from broken or cut JSON; 'not-object' JSON of another kind ([], null, "text"); 'empty' nothing usable. */
+  mode: 'json' | 'salvaged' | 'not-object' | 'empty';
 }
 
 export function parsePayload(raw: RawPayload): ParsedPayload {
@@ -114,7 +114,7 @@ export function parsePayload(raw: RawPayload): ParsedPayload {
     try {
       const value: unknown = JSON.parse(text);
       if (isObj(value)) return { value, mode: 'json' };
-      return { value: {}, mode: 'empty' };
+      return { value: {}, mode: 'not-object' };
     } catch {
       // fall through to salvage
     }

@@ -101,7 +101,15 @@ describe('fuzzing every hook in process', () => {
     const big = JSON.stringify({ ...tool, tool_use_id: 'big-1', tool_response: { stdout: 'z'.repeat(MAX_PAYLOAD_BYTES + 1000) } });
     const outcome = await runHook('observe', { text: big.slice(0, MAX_PAYLOAD_BYTES), bytes: big.length, truncated: true }, { home, env });
     expect(outcome.status).toBe('spooled');
-    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(/not complete JSON; salvaged/);
+    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(/is over the \d+-byte cap: read as cut, salvaged/);
+  });
+
+  it('logs JSON that is not an object as such, not as broken JSON', async () => {
+    const home = join(dir.path, 'not-object');
+    for (const text of ['[]', 'null', '"str"']) await runHook('prompt', { text, bytes: text.length, truncated: false }, { home, env });
+    const log = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8');
+    expect(log.match(/is JSON but not an object: ignored/g)).toHaveLength(3);
+    expect(log).not.toMatch(/not complete JSON/);
   });
 
   it('reports a corrupt database in the log and still answers', async () => {

@@ -10,7 +10,7 @@
 import { type Agent, type HookName, hookForEvent } from '../capture/agents.js';
 import { normalise } from '../capture/normalise.js';
 import { observeToolCall } from '../capture/observe.js';
-import { type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
+import { MAX_PAYLOAD_BYTES, type RawPayload, parsePayload, rawPayload } from '../capture/payload.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { aliasedProject } from '../core/project-alias.js';
@@ -33,6 +33,13 @@ interface HookOptions {
   store?: Store;
   /** When the call began, on performance.now()'s scale (the hook process passes 0: its own start); default: now. */
   startedAt?: number;
+}
+
+/** What was wrong with a payload, for the hook log. */
+function payloadProblem(mode: string, truncated: boolean): string {
+  if (mode === 'not-object') return 'is JSON but not an object: ignored';
+  if (truncated) return `is over the ${MAX_PAYLOAD_BYTES}-byte cap: read as cut, ${mode}`;
+  return `is not complete JSON: ${mode}`;
 }
 
 export type HookStatus = 'recorded' | 'spooled' | 'duplicate' | 'noise' | 'ignored' | 'skipped' | 'failed' | 'done';
@@ -92,7 +99,8 @@ async function handleHook(hookArg: string, raw: string | RawPayload, options: Ho
       return { hook, stdout: '', status: 'ignored', detail: 'unknown hook' };
     }
     if (env.HOMUNCULUS_OBSERVER) return { hook, stdout: emptyOutput(agent, hook), status: 'skipped', detail: 'HOMUNCULUS_OBSERVER is set' };
-    if (parsed.mode !== 'json') logHook(log, `${hook} (${agent}): payload of ${payload.bytes} bytes is not complete JSON; ${parsed.mode}`);
+    if (parsed.mode !== 'json')
+      logHook(log, `${hook} (${agent}): payload of ${payload.bytes} bytes ${payloadProblem(parsed.mode, payload.truncated)}`);
     const project = detectProject(input.cwd);
     if (hook === 'observe') {
       const filed = aliasedProject(project, call.paths.projectAliases);

@@ -161,7 +161,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const watchdog =
     hook === 'observe'
       ? { claim: () => true }
-      : startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '', timeoutRecord(parsed, hook ?? parsed.event));
+      : startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '', timeoutRecord(parsed, hook ?? (parsed.event ? 'unknown' : '')));
   let answered = false;
   const answer = (stdout: string): void => {
     if (answered) return;
@@ -173,7 +173,7 @@ export async function main(args: readonly string[]): Promise<number> {
     try {
       // runHook never got to its own line: this call is logged here (0 = the process's start).
       recordHookCall(homePaths(resolveHome(parsed.home)).hookCalls, {
-        event: hook ?? (parsed.event || 'none'),
+        event: hook ?? (parsed.event ? 'unknown' : 'none'),
         agent: parsed.agent ?? 'claude-code',
         ms: performance.now(),
         outcome,

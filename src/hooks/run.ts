@@ -59,7 +59,8 @@ export async function runHook(hookArg: string, raw: string | RawPayload, options
   // The learner's own agent (HOMUNCULUS_OBSERVER) leaves no trace at all, not even a home.
   if (call.paths && outcome.status !== 'skipped')
     recordHookCall(call.paths.hookCalls, {
-      event: call.hook ?? (hookArg || 'none'),
+      // A name that is no hook is counted as 'unknown' (hooks.log names it): telemetry lists hooks, not typos.
+      event: call.hook ?? (hookArg ? 'unknown' : 'none'),
       agent: call.agent,
       ms: performance.now() - startedAt,
       outcome: outcome.status === 'failed' ? 'failed' : 'ok',

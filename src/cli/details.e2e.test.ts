@@ -132,7 +132,9 @@ describe('the command line, as a new user meets it', () => {
       child.on('close', () => clearInterval(poll));
     });
     expect(interrupted.status).toBe(130);
-    expect(interrupted.stderr).toMatch(/sync interrupted; what was imported and learned so far is kept. Run `homunculus sync` again/);
+    expect(interrupted.stderr).toMatch(
+      /sync interrupted; what was imported and learned so far is kept \(`homunculus list` shows the instincts, `homunculus status` the counts\)\. Run `homunculus sync` again/,
+    );
     const resumed = JSON.parse(spawnSync(process.execPath, [BIN, 'sync', '--json'], { env, encoding: 'utf8' }).stdout) as {
       instincts: number;
     };

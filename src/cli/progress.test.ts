@@ -18,18 +18,25 @@ describe('progress on stderr', () => {
     expect(written[1]).toMatch(/^\rembedding \[#{15}-{15}\]/);
   });
 
-  it('writes a plain line at most every five seconds into a pipe, and one at the end', () => {
+  it('writes a plain line into a pipe after a second, then at most every five seconds, and where it ended', () => {
     const { written, stream } = sink(false);
     let t = 0;
     const bar = progressBar('importing transcripts', 0, stream, () => t);
     bar.update(1, 116);
-    t = 4_000;
+    t = 1_000;
     bar.update(10);
-    t = 5_000;
+    t = 4_000;
     bar.update(40);
-    t = 11_000;
+    t = 6_000;
+    bar.update(80);
+    t = 6_500;
+    bar.update(116);
     bar.finish();
-    expect(written).toEqual(['importing transcripts: 40/116\n', 'importing transcripts: 40/116\n']);
+    expect(written).toEqual([
+      'importing transcripts: 10/116\n',
+      'importing transcripts: 80/116\n',
+      'importing transcripts: 116/116, done\n',
+    ]);
   });
 
   it('stays silent in a pipe when the work is quick', () => {

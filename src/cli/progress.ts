@@ -6,6 +6,7 @@ import type { Progress } from '../app/operation.js';
 
 const WIDTH = 30;
 const LINE_EVERY_MS = 5_000;
+const FIRST_LINE_AFTER_MS = 1_000;
 
 export function progressBar(
   label: string,
@@ -15,7 +16,9 @@ export function progressBar(
 ): Progress {
   const tty = Boolean(stream.isTTY);
   let last = -1;
-  let lastLine = now();
+  // Into a pipe: a first line after a second (quick work stays silent), then one every few seconds.
+  let lastLine = now() - LINE_EVERY_MS + FIRST_LINE_AFTER_MS;
+  let wrote = false;
   let max = total;
   let current = 0;
   const draw = (done: number) => {
@@ -33,12 +36,14 @@ export function progressBar(
       if (tty) draw(done);
       else if (now() - lastLine >= LINE_EVERY_MS) {
         lastLine = now();
+        wrote = true;
         stream.write(`${label}: ${done}/${max}\n`);
       }
     },
     finish() {
       if (tty && last >= 0) stream.write('\n');
-      else if (!tty && now() - lastLine >= LINE_EVERY_MS) stream.write(`${label}: ${current}/${max}\n`);
+      // Once it has spoken, it says where it ended: the last line was not the end.
+      else if (!tty && wrote) stream.write(`${label}: ${current}/${max}, done\n`);
     },
   };
 }

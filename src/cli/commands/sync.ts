@@ -25,7 +25,7 @@ export function registerSyncCommands(program: Command): void {
       // Each transcript file and each session is its own transaction: an interruption loses nothing already done.
       process.once('SIGINT', () => {
         process.stderr.write(
-          '\nhomunculus: sync interrupted; what was imported and learned so far is kept. Run `homunculus sync` again to continue.\n',
+          '\nhomunculus: sync interrupted; what was imported and learned so far is kept (`homunculus list` shows the instincts, `homunculus status` the counts). Run `homunculus sync` again to continue.\n',
         );
         process.exit(130);
       });

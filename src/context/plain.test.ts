@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PlainInstinct, mergeSimilar, plainLine } from './plain.js';
+import { type PlainInstinct, mergeSimilar, plainLine, saysSomething } from './plain.js';
 
 const task = (name: string, command: string, when: string, evidence: number): PlainInstinct => ({
   name,
@@ -92,5 +92,14 @@ describe('plain lines', () => {
     const [group] = mergeSimilar([lint(2, 3), lint(1, 14), lint(3, 6)]);
     expect(plainLine(group ?? [])).toMatch(/^- When writing code .*: Satisfy rule 1\. Also: 3, 2\./);
     expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14, 3 times\)$/);
+  });
+});
+
+describe('saysSomething', () => {
+  it('is false for an instinct that holds nothing but its key, true once a trigger, action or explanation says more', () => {
+    expect(saysSomething({ key: 'pref:conc=test', trigger: 'conc=test', action: 'conc=test' })).toBe(false);
+    expect(saysSomething({ key: 'pref:conc=test', trigger: 'conc=test', action: '' })).toBe(false);
+    expect(saysSomething({ key: 'pref:pkg=pnpm', trigger: 'pkg=pnpm', action: 'use pnpm, never npm' })).toBe(true);
+    expect(saysSomething({ key: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'pkg=pnpm' })).toBe(true);
   });
 });

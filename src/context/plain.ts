@@ -42,6 +42,15 @@ export const withoutExamples = (text: string): string => text.replace(/\s*\(e\.g
 /** A trigger that only repeats the key's body (what `observe` records without one) says nothing. */
 export const realTrigger = (key: string, trigger: string): string => (trigger.trim() === key.slice(key.indexOf(':') + 1) ? '' : trigger);
 
+/**
+ * Whether an instinct says anything beyond its key: one observed with no trigger, action or
+ * explanation would be given as "- conc=test (seen 102 times)", which tells an agent nothing.
+ */
+export const saysSomething = (row: { key: string; trigger: string; action: string }): boolean => {
+  const body = row.key.slice(row.key.indexOf(':') + 1).trim();
+  return realTrigger(row.key, row.trigger) !== '' || (row.action.trim() !== '' && row.action.trim() !== body);
+};
+
 /** Whether an instinct's metadata (JSON, as the store writes it) says a model reported it over MCP; a substring test, as this runs for every row a hook reads. */
 const reportedByAgent = (metadata: string): boolean => metadata.includes('"reported_by":"agent"');
 

@@ -11,7 +11,7 @@ import { stem, stemSet } from '../text/stem.js';
 import { words } from '../text/words.js';
 import { authoredText } from '../text/authored.js';
 import { promptTerms } from '../text/terms.js';
-import { realTrigger, withoutExamples } from './plain.js';
+import { realTrigger, saysSomething, withoutExamples } from './plain.js';
 
 interface RankQuery {
   text: string;
@@ -181,7 +181,7 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
       limit: query.limit,
     })
     // What the project's CLAUDE.md or AGENTS.md already says, the agent has read.
-    .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)));
+    .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)) && saysSomething(row));
   if (hits.length === 0) return [];
   // A code span is named by any word of the prompt, short ones too (`test:ci`: "ci").
   const asked = stemSet(withoutFolders(query.text));

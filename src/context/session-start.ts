@@ -15,7 +15,7 @@ import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { FENCE_OVERHEAD, fenceMemory } from './fence.js';
 import { fitToBudget, instinctSource, oneLine } from './format.js';
-import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
+import { categoryRank, fromRow, mergeSimilar, plainLine, saysSomething } from './plain.js';
 import { formatThread, lastSession } from './thread.js';
 import { matchInstincts } from './rank.js';
 import { seenHere } from './seen-here.js';
@@ -46,7 +46,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   const now = store.clock.now();
   const rows = store.instincts
     .list({ unpromoted: true, unrefuted: true, project: project.fingerprint, includeGlobal: true })
-    .filter((r) => !isDocumented(parseJsonObject(r.metadata)));
+    .filter((r) => !isDocumented(parseJsonObject(r.metadata)) && saysSomething(r));
   const byScore = rows
     .map((row) => ({ row, score: currentConfidence(row, now), first: categoryRank(row) <= 1 ? 0 : 1 }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))

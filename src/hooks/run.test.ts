@@ -135,6 +135,7 @@ describe('context hooks', () => {
         occurrences: 3,
       });
       observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm' });
+      observe(store, { pattern: 'pref:conc=test', occurrences: 102 });
       const promoted = observe(store, {
         pattern: 'fix:lint-before-commit',
         trigger: 'before committing',
@@ -161,6 +162,8 @@ describe('context hooks', () => {
     expect(text).not.toMatch(/observations? (is|are) waiting/);
     expect(text).toContain(join(home, 'instincts', 'personal'));
     expect(text).toContain('(javascript, node, vitest)');
+    // An instinct that holds nothing but its key tells an agent nothing: it is not given.
+    expect(text).not.toContain('conc=test');
     // A resumed conversation holds that block already: nothing is added twice.
     const resumed = await runHook('start', claude({ hook_event_name: 'SessionStart', source: 'resume' }), { home, env });
     expect(resumed.stdout).toBe('');

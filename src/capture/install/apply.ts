@@ -3,7 +3,7 @@
  * we created it) goes to the install state under the Homunculus home; every file is checked
  * before the first write, and a failure part-way puts back what was already written.
  */
-import { accessSync, constants, existsSync, lstatSync, realpathSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../../core/errors.js';
 import { writeFileAtomic, ensureDir } from '../../core/fs.js';
@@ -37,6 +37,14 @@ function unwritable(file: string, err: unknown): HomunculusError {
   return new HomunculusError('settings_unwritable', `Cannot write ${file}: ${(err as Error).message}`, {
     hint: "Nothing was changed. Fix the file's permissions (or its directory's) and run the command again.",
   });
+}
+
+function removeEmptyDir(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty, or not ours to remove.
+  }
 }
 
 function removeQuietly(path: string): void {
@@ -84,8 +92,11 @@ export function applyPlan(plan: Plan, kind: 'install' | 'uninstall', state: Inst
       const real = realTarget(c.file);
       if (kind === 'install') remember(state, c, undo);
       undo.push(() => (c.before === undefined ? removeQuietly(real) : writeFileAtomic(real, c.before)));
-      if (c.after === undefined) unlinkSync(real);
-      else writeFileAtomic(real, c.after);
+      if (c.after === undefined) {
+        unlinkSync(real);
+        // The folder init made for it (a project's .codex/) goes too once nothing else is in it.
+        if (kind === 'uninstall') removeEmptyDir(dirname(real));
+      } else writeFileAtomic(real, c.after);
     }
   } catch (err) {
     for (const step of undo.reverse()) {

@@ -90,6 +90,17 @@ describe('init --claude on a settings file that already has hooks', () => {
     expect(readdirSync(join(home, '.claude'))).toEqual(['settings.json']);
   });
 
+  it("removes the project folder init made for a client's hooks once uninstall leaves it empty, and only then", () => {
+    install('codex', 'project');
+    expect(existsSync(join(project, '.codex'))).toBe(true);
+    uninstall('codex', 'project');
+    expect(existsSync(join(project, '.codex'))).toBe(false);
+    install('gemini', 'project');
+    writeFileSync(join(project, '.gemini', 'notes.md'), 'mine');
+    uninstall('gemini', 'project');
+    expect(readdirSync(join(project, '.gemini'))).toEqual(['notes.md']);
+  });
+
   it('keeps unusual formatting byte for byte through install and uninstall', () => {
     const file = join(home, '.claude', 'settings.json');
     mkdirSync(join(home, '.claude'));

@@ -100,6 +100,12 @@ const SECRET_FORMS: [string, string, string][] = [
   ['prose: sentence starting with it', `Password ${PW} may be wrong.`, PW],
   ['prose: German', `das Passwort ist ${PW}`, PW],
   ['prose: French', `le mot de passe: ${PW}`, PW],
+  ['sudo -S from a here-string', `sudo -S systemctl restart nginx <<< ${PW}`, PW],
+  ['sudo --stdin', `echo "${PW}" | sudo --stdin make install`, PW],
+  ['printf with a format to sudo -S', `printf '%s\\n' '${PW}' | sudo -S make install`, PW],
+  ['chpasswd from a here-string', `chpasswd <<< 'admin:${PW}'`, PW],
+  ['SQL SET PASSWORD FOR', `mysql -e "SET PASSWORD FOR 'app'@'%' = '${PW}'"`, PW],
+  ['SQL CREATE ROLE PASSWORD', `psql -c "CREATE ROLE app LOGIN PASSWORD '${PW}'"`, PW],
 ];
 
 // Ordinary commands, code and prose that only look like secrets: kept as they are.

@@ -174,7 +174,15 @@ const COMMANDS: Rule[] = [
     needs: /password-stdin|sudo|passwd/,
     // echo 'secret' | docker login --password-stdin; | sudo -S; | passwd --stdin; | chpasswd
     pattern:
-      /(\b(?:echo|printf)\s+(?:-[a-z]+\s+)?)("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)(?=\s*\|[^\n;&]*(?:--password-stdin|\bsudo\b[^\n|;&]*\s-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*--stdin|\bchpasswd\b))/g,
+      /(\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:(?:"%[^"\n]*"|'%[^'\n]*'|%\S*)\s+)?)("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)(?=\s*\|[^\n;&]*(?:--password-stdin|\bsudo\b[^\n|;&]*\s(?:-[A-Za-z]*S\b|--stdin\b)|\bpasswd\b[^\n|;&]*--stdin|\bchpasswd\b))/g,
+    replace: hideValue('password'),
+  },
+  {
+    name: 'here-string-password',
+    needs: /<<</,
+    // sudo -S cmd <<< secret; chpasswd <<< 'user:secret'; passwd --stdin user <<< secret
+    pattern:
+      /(\b(?:sudo\b[^\n|;&]*\s(?:-[A-Za-z]*S\b|--stdin\b)|chpasswd\b|passwd\b[^\n|;&]*--stdin)[^\n|;&]*<<<\s*)("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)/g,
     replace: hideValue('password'),
   },
   optionRule('openssl-k', /openssl/, 'openssl', '-k\\s+'),
@@ -205,8 +213,8 @@ const COMMANDS: Rule[] = [
   {
     name: 'sql-password',
     needs: /password|identified/i,
-    // CREATE/ALTER USER ... WITH PASSWORD 'x' / IDENTIFIED BY 'x'
-    pattern: /(\b(?:with\s+(?:encrypted\s+)?password|identified\s+by)\s+)('[^'\n]*'|"[^"\n]*")/gi,
+    // CREATE/ALTER USER ... WITH PASSWORD 'x' / IDENTIFIED BY 'x'; CREATE ROLE ... PASSWORD 'x'; SET PASSWORD FOR u = 'x'
+    pattern: /(\b(?:(?:with\s+)?(?:encrypted\s+)?password|identified\s+by|set\s+password\s+for\s+\S+\s*=)\s*)('[^'\n]*'|"[^"\n]*")/gi,
     replace: hideValue('password'),
   },
   {

@@ -4,9 +4,8 @@
  * until Ctrl-C, then closes every connection and the store.
  */
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ownerOnly } from '../core/fs.js';
 import { portFlag, flagsMain } from '../core/flags.js';
 import { UsageError } from '../core/errors.js';
 
@@ -32,12 +31,19 @@ Options:
  * The browser is opened on this file, not on the link: a program's arguments are visible to
  * every user of the machine (`ps`), and the link's token would be theirs to sign in with first.
  */
-export function writeLoginPage(home: string, login: string): string {
-  const path = join(home, 'dashboard-login.html');
+export function writeLoginPage(home: string, port: number, login: string): string {
+  // One per port: two dashboards never share (or remove) each other's page.
+  const path = join(home, `dashboard-login-${port}.html`);
   const target = JSON.stringify(login).replace(/</g, '\\u003c');
   const html = `<!doctype html><meta charset="utf-8"><title>Homunculus</title><script>location.replace(${target})</script>\n`;
-  writeFileSync(path, html, { mode: 0o600 });
-  ownerOnly(path, 0o600);
+  rmSync(path, { force: true });
+  // Created afresh, never through a link someone put in its place.
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, html);
+  } finally {
+    closeSync(fd);
+  }
   return path;
 }
 
@@ -70,7 +76,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   try {
     const handle = await startDashboard({ store, env: process.env }, port);
     const login = `${handle.url}/#token=${handle.gate.issueLogin()}`;
-    const page = writeLoginPage(store.paths.home, login);
+    const page = writeLoginPage(store.paths.home, handle.port, login);
     if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, login, page })}\n`);
     else
       process.stdout.write(`Dashboard on ${handle.url}\nSign in once with this link (it works one time):\n  ${login}\nCtrl-C stops it.\n`);
@@ -78,6 +84,8 @@ async function serve(f: Record<string, string | true>): Promise<void> {
     await new Promise<void>((stop) => {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      // The terminal closed: stop as cleanly, the login page removed.
+      process.once('SIGHUP', stop);
     });
     await handle.close();
     rmSync(page, { force: true });

@@ -12,6 +12,12 @@ export function globals(cmd: Command): GlobalOptions {
 
 /** Commands that only read: named at a home that is not there, they would create an empty store and report on nothing. */
 const READERS = new Set([
+  // graph's readers
+  'facts',
+  'entities',
+  'timeline',
+  'show',
+  'communities',
   'list',
   'get',
   'search',

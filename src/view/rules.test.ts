@@ -162,6 +162,14 @@ describe('injecting into CLAUDE.md', () => {
     expect(injectBlock(crlf, '- one\n', 1).changed).toBe(true);
     expect(readFileSync(crlf, 'utf8')).toBe(`# Ours\r\nLast line\r\n\r\n${MARKER_START}\r\n- one\r\n${MARKER_END}\r\n`);
     expect(injectBlock(crlf, '- one\n', 1).changed).toBe(false);
+    // A file that mixes keeps the user's lines as they were.
+    const mixed = join(dir.path, 'GEMINI.md');
+    writeFileSync(mixed, '# Ours\r\nsecond\nthird\n');
+    injectBlock(mixed, '- one\n', 1);
+    expect(readFileSync(mixed, 'utf8')).toBe(`# Ours\r\nsecond\nthird\n\n${MARKER_START}\n- one\n${MARKER_END}\n`);
+    // A folder that is not there is not made.
+    expect(() => injectBlock(join(dir.path, 'nope', 'CLAUDE.md'), '- one\n', 1)).toThrow(/The folder of .*nope\/CLAUDE\.md does not exist/);
+    expect(existsSync(join(dir.path, 'nope'))).toBe(false);
   });
 
   it('never empties a block when there is no rule to write', () => {

@@ -4,6 +4,7 @@
  * between markers and the reverse parse of backtick-wrapped patterns.
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import YAML from 'yaml';
 import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
@@ -188,6 +189,8 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   // No rule to write (a project that has learned none yet) never empties a block someone filled.
   if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
   let current = '';
+  if (!existsSync(dirname(target)))
+    throw new UsageError(`The folder of ${target} does not exist.`, 'Name a rule file in a folder of the project that exists.');
   if (existsSync(target)) {
     const st = statSync(target);
     if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
@@ -210,8 +213,8 @@ export function injectBlock(target: string, block: string, ruleCount: number): I
   } else {
     next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
   }
-  // A file written with CRLF stays so, the block included.
-  if (current.includes('\r\n')) next = next.replace(/\r?\n/g, '\r\n');
+  // A file written with CRLF throughout stays so, the block included; one that mixes keeps its lines as they are.
+  if (current.includes('\r\n') && !/(^|[^\r])\n/.test(current)) next = next.replace(/\r?\n/g, '\r\n');
   const lines = (block.match(/^- /gm) ?? []).length;
   if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
   writeFileAtomic(target, next);

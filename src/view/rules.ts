@@ -184,21 +184,24 @@ function writable(path: string): boolean {
   }
 }
 
+/** The rule file's text ('' when it is not there yet), or a usage error saying why it may not be written. */
+function currentText(target: string): string {
+  if (!existsSync(dirname(target)))
+    throw new UsageError(`The folder of ${target} does not exist.`, 'Name a rule file in a folder of the project that exists.');
+  if (!existsSync(target)) return '';
+  const st = statSync(target);
+  if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
+  // A file made read-only says "leave me alone", even to root, who could write it anyway.
+  if ((st.mode & 0o222) === 0 || !writable(target))
+    throw new UsageError(`${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
+  return readFileSync(target, 'utf8');
+}
+
 /** Replaces only the marked block of `target`, creating the file and markers when missing. */
 export function injectBlock(target: string, block: string, ruleCount: number): InjectResult {
   // No rule to write (a project that has learned none yet) never empties a block someone filled.
   if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
-  let current = '';
-  if (!existsSync(dirname(target)))
-    throw new UsageError(`The folder of ${target} does not exist.`, 'Name a rule file in a folder of the project that exists.');
-  if (existsSync(target)) {
-    const st = statSync(target);
-    if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
-    // A file made read-only says "leave me alone", even to root, who could write it anyway.
-    if ((st.mode & 0o222) === 0 || !writable(target))
-      throw new UsageError(`${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
-    current = readFileSync(target, 'utf8');
-  }
+  const current = currentText(target);
   const section = `${MARKER_START}\n${withoutTitle(block, current).trimEnd()}\n${MARKER_END}`;
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);

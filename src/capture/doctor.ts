@@ -13,7 +13,7 @@ import { AGENTS, type Agent } from './agents.js';
 import { inactiveHooks } from './install/active.js';
 import { claudePlugin } from './install/plugin-state.js';
 import { commandWords } from './install/command.js';
-import { commandPrefix, commandProblem, installedCommands, unreadableSettings } from './install/installed.js';
+import { commandPrefix, commandProblem, settingsHooks } from './install/installed.js';
 import { type Scope, targetFor } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
 import { counted } from '../core/text.js';
@@ -48,14 +48,13 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
   for (const scope of ['user', 'project'] as Scope[]) {
     for (const agent of AGENTS as readonly Agent[]) {
       const target = targetFor(agent, scope, home, cwd);
-      const unreadable = unreadableSettings(target);
+      const { commands, unreadable } = settingsHooks(target);
       if (unreadable) {
         // The client may accept comments; we read and write strict JSON, so these hooks are out of our sight.
         problems.push(`${unreadable}: homunculus cannot see or update its hooks there`);
         fixes.add(`Remove the comments and trailing commas from ${target.hooksFile}, then run \`homunculus doctor\` again.`);
         continue;
       }
-      const commands = installedCommands(target);
       if (commands.length === 0) continue;
       const events = new Set(commands.map((c) => c.event));
       const missingEvents = [...new Set(target.specs.map((s) => s.event))].filter((e) => !events.has(e));

@@ -4,7 +4,7 @@
  * advice for other code (`mise run lint`, `mise run fmt`) or share a trigger (a dozen rules of
  * one linter) read as one line. Pure functions.
  */
-import type { InstinctView } from '../learn/records.js';
+import { type InstinctView, reportedByAgent } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { DAY_MS } from '../core/clock.js';
 import { stem, stemSet } from '../text/stem.js';
@@ -51,9 +51,6 @@ export const saysSomething = (row: { key: string; trigger: string; action: strin
   return realTrigger(row.key, row.trigger) !== '' || (row.action.trim() !== '' && row.action.trim() !== body);
 };
 
-/** Whether an instinct's metadata (JSON, as the store writes it) says a model reported it over MCP; a substring test, as this runs for every row a hook reads. */
-const reportedByAgent = (metadata: string): boolean => metadata.includes('"reported_by":"agent"');
-
 /** Whether an import made the instinct, or counted it up beyond what was observed here. */
 const importedEvidence = (p: InstinctProvenance | undefined, evidence: number): boolean =>
   p !== undefined && (p.imported || p.local_evidence < evidence);
@@ -87,7 +84,7 @@ export const fromView = (
   title: v.title ?? '',
   evidence: v.evidence,
   imported: v.origin === 'imported' || (v.local_evidence !== undefined && v.local_evidence < v.evidence),
-  reported: v.metadata?.reported_by === 'agent',
+  reported: v.metadata !== undefined && reportedByAgent(v.metadata),
 });
 
 /** Preferences and corrections first, then fixes, then the rest. */

@@ -7,6 +7,14 @@ import { effectiveConfidence } from './confidence.js';
 import { LEVEL_BY_RANK, levelFor } from './levels.js';
 import { isStaleConviction } from './promotion.js';
 
+/** What a model reported with MCP's observe, as opposed to what learning saw in the sessions: said so wherever it is shown. */
+export const AGENT_REPORT: Readonly<Record<string, unknown>> = { reported_by: 'agent' };
+const AGENT_REPORT_JSON = JSON.stringify(AGENT_REPORT).slice(1, -1);
+
+/** Whether metadata (an object, or JSON as the store writes it) marks an agent's report; a substring test on JSON, as hooks run it for every row they read. */
+export const reportedByAgent = (metadata: Readonly<Record<string, unknown>> | string): boolean =>
+  typeof metadata === 'string' ? metadata.includes(AGENT_REPORT_JSON) : metadata.reported_by === AGENT_REPORT.reported_by;
+
 export interface InstinctView {
   pattern: string;
   category: Category;

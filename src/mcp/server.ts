@@ -8,6 +8,7 @@ import { explainDatabaseError } from '../store/store.js';
 import { MATURE_EVIDENCE, views } from '../app/instincts.js';
 import { shortKey } from '../context/format.js';
 import { instinctStats } from '../learn/stats.js';
+import { reportedByAgent } from '../learn/records.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { EXPORT_TOOLS } from './tools/exports.js';
 import { MAINTENANCE_TOOLS } from './tools/maintenance.js';
@@ -43,7 +44,7 @@ function buildInstructions(ctx: ToolContext): string {
     }),
   )
     // Learned from sessions only: never imported, nor what a model reported with observe().
-    .filter((v) => v.origin === 'observed' && v.metadata.reported_by !== 'agent')
+    .filter((v) => v.origin === 'observed' && !reportedByAgent(v.metadata))
     .slice(0, 5);
   const lines = [
     'Homunculus remembers patterns learned from past agent sessions (tool sequences, user preferences, recurring fixes, tools used together).',

@@ -4,45 +4,39 @@ import { existsSync, readFileSync } from 'node:fs';
 import { commandWords, findOnPath, isHomunculusHookCommand } from './command.js';
 import type { Target } from './targets.js';
 
-/** Every hook command of ours in a settings file, with the hook events they sit under. */
+type Command = { event: string; command: string };
+
 /**
- * Why a client's settings file cannot be read as JSON (comments, a trailing comma), when it is
- * there and cannot: its hooks are then neither seen nor updated, whatever the client makes of it.
+ * Our hook commands in a client's settings file, with the hook events they sit under; and why
+ * the file cannot be read as JSON (comments, a trailing comma) when it is there and cannot: its
+ * hooks are then neither seen nor updated, whatever the client makes of it.
  */
-export function unreadableSettings(target: Target): string | undefined {
+export function settingsHooks(target: Target): { commands: Command[]; unreadable?: string } {
   let text: string;
   try {
     text = readFileSync(target.hooksFile, 'utf8');
   } catch {
-    return undefined;
+    return { commands: [] };
   }
   try {
-    JSON.parse(text);
-    return undefined;
+    return { commands: commandsIn(JSON.parse(text), target.shape) };
   } catch (err) {
-    return `${target.hooksFile} is not strict JSON (${(err as Error).message})`;
+    return { commands: [], unreadable: `${target.hooksFile} is not strict JSON (${(err as Error).message})` };
   }
 }
 
-export function installedCommands(target: Target): { event: string; command: string }[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(target.hooksFile, 'utf8'));
-  } catch {
-    return [];
-  }
+/** Every hook command of ours in a settings file (none when it is missing or unreadable). */
+export const installedCommands = (target: Target): Command[] => settingsHooks(target).commands;
+
+function commandsIn(value: unknown, shape: Target['shape']): Command[] {
   const hooks = (value as { hooks?: unknown } | null)?.hooks;
   if (!hooks || typeof hooks !== 'object') return [];
-  const out: { event: string; command: string }[] = [];
+  const out: Command[] = [];
   for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       const entries =
-        target.shape === 'flat'
-          ? [group]
-          : Array.isArray((group as { hooks?: unknown })?.hooks)
-            ? (group as { hooks: unknown[] }).hooks
-            : [];
+        shape === 'flat' ? [group] : Array.isArray((group as { hooks?: unknown })?.hooks) ? (group as { hooks: unknown[] }).hooks : [];
       for (const e of entries) {
         const command = (e as { command?: unknown } | null)?.command;
         if (isHomunculusHookCommand(command)) out.push({ event, command: command as string });

@@ -13,7 +13,7 @@ import {
 } from '../../app/instincts.js';
 import { projectKey, unknownProjectNote } from '../../app/project-ref.js';
 import { fromView, mergeSimilar, plainLine } from '../../context/plain.js';
-import type { InstinctView } from '../../learn/records.js';
+import { AGENT_REPORT, type InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { contractRecord, contractStats } from '../records.js';
 import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, call, defineTool } from '../tool.js';
@@ -47,8 +47,7 @@ const observeTool = defineTool({
       source: args.source,
       project: projectKey(ctx.store, args.project) || ctx.project,
       explain: args.explain || undefined,
-      // What a model says it saw, as opposed to what learning saw in the sessions: said so wherever it is shown.
-      metadata: { reported_by: 'agent' },
+      metadata: { ...AGENT_REPORT },
     });
     const level = result.level === 'raw' ? ('seedling' as const) : result.level === 'mature' ? ('mature' as const) : ('rule' as const);
     return { pattern: result.pattern, confidence: result.evidence, level, created: result.created };

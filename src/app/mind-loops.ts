@@ -122,13 +122,17 @@ export interface ChatTurn {
 export const mindChatTurn = defineOperation({
   name: 'mind.chat',
   summary: 'One turn of a conversation: the action loop answers the message, then reflection runs if it became due',
-  input: z.object({ message: z.string().trim().min(1, { error: 'must not be empty' }).max(10_000) }).strict(),
+  input: z
+    .object({
+      message: z.string().trim().min(1, { error: 'must not be empty' }).max(10_000, { error: 'must be at most 10,000 characters' }),
+    })
+    .strict(),
   run: (ctx: MindContext, input): Promise<ChatTurn> =>
     withSession(ctx, async (s) => {
       // What the user said is theirs, kept whole (seed 004's `external` author), whatever the model makes of it.
       const said = { author: 'external' as const, weight: 0.5, situation: 'chat', description: input.message };
       checkPrompts(s.paths, 'action');
-      capability('action', s.paths, systemClock(ctx.env)).remember(said);
+      capability('action', s.paths, systemClock(ctx.env)).keep(said);
       const action = await cycle(ctx, s, 'action', { situation: situation(s.paths, 'chat', { message: input.message }) });
       const reasons = dueReasons(ctx, s.paths);
       const reflection = reasons.length ? await cycle(ctx, s, 'reflect', { reasons }) : undefined;
@@ -163,9 +167,11 @@ export const mindRun = defineOperation({
         .default(60),
     })
     .strict(),
-  run: (ctx: RunContext, input): Promise<{ cycles: number }> =>
+  /** `failed`: the cycles that could not finish (the model failed or its answer was unusable). */
+  run: (ctx: RunContext, input): Promise<{ cycles: number; failed: number }> =>
     withSession(ctx, async (s) => {
       let n = 0;
+      let failed = 0;
       let actOrExplore = 0;
       let failedInARow = 0;
       while (!ctx.signal.aborted && (input.cycles === undefined || n < input.cycles)) {
@@ -175,11 +181,12 @@ export const mindRun = defineOperation({
         const report = await cycle(ctx, s, loop, { reasons });
         ctx.onCycle(report);
         n += 1;
+        if (report.failure) failed += 1;
         failedInARow = report.failure && report.steps.length === 0 ? failedInARow + 1 : 0;
         if (input.cycles !== undefined && n >= input.cycles) break;
         await sleep(pauseSeconds(input.intervalSeconds, failedInARow) * 1000, ctx.signal);
       }
-      return { cycles: n };
+      return { cycles: n, failed };
     }),
 });
 

@@ -193,7 +193,14 @@ describe('homunculus mind', () => {
     const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home, NO_ENCODER));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^The action loop could not run: The model ollama:\S+ at http:\/\/127\.0\.0\.1:\d+ failed: .*not found/m);
-    expect(r.stdout).toMatch(/The explore loop ran[\s\S]*Stopped after 2 cycles\./);
+    expect(r.stdout).toMatch(/The explore loop ran[\s\S]*Stopped after 2 cycles, 1 of them failed\./);
+    // Every cycle failed: a script running it sees it.
+    const none = await runNode(
+      [BIN, 'mind', 'run', '--cycles', '1', '--interval', '0'],
+      cliEnv((await scriptedHome(() => true)).home, NO_ENCODER),
+    );
+    expect(none.status).toBe(1);
+    expect(none.stdout).toMatch(/Stopped after 1 cycle, 1 of them failed\./);
     const kernel = JSON.parse(cli(home, ['mind', 'about', '--memories', '--author', 'kernel', '--json']).stdout);
     expect(kernel.memories.map((m: { description: string }) => m.description)).toContainEqual(
       expect.stringMatching(/^The action cycle stopped: The model ollama/),
@@ -204,7 +211,7 @@ describe('homunculus mind', () => {
     const c = await runNode([BIN, 'mind', 'chat'], cliEnv(chat.home, NO_ENCODER), `hi\n${long}\nhow are you?\n`);
     // Each line is a turn of its own: a failed model call or a refused line does not end the chat.
     expect(c.stdout).toMatch(/^\(no answer: The model ollama:\S+ .* failed: .*not found.*\)\nHello!\n$/);
-    expect(c.stderr).toMatch(/message .*10000/);
+    expect(c.stderr).toMatch(/homunculus: your line must be at most 10,000 characters/);
     expect(c.status).toBe(1);
   });
 

@@ -41,8 +41,18 @@ describe('doctor on the mind', () => {
     writeFileSync(join(root, 'prompts', 'action-act', 'prompt.md'), 'Reply to {{situaton}}');
     expect(mindVerdict(root, 2026)).toMatchObject({
       status: 'fail',
-      detail: 'prompts/action-act/prompt.md uses {{situaton}}, which the action loop does not provide.',
+      detail: 'prompts/action-act/prompt.md uses {{situaton}}, which the action loop does not have at that step.',
       fix: expect.stringContaining('{{situation}}'),
+    });
+  });
+
+  it("fails when a prompt uses a later step's answer, which a cycle would reach only after writing memories", () => {
+    const root = fresh();
+    writeFileSync(join(root, 'prompts', 'action-act', 'prompt.md'), 'Reply to {{situation}} {{record}}');
+    expect(mindVerdict(root, 2026)).toMatchObject({
+      status: 'fail',
+      detail: 'prompts/action-act/prompt.md uses {{record}}, which the action loop does not have at that step.',
+      fix: expect.not.stringContaining('{{record}}'),
     });
   });
 

@@ -73,6 +73,22 @@ describe('mind data files', () => {
     expect(readMemories(data)).toHaveLength(1);
   });
 
+  it('refuses to append after a cut-short last line, naming it, rather than bury it as a corrupt line mid-file', () => {
+    const data = dir();
+    appendMemory(data, memory('2026-02-14T10:00:00Z'));
+    const path = memoryPath(data, '2026-02-14T10:00:00Z');
+    const torn = `${readFileSync(path, 'utf8')}{"timestamp":"2026-02-14T10:00:01Z","auth`;
+    writeFileSync(path, torn);
+    expect(() => appendMemory(data, memory('2026-02-14T11:00:00Z'))).toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining('line 2: the last line is cut short'),
+        hint: expect.stringContaining('line 2'),
+      }),
+    );
+    expect(readFileSync(path, 'utf8')).toBe(torn);
+    expect(readMemories(data)).toHaveLength(1);
+  });
+
   it('keeps a memory an editor saved without its last newline, and appends the next one on a line of its own', () => {
     const data = dir();
     appendMemory(data, memory('2026-02-14T10:00:00Z'));

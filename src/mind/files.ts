@@ -74,21 +74,27 @@ export const writeSoul = (data: string, text: string): void => writeFileAtomic(s
 export const readValues = (data: string): Value[] => readJson(valuesPath(data), valuesSchema, []);
 export const writeValues = (data: string, values: Value[]): void => writeJson(valuesPath(data), valuesSchema, values);
 /**
- * The goals of `year`. A year without its file yet starts from the latest earlier year's goals
- * that are still open (todo, working, perpetual): a new year does not end what the mind pursues.
+ * The goals file `year` reads: its own, or else the latest earlier year's, whose open goals
+ * (todo, working, perpetual) carry over: a new year does not end what the mind pursues.
  */
-export function readGoals(data: string, year: number): Goal[] {
+export function goalsSource(data: string, year: number): { path: string; carried: boolean } | undefined {
   const path = goalsPath(data, year);
-  if (existsSync(path)) return readJson(path, goalsSchema, []);
+  if (existsSync(path)) return { path, carried: false };
   const dir = join(data, 'goals');
-  const earlier = existsSync(dir)
-    ? readdirSync(dir)
-        .map((f) => /^(\d{4})\.json$/.exec(f)?.[1])
-        .filter((y): y is string => y !== undefined && Number(y) < year)
-        .sort()
-    : [];
-  const last = earlier.at(-1);
-  return last === undefined ? [] : readJson(goalsPath(data, Number(last)), goalsSchema, []).filter((g) => g.status !== 'done');
+  const last = (existsSync(dir) ? readdirSync(dir) : [])
+    .map((f) => /^(\d{4})\.json$/.exec(f)?.[1])
+    .filter((y): y is string => y !== undefined && Number(y) < year)
+    .sort()
+    .at(-1);
+  return last === undefined ? undefined : { path: goalsPath(data, Number(last)), carried: true };
+}
+
+/** The goals of `year` (goalsSource: a year without its file yet starts from the last one's open goals). */
+export function readGoals(data: string, year: number): Goal[] {
+  const source = goalsSource(data, year);
+  if (!source) return [];
+  const goals = readJson(source.path, goalsSchema, []);
+  return source.carried ? goals.filter((g) => g.status !== 'done') : goals;
 }
 export const writeGoals = (data: string, year: number, goals: Goal[]): void => writeJson(goalsPath(data, year), goalsSchema, goals);
 
@@ -121,8 +127,14 @@ export function appendMemory(data: string, memory: Memory): void {
   }
   const path = memoryPath(data, memory.timestamp);
   ensureDir(join(path, '..'));
-  // A log saved by an editor without its last newline would join this memory to that line.
-  appendFileSync(path, `${endsOpen(path) ? '\n' : ''}${JSON.stringify(valid.data)}\n`);
+  const open = endsOpen(path);
+  // A log saved by an editor without its last newline: ending that line keeps both memories. A
+  // cut-short one (a write that died, a hand edit) would become a corrupt line in the middle.
+  if (open && !lastOpenLine(readFileSync(path, 'utf8'))) {
+    const line = readFileSync(path, 'utf8').split('\n').length;
+    throw corrupt(path, `line ${line}`, 'the last line is cut short, so nothing can be added after it', lineHint(path, line));
+  }
+  appendFileSync(path, `${open ? '\n' : ''}${JSON.stringify(valid.data)}\n`);
 }
 
 /** Text after the last newline, when it is a whole memory (an editor dropped the newline), or nothing. */

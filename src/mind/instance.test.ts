@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readGoals, readValues } from './files.js';
+import { readGoals, readValues, writeGoals } from './files.js';
 import { git, initInstance, instancePaths, STEPS } from './instance.js';
 import { listSkills } from './skills.js';
 
@@ -38,6 +38,20 @@ describe('mind init', () => {
     expect(again.created).toEqual([]);
     expect(again.commit).toBeUndefined();
     expect(readFileSync(join(first.root, 'data', 'soul.md'), 'utf8')).toBe('changed');
+  });
+
+  it("run again in a new year, keeps last year's open goals carrying over instead of starting the year from the template's", () => {
+    const first = initInstance(root(), 2026);
+    const p = instancePaths(first.root);
+    writeGoals(p.data, 2026, [
+      { name: 'learn Rust', weight: 0.7, status: 'todo' },
+      { name: 'write a haiku', weight: 0.9, status: 'perpetual' },
+      { name: 'finished', weight: 0.5, status: 'done' },
+    ]);
+    const again = initInstance(first.root, 2027);
+    expect(again.created).toEqual([]);
+    expect(again.kept).toContain(join('data', 'goals', '2026.json'));
+    expect(readGoals(p.data, 2027).map((g) => g.name)).toEqual(['learn Rust', 'write a haiku']);
   });
 
   it('reports a corrupt values.json on init and leaves it untouched', () => {

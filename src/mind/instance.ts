@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir } from '../core/fs.js';
-import { goalsPath, readGoals, readValues, writeGoals } from './files.js';
+import { goalsPath, goalsSource, readGoals, readValues, writeGoals } from './files.js';
 import { PROMPTED_STEPS } from './loops.js';
 import { LOOPS } from './permissions.js';
 import { goalsSchema } from './schemas.js';
@@ -67,7 +67,7 @@ export interface InitReport {
 
 /**
  * Scaffolds the instance; files already there are kept (init is safe to run again). The
- * year's goals start from the template's goals.json. data/ gets its first commit here, made
+ * year's goals start from the template's goals.json, unless an earlier year's carry over. data/ gets its first commit here, made
  * by this explicit command; later commits are the user's.
  */
 export function initInstance(root: string, year: number, template = TEMPLATE): InitReport {
@@ -75,13 +75,15 @@ export function initInstance(root: string, year: number, template = TEMPLATE): I
   const report: InitReport = { root, created: [], kept: [] };
   for (const source of filesUnder(template)) {
     const rel = relative(template, source);
-    const target = rel === join('data', 'goals.json') ? goalsPath(paths.data, year) : join(root, rel);
+    const goals = rel === join('data', 'goals.json');
+    // An earlier year's goals carry over into this one: the template's would replace them.
+    const target = goals ? (goalsSource(paths.data, year)?.path ?? goalsPath(paths.data, year)) : join(root, rel);
     if (existsSync(target)) {
       report.kept.push(relative(root, target));
       continue;
     }
     ensureDir(join(target, '..'));
-    if (rel === join('data', 'goals.json')) writeGoals(paths.data, year, goalsSchema.parse(JSON.parse(readFileSync(source, 'utf8'))));
+    if (goals) writeGoals(paths.data, year, goalsSchema.parse(JSON.parse(readFileSync(source, 'utf8'))));
     else copyFileSync(source, target);
     report.created.push(relative(root, target));
   }

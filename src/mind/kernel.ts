@@ -3,9 +3,9 @@
  * table. Whatever the model answers, a forbidden write is refused, recorded as a kernel memory,
  * and does not happen.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import * as files from './files.js';
 import { type Loop, mayWrite, PERMISSIONS, readableAuthors, type Resource, writableAuthors } from './permissions.js';
@@ -23,7 +23,10 @@ export interface MindWrites {
   setGoal(year: number, goal: Goal): WriteResult;
   /** Writes a new skill's files under skills/<name>/ (checking it answers --help is the create-skill tool's). */
   createSkill(name: string, files: Record<string, string>): WriteResult;
+  /** A memory the model proposes: as `self` or `goal`, never in a situation the kernel's triggers read. */
   remember(memory: Omit<Memory, 'timestamp'>): WriteResult;
+  /** The kernel's own record of what happened in the loop: the model's prediction, its delta, the user's words (`external`). */
+  keep(memory: Omit<Memory, 'timestamp'>): WriteResult;
   /** Records a kernel memory (the audit trail; no loop may author one through remember). */
   kernelNote(description: string, situation?: string): void;
   /** The memories this loop may see. */
@@ -62,17 +65,20 @@ export interface MindDirs {
   skills: string;
 }
 
+/** Situations of self memories the triggers count (a prediction starts a cycle, a delta asks for reflection): only the kernel records them. */
+const KEPT_BY_KERNEL = new RegExp(`^(?:(?:action|explore|reflect) prediction|${MARK.delta})$`, 'i');
+
 const SKILL_NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const SKILL_FILE = /^[A-Za-z0-9_.-]+$/;
 
-function writeSkill(skills: string, name: string, content: Record<string, string>): void {
+/** Why a new skill's files may not be written, or undefined: names that leave skills/<name>/, or a folder already there. */
+function skillProblem(skills: string, name: string, content: Record<string, string>): string | undefined {
   const bad = [name, ...Object.keys(content)].find((n, i) => !(i === 0 ? SKILL_NAME : SKILL_FILE).test(n) || n.startsWith('.'));
   if (bad !== undefined)
-    throw new UsageError(
-      `A skill may not be named or hold a file named ${JSON.stringify(bad)}.`,
-      'use lower-case names such as "weather" and plain file names',
-    );
-  for (const [file, text] of Object.entries(content)) writeFileAtomic(join(skills, name, file), text);
+    return `a skill may not be named or hold a file named ${JSON.stringify(bad)}: lower-case names such as "weather" and plain file names`;
+  // A folder with no entry point the kernel knows is still someone's: a rejected skill is removed whole.
+  if (existsSync(join(skills, name))) return `skills/${name}/ is there already without an entry point; it is left as it is`;
+  return undefined;
 }
 
 export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites {
@@ -118,11 +124,19 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
         kernelNote(`"${goal.name}" is done`, MARK.completed);
       return result;
     },
-    createSkill: (name, content) => guarded('skills', `skill "${name}"`, () => writeSkill(dirs.skills, name, content)),
+    createSkill(name, content) {
+      const problem = mayWrite(loop, 'skills') ? skillProblem(dirs.skills, name, content) : undefined;
+      if (problem) return refuse('skills', `skill "${name}"`, problem);
+      const write = () => Object.entries(content).forEach(([file, text]) => writeFileAtomic(join(dirs.skills, name, file), text));
+      return guarded('skills', `skill "${name}"`, write);
+    },
     remember(memory) {
       if (!writableAuthors.includes(memory.author)) return refuse('memory', `a memory authored "${memory.author}"`);
+      if (KEPT_BY_KERNEL.test(memory.situation))
+        return refuse('memory', `a memory in the situation "${memory.situation}"`, 'the kernel records that situation itself');
       return guarded('memory', 'a memory', () => files.appendMemory(data, { timestamp: now(), ...memory }));
     },
+    keep: (memory) => guarded('memory', 'a memory', () => files.appendMemory(data, { timestamp: now(), ...memory })),
     kernelNote,
     memories: (date) => files.readMemories(data, date).filter((m) => readableAuthors(loop).includes(m.author)),
   };

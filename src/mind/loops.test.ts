@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoals, readMemories, readSoul, readValues, soulPath } from './files.js';
 import { initInstance, instancePaths } from './instance.js';
-import { render, runLoop } from './loops.js';
+import { render, runLoop, stepVars } from './loops.js';
 
 const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
 const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-loops-')), 'mind'), 2026).root);
@@ -69,6 +69,16 @@ describe('the loops', () => {
     expect(report.writes).toEqual([]);
     expect(readValues(paths.data).map((v) => v.name)).toEqual(['curiosity', 'honesty']);
     expect(readMemories(paths.data).at(-1)?.author).toBe('kernel');
+  });
+
+  it('gives each step the answers of the steps before it, and RECORD only what both ACT and CREATE-SKILL leave', () => {
+    expect(stepVars('explore', 'explore')).not.toContain('predict');
+    expect(stepVars('explore', 'record')).toEqual(expect.arrayContaining(['explore', 'predict']));
+    expect(stepVars('reflect', 'evolve')).toEqual(expect.arrayContaining(['reasons', 'review', 'ask', 'predict']));
+    expect(stepVars('action', 'act')).not.toContain('outcome');
+    expect(stepVars('action', 'record')).toEqual(expect.arrayContaining(['outcome', 'decide', 'skill']));
+    expect(stepVars('action', 'record')).not.toContain('act');
+    expect(stepVars('action', 'record')).not.toContain('create-skill');
   });
 
   it('names a prompt placeholder the step does not provide', () => {

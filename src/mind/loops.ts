@@ -115,7 +115,7 @@ function apply(mind: MindWrites, proposal: z.infer<typeof proposalSchema>, year:
 /** The mind's own measure of its prediction, kept where reflection (and its trigger) reads it. */
 function recordDelta(cycle: Cycle, delta: number): LoopReport['writes'][number] {
   const description = `predicted: ${truncate(cycle.vars.predict ?? '', 300)} | happened: ${truncate(cycle.vars.outcome ?? cycle.vars.record ?? '', 300)}`;
-  return { what: 'prediction delta', result: cycle.mind.remember({ author: 'self', weight: delta, situation: MARK.delta, description }) };
+  return { what: 'prediction delta', result: cycle.mind.keep({ author: 'self', weight: delta, situation: MARK.delta, description }) };
 }
 
 export const asText = (x: unknown): string => JSON.stringify(x, null, 2);
@@ -145,31 +145,45 @@ export function fail(cycle: Cycle, reason: string): LoopReport {
   return cycle.report;
 }
 
-/** The variables a loop's prompts may use: who the mind is, its memories, the loop's own, and every step's answer. */
-const LOOP_VARS: Readonly<Record<Loop, readonly string[]>> = {
-  action: ['situation', 'skills', 'scored', 'action', 'skill', 'outcome'],
-  explore: [],
-  reflect: ['reasons'],
-};
+/** What the action loop has in hand at each step, beyond who the mind is (ACT and CREATE-SKILL are alternatives: RECORD sees neither's answer). */
+const ACTION_VARS: Readonly<Record<string, readonly string[]>> = (() => {
+  const model = ['situation', 'skills'];
+  const candidates = [...model, 'model'];
+  const predict = [...candidates, 'candidates', 'scored'];
+  const decide = [...predict, 'predict'];
+  const act = [...decide, 'decide', 'action', 'skill'];
+  return { model, candidates, predict, decide, act, 'create-skill': act, record: [...act, 'outcome'] };
+})();
+
+/** The variables a step's prompts may use: who the mind is, its memories, and what the loop has by then. */
+export function stepVars(loop: Loop, step: string): string[] {
+  const mind = ['soul', 'values', 'goals', 'memories'];
+  if (loop === 'action') return [...mind, ...(ACTION_VARS[step] ?? [])];
+  const steps = LOOP_STEPS[loop];
+  return [...mind, ...(loop === 'reflect' ? ['reasons'] : []), ...steps.slice(0, Math.max(0, steps.indexOf(step)))];
+}
 
 /**
- * Every prompt file a loop may render, present and using only the variables the loop provides:
+ * Every prompt file a loop may render, present and using only the variables its step has:
  * checked before the cycle writes anything, so an edited prompt with a typo stops nothing half way.
  */
 export function checkPrompts(paths: InstancePaths, loop: Loop): void {
-  const known = new Set(['soul', 'values', 'goals', 'memories', ...LOOP_VARS[loop], ...PROMPTED_STEPS[loop]]);
-  for (const step of PROMPTED_STEPS[loop])
+  for (const step of PROMPTED_STEPS[loop]) {
+    const known = stepVars(loop, step);
     for (const file of ['system.md', 'prompt.md']) {
-      const unknown = [...promptFile(paths, `${loop}-${step}`, file).matchAll(/\{\{(\w+)\}\}/g)].find((m) => !known.has(m[1] as string));
+      const unknown = [...promptFile(paths, `${loop}-${step}`, file).matchAll(/\{\{(\w+)\}\}/g)].find(
+        (m) => !known.includes(m[1] as string),
+      );
       if (unknown)
         throw new HomunculusError(
           'prompt',
-          `prompts/${loop}-${step}/${file} uses ${unknown[0]}, which the ${loop} loop does not provide.`,
+          `prompts/${loop}-${step}/${file} uses ${unknown[0]}, which the ${loop} loop does not have at that step.`,
           {
-            hint: `use only ${[...known].map((k) => `{{${k}}}`).join(', ')}, or restore the file: delete it and run homunculus mind init`,
+            hint: `use only ${known.map((k) => `{{${k}}}`).join(', ')}, or restore the file: delete it and run homunculus mind init`,
           },
         );
     }
+  }
 }
 
 export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: Ask): Cycle {
@@ -195,7 +209,7 @@ export function startCycle(loop: Loop, paths: InstancePaths, clock: Clock, ask: 
       const answer = await ask(promptFile(paths, dir, 'system.md'), prompt);
       report.steps.push({ step, answer });
       vars[step] = answer;
-      if (step === 'predict') mind.remember({ author: 'self', weight: 0.5, situation: `${loop} prediction`, description: answer });
+      if (step === 'predict') mind.keep({ author: 'self', weight: 0.5, situation: `${loop} prediction`, description: answer });
       return answer;
     },
     propose(answer) {

@@ -26,5 +26,8 @@ export const mayWrite = (loop: Loop, resource: Resource): boolean => PERMISSIONS
 export const readableAuthors = (loop: Loop): readonly Author[] =>
   loop === 'reflect' ? ['self', 'goal', 'external'] : ['self', 'kernel', 'goal', 'external'];
 
-/** Authors a loop may write as: only the kernel itself writes kernel memories. */
-export const writableAuthors: readonly Author[] = ['self', 'goal', 'external'];
+/**
+ * Authors a loop's model may write as: only the kernel writes kernel memories, and `external`
+ * (what the user said) only as the kernel heard it, never as a model says the user did.
+ */
+export const writableAuthors: readonly Author[] = ['self', 'goal'];

@@ -62,5 +62,8 @@ describe('reflection triggers', () => {
     expect(kinds(cycles(4))).toEqual([]);
     expect(kinds(cycles(5))).toEqual(['periodic']);
     expect(kinds(cycles(2), [], { ...DEFAULT_TRIGGERS, everyCycles: 2 })).toEqual(['periodic']);
+    // A clock that stands still: the cycles after the last reflection count in the log's order.
+    expect(kinds([...cycles(5), reflected('2026-02-28'), ...cycles(4)])).toEqual([]);
+    expect(kinds([...cycles(5), reflected('2026-02-28'), ...cycles(5)])).toEqual(['periodic']);
   });
 });

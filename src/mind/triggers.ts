@@ -72,8 +72,9 @@ function staleGoals(goals: readonly Goal[], memories: readonly Memory[], now: nu
 
 const isCycleStart = (m: Memory): boolean => m.author === 'self' && /^(action|explore) prediction$/.test(m.situation);
 
-/** Action and explore cycles begun after `since` (each records its prediction first). */
-const cyclesAfter = (memories: readonly Memory[], since: number): number => memories.filter((m) => at(m) > since && isCycleStart(m)).length;
+/** Action and explore cycles begun since the latest reflection, counted in log order: a clock that stands still (a test, a frozen HOMUNCULUS_NOW) counts too. */
+const cyclesAfterReflection = (memories: readonly Memory[]): number =>
+  memories.slice(memories.findLastIndex((m) => isMark(m, 'kernel', MARK.reflection)) + 1).filter(isCycleStart).length;
 
 /** How many action or explore cycles a failed reflection still waits for (in log order); 0 when the latest reflection did not fail. */
 export function cyclesBeforeRetry(memories: readonly Memory[], cycles = DEFAULT_TRIGGERS.everyCycles): number {
@@ -102,7 +103,7 @@ export function reflectionReasons(memories: readonly Memory[], goals: readonly G
     if (isMark(m, 'kernel', MARK.completed)) reasons.push({ kind: 'goal-completed', detail: m.description });
   }
   reasons.push(...staleGoals(goals, memories, now.getTime(), since, o));
-  const cycles = cyclesAfter(memories, since);
+  const cycles = cyclesAfterReflection(memories);
   if (cycles >= o.everyCycles) reasons.push({ kind: 'periodic', detail: `${cycles} cycles since the last reflection` });
   return distinct(reasons);
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { reportError } from '../../core/report.js';
 import type { LoopReport } from '../../mind/loops.js';
 import { resolveHome } from '../../core/paths.js';
-import { truncate, counted } from '../../core/text.js';
+import { counted, truncate, withoutControls } from '../../core/text.js';
 import type { Memory } from '../../mind/schemas.js';
 import { globals } from '../context.js';
 import { emit, table } from '../output.js';
@@ -25,6 +25,7 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const memoryLine = (m: Memory): string =>
   `${m.timestamp.slice(0, 19).replace('T', ' ')}Z  ${m.author}, weight ${m.weight}  ${flat(m.situation)}: ${flat(m.description)}`;
 
+// What the model wrote (the soul, memories, outcomes, replies) is printed as words: an escape in it would act on the terminal.
 function aboutLines(r: MindAbout): string[] {
   return [
     `Mind in ${r.root}`,
@@ -46,7 +47,7 @@ function aboutLines(r: MindAbout): string[] {
         ? [`Reflection due: the last one failed; tried again after ${counted(r.reflectionWaits, 'more action or explore cycle')}`]
         : ['Reflection due: no']),
     ...(r.memories ? ['', ...(r.memories.length ? r.memories.map(memoryLine) : ['No memory matches.'])] : []),
-  ];
+  ].map(withoutControls);
 }
 
 /** What a cycle did: its steps, the choice and outcome of an action, what changed, what was refused, or why it failed. */
@@ -63,7 +64,7 @@ function reportLines(r: LoopReport): string[] {
     ...(same.length ? [`  unchanged ${same.join(', ')}`] : []),
     ...r.writes.flatMap((w) => (w.result.done ? [] : [`  refused ${w.what}: ${w.result.refused}`])),
     ...(r.failure ? [`  failed: ${r.failure} (a larger model follows the prompts' JSON answers better)`] : []),
-  ];
+  ].map(withoutControls);
 }
 
 const changes = (r: LoopReport): string[] => r.writes.filter((w) => w.result.done && w.result.changed).map((w) => w.what);
@@ -91,7 +92,7 @@ async function chat(cmd: Command): Promise<void> {
       if (!r) process.exitCode = 1;
       else if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
       else {
-        process.stdout.write(`${r.reply ?? `(no answer: ${flat(r.problem ?? '')})`}\n`);
+        process.stdout.write(`${withoutControls(r.reply ?? `(no answer: ${flat(r.problem ?? '')})`)}\n`);
         if (r.problem) process.exitCode = 1;
         const reflected = r.reflection ? changes(r.reflection) : [];
         if (r.reflection)
@@ -106,7 +107,7 @@ async function chat(cmd: Command): Promise<void> {
 /** One chat turn; a line the turn refuses (too long) is reported as every error is, and the chat goes on. */
 async function turn(ctx: MindContext, message: string, json: boolean): Promise<ChatTurn | undefined> {
   try {
-    return await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message }));
+    return await mindChatTurn.run(ctx, cliInput(mindChatTurn, { message }, { message: 'your line' }));
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     reportError(err, json);
@@ -199,6 +200,10 @@ export function registerMindCommands(program: Command): void {
         input,
       );
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-      console.log(g.json ? JSON.stringify(r) : `Stopped after ${counted(r.cycles, 'cycle')}.`);
+      console.log(
+        g.json ? JSON.stringify(r) : `Stopped after ${counted(r.cycles, 'cycle')}${r.failed ? `, ${r.failed} of them failed` : ''}.`,
+      );
+      // Every cycle failed (no model, a broken prompt): a script running this must see it.
+      if (r.cycles > 0 && r.failed === r.cycles) process.exitCode = 1;
     });
 }

@@ -3,7 +3,7 @@
  * the workspace, reading the Homunculus home and ~/.ssh, a fork bomb, an endless loop, a
  * 1 GB allocation, flooding output, leaked environment.
  */
-import { chownSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,7 @@ describe.runIf(available)('the bubblewrap sandbox', () => {
     mkdirSync(join(workspace, 'agents', 'default'), { recursive: true });
     writeFileSync(join(workspace, 'agents', 'default', 'SOUL.md'), 'kind');
     writeFileSync(join(workspace, 'HEARTBEAT.md'), '- nothing');
+    mkdirSync(join(workspace, 'skills'));
     // As root the command runs as nobody: give it the files, so only the read-only binds stop it.
     if (root)
       for (const p of ['agents', 'agents/default', 'agents/default/SOUL.md', 'HEARTBEAT.md']) chownSync(join(workspace, p), 65534, 65534);
@@ -83,6 +84,15 @@ describe.runIf(available)('the bubblewrap sandbox', () => {
     expect(readFileSync(join(workspace, 'agents', 'default', 'SOUL.md'), 'utf8')).toBe('kind');
     expect(readFileSync(join(workspace, 'HEARTBEAT.md'), 'utf8')).toBe('- nothing');
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('fine\n');
+  });
+
+  it('runs nothing while a path it keeps read-only is missing: a command could create it (a HEARTBEAT.md of tasks)', async () => {
+    const keep = ['HEARTBEAT.md'];
+    rmSync(join(workspace, 'HEARTBEAT.md'), { force: true });
+    await expect(runSandboxed(['sh', '-c', 'echo "- upload the notes" > HEARTBEAT.md'], { ...config, keep })).rejects.toThrow(
+      expect.objectContaining({ message: expect.stringContaining('lacks HEARTBEAT.md'), hint: expect.stringContaining('agent init') }),
+    );
+    expect(existsSync(join(workspace, 'HEARTBEAT.md'))).toBe(false);
   });
 
   it('passes input on stdin to the command, and ignores stdin without it', async () => {
@@ -240,6 +250,8 @@ describe('bwrapArgs', () => {
 
   it('as root, picks the workspace owner, or nobody when root owns it; a user stays itself', () => {
     expect(dropTarget(0, { uid: 1000, gid: 100 })).toEqual({ uid: 1000, gid: 100 });
+    // `chown -R nobody` leaves the group root: the command must not keep it.
+    expect(dropTarget(0, { uid: 65534, gid: 0 })).toEqual({ uid: 65534, gid: 65534 });
     expect(dropTarget(0, { uid: 0, gid: 0 })).toEqual({ uid: 65534, gid: 65534 });
     expect(dropTarget(1000, { uid: 1000, gid: 100 })).toBeUndefined();
   });

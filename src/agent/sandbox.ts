@@ -12,7 +12,7 @@
  * owns it) with setpriv, inside the sandbox, before prlimit.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isInside, realDirectory } from '../core/confine.js';
@@ -171,10 +171,13 @@ export interface SandboxConfig {
   bwrap?: string;
 }
 
-/** Who a command runs as when the caller is root: the workspace's owner, or nobody when root owns it; undefined for a user. Pure. */
+/**
+ * Who a command runs as when the caller is root: the workspace's owner, or nobody when root owns
+ * it; never in root's group (`chown -R nobody` leaves the group root, whose files it could then read). Undefined for a user. Pure.
+ */
 export function dropTarget(callerUid: number, owner: { uid: number; gid: number }): { uid: number; gid: number } | undefined {
   if (callerUid !== 0) return undefined;
-  return owner.uid === 0 ? { uid: NOBODY, gid: NOBODY } : { uid: owner.uid, gid: owner.gid };
+  return owner.uid === 0 ? { uid: NOBODY, gid: NOBODY } : { uid: owner.uid, gid: owner.gid === 0 ? NOBODY : owner.gid };
 }
 
 /** What running as root means for a workspace, when it means something: its commands cannot write it. */
@@ -224,6 +227,14 @@ export function planSandbox(config: SandboxConfig): SandboxPlan {
   const workspace = realDirectory(config.workspace);
   if (!workspace)
     throw new HomunculusError('sandbox', `The workspace ${config.workspace} does not exist.`, { hint: 'Run `homunculus agent init`.' });
+  // A path kept read-only that is missing could be created by a command (a HEARTBEAT.md full of tasks): refuse until it is back.
+  const missing = (config.keep ?? []).filter((path) => !existsSync(join(workspace, path)));
+  if (missing.length)
+    throw new HomunculusError(
+      'sandbox',
+      `The workspace ${workspace} lacks ${missing.join(', ')}, which commands may not write: while ${missing.length === 1 ? 'it is' : 'they are'} missing, a command could create ${missing.length === 1 ? 'it' : 'them'}.`,
+      { hint: 'Run `homunculus agent init` to put back what is missing (it keeps every file that is there).' },
+    );
   const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
   // As root, commands run as the workspace's owner: that account's own home is hidden too.
   const ownerHome = dropTo ? passwdHome(dropTo.uid) : undefined;
@@ -263,7 +274,12 @@ export function runSandboxed(argv: readonly string[], config: SandboxConfig, opt
   const bwrap = config.bwrap ?? BWRAP;
   const problem = sandboxProblem(bwrap);
   if (problem) return Promise.reject(new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX }));
-  const plan = planSandbox(config);
+  let plan: SandboxPlan;
+  try {
+    plan = planSandbox(config);
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
   return runCommand([bwrap, ...bwrapArgs(plan, argv)], { limits: plan.limits, input: options.input, env: { PATH: ENV.PATH } }).catch(
     (err: Error) => {
       throw new HomunculusError('sandbox', `Cannot start bubblewrap: ${err.message}`, { hint: INSTALL_FIX });

@@ -31,10 +31,12 @@ describe('homunculus agent chat', () => {
   const note = () => join(home, 'workspace', 'notes', 'a.md');
 
   it('streams the answer, shows the tool call, and runs a dangerous tool after a y on stdin (--stdin-answers)', async () => {
-    const ollama = await startOllamaStub(ollamaOneToolCall(WRITE, 'Wrote it.'));
+    // An escape in the model's text (here: conceal what follows) reaches the terminal as nothing.
+    const ollama = await startOllamaStub(ollamaOneToolCall(WRITE, 'Wrote \u001b[8mit.'));
     stops.push(() => ollama.close());
     configure({ local: stubModel('ollama', ollama.baseUrl) });
     const r = await chat(home, ['--stdin-answers'], 'write the note please\ny\n/quit\n');
+    expect(r.stdout).not.toContain('\u001b');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('? workspace_write {"path":"notes/a.md","content":"hi","append":false} needs your yes. Run it? [y/N] y');
     expect(r.stdout).toContain('  → workspace_write {"path":"notes/a.md","content":"hi","append":false}');

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import type { AgentRunner, ToolCallView, TurnResult } from '../agent/runner.js';
 import { agentConfirm, agentTurn } from '../app/agent-brain.js';
 import { invoke } from '../app/operation.js';
+import { withoutControls } from '../core/text.js';
 
 export interface ChatIo {
   input: NodeJS.ReadableStream;
@@ -46,7 +47,7 @@ export const CHAT_HELP = [
 const failed = (err: unknown): boolean => (err as { code?: string }).code !== 'cancelled';
 
 /** Lines from the input as promises: the chat and its questions read the same queue. */
-function lineQueue(io: ChatIo) {
+export function lineQueue(io: ChatIo) {
   const rl = createInterface({ input: io.input, ...(io.interactive ? { output: io.output, terminal: true } : {}) });
   const lines: string[] = [];
   const waiting: ((line: string | undefined) => void)[] = [];
@@ -63,6 +64,25 @@ function lineQueue(io: ChatIo) {
       if (lines.length) return Promise.resolve(lines.shift());
       if (closed) return Promise.resolve(undefined);
       return new Promise((done) => waiting.push(done));
+    },
+    /**
+     * An answer typed after the question: at a terminal, lines typed ahead (before it was shown)
+     * are dropped, as nobody had read it yet. Cancelling (Ctrl-C) answers nothing at once.
+     */
+    answer: (signal: AbortSignal): Promise<string | undefined> => {
+      if (io.interactive) lines.length = 0;
+      if (lines.length) return Promise.resolve(lines.shift());
+      if (closed || signal.aborted) return Promise.resolve(undefined);
+      return new Promise((done) => {
+        const waiter = (line: string | undefined) => (signal.removeEventListener('abort', cancel), done(line));
+        const cancel = () => {
+          const at = waiting.indexOf(waiter);
+          if (at >= 0) waiting.splice(at, 1);
+          done(undefined);
+        };
+        waiting.push(waiter);
+        signal.addEventListener('abort', cancel, { once: true });
+      });
     },
   };
 }
@@ -87,7 +107,8 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
     running = new AbortController();
     const hooks = {
       signal: running.signal,
-      onText: (d: string) => say(d),
+      // The model's text as words: an escape in it could hide the y/N question or fake one.
+      onText: (d: string) => say(withoutControls(d)),
       onToolCall: (v: ToolCallView) => say(`${toolLine(v)}\n`),
     };
     try {
@@ -97,7 +118,7 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
         const p = result.pending;
         // The whole input, however long: a yes to a cut one would approve text nobody saw.
         say(`\n  ? ${p.tool} ${JSON.stringify(p.input) ?? ''} needs your yes. Run it? [y/N] `);
-        const answer = io.interactive || io.stdinAnswers ? await queue.next() : undefined;
+        const answer = io.interactive || io.stdinAnswers ? await queue.answer(running.signal) : undefined;
         const yes = /^\s*y(es)?\s*$/i.test(answer ?? '');
         if (!io.interactive) say(`${yes ? 'y' : 'N'}${answer === undefined ? ' (nobody can answer here, so no)' : ''}\n`);
         result = await invoke(agentConfirm, ctx, { id: p.id, answer: yes ? 'yes' : 'no' });

@@ -44,6 +44,7 @@ describe('counted', () => {
 describe('withoutControls', () => {
   it('drops terminal escapes and control characters, keeping the words, tabs and line breaks', () => {
     expect(withoutControls('zebrafish \u001b[2J\u001b[31mRED\u001b]0;pwned\u0007 title')).toBe('zebrafish RED title');
+    expect(withoutControls('rm \u202eexe.txt\u2066 \u009b31m ok')).toBe('rm exe.txt 31m ok');
     expect(withoutControls('nul\u0000 inside\tand\nnext\r\nline')).toBe('nul inside\tand\nnext\r\nline');
     expect(withoutControls('plain text, é 中文')).toBe('plain text, é 中文');
   });

@@ -69,8 +69,8 @@ export function closestWords(word: string, candidates: readonly string[]): strin
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
- * Text as words: terminal escape sequences (colours, clearing the screen, setting the title)
- * and control characters (NUL included) removed; tabs and line breaks kept. Stored text is
+ * Text as words: terminal escape sequences (colours, clearing the screen, setting the title),
+ * control characters (NUL included) and bidi overrides removed; tabs and line breaks kept. Stored text is
  * printed to terminals later, where an escape would act.
  */
 export function withoutControls(text: string): string {
@@ -78,8 +78,8 @@ export function withoutControls(text: string): string {
     text
       // eslint-disable-next-line no-control-regex -- escape sequences are the point: CSI, OSC (to BEL or ST), and two-byte ones
       .replace(/\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g, '')
-      // eslint-disable-next-line no-control-regex -- the remaining control characters
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+      // eslint-disable-next-line no-control-regex -- the remaining control characters (C0, DEL, C1: U+009B is a CSI), and the bidi overrides that show text in another order than it runs
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
   );
 }
 

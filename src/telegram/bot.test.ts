@@ -166,6 +166,20 @@ describe('confirmation by button', () => {
     expect(auditEntries(s.h.audit).find((e) => e.action === 'confirmation')).toMatchObject({ subject: 'no', ok: false });
   });
 
+  it("takes a Yes only under its own question: a button's key is random (a restarted bot's first question is no old one's), and pressed under another message it runs nothing", async () => {
+    const s = await setup(ollamaOneToolCall(LAUNCH, 'Launched.'));
+    const q = await question(s);
+    expect(q.yes).toMatch(/^confirm:[0-9a-f]{16}:yes$/);
+    const from = s.tg.calls.length;
+    s.tg.press(USER, q.yes, q.messageId - 1);
+    const ack = await s.tg.waitFor((c) => c.method === 'answerCallbackQuery', from);
+    expect(String(ack.body.text)).toMatch(/closed/);
+    expect(s.h.launches()).toBe(0);
+    s.tg.press(USER, q.yes, q.messageId);
+    await s.tg.waitFor(textTo(USER, /Launched\./), from);
+    expect(s.h.launches()).toBe(1);
+  });
+
   it('answers no when the question expires, and a late Yes runs nothing', async () => {
     const s = await setup(ollamaOneToolCall(LAUNCH, 'Launched.'));
     const q = await question(s);

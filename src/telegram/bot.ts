@@ -7,6 +7,7 @@
  * A dangerous tool call is put to the person as Yes / No buttons that expire; nothing runs
  * without a press of Yes, and an unanswered call is answered no.
  */
+import { randomBytes } from 'node:crypto';
 import { Bot, type Context, GrammyError, InlineKeyboard } from 'grammy';
 import { type AuditRecord, appendAudit } from '../agent/audit.js';
 import type { BudgetReport } from '../agent/budget.js';
@@ -90,9 +91,9 @@ export class TelegramBot {
   private readonly started: number;
   private readonly sessions: ChatSessions;
   private readonly book: PendingBook;
-  // Buttons carry a short key (callback data is limited to 64 bytes), mapped to the confirmation and its chat.
-  private readonly buttons = new Map<string, { id: string; chatId: number }>();
-  private nextButton = 1;
+  // Buttons carry a short key (callback data is limited to 64 bytes), mapped to the confirmation, its chat and message.
+  // The key is random: a counter restarts with the process, and an old question's Yes would approve a new one.
+  private readonly buttons = new Map<string, { id: string; chatId: number; messageId?: number }>();
   // Each session's routing mode as the person set it, for /status (the runner keeps its own).
   private readonly modes = new SessionModes();
 
@@ -104,7 +105,7 @@ export class TelegramBot {
     this.book = new PendingBook(o.agent.runner, this.now, o.sweepMs);
     this.notifier = new TelegramNotifier(this.bot.api, o.settings.allowedUserIds);
     this.bot.on('message:text', (ctx) => this.onText(ctx, ctx.message.text));
-    this.bot.callbackQuery(/^confirm:(\d+):(yes|no)$/, (ctx) =>
+    this.bot.callbackQuery(/^confirm:([0-9a-f]{1,32}):(yes|no)$/, (ctx) =>
       this.onPress(ctx, ctx.match[1] ?? '', ctx.match[2] === 'yes' ? 'yes' : 'no'),
     );
     // Everything else (photos, stray buttons): unlisted users leave an audit entry and get nothing.
@@ -159,12 +160,14 @@ export class TelegramBot {
     for (const part of parts) await this.bot.api.sendMessage(chatId, part);
     if (result.pending) {
       this.book.hold(result.pending);
-      const key = String(this.nextButton++);
-      this.buttons.set(key, { id: result.pending.id, chatId });
+      const key = randomBytes(8).toString('hex');
+      const button = { id: result.pending.id, chatId };
+      this.buttons.set(key, button);
       const keyboard = new InlineKeyboard().text('Yes', `confirm:${key}:yes`).text('No', `confirm:${key}:no`);
       const messages = confirmMessages(result.pending);
       for (const text of messages.slice(0, -1)) await this.bot.api.sendMessage(chatId, text);
-      await this.bot.api.sendMessage(chatId, messages.at(-1) as string, { reply_markup: keyboard });
+      const question = await this.bot.api.sendMessage(chatId, messages.at(-1) as string, { reply_markup: keyboard });
+      this.buttons.set(key, { ...button, messageId: question.message_id });
     }
     const subject = `parts:${parts.length}${result.pending ? '+confirm' : ''}`;
     this.audit({ action: 'telegram_reply', session, subject, input: session, output: result.text });
@@ -233,7 +236,8 @@ export class TelegramBot {
     if (chatId === undefined || !this.authorised(ctx)) return;
     const held = this.buttons.get(key);
     const session = this.sessions.current(chatId) ?? `telegram-${chatId}`;
-    if (!held || held.chatId !== chatId)
+    const pressedOn = ctx.callbackQuery?.message?.message_id;
+    if (!held || held.chatId !== chatId || (held.messageId !== undefined && pressedOn !== held.messageId))
       return void (await ctx.answerCallbackQuery({ text: 'This question is closed (answered, or expired and answered no): nothing ran.' }));
     this.buttons.delete(key);
     const claim = this.book.claim(held.id);

@@ -23,6 +23,9 @@ beforeAll(() => {
   mkdirSync(workspace, { recursive: true });
   mkdirSync(join(dir.path, 'user'));
   writeFileSync(join(workspace, 'note.md'), 'inside the workspace\n');
+  // What `agent init` makes and the sandbox keeps read-only: it refuses to run while one is missing.
+  for (const dir of ['agents', 'skills']) mkdirSync(join(workspace, dir));
+  for (const file of ['AGENTS.md', 'HEARTBEAT.md']) writeFileSync(join(workspace, file), '');
   // As root the command runs as the workspace's owner, or nobody: give the test workspace one.
   if (process.getuid?.() === 0) chownSync(workspace, 65534, 65534);
 });

@@ -304,7 +304,8 @@ function applyCandidate(
   const added = store.learning.addSighting({
     kind: 'pattern',
     key,
-    project: c.project,
+    // Where it was seen, even for a pattern filed for every project: one said in a single project belongs to that project.
+    project: c.project || input.project,
     session_id: input.sessionId,
     ts: c.ts,
     detail: JSON.stringify({ evidence: c.evidence.slice(0, 3), miner: c.miner }),

@@ -71,6 +71,28 @@ describe('an instinct seen in two projects', () => {
   });
 });
 
+describe('a pattern filed for every project (a correction the user made)', () => {
+  const sighted = (key: string, project: string, session: string) =>
+    store.learning.addSighting({ kind: 'pattern', key, project, session_id: session, ts: '2026-02-01T00:00:00Z', detail: '{}' });
+  const keys = (project: string) => store.instincts.list({ project, includeGlobal: true }).map((r) => r.key);
+
+  it("belongs to the one project whose sessions showed it, and is global once a second project's do", () => {
+    observe(store, { pattern: 'pref:use-pnpm-not-npm', project: '', occurrences: 3 });
+    for (const session of ['s1', 's2', 's3']) sighted('pref:use-pnpm-not-npm', 'aaaaaaaaaaaaaaaa', session);
+    expect(keys('aaaaaaaaaaaaaaaa')).toEqual(['pref:use-pnpm-not-npm']);
+    expect(keys('bbbbbbbbbbbbbbbb')).toEqual([]);
+    expect(store.instincts.matchTerms(['pnpm'], { project: 'bbbbbbbbbbbbbbbb', limit: 5 })).toEqual([]);
+    sighted('pref:use-pnpm-not-npm', 'bbbbbbbbbbbbbbbb', 's4');
+    expect(keys('bbbbbbbbbbbbbbbb')).toEqual(['pref:use-pnpm-not-npm']);
+    expect(keys('cccccccccccccccc')).toEqual(['pref:use-pnpm-not-npm']);
+  });
+
+  it('stays global when no sighting names a project (observed by hand, imported, an older store)', () => {
+    observe(store, { pattern: 'pref:no-commits-unless-asked', project: '', occurrences: 3 });
+    expect(keys('cccccccccccccccc')).toEqual(['pref:no-commits-unless-asked']);
+  });
+});
+
 describe('alias', () => {
   it('sums evidence into the target and reroutes later observations', () => {
     for (let i = 0; i < 3; i++) observe(store, { pattern: 'seq:a -> b', project: 'p1' });

@@ -19,12 +19,21 @@ export const latestVerdict = (id: string): string =>
 
 /**
  * An instinct of @project: filed under it, or observed there though filed under the project
- * where it first reached its threshold (a lint fix seen in two checkouts of one repository).
+ * where it first reached its threshold (a lint fix seen in two checkouts of one repository), or
+ * filed for every project and seen in this one's sessions (a correction the user made here).
  */
 const ofProject = (alias: string): string =>
-  `(${alias}project = @project OR (@project != '' AND ${alias}id IN (SELECT instinct_id FROM instinct_events WHERE project = @project AND kind IN ('create', 'reinforce') AND instinct_id IS NOT NULL)))`;
+  `(${alias}project = @project OR (@project != '' AND (${alias}id IN (SELECT instinct_id FROM instinct_events WHERE project = @project AND kind IN ('create', 'reinforce') AND instinct_id IS NOT NULL)
+     OR (${alias}project = '' AND ${alias}key IN (SELECT key FROM pattern_sightings WHERE kind = 'pattern' AND project = @project)))))`;
+/**
+ * A pattern filed for every project is global unless the sessions that showed it were all of
+ * one project ("use pnpm, not npm", said only in the TypeScript one): then it is that project's.
+ * One with no sighting that names a project (observed by hand, imported, older stores) stays global.
+ */
+const trulyGlobal = (alias: string): string =>
+  `(${alias}project = '' AND (SELECT COUNT(DISTINCT s.project) FROM pattern_sightings s WHERE s.kind = 'pattern' AND s.key = ${alias}key AND s.project != '') != 1)`;
 /** An instinct of @project, or a global one. */
-const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${alias}project = '')`;
+const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${trulyGlobal(alias)})`;
 
 /** The WHERE clause and its named parameters for a list filter. */
 export function whereOf(filter: ListFilter): { clause: string; params: Record<string, unknown> } {

@@ -56,6 +56,15 @@ describe('ranking', () => {
     expect(matchInstincts(store.instincts, { text: 'AND OR NOT "(*', limit: 5 })).toEqual([]);
   });
 
+  it('matches a rule about a program itself on its name, and a task run through it only on what tells the task apart', () => {
+    learn([
+      ['pref:use-pnpm-not-npm', 'when choosing between pnpm and npm', 'Use pnpm, not npm.'],
+      ['pref:webapp/lint=npm-run-lint', 'when you need to lint', "Use the project's task `npm run lint`."],
+    ]);
+    expect(said('install zod with npm')).toContain('Use pnpm, not npm.');
+    expect(said('npm run build fails')).not.toContain('npm run lint');
+  });
+
   it('applies the relevance bar by prompt length', () => {
     expect([1, 2, 3, 6, 7, 30].map(requiredMatches)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(isRelevant({ weight: 1, terms: 5, covers: false })).toBe(false);

@@ -100,6 +100,16 @@ const covers = (core: readonly string[], stems: ReadonlySet<string>): boolean =>
 /** Programs a command names before what it does: `mise run test:ci` is told apart by test and ci. */
 export const PROGRAMS = new Set(['git', 'gh', 'mise', 'npm', 'pnpm', 'yarn', 'run', 'make', 'go', 'cargo']);
 
+/** "Use pnpm, not npm" (a correction's trigger: "when choosing between pnpm and npm") applies whenever the user names what to avoid. */
+function namesAvoided(row: InstinctRow, authored: ReadonlySet<string>): boolean {
+  const avoided = /^when choosing between .+ and (.+)$/i.exec(row.trigger)?.[1] ?? '';
+  const named = [...words(avoided)];
+  return named.length > 0 && named.every((w) => authored.has(stem(w)));
+}
+
+/** Whether a rule is about the program itself, its trigger naming it in words outside its commands ("choosing between pnpm and npm"). */
+const namesProgram = (text: string, program: string): boolean => [...words(text.replace(/`[^`]+`/g, ' '))].includes(program);
+
 /** The stems that tell a code span (a command, a path) apart: its file name's parts, its command's words after the program. */
 function spanStems(code: string, ignored: ReadonlySet<string>): string[] {
   // A path is named by its file's name, without its folders or extension.
@@ -208,13 +218,14 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
       shared: shared.map(stem),
       core: core.flatMap((t) => t.split('_')).map(stem),
       // The words every trigger uses to say when ("about to run", "writing code") back up a match; alone they make none.
-      // Nor does the program every task of a project runs through: "mise run lint fails" is not about `mise run test`.
+      // Nor does the program every task of a project runs through: "mise run lint fails" is not about `mise run test`;
+      // unless the rule is about that program ("use pnpm, not npm"): then "install it with npm" asks about it.
       weight:
-        shared.every((t) => TRIGGER_STEMS.has(stem(t)) || PROGRAMS.has(t)) || apart(shared, sequence)
+        shared.every((t) => TRIGGER_STEMS.has(stem(t)) || (PROGRAMS.has(t) && !namesProgram(row.trigger, t))) || apart(shared, sequence)
           ? 0
           : shared.reduce((w, t) => w + ((used.of.get(t) ?? 0) <= rare ? RARE_WEIGHT : 1), 0),
       terms: terms.length,
-      covers: covers(core, authored) || namesTemplate(row, textOf.get(row.id) ?? '', authored, ignored),
+      covers: covers(core, authored) || namesTemplate(row, textOf.get(row.id) ?? '', authored, ignored) || namesAvoided(row, authored),
     };
   });
 }

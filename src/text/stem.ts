@@ -3,11 +3,17 @@ import { words } from './words.js';
 
 const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ers', 'er', 'ed', 'es', 'ly', 's'];
 
-/** A crude stem (tests -> test, failing -> fail) to compare words the way FTS5's porter stemmer roughly does. */
+/** Verb endings that double a final consonant before them: commit -> committing, stop -> stopped (a runner is no run). */
+const DOUBLING = new Set(['ings', 'ing', 'ed']);
+
+/** A crude stem (tests -> test, failing -> fail, committing -> commit) to compare words the way FTS5's porter stemmer roughly does. */
 export function stem(word: string): string {
   const w = word.toLowerCase();
   for (const suffix of SUFFIXES) {
-    if (w.length > suffix.length + 2 && w.endsWith(suffix)) return w.slice(0, -suffix.length);
+    if (!(w.length > suffix.length + 2 && w.endsWith(suffix))) continue;
+    const base = w.slice(0, -suffix.length);
+    // A doubled consonant is undone (committ -> commit), but not the ll, ss, zz words end in (install, pass).
+    return DOUBLING.has(suffix) && /([^aeiouylsz])\1$/.test(base) ? base.slice(0, -1) : base;
   }
   return w;
 }

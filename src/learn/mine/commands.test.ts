@@ -90,6 +90,16 @@ describe('classification', () => {
     expect(isValidation('mise run dup')).toBe(false);
   });
 
+  it('knows the Python and TypeScript toolchains, not only Go and mise', () => {
+    const purpose = (command: string) => purposeOf(meaningfulSegments(command)[0]?.signature ?? '');
+    expect(['uv run pytest -q', 'poetry run pytest', 'pytest tests/', 'tox', 'npx vitest run', 'pnpm vitest'].map(purpose)).toEqual(
+      Array(6).fill('test'),
+    );
+    expect(['uv run ruff check .', 'ruff check src', 'npx eslint .'].map(purpose)).toEqual(['lint', 'lint', 'lint']);
+    expect(['uv run ruff format .', 'ruff format', 'black .'].map(purpose)).toEqual(['format', 'format', 'format']);
+    expect(['uv run mypy src', 'npx tsc --noEmit', 'pyright'].map(purpose)).toEqual(['typecheck', 'typecheck', 'typecheck']);
+  });
+
   it('keeps only meaningful segments and slugs them for keys', () => {
     expect(meaningfulSegments('cd /x && git add . && mise run lint | tail -5').map((s) => s.signature)).toEqual(['mise run lint']);
     expect(signatureSlug('mise run test:ci')).toBe('mise-run-test:ci');

@@ -12,6 +12,7 @@ const SUBCOMMAND_PROGRAMS = new Set([
   'git', 'go', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'gh', 'docker', 'kubectl', 'mise', 'uv', 'poetry', 'deno', 'dotnet',
   'make', 'just', 'task', 'rake', 'npx', 'bundle', 'mvn', 'gradle', './gradlew', 'pip', 'pip3', 'brew', 'helm', 'terraform',
   'composer', 'mix', 'swift', 'flutter', 'dart', 'nx', 'turbo', 'lerna', 'rails', 'php', 'artisan', 'pnpx', 'hatch', 'tox', 'nox',
+  'ruff', 'bunx',
 ]);
 
 /** Runners whose next word names a task defined by the project itself. */
@@ -28,6 +29,8 @@ const TASK_RUNNERS: Readonly<Record<string, readonly string[]>> = {
 };
 /** Runners where the first word already is the project's task. */
 const DIRECT_TASK_RUNNERS = new Set(['make', 'just', 'task', 'rake', 'nx', 'turbo', 'tox', 'nox']);
+/** Launchers of a package's tool (`npx vitest`): the tool tells the purpose, and it is no project task. */
+const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx']);
 
 /** Commands that only look around or print: never part of a learned pattern. */
 // prettier-ignore
@@ -65,10 +68,11 @@ const ECOSYSTEM_DEFAULTS = new Set([
 export type Purpose = 'test' | 'lint' | 'format' | 'build' | 'typecheck' | 'check' | 'generate' | 'release' | 'setup' | 'run';
 
 const PURPOSE_WORDS: readonly [RegExp, Purpose][] = [
-  [/\b(test|tests|spec|e2e|integration|unit)\b/, 'test'],
-  [/\b(lint|vet|clippy|eslint|golangci)\b/, 'lint'],
-  [/\b(fmt|format|prettier|gofmt)\b/, 'format'],
-  [/\b(typecheck|types|tsc|mypy)\b/, 'typecheck'],
+  [/\b(test|tests|spec|e2e|integration|unit|pytest|vitest|jest|mocha|tox|nox)\b/, 'test'],
+  // Before lint: `ruff format` formats, `ruff check` lints.
+  [/\b(fmt|format|prettier|gofmt|black|isort)\b/, 'format'],
+  [/\b(lint|vet|clippy|eslint|golangci|ruff|flake8|pylint|biome)\b/, 'lint'],
+  [/\b(typecheck|types|tsc|mypy|pyright)\b/, 'typecheck'],
   [/\b(build|compile|bundle)\b/, 'build'],
   [/\b(check|ci|verify|validate)\b/, 'check'],
   [/\b(gen|generate|codegen|proto)\b/, 'generate'],
@@ -123,8 +127,11 @@ export function commandSignature(segment: string): { signature: string; program:
     const sub = rest[0];
     if (sub && !looksLikeValue(sub)) {
       parts.push(sub);
-      if (taskVerbs?.includes(sub) && rest[1] && !looksLikeValue(rest[1])) parts.push(rest[1]);
-      else if (program === 'gh' && rest[1] && /^[a-z-]+$/.test(rest[1])) parts.push(rest[1]);
+      if (taskVerbs?.includes(sub) && rest[1] && !looksLikeValue(rest[1])) {
+        parts.push(rest[1]);
+        // A tool with subcommands run through the runner: `uv run ruff format` formats, `uv run ruff check` lints.
+        if (SUBCOMMAND_PROGRAMS.has(rest[1]) && rest[2] && !looksLikeValue(rest[2])) parts.push(rest[2]);
+      } else if (program === 'gh' && rest[1] && /^[a-z-]+$/.test(rest[1])) parts.push(rest[1]);
       else if (program === 'go' && ['tool', 'mod', 'work'].includes(sub) && rest[1] && !looksLikeValue(rest[1])) parts.push(rest[1]);
     } else if (sub && (program === 'make' || program === 'just') && /^[\w:-]+$/.test(sub)) {
       parts.push(sub);
@@ -200,15 +207,15 @@ export function meaningfulSegments(command: string): CommandSegment[] {
 
 /** What a command is for, from its task name or program. */
 export function purposeOf(signature: string): Purpose | undefined {
-  const [program, sub, task] = signature.split(' ');
+  const [program, sub, ...task] = signature.split(' ');
   const verbs = program ? TASK_RUNNERS[program] : undefined;
   // For a task runner only the task name tells the purpose ("mise run dup" is not "run").
   const isScript = !!program && (program.includes('/') || /\.(sh|py|rb|js|ts|mjs|pl)$/.test(program));
   const name =
     verbs && sub && verbs.includes(sub)
-      ? (task ?? '')
-      : program && DIRECT_TASK_RUNNERS.has(program)
-        ? (sub ?? '')
+      ? task.join(' ')
+      : program && (DIRECT_TASK_RUNNERS.has(program) || LAUNCHERS.has(program))
+        ? (sub ?? program)
         : isScript
           ? (sub ?? basename(program).replace(/\.\w+$/, ''))
           : signature;

@@ -51,6 +51,10 @@ describe('errorSignatures', () => {
     expect(ids('  12:5  error  Unexpected any  @typescript-eslint/no-explicit-any')).toEqual(['eslint-typescript-eslint-no-explicit-any']);
     expect(ids("ModuleNotFoundError: No module named 'yaml'")).toEqual(['python-modulenotfounderror-yaml']);
     expect(ids('bash: pnpm: command not found')).toEqual(['command-not-found-pnpm']);
+    // Vitest's and Jest's FAIL line is no Go test.
+    expect(ids(' FAIL  src/cart.test.ts > cart > applies the discount')).toEqual(['js-test-failure']);
+    expect(ids('FAIL src/components/Button.spec.tsx')).toEqual(['js-test-failure']);
+    expect(ids('FAIL\tentire.io/cli/cmd/entire/cli\t0.512s')).toEqual(['go-test-failure']);
   });
 
   it('falls back to a normalised message for tool errors, and to nothing for a bare exit code', () => {

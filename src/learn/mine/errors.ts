@@ -126,6 +126,8 @@ const python: LineReader = (line) => {
 };
 
 const fixedLines: LineReader = (line) => {
+  // Vitest's and Jest's " FAIL  src/cart.test.ts > …" before Go's "FAIL\tpkg": both start with FAIL.
+  if (/^\s*FAIL\s+\S+\.(?:test|spec)\.[cm]?[jt]sx?\b/.test(line)) return sig('js-test-failure', 'a failing JavaScript test', line, true);
   if (/^--- FAIL: \w+/.test(line) || /^FAIL\s/.test(line) || /\[(build|setup) failed\]/.test(line) || /^panic: /.test(line))
     return sig('go-test-failure', 'a failing Go test', line, true);
   if (/^(?:\S+\.go:\d+(?::\d+)?:\s*)/.test(line) && GO_COMPILE.test(line))

@@ -57,6 +57,16 @@ describe('mineProjectCommands', () => {
     expect(explain('mise run build')).toMatch(/is how cli is built;/);
     expect(explain('mise run lint')).toMatch(/is how cli is linted;/);
   });
+
+  it('says a tool run in the project environment (uv, poetry) is run that way, not that the project defines it', () => {
+    const [found] = mineProjectCommands(steps([{ bash: 'uv run pytest -q' }], { projectName: 'invoice-parser' }));
+    expect(found).toMatchObject({
+      key: 'pref:invoice-parser/test=uv-run-pytest',
+      trigger: 'when you need to run the tests in invoice-parser',
+      action: "Run it as `uv run pytest`, in the project's environment.",
+    });
+    expect(found?.explain).not.toMatch(/defined by the project/);
+  });
 });
 
 describe('co-edits', () => {

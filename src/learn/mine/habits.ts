@@ -141,6 +141,20 @@ export function taskVariant(signature: string): string {
   return parts.length > 1 ? parts.slice(1).join(' ') : '';
 }
 
+/** Runners of a tool inside the project's environment (`uv run pytest`): the tool is no task the project defines. */
+const ENVIRONMENT_RUNNERS = new Set(['uv', 'poetry', 'pipenv', 'hatch', 'pdm']);
+
+/** What a project-command instinct says: a task the project defines, or a tool it runs in its environment. */
+function taskWords(signature: string, where: string, purpose: Purpose): { action: string; explain: string } {
+  const how = `${backtick(signature)} is how ${where} is ${PURPOSE_PAST[purpose]}`;
+  if (ENVIRONMENT_RUNNERS.has(signature.split(' ')[0] ?? ''))
+    return { action: `Run it as ${backtick(signature)}, in the project's environment.`, explain: `${how}.` };
+  return {
+    action: `Use the project's task ${backtick(signature)}${isEcosystemDefault(signature) ? '' : ' rather than calling the toolchain directly'}.`,
+    explain: `${how}; it is defined by the project, not the toolchain.`,
+  };
+}
+
 /** The project's own task for a purpose (its test/lint/build command), once per session. */
 export function mineProjectCommands(observations: readonly Obs[]): Candidate[] {
   const out: Candidate[] = [];
@@ -159,8 +173,7 @@ export function mineProjectCommands(observations: readonly Obs[]): Candidate[] {
         domain: purpose === 'test' ? 'testing' : 'tooling',
         title: `${where}: ${PURPOSE_VERB[purpose]}${variant ? ` (${variant})` : ''} with ${signature}`,
         trigger: `when you need to ${PURPOSE_VERB[purpose]}${variant ? ` (${variant})` : ''} in ${where}`,
-        action: `Use the project's task ${backtick(signature)}${isEcosystemDefault(signature) ? '' : ' rather than calling the toolchain directly'}.`,
-        explain: `${backtick(signature)} is how ${where} is ${PURPOSE_PAST[purpose]}; it is defined by the project, not the toolchain.`,
+        ...taskWords(signature, where, purpose),
         evidence: [`ran ${backtick(segment.text.slice(0, 120))}`],
         subjects: [signature],
         miner: 'project-command',

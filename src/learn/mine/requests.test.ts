@@ -15,6 +15,10 @@ describe('recurring requests', () => {
     expect(requestOf('The changes in this branch look fine')).toBeUndefined();
     expect(requestOf('what does this function do?')).toBeUndefined();
     expect(requestOf('can you review it')).toBeUndefined();
+    // An identifier names one thing: three such asks are three features, not one request that recurs.
+    expect(requestOf('add a parse_date function to the parser')).toBeUndefined();
+    expect(requestOf('fix handleClick in the cart')).toBeUndefined();
+    expect(requestOf('update docs/architecture for the change')).toMatchObject({ verb: 'update', objectWord: 'docs' });
   });
 
   it('reads only what the user wrote: a request inside a pasted review comment is not theirs', () => {

@@ -26,6 +26,8 @@ const VERBS = new Set(
 const SYNONYMS: Readonly<Record<string, string>> = { look: 'review' };
 const NOT_OBJECT = stopSet(ENGLISH, COURTESY, PROMPT_FILLER, VAGUE);
 
+const IDENTIFIER = /_|[a-z][A-Z]/;
+
 export interface Request {
   verb: string;
   /** Stem of the first content word after the verb: the request's object. */
@@ -41,11 +43,13 @@ export function requestOf(sentence: string): Request | undefined {
   const said = (m[1] as string).toLowerCase();
   const verb = SYNONYMS[said] ?? said;
   if (!VERBS.has(verb)) return undefined;
-  const objectWord = (m[2] as string)
-    .toLowerCase()
-    .match(/[a-z][a-z'-]*/g)
-    ?.find((w) => w.length > 2 && !NOT_OBJECT.has(w) && !w.includes("'"));
-  return objectWord ? { verb, object: stem(objectWord), objectWord } : undefined;
+  const object = (m[2] as string)
+    .split(/\s+/)
+    .map((token) => ({ token: token.replace(/^\W+|\W+$/g, ''), word: token.toLowerCase().match(/[a-z][a-z'-]*/)?.[0] ?? '' }))
+    .find(({ word }) => word.length > 2 && !NOT_OBJECT.has(word) && !word.includes("'"));
+  // An identifier ("add a parse_date function", "fix handleClick") names one thing, not a kind of request that recurs.
+  if (!object || IDENTIFIER.test(object.token)) return undefined;
+  return { verb, object: stem(object.word), objectWord: object.word };
 }
 
 /** What a request instinct says before the users' words. */

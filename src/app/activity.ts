@@ -1,8 +1,8 @@
 /** Activity operations: what the store saw and learned per day, and the tool calls over time. */
 import { z } from 'zod';
-import { DAY_MS } from '../core/clock.js';
+import { DAY_MS, parseInstant } from '../core/clock.js';
 import type { DayCount, ToolCount } from '../store/activity.js';
-import { defineOperation } from './operation.js';
+import { type AppContext, defineOperation } from './operation.js';
 import { wholeNumber } from './schemas.js';
 
 export const SIGNALS = ['observations', 'sessions', 'corrections', 'feedback', 'instincts'] as const;
@@ -54,7 +54,19 @@ export function groupTools(counts: readonly ToolCount[]): ToolGroup[] {
   return [...groups.values()];
 }
 
-const span = () => ({ days: wholeNumber(1, 366).default(30) });
+const span = () => ({
+  days: wholeNumber(1, 366).default(30),
+  /** The range's last day (YYYY-MM-DD); default: today, or the latest activity when the range would show none. */
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a day such as 2026-03-01' })
+    .refine((d) => parseInstant(d) !== undefined, { error: 'must be a day such as 2026-03-01' })
+    .optional(),
+});
+
+/** The days a range shows: up to the day asked for, or rangeEnd's. */
+const daysOf = (store: AppContext['store'], input: { days: number; to?: string | undefined }): string[] =>
+  dayRange(input.to ? (parseInstant(input.to) as Date) : rangeEnd(store.clock.now(), store.activity.latest(), input.days), input.days);
 const since = (days: string[]): string => `${days[0]}T00:00:00.000Z`;
 
 export const signals = defineOperation({
@@ -62,8 +74,13 @@ export const signals = defineOperation({
   summary: 'Per day up to the latest activity: observations, sessions started, corrections, feedback given and instincts learned',
   input: z.object(span()),
   run: ({ store }, input) => {
-    const days = dayRange(rangeEnd(store.clock.now(), store.activity.latest(), input.days), input.days);
-    return { signals: SIGNALS, days: signalTable(days, store.activity.signalDays(since(days))) };
+    const days = daysOf(store, input);
+    return {
+      signals: SIGNALS,
+      first: store.activity.first(),
+      latest: store.activity.latest(),
+      days: signalTable(days, store.activity.signalDays(since(days))),
+    };
   },
 });
 
@@ -72,13 +89,15 @@ export const toolTimeline = defineOperation({
   summary: 'Tool calls per day and per session, with their failures, over the days up to the latest activity',
   input: z.object({ ...span(), failures: wholeNumber(0, 500).default(20) }),
   run: ({ store }, input) => {
-    const days = dayRange(rangeEnd(store.clock.now(), store.activity.latest(), input.days), input.days);
+    const days = daysOf(store, input);
     const from = since(days);
     const byDay = new Map(groupTools(store.activity.toolDays(from)).map((g) => [g.key, g]));
     const perDay = days.map((day): ToolGroup => byDay.get(day) ?? { key: day, calls: 0, failed: 0, tools: {} });
     const tools = [...new Set(perDay.flatMap((d) => Object.keys(d.tools)))].sort();
     return {
       tools,
+      first: store.activity.first(),
+      latest: store.activity.latest(),
       days: perDay,
       sessions: groupTools(store.activity.toolSessions(from)),
       failures: store.activity.toolFailures(from, input.failures),

@@ -120,10 +120,12 @@ describe('chat.ask', () => {
     expect(res.learned).toEqual([
       expect.stringMatching(/^- When you need to run the tests in webapp: Use the project's task `npm run test`/),
     ]);
-    // Without the asking directory (the dashboard's chat), none.
-    expect((await invoke(ask, { store, env: {} }, { question: 'how do we run the tests?', project: 'aaaaaaaaaaaaaaaa' })).learned).toEqual(
-      [],
+    // The dashboard's chat names the project whose rules it wants, without a directory and without narrowing the sources.
+    expect((await invoke(ask, { store, env: {} }, { question: 'how do we run the tests?', rulesOf: 'aaaaaaaaaaaaaaaa' })).learned).toEqual(
+      res.learned,
     );
+    // Asked about nowhere in particular: none.
+    expect((await invoke(ask, { store, env: {} }, { question: 'how do we run the tests?' })).learned).toEqual([]);
   });
 
   it('refuses an empty question and a bad project with a clear message', async () => {

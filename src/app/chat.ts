@@ -16,7 +16,7 @@ import { loadLlmConfig } from '../llm/config.js';
 import type { Embedder } from '../search/embeddings.js';
 import { sanitizeQuery } from '../text/query.js';
 import { CHAT_SYSTEM, type Source, SOURCES_PER_KIND, chatPrompt, checkCitations, numberSources } from './chat-answer.js';
-import { embedderOnce, query } from './memory.js';
+import { embedderOnce, learnedRules, query } from './memory.js';
 import { type AppContext, defineOperation, invoke } from './operation.js';
 import { resolveProject } from './project-ref.js';
 import { text } from './schemas.js';
@@ -76,6 +76,8 @@ export const ask = defineOperation({
     project: text(200).optional(),
     /** The asking directory: its project's learned rules that the question names come along (`learned`). */
     cwd: text(4096).optional(),
+    /** A project whose learned rules the question names come along, the sources not narrowed to it (the dashboard's chat). */
+    rulesOf: text(200).optional(),
   }),
   async run(ctx, raw) {
     const input = { ...raw, project: raw.project === undefined ? undefined : resolveProject(ctx.store, raw.project) };
@@ -93,6 +95,10 @@ export const ask = defineOperation({
     const sources = numberSources(retrieval.facts, hits, input.question);
     const answer = await modelAnswer(ctx, input.question, sources);
     // What was learned here and the question names ("how do we run the tests"): the rule itself, beside the sources.
-    return { question: input.question, ...answer, learned: search.learned, sources, queries: retrieval.queries.map((q) => q.text) };
+    const learned =
+      input.rulesOf && search.learned.length === 0
+        ? await learnedRules(ctx.store, { query: input.question, project: resolveProject(ctx.store, input.rulesOf) })
+        : search.learned;
+    return { question: input.question, ...answer, learned, sources, queries: retrieval.queries.map((q) => q.text) };
   },
 });

@@ -17,7 +17,7 @@ import { search } from '../search/search.js';
 import { readFingerprint } from '../search/vectors.js';
 import { projectIn } from '../core/project-alias.js';
 import { type AppContext, defineOperation } from './operation.js';
-import { projectKey, unknownProjectNote } from './project-ref.js';
+import { projectKey, projectName, unknownProjectNote } from './project-ref.js';
 import { text } from './schemas.js';
 import { selfNames } from './user-names.js';
 
@@ -219,17 +219,19 @@ export const query = defineOperation({
  * prompt hook would give them: a decayed rule is still the answer to "how do we run the tests",
  * where the fused list ranks it by its faded confidence.
  */
-async function learnedRules(
+/** The learned rules of the asking directory's project (or the project named) that `query` names, in plain words. */
+export async function learnedRules(
   store: AppContext['store'],
   input: { query: string; cwd?: string; collections?: string[]; project?: string },
 ): Promise<string[]> {
-  if (input.cwd === undefined || (input.collections && !input.collections.includes('instincts'))) return [];
+  if ((input.cwd === undefined && input.project === undefined) || (input.collections && !input.collections.includes('instincts')))
+    return [];
   // Loaded here: every `query` process imports this module, and most ask a warm server instead.
   const { matchingLines } = await import('../context/prompt.js');
   const project =
     input.project === undefined
-      ? projectIn(input.cwd, store.paths.projectAliases)
-      : { fingerprint: projectKey(store, input.project), name: input.project };
+      ? projectIn(input.cwd ?? '', store.paths.projectAliases)
+      : { fingerprint: projectKey(store, input.project), name: projectName(store, input.project) };
   return matchingLines(store, project, input.query, LEARNED_LINES);
 }
 

@@ -52,6 +52,12 @@ export function projectKey(store: Store, value: string): string {
   }
 }
 
+/** The name a project's sessions were seen under ("cli"), for a fingerprint or a name; the value itself when none is known. */
+export function projectName(store: Store, value: string): string {
+  const key = projectKey(store, value);
+  return store.sessions.projects().find((p) => p.project === key)?.project_name || value;
+}
+
 /**
  * The project of a checkout as this store files it. A checkout with a remote that has nothing of
  * its own yet, while history imported for its repository's name has sessions that name the

@@ -36,6 +36,8 @@ beforeEach(async () => {
 });
 afterEach(() => home.cleanup());
 
+const dayBefore = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
 describe('the dashboard session sections', () => {
   it.runIf(hasChromium('the session sections in a real browser (cli/dashboard-sessions.e2e.test.ts)'))(
     'shows signals and threads, a transcript, the memory chat with its sources, the tool timeline and a keyboard replay',
@@ -62,6 +64,12 @@ describe('the dashboard session sections', () => {
         await page.getByRole('button', { name: 'Show as a table' }).click();
         const row = page.locator('#signals-table tr', { hasText: yesterday });
         await expect(row.locator('td').allTextContents()).resolves.toEqual([yesterday, '2', '1', '0', '0', '0']);
+        // The range can end on another day of the stored history (imported sessions may be months old).
+        const to = page.locator('#signals-to');
+        await expect(to.getAttribute('max')).resolves.toBe(yesterday);
+        await to.fill(dayBefore(yesterday));
+        await expect.poll(() => page.locator('#signals-title').textContent()).toContain(`days to ${dayBefore(yesterday)}`);
+        await expect(page.locator('#signals-table tr', { hasText: yesterday }).count()).resolves.toBe(0);
 
         // Chat: the latest session's transcript, another chosen, and a question answered with its sources.
         await page.getByRole('button', { name: 'Chat' }).click();

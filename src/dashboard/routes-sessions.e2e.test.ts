@@ -37,6 +37,21 @@ describe('the session routes', () => {
     expect((await get(`/api/sessions/${'x'.repeat(201)}/replay`)).status).toBe(400);
     for (const path of ['/api/sessions/threads', '/api/sessions/signals?days=7', '/api/tools/timeline'])
       expect((await get(path)).status).toBe(200);
+    // A range ends on the day asked for, within the stored history it names; a day that is none is refused.
+    const ranged = (await (await get('/api/sessions/signals?days=7&to=2026-02-10')).json()) as {
+      days: { day: string }[];
+      first: string | null;
+      latest: string | null;
+    };
+    expect(ranged.days.map((d) => d.day).at(-1)).toBe('2026-02-10');
+    expect(ranged.days).toHaveLength(7);
+    expect(ranged.first).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(((await (await get('/api/tools/timeline?to=2026-02-10')).json()) as { days: { key: string }[] }).days.at(-1)?.key).toBe(
+      '2026-02-10',
+    );
+    const badDay = await get('/api/sessions/signals?to=yesterday');
+    expect(badDay.status).toBe(400);
+    expect(await error(badDay)).toMatch(/to must be a day such as 2026-03-01/);
     const empty = await post('/api/chat', JSON.stringify({ question: '' }));
     expect(empty.status).toBe(400);
     expect(await error(empty)).toMatch(/question is empty/);

@@ -40,6 +40,8 @@ export interface ActivityRepository {
   signalDays(since: string): DayCount[];
   /** When the latest observation was made; null when there is none. */
   latest(): string | null;
+  /** When the first observation was made; null when there is none. */
+  first(): string | null;
 }
 
 const TOOL_CALLS = "FROM observations WHERE event = 'tool' AND tool != '' AND ts >= ?";
@@ -47,6 +49,7 @@ const TOOL_CALLS = "FROM observations WHERE event = 'tool' AND tool != '' AND ts
 export function createActivityRepository(db: Db): ActivityRepository {
   return {
     latest: () => (cachedStatement(db, 'SELECT MAX(ts) FROM observations', { raw: true }).get() as [string | null])[0],
+    first: () => (cachedStatement(db, 'SELECT MIN(ts) FROM observations', { raw: true }).get() as [string | null])[0],
     toolDays: (since) =>
       cachedStatement(
         db,

@@ -1,5 +1,5 @@
 /** The dashboard: a header with what the store holds, and one section at a time. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError, type Overview as OverviewData, type Say, api, counted, signOut } from './api.js';
 import { Chat } from './Chat.js';
 import { Learned } from './Learned.js';
@@ -38,7 +38,9 @@ const LOST =
 export function App({ signedIn }: { signedIn: Promise<void> }) {
   const [overview, setOverview] = useState<OverviewData | undefined>();
   const [message, setMessage] = useState({ text: '', error: false });
-  const say: Say = (text, error = false) => setMessage({ text, error });
+  // One function for the page's life: sections list it among their effects' inputs, and a new one
+  // on every render made a failed load (which says so, which renders) load again, endlessly.
+  const say: Say = useCallback((text, error = false) => setMessage({ text, error }), []);
   const [signedOut, setSignedOut] = useState(false);
   const [section, setSection] = useState<Section>('project');
   // Bumped on every change the server announces, so the header and the section shown reload.
@@ -95,7 +97,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
             onClick={() =>
               void signOut().then(() => {
                 setSignedOut(true);
-                say('Signed out. Run `homunculus dashboard` again for a new login link.');
+                say('Signed out. For a new login link, stop this dashboard (Ctrl-C where it runs) and run `homunculus dashboard` again.');
               })
             }
           >

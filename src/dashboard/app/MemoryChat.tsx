@@ -1,6 +1,6 @@
 /** The memory chat: a question, the answer with its citations linked to the sources, and every source. */
-import { type FormEvent, Fragment, useState } from 'react';
-import { api, type Say } from './api.js';
+import { type FormEvent, Fragment, useEffect, useState } from 'react';
+import { api, type ProjectActivity, type Say } from './api.js';
 import type { ChatAnswer } from './api-sessions.js';
 import { ForgetMemory } from './ForgetMemory.js';
 
@@ -25,6 +25,17 @@ function Cited({ text }: { text: string }) {
 
 export function MemoryChat({ say }: { say: Say }) {
   const [question, setQuestion] = useState('');
+  // Whose learned rules come with the answer (the sources are searched everywhere): the most active project first.
+  const [projects, setProjects] = useState<ProjectActivity[]>([]);
+  const [project, setProject] = useState('');
+  useEffect(() => {
+    api<{ projects: ProjectActivity[] }>('/api/projects')
+      .then(({ projects: list }) => {
+        setProjects(list);
+        setProject((current) => current || (list[0]?.project ?? ''));
+      })
+      .catch((err: Error) => say(err.message, true));
+  }, [say]);
   const [reply, setReply] = useState<ChatAnswer | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -34,7 +45,7 @@ export function MemoryChat({ say }: { say: Say }) {
     setBusy(true);
     setError('');
     try {
-      setReply(await api<ChatAnswer>('/api/chat', { question }));
+      setReply(await api<ChatAnswer>('/api/chat', { question, ...(project ? { rulesOf: project } : {}) }));
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -49,6 +60,18 @@ export function MemoryChat({ say }: { say: Say }) {
         <label>
           Question <input id="chat-question" type="text" size={60} value={question} onChange={(e) => setQuestion(e.target.value)} />
         </label>{' '}
+        {projects.length > 0 && (
+          <label>
+            in{' '}
+            <select id="chat-project" value={project} onChange={(e) => setProject(e.target.value)}>
+              {projects.map((p) => (
+                <option key={p.project} value={p.project}>
+                  {p.project_name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}{' '}
         <button type="submit" disabled={busy}>
           {busy ? 'Asking…' : 'Ask'}
         </button>
@@ -59,6 +82,16 @@ export function MemoryChat({ say }: { say: Say }) {
           {reply.answer !== null && <Cited text={reply.answer} />}
           {reply.note && <p className="note">{reply.note}</p>}
           {reply.model && <p className="note">Answered by {reply.model} from the sources below.</p>}
+          {reply.learned.length > 0 && (
+            <>
+              <h4>Learned in this project</h4>
+              <ul id="chat-learned">
+                {reply.learned.map((line) => (
+                  <li key={line}>{line.replace(/^- /, '')}</li>
+                ))}
+              </ul>
+            </>
+          )}
           <h4>Sources</h4>
           {reply.sources.length === 0 ? (
             <p>Nothing in the memory matches this question.</p>

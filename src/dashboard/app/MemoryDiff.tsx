@@ -104,7 +104,11 @@ export function MemoryDiff({ version, today }: { version: number; today: string 
           </p>
           <Instincts id="diff-created" title="Instincts created" moves={diff.instincts.created} />
           <Instincts id="diff-changed" title="Instincts changed" moves={diff.instincts.changed} />
-          <Instincts id="diff-forgotten" title="Instincts forgotten by hand" moves={diff.instincts.forgotten} />
+          <Instincts
+            id="diff-forgotten"
+            title="Instincts forgotten (by hand, or taken back by learning)"
+            moves={diff.instincts.forgotten}
+          />
           <Instincts
             id="diff-faded"
             title="Instincts that faded (unused for weeks; still given when a prompt clearly matches)"

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Bars } from './Bars.js';
 import { Head } from './Head.js';
 import { api } from './api.js';
+import { RangeEnd } from './RangeEnd.js';
 import { type Signal, type Signals as SignalsData, type Threads as ThreadsData, shortTime } from './api-sessions.js';
 
 const LABELS: Record<Signal, string> = {
@@ -17,12 +18,13 @@ export function Signals({ version }: { version: number }) {
   const [data, setData] = useState<SignalsData | undefined>();
   const [asTable, setAsTable] = useState(false);
   const [error, setError] = useState('');
+  const [to, setTo] = useState('');
 
   useEffect(() => {
-    api<SignalsData>('/api/sessions/signals?days=30')
+    api<SignalsData>(`/api/sessions/signals?days=30${to ? `&to=${to}` : ''}`)
       .then(setData)
       .catch((err: Error) => setError(err.message));
-  }, [version]);
+  }, [version, to]);
 
   if (error) return <p role="alert">{error}</p>;
   if (!data) return null;
@@ -30,7 +32,8 @@ export function Signals({ version }: { version: number }) {
   return (
     <section aria-labelledby="signals-title">
       <h3 id="signals-title">
-        Signals over the {data.days.length} days to {labels.at(-1)}{' '}
+        Signals over the {data.days.length} days to {labels.at(-1)}
+        <RangeEnd id="signals-to" first={data.first} latest={data.latest} to={to || (labels.at(-1) ?? '')} onChange={setTo} />{' '}
         <button type="button" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
           {asTable ? 'Show as bars' : 'Show as a table'}
         </button>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Bars } from './Bars.js';
 import { Head } from './Head.js';
 import { api } from './api.js';
+import { RangeEnd } from './RangeEnd.js';
 import { type ToolGroup, type ToolTimeline, shortTime } from './api-sessions.js';
 
 /** The number of fill tones app.css defines for tools (.tone-0 ...). */
@@ -31,12 +32,13 @@ function GroupRows({ groups, label }: { groups: ToolGroup[]; label: (key: string
 export function Tools({ version }: { version: number }) {
   const [data, setData] = useState<ToolTimeline | undefined>();
   const [error, setError] = useState('');
+  const [to, setTo] = useState('');
 
   useEffect(() => {
-    api<ToolTimeline>('/api/tools/timeline?days=30')
+    api<ToolTimeline>(`/api/tools/timeline?days=30${to ? `&to=${to}` : ''}`)
       .then(setData)
       .catch((err: Error) => setError(err.message));
-  }, [version]);
+  }, [version, to]);
 
   if (error) return <p role="alert">{error}</p>;
   if (!data) return <p>Loading…</p>;
@@ -53,6 +55,7 @@ export function Tools({ version }: { version: number }) {
       <p>
         {active.reduce((n, d) => n + d.calls, 0)} tool calls in the {data.days.length} days to {data.days.at(-1)?.key},{' '}
         {active.reduce((n, d) => n + d.failed, 0)} failed.
+        <RangeEnd id="tools-to" first={data.first} latest={data.latest} to={to || (data.days.at(-1)?.key ?? '')} onChange={setTo} />
       </p>
       <figure>
         <Bars

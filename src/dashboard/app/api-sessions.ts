@@ -53,6 +53,8 @@ export interface ChatAnswer {
   note?: string;
   sources: Source[];
   queries: string[];
+  /** The chosen project's learned rules that the question names, in plain words. */
+  learned: string[];
 }
 
 export interface ToolTotals {
@@ -65,7 +67,13 @@ export interface ToolGroup extends ToolTotals {
   tools: Record<string, ToolTotals>;
 }
 
-export interface ToolTimeline {
+/** When the stored history starts and ends (null when nothing is stored). */
+export interface HistorySpan {
+  first: string | null;
+  latest: string | null;
+}
+
+export interface ToolTimeline extends HistorySpan {
   tools: string[];
   days: ToolGroup[];
   sessions: ToolGroup[];
@@ -74,7 +82,7 @@ export interface ToolTimeline {
 
 export type Signal = 'observations' | 'sessions' | 'corrections' | 'feedback' | 'instincts';
 
-export interface Signals {
+export interface Signals extends HistorySpan {
   signals: Signal[];
   days: ({ day: string } & Record<Signal, number>)[];
 }

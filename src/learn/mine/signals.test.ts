@@ -17,6 +17,16 @@ describe('extractSignals (signal tracker)', () => {
     expect(signals('I told you to use the strong types')).toEqual([]);
     expect(signals('stop adding comments to every line')).toEqual(['correction: never adding comments to every line']);
     expect(signals('We follow TDD here')).toEqual(['principle: principle tdd']);
+    // What to use instead is the rule, not a clause left behind.
+    expect(signals("don't use print for logging, use the logger")).toEqual(['correction: use logger not print for logging']);
+    expect(signals('never call fetch directly; use the api client')).toEqual(['correction: use api client not call fetch directly']);
+  });
+
+  it('passes the quality gate with everyday code words (print, the logger), across languages', () => {
+    const [signal] = extractSignals("don't use print for logging, use the logger");
+    const candidate = signalCandidate({ ...signal!, sessionId: 's', ts: '2026-02-01T00:00:00Z' }, 'invoice-parser');
+    expect(candidate).toMatchObject({ key: 'pref:use-logger-not-print-logging', action: 'Use logger, not print for logging.' });
+    expect(qualityGate(candidate).pass).toBe(true);
   });
 
   it('reads French preferences and corrections', () => {

@@ -24,7 +24,8 @@ export interface Signal {
 }
 
 export type SignalShape =
-  | { kind: 'use'; use: string; not: string }
+  /** `refused`: said as a refusal ("don't use X, use Y"), which is a correction. */
+  | { kind: 'use'; use: string; not: string; refused?: true }
   | { kind: 'always'; what: string }
   | { kind: 'never'; what: string }
   | { kind: 'prefer'; what: string }
@@ -74,6 +75,14 @@ const cleanTerm = (text: string): string =>
     .replace(/[.!?,;:]+$/, '')
     .trim();
 
+/** "Don't use print for logging, use the logger": what to use instead is the rule, not half of it. */
+function neverOrInstead(what: string): SignalShape {
+  const instead = /^(?:use\s+)?(.+?)\s*[,;]\s*(?:instead\s+)?(?:use|call|run|utilise[rz]?)\s+(.+)$/.exec(what);
+  if (instead)
+    return { kind: 'use', use: cleanTerm(clause(instead[2] as string)), not: cleanTerm(clause(instead[1] as string)), refused: true };
+  return { kind: 'never', what: clause(what) };
+}
+
 function shapeOf(sentence: string): SignalShape | undefined {
   const s = sentence;
   const use =
@@ -94,7 +103,7 @@ function shapeOf(sentence: string): SignalShape | undefined {
     /^(?:(?:you|tu)\s+(?:should\s+|must\s+|dois\s+)?)?(?:never|don'?t(?: ever)?|do not(?: ever)?|avoid|jamais|ne jamais|n'utilise[rz]? (?:jamais|pas)|arr[êe]te[rz]? (?:de |d')|[ée]vite[rz]? (?:de |d')|pas de)\s*(.+)$/.exec(
       s,
     ) ?? /^stop\s+(\w+ing\b.*)$/.exec(s);
-  if (never) return { kind: 'never', what: clause(never[1] as string) };
+  if (never) return neverOrInstead(never[1] as string);
   const frenchNot = /^ne\s+(\S+)\s+(?:pas|jamais|plus)\s+(.+)$/.exec(s);
   if (frenchNot) return { kind: 'never', what: clause(`${frenchNot[1]} ${frenchNot[2]}`) };
   const prefer = /^(?:i|we|je|on)\s+(?:(?:would|'d)\s+)?(?:prefer|préfère|prefere)\s+(.+)$/.exec(s);
@@ -144,7 +153,8 @@ export function extractSignals(prompt: string): Signal[] {
     if (!shape) continue;
     if (shape.kind === 'use' && (!shape.use || !shape.not)) continue;
     if ((shape.kind === 'always' || shape.kind === 'never' || shape.kind === 'prefer') && shape.what.length < 3) continue;
-    const type: SignalType = shape.kind === 'principle' ? 'principle' : correction || shape.kind === 'never' ? 'correction' : 'explicit';
+    const refused = shape.kind === 'never' || (shape.kind === 'use' && shape.refused === true);
+    const type: SignalType = shape.kind === 'principle' ? 'principle' : correction || refused ? 'correction' : 'explicit';
     out.push({ type, signal: normalise(shape), raw: truncate(raw, 300), shape });
   }
   return out;

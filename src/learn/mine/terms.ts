@@ -14,7 +14,7 @@ const TOOL_WORDS = new Set(
     'react vue svelte angular next nuxt remix astro tailwind express fastify hono koa django flask fastapi spring dotnet ' +
     'typescript javascript python rust golang ruby php elixir bash zsh powershell lint linter formatter goreleaser makefile ' +
     'dockerfile changelog readme todo fixme nolint eslint-disable ts-ignore any unknown mock mocks snapshot snapshots fixture ' +
-    'fixtures subagent subagents mcp lsp hook hooks cobra viper testify go-git'
+    'fixtures subagent subagents mcp lsp hook hooks cobra viper testify go-git print println console logger logging'
   ).split(' '),
 );
 

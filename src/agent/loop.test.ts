@@ -307,6 +307,15 @@ describe('limits', () => {
     warn.mockRestore();
   });
 
+  it('takes two turns of one session sent at once one after the other: the history keeps both', async () => {
+    const s = await startOllamaStub((req) => ({ text: `re: ${String(req.messages.at(-1)?.content)}` }), { chunkDelayMs: 20 });
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl) });
+    await Promise.all([h.loop.turn({ session: 'par', message: 'first one' }), h.loop.turn({ session: 'par', message: 'second one' })]);
+    const said = h.loop.history('par').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+    expect(said.join('\n')).toMatch(/first one[\s\S]*re: first one[\s\S]*second one[\s\S]*re: second one/);
+  });
+
   it('cancels a streamed answer midway and keeps the history as it was', async () => {
     const s = await startOllamaStub(() => ({ text: 'one two three four five six seven eight nine ten' }), { chunkDelayMs: 40 });
     stops.push(() => s.close());
@@ -345,6 +354,22 @@ describe('limits', () => {
     const local2 = await h.loop.turn({ session: 'r', message: '/local' });
     expect(local2.text).toMatch(/local model/);
     expect((await h.loop.turn({ session: 'r', message: 'Refactor this function to be async' })).route).toBe('local');
+  });
+
+  it("stops a remote turn between its steps once today's budget is spent, and says so", async () => {
+    // Every step asks for one more tool call; one step ($0.00018) spends a budget of $0.0001.
+    const remote = await startMessagesStub(() => ({ tool: ECHO }));
+    stops.push(() => remote.close());
+    const local = await stub('ollama', []);
+    h = loopHarness({
+      local: stubModel('ollama', local.url),
+      remote: stubModel('anthropic', remote.baseUrl),
+      budget: { dailyUsd: 0.0001 },
+    });
+    const r = await h.loop.turn({ session: 'b', message: 'Refactor this function to be async' });
+    expect(r.route).toBe('remote');
+    expect(remote.requests).toHaveLength(1);
+    expect(r.text).toMatch(/Stopped: today's budget for the remote model is spent/);
   });
 
   it('answers on the local model when the remote one has no API key, saying so where the remote would have answered', async () => {

@@ -124,7 +124,22 @@ export class AgentLoop implements AgentRunner {
     this.deps.store.conversations.save(this.persona, session, stored, this.deps.clock.now().toISOString());
   }
 
-  async turn(request: TurnRequest): Promise<TurnResult> {
+  /** One turn at a time per session (the gateway takes requests at once): each would save the history without the other's messages. */
+  turn(request: TurnRequest): Promise<TurnResult> {
+    return this.inTurn(request.session, () => this.startTurn(request));
+  }
+
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  private inTurn<T>(session: string, run: () => Promise<T>): Promise<T> {
+    const next = (this.running.get(session) ?? Promise.resolve()).catch(() => undefined).then(run);
+    this.running.set(session, next);
+    const done = () => void (this.running.get(session) === next && this.running.delete(session));
+    next.then(done, done);
+    return next;
+  }
+
+  private async startTurn(request: TurnRequest): Promise<TurnResult> {
     const { session, message } = request;
     const mode = modeCommand(message);
     if (mode) return this.switchMode(request, mode);
@@ -165,7 +180,12 @@ export class AgentLoop implements AgentRunner {
     return { session: request.session, text, toolCalls: [], model: '', route, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
   }
 
-  async confirm(
+  confirm(id: string, answer: 'yes' | 'no', options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {}): Promise<TurnResult> {
+    const session = this.pending.get(id)?.session;
+    return session === undefined ? this.answer(id, answer, options) : this.inTurn(session, () => this.answer(id, answer, options));
+  }
+
+  private async answer(
     id: string,
     answer: 'yes' | 'no',
     options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {},
@@ -300,7 +320,8 @@ export class AgentLoop implements AgentRunner {
       system: route.system,
       messages: history,
       tools: modelTools(this.deps, state, request),
-      stopWhen: stepCountIs(this.deps.config.maxSteps),
+      // The budget is checked between steps too: a remote turn of many steps stops once today's limit is spent.
+      stopWhen: [stepCountIs(this.deps.config.maxSteps), () => route.decision.route === 'remote' && !this.deps.budget.canEscalate()],
       maxOutputTokens: route.model.maxOutputTokens,
       maxRetries: 0,
       ...(request.signal ? { abortSignal: request.signal } : {}),
@@ -323,7 +344,13 @@ export class AgentLoop implements AgentRunner {
     if (request.signal?.aborted) throw cancelled();
     const next = trimHistory([...history, ...messages], this.deps.config.historyTurns);
     this.keep(session, next);
-    return this.finish(session, state, note + text, next, request);
+    // Stopped between steps by the budget (stopWhen above): said, so an unfinished task does not look finished.
+    const spent =
+      route.decision.route === 'remote' && state.lastFinish === 'tool-calls' && !this.deps.budget.canEscalate()
+        ? "\n[Stopped: today's budget for the remote model is spent. `homunculus agent budget` says when it resets.]"
+        : '';
+    if (spent) request.onText?.(spent);
+    return this.finish(session, state, note + text + spent, next, request);
   }
 
   private finish(session: string, state: TurnState, text: string, history: ModelMessage[], request: TurnRequest): TurnResult {

@@ -39,6 +39,8 @@ const READERS = new Set([
   'context',
   'query',
   'ask',
+  // agent's reader of the store
+  'budget',
 ]);
 
 /** A home named explicitly (--home, HOMUNCULUS_HOME) that does not exist, for a command that only reads. */

@@ -29,7 +29,7 @@ describe('the command line, as a new user meets it', () => {
 
   it('refuses to read a store at a home that is not there (a typo), creating nothing, and says the fix', () => {
     const typo = join(home.path, 'no', 'such', 'home');
-    for (const args of [['status'], ['query', 'tests'], ['list']]) {
+    for (const args of [['status'], ['query', 'tests'], ['list'], ['agent', 'budget']]) {
       const r = cli(typo, args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/There is no Homunculus store at .*no\/such\/home\.[\s\S]*homunculus sync/);

@@ -180,6 +180,15 @@ describe('confirmation by button', () => {
     expect(s.h.launches()).toBe(1);
   });
 
+  it('asks for the buttons, not a gateway call, when a message comes while a question waits', async () => {
+    const s = await setup(ollamaOneToolCall(LAUNCH, 'Launched.'));
+    await question(s);
+    const from = s.tg.calls.length;
+    s.tg.message(USER, 'and also this');
+    await s.tg.waitFor(textTo(USER, /press Yes or No under the question above/), from);
+    expect(s.h.launches()).toBe(0);
+  });
+
   it('answers no when the question expires, and a late Yes runs nothing', async () => {
     const s = await setup(ollamaOneToolCall(LAUNCH, 'Launched.'));
     const q = await question(s);

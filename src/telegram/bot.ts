@@ -260,6 +260,9 @@ export class TelegramBot {
 
 /** What the person reads when a turn fails: a usage error's fix, else a pointer to the terminal. */
 function failureText(err: unknown): string {
+  // The runner's fix names the gateway and the terminal chat; here the answer is a button.
+  if (err instanceof UsageError && err.message.startsWith('A tool call is waiting for a yes or no'))
+    return 'A tool call is waiting for your answer: press Yes or No under the question above first (unanswered, it is answered no when it expires).';
   if (err instanceof UsageError || err instanceof HomunculusError) return `${err.message}${err.hint ? `\n${err.hint}` : ''}`;
   process.stderr.write(`telegram: ${(err as Error).stack ?? String(err)}\n`);
   return 'The agent could not answer; see the terminal that runs it.';

@@ -1,5 +1,5 @@
 /** Path traversal on every workspace tool: `..`, absolute paths, `~`, NUL bytes and symbolic links that lead out are refused. */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,19 @@ describe.each(Object.keys(inputs))('%s refuses paths that lead out of the worksp
 });
 
 describe('the workspace tools inside the workspace', () => {
+  it.runIf(process.getuid?.() === 0)(
+    "as root, give what they create to the workspace's owner, whose commands could not change it otherwise",
+    async () => {
+      const owned = join(dir.path, 'owned');
+      mkdirSync(owned);
+      chownSync(owned, 65534, 0);
+      const asRoot = { ...ctx, workspace: owned };
+      await registry.run('workspace_write', { path: 'tools/deep/x.sh', content: 'echo hi\n' }, asRoot);
+      for (const path of ['tools', 'tools/deep', 'tools/deep/x.sh'])
+        expect(statSync(join(owned, path)), path).toMatchObject({ uid: 65534, gid: 65534 });
+    },
+  );
+
   it('write (creating folders), append, read and list; links that stay inside are followed', async () => {
     expect(await registry.run('workspace_write', { path: 'drafts/plan.md', content: 'one\n' }, ctx)).toMatchObject({
       ok: true,

@@ -4,12 +4,13 @@
  * open refuses a symbolic link (O_NOFOLLOW), so a link swapped in after the check is not
  * followed either.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lchownSync, lstatSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { realTarget } from '../../core/confine.js';
 import { ensureDir } from '../../core/fs.js';
+import { dropTarget } from '../sandbox.js';
 import { WORKSPACE_CONFIGURATION, resolveInWorkspace } from '../workspace.js';
 import { defineTool } from './registry.js';
 
@@ -97,6 +98,7 @@ export const workspaceWrite = defineTool({
   run: (ctx, input) => {
     const real = resolveInWorkspace(ctx.workspace, input.path);
     refuseConfiguration(ctx.workspace, real, input.path);
+    const newDirs = missingDirs(dirname(real));
     ensureDir(dirname(real));
     // The folders just created are checked again: nothing may have linked them elsewhere meanwhile.
     resolveInWorkspace(ctx.workspace, input.path);
@@ -108,9 +110,28 @@ export const workspaceWrite = defineTool({
     } finally {
       closeSync(fd);
     }
+    giveToCommands(ctx.workspace, [...newDirs, ...(created ? [real] : [])]);
     return { path: input.path, bytes: Buffer.byteLength(input.content), created, appended: input.append };
   },
 });
+
+/** The folders of `dir` that do not exist yet, outermost first. */
+function missingDirs(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; !exists(d) && d !== dirname(d); d = dirname(d)) out.unshift(d);
+  return out;
+}
+
+/**
+ * As root, what the agent writes belongs to the account its commands run as in the sandbox (the
+ * workspace's owner): a file root made there could not be changed by the agent's own commands.
+ */
+function giveToCommands(workspace: string, paths: readonly string[]): void {
+  if (process.getuid?.() !== 0 || paths.length === 0) return;
+  const runner = dropTarget(0, statSync(workspace));
+  if (!runner || statSync(workspace).uid === 0) return;
+  for (const path of paths) lchownSync(path, runner.uid, runner.gid);
+}
 
 function exists(path: string): boolean {
   try {

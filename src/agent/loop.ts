@@ -333,7 +333,12 @@ export class AgentLoop implements AgentRunner {
     // The router's note (budget spent, no remote model) is said first, in the stream too.
     const note = route.decision.note && !resumed ? `[${route.decision.note}]\n` : '';
     if (note) request.onText?.(note);
-    const cancelled = () => new HomunculusError('cancelled', 'The turn was cancelled.', { hint: 'Send the message again.' });
+    const cancelled = () => {
+      // A held call answered, then cancelled (Ctrl-C at the question): its answer is kept, or the
+      // history would hold a tool call without its result, which every later turn is refused for.
+      if (resumed) this.keep(session, trimHistory(history, this.deps.config.historyTurns));
+      return new HomunculusError('cancelled', 'The turn was cancelled.', { hint: 'Send the message again.' });
+    };
     let answer: { text: string; messages: ModelMessage[] };
     try {
       answer = await callModel(common, request, this.deps.stream !== false);

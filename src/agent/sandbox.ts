@@ -222,19 +222,28 @@ export const unseenDirs = (config: Pick<SandboxConfig, 'home' | 'userHome' | 'hi
   ...PRIVATE_DIRS,
 ];
 
+/**
+ * Why a command may not run while a path kept read-only is missing: a command could create it
+ * (a HEARTBEAT.md full of tasks). Undefined when all are there.
+ */
+export function missingKept(workspace: string, keep: readonly string[]): HomunculusError | undefined {
+  const missing = keep.filter((path) => !existsSync(join(workspace, path)));
+  if (missing.length === 0) return undefined;
+  const one = missing.length === 1;
+  return new HomunculusError(
+    'sandbox',
+    `The workspace ${workspace} lacks ${missing.join(', ')}, which commands may not write: while ${one ? 'it is' : 'they are'} missing, a command could create ${one ? 'it' : 'them'}.`,
+    { hint: 'Run `homunculus agent init` to put back what is missing (it keeps every file that is there).' },
+  );
+}
+
 /** The plan for this machine and caller: real paths, the uid to drop to as root. */
 export function planSandbox(config: SandboxConfig): SandboxPlan {
   const workspace = realDirectory(config.workspace);
   if (!workspace)
     throw new HomunculusError('sandbox', `The workspace ${config.workspace} does not exist.`, { hint: 'Run `homunculus agent init`.' });
-  // A path kept read-only that is missing could be created by a command (a HEARTBEAT.md full of tasks): refuse until it is back.
-  const missing = (config.keep ?? []).filter((path) => !existsSync(join(workspace, path)));
-  if (missing.length)
-    throw new HomunculusError(
-      'sandbox',
-      `The workspace ${workspace} lacks ${missing.join(', ')}, which commands may not write: while ${missing.length === 1 ? 'it is' : 'they are'} missing, a command could create ${missing.length === 1 ? 'it' : 'them'}.`,
-      { hint: 'Run `homunculus agent init` to put back what is missing (it keeps every file that is there).' },
-    );
+  const missing = missingKept(workspace, config.keep ?? []);
+  if (missing) throw missing;
   const dropTo = dropTarget(process.getuid?.() ?? -1, statSync(workspace));
   // As root, commands run as the workspace's owner: that account's own home is hidden too.
   const ownerHome = dropTo ? passwdHome(dropTo.uid) : undefined;

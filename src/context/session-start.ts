@@ -7,7 +7,7 @@
  * ranked for the project's detected stack come first (its name is in all of them).
  */
 import type { ProjectInfo } from '../core/project.js';
-import { listConvictions } from '../learn/evolve.js';
+import { convictionText, listConvictions } from '../learn/evolve.js';
 import { isDocumented } from '../learn/documented.js';
 import { currentConfidence } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
@@ -60,12 +60,12 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
   return { shown, total: rows.length, ranked: hits.length > 0 };
 }
 
-const CONVICTIONS_HEAD = 'Convictions (established over weeks; they do not decay):';
+const CONVICTIONS_HEAD = 'Convictions (established over weeks, or promoted by the user; they do not decay):';
 
 function convictionLines(convictions: ReturnType<typeof listConvictions>, provenance: ReadonlyMap<number, InstinctProvenance>): string[] {
   return convictions.map((c) => {
     const source = `conviction, ${instinctSource(provenance.get(c.instinct_id))}${c.stale ? ', may be stale' : ''}`;
-    return `- ${oneLine(c.title, 120)}: ${oneLine(c.rule, 300)} (${source})`;
+    return `- ${oneLine(convictionText(c), 400)} (${source})`;
   });
 }
 

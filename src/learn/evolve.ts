@@ -33,6 +33,16 @@ export function convictionOf(row: Pick<InstinctRow, 'title' | 'trigger' | 'key' 
   return { title, rule: action };
 }
 
+/** A conviction in words: "title: rule", or the rule alone when it only says its title again ("Use uv, not pip: Use uv, not pip."). Pure. */
+export function convictionText(c: { title: string; rule: string }): string {
+  const bare = (text: string): string =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  return bare(c.rule).startsWith(bare(c.title)) ? c.rule : `${c.title}: ${c.rule}`;
+}
+
 /** Makes a conviction of the instinct and logs it, by `source` (must run in a transaction). */
 export function promoteRow(store: Store, row: InstinctRow, at: string, source: string, detail: string): void {
   const { title, rule } = convictionOf(row);

@@ -79,6 +79,8 @@ describe('a pattern filed for every project (a correction the user made)', () =>
   it("belongs to the one project whose sessions showed it, and is global once a second project's do", () => {
     observe(store, { pattern: 'pref:use-pnpm-not-npm', project: '', occurrences: 3 });
     for (const session of ['s1', 's2', 's3']) sighted('pref:use-pnpm-not-npm', 'aaaaaaaaaaaaaaaa', session);
+    // Another project's sightings of another pattern change nothing for this one.
+    sighted('pref:use-uv-not-pip', 'dddddddddddddddd', 's9');
     expect(keys('aaaaaaaaaaaaaaaa')).toEqual(['pref:use-pnpm-not-npm']);
     expect(keys('bbbbbbbbbbbbbbbb')).toEqual([]);
     expect(store.instincts.matchTerms(['pnpm'], { project: 'bbbbbbbbbbbbbbbb', limit: 5 })).toEqual([]);

@@ -31,7 +31,8 @@ const ofProject = (alias: string): string =>
  * One with no sighting that names a project (observed by hand, imported, older stores) stays global.
  */
 const trulyGlobal = (alias: string): string =>
-  `(${alias}project = '' AND (SELECT COUNT(DISTINCT s.project) FROM pattern_sightings s WHERE s.kind = 'pattern' AND s.key = ${alias}key AND s.project != '') != 1)`;
+  // The outer row's key named by its table when it has no alias: a bare `key` in the subquery would be the sighting's own.
+  `(${alias}project = '' AND (SELECT COUNT(DISTINCT s.project) FROM pattern_sightings s WHERE s.kind = 'pattern' AND s.key = ${alias || 'instincts.'}key AND s.project != '') != 1)`;
 /** An instinct of @project, or a global one. */
 const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${trulyGlobal(alias)})`;
 

@@ -9,7 +9,7 @@ import { slugify, counted } from '../core/text.js';
 import { parseJsonObject } from '../store/json.js';
 import { type InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
-import { listConvictions } from '../learn/evolve.js';
+import { convictionText, listConvictions } from '../learn/evolve.js';
 import { type InstinctView, storeViews } from '../learn/records.js';
 import { renderFrontmatter } from '../core/frontmatter.js';
 
@@ -86,12 +86,14 @@ function renderConvictions(store: Store): boolean {
   const lines = [
     '# Convictions',
     '',
-    'Instincts promoted to permanent rules after sustained high confidence.',
+    'Instincts promoted to permanent rules: after sustained high confidence, or by hand.',
     'These are injected at session start and do not decay.',
     '',
   ];
   for (const c of listConvictions(store)) {
-    lines.push(`- **${c.title}**: ${c.rule}${c.stale ? ` _(possibly stale: confidence ${c.confidence.toFixed(2)})_` : ''}`);
+    lines.push(
+      `- ${convictionText(c) === c.rule ? `**${c.rule}**` : `**${c.title}**: ${c.rule}`}${c.stale ? ` _(possibly stale: confidence ${c.confidence.toFixed(2)})_` : ''}`,
+    );
   }
   return writeFileIfChanged(store.paths.convictions, `${lines.join('\n')}\n`);
 }

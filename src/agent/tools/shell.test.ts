@@ -1,5 +1,5 @@
 /** shell_exec end to end on the real bubblewrap: what runs, what is refused before anything runs, and no sandbox, no run. */
-import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/cli.js';
@@ -84,5 +84,19 @@ describe.runIf(hasBwrap('shell_exec in the sandbox'))('shell_exec in the sandbox
     });
     const r = await registry.run('shell_exec', { command: 'sleep 10', timeout_seconds: 0.5 }, ctx);
     expect(r).toMatchObject({ ok: true, output: { timed_out: true } });
+  });
+
+  it('refuses, before anyone is asked, while a file the sandbox keeps read-only is missing, naming agent init', async () => {
+    const heartbeat = join(workspace, 'HEARTBEAT.md');
+    renameSync(heartbeat, `${heartbeat}.away`);
+    try {
+      let asked = false;
+      const r = await exec('touch m3', { ...ctx, confirm: async () => (asked = true) });
+      expect(r).toMatchObject({ ok: false, refused: 'check', hint: expect.stringContaining('homunculus agent init') });
+      expect(asked).toBe(false);
+      expect(existsSync(heartbeat)).toBe(false);
+    } finally {
+      renameSync(`${heartbeat}.away`, heartbeat);
+    }
   });
 });

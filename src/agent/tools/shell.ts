@@ -2,10 +2,11 @@
  * shell_exec: one command, parsed into argv by the rules of command.ts (no shell, no
  * operators), run in the bubblewrap sandbox with the workspace as its only writable place.
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { HomunculusError } from '../../core/errors.js';
 import { parseCommand } from '../command.js';
-import { BWRAP, DEFAULT_LIMITS, INSTALL_FIX, runSandboxed, sandboxProblem } from '../sandbox.js';
+import { BWRAP, DEFAULT_LIMITS, INSTALL_FIX, missingKept, runSandboxed, sandboxProblem } from '../sandbox.js';
 import { WORKSPACE_CONFIGURATION } from '../workspace.js';
 import { defineTool } from './registry.js';
 
@@ -30,6 +31,8 @@ export const shellExec = defineTool({
     parseCommand(input.command);
     const problem = sandboxProblem(ctx.sandbox?.bwrap ?? BWRAP);
     if (problem) throw new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX });
+    const missing = existsSync(ctx.workspace) ? missingKept(ctx.workspace, WORKSPACE_CONFIGURATION) : undefined;
+    if (missing) throw missing;
   },
   run: async (ctx, input) => {
     const argv = parseCommand(input.command);

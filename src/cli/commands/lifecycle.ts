@@ -1,6 +1,7 @@
 /** status and evolve (the slash commands /homunculus-instinct-status and /homunculus-evolve), promote and unpromote. */
 import type { Command } from 'commander';
 import { evolve, promote, status, unpromote } from '../../app/lifecycle.js';
+import { convictionText } from '../../learn/evolve.js';
 import { runOperation } from '../run.js';
 import { counted } from '../../core/text.js';
 
@@ -23,7 +24,7 @@ export function registerLifecycleCommands(program: Command): void {
         if (s.convictions.length) {
           lines.push('', 'Convictions');
           for (const c of s.convictions)
-            lines.push(`  - ${c.title}: ${c.rule}${c.stale ? `  [possibly stale: ${c.confidence.toFixed(2)}]` : ''}`);
+            lines.push(`  - ${convictionText(c)}${c.stale ? `  [possibly stale: ${c.confidence.toFixed(2)}]` : ''}`);
         }
         for (const band of ['strong', 'moderate', 'tentative', 'faded'] as const) {
           const domains = Object.entries(s.bands[band]);
@@ -75,7 +76,7 @@ export function registerLifecycleCommands(program: Command): void {
         promote,
         { pattern, source: 'cli' },
         (r, store) => [
-          `Promoted ${r.pattern} to a conviction in ${store.paths.convictions}: ${r.title}: ${r.rule}`,
+          `Promoted ${r.pattern} to a conviction in ${store.paths.convictions}: ${convictionText(r)}`,
           ...(r.eligible ? [] : [`  (before the rule would have: ${r.blockers.join('; ')})`]),
         ],
         { names: { pattern: '<pattern>' } },

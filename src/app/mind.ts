@@ -5,7 +5,8 @@
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import { parseInstant, systemClock } from '../core/clock.js';
-import { readGoals, readMemories, readSoul, readValues } from '../mind/files.js';
+import { existsSync } from 'node:fs';
+import { readGoals, readMemories, readSoul, readValues, valuesPath } from '../mind/files.js';
 import { commitData, initInstance, type InitReport, instanceRoot, requireInstance } from '../mind/instance.js';
 import { listSkills } from '../mind/skills.js';
 import { AUTHORS, type Author, type Goal, type Memory, type Value } from '../mind/schemas.js';
@@ -36,6 +37,8 @@ export interface MindAbout {
   root: string;
   soul: string;
   values: Value[];
+  /** data/values.json is not there: the mind acts on no values until `mind init` puts the template back. */
+  valuesMissing: boolean;
   goals: Goal[];
   skills: string[];
   memoryCounts: Record<Author, number>;
@@ -78,6 +81,7 @@ export const mindAbout = defineOperation({
       root: paths.root,
       soul: readSoul(paths.data),
       values: readValues(paths.data),
+      valuesMissing: !existsSync(valuesPath(paths.data)),
       goals,
       skills: listSkills(paths.skills),
       memoryCounts,

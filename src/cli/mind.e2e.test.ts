@@ -1,6 +1,6 @@
 /** `homunculus mind init|about` through the built binary. */
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stubModel } from '../test-support/agent-loop.js';
@@ -66,6 +66,9 @@ describe('homunculus mind', () => {
     expect(cli(home, ['mind', 'commit']).stdout).toMatch(/Nothing to commit/);
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: join(home, 'mind', 'data'), encoding: 'utf8' });
     expect(log.split('\n').filter(Boolean)).toEqual(['three memories', 'mind init']);
+    // A values.json gone is said where the values are shown, with the fix.
+    rmSync(join(home, 'mind', 'data', 'values.json'));
+    expect(cli(home, ['mind', 'about']).stdout).toMatch(/Values:\n {2}none: data\/values\.json is missing \(homunculus mind init/);
   });
 
   it('refuses bad input with exit 2 and the fix, and asks for init first', () => {

@@ -36,6 +36,9 @@ describe('mind data files', () => {
     expect(() => readValues(data)).toThrow(/values\.json is corrupt \(entry 1, status/);
     writeFileSync(valuesPath(data), '[\n  {"name": "a",\n  }\n]');
     expect(() => readValues(data)).toThrow(/corrupt \(the JSON: .* at line 3, column 3/);
+    // A trailing comma: Node quotes the text around it instead of an offset; still a line and column, on one line.
+    writeFileSync(valuesPath(data), '[\n  {"name": "x", "status": "active"},\n]\n');
+    expect(() => readValues(data)).toThrow(/corrupt \(the JSON: Unexpected token '\]' at line 3, column 1\)/);
     // The fix names the real file to restore from git.
     expect(() => readValues(data)).toThrow(
       expect.objectContaining({ hint: expect.stringContaining(`git -C '${data}' checkout -- 'values.json'`) }),

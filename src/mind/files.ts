@@ -31,12 +31,30 @@ const restoreHint = (path: string, where: string): string =>
 /** A memory log is append-only: restoring it from git would lose what came since the commit. */
 const lineHint = (path: string, line: number): string => `repair or delete line ${line} of ${path} (the other memories are fine)`;
 
-/** A JSON syntax error at a line and column rather than a character offset. */
+/**
+ * Where a JSON syntax error is: the offset Node gives, or, for "Unexpected token" (whose message
+ * quotes the ten characters either side instead), the offset of that quote in the text.
+ */
+function syntaxOffset(text: string, message: string): number | undefined {
+  const at = /position (\d+)/.exec(message);
+  if (at) return Number(at[1]);
+  const quoted = /^Unexpected token .*?, (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(message);
+  if (!quoted) return undefined;
+  const [, cutBefore, context = '', cutAfter] = quoted;
+  if (cutBefore) {
+    const start = text.indexOf(context);
+    return start < 0 ? undefined : start + 10;
+  }
+  return cutAfter ? context.length - 11 : undefined;
+}
+
+/** A JSON syntax error at a line and column rather than a character offset, on one line. */
 function syntaxError(text: string, err: Error): string {
-  const at = /position (\d+)/.exec(err.message);
-  if (!at) return err.message;
-  const before = text.slice(0, Number(at[1])).split('\n');
-  return `${err.message.replace(/ in JSON at position \d+.*/, '')} at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+  const offset = syntaxOffset(text, err.message);
+  const what = err.message.replace(/ in JSON at position \d+.*/, '').replace(/, (\.\.\.)?"[\s\S]*$/, '');
+  if (offset === undefined) return what.replace(/\s+/g, ' ');
+  const before = text.slice(0, offset).split('\n');
+  return `${what} at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
 /** Parses and validates a JSON document; a bad one names its field. */

@@ -33,7 +33,9 @@ function aboutLines(r: MindAbout): string[] {
     r.soul.trim() || '(soul.md is empty)',
     '',
     'Values:',
-    ...(r.values.length ? table(r.values.map((v) => [v.name, String(v.weight), v.status])).map((l) => `  ${l}`) : ['  none']),
+    ...(r.values.length
+      ? table(r.values.map((v) => [v.name, String(v.weight), v.status])).map((l) => `  ${l}`)
+      : [r.valuesMissing ? '  none: data/values.json is missing (homunculus mind init puts the template back)' : '  none']),
     'Goals:',
     ...(r.goals.length ? table(r.goals.map((g) => [g.name, String(g.weight), g.status])).map((l) => `  ${l}`) : ['  none this year']),
     `Skills: ${r.skills.join(', ') || 'none'}`,

@@ -31,9 +31,12 @@ function modelAsk(ctx: MindContext): Ask {
   const agent = createAgentModel(config.local, ctx.env);
   return async (system, prompt) => {
     try {
-      // A hung model must not hold a cycle (and `mind run`) for ever.
+      // A hung model must not hold a cycle (and `mind run`) for ever. No retries inside a step (the
+      // SDK's default tries three times, 13 s for a model that is not there): `mind run` tries the
+      // next cycle, with a longer pause after each failure, and a chat line says at once.
       const abortSignal = AbortSignal.timeout(config.turnTimeoutSeconds * 1000);
-      return (await generateText({ model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens, abortSignal })).text;
+      const settings = { model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens, abortSignal, maxRetries: 0 };
+      return (await generateText(settings)).text;
     } catch (err) {
       throw modelFailure(err, agent);
     }

@@ -160,8 +160,13 @@ describe('correcting memory from the dashboard', () => {
         const confirm = page.getByRole('group', { name: `Forget ${KEY}?` });
         await expect(confirm.textContent()).resolves.toMatch(/^Forget “when you run the webapp tests”\? Its history is kept/);
         await page.screenshot({ path: screenshotPath('dashboard-correct-forget'), fullPage: true });
-        // Cancel first: nothing happens.
-        await confirm.getByRole('button', { name: 'Cancel' }).click();
+        // The keyboard lands on Cancel (Enter there cancels), and Escape cancels: nothing happens either way.
+        await page.keyboard.press('Enter');
+        await expect.poll(() => confirm.count()).toBe(0);
+        await page.getByRole('button', { name: `forget: ${KEY}` }).click();
+        await confirm.waitFor();
+        await page.keyboard.press('Escape');
+        await expect.poll(() => confirm.count()).toBe(0);
         expect(inStore((store) => store.instincts.get(KEY)?.evidence)).toBe(6);
         await page.getByRole('button', { name: `forget: ${KEY}` }).click();
         await page.getByRole('button', { name: 'Yes, forget it' }).click();

@@ -99,6 +99,8 @@ describe('homunculus dashboard', () => {
         await expect
           .poll(() => page.locator('#message').textContent())
           .toMatch(/^Marked “when you need to run the tests in webapp” wrong: confidence 0\.50 to 0\.20/);
+        // The row says so: at the floor, the score alone would not.
+        await expect.poll(() => row.locator('.verdict').textContent()).toBe(' marked wrong: no longer given to agents');
         // A double click is one correction, not two.
         await page.getByRole('button', { name: `strong: ${KEY}` }).dblclick();
         await expect.poll(() => page.locator('#message').textContent()).toMatch(/ strong: confidence 0\.20 to 0\.30/);

@@ -5,6 +5,12 @@ import { useCorrection } from './use-correction.js';
 import { type FeedbackResult, type Instinct, type Verdict, type Say } from './api.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
+/** What the user's latest verdict does, said on the row: a score at its floor changes nothing visible. */
+const VERDICT_BADGE: Readonly<Record<Verdict, string>> = {
+  strong: ' marked strong',
+  weak: ' marked weak',
+  wrong: ' marked wrong: no longer given to agents',
+};
 
 interface Props {
   id: string;
@@ -33,6 +39,7 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
             <td>
               {i.action}
               {i.conviction && <span className="badge"> conviction</span>}
+              {i.verdict && <span className="badge verdict">{VERDICT_BADGE[i.verdict]}</span>}
             </td>
             <td className="num">{i.confidence.toFixed(2)}</td>
             <td className="num">{i.evidence}</td>

@@ -8,6 +8,8 @@ export interface Instinct {
   evidence: number;
   /** Promoted to a conviction. */
   conviction: boolean;
+  /** The user's latest verdict on it (the lists carry it; a project's view may not). */
+  verdict?: Verdict | null;
 }
 
 /** What the store holds, as counts (the header's line and the Overview's figures). */

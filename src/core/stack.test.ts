@@ -10,6 +10,8 @@ describe('stack detection', () => {
     const terms = stackFromFiles(new Set(['package.json', 'tsconfig.json', 'pnpm-lock.yaml']), [pkg]);
     expect(terms).toEqual(expect.arrayContaining(['javascript', 'node', 'typescript', 'pnpm', 'react', 'hono', 'vitest']));
     expect(terms).not.toContain('vue');
+    // TypeScript as a dependency without a tsconfig.json (a tool's defaults) is TypeScript still.
+    expect(stackFromFiles(new Set(['package.json']), [pkg])).toContain('typescript');
     expect(stackFromFiles(new Set(['go.mod']), ['module x\nrequire github.com/spf13/cobra v1.8.0'])).toEqual(['go', 'cobra']);
     expect(stackFromFiles(new Set())).toEqual([]);
   });

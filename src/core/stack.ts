@@ -46,7 +46,7 @@ const STACK_MARKERS: readonly (readonly [string, readonly string[]])[] = [
 /** Dependencies worth naming in a search query when package.json / pyproject / Gemfile lists them. */
 // prettier-ignore
 const FRAMEWORKS = [
-  'react', 'next', 'vue', 'nuxt', 'svelte', 'angular', 'express', 'fastify', 'hono', 'nestjs', 'vite', 'vitest', 'jest',
+  'typescript', 'react', 'next', 'vue', 'nuxt', 'svelte', 'angular', 'express', 'fastify', 'hono', 'nestjs', 'vite', 'vitest', 'jest',
   'mocha', 'playwright', 'eslint', 'prisma', 'django', 'flask', 'fastapi', 'pytest', 'pandas', 'numpy', 'torch',
   'rails', 'rspec', 'sinatra', 'spring', 'tokio', 'axum', 'actix', 'serde', 'cobra', 'gin',
 ];

@@ -520,4 +520,18 @@ describe('suggest and other projects', () => {
       /^No mature pattern for this project matches keyword "zzzz-nothing"; \d+ mature patterns? here without that filter\.$/,
     );
   });
+
+  it('says younger patterns are learned here when none is mature yet, not "nothing yet"', async () => {
+    const fresh = await connectStdio(join(home.path, 'young'), repo);
+    try {
+      for (let i = 0; i < 3; i++) await call(fresh.client, 'observe', { pattern: 'pref:young=uv', explain: 'use uv run pytest' });
+      const none = await call<{ count: number; hint: string }>(fresh.client, 'suggest', {});
+      expect(none.count).toBe(0);
+      expect(none.hint).toMatch(
+        /^No mature pattern for this project yet\. 1 younger pattern \(fewer than 5 observations\) is learned here/,
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
 });

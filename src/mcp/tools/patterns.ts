@@ -85,11 +85,19 @@ function nothingHereHint(ctx: ToolContext, project: string, filter: SuggestFilte
   const said = [filter.category && `category ${filter.category}`, filter.keyword && `keyword "${filter.keyword}"`]
     .filter(Boolean)
     .join(' and ');
+  // Younger patterns (seen in 3 sessions, under 5 observations) are given to agents already: say so, or this reads as "nothing learned".
+  const young = filtered
+    ? 0
+    : call(listInstincts, ctx, { project, includeGlobal: true, limit: 100_000 }).instincts.filter((v) => v.evidence < MATURE_EVIDENCE)
+        .length;
+  const younger = young
+    ? ` ${counted(young, 'younger pattern')} (fewer than ${MATURE_EVIDENCE} observations) ${young === 1 ? 'is' : 'are'} learned here and given to agents where ${young === 1 ? 'it applies' : 'they apply'}; list_instincts(project=...) reads ${young === 1 ? 'it' : 'them'}.`
+    : '';
   const lead = here
     ? `No mature pattern for this project matches ${said}; ${counted(here, 'mature pattern')} here without that filter.`
-    : 'No mature pattern for this project yet.';
+    : `No mature pattern for this project yet.${younger}`;
   const elsewhere = mature(filter).filter((v) => v.project !== '' && v.project !== project);
-  if (elsewhere.length === 0) return here ? lead : 'No mature pattern yet: observe() recurring patterns, then consolidate().';
+  if (elsewhere.length === 0) return here || young ? lead : 'No mature pattern yet: observe() recurring patterns, then consolidate().';
   const projects = new Set(elsewhere.map((v) => v.project)).size;
   return `${lead} ${counted(elsewhere.length, filtered ? 'matching mature pattern' : 'mature pattern')} belong${elsewhere.length === 1 ? 's' : ''} to ${counted(projects, 'other project')} and ${elsewhere.length === 1 ? 'is' : 'are'} not suggested here; list_instincts(project=...) reads them.`;
 }

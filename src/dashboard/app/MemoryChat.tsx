@@ -1,6 +1,7 @@
 /** The memory chat: a question, the answer with its citations linked to the sources, and every source. */
-import { type FormEvent, Fragment, useEffect, useState } from 'react';
-import { api, type ProjectActivity, type Say } from './api.js';
+import { type FormEvent, Fragment, useCallback, useState } from 'react';
+import { api, type Say } from './api.js';
+import { useProjects } from './use-projects.js';
 import type { ChatAnswer } from './api-sessions.js';
 import { ForgetMemory } from './ForgetMemory.js';
 
@@ -26,16 +27,8 @@ function Cited({ text }: { text: string }) {
 export function MemoryChat({ say }: { say: Say }) {
   const [question, setQuestion] = useState('');
   // Whose learned rules come with the answer (the sources are searched everywhere): the most active project first.
-  const [projects, setProjects] = useState<ProjectActivity[]>([]);
-  const [project, setProject] = useState('');
-  useEffect(() => {
-    api<{ projects: ProjectActivity[] }>('/api/projects')
-      .then(({ projects: list }) => {
-        setProjects(list);
-        setProject((current) => current || (list[0]?.project ?? ''));
-      })
-      .catch((err: Error) => say(err.message, true));
-  }, [say]);
+  const onError = useCallback((message: string) => say(message, true), [say]);
+  const { projects, chosen: project, setChosen: setProject } = useProjects(0, onError);
   const [reply, setReply] = useState<ChatAnswer | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');

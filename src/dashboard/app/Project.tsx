@@ -2,7 +2,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Facts } from './Facts.js';
 import { InstinctTable } from './InstinctTable.js';
-import { type ProjectActivity, type ProjectView, api, counted, latestOnly, type Say } from './api.js';
+import { type ProjectView, api, counted, latestOnly, type Say } from './api.js';
+import { useProjects } from './use-projects.js';
 
 /** The injected block without its fence: the lines the agent reads. */
 const inner = (text: string): string =>
@@ -13,19 +14,9 @@ const inner = (text: string): string =>
     .trim();
 
 export function Project({ version, say }: { version: number; say: Say }) {
-  const [projects, setProjects] = useState<ProjectActivity[]>([]);
-  const [chosen, setChosen] = useState('');
   const [view, setView] = useState<ProjectView | undefined>();
   const [error, setError] = useState('');
-
-  useEffect(() => {
-    api<{ projects: ProjectActivity[] }>('/api/projects')
-      .then(({ projects: list }) => {
-        setProjects(list);
-        setChosen((current) => current || (list[0]?.project ?? ''));
-      })
-      .catch((err: Error) => setError(err.message));
-  }, [version]);
+  const { projects, chosen, setChosen } = useProjects(version, setError);
 
   // Bumped after a correction made here, so the project is read again.
   const [revision, setRevision] = useState(0);

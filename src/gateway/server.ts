@@ -82,5 +82,8 @@ export function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
       resolve({ url: `http://${LOOPBACK}:${bound}`, port: bound, close });
     });
     server.once('error', failed);
+    // A client reuses an idle connection until the time the server advertises (5 s by default); a
+    // client slower than that (a busy machine) sent a request on a socket the server was closing.
+    Object.assign(server, { keepAliveTimeout: 60_000, headersTimeout: 65_000 });
   });
 }

@@ -21,7 +21,14 @@ import { modelTools, refuseUnreadable } from './loop-tools.js';
 import { observePrompt, observeSessionEnd } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
-import type { AgentRunner, PendingConfirmation, TurnRequest, TurnResult, TurnUsage } from './runner.js';
+import {
+  type AgentRunner,
+  ConfirmationWaiting,
+  type PendingConfirmation,
+  type TurnRequest,
+  type TurnResult,
+  type TurnUsage,
+} from './runner.js';
 import { type ToolContext, type ToolRegistry, bringsOutsideText } from './tools/registry.js';
 import {
   type Pending,
@@ -145,11 +152,7 @@ export class AgentLoop implements AgentRunner {
     if (mode) return this.switchMode(request, mode);
     this.settleExpired(session);
     const waiting = this.pendingOf(session);
-    if (waiting)
-      throw new UsageError(
-        `A tool call is waiting for a yes or no in this session: ${waiting.view.tool}, confirmation ${waiting.view.id}.`,
-        `Answer it first (the gateway: POST /api/v1/confirm {"id": "${waiting.view.id}", "answer": "yes" or "no"}; a chat: y or n).`,
-      );
+    if (waiting) throw new ConfirmationWaiting(waiting.view);
     const decision = routeMessage({
       message,
       mode: this.modes.get(session),
@@ -315,13 +318,14 @@ export class AgentLoop implements AgentRunner {
       request.outside === true || readsOutside(history, (name) => bringsOutsideText(this.deps.registry.get(name))),
     );
     let started = performance.now();
+    const spentOnRemote = () => route.decision.route === 'remote' && !this.deps.budget.canEscalate();
     const common: CallSettings = {
       model: route.model.model,
       system: route.system,
       messages: history,
       tools: modelTools(this.deps, state, request),
       // The budget is checked between steps too: a remote turn of many steps stops once today's limit is spent.
-      stopWhen: [stepCountIs(this.deps.config.maxSteps), () => route.decision.route === 'remote' && !this.deps.budget.canEscalate()],
+      stopWhen: [stepCountIs(this.deps.config.maxSteps), spentOnRemote],
       maxOutputTokens: route.model.maxOutputTokens,
       maxRetries: 0,
       ...(request.signal ? { abortSignal: request.signal } : {}),
@@ -351,7 +355,7 @@ export class AgentLoop implements AgentRunner {
     this.keep(session, next);
     // Stopped between steps by the budget (stopWhen above): said, so an unfinished task does not look finished.
     const spent =
-      route.decision.route === 'remote' && state.lastFinish === 'tool-calls' && !this.deps.budget.canEscalate()
+      state.lastFinish === 'tool-calls' && spentOnRemote()
         ? "\n[Stopped: today's budget for the remote model is spent. `homunculus agent budget` says when it resets.]"
         : '';
     if (spent) request.onText?.(spent);

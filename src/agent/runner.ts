@@ -5,6 +5,18 @@
  * explicit answer resumes. With nobody to ask, a surface answers 'no' (fail closed).
  */
 
+import { UsageError } from '../core/errors.js';
+
+/** A message sent while a tool call of its session waits for a yes or no: each surface says how to answer there. */
+export class ConfirmationWaiting extends UsageError {
+  constructor(readonly pending: Pick<PendingConfirmation, 'id' | 'tool'>) {
+    super(
+      `A tool call is waiting for a yes or no in this session: ${pending.tool}, confirmation ${pending.id}.`,
+      `Answer it first (the gateway: POST /api/v1/confirm {"id": "${pending.id}", "answer": "yes" or "no"}; a chat: y or n).`,
+    );
+  }
+}
+
 /** A tool call as a person is shown it. */
 export interface ToolCallView {
   id: string;

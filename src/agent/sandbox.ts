@@ -279,16 +279,11 @@ export interface RunOptions {
 }
 
 /** Runs `argv` (no shell) in the sandbox; refuses, failing closed, when bubblewrap is missing. */
-export function runSandboxed(argv: readonly string[], config: SandboxConfig, options: RunOptions = {}): Promise<SandboxResult> {
+export async function runSandboxed(argv: readonly string[], config: SandboxConfig, options: RunOptions = {}): Promise<SandboxResult> {
   const bwrap = config.bwrap ?? BWRAP;
   const problem = sandboxProblem(bwrap);
-  if (problem) return Promise.reject(new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX }));
-  let plan: SandboxPlan;
-  try {
-    plan = planSandbox(config);
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
+  if (problem) throw new HomunculusError('sandbox', `${problem}.`, { hint: INSTALL_FIX });
+  const plan = planSandbox(config);
   return runCommand([bwrap, ...bwrapArgs(plan, argv)], { limits: plan.limits, input: options.input, env: { PATH: ENV.PATH } }).catch(
     (err: Error) => {
       throw new HomunculusError('sandbox', `Cannot start bubblewrap: ${err.message}`, { hint: INSTALL_FIX });

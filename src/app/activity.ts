@@ -64,9 +64,12 @@ const span = () => ({
     .optional(),
 });
 
-/** The days a range shows: up to the day asked for, or rangeEnd's. */
-const daysOf = (store: AppContext['store'], input: { days: number; to?: string | undefined }): string[] =>
-  dayRange(input.to ? (parseInstant(input.to) as Date) : rangeEnd(store.clock.now(), store.activity.latest(), input.days), input.days);
+/** The stored history's first and latest observation, and the days a range shows: up to the day asked for, or rangeEnd's. */
+function rangeOf(store: AppContext['store'], input: { days: number; to?: string | undefined }) {
+  const span = { first: store.activity.first(), latest: store.activity.latest() };
+  const end = input.to ? (parseInstant(input.to) as Date) : rangeEnd(store.clock.now(), span.latest, input.days);
+  return { span, days: dayRange(end, input.days) };
+}
 const since = (days: string[]): string => `${days[0]}T00:00:00.000Z`;
 
 export const signals = defineOperation({
@@ -74,11 +77,10 @@ export const signals = defineOperation({
   summary: 'Per day up to the latest activity: observations, sessions started, corrections, feedback given and instincts learned',
   input: z.object(span()),
   run: ({ store }, input) => {
-    const days = daysOf(store, input);
+    const { span, days } = rangeOf(store, input);
     return {
       signals: SIGNALS,
-      first: store.activity.first(),
-      latest: store.activity.latest(),
+      ...span,
       days: signalTable(days, store.activity.signalDays(since(days))),
     };
   },
@@ -89,15 +91,14 @@ export const toolTimeline = defineOperation({
   summary: 'Tool calls per day and per session, with their failures, over the days up to the latest activity',
   input: z.object({ ...span(), failures: wholeNumber(0, 500).default(20) }),
   run: ({ store }, input) => {
-    const days = daysOf(store, input);
+    const { span, days } = rangeOf(store, input);
     const from = since(days);
     const byDay = new Map(groupTools(store.activity.toolDays(from)).map((g) => [g.key, g]));
     const perDay = days.map((day): ToolGroup => byDay.get(day) ?? { key: day, calls: 0, failed: 0, tools: {} });
     const tools = [...new Set(perDay.flatMap((d) => Object.keys(d.tools)))].sort();
     return {
       tools,
-      first: store.activity.first(),
-      latest: store.activity.latest(),
+      ...span,
       days: perDay,
       sessions: groupTools(store.activity.toolSessions(from)),
       failures: store.activity.toolFailures(from, input.failures),

@@ -148,8 +148,9 @@ export function appendMemory(data: string, memory: Memory): void {
   const open = endsOpen(path);
   // A log saved by an editor without its last newline: ending that line keeps both memories. A
   // cut-short one (a write that died, a hand edit) would become a corrupt line in the middle.
-  if (open && !lastOpenLine(readFileSync(path, 'utf8'))) {
-    const line = readFileSync(path, 'utf8').split('\n').length;
+  const text = open ? readFileSync(path, 'utf8') : '';
+  if (open && !lastOpenLine(text)) {
+    const line = text.split('\n').length;
     throw corrupt(path, `line ${line}`, 'the last line is cut short, so nothing can be added after it', lineHint(path, line));
   }
   appendFileSync(path, `${open ? '\n' : ''}${JSON.stringify(valid.data)}\n`);

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../core/fs.js';
 import * as files from './files.js';
 import { type Loop, mayWrite, PERMISSIONS, readableAuthors, type Resource, writableAuthors } from './permissions.js';
 import type { Goal, Memory, Value } from './schemas.js';
-import { MARK } from './triggers.js';
+import { isTriggerMark, MARK } from './triggers.js';
 
 /** A write the kernel allowed (`changed`: false when it held what was there already), or its refusal. */
 export type WriteResult = { done: true; changed: boolean } | { done: false; refused: string };
@@ -64,9 +64,6 @@ export interface MindDirs {
   data: string;
   skills: string;
 }
-
-/** Situations of self memories the triggers count (a prediction starts a cycle, a delta asks for reflection): only the kernel records them. */
-const KEPT_BY_KERNEL = new RegExp(`^(?:(?:action|explore|reflect) prediction|${MARK.delta})$`, 'i');
 
 const SKILL_NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const SKILL_FILE = /^[A-Za-z0-9_.-]+$/;
@@ -132,7 +129,7 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
     },
     remember(memory) {
       if (!writableAuthors.includes(memory.author)) return refuse('memory', `a memory authored "${memory.author}"`);
-      if (KEPT_BY_KERNEL.test(memory.situation))
+      if (isTriggerMark(memory.situation))
         return refuse('memory', `a memory in the situation "${memory.situation}"`, 'the kernel records that situation itself');
       return guarded('memory', 'a memory', () => files.appendMemory(data, { timestamp: now(), ...memory }));
     },

@@ -72,6 +72,13 @@ function staleGoals(goals: readonly Goal[], memories: readonly Memory[], now: nu
 
 const isCycleStart = (m: Memory): boolean => m.author === 'self' && /^(action|explore) prediction$/.test(m.situation);
 
+/**
+ * Situations of self memories the triggers read (a loop's prediction starts a cycle, a delta asks
+ * for reflection), in any case: only the kernel records them, never a model's proposal.
+ */
+export const isTriggerMark = (situation: string): boolean =>
+  new RegExp(`^(?:(?:action|explore|reflect) prediction|${MARK.delta})$`, 'i').test(situation);
+
 /** Action and explore cycles begun since the latest reflection, counted in log order: a clock that stands still (a test, a frozen HOMUNCULUS_NOW) counts too. */
 const cyclesAfterReflection = (memories: readonly Memory[]): number =>
   memories.slice(memories.findLastIndex((m) => isMark(m, 'kernel', MARK.reflection)) + 1).filter(isCycleStart).length;

@@ -16,7 +16,7 @@ import { SessionModes, modeCommand } from '../agent/router.js';
 import { loadAgentConfig } from '../agent/config.js';
 import { loadConfig } from '../core/config.js';
 import type { AppContext } from '../app/operation.js';
-import type { AgentRunner, TurnResult } from '../agent/runner.js';
+import { type AgentRunner, ConfirmationWaiting, type TurnResult } from '../agent/runner.js';
 import { ChatSessions, chatPrefix, type TelegramSettings, isAllowedUser, splitMessage } from '../agent/telegram.js';
 import { agentBudget, agentConfirm, agentTurn, agentTurnInput } from '../app/agent-brain.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
@@ -261,7 +261,7 @@ export class TelegramBot {
 /** What the person reads when a turn fails: a usage error's fix, else a pointer to the terminal. */
 function failureText(err: unknown): string {
   // The runner's fix names the gateway and the terminal chat; here the answer is a button.
-  if (err instanceof UsageError && err.message.startsWith('A tool call is waiting for a yes or no'))
+  if (err instanceof ConfirmationWaiting)
     return 'A tool call is waiting for your answer: press Yes or No under the question above first (unanswered, it is answered no when it expires).';
   if (err instanceof UsageError || err instanceof HomunculusError) return `${err.message}${err.hint ? `\n${err.hint}` : ''}`;
   process.stderr.write(`telegram: ${(err as Error).stack ?? String(err)}\n`);

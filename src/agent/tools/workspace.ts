@@ -128,8 +128,10 @@ function missingDirs(dir: string): string[] {
  */
 function giveToCommands(workspace: string, paths: readonly string[]): void {
   if (process.getuid?.() !== 0 || paths.length === 0) return;
-  const runner = dropTarget(0, statSync(workspace));
-  if (!runner || statSync(workspace).uid === 0) return;
+  const owner = statSync(workspace);
+  // A workspace root owns is written by nobody's commands anyway (they cannot write it).
+  const runner = owner.uid === 0 ? undefined : dropTarget(0, owner);
+  if (!runner) return;
   for (const path of paths) lchownSync(path, runner.uid, runner.gid);
 }
 

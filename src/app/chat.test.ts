@@ -132,6 +132,9 @@ describe('chat.ask', () => {
     expect(() => question('   ')).toThrow(InputError);
     expect(() => question('  ')).toThrow(/question is empty: ask a question/);
     await expect(invoke(ask, { store, env: {} }, { question: 'x', project: '../etc' })).rejects.toThrow(/Unknown project "\.\.\/etc"/);
+    await expect(invoke(ask, { store, env: {} }, { question: 'x', rulesOf: 'no-such-project' })).rejects.toThrow(
+      /Unknown project "no-such-project"/,
+    );
     // A name its sessions were seen under is the project, as its fingerprint is.
     store.sessions.save({
       ...{ id: 's1', source: 'claude-code', project: 'aaaaaaaaaaaaaaaa', project_name: 'webapp', cwd: '/w/webapp' },

@@ -17,7 +17,8 @@ export interface CliResult {
 
 export function tempDir(prefix = 'homunculus-test-'): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  // Retried: a detached process a test started (the stop hook's `learn`) may still be writing its last files.
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
 
 export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {

@@ -70,9 +70,9 @@ describe('correcting memory from the dashboard', () => {
         // The Project view lists what it learned here, with the changes by hand on each.
         const row = page.locator(`#project-instincts tr[data-pattern="${KEY}"]`);
         await row.waitFor();
-        await page.getByRole('button', { name: `edit: ${KEY}` }).click();
-        await page.getByLabel(`trigger of ${KEY}`).fill('when you run the webapp tests');
-        await page.getByLabel(`action of ${KEY}`).fill('Use `npm test -- --run` (no watch mode).');
+        await row.getByRole('button', { name: /^edit: when you / }).click();
+        await row.getByLabel(/^trigger of when you /).fill('when you run the webapp tests');
+        await row.getByLabel(/^action of when you /).fill('Use `npm test -- --run` (no watch mode).');
         await page.screenshot({ path: screenshotPath('dashboard-correct-edit'), fullPage: true });
         await row.getByRole('button', { name: 'Save' }).click();
         await expect.poll(message).toBe('Edited the trigger and action of “when you run the webapp tests”.');
@@ -92,17 +92,17 @@ describe('correcting memory from the dashboard', () => {
         });
 
         // An empty trigger is refused with the server's words, and nothing changes.
-        await page.getByRole('button', { name: `edit: ${KEY}` }).click();
-        await page.getByLabel(`trigger of ${KEY}`).fill('   ');
+        await row.getByRole('button', { name: /^edit: when you / }).click();
+        await row.getByLabel(/^trigger of when you /).fill('   ');
         await row.getByRole('button', { name: 'Save' }).click();
         await expect.poll(message).toMatch(/^trigger must not be empty/);
         await row.getByRole('button', { name: 'Cancel' }).click();
         expect(inStore((store) => store.instincts.get(KEY)?.trigger)).toBe('when you run the webapp tests');
 
         // Promote, then un-promote.
-        await page.getByRole('button', { name: `promote: ${KEY}` }).click();
-        await expect.poll(message).toBe('Promoted “webapp/test=npm-test” to a conviction.');
-        await page.getByRole('button', { name: `un-promote: ${KEY}` }).waitFor();
+        await row.getByRole('button', { name: /^promote: when you / }).click();
+        await expect.poll(message).toBe('Promoted “when you run the webapp tests” to a conviction.');
+        await row.getByRole('button', { name: /^un-promote: when you / }).waitFor();
         await expect.poll(() => page.locator('#project-counts').textContent()).toMatch(/1 conviction\.$/);
         inStore((store) => {
           expect(store.instincts.get(KEY)?.promoted_at).not.toBeNull();
@@ -110,9 +110,9 @@ describe('correcting memory from the dashboard', () => {
             [KEY, 'Use `npm test -- --run` (no watch mode).'],
           ]);
         });
-        await page.getByRole('button', { name: `un-promote: ${KEY}` }).click();
-        await expect.poll(message).toBe('Un-promoted “webapp/test=npm-test”: no longer a conviction.');
-        await page.getByRole('button', { name: `promote: ${KEY}` }).waitFor();
+        await row.getByRole('button', { name: /^un-promote: when you / }).click();
+        await expect.poll(message).toBe('Un-promoted “when you run the webapp tests”: no longer a conviction.');
+        await row.getByRole('button', { name: /^promote: when you / }).waitFor();
         inStore((store) => {
           expect(store.instincts.get(KEY)?.promoted_at).toBeNull();
           expect(store.instincts.convictions()).toEqual([]);
@@ -138,15 +138,19 @@ describe('correcting memory from the dashboard', () => {
 
         // Everything learned: merge the duplicate into it, then forget it, after a confirmation.
         await page.getByRole('button', { name: 'Everything learned' }).click();
-        await page.locator(`#instincts tr[data-pattern="${DUPLICATE}"]`).waitFor();
-        await page.getByRole('button', { name: `merge: ${DUPLICATE}` }).click();
+        const duplicate = page.locator(`#instincts tr[data-pattern="${DUPLICATE}"]`);
+        await duplicate.waitFor();
+        // Screen readers name each control by the rule in words, never by its internal key.
+        await expect(page.locator('[aria-label*="pref:"], [aria-label*="webapp/test="]').count()).resolves.toBe(0);
+        await duplicate.getByRole('button', { name: 'merge: when testing webapp: Run `npm run test`.' }).click();
         // Each target reads as its trigger and what it says, not as its key.
-        await expect(page.getByLabel(`merge target of ${DUPLICATE}`).locator(`option[value="${KEY}"]`).textContent()).resolves.toMatch(
-          /^when you run the webapp tests: Use `npm test -- --run` \(no watch mode\)\.$/,
-        );
-        await page.getByLabel(`merge target of ${DUPLICATE}`).selectOption(KEY);
+        await expect(
+          duplicate.getByLabel('merge target of when testing webapp: Run `npm run test`.').locator(`option[value="${KEY}"]`).textContent(),
+        ).resolves.toMatch(/^when you run the webapp tests: Use `npm test -- --run` \(no watch mode\)\.$/);
+        await duplicate.getByLabel('merge target of when testing webapp: Run `npm run test`.').selectOption(KEY);
         await page.getByRole('button', { name: 'Merge', exact: true }).click();
         await expect.poll(message).toBe('Merged “when testing webapp” into “when you run the webapp tests” (2 observations moved).');
+        const learned = page.locator(`#instincts tr[data-pattern="${KEY}"]`);
         await expect.poll(() => page.locator(`#instincts tr[data-pattern="${DUPLICATE}"]`).count()).toBe(0);
         inStore((store) => {
           expect(store.instincts.get(DUPLICATE)).toBeUndefined();
@@ -156,19 +160,19 @@ describe('correcting memory from the dashboard', () => {
           ]);
         });
 
-        await page.getByRole('button', { name: `forget: ${KEY}` }).click();
-        const confirm = page.getByRole('group', { name: `Forget ${KEY}?` });
+        await learned.getByRole('button', { name: /^forget: when you run the webapp tests: / }).click();
+        const confirm = learned.getByRole('group', { name: /^Forget when you run the webapp tests: .*\?$/ });
         await expect(confirm.textContent()).resolves.toMatch(/^Forget “when you run the webapp tests”\? Its history is kept/);
         await page.screenshot({ path: screenshotPath('dashboard-correct-forget'), fullPage: true });
         // The keyboard lands on Cancel (Enter there cancels), and Escape cancels: nothing happens either way.
         await page.keyboard.press('Enter');
         await expect.poll(() => confirm.count()).toBe(0);
-        await page.getByRole('button', { name: `forget: ${KEY}` }).click();
+        await learned.getByRole('button', { name: /^forget: when you run the webapp tests: / }).click();
         await confirm.waitFor();
         await page.keyboard.press('Escape');
         await expect.poll(() => confirm.count()).toBe(0);
         expect(inStore((store) => store.instincts.get(KEY)?.evidence)).toBe(6);
-        await page.getByRole('button', { name: `forget: ${KEY}` }).click();
+        await learned.getByRole('button', { name: /^forget: when you run the webapp tests: / }).click();
         await page.getByRole('button', { name: 'Yes, forget it' }).click();
         await expect.poll(message).toBe('Forgot “when you run the webapp tests” (6 observations).');
         await expect.poll(() => page.locator(`#instincts tr[data-pattern="${KEY}"]`).count()).toBe(0);

@@ -93,7 +93,7 @@ describe('homunculus dashboard', () => {
         await expect(page.locator('#summary').textContent()).resolves.toMatch(/^1 instinct, 0 convictions/);
         await page.screenshot({ path: screenshotPath('dashboard-instincts'), fullPage: true });
         // Keyboard: the correction buttons are reachable and work with Enter.
-        await page.getByRole('button', { name: `wrong: ${KEY}` }).focus();
+        await row.getByRole('button', { name: /^wrong: when you need to run the tests in webapp: / }).focus();
         await page.keyboard.press('Enter');
         // The page's CSP forbids evaluated strings: poll from the test side.
         await expect
@@ -102,9 +102,11 @@ describe('homunculus dashboard', () => {
         // The row says so: at the floor, the score alone would not.
         await expect.poll(() => row.locator('.verdict').textContent()).toBe(' marked wrong: no longer given to agents');
         // A double click is one correction, not two.
-        await page.getByRole('button', { name: `strong: ${KEY}` }).dblclick();
+        await row.getByRole('button', { name: /^strong: when you need to run the tests in webapp: / }).dblclick();
         await expect.poll(() => page.locator('#message').textContent()).toMatch(/ strong: confidence 0\.20 to 0\.30/);
-        await expect.poll(() => page.getByRole('button', { name: `strong: ${KEY}` }).isEnabled()).toBe(true);
+        await expect
+          .poll(() => row.getByRole('button', { name: /^strong: when you need to run the tests in webapp: / }).isEnabled())
+          .toBe(true);
         const store = openStore({ home: home.path });
         try {
           const instinct = store.instincts.get(KEY);

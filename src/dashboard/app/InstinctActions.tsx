@@ -5,7 +5,7 @@
  * said in #message.
  */
 import { type FormEvent, useState } from 'react';
-import { counted, type Instinct, type Say } from './api.js';
+import { counted, ruleLabel, type Instinct, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
 import { useCorrection } from './use-correction.js';
 
@@ -40,12 +40,6 @@ interface Props {
   changed: () => Promise<void> | void;
 }
 
-/** A merge target as a reader tells them apart: ten rules of one linter share a trigger, not an action. */
-const optionLabel = (o: Instinct): string => {
-  const action = o.action.replace(/\s+/g, ' ').trim();
-  return `${o.trigger}: ${action.length > 90 ? `${action.slice(0, 89)}…` : action}`;
-};
-
 export function InstinctActions({ instinct, others, say, changed }: Props) {
   const [mode, setMode] = useState<Mode>('idle');
   const [trigger, setTrigger] = useState(instinct.trigger);
@@ -54,6 +48,8 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   // What the edit form started from: the server refuses the edit if someone changed it meanwhile.
   const [was, setWas] = useState({ trigger: instinct.trigger, action: instinct.action });
   const key = instinct.pattern;
+  // What a screen reader names it by: the rule in words, as the row shows it.
+  const name = ruleLabel(instinct);
 
   const { correct } = useCorrection(say, changed);
   const run = <T,>(path: string, body: object, message: (r: T) => string) =>
@@ -96,14 +92,14 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
 
   if (mode === 'edit')
     return (
-      <form className="inline" aria-label={`Edit ${key}`} onSubmit={saveEdit}>
+      <form className="inline" aria-label={`Edit ${name}`} onSubmit={saveEdit}>
         <label>
           When
-          <textarea aria-label={`trigger of ${key}`} rows={2} value={trigger} onChange={(e) => setTrigger(e.target.value)} />
+          <textarea aria-label={`trigger of ${name}`} rows={2} value={trigger} onChange={(e) => setTrigger(e.target.value)} />
         </label>
         <label>
           Do
-          <textarea aria-label={`action of ${key}`} rows={3} value={action} onChange={(e) => setAction(e.target.value)} />
+          <textarea aria-label={`action of ${name}`} rows={3} value={action} onChange={(e) => setAction(e.target.value)} />
         </label>
         <Choice yes="Save" onCancel={() => setMode('idle')} />
       </form>
@@ -111,16 +107,16 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
 
   if (mode === 'merge')
     return (
-      <form className="inline" aria-label={`Merge ${key}`} onSubmit={merge}>
+      <form className="inline" aria-label={`Merge ${name}`} onSubmit={merge}>
         <label>
           Merge into
-          <select aria-label={`merge target of ${key}`} value={target} onChange={(e) => setTarget(e.target.value)}>
+          <select aria-label={`merge target of ${name}`} value={target} onChange={(e) => setTarget(e.target.value)}>
             <option value="">Choose a pattern…</option>
             {others
               .filter((o) => o.pattern !== key)
               .map((o) => (
                 <option key={o.pattern} value={o.pattern}>
-                  {optionLabel(o)}
+                  {ruleLabel(o)}
                 </option>
               ))}
           </select>
@@ -132,7 +128,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   if (mode === 'forget')
     return (
       <Confirm
-        label={`Forget ${key}?`}
+        label={`Forget ${name}?`}
         yes="Yes, forget it"
         onYes={() =>
           void run<ForgetResult>(
@@ -150,18 +146,18 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
 
   return (
     <>
-      <button type="button" aria-label={`edit: ${key}`} onClick={() => open('edit')}>
+      <button type="button" aria-label={`edit: ${name}`} onClick={() => open('edit')}>
         edit
       </button>
-      <button type="button" aria-label={`merge: ${key}`} onClick={() => open('merge')}>
+      <button type="button" aria-label={`merge: ${name}`} onClick={() => open('merge')}>
         merge
       </button>
       {instinct.conviction ? (
         <button
           type="button"
-          aria-label={`un-promote: ${key}`}
+          aria-label={`un-promote: ${name}`}
           onClick={() =>
-            void run<ConvictionResult>('/api/instincts/unpromote', {}, (r) => `Un-promoted “${r.title}”: no longer a conviction.`)
+            void run<ConvictionResult>('/api/instincts/unpromote', {}, () => `Un-promoted “${instinct.trigger}”: no longer a conviction.`)
           }
         >
           un-promote
@@ -169,13 +165,13 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
       ) : (
         <button
           type="button"
-          aria-label={`promote: ${key}`}
-          onClick={() => void run<ConvictionResult>('/api/instincts/promote', {}, (r) => `Promoted “${r.title}” to a conviction.`)}
+          aria-label={`promote: ${name}`}
+          onClick={() => void run<ConvictionResult>('/api/instincts/promote', {}, () => `Promoted “${instinct.trigger}” to a conviction.`)}
         >
           promote
         </button>
       )}
-      <button type="button" aria-label={`forget: ${key}`} onClick={() => open('forget')}>
+      <button type="button" aria-label={`forget: ${name}`} onClick={() => open('forget')}>
         forget
       </button>
     </>

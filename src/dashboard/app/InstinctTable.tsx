@@ -2,7 +2,7 @@
 import { Head } from './Head.js';
 import { InstinctActions } from './InstinctActions.js';
 import { useCorrection } from './use-correction.js';
-import { type FeedbackResult, type Instinct, type Verdict, type Say } from './api.js';
+import { ruleLabel, type FeedbackResult, type Instinct, type Verdict, type Say } from './api.js';
 
 const VERDICTS: readonly Verdict[] = ['strong', 'weak', 'wrong'];
 /** What the user's latest verdict does, said on the row: a score at its floor changes nothing visible. */
@@ -45,7 +45,7 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
             <td className="num">{i.evidence}</td>
             <td className="verdicts">
               {VERDICTS.map((v) => (
-                <button key={v} type="button" aria-label={`${v}: ${i.pattern}`} disabled={busy} onClick={() => void correct(i, v)}>
+                <button key={v} type="button" aria-label={`${v}: ${ruleLabel(i)}`} disabled={busy} onClick={() => void correct(i, v)}>
                   {v}
                 </button>
               ))}

@@ -45,6 +45,12 @@ export type Say = (message: string, error?: boolean) => void;
 /** "1 conviction", "3 convictions". */
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** An instinct as a reader tells it apart (ten rules of one linter share a trigger, not an action): never its internal key. */
+export const ruleLabel = (o: Instinct): string => {
+  const action = o.action.replace(/\s+/g, ' ').trim();
+  return `${o.trigger}: ${action.length > 90 ? `${action.slice(0, 89)}…` : action}`;
+};
+
 /** Where the page keeps its half of the session: this origin's storage, which no page of another port can read. */
 const KEY_ITEM = 'homunculus-key';
 

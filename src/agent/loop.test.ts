@@ -111,6 +111,30 @@ describe('a conversation across a restart', () => {
     expect(again().loop.history('tg-42')).toEqual([]);
   });
 
+  it('goes on from what another process said in the session since, instead of overwriting it', async () => {
+    const s = await startOllamaStub(() => ({ text: 'Noted.' }));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
+    await h.loop.turn({ session: 'work', message: 'the deploy is on Friday' });
+    // `agent serve` beside `agent chat`: a second runtime on the same store speaks in the same session.
+    const beside = createAgentRuntime({
+      store: h.store,
+      home: h.home,
+      config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
+      clock: { now: () => h!.store.clock.now() },
+      env: STUB_ENV,
+    }).loop;
+    await beside.turn({ session: 'work', message: 'the staging host is db-7' });
+    await h.loop.turn({ session: 'work', message: 'what do you know?' });
+    const sent = s.requests.at(-1)?.messages.map((m) => m.content) ?? [];
+    expect(sent).toEqual(expect.arrayContaining(['the deploy is on Friday', 'the staging host is db-7', 'what do you know?']));
+    const stored = JSON.stringify(h.store.conversations.load('default', 'work'));
+    expect(stored).toContain('the staging host is db-7');
+    // Ended over there, it starts afresh here.
+    beside.end('work');
+    expect(h.loop.history('work')).toEqual([]);
+  });
+
   it('stores the conversation redacted, while the running session keeps what was said', async () => {
     const s = await startOllamaStub(() => ({ text: 'Noted.' }));
     stops.push(() => s.close());

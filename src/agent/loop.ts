@@ -102,18 +102,23 @@ async function callModel(
 
 export class AgentLoop implements AgentRunner {
   readonly modes = new SessionModes();
-  private readonly histories = new Map<string, ModelMessage[]>();
+  private readonly histories = new Map<string, { messages: ModelMessage[]; stamp: string | undefined }>();
   private readonly pending = new Map<string, Pending>();
   private readonly prompts = new Map<string, number>();
 
   constructor(private readonly deps: LoopDeps) {}
 
-  /** The session's messages: kept in memory, read back from the store after a restart. */
+  /**
+   * The session's messages: kept in memory, read back from the store after a restart, or when
+   * another process (`agent chat` beside `agent serve`) spoke in the session since.
+   */
   history(session: string): readonly ModelMessage[] {
     const held = this.histories.get(session);
-    if (held) return held;
+    const stamp = this.deps.store.conversations.stamp(this.persona, session);
+    if (held && held.stamp === stamp) return held.messages;
     const kept = storedHistory(this.deps.store.conversations.load(this.persona, session));
-    if (kept.length) this.histories.set(session, kept);
+    if (kept.length) this.histories.set(session, { messages: kept, stamp });
+    else this.histories.delete(session);
     return kept;
   }
 
@@ -126,9 +131,9 @@ export class AgentLoop implements AgentRunner {
    * the stored copy redacted, as every other place the store keeps what was said.
    */
   private keep(session: string, messages: ModelMessage[]): void {
-    this.histories.set(session, messages);
     const stored = redactDeep(messages, Number.MAX_SAFE_INTEGER);
     this.deps.store.conversations.save(this.persona, session, stored, this.deps.clock.now().toISOString());
+    this.histories.set(session, { messages, stamp: this.deps.store.conversations.stamp(this.persona, session) });
   }
 
   /** One turn at a time per session (the gateway takes requests at once): each would save the history without the other's messages. */

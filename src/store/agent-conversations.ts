@@ -5,6 +5,8 @@ export interface ConversationRepository {
   /** The messages kept for the session, or undefined when none are (or the row is unreadable). */
   load(agent: string, session: string): unknown[] | undefined;
   save(agent: string, session: string, messages: readonly unknown[], at: string): void;
+  /** What tells one saved version from the next (when and how much), or undefined when none is kept. */
+  stamp(agent: string, session: string): string | undefined;
   drop(agent: string, session: string): void;
   /** Forgets conversations nobody spoke in since `before` (ISO); returns how many. */
   prune(before: string): number;
@@ -32,6 +34,13 @@ export function createConversationRepository(db: Db): ConversationRepository {
          ON CONFLICT (agent, session) DO UPDATE SET messages = excluded.messages, updated_at = excluded.updated_at`,
       ).run(agent, session, JSON.stringify(messages), at);
     },
+    stamp: (agent, session) =>
+      (
+        cachedStatement(
+          db,
+          "SELECT updated_at || ' ' || length(messages) AS stamp FROM agent_conversations WHERE agent = ? AND session = ?",
+        ).get(agent, session) as { stamp: string } | undefined
+      )?.stamp,
     drop(agent, session) {
       cachedStatement(db, 'DELETE FROM agent_conversations WHERE agent = ? AND session = ?').run(agent, session);
     },

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { appendMemory, readGoals, readMemories, readSoul, readValues, writeGoals } from '../mind/files.js';
 import { instancePaths, instanceRoot } from '../mind/instance.js';
@@ -67,6 +68,27 @@ describe('the mind on the AI SDK mock model', () => {
     expect(log.at(-1)?.weight).toBe(0.1);
     expect(turn.reflection).toBeUndefined();
     expect(invoke(mindAbout, m.ctx, {}).lastChoice).toBe('chose "greet the user": B = 0.650 (M 0.65 × A 1 × P 1.00)');
+  });
+
+  it('a chat turn cancelled while the model is asked ends at once, says so, and runs no reflection', async () => {
+    const m = mind({});
+    const cancel = new AbortController();
+    // A model that never answers: only the cancel ends its call.
+    const model = new MockLanguageModelV3({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_, reject) => {
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason as Error), { once: true });
+          setTimeout(() => cancel.abort(), 20);
+        }),
+    });
+    const turn = await invoke(mindChatTurn, { ...m.ctx, model, cancel: cancel.signal }, { message: 'hi there' });
+    expect(turn.problem).toBe('Cancelled: the model was not waited for.');
+    expect(turn.reflection).toBeUndefined();
+    const log = readMemories(m.paths.data);
+    expect(log.map((x) => [x.author, x.description])).toEqual([
+      ['external', 'hi there'],
+      ['kernel', 'The action cycle stopped: Cancelled: the model was not waited for.'],
+    ]);
   });
 
   it('a prediction that missed sets off a reflection in the same turn, which evolves the soul and values', async () => {

@@ -25,8 +25,17 @@ import { wholeNumber } from './schemas.js';
 
 /** The context's model, or the model of `agent.local` in config.json, as the loops' `ask`. */
 function modelAsk(ctx: MindContext): Ask {
-  const { model } = ctx;
-  if (model) return async (system, prompt) => (await generateText({ model, system, prompt })).text;
+  const { model, cancel } = ctx;
+  const cancelled = (err: unknown): unknown =>
+    cancel?.aborted ? new HomunculusError('cancelled', 'Cancelled: the model was not waited for.') : err;
+  if (model)
+    return async (system, prompt) => {
+      try {
+        return (await generateText({ model, system, prompt, ...(cancel ? { abortSignal: cancel } : {}) })).text;
+      } catch (err) {
+        throw cancelled(err);
+      }
+    };
   const config = loadAgentConfig(loadConfig(homePaths(ctx.home).config));
   const agent = createAgentModel(config.local, ctx.env);
   return async (system, prompt) => {
@@ -34,11 +43,12 @@ function modelAsk(ctx: MindContext): Ask {
       // A hung model must not hold a cycle (and `mind run`) for ever. No retries inside a step (the
       // SDK's default tries three times, 13 s for a model that is not there): `mind run` tries the
       // next cycle, with a longer pause after each failure, and a chat line says at once.
-      const abortSignal = AbortSignal.timeout(config.turnTimeoutSeconds * 1000);
+      const timeout = AbortSignal.timeout(config.turnTimeoutSeconds * 1000);
+      const abortSignal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
       const settings = { model: agent.model, system, prompt, maxOutputTokens: agent.maxOutputTokens, abortSignal, maxRetries: 0 };
       return (await generateText(settings)).text;
     } catch (err) {
-      throw modelFailure(err, agent);
+      throw cancelled(modelFailure(err, agent));
     }
   };
 }
@@ -67,9 +77,9 @@ export function dueReasons(ctx: MindContext, paths: InstancePaths, everyCycles =
   return reflectionReasons(readMemories(paths.data), readGoals(paths.data, year(ctx)), now, { ...DEFAULT_TRIGGERS, everyCycles });
 }
 
-/** The model failed or could not be reached: the cycle ends, the mind goes on (chat and run continue). */
+/** The model failed, could not be reached or was not waited for: the cycle ends, the mind goes on (chat and run continue). */
 const modelFailed = (err: unknown): err is HomunculusError =>
-  err instanceof HomunculusError && (err.code === 'model_failed' || err.code === 'model_unreachable');
+  err instanceof HomunculusError && ['model_failed', 'model_unreachable', 'cancelled'].includes(err.code);
 
 /**
  * One cycle; `situation` is what the action loop responds to, `reasons` why a reflection runs.
@@ -137,7 +147,8 @@ export const mindChatTurn = defineOperation({
       checkPrompts(s.paths, 'action');
       capability('action', s.paths, systemClock(ctx.env)).keep(said);
       const action = await cycle(ctx, s, 'action', { situation: situation(s.paths, 'chat', { message: input.message }) });
-      const reasons = dueReasons(ctx, s.paths);
+      // Cancelled: the person wants the prompt back, not a reflection.
+      const reasons = ctx.cancel?.aborted ? [] : dueReasons(ctx, s.paths);
       const reflection = reasons.length ? await cycle(ctx, s, 'reflect', { reasons }) : undefined;
       const answer = action.skillRan ? { reply: action.outcome ?? '' } : { problem: action.failure ?? action.outcome ?? 'no skill ran' };
       return { ...answer, action, ...(reflection ? { reflection } : {}) };

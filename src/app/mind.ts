@@ -22,6 +22,8 @@ export interface MindContext {
   model?: LanguageModel;
   /** Told of slow work before it starts (the first indexing of a long memory log). */
   note?: (text: string) => void;
+  /** Aborted to stop waiting for the model (Ctrl-C in a chat): the cycle ends as cancelled. */
+  cancel?: AbortSignal;
 }
 
 export const year = (ctx: MindContext): number => systemClock(ctx.env).now().getUTCFullYear();

@@ -84,13 +84,17 @@ async function chat(cmd: Command): Promise<void> {
     lines.setPrompt('you> ');
     lines.prompt();
   }
+  // Ctrl-C while the model is asked abandons that turn; at the prompt it ends the chat.
+  let waiting: AbortController | undefined;
+  lines.on('SIGINT', () => (waiting ? waiting.abort() : lines.close()));
   for await (const line of lines) {
     const text = line.trim();
     if (text === '/exit') break;
     if (text === '/help') process.stdout.write(`${CHAT_HELP}\n`);
     else if (text.startsWith('/') && !text.includes(' ')) process.stdout.write(`Unknown command ${text}. ${CHAT_HELP}\n`);
     else if (text) {
-      const r = await turn(ctx, text, json);
+      waiting = new AbortController();
+      const r = await turn({ ...ctx, cancel: waiting.signal }, text, json).finally(() => (waiting = undefined));
       if (!r) process.exitCode = 1;
       else if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
       else {

@@ -1,7 +1,10 @@
 /** Transfer operations: instincts in from instinct files or an archive, out to an archive. */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { realTarget, refuseProtected } from '../core/confine.js';
+import { UsageError } from '../core/errors.js';
+import { isDirectory } from '../core/fs.js';
 import { mergeInstinct } from '../learn/merge.js';
 import type { Store } from '../store/store.js';
 import { exportInstincts, readArchiveRecords } from '../view/archive.js';
@@ -76,12 +79,15 @@ export const importFiles = defineOperation({
 export const exportArchive = defineOperation({
   name: 'transfer.export',
   summary: 'A tarball of instincts only (no observations, no code) for sharing',
-  input: z.object({ out: path().optional() }),
+  input: z.object({ out: path().optional(), force: z.boolean().default(false) }),
   run({ store }, input) {
     if (!input.out) return exportInstincts(store);
     // A tarball may go anywhere the user names but over the store or into .git.
     const real = realTarget(resolve(input.out));
     refuseProtected(real, input.out, store.paths.home, [store.paths.exports]);
+    // Only a file named on purpose is replaced: `--out notes.md` must not turn the user's notes into a tarball.
+    if (!input.force && existsSync(real) && !isDirectory(real))
+      throw new UsageError(`${input.out} exists already.`, 'Name a new file (or a folder), or pass --force to replace it.');
     return exportInstincts(store, real);
   },
 });

@@ -263,6 +263,15 @@ describe('moving instincts in and out', () => {
     // A directory named as --out gets the archive inside it (it was "unexpected error: EISDIR").
     const into = await runCliJson<{ file: string }>(home.path, ['export', '--out', join(home.path, 'exports')], env);
     expect(into.file).toMatch(/exports\/instincts-2026-03-01T00-00-00-000Z\.tar\.gz$/);
+    // A file there already is replaced only with --force: `--out notes.md` turned the user's notes into a tarball.
+    const notes = join(home.path, 'exports', 'notes.md');
+    writeFileSync(notes, '# my notes\n');
+    const kept = await runCli(home.path, ['export', '--out', notes], { env });
+    expect(kept.status).toBe(2);
+    expect(kept.stderr).toMatch(/notes\.md exists already\.[\s\S]*--force/);
+    expect(readFileSync(notes, 'utf8')).toBe('# my notes\n');
+    expect((await runCliJson<{ instincts: number }>(home.path, ['export', '--out', notes, '--force'], env)).instincts).toBe(2);
+    expect(readFileSync(notes).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
 
     const other = tempDir();
     try {

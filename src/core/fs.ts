@@ -1,4 +1,15 @@
-import { type Stats, appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  type Stats,
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HomunculusError } from './errors.js';
 
@@ -56,13 +67,32 @@ export function writeFileAtomic(path: string, content: string | Buffer): void {
   ensureDir(dirname(path));
   const before = statOf(path);
   if (before && before.nlink > 1) {
-    writeFileSync(path, content);
+    denied(path, () => writeFileSync(path, content));
     return;
   }
   const tmp = `${path}.tmp.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
-  writeFileSync(tmp, content);
-  if (before) chmodSync(tmp, before.mode & 0o7777);
-  renameSync(tmp, path);
+  denied(path, () => writeFileSync(tmp, content));
+  try {
+    if (before) chmodSync(tmp, before.mode & 0o7777);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** A write the file system refuses (a read-only folder or disk) said as the user's to fix, not as our crash. */
+function denied(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (!['EACCES', 'EPERM', 'EROFS'].includes(code)) throw err;
+    throw new HomunculusError('not_writable', `Cannot write ${path}: its folder ${dirname(path)} is not writable (${code}).`, {
+      hint: `make the folder writable (chmod u+w ${dirname(path)}), or choose a file elsewhere`,
+      cause: err,
+    });
+  }
 }
 
 function statOf(path: string): Stats | undefined {

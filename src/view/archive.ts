@@ -3,9 +3,9 @@
  * code, no sessions). manifest.json carries the records; the .md files are for people.
  * Neither carries the examples (excerpts of observations) an instinct keeps at home.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as tar from 'tar';
 import { z } from 'zod';
 import { HomunculusError, UsageError } from '../core/errors.js';
@@ -17,7 +17,7 @@ import type { Store } from '../store/store.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
 import { type TarLimits, TarLimitError, readTarEntry } from './tar-entry.js';
-import { ensureDir, isDirectory } from '../core/fs.js';
+import { isDirectory, writeFileAtomic } from '../core/fs.js';
 
 const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
@@ -84,8 +84,10 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     mkdirSync(join(staging, 'instincts'));
     rows.forEach((r, i) => writeFileSync(join(staging, 'instincts', `${String(i).padStart(5, '0')}.md`), renderInstinctMarkdown(store, r)));
-    ensureDir(dirname(file));
-    await tar.create({ gzip: true, file, cwd: staging, portable: true }, ['manifest.json', 'instincts']);
+    // Packed beside the staging files, then put in place whole: a refused or failed write leaves what was there.
+    const packed = join(staging, 'archive.tar.gz');
+    await tar.create({ gzip: true, file: packed, cwd: staging, portable: true }, ['manifest.json', 'instincts']);
+    writeFileAtomic(file, readFileSync(packed));
     return { file, instincts: rows.length };
   } finally {
     rmSync(staging, { recursive: true, force: true });

@@ -25,10 +25,16 @@ export function registerTransferCommands(program: Command): void {
   program
     .command('export')
     .description('Write a tarball of instincts only (no observations, no code) for sharing')
-    .option('--out <file>', 'tarball path (default: exports/instincts-<time>.tar.gz under the home)')
-    .action(async (o: { out?: string }, cmd: Command) => {
+    .option('--out <file>', 'tarball path, or a folder to put it in (default: exports/instincts-<time>.tar.gz under the home)')
+    .option('--force', 'replace the --out file if it exists')
+    .action(async (o: { out?: string; force?: boolean }, cmd: Command) => {
       const { exportArchive } = await transfer();
-      await runOperation(cmd, exportArchive, { out: o.out }, (r) => `Exported ${r.instincts} instincts to ${r.file}`);
+      await runOperation(
+        cmd,
+        exportArchive,
+        { out: o.out, force: o.force === true },
+        (r) => `Exported ${r.instincts} instincts to ${r.file}`,
+      );
     });
 
   program

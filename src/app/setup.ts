@@ -11,7 +11,7 @@ import { applyPlan } from '../capture/install/apply.js';
 import { hookCommandPrefix } from '../capture/install/command.js';
 import { type FileChange, type Plan, planInstall, planUninstall } from '../capture/install/plan.js';
 import { InstallState } from '../capture/install/state.js';
-import { type Scope, targetFor } from '../capture/install/targets.js';
+import { projectIsHome, refuseProjectAtHome, type Scope, targetFor } from '../capture/install/targets.js';
 import { HomunculusError } from '../core/errors.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { openStore } from '../store/store.js';
@@ -83,6 +83,7 @@ export const init = defineOperation({
   summary: 'Create the store and the readable layout (safe to run again); for each agent named, install its hooks and MCP server',
   input: installInput,
   run(ctx: SetupContext, i): { home: string; database?: string; agents: InstallReport[] } {
+    if (i.scope === 'project' && i.agents.length) refuseProjectAtHome(ctx.userHome, ctx.cwd);
     // A dry run shows the agents' diffs and creates nothing, not even the home.
     if (i.dryRun) return { home: ctx.home, agents: installAgents(ctx, i) };
     const store = openStore({ home: ctx.home });
@@ -102,7 +103,9 @@ export const uninstall = defineOperation({
   run(ctx: SetupContext, i): { reports: InstallReport[]; skipped: string[]; elsewhere: string[] } {
     const all = i.agents.length === 0;
     const agents: readonly Agent[] = all ? AGENTS : i.agents;
-    const scopes: Scope[] = i.scope ? [i.scope] : all ? ['user', 'project'] : ['user'];
+    if (i.scope === 'project') refuseProjectAtHome(ctx.userHome, ctx.cwd);
+    const both: Scope[] = projectIsHome(ctx.userHome, ctx.cwd) ? ['user'] : ['user', 'project'];
+    const scopes: Scope[] = i.scope ? [i.scope] : all ? both : ['user'];
     const state = stateOf(ctx);
     const skipped: string[] = [];
     const reports = scopes.flatMap((scope) =>

@@ -176,6 +176,15 @@ describe('hooks check asks whether each client will run our hooks', () => {
     expect(both.detail).toMatch(/Codex runs the hooks of both ~\/\.codex and this project, so every call is recorded twice/);
   });
 
+  it('from the home folder, counts the user-wide hooks once: its .codex is no second install', async () => {
+    const { home, state } = machine();
+    applyPlan(planInstall(targetFor('codex', 'user', home, home), `${process.execPath} ${BIN}`), 'install', state);
+    const check = await hooksCheck(home, home, { PATH: dirname(process.execPath) });
+    expect(check.detail).not.toMatch(/recorded twice/);
+    expect(check.detail).toMatch(/^codex \(user\) 6 hooks/);
+    expect(check.detail).not.toMatch(/project/);
+  });
+
   it('says a settings file it cannot read as JSON (a comment the client accepts), instead of skipping it', async () => {
     const g = setup('gemini');
     writeFileSync(g.target.hooksFile, `// my settings\n${readFileSync(g.target.hooksFile, 'utf8')}`);

@@ -14,7 +14,7 @@ import { inactiveHooks } from './install/active.js';
 import { claudePlugin } from './install/plugin-state.js';
 import { commandWords } from './install/command.js';
 import { commandPrefix, commandProblem, settingsHooks } from './install/installed.js';
-import { type Scope, targetFor } from './install/targets.js';
+import { projectIsHome, type Scope, targetFor } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
 import { counted } from '../core/text.js';
 
@@ -45,7 +45,8 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
     if (!tried.has(prefix)) tried.set(prefix, commandProblem(command, env));
     return tried.get(prefix);
   };
-  for (const scope of ['user', 'project'] as Scope[]) {
+  // From the home folder there is no project scope apart from the user's: its files would count twice.
+  for (const scope of (projectIsHome(home, cwd) ? ['user'] : ['user', 'project']) as Scope[]) {
     for (const agent of AGENTS as readonly Agent[]) {
       const target = targetFor(agent, scope, home, cwd);
       const { commands, unreadable } = settingsHooks(target);

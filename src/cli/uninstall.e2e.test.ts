@@ -34,4 +34,26 @@ describe('homunculus uninstall', () => {
     expect(files.map((f) => existsSync(f))).toEqual([false, false, false]);
     expect(here.stdout).not.toContain('Still installed');
   });
+
+  it('in the home folder, --project is refused: its files are the user-wide install', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const user = join(dir.path, 'user');
+    mkdirSync(user, { recursive: true });
+    const run = (args: string[]) => cli(join(user, '.homunculus'), args, { cwd: user, env: { HOME: user } });
+    expect(run(['init', '--codex']).status).toBe(0);
+    for (const args of [
+      ['uninstall', '--codex', '--project'],
+      ['init', '--codex', '--project'],
+    ]) {
+      const refused = run(args);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/This folder is your home, so its project settings are the user-wide ones[\s\S]*without --project/);
+    }
+    expect(existsSync(join(user, '.codex', 'hooks.json'))).toBe(true);
+    // Removing everything from there removes the user-wide install once.
+    const all = run(['uninstall']);
+    expect(all.status).toBe(0);
+    expect(existsSync(join(user, '.codex', 'hooks.json'))).toBe(false);
+  });
 });

@@ -3,10 +3,32 @@
  * Claude Code's async flags: observe, start and recall run in the
  * background; prompt and stop run in line.
  */
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../../core/errors.js';
 import type { Agent, HookName } from '../agents.js';
 
 export type Scope = 'user' | 'project';
+
+const real = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
+
+/** Run from the home folder, a project's .codex (.claude, .gemini, .cursor) is the user-wide one: one install, not two. */
+export const projectIsHome = (home: string, cwd: string): boolean => real(home) === real(cwd);
+
+/** `--project` in the home folder would install into (or remove) the user-wide files; said, with what to run instead. */
+export function refuseProjectAtHome(home: string, cwd: string): void {
+  if (projectIsHome(home, cwd))
+    throw new UsageError(
+      `This folder is your home, so its project settings are the user-wide ones (its .claude, .codex, .gemini and .cursor folders).`,
+      'Run it without --project for the user-wide hooks, or from inside a project folder.',
+    );
+}
 
 /** One hook to add: the agent event, an optional tool matcher, the hook, and its options. */
 export interface HookSpec {

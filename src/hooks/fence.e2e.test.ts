@@ -82,7 +82,10 @@ describe('injected memory from the binary', () => {
     const mcp = await connectStdio(home, repo);
     try {
       const instructions = mcp.client.getInstructions() ?? '';
-      expect(instructions).toMatch(/Most trusted here: seq:deploy-/);
+      expect(instructions).toMatch(
+        /Trusted for this project: at least 5 patterns seen in its sessions \(up to 6 times\); suggest\(\) gives them/,
+      );
+      expect(instructions).not.toMatch(/seq:|pref:|deploy/);
       expect(instructions).not.toMatch(/IMPORTANT SYSTEM NOTICE|ignore all previous/i);
       expect(instructions).not.toMatch(/<\s*\/?\s*[a-z]/i);
     } finally {

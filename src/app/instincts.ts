@@ -65,11 +65,7 @@ export const listInstincts = defineOperation({
       keyword: input.keyword,
     });
     const all = views(store, rows).filter((v) => input.minConfidence === undefined || v.confidence >= input.minConfidence);
-    // The user's latest verdict on each: a faded instinct marked wrong looks like any other by its score alone.
-    const shown = all.slice(0, input.limit);
-    const ids = new Map(rows.map((r) => [r.key, r.id]));
-    const provenance = store.instincts.provenance(shown.flatMap((v) => ids.get(v.pattern) ?? []));
-    const instincts = shown.map((v) => ({ ...v, verdict: provenance.get(ids.get(v.pattern) ?? -1)?.verdict ?? null }));
+    const instincts = all.slice(0, input.limit);
     return { instincts, count: instincts.length };
   },
 });

@@ -6,7 +6,7 @@ import { isInside, realDirectory, realTarget, refuseProtected } from '../core/co
 import { UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
 import { isDocumented } from '../learn/documented.js';
-import type { InstinctView } from '../learn/records.js';
+import { type InstinctView, reportedByAgent } from '../learn/records.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import {
@@ -35,18 +35,20 @@ const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 
 };
 
 /**
- * Rule-level instincts (rule and universal), strongest first: the project's and the global ones
- * when a project is named (another repository's rules do not belong in this one's CLAUDE.md),
- * every project's otherwise. What the project's own instructions already say is left out.
+ * Rule-level instincts (rule and universal) and convictions, strongest first: the project's and
+ * the global ones when a project is named (another repository's rules do not belong in this
+ * one's CLAUDE.md), every project's otherwise. What the project's own instructions already say
+ * is left out, and so is what only a model reported with `observe` until a person confirms it:
+ * a rule file is committed and read by every agent after, so its lines are the person's.
  */
 const ruleViews = (store: Store, project = ''): InstinctView[] =>
   sortRules(
     views(
       store,
       store.instincts
-        .list({ minLevel: 2, unrefuted: true, ...(project ? { project, includeGlobal: true } : {}) })
-        .filter((r) => !isDocumented(parseJsonObject(r.metadata))),
-    ),
+        .list({ unrefuted: true, ...(project ? { project, includeGlobal: true } : {}) })
+        .filter((r) => (r.level >= 2 || r.promoted_at !== null) && !isDocumented(parseJsonObject(r.metadata))),
+    ).filter((v) => !reportedByAgent(v.metadata) || v.verdict === 'strong' || v.conviction),
   );
 
 /** Whose rules an export holds: a project (fingerprint or name), else the repository of `cwd`, else every project's. */

@@ -75,7 +75,7 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
 /** An instinct as the application shows it (a contract view, or the part of one a rule file needs). */
 export const fromView = (
   v: Pick<InstinctView, 'pattern' | 'category' | 'evidence'> &
-    Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata' | 'local_evidence'>>,
+    Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata' | 'local_evidence' | 'verdict'>>,
 ): PlainInstinct => ({
   name: v.pattern,
   category: v.category,
@@ -85,6 +85,7 @@ export const fromView = (
   evidence: v.evidence,
   imported: v.origin === 'imported' || (v.local_evidence !== undefined && v.local_evidence < v.evidence),
   reported: v.metadata !== undefined && reportedByAgent(v.metadata),
+  confirmed: v.verdict === 'strong',
 });
 
 /** Preferences and corrections first, then fixes, then the rest. */

@@ -45,6 +45,8 @@ export interface InstinctView {
   conviction: boolean;
   promoted_to: string | null;
   stale_conviction: boolean;
+  /** The user's latest feedback on it (null: none). */
+  verdict: 'strong' | 'weak' | 'wrong' | null;
 }
 
 /** The confidence score of an instinct as of `now`: the stored score with the decay since it was last seen. */
@@ -78,6 +80,7 @@ export function toView(row: InstinctRow, now: Date, distinctProjects: number, pr
     conviction,
     promoted_to: row.promoted_to,
     stale_conviction: isStaleConviction(conviction, confidence, row.confidence),
+    verdict: provenance?.verdict ?? null,
   };
 }
 

@@ -504,6 +504,12 @@ describe('suggest and other projects', () => {
       await call(mcp.client, 'observe', { pattern: 'pref:reported-rule', explain: 'always run the deploy script first' });
     const found = await call<{ hint: string }>(mcp.client, 'suggest', { keyword: 'reported-rule' });
     expect(found.hint).toMatch(/always run the deploy script first \(seen 12 times, reported by an agent\)/);
+    // A rule file is committed and read by every agent after: a model's say-so alone stays out of it.
+    await call(mcp.client, 'consolidate', {});
+    const exported = async () => (await call<{ markdown: string }>(mcp.client, 'export_claude_md', {})).markdown;
+    expect(await exported()).not.toMatch(/deploy script/);
+    expect(cli(storeHome(), ['feedback', 'pref:reported-rule', 'strong']).status).toBe(0);
+    expect(await exported()).toMatch(/always run the deploy script first \(seen 12 times, reported by an agent, confirmed by the user\)/);
     const again = await connectStdio(storeHome(), repo);
     try {
       expect(again.client.getInstructions() ?? '').not.toMatch(/reported-rule/);

@@ -14,7 +14,7 @@ import { type PlainInstinct, fromView, mergeSimilar, plainLine } from '../contex
 
 /** What a rule file shows of an instinct. */
 export type Rule = Pick<InstinctView, 'pattern' | 'category' | 'evidence' | 'level_rank' | 'explain'> &
-  Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata' | 'local_evidence'>>;
+  Partial<Pick<InstinctView, 'trigger' | 'action' | 'title' | 'origin' | 'metadata' | 'local_evidence' | 'verdict' | 'conviction'>>;
 
 export const PLATFORMS = ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const;
 type Platform = (typeof PLATFORMS)[number];
@@ -73,10 +73,10 @@ const CATEGORY_TITLES: Record<Category, string> = {
   combo: 'Combos',
 };
 
-/** Rule-level instincts sorted as export_rules promises: level desc, then evidence desc. */
+/** Rule-level instincts and convictions sorted as export_rules promises: level desc, then evidence desc. */
 export function sortRules<R extends Rule>(records: readonly R[]): R[] {
   return records
-    .filter((r) => r.level_rank >= 2)
+    .filter((r) => r.level_rank >= 2 || r.conviction)
     .sort((a, b) => b.level_rank - a.level_rank || b.evidence - a.evidence || a.pattern.localeCompare(b.pattern));
 }
 

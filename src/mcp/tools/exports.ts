@@ -32,7 +32,7 @@ const exportRules = defineTool({
   name: 'export_rules',
   title: 'Export rules as JSON',
   description:
-    'Export promoted-level patterns (rule and universal, promoted >= 2) as structured JSON for programmatic use. Read-only. project "" (default) is the current project with the global patterns; a name or fingerprint names another. Sorted by promoted, then confidence, descending. Empty rules means nothing reached rule level: run consolidate() first.',
+    'Export promoted-level patterns (rule and universal, promoted >= 2, and convictions a person promoted) as structured JSON for programmatic use. Read-only. project "" (default) is the current project with the global patterns; a name or fingerprint names another. Sorted by promoted, then confidence, descending. Empty rules means nothing reached rule level: run consolidate() first.',
   input: z.object({ project: projectArg }),
   output: z.object({ rules: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,

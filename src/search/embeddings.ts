@@ -68,6 +68,8 @@ export class Embedder {
       );
       done += slice.length;
       onProgress?.(done, ids.length);
+      // Ctrl-C is handled only when the event loop turns, which a model computing in place never lets it do.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return done;
   }
@@ -82,11 +84,10 @@ export class Embedder {
     const previous = readFingerprint(this.documents);
     const removedStale = this.store.transaction(() => {
       writeFingerprint(this.documents, this.fingerprint);
-      const removed = this.documents.deleteStaleVectors(this.key);
-      if (options.force) this.documents.deleteAllVectors();
-      return removed;
+      return this.documents.deleteStaleVectors(this.key);
     });
-    const ids = this.documents.missingVectorIds(this.key);
+    // --force replaces each vector in place: one interrupted leaves the rest as they were, not missing.
+    const ids = options.force ? this.documents.documentIds() : this.documents.missingVectorIds(this.key);
     const embedded = await this.embedDocuments(ids, options.onProgress);
     return { embedded, removedStale, previous };
   }

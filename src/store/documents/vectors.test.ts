@@ -42,7 +42,7 @@ describe('stored vectors', () => {
     ]);
     expect(docs.vectors([2, 3], 'm1').map(([id, v]) => [id, [...v]])).toEqual([[2, [5, 6, 7, 8]]]);
     expect(docs.deleteStaleVectors('m1')).toBe(1);
-    docs.deleteAllVectors();
-    expect(docs.vectorCounts('m1')).toEqual({ documents: 3, current: 0, stale: 0, missing: 3 });
+    expect(docs.vectorCounts('m1')).toEqual({ documents: 3, current: 2, stale: 0, missing: 1 });
+    expect(docs.documentIds()).toEqual([1, 2, 3]);
   });
 });

@@ -39,13 +39,14 @@ export interface StoredVectors {
   embeddedCount(collection: string, ids?: readonly string[]): number;
   /** Ids of documents without a vector of `key` (only among `among` when given). */
   missingVectorIds(key: string, options?: { among?: readonly number[]; limit?: number }): number[];
+  /** Every document's id, in order. */
+  documentIds(): number[];
   /** What is embedded of each document: its title and text. */
   embeddingTexts(ids: readonly number[]): { id: number; body: string }[];
   /** Stores each document's vector of model `key`, replacing any vector it had. */
   writeVectors(key: string, items: readonly VectorWrite[]): void;
   /** Removes the vectors of every model but `key` (they can never be used again); returns how many. */
   deleteStaleVectors(key: string): number;
-  deleteAllVectors(): void;
   /** Every sign code of model `key`, by document id. */
   signCodes(key: string): SignCodeRow[];
   /** The float vectors of model `key` of these documents, as stored bytes. */
@@ -89,6 +90,7 @@ export function createStoredVectors(db: Db): StoredVectors {
       return (row as { n: number }).n;
     },
     missingVectorIds: (key, options = {}) => missingVectorIds(db, key, options),
+    documentIds: () => (cachedStatement(db, 'SELECT id FROM documents ORDER BY id').all() as { id: number }[]).map((r) => r.id),
     embeddingTexts: (ids) =>
       cachedStatement(
         db,
@@ -103,7 +105,6 @@ export function createStoredVectors(db: Db): StoredVectors {
       for (const { id, code, vector } of items) put.run(id, key, code, vector);
     },
     deleteStaleVectors: (key) => cachedStatement(db, 'DELETE FROM document_vectors WHERE fingerprint != ?').run(key).changes,
-    deleteAllVectors: () => void cachedStatement(db, 'DELETE FROM document_vectors').run(),
     signCodes: (key) =>
       cachedStatement(
         db,

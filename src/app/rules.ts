@@ -6,7 +6,7 @@ import { isInside, realDirectory, realTarget, refuseProtected } from '../core/co
 import { UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
 import { isDocumented } from '../learn/documented.js';
-import { type InstinctView, reportedByAgent } from '../learn/records.js';
+import type { InstinctView } from '../learn/records.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import {
@@ -38,8 +38,8 @@ const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 
  * Rule-level instincts (rule and universal) and convictions, strongest first: the project's and
  * the global ones when a project is named (another repository's rules do not belong in this
  * one's CLAUDE.md), every project's otherwise. What the project's own instructions already say
- * is left out, and so is what only a model reported with `observe` until a person confirms it:
- * a rule file is committed and read by every agent after, so its lines are the person's.
+ * is left out. What a model reported with `observe` is in (the contract's observe, consolidate,
+ * export) and says so on its line: a model that can call observe can edit the file anyway.
  */
 const ruleViews = (store: Store, project = ''): InstinctView[] =>
   sortRules(
@@ -48,7 +48,7 @@ const ruleViews = (store: Store, project = ''): InstinctView[] =>
       store.instincts
         .list({ unrefuted: true, ...(project ? { project, includeGlobal: true } : {}) })
         .filter((r) => (r.level >= 2 || r.promoted_at !== null) && !isDocumented(parseJsonObject(r.metadata))),
-    ).filter((v) => !reportedByAgent(v.metadata) || v.verdict === 'strong' || v.conviction),
+    ),
   );
 
 /** Whose rules an export holds: a project (fingerprint or name), else the repository of `cwd`, else every project's. */

@@ -215,7 +215,7 @@ describe('exports', () => {
     expect(md.rule_count).toBe(2);
     expect(md.markdown).toMatch(/^- use pnpm, never npm \(seen 12 times[^)]*\) <!-- `pref:pkg=pnpm` \(12\) -->$/m);
     const skill = await call<{ skill_md: string; rule_count: number }>(mcp.client, 'export_skill', { name: 'acme-rules' });
-    expect(skill.skill_md).toMatch(/^---\nname: acme-rules\ndescription: Learned patterns from 2 observations\n---/);
+    expect(skill.skill_md).toMatch(/^---\nname: acme-rules\ndescription: Learned patterns from 23 observations\n---/);
     expect(skill.rule_count).toBe(2);
     for (const fmt of ['claude-md', 'cursorrules', 'windsurfrules', 'codex']) {
       const out = await call<{ content: string; format: string; rule_count: number }>(mcp.client, 'export_platform', { fmt });
@@ -504,10 +504,10 @@ describe('suggest and other projects', () => {
       await call(mcp.client, 'observe', { pattern: 'pref:reported-rule', explain: 'always run the deploy script first' });
     const found = await call<{ hint: string }>(mcp.client, 'suggest', { keyword: 'reported-rule' });
     expect(found.hint).toMatch(/always run the deploy script first \(seen 12 times, reported by an agent\)/);
-    // A rule file is committed and read by every agent after: a model's say-so alone stays out of it.
+    // A rule file says whose word each line is: a model's, and a person's once confirmed.
     await call(mcp.client, 'consolidate', {});
     const exported = async () => (await call<{ markdown: string }>(mcp.client, 'export_claude_md', {})).markdown;
-    expect(await exported()).not.toMatch(/deploy script/);
+    expect(await exported()).toMatch(/always run the deploy script first \(seen 12 times, reported by an agent\)/);
     expect(cli(storeHome(), ['feedback', 'pref:reported-rule', 'strong']).status).toBe(0);
     expect(await exported()).toMatch(/always run the deploy script first \(seen 12 times, reported by an agent, confirmed by the user\)/);
     const again = await connectStdio(storeHome(), repo);

@@ -94,7 +94,7 @@ describe('rendering rules', () => {
   it('packages a SKILL.md with valid YAML frontmatter name and description', () => {
     const skill = renderSkill(RULES, { name: 'team-rules' });
     const front = /^---\n([\s\S]*?)\n---\n/.exec(skill)?.[1] ?? '';
-    expect(YAML.parse(front)).toEqual({ name: 'team-rules', description: 'Learned patterns from 3 observations' });
+    expect(YAML.parse(front)).toEqual({ name: 'team-rules', description: 'Learned patterns from 38 observations' });
     expect(countRuleBullets(skill)).toBe(3);
     expect(skill).toContain('## Combos');
     expect(countRuleBullets(renderSkill(RULES, { category: 'sequence' }))).toBe(1);

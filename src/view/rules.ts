@@ -140,7 +140,9 @@ export function renderSkill(rules: readonly Rule[], options: { name?: string; de
       'Use lower-case letters, digits and hyphens (at most 64), e.g. "instinct-rules".',
     );
   }
-  const description = oneLine(options.description ?? '') || `Learned patterns from ${selected.length} observations`;
+  // The contract's wording; the count is of the observations behind the rules, not of the rules.
+  const observations = selected.reduce((n, r) => n + r.evidence, 0);
+  const description = oneLine(options.description ?? '') || `Learned patterns from ${observations} observations`;
   const front = YAML.stringify({ name, description }, { lineWidth: 0 }).trimEnd();
   const body = [`# ${name}`, '', 'Rules learned from repeated observation of real sessions. Apply them when the trigger matches.', ''];
   for (const category of CATEGORIES) {

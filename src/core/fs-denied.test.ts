@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { writeFileAtomic } from './fs.js';
+import { acquireLock } from './lock.js';
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
@@ -17,7 +18,12 @@ vi.mock('node:fs', async (importOriginal) => {
       throw Object.assign(new Error(`EACCES: permission denied, open '${String(path)}'`), { code: 'EACCES' });
     (fs.writeFileSync as (...a: unknown[]) => void)(path, ...rest);
   };
-  return { ...fs, default: { ...fs, writeFileSync }, writeFileSync };
+  const openSync = (path: unknown, ...rest: unknown[]): number => {
+    if (String(path).includes('/locked/'))
+      throw Object.assign(new Error(`EACCES: permission denied, open '${String(path)}'`), { code: 'EACCES' });
+    return (fs.openSync as (...a: unknown[]) => number)(path, ...rest);
+  };
+  return { ...fs, default: { ...fs, writeFileSync, openSync }, writeFileSync, openSync };
 });
 
 let dir: ReturnType<typeof tempDir>;
@@ -41,5 +47,12 @@ describe('writeFileAtomic in a folder that refuses writes', () => {
     );
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(locked)).toEqual([]);
+  });
+
+  it('a lock that cannot be taken there says so too (sync on a read-only store said "unexpected error")', () => {
+    const lock = join(dir.path, 'locked', 'observer.lock');
+    expect(() => acquireLock(lock, { staleMs: 60_000 })).toThrow(
+      expect.objectContaining({ code: 'not_writable', message: expect.stringMatching(/^Cannot write .*observer\.lock: its folder/) }),
+    );
   });
 });

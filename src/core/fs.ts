@@ -82,9 +82,9 @@ export function writeFileAtomic(path: string, content: string | Buffer): void {
 }
 
 /** A write the file system refuses (a read-only folder or disk) said as the user's to fix, not as our crash. */
-function denied(path: string, write: () => void): void {
+export function denied<T>(path: string, write: () => T): T {
   try {
-    write();
+    return write();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (!['EACCES', 'EPERM', 'EROFS'].includes(code)) throw err;

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ensureDir } from './fs.js';
+import { denied, ensureDir } from './fs.js';
 
 interface LockOptions {
   /** After this long without a refresh, a lock counts as abandoned even if its PID is alive. */
@@ -23,7 +23,7 @@ const EMPTY_GRACE_MS = 2000;
 function tryCreate(path: string): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'wx');
+    fd = denied(path, () => openSync(path, 'wx'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;

@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
-import { type Store, fts5Problem, openStore } from '../store/store.js';
+import { type Store, fts5Problem, integrityProblem, openStore } from '../store/store.js';
 import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { userNames } from './user-names.js';
 import { projectJoins } from '../core/project-alias.js';
@@ -115,7 +115,7 @@ const database: DoctorCheck = (paths) => {
       return {
         name: 'database',
         status: 'fail',
-        detail: `integrity check: ${health.integrity}`,
+        detail: `the database is damaged (integrity check: ${integrityProblem(health.integrity)})`,
         fix: damagedFix(paths),
       };
     }

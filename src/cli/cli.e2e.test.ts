@@ -143,7 +143,11 @@ describe('the store on disk', () => {
       const refused = await runCli(home.path, args);
       expect(refused.status, args.join(' ')).toBe(1);
       expect(refused.stderr).toMatch(/is damaged \(integrity check: [\s\S]*fix: Nothing was changed/);
+      // What it found, not SQLite's heading of it.
+      expect(refused.stderr).not.toMatch(/\*\*\* in database/);
     }
+    const said = JSON.parse((await runCli(home.path, ['doctor', '--json'])).stdout).checks as { name: string; detail: string }[];
+    expect(said.find((c) => c.name === 'database')?.detail).toMatch(/^the database is damaged \(integrity check: (?!\*\*\*)\S/);
     expect(readFileSync(db).equals(mild)).toBe(true);
   });
 

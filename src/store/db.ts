@@ -39,15 +39,15 @@ function assertSqliteFile(path: string): void {
   }
 }
 
+/** The first thing an integrity check found, without SQLite's "*** in database main ***" heading. */
+export const integrityProblem = (integrity: string): string =>
+  (integrity.split('\n').find((l) => l.trim() && !/^\*\*\* in database/.test(l)) ?? integrity).slice(0, 200);
+
 /** A database SQLite opens but whose integrity check fails: said before anything is written to it. */
 export function damagedError(path: string, integrity: string): HomunculusError {
-  return new HomunculusError(
-    'corrupt_db',
-    `The database file ${path} is damaged (integrity check: ${integrity.split('\n')[0]?.slice(0, 200)}).`,
-    {
-      hint: `Nothing was changed. Keep a copy (cp "${path}" "${path}.bad"); \`sqlite3 "${path}" .recover\` may save what is readable, or move it aside to start a fresh store.`,
-    },
-  );
+  return new HomunculusError('corrupt_db', `The database file ${path} is damaged (integrity check: ${integrityProblem(integrity)}).`, {
+    hint: `Nothing was changed. Keep a copy (cp "${path}" "${path}.bad"); \`sqlite3 "${path}" .recover\` may save what is readable, or move it aside to start a fresh store.`,
+  });
 }
 
 function corruptError(path: string, cause?: unknown): HomunculusError {

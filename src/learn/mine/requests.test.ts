@@ -18,6 +18,9 @@ describe('recurring requests', () => {
     // An identifier names one thing: three such asks are three features, not one request that recurs.
     expect(requestOf('add a parse_date function to the parser')).toBeUndefined();
     expect(requestOf('fix handleClick in the cart')).toBeUndefined();
+    // So does a plain word before the kind of thing it names: eight asks for eight functions are no habit.
+    for (const name of ['greet', 'mul', 'times']) expect(requestOf(`add a ${name} function to src/index.js`)).toBeUndefined();
+    expect(requestOf('add tests for the parser')).toMatchObject({ verb: 'add', objectWord: 'tests' });
     expect(requestOf('update docs/architecture for the change')).toMatchObject({ verb: 'update', objectWord: 'docs' });
   });
 

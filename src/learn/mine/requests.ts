@@ -27,6 +27,12 @@ const SYNONYMS: Readonly<Record<string, string>> = { look: 'review' };
 const NOT_OBJECT = stopSet(ENGLISH, COURTESY, PROMPT_FILLER, VAGUE);
 
 const IDENTIFIER = /_|[a-z][A-Z]/;
+/** Kinds of code a name comes before: "the greet function", "a Button component". */
+const NAMED_KINDS = new Set(
+  'function functions method methods class classes field fields endpoint endpoints route routes command commands component components flag option variable type interface module hook handler'.split(
+    ' ',
+  ),
+);
 
 export interface Request {
   verb: string;
@@ -43,12 +49,14 @@ export function requestOf(sentence: string): Request | undefined {
   const said = (m[1] as string).toLowerCase();
   const verb = SYNONYMS[said] ?? said;
   if (!VERBS.has(verb)) return undefined;
-  const object = (m[2] as string)
+  const words = (m[2] as string)
     .split(/\s+/)
-    .map((token) => ({ token: token.replace(/^\W+|\W+$/g, ''), word: token.toLowerCase().match(/[a-z][a-z'-]*/)?.[0] ?? '' }))
-    .find(({ word }) => word.length > 2 && !NOT_OBJECT.has(word) && !word.includes("'"));
-  // An identifier ("add a parse_date function", "fix handleClick") names one thing, not a kind of request that recurs.
-  if (!object || IDENTIFIER.test(object.token)) return undefined;
+    .map((token) => ({ token: token.replace(/^\W+|\W+$/g, ''), word: token.toLowerCase().match(/[a-z][a-z'-]*/)?.[0] ?? '' }));
+  const at = words.findIndex(({ word }) => word.length > 2 && !NOT_OBJECT.has(word) && !word.includes("'"));
+  const object = words[at];
+  // An identifier ("add a parse_date function", "fix handleClick") names one thing, not a kind of request that recurs;
+  // so does a word before the kind of thing it names ("add a greet function", "fix the login endpoint").
+  if (!object || IDENTIFIER.test(object.token) || NAMED_KINDS.has(words[at + 1]?.word ?? '')) return undefined;
   return { verb, object: stem(object.word), objectWord: object.word };
 }
 

@@ -151,6 +151,15 @@ describe('the store on disk', () => {
     expect(readFileSync(db).equals(mild)).toBe(true);
   });
 
+  it('status says the verdict on a line: one marked wrong is not just faded', async () => {
+    await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '6', '--explain', 'use pnpm']);
+    await runCliJson(home.path, ['observe', 'pref:fmt=tabs', '--count', '6', '--explain', 'indent with tabs']);
+    await runCliJson(home.path, ['feedback', 'pref:fmt=tabs', 'wrong']);
+    const text = (await runCli(home.path, ['status'])).stdout;
+    expect(text).toMatch(/pref:fmt=tabs, seen 6x\) {2}\[marked wrong: not given to agents\]$/m);
+    expect(text).toMatch(/pref:pkg=pnpm, seen 6x\)$/m);
+  });
+
   it('doctor passes on a healthy store', async () => {
     await runCli(home.path, ['init']);
     const report = await runCliJson<{ ok: boolean; checks: { name: string; status: string }[] }>(home.path, ['doctor']);

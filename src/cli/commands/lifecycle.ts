@@ -12,6 +12,14 @@ const BAND_TITLES = {
   faded: 'Faded (below 0.30): not seen for weeks; still given when a prompt clearly matches, below fresher ones',
 } as const;
 
+/** The user's verdict, said on the line: a score at the floor looks faded, and one marked wrong is not given at all. */
+const VERDICT_MARKS = {
+  none: '',
+  strong: '  [marked strong]',
+  weak: '  [marked weak]',
+  wrong: '  [marked wrong: not given to agents]',
+} as const;
+
 export function registerLifecycleCommands(program: Command): void {
   program
     .command('status')
@@ -33,7 +41,9 @@ export function registerLifecycleCommands(program: Command): void {
           for (const [domain, items] of domains) {
             lines.push(`  ${domain}`);
             for (const v of items)
-              lines.push(`    ${v.confidence.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.evidence}x)`);
+              lines.push(
+                `    ${v.confidence.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.evidence}x)${VERDICT_MARKS[v.verdict ?? 'none']}`,
+              );
           }
         }
         if (s.total === 0)

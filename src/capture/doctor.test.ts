@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
+import { agentBin } from '../test-support/agents.js';
 import { BIN, cli, tempDir } from '../test-support/cli.js';
 import { hooksCheck, observationsCheck } from './doctor.js';
 import { applyPlan } from './install/apply.js';
@@ -165,6 +166,16 @@ describe('hooks check asks whether each client will run our hooks', () => {
     );
     const modified = await hooksCheck(home, cwd, env);
     expect(modified.detail).toMatch(/turned off in config\.toml.*SessionStart modified/);
+  });
+
+  it.runIf(agentBin('codex'))('Codex itself: names a key of the user’s beside "hooks", which makes it load none of them', async () => {
+    const { home, cwd, target } = setup('codex');
+    const env = { PATH: `${dirname(agentBin('codex') as string)}:${dirname(process.execPath)}`, HOME: home };
+    expect(await hooksCheck(home, cwd, env)).toMatchObject({ status: 'ok' });
+    writeFileSync(target.hooksFile, JSON.stringify({ 'x-custom': true, ...JSON.parse(readFileSync(target.hooksFile, 'utf8')) }));
+    const check = await hooksCheck(home, cwd, env);
+    expect(check.detail).toMatch(/Codex does not load .*hooks\.json: it refuses "x-custom" beside "hooks"/);
+    expect(check.fix).toMatch(/Remove "x-custom" from .*hooks\.json \(Codex reads only "hooks" there\)/);
   });
 
   it('Codex: says hooks installed both user-wide and in the project run twice, and the fix', async () => {

@@ -39,14 +39,23 @@ async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv
         return l && { ...l, event: o.event };
       })
     : ours;
+  // Codex reads hooks.json strictly: a key of the user's beside "hooks" makes it load none of them.
+  const extra = Object.keys(readObj(target.hooksFile, 'json')).filter((k) => k !== 'hooks');
   if (listed && seen.every((s) => s === undefined) && ours.length)
-    out.push({
-      problem: `Codex does not load ${target.hooksFile}${target.scope === 'project' ? ' (the project is not trusted)' : ''}`,
-      fix:
-        target.scope === 'project'
-          ? `Run \`codex\` in ${cwd} once and trust the project (or add [projects.${JSON.stringify(cwd)}] trust_level = "trusted" to ${target.trustFile}).`
-          : 'Run `homunculus init --codex` again.',
-    });
+    out.push(
+      extra.length
+        ? {
+            problem: `Codex does not load ${target.hooksFile}: it refuses ${extra.map((k) => JSON.stringify(k)).join(', ')} beside "hooks"`,
+            fix: `Remove ${extra.map((k) => JSON.stringify(k)).join(', ')} from ${target.hooksFile} (Codex reads only "hooks" there).`,
+          }
+        : {
+            problem: `Codex does not load ${target.hooksFile}${target.scope === 'project' ? ' (the project is not trusted)' : ''}`,
+            fix:
+              target.scope === 'project'
+                ? `Run \`codex\` in ${cwd} once and trust the project (or add [projects.${JSON.stringify(cwd)}] trust_level = "trusted" to ${target.trustFile}).`
+                : 'Run `homunculus init --codex` again.',
+          },
+    );
   const idle = seen.filter((s): s is CodexHook => s !== undefined && (s.trustStatus !== 'trusted' || !s.enabled));
   if (idle.length)
     out.push({

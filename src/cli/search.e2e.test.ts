@@ -99,6 +99,19 @@ describe('memory import, query and embed through the binary', () => {
     expect(r.stdout).toMatch(/modifiers: none/);
   });
 
+  it('says a memory a later one restated is history, and its factor under --explain', async () => {
+    for (const [id, text] of [
+      ['p95-jan', 'Checkout p95 latency is 240 ms'],
+      ['p95-mar', 'Checkout p95 latency is now 180 ms'],
+    ] as const)
+      expect((await runCli(home.path, ['memory', 'add', text, '--id', id], { env: NO_EMBED })).status).toBe(0);
+    const r = await runCli(home.path, ['query', 'checkout p95 latency', '--explain', '--mode', 'bm25'], { env: NO_EMBED });
+    expect(r.stdout).toMatch(/1\. \d\.\d{3} {2}memories\/p95-mar\n/);
+    expect(r.stdout).toMatch(
+      /2\. \d\.\d{3} {2}memories\/p95-jan {2}\[superseded by p95-mar\]\n[\s\S]*modifiers: superseded 0\.50 = 0\.500/,
+    );
+  });
+
   it('rejects bad arguments with exit 2 and a hint', async () => {
     const cases: [string[], RegExp][] = [
       [['query', 'x', '--since', 'last tuesday'], /--since must be an ISO-8601 date/],

@@ -72,4 +72,28 @@ describe('detectRestatement', () => {
       kind: 'number:ms',
     });
   });
+
+  it('tells differently numbered things apart, unless the number is all that changed', () => {
+    const two = (older: string, newer: string) => detectRestatement(older, newer);
+    expect(two('the build of module 0 takes 10 seconds', 'the build of module 1 takes 11 seconds')).toMatchObject({
+      restates: false,
+      reason: 'module 0 and module 1 are two things',
+    });
+    expect(two('room 4 has 12 chairs', 'room 5 has 10 chairs').restates).toBe(false);
+    expect(two('ticket 42 is due March 3', 'ticket 43 is due March 5').restates).toBe(false);
+    // The same numbered thing, another value: an update.
+    expect(two('the build of module 0 takes 10 seconds', 'the build of module 0 takes 13 seconds')).toMatchObject({ restates: true });
+    // Only the numbered name changed: that is the value ("node 18" to "node 20"); a day of a month is a date.
+    expect(two('the project uses node 18', 'the project now uses node 20').restates).toBe(true);
+    expect(two('Deploy freeze starts December 18', 'Deploy freeze now starts December 20')).toMatchObject({ restates: true, kind: 'date' });
+  });
+
+  it('takes a newer text that names its own earlier value as the update of that value only', () => {
+    const moved = 'worried about the launch being moved from November 15 to November 22, how do I meet the new deadline?';
+    expect(detectRestatement('worried I will not meet the new April 25 deadline', moved)).toMatchObject({ restates: false });
+    expect(detectRestatement('worried about the launch on November 15 and its deadline', moved)).toMatchObject({
+      restates: true,
+      kind: 'date',
+    });
+  });
 });

@@ -113,6 +113,9 @@ const UNIT_ALIASES: Record<string, string> = {
   lignes: 'lines',
 };
 
+const UNITS =
+  'ms|milliseconds?|secs?|seconds?|secondes?|s|mins?|minutes?|hrs?|hours?|heures?|h|days?|jours?|d|weeks?|semaines?|months?|mois|years?|ans?|années?|%|percent|pourcent|kb|mb|gb|tb|k|x|€|eur|euros?|usd|dollars|req\\/s|rps|qps|users|utilisateurs|tokens|lines|lignes';
+
 const VALUE_PATTERNS: { kind: (m: RegExpExecArray) => ValueKind; re: RegExp; value: (m: RegExpExecArray) => string }[] = [
   { kind: () => 'date', re: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?/g, value: (m) => m[0].slice(0, 10) },
   {
@@ -133,7 +136,7 @@ const VALUE_PATTERNS: { kind: (m: RegExpExecArray) => ValueKind; re: RegExp; val
   { kind: () => 'time', re: /\b(\d{1,2})[:h](\d{2})\b/g, value: (m) => `${m[1]?.padStart(2, '0')}:${m[2]}` },
   {
     kind: (m) => `number:${unitOf(m[1] ?? m[3])}`,
-    re: /([$€])?\s?(\d+(?:[.,]\d+)?)\s?(ms|milliseconds?|secs?|seconds?|secondes?|s|mins?|minutes?|hrs?|hours?|heures?|h|days?|jours?|d|weeks?|semaines?|months?|mois|years?|ans?|années?|%|percent|pourcent|kb|mb|gb|tb|k|x|€|eur|euros?|usd|dollars|req\/s|rps|qps|users|utilisateurs|tokens|lines|lignes)?(?![\p{L}\d])/giu,
+    re: new RegExp(`([$€])?\\s?(\\d+(?:[.,]\\d+)?)\\s?(${UNITS})?(?![\\p{L}\\d])`, 'giu'),
     value: (m) => (m[2] ?? '').replace(',', '.'),
   },
 ];
@@ -198,6 +201,39 @@ function parse(text: string, known: readonly string[], ignore: ReadonlySet<strin
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
 
+const NUMBERED = new RegExp(
+  `(?<![\\p{L}\\p{N}])(\\p{L}{2,})\\s+#?(\\d+)(?![\\p{L}\\p{N}]|[.,:]\\d|\\s?(?:${UNITS})(?![\\p{L}\\d]))`,
+  'giu',
+);
+const CALENDAR = new RegExp(`^(?:${MONTHS}|${WEEKDAYS})$`, 'iu');
+
+/** "module 2", "room 4", "PR #17": a name with a number (not a month's day, not an amount), by name. */
+function numberedNames(text: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const m of text.matchAll(NUMBERED)) {
+    const name = (m[1] as string).toLowerCase();
+    if (!STOP.has(name) && !CALENDAR.test(name)) names.set(name, m[2] as string);
+  }
+  return names;
+}
+
+/**
+ * Two texts about differently numbered things ("module 0 takes 10 s", "module 1 takes 11 s")
+ * that differ in another value too: the numbers name two things, not one changed value. One
+ * where the numbered name is all that differs ("uses node 18" -> "uses node 20") is an update.
+ */
+function namesAnother(older: [string, Parsed], newer: [string, Parsed], differing: readonly ValueKind[]): string | undefined {
+  const a = numberedNames(older[0]);
+  const b = numberedNames(newer[0]);
+  const other = [...a].find(([name, n]) => b.has(name) && b.get(name) !== n);
+  if (!other) return undefined;
+  // The plain numbers other than the names' own: "has 12 chairs" -> "has 10 chairs".
+  const plain = (p: Parsed, names: Map<string, string>) =>
+    new Set([...(p.values.get('number:') ?? [])].filter((n) => ![...names.values()].includes(n)));
+  const besides = differing.some((k) => k !== 'number:') || !sameSet(plain(older[1], a), plain(newer[1], b));
+  return besides ? `${other[0]} ${other[1]} and ${other[0]} ${b.get(other[0]) ?? ''} are two things` : undefined;
+}
+
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
   const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...wordSet(w)]));
   // The subject is not a value: "1 uses mise" must not read as a number 1.
@@ -217,6 +253,8 @@ export function detectRestatement(older: string, newer: string, options: Restate
     .map(([kind]) => kind)
     .sort((x, y) => Number(x === 'entity') - Number(y === 'entity'));
   const kind = differing[0];
+  const another = kind === undefined ? undefined : namesAnother([strip(older), a], [strip(newer), b], differing);
+  if (another) return none(another);
   if (kind !== undefined) {
     if (attribute.length < 1) return none(`a ${kind} differs but the texts share no attribute`);
     // The shared attribute must be most of what the shorter text says besides its values:
@@ -228,6 +266,9 @@ export function detectRestatement(older: string, newer: string, options: Restate
       );
     const av = a.values.get(kind) as Set<string>;
     const bv = b.values.get(kind) as Set<string>;
+    // A newer text naming several values carries its own history ("moved from November 15 to
+    // November 22"): it updates the text that gave one of them, not any text on the subject.
+    if (bv.size > 1 && ![...av].some((v) => bv.has(v))) return none(`the newer text changes its own earlier ${kind}, not this one`);
     return {
       restates: true,
       kind,

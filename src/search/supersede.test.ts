@@ -44,6 +44,45 @@ describe('memories that change over time', () => {
     expect(meta('lunch').superseded_by).toBeUndefined();
   });
 
+  it('in one file, a later line replaces an earlier one only: never a loop, and differently numbered things stay apart', () => {
+    // One time for all, as a file of notes often has: the line stored later is the newer.
+    const lines = Array.from({ length: 9 }, (_, i) =>
+      memory(`x${i}`, `the build of module ${i % 3} takes ${10 + i} seconds`, '2026-01-01'),
+    );
+    const added = addDocuments(store, lines, { supersede: true });
+    expect(added.superseded.sort()).toEqual(['x0', 'x1', 'x2', 'x3', 'x4', 'x5']);
+    for (let i = 0; i < 6; i++) expect(meta(`x${i}`).superseded_by).toBe(`x${i + 3}`);
+    for (let i = 6; i < 9; i++) expect(meta(`x${i}`).superseded_by).toBeUndefined();
+    // A memory never replaces one that replaces it.
+    for (let i = 0; i < 9; i++) expect(meta(`x${i}`).supersedes ?? []).not.toContain(meta(`x${i}`).superseded_by);
+  });
+
+  it('without a time, the line stored later is the newer; older history imported late is marked by what came after it', () => {
+    const undated = (id: string, text: string) => ({ id, text, project: 'p1', collection: 'memories' });
+    addDocuments(store, [undated('a', 'Deploy freeze starts December 18'), undated('b', 'Deploy freeze now starts December 20')], {
+      supersede: true,
+    });
+    expect(meta('a').superseded_by).toBe('b');
+    expect(meta('b').superseded_by).toBeUndefined();
+    // Again: the same lines change nothing, and the links stay.
+    const again = addDocuments(
+      store,
+      [undated('a', 'Deploy freeze starts December 18'), undated('b', 'Deploy freeze now starts December 20')],
+      {
+        supersede: true,
+      },
+    );
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, superseded: [] });
+    expect(meta('a').superseded_by).toBe('b');
+    // January's figure arrives after March's: it is the older one.
+    addDocuments(store, [memory('mar', 'Checkout p95 latency is 180 ms', '2026-03-01T00:00:00Z')], { supersede: true });
+    const late = addDocuments(store, [memory('jan', 'Checkout p95 latency is 240 ms', '2026-01-05T00:00:00Z')], { supersede: true });
+    expect(late.superseded).toEqual(['jan']);
+    expect(meta('jan').superseded_by).toBe('mar');
+    expect(meta('mar')).toMatchObject({ supersedes: ['jan'] });
+    expect(meta('mar').superseded_by).toBeUndefined();
+  });
+
   it('applies the superseded factor as a modifier', () => {
     expect(modifiersFor({ superseded: true }, new Date(), false)).toEqual({ superseded: 0.5, factor: 0.5 });
     expect(modifiersFor({ superseded: false, confidence: 0.8 }, new Date(), false)).toEqual({ confidence: 0.8, factor: 0.8 });

@@ -3,39 +3,64 @@
  * deadline moved, a latency improved, a preference flipped), the older one is marked
  * superseded with a link to the newer, never deleted, and ranks below it.
  */
-import type { DocumentRepository } from '../store/documents/index.js';
+import type { DocumentRepository, DocumentRow } from '../store/documents/index.js';
 import { parseJsonObject } from '../store/json.js';
 import { detectRestatement } from './restatement.js';
 
 /** How many of the newest memories of the same collection and project a new one is compared with. */
 export const SUPERSEDE_CANDIDATES = 200;
 
+/**
+ * A restatement is a short statement of a value ("the API now averages 250 ms"). Two long
+ * texts (chat turns of a page) sharing half their words are a conversation going on, not an
+ * update: on BEAM's turns the rule marked most of every chat, each turn by the reply after it.
+ */
+export const RESTATEMENT_MAX_CHARS = 240;
+
+const restates = (older: DocumentRow, newer: DocumentRow): boolean =>
+  older.text.length <= RESTATEMENT_MAX_CHARS &&
+  newer.text.length <= RESTATEMENT_MAX_CHARS &&
+  detectRestatement(older.text, newer.text).restates;
+
 export function isSuperseded(metadata: string | null | undefined): boolean {
   return typeof parseJsonObject(metadata).superseded_by === 'string';
 }
 
+/** Links `older` to the memory that replaced it, both ways. */
+function link(documents: DocumentRepository, older: DocumentRow, newer: DocumentRow): void {
+  documents.setMetadata(older.id, {
+    ...parseJsonObject(older.metadata),
+    superseded_by: newer.ext_id,
+    superseded_at: newer.ts ?? newer.created_at,
+  });
+  // Read again: it may have been linked a moment ago.
+  const current = parseJsonObject(documents.get(newer.collection, newer.ext_id)?.metadata);
+  const supersedes = (current.supersedes as string[] | undefined) ?? [];
+  documents.setMetadata(newer.id, { ...current, supersedes: [...supersedes, older.ext_id] });
+}
+
 /**
- * Marks the older memories that `id` restates. Must run inside the write transaction that
- * stored `id`. Returns the ids it superseded.
+ * Marks the older memories that `id` restates, and `id` itself when a newer memory stored
+ * before it (older history imported late) restates it. Older means an earlier time when both
+ * have one, else stored first. Must run inside the write transaction that stored `id`.
+ * Returns the ids it marked superseded.
  */
 export function supersedeRestated(documents: DocumentRepository, collection: string, id: string): string[] {
   const doc = documents.get(collection, id);
   if (!doc) return [];
-  const candidates = documents.supersedeCandidates(doc, SUPERSEDE_CANDIDATES);
-  const superseded: string[] = [];
-  const at = doc.ts ?? doc.created_at;
-  for (const older of candidates) {
-    if (!detectRestatement(older.text, doc.text).restates) continue;
-    const meta = { ...parseJsonObject(older.metadata), superseded_by: doc.ext_id, superseded_at: at };
-    documents.setMetadata(older.id, meta);
-    superseded.push(older.ext_id);
+  const marked: string[] = [];
+  if (doc.text.length > RESTATEMENT_MAX_CHARS) return [];
+  if (!isSuperseded(doc.metadata)) {
+    const newer = documents.newerThan(doc, SUPERSEDE_CANDIDATES).find((n) => restates(doc, n));
+    if (newer) {
+      link(documents, doc, newer);
+      marked.push(doc.ext_id);
+    }
   }
-  if (superseded.length) {
-    const meta = {
-      ...parseJsonObject(doc.metadata),
-      supersedes: [...((parseJsonObject(doc.metadata).supersedes as string[] | undefined) ?? []), ...superseded],
-    };
-    documents.setMetadata(doc.id, meta);
+  const older = documents.supersedeCandidates(doc, SUPERSEDE_CANDIDATES).filter((o) => restates(o, doc));
+  for (const o of older) {
+    link(documents, o, doc);
+    marked.push(o.ext_id);
   }
-  return superseded;
+  return marked;
 }

@@ -36,8 +36,10 @@ const collections = (value: string | undefined): string[] | undefined =>
 function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
   const when = hit.ts ? ` ${hit.ts.slice(0, 10)}` : '';
   const by = hit.speaker ? ` (${hit.speaker})` : '';
+  // History, said as such: a later memory restated its value.
+  const later = typeof hit.metadata.superseded_by === 'string' ? `  [superseded by ${hit.metadata.superseded_by}]` : '';
   const lines = [
-    `${String(i + 1).padStart(2)}. ${hit.score.toFixed(3)}  ${hit.collection}/${hit.id}${when}${by}`,
+    `${String(i + 1).padStart(2)}. ${hit.score.toFixed(3)}  ${hit.collection}/${hit.id}${when}${by}${later}`,
     `    ${truncate(hit.text.replace(/\s+/g, ' '), 200)}`,
   ];
   if (!explain) return lines;
@@ -49,6 +51,7 @@ function hitLines(hit: SearchHit, i: number, explain: boolean): string[] {
     m.confidence !== undefined ? `confidence ${m.confidence.toFixed(2)}` : '',
     m.activation !== undefined ? `activation ${m.activation.toFixed(2)}` : '',
     m.recency !== undefined ? `recency ${m.recency.toFixed(2)}` : '',
+    m.superseded !== undefined ? `superseded ${m.superseded.toFixed(2)}` : '',
   ].filter(Boolean);
   return [
     ...lines,

@@ -5,6 +5,7 @@
  */
 import { isIdentifier } from '../../text/trigram.js';
 import { type Db, cachedStatement } from '../db.js';
+import { parseJsonObject } from '../json.js';
 
 /** One document to store, already validated. */
 export interface DocumentInput {
@@ -85,7 +86,10 @@ export interface DocumentRecords {
    * The `limit` newest documents of `doc`'s collection and project, other than `doc`, not
    * superseded yet and not dated after it: those a restatement by `doc` could supersede.
    */
+  /** The memories of its collection and project older than `doc` and not yet superseded, newest first. */
   supersedeCandidates(doc: DocumentRow, limit: number): DocumentRow[];
+  /** The memories of its collection and project newer than `doc`, oldest first (an import of older history). */
+  newerThan(doc: DocumentRow, limit: number): DocumentRow[];
   setMetadata(rowId: number, metadata: Record<string, unknown>): void;
 }
 
@@ -140,6 +144,13 @@ function rowOf(doc: DocumentInput, at: string) {
 
 type Row = ReturnType<typeof rowOf>;
 
+/** What the store wrote on a document (its supersede links) outlives a new copy of it: a re-import changes nothing. */
+const LINKS = ['superseded_by', 'superseded_at', 'supersedes'];
+function withLinks(metadata: string, existing: string): string {
+  const kept = Object.entries(parseJsonObject(existing)).filter(([k]) => LINKS.includes(k));
+  return kept.length ? JSON.stringify({ ...parseJsonObject(metadata), ...Object.fromEntries(kept) }) : metadata;
+}
+
 const unchanged = (existing: DocumentRow, row: Row): boolean =>
   existing.title === row.title &&
   existing.text === row.text &&
@@ -168,6 +179,7 @@ function upsert(db: Db, docs: readonly DocumentInput[], at: string): UpsertCount
       continue;
     }
     const existing = s.find.get(doc.collection, doc.id) as DocumentRow;
+    row.metadata = withLinks(row.metadata, existing.metadata);
     if (unchanged(existing, row)) {
       counts.unchanged++;
     } else {
@@ -231,13 +243,22 @@ export function createDocumentRecords(db: Db): DocumentRecords {
       (
         cachedStatement(db, 'SELECT DISTINCT speaker FROM documents WHERE speaker IS NOT NULL LIMIT ?').all(limit) as { speaker: string }[]
       ).map((r) => r.speaker),
+    // Older: an earlier time when both have one that differs, else stored before (a file's later line is newer).
     supersedeCandidates: (doc, limit) =>
       cachedStatement(
         db,
-        `SELECT * FROM documents WHERE collection = ? AND project = ? AND id != ?
-           AND json_extract(metadata, '$.superseded_by') IS NULL AND (ts IS NULL OR ? IS NULL OR ts <= ?)
-         ORDER BY COALESCE(ts, created_at) DESC, id DESC LIMIT ?`,
-      ).all(doc.collection, doc.project, doc.id, doc.ts, doc.ts, limit) as DocumentRow[],
+        `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id
+           AND json_extract(metadata, '$.superseded_by') IS NULL
+           AND CASE WHEN ts IS NOT NULL AND @ts IS NOT NULL AND ts != @ts THEN ts < @ts ELSE id < @id END
+         ORDER BY COALESCE(ts, created_at) DESC, id DESC LIMIT @limit`,
+      ).all({ collection: doc.collection, project: doc.project, id: doc.id, ts: doc.ts, limit }) as DocumentRow[],
+    newerThan: (doc, limit) =>
+      cachedStatement(
+        db,
+        `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id
+           AND CASE WHEN ts IS NOT NULL AND @ts IS NOT NULL AND ts != @ts THEN ts > @ts ELSE id > @id END
+         ORDER BY COALESCE(ts, created_at), id LIMIT @limit`,
+      ).all({ collection: doc.collection, project: doc.project, id: doc.id, ts: doc.ts, limit }) as DocumentRow[],
     setMetadata: (rowId, metadata) =>
       void cachedStatement(db, 'UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(metadata), rowId),
   };

@@ -130,7 +130,10 @@ export const deleteMemories = defineOperation({
     ids: z.array(text(512)).min(1, { error: 'must name at least one id' }),
     collection: collection().default(DEFAULT_COLLECTION),
   }),
-  run: ({ store }, input) => ({ deleted: store.documents.delete(input.collection, input.ids), requested: input.ids.length }),
+  run: ({ store }, input) => {
+    const missing = input.ids.filter((id) => !store.documents.get(input.collection, id));
+    return { deleted: store.documents.delete(input.collection, input.ids), requested: input.ids.length, missing };
+  },
 });
 
 // A long-lived process (the MCP server) loads the embedding model once, on the first query that needs it.

@@ -124,6 +124,7 @@ describe('memory import, query and embed through the binary', () => {
       [['memory', 'add', 'text', '--ts', 'soon'], /ts must be an ISO-8601/],
       [['memory', 'add', 'text', '--metadata', '[1]'], /metadata must be a JSON object/],
       [['memory', 'import', join(home.path, 'missing.jsonl')], /No such file/],
+      [['memory', 'import', home.path], /is a folder, not a file[\s\S]*one JSONL file/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(home.path, args, { env: NO_EMBED });
@@ -152,7 +153,9 @@ describe('memory import, query and embed through the binary', () => {
     expect((await runCliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED)).results[0]?.id).toBe('vpn');
     expect((await runCliJson<{ deleted: number }>(home.path, ['memory', 'delete', 'vpn'], NO_EMBED)).deleted).toBe(1);
     expect((await runCliJson<QueryJson>(home.path, ['query', 'vpn config'], NO_EMBED)).results).toEqual([]);
-    expect((await runCli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED })).status).toBe(1);
+    const again = await runCli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED });
+    expect(again.status).toBe(1);
+    expect(again.stdout).toBe('Deleted 0 of 1. Not in memories: "vpn".\n');
   });
 
   it('keeps who said a memory and prefers the speaker a query names', async () => {

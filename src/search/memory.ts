@@ -58,6 +58,11 @@ export async function importJsonl(
   path: string,
   options: { collection?: string; supersede?: boolean; onProgress?: (bytes: number, total: number) => void } = {},
 ): Promise<ImportResult> {
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new HomunculusError('usage', `${path} is a folder, not a file.`, {
+      hint: 'Give the path of one JSONL file, one {"id", "text", ...} object per line (import each file of a folder in turn).',
+      exitCode: 2,
+    });
   if (!existsSync(path) || !statSync(path).isFile()) {
     throw new HomunculusError('not_found', `No such file: ${path}`, {
       hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.',

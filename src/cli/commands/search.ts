@@ -135,10 +135,17 @@ function deleteCommand(memory: Command): void {
     .argument('<ids...>', 'ids given at add/import time')
     .option('--collection <name>', `collection (default ${DEFAULT_COLLECTION})`, DEFAULT_COLLECTION)
     .action(async (ids: string[], o: { collection: string }, cmd: Command) => {
-      await runOperation(cmd, deleteMemories, { ids, collection: o.collection }, (r) => `Deleted ${r.deleted} of ${r.requested}.`, {
-        names: { ids: '<ids...>' },
-        exitCode: (r) => (r.deleted < r.requested ? 1 : 0),
-      });
+      await runOperation(
+        cmd,
+        deleteMemories,
+        { ids, collection: o.collection },
+        (r) =>
+          `Deleted ${r.deleted} of ${r.requested}.${r.missing.length ? ` Not in ${o.collection}: ${r.missing.map((id) => JSON.stringify(id)).join(', ')}.` : ''}`,
+        {
+          names: { ids: '<ids...>' },
+          exitCode: (r) => (r.deleted < r.requested ? 1 : 0),
+        },
+      );
     });
 }
 

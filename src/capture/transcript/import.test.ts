@@ -94,6 +94,20 @@ function fixture(): string[] {
 }
 
 describe('import-transcripts', () => {
+  it('keeps the record appended after a cut-short one on the same line (the summary Claude Code writes on exit)', async () => {
+    const file = join(dir.path, 'cut.jsonl');
+    // The summary, first in the fixture, moved to the end of the file, after a write cut short.
+    const [summary, ...rest] = fixture();
+    writeFileSync(file, [...rest.slice(0, -2), `${rest.at(-2) ?? ''}${summary ?? ''}`, rest.at(-1)].join('\n'));
+    const store = openStore({ home: join(dir.path, 'home') });
+    try {
+      expect(await importTranscripts(store, [file])).toMatchObject({ malformed_lines: 1, sessions: 1 });
+      expect(store.sessions.get('sess-1')?.summary).toMatch(/^Fix the config loader\. /);
+    } finally {
+      store.close();
+    }
+  });
+
   it('maps every record type: prompts, tool calls with outcomes, noise, malformed and unfinished lines, the session summary', async () => {
     const file = join(dir.path, 'sess-1.jsonl');
     writeFileSync(file, fixture().join('\n'));

@@ -89,7 +89,10 @@ export class TranscriptReplay {
       record = JSON.parse(line);
     } catch {
       stats.malformed++;
-      return;
+      // A write cut short, then the next record appended on the same line (the session's summary,
+      // as Claude Code writes it on exit): the cut record is lost, the one after it is kept.
+      record = recordAfterCut(line);
+      if (record === undefined) return;
     }
     if (!isObj(record)) {
       stats.malformed++;
@@ -182,4 +185,19 @@ export class TranscriptReplay {
       yield { hook: 'stop', payload: { ...this.base(), hook_event_name: 'SessionEnd', reason: 'transcript', timestamp: this.lastTs } };
     }
   }
+}
+
+/** The whole record at the end of a line whose start was cut short, if one is there (a few tries from the end). */
+function recordAfterCut(line: string): unknown {
+  let at = line.length;
+  for (let tries = 0; tries < 20; tries++) {
+    at = line.lastIndexOf('{"', at - 1);
+    if (at <= 0) return undefined;
+    try {
+      return JSON.parse(line.slice(at));
+    } catch {
+      // Not a record's start: an object inside the cut one; look further back.
+    }
+  }
+  return undefined;
 }

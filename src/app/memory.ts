@@ -108,7 +108,7 @@ export const importMemories = defineOperation({
     supersede: z.boolean().default(true),
   }),
   async run(ctx, input) {
-    const bar = ctx.progress?.('importing');
+    const bar = ctx.progress?.('importing (bytes read)');
     const result = await importJsonl(ctx.store, input.file, {
       collection: input.collection,
       supersede: input.supersede,

@@ -73,3 +73,13 @@ export function hasMosquitto(what: string): boolean {
   skipLine(what, `${MOSQUITTO} is absent (.ci/run installs Debian's mosquitto)`);
   return false;
 }
+
+/** Debian's python3, which `.ci/run` installs: its pty module gives a test a real terminal. */
+export const PYTHON = '/usr/bin/python3';
+
+/** True when python3 is installed; otherwise says which test is skipped. */
+export function hasPython(what: string): boolean {
+  if (existsSync(PYTHON)) return true;
+  skipLine(what, `${PYTHON} is absent (.ci/run installs Debian's python3)`);
+  return false;
+}

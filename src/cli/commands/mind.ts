@@ -84,27 +84,34 @@ async function chat(cmd: Command): Promise<void> {
     lines.setPrompt('you> ');
     lines.prompt();
   }
-  // Ctrl-C while the model is asked abandons that turn; at the prompt it ends the chat.
-  let waiting: AbortController | undefined;
-  lines.on('SIGINT', () => (waiting ? waiting.abort() : lines.close()));
+  // Ctrl-C while a line waits for its answer abandons that turn; at the prompt it ends the chat. Each
+  // line gets its cancel as it is typed: a Ctrl-C in the same keystrokes as the Enter must find it.
+  const turns: AbortController[] = [];
+  lines.on('line', () => turns.push(new AbortController()));
+  lines.on('SIGINT', () => {
+    const current = turns[0];
+    if (current) current.abort();
+    else lines.close();
+  });
   for await (const line of lines) {
+    const cancel = turns[0] ?? new AbortController();
     const text = line.trim();
     if (text === '/exit') break;
     if (text === '/help') process.stdout.write(`${CHAT_HELP}\n`);
     else if (text.startsWith('/') && !text.includes(' ')) process.stdout.write(`Unknown command ${text}. ${CHAT_HELP}\n`);
     else if (text) {
-      waiting = new AbortController();
-      const r = await turn({ ...ctx, cancel: waiting.signal }, text, json).finally(() => (waiting = undefined));
-      if (!r) process.exitCode = 1;
-      else if (json) process.stdout.write(`${JSON.stringify(r)}\n`);
-      else {
+      const r = await turn({ ...ctx, cancel: cancel.signal }, text, json);
+      // A turn the person cancelled is no failure of the chat.
+      if (!r || (r.problem !== undefined && !cancel.signal.aborted)) process.exitCode = 1;
+      if (r && json) process.stdout.write(`${JSON.stringify(r)}\n`);
+      else if (r) {
         process.stdout.write(`${withoutControls(r.reply ?? `(no answer: ${flat(r.problem ?? '')})`)}\n`);
-        if (r.problem) process.exitCode = 1;
         const reflected = r.reflection ? changes(r.reflection) : [];
         if (r.reflection)
           process.stdout.write(`(reflected${reflected.length ? `: changed ${reflected.join(', ')}` : ', nothing changed'})\n`);
       }
     }
+    turns.shift();
     if (tty) lines.prompt();
   }
   lines.close();

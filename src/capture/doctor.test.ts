@@ -148,7 +148,7 @@ describe('hooks check asks whether each client will run our hooks', () => {
     const target = targetFor(agent, 'user', home, cwd);
     applyPlan(planInstall(target, `${process.execPath} ${BIN}`), 'install', state);
     // No codex binary on this PATH: the check computes trust from config.toml as Codex does.
-    return { home, cwd, target, env: { PATH: dirname(process.execPath) } };
+    return { home, cwd, target, state, env: { PATH: dirname(process.execPath) } };
   };
 
   it('Codex: passes when init trusted them, names each untrusted or modified hook and the fix', async () => {
@@ -169,13 +169,20 @@ describe('hooks check asks whether each client will run our hooks', () => {
   });
 
   it.runIf(agentBin('codex'))('Codex itself: names a key of the user’s beside "hooks", which makes it load none of them', async () => {
-    const { home, cwd, target } = setup('codex');
+    const { home, cwd, target, state } = setup('codex');
     const env = { PATH: `${dirname(agentBin('codex') as string)}:${dirname(process.execPath)}`, HOME: home };
     expect(await hooksCheck(home, cwd, env)).toMatchObject({ status: 'ok' });
     writeFileSync(target.hooksFile, JSON.stringify({ 'x-custom': true, ...JSON.parse(readFileSync(target.hooksFile, 'utf8')) }));
     const check = await hooksCheck(home, cwd, env);
     expect(check.detail).toMatch(/Codex does not load .*hooks\.json: it refuses "x-custom" beside "hooks"/);
     expect(check.fix).toMatch(/Remove "x-custom" from .*hooks\.json \(Codex reads only "hooks" there\)/);
+    // Hooks of a project Codex does not trust are not loaded: not "recorded twice" beside the user's.
+    const { hooks } = JSON.parse(readFileSync(target.hooksFile, 'utf8')) as { hooks: unknown };
+    writeFileSync(target.hooksFile, JSON.stringify({ hooks }));
+    applyPlan(planInstall(targetFor('codex', 'project', home, cwd), `${process.execPath} ${BIN}`), 'install', state);
+    const both = await hooksCheck(home, cwd, env);
+    expect(both.detail).toMatch(/codex \(project\): Codex does not load .*\(the project is not trusted\)/);
+    expect(both.detail).not.toMatch(/recorded twice/);
   });
 
   it('Codex: says hooks installed both user-wide and in the project run twice, and the fix', async () => {

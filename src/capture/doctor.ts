@@ -63,7 +63,6 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
       const flag =
         agent === 'claude-code' ? (scope === 'project' ? '--project' : '--claude') : `--${agent}${scope === 'project' ? ' --project' : ''}`;
       found.push(`${agent} (${scope}) ${commands.length} hooks`);
-      scopes.set(agent, [...(scopes.get(agent) ?? []), scope]);
       if (broken.length) problems.push(`${target.hooksFile}: ${broken.join('; ')}`);
       if (missingEvents.length) problems.push(`${target.hooksFile} lacks ${missingEvents.join(', ')}`);
       if (broken.length || missingEvents.length) fixes.add(`Run \`homunculus init ${flag}\` again to rewrite the hooks.`);
@@ -72,10 +71,13 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
         problems.push(`${agent} (${scope}) hooks feed ${elsewhere.join(', ')}, not ${store}`);
         fixes.add(`Run \`homunculus --home ${store} init ${flag}\` to point them here, or check that store.`);
       }
-      for (const idle of await inactiveHooks(target, cwd, env)) {
-        problems.push(`${agent} (${scope}): ${idle.problem}`);
-        fixes.add(idle.fix);
+      const idle = await inactiveHooks(target, cwd, env);
+      for (const i of idle) {
+        problems.push(`${agent} (${scope}): ${i.problem}`);
+        fixes.add(i.fix);
       }
+      // Hooks the client does not load run nowhere: they cannot run twice.
+      if (!idle.some((i) => i.unloaded)) scopes.set(agent, [...(scopes.get(agent) ?? []), scope]);
     }
   }
   // Claude Code and Gemini CLI run one copy of a hook installed at both scopes; Codex runs both.
@@ -84,7 +86,7 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
       'Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice and every memory block given twice',
     );
     fixes.add(
-      'Run `homunculus uninstall --codex --project` here to keep the user-wide hooks alone (or `uninstall --codex` for the project ones).',
+      'Run `homunculus uninstall --codex --project` here to keep the user-wide hooks alone (or `homunculus uninstall --codex` to keep the project’s alone).',
     );
   }
   const plugin = claudePlugin(home, cwd);

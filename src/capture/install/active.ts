@@ -13,6 +13,8 @@ import type { Target } from './targets.js';
 export interface Inactive {
   problem: string;
   fix: string;
+  /** The client loads none of the file's hooks (not merely skips some). */
+  unloaded?: boolean;
 }
 
 /** Our hooks as Codex would see them, from its config.toml: the same hashes, compared with the trust it holds. */
@@ -45,10 +47,12 @@ async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv
     out.push(
       extra.length
         ? {
+            unloaded: true,
             problem: `Codex does not load ${target.hooksFile}: it refuses ${extra.map((k) => JSON.stringify(k)).join(', ')} beside "hooks"`,
             fix: `Remove ${extra.map((k) => JSON.stringify(k)).join(', ')} from ${target.hooksFile} (Codex reads only "hooks" there).`,
           }
         : {
+            unloaded: true,
             problem: `Codex does not load ${target.hooksFile}${target.scope === 'project' ? ' (the project is not trusted)' : ''}`,
             fix:
               target.scope === 'project'

@@ -17,7 +17,7 @@ export interface BadLine {
 }
 
 export interface ImportResult extends UpsertCounts {
-  /** Older memories marked superseded by imported ones (unless --no-supersede). */
+  /** Memories marked superseded by what this import stored (unless --no-supersede): older ones, and imported ones a newer memory restates. */
   superseded: number;
   lines: number;
   bad: BadLine[];
@@ -33,12 +33,18 @@ export function addDocuments(
   store: Store,
   docs: readonly DocumentInput[],
   options: { supersede?: boolean } = {},
-): UpsertCounts & { superseded: string[] } {
+): UpsertCounts & { superseded: string[]; supersededBy: Record<string, string> } {
   const now = store.clock.now().toISOString();
   return store.transaction(() => {
     const counts = store.documents.upsert(docs, now);
-    const superseded = options.supersede ? docs.flatMap((d) => supersedeRestated(store.documents, d.collection, d.id)) : [];
-    return { ...counts, superseded };
+    const superseded: string[] = [];
+    const supersededBy: Record<string, string> = {};
+    for (const d of options.supersede ? docs : []) {
+      const r = supersedeRestated(store.documents, d.collection, d.id);
+      superseded.push(...r.older);
+      if (r.by) supersededBy[d.id] = r.by;
+    }
+    return { ...counts, superseded, supersededBy };
   });
 }
 
@@ -76,7 +82,7 @@ export async function importJsonl(
   const flush = () => {
     if (batch.length === 0) return;
     const counts = addDocuments(store, batch, { supersede: options.supersede });
-    result.superseded += counts.superseded.length;
+    result.superseded += counts.superseded.length + Object.keys(counts.supersededBy).length;
     result.inserted += counts.inserted;
     result.updated += counts.updated;
     result.unchanged += counts.unchanged;

@@ -38,6 +38,11 @@ export interface RestatementOptions {
   newerValues?: readonly string[];
   /** Words that never count as the attribute (e.g. the subject's name, the relation verb). */
   ignore?: readonly string[];
+  /**
+   * Plain memories, whose subject nobody set aside: a text naming something the other does not
+   * ("the API timeout" and "the DB timeout") is about another subject, whatever the values.
+   */
+  oneSubject?: boolean;
 }
 
 const MONTHS =
@@ -257,6 +262,12 @@ export function detectRestatement(older: string, newer: string, options: Restate
   if (another) return none(another);
   if (kind !== undefined) {
     if (attribute.length < 1) return none(`a ${kind} differs but the texts share no attribute`);
+    // Each names something the other does not ("the API timeout" and "the DB timeout", "the test
+    // suite takes" and "the linter takes"): two subjects with a value each, not one value changed.
+    const onlyOlder = [...a.rest].filter((w) => !b.rest.has(w));
+    const onlyNewer = [...b.rest].filter((w) => !a.rest.has(w));
+    if (options.oneSubject && onlyOlder.length && onlyNewer.length)
+      return none(`two subjects: ${onlyOlder.join(' ')} in the older text, ${onlyNewer.join(' ')} in the newer`);
     // The shared attribute must be most of what the shorter text says besides its values:
     // two long texts sharing a stray word ("said", a project name) are not about one thing.
     const coverage = attribute.length / Math.max(1, Math.min(a.rest.size, b.rest.size));

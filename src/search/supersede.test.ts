@@ -50,7 +50,8 @@ describe('memories that change over time', () => {
       memory(`x${i}`, `the build of module ${i % 3} takes ${10 + i} seconds`, '2026-01-01'),
     );
     const added = addDocuments(store, lines, { supersede: true });
-    expect(added.superseded.sort()).toEqual(['x0', 'x1', 'x2', 'x3', 'x4', 'x5']);
+    // Stored in one batch, each earlier line is marked by the later one that restates it.
+    expect(Object.entries(added.supersededBy).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => [`x${i}`, `x${i + 3}`]));
     for (let i = 0; i < 6; i++) expect(meta(`x${i}`).superseded_by).toBe(`x${i + 3}`);
     for (let i = 6; i < 9; i++) expect(meta(`x${i}`).superseded_by).toBeUndefined();
     // A memory never replaces one that replaces it.
@@ -72,15 +73,38 @@ describe('memories that change over time', () => {
         supersede: true,
       },
     );
-    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, superseded: [] });
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, superseded: [], supersededBy: {} });
     expect(meta('a').superseded_by).toBe('b');
     // January's figure arrives after March's: it is the older one.
     addDocuments(store, [memory('mar', 'Checkout p95 latency is 180 ms', '2026-03-01T00:00:00Z')], { supersede: true });
     const late = addDocuments(store, [memory('jan', 'Checkout p95 latency is 240 ms', '2026-01-05T00:00:00Z')], { supersede: true });
-    expect(late.superseded).toEqual(['jan']);
+    expect(late).toMatchObject({ superseded: [], supersededBy: { jan: 'mar' } });
     expect(meta('jan').superseded_by).toBe('mar');
     expect(meta('mar')).toMatchObject({ supersedes: ['jan'] });
     expect(meta('mar').superseded_by).toBeUndefined();
+  });
+
+  it('orders dated and undated memories one way (an undated one is as of when it was stored): no loop', () => {
+    const at = (id: string, text: string, ts?: string) => ({ id, text, project: 'p1', collection: 'memories', ...(ts ? { ts } : {}) });
+    addDocuments(store, [at('n1', 'The node version is 18', '2026-02-01T00:00:00Z')], { supersede: true });
+    // Undated, stored on 2026-03-01 (the store's clock): the newest.
+    expect(addDocuments(store, [at('n2', 'The node version is 20')], { supersede: true }).superseded).toEqual(['n1']);
+    const old = addDocuments(store, [at('n0', 'The node version is 16', '2025-01-01T00:00:00Z')], { supersede: true });
+    expect(old).toMatchObject({ superseded: [], supersededBy: { n0: 'n1' } });
+    expect([meta('n0').superseded_by, meta('n1').superseded_by, meta('n2').superseded_by]).toEqual(['n1', 'n2', undefined]);
+  });
+
+  it('leaves two subjects with a value each alone', () => {
+    const undated = (id: string, text: string) => ({ id, text, project: 'p1', collection: 'memories' });
+    const pairs = [
+      ['The test suite takes 30 seconds', 'The linter takes 5 seconds'],
+      ['The API timeout is 30 seconds', 'The DB timeout is 60 seconds'],
+      ['Python version is 3.11', 'Node version is 20'],
+    ];
+    pairs.forEach(([a, b], i) => {
+      const added = addDocuments(store, [undated(`a${i}`, a as string), undated(`b${i}`, b as string)], { supersede: true });
+      expect(added, `${a} / ${b}`).toMatchObject({ superseded: [], supersededBy: {} });
+    });
   });
 
   it('applies the superseded factor as a modifier', () => {

@@ -20,7 +20,7 @@ export const RESTATEMENT_MAX_CHARS = 240;
 const restates = (older: DocumentRow, newer: DocumentRow): boolean =>
   older.text.length <= RESTATEMENT_MAX_CHARS &&
   newer.text.length <= RESTATEMENT_MAX_CHARS &&
-  detectRestatement(older.text, newer.text).restates;
+  detectRestatement(older.text, newer.text, { oneSubject: true }).restates;
 
 export function isSuperseded(metadata: string | null | undefined): boolean {
   return typeof parseJsonObject(metadata).superseded_by === 'string';
@@ -41,26 +41,16 @@ function link(documents: DocumentRepository, older: DocumentRow, newer: Document
 
 /**
  * Marks the older memories that `id` restates, and `id` itself when a newer memory stored
- * before it (older history imported late) restates it. Older means an earlier time when both
- * have one, else stored first. Must run inside the write transaction that stored `id`.
- * Returns the ids it marked superseded.
+ * before it (older history imported late) restates it. Older means an earlier time (a memory
+ * without one is as of when it was stored), else stored first. Must run inside the write
+ * transaction that stored `id`. Returns the older ids it superseded, and what superseded it.
  */
-export function supersedeRestated(documents: DocumentRepository, collection: string, id: string): string[] {
+export function supersedeRestated(documents: DocumentRepository, collection: string, id: string): { older: string[]; by?: string } {
   const doc = documents.get(collection, id);
-  if (!doc) return [];
-  const marked: string[] = [];
-  if (doc.text.length > RESTATEMENT_MAX_CHARS) return [];
-  if (!isSuperseded(doc.metadata)) {
-    const newer = documents.newerThan(doc, SUPERSEDE_CANDIDATES).find((n) => restates(doc, n));
-    if (newer) {
-      link(documents, doc, newer);
-      marked.push(doc.ext_id);
-    }
-  }
+  if (!doc || doc.text.length > RESTATEMENT_MAX_CHARS) return { older: [] };
+  const newer = isSuperseded(doc.metadata) ? undefined : documents.newerThan(doc, SUPERSEDE_CANDIDATES).find((n) => restates(doc, n));
+  if (newer) link(documents, doc, newer);
   const older = documents.supersedeCandidates(doc, SUPERSEDE_CANDIDATES).filter((o) => restates(o, doc));
-  for (const o of older) {
-    link(documents, o, doc);
-    marked.push(o.ext_id);
-  }
-  return marked;
+  for (const o of older) link(documents, o, doc);
+  return { older: older.map((o) => o.ext_id), ...(newer ? { by: newer.ext_id } : {}) };
 }

@@ -179,7 +179,8 @@ function upsert(db: Db, docs: readonly DocumentInput[], at: string): UpsertCount
       continue;
     }
     const existing = s.find.get(doc.collection, doc.id) as DocumentRow;
-    row.metadata = withLinks(row.metadata, existing.metadata);
+    // New words are a new statement: the supersession decided for the old words does not carry over.
+    if (existing.text === row.text) row.metadata = withLinks(row.metadata, existing.metadata);
     if (unchanged(existing, row)) {
       counts.unchanged++;
     } else {
@@ -243,22 +244,23 @@ export function createDocumentRecords(db: Db): DocumentRecords {
       (
         cachedStatement(db, 'SELECT DISTINCT speaker FROM documents WHERE speaker IS NOT NULL LIMIT ?').all(limit) as { speaker: string }[]
       ).map((r) => r.speaker),
-    // Older: an earlier time when both have one that differs, else stored before (a file's later line is newer).
+    // Older: an earlier time, a memory without one dated when it was stored; of one time, stored first (a file's
+    // later line is newer). One order for all, so no memory is both older and newer than another.
     supersedeCandidates: (doc, limit) =>
       cachedStatement(
         db,
         `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id
            AND json_extract(metadata, '$.superseded_by') IS NULL
-           AND CASE WHEN ts IS NOT NULL AND @ts IS NOT NULL AND ts != @ts THEN ts < @ts ELSE id < @id END
+           AND (COALESCE(ts, created_at) < @at OR (COALESCE(ts, created_at) = @at AND id < @id))
          ORDER BY COALESCE(ts, created_at) DESC, id DESC LIMIT @limit`,
-      ).all({ collection: doc.collection, project: doc.project, id: doc.id, ts: doc.ts, limit }) as DocumentRow[],
+      ).all({ collection: doc.collection, project: doc.project, id: doc.id, at: doc.ts ?? doc.created_at, limit }) as DocumentRow[],
     newerThan: (doc, limit) =>
       cachedStatement(
         db,
         `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id
-           AND CASE WHEN ts IS NOT NULL AND @ts IS NOT NULL AND ts != @ts THEN ts > @ts ELSE id > @id END
+           AND (COALESCE(ts, created_at) > @at OR (COALESCE(ts, created_at) = @at AND id > @id))
          ORDER BY COALESCE(ts, created_at), id LIMIT @limit`,
-      ).all({ collection: doc.collection, project: doc.project, id: doc.id, ts: doc.ts, limit }) as DocumentRow[],
+      ).all({ collection: doc.collection, project: doc.project, id: doc.id, at: doc.ts ?? doc.created_at, limit }) as DocumentRow[],
     setMetadata: (rowId, metadata) =>
       void cachedStatement(db, 'UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(metadata), rowId),
   };

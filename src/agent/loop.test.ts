@@ -77,6 +77,17 @@ describe.each<[Provider, boolean]>([
   });
 });
 
+/** Another runtime on the harness's store: `agent serve` after a restart, or beside `agent chat`. */
+const runtimeOn = (on: LoopHarness, baseUrl: string, agent?: string) =>
+  createAgentRuntime({
+    store: on.store,
+    home: on.home,
+    config: { agent: { local: stubModel('ollama', baseUrl), stream: false } },
+    clock: { now: () => on.store.clock.now() },
+    env: STUB_ENV,
+    ...(agent ? { agent } : {}),
+  });
+
 describe('a conversation across a restart', () => {
   it('goes on from the stored messages in a new process, per persona, and ends for good', async () => {
     const s = await startOllamaStub(() => ({ text: 'Noted.' }));
@@ -84,28 +95,14 @@ describe('a conversation across a restart', () => {
     h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
     await h.loop.turn({ session: 'tg-42', message: 'my cat is called Miso' });
     // A new runtime on the same store is what `agent serve` is after a restart.
-    const again = () =>
-      createAgentRuntime({
-        store: h!.store,
-        home: h!.home,
-        config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
-        clock: { now: () => h!.store.clock.now() },
-        env: STUB_ENV,
-      });
+    const again = () => runtimeOn(h!, s.baseUrl);
     const restarted = again().loop;
     expect(restarted.history('tg-42').map((m) => m.role)).toEqual(['user', 'assistant']);
     await restarted.turn({ session: 'tg-42', message: 'what is my cat called?' });
     const sent = s.requests.at(-1)?.messages.map((m) => m.content) ?? [];
     expect(sent).toContain('my cat is called Miso');
     // Another persona has its own conversations.
-    const other = createAgentRuntime({
-      store: h.store,
-      home: h.home,
-      config: { agent: { local: stubModel('ollama', s.baseUrl) } },
-      clock: { now: () => h!.store.clock.now() },
-      env: STUB_ENV,
-      agent: 'researcher',
-    }).loop;
+    const other = runtimeOn(h!, s.baseUrl, 'researcher').loop;
     expect(other.history('tg-42')).toEqual([]);
     restarted.end('tg-42');
     expect(again().loop.history('tg-42')).toEqual([]);
@@ -117,13 +114,7 @@ describe('a conversation across a restart', () => {
     h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
     await h.loop.turn({ session: 'work', message: 'the deploy is on Friday' });
     // `agent serve` beside `agent chat`: a second runtime on the same store speaks in the same session.
-    const beside = createAgentRuntime({
-      store: h.store,
-      home: h.home,
-      config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
-      clock: { now: () => h!.store.clock.now() },
-      env: STUB_ENV,
-    }).loop;
+    const beside = runtimeOn(h!, s.baseUrl).loop;
     await beside.turn({ session: 'work', message: 'the staging host is db-7' });
     await h.loop.turn({ session: 'work', message: 'what do you know?' });
     const sent = s.requests.at(-1)?.messages.map((m) => m.content) ?? [];
@@ -154,13 +145,7 @@ describe('a conversation across a restart', () => {
     h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
     const held = await h.loop.turn({ session: 'r', message: 'launch the rocket' });
     expect(held.pending?.tool).toBe('launch');
-    const restarted = createAgentRuntime({
-      store: h.store,
-      home: h.home,
-      config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
-      clock: { now: () => h!.store.clock.now() },
-      env: STUB_ENV,
-    }).loop;
+    const restarted = runtimeOn(h!, s.baseUrl).loop;
     expect(restarted.history('r').at(-1)).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'launch' }] });
     await restarted.turn({ session: 'r', message: 'did it launch?' });
     expect(s.requests.at(-1)?.raw).toContain('launch was not run: the agent restarted before it was confirmed.');

@@ -42,14 +42,17 @@ async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv
       })
     : ours;
   // Codex reads hooks.json strictly: a key of the user's beside "hooks" makes it load none of them.
-  const extra = Object.keys(readObj(target.hooksFile, 'json')).filter((k) => k !== 'hooks');
+  const extra = Object.keys(readObj(target.hooksFile, 'json'))
+    .filter((k) => k !== 'hooks')
+    .map((k) => JSON.stringify(k))
+    .join(', ');
   if (listed && seen.every((s) => s === undefined) && ours.length)
     out.push(
-      extra.length
+      extra
         ? {
             unloaded: true,
-            problem: `Codex does not load ${target.hooksFile}: it refuses ${extra.map((k) => JSON.stringify(k)).join(', ')} beside "hooks"`,
-            fix: `Remove ${extra.map((k) => JSON.stringify(k)).join(', ')} from ${target.hooksFile} (Codex reads only "hooks" there).`,
+            problem: `Codex does not load ${target.hooksFile}: it refuses ${extra} beside "hooks"`,
+            fix: `Remove ${extra} from ${target.hooksFile} (Codex reads only "hooks" there).`,
           }
         : {
             unloaded: true,

@@ -145,7 +145,11 @@ describe('correcting facts and memories from the dashboard', () => {
     expect(((await now.json()) as { facts: { target: string }[] }).facts.map((f) => f.target)).toEqual(['rolldown']);
 
     addDocuments(store, [{ id: 'note-1', text: 'the staging password rotates monthly', collection: 'memories' }]);
-    expect((await send('/api/memories/forget', { ids: ['note-1'], collection: 'memories' })).body).toEqual({ deleted: 1, requested: 1 });
+    expect((await send('/api/memories/forget', { ids: ['note-1'], collection: 'memories' })).body).toEqual({
+      deleted: 1,
+      requested: 1,
+      missing: [],
+    });
     expect((await send('/api/memories/forget', { ids: [] })).status).toBe(400);
   });
 });

@@ -20,6 +20,14 @@ describe('payload parsing', () => {
     expect(salvage(cut).tool_input).not.toHaveProperty('content');
   });
 
+  it('keeps the start of a command that ran past the size limit (it was stored empty)', () => {
+    const command = `echo ${'x'.repeat(200_000)}`;
+    const cut = `{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"${command}`;
+    const input = salvage(cut).tool_input as { command?: string };
+    expect(input.command?.startsWith('echo xxxx')).toBe(true);
+    expect(input.command?.length).toBeGreaterThan(60_000);
+  });
+
   it('never trusts fields inside the tool response', () => {
     expect(salvage('{"tool_name":"Read","tool_response":{"content":"{\\"session_id\\":\\"evil\\"}"')).toEqual({ tool_name: 'Read' });
   });

@@ -30,11 +30,11 @@ const INPUT_FIELDS = ['file_path', 'notebook_path', 'path', 'command', 'pattern'
 /** How far into a cut tool_input its small fields are looked for (they come before the content). */
 const INPUT_HEAD_CHARS = 64 * 1024;
 
-/** The string fields of `names` found in `text`, each its first occurrence. */
-function stringFields(text: string, names: readonly string[]): Record<string, string> {
+/** The string fields of `names` found in `text`, each its first occurrence; with `cut`, one the text ends inside is kept as far as it goes. */
+function stringFields(text: string, names: readonly string[], cut = false): Record<string, string> {
   const out: Record<string, string> = {};
   for (const field of names) {
-    const m = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
+    const m = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)(?:"${cut ? '|\\\\?$' : ''})`).exec(text);
     const value = m?.[1] === undefined ? undefined : stringBody(m[1]);
     if (value !== undefined) out[field] = value;
   }
@@ -96,7 +96,8 @@ export function salvage(text: string): Record<string, unknown> {
   if (inputAt) {
     const value = objectAt(text, inputAt.index + inputAt[0].length - 1);
     // Cut inside (a 9 MB Write): its path and command still say what the call did.
-    const partial = value ?? stringFields(text.slice(inputAt.index, inputAt.index + INPUT_HEAD_CHARS), INPUT_FIELDS);
+    // A command of megabytes is cut with the payload: its start is what it did.
+    const partial = value ?? stringFields(text.slice(inputAt.index, inputAt.index + INPUT_HEAD_CHARS), INPUT_FIELDS, true);
     if (value !== undefined || Object.keys(partial).length) out.tool_input = partial;
   }
   return out;

@@ -35,7 +35,8 @@ describe('homunculus agent schedule', () => {
   const add = (name: string, extra: string[], now = '2026-01-10T12:00:00Z') =>
     cli(home, ['agent', 'schedule', 'add', name, ...extra], { env: at(now) });
 
-  it('refuses a bad cron expression or zone with an example, adds, lists, runs now and removes a job', async () => {
+  // Each step is a process of its own (a few seconds each on a loaded machine): two tests, each with room.
+  it('refuses a bad cron expression or zone, a missing message and a bad name, each with an example', () => {
     const badCron = add('x', ['--cron', '61 9 * * *', '--message', 'hi']);
     expect(badCron.status).toBe(2);
     expect(badCron.stderr).toMatch(/not valid.*minute/);
@@ -53,7 +54,10 @@ describe('homunculus agent schedule', () => {
     const sixFields = add('x', ['--cron', '0 0 8 * * *', '--message', 'hi']);
     expect(sixFields.status).toBe(2);
     expect(sixFields.stderr).toMatch(/not valid \(it has 6 fields\)\. Use five fields/);
+    expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])).toEqual([]);
+  }, 120_000);
 
+  it('adds, lists, runs now, disables, enables and removes a job', async () => {
     const job = JSON.parse(
       add('news', ['--cron', '0 9 * * *', '--time-zone', 'Europe/Paris', '--message', 'the news', '--json']).stdout,
     ) as Job;
@@ -87,7 +91,7 @@ describe('homunculus agent schedule', () => {
     const gone = cli(home, ['agent', 'schedule', 'remove', 'news']);
     expect(gone.status).toBe(2);
     expect(gone.stderr).toContain('agent schedule list');
-  }, 60_000);
+  }, 120_000);
 
   it('says there is nothing to do when a heartbeat job runs with no tasks in HEARTBEAT.md', async () => {
     expect(add('beat', ['--cron', '*/30 8-20 * * *', '--heartbeat']).status).toBe(0);

@@ -154,7 +154,7 @@ describe('the command line, as a new user meets it', () => {
     } finally {
       reference.cleanup();
     }
-  });
+  }, 120_000);
 });
 
 describe('a home directory to create', () => {

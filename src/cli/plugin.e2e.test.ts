@@ -88,7 +88,7 @@ describe.runIf(hasAgent(CLAUDE, 'the Claude Code plugin through the real claude 
       const installed = await claude(['plugin', 'install', 'homunculus', '--marketplace', plugin]);
       expect(installed.status, installed.stderr + installed.stdout).toBe(0);
       expect((await claude(['plugin', 'list'])).stdout).toMatch(/homunculus@homunculus[\s\S]*enabled/);
-    });
+    }, 120_000);
 
     it(
       'sets itself up on the first session, says so, and records sessions from then on',

@@ -200,7 +200,7 @@ describe.runIf(hasShared('replaying the transcript corpus through the hooks'))(
       } finally {
         store.close();
       }
-    });
+    }, 120_000);
 
     it('stores exactly the same rows when a sample of sessions runs as real hook processes', async () => {
       const small = copy.files
@@ -232,6 +232,6 @@ describe.runIf(hasShared('replaying the transcript corpus through the hooks'))(
       const a = rowsOf(viaProcess);
       expect(a.length).toBeGreaterThan(5);
       expect(a).toEqual(rowsOf(inProcess));
-    });
+    }, 120_000);
   },
 );

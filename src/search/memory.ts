@@ -64,18 +64,19 @@ export async function importJsonl(
   path: string,
   options: { collection?: string; supersede?: boolean; onProgress?: (bytes: number, total: number) => void } = {},
 ): Promise<ImportResult> {
-  if (existsSync(path) && statSync(path).isDirectory())
+  const stat = existsSync(path) ? statSync(path) : undefined;
+  if (stat?.isDirectory())
     throw new HomunculusError('usage', `${path} is a folder, not a file.`, {
       hint: 'Give the path of one JSONL file, one {"id", "text", ...} object per line (import each file of a folder in turn).',
       exitCode: 2,
     });
-  if (!existsSync(path) || !statSync(path).isFile()) {
+  if (!stat?.isFile()) {
     throw new HomunculusError('not_found', `No such file: ${path}`, {
       hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.',
       exitCode: 2,
     });
   }
-  const total = statSync(path).size;
+  const total = stat.size;
   const result: ImportResult = { lines: 0, bad: [], inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
   let batch: DocumentInput[] = [];
   let bytes = 0;

@@ -244,9 +244,14 @@ export function detectRestatement(older: string, newer: string, options: Restate
   // The subject is not a value: "1 uses mise" must not read as a number 1.
   const strip = (text: string) =>
     (options.ignore ?? []).reduce((t, phrase) => (phrase.trim() ? t.replace(wholeWord(phrase.trim()), ' ') : t), text);
-  const a = parse(strip(older), options.olderValues ?? [], ignore);
-  const b = parse(strip(newer), options.newerValues ?? [], ignore);
+  const olderText = strip(older);
+  const newerText = strip(newer);
+  const a = parse(olderText, options.olderValues ?? [], ignore);
+  const b = parse(newerText, options.newerValues ?? [], ignore);
   const attribute = [...a.rest].filter((w) => b.rest.has(w));
+  // The words only one text has: a value given in words, or another subject.
+  const onlyOld = [...a.rest].filter((w) => !b.rest.has(w));
+  const onlyNew = [...b.rest].filter((w) => !a.rest.has(w));
   const none = (reason: string): Restatement => ({ restates: false, kinds: [], attribute, olderValues: [], newerValues: [], reason });
 
   // Every kind of value present in both texts with different values; typed kinds first, caller-named entities last.
@@ -258,16 +263,14 @@ export function detectRestatement(older: string, newer: string, options: Restate
     .map(([kind]) => kind)
     .sort((x, y) => Number(x === 'entity') - Number(y === 'entity'));
   const kind = differing[0];
-  const another = kind === undefined ? undefined : namesAnother([strip(older), a], [strip(newer), b], differing);
+  const another = kind === undefined ? undefined : namesAnother([olderText, a], [newerText, b], differing);
   if (another) return none(another);
   if (kind !== undefined) {
     if (attribute.length < 1) return none(`a ${kind} differs but the texts share no attribute`);
     // Each names something the other does not ("the API timeout" and "the DB timeout", "the test
     // suite takes" and "the linter takes"): two subjects with a value each, not one value changed.
-    const onlyOlder = [...a.rest].filter((w) => !b.rest.has(w));
-    const onlyNewer = [...b.rest].filter((w) => !a.rest.has(w));
-    if (options.oneSubject && onlyOlder.length && onlyNewer.length)
-      return none(`two subjects: ${onlyOlder.join(' ')} in the older text, ${onlyNewer.join(' ')} in the newer`);
+    if (options.oneSubject && onlyOld.length && onlyNew.length)
+      return none(`two subjects: ${onlyOld.join(' ')} in the older text, ${onlyNew.join(' ')} in the newer`);
     // The shared attribute must be most of what the shorter text says besides its values:
     // two long texts sharing a stray word ("said", a project name) are not about one thing.
     const coverage = attribute.length / Math.max(1, Math.min(a.rest.size, b.rest.size));
@@ -292,8 +295,6 @@ export function detectRestatement(older: string, newer: string, options: Restate
   }
   if (a.values.size > 0 || b.values.size > 0) return none('no value of a shared kind differs');
 
-  const onlyOld = [...a.rest].filter((w) => !b.rest.has(w));
-  const onlyNew = [...b.rest].filter((w) => !a.rest.has(w));
   if (onlyOld.length === 0 || onlyNew.length === 0) return none('no value slot differs');
   if (onlyOld.length > MAX_WORD_SLOT || onlyNew.length > MAX_WORD_SLOT) return none('the texts differ in more than a value');
   const needed = saysChanged(newer) ? 1 : 2;

@@ -82,11 +82,7 @@ export interface DocumentRecords {
   speaker(name: string): string | undefined;
   /** The distinct speakers stored (at most `limit`). */
   speakers(limit: number): string[];
-  /**
-   * The `limit` newest documents of `doc`'s collection and project, other than `doc`, not
-   * superseded yet and not dated after it: those a restatement by `doc` could supersede.
-   */
-  /** The memories of its collection and project older than `doc` and not yet superseded, newest first. */
+  /** The `limit` memories of its collection and project older than `doc` and not yet superseded, newest first. */
   supersedeCandidates(doc: DocumentRow, limit: number): DocumentRow[];
   /** The memories of its collection and project newer than `doc`, oldest first (an import of older history). */
   newerThan(doc: DocumentRow, limit: number): DocumentRow[];
@@ -191,6 +187,23 @@ function upsert(db: Db, docs: readonly DocumentInput[], at: string): UpsertCount
   return counts;
 }
 
+/**
+ * The memories of `doc`'s collection and project on one side of it in time, nearest first: older
+ * ones not superseded yet, or newer ones. Older is an earlier time (a memory without one counts
+ * as of when it was stored), and of one time, stored first (a file's later line is newer): one
+ * order for all, so no memory is both older and newer than another.
+ */
+function beside(db: Db, doc: DocumentRow, limit: number, side: 'older' | 'newer'): DocumentRow[] {
+  const [before, order, open] =
+    side === 'older' ? ['<', 'DESC', "AND json_extract(metadata, '$.superseded_by') IS NULL"] : ['>', 'ASC', ''];
+  return cachedStatement(
+    db,
+    `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id ${open}
+       AND (COALESCE(ts, created_at) ${before} @at OR (COALESCE(ts, created_at) = @at AND id ${before} @id))
+     ORDER BY COALESCE(ts, created_at) ${order}, id ${order} LIMIT @limit`,
+  ).all({ collection: doc.collection, project: doc.project, id: doc.id, at: doc.ts ?? doc.created_at, limit }) as DocumentRow[];
+}
+
 export function createDocumentRecords(db: Db): DocumentRecords {
   return {
     upsert: (docs, at) => upsert(db, docs, at),
@@ -244,23 +257,8 @@ export function createDocumentRecords(db: Db): DocumentRecords {
       (
         cachedStatement(db, 'SELECT DISTINCT speaker FROM documents WHERE speaker IS NOT NULL LIMIT ?').all(limit) as { speaker: string }[]
       ).map((r) => r.speaker),
-    // Older: an earlier time, a memory without one dated when it was stored; of one time, stored first (a file's
-    // later line is newer). One order for all, so no memory is both older and newer than another.
-    supersedeCandidates: (doc, limit) =>
-      cachedStatement(
-        db,
-        `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id
-           AND json_extract(metadata, '$.superseded_by') IS NULL
-           AND (COALESCE(ts, created_at) < @at OR (COALESCE(ts, created_at) = @at AND id < @id))
-         ORDER BY COALESCE(ts, created_at) DESC, id DESC LIMIT @limit`,
-      ).all({ collection: doc.collection, project: doc.project, id: doc.id, at: doc.ts ?? doc.created_at, limit }) as DocumentRow[],
-    newerThan: (doc, limit) =>
-      cachedStatement(
-        db,
-        `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id
-           AND (COALESCE(ts, created_at) > @at OR (COALESCE(ts, created_at) = @at AND id > @id))
-         ORDER BY COALESCE(ts, created_at), id LIMIT @limit`,
-      ).all({ collection: doc.collection, project: doc.project, id: doc.id, at: doc.ts ?? doc.created_at, limit }) as DocumentRow[],
+    supersedeCandidates: (doc, limit) => beside(db, doc, limit, 'older'),
+    newerThan: (doc, limit) => beside(db, doc, limit, 'newer'),
     setMetadata: (rowId, metadata) =>
       void cachedStatement(db, 'UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(metadata), rowId),
   };

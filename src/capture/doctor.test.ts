@@ -203,15 +203,17 @@ describe('hooks check asks whether each client will run our hooks', () => {
     expect(check.detail).not.toMatch(/project/);
   });
 
-  it('says a settings file it cannot read as JSON (a comment the client accepts), instead of skipping it', async () => {
+  it('reads a settings file with comments (as Gemini CLI does), and says one it cannot read at all instead of skipping it', async () => {
     const g = setup('gemini');
-    writeFileSync(g.target.hooksFile, `// my settings\n${readFileSync(g.target.hooksFile, 'utf8')}`);
+    const installed = readFileSync(g.target.hooksFile, 'utf8');
+    writeFileSync(g.target.hooksFile, `// my settings\n${installed}`);
+    expect((await hooksCheck(g.home, g.cwd, g.env)).detail).toMatch(/gemini \(user\) \d+ hooks/);
+    writeFileSync(g.target.hooksFile, `{ "ui": 1 ${installed.slice(1)}`);
     const check = await hooksCheck(g.home, g.cwd, g.env);
-    expect(check).toMatchObject({
-      status: 'fail',
-      fix: expect.stringMatching(/Remove the comments and trailing commas from .*settings\.json/),
-    });
-    expect(check.detail).toMatch(/settings\.json is not strict JSON .*: homunculus cannot see or update its hooks there/);
+    expect(check).toMatchObject({ status: 'fail', fix: expect.stringMatching(/Fix the syntax of .*settings\.json where the error says/) });
+    expect(check.detail).toMatch(
+      /settings\.json is not valid JSON \(comma expected at line \d+, column \d+\): homunculus cannot see or update its hooks there/,
+    );
   });
 
   it('Gemini CLI and Claude Code: hooks turned off or disabled by name', async () => {

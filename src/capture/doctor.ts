@@ -51,9 +51,9 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
       const target = targetFor(agent, scope, home, cwd);
       const { commands, unreadable } = settingsHooks(target);
       if (unreadable) {
-        // The client may accept comments; we read and write strict JSON, so these hooks are out of our sight.
+        // A syntax error: the client may read it its own way, but these hooks are out of our sight.
         problems.push(`${unreadable}: homunculus cannot see or update its hooks there`);
-        fixes.add(`Remove the comments and trailing commas from ${target.hooksFile}, then run \`homunculus doctor\` again.`);
+        fixes.add(`Fix the syntax of ${target.hooksFile} where the error says, then run \`homunculus doctor\` again.`);
         continue;
       }
       if (commands.length === 0) continue;

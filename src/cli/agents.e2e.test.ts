@@ -76,9 +76,13 @@ const CLIENTS: Client[] = [
     args: ['-p', PROMPT, '--skip-trust', '--yolo', '-m', 'gemini-2.5-flash'],
     env: (baseUrl) => ({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: baseUrl }),
     // A base URL without an auth type stops Gemini CLI before its first hook (doctor says so too).
+    // Written with a comment, as Gemini CLI allows (it refuses trailing commas): init edits around it.
     prepare: (home) => {
       mkdirSync(join(home, '.gemini'), { recursive: true });
-      writeFileSync(join(home, '.gemini', 'settings.json'), '{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n');
+      writeFileSync(
+        join(home, '.gemini', 'settings.json'),
+        '{\n  // the stub takes an API key\n  "security": {"auth": {"selectedType": "gemini-api-key"}}\n}\n',
+      );
     },
   },
 ];

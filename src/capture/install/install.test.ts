@@ -150,12 +150,38 @@ describe('init --claude on a settings file that already has hooks', () => {
   it('refuses a file that is not JSON, or has hooks of the wrong type, and changes nothing', () => {
     const file = join(home, '.claude', 'settings.json');
     mkdirSync(join(home, '.claude'));
-    for (const bad of ['{ "a": 1, // comment\n}', '{"hooks": []}', '{"hooks": {"Stop": {}}}', '[1]']) {
+    for (const bad of ['{ "a": 1 "b": 2 }', '{"hooks": []}', '{"hooks": {"Stop": {}}}', '[1]']) {
       writeFileSync(file, bad);
       expect(() => install()).toThrow(/settings|JSON|hooks/);
       expect(read(file)).toBe(bad);
       expect(state.get(file)).toBeUndefined();
     }
+  });
+
+  it("Gemini's settings.json with comments and trailing commas: hooks added and taken out, every comment kept", () => {
+    const file = join(home, '.gemini', 'settings.json');
+    mkdirSync(join(home, '.gemini'));
+    const mine = [
+      '{',
+      '  // my theme',
+      '  "ui": { "theme": "dark", /* keep */ },',
+      '  "hooks": {',
+      '    "BeforeTool": [',
+      '      // my own guard',
+      '      { "matcher": "run_shell_command", "hooks": [{ "type": "command", "command": "guard.sh" }] },',
+      '    ],',
+      '  },',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(file, mine);
+    install('gemini');
+    const text = read(file);
+    for (const kept of ['// my theme', '/* keep */', '// my own guard', 'guard.sh']) expect(text).toContain(kept);
+    expect(text).toMatch(/hook observe/);
+    expect(text).toMatch(/"mcpServers"/);
+    uninstall('gemini');
+    expect(read(file)).toBe(mine);
   });
 
   it('--project writes .claude/settings.json and .mcp.json of the project', () => {

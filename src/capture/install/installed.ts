@@ -2,14 +2,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { commandWords, findOnPath, isHomunculusHookCommand } from './command.js';
+import { parseJsonc } from './jsonc.js';
 import type { Target } from './targets.js';
 
 type Command = { event: string; command: string };
 
 /**
  * Our hook commands in a client's settings file, with the hook events they sit under; and why
- * the file cannot be read as JSON (comments, a trailing comma) when it is there and cannot: its
- * hooks are then neither seen nor updated, whatever the client makes of it.
+ * the file cannot be read as JSON (comments and trailing commas are fine) when it is there and
+ * cannot: its hooks are then neither seen nor updated, whatever the client makes of it.
  */
 export function settingsHooks(target: Target): { commands: Command[]; unreadable?: string } {
   let text: string;
@@ -19,9 +20,9 @@ export function settingsHooks(target: Target): { commands: Command[]; unreadable
     return { commands: [] };
   }
   try {
-    return { commands: commandsIn(JSON.parse(text), target.shape) };
+    return { commands: commandsIn(parseJsonc(text), target.shape) };
   } catch (err) {
-    return { commands: [], unreadable: `${target.hooksFile} is not strict JSON (${(err as Error).message})` };
+    return { commands: [], unreadable: `${target.hooksFile} is not valid JSON (${(err as Error).message})` };
   }
 }
 

@@ -1,10 +1,12 @@
 /**
- * Agents' settings files as JSON: read without surprises, written back in the original's
- * style, compared by content. Every refusal says that nothing was changed.
+ * Agents' settings files as JSON (comments and trailing commas allowed, as Gemini CLI allows
+ * them): read without surprises, written back in the original's style with its comments,
+ * compared by content. Every refusal says that nothing was changed.
  */
 import { readFileSync } from 'node:fs';
 import { HomunculusError } from '../../core/errors.js';
 import { type Obj, isObj } from '../../core/fields.js';
+import { editJsonc, isStrictJson, parseJsonc } from './jsonc.js';
 
 export type Json = Obj;
 
@@ -31,10 +33,10 @@ export function parseJsonFile(file: string, text: string | undefined): Json {
   if (text === undefined || text.trim() === '') return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonc(text);
   } catch (err) {
     throw new HomunculusError('settings_invalid', `${file} is not valid JSON: ${(err as Error).message}`, {
-      hint: 'Nothing was changed. Fix the syntax (comments are not allowed) or move the file aside, then run the command again.',
+      hint: 'Nothing was changed. Fix the syntax or move the file aside, then run the command again.',
     });
   }
   if (!isObj(value)) {
@@ -45,9 +47,10 @@ export function parseJsonFile(file: string, text: string | undefined): Json {
   return value;
 }
 
-/** Serialises like the original: same indentation, same final newline. */
+/** Serialises like the original: same indentation, same final newline, and its comments kept. */
 export function serialise(value: Json, original: string | undefined): string {
   const indent = /\n([ \t]+)"/.exec(original ?? '')?.[1] ?? '  ';
+  if (original !== undefined && original.trim() !== '' && !isStrictJson(original)) return editJsonc(original, value, indent);
   const trailing = original === undefined || original === '' || original.endsWith('\n') ? '\n' : '';
   return `${JSON.stringify(value, null, indent)}${trailing}`;
 }
@@ -66,7 +69,7 @@ function sortKeys(v: unknown): unknown {
 /** Same JSON whatever the key order and formatting (plain text comparison for anything else). */
 export function sameJson(a: string, b: string): boolean {
   try {
-    return JSON.stringify(sortKeys(JSON.parse(a))) === JSON.stringify(sortKeys(JSON.parse(b)));
+    return JSON.stringify(sortKeys(parseJsonc(a))) === JSON.stringify(sortKeys(parseJsonc(b)));
   } catch {
     return a.trim() === b.trim();
   }

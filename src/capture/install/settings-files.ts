@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { type Obj, isObj } from '../../core/fields.js';
+import { parseJsonc } from './jsonc.js';
 
 export function readObj(file: string, format: 'json' | 'toml' = 'json'): Obj {
   try {
     const text = readFileSync(file, 'utf8');
-    const value: unknown = format === 'json' ? JSON.parse(text) : parse(text);
+    const value: unknown = format === 'json' ? parseJsonc(text) : parse(text);
     return isObj(value) ? value : {};
   } catch {
     return {};

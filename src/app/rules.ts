@@ -13,7 +13,6 @@ import {
   RULE_FORMATS,
   type RuleFormat,
   countRuleBullets,
-  injectBlock,
   parsePatternLines,
   renderPlatform,
   renderSkill,
@@ -21,6 +20,7 @@ import {
   ruleFormatOf,
   sortRules,
 } from '../view/rules.js';
+import { injectBlock } from '../view/rule-block.js';
 import { checkImported } from './imported.js';
 import { views } from './instincts.js';
 import { defineOperation } from './operation.js';
@@ -96,13 +96,16 @@ export const injectRules = defineOperation({
     /** A path the user named; never the store's home nor inside .git. */
     target: text(4096).min(1, { error: 'must not be empty' }),
     format: oneOf(['claude-md', 'agents-md', 'cursorrules', 'windsurfrules'] as const).default('claude-md'),
+    /** Replace a block edited by hand (refused otherwise). */
+    force: z.boolean().default(false),
     ...scope,
   }),
   run({ store }, input) {
     const real = realTarget(input.target);
     refuseProtected(real, input.target, store.paths.home);
     const rules = ruleViews(store, scopeOf(store, input));
-    return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[input.format]), rules.length), target: input.target };
+    const block = renderPlatform(rules, PLATFORM_OF[input.format]);
+    return { ...injectBlock(real, block, rules.length, { force: input.force }), target: input.target };
   },
 });
 

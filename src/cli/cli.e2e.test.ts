@@ -334,6 +334,16 @@ describe('export-rules', () => {
     });
     expect(await runCliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: false });
     expect(readFileSync(target, 'utf8')).toMatch(/^# Agents\n\n<!-- instinct:start -->/);
+    // A rule reworded by hand inside the block is not lost to the next export: refused with the fix, replaced with --force.
+    const edited = readFileSync(target, 'utf8').replace('never npm', 'never yarn');
+    writeFileSync(target, edited);
+    const refused = await runCli(home.path, ['export-rules', '--format', 'agents-md', '--inject', target]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/was edited by hand since Homunculus wrote it[\s\S]*homunculus edit <key>/);
+    expect(readFileSync(target, 'utf8')).toBe(edited);
+    const forced = ['export-rules', '--format', 'agents-md', '--inject', target, '--force'];
+    expect(await runCliJson(home.path, forced)).toMatchObject({ changed: true });
+    expect(readFileSync(target, 'utf8')).toContain('never npm');
     const bad = await runCli(home.path, ['export-rules', '--format', 'emacs']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);

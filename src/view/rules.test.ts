@@ -1,20 +1,6 @@
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import YAML from 'yaml';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test-support/cli.js';
-import {
-  MARKER_END,
-  MARKER_START,
-  countRuleBullets,
-  injectBlock,
-  parsePatternLines,
-  renderClaudeMd,
-  renderPlatform,
-  renderSkill,
-  ruleFileFormat,
-  sortRules,
-} from './rules.js';
+import { describe, expect, it } from 'vitest';
+import { countRuleBullets, parsePatternLines, renderClaudeMd, renderPlatform, renderSkill, ruleFileFormat, sortRules } from './rules.js';
 import type { Rule } from './rules.js';
 
 const rec = (pattern: string, evidence: number, levelRank: number, explain = ''): Rule => ({
@@ -37,10 +23,6 @@ const RULES = sortRules([
   rec('fix:missing-import', 6, 1),
   rec('combo:pytest+coverage', 11, 2),
 ]);
-
-let dir: ReturnType<typeof tempDir>;
-beforeEach(() => (dir = tempDir()));
-afterEach(() => dir.cleanup());
 
 describe('rendering rules', () => {
   it('keeps rule-level records only, universal first, then by count', () => {
@@ -100,86 +82,6 @@ describe('rendering rules', () => {
     expect(countRuleBullets(renderSkill(RULES, { category: 'sequence' }))).toBe(1);
     expect(renderSkill(RULES, { category: 'fix_pattern' })).toBe('');
     expect(() => renderSkill(RULES, { name: '../../etc' })).toThrow(/Invalid skill name/);
-  });
-});
-
-describe('injecting into CLAUDE.md', () => {
-  it('creates the file with markers, then changes only the marked block, idempotently', () => {
-    const target = join(dir.path, 'CLAUDE.md');
-    const lines = renderClaudeMd(RULES)
-      .split('\n')
-      .filter((l) => l.startsWith('- ')).length;
-    expect(injectBlock(target, renderClaudeMd(RULES), 3)).toEqual({ target, rule_count: 3, lines, changed: true });
-    expect(readFileSync(target, 'utf8')).toBe(`${MARKER_START}\n${renderClaudeMd(RULES)}${MARKER_END}\n`);
-    expect(injectBlock(target, renderClaudeMd(RULES), 3).changed).toBe(false);
-
-    writeFileSync(target, `# Project\n\nHand-written notes.\n\n${MARKER_START}\nold\n${MARKER_END}\n\n## Footer\n`);
-    expect(injectBlock(target, renderClaudeMd(RULES.slice(0, 1)), 1).changed).toBe(true);
-    expect(readFileSync(target, 'utf8')).toBe(
-      `# Project\n\nHand-written notes.\n\n${MARKER_START}\n${renderClaudeMd(RULES.slice(0, 1))}${MARKER_END}\n\n## Footer\n`,
-    );
-    expect(injectBlock(target, renderClaudeMd(RULES.slice(0, 1)), 1).changed).toBe(false);
-  });
-
-  it('appends the block to a file without markers and refuses a lone marker', () => {
-    const target = join(dir.path, 'CLAUDE.md');
-    writeFileSync(target, '# Notes\n');
-    injectBlock(target, '- `seq:a` [sequence] (10)\n', 1);
-    expect(readFileSync(target, 'utf8')).toBe(`# Notes\n\n${MARKER_START}\n- \`seq:a\` [sequence] (10)\n${MARKER_END}\n`);
-    writeFileSync(target, `# Notes\n${MARKER_START}\n`);
-    expect(() => injectBlock(target, 'x', 0)).toThrow(/unmatched instinct marker/);
-    expect(readFileSync(target, 'utf8')).toBe(`# Notes\n${MARKER_START}\n`);
-  });
-
-  it("leaves out the block's own title when the file has words of its own", () => {
-    const target = join(dir.path, 'AGENTS.md');
-    const block = '# AGENTS.md\n\n## Learned rules\n\n- one\n';
-    injectBlock(target, block, 1);
-    expect(readFileSync(target, 'utf8')).toBe(`${MARKER_START}\n${block}${MARKER_END}\n`);
-    writeFileSync(target, '# AGENTS.md\n\nOur notes.\n');
-    injectBlock(target, block, 1);
-    expect(readFileSync(target, 'utf8')).toBe(`# AGENTS.md\n\nOur notes.\n\n${MARKER_START}\n## Learned rules\n\n- one\n${MARKER_END}\n`);
-    expect(injectBlock(target, block, 1).changed).toBe(false);
-    // The AGENTS.md format injected into a CLAUDE.md of the user's: no "# AGENTS.md" in it either.
-    const claude = join(dir.path, 'CLAUDE.md');
-    writeFileSync(claude, '# My Project\n');
-    injectBlock(claude, block, 1);
-    expect(readFileSync(claude, 'utf8')).not.toContain('# AGENTS.md');
-  });
-
-  it('refuses a read-only file with the fix, and keeps a CRLF file CRLF, idempotently', () => {
-    const target = join(dir.path, 'CLAUDE.md');
-    writeFileSync(target, '# Mine\n');
-    chmodSync(target, 0o444);
-    expect(() => injectBlock(target, '- one\n', 1)).toThrow(
-      expect.objectContaining({ message: `${target} is read-only.`, hint: expect.stringMatching(/chmod u\+w/) }),
-    );
-    expect(readFileSync(target, 'utf8')).toBe('# Mine\n');
-    expect(statSync(target).mode & 0o777).toBe(0o444);
-
-    const crlf = join(dir.path, 'AGENTS.md');
-    writeFileSync(crlf, '# Ours\r\nLast line\r\n');
-    expect(injectBlock(crlf, '- one\n', 1).changed).toBe(true);
-    expect(readFileSync(crlf, 'utf8')).toBe(`# Ours\r\nLast line\r\n\r\n${MARKER_START}\r\n- one\r\n${MARKER_END}\r\n`);
-    expect(injectBlock(crlf, '- one\n', 1).changed).toBe(false);
-    // A file that mixes keeps the user's lines as they were.
-    const mixed = join(dir.path, 'GEMINI.md');
-    writeFileSync(mixed, '# Ours\r\nsecond\nthird\n');
-    injectBlock(mixed, '- one\n', 1);
-    expect(readFileSync(mixed, 'utf8')).toBe(`# Ours\r\nsecond\nthird\n\n${MARKER_START}\n- one\n${MARKER_END}\n`);
-    // A folder that is not there is not made.
-    expect(() => injectBlock(join(dir.path, 'nope', 'CLAUDE.md'), '- one\n', 1)).toThrow(/The folder of .*nope\/CLAUDE\.md does not exist/);
-    expect(existsSync(join(dir.path, 'nope'))).toBe(false);
-  });
-
-  it('never empties a block when there is no rule to write', () => {
-    const target = join(dir.path, 'CLAUDE.md');
-    injectBlock(target, '- keep me\n', 1);
-    const before = readFileSync(target, 'utf8');
-    expect(injectBlock(target, '', 0)).toEqual({ target, rule_count: 0, lines: 0, changed: false });
-    expect(readFileSync(target, 'utf8')).toBe(before);
-    expect(injectBlock(join(dir.path, 'NEW.md'), '', 0).changed).toBe(false);
-    expect(existsSync(join(dir.path, 'NEW.md'))).toBe(false);
   });
 });
 

@@ -1,14 +1,11 @@
 /**
  * Learned rules rendered for every agent's rule file (the MCP contract's exports): CLAUDE.md,
- * AGENTS.md (Codex), .cursorrules, .windsurfrules and SKILL.md, plus idempotent injection
- * between markers and the reverse parse of backtick-wrapped patterns.
+ * AGENTS.md (Codex), .cursorrules, .windsurfrules and SKILL.md, and the reverse parse of
+ * backtick-wrapped patterns (rule-block.ts writes the block between markers).
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import YAML from 'yaml';
 import { CATEGORIES, type Category, PREFIX_CATEGORY } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fs.js';
 import type { InstinctView } from '../learn/records.js';
 import { type PlainInstinct, fromView, mergeSimilar, plainLine } from '../context/plain.js';
 
@@ -161,69 +158,6 @@ export function countRuleBullets(markdown: string): number {
     0,
   );
   return inComments + (markdown.match(/^- `[^`]+`/gm) ?? []).length;
-}
-
-interface InjectResult {
-  target: string;
-  rule_count: number;
-  /** Bullets the block holds: rules that say the same for other code share one. */
-  lines: number;
-  changed: boolean;
-}
-
-/** A file with words of its own has its title: the AGENTS.md format's "# AGENTS.md" would be a second one. */
-function withoutTitle(block: string, current: string): string {
-  const outside = current.replace(new RegExp(`${MARKER_START}[\\s\\S]*?${MARKER_END}`), '');
-  return outside.trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
-}
-
-function writable(path: string): boolean {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The rule file's text ('' when it is not there yet), or a usage error saying why it may not be written. */
-function currentText(target: string): string {
-  if (!existsSync(dirname(target)))
-    throw new UsageError(`The folder of ${target} does not exist.`, 'Name a rule file in a folder of the project that exists.');
-  if (!existsSync(target)) return '';
-  const st = statSync(target);
-  if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
-  // A file made read-only says "leave me alone", even to root, who could write it anyway.
-  if ((st.mode & 0o222) === 0 || !writable(target))
-    throw new UsageError(`${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
-  return readFileSync(target, 'utf8');
-}
-
-/** Replaces only the marked block of `target`, creating the file and markers when missing. */
-export function injectBlock(target: string, block: string, ruleCount: number): InjectResult {
-  // No rule to write (a project that has learned none yet) never empties a block someone filled.
-  if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
-  const current = currentText(target);
-  const section = `${MARKER_START}\n${withoutTitle(block, current).trimEnd()}\n${MARKER_END}`;
-  const start = current.indexOf(MARKER_START);
-  const end = current.indexOf(MARKER_END, start + MARKER_START.length);
-  let next: string;
-  if (start >= 0 && end >= 0) {
-    next = current.slice(0, start) + section + current.slice(end + MARKER_END.length);
-  } else if (start >= 0 || (end >= 0 && start < 0)) {
-    throw new UsageError(
-      `${target} has an unmatched instinct marker.`,
-      `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`,
-    );
-  } else {
-    next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
-  }
-  // A file written with CRLF throughout stays so, the block included; one that mixes keeps its lines as they are.
-  if (current.includes('\r\n') && !/(^|[^\r])\n/.test(current)) next = next.replace(/\r?\n/g, '\r\n');
-  const lines = (block.match(/^- /gm) ?? []).length;
-  if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
-  writeFileAtomic(target, next);
-  return { target, rule_count: ruleCount, lines, changed: true };
 }
 
 interface ParsedPattern {

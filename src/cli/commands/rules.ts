@@ -14,12 +14,13 @@ export function registerRuleCommands(program: Command): void {
     .description('Render rule-level instincts for CLAUDE.md, AGENTS.md, .cursorrules, .windsurfrules or SKILL.md')
     .option('--format <format>', RULE_FORMATS.join(' | '), 'claude-md')
     .option('--inject <file>', 'update only the <!-- instinct:start/end --> block of FILE (created if missing)')
+    .option('--force', 'with --inject: replace the block even where it was edited by hand')
     .option('--name <name>', 'skill name for --format skill', 'instinct-rules')
     .option(
       '--project <project>',
       "whose rules: a fingerprint or a name (default: the repository of the current directory, or of the --inject file); '' for every project's",
     )
-    .action(async (o: { format: string; inject?: string; name?: string; project?: string }, cmd: Command) => {
+    .action(async (o: { format: string; inject?: string; force?: boolean; name?: string; project?: string }, cmd: Command) => {
       const scope = { project: o.project, cwd: o.inject !== undefined ? dirname(resolve(o.inject)) : process.cwd() };
       if (o.inject !== undefined) {
         if (o.format === 'skill')
@@ -30,7 +31,7 @@ export function registerRuleCommands(program: Command): void {
         await runOperation(
           cmd,
           injectRules,
-          { target: resolve(o.inject), format: o.format, ...scope },
+          { target: resolve(o.inject), format: o.format, force: o.force === true, ...scope },
           (r) =>
             r.rule_count === 0
               ? `Nothing written to ${r.target}: no rule-level instinct for this project yet; \`--project\` names another.`

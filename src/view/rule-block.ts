@@ -1,0 +1,100 @@
+/**
+ * The learned block of a rule file: written between markers, idempotently, with everything
+ * around it kept. The block carries a digest of what Homunculus wrote, so edits made inside it
+ * by hand are noticed and never replaced without being asked (`force`).
+ */
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs.js';
+import { sha256 } from '../core/ids.js';
+import { MARKER_END, MARKER_START } from './rules.js';
+
+interface InjectResult {
+  target: string;
+  rule_count: number;
+  /** Bullets the block holds: rules that say the same for other code share one. */
+  lines: number;
+  changed: boolean;
+}
+
+/** A file with words of its own has its title: the AGENTS.md format's "# AGENTS.md" would be a second one. */
+function withoutTitle(block: string, current: string): string {
+  const outside = current.replace(new RegExp(`${MARKER_START}[\\s\\S]*?${MARKER_END}`), '');
+  return outside.trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The rule file's text ('' when it is not there yet), or a usage error saying why it may not be written. */
+function currentText(target: string): string {
+  if (!existsSync(dirname(target)))
+    throw new UsageError(`The folder of ${target} does not exist.`, 'Name a rule file in a folder of the project that exists.');
+  if (!existsSync(target)) return '';
+  const st = statSync(target);
+  if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
+  // A file made read-only says "leave me alone", even to root, who could write it anyway.
+  if ((st.mode & 0o222) === 0 || !writable(target))
+    throw new UsageError(`${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
+  return readFileSync(target, 'utf8');
+}
+
+/** The block's last line: what wrote it, a digest of the rest, and where rules are changed. */
+const digestLine = (digest: string): string =>
+  `<!-- written by homunculus (${digest}); edits here are replaced: change a rule with \`homunculus edit\` or \`homunculus feedback\` -->`;
+const DIGEST = /^<!-- written by homunculus \(([0-9a-f]{12})\).*-->\r?$/m;
+const digestOf = (body: string): string => sha256(body.replace(/\r\n/g, '\n').trim()).slice(0, 12);
+
+/** Whether the text between the markers differs from what Homunculus wrote there (a block without a digest cannot tell: no). */
+export function editedByHand(inner: string): boolean {
+  const written = DIGEST.exec(inner)?.[1];
+  return written !== undefined && digestOf(inner.replace(DIGEST, '')) !== written;
+}
+
+/** The marked block holding `body`, its digest line last. */
+export const markedBlock = (body: string): string => `${MARKER_START}\n${body}\n${digestLine(digestOf(body))}\n${MARKER_END}`;
+
+function refuseEdited(target: string): never {
+  throw new UsageError(
+    `The learned block of ${target} was edited by hand since Homunculus wrote it; writing it again would lose those edits.`,
+    `Move lines of your own outside ${MARKER_START} … ${MARKER_END}; change a rule with \`homunculus edit <key>\` or drop it with \`homunculus feedback <key> wrong\`. Then run again, or replace the block as it stands with \`homunculus export-rules --inject FILE --force\`.`,
+  );
+}
+
+/**
+ * Replaces only the marked block of `target`, creating the file and markers when missing.
+ * A block edited by hand is refused unless `force`.
+ */
+export function injectBlock(target: string, block: string, ruleCount: number, options: { force?: boolean } = {}): InjectResult {
+  // No rule to write (a project that has learned none yet) never empties a block someone filled.
+  if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
+  const current = currentText(target);
+  const section = markedBlock(withoutTitle(block, current).trimEnd());
+  const start = current.indexOf(MARKER_START);
+  const end = current.indexOf(MARKER_END, start + MARKER_START.length);
+  let next: string;
+  if (start >= 0 && end >= 0) {
+    if (!options.force && editedByHand(current.slice(start + MARKER_START.length, end))) refuseEdited(target);
+    next = current.slice(0, start) + section + current.slice(end + MARKER_END.length);
+  } else if (start >= 0 || (end >= 0 && start < 0)) {
+    throw new UsageError(
+      `${target} has an unmatched instinct marker.`,
+      `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`,
+    );
+  } else {
+    next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
+  }
+  // A file written with CRLF throughout stays so, the block included; one that mixes keeps its lines as they are.
+  if (current.includes('\r\n') && !/(^|[^\r])\n/.test(current)) next = next.replace(/\r?\n/g, '\r\n');
+  const lines = (block.match(/^- /gm) ?? []).length;
+  if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
+  writeFileAtomic(target, next);
+  return { target, rule_count: ruleCount, lines, changed: true };
+}

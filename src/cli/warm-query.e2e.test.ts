@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cli, cliEnv, tempDir } from '../test-support/cli.js';
@@ -51,6 +52,32 @@ describe('a warm query server', () => {
     expect(await exited).toBe(0);
     expect(existsSync(socket)).toBe(false);
   });
+
+  it('never answers from a database that was replaced, and stops when its home is made anew', async () => {
+    const env = { HOMUNCULUS_NO_WARM: undefined };
+    const start = () => spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], { env: cliEnv(home.path, env) });
+    const socket = warmSocket(home.path);
+    let server = start();
+    await waitFor(() => existsSync(socket));
+    // A backup moved into place: a new file under the database's name.
+    const other = tempDir();
+    expect(cli(other.path, ['memory', 'add', 'The staging database moved to db-9', '--id', 'moved', '--no-embed']).status).toBe(0);
+    renameSync(join(other.path, 'homunculus.db'), join(home.path, 'homunculus.db'));
+    other.cleanup();
+    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    const r = cli(home.path, ['query', 'where is the staging database', '--mode', 'bm25', '--json'], { env });
+    expect((JSON.parse(r.stdout) as { results: { id: string }[] }).results.map((x) => x.id)).toEqual(['moved']);
+    expect(await exited).toBe(0);
+    expect(existsSync(socket)).toBe(false);
+    // The home deleted and made again: the old server, out of reach, goes within seconds.
+    server = start();
+    await waitFor(() => existsSync(socket));
+    const gone = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    rmSync(home.path, { recursive: true, force: true });
+    expect(cli(home.path, ['memory', 'add', 'The staging database lives on db-2', '--id', 'staging', '--no-embed']).status).toBe(0);
+    expect(cli(home.path, ['memory', 'add', 'Deploys go out on Tuesdays after the review', '--id', 'deploy', '--no-embed']).status).toBe(0);
+    expect(await gone).toBe(0);
+  }, 60_000);
 
   it('refuses an idle time that is not a positive number of seconds', () => {
     const r = cli(home.path, ['serve-query', '--idle', '-3']);

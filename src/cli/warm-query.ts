@@ -2,11 +2,13 @@
  * A warm process for `query`. Loading the sentence encoder is most of a cold query's time, so a
  * query server keeps it loaded and later `query` processes ask it over a Unix socket in the
  * data directory: a file only this user can open, no network port. The first hybrid query
- * starts one in the background; it stops after an idle spell, or when its database goes away.
- * Anything the server cannot answer, the CLI answers itself.
+ * starts one in the background; it stops after an idle spell, or when its database or its socket
+ * is gone or replaced (a home deleted and made again, a backup moved into place): it would answer
+ * from a file no longer there, or be one that nobody can reach. Anything the server cannot
+ * answer, the CLI answers itself.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +62,16 @@ function answering(path: string): Promise<boolean> {
   });
 }
 
+/** A file's identity (device and inode), or undefined when it is not there. */
+function identity(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Serves `query` on the socket until `idleMs` pass without a question or the database is gone. */
 export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'served' | 'already running'> {
   const path = warmSocket(store.paths.home);
@@ -78,6 +90,7 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
       request += chunk.toString('utf8');
       if (request.length > MAX_REQUEST_BYTES) return void socket.end(`${JSON.stringify({ ok: false, error: 'request too large' })}\n`);
       if (!request.includes('\n')) return;
+      if (replaced()) return void (socket.end(`${JSON.stringify({ ok: false, error: 'the database was replaced' })}\n`), stop());
       arm();
       try {
         const result = await invoke(query, ctx, JSON.parse(request));
@@ -88,10 +101,12 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
     });
   });
   const stopped = new Promise<void>((resolve) => server.on('close', resolve));
+  const db = identity(store.paths.db);
+  const replaced = (): boolean => identity(store.paths.db) !== db || identity(path) !== mine;
   const stop = (): void => {
     clearTimeout(timer);
     server.close();
-    if (existsSync(path)) unlinkSync(path);
+    if (mine !== undefined && identity(path) === mine) unlinkSync(path);
   };
   const arm = (): void => {
     clearTimeout(timer);
@@ -102,8 +117,10 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   await new Promise<void>((resolve, reject) => server.listen(path, resolve).on('error', reject));
   process.umask(umask);
   chmodSync(path, 0o600);
+  // Ours to remove only while it is the socket this server made (the closures above run only after this).
+  const mine = identity(path);
   arm();
-  const watch = setInterval(() => !existsSync(store.paths.db) && stop(), 5_000);
+  const watch = setInterval(() => replaced() && stop(), 5_000);
   process.once('SIGTERM', stop).once('SIGINT', stop);
   await stopped;
   clearInterval(watch);

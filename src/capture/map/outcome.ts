@@ -59,11 +59,12 @@ export function summariseError(text: string, code: number | undefined = exitCode
 
 /**
  * Lines that each name one finding: a linter's rule in parentheses, a compiler's
- * file:line:col message, a TypeScript code, a shell's glob error. A lint run fails with a
- * dozen of them under one "task failed" line; the miners key fixes on each one's class.
+ * file:line:col message, ESLint's "line:col  error  message  rule", a TypeScript code, a
+ * shell's glob error. A lint run fails with a dozen of them under one "task failed" line; the
+ * miners key fixes on each one's class.
  */
 const FINDING =
-  /\([a-z][\w-]*\)\s*$|^(?:\[[\w:.-]+\]\s*)?[\w./-]+\.\w+:\d+(?::\d+)?:\s|error TS\d{4}|no matches found|build constraints exclude/;
+  /\([a-z][\w-]*\)\s*$|^(?:\[[\w:.-]+\]\s*)?[\w./-]+\.\w+:\d+(?::\d+)?:\s|^\d+:\d+\s+error\s|error TS\d{4}|no matches found|build constraints exclude/;
 const MAX_FINDINGS = 12;
 const MAX_SUMMARY = 2_000;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { summariseError } from '../../capture/map/outcome.js';
 import { errorLines, errorSignatures, isToolGuardError, normaliseMessage } from './errors.js';
 
 const ids = (text: string): string[] => errorSignatures(text).map((s) => s.id);
@@ -50,6 +51,12 @@ describe('errorSignatures', () => {
     expect(errorSignatures("src/a.ts(3,5): error TS2345: Argument of type 'string'")[0]?.generic).toBe(true);
     expect(ids('  12:5  error  Unexpected any  @typescript-eslint/no-explicit-any')).toEqual(['eslint-typescript-eslint-no-explicit-any']);
     expect(ids("ModuleNotFoundError: No module named 'yaml'")).toEqual(['python-modulenotfounderror-yaml']);
+    // As a hook stores it: one line, the spaces squeezed, every finding of the run kept.
+    const stored = summariseError(
+      "Exit code 1\n/p/src/a.js\n  2:7  error  'x' is assigned a value but never used  no-unused-vars\n  9:1  error  Unexpected any  @typescript-eslint/no-explicit-any\n",
+    );
+    expect(ids(stored)).toEqual(['eslint-no-unused-vars', 'eslint-typescript-eslint-no-explicit-any']);
+    expect(errorSignatures(stored)[0]?.headline).toMatch(/'x' is assigned a value but never used$/);
     expect(ids('bash: pnpm: command not found')).toEqual(['command-not-found-pnpm']);
     // Vitest's and Jest's FAIL line is no Go test.
     expect(ids(' FAIL  src/cart.test.ts > cart > applies the discount')).toEqual(['js-test-failure']);

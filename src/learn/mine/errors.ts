@@ -90,8 +90,15 @@ const golangci: LineReader = (line) => {
   );
 };
 
+/**
+ * ESLint's stylish lines: the rule after two spaces as printed, or, in a line whose spaces were
+ * squeezed to one (as a stored error summary is), a last word that reads as a rule id
+ * (`no-unused-vars`, `@typescript-eslint/no-explicit-any`).
+ */
 const eslint: LineReader = (line) => {
-  const m = /^\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/.exec(line);
+  const m =
+    /^\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/.exec(line) ??
+    /^\d+:\d+ error (.+) ((?:@[\w-]+\/)?(?:[\w-]+\/)?[a-z]+(?:-[a-z0-9]+)+)$/.exec(line);
   return m ? sig(`eslint-${slugify(m[2] as string)}`, `ESLint ${m[2]}`, m[1] as string, false) : undefined;
 };
 

@@ -115,3 +115,12 @@ describe('a compile error fixed the same way', () => {
     expect(found.map((f) => f.facts?.generic)).toEqual([true]);
   });
 });
+
+describe('mineFixes on an ESLint run as a hook stores it', () => {
+  it('keys the fix on the ESLint rule the failing lint named', () => {
+    const error = "exit 1: 2:7 error 'unusedC' is assigned a value but never used no-unused-vars";
+    const [fix] = mineFixes(steps([{ bash: 'pnpm lint', error }, { edit: 'src/math.js' }, { bash: 'pnpm lint' }]));
+    expect(fix).toMatchObject({ key: 'fix:eslint-no-unused-vars', category: 'fix_pattern' });
+    expect(fix?.action).toContain("'unusedC' is assigned a value but never used");
+  });
+});

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
+import { MARKER_END, MARKER_START } from '../core/rule-markers.js';
 import { aiSdkProvider } from '../llm/provider.js';
 import { TokenBudget } from '../llm/budget.js';
 import { tempDir } from '../test-support/cli.js';
@@ -159,25 +160,33 @@ describe('a lint rule whose failures a pipe hid', () => {
 });
 
 describe('what the project already documents', () => {
-  it('is learned but marked documented, and never shown at session start', async () => {
+  /** Three sessions running `mise run test` in a repository whose CLAUDE.md says `claudeMd`: the store and that instinct. */
+  const learnIn = async (claudeMd: string) => {
     const repo = tempDir();
-    try {
-      mkdirSync(join(repo.path, '.git'));
-      writeFileSync(join(repo.path, 'CLAUDE.md'), 'Run the unit tests with `mise run test`.\n');
-      const t = fresh();
-      for (let i = 0; i < 3; i++) {
-        const sessionId = `doc-${i}`;
-        for (const row of stepRows([{ bash: 'mise run test' }], { sessionId, start: `2026-03-0${i + 2}T10:00:00Z`, cwd: repo.path }))
-          t.store.observations.insert(row);
-      }
-      await runLearn(t.store);
-      const row = t.store.instincts.list().find((r) => r.key.includes('mise-run-test'));
-      expect(row && parseJsonObject(row.metadata)).toMatchObject({ documented: true });
-      const start = selectStartInstincts(t.store, { fingerprint: row?.project ?? '', name: 'demo', root: repo.path, remote: null }, []);
-      expect(start.shown.map((r) => r.key)).not.toContain(row?.key);
-    } finally {
-      repo.cleanup();
+    mkdirSync(join(repo.path, '.git'));
+    writeFileSync(join(repo.path, 'CLAUDE.md'), claudeMd);
+    const t = fresh();
+    for (let i = 0; i < 3; i++) {
+      const rows = stepRows([{ bash: 'mise run test' }], { sessionId: `doc-${i}`, start: `2026-03-0${i + 2}T10:00:00Z`, cwd: repo.path });
+      for (const row of rows) t.store.observations.insert(row);
     }
+    await runLearn(t.store);
+    repo.cleanup();
+    const row = t.store.instincts.list().find((r) => r.key.includes('mise-run-test'));
+    return { t, row, metadata: row && parseJsonObject(row.metadata) };
+  };
+
+  it('is learned but marked documented, and never shown at session start', async () => {
+    const { t, row, metadata } = await learnIn('Run the unit tests with `mise run test`.\n');
+    expect(metadata).toMatchObject({ documented: true });
+    const start = selectStartInstincts(t.store, { fingerprint: row?.project ?? '', name: 'demo', root: '', remote: null }, []);
+    expect(start.shown.map((r) => r.key)).not.toContain(row?.key);
+  });
+
+  it('is not what Homunculus itself exported into the file: a rule in its own block stays undocumented', async () => {
+    const ours = `# Notes\n\n${MARKER_START}\n- Run the tests with \`mise run test\`. <!-- \`pref:x\` (3) -->\n${MARKER_END}\n`;
+    expect((await learnIn(ours)).metadata).toMatchObject({ documented: false });
+    expect((await learnIn(`${ours}\nRun the unit tests with \`mise run test\`.\n`)).metadata).toMatchObject({ documented: true });
   });
 });
 

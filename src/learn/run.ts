@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic, ensureDir } from '../core/fs.js';
 import { acquireLock, processAlive } from '../core/lock.js';
 import { detectProject } from '../core/project.js';
+import { outsideLearnedBlock } from '../core/rule-markers.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import { errorMessage } from '../core/errors.js';
 import type { Store } from '../store/store.js';
@@ -107,11 +108,14 @@ function projectInstructions(valid: readonly Obs[]): string | undefined {
   const cwd = valid.find((o) => o.cwd)?.cwd;
   const root = cwd ? detectProject(cwd).root : '';
   if (!root || !existsSync(root)) return undefined;
-  return ['CLAUDE.md', 'AGENTS.md']
-    .map((name) => join(root, name))
-    .filter((path) => existsSync(path))
-    .map((path) => readFileSync(path, 'utf8').slice(0, MAX_INSTRUCTIONS_CHARS))
-    .join('\n');
+  return (
+    ['CLAUDE.md', 'AGENTS.md']
+      .map((name) => join(root, name))
+      .filter((path) => existsSync(path))
+      // What Homunculus wrote there itself is no instruction of the project's: a rule it exported must not mark itself documented.
+      .map((path) => outsideLearnedBlock(readFileSync(path, 'utf8')).slice(0, MAX_INSTRUCTIONS_CHARS))
+      .join('\n')
+  );
 }
 
 function processSession(

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import { sha256 } from '../core/ids.js';
-import { MARKER_END, MARKER_START } from './rules.js';
+import { MARKER_END, MARKER_START, outsideLearnedBlock } from '../core/rule-markers.js';
 
 interface InjectResult {
   target: string;
@@ -20,8 +20,7 @@ interface InjectResult {
 
 /** A file with words of its own has its title: the AGENTS.md format's "# AGENTS.md" would be a second one. */
 function withoutTitle(block: string, current: string): string {
-  const outside = current.replace(new RegExp(`${MARKER_START}[\\s\\S]*?${MARKER_END}`), '');
-  return outside.trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
+  return outsideLearnedBlock(current).trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
 }
 
 function writable(path: string): boolean {

@@ -60,8 +60,7 @@ export function ruleFileFormat(relativePath: string): Exclude<RuleFormat, 'skill
 export const ruleFormatOf = (name: string): Exclude<RuleFormat, 'skill'> | undefined =>
   Object.hasOwn(RULE_FILES, name) ? RULE_FILES[name] : undefined;
 
-export const MARKER_START = '<!-- instinct:start -->';
-export const MARKER_END = '<!-- instinct:end -->';
+export { MARKER_END, MARKER_START } from '../core/rule-markers.js';
 
 const CATEGORY_TITLES: Record<Category, string> = {
   sequence: 'Sequences',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../core/project.js';
-import { observe } from '../learn/instincts.js';
+import { giveFeedback, observe } from '../learn/instincts.js';
 import { fixedClock } from '../core/clock.js';
 import { withClock } from '../store/store.js';
 import { type TestStore, testStore } from '../test-support/store.js';
@@ -8,7 +8,7 @@ import { fitToBudget, oneLine } from './format.js';
 import { asksForRefused, isRelevant, mostSpecific, promptContext, requiredMatches } from './prompt.js';
 import { askedTerms, matchInstincts } from './rank.js';
 import { recallContext } from './recall.js';
-import { selectStartInstincts, sessionStartContext } from './session-start.js';
+import { convictionsBlock, selectStartInstincts, sessionStartContext } from './session-start.js';
 
 const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
 
@@ -172,6 +172,35 @@ describe('session start', () => {
     expect(text).toContain('Run npm test');
     expect(text).toContain('Answer tersely');
     expect(text).not.toContain('Run cargo test');
+  });
+
+  it('gives no conviction the user marked wrong, nor one filed for every project but seen in another project only', () => {
+    const convict = (pattern: string, rule: string): number => {
+      const id = store.instincts.get(observe(store, { pattern, trigger: rule, occurrences: 5 }).pattern)?.id as number;
+      store.instincts.addConviction(id, rule, rule, '2026-01-01');
+      store.instincts.update(id, { promoted_at: '2026-01-01' });
+      return id;
+    };
+    convict('pref:pkg=pnpm', 'Use pnpm, not npm');
+    for (const session of ['s1', 's2', 's3'])
+      store.learning.addSighting({
+        kind: 'pattern',
+        key: 'pref:pkg=pnpm',
+        project: 'bbbbbbbbbbbbbbbb',
+        session_id: session,
+        ts: '2026-01-01T00:00:00Z',
+        detail: '{}',
+      });
+    convict('pref:style=terse', 'Answer tersely');
+    convict('pref:style=emoji', 'Use emoji');
+    giveFeedback(store, 'pref:style=emoji', 'wrong');
+    const text = sessionStartContext(store, { project, stack: [] });
+    expect(text).toContain('Answer tersely');
+    expect(text).not.toContain('Use pnpm');
+    expect(text).not.toContain('Use emoji');
+    expect(convictionsBlock(store, project.fingerprint)).not.toMatch(/pnpm|emoji/);
+    // Where it was seen, it holds.
+    expect(convictionsBlock(store, 'bbbbbbbbbbbbbbbb')).toContain('Use pnpm');
   });
 
   it('keeps to its budget even with many convictions', () => {

@@ -71,14 +71,14 @@ function convictionLines(convictions: ReturnType<typeof listConvictions>, proven
 
 /** The convictions that hold in a project (its own and the global ones), as the session start gives them; '' when none. */
 export function convictionsBlock(store: Store, project: string): string {
-  const convictions = listConvictions(store, project);
+  const convictions = listConvictions(store, project, { given: true });
   if (convictions.length === 0) return '';
   const provenance = store.instincts.provenance(convictions.map((c) => c.instinct_id));
   return [CONVICTIONS_HEAD, ...convictionLines(convictions, provenance)].join('\n');
 }
 
 export function sessionStartContext(store: Store, input: StartContextInput): string {
-  const convictions = listConvictions(store, input.project.fingerprint);
+  const convictions = listConvictions(store, input.project.fingerprint, { given: true });
   const selection = selectStartInstincts(store, input.project, input.stack);
   if (convictions.length === 0 && selection.total === 0) return '';
   const provenance = store.instincts.provenance([...convictions.map((c) => c.instinct_id), ...selection.shown.map((r) => r.id)]);

@@ -100,14 +100,26 @@ export function evolve(store: Store, options: { promote: boolean; includeIneligi
 }
 
 /**
- * The convictions with their current confidence; given a project (fingerprint), only that
- * project's and the global ones: a conviction keeps the scope of the instinct it came from.
+ * The convictions with their current confidence; given a project (fingerprint), only those that
+ * hold there, as for any instinct: the project's own, those seen in it, and the truly global
+ * ones (a pattern filed for every project but seen in one project only is that project's).
+ * `given`: only those an agent is given, leaving out what the user marked wrong.
  */
-export function listConvictions(store: Store, project?: string): (ConvictionRow & { confidence: number; stale: boolean })[] {
+export function listConvictions(
+  store: Store,
+  project?: string,
+  options: { given?: boolean } = {},
+): (ConvictionRow & { confidence: number; stale: boolean })[] {
   const now = store.clock.now();
-  return store.instincts.convictions().flatMap((c) => {
+  const convictions = store.instincts.convictions();
+  const scope = project !== undefined ? { project, includeGlobal: true } : {};
+  const held =
+    project !== undefined || options.given
+      ? new Set(store.instincts.list({ ids: convictions.map((c) => c.instinct_id), ...scope, unrefuted: options.given }).map((r) => r.id))
+      : undefined;
+  return convictions.flatMap((c) => {
+    if (held && !held.has(c.instinct_id)) return [];
     const instinct = store.instincts.getById(c.instinct_id) as InstinctRow;
-    if (project !== undefined && instinct.project !== '' && instinct.project !== project) return [];
     const confidence = currentConfidence(instinct, now);
     return [{ ...c, confidence, stale: isStaleConviction(true, confidence, instinct.confidence) }];
   });

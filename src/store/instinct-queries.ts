@@ -40,6 +40,10 @@ const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${
 export function whereOf(filter: ListFilter): { clause: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
+  if (filter.ids) {
+    where.push('id IN (SELECT value FROM json_each(@ids))');
+    params.ids = JSON.stringify(filter.ids);
+  }
   if (filter.category) {
     where.push('category = @category');
     params.category = filter.category;

@@ -25,6 +25,8 @@ export interface InstinctRow {
 }
 
 export interface ListFilter {
+  /** Only these instincts. */
+  ids?: readonly number[];
   category?: Category;
   project?: string;
   /** Also include the global '' bucket when a project is given. */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact, supersede } from './graph.js';
 import { memoryDiff, memoryHealth } from './health.js';
-import { feedback, observe } from './instincts.js';
+import { edit, feedback, forget, observe } from './instincts.js';
 import { invoke } from './operation.js';
 
 let store: TestStore;
@@ -79,6 +79,24 @@ describe('memory.diff', () => {
     expect(before.instincts.created.map((i) => i.pattern).sort()).toEqual(['pref:pkg=pnpm', 'seq:lint-test']);
     expect(before.facts.added).toHaveLength(1);
     expect(before.facts.expired).toHaveLength(0);
+  });
+
+  it('says a forgotten instinct as it was and a fact as its description, never as a key or a relation name', () => {
+    invoke(observe, ctx(), { pattern: 'pref:pkg=pnpm', count: 5 });
+    invoke(edit, ctx(), { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'Use pnpm.' });
+    invoke(addFact, ctx(), {
+      source: 'webapp',
+      relation: 'has_component',
+      target: 'src/cart.ts',
+      description: 'webapp contains the file src/cart.ts',
+    });
+    store.setNow('2026-01-10T12:00:00.000Z');
+    invoke(forget, ctx(), { pattern: 'pref:pkg=pnpm' });
+    const diff = invoke(memoryDiff, ctx(), { from: '2026-01-01', to: '2026-01-10' });
+    expect(diff.instincts.forgotten).toEqual([
+      expect.objectContaining({ pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'Use pnpm.' }),
+    ]);
+    expect(diff.facts.added.map((f) => f.statement)).toEqual(['webapp contains the file src/cart.ts']);
   });
 
   it('refuses dates it cannot read and a range that ends before it starts', () => {

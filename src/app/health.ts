@@ -16,6 +16,8 @@ import { DAY_MS, parseInstant } from '../core/clock.js';
 import { HEALTHY_RANGES, type GraphStats, graphStats } from '../graph/stats.js';
 import { type InstinctDiff, type InstinctMove, dayRange, instinctDiff } from '../learn/memory-diff.js';
 import { realTrigger } from '../context/plain.js';
+import { factStatement } from '../context/graph-format.js';
+import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { instinctStatus } from '../learn/stats.js';
 import { drainSpool } from '../capture/spool/drain.js';
@@ -118,14 +120,21 @@ const MAX_FACTS = 200;
 
 const factLine = (f: Fact) => ({
   id: f.id,
-  statement: `${f.source} ${f.relation} ${f.target}`,
+  statement: factStatement(f),
   description: f.description,
   created_at: f.created_at,
   expired_at: f.expired_at,
   expired_reason: f.expired_reason,
 });
 
-/** Each move with its instinct's trigger and action (empty once it is forgotten): the key says nothing to a reader. */
+/** What a forgotten instinct said, as its forget event kept it. */
+function forgottenWords(store: Store, pattern: string): { trigger: string; action: string } {
+  const detail = parseJsonObject(store.instincts.forgottenEvents(pattern).findLast((e) => e.kind === 'forget')?.detail ?? null);
+  const said = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return { trigger: realTrigger(pattern, said(detail.trigger)), action: said(detail.action) };
+}
+
+/** Each move with its instinct's trigger and action (a forgotten one's as it was): the key says nothing to a reader. */
 function inPlainWords(
   store: Store,
   diff: InstinctDiff,
@@ -133,7 +142,7 @@ function inPlainWords(
   const plain = (moves: InstinctMove[]) =>
     moves.map((m) => {
       const row = store.instincts.get(m.pattern);
-      return { ...m, trigger: row ? realTrigger(row.key, row.trigger) : '', action: row?.action ?? '' };
+      return { ...m, ...(row ? { trigger: realTrigger(row.key, row.trigger), action: row.action } : forgottenWords(store, m.pattern)) };
     });
   return { created: plain(diff.created), changed: plain(diff.changed), forgotten: plain(diff.forgotten), faded: plain(diff.faded) };
 }

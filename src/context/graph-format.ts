@@ -88,6 +88,10 @@ export function formatFacts(facts: readonly FormattableFact[], budget: number): 
   return out;
 }
 
+/** A fact in words: its description, else its subject, relation and object ("cli contains the file …"), never a relation's name. */
+export const factStatement = (f: Pick<FormattableFact, 'description' | 'source' | 'relation' | 'target'>): string =>
+  flat(f.description) || `${flat(f.source)} ${RELATION_LABELS[f.relation] ?? f.relation.replace(/_/g, ' ')} ${flat(f.target)}`;
+
 /**
  * Facts beside a prompt, for the agent: each as its own sentence with the day it was said (a
  * user's remark says "The user said: ..."), no ids and no grouping by subject.
@@ -95,7 +99,7 @@ export function formatFacts(facts: readonly FormattableFact[], budget: number): 
 export function plainFacts(facts: readonly FormattableFact[], budget: number): Formatted {
   const out: Formatted = { lines: [], ids: [], chars: 0 };
   for (const f of facts) {
-    const line = `- ${flat(f.description) || `${flat(f.source)} ${RELATION_LABELS[f.relation]} ${flat(f.target)}`} (${f.valid_at.slice(0, 10)})`;
+    const line = `- ${factStatement(f)} (${f.valid_at.slice(0, 10)})`;
     if (out.chars + line.length + 1 > budget) continue;
     out.lines.push(line);
     out.ids.push(f.id);

@@ -27,7 +27,14 @@ beforeEach(() => {
   store.sessions.save({
     ...{ id: 'a11y-1', source: 'claude-code', project: PROJECT, project_name: 'shop', cwd: '/nonexistent/shop' },
     ...{ started_at: '2026-02-01T09:00:00.000Z', ended_at: '2026-02-01T10:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
-    ...{ files_touched: '[]', summary: 'Fixed the basket.', continues_from: null, transcript_path: null, file_name: null },
+    // An unbreakable token, as a session summary may hold, must not widen the page.
+    ...{
+      files_touched: '[]',
+      summary: `Fixed the basket. ${'STRIPE_KEY=' + 'X'.repeat(80)}`,
+      continues_from: null,
+      transcript_path: null,
+      file_name: null,
+    },
   });
   store.close();
 });
@@ -77,6 +84,33 @@ describe('the dashboard for keyboard users and readers', () => {
             controls.filter((c) => !reached.includes(c)),
             `controls Tab never reaches in ${name}`,
           ).toEqual([]);
+        }
+      } finally {
+        await browser.close();
+        await stop();
+      }
+    },
+    90_000,
+  );
+
+  it.runIf(hasChromium('the dashboard at phone width (cli/dashboard-a11y.e2e.test.ts)'))(
+    'fits a 390 px wide screen in every section: nothing widens the page',
+    async () => {
+      const { login, stop } = await startDashboardCli(home.path);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+        await page.goto(login);
+        await page.locator('#injected').waitFor();
+        const sections = await page.locator('nav[aria-label="Sections"] button').allTextContents();
+        for (const name of sections) {
+          await page.getByRole('button', { name, exact: true }).click();
+          await expect.poll(() => page.locator('main').textContent()).not.toMatch(/Loading…/);
+          // What sticks out past the screen (a table's own scrolled content aside), and the page's width, read together once the section has settled.
+          const overflow = `({ width: document.documentElement.scrollWidth, wide: [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > 392 && !(el.closest('table')?.getBoundingClientRect().right <= 392))
+            .map((el) => el.tagName + (el.id ? '#' + el.id : '')).slice(0, 5) })`;
+          await expect.poll(() => page.evaluate(overflow), { timeout: 5_000, message: name }).toEqual({ width: 390, wide: [] });
         }
       } finally {
         await browser.close();

@@ -35,7 +35,15 @@ export function Bars({
   const floor = height - 2;
   const scale = (floor - top) / max;
   return (
-    <svg className="bars" width={labels.length * (BAR + GAP)} height={height} role="img" aria-label={title}>
+    // The viewBox lets a narrow screen scale the chart down (app.css: height follows width) instead of cutting it off.
+    <svg
+      className="bars"
+      width={labels.length * (BAR + GAP)}
+      height={height}
+      viewBox={`0 0 ${labels.length * (BAR + GAP)} ${height}`}
+      role="img"
+      aria-label={title}
+    >
       <title>{title}</title>
       {labels.map((label, i) => {
         let y = floor;

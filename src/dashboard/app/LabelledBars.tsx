@@ -13,7 +13,14 @@ export function LabelledBars({ title, bars, unit = '' }: { title: string; bars: 
   const max = Math.max(1, ...bars.map((b) => b.value));
   const described = bars.map((b) => `${b.label} ${b.value}${unit}`).join(', ');
   return (
-    <svg className="hbars" role="img" aria-label={`${title}: ${described}`} width={LABEL + SPAN + 90} height={bars.length * ROW}>
+    <svg
+      className="hbars"
+      role="img"
+      aria-label={`${title}: ${described}`}
+      width={LABEL + SPAN + 90}
+      height={bars.length * ROW}
+      viewBox={`0 0 ${LABEL + SPAN + 90} ${bars.length * ROW}`}
+    >
       {bars.map((b, i) => {
         const width = b.value > 0 ? Math.max(2, (b.value / max) * SPAN) : 0;
         return (

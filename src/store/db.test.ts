@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomunculusError } from '../core/errors.js';
 import { tempDir } from '../test-support/cli.js';
+import { PYTHON, hasPython } from '../test-support/shared.js';
 import { type Db, cachedStatement, openDatabase } from './db.js';
 import { migrate, schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
@@ -42,6 +44,24 @@ describe('openDatabase', () => {
     expect(() => openDatabase(path)).toThrow(HomunculusError);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
+
+  it.runIf(hasPython('a second SQLite client beside the store (store/db.test.ts)'))(
+    'keeps its locks when this process opens the database again: another client closing it leaves the write-ahead log alone',
+    () => {
+      const path = join(dir.path, 'h.db');
+      const held = openDatabase(path);
+      held.prepare('CREATE TABLE t (x)').run();
+      held.prepare('INSERT INTO t VALUES (1)').run();
+      // A second open in the same process (each worker thread of `agent serve` makes one).
+      openDatabase(path).close();
+      // Python's sqlite3, closing cleanly, deletes the log when it believes it is the last connection.
+      const other = 'import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); d.execute("SELECT COUNT(*) FROM t").fetchall(); d.close()';
+      expect(spawnSync(PYTHON, ['-c', other, path], { encoding: 'utf8' }).stderr).toBe('');
+      expect(existsSync(`${path}-wal`)).toBe(true);
+      expect(held.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 1 });
+      held.close();
+    },
+  );
 
   it('refuses a database made by a newer homunculus', () => {
     const path = join(dir.path, 'h.db');

@@ -3,7 +3,7 @@
  * A file that is not SQLite is reported and never touched.
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../core/errors.js';
@@ -14,7 +14,6 @@ import { ensureDir } from '../core/fs.js';
 export type Db = Database.Database;
 
 const BUSY_TIMEOUT_MS = 10_000;
-const SQLITE_HEADER = 'SQLite format 3\u0000';
 
 export interface OpenOptions {
   /** Run pending migrations (default true). */
@@ -23,20 +22,17 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
+/**
+ * A file too short to be a database is refused before SQLite could take it for an empty one.
+ * Only its size is read: opening and closing the file here would drop every lock this process's
+ * SQLite connections hold on it (POSIX locks belong to the process, and any close of the file
+ * releases them all), letting another process delete the write-ahead log under them. SQLite
+ * itself checks the header (SQLITE_NOTADB below).
+ */
 function assertSqliteFile(path: string): void {
   if (!existsSync(path)) return;
   const size = statSync(path).size;
-  if (size === 0) return;
-  const header = Buffer.alloc(16);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, header, 0, 16, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (size < 100 || header.toString('latin1') !== SQLITE_HEADER) {
-    throw corruptError(path);
-  }
+  if (size > 0 && size < 100) throw corruptError(path);
 }
 
 /** The first thing an integrity check found, without SQLite's "*** in database main ***" heading. */

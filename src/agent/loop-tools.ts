@@ -77,7 +77,9 @@ export function modelTools(deps: Deps, state: TurnState, request: TurnRequest): 
         if (outcome.ok && bringsOutsideText(t)) state.outside = true;
         const done = outcome.ok ? { ...view, output: outputText(outcome.output) } : { ...view, refused: outcome.error };
         called(deps, state, request, done, started, outcome.ok ? { output: outcome.output } : { error: outcome.error });
-        return outcome.ok ? outcome.output : { error: outcome.error, ...(outcome.hint ? { hint: outcome.hint } : {}) };
+        const returned = outcome.ok ? outcome.output : { error: outcome.error, ...(outcome.hint ? { hint: outcome.hint } : {}) };
+        state.ran.set(toolCallId, returned);
+        return returned;
       },
     });
   return set;

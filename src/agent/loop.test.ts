@@ -190,6 +190,23 @@ describe('confirmation of a dangerous tool', () => {
     expect(yes.toolCalls[0]).toMatchObject({ tool: 'launch', output: '{"launched":"rocket"}' });
   });
 
+  it('keeps what a tool that ran returned when the model then fails: the next message goes through, and the model is told it ran', async () => {
+    const launch = { name: 'launch', input: { target: 'rocket' } };
+    let failing = false;
+    const s = await startMessagesStub((req) => (failing ? { status: 500 } : oneToolCall(launch, 'Launched.')(req)));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('anthropic', s.baseUrl) });
+    const held = await h.loop.turn({ session: 'f', message: 'launch the rocket' });
+    failing = true;
+    await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/500|stub error/);
+    expect(h.launches()).toBe(1);
+    failing = false;
+    expect((await h.loop.turn({ session: 'f', message: 'did it go?' })).text).toBe('Launched.');
+    expect(s.requests.at(-1)?.raw).toContain('{\\"launched\\":\\"rocket\\"}');
+    expect(s.requests.at(-1)?.raw).not.toContain('was not run');
+    expect(h.launches()).toBe(1);
+  });
+
   it('keeps the answer when the turn is cancelled at the question (Ctrl-C): the next message goes through', async () => {
     const launch = { name: 'launch', input: { target: 'rocket' } };
     const s = await startMessagesStub(oneToolCall(launch, 'Launched or not.'));

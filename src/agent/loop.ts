@@ -335,6 +335,7 @@ export class AgentLoop implements AgentRunner {
       maxRetries: 0,
       ...(request.signal ? { abortSignal: request.signal } : {}),
       onStepFinish: (step: StepResult<ToolSet>) => {
+        state.messages = step.response.messages;
         this.recordStep(state, request, step, started);
         started = performance.now();
       },
@@ -352,7 +353,15 @@ export class AgentLoop implements AgentRunner {
     try {
       answer = await callModel(common, request, this.deps.stream !== false);
     } catch (err) {
-      throw request.signal?.aborted ? cancelled() : modelFailure(err, route.model);
+      if (request.signal?.aborted) throw cancelled();
+      // What already happened stays in the conversation: the person's message, the steps that
+      // finished and what each tool that ran returned. Else the next turn is refused for a
+      // call without its result, and a tool that ran is later reported as never run.
+      if (resumed || state.ran.size > 0) {
+        const settled = settleUnanswered([...history, ...state.messages], { why: 'the model failed before it ran', ran: state.ran });
+        this.keep(session, trimHistory(settled, this.deps.config.historyTurns));
+      }
+      throw modelFailure(err, route.model);
     }
     const { text, messages } = answer;
     if (request.signal?.aborted) throw cancelled();

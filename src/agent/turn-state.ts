@@ -1,5 +1,5 @@
 /** What one run of the loop keeps while it goes, and what a held confirmation keeps until answered. Pure helpers. */
-import type { ModelMessage } from 'ai';
+import type { JSONValue, ModelMessage } from 'ai';
 import type { AgentModel } from './providers.js';
 import type { RouteDecision } from './router.js';
 import type { PendingConfirmation, ToolCallView, TurnUsage } from './runner.js';
@@ -30,6 +30,10 @@ export interface TurnState {
   resumed: boolean;
   /** The conversation holds what a tool read from outside (a page, a file, a command's output): memory writes need a yes. */
   outside: boolean;
+  /** What each tool that ran this turn returned, by call id: kept when the model fails after it. */
+  ran: Map<string, unknown>;
+  /** The messages of the steps that finished (the SDK's, all steps so far). */
+  messages: ModelMessage[];
 }
 
 export interface Pending {
@@ -60,6 +64,8 @@ export function newTurnState(route: RouteChoice, resumed?: Pending, outside = fa
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     steps: 0,
     resumed: resumed !== undefined,
+    ran: new Map(),
+    messages: [],
   };
 }
 
@@ -114,12 +120,21 @@ export function trimHistory(messages: ModelMessage[], maxTurns: number): ModelMe
   return messages.slice(starts[starts.length - maxTurns]);
 }
 
+/** A tool's returned value as a tool-result output. Pure. */
+const resultOutput = (value: unknown) =>
+  typeof value === 'string' ? { type: 'text' as const, value } : { type: 'json' as const, value: (value ?? null) as JSONValue };
+
 /**
- * A conversation read back after a restart may end with tool calls nobody answered (a held
- * confirmation is not kept across a restart): each is answered as not run, so the model is
- * told and every call has its result. Pure.
+ * A conversation that ends with tool calls nobody answered gets a result for each, so the model
+ * is told and every call has its result: a conversation read back after a restart (a held
+ * confirmation is not kept across one), or a turn whose model call failed. A call that did run
+ * (`ran`, by call id) gets what it returned, so the model never takes a side effect for one
+ * that did not happen; any other is answered as not run, and `why`. Pure.
  */
-export function settleUnanswered(messages: ModelMessage[]): ModelMessage[] {
+export function settleUnanswered(
+  messages: ModelMessage[],
+  options: { why?: string; ran?: ReadonlyMap<string, unknown> } = {},
+): ModelMessage[] {
   const parts = (m: ModelMessage) => (Array.isArray(m.content) ? m.content : []);
   const results = new Set(
     messages.flatMap((m) => (m.role === 'tool' ? parts(m).flatMap((p) => (p.type === 'tool-result' ? [p.toolCallId] : [])) : [])),
@@ -128,11 +143,14 @@ export function settleUnanswered(messages: ModelMessage[]): ModelMessage[] {
     m.role === 'assistant' ? parts(m).flatMap((p) => (p.type === 'tool-call' && !results.has(p.toolCallId) ? [p] : [])) : [],
   );
   if (!open.length) return messages;
+  const why = options.why ?? 'the agent restarted before it was confirmed';
   const content = open.map((c) => ({
     type: 'tool-result' as const,
     toolCallId: c.toolCallId,
     toolName: c.toolName,
-    output: { type: 'text' as const, value: `${c.toolName} was not run: the agent restarted before it was confirmed.` },
+    output: options.ran?.has(c.toolCallId)
+      ? resultOutput(options.ran.get(c.toolCallId))
+      : { type: 'text' as const, value: `${c.toolName} was not run: ${why}.` },
   }));
   return [...messages, { role: 'tool', content }];
 }

@@ -7,7 +7,8 @@
 import type { ServerResponse } from 'node:http';
 import { startLoopback } from './loopback.js';
 
-type Turn = { tool: { name: string; input: Record<string, unknown> } } | { text: string };
+/** A tool call, an answer, or an error status with the API's error body (a 500, a 429). */
+type Turn = { tool: { name: string; input: Record<string, unknown> } } | { text: string } | { status: number };
 
 interface MessagesRequest {
   url: string;
@@ -52,7 +53,7 @@ export function oneToolCall(tool: { name: string; input: Record<string, unknown>
 
 let nextId = 1;
 
-function events(model: string, turn: Turn): [string, unknown][] {
+function events(model: string, turn: Exclude<Turn, { status: number }>): [string, unknown][] {
   const usage = { input_tokens: 25, output_tokens: 7 };
   const message = {
     id: `msg_stub_${nextId++}`,
@@ -83,7 +84,7 @@ function events(model: string, turn: Turn): [string, unknown][] {
   return out;
 }
 
-function whole(model: string, turn: Turn): unknown {
+function whole(model: string, turn: Exclude<Turn, { status: number }>): unknown {
   const content = 'tool' in turn ? [{ type: 'tool_use', id: `toolu_stub_${nextId++}`, ...turn.tool }] : [{ type: 'text', text: turn.text }];
   const stop = 'tool' in turn ? 'tool_use' : 'end_turn';
   return {
@@ -99,6 +100,11 @@ function whole(model: string, turn: Turn): unknown {
 }
 
 function answer(res: ServerResponse, req: MessagesRequest, turn: Turn): void {
+  if ('status' in turn) {
+    res.writeHead(turn.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `stub error ${turn.status}` } }));
+    return;
+  }
   if (!req.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(whole(req.model, turn)));

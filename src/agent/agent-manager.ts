@@ -13,7 +13,7 @@ import { type AgentRoute, routeAgent } from './agent-routing.js';
 import { appendAudit } from './audit.js';
 import { type Handoff, MAX_HANDOFFS, handoffLimitNote, handoffMessage } from './handoff.js';
 import type { Persona } from './persona.js';
-import type { AgentRunner, TurnRequest, TurnResult } from './runner.js';
+import type { AgentRunner, Answer, TurnRequest, TurnResult } from './runner.js';
 
 export interface AgentManagerOptions {
   personas: readonly Pick<Persona, 'name' | 'keywords'>[];
@@ -48,7 +48,7 @@ export class AgentManager implements AgentRunner {
     return this.follow(route.agent, { type: 'turn', session, message: route.message }, route.message, request);
   }
 
-  async confirm(id: string, answer: 'yes' | 'no', hooks: Hooks = {}): Promise<AgentTurnResult> {
+  async confirm(id: string, answer: Answer, hooks: Hooks = {}): Promise<AgentTurnResult> {
     const agent = this.held.get(id);
     if (!agent)
       throw new UsageError(

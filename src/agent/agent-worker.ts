@@ -7,11 +7,11 @@
 import { HomunculusError, UsageError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
 import type { SessionModes } from './router.js';
-import type { AgentRunner, ToolCallView, TurnRequest, TurnResult } from './runner.js';
+import type { AgentRunner, Answer, ToolCallView, TurnRequest, TurnResult } from './runner.js';
 
 export type ToWorker =
   | { type: 'turn'; id: number; session: string; message: string; outside?: boolean }
-  | { type: 'confirm'; id: number; confirmId: string; answer: 'yes' | 'no' }
+  | { type: 'confirm'; id: number; confirmId: string; answer: Answer }
   | { type: 'abort'; id: number };
 
 export interface WireError {

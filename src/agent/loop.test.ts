@@ -261,6 +261,25 @@ describe('confirmation of a dangerous tool', () => {
     expect(seen[0]?.refused).toMatch(/not confirmed in time/);
   });
 
+  it("declines an expired call without asking the model, so no question of the model's own waits unseen", async () => {
+    const s = await stub('ollama', [
+      { name: 'launch', input: { target: 'rocket' } },
+      { name: 'launch', input: { target: 'moon' } },
+    ]);
+    h = loopHarness({ local: stubModel('ollama', s.url), confirmTimeoutSeconds: 60 });
+    const held = await h.loop.turn({ session: 'x', message: 'launch twice' });
+    const before = s.requests();
+    h.store.setNow('2026-11-26T08:01:01.000Z');
+    const expired = await h.loop.confirm(held.pending?.id ?? '', 'expired');
+    expect(expired).toMatchObject({ text: '', toolCalls: [] });
+    expect(expired.pending).toBeUndefined();
+    expect(s.requests()).toBe(before);
+    expect(h.launches()).toBe(0);
+    // The session is free: the next message is the model's to answer, told the call did not run.
+    const next = await h.loop.turn({ session: 'x', message: 'what happened?' });
+    expect(next.pending).toMatchObject({ tool: 'launch' });
+  });
+
   it('lets the conversation go on after an unanswered call expires, telling the model it did not run', async () => {
     const s = await startOllamaStub(ollamaOneToolCall({ name: 'launch', input: { target: 'rocket' } }, 'Understood.'));
     stops.push(() => s.close());

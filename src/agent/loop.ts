@@ -23,6 +23,7 @@ import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
 import {
   type AgentRunner,
+  type Answer,
   ConfirmationWaiting,
   type PendingConfirmation,
   type TurnRequest,
@@ -188,14 +189,14 @@ export class AgentLoop implements AgentRunner {
     return { session: request.session, text, toolCalls: [], model: '', route, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
   }
 
-  confirm(id: string, answer: 'yes' | 'no', options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {}): Promise<TurnResult> {
+  confirm(id: string, answer: Answer, options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {}): Promise<TurnResult> {
     const session = this.pending.get(id)?.session;
     return session === undefined ? this.answer(id, answer, options) : this.inTurn(session, () => this.answer(id, answer, options));
   }
 
   private async answer(
     id: string,
-    answer: 'yes' | 'no',
+    answer: Answer,
     options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {},
   ): Promise<TurnResult> {
     const held = this.pending.get(id);
@@ -204,6 +205,11 @@ export class AgentLoop implements AgentRunner {
         `No tool call waits for confirmation ${JSON.stringify(id)}.`,
         'It was answered already, or it expired; send the request again.',
       );
+    if (answer === 'expired') {
+      this.decline(held);
+      const route = held.route.decision.route;
+      return { session: held.session, text: '', toolCalls: [], model: '', route, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
+    }
     this.pending.delete(id);
     const expired = this.deps.clock.now().toISOString() > held.view.expiresAt;
     const approved = answer === 'yes' && !expired;
@@ -234,11 +240,15 @@ export class AgentLoop implements AgentRunner {
   /** A call left unanswered past its expiry counts as declined: the model is told so with the next message. */
   private settleExpired(session: string): void {
     const held = this.pendingOf(session);
-    if (!held || this.deps.clock.now().toISOString() <= held.view.expiresAt) return;
+    if (held && this.deps.clock.now().toISOString() > held.view.expiresAt) this.decline(held);
+  }
+
+  /** A held call nobody answered in time: declined, audited, and kept in the conversation, without asking the model. */
+  private decline(held: Pending): void {
     this.pending.delete(held.view.id);
     const reply = confirmationReply(held, false, true);
     this.auditUnrun(held, reply.reason);
-    this.keep(session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
+    this.keep(held.session, [...held.history, { role: 'tool', content: reply.parts } as ModelMessage]);
   }
 
   /** Every call the model makes is audited: one the person declined, or let expire, as a call that did not run. */

@@ -28,11 +28,11 @@ describe('PendingBook', () => {
     expect(book.claim('a')).toEqual({ ok: false, why: 'unknown' });
     now = 2_000;
     expect(book.claim('b')).toEqual({ ok: false, why: 'expired' });
-    expect(answers).toEqual(['b=no']);
+    expect(answers).toEqual(['b=expired']);
     book.close();
   });
 
-  it('answers no for whoever never came back, on the sweep and on close (fail closed)', () => {
+  it('declines for whoever never came back, on the sweep and on close, without asking the model (fail closed)', () => {
     const { runner, answers } = recorder();
     let now = 0;
     const book = new PendingBook(runner, () => now, 60_000);
@@ -42,7 +42,7 @@ describe('PendingBook', () => {
     expect(answers).toEqual([]);
     now = 100;
     book.sweep();
-    expect(answers).toEqual(['late=no']);
+    expect(answers).toEqual(['late=expired']);
     expect(book.size).toBe(1);
     // A late answer to a swept id hears that it expired (410), not that it was never given; an hour on, it is forgotten.
     expect(book.claim('late')).toEqual({ ok: false, why: 'expired' });
@@ -50,7 +50,7 @@ describe('PendingBook', () => {
     book.sweep();
     expect(book.claim('late')).toEqual({ ok: false, why: 'unknown' });
     book.close();
-    expect(answers).toEqual(['late=no', 'open=no']);
+    expect(answers).toEqual(['late=expired', 'open=expired']);
     expect(book.size).toBe(0);
   });
 });

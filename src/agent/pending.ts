@@ -1,8 +1,8 @@
 /**
  * The confirmations a surface (the gateway, Telegram) handed out and is waiting for. An id it never handed out,
  * or one past its expiry, is refused before the runner hears of it; an expired one is
- * answered 'no' on the person's behalf, so a held dangerous call never runs because nobody
- * came back (Hermes approved when nobody answered).
+ * declined on the person's behalf, so a held dangerous call never runs because nobody came
+ * back (Hermes approved when nobody answered).
  */
 import type { AgentRunner, PendingConfirmation } from './runner.js';
 
@@ -56,8 +56,9 @@ export class PendingBook {
     for (const [id, expired] of this.lapsed) if (this.now() - expired > LAPSED_KEPT_MS) this.lapsed.delete(id);
   }
 
+  /** Declined for want of an answer; the model is not asked now, so no question of its own goes unseen. */
   private closeUnanswered(id: string): void {
-    this.runner.confirm(id, 'no').catch(() => undefined);
+    this.runner.confirm(id, 'expired').catch(() => undefined);
   }
 
   /** Stops the sweep and answers 'no' to everything still held. */

@@ -68,8 +68,15 @@ export interface TurnRequest {
   onToolCall?: (call: ToolCallView) => void;
 }
 
+/**
+ * An answer to a held confirmation: the person's yes or no, or 'expired' when nobody answered in
+ * time (the call is declined and the model is told with the next message, not asked now: no one
+ * is there to read what it would say, nor to answer a question it would ask next).
+ */
+export type Answer = 'yes' | 'no' | 'expired';
+
 export interface AgentRunner {
   turn(request: TurnRequest): Promise<TurnResult>;
-  /** The person's answer to a pending confirmation; resumes the held turn. */
-  confirm(id: string, answer: 'yes' | 'no', options?: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'>): Promise<TurnResult>;
+  /** The person's answer to a pending confirmation; resumes the held turn ('expired': nobody answered, so the model is not asked). */
+  confirm(id: string, answer: Answer, options?: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'>): Promise<TurnResult>;
 }

@@ -29,6 +29,8 @@ export async function askAgent(runner: AgentRunner, session: string, message: st
   const result = await runner.turn({ session, message, ...(signal ? { signal } : {}) });
   if (!result.pending) return result.text;
   const after = await runner.confirm(result.pending.id, 'no', signal ? { signal } : {});
+  // A second call it asks a yes for is declined unasked: the session must not stay held for nobody.
+  if (after.pending) await runner.confirm(after.pending.id, 'expired');
   return `${result.text}\n[${result.pending.tool} needs a yes and nobody was there to give it: not run]\n${after.text}`.trim();
 }
 

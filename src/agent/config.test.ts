@@ -120,6 +120,19 @@ describe('a model that cannot be reached', () => {
     expect((modelFailure(retried, model) as HomunculusError).message).toBe(
       'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated (Failed after 3 attempts).',
     );
+    // A rate limit says how long the server asks to wait, by seconds or by date.
+    const limit = (headers: Record<string, string>) =>
+      modelFailure(
+        new APICallError({ message: 'Too Many Requests', url: 'x', requestBodyValues: {}, statusCode: 429, responseHeaders: headers }),
+        model,
+      ) as HomunculusError;
+    expect(limit({ 'retry-after': '3' })).toMatchObject({
+      code: 'model_rate_limited',
+      message: 'The model ollama:llama3.2 at http://127.0.0.1:9 is rate-limited (HTTP 429): it asks to wait 3 s.',
+      hint: expect.stringMatching(/^Send the message again after that; nothing of the turn was lost/),
+    });
+    expect(limit({ 'retry-after': new Date(Date.now() + 600_000).toUTCString() }).message).toMatch(/wait (10|11) min\.$/);
+    expect(limit({}).hint).toMatch(/^Send the message again in a minute/);
     // A real call to a server that never answers, cut by the timeout the mind sets.
     const silent = createServer(() => undefined);
     await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));

@@ -105,6 +105,19 @@ describe('web_fetch refuses what it must not reach', () => {
     await expect(fetchText(`${url}/`, { ...policy(), allow: [url], timeoutMs: 300 })).rejects.toThrow(/did not answer within 0.3 s/);
     expect(Date.now() - started).toBeLessThan(3000);
     silent.closeAllConnections();
+    // A page that trickles past the time limit is refused, not returned cut short as if whole.
+    const slow = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const timer = setInterval(() => res.write('y'), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
+    servers.push(slow);
+    const trickle = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    await expect(fetchText(`${trickle}/`, { ...policy(), allow: [trickle], timeoutMs: 400 })).rejects.toThrow(
+      /did not finish within 0.4 s/,
+    );
+    slow.closeAllConnections();
   });
 
   it('runs only after a yes, as a registered tool', async () => {

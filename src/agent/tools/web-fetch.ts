@@ -138,9 +138,13 @@ export async function fetchText(raw: string, policy: WebPolicy) {
       href = new URL(location, url).href;
       continue;
     }
+    const late = () => new HomunculusError('timeout', `${url.href} did not finish within ${policy.timeoutMs / 1000} s.`);
     const { body, truncated } = await readCapped(res, policy.maxBytes).catch((err: unknown) => {
-      throw signal.aborted ? new HomunculusError('timeout', `${url.href} did not finish within ${policy.timeoutMs / 1000} s.`) : err;
+      throw signal.aborted ? late() : err;
     });
+    // A body cut off by the timeout (or a dropped connection) is no whole page, though the stream ended quietly.
+    if (!truncated && !res.complete)
+      throw signal.aborted ? late() : new HomunculusError('incomplete', `${url.href} closed the connection before the page was whole.`);
     const type = String(res.headers['content-type'] ?? '');
     const textual = type === '' || /^text\/|json|xml|javascript/i.test(type);
     const decoded = body.toString('utf8');

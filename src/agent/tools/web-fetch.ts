@@ -143,8 +143,9 @@ export async function fetchText(raw: string, policy: WebPolicy) {
       throw signal.aborted ? late() : err;
     });
     // A body cut off by the timeout (or a dropped connection) is no whole page, though the stream ended quietly.
+    if (!truncated && signal.aborted) throw late();
     if (!truncated && !res.complete)
-      throw signal.aborted ? late() : new HomunculusError('incomplete', `${url.href} closed the connection before the page was whole.`);
+      throw new HomunculusError('incomplete', `${url.href} closed the connection before the page was whole.`);
     const type = String(res.headers['content-type'] ?? '');
     const textual = type === '' || /^text\/|json|xml|javascript/i.test(type);
     const decoded = body.toString('utf8');

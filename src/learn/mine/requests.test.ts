@@ -20,6 +20,9 @@ describe('recurring requests', () => {
     expect(requestOf('fix handleClick in the cart')).toBeUndefined();
     // So does a plain word before the kind of thing it names: eight asks for eight functions are no habit.
     for (const name of ['greet', 'mul', 'times']) expect(requestOf(`add a ${name} function to src/index.js`)).toBeUndefined();
+    // The kind alone, its name no word; and a word placed in a file: one thing each time, not a recurring request.
+    expect(requestOf('add a f13 function to src/math.js and run the tests')).toBeUndefined();
+    expect(requestOf('refactor add in src/math.js, and always run pnpm lint after editing')).toBeUndefined();
     expect(requestOf('add tests for the parser')).toMatchObject({ verb: 'add', objectWord: 'tests' });
     expect(requestOf('update docs/architecture for the change')).toMatchObject({ verb: 'update', objectWord: 'docs' });
   });

@@ -55,8 +55,11 @@ export function requestOf(sentence: string): Request | undefined {
   const at = words.findIndex(({ word }) => word.length > 2 && !NOT_OBJECT.has(word) && !word.includes("'"));
   const object = words[at];
   // An identifier ("add a parse_date function", "fix handleClick") names one thing, not a kind of request that recurs;
-  // so does a word before the kind of thing it names ("add a greet function", "fix the login endpoint").
-  if (!object || IDENTIFIER.test(object.token) || NAMED_KINDS.has(words[at + 1]?.word ?? '')) return undefined;
+  // so does a word before the kind of thing it names ("add a greet function", "fix the login endpoint"), the kind
+  // itself when its name is no word ("add a f13 function"), and a word placed in a file ("refactor add in src/math.js").
+  const inFile = words[at + 1]?.word === 'in' && /[/\\]|\.\w+$/.test(words[at + 2]?.token ?? '');
+  if (!object || IDENTIFIER.test(object.token) || NAMED_KINDS.has(object.word) || NAMED_KINDS.has(words[at + 1]?.word ?? '') || inFile)
+    return undefined;
   return { verb, object: stem(object.word), objectWord: object.word };
 }
 

@@ -31,6 +31,12 @@ describe('extractSignals (signal tracker)', () => {
 
   it('reads French preferences and corrections', () => {
     expect(signals('Toujours utiliser des exports nommés')).toEqual(['explicit: always utiliser des exports nommés']);
+    // Said after a task in the same sentence.
+    expect(signals('refactor add in src/math.js, and always run pnpm lint after editing')).toEqual([
+      'explicit: always run pnpm lint after editing',
+    ]);
+    expect(signals('fix the cart; never touch the lockfile')).toEqual(['correction: never touch the lockfile']);
+    expect(signals('I always forget, can you run the tests')).toEqual([]);
     expect(signals('Non, pas de default exports')).toEqual(['correction: never default exports']);
     expect(signals('Je préfère Drizzle à Prisma')).toEqual(['explicit: use drizzle not prisma']);
     expect(signals('utilise pnpm et pas npm')).toEqual(['explicit: use pnpm not npm']);

@@ -127,6 +127,9 @@ function normalise(shape: SignalShape): string {
   }
 }
 
+/** A clause that starts with "always" or "never" after a comma or semicolon: a rule given beside a task. */
+const TRAILING_RULE = /[,;]\s*(?:and\s+|but\s+|et\s+|mais\s+)?((?:always|never|toujours|jamais)\b.+)$/;
+
 /** The user's own sentences, lower-cased; none when what they wrote is too long to be a preference. */
 function sentences(prompt: string): string[] {
   const own = authoredSentences(prompt, { lists: false });
@@ -149,7 +152,8 @@ export function extractSignals(prompt: string): Signal[] {
       correction = true;
     }
     s = s.replace(NEUTRAL, '').replace(FILLER, '');
-    const shape = shapeOf(s);
+    // A rule said after a task in the same sentence ("refactor add, and always run pnpm lint after editing").
+    const shape = shapeOf(s) ?? shapeOf(TRAILING_RULE.exec(s)?.[1] ?? '');
     if (!shape) continue;
     if (shape.kind === 'use' && (!shape.use || !shape.not)) continue;
     if ((shape.kind === 'always' || shape.kind === 'never' || shape.kind === 'prefer') && shape.what.length < 3) continue;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HomunculusError, UsageError } from '../core/errors.js';
+import { ConfirmationWaiting } from './runner.js';
 import { type FromWorker, type Port, type ToWorker, fromWire, lazyAgent, preferModel, serveAgent, toWire } from './agent-worker.js';
 import { SessionModes } from './router.js';
 import type { AgentRunner, TurnResult } from './runner.js';
@@ -50,6 +51,10 @@ describe('serveAgent', () => {
   it('rebuilds errors on the other side, the usage kind included', () => {
     expect(fromWire(toWire(new UsageError('No.', 'fix')))).toBeInstanceOf(UsageError);
     expect(fromWire(toWire(new Error('plain')))).toMatchObject({ code: 'agent_error', message: 'plain' });
+    // A turn refused while a call waits stays that kind of error, so Telegram can say "press Yes or No above".
+    const waiting = fromWire(toWire(new ConfirmationWaiting({ id: 'c1', tool: 'shell_exec' })));
+    expect(waiting).toBeInstanceOf(ConfirmationWaiting);
+    expect(waiting).toMatchObject({ pending: { id: 'c1', tool: 'shell_exec' } });
   });
 });
 

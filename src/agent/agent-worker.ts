@@ -7,7 +7,7 @@
 import { HomunculusError, UsageError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
 import type { SessionModes } from './router.js';
-import type { AgentRunner, Answer, ToolCallView, TurnRequest, TurnResult } from './runner.js';
+import { type AgentRunner, type Answer, ConfirmationWaiting, type ToolCallView, type TurnRequest, type TurnResult } from './runner.js';
 
 export type ToWorker =
   | { type: 'turn'; id: number; session: string; message: string; outside?: boolean }
@@ -18,6 +18,8 @@ export interface WireError {
   code: string;
   message: string;
   hint?: string;
+  /** A turn refused because a call of its session waits for a yes: kept, so each surface can say how to answer there. */
+  pending?: { id: string; tool: string };
 }
 
 export type FromWorker =
@@ -34,11 +36,20 @@ export interface Port {
 
 export const toWire = (err: unknown): WireError =>
   err instanceof HomunculusError
-    ? { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) }
+    ? {
+        code: err.code,
+        message: err.message,
+        ...(err.hint ? { hint: err.hint } : {}),
+        ...(err instanceof ConfirmationWaiting ? { pending: { id: err.pending.id, tool: err.pending.tool } } : {}),
+      }
     : { code: 'agent_error', message: err instanceof Error ? err.message : String(err) };
 
 export const fromWire = (e: WireError): HomunculusError =>
-  e.code === 'usage' ? new UsageError(e.message, e.hint) : new HomunculusError(e.code, e.message, e.hint ? { hint: e.hint } : {});
+  e.pending
+    ? new ConfirmationWaiting(e.pending)
+    : e.code === 'usage'
+      ? new UsageError(e.message, e.hint)
+      : new HomunculusError(e.code, e.message, e.hint ? { hint: e.hint } : {});
 
 /** Serves `runner` on `port`; `takeHandoff` yields the handoff a turn asked for, if any. */
 export function serveAgent(port: Port, runner: AgentRunner, takeHandoff: (session: string) => Handoff | undefined): void {

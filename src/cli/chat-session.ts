@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import type { AgentRunner, ToolCallView, TurnResult } from '../agent/runner.js';
 import { agentConfirm, agentTurn } from '../app/agent-brain.js';
 import { invoke } from '../app/operation.js';
-import { withoutControls } from '../core/text.js';
+import { showInvisible, withoutControls } from '../core/text.js';
 
 export interface ChatIo {
   input: NodeJS.ReadableStream;
@@ -117,7 +117,8 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
       while (result.pending) {
         const p = result.pending;
         // The whole input, however long: a yes to a cut one would approve text nobody saw.
-        say(`\n  ? ${p.tool} ${JSON.stringify(p.input) ?? ''} needs your yes. Run it? [y/N] `);
+        // Characters that show nothing (or reverse the text) are shown as escapes: a disguised path or command would otherwise pass.
+        say(`\n  ? ${p.tool} ${showInvisible(JSON.stringify(p.input) ?? '')} needs your yes. Run it? [y/N] `);
         const answer = io.interactive || io.stdinAnswers ? await queue.answer(running.signal) : undefined;
         const yes = /^\s*y(es)?\s*$/i.test(answer ?? '');
         if (!io.interactive) say(`${yes ? 'y' : 'N'}${answer === undefined ? ' (nobody can answer here, so no)' : ''}\n`);

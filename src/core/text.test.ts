@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWords, counted, editDistance, headOf, tailOf, withoutControls } from './text.js';
+import { closestWords, counted, editDistance, headOf, showInvisible, tailOf, withoutControls } from './text.js';
 
 describe('editDistance and closestWords', () => {
   it('counts a swap of neighbours as one edit', () => {
@@ -38,6 +38,14 @@ describe('counted', () => {
     expect(counted(1, 'rule')).toBe('1 rule');
     expect(counted(0, 'rule')).toBe('0 rules');
     expect(counted(3, 'tool call')).toBe('3 tool calls');
+  });
+});
+
+describe('showInvisible', () => {
+  it('writes what shows nothing, or reverses the text, as its escape, and leaves everything else', () => {
+    expect(showInvisible('rm -rf /tmp/\u202egpj.exe')).toBe('rm -rf /tmp/\\u202egpj.exe');
+    expect(showInvisible('cat se\u200bcrets \u2066x\u2069 \ufeff')).toBe('cat se\\u200bcrets \\u2066x\\u2069 \\ufeff');
+    expect(showInvisible('plain text, é 中文 🙂')).toBe('plain text, é 中文 🙂');
   });
 });
 

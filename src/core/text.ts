@@ -83,5 +83,16 @@ export function withoutControls(text: string): string {
   );
 }
 
+/**
+ * Text with every character that shows nothing, or shows text in another order than it runs
+ * (zero-width spaces and joiners, bidi marks and overrides, a soft hyphen), written as its
+ * \\uXXXX escape: what a person is asked to approve must look like what will run.
+ */
+export const showInvisible = (text: string): string =>
+  text.replace(
+    /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 /** Text to match literally inside a regular expression. */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,6 +3,7 @@ import type { BudgetReport } from '../agent/budget.js';
 import type { PendingConfirmation } from '../agent/runner.js';
 import type { RouteMode } from '../agent/router.js';
 import { type SessionUsage, splitMessage } from '../agent/telegram.js';
+import { showInvisible } from '../core/text.js';
 
 export const HELP = [
   'Talk to me in plain words. Commands:',
@@ -58,7 +59,7 @@ const INLINE_INPUT_CHARS = 3000;
  * input, however long (a yes to a cut input would approve text nobody saw).
  */
 export function confirmMessages(p: PendingConfirmation): string[] {
-  const input = JSON.stringify(p.input) ?? '';
+  const input = showInvisible(JSON.stringify(p.input) ?? '');
   const ask = `Run it? Unanswered by ${p.expiresAt} counts as no.`;
   if (input.length <= INLINE_INPUT_CHARS) return [`The agent wants to run ${p.tool} with ${input}.\n${ask}`];
   return [

@@ -99,6 +99,13 @@ describe('correcting memory from the dashboard', () => {
         await row.getByRole('button', { name: 'Cancel' }).click();
         expect(inStore((store) => store.instincts.get(KEY)?.trigger)).toBe('when you run the webapp tests');
 
+        // With the keyboard: the form takes the focus, Escape closes it, and the edit button has it back.
+        const focused = () => page.evaluate<string | null>(`document.activeElement?.getAttribute('aria-label') ?? null`);
+        await row.getByRole('button', { name: /^edit: when you / }).click();
+        await expect.poll(focused).toMatch(/^trigger of when you /);
+        await page.keyboard.press('Escape');
+        await expect.poll(focused).toMatch(/^edit: when you /);
+
         // Promote, then un-promote.
         await row.getByRole('button', { name: /^promote: when you / }).click();
         await expect.poll(message).toBe('Promoted “when you run the webapp tests” to a conviction.');

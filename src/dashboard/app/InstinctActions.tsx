@@ -4,7 +4,7 @@
  * Each goes through the server's correction routes, logged as the dashboard's; what changed is
  * said in #message.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { counted, ruleLabel, type Instinct, type Say } from './api.js';
 import { Choice, Confirm } from './Confirm.js';
 import { useCorrection } from './use-correction.js';
@@ -55,13 +55,31 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
   const run = <T,>(path: string, body: object, message: (r: T) => string) =>
     correct<T>(path, { pattern: key, ...body }, message, () => setMode('idle'));
 
+  // The button a form was opened from gets the keyboard back when it closes unsaved.
+  const opener = useRef<Mode>('idle');
+  const buttons = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (mode !== 'idle' || opener.current === 'idle') return;
+    buttons.current?.querySelector<HTMLButtonElement>(`button[data-mode="${opener.current}"]`)?.focus();
+    opener.current = 'idle';
+  }, [mode]);
+
   const open = (next: Mode) => {
     setTrigger(instinct.trigger);
     setAction(instinct.action);
     setWas({ trigger: instinct.trigger, action: instinct.action });
     setTarget('');
+    opener.current = next;
     setMode(next);
   };
+  const cancel = () => setMode('idle');
+  // Escape cancels a form, as it does a confirmation; Ctrl+Enter (or Cmd+Enter) saves from a text box.
+  const keys = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key === 'Escape') cancel();
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.currentTarget.requestSubmit();
+  };
+  // A merge target forgotten meanwhile (from the command line) is no choice any more.
+  const chosen = others.some((o) => o.pattern === target && o.pattern !== key) ? target : '';
 
   const saveEdit = (e: FormEvent) => {
     e.preventDefault();
@@ -81,10 +99,10 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
 
   const merge = (e: FormEvent) => {
     e.preventDefault();
-    if (!target) return say('Choose the pattern to merge it into.', true);
+    if (!chosen) return say('Choose the pattern to merge it into.', true);
     void run<MergeResult>(
       '/api/instincts/alias',
-      { target },
+      { target: chosen },
       (r) =>
         `Merged “${instinct.trigger}” into “${others.find((o) => o.pattern === r.target)?.trigger ?? r.target}” (${counted(r.evidence_moved, 'observation')} moved).`,
     );
@@ -92,25 +110,32 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
 
   if (mode === 'edit')
     return (
-      <form className="inline" aria-label={`Edit ${name}`} onSubmit={saveEdit}>
+      <form className="inline" aria-label={`Edit ${name}`} onSubmit={saveEdit} onKeyDown={keys}>
         <label>
           When
-          <textarea aria-label={`trigger of ${name}`} rows={2} value={trigger} onChange={(e) => setTrigger(e.target.value)} />
+          <textarea
+            aria-label={`trigger of ${name}`}
+            rows={2}
+            value={trigger}
+            onChange={(e) => setTrigger(e.target.value)}
+            // The keyboard lands in the form it opened, so what is typed next is not lost.
+            autoFocus
+          />
         </label>
         <label>
           Do
           <textarea aria-label={`action of ${name}`} rows={3} value={action} onChange={(e) => setAction(e.target.value)} />
         </label>
-        <Choice yes="Save" onCancel={() => setMode('idle')} />
+        <Choice yes="Save" onCancel={cancel} />
       </form>
     );
 
   if (mode === 'merge')
     return (
-      <form className="inline" aria-label={`Merge ${name}`} onSubmit={merge}>
+      <form className="inline" aria-label={`Merge ${name}`} onSubmit={merge} onKeyDown={keys}>
         <label>
           Merge into
-          <select aria-label={`merge target of ${name}`} value={target} onChange={(e) => setTarget(e.target.value)}>
+          <select aria-label={`merge target of ${name}`} value={chosen} onChange={(e) => setTarget(e.target.value)} autoFocus>
             <option value="">Choose a pattern…</option>
             {others
               .filter((o) => o.pattern !== key)
@@ -121,7 +146,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
               ))}
           </select>
         </label>
-        <Choice yes="Merge" onCancel={() => setMode('idle')} />
+        <Choice yes="Merge" onCancel={cancel} />
       </form>
     );
 
@@ -137,7 +162,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
             (r) => `Forgot “${r.trigger}” (${counted(r.evidence, 'observation')}${r.conviction ? ', and its conviction' : ''}).`,
           )
         }
-        onCancel={() => setMode('idle')}
+        onCancel={cancel}
       >
         Forget “{instinct.trigger}”{instinct.conviction ? ' and its conviction' : ''}? Its history is kept; only what happens from now on
         can teach it again.
@@ -145,11 +170,11 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
     );
 
   return (
-    <>
-      <button type="button" aria-label={`edit: ${name}`} onClick={() => open('edit')}>
+    <span ref={buttons}>
+      <button type="button" aria-label={`edit: ${name}`} data-mode="edit" onClick={() => open('edit')}>
         edit
       </button>
-      <button type="button" aria-label={`merge: ${name}`} onClick={() => open('merge')}>
+      <button type="button" aria-label={`merge: ${name}`} data-mode="merge" onClick={() => open('merge')}>
         merge
       </button>
       {instinct.conviction ? (
@@ -171,9 +196,9 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
           promote
         </button>
       )}
-      <button type="button" aria-label={`forget: ${name}`} onClick={() => open('forget')}>
+      <button type="button" aria-label={`forget: ${name}`} data-mode="forget" onClick={() => open('forget')}>
         forget
       </button>
-    </>
+    </span>
   );
 }

@@ -212,7 +212,7 @@ function recordSessionFacts(store: Store, input: SessionInput, lastTs: string, c
   }
 }
 
-/** The instinct a candidate seen in `sessions` sessions becomes, dated by the candidate's last sighting. */
+/** The instinct a candidate seen in `sessions` sessions becomes, dated by the candidate's last sighting and first seen at its first. */
 export function instinctFrom(store: Store, c: Candidate, key: string, meta: Record<string, unknown>, sessions: number, source = '') {
   return observe(storeAt(store, c.ts), {
     pattern: key,
@@ -227,6 +227,8 @@ export function instinctFrom(store: Store, c: Candidate, key: string, meta: Reco
     metadata: meta,
     occurrences: sessions,
     initialScore: EPISODE_PROMOTION_CONFIDENCE,
+    // Its age counts from the first session that showed it, not from the third, which made it an instinct.
+    firstSeen: store.learning.listSightings('pattern', key)[0]?.ts,
   });
 }
 

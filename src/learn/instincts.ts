@@ -38,6 +38,8 @@ interface ObserveInput {
   initialScore?: number;
   /** Stated by an import, not observed here: logged as such, so it is never local evidence. */
   imported?: boolean;
+  /** When a new instinct was first observed, if before now (learning creates one at its third session). */
+  firstSeen?: string;
 }
 
 interface ObserveResult {
@@ -99,7 +101,7 @@ function createInstinct(store: Store, key: string, input: ObserveInput, c: Check
     metadata: JSON.stringify(input.metadata ?? {}),
     evidence: c.occurrences,
     confidence: input.initialScore ?? initialConfidence(c.occurrences),
-    first_seen: at,
+    first_seen: input.firstSeen !== undefined && input.firstSeen < at ? input.firstSeen : at,
     last_seen: at,
   });
   store.instincts.addEvent({

@@ -39,6 +39,17 @@ const PNPM: Step[] = [{ prompt: 'No, use pnpm, not npm.' }, { bash: 'pnpm instal
 const NPM: Step[] = [{ prompt: 'use npm, not pnpm' }, { bash: 'npm install' }];
 const PAIR: Step[] = [{ edit: 'src/store/schema.ts' }, { edit: 'src/store/migrations.ts' }];
 
+describe('the age of what is learned', () => {
+  it('counts from the first session that showed it, not from the third that made it an instinct', async () => {
+    const t = fresh();
+    for (const day of [1, 3, 4]) session(t, PNPM, day);
+    await runLearn(t.store);
+    const row = t.store.instincts.list().find((r) => r.key.includes('pnpm'));
+    expect(row?.first_seen).toMatch(/^2026-03-01T10:/);
+    expect(row?.last_seen).toMatch(/^2026-03-04T/);
+  });
+});
+
 describe('contradictions', () => {
   it('lower an instinct by 0.10 once 3 sessions contradict it, not before', async () => {
     const t = fresh();

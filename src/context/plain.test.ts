@@ -92,6 +92,14 @@ describe('plain lines', () => {
     const [group] = mergeSimilar([lint(2, 3), lint(1, 14), lint(3, 6)]);
     expect(plainLine(group ?? [])).toMatch(/^- When writing code .*: Satisfy rule 1\. Also: 3, 2\./);
     expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14, 3 times\)$/);
+    // The user's mark on one rule of a merged line is not lent to the others.
+    expect(plainLine([{ ...lint(1, 14), confirmed: true }, lint(2, 3)])).toMatch(/\(seen 14, 3 times, 1 of 2 confirmed by the user\)$/);
+    expect(
+      plainLine([
+        { ...lint(1, 14), confirmed: true },
+        { ...lint(2, 3), confirmed: true },
+      ]),
+    ).toMatch(/\(seen 14, 3 times, confirmed by the user\)$/);
   });
 });
 

@@ -233,6 +233,13 @@ function likewiseOf(first: PlainInstinct, rest: readonly PlainInstinct[], mine: 
     .join(', ')}.`;
 }
 
+/** The user's strong mark on a line: for all of it, or for how many of the rules it joins (a merged line must not lend one rule's mark to another). */
+function confirmedMark(group: readonly { confirmed?: boolean }[]): string {
+  const confirmed = group.filter((r) => r.confirmed).length;
+  if (confirmed === 0) return '';
+  return confirmed === group.length ? 'confirmed by the user' : `${confirmed} of ${group.length} confirmed by the user`;
+}
+
 /** Where a line came from, in a few words: how often it was seen, and whether it was imported or confirmed. */
 function provenanceOf(group: readonly PlainInstinct[]): string {
   const seen = group.map((r) => r.evidence);
@@ -249,7 +256,7 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
   const marks = [
     group.some((r) => r.imported) ? 'imported' : '',
     group.some((r) => r.reported) ? 'reported by an agent' : '',
-    group.some((r) => r.confirmed) ? 'confirmed by the user' : '',
+    confirmedMark(group),
     old,
   ];
   return [times, ...marks.filter(Boolean)].join(', ');

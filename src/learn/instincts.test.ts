@@ -158,6 +158,13 @@ describe('decay pass and feedback on the store', () => {
     store.advanceDays(7);
     expect(giveFeedback(store, 'seq:a', 'strong')).toEqual({ pattern: 'seq:a', feedback: 'strong', before: 0.45, after: 0.55 });
     expect(giveFeedback(store, 'seq:a', 'wrong').after).toBe(0.2);
+    // At the floor, weak changes nothing: it says so, and what would.
+    expect(giveFeedback(store, 'seq:a', 'weak')).toMatchObject({
+      before: 0.2,
+      after: 0.2,
+      note: expect.stringMatching(/mark it wrong to stop that/),
+    });
+    expect(giveFeedback(store, 'seq:a', 'strong')).not.toHaveProperty('note');
     expect(() => giveFeedback(store, 'seq:nope', 'weak')).toThrow(NotFoundError);
   });
 });

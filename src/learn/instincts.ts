@@ -196,7 +196,15 @@ interface FeedbackResult {
   feedback: Feedback;
   before: number;
   after: number;
+  /** Said when the mark changed nothing a user would expect it to. */
+  note?: string;
 }
+
+/** What a weak mark that could not lower the score means, in words; undefined when it did. Pure. */
+const weakNote = (feedback: Feedback, before: number, after: number): string | undefined =>
+  feedback === 'weak' && after >= before
+    ? `Already at the floor (${after.toFixed(2)}): weak lowers it no further, and it is still given when a prompt clearly matches it; mark it wrong to stop that.`
+    : undefined;
 
 /** `source` says where the correction came from in the event log: the CLI and MCP are the user's, the dashboard its own. */
 export function giveFeedback(store: Store, key: string, feedback: Feedback, source = 'user'): FeedbackResult {
@@ -216,7 +224,8 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback, sour
       project: '',
       detail: feedback,
     });
-    return { pattern: row.key, feedback, before, after: next.confidence };
+    const note = weakNote(feedback, before, next.confidence);
+    return { pattern: row.key, feedback, before, after: next.confidence, ...(note ? { note } : {}) };
   });
 }
 

@@ -148,7 +148,7 @@ function feedbackCommand(program: Command): void {
         cmd,
         feedback,
         { pattern, verdict, source: 'cli' },
-        (r) => `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}`,
+        (r) => `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}${r.note ? `\n${r.note}` : ''}`,
         { names: PATTERN },
       );
     });

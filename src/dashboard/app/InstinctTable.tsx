@@ -26,7 +26,8 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
     send<FeedbackResult>(
       '/api/instincts/feedback',
       { pattern: instinct.pattern, verdict },
-      (r) => `Marked “${instinct.trigger}” ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.`,
+      (r) =>
+        `Marked “${instinct.trigger}” ${verdict}: confidence ${r.before.toFixed(2)} to ${r.after.toFixed(2)}.${r.note ? ` ${r.note}` : ''}`,
     );
 
   return (

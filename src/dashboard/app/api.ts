@@ -35,6 +35,8 @@ export interface FeedbackResult {
   pattern: string;
   before: number;
   after: number;
+  /** Said when the mark changed nothing a user would expect it to (weak at the floor). */
+  note?: string;
 }
 
 export type Verdict = 'strong' | 'weak' | 'wrong';

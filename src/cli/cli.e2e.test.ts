@@ -158,6 +158,8 @@ describe('the store on disk', () => {
     const text = (await runCli(home.path, ['status'])).stdout;
     expect(text).toMatch(/pref:fmt=tabs, seen 6x\) {2}\[marked wrong: not given to agents\]$/m);
     expect(text).toMatch(/pref:pkg=pnpm, seen 6x\)$/m);
+    expect((await runCli(home.path, ['get', 'pref:fmt=tabs'])).stdout).toMatch(/^ {2}marked wrong by the user: never given to an agent$/m);
+    expect((await runCli(home.path, ['get', 'pref:pkg=pnpm'])).stdout).not.toMatch(/marked/);
   });
 
   it('doctor passes on a healthy store', async () => {

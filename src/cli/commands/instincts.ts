@@ -57,6 +57,7 @@ function instinctLines(v: InstinctView): string[] {
     `  first seen: ${v.first_seen}   last seen: ${v.last_seen}`,
     ...(v.explain ? [`  explain:    ${v.explain}`] : []),
     ...(v.conviction ? [`  promoted to conviction${v.stale_conviction ? ' (possibly stale)' : ''}`] : []),
+    ...(v.verdict ? [`  marked ${v.verdict} by the user${v.verdict === 'wrong' ? ': never given to an agent' : ''}`] : []),
   ];
 }
 

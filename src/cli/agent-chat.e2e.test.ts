@@ -131,4 +131,10 @@ describe('homunculus agent chat', () => {
     expect(r.stderr).toMatch(/agent\.local\.provider/);
     expect(r.stderr).toMatch(/Example: /);
   });
+
+  it('refuses a session id no turn would take before anything starts, as a usage error', async () => {
+    const r = await chat(home, ['--session', 'bad session!'], 'hello\n');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--session must be 1-128 letters, digits/);
+  });
 });

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { BudgetReport } from '../../agent/budget.js';
 import { UsageError } from '../../core/errors.js';
-import { agentBudget, openAgent } from '../../app/agent-brain.js';
+import { agentBudget, agentTurnInput, openAgent } from '../../app/agent-brain.js';
 import { chatSession } from '../chat-session.js';
 import { globals, withCommandStore } from '../context.js';
 import { table } from '../output.js';
@@ -45,6 +45,9 @@ export function registerAgentBrainCommands(agent: Command): void {
       const g = globals(cmd);
       if (g.json)
         throw new UsageError('agent chat is a conversation: it has no --json output.', 'Drop --json; use the gateway for machine access.');
+      // A session id every turn would refuse is said now, before any model is started.
+      const named = typeof o.session === 'string' ? agentTurnInput.shape.session.safeParse(o.session) : undefined;
+      if (named && !named.success) throw new UsageError(`--session ${named.error.issues[0]?.message ?? 'is not a session id'}.`);
       await withCommandStore(cmd, async (store) => {
         const agent = openAgent({ store, env: process.env });
         const session =

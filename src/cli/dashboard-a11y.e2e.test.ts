@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
-import { launchChromium, startDashboardCli, unreadableText } from '../test-support/dashboard.js';
+import { unreadableText, withDashboardPage } from '../test-support/dashboard.js';
 import { hasChromium } from '../test-support/shared.js';
 
 const PROJECT = 'bbbbbbbbbbbbbbbb';
@@ -62,13 +62,8 @@ async function tabReach(page: Page, steps: number): Promise<{ reached: string[];
 describe('the dashboard for keyboard users and readers', () => {
   it.runIf(hasChromium('the dashboard in a real browser (cli/dashboard-a11y.e2e.test.ts)'))(
     'reaches every section and every control in it with the keyboard, and every text is readable',
-    async () => {
-      const { login, stop } = await startDashboardCli(home.path);
-      const browser = await launchChromium();
-      try {
-        const page = await browser.newPage();
-        await page.goto(login);
-        await page.locator('#injected').waitFor();
+    () =>
+      withDashboardPage(home.path, undefined, async (page) => {
         const sections = await page.locator('nav[aria-label="Sections"] button').allTextContents();
         expect(sections.length).toBeGreaterThanOrEqual(3);
         for (const [i, name] of sections.entries()) {
@@ -85,23 +80,14 @@ describe('the dashboard for keyboard users and readers', () => {
             `controls Tab never reaches in ${name}`,
           ).toEqual([]);
         }
-      } finally {
-        await browser.close();
-        await stop();
-      }
-    },
+      }),
     90_000,
   );
 
   it.runIf(hasChromium('the dashboard at phone width (cli/dashboard-a11y.e2e.test.ts)'))(
     'fits a 390 px wide screen in every section: nothing widens the page',
-    async () => {
-      const { login, stop } = await startDashboardCli(home.path);
-      const browser = await launchChromium();
-      try {
-        const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-        await page.goto(login);
-        await page.locator('#injected').waitFor();
+    () =>
+      withDashboardPage(home.path, { width: 390, height: 844 }, async (page) => {
         const sections = await page.locator('nav[aria-label="Sections"] button').allTextContents();
         for (const name of sections) {
           await page.getByRole('button', { name, exact: true }).click();
@@ -112,11 +98,7 @@ describe('the dashboard for keyboard users and readers', () => {
             .map((el) => el.tagName + (el.id ? '#' + el.id : '')).slice(0, 5) })`;
           await expect.poll(() => page.evaluate(overflow), { timeout: 5_000, message: name }).toEqual({ width: 390, wide: [] });
         }
-      } finally {
-        await browser.close();
-        await stop();
-      }
-    },
+      }),
     90_000,
   );
 });

@@ -59,6 +59,28 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * The dashboard of `home` open in chromium, signed in and loaded (what a session starts with is
+ * shown), for `use`; everything is closed afterwards, whatever `use` does.
+ */
+export async function withDashboardPage(
+  home: string,
+  viewport: { width: number; height: number } | undefined,
+  use: (page: Page) => Promise<void>,
+): Promise<void> {
+  const { login, stop } = await startDashboardCli(home);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage(viewport ? { viewport } : {});
+    await page.goto(login);
+    await page.locator('#injected').waitFor();
+    await use(page);
+  } finally {
+    await browser.close();
+    await stop();
+  }
+}
+
 /** Where screenshots of every section are kept as test artifacts. */
 export function screenshotPath(name: string): string {
   const dir = join(REPO_ROOT, 'test-artifacts');

@@ -35,6 +35,7 @@ import {
   type Pending,
   type TurnState,
   confirmationReply,
+  modelFreeResult,
   newTurnState,
   readsOutside,
   settleUnanswered,
@@ -186,7 +187,7 @@ export class AgentLoop implements AgentRunner {
         }[mode];
     request.onText?.(text);
     const route = mode === 'escalate' && !noRemote ? 'remote' : 'local';
-    return { session: request.session, text, toolCalls: [], model: '', route, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
+    return modelFreeResult(request.session, text, route);
   }
 
   confirm(id: string, answer: Answer, options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {}): Promise<TurnResult> {
@@ -207,8 +208,7 @@ export class AgentLoop implements AgentRunner {
       );
     if (answer === 'expired') {
       this.decline(held);
-      const route = held.route.decision.route;
-      return { session: held.session, text: '', toolCalls: [], model: '', route, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
+      return modelFreeResult(held.session, '', held.route.decision.route);
     }
     this.pending.delete(id);
     const expired = this.deps.clock.now().toISOString() > held.view.expiresAt;

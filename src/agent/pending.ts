@@ -61,7 +61,7 @@ export class PendingBook {
     this.runner.confirm(id, 'expired').catch(() => undefined);
   }
 
-  /** Stops the sweep and answers 'no' to everything still held. */
+  /** Stops the sweep and declines everything still held. */
   close(): void {
     clearInterval(this.timer);
     for (const id of this.held.keys()) this.closeUnanswered(id);

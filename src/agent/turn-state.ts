@@ -54,6 +54,19 @@ export function readsOutside(history: readonly ModelMessage[], fromOutside: (too
   return history.some((m) => m.role === 'tool' && m.content.some((part) => part.type === 'tool-result' && fromOutside(part.toolName)));
 }
 
+/** The usage of a turn that called no model. */
+export const noUsage = (): TurnUsage => ({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+
+/** What a turn that calls no model answers (a routing command, a confirmation declined for want of an answer). Pure. */
+export const modelFreeResult = (session: string, text: string, route: RouteDecision['route']) => ({
+  session,
+  text,
+  toolCalls: [],
+  model: '',
+  route,
+  usage: noUsage(),
+});
+
 export function newTurnState(route: RouteChoice, resumed?: Pending, outside = false): TurnState {
   return {
     outside: resumed?.outside ?? outside,
@@ -61,7 +74,7 @@ export function newTurnState(route: RouteChoice, resumed?: Pending, outside = fa
     approved: resumed?.approved ?? new Set(),
     calls: new Map(),
     approvals: [],
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    usage: noUsage(),
     steps: 0,
     resumed: resumed !== undefined,
     ran: new Map(),

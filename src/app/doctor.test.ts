@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { gatewayVerdict, mqttVerdict } from '../agent/doctor.js';
 import { sandboxWorks } from '../agent/sandbox.js';
 import { loadToolSettings } from '../agent/tool-config.js';
-import { sandboxVerdict, tcpReachable } from './doctor.js';
+import { runDoctor, sandboxVerdict, tcpReachable } from './doctor.js';
+import { UsageError } from '../core/errors.js';
+import { homePaths } from '../core/paths.js';
 
 describe('the sandbox check', () => {
   it('says how to install bubblewrap when it is missing: a failure once the agent is set up, a warning before', () => {
@@ -58,5 +60,22 @@ describe('the gateway and MQTT checks', () => {
       detail: `the broker at mqtt://127.0.0.1:${port} does not answer (ECONNREFUSED): the mqtt tool will fail`,
     });
     expect(mqttVerdict(undefined, undefined)).toBeUndefined();
+  });
+});
+
+describe('a check that throws', () => {
+  it("gives the error's own fix when it carries one, and points at the database check otherwise", async () => {
+    const paths = homePaths('/nonexistent/home');
+    const around = { userHome: '/nonexistent', cwd: '/nonexistent', env: {} };
+    const config = async () => {
+      throw new UsageError('Invalid "agent" section in config.json.', 'Fix the section.');
+    };
+    const damaged = async () => {
+      throw new Error('file is not a database');
+    };
+    expect(await runDoctor(paths, around, [config, damaged])).toEqual([
+      { name: 'config', status: 'fail', detail: 'Invalid "agent" section in config.json.', fix: 'Fix the section.' },
+      { name: 'damaged', status: 'fail', detail: 'file is not a database', fix: 'See the database check above.' },
+    ]);
   });
 });

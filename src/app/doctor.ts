@@ -376,8 +376,15 @@ export async function runDoctor(
       const result = await check(paths, around);
       if (result) results.push(result);
     } catch (err) {
-      // A damaged database fails every check that reads it: the database check says what to do.
-      results.push({ name: check.name || 'check', status: 'fail', detail: (err as Error).message, fix: 'See the database check above.' });
+      // An error that carries its fix (a config section that does not fit) says it; a damaged database fails every
+      // check that reads it, and the database check says what to do.
+      const fix = (err as { hint?: unknown }).hint;
+      results.push({
+        name: check.name || 'check',
+        status: 'fail',
+        detail: (err as Error).message,
+        fix: typeof fix === 'string' && fix ? fix : 'See the database check above.',
+      });
     }
   }
   return results;

@@ -15,6 +15,12 @@ export const EDIT_TOOLS: ReadonlySet<string> = new Set([
   'replace',
 ]);
 
+/** The tools that run a shell command, in every agent (lower-cased): Claude Code's Bash, Gemini CLI's run_shell_command, Codex's shell tools. */
+const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'shell', 'run_shell_command', 'local_shell', 'exec_command', 'terminal']);
+
+/** Whether a tool, by the name its agent gives it, runs a shell command (its stored input is the command). */
+export const isShellTool = (name: string): boolean => SHELL_TOOLS.has(name.toLowerCase());
+
 /** Key prefixes and the category each one implies. */
 export const PREFIX_CATEGORY: Readonly<Record<string, Category>> = {
   seq: 'sequence',

@@ -4,7 +4,7 @@
  * guessed at; the run counts it and still archives it so it cannot block later runs.
  */
 import { DAY_MS } from '../core/clock.js';
-import { EDIT_TOOLS } from '../core/domain.js';
+import { EDIT_TOOLS, isShellTool } from '../core/domain.js';
 import { isObj } from '../core/fields.js';
 import type { ObservationRow, Outcome } from '../store/observations.js';
 
@@ -61,7 +61,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /** A piped command (`lint | tail`) exits with the pipe's last status; its reported findings say it failed. */
 const pipeHidFailure = (row: ObservationRow): boolean =>
-  row.tool === 'Bash' &&
+  isShellTool(row.tool ?? '') &&
   !!row.error &&
   /[^|]\|(?!\|)/.test(row.input ?? '') &&
   !/^(?:grep|rg|cat|sed|awk|git (?:log|show|diff))\b/.test(row.input ?? '');
@@ -114,7 +114,8 @@ export function checkObservation(row: ObservationRow, now: Date): Checked {
 }
 
 export const isEdit = (o: Obs): boolean => o.event === 'tool' && EDIT_TOOLS.has(o.tool) && o.outcome === 'ok';
-export const isBash = (o: Obs): boolean => o.event === 'tool' && o.tool === 'Bash';
+/** A shell command, whichever agent ran it (Claude Code's Bash, Gemini CLI's run_shell_command, Codex's shell). */
+export const isBash = (o: Obs): boolean => o.event === 'tool' && isShellTool(o.tool);
 
 /** A path relative to the session's working directory, or undefined when it lies outside it. */
 export function relativeToCwd(file: string, cwd: string): string | undefined {

@@ -7,7 +7,7 @@
 import { basename, dirname, extname } from 'node:path';
 import { commitMessage } from '../../core/shell.js';
 import { slugify, truncate } from '../../core/text.js';
-import { type Obs, isEdit, relativeToCwd } from '../observation.js';
+import { type Obs, isBash, isEdit, relativeToCwd } from '../observation.js';
 import { type Candidate, backtick, quotedIn } from './candidate.js';
 
 /** Sessions that touch more files than this are broad refactors: weak evidence for a pair. */
@@ -58,7 +58,7 @@ export function pairKey(projectName: string, a: string, b: string): string {
 /** What the session's first commit said it did (its subject line): the reason files changed together, when there is one. */
 function commitSubject(observations: readonly Obs[]): string | undefined {
   for (const o of observations) {
-    const message = o.event === 'tool' && o.tool === 'Bash' ? commitMessage(o.input) : undefined;
+    const message = isBash(o) ? commitMessage(o.input) : undefined;
     const subject = message?.split('\n')[0]?.trim();
     if (subject) return truncate(subject, 100);
   }

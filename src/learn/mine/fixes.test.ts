@@ -124,3 +124,20 @@ describe('mineFixes on an ESLint run as a hook stores it', () => {
     expect(fix?.action).toContain("'unusedC' is assigned a value but never used");
   });
 });
+
+describe('mineFixes on other agents', () => {
+  it("reads Gemini CLI's run_shell_command and replace as the shell and an edit", () => {
+    const claude = steps([
+      { bash: 'npx eslint src', error: "exit 1: 3:7 error 'unused' is assigned a value but never used no-unused-vars" },
+      { edit: 'src/app.js' },
+      { bash: 'npx eslint src' },
+    ]);
+    const gemini = claude.map((o) =>
+      o.tool === 'Bash' ? { ...o, tool: 'run_shell_command' } : o.tool === 'Edit' ? { ...o, tool: 'replace' } : o,
+    );
+    expect(mineFixes(gemini).map((c) => c.key)).toEqual(['fix:eslint-no-unused-vars']);
+    expect(mineFixes(gemini.map((o) => (o.tool === 'run_shell_command' ? { ...o, tool: 'exec_command' } : o))).map((c) => c.key)).toEqual([
+      'fix:eslint-no-unused-vars',
+    ]);
+  });
+});

@@ -36,6 +36,10 @@ describe('extractSignals (signal tracker)', () => {
       'explicit: always run pnpm lint after editing',
     ]);
     expect(signals('fix the cart; never touch the lockfile')).toEqual(['correction: never touch the lockfile']);
+    expect(signals('refactor add in src/math.js and always run pnpm lint after editing')).toEqual([
+      'explicit: always run pnpm lint after editing',
+    ]);
+    expect(signals('please rename mul in lib/calc.ts; also never use npm, use pnpm')).toEqual(['correction: use pnpm not npm']);
     expect(signals('I always forget, can you run the tests')).toEqual([]);
     expect(signals('Non, pas de default exports')).toEqual(['correction: never default exports']);
     expect(signals('Je préfère Drizzle à Prisma')).toEqual(['explicit: use drizzle not prisma']);

@@ -127,8 +127,9 @@ function normalise(shape: SignalShape): string {
   }
 }
 
-/** A clause that starts with "always" or "never" after a comma or semicolon: a rule given beside a task. */
-const TRAILING_RULE = /[,;]\s*(?:and\s+|but\s+|et\s+|mais\s+)?((?:always|never|toujours|jamais)\b.+)$/;
+/** A clause that starts with "always" or "never" after a comma, a semicolon or an "and": a rule given beside a task. */
+const TRAILING_RULE =
+  /(?:[,;]\s*(?:(?:and|but|et|mais)\s+)?(?:also\s+)?|\s(?:and|but|et|mais)\s+(?:also\s+)?)((?:always|never|toujours|jamais)\b.+)$/;
 
 /** The user's own sentences, lower-cased; none when what they wrote is too long to be a preference. */
 function sentences(prompt: string): string[] {

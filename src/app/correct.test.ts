@@ -58,12 +58,24 @@ describe('instincts.edit', () => {
   });
 });
 
+describe('the readable convictions file', () => {
+  it('lists a conviction the user marked wrong as not injected, and as injected again once marked strong', () => {
+    invoke(promote, ctx(), { pattern: KEY, source: 'cli' });
+    const file = () => readFileSync(store.paths.convictions, 'utf8');
+    expect(file()).toMatch(/Use `npm test`\.$/m);
+    invoke(feedback, ctx(), { pattern: KEY, verdict: 'wrong', source: 'cli' });
+    expect(file()).toMatch(/Use `npm test`\. _\(marked wrong by the user: not injected\)_$/m);
+    invoke(feedback, ctx(), { pattern: KEY, verdict: 'strong', source: 'cli' });
+    expect(file()).toMatch(/Use `npm test`\.$/m);
+  });
+});
+
 describe('the other corrections', () => {
   it('log every change with its source: feedback, promote, unpromote, alias, forget', () => {
     observe(store, { pattern: 'pref:webapp/test=npm-run-test', source: 'observer' });
     invoke(feedback, ctx(), { pattern: KEY, verdict: 'strong', source: 'cli' });
     invoke(promote, ctx(), { pattern: KEY, source: 'dashboard' });
-    expect(readFileSync(store.paths.convictions, 'utf8')).toMatch(/Use `npm test`\./);
+    expect(readFileSync(store.paths.convictions, 'utf8')).toMatch(/Use `npm test`\.$/m);
     invoke(unpromote, ctx(), { pattern: KEY, source: 'dashboard' });
     expect(readFileSync(store.paths.convictions, 'utf8')).not.toMatch(/npm test/);
     invoke(alias, ctx(), { pattern: 'pref:webapp/test=npm-run-test', target: KEY, source: 'mcp' });

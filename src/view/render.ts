@@ -90,10 +90,14 @@ function renderConvictions(store: Store): boolean {
     'These are injected at session start and do not decay.',
     '',
   ];
+  // Those the user marked wrong are listed, but say they are not injected.
+  const given = new Set(listConvictions(store, undefined, { given: true }).map((c) => c.instinct_id));
   for (const c of listConvictions(store)) {
-    lines.push(
-      `- ${convictionText(c) === c.rule ? `**${c.rule}**` : `**${c.title}**: ${c.rule}`}${c.stale ? ` _(possibly stale: confidence ${c.confidence.toFixed(2)})_` : ''}`,
-    );
+    const marks = [
+      c.stale ? ` _(possibly stale: confidence ${c.confidence.toFixed(2)})_` : '',
+      given.has(c.instinct_id) ? '' : ' _(marked wrong by the user: not injected)_',
+    ].join('');
+    lines.push(`- ${convictionText(c) === c.rule ? `**${c.rule}**` : `**${c.title}**: ${c.rule}`}${marks}`);
   }
   return writeFileIfChanged(store.paths.convictions, `${lines.join('\n')}\n`);
 }

@@ -131,6 +131,21 @@ function endsOpen(path: string): boolean {
   }
 }
 
+/** Waits `ms` without giving up the thread (appendMemory is synchronous). */
+const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Whether the file ends open once another process's append in flight has landed: a reader can
+ * see an append half written (the size grown before its last bytes), which is no cut-short line.
+ */
+function endsOpenSettled(path: string): boolean {
+  for (let tries = 0; tries < 5; tries++) {
+    if (!endsOpen(path)) return false;
+    pause(10);
+  }
+  return true;
+}
+
 /**
  * Appends one memory as one line. A single small append (O_APPEND) is not interleaved with
  * another process's, so `mind run` and `mind chat` may append at once without a lock.
@@ -145,7 +160,7 @@ export function appendMemory(data: string, memory: Memory): void {
   }
   const path = memoryPath(data, memory.timestamp);
   ensureDir(join(path, '..'));
-  const open = endsOpen(path);
+  const open = endsOpenSettled(path);
   // A log saved by an editor without its last newline: ending that line keeps both memories. A
   // cut-short one (a write that died, a hand edit) would become a corrupt line in the middle.
   const text = open ? readFileSync(path, 'utf8') : '';

@@ -92,11 +92,21 @@ describe('the dashboard for keyboard users and readers', () => {
         for (const name of sections) {
           await page.getByRole('button', { name, exact: true }).click();
           await expect.poll(() => page.locator('main').textContent()).not.toMatch(/Loading…/);
-          // What sticks out past the screen (a table's own scrolled content aside), and the page's width, read together once the section has settled.
-          const overflow = `({ width: document.documentElement.scrollWidth, wide: [...document.querySelectorAll('body *')]
-            .filter((el) => el.getBoundingClientRect().right > 392 && !(el.closest('table')?.getBoundingClientRect().right <= 392))
-            .map((el) => el.tagName + (el.id ? '#' + el.id : '')).slice(0, 5) })`;
-          await expect.poll(() => page.evaluate(overflow), { timeout: 5_000, message: name }).toEqual({ width: 390, wide: [] });
+          // What sticks out past the screen, elements and text alike (a table's own scrolled content aside), and the
+          // page's width, read together once the section has settled (its data may come late on a loaded machine).
+          const overflow = `(() => {
+            const out = (el) => el && !(el.closest('table')?.getBoundingClientRect().right <= 392);
+            const wide = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 392 && out(el));
+            const texts = [];
+            const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+              const range = document.createRange();
+              range.selectNodeContents(n);
+              if (range.getBoundingClientRect().right > 392 && out(n.parentElement)) texts.push(n.textContent.slice(0, 40));
+            }
+            return { width: document.documentElement.scrollWidth, wide: wide.map((el) => el.tagName + (el.id ? '#' + el.id : '')).slice(0, 5), texts: texts.slice(0, 5) };
+          })()`;
+          await expect.poll(() => page.evaluate(overflow), { timeout: 15_000, message: name }).toEqual({ width: 390, wide: [], texts: [] });
         }
       }),
     90_000,

@@ -20,13 +20,15 @@ export interface AgentModel {
   endpoint: string;
 }
 
-/** An AI SDK error in one line: the HTTP status and the server's own error message when it sent one. */
+type CallError = Error & { lastError?: unknown; statusCode?: unknown; responseBody?: unknown; responseHeaders?: Record<string, string> };
+
+/** After its retries the SDK throws a RetryError: the last attempt's error holds the server's status, words and headers. */
+const lastAttempt = (outer: CallError): CallError =>
+  outer.name === 'AI_RetryError' && outer.lastError instanceof Error ? (outer.lastError as CallError) : outer;
+
 /** A 429 from the model's server, with the wait its Retry-After asks for in words ('' when it names none). */
-function rateLimit(outer: Error & { lastError?: unknown }): { wait: string } | undefined {
-  const err = (outer.name === 'AI_RetryError' && outer.lastError instanceof Error ? outer.lastError : outer) as {
-    statusCode?: unknown;
-    responseHeaders?: Record<string, string>;
-  };
+function rateLimit(outer: CallError): { wait: string } | undefined {
+  const err = lastAttempt(outer);
   if (err.statusCode !== 429) return undefined;
   const after = err.responseHeaders?.['retry-after'] ?? '';
   const seconds = /^\d+(\.\d+)?$/.test(after.trim()) ? Number(after) : (Date.parse(after) - Date.now()) / 1000;
@@ -34,10 +36,10 @@ function rateLimit(outer: Error & { lastError?: unknown }): { wait: string } | u
   return { wait: seconds < 120 ? `${Math.ceil(seconds)} s` : `${Math.ceil(seconds / 60)} min` };
 }
 
-function failureText(outer: Error & { lastError?: unknown }): string {
-  // After its retries the SDK throws a RetryError; the last attempt's error holds the server's words.
-  const tries = outer.lastError instanceof Error && outer.name === 'AI_RetryError' ? ` (${outer.message.split('.')[0]})` : '';
-  const err = (tries ? outer.lastError : outer) as Error & { statusCode?: unknown; responseBody?: unknown };
+/** An AI SDK error in one line: the HTTP status and the server's own error message when it sent one. */
+function failureText(outer: CallError): string {
+  const err = lastAttempt(outer);
+  const tries = err !== outer ? ` (${outer.message.split('.')[0]})` : '';
   let said = '';
   try {
     const body = typeof err.responseBody === 'string' ? (JSON.parse(err.responseBody) as { error?: unknown }) : {};
@@ -72,7 +74,7 @@ export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 
       hint: 'A large local model may need longer: raise agent.turnTimeoutSeconds in config.json, or use a smaller model.',
     });
   if (!name.startsWith('AI_')) return err;
-  const limited = rateLimit(err as Error & { lastError?: unknown });
+  const limited = rateLimit(err as CallError);
   if (limited)
     return new HomunculusError(
       'model_rate_limited',
@@ -81,7 +83,7 @@ export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 
         hint: `Send the message again ${limited.wait ? 'after that' : 'in a minute'}; nothing of the turn was lost. A limit hit often: a smaller model, or a higher plan with the provider.`,
       },
     );
-  return new HomunculusError('model_failed', `${named} failed: ${failureText(err as Error)}`, {
+  return new HomunculusError('model_failed', `${named} failed: ${failureText(err as CallError)}`, {
     hint: 'Check the model server (its log says why); the request was not changed by us and can be sent again.',
   });
 }

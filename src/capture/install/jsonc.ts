@@ -24,7 +24,11 @@ function position(text: string, offset: number): string {
 
 /** The value of a JSON text that may hold comments and trailing commas; throws on anything else. */
 export function parseJsonc(text: string): unknown {
-  if (isStrictJson(text)) return JSON.parse(text);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Comments, trailing commas, or a real error: read leniently, and say where it is wrong.
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];

@@ -113,13 +113,13 @@ export function listConvictions(
   const now = store.clock.now();
   const convictions = store.instincts.convictions();
   const scope = project !== undefined ? { project, includeGlobal: true } : {};
-  const held =
-    project !== undefined || options.given
-      ? new Set(store.instincts.list({ ids: convictions.map((c) => c.instinct_id), ...scope, unrefuted: options.given }).map((r) => r.id))
-      : undefined;
+  // The instincts behind them, in one query that also applies the scope and the verdict.
+  const held = new Map(
+    store.instincts.list({ ids: convictions.map((c) => c.instinct_id), ...scope, unrefuted: options.given }).map((r) => [r.id, r]),
+  );
   return convictions.flatMap((c) => {
-    if (held && !held.has(c.instinct_id)) return [];
-    const instinct = store.instincts.getById(c.instinct_id) as InstinctRow;
+    const instinct = held.get(c.instinct_id);
+    if (!instinct) return [];
     const confidence = currentConfidence(instinct, now);
     return [{ ...c, confidence, stale: isStaleConviction(true, confidence, instinct.confidence) }];
   });

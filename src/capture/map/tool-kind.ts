@@ -1,15 +1,10 @@
 /** What kind of tool an agent called, whatever its name in that agent. */
+import { isShellTool } from '../../core/domain.js';
 
 export type ToolKind = 'shell' | 'edit' | 'write' | 'read' | 'search' | 'list' | 'task' | 'web' | 'mcp' | 'bookkeeping' | 'other';
 
-/** Tool names of Claude Code, Codex, Gemini CLI and Cursor, by kind. */
+/** Tool names of Claude Code, Codex, Gemini CLI and Cursor, by kind (the shell's: core/domain.ts). */
 const KIND_BY_NAME: Readonly<Record<string, ToolKind>> = {
-  bash: 'shell',
-  shell: 'shell',
-  run_shell_command: 'shell',
-  local_shell: 'shell',
-  exec_command: 'shell',
-  terminal: 'shell',
   edit: 'edit',
   multiedit: 'edit',
   replace: 'edit',
@@ -63,6 +58,8 @@ const KIND_BY_NAME: Readonly<Record<string, ToolKind>> = {
 };
 
 export function toolKind(name: string): ToolKind {
+  // The shell tools are named once, for capture and learning alike.
+  if (isShellTool(name)) return 'shell';
   const lower = name.toLowerCase();
   const known = KIND_BY_NAME[lower];
   if (known) return known;

@@ -3,7 +3,7 @@
  * The file holds "<pid> <iso time>". A lock whose process is gone, or that has not been
  * refreshed for `staleMs`, is reclaimed. Holders of long jobs call `release.refresh()`.
  */
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { denied, ensureDir } from './fs.js';
 
@@ -20,20 +20,23 @@ type Release = (() => void) & {
 /** How long an empty lock file counts as being written rather than abandoned. */
 const EMPTY_GRACE_MS = 2000;
 
+/**
+ * Creates the lock with its pid already in it: written beside it, then linked into place (which
+ * fails when the lock exists). A process killed between creating an empty lock and writing its
+ * pid had left a lock that looked held to the next run.
+ */
 function tryCreate(path: string): boolean {
-  let fd: number;
+  const draft = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
+  denied(path, () => writeFileSync(draft, `${process.pid} ${new Date().toISOString()}\n`, { flag: 'wx' }));
   try {
-    fd = denied(path, () => openSync(path, 'wx'));
+    linkSync(draft, path);
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
-  }
-  try {
-    writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
   } finally {
-    closeSync(fd);
+    unlinkSync(draft);
   }
-  return true;
 }
 
 export function processAlive(pid: number): boolean {

@@ -9,6 +9,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { pauseSync } from '../core/clock.js';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir, writeFileAtomic } from '../core/fs.js';
 import { sha256 } from '../core/ids.js';
@@ -100,7 +101,6 @@ function readHead(log: string): Head | null {
 /** Waits (synchronously, briefly) for the log's lock; a holder that died is reclaimed by acquireLock. */
 function lockLog(log: string): () => void {
   const deadline = Date.now() + 5000;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
     const release = acquireLock(lockPath(log), { staleMs: 10_000 });
     if (release) return release;
@@ -108,7 +108,7 @@ function lockLog(log: string): () => void {
       throw new HomunculusError('audit_locked', `The audit log ${log} stayed locked for 5 s.`, {
         hint: `If no homunculus agent is running, remove '${lockPath(log)}'.`,
       });
-    Atomics.wait(pause, 0, 0, 5);
+    pauseSync(5);
   }
 }
 

@@ -38,3 +38,6 @@ export function fixedClock(date: Date | string): Clock {
   const at = typeof date === 'string' ? new Date(date) : date;
   return { now: () => new Date(at.getTime()) };
 }
+
+/** Waits `ms` without giving up the thread, for synchronous code that must retry (locks, busy files). */
+export const pauseSync = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

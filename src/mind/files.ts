@@ -6,6 +6,7 @@
 import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
+import { pauseSync } from '../core/clock.js';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir, writeFileAtomic } from '../core/fs.js';
 import { type Goal, goalsSchema, issueText, type Memory, memorySchema, type Value, valuesSchema } from './schemas.js';
@@ -131,9 +132,6 @@ function endsOpen(path: string): boolean {
   }
 }
 
-/** Waits `ms` without giving up the thread (appendMemory is synchronous). */
-const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
 /**
  * Whether the file ends open once another process's append in flight has landed: a reader can
  * see an append half written (the size grown before its last bytes), which is no cut-short line.
@@ -141,7 +139,7 @@ const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedA
 function endsOpenSettled(path: string): boolean {
   for (let tries = 0; tries < 5; tries++) {
     if (!endsOpen(path)) return false;
-    pause(10);
+    pauseSync(10);
   }
   return true;
 }

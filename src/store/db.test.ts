@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomunculusError } from '../core/errors.js';
 import { tempDir } from '../test-support/cli.js';
@@ -21,6 +22,37 @@ describe('openDatabase', () => {
     expect(Number(db.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     db.close();
+  });
+
+  it('makes a new store appear already in WAL mode, so processes creating it at once never wait on each other', async () => {
+    // A watcher thread reads each new path as soon as it exists: a store shown in rollback mode
+    // (empty, or a header without WAL's version bytes) is what two creators deadlocked on.
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const paths = Array.from({ length: 30 }, (_, i) => join(dir.path, `s${i}.db`));
+    const watcher = new Worker(
+      `const { workerData, parentPort } = require('node:worker_threads');
+       const { openSync, readSync, closeSync } = require('node:fs');
+       const seen = [];
+       const header = Buffer.alloc(20);
+       while (Atomics.load(workerData.stop, 0) === 0) {
+         for (const path of workerData.paths) {
+           let fd;
+           try { fd = openSync(path, 'r'); } catch { continue; }
+           const n = readSync(fd, header, 0, 20, 0);
+           closeSync(fd);
+           if (n < 20 || header[18] !== 2) seen.push(path);
+         }
+       }
+       parentPort.postMessage(seen);`,
+      { eval: true, workerData: { stop, paths } },
+    );
+    const seen = new Promise<string[]>((resolve) => watcher.once('message', resolve));
+    await new Promise((resolve) => watcher.once('online', resolve));
+    for (const path of paths) openDatabase(path, { migrate: false }).close();
+    Atomics.store(stop, 0, 1);
+    expect(await seen).toEqual([]);
+    await watcher.terminate();
+    expect(readdirSync(dir.path).filter((f) => f.includes('.new-'))).toEqual([]);
   });
 
   it('refuses a file that is not SQLite and leaves it byte for byte as it was', () => {

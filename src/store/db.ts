@@ -3,7 +3,7 @@
  * A file that is not SQLite is reported and never touched.
  */
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../core/errors.js';
@@ -112,6 +112,28 @@ function nativeBinding(): string | undefined {
   return binding ?? undefined;
 }
 
+/**
+ * A new store is made in WAL mode beside its place and linked in, so it never shows in rollback
+ * mode: processes creating it at once each held a read lock while switching it to WAL and waited
+ * on one another until the busy timeout. Where this fails, the usual switch below still runs.
+ */
+function createInWal(path: string, addon: string | undefined): void {
+  const draft = `${path}.new-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    const db = new Database(draft, addon ? { nativeBinding: addon } : {});
+    try {
+      db.pragma('journal_mode = WAL');
+    } finally {
+      db.close();
+    }
+    linkSync(draft, path);
+  } catch {
+    // Another process linked its store first (EEXIST), or this step failed: opening below reports real trouble.
+  } finally {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(draft + suffix, { force: true });
+  }
+}
+
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (path !== ':memory:') {
     assertSqliteFile(path);
@@ -120,6 +142,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db;
   try {
     const addon = nativeBinding();
+    if (path !== ':memory:' && !options.readonly && !existsSync(path)) createInWal(path, addon);
     db = new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,

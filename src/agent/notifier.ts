@@ -7,6 +7,8 @@ export interface Notification {
   text: string;
   /** The job or heartbeat task that produced it. */
   source: string;
+  /** The job or task failed; `text` says why. */
+  failed?: true;
 }
 
 export interface Notifier {

@@ -130,12 +130,18 @@ export interface SchedulerHandle {
 }
 
 /** The scheduler over this store and runner; notifications through `notifier`, else the audit log and stdout. */
-export function openScheduler(ctx: AppContext, runner: AgentRunner, notifier?: Notifier, tickMs?: number): SchedulerHandle {
+/** Where notifications go (Telegram; else the audit log and stdout), and who hears of failures at once. */
+interface SchedulerWiring {
+  notifier?: Notifier | undefined;
+  onFailure?: (failure: Notification) => void;
+}
+
+export function openScheduler(ctx: AppContext, runner: AgentRunner, wiring: SchedulerWiring = {}): SchedulerHandle {
   const config = loadAgentConfig(loadConfig(ctx.store.paths.config));
   const { paths, clock, schedule } = ctx.store;
   const queue = new NotificationQueue({
     repo: schedule,
-    notifier: notifier ?? new LogNotifier(paths.audit),
+    notifier: wiring.notifier ?? new LogNotifier(paths.audit),
     clock,
     quietHours: config.quietHours,
     limits: config.notifications,
@@ -148,7 +154,7 @@ export function openScheduler(ctx: AppContext, runner: AgentRunner, notifier?: N
     heartbeat: config.heartbeat,
     workspace: paths.workspace,
     auditLog: paths.audit,
-    ...(tickMs ? { tickMs } : {}),
+    ...(wiring.onFailure ? { onFailure: wiring.onFailure } : {}),
   });
   return { scheduler, queue };
 }

@@ -93,6 +93,18 @@ describe('homunculus agent schedule', () => {
     expect(gone.stderr).toContain('agent schedule list');
   }, 120_000);
 
+  it('exits 1 when the job run now fails, saying why, and the audit log records it as failed', async () => {
+    await ollama.close();
+    ollama = await startOllamaStub(() => ({ status: 500, error: 'model crashed' }));
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', ollama.baseUrl) } }));
+    expect(add('news', ['--cron', '0 9 * * *', '--message', 'the news']).status).toBe(0);
+    const ran = await runNode([BIN, 'agent', 'schedule', 'run', 'news'], cliEnv(home, at('2026-01-10T12:30:00Z')));
+    expect(ran.status, ran.stderr).toBe(1);
+    expect(ran.stdout).toMatch(/^\[news\] The job failed: .*model crashed/);
+    const audit = cliJson<{ entries: { action: string; ok: boolean }[] }>(home, ['agent', 'audit', '--limit', '10']);
+    expect(audit.entries.find((e) => e.action === 'schedule_run')?.ok).toBe(false);
+  }, 60_000);
+
   it('says there is nothing to do when a heartbeat job runs with no tasks in HEARTBEAT.md', async () => {
     expect(add('beat', ['--cron', '*/30 8-20 * * *', '--heartbeat']).status).toBe(0);
     const ran = await runNode([BIN, 'agent', 'schedule', 'run', 'beat'], cliEnv(home, at('2026-01-10T12:30:00Z')));

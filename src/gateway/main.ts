@@ -95,7 +95,10 @@ async function serveLocked(
     });
     // The scheduler (jobs, heartbeat, notifications: to Telegram when it runs, else the log);
     // not awaited, so a signal during its start-up still stops everything.
-    ({ scheduler } = openScheduler({ store, env: process.env }, agent.runner, telegram?.notifier));
+    ({ scheduler } = openScheduler({ store, env: process.env }, agent.runner, {
+      notifier: telegram?.notifier,
+      onFailure: (f) => void process.stderr.write(`${new Date().toISOString()} ${f.source}: ${f.text}\n`),
+    }));
     void scheduler.start();
   } catch (err) {
     await agent.close();

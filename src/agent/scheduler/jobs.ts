@@ -62,7 +62,7 @@ export async function runHeartbeat(tasks: readonly string[], runner: AgentRunner
       out.push({ source: `${source}: ${task}`, text: await askAgent(runner, HEARTBEAT_SESSION, heartbeatMessage(task), signal) });
     } catch (err) {
       if (signal?.aborted) break;
-      out.push({ source: `${source}: ${task}`, text: `The task failed: ${(err as Error).message}` });
+      out.push({ source: `${source}: ${task}`, text: `The task failed: ${(err as Error).message}`, failed: true });
     }
   }
   return out;

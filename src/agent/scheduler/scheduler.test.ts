@@ -52,7 +52,12 @@ afterEach(() => store.cleanup());
 const queue = (notifier: Notifier, perHour = 10) =>
   new NotificationQueue({ repo: store.schedule, notifier, clock: store.clock, quietHours: QUIET, limits: { perHour } });
 
-function scheduler(runner: AgentRunner, notifier: Notifier, heartbeat = { enabled: false, every: '30m' }): Scheduler {
+function scheduler(
+  runner: AgentRunner,
+  notifier: Notifier,
+  heartbeat = { enabled: false, every: '30m' },
+  onFailure?: (f: Notification) => void,
+): Scheduler {
   const paths = homePaths(store.paths.home);
   return new Scheduler({
     repo: store.schedule,
@@ -63,6 +68,7 @@ function scheduler(runner: AgentRunner, notifier: Notifier, heartbeat = { enable
     workspace: paths.workspace,
     auditLog: paths.audit,
     tickMs: 60_000,
+    ...(onFailure ? { onFailure } : {}),
   });
 }
 
@@ -184,6 +190,20 @@ describe('Scheduler', () => {
     store.setNow('2026-01-12T08:00:00.000Z');
     await s.tick(); // stopped: nothing runs any more
     expect(runner.asked).toEqual(['run daily']);
+  });
+
+  it('tells of a failed job at once, even in quiet hours when its notification waits, and audits the run as failed', async () => {
+    store.setNow('2026-01-10T22:30:00.000Z'); // 23:30 in Paris
+    const failing: AgentRunner = { ...echoRunner(), turn: () => Promise.reject(new Error('model down')) };
+    const told: Notification[] = [];
+    const n = collector();
+    const job = addJob('news', 'skip', '2026-01-11T08:00:00.000Z');
+    const results = await scheduler(failing, n, undefined, (f) => told.push(f)).run(job, 'due');
+    expect(results).toEqual([{ source: 'news', text: 'The job failed: model down', failed: true }]);
+    expect(told).toEqual(results);
+    expect(n.got).toEqual([]);
+    const runs = readAudit(homePaths(store.paths.home).audit).lines.map((l) => JSON.parse(l) as { action: string; ok: boolean });
+    expect(runs.filter((e) => e.action === 'schedule_run').map((e) => e.ok)).toEqual([false]);
   });
 });
 

@@ -25,7 +25,11 @@ export interface SchedulerOptions {
   auditLog: string;
   /** How often due work is looked for (default 15 s). */
   tickMs?: number;
+  /** Told of each failed job or task as it fails (serve prints them; a notification may be held). */
+  onFailure?: (failure: Notification) => void;
 }
+
+const anyFailed = (results: readonly Notification[]): boolean => results.some((r) => r.failed);
 
 const nextOf = (job: Pick<AgentJob, 'cron' | 'time_zone'>, after: Date): string | null =>
   nextRunAfter(job.cron, job.time_zone, after)?.toISOString() ?? null;
@@ -80,19 +84,17 @@ export class Scheduler {
   async run(job: AgentJob, why: 'due' | 'missed' | 'manual', notify = true): Promise<Notification[]> {
     const started = performance.now();
     let results: Notification[];
-    let ok = true;
     try {
       results = await executeJob(job, { runner: this.o.runner, workspace: this.o.workspace, signal: this.abort.signal });
     } catch (err) {
-      ok = false;
-      results = [{ source: job.name, text: `The job failed: ${(err as Error).message}` }];
+      results = [{ source: job.name, text: `The job failed: ${(err as Error).message}`, failed: true }];
     }
     // Cut short by stop(): not recorded, so the next start finds it missed and applies its policy.
     if (this.abort.signal.aborted) return [];
     const now = this.o.clock.now();
     this.o.repo.setRun(job.id, now.toISOString(), nextOf(job, now));
-    this.audit('schedule_run', job.name, ok, { why, action: job.action }, results, performance.now() - started);
-    if (notify) for (const r of results) await this.o.queue.send(r);
+    this.audit('schedule_run', job.name, !anyFailed(results), { why, action: job.action }, results, performance.now() - started);
+    await this.deliver(results, notify);
     return results;
   }
 
@@ -101,8 +103,13 @@ export class Scheduler {
     this.nextHeartbeat = now.getTime() + every;
     const started = performance.now();
     const results = await runHeartbeat(readHeartbeat(this.o.workspace), this.o.runner, this.abort.signal);
-    this.audit('heartbeat', 'heartbeat', true, { tasks: results.length }, results, performance.now() - started);
-    for (const r of results) await this.o.queue.send(r);
+    this.audit('heartbeat', 'heartbeat', !anyFailed(results), { tasks: results.length }, results, performance.now() - started);
+    await this.deliver(results, true);
+  }
+
+  private async deliver(results: readonly Notification[], notify: boolean): Promise<void> {
+    for (const r of results) if (r.failed) this.o.onFailure?.(r);
+    if (notify) for (const r of results) await this.o.queue.send(r);
   }
 
   /** Each enabled job whose next run passed while the process was down: run once now, or skip to the next. */

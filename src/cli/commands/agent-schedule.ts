@@ -73,6 +73,10 @@ export function registerScheduleCommands(agent: Command): void {
     .command('run <name>')
     .description(scheduleRun.summary)
     .action(async (name: string, _o: unknown, cmd: Command) =>
-      runOperation(cmd, scheduleRun, { name }, (r) => (r.note ? r.note : r.results.map((n) => `[${n.source}] ${n.text}`)), NAMES),
+      runOperation(cmd, scheduleRun, { name }, (r) => (r.note ? r.note : r.results.map((n) => `[${n.source}] ${n.text}`)), {
+        ...NAMES,
+        // A job or task that failed is a failed command, for scripts and cron alike.
+        exitCode: (r) => (r.results.some((n) => n.failed) ? 1 : 0),
+      }),
     );
 }

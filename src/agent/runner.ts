@@ -5,15 +5,19 @@
  * explicit answer resumes. With nobody to ask, a surface answers 'no' (fail closed).
  */
 
-import { UsageError } from '../core/errors.js';
+import { HomunculusError } from '../core/errors.js';
 
-/** A message sent while a tool call of its session waits for a yes or no: each surface says how to answer there. */
-export class ConfirmationWaiting extends UsageError {
+/**
+ * A message sent while a tool call of its session waits for a yes or no: each surface says how
+ * to answer there. Not a bad input but a session that cannot take it now (a server's 409).
+ */
+export class ConfirmationWaiting extends HomunculusError {
   constructor(readonly pending: Pick<PendingConfirmation, 'id' | 'tool'>) {
-    super(
-      `A tool call is waiting for a yes or no in this session: ${pending.tool}, confirmation ${pending.id}.`,
-      `Answer it first (the gateway: POST /api/v1/confirm {"id": "${pending.id}", "answer": "yes" or "no"}; a chat: y or n).`,
-    );
+    super('waiting', `A tool call is waiting for a yes or no in this session: ${pending.tool}, confirmation ${pending.id}.`, {
+      hint: `Answer it first (the gateway: POST /api/v1/confirm {"id": "${pending.id}", "answer": "yes" or "no"}; a chat: y or n).`,
+      exitCode: 2,
+    });
+    this.name = 'ConfirmationWaiting';
   }
 }
 

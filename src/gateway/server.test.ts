@@ -187,6 +187,10 @@ describe('a chat through the gateway', () => {
     const pending = r.body.pending as { id: string; tool: string };
     expect(pending.tool).toBe('workspace_write');
     expect(runner.ran).toEqual([]);
+    // Another message meanwhile: the session cannot take it now (409), and the error says how to answer.
+    const busy = await call(port, 'POST', '/api/v1/chat', json({ message: 'and another thing' }));
+    expect(busy.status).toBe(409);
+    expect(busy.body.error).toContain(`POST /api/v1/confirm {"id": "${pending.id}"`);
     const yes = await call(port, 'POST', '/api/v1/confirm', json({ id: pending.id, answer: 'yes' }));
     expect(yes).toMatchObject({ status: 200, body: { text: 'Written.' } });
     expect(runner.ran).toEqual(['workspace_write']);

@@ -8,7 +8,14 @@
 import { type ModelMessage, generateText, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { randomUUID } from 'node:crypto';
-import type { AgentRunner, PendingConfirmation, ToolCallView, TurnRequest, TurnResult } from '../agent/runner.js';
+import {
+  type AgentRunner,
+  ConfirmationWaiting,
+  type PendingConfirmation,
+  type ToolCallView,
+  type TurnRequest,
+  type TurnResult,
+} from '../agent/runner.js';
 import type { ToolContext, ToolRegistry } from '../agent/tools/registry.js';
 import { NotFoundError } from '../core/errors.js';
 
@@ -77,6 +84,9 @@ class MockRunner implements AgentRunner {
   }
 
   turn(req: TurnRequest): Promise<TurnResult> {
+    for (const [id, h] of this.held)
+      if (h.session === req.session && h.expires > this.now())
+        return Promise.reject(new ConfirmationWaiting({ id, tool: h.call.toolName }));
     return this.loop({ session: req.session, messages: [{ role: 'user', content: req.message }], calls: [] });
   }
 

@@ -3,7 +3,7 @@ import { type Server, createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchText, htmlText, judgeUrl, webFetch } from './web-fetch.js';
+import { MAX_TEXT_CHARS, fetchText, htmlText, judgeUrl, webFetch } from './web-fetch.js';
 import { DEFAULT_WEB_POLICY } from './web-fetch.js';
 import { ToolRegistry } from './registry.js';
 
@@ -37,6 +37,7 @@ beforeAll(async () => {
     if (path === '/page')
       return { status: 200, headers: { 'content-type': 'text/html' }, body: '<h1>Hi</h1><script>x()</script><p>a &amp; b</p>' };
     if (path === '/big') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(5000) };
+    if (path === '/long') return { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>word word</p>'.repeat(20_000) };
     if (path === '/slow') return { status: 200 };
     if (path === '/same') return { status: 302, headers: { location: '/page' } };
     if (path === '/to-second') return { status: 302, headers: { location: `${second}/` } };
@@ -97,6 +98,12 @@ describe('web_fetch refuses what it must not reach', () => {
     const big = await fetchText(`${first}/big`, { ...policy(), maxBytes: 1000 });
     expect(big).toMatchObject({ bytes: 1000, truncated: true });
     expect(big.text).toHaveLength(1000);
+    // A page read whole but too long for a model's context: its head, with the length it had.
+    const long = await fetchText(`${first}/long`, policy());
+    expect(long).toMatchObject({ bytes: 320_000, truncated: true, text_chars: 199_999 });
+    expect(long.text.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
+    expect(long.text).toMatch(/^word word\nword/);
+    expect(long.text.endsWith('word…')).toBe(true);
     const silent = createServer(() => undefined);
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     servers.push(silent);

@@ -13,6 +13,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { HomunculusError, UsageError } from '../../core/errors.js';
+import { headOf } from '../../core/text.js';
 import { addressProblem, hostNameProblem } from '../net-guard.js';
 import { defineTool } from './registry.js';
 
@@ -25,6 +26,8 @@ export interface WebPolicy {
 }
 
 export const DEFAULT_WEB_POLICY: WebPolicy = { allow: [], maxBytes: 1_000_000, timeoutMs: 10_000, maxRedirects: 5 };
+/** The text a model is given of one page (about 12k tokens): a 1 MB page would fill a local model's context. */
+export const MAX_TEXT_CHARS = 50_000;
 const FIX = 'Fetch a public http(s) address; to reach a private one on purpose, list its origin in config.json agent.web.allow.';
 
 class Refused extends UsageError {
@@ -149,8 +152,18 @@ export async function fetchText(raw: string, policy: WebPolicy) {
     const type = String(res.headers['content-type'] ?? '');
     const textual = type === '' || /^text\/|json|xml|javascript/i.test(type);
     const decoded = body.toString('utf8');
-    const text = !textual ? `(${body.length} bytes of ${type}, not text)` : /html/i.test(type) ? htmlText(decoded) : decoded;
-    return { url: url.href, status: res.statusCode ?? 0, content_type: type, text, bytes: body.length, truncated };
+    const full = !textual ? `(${body.length} bytes of ${type}, not text)` : /html/i.test(type) ? htmlText(decoded) : decoded;
+    const text = headOf(full, MAX_TEXT_CHARS);
+    const cut = text.length < full.length ? { text_chars: full.length } : {};
+    return {
+      url: url.href,
+      status: res.statusCode ?? 0,
+      content_type: type,
+      text,
+      ...cut,
+      bytes: body.length,
+      truncated: truncated || 'text_chars' in cut,
+    };
   }
   throw new HomunculusError('redirects', `${raw} redirected more than ${policy.maxRedirects} times; stopped.`);
 }
@@ -158,7 +171,7 @@ export async function fetchText(raw: string, policy: WebPolicy) {
 export const webFetch = defineTool({
   name: 'web_fetch',
   description:
-    'Fetch one public http(s) page and return its text (HTML reduced to text; 1 MB, 10 s). Private, loopback and link-local addresses are refused.',
+    'Fetch one public http(s) page and return its text (HTML reduced to text; 1 MB read, the first 50,000 characters returned, 10 s). Private, loopback and link-local addresses are refused.',
   input: z.object({ url: z.string().min(1).max(4096) }).strict(),
   trust: 'external',
   confirm: true,

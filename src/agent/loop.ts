@@ -7,7 +7,7 @@
  * it, and the turn returns a PendingConfirmation that only `confirm(id, 'yes')` resumes;
  * 'no', or no answer before it expires, sends the model a denial instead.
  */
-import { type ModelMessage, type StepResult, type ToolSet, generateText, modelMessageSchema, stepCountIs, streamText } from 'ai';
+import { type ModelMessage, type StepResult, type ToolSet, modelMessageSchema, stepCountIs } from 'ai';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
@@ -18,6 +18,7 @@ import { appendAudit } from './audit.js';
 import type { BudgetTracker } from './budget.js';
 import type { AgentConfig } from './config.js';
 import { modelTools, refuseUnreadable } from './loop-tools.js';
+import { type CallSettings, callModel } from './model-call.js';
 import { observePrompt, observeSessionEnd } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
@@ -70,36 +71,6 @@ function storedHistory(raw: unknown[] | undefined): ModelMessage[] {
   if (!raw) return [];
   const parsed = z.array(modelMessageSchema).safeParse(raw);
   return parsed.success ? settleUnanswered(parsed.data as ModelMessage[]) : [];
-}
-
-type CallSettings = Parameters<typeof generateText<ToolSet>>[0] & Parameters<typeof streamText<ToolSet>>[0];
-
-/** One model call with its tool steps: streamed (text as it comes) or whole. */
-async function callModel(
-  settings: CallSettings,
-  request: TurnRequest,
-  stream: boolean,
-): Promise<{ text: string; messages: ModelMessage[] }> {
-  if (!stream) {
-    const result = await generateText(settings);
-    if (result.text) request.onText?.(result.text);
-    return { text: result.text, messages: result.response.messages };
-  }
-  let failure: unknown;
-  const result = streamText({ ...settings, onError: ({ error }) => void (failure ??= error) });
-  let text = '';
-  for await (const part of result.fullStream) {
-    if (part.type === 'text-delta') {
-      text += part.text;
-      request.onText?.(part.text);
-    } else if (part.type === 'error') failure ??= part.error;
-  }
-  if (failure) throw failure;
-  const { messages } = await result.response;
-  // A stream the provider could not read (ollama-ai-provider-v2 drops bad lines) ends with nothing and no reason.
-  if (!text && messages.length <= 1 && (await result.finishReason) === 'other' && (await result.usage).outputTokens === undefined)
-    throw Object.assign(new Error('its answer could not be read (not the API’s JSON)'), { name: 'AI_UnreadableAnswer' });
-  return { text, messages };
 }
 
 export class AgentLoop implements AgentRunner {

@@ -56,13 +56,22 @@ export const ruleLabel = (o: Instinct): string => {
 /** Where the page keeps its half of the session: this origin's storage, which no page of another port can read. */
 const KEY_ITEM = 'homunculus-key';
 
+const NOT_ANSWERING =
+  'The dashboard server does not answer: it may have stopped. Start it again (homunculus dashboard) and open the link it prints.';
+
 export async function api<T>(path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'X-Homunculus-Key': localStorage.getItem(KEY_ITEM) ?? '' };
   const init: RequestInit =
     body === undefined
       ? { headers }
       : { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-  const res = await fetch(path, init);
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    // The browser says only "Failed to fetch": the server stopped, or the network between went away.
+    throw new ApiError(NOT_ANSWERING, 0);
+  }
   const data = (await res.json().catch(() => ({}))) as { error?: string };
   if (!res.ok) throw new ApiError(data.error ?? res.statusText, res.status);
   return data as T;

@@ -174,6 +174,14 @@ describe('homunculus dashboard', () => {
         await page.getByRole('button', { name: 'Show up to 4,999' }).click();
         await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(502);
         await expect(page.locator('p.more').count()).resolves.toBe(0);
+        // Finding a rule among them by its words.
+        await page.locator('#instincts-find').fill('Rule 420');
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(1);
+        await expect(page.getByRole('status').filter({ hasText: 'hold' }).textContent()).resolves.toBe(
+          '1 of the 502 shown hold “Rule 420”.',
+        );
+        await page.locator('#instincts-find').fill('');
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(502);
         // At a phone's width the table scrolls on its own; the page does not scroll sideways.
         await page.setViewportSize({ width: 375, height: 800 });
         await expect.poll(() => page.locator('html').evaluate((el: { scrollWidth: number }) => el.scrollWidth)).toBeLessThanOrEqual(375);

@@ -22,11 +22,24 @@ const SESSION_IDLE_MS = 12 * 60 * 60_000;
 const digest = (secret: string): Buffer => createHash('sha256').update(secret).digest();
 const sameSecret = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);
 
+/** The header with which `homunculus dashboard`, run again, asks the running one for a new login link. */
+export const RELINK_HEADER = 'x-homunculus-relink';
+
 export class LoginGate {
   private readonly logins: { digest: Buffer; expires: number }[] = [];
   private readonly sessions = new Map<string, { seen: number; key: Buffer }>();
+  /**
+   * What `homunculus dashboard`, run again by the same user, sends for a new login link: kept in
+   * a file only that user reads (`dashboard-<port>.key` in the home), as the login page is.
+   */
+  readonly relinkKey = randomBytes(32).toString('base64url');
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** A new one-time login token for the holder of `relinkKey`, or undefined for anyone else. */
+  relink(given: string | undefined): string | undefined {
+    return given !== undefined && sameSecret(digest(given), digest(this.relinkKey)) ? this.issueLogin() : undefined;
+  }
 
   /** A new one-time login token. */
   issueLogin(): string {

@@ -4,10 +4,11 @@
  * until Ctrl-C, then closes every connection and the store.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, constants, openSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { portFlag, flagsMain } from '../core/flags.js';
-import { UsageError } from '../core/errors.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
+import { askForLogin, relinkKeyPath, writePrivateFile } from './relink.js';
 
 export const DEFAULT_PORT = 7422;
 
@@ -15,14 +16,16 @@ const USAGE = `Usage: homunculus dashboard [--port <n>] [--no-open] [--home <dir
 
 Serves the web dashboard on http://127.0.0.1:<port> (never another address): what Homunculus
 learned, and correcting it. Prints a login link that works once (its token is exchanged for a
-session cookie) and opens it in your browser. Ctrl-C stops it.
+session cookie) and opens it in your browser. Run again while it serves this home, it prints a
+new link (after signing out, or when the link was used or expired). Ctrl-C stops it.
 
 Options:
   --port <n>    port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT})
   --host <a>    only 127.0.0.1 is served; any other address is refused
   --no-open     print the login link without opening a browser
   --home <dir>  data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)
-  --json        print {"url", "login", "page"} as one JSON line (page: the file the browser is opened on)
+  --json        print {"url", "login", "page"} as one JSON line (page: the file the browser is opened on;
+                "running": true when the dashboard already ran and only a new link was made)
   -h, --help    display this help
 `;
 
@@ -35,15 +38,7 @@ export function writeLoginPage(home: string, port: number, login: string): strin
   // One per port: two dashboards never share (or remove) each other's page.
   const path = join(home, `dashboard-login-${port}.html`);
   const target = JSON.stringify(login).replace(/</g, '\\u003c');
-  const html = `<!doctype html><meta charset="utf-8"><title>Homunculus</title><script>location.replace(${target})</script>\n`;
-  rmSync(path, { force: true });
-  // Created afresh, never through a link someone put in its place.
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, html);
-  } finally {
-    closeSync(fd);
-  }
+  writePrivateFile(path, `<!doctype html><meta charset="utf-8"><title>Homunculus</title><script>location.replace(${target})</script>\n`);
   return path;
 }
 
@@ -64,6 +59,19 @@ function openBrowser(url: string): void {
   }
 }
 
+/** Asks the dashboard already serving this home on `port` for a new login link and hands it over as a start would; false when none does. */
+async function relinkRunning(home: string, port: number, f: Record<string, string | true>): Promise<boolean> {
+  const token = await askForLogin(home, port);
+  if (!token) return false;
+  const url = `http://127.0.0.1:${port}`;
+  const login = `${url}/#token=${token}`;
+  const page = writeLoginPage(home, port, login);
+  if (f.json) process.stdout.write(`${JSON.stringify({ url, login, page, running: true })}\n`);
+  else process.stdout.write(`The dashboard already runs on ${url}.\nA new sign-in link (it works one time):\n  ${login}\n`);
+  if (f['no-open'] !== true) openBrowser(page);
+  return true;
+}
+
 async function serve(f: Record<string, string | true>): Promise<void> {
   if (f.host !== undefined && f.host !== '127.0.0.1')
     throw new UsageError(
@@ -74,12 +82,21 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const [{ openStore }, { startDashboard }] = await Promise.all([import('../store/store.js'), import('./server.js')]);
   const store = openStore({ home: typeof f.home === 'string' ? f.home : undefined });
   try {
-    const handle = await startDashboard({ store, env: process.env }, port);
+    const handle = await startDashboard({ store, env: process.env }, port).catch(async (err: unknown) => {
+      if (err instanceof HomunculusError && err.code === 'port_in_use' && (await relinkRunning(store.paths.home, port, f)))
+        return undefined;
+      throw err;
+    });
+    if (!handle) return;
+    const home = store.paths.home;
     const login = `${handle.url}/#token=${handle.gate.issueLogin()}`;
-    const page = writeLoginPage(store.paths.home, handle.port, login);
+    const page = writeLoginPage(home, handle.port, login);
+    writePrivateFile(relinkKeyPath(home, handle.port), `${handle.gate.relinkKey}\n`);
     if (f.json) process.stdout.write(`${JSON.stringify({ url: handle.url, login, page })}\n`);
     else
-      process.stdout.write(`Dashboard on ${handle.url}\nSign in once with this link (it works one time):\n  ${login}\nCtrl-C stops it.\n`);
+      process.stdout.write(
+        `Dashboard on ${handle.url}\nSign in once with this link (it works one time; run this command again for another):\n  ${login}\nCtrl-C stops it.\n`,
+      );
     if (f['no-open'] !== true) openBrowser(page);
     await new Promise<void>((stop) => {
       process.once('SIGINT', stop);
@@ -89,6 +106,7 @@ async function serve(f: Record<string, string | true>): Promise<void> {
     });
     await handle.close();
     rmSync(page, { force: true });
+    rmSync(relinkKeyPath(home, handle.port), { force: true });
     if (!f.json) process.stdout.write('Dashboard stopped.\n');
   } finally {
     store.close();

@@ -21,7 +21,7 @@ import { counts } from '../app/lifecycle.js';
 import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
 import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
-import { LoginGate, SESSION_KEY_HEADER, sessionCookie } from './auth.js';
+import { LoginGate, RELINK_HEADER, SESSION_KEY_HEADER, sessionCookie } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
 import { sessionsRoutes } from './routes-sessions.js';
@@ -76,6 +76,11 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
     if (!signed) return refuse(c, 401, 'This login link was already used or has expired: run `homunculus dashboard` again for a new one.');
     setCookie(c, sessionCookie(port()), signed.session, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.json({ ok: true, key: signed.key });
+  });
+  app.post('/api/relink', (c) => {
+    const token = gate.relink(c.req.header(RELINK_HEADER));
+    if (!token) return refuse(c, 401, 'Only `homunculus dashboard`, run again by the same user, gets a new login link here.');
+    return c.json({ token });
   });
   app.use('/api/*', async (c, next) => {
     // The change stream says only that something changed; an EventSource cannot send the key.

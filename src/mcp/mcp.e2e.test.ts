@@ -4,6 +4,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../test-support/cli.js';
+import { observe } from '../learn/instincts.js';
+import { openStore } from '../store/store.js';
 import { type Connected, call, callError, connectHttp, connectStdio, startHttpServer } from '../test-support/mcp.js';
 import { MARKER_END, MARKER_START } from '../view/rules.js';
 
@@ -432,6 +434,30 @@ describe('bad input', () => {
     for (const e of errors) expect(e.length).toBeGreaterThan(0);
     expect(existsSync('/etc/homunculus-test.md')).toBe(false);
     expect(await call(mcp.client, 'stats')).toEqual(before);
+  });
+});
+
+describe('a damaged store', () => {
+  it('still connects, and the instructions and every tool say what is wrong and the fix', async () => {
+    const damaged = join(home.path, 'damaged');
+    const store = openStore({ home: damaged });
+    store.transaction(() => {
+      for (let i = 0; i < 400; i++)
+        observe(store, { pattern: `pref:x/rule=r${i}`, trigger: `when rule ${i} applies`, action: 'Do it. '.repeat(40) });
+    });
+    store.close();
+    // Pages in the middle overwritten: SQLite opens the file, then fails reading the instincts.
+    const db = join(damaged, 'homunculus.db');
+    const bytes = readFileSync(db);
+    bytes.fill(0xab, Math.floor(bytes.length / 3), Math.floor(bytes.length / 3) + 64 * 1024);
+    writeFileSync(db, bytes);
+    const broken = await connectStdio(damaged, repo);
+    try {
+      expect(broken.client.getInstructions()).toMatch(/^Homunculus cannot read its store: The database file .*homunculus\.db/);
+      expect(await callError(broken.client, 'suggest', {})).toMatch(/homunculus\.db.*\(Nothing was changed/);
+    } finally {
+      await broken.close();
+    }
   });
 });
 

@@ -59,8 +59,30 @@ function buildInstructions(ctx: ToolContext): string {
   return lines.join('\n');
 }
 
+/** A failure as the agent and the person are told it: ours with its fix, a database error explained, anything else as it came. */
+function failureText(thrown: unknown, ctx: ToolContext): { text: string; ours: boolean } {
+  const err = explainDatabaseError(thrown, ctx.store.paths.db) ?? thrown;
+  if (err instanceof HomunculusError) return { text: `${err.message}${err.hint ? ` (${err.hint})` : ''}`, ours: true };
+  return { text: `Internal error: ${(err as Error).message}`, ours: false };
+}
+
+/**
+ * The instructions, or, when the store cannot be read (a damaged database), what is wrong with
+ * it and its fix: the server still connects, and each tool answers with its own error, where a
+ * failure here refused even the handshake with a bare "Internal server error".
+ */
+function instructionsOrProblem(ctx: ToolContext): string {
+  try {
+    return buildInstructions(ctx);
+  } catch (thrown) {
+    const { text } = failureText(thrown, ctx);
+    process.stderr.write(`homunculus mcp: the store cannot be read: ${text}\n`);
+    return `Homunculus cannot read its store: ${text} Tell the user; its tools may fail until it is mended.`;
+  }
+}
+
 export function createMcpServer(ctx: ToolContext, version: string, tools: readonly ToolDef[] = ALL_TOOLS): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version }, { instructions: buildInstructions(ctx), capabilities: { tools: {} } });
+  const server = new McpServer({ name: SERVER_NAME, version }, { instructions: instructionsOrProblem(ctx), capabilities: { tools: {} } });
   for (const def of tools) {
     server.registerTool(
       def.name,
@@ -70,15 +92,9 @@ export function createMcpServer(ctx: ToolContext, version: string, tools: readon
           const result = (await def.handler(ctx, args as never)) as Record<string, unknown>;
           return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
         } catch (thrown) {
-          const err = explainDatabaseError(thrown, ctx.store.paths.db) ?? thrown;
-          if (!(err instanceof HomunculusError)) {
-            process.stderr.write(`homunculus mcp: ${def.name} failed: ${(err as Error).stack ?? String(err)}\n`);
-          }
-          const message =
-            err instanceof HomunculusError
-              ? `${err.message}${err.hint ? ` (${err.hint})` : ''}`
-              : `Internal error: ${(err as Error).message}`;
-          return { content: [{ type: 'text' as const, text: message }], isError: true };
+          const { text, ours } = failureText(thrown, ctx);
+          if (!ours) process.stderr.write(`homunculus mcp: ${def.name} failed: ${(thrown as Error).stack ?? String(thrown)}\n`);
+          return { content: [{ type: 'text' as const, text }], isError: true };
         }
       },
     );

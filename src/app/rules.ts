@@ -19,6 +19,7 @@ import {
   ruleFileFormat,
   ruleFormatOf,
   sortRules,
+  takesRuleBlock,
 } from '../view/rules.js';
 import { injectBlock } from '../view/rule-block.js';
 import { checkImported } from './imported.js';
@@ -103,6 +104,12 @@ export const injectRules = defineOperation({
   run({ store }, input) {
     const real = realTarget(input.target);
     refuseProtected(real, input.target, store.paths.home);
+    // The block is markdown: written into package.json or a source file, it breaks the file.
+    if (!takesRuleBlock(basename(real)))
+      throw new UsageError(
+        `Refusing to write the rule block into ${input.target}: it is not a rule file nor a markdown or text file.`,
+        'Name a rule file (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, .windsurfrules) or a .md, .mdc or .txt file.',
+      );
     const rules = ruleViews(store, scopeOf(store, input));
     const block = renderPlatform(rules, PLATFORM_OF[input.format]);
     return { ...injectBlock(real, block, rules.length, { force: input.force }), target: input.target };

@@ -350,6 +350,13 @@ describe('export-rules', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of claude-md, agents-md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'skill', '--inject', target])).status).toBe(2);
+    // Not a rule file nor markdown: the block would break it.
+    const pkg = join(project.path, 'package.json');
+    writeFileSync(pkg, '{"name":"x"}\n');
+    const intoJson = await runCli(home.path, ['export-rules', '--inject', pkg]);
+    expect(intoJson.status).toBe(2);
+    expect(intoJson.stderr).toContain('is not a rule file nor a markdown or text file');
+    expect(readFileSync(pkg, 'utf8')).toBe('{"name":"x"}\n');
     // Another repository's rules stay out of this one's file; --project names it.
     const other = 'aaaaaaaaaaaaaaaa';
     await runCliJson(

@@ -46,6 +46,18 @@ describe('injecting into CLAUDE.md', () => {
     expect(readFileSync(target, 'utf8')).toBe(`# Notes\n${MARKER_START}\n`);
   });
 
+  it('refuses a file with two blocks (each rule would be read twice), and gives a new .mdc rule the front matter Cursor needs', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    const two = `${MARKER_START}\nold\n${MARKER_END}\n\n${MARKER_START}\nolder\n${MARKER_END}\n`;
+    writeFileSync(target, two);
+    expect(() => injectBlock(target, renderClaudeMd(RULES), 2)).toThrow(/more than one instinct block/);
+    expect(readFileSync(target, 'utf8')).toBe(two);
+    const mdc = join(dir.path, 'homunculus.mdc');
+    injectBlock(mdc, renderClaudeMd(RULES), 2);
+    expect(readFileSync(mdc, 'utf8')).toMatch(/^---\ndescription: .+\nalwaysApply: true\n---\n\n<!-- instinct:start -->/);
+    expect(injectBlock(mdc, renderClaudeMd(RULES), 2).changed).toBe(false);
+  });
+
   it("leaves out the block's own title when the file has words of its own", () => {
     const target = join(dir.path, 'AGENTS.md');
     const block = '# AGENTS.md\n\n## Learned rules\n\n- one\n';

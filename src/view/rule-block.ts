@@ -71,6 +71,10 @@ function refuseEdited(target: string): never {
  * Replaces only the marked block of `target`, creating the file and markers when missing.
  * A block edited by hand is refused unless `force`.
  */
+/** A new Cursor rule file (.mdc) is applied to every request only when its front matter says so. */
+const CURSOR_FRONT_MATTER = (target: string): string =>
+  target.toLowerCase().endsWith('.mdc') ? '---\ndescription: Rules Homunculus learned from your sessions\nalwaysApply: true\n---\n\n' : '';
+
 export function injectBlock(target: string, block: string, ruleCount: number, options: { force?: boolean } = {}): InjectResult {
   // No rule to write (a project that has learned none yet) never empties a block someone filled.
   if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
@@ -88,8 +92,11 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
       `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`,
     );
   } else {
-    next = current ? `${current.trimEnd()}\n\n${section}\n` : `${section}\n`;
+    next = current ? `${current.trimEnd()}\n\n${section}\n` : `${CURSOR_FRONT_MATTER(target)}${section}\n`;
   }
+  // A second block (pasted, or merged from a branch) would give every rule twice: one block is kept up to date.
+  if (next.indexOf(MARKER_START, next.indexOf(MARKER_END) + MARKER_END.length) >= 0)
+    throw new UsageError(`${target} has more than one instinct block.`, `Delete all but one ${MARKER_START} ... ${MARKER_END} block.`);
   // A file written with CRLF throughout stays so, the block included; one that mixes keeps its lines as they are.
   if (current.includes('\r\n') && !/(^|[^\r])\n/.test(current)) next = next.replace(/\r?\n/g, '\r\n');
   const lines = (block.match(/^- /gm) ?? []).length;

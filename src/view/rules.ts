@@ -60,6 +60,9 @@ export function ruleFileFormat(relativePath: string): Exclude<RuleFormat, 'skill
 export const ruleFormatOf = (name: string): Exclude<RuleFormat, 'skill'> | undefined =>
   Object.hasOwn(RULE_FILES, name) ? RULE_FILES[name] : undefined;
 
+/** Whether a file may take the rule block: a rule file's name, or a text file an agent reads as rules (markdown, Cursor's .mdc). Pure. */
+export const takesRuleBlock = (name: string): boolean => ruleFormatOf(name) !== undefined || /\.(md|mdc|markdown|txt)$/i.test(name);
+
 export { MARKER_END, MARKER_START } from '../core/rule-markers.js';
 
 const CATEGORY_TITLES: Record<Category, string> = {

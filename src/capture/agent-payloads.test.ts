@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../core/project.js';
 import { tempDir } from '../test-support/cli.js';
-import type { Agent } from './agents.js';
+import type { Agent, HookInput } from './agents.js';
 import { toolObservation } from './build.js';
-import { rolloutExitCode, withCodexExitCode } from './codex-rollout.js';
+import { rolloutExitCode, rolloutPatches, withCodexRollout } from './codex-rollout.js';
 import { MEMORY_HEADER, markInjected, stripInjected } from './injected.js';
 import { normalise } from './normalise.js';
 
@@ -30,7 +30,7 @@ const toolPayload = (payloads: Payload[], command: string): Payload => {
   return p;
 };
 const observe = (payload: Payload, agent: Agent) => {
-  const built = toolObservation(withCodexExitCode(normalise(payload, agent, NOW)), project);
+  const built = toolObservation(withCodexRollout(normalise(payload, agent, NOW)).at(-1) as HookInput, project);
   if (!('observation' in built)) throw new Error(built.detail);
   return built.observation;
 };
@@ -69,6 +69,41 @@ describe('Codex CLI 0.169.0 payloads', () => {
     expect(rolloutExitCode(tail, id('touch notes.txt'))).toBe(0);
     expect(rolloutExitCode(tail, 'call_99')).toBeUndefined();
     expect(rolloutExitCode('not json call_2 exit_code\n', 'call_2')).toBeUndefined();
+  });
+
+  it('records a patch the model ran through the shell, which Codex applies itself without a hook, before the call that saw it', () => {
+    // Codex 0.169's rollout: a FileChange item for `apply_patch <<'PATCH'` run in exec_command, then the lint that passed.
+    const item = (i: Record<string, unknown>) => JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: i } });
+    const lines = [
+      item({ type: 'UserMessage', id: 'u1', content: [] }),
+      item({ type: 'CommandExecution', id: 'call_1', command: ['/bin/bash', '-lc', 'pnpm lint'], status: 'failed', exit_code: 1 }),
+      item({
+        type: 'FileChange',
+        id: 'call_2',
+        changes: { '/w/src/math.ts': { type: 'update' } },
+        status: 'completed',
+        stdout: 'Success.',
+      }),
+      item({ type: 'CommandExecution', id: 'call_3', command: ['/bin/bash', '-lc', 'pnpm lint'], status: 'completed', exit_code: 0 }),
+    ];
+    const tail = `${lines.join('\n')}\n`;
+    expect(rolloutPatches(tail, 'call_3')).toEqual([{ id: 'call_2', files: ['/w/src/math.ts'], ok: true, output: 'Success.' }]);
+    // The lint before the patch saw none; a call the rollout does not have yet sees those since the last call.
+    expect(rolloutPatches(tail, 'call_1')).toEqual([]);
+    expect(rolloutPatches(tail, 'call_9').map((p) => p.id)).toEqual([]);
+    const path = join(scratch.path, 'patched.jsonl');
+    writeFileSync(path, tail);
+    const lint = { ...toolPayload(codex.payloads, 'touch notes.txt'), tool_use_id: 'call_3', transcript_path: path };
+    const calls = withCodexRollout(normalise(lint, 'codex', NOW));
+    expect(calls.map((c) => c.tool?.name)).toEqual(['apply_patch', 'Bash']);
+    expect(Date.parse(calls[0]?.ts ?? '')).toBeLessThan(Date.parse(calls[1]?.ts ?? ''));
+    const built = toolObservation(calls[0] as HookInput, project);
+    expect('observation' in built && built.observation).toMatchObject({
+      tool: 'apply_patch',
+      tool_use_id: 'call_2',
+      files: ['/w/src/math.ts'],
+      outcome: 'ok',
+    });
   });
 
   it('maps its session events', () => {

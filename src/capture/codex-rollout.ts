@@ -1,7 +1,10 @@
 /**
- * Codex's PostToolUse payload gives a shell call's output as a plain string, without its exit
- * code (a failing `exit 3` arrives as ""). Codex writes the code to its rollout (the payload's
- * transcript_path) before the hook runs, so the observe and recall hooks read it from there.
+ * What Codex's hooks leave out, read from its rollout (the payload's transcript_path), which
+ * Codex writes before the hook runs. A shell call's exit code: the PostToolUse payload gives
+ * its output as a plain string (a failing `exit 3` arrives as ""). And a patch the model ran
+ * through the shell (`apply_patch <<'PATCH'` in exec_command): Codex applies it itself and
+ * fires no hook, so without it a lint that failed, was fixed and passed looked like a flaky
+ * lint that passed on a plain rerun.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { asObject, num, str } from '../core/fields.js';
@@ -29,6 +32,48 @@ export function rolloutExitCode(tail: string, callId: string): number | undefine
   return undefined;
 }
 
+/** The rollout's completed items, newest last (lines that are not one are skipped). */
+function completedItems(tail: string): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  for (const line of tail.split('\n')) {
+    if (!line.includes('item_completed')) continue;
+    try {
+      const payload = asObject(asObject(JSON.parse(line)).payload);
+      if (payload.type === 'item_completed') items.push(asObject(payload.item));
+    } catch {
+      // A line cut by the tail's start, or not JSON.
+    }
+  }
+  return items;
+}
+
+/** A patch Codex applied between the previous tool call and this one: its id and the files it changed. */
+export interface RolloutPatch {
+  id: string;
+  files: string[];
+  ok: boolean;
+  output: string;
+}
+
+/** The patches applied since the tool call before `callId` (the hook of which saw none of them). Pure. */
+export function rolloutPatches(tail: string, callId: string): RolloutPatch[] {
+  const items = completedItems(tail);
+  let at = items.findIndex((item) => str(item.id) === callId);
+  if (at < 0) at = items.length;
+  const patches: RolloutPatch[] = [];
+  for (let i = at - 1; i >= 0; i--) {
+    const item = items[i] as Record<string, unknown>;
+    if (item.type !== 'FileChange') {
+      if (item.type === 'UserMessage' || item.type === 'CommandExecution' || item.type === 'McpToolCall') break;
+      continue;
+    }
+    const id = str(item.id);
+    if (!id) continue;
+    patches.unshift({ id, files: Object.keys(asObject(item.changes)), ok: item.status === 'completed', output: str(item.stdout) ?? '' });
+  }
+  return patches;
+}
+
 function readTail(path: string, bytes = TAIL_BYTES): string {
   const fd = openSync(path, 'r');
   try {
@@ -42,16 +87,28 @@ function readTail(path: string, bytes = TAIL_BYTES): string {
   }
 }
 
-/** A Codex tool call with its exit code from the rollout; any other input, or an unreadable rollout, as it was. */
-export function withCodexExitCode(input: HookInput): HookInput {
+/**
+ * A Codex tool call as its rollout completes it: the call with its exit code, after the patches
+ * applied since the call before it, each as the apply_patch call it was (a millisecond apart,
+ * just before this one). Any other input, or an unreadable rollout: the call as it was, alone.
+ */
+export function withCodexRollout(input: HookInput): HookInput[] {
   const tool = input.tool;
-  if (input.agent !== 'codex' || !tool || typeof tool.response !== 'string' || !input.transcriptPath) return input;
-  let code: number | undefined;
+  if (input.agent !== 'codex' || !tool || !input.transcriptPath) return [input];
+  let tail: string;
   try {
-    code = rolloutExitCode(readTail(input.transcriptPath), tool.toolUseId);
+    tail = readTail(input.transcriptPath);
   } catch {
-    return input;
+    return [input];
   }
-  if (code === undefined) return input;
-  return { ...input, tool: { ...tool, response: { exit_code: code, output: tool.response } } };
+  const code = typeof tool.response === 'string' ? rolloutExitCode(tail, tool.toolUseId) : undefined;
+  const call = code === undefined ? input : { ...input, tool: { ...tool, response: { exit_code: code, output: tool.response } } };
+  const patches = rolloutPatches(tail, tool.toolUseId);
+  const at = Date.parse(input.ts);
+  const patchCalls = patches.map((p, i): HookInput => ({
+    ...input,
+    ts: Number.isNaN(at) ? input.ts : new Date(at - (patches.length - i)).toISOString(),
+    tool: { name: 'apply_patch', toolUseId: p.id, input: { paths: p.files }, response: p.output, failed: !p.ok },
+  }));
+  return [...patchCalls, call];
 }

@@ -5,7 +5,7 @@
 import type { ProjectInfo } from '../core/project.js';
 import type { HookInput } from './agents.js';
 import { toolObservation } from './build.js';
-import { withCodexExitCode } from './codex-rollout.js';
+import { withCodexRollout } from './codex-rollout.js';
 import { spoolObservation } from './spool/write.js';
 
 interface Observed {
@@ -13,9 +13,15 @@ interface Observed {
   detail?: string;
 }
 
+/** Spools the call (with, for Codex, the patches its hooks never saw); says what became of the call itself. */
 export function observeToolCall(home: string, input: HookInput, project: ProjectInfo): Observed {
-  const built = toolObservation(withCodexExitCode(input), project);
-  if (!('observation' in built)) return built;
-  spoolObservation(home, built.observation);
-  return { status: 'spooled' };
+  const spool = (one: HookInput): Observed => {
+    const built = toolObservation(one, project);
+    if (!('observation' in built)) return built;
+    spoolObservation(home, built.observation);
+    return { status: 'spooled' };
+  };
+  const calls = withCodexRollout(input);
+  calls.slice(0, -1).forEach(spool);
+  return spool(calls.at(-1) as HookInput);
 }

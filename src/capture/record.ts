@@ -7,7 +7,7 @@ import type { NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
 import { type Built, toolObservation } from './build.js';
-import { withCodexExitCode } from './codex-rollout.js';
+import { withCodexRollout } from './codex-rollout.js';
 import { promptText } from './redact.js';
 import { lifecycleObservation, promptObservationFor } from './session-events.js';
 
@@ -25,8 +25,12 @@ export function write(store: Pick<Store, 'observations'>, built: Built): RecordR
   return { status: store.observations.insert(built.observation) ? 'recorded' : 'duplicate', observation: built.observation };
 }
 
-export const recordToolCall = (store: Store, input: HookInput, project: ProjectInfo): RecordResult =>
-  write(store, toolObservation(withCodexExitCode(input), project));
+/** Records the call (with, for Codex, the patches its hooks never saw); says what became of the call itself. */
+export function recordToolCall(store: Store, input: HookInput, project: ProjectInfo): RecordResult {
+  const calls = withCodexRollout(input);
+  for (const patch of calls.slice(0, -1)) write(store, toolObservation(patch, project));
+  return write(store, toolObservation(calls.at(-1) as HookInput, project));
+}
 
 /**
  * A live prompt. Counting the same text stored earlier gives the n-th identical prompt the

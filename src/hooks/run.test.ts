@@ -95,6 +95,32 @@ describe('observe and stop', () => {
     });
   });
 
+  it('takes the set clock (HOMUNCULUS_NOW) over a later time the agent stamped, which learning would skip as a day to come', async () => {
+    // Gemini CLI stamps its payloads with the real time; the clock is set to a day months before.
+    const stamped = (id: string, timestamp: string) =>
+      claude({
+        hook_event_name: 'AfterTool',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'pnpm lint' },
+        tool_use_id: id,
+        timestamp,
+      });
+    await runHook('observe', stamped('g1', '2026-11-27T12:00:00.000Z'), { home, env });
+    await runHook('observe', stamped('g2', at(5)), { home, env });
+    await runHook('stop', claude({ hook_event_name: 'Stop' }), { home, env });
+    withStore((store) =>
+      expect(
+        store.observations
+          .forSession('s1')
+          .filter((o) => o.event === 'tool')
+          .map((o) => [o.tool_use_id, o.ts]),
+      ).toEqual([
+        ['g2', at(5)],
+        ['g1', at(30)],
+      ]),
+    );
+  });
+
   it('threads a later session of the same project to the previous one', async () => {
     await runHook('observe', edit('e1', 'a.ts', 1), { home, env });
     await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(2) }), { home, env });

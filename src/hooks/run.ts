@@ -89,7 +89,11 @@ async function handleHook(hookArg: string, raw: string | RawPayload, options: Ho
     hook = hookForEvent(hookArg) ?? hookForEvent(String(parsed.value.hook_event_name ?? ''));
     call.hook = hook;
     const clock = options.clock ?? systemClock(env);
-    const input = normalise(parsed.value, options.agent, clock.now().toISOString());
+    const now = clock.now().toISOString();
+    const normalised = normalise(parsed.value, options.agent, now);
+    // A clock set on purpose (HOMUNCULUS_NOW) outranks a later time an agent stamps on its payload (Gemini CLI's
+    // real time), which learning would take for a day still to come and skip.
+    const input = env.HOMUNCULUS_NOW && normalised.ts > now ? { ...normalised, ts: now } : normalised;
     agent = input.agent;
     call.agent = agent;
     if (!hook) {

@@ -4,6 +4,8 @@
  * disabled), or, without a codex binary, from its config.toml computed the same way; Gemini
  * CLI and Claude Code from the switches in their settings. Each problem says how to fix it.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { assertToml } from './codex-toml.js';
 import { type CodexHook, listCodexHooks } from './codex-app-server.js';
 import { codexTrustEntries } from './codex-trust.js';
 import { findOnPath } from './command.js';
@@ -27,7 +29,24 @@ function codexHooksFromConfig(target: Target): CodexHook[] {
   });
 }
 
+/** Why a config.toml that does not parse stops Codex, or undefined when it parses (or is not there). */
+function brokenToml(file: string | undefined): Inactive | undefined {
+  if (!file || !existsSync(file)) return undefined;
+  try {
+    assertToml(file, readFileSync(file, 'utf8'));
+    return undefined;
+  } catch (err) {
+    return {
+      unloaded: true,
+      problem: (err as Error).message,
+      fix: `Fix that line of ${file}: Codex does not start while it fails to parse.`,
+    };
+  }
+}
+
 async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv): Promise<Inactive[]> {
+  const broken = brokenToml(target.trustFile);
+  if (broken) return [broken];
   const out: Inactive[] = [];
   const features = sub(readObj(target.trustFile ?? '', 'toml'), 'features');
   if (features.hooks === false || features.codex_hooks === false)

@@ -4,6 +4,7 @@
  * already has), so uninstall takes out exactly what init put in.
  */
 import { parse } from 'smol-toml';
+import { HomunculusError } from '../../core/errors.js';
 import { isObj } from '../../core/fields.js';
 import type { TrustEntry } from './codex-trust.js';
 
@@ -61,6 +62,20 @@ export function mergeCodexToml(text: string, prefixWords: readonly string[], hom
     );
   }
   return appendBlock(body, '', block);
+}
+
+/** Refuses a config.toml that does not parse: lines appended to it would not load either, and Codex already fails on it. */
+export function assertToml(file: string, text: string): void {
+  try {
+    parse(text);
+  } catch (err) {
+    const { message, line, column } = err as Error & { line?: number; column?: number };
+    const where = line ? ` (line ${line}, column ${column ?? 1})` : '';
+    const why = (message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
+    throw new HomunculusError('settings_invalid', `${file} is not valid TOML${where}: ${why}.`, {
+      hint: 'Nothing was changed. Fix the syntax (Codex cannot load the file either) or move the file aside, then run the command again.',
+    });
+  }
 }
 
 export function removeCodexToml(text: string): string {

@@ -88,6 +88,15 @@ describe('init --codex', () => {
     expect(existsSync(join(home, '.codex', 'hooks.json'))).toBe(false);
   });
 
+  it('refuses a config.toml that does not parse, naming where, and changes nothing', () => {
+    mkdirSync(join(home, '.codex'));
+    const broken = 'model = "gpt-5.1-codex"\n[model_providers.stub\nname = "stub"\n';
+    writeFileSync(configFile(), broken);
+    expect(() => install()).toThrow(/config\.toml is not valid TOML \(line 2, column \d+\): /);
+    expect(read(configFile())).toBe(broken);
+    expect(existsSync(join(home, '.codex', 'hooks.json'))).toBe(false);
+  });
+
   it('a file it created goes on uninstall', () => {
     install();
     uninstall();

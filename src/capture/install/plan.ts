@@ -5,7 +5,7 @@
  * since, gives back the original bytes (formatting included).
  */
 import { formatDiff } from '../../core/diff.js';
-import { mergeCodexToml, mergeCodexTrust, removeCodexToml, removeCodexTrust } from './codex-toml.js';
+import { assertToml, mergeCodexToml, mergeCodexTrust, removeCodexToml, removeCodexTrust } from './codex-toml.js';
 import { codexTrustEntries } from './codex-trust.js';
 import { commandWords } from './command.js';
 import { mergeHooks, removeHooks } from './hook-settings.js';
@@ -51,6 +51,8 @@ function planEdits(edits: Map<string, Edit[]>, uninstall?: InstallState): FileCh
     const before = readText(file);
     let after: string | undefined;
     if (list.every((e) => 'text' in e)) {
+      // Installing into a config.toml that does not parse would append to a file nobody can load.
+      if (!uninstall && before !== undefined && file.endsWith('.toml')) assertToml(file, before);
       after = list.reduce((t, e) => ('text' in e ? e.text(t) : t), before ?? '');
       if (before === undefined && after === '') after = undefined;
       else if (uninstall && after.trim() === '' && uninstall.get(file)?.created) after = undefined;

@@ -38,4 +38,15 @@ describe('lazy command loading', () => {
     const all = await buildProgram(['node', 'bin', '--help']);
     expect(all.commands.flatMap((c) => [c.name(), ...c.aliases()]).sort()).toEqual(COMMAND_MODULES.flatMap((m) => m.commands).sort());
   });
+
+  it("lists --json and --home in every command's help, subcommands too", async () => {
+    const program = await buildProgram(['node', 'bin', '--help']);
+    const every = (c: Command): Command[] => [c, ...c.commands.flatMap(every)];
+    const helps = program.commands.flatMap(every).map((c) => [c.name(), c.helpInformation()] as const);
+    expect(helps.length).toBeGreaterThan(40);
+    for (const [name, help] of helps) {
+      expect(help, name).toMatch(/--json +print machine-readable JSON/);
+      expect(help, name).toContain('--home <dir>');
+    }
+  });
 });

@@ -73,6 +73,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .option('--home <dir>', 'data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)')
     .option('--json', 'print machine-readable JSON')
     .showHelpAfterError('(add --help for usage)')
+    // Every command's --help lists --json and --home, which the program takes for all of them.
+    .configureHelp({ showGlobalOptions: true })
     .enablePositionalOptions(false)
     .configureOutput({
       // Under --json a usage error is one JSON document on stdout too (the text still goes to stderr).

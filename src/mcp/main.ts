@@ -12,7 +12,7 @@ const DEFAULT_PORT = 7421;
 
 const MCP_USAGE = `Usage: homunculus mcp [--http] [--port <n>] [--home <dir>]
 
-Serves the instinct MCP contract (23 tools) and the memory tools: over stdio by default
+Serves the instinct MCP contract (23 tools) and 4 memory tools: over stdio by default
 (protocol messages on stdout, logs on stderr), or Streamable HTTP at
 http://127.0.0.1:<port>/mcp with --http, bound to loopback, refusing foreign Host and Origin,
 and asking for the token in <home>/server-token (Authorization: Bearer ...).

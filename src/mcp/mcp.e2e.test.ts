@@ -224,6 +224,8 @@ describe('exports', () => {
       expect(out.format).toBe(fmt);
       expect(out.content).toContain('pref:pkg=pnpm');
     }
+    const agents = await call<{ content: string }>(mcp.client, 'export_platform', { fmt: 'agents-md' });
+    expect(agents.content).toBe((await call<{ content: string }>(mcp.client, 'export_platform', { fmt: 'codex' })).content);
     expect(await callError(mcp.client, 'export_platform', { fmt: 'emacs' })).toMatch(/fmt/);
   });
 

@@ -111,12 +111,12 @@ const exportPlatform = defineTool({
   name: 'export_platform',
   title: 'Render rules for an editor',
   description:
-    'Render rule-level patterns in a target platform\'s rules format: "claude-md" (default, same as export_claude_md), "cursorrules" (.cursorrules), "windsurfrules" (.windsurfrules) or "codex" (AGENTS.md). Unknown formats are rejected. Empty content when no rule exists.',
-  input: z.object({ fmt: z.enum(PLATFORMS).default('claude-md'), project: projectArg }),
+    'Render rule-level patterns in a target platform\'s rules format: "claude-md" (default, same as export_claude_md), "cursorrules" (.cursorrules), "windsurfrules" (.windsurfrules) or "codex" (AGENTS.md; "agents-md", the CLI\'s name, is the same). A SKILL.md is export_skill(). Unknown formats are rejected. Empty content when no rule exists.',
+  input: z.object({ fmt: z.enum([...PLATFORMS, 'agents-md']).default('claude-md'), project: projectArg }),
   output: z.object({ content: z.string(), format: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
-    const format = args.fmt === 'codex' ? 'agents-md' : args.fmt;
+    const format = args.fmt === 'codex' || args.fmt === 'agents-md' ? 'agents-md' : args.fmt;
     const r = call(renderRules, ctx, { format, project: scopeOf(ctx, args.project) });
     return { content: r.content, format: args.fmt, rule_count: r.rule_count };
   },

@@ -21,6 +21,8 @@ export interface PlainInstinct {
   title: string;
   evidence: number;
   imported?: boolean;
+  /** Occurrences seen on this machine, when known: an import's count is only a claim. */
+  local?: number;
   /** Reported by an agent over MCP rather than learned from sessions. */
   reported?: boolean;
   confirmed?: boolean;
@@ -66,6 +68,7 @@ export const fromRow = (row: InstinctRow, provenance?: ReadonlyMap<number, Insti
     evidence: row.evidence,
     // Created by an import, or counted up by one beyond what was observed here.
     imported: importedEvidence(provenance?.get(row.id), row.evidence),
+    ...(provenance?.get(row.id) ? { local: provenance.get(row.id)?.local_evidence } : {}),
     reported: reportedByAgent(row.metadata),
     confirmed: provenance?.get(row.id)?.verdict === 'strong',
     ...(lastSeen ? { lastSeen } : {}),
@@ -84,6 +87,7 @@ export const fromView = (
   title: v.title ?? '',
   evidence: v.evidence,
   imported: v.origin === 'imported' || (v.local_evidence !== undefined && v.local_evidence < v.evidence),
+  ...(v.local_evidence !== undefined ? { local: v.local_evidence } : {}),
   reported: v.metadata !== undefined && reportedByAgent(v.metadata),
   confirmed: v.verdict === 'strong',
 });
@@ -243,18 +247,21 @@ function confirmedMark(group: readonly { confirmed?: boolean }[]): string {
 /** Where a line came from, in a few words: how often it was seen, and whether it was imported or confirmed. */
 function provenanceOf(group: readonly PlainInstinct[]): string {
   const seen = group.map((r) => r.evidence);
+  // Counts that only came with an import (a file, another machine, an agent's import_patterns) are a claim, not sightings.
+  const unseenHere = group.every((r) => r.imported && r.local === 0);
   // Past three, a list of counts reads as noise ("seen 3, 3, 3, 4, 14, 6 times"): the range says it.
-  const times =
+  const counts =
     seen.length === 1
       ? `seen ${counted(seen[0] as number, 'time')}`
       : seen.length <= 3
         ? `seen ${seen.join(', ')} times`
         : `seen ${Math.min(...seen)} to ${Math.max(...seen)} times each`;
+  const times = unseenHere ? `said to be ${counts}` : counts;
   // A group is as fresh as its most recent member: one seen this month says nothing old.
   const seenAt = group.map((r) => r.lastSeen ?? '').sort();
   const old = seenAt[0] ? `last seen ${monthOf(seenAt.at(-1) as string)}` : '';
   const marks = [
-    group.some((r) => r.imported) ? 'imported' : '',
+    group.some((r) => r.imported) ? (unseenHere ? 'imported, not seen here' : 'imported') : '',
     group.some((r) => r.reported) ? 'reported by an agent' : '',
     confirmedMark(group),
     old,

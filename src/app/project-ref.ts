@@ -1,17 +1,19 @@
 /** A project named on a command line or in a tool call, as the fingerprint the store keys it by. */
 import { UsageError } from '../core/errors.js';
-import { aliasedProject, importedTwin, joinProject, projectIn } from '../core/project-alias.js';
-import type { ProjectInfo } from '../core/project.js';
+import { aliasedProject, importedTwin, joinProject } from '../core/project-alias.js';
+import { type ProjectInfo, detectProject } from '../core/project.js';
 import type { Store } from '../store/store.js';
 
 const FINGERPRINT = /^[0-9a-f]{16}$/;
 
 /**
  * A project given as a fingerprint, a name its sessions or the graph know it by ("cli"), or,
- * when absent, the repository of `cwd`. '' stays '' (global).
+ * when absent, the repository of `cwd`, joined to its imported history as the hooks and the MCP
+ * server join it (a fresh checkout's `export-rules` found nothing until one of them had run).
+ * '' stays '' (global).
  */
 export function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
-  if (value === undefined) return projectIn(cwd, store.paths.projectAliases).fingerprint;
+  if (value === undefined) return joinedProject(store, detectProject(cwd)).fingerprint;
   if (value === '' || FINGERPRINT.test(value)) return value;
   const lower = value.toLowerCase();
   const seen = store.sessions.projects();

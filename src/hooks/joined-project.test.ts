@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../app/doctor.js';
+import { resolveProject } from '../app/project-ref.js';
 import { homePaths } from '../core/paths.js';
 import { fingerprintOf } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
@@ -77,6 +78,14 @@ describe('a checkout of a repository whose history was imported by name', () => 
     expect(checks.find((c) => c.name === 'projects')?.detail).toMatch(
       /checkout [0-9a-f]{16} uses the history synced for cli \(040c367c23054320\).*remove an entry/,
     );
+  });
+
+  it('is joined as well when a command runs there first (export-rules before any hook or MCP session)', () => {
+    const mine = checkout('fresh-cli', 'git@github.com:entireio/cli.git');
+    withStore((store) => expect(resolveProject(store, undefined, mine)).toBe(IMPORTED));
+    expect(JSON.parse(readFileSync(join(home, 'projects.json'), 'utf8'))).toEqual({
+      [fingerprintOf('remote:github.com/entireio/cli')]: { fingerprint: IMPORTED, name: 'cli' },
+    });
   });
 
   it('is not joined when it has history of its own, nor when the history never names its repository', async () => {

@@ -1,7 +1,8 @@
 /** Capture operations: bring what agents already did into the store, and the main job that learns from it. */
 import { homedir } from 'node:os';
 import { z } from 'zod';
-import { claudeCodeCaptures } from '../capture/install/plugin-state.js';
+import { capturingAgents } from '../capture/install/plugin-state.js';
+import type { Agent } from '../capture/agents.js';
 import { archiveSessions } from '../capture/sessions/files.js';
 import { defaultTranscriptFiles, transcriptFiles } from '../capture/transcript/files.js';
 import { importTranscripts as importFiles } from '../capture/transcript/import.js';
@@ -60,6 +61,9 @@ async function requestsByMeaning(ctx: AppContext): Promise<MeaningResult | undef
   }
 }
 
+/** The agents that capture here, and (kept for scripts) whether Claude Code is one. */
+const capturing = (agents: Agent[]) => ({ capturing: agents, claude_code_hooks: agents.includes('claude-code') });
+
 export const sync = defineOperation({
   name: 'capture.sync',
   summary:
@@ -117,8 +121,8 @@ export const sync = defineOperation({
       convictions: status.convictions.length,
       pending_observations: status.pending_observations,
       home: store.paths.home,
-      // Whether sessions from now on arrive by themselves, or `init` is the next step.
-      claude_code_hooks: claudeCodeCaptures(ctx.env.HOME ?? homedir(), process.cwd()),
+      // Which agents' sessions from now on arrive by themselves; none: `init` is the next step.
+      ...capturing(capturingAgents(ctx.env.HOME ?? homedir(), process.cwd())),
     };
   },
 });

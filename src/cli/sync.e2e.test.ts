@@ -24,6 +24,7 @@ interface SyncSummary {
   pending_observations: number;
   embedded: number;
   claude_code_hooks: boolean;
+  capturing: string[];
 }
 
 describe('sync on transcripts the test writes', () => {
@@ -48,6 +49,10 @@ describe('sync on transcripts the test writes', () => {
       expect((await runCli(fresh.path, ['init', '--claude'])).status).toBe(0);
       const second = await runCliJson<SyncSummary>(fresh.path, ['sync']);
       expect(second.claude_code_hooks).toBe(true);
+      // Codex's hooks too: the next step names both, not `init --claude`.
+      expect((await runCli(fresh.path, ['init', '--codex'])).status).toBe(0);
+      const third = await runCli(fresh.path, ['sync']);
+      expect(third.stdout).toContain('new Claude Code, Codex sessions are learned from as they end.');
       expect(second.imported.observations).toBe(0);
       expect(second.learned.observations).toBe(0);
       expect(second.instincts).toBe(first.instincts);

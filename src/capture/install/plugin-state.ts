@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { installedCommands } from './installed.js';
 import { claudeProjectSettings, decidingSetting, readObj, sub } from './settings-files.js';
+import { AGENTS, type Agent } from '../agents.js';
 import { targetFor } from './targets.js';
 
 const PLUGIN_NAME = 'homunculus';
@@ -31,4 +32,13 @@ export function claudePlugin(home: string, cwd: string): PluginState | undefined
 export function claudeCodeCaptures(home: string, cwd: string): boolean {
   const hooked = (['user', 'project'] as const).some((scope) => installedCommands(targetFor('claude-code', scope, home, cwd)).length > 0);
   return hooked || claudePlugin(home, cwd)?.enabled === true;
+}
+
+/** The agents that feed this store by themselves here: their hooks installed (the user's or this project's), or Claude Code's plugin. */
+export function capturingAgents(home: string, cwd: string): Agent[] {
+  return AGENTS.filter((agent) =>
+    agent === 'claude-code'
+      ? claudeCodeCaptures(home, cwd)
+      : (['user', 'project'] as const).some((scope) => installedCommands(targetFor(agent, scope, home, cwd)).length > 0),
+  );
 }

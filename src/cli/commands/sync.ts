@@ -3,11 +3,19 @@ import type { Command } from 'commander';
 import { sync } from '../../app/capture.js';
 import { counted, truncate } from '../../core/text.js';
 import { runOperation } from '../run.js';
+import type { Agent } from '../../capture/agents.js';
 
 /** Instincts created during the run that no longer stand at its end (merged into another, taken back). */
 const newTakenBack = (learned: { created: readonly string[]; new_rules: readonly unknown[] }): string => {
   const gone = learned.created.length - learned.new_rules.length;
   return gone > 0 ? ` (${gone} more merged into others or taken back during the run)` : '';
+};
+
+const AGENT_NAMES: Readonly<Record<Agent, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  cursor: 'Cursor',
 };
 
 export function registerSyncCommands(program: Command): void {
@@ -56,9 +64,9 @@ export function registerSyncCommands(program: Command): void {
             : []),
           ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),
           `The store holds ${counted(s.instincts, 'instinct')} and ${counted(s.convictions, 'conviction')}; files in ${s.home}.`,
-          s.claude_code_hooks
-            ? 'Next: `homunculus status` to review; new Claude Code sessions are learned from as they end.'
-            : 'Next: `homunculus status` to review, `homunculus init --claude` to keep learning from every session.',
+          s.capturing.length
+            ? `Next: \`homunculus status\` to review; new ${s.capturing.map((a) => AGENT_NAMES[a]).join(', ')} sessions are learned from as they end.`
+            : 'Next: `homunculus status` to review, `homunculus init --claude` (or --codex, --gemini, --cursor) to keep learning from every session.',
         ],
         { names: { paths: '[paths...]' }, progress: o.progress !== false },
       );

@@ -5,6 +5,8 @@
  * can implement them. Calls are synchronous: SQLite answers in microseconds, and the hooks
  * cannot afford a promise per query.
  */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { HomunculusError } from '../core/errors.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { type Db, type OpenOptions, damagedError, openDatabase, writeTx } from './db.js';
@@ -97,8 +99,26 @@ function repositories(db: Db): Repositories {
   };
 }
 
+/**
+ * An empty database file beside learned instincts was truncated (a new store is never empty: it is
+ * made whole and linked in): opened, it would pass for a fresh store and the history would look lost.
+ */
+function refuseTruncated(paths: HomePaths): void {
+  if (!existsSync(paths.db) || statSync(paths.db).size > 0 || !existsSync(paths.instincts)) return;
+  const learned = readdirSync(paths.instincts).filter((f) => f.endsWith('.md')).length;
+  if (!learned) return;
+  throw new HomunculusError(
+    'corrupt_db',
+    `The database file ${paths.db} is empty, while the home holds ${learned} learned instincts: it was truncated.`,
+    {
+      hint: `Nothing was changed. Restore a backup of it, or move it aside (mv "${paths.db}" "${paths.db}.empty") and run \`homunculus sync\` to learn again from the transcripts.`,
+    },
+  );
+}
+
 export function openStore(options: StoreOptions = {}): Store {
   const paths = homePaths(resolveHome(options.home));
+  refuseTruncated(paths);
   if (!options.readonly) ensureDir(paths.home);
   const db = openDatabase(paths.db, options);
   // Every prompt and turn is in here: readable by its owner alone, whatever the umask.

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
-import { projectKey } from './project-ref.js';
+import { projectKey, unknownProjectNote } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
 import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
@@ -38,7 +38,9 @@ export const observe = defineOperation({
     const project = projectKey(store, input.project);
     const result = observePattern(store, { ...input, project, occurrences: input.count });
     renderChanged(store, [result.pattern]);
-    return result;
+    // A name no session knows is kept as written (a project may be named before its first session), and said: "clii" for "cli" is a typo.
+    const unknown = project === input.project ? unknownProjectNote(store, project) : undefined;
+    return unknown ? { ...result, note: `${unknown} It was filed under ${JSON.stringify(project)} as written.` } : result;
   },
 });
 

@@ -71,6 +71,18 @@ describe('help and usage', () => {
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: 'Not found: seq:nope', code: 'not_found' });
   });
+
+  it('says when observe files a pattern under a project no session knows (a typo shows there)', async () => {
+    const fresh = tempDir();
+    try {
+      const r = await runCli(fresh.path, ['observe', 'pref:typo=x', '--project', 'clii']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^Created pref:typo=x: .*\nUnknown project "clii"\. .* It was filed under "clii" as written\.\n$/);
+      expect((await runCli(fresh.path, ['observe', 'pref:typo=y'])).stdout).not.toContain('Unknown project');
+    } finally {
+      fresh.cleanup();
+    }
+  });
 });
 
 describe('the store on disk', () => {

@@ -88,8 +88,10 @@ function observeCommand(program: Command): void {
         cmd,
         observe,
         { pattern, category: o.category, source: o.source, project: o.project, explain: o.explain, domain: o.domain, count: num(o.count) },
-        (r) =>
+        (r) => [
           `${r.created ? 'Created' : 'Reinforced'} ${r.pattern}: evidence ${r.evidence}, level ${r.level}, confidence ${r.confidence.toFixed(2)}`,
+          ...('note' in r && r.note ? [r.note] : []),
+        ],
         { names: PATTERN },
       );
     });

@@ -38,6 +38,8 @@ const observeTool = defineTool({
     confidence: z.number().int(),
     level: z.enum(['seedling', 'mature', 'rule']),
     created: z.boolean(),
+    /** Said when the project named is one no session knows (kept as written: a typo shows here). */
+    note: z.string().optional(),
   }),
   annotations: ADDITIVE,
   handler(ctx, args) {
@@ -50,7 +52,8 @@ const observeTool = defineTool({
       metadata: { ...AGENT_REPORT },
     });
     const level = result.level === 'raw' ? ('seedling' as const) : result.level === 'mature' ? ('mature' as const) : ('rule' as const);
-    return { pattern: result.pattern, confidence: result.evidence, level, created: result.created };
+    const note = 'note' in result && result.note ? { note: result.note } : {};
+    return { pattern: result.pattern, confidence: result.evidence, level, created: result.created, ...note };
   },
 });
 

@@ -11,6 +11,7 @@ import { applyPlan } from '../capture/install/apply.js';
 import { hookCommandPrefix } from '../capture/install/command.js';
 import { type FileChange, type Plan, planInstall, planUninstall } from '../capture/install/plan.js';
 import { InstallState } from '../capture/install/state.js';
+import { installedCommands } from '../capture/install/installed.js';
 import { projectIsHome, refuseProjectAtHome, type Scope, targetFor } from '../capture/install/targets.js';
 import { HomunculusError } from '../core/errors.js';
 import { homePaths, resolveHome } from '../core/paths.js';
@@ -66,6 +67,14 @@ const installInput = z.object({
   mcp: z.boolean().default(true),
 });
 
+/** Codex runs the hooks of both scopes (Claude Code and Gemini CLI run one copy): said at install, not only by doctor later. */
+function runsTwice(ctx: SetupContext, agent: Agent, scope: Scope): string | undefined {
+  if (agent !== 'codex') return undefined;
+  const other: Scope = scope === 'user' ? 'project' : 'user';
+  if (!installedCommands(targetFor(agent, other, ctx.userHome, ctx.cwd)).length) return undefined;
+  return `Codex runs the hooks of both ~/.codex and this project: every call will be recorded twice and every memory block given twice. Keep one: \`homunculus uninstall --codex${other === 'project' ? ' --project' : ''}\`.`;
+}
+
 function installAgents(ctx: SetupContext, i: z.output<typeof installInput>): InstallReport[] {
   const chosen = i.command === undefined ? hookCommandPrefix(ctx.env) : { prefix: i.command.trim() };
   // A home other than ~/.homunculus (`--home DIR`, $HOMUNCULUS_HOME, which an agent started from a
@@ -74,7 +83,9 @@ function installAgents(ctx: SetupContext, i: z.output<typeof installInput>): Ins
   return i.agents.map((agent) => {
     const plan = planInstall(targetFor(agent, i.scope, ctx.userHome, ctx.cwd), chosen.prefix, { mcp: i.mcp, home });
     const r = report(plan, i.dryRun, i.dryRun ? [] : applyPlan(plan, 'install', stateOf(ctx)));
-    return 'note' in chosen && chosen.note ? { ...r, notes: [...r.notes, chosen.note] } : r;
+    const notes = [...r.notes, ...('note' in chosen && chosen.note ? [chosen.note] : [])];
+    const twice = runsTwice(ctx, agent, i.scope);
+    return { ...r, notes, warnings: twice ? [...r.warnings, twice] : r.warnings };
   });
 }
 

@@ -35,6 +35,23 @@ describe('homunculus uninstall', () => {
     expect(here.stdout).not.toContain('Still installed');
   });
 
+  it('init --codex --project beside a user-wide install says at once that every call would be recorded twice', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const user = join(dir.path, 'user');
+    const project = join(dir.path, 'work', 'app');
+    mkdirSync(project, { recursive: true });
+    const run = (args: string[]) => cli(join(user, '.homunculus'), args, { cwd: project, env: { HOME: user } });
+    expect(run(['init', '--codex']).stdout).not.toContain('recorded twice');
+    const both = run(['init', '--codex', '--project']);
+    expect(both.status).toBe(0);
+    expect(both.stdout).toContain('! Codex runs the hooks of both ~/.codex and this project: every call will be recorded twice');
+    expect(both.stdout).toContain('`homunculus uninstall --codex`');
+    // Gemini CLI runs one copy: nothing to say.
+    expect(run(['init', '--gemini']).status).toBe(0);
+    expect(run(['init', '--gemini', '--project']).stdout).not.toContain('recorded twice');
+  });
+
   it('in the home folder, --project is refused: its files are the user-wide install', () => {
     const dir = tempDir();
     dirs.push(dir);

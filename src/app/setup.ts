@@ -12,7 +12,14 @@ import { hookCommandPrefix } from '../capture/install/command.js';
 import { type FileChange, type Plan, planInstall, planUninstall } from '../capture/install/plan.js';
 import { InstallState } from '../capture/install/state.js';
 import { installedCommands } from '../capture/install/installed.js';
-import { projectIsHome, refuseProjectAtHome, type Scope, targetFor } from '../capture/install/targets.js';
+import {
+  projectIsHome,
+  refuseProjectAtHome,
+  runsEveryScope,
+  type Scope,
+  targetFor,
+  twiceAtBothScopes,
+} from '../capture/install/targets.js';
 import { HomunculusError } from '../core/errors.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { openStore } from '../store/store.js';
@@ -67,12 +74,13 @@ const installInput = z.object({
   mcp: z.boolean().default(true),
 });
 
-/** Codex runs the hooks of both scopes (Claude Code and Gemini CLI run one copy): said at install, not only by doctor later. */
+/** Said at install when the agent runs the hooks of both scopes, not only by doctor later. */
 function runsTwice(ctx: SetupContext, agent: Agent, scope: Scope): string | undefined {
-  if (agent !== 'codex') return undefined;
+  if (!runsEveryScope(agent)) return undefined;
   const other: Scope = scope === 'user' ? 'project' : 'user';
   if (!installedCommands(targetFor(agent, other, ctx.userHome, ctx.cwd)).length) return undefined;
-  return `Codex runs the hooks of both ~/.codex and this project: every call will be recorded twice and every memory block given twice. Keep one: \`homunculus uninstall --codex${other === 'project' ? ' --project' : ''}\`.`;
+  const twice = twiceAtBothScopes(scope);
+  return `${twice.problem}. ${twice.fix}`;
 }
 
 function installAgents(ctx: SetupContext, i: z.output<typeof installInput>): InstallReport[] {

@@ -14,7 +14,7 @@ import { inactiveHooks } from './install/active.js';
 import { claudePlugin } from './install/plugin-state.js';
 import { commandWords } from './install/command.js';
 import { commandPrefix, commandProblem, settingsHooks } from './install/installed.js';
-import { projectIsHome, type Scope, targetFor } from './install/targets.js';
+import { projectIsHome, runsEveryScope, type Scope, targetFor, twiceAtBothScopes } from './install/targets.js';
 import { spooledCount } from './spool/write.js';
 import { counted } from '../core/text.js';
 
@@ -80,14 +80,11 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
       if (!idle.some((i) => i.unloaded)) scopes.set(agent, [...(scopes.get(agent) ?? []), scope]);
     }
   }
-  // Claude Code and Gemini CLI run one copy of a hook installed at both scopes; Codex runs both.
-  if ((scopes.get('codex') ?? []).length > 1) {
-    problems.push(
-      'Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice and every memory block given twice',
-    );
-    fixes.add(
-      'Run `homunculus uninstall --codex --project` here to keep the user-wide hooks alone (or `homunculus uninstall --codex` to keep the project’s alone).',
-    );
+  for (const [agent, at] of scopes) {
+    if (!runsEveryScope(agent) || at.length < 2) continue;
+    const twice = twiceAtBothScopes();
+    problems.push(twice.problem);
+    fixes.add(twice.fix);
   }
   const plugin = claudePlugin(home, cwd);
   if (plugin?.enabled) {

@@ -45,7 +45,7 @@ describe('homunculus uninstall', () => {
     expect(run(['init', '--codex']).stdout).not.toContain('recorded twice');
     const both = run(['init', '--codex', '--project']);
     expect(both.status).toBe(0);
-    expect(both.stdout).toContain('! Codex runs the hooks of both ~/.codex and this project: every call will be recorded twice');
+    expect(both.stdout).toContain('! Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice');
     expect(both.stdout).toContain('`homunculus uninstall --codex`');
     // Gemini CLI runs one copy: nothing to say.
     expect(run(['init', '--gemini']).status).toBe(0);

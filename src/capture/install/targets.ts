@@ -30,6 +30,22 @@ export function refuseProjectAtHome(home: string, cwd: string): void {
     );
 }
 
+/** Claude Code and Gemini CLI run one copy of a hook installed at both scopes; Codex runs both. */
+export const runsEveryScope = (agent: Agent): boolean => agent === 'codex';
+
+/** What hooks at both scopes of an agent that runs both do, and how to keep one copy (`keep`: the scope to keep). */
+export function twiceAtBothScopes(keep?: Scope): { problem: string; fix: string } {
+  const drop = (scope: Scope): string => `\`homunculus uninstall --codex${scope === 'project' ? ' --project' : ''}\``;
+  const fix =
+    keep === undefined
+      ? `Run ${drop('project')} here to keep the user-wide hooks alone (or ${drop('user')} to keep the project’s alone).`
+      : `Run ${drop(keep === 'user' ? 'project' : 'user')} to keep the ${keep === 'user' ? 'user-wide hooks' : 'project’s hooks'} alone.`;
+  return {
+    problem: 'Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice and every memory block given twice',
+    fix,
+  };
+}
+
 /** One hook to add: the agent event, an optional tool matcher, the hook, and its options. */
 export interface HookSpec {
   event: string;

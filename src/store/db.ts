@@ -3,7 +3,7 @@
  * A file that is not SQLite is reported and never touched.
  */
 import Database from 'better-sqlite3';
-import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
+import { linkSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { HomunculusError } from '../core/errors.js';
@@ -29,10 +29,8 @@ export interface OpenOptions {
  * releases them all), letting another process delete the write-ahead log under them. SQLite
  * itself checks the header (SQLITE_NOTADB below).
  */
-function assertSqliteFile(path: string): void {
-  if (!existsSync(path)) return;
-  const size = statSync(path).size;
-  if (size > 0 && size < 100) throw corruptError(path);
+function assertSqliteFile(path: string, size: number | undefined): void {
+  if (size !== undefined && size > 0 && size < 100) throw corruptError(path);
 }
 
 /** The first thing an integrity check found, without SQLite's "*** in database main ***" heading. */
@@ -135,14 +133,16 @@ function createInWal(path: string, addon: string | undefined): void {
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  // One look at the file: its size, or undefined when there is none yet.
+  const size = path === ':memory:' ? 0 : statSync(path, { throwIfNoEntry: false })?.size;
   if (path !== ':memory:') {
-    assertSqliteFile(path);
+    assertSqliteFile(path, size);
     if (!options.readonly) ensureDir(dirname(path));
   }
   let db: Db;
   try {
     const addon = nativeBinding();
-    if (path !== ':memory:' && !options.readonly && !existsSync(path)) createInWal(path, addon);
+    if (size === undefined && !options.readonly) createInWal(path, addon);
     db = new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,

@@ -104,7 +104,7 @@ function repositories(db: Db): Repositories {
  * made whole and linked in): opened, it would pass for a fresh store and the history would look lost.
  */
 function refuseTruncated(paths: HomePaths): void {
-  if (!existsSync(paths.db) || statSync(paths.db).size > 0 || !existsSync(paths.instincts)) return;
+  if (statSync(paths.db, { throwIfNoEntry: false })?.size !== 0 || !existsSync(paths.instincts)) return;
   const learned = readdirSync(paths.instincts).filter((f) => f.endsWith('.md')).length;
   if (!learned) return;
   throw new HomunculusError(

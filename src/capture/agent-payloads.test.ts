@@ -9,7 +9,7 @@ import type { ProjectInfo } from '../core/project.js';
 import { tempDir } from '../test-support/cli.js';
 import type { Agent, HookInput } from './agents.js';
 import { toolObservation } from './build.js';
-import { rolloutExitCode, rolloutPatches, withCodexRollout } from './codex-rollout.js';
+import { rolloutFacts, withCodexRollout } from './codex-rollout.js';
 import { MEMORY_HEADER, markInjected, stripInjected } from './injected.js';
 import { normalise } from './normalise.js';
 
@@ -65,10 +65,11 @@ describe('Codex CLI 0.169.0 payloads', () => {
   it('finds the code for the right call only', () => {
     const tail = (codex.rollout ?? []).map((l) => JSON.stringify(l)).join('\n');
     const id = (command: string) => toolPayload(codex.payloads, command).tool_use_id as string;
-    expect(rolloutExitCode(tail, id('echo oops >&2; exit 3'))).toBe(3);
-    expect(rolloutExitCode(tail, id('touch notes.txt'))).toBe(0);
-    expect(rolloutExitCode(tail, 'call_99')).toBeUndefined();
-    expect(rolloutExitCode('not json call_2 exit_code\n', 'call_2')).toBeUndefined();
+    const code = (t: string, callId: string) => rolloutFacts(t, callId).exitCode;
+    expect(code(tail, id('echo oops >&2; exit 3'))).toBe(3);
+    expect(code(tail, id('touch notes.txt'))).toBe(0);
+    expect(code(tail, 'call_99')).toBeUndefined();
+    expect(code('not json call_2 exit_code\n', 'call_2')).toBeUndefined();
   });
 
   it('records a patch the model ran through the shell, which Codex applies itself without a hook, before the call that saw it', () => {
@@ -87,10 +88,16 @@ describe('Codex CLI 0.169.0 payloads', () => {
       item({ type: 'CommandExecution', id: 'call_3', command: ['/bin/bash', '-lc', 'pnpm lint'], status: 'completed', exit_code: 0 }),
     ];
     const tail = `${lines.join('\n')}\n`;
-    expect(rolloutPatches(tail, 'call_3')).toEqual([{ id: 'call_2', files: ['/w/src/math.ts'], ok: true, output: 'Success.' }]);
+    const patches = (callId: string, t = tail) => rolloutFacts(t, callId).patches;
+    expect(patches('call_3')).toEqual([{ id: 'call_2', files: ['/w/src/math.ts'], ok: true, output: 'Success.' }]);
     // The lint before the patch saw none; a call the rollout does not have yet sees those since the last call.
-    expect(rolloutPatches(tail, 'call_1')).toEqual([]);
-    expect(rolloutPatches(tail, 'call_9').map((p) => p.id)).toEqual([]);
+    expect(patches('call_1')).toEqual([]);
+    expect(patches('call_9').map((p) => p.id)).toEqual([]);
+    // Later calls already in the rollout change nothing for this one; a call not written yet sees a patch at the end.
+    const later = item({ type: 'FileChange', id: 'call_4', changes: { '/w/b.ts': {} }, status: 'completed', stdout: '' });
+    expect(patches('call_3', `${tail}${later}\n`).map((p) => p.id)).toEqual(['call_2']);
+    expect(patches('call_5', `${tail}${later}\n`).map((p) => p.id)).toEqual(['call_4']);
+    expect(rolloutFacts(tail, 'call_3').exitCode).toBe(0);
     const path = join(scratch.path, 'patched.jsonl');
     writeFileSync(path, tail);
     const lint = { ...toolPayload(codex.payloads, 'touch notes.txt'), tool_use_id: 'call_3', transcript_path: path };

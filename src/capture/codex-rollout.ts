@@ -13,40 +13,6 @@ import type { HookInput } from './agents.js';
 /** How much of the rollout's end is read: the call just finished, so its line is near the end. */
 const TAIL_BYTES = 512 * 1024;
 
-/** The exit code the rollout recorded for a call: an item_completed command, or an older exec_command_end. */
-export function rolloutExitCode(tail: string, callId: string): number | undefined {
-  const lines = tail.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i] as string;
-    if (!line.includes(callId) || !line.includes('exit_code')) continue;
-    let payload: Record<string, unknown>;
-    try {
-      payload = asObject(asObject(JSON.parse(line)).payload);
-    } catch {
-      continue;
-    }
-    const item = asObject(payload.item);
-    if (payload.type === 'item_completed' && str(item.id) === callId) return num(item.exit_code);
-    if (payload.type === 'exec_command_end' && str(payload.call_id) === callId) return num(payload.exit_code);
-  }
-  return undefined;
-}
-
-/** The rollout's completed items, newest last (lines that are not one are skipped). */
-function completedItems(tail: string): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [];
-  for (const line of tail.split('\n')) {
-    if (!line.includes('item_completed')) continue;
-    try {
-      const payload = asObject(asObject(JSON.parse(line)).payload);
-      if (payload.type === 'item_completed') items.push(asObject(payload.item));
-    } catch {
-      // A line cut by the tail's start, or not JSON.
-    }
-  }
-  return items;
-}
-
 /** A patch Codex applied between the previous tool call and this one: its id and the files it changed. */
 export interface RolloutPatch {
   id: string;
@@ -55,23 +21,60 @@ export interface RolloutPatch {
   output: string;
 }
 
-/** The patches applied since the tool call before `callId` (the hook of which saw none of them). Pure. */
-export function rolloutPatches(tail: string, callId: string): RolloutPatch[] {
-  const items = completedItems(tail);
-  let at = items.findIndex((item) => str(item.id) === callId);
-  if (at < 0) at = items.length;
+/** What the rollout adds to one call: its exit code, and the patches applied since the call before it. */
+export interface RolloutFacts {
+  exitCode?: number;
+  patches: RolloutPatch[];
+}
+
+const payloadOf = (line: string): Record<string, unknown> | undefined => {
+  try {
+    return asObject(asObject(JSON.parse(line)).payload);
+  } catch {
+    return undefined; // a line cut by the tail's start, or not JSON
+  }
+};
+
+/** The patches completed at or before line `from`, back to the call or message before them. */
+function patchesBefore(lines: readonly string[], from: number): RolloutPatch[] {
   const patches: RolloutPatch[] = [];
-  for (let i = at - 1; i >= 0; i--) {
-    const item = items[i] as Record<string, unknown>;
-    if (item.type !== 'FileChange') {
-      if (item.type === 'UserMessage' || item.type === 'CommandExecution' || item.type === 'McpToolCall') break;
-      continue;
-    }
+  for (let i = from; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!line.includes('item_completed')) continue;
+    const payload = payloadOf(line);
+    if (payload?.type !== 'item_completed') continue;
+    const item = asObject(payload.item);
+    if (item.type === 'UserMessage' || item.type === 'CommandExecution' || item.type === 'McpToolCall') break;
     const id = str(item.id);
-    if (!id) continue;
+    if (item.type !== 'FileChange' || !id) continue;
     patches.unshift({ id, files: Object.keys(asObject(item.changes)), ok: item.status === 'completed', output: str(item.stdout) ?? '' });
   }
   return patches;
+}
+
+/**
+ * One backward pass over the rollout's tail: lines after the call (later calls already written)
+ * are passed over unparsed; the call's own line gives its exit code (an item_completed command,
+ * or an older exec_command_end), and the patches are those just before it. A call the rollout
+ * does not have yet sees the patches since the last call. Pure.
+ */
+export function rolloutFacts(tail: string, callId: string): RolloutFacts {
+  const lines = tail.split('\n');
+  let exitCode: number | undefined;
+  let at = lines.length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!line.includes(callId)) continue;
+    const payload = payloadOf(line);
+    const item = asObject(payload?.item);
+    if (payload?.type === 'exec_command_end' && str(payload.call_id) === callId) exitCode ??= num(payload.exit_code);
+    if (payload?.type === 'item_completed' && str(item.id) === callId) {
+      exitCode ??= num(item.exit_code);
+      at = i;
+      break;
+    }
+  }
+  return { exitCode, patches: patchesBefore(lines, at - 1) };
 }
 
 function readTail(path: string, bytes = TAIL_BYTES): string {
@@ -101,9 +104,10 @@ export function withCodexRollout(input: HookInput): HookInput[] {
   } catch {
     return [input];
   }
-  const code = typeof tool.response === 'string' ? rolloutExitCode(tail, tool.toolUseId) : undefined;
+  const { exitCode, patches } = rolloutFacts(tail, tool.toolUseId);
+  // Only a plain-string response lacks its code; a structured one already says it.
+  const code = typeof tool.response === 'string' ? exitCode : undefined;
   const call = code === undefined ? input : { ...input, tool: { ...tool, response: { exit_code: code, output: tool.response } } };
-  const patches = rolloutPatches(tail, tool.toolUseId);
   const at = Date.parse(input.ts);
   const patchCalls = patches.map((p, i): HookInput => ({
     ...input,

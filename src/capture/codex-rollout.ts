@@ -90,29 +90,44 @@ function readTail(path: string, bytes = TAIL_BYTES): string {
   }
 }
 
-/**
- * A Codex tool call as its rollout completes it: the call with its exit code, after the patches
- * applied since the call before it, each as the apply_patch call it was (a millisecond apart,
- * just before this one). Any other input, or an unreadable rollout: the call as it was, alone.
- */
-export function withCodexRollout(input: HookInput): HookInput[] {
-  const tool = input.tool;
-  if (input.agent !== 'codex' || !tool || !input.transcriptPath) return [input];
-  let tail: string;
-  try {
-    tail = readTail(input.transcriptPath);
-  } catch {
-    return [input];
-  }
-  const { exitCode, patches } = rolloutFacts(tail, tool.toolUseId);
-  // Only a plain-string response lacks its code; a structured one already says it.
-  const code = typeof tool.response === 'string' ? exitCode : undefined;
-  const call = code === undefined ? input : { ...input, tool: { ...tool, response: { exit_code: code, output: tool.response } } };
+/** Each patch as the apply_patch call it was, a millisecond apart, just before `input`'s time. */
+function patchCalls(input: HookInput, patches: readonly RolloutPatch[]): HookInput[] {
   const at = Date.parse(input.ts);
-  const patchCalls = patches.map((p, i): HookInput => ({
+  return patches.map((p, i): HookInput => ({
     ...input,
     ts: Number.isNaN(at) ? input.ts : new Date(at - (patches.length - i)).toISOString(),
     tool: { name: 'apply_patch', toolUseId: p.id, input: { paths: p.files }, response: p.output, failed: !p.ok },
   }));
-  return [...patchCalls, call];
+}
+
+const tailOf = (input: HookInput): string | undefined => {
+  if (input.agent !== 'codex' || !input.transcriptPath) return undefined;
+  try {
+    return readTail(input.transcriptPath);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A Codex tool call as its rollout completes it: the call with its exit code, after the patches
+ * applied since the call before it. Any other input, or an unreadable rollout: the call as it was, alone.
+ */
+export function withCodexRollout(input: HookInput): HookInput[] {
+  const tool = input.tool;
+  const tail = tool ? tailOf(input) : undefined;
+  if (!tool || tail === undefined) return [input];
+  const { exitCode, patches } = rolloutFacts(tail, tool.toolUseId);
+  // Only a plain-string response lacks its code; a structured one already says it.
+  const code = typeof tool.response === 'string' ? exitCode : undefined;
+  const call = code === undefined ? input : { ...input, tool: { ...tool, response: { exit_code: code, output: tool.response } } };
+  return [...patchCalls(input, patches), call];
+}
+
+/** At a turn's end (Stop): the patches after its last call, which no later hook sees, as apply_patch calls. */
+export function codexTrailingPatches(input: HookInput): HookInput[] {
+  const tail = tailOf(input);
+  if (tail === undefined) return [];
+  const lines = tail.split('\n');
+  return patchCalls(input, patchesBefore(lines, lines.length - 1));
 }

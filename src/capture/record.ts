@@ -7,7 +7,7 @@ import type { NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
 import { type Built, toolObservation } from './build.js';
-import { withCodexRollout } from './codex-rollout.js';
+import { codexTrailingPatches, withCodexRollout } from './codex-rollout.js';
 import { promptText } from './redact.js';
 import { lifecycleObservation, promptObservationFor } from './session-events.js';
 
@@ -30,6 +30,11 @@ export function recordToolCall(store: Store, input: HookInput, project: ProjectI
   const calls = withCodexRollout(input);
   for (const patch of calls.slice(0, -1)) write(store, toolObservation(patch, project));
   return write(store, toolObservation(calls.at(-1) as HookInput, project));
+}
+
+/** At a turn's end: the patches Codex applied after the turn's last call (none elsewhere); how many are new. */
+export function recordTrailingPatches(store: Store, input: HookInput, project: ProjectInfo): number {
+  return codexTrailingPatches(input).filter((patch) => write(store, toolObservation(patch, project)).status === 'recorded').length;
 }
 
 /**

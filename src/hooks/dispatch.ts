@@ -4,7 +4,7 @@
  * logged and never costs the context.
  */
 import type { HookInput, HookName } from '../capture/agents.js';
-import { recordLifecycle, recordPrompt, recordToolCall } from '../capture/record.js';
+import { recordLifecycle, recordPrompt, recordToolCall, recordTrailingPatches } from '../capture/record.js';
 import { drainSpool } from '../capture/spool/drain.js';
 import type { ProjectInfo } from '../core/project.js';
 import { projectIn } from '../core/project-alias.js';
@@ -88,7 +88,12 @@ async function recall(call: HookCall): Promise<HookOutcome> {
 
 /** The session's summary and files brought up to date, identity re-rendered, and learning started in the background. */
 async function stop(call: HookCall): Promise<HookOutcome> {
-  const { input, project, store, env } = call;
+  const { input, project, store, env, log } = call;
+  // Before the turn closes, so its summary counts them.
+  tryRecord(log, 'stop: patches after the last call', () => ({
+    status: 'done',
+    detail: String(recordTrailingPatches(store, input, project)),
+  }));
   const [{ closeTurn }, { renderIdentity }, { startLearning }] = await Promise.all([
     import('../capture/sessions/close.js'),
     import('../view/render.js'),

@@ -380,6 +380,43 @@ describe('other agents', () => {
   });
 });
 
+describe('Codex patches', () => {
+  it('at Stop, records a patch the model ran through the shell as the last act of its turn (no later hook saw it), once', async () => {
+    const item = (i: Record<string, unknown>) => JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: i } });
+    const rollout = join(dir.path, 'rollout.jsonl');
+    writeFileSync(
+      rollout,
+      [
+        item({ type: 'UserMessage', id: 'u1', content: [] }),
+        item({ type: 'CommandExecution', id: 'c1', command: ['/bin/bash', '-lc', 'pnpm lint'], status: 'failed', exit_code: 1 }),
+        item({ type: 'FileChange', id: 'p1', changes: { [join(project, 'src/a.ts')]: {} }, status: 'completed', stdout: 'Success.' }),
+        item({ type: 'AgentMessage', id: 'm1', text: 'Fixed.' }),
+        '',
+      ].join('\n'),
+    );
+    const codex = (payload: Record<string, unknown>) => claude({ session_id: 'x1', transcript_path: rollout, ...payload });
+    const lint = codex({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'pnpm lint' },
+      tool_response: '',
+      tool_use_id: 'c1',
+    });
+    // Codex payloads carry no time: the hooks' clock gives each its own.
+    await runHook('PostToolUse', lint, { home, env: { ...env, HOMUNCULUS_NOW: at(5) }, agent: 'codex' });
+    const stop = codex({ hook_event_name: 'Stop', turn_id: 't1', last_assistant_message: 'Fixed.' });
+    for (const minute of [6, 7]) await runHook('Stop', stop, { home, env: { ...env, HOMUNCULUS_NOW: at(minute) }, agent: 'codex' });
+    withStore((store) => {
+      const rows = store.observations.forSession('x1').filter((o) => o.tool);
+      expect(rows.map((o) => [o.tool, o.tool_use_id, o.outcome])).toEqual([
+        ['Bash', 'c1', 'error'],
+        ['apply_patch', 'p1', 'ok'],
+      ]);
+      expect(JSON.parse(String(rows[1]?.files))).toEqual([join(project, 'src/a.ts')]);
+    });
+  });
+});
+
 describe('telemetry', () => {
   it('adds one line per hook call to logs/hook-calls.jsonl: the hook, the agent, its time and how it ended', async () => {
     const bash = claude({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
-import { projectKey, unknownProjectNote } from './project-ref.js';
+import { projectKey, projectName, unknownProjectNote } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
 import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
@@ -76,8 +76,19 @@ export const getInstinct = defineOperation({
   name: 'instincts.get',
   summary: 'One instinct by its exact key (or a key aliased to it)',
   input: z.object({ pattern: patternKey() }),
-  run: ({ store }, input) => views(store, [requireInstinct(store, input.pattern)])[0] as InstinctView,
+  run({ store }, input): InstinctView & { given_in: GivenIn } {
+    const row = requireInstinct(store, input.pattern);
+    const { global, projects } = store.instincts.givenIn(row.id);
+    const given_in = { global, projects: projects.map((fingerprint) => ({ fingerprint, name: projectName(store, fingerprint) })) };
+    return { ...(views(store, [row])[0] as InstinctView), given_in };
+  },
 });
+
+/** Where the hooks give an instinct: every project (global), or only those named. */
+export interface GivenIn {
+  global: boolean;
+  projects: { fingerprint: string; name: string }[];
+}
 
 /** The instinct, or undefined on a miss (for surfaces whose contract answers a miss without an error). */
 export function findInstinct(store: Store, pattern: string): InstinctView | undefined {

@@ -174,6 +174,25 @@ describe('the store on disk', () => {
     expect((await runCli(home.path, ['get', 'pref:pkg=pnpm'])).stdout).not.toMatch(/marked/);
   });
 
+  it('get says where the hooks give an instinct, by project name, not a fingerprint', async () => {
+    await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '3']);
+    expect((await runCli(home.path, ['get', 'pref:pkg=pnpm'])).stdout).toMatch(/^ {2}project: {4}\(global\) {3}source/m);
+    await runCliJson(home.path, ['observe', 'pref:fmt=tabs', '--count', '3', '--project', 'aaaaaaaaaaaaaaaa']);
+    await runCliJson(home.path, ['observe', 'pref:fmt=tabs', '--project', 'bbbbbbbbbbbbbbbb']);
+    const view = await runCliJson<{ project: string; given_in: unknown }>(home.path, ['get', 'pref:fmt=tabs']);
+    expect(view.project).toBe('aaaaaaaaaaaaaaaa');
+    expect(view.given_in).toEqual({
+      global: false,
+      projects: [
+        { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'aaaaaaaaaaaaaaaa' },
+        { fingerprint: 'bbbbbbbbbbbbbbbb', name: 'bbbbbbbbbbbbbbbb' },
+      ],
+    });
+    expect((await runCli(home.path, ['get', 'pref:fmt=tabs'])).stdout).toMatch(
+      /^ {2}project: {4}given in aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb \(filed under aaaaaaaaaaaaaaaa\)/m,
+    );
+  });
+
   it('doctor passes on a healthy store', async () => {
     await runCli(home.path, ['init']);
     const report = await runCliJson<{ ok: boolean; checks: { name: string; status: string }[] }>(home.path, ['doctor']);

@@ -64,6 +64,10 @@ describe('an instinct seen in two projects', () => {
     expect(keys('aaaaaaaaaaaaaaaa')).toEqual(['fix:golangci-wrapcheck']);
     expect(keys('bbbbbbbbbbbbbbbb')).toEqual(['fix:golangci-wrapcheck']);
     expect(keys('cccccccccccccccc')).toEqual([]);
+    expect(store.instincts.givenIn(store.instincts.get('fix:golangci-wrapcheck')?.id ?? -1)).toEqual({
+      global: false,
+      projects: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'],
+    });
     expect(store.instincts.list({ project: '' }).map((r) => r.key)).toEqual([]);
     expect(store.instincts.matchTerms(['wrapcheck'], { project: 'bbbbbbbbbbbbbbbb', limit: 5 }).map((m) => m.row.key)).toEqual([
       'fix:golangci-wrapcheck',
@@ -84,14 +88,19 @@ describe('a pattern filed for every project (a correction the user made)', () =>
     expect(keys('aaaaaaaaaaaaaaaa')).toEqual(['pref:use-pnpm-not-npm']);
     expect(keys('bbbbbbbbbbbbbbbb')).toEqual([]);
     expect(store.instincts.matchTerms(['pnpm'], { project: 'bbbbbbbbbbbbbbbb', limit: 5 })).toEqual([]);
+    const given = () => store.instincts.givenIn(store.instincts.get('pref:use-pnpm-not-npm')?.id ?? -1);
+    // What `get` says: the list filter's rule, not the empty project it is filed under.
+    expect(given()).toEqual({ global: false, projects: ['aaaaaaaaaaaaaaaa'] });
     sighted('pref:use-pnpm-not-npm', 'bbbbbbbbbbbbbbbb', 's4');
     expect(keys('bbbbbbbbbbbbbbbb')).toEqual(['pref:use-pnpm-not-npm']);
     expect(keys('cccccccccccccccc')).toEqual(['pref:use-pnpm-not-npm']);
+    expect(given()).toEqual({ global: true, projects: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'] });
   });
 
   it('stays global when no sighting names a project (observed by hand, imported, an older store)', () => {
     observe(store, { pattern: 'pref:no-commits-unless-asked', project: '', occurrences: 3 });
     expect(keys('cccccccccccccccc')).toEqual(['pref:no-commits-unless-asked']);
+    expect(store.instincts.givenIn(store.instincts.get('pref:no-commits-unless-asked')?.id ?? -1)).toEqual({ global: true, projects: [] });
   });
 });
 

@@ -101,6 +101,8 @@ export interface InstinctRepository {
   distinctProjects(id: number): string[];
   /** Distinct project counts for every instinct at once (same rule as distinctProjects). */
   distinctProjectCounts(): Map<number, number>;
+  /** Where the hooks give it, by the list filter's rule: the projects it is of, and whether every project gets it. */
+  givenIn(id: number): { global: boolean; projects: string[] };
   /** Where the evidence of these instincts came from; an id without events is absent. */
   provenance(ids: readonly number[]): Map<number, InstinctProvenance>;
 
@@ -156,6 +158,14 @@ function resolveAlias(db: Db, key: string): string {
 
 export function createInstinctRepository(db: Db): InstinctRepository {
   const getById = (id: number) => cachedStatement(db, 'SELECT * FROM instincts WHERE id = ?').get(id) as InstinctRow | undefined;
+  const distinctProjects = (id: number): string[] => {
+    const rows = cachedStatement(
+      db,
+      `SELECT project FROM instinct_events WHERE instinct_id = ? AND project != '' AND kind IN ${OBSERVED}
+       UNION SELECT project FROM instincts WHERE id = ? AND project != ''`,
+    ).all(id, id) as { project: string }[];
+    return rows.map((r) => r.project).sort();
+  };
   return {
     get: (key) => cachedStatement(db, 'SELECT * FROM instincts WHERE key = ?').get(key) as InstinctRow | undefined,
     getById,
@@ -249,13 +259,19 @@ export function createInstinctRepository(db: Db): InstinctRepository {
           "UPDATE instinct_events SET instinct_id = ?, pattern = CASE WHEN pattern = '' THEN ? ELSE pattern END WHERE instinct_id = ?",
         )
         .run(toId, fromKey, fromId),
-    distinctProjects(id) {
-      const rows = cachedStatement(
+    distinctProjects,
+    givenIn(id) {
+      const row = getById(id);
+      if (!row) return { global: false, projects: [] };
+      const projects = new Set(distinctProjects(id));
+      if (row.project !== '') return { global: false, projects: [...projects].sort() };
+      // Filed for every project: global unless the sessions that showed it were all of one project.
+      const sighted = cachedStatement(
         db,
-        `SELECT project FROM instinct_events WHERE instinct_id = ? AND project != '' AND kind IN ${OBSERVED}
-         UNION SELECT project FROM instincts WHERE id = ? AND project != ''`,
-      ).all(id, id) as { project: string }[];
-      return rows.map((r) => r.project).sort();
+        "SELECT DISTINCT project FROM pattern_sightings WHERE kind = 'pattern' AND key = ? AND project != ''",
+      ).all(row.key) as { project: string }[];
+      for (const s of sighted) projects.add(s.project);
+      return { global: sighted.length !== 1, projects: [...projects].sort() };
     },
     distinctProjectCounts() {
       const rows = db

@@ -7,6 +7,7 @@ import {
   feedback,
   forget,
   getInstinct,
+  type GivenIn,
   listInstincts,
   observe,
   searchInstincts,
@@ -46,14 +47,25 @@ function graphStatsLines(s: GraphStats): string[] {
   ];
 }
 
-function instinctLines(v: InstinctView): string[] {
+/** Where it is given, by name; the project it is filed under when that differs. */
+function projectLine(v: InstinctView & { given_in?: GivenIn }): string {
+  const g = v.given_in;
+  if (!g) return v.project || '(global)';
+  const names = g.projects.map((p) => p.name);
+  if (g.global) return names.length ? `(global; seen in ${names.join(', ')})` : '(global)';
+  const filed = v.project ? (g.projects.find((p) => p.fingerprint === v.project)?.name ?? v.project) : '';
+  const only = names.length === 1 ? 'only ' : '';
+  return `given ${only}in ${names.join(', ')}${v.project === '' ? ' (filed for every project; seen only there)' : names.length > 1 && filed ? ` (filed under ${filed})` : ''}`;
+}
+
+function instinctLines(v: InstinctView & { given_in?: GivenIn }): string[] {
   const pending = v.current_level !== v.level ? ` (evidence supports ${v.current_level}; run consolidate)` : '';
   return [
     `${v.pattern}  (${v.category}, ${v.domain})`,
     `  trigger:    ${v.trigger}`,
     `  action:     ${v.action}`,
     `  confidence: ${v.confidence.toFixed(2)}   evidence: ${v.evidence}   level: ${v.level}${pending}`,
-    `  project:    ${v.project || '(global)'}   source: ${v.source || '(unknown)'}`,
+    `  project:    ${projectLine(v)}   source: ${v.source || '(unknown)'}`,
     `  first seen: ${v.first_seen}   last seen: ${v.last_seen}`,
     ...(v.explain ? [`  explain:    ${v.explain}`] : []),
     ...(v.conviction ? [`  promoted to conviction${v.stale_conviction ? ' (possibly stale)' : ''}`] : []),

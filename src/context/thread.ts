@@ -1,5 +1,6 @@
 /** Thread continuity: what the last session of this project was about. */
 import { FIRST_PROMPT } from '../capture/sessions/facts.js';
+import { relativeToCwd } from '../learn/observation.js';
 import { parseStringArray } from '../store/json.js';
 import type { SessionRow } from '../store/sessions.js';
 import type { Store } from '../store/store.js';
@@ -8,6 +9,8 @@ import { oneLine } from './format.js';
 interface LastSession {
   id: string;
   when: string;
+  /** Where the session ran: its files are named from there. */
+  cwd: string;
   summary: string;
   files: string[];
   tools: string[];
@@ -24,14 +27,15 @@ export function lastSession(store: Store, project: string, excludeSession?: stri
   return {
     id: row.id,
     when: row.ended_at ?? row.started_at ?? '',
+    cwd: row.cwd,
     summary: row.summary,
     files: parseStringArray(row.files_touched),
     tools: parseStringArray(row.tools_used),
   };
 }
 
-/** The last three parts of a path: enough to recognise the file. */
-const shortPath = (file: string): string => file.split('/').slice(-3).join('/');
+/** A file as the agent finds it from where the session ran; one elsewhere by its last three parts. */
+const shortPath = (file: string, cwd: string): string => relativeToCwd(file, cwd) ?? file.split('/').slice(-3).join('/');
 
 /**
  * A session's summary as the agent needs it: what it was about and what it changed. The tool
@@ -53,7 +57,7 @@ export function formatThread(s: LastSession, budget: number): string {
   const summary = (summaryForAgent(s.summary) || 'no summary was recorded').replace(/\.+$/, '');
   const head = oneLine(`Last session (${s.when.slice(0, 10) || 'date unknown'}): ${summary}`, budget);
   // The files take what room is left, whole names only: a name cut in the middle names no file.
-  const files = s.files.slice(0, 6).map((f) => oneLine(shortPath(f), 120));
+  const files = s.files.slice(0, 6).map((f) => oneLine(shortPath(f, s.cwd), 120));
   let line = head;
   for (let n = 1; n <= files.length; n++) {
     const more = n < files.length || s.files.length > files.length ? ', ...' : '';

@@ -9,6 +9,13 @@ describe('extractSignals (signal tracker)', () => {
   it('reads English preferences and corrections', () => {
     expect(signals('Use pnpm, not npm.')).toEqual(['explicit: use pnpm not npm']);
     expect(signals('no, use pnpm instead of npm')).toEqual(['correction: use pnpm not npm']);
+    // Where or how politely it was said is no part of the rule: one key however it is worded.
+    for (const said of [
+      'no, use pnpm not npm in this repo',
+      'no, use pnpm not npm here please',
+      'no, use pnpm instead of npm for this project',
+    ])
+      expect(signals(said)).toEqual(['correction: use pnpm not npm']);
     expect(signals('Please always run `mise run fmt` before committing')).toEqual([
       'explicit: always run `mise run fmt` before committing',
     ]);

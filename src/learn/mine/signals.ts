@@ -69,10 +69,14 @@ const clause = (text: string): string =>
     .split(/[,;:]|\s+(?:and|but|because|since|car|parce que|mais)\s+/)[0]
     ?.trim()
     .replace(/[.!?]+$/, '') ?? '';
+/** Where or how politely it was said ("in this repo", "here", "please"): not part of what to use. */
+const PLACE_OR_COURTESY =
+  /(?:\s+(?:(?:in|for|on|within)\s+(?:this|the|our|that)\s+(?:repo(?:sitory)?|project|codebase|code|one)|here|anymore|from now on|going forward|please|pls|ici|svp|stp|dans ce (?:projet|d[ée]p[ôo]t)))+$/;
 const cleanTerm = (text: string): string =>
   text
     .replace(/^(?:the|a|an|le|la|les|un|une|des)\s+/, '')
     .replace(/[.!?,;:]+$/, '')
+    .replace(PLACE_OR_COURTESY, '')
     .trim();
 
 /** "Don't use print for logging, use the logger": what to use instead is the rule, not half of it. */

@@ -137,6 +137,28 @@ describe('session start', () => {
     expect(sel.shown.map((r) => r.key)).toEqual(['seq:b', 'seq:a']);
   });
 
+  it('puts first what the user said or stopped, though preferences seen more often fill the list', () => {
+    for (let i = 0; i < 40; i++)
+      observe(store, {
+        pattern: `pref:webapp/task-${i}=npm-run-${i}`,
+        trigger: `when running task ${i}`,
+        project: project.fingerprint,
+        occurrences: 20,
+        metadata: { miner: 'project-command' },
+      });
+    observe(store, {
+      pattern: 'pref:webapp/unasked=e2e',
+      trigger: 'when about to run the e2e tests without being asked',
+      project: project.fingerprint,
+      occurrences: 3,
+      metadata: { miner: 'rejection' },
+    });
+    observe(store, { pattern: 'pref:use-pnpm-not-npm', trigger: 'when choosing', occurrences: 3, metadata: { miner: 'preference' } });
+    const shown = selectStartInstincts(store, project, []).shown.map((r) => r.key);
+    expect(shown.slice(0, 2).sort()).toEqual(['pref:use-pnpm-not-npm', 'pref:webapp/unasked=e2e']);
+    expect(shown).toHaveLength(15);
+  });
+
   it('with 1,000 instincts shows the 15 best for the project, under the budget', () => {
     for (let i = 0; i < 1000; i++) observe(store, { pattern: `seq:task-${i}`, trigger: `when handling task ${i} in module ${i % 37}` });
     observe(store, { pattern: 'pref:webapp-rust', trigger: 'in webapp prefer cargo nextest for rust tests' });

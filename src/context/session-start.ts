@@ -1,7 +1,8 @@
 /**
  * Session-start context (the start hook): convictions first, then the instincts of this
- * project and the global ones in plain words (preferences and corrections first, then fixes;
- * instincts that share a trigger on one line), skipping promoted and documented ones, and
+ * project and the global ones in plain words (what the user said or stopped first, then the
+ * other preferences and fixes; instincts that share a trigger on one line), skipping promoted
+ * and documented ones, and
  * where the full instinct files are (how many observations wait for learning is the user's
  * business, `homunculus status`, not the agent's). Above QMD_THRESHOLD instincts the ones
  * ranked for the project's detected stack come first (its name is in all of them).
@@ -41,6 +42,10 @@ interface StartSelection {
   ranked: boolean;
 }
 
+/** What the user said in words or by stopping the agent: it leads, whatever it was seen beside. */
+const userSaid = (row: InstinctRow): boolean => USER_MINERS.has(String(parseJsonObject(row.metadata).miner));
+const USER_MINERS = new Set(['preference', 'rejection']);
+
 /** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
 export function selectStartInstincts(store: Store, project: ProjectInfo, stack: readonly string[]): StartSelection {
   const now = store.clock.now();
@@ -48,7 +53,7 @@ export function selectStartInstincts(store: Store, project: ProjectInfo, stack: 
     .list({ unpromoted: true, unrefuted: true, project: project.fingerprint, includeGlobal: true })
     .filter((r) => !isDocumented(parseJsonObject(r.metadata)) && saysSomething(r));
   const byScore = rows
-    .map((row) => ({ row, score: currentConfidence(row, now), first: categoryRank(row) <= 1 ? 0 : 1 }))
+    .map((row) => ({ row, score: currentConfidence(row, now), first: userSaid(row) ? 0 : categoryRank(row) <= 1 ? 1 : 2 }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
     .map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };

@@ -144,7 +144,9 @@ describe('homunculus dashboard', () => {
         // Signing out ends the session on the server: the page's own key no longer opens anything.
         const headers = await pageAuth(page, url);
         await page.getByRole('button', { name: 'Sign out' }).click();
-        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Signed out\./);
+        await expect
+          .poll(() => page.locator('#message').textContent())
+          .toMatch(/^Signed out\. For a new login link, run `homunculus dashboard` again \(this one keeps running\)/);
         await expect(page.locator('nav').count()).resolves.toBe(0);
         expect((await page.request.get(`${url}/api/overview`, { headers })).status()).toBe(401);
       } finally {

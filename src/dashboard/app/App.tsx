@@ -97,7 +97,7 @@ export function App({ signedIn }: { signedIn: Promise<void> }) {
             onClick={() =>
               void signOut().then(() => {
                 setSignedOut(true);
-                say('Signed out. For a new login link, stop this dashboard (Ctrl-C where it runs) and run `homunculus dashboard` again.');
+                say('Signed out. For a new login link, run `homunculus dashboard` again (this one keeps running).');
               })
             }
           >

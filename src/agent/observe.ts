@@ -8,6 +8,7 @@ import { mapToolCall } from '../capture/map/tool-call.js';
 import { promptText, redactObservation, redactToolCall } from '../capture/redact.js';
 import { promptObservation } from '../capture/session-events.js';
 import type { Store } from '../store/store.js';
+import { isScheduled } from './scheduled.js';
 
 export const AGENT_SOURCE = 'homunculus-agent';
 
@@ -19,8 +20,12 @@ export interface AgentEventBase {
   project: ProjectInfo;
 }
 
-/** Records a person's message; `occurrence` counts earlier identical messages of the session. */
+/**
+ * Records a person's message; `occurrence` counts earlier identical messages of the session.
+ * A scheduled job's message is no one's words: learning would take a daily job for a habit.
+ */
 export function observePrompt(store: Pick<Store, 'observations'>, e: AgentEventBase & { text: string; occurrence: number }): boolean {
+  if (isScheduled(e.session)) return false;
   const o = promptObservation({
     source: AGENT_SOURCE,
     sessionId: e.session,

@@ -3,6 +3,7 @@ import type { JSONValue, ModelMessage } from 'ai';
 import type { AgentModel } from './providers.js';
 import type { RouteDecision } from './router.js';
 import type { PendingConfirmation, ToolCallView, TurnUsage } from './runner.js';
+import { isScheduled } from './scheduled.js';
 
 export interface RouteChoice {
   model: AgentModel;
@@ -88,12 +89,18 @@ export function newTurnState(route: RouteChoice, resumed?: Pending, outside = fa
  * SDK's execution-denied output, which ollama-ai-provider-v2 sends as an empty tool message.
  * Approvals asked beside the held one are declined the same way. Pure.
  */
-export function confirmationReply(held: Pick<Pending, 'view' | 'toolCallId' | 'others'>, approved: boolean, expired: boolean) {
+export function confirmationReply(
+  held: Pick<Pending, 'view' | 'toolCallId' | 'others'> & { session?: string },
+  approved: boolean,
+  expired: boolean,
+) {
   const reason = approved
     ? 'approved by the person'
-    : expired
-      ? 'not confirmed in time, so it did not run'
-      : 'declined by the person, so it did not run';
+    : held.session !== undefined && isScheduled(held.session)
+      ? 'a scheduled run, with nobody there to say yes, so it did not run'
+      : expired
+        ? 'not confirmed in time, so it did not run'
+        : 'declined by the person, so it did not run';
   const declined = (a: { toolCallId: string; tool: string }, why: string) => ({
     type: 'tool-result' as const,
     toolCallId: a.toolCallId,

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
 import { BIN, cli, cliEnv, cliJson, runNode, tempDir } from '../test-support/cli.js';
 import { exited } from '../test-support/dashboard.js';
-import { type OllamaStub, startOllamaStub } from '../test-support/ollama-stub.js';
+import { type OllamaStub, ollamaOneToolCall, startOllamaStub } from '../test-support/ollama-stub.js';
+import { openStore } from '../store/store.js';
 
 interface Job {
   name: string;
@@ -103,6 +104,28 @@ describe('homunculus agent schedule', () => {
     expect(ran.stdout).toMatch(/^\[news\] The job failed: .*model crashed/);
     const audit = cliJson<{ entries: { action: string; ok: boolean }[] }>(home, ['agent', 'audit', '--limit', '10']);
     expect(audit.entries.find((e) => e.action === 'schedule_run')?.ok).toBe(false);
+  }, 60_000);
+
+  it("a job whose tool call needs a yes fails (nobody was there), tells the model so, and its message is not learned as the user's words", async () => {
+    await ollama.close();
+    ollama = await startOllamaStub(
+      ollamaOneToolCall({ name: 'workspace_write', input: { path: 'notes/a.md', content: 'hi' } }, 'Could not write.'),
+    );
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', ollama.baseUrl) } }));
+    expect(add('writer', ['--cron', '0 9 * * *', '--message', 'please write the file']).status).toBe(0);
+    const ran = await runNode([BIN, 'agent', 'schedule', 'run', 'writer'], cliEnv(home, at('2026-01-10T12:30:00Z')));
+    expect(ran.status, ran.stderr).toBe(1);
+    expect(ran.stdout).toContain('[workspace_write needs a yes and nobody was there to give it: not run]');
+    const told = ollama.requests.at(-1)?.messages.find((m) => m.role === 'tool')?.content ?? '';
+    expect(told).toContain('a scheduled run, with nobody there to say yes');
+    expect(told).not.toContain('declined by the person');
+    const store = openStore({ home });
+    try {
+      const events = store.observations.forSession('scheduler/writer').map((o) => o.event);
+      expect(events).not.toContain('prompt');
+    } finally {
+      store.close();
+    }
   }, 60_000);
 
   it('says there is nothing to do when a heartbeat job runs with no tasks in HEARTBEAT.md', async () => {

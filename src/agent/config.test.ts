@@ -27,6 +27,14 @@ describe('the agent section of config.json', () => {
     expect(() => loadAgentConfig({ agent: { budget: { dailyUsd: -1 } } })).toThrow(/agent\.budget\.dailyUsd/);
     expect(() => loadAgentConfig({ agent: { local: { provider: 'ollama', model: 'm', apiKey: 'sk-123' } } })).toThrow(/apiKey/);
     expect(loadAgentConfig({ agent: { gateway: { port: 8787 } } }).local.provider).toBe('ollama');
+    expect(loadAgentConfig({ agent: { telegram: {}, web: {}, mqtt: {}, heartbeat: {} } }).local.provider).toBe('ollama');
+  });
+
+  it('refuses a key no part reads, with the one meant: a budget misspelt would be the default $5', () => {
+    expect(() => loadAgentConfig({ agent: { budgett: { dailyUsd: 1 } } })).toThrow(
+      /Unknown key in the "agent" section of config\.json: "budgett" \(did you mean "budget"\?\)/,
+    );
+    expect(() => loadAgentConfig({ agent: { zzz: 1, budget: { dailyUsd: 1 } } })).toThrow(/"zzz"\.$/);
   });
 });
 

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { Config } from '../core/config.js';
 import { HomunculusError } from '../core/errors.js';
+import { closestWords } from '../core/text.js';
 import { schedulerConfigFields } from './scheduler/config.js';
 
 export const MODEL_PROVIDERS = ['ollama', 'anthropic', 'openai-compatible'] as const;
@@ -74,8 +75,31 @@ export type AgentConfig = z.infer<typeof agentConfigSchema>;
 const EXAMPLE =
   '{"agent": {"local": {"provider": "ollama", "model": "llama3.2"}, "remote": {"provider": "anthropic", "model": "claude-sonnet-4-5"}, "budget": {"dailyUsd": 5}}}';
 
+/** Keys of the section other parts of the agent validate (tool-config.ts, telegram.ts). */
+const OTHER_PARTS = ['gateway', 'web', 'mqtt', 'telegram'];
+
+/** A key no part reads is a typo ("budgett"): ignored, the budget the user meant would be the default. */
+function refuseUnknownKeys(section: unknown): void {
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) return;
+  const known = [...Object.keys(agentConfigSchema.shape), ...OTHER_PARTS];
+  const unknown = Object.keys(section).filter((k) => !known.includes(k));
+  if (!unknown.length) return;
+  const guesses = unknown.map((k) => {
+    const near = closestWords(k, known)[0];
+    return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
+  });
+  throw new HomunculusError(
+    'config',
+    `Unknown key${unknown.length > 1 ? 's' : ''} in the "agent" section of config.json: ${guesses.join(', ')}.`,
+    {
+      hint: `Fix the spelling or remove it. The keys are ${[...known].sort().join(', ')}.`,
+    },
+  );
+}
+
 /** The validated section (defaults when absent), or an error naming each bad field. */
 export function loadAgentConfig(config: Config): AgentConfig {
+  refuseUnknownKeys(config.agent);
   const parsed = agentConfigSchema.safeParse(config.agent ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `agent${i.path.length ? `.${i.path.join('.')}` : ''} ${i.message}`).join('; ');

@@ -450,6 +450,14 @@ describe('limits', () => {
     expect(r).toMatchObject({ route: 'local', model: '' });
     expect(h.loop.modes.get('n')).toBe('auto');
     expect(local.requests()).toBe(0);
+    // A remote model configured without its key: what is missing, not "no remote model".
+    h.cleanup();
+    h = loopHarness({ local: stubModel('ollama', local.url), remote: { provider: 'anthropic', model: 'm', apiKeyEnv: 'NO_SUCH_KEY' } });
+    const keyless = await h.loop.turn({ session: 'n', message: '/escalate' });
+    expect(keyless.text).toMatch(
+      /^The remote model cannot be used, so \/escalate changed nothing[^\n]*\n.*needs an API key in \$NO_SUCH_KEY/,
+    );
+    expect(h.loop.modes.get('n')).toBe('auto');
   });
 });
 

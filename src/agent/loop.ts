@@ -149,8 +149,11 @@ export class AgentLoop implements AgentRunner {
   private switchMode(request: TurnRequest, mode: RouteMode): TurnResult {
     const noRemote = mode === 'escalate' && !this.deps.models.remote;
     if (!noRemote) this.modes.set(request.session, mode);
+    const problem = this.deps.models.remoteProblem;
     const text = noRemote
-      ? `No remote model is configured, so /escalate changed nothing: messages stay on the local model.\n${NO_REMOTE_FIX}`
+      ? problem
+        ? `The remote model cannot be used, so /escalate changed nothing: messages stay on the local model.\n${problem}`
+        : `No remote model is configured, so /escalate changed nothing: messages stay on the local model.\n${NO_REMOTE_FIX}`
       : {
           auto: 'Routing is automatic again.',
           escalate: 'Every message now goes to the remote model (within the budget).',

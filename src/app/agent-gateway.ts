@@ -11,6 +11,8 @@ import { createToken, readTokenHash } from '../agent/gateway-token.js';
 import { sandboxWorks } from '../agent/sandbox.js';
 import { readAudit } from '../agent/audit.js';
 import { homePaths } from '../core/paths.js';
+import { loadConfig } from '../core/config.js';
+import { agentConfigVerdict } from '../agent/doctor.js';
 import { openStore } from '../store/store.js';
 import { defineOperation } from './operation.js';
 import type { SetupContext } from './setup.js';
@@ -36,6 +38,19 @@ export interface AgentStatus {
   audit: { log: string; entries: number };
   /** The scheduler's jobs (the next one due first) and the notifications held for quiet hours or the rate limit. */
   schedule: { jobs: number; next: { name: string; at: string } | null; held: number };
+  /** config.json's agent section as `agent chat` and `agent serve` would read it. */
+  config: { status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
+}
+
+/** The agent's part of config.json, checked as doctor checks it: a file that does not parse fails here too. */
+function configState(file: string, env: NodeJS.ProcessEnv): AgentStatus['config'] {
+  try {
+    const { status, detail, fix } = agentConfigVerdict(loadConfig(file), env, true);
+    return { status, detail, ...(fix ? { fix } : {}) };
+  } catch (err) {
+    const fix = (err as { hint?: string }).hint;
+    return { status: 'fail', detail: (err as Error).message, ...(fix ? { fix } : {}) };
+  }
 }
 
 /** What the scheduler holds, read without creating a database that does not exist yet. */
@@ -69,6 +84,7 @@ export const agentStatus = defineOperation({
       sandbox: { ok: probe.ok, detail: probe.detail },
       audit: { log: paths.audit, entries: readAudit(paths.audit).lines.length },
       schedule: scheduleState(paths.db, ctx.home),
+      config: configState(paths.config, ctx.env),
     };
   },
 });

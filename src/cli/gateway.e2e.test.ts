@@ -1,6 +1,6 @@
 /** `homunculus agent token / status / serve` through the built binary, on a temporary home. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
@@ -103,4 +103,16 @@ describe('homunculus agent token, status and serve', () => {
     expect(existsSync(homePaths(home).gatewayState)).toBe(false);
     expect(cli(home, ['agent', 'status']).stdout).toContain('gateway: not running');
   }, 60_000);
+
+  it('agent status says when config.json would stop the agent: a file that does not parse, a misspelt key', () => {
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'config.json'), '{"agent": {"budget": {"dailyUsd": 1}},}');
+    const broken = cli(home, ['agent', 'status']);
+    expect(broken.stdout).toMatch(/^✗ config: .*config\.json is not valid JSON/m);
+    writeFileSync(join(home, 'config.json'), '{"agent": {"budgett": {"dailyUsd": 1}}}');
+    const status = JSON.parse(cli(home, ['agent', 'status', '--json']).stdout) as { config: { status: string; detail: string } };
+    expect(status.config).toMatchObject({ status: 'fail', detail: expect.stringContaining('did you mean "budget"') });
+    writeFileSync(join(home, 'config.json'), '{"agent": {"budget": {"dailyUsd": 1}}}');
+    expect(cli(home, ['agent', 'status']).stdout).toMatch(/^✓ config: local ollama .*budget \$1 a day$/m);
+  });
 });

@@ -48,6 +48,8 @@ function statusLines(s: AgentStatus): string[] {
     `${mark(s.sandbox.ok)} sandbox: ${s.sandbox.detail}`,
     `  audit log: ${s.audit.entries} entries in ${s.audit.log}`,
     `  schedule: ${s.schedule.jobs} job(s)${s.schedule.next ? `, next ${s.schedule.next.name} at ${s.schedule.next.at}` : ''}, ${s.schedule.held} notification(s) held`,
+    `${{ ok: '✓', warn: '!', fail: '✗' }[s.config.status]} config: ${s.config.detail}`,
+    ...(s.config.fix ? [`    fix: ${s.config.fix}`] : []),
   ];
 }
 

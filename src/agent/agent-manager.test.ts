@@ -66,6 +66,22 @@ describe('AgentManager over worker threads', () => {
     expect((await manager.turn({ session: 's2', message: 'hello' })).agent).toBe('default');
   });
 
+  it('refuses a message to a persona that was skipped, saying why, instead of giving it to default', async () => {
+    await manager.close();
+    const spawned: string[] = [];
+    manager = new AgentManager({
+      personas,
+      skipped: [{ name: 'broken', reason: 'no SOUL.md in agents/broken/' }],
+      spawn: (agent) => (spawned.push(agent), new Worker(FAKE, { eval: true, workerData: { agent } })),
+    });
+    await expect(manager.turn({ session: 's', message: '@broken hi' })).rejects.toMatchObject({
+      code: 'usage',
+      message: 'The agent "broken" was skipped, so nothing was sent: no SOUL.md in agents/broken/.',
+    });
+    expect(spawned).toEqual([]);
+    expect((await manager.turn({ session: 's', message: '@nobody hi' })).agent).toBe('default');
+  });
+
   it('sends a confirmation to the agent that holds it, and refuses an unknown id', async () => {
     const r = await manager.turn({ session: 's', message: '@home pending' });
     expect(r.pending?.id).toBe('c-home');

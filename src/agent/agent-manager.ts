@@ -9,14 +9,16 @@
 import type { Worker } from 'node:worker_threads';
 import { UsageError } from '../core/errors.js';
 import { type Hooks, AgentThread } from './agent-thread.js';
-import { type AgentRoute, routeAgent } from './agent-routing.js';
+import { type AgentRoute, mentionedName, routeAgent } from './agent-routing.js';
 import { appendAudit } from './audit.js';
 import { type Handoff, MAX_HANDOFFS, handoffLimitNote, handoffMessage } from './handoff.js';
-import type { Persona } from './persona.js';
+import type { Persona, Skipped } from './persona.js';
 import type { AgentRunner, Answer, TurnRequest, TurnResult } from './runner.js';
 
 export interface AgentManagerOptions {
   personas: readonly Pick<Persona, 'name' | 'keywords'>[];
+  /** Personas whose files could not be loaded: a message naming one is refused with why. */
+  skipped?: readonly Skipped[];
   /** Starts the worker thread of one agent. */
   spawn: (agent: string) => Worker;
   /** A turn that takes longer stops its agent's thread (default 300 s). */
@@ -34,6 +36,17 @@ export class AgentManager implements AgentRunner {
 
   constructor(private readonly o: AgentManagerOptions) {}
 
+  /** "@broken hi" to a persona that was skipped went to the default agent, "@broken" and all. */
+  private refuseSkipped(message: string): void {
+    const name = mentionedName(message);
+    const skipped = name ? this.o.skipped?.find((s) => s.name.toLowerCase() === name) : undefined;
+    if (skipped)
+      throw new UsageError(
+        `The agent "${skipped.name}" was skipped, so nothing was sent: ${skipped.reason}.`,
+        'Fix its folder under workspace/agents/ (`homunculus agent agents` says why each was skipped), or send the message without the @name.',
+      );
+  }
+
   /** Which agent a message of `session` goes to, and why. */
   route(session: string, message: string): AgentRoute {
     const route = routeAgent(message, this.o.personas);
@@ -42,6 +55,7 @@ export class AgentManager implements AgentRunner {
   }
 
   async turn(request: TurnRequest): Promise<AgentTurnResult> {
+    this.refuseSkipped(request.message);
     const route = this.route(request.session, request.message);
     this.sessions.set(request.session, route.agent);
     const { session } = request;

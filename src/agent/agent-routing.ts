@@ -21,8 +21,13 @@ export function containsPhrase(text: string, phrase: string): boolean {
   return words !== '' && new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
 }
 
+const MENTION = /^\s*@([a-z][a-z0-9_-]*)\b[\s,:]*/i;
+
+/** The name a message starts with (`@coder fix it`: "coder"), lower-cased. Pure. */
+export const mentionedName = (message: string): string | undefined => MENTION.exec(message)?.[1]?.toLowerCase();
+
 export function routeAgent(message: string, personas: readonly Pick<Persona, 'name' | 'keywords'>[]): AgentRoute {
-  const mention = /^\s*@([a-z][a-z0-9_-]*)\b[\s,:]*/i.exec(message);
+  const mention = MENTION.exec(message);
   const named = mention && personas.find((p) => p.name === mention[1]?.toLowerCase());
   if (mention && named) return { agent: named.name, reason: 'mention', message: message.slice(mention[0].length).trim() || message };
   let best: { agent: string; matched: string[] } | undefined;

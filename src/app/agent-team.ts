@@ -90,10 +90,11 @@ export interface AgentTeam {
 export function openAgentTeam(ctx: AppContext): AgentTeam {
   const config = loadAgentConfig(loadConfig(ctx.store.paths.config));
   const paths = homePaths(ctx.store.paths.home);
-  const { personas } = loadPersonas(paths.workspace);
+  const { personas, skipped } = loadPersonas(paths.workspace);
   const entry = workerEntry();
   const runner = new AgentManager({
     personas,
+    skipped,
     spawn: (agent) => new Worker(entry, { workerData: { home: paths.home, agent }, env: { ...ctx.env } }),
     turnTimeoutMs: config.turnTimeoutSeconds * 1000,
     auditLog: paths.audit,

@@ -200,6 +200,11 @@ describe('confirmation of a dangerous tool', () => {
     failing = true;
     await expect(h.loop.confirm(held.pending?.id ?? '', 'yes')).rejects.toThrow(/500|stub error/);
     expect(h.launches()).toBe(1);
+    // The failed call is audited as every model call is: which model, not ok.
+    const calls = readAudit(h.audit)
+      .lines.map((l) => JSON.parse(l) as { action: string; ok: boolean; subject: string; session: string })
+      .filter((e) => e.action === 'completion');
+    expect(calls.at(-1)).toMatchObject({ ok: false, subject: expect.stringMatching(/^anthropic:/), session: 'f' });
     failing = false;
     expect((await h.loop.turn({ session: 'f', message: 'did it go?' })).text).toBe('Launched.');
     expect(s.requests.at(-1)?.raw).toContain('{\\"launched\\":\\"rocket\\"}');

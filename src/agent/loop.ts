@@ -18,7 +18,7 @@ import { appendAudit } from './audit.js';
 import type { BudgetTracker } from './budget.js';
 import type { AgentConfig } from './config.js';
 import { modelTools, refuseUnreadable } from './loop-tools.js';
-import { type CallSettings, callModel } from './model-call.js';
+import { type CallSettings, auditFailedCall, callModel } from './model-call.js';
 import { observePrompt, observeSessionEnd } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
@@ -338,14 +338,15 @@ export class AgentLoop implements AgentRunner {
       answer = await callModel(common, request, this.deps.stream !== false);
     } catch (err) {
       if (request.signal?.aborted) throw cancelled();
-      // What already happened stays in the conversation: the person's message, the steps that
-      // finished and what each tool that ran returned. Else the next turn is refused for a
-      // call without its result, and a tool that ran is later reported as never run.
+      // What already happened stays (the message, the finished steps, what each tool that ran returned):
+      // else the next turn is refused for a call without its result, and a tool that ran is said never run.
       if (resumed || state.ran.size > 0) {
         const settled = settleUnanswered([...history, ...state.messages], { why: 'the model failed before it ran', ran: state.ran });
         this.keep(session, trimHistory(settled, this.deps.config.historyTurns));
       }
-      throw modelFailure(err, route.model);
+      const error = modelFailure(err, route.model);
+      auditFailedCall(this.deps.toolContext.auditLog, { session, model: route.model, error, ms: performance.now() - started });
+      throw error;
     }
     const { text, messages } = answer;
     if (request.signal?.aborted) throw cancelled();

@@ -1,5 +1,7 @@
 /** One call of the model for a turn, with its tool steps: streamed (text as it comes) or whole. */
 import { type ModelMessage, type ToolSet, generateText, streamText } from 'ai';
+import { appendAudit } from './audit.js';
+import type { AgentModel } from './providers.js';
 import type { TurnRequest } from './runner.js';
 
 export type CallSettings = Parameters<typeof generateText<ToolSet>>[0] & Parameters<typeof streamText<ToolSet>>[0];
@@ -30,4 +32,19 @@ export async function callModel(
   if (!text && messages.length <= 1 && (await result.finishReason) === 'other' && (await result.usage).outputTokens === undefined)
     throw Object.assign(new Error('its answer could not be read (not the API’s JSON)'), { name: 'AI_UnreadableAnswer' });
   return { text, messages };
+}
+
+/** A call that failed is in the audit log too, as every model call is: which model, and why. */
+export function auditFailedCall(log: string | undefined, call: { session: string; model: AgentModel; error: unknown; ms: number }): void {
+  if (!log) return;
+  const { session, model, error, ms } = call;
+  appendAudit(log, {
+    action: 'completion',
+    session,
+    subject: `${model.provider}:${model.id}`,
+    ok: false,
+    input: null,
+    output: error instanceof Error ? error.message : String(error),
+    durationMs: ms,
+  });
 }

@@ -2,6 +2,7 @@
  * What the start and prompt hooks inject. Each function loads only the modules its own
  * hook needs: a hook pays for every import on every call.
  */
+import type { Agent } from '../capture/agents.js';
 import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
 
@@ -9,9 +10,15 @@ import type { Store } from '../store/store.js';
 const PROMPT_QUERY_CHARS = 4_000;
 
 /** Session start: convictions, the instincts ranked for the project and its stack, and the last session. */
-export async function startInjection(store: Store, project: ProjectInfo, sessionId?: string): Promise<string> {
-  const [{ sessionStartContext }, { detectStack }] = await Promise.all([import('./session-start.js'), import('../core/stack.js')]);
-  return sessionStartContext(store, { project, stack: detectStack(project.root), sessionId });
+/** Session start; with `agent`, what it already reads in the project's rule files is left out. */
+export async function startInjection(store: Store, project: ProjectInfo, sessionId?: string, agent?: Agent): Promise<string> {
+  const [{ sessionStartContext }, { detectStack }, { exportedKeys }] = await Promise.all([
+    import('./session-start.js'),
+    import('../core/stack.js'),
+    import('./exported.js'),
+  ]);
+  const exported = agent ? exportedKeys(project.root, agent) : undefined;
+  return sessionStartContext(store, { project, stack: detectStack(project.root), sessionId, ...(exported ? { exported } : {}) });
 }
 
 interface PromptInjectionInput {

@@ -33,6 +33,8 @@ interface StartContextInput {
   stack: readonly string[];
   /** The session starting: left out of the last session. */
   sessionId?: string;
+  /** Instinct keys the agent already reads in the project's rule files: not given twice. */
+  exported?: ReadonlySet<string>;
   budget?: number;
 }
 
@@ -47,11 +49,16 @@ const userSaid = (row: InstinctRow): boolean => USER_MINERS.has(String(parseJson
 const USER_MINERS = new Set(['preference', 'rejection']);
 
 /** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
-export function selectStartInstincts(store: Store, project: ProjectInfo, stack: readonly string[]): StartSelection {
+export function selectStartInstincts(
+  store: Store,
+  project: ProjectInfo,
+  stack: readonly string[],
+  exported: ReadonlySet<string> = new Set(),
+): StartSelection {
   const now = store.clock.now();
   const rows = store.instincts
     .list({ unpromoted: true, unrefuted: true, project: project.fingerprint, includeGlobal: true })
-    .filter((r) => !isDocumented(parseJsonObject(r.metadata)) && saysSomething(r));
+    .filter((r) => !isDocumented(parseJsonObject(r.metadata)) && saysSomething(r) && !exported.has(r.key));
   const byScore = rows
     .map((row) => ({ row, score: currentConfidence(row, now), first: userSaid(row) ? 0 : categoryRank(row) <= 1 ? 1 : 2 }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
@@ -83,8 +90,9 @@ export function convictionsBlock(store: Store, project: string): string {
 }
 
 export function sessionStartContext(store: Store, input: StartContextInput): string {
-  const convictions = listConvictions(store, input.project.fingerprint, { given: true });
-  const selection = selectStartInstincts(store, input.project, input.stack);
+  const exported = input.exported ?? new Set<string>();
+  const convictions = listConvictions(store, input.project.fingerprint, { given: true }).filter((c) => !exported.has(c.pattern));
+  const selection = selectStartInstincts(store, input.project, input.stack, exported);
   if (convictions.length === 0 && selection.total === 0) return '';
   const provenance = store.instincts.provenance([...convictions.map((c) => c.instinct_id), ...selection.shown.map((r) => r.id)]);
   const stack = input.stack.length ? ` (${input.stack.slice(0, 6).join(', ')})` : '';

@@ -59,7 +59,7 @@ export async function dispatch(call: HookCall): Promise<HookOutcome> {
       // A resumed conversation still holds the block its start was given: a second one would repeat it.
       if (input.reason === 'resume') return answer(call, '', r);
       const { startInjection } = await import('../context/inject.js');
-      return answer(call, await startInjection(store, contextProject(call), input.sessionId), r);
+      return answer(call, await startInjection(store, contextProject(call), input.sessionId, input.agent), r);
     }
     case 'prompt': {
       const r = tryRecord(log, 'prompt', () => recordPrompt(store, input, project));

@@ -195,6 +195,24 @@ describe('context hooks', () => {
     expect(resumed.stdout).toBe('');
   });
 
+  it("start: leaves out what the agent already reads in the project's rule file (CLAUDE.md for Claude Code, AGENTS.md for Codex)", async () => {
+    withStore((store) => {
+      observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm', occurrences: 3 });
+      observe(store, { pattern: 'pref:fmt=prettier', trigger: 'when formatting', action: 'run prettier', occurrences: 3 });
+    });
+    writeFileSync(
+      join(project, 'CLAUDE.md'),
+      '# Notes\n<!-- instinct:start -->\n- When installing packages: use pnpm. <!-- `pref:pkg=pnpm` (3) -->\n<!-- instinct:end -->\n',
+    );
+    const start = async (agent?: 'codex') =>
+      context((await runHook('start', claude({ hook_event_name: 'SessionStart' }), { home, env, ...(agent ? { agent } : {}) })).stdout);
+    const claudeCode = await start();
+    expect(claudeCode).not.toContain('use pnpm');
+    expect(claudeCode).toContain('run prettier');
+    // Codex reads AGENTS.md, not CLAUDE.md: it is given the rule.
+    expect(await start('codex')).toContain('use pnpm');
+  });
+
   it('start: above 30 instincts shows 10 lines of the 15 ranked for the project, under 10,000 characters', async () => {
     withStore((store) => {
       for (let i = 0; i < 60; i++)

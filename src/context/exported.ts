@@ -1,0 +1,47 @@
+/**
+ * What the agent already reads at session start: the rules Homunculus exported into the
+ * project's rule files that this agent loads (Claude Code: CLAUDE.md; Codex: AGENTS.md; Gemini
+ * CLI: GEMINI.md; Cursor: its rules). Given again in the start block, each reached the model twice.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Agent } from '../capture/agents.js';
+import { learnedKeys } from '../core/rule-markers.js';
+
+const FILES: Readonly<Record<Agent, readonly string[]>> = {
+  'claude-code': ['CLAUDE.md', 'CLAUDE.local.md', '.claude/CLAUDE.md'],
+  codex: ['AGENTS.md'],
+  gemini: ['GEMINI.md'],
+  cursor: ['AGENTS.md', '.cursorrules'],
+};
+
+/** A rule file is small; a huge one is not read in a hook. */
+const MAX_BYTES = 512 * 1024;
+
+const readSmall = (path: string): string => {
+  try {
+    return statSync(path).size <= MAX_BYTES ? readFileSync(path, 'utf8') : '';
+  } catch {
+    return '';
+  }
+};
+
+/** Cursor's rules folder: every .mdc in it is loaded. */
+function cursorRules(root: string): string[] {
+  const dir = join(root, '.cursor', 'rules');
+  if (!existsSync(dir)) return [];
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.mdc'))
+      .map((f) => join('.cursor', 'rules', f));
+  } catch {
+    return [];
+  }
+}
+
+/** The instinct keys exported into the rule files `agent` loads from `root`; none without a root. */
+export function exportedKeys(root: string, agent: Agent): Set<string> {
+  if (!root) return new Set();
+  const files = [...FILES[agent], ...(agent === 'cursor' ? cursorRules(root) : [])];
+  return new Set(files.flatMap((f) => learnedKeys(readSmall(join(root, f)))));
+}

@@ -231,11 +231,25 @@ export async function learnedRules(
     return [];
   // Loaded here: every `query` process imports this module, and most ask a warm server instead.
   const { matchingLines } = await import('../context/prompt.js');
-  const project =
-    input.project === undefined
-      ? projectIn(input.cwd ?? '', store.paths.projectAliases)
-      : { fingerprint: projectKey(store, input.project), name: projectName(store, input.project) };
-  return matchingLines(store, project, input.query, LEARNED_LINES);
+  if (input.project !== undefined) {
+    const named = { fingerprint: projectKey(store, input.project), name: projectName(store, input.project) };
+    return matchingLines(store, named, input.query, LEARNED_LINES);
+  }
+  const here = projectIn(input.cwd ?? '', store.paths.projectAliases);
+  const known = store.sessions.projects();
+  if (known.some((p) => p.project === here.fingerprint)) return matchingLines(store, here, input.query, LEARNED_LINES);
+  // Asked from a folder with no history (the home folder): the rules that hold anywhere, then every
+  // project's, each line naming its project.
+  const lines = new Set<string>();
+  const projects = [
+    here,
+    ...[...known].sort((a, b) => b.sessions - a.sessions).map((p) => ({ fingerprint: p.project, name: p.project_name })),
+  ];
+  for (const p of projects) {
+    for (const line of matchingLines(store, p, input.query, LEARNED_LINES)) lines.add(line);
+    if (lines.size >= LEARNED_LINES) break;
+  }
+  return [...lines].slice(0, LEARNED_LINES);
 }
 
 const LEARNED_LINES = 3;

@@ -67,6 +67,18 @@ describe('mineProjectCommands', () => {
     });
     expect(found?.explain).not.toMatch(/defined by the project/);
   });
+
+  it('says a tool the package manager launches by name (`pnpm vitest`) is that tool, not a task the project defines', () => {
+    const [found] = mineProjectCommands(steps([{ bash: 'pnpm vitest run' }], { projectName: 'calc-ts' }));
+    expect(found).toMatchObject({
+      trigger: 'when you need to run the tests in calc-ts',
+      action: "Run `pnpm vitest`: vitest through pnpm, as this project's sessions do.",
+    });
+    expect(found?.explain).not.toMatch(/defined by the project/);
+    // A script of the project's is still its task.
+    const [script] = mineProjectCommands(steps([{ bash: 'pnpm lint' }], { projectName: 'calc-ts' }));
+    expect(script?.action).toBe("Use the project's task `pnpm lint` rather than calling the toolchain directly.");
+  });
 });
 
 describe('co-edits', () => {

@@ -141,14 +141,21 @@ export function taskVariant(signature: string): string {
   return parts.length > 1 ? parts.slice(1).join(' ') : '';
 }
 
+/** Package managers that run a package's tool by its name (`pnpm vitest`) as they run a script. */
+const PACKAGE_MANAGERS = new Set(['pnpm', 'yarn', 'bun']);
+
 /** Runners of a tool inside the project's environment (`uv run pytest`): the tool is no task the project defines. */
 const ENVIRONMENT_RUNNERS = new Set(['uv', 'poetry', 'pipenv', 'hatch', 'pdm']);
 
 /** What a project-command instinct says: a task the project defines, or a tool it runs in its environment. */
 function taskWords(signature: string, where: string, purpose: Purpose): { action: string; explain: string } {
   const how = `${backtick(signature)} is how ${where} is ${PURPOSE_PAST[purpose]}`;
-  if (ENVIRONMENT_RUNNERS.has(signature.split(' ')[0] ?? ''))
+  const [program = '', tool = ''] = signature.split(' ');
+  if (ENVIRONMENT_RUNNERS.has(program))
     return { action: `Run it as ${backtick(signature)}, in the project's environment.`, explain: `${how}.` };
+  // `pnpm vitest`: the toolchain itself, launched by the package manager, not a task the project defines.
+  if (PACKAGE_MANAGERS.has(program) && isEcosystemDefault(tool))
+    return { action: `Run ${backtick(signature)}: ${tool} through ${program}, as this project's sessions do.`, explain: `${how}.` };
   return {
     action: `Use the project's task ${backtick(signature)}${isEcosystemDefault(signature) ? '' : ' rather than calling the toolchain directly'}.`,
     explain: `${how}; it is defined by the project, not the toolchain.`,

@@ -112,6 +112,14 @@ describe('fuzzing every hook in process', () => {
     expect(log).not.toMatch(/not complete JSON/);
   });
 
+  it('logs text with nothing readable in it as such, not as an empty payload', async () => {
+    const home = join(dir.path, 'garbage');
+    await runHook('prompt', { text: 'garbage\n', bytes: 8, truncated: false }, { home, env });
+    const log = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8');
+    expect(log).toMatch(/payload of 8 bytes is not complete JSON: nothing in it could be read, ignored/);
+    expect(log).not.toMatch(/: empty/);
+  });
+
   it('reports a corrupt database in the log and still answers', async () => {
     const home = join(dir.path, 'corrupt');
     await runHook('observe', JSON.stringify(tool), { home, env });

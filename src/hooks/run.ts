@@ -39,7 +39,8 @@ interface HookOptions {
 function payloadProblem(mode: string, truncated: boolean): string {
   if (mode === 'not-object') return 'is JSON but not an object: ignored';
   if (truncated) return `is over the ${MAX_PAYLOAD_BYTES}-byte cap: read as cut, ${mode}`;
-  return `is not complete JSON: ${mode}`;
+  // 'empty': nothing usable came out of it (the payload itself may hold bytes).
+  return `is not complete JSON: ${mode === 'empty' ? 'nothing in it could be read, ignored' : `${mode} (the fields that could be read were used)`}`;
 }
 
 export type HookStatus = 'recorded' | 'spooled' | 'duplicate' | 'noise' | 'ignored' | 'skipped' | 'failed' | 'done';

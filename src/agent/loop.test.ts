@@ -71,6 +71,8 @@ describe.each<[Provider, boolean]>([
       ['tool', 'echo'],
     ]);
     expect(obs[0]?.input).toBe('say ping with the echo tool');
+    // Its session is listed as a coding agent's is (the dashboard reads the row), with the tool it ran.
+    expect(h.store.sessions.get('s1')).toMatchObject({ source: 'homunculus-agent', tools_used: '["echo"]' });
     // The second turn carries the first one's messages.
     await h.loop.turn({ session: 's1', message: 'again' });
     expect(h.loop.history('s1').filter((m) => m.role === 'user')).toHaveLength(2);

@@ -19,7 +19,7 @@ import type { BudgetTracker } from './budget.js';
 import type { AgentConfig } from './config.js';
 import { modelTools, refuseUnreadable } from './loop-tools.js';
 import { type CallSettings, auditFailedCall, callModel } from './model-call.js';
-import { observePrompt, observeSessionEnd } from './observe.js';
+import { type AgentEventBase, observePrompt, observeSessionEnd, summariseSession } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
 import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
 import {
@@ -203,12 +203,13 @@ export class AgentLoop implements AgentRunner {
     for (const [id, p] of this.pending) if (p.session === session) this.pending.delete(id);
     const log = this.deps.toolContext.auditLog;
     if (log) appendAudit(log, { action: 'session_end', session, input: session, output: null, durationMs: 0 });
-    observeSessionEnd(this.deps.store, {
-      session,
-      ts: this.deps.clock.now().toISOString(),
-      cwd: this.deps.toolContext.workspace,
-      project: this.deps.project,
-    });
+    observeSessionEnd(this.deps.store, this.eventBase(session));
+    summariseSession(this.deps.store, this.eventBase(session));
+  }
+
+  /** Where and when an event of `session` happens, as the store records it. */
+  private eventBase(session: string): AgentEventBase {
+    return { session, ts: this.deps.clock.now().toISOString(), cwd: this.deps.toolContext.workspace, project: this.deps.project };
   }
 
   /** A call left unanswered past its expiry counts as declined: the model is told so with the next message. */
@@ -243,14 +244,7 @@ export class AgentLoop implements AgentRunner {
     const key = `${session}\0${text}`;
     const occurrence = this.prompts.get(key) ?? 0;
     this.prompts.set(key, occurrence + 1);
-    observePrompt(this.deps.store, {
-      session,
-      ts: this.deps.clock.now().toISOString(),
-      cwd: this.deps.toolContext.workspace,
-      project: this.deps.project,
-      text,
-      occurrence,
-    });
+    observePrompt(this.deps.store, { ...this.eventBase(session), text, occurrence });
   }
 
   /** Records one model call's usage in the budget and the audit log. */
@@ -386,6 +380,8 @@ export class AgentLoop implements AgentRunner {
         ? `\n[stopped after ${this.deps.config.maxSteps} steps]`
         : '';
     if (stepsNote) request.onText?.(stepsNote);
+    // The session's row (what the dashboard lists) follows each turn, as the Stop hook keeps an agent's.
+    summariseSession(this.deps.store, this.eventBase(session));
     return {
       session,
       text: `${text}${stepsNote}`,

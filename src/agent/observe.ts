@@ -7,6 +7,7 @@ import type { ProjectInfo } from '../core/project.js';
 import { mapToolCall } from '../capture/map/tool-call.js';
 import { promptText, redactObservation, redactToolCall } from '../capture/redact.js';
 import { promptObservation } from '../capture/session-events.js';
+import { upsertSession } from '../capture/sessions/summary.js';
 import type { Store } from '../store/store.js';
 import { isScheduled } from './scheduled.js';
 
@@ -88,4 +89,12 @@ export function observeSessionEnd(store: Pick<Store, 'observations'>, e: AgentEv
       data: { project_name: e.project.name },
     }),
   );
+}
+
+/**
+ * The session's summary row brought up to date, as the Stop hook keeps a coding agent's: the
+ * dashboard lists sessions from it.
+ */
+export function summariseSession(store: Store, e: AgentEventBase): void {
+  upsertSession(store, { source: AGENT_SOURCE, sessionId: e.session, cwd: e.cwd, project: e.project, endedAt: e.ts });
 }

@@ -20,6 +20,8 @@ export class PendingBook {
     private readonly runner: AgentRunner,
     private readonly now: () => number = Date.now,
     sweepMs = 1000,
+    /** Told of each id that expired unanswered, so the surface can say so where the question was asked. */
+    private readonly onLapse?: (id: string) => void,
   ) {
     this.timer = setInterval(() => this.sweep(), sweepMs);
     this.timer.unref();
@@ -52,6 +54,7 @@ export class PendingBook {
         this.held.delete(id);
         this.lapsed.set(id, expires);
         this.closeUnanswered(id);
+        this.onLapse?.(id);
       }
     for (const [id, expired] of this.lapsed) if (this.now() - expired > LAPSED_KEPT_MS) this.lapsed.delete(id);
   }

@@ -189,11 +189,15 @@ describe('confirmation by button', () => {
     expect(s.h.launches()).toBe(0);
   });
 
-  it('answers no when the question expires, and a late Yes runs nothing', async () => {
+  it('answers no when the question expires, says so under the question at once, and a late Yes runs nothing', async () => {
     const s = await setup(ollamaOneToolCall(LAUNCH, 'Launched.'));
     const q = await question(s);
+    const asked = s.tg.calls.length;
     s.clock.t += 301_000;
-    await new Promise((r) => setTimeout(r, 100));
+    // Nobody pressed anything: the question itself now says it expired, without its buttons.
+    const edited = await s.tg.waitFor((c) => c.method === 'editMessageText', asked);
+    expect(edited.body).toMatchObject({ message_id: q.messageId, text: expect.stringMatching(/^Expired: nobody answered in time/) });
+    expect(edited.body.reply_markup).toBeUndefined();
     const from = s.tg.calls.length;
     s.tg.press(USER, q.yes, q.messageId);
     const ack = await s.tg.waitFor((c) => c.method === 'answerCallbackQuery', from);

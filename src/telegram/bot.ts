@@ -102,7 +102,7 @@ export class TelegramBot {
     this.started = this.now();
     this.bot = new Bot(o.settings.token, o.settings.apiRoot ? { client: { apiRoot: o.settings.apiRoot } } : {});
     this.sessions = new ChatSessions(o.settings.idleMinutes * 60_000, (chatId) => o.agent.lastSession?.(chatPrefix(chatId)));
-    this.book = new PendingBook(o.agent.runner, this.now, o.sweepMs);
+    this.book = new PendingBook(o.agent.runner, this.now, o.sweepMs, (id) => void this.sayExpired(id));
     this.notifier = new TelegramNotifier(this.bot.api, o.settings.allowedUserIds);
     this.bot.on('message:text', (ctx) => this.onText(ctx, ctx.message.text));
     this.bot.callbackQuery(/^confirm:([0-9a-f]{1,32}):(yes|no)$/, (ctx) =>
@@ -228,6 +228,20 @@ export class TelegramBot {
         durationMs: performance.now() - t0,
       });
       await ctx.reply(failureText(err));
+    }
+  }
+
+  /** A question nobody answered in time: its buttons go, and it says what became of the call. */
+  private async sayExpired(id: string): Promise<void> {
+    const [key, held] = [...this.buttons].find(([, b]) => b.id === id) ?? [];
+    if (!key || !held) return;
+    this.buttons.delete(key);
+    const text = 'Expired: nobody answered in time, so it was answered no and nothing ran. Ask again if you still want it.';
+    try {
+      if (held.messageId !== undefined) await this.bot.api.editMessageText(held.chatId, held.messageId, text);
+      else await this.bot.api.sendMessage(held.chatId, text);
+    } catch (err) {
+      process.stderr.write(`telegram: could not say a question expired: ${(err as Error).message}\n`);
     }
   }
 

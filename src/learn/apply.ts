@@ -18,6 +18,7 @@ import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
 import { type Candidate, quotedIn, redactCandidate } from './mine/candidate.js';
 import { MIN_TOGETHER_RATIO, contradictedPairs, withCoeditReasons } from './mine/coedits.js';
+import { OTHER_STYLE_KEY, STYLE_MIN_SHARE } from './mine/commits.js';
 import { withEndpoints } from './mine/endpoints.js';
 import { withRequests } from './mine/requests.js';
 import { withServices } from './mine/services.js';
@@ -47,6 +48,7 @@ interface SessionInput {
   candidates: readonly Candidate[];
   signals: readonly SessionSignal[];
   editedFiles: readonly string[];
+  commitStyle?: 'conventional' | 'other';
   /** Whether the session is over (co-edit contradictions need the whole session). */
   ended: boolean;
   /** The project's CLAUDE.md and AGENTS.md as they are now, when its folder is on this machine. */
@@ -122,6 +124,15 @@ const composed = (c: Candidate, examples: readonly string[]): Candidate =>
 
 function sessionsOf(store: Store, key: string): string[] {
   return store.learning.listSightings('pattern', key).map((s) => s.session_id);
+}
+
+/** A commit style is the project's when most of its sessions that commit follow it (several people may share it). */
+function commitStyleHolds(store: Store, c: Pick<Candidate, 'miner' | 'project'>, following: number): string | undefined {
+  if (c.miner !== 'commit-style') return undefined;
+  const committing = following + store.learning.countSightings('pattern', OTHER_STYLE_KEY, c.project);
+  return following < committing * STYLE_MIN_SHARE
+    ? `followed in ${following} of ${committing} sessions that commit here (needs ${STYLE_MIN_SHARE * 100}%)`
+    : undefined;
 }
 
 /** Co-edit pairs must be edited together in most sessions that touch either file. */
@@ -205,6 +216,17 @@ function recordSessionFacts(store: Store, input: SessionInput, lastTs: string, c
   for (const s of input.signals) {
     const signal = { session_id: s.sessionId, ts: s.ts, type: s.type, signal: s.signal, raw: s.raw, project: input.project };
     if (store.learning.addSignal(signal)) changes.signals++;
+  }
+  if (input.commitStyle === 'other') {
+    const ts = lastTs || store.clock.now().toISOString();
+    store.learning.addSighting({
+      kind: 'pattern',
+      key: OTHER_STYLE_KEY,
+      project: input.project,
+      session_id: input.sessionId,
+      ts,
+      detail: '{}',
+    });
   }
   for (const file of input.editedFiles) {
     const ts = lastTs || store.clock.now().toISOString();
@@ -328,7 +350,7 @@ function applyCandidate(
     changes.reinforced.push({ pattern: result.pattern, confidence: result.confidence, evidence: result.evidence });
     return;
   }
-  const held = sessions >= INSTINCT_MIN_SESSIONS ? coeditHolds(store, c, sessions) : undefined;
+  const held = sessions >= INSTINCT_MIN_SESSIONS ? (coeditHolds(store, c, sessions) ?? commitStyleHolds(store, c, sessions)) : undefined;
   if (sessions >= INSTINCT_MIN_SESSIONS && !held) {
     changes.created.push(createInstinct(store, input, composed(c, meta.examples), key, meta, sessions));
     return;

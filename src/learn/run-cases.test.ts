@@ -50,6 +50,26 @@ describe('the age of what is learned', () => {
   });
 });
 
+describe('a commit style', () => {
+  const commits = (...messages: string[]): Step[] => messages.map((m) => ({ bash: `git commit -m "${m}"` }));
+
+  it("becomes the project's rule once three sessions commit that way, but not where most of its commits are written otherwise", async () => {
+    const t = fresh();
+    session(t, commits('fix(cart): round totals', 'test: cover rounding'), 1);
+    session(t, commits('feat: add coupons'), 2);
+    session(t, commits('chore: bump deps'), 3);
+    await runLearn(t.store);
+    expect(t.store.instincts.get('pref:demo/commit-style=conventional')?.action).toMatch(/^Write it as a Conventional Commit/);
+
+    const mixed = fresh();
+    for (const day of [1, 1, 2, 2]) session(mixed, commits('Add the wingman review'), day);
+    for (const day of [3, 4, 4]) session(mixed, commits('fix: a conventional one'), day);
+    const report = await runLearn(mixed.store);
+    expect(mixed.store.instincts.get('pref:demo/commit-style=conventional')).toBeUndefined();
+    expect(JSON.stringify(report)).toContain('followed in 3 of 7 sessions that commit here (needs 75%)');
+  });
+});
+
 describe('contradictions', () => {
   it('lower an instinct by 0.10 once 3 sessions contradict it, not before', async () => {
     const t = fresh();

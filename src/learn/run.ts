@@ -136,6 +136,7 @@ function processSession(
       candidates,
       signals: mined.signals,
       editedFiles: mined.editedFiles,
+      ...(mined.commitStyle ? { commitStyle: mined.commitStyle } : {}),
       ended: session.ended,
       instructions: projectInstructions(session.valid),
     });

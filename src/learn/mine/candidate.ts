@@ -16,6 +16,7 @@ type MinerName =
   | 'sequence'
   | 'combo'
   | 'project-command'
+  | 'commit-style'
   | 'llm';
 
 export interface Candidate {

@@ -2,6 +2,7 @@
 import type { Obs } from '../observation.js';
 import { type Candidate, uniqueByKey } from './candidate.js';
 import { mineBranchUpdates } from './branches.js';
+import { commitStyleOf, mineCommitStyle } from './commits.js';
 import { editedProjectFiles, mineCoedits } from './coedits.js';
 import { mineEndpoints } from './endpoints.js';
 import { mineFixes } from './fixes.js';
@@ -19,6 +20,8 @@ interface SessionMining {
   signals: SessionSignal[];
   /** Project-relative files the session edited (co-edit tallies and contradictions). */
   editedFiles: string[];
+  /** How its commits were written, when it made any (the commit-style rule must hold across the project). */
+  commitStyle?: 'conventional' | 'other';
 }
 
 export function mineSession(observations: readonly Obs[]): SessionMining {
@@ -42,6 +45,8 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
     ...mineSequences(ordered),
     ...mineCombos(ordered),
     ...mineProjectCommands(ordered),
+    ...mineCommitStyle(ordered),
   ]);
-  return { candidates, signals, editedFiles: editedProjectFiles(ordered) };
+  const commitStyle = commitStyleOf(ordered);
+  return { candidates, signals, editedFiles: editedProjectFiles(ordered), ...(commitStyle ? { commitStyle } : {}) };
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installRoot } from '../core/entry.js';
+import { homePaths } from '../core/paths.js';
 import { REPO_ROOT, cli, tempDir } from '../test-support/cli.js';
 
 const until = async (done: () => boolean, ms: number): Promise<boolean> => {
@@ -29,6 +30,9 @@ describe('learning after a session', () => {
     await until(() => existsSync(join(home, 'last-processing.log')), 30_000);
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toMatch(/Cannot find module|Error/);
     expect(existsSync(join(home, 'last-processing.log'))).toBe(true);
+    // It goes on a little after its account (the lock released, the store closed): the folder is removed once it is done.
+    const paths = homePaths(home);
+    await until(() => !existsSync(join(paths.locks, 'observer.lock')) && !existsSync(`${paths.db}-wal`), 30_000);
   }, 60_000);
 
   it('finds the installation from a chunk of the hooks bundle as from dist/core', () => {

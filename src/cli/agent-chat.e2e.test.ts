@@ -1,5 +1,5 @@
 /** `homunculus agent chat` and `agent budget` through the built binary, the models being loopback stubs. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STUB_ENV, stubModel } from '../test-support/agent-loop.js';
@@ -107,6 +107,13 @@ describe('homunculus agent chat', () => {
     expect(r.stdout).toContain('local here');
     expect(ollama.requests).toHaveLength(1);
     expect(ollama.requests[0]?.raw).not.toContain('/help');
+    expect(r.stderr).not.toContain('does not exist');
+    // Without `agent init`, said before the first message rather than at the first tool call.
+    rmSync(join(home, 'workspace'), { recursive: true });
+    const bare = await chat(home, [], 'hello\n');
+    expect(bare.stderr).toContain(
+      `! The workspace ${join(home, 'workspace')} does not exist: the agent's file and shell tools will fail. Run \`homunculus agent init\`.`,
+    );
   });
 
   it('exits 1 when a turn fails: a missing API key says its own fix, an unreachable model says so', async () => {

@@ -1,7 +1,9 @@
 /** `homunculus agent chat` (a terminal conversation) and `agent budget` (today's spend). */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { BudgetReport } from '../../agent/budget.js';
 import { UsageError } from '../../core/errors.js';
+import { homePaths } from '../../core/paths.js';
 import { agentBudget, agentTurnInput, openAgent } from '../../app/agent-brain.js';
 import { chatSession } from '../chat-session.js';
 import { globals, withCommandStore } from '../context.js';
@@ -49,6 +51,12 @@ export function registerAgentBrainCommands(agent: Command): void {
       const named = typeof o.session === 'string' ? agentTurnInput.shape.session.safeParse(o.session) : undefined;
       if (named && !named.success) throw new UsageError(`--session ${named.error.issues[0]?.message ?? 'is not a session id'}.`);
       await withCommandStore(cmd, async (store) => {
+        // Its tools work in the workspace: without one every file or shell call fails, said now rather than at the first tool.
+        const workspace = homePaths(store.paths.home).workspace;
+        if (!existsSync(workspace))
+          process.stderr.write(
+            `! The workspace ${workspace} does not exist: the agent's file and shell tools will fail. Run \`homunculus agent init\`.\n`,
+          );
         const agent = openAgent({ store, env: process.env });
         const session =
           typeof o.session === 'string'

@@ -56,6 +56,8 @@ describe('help and usage', () => {
       [['observe', 'not-a-key'], /does not follow the prefix:body convention/],
       [['observe', 'seq:x', '--count', '0'], /--count must be a whole number from 1 to 1000000, got 0/],
       [['search', '   '], /<query> must not be empty/],
+      // A missing choice names the choices.
+      [['mind', 'trigger'], /<loop> must be action, explore or reflect/],
       [['status'], /HOMUNCULUS_NOW is not an ISO-8601 instant/],
     ];
     for (const [args, message] of cases) {

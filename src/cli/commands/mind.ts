@@ -169,10 +169,10 @@ export function registerMindCommands(program: Command): void {
       emit(globals(cmd), mindAbout.run(mindContext(cmd), input), aboutLines);
     });
   mind
-    .command('trigger <loop>')
+    .command('trigger [loop]')
     .description(mindTrigger.summary)
     .option('--situation <text>', 'what the action loop responds to (default: pursue its goals)')
-    .action(async (loop: string, o: Options, cmd: Command) => {
+    .action(async (loop: string | undefined, o: Options, cmd: Command) => {
       const raw = { loop, situation: stringOption(o, 'situation') };
       const r = await mindTrigger.run(mindContext(cmd), cliInput(mindTrigger, raw, { loop: '<loop>' }));
       emit(globals(cmd), r, reportLines);

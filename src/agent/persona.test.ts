@@ -34,7 +34,8 @@ describe('personas', () => {
     expect(personas.map((p) => p.name)).toEqual(['default']);
     const why = Object.fromEntries(skipped.map((s) => [s.name, s.reason]));
     expect(why.odd).toMatch(/agents\/odd\/SOUL\.md: .*model: .*allowed: description, tools: \[names\], model: local\|remote\|auto/);
-    expect(why.odd).toMatch(/colour/);
+    expect(why.odd).toMatch(/"colour" is not a key it takes/);
+    expect(why.odd).not.toMatch(/the input/);
     expect(why['Bad Name']).toMatch(/lowercase letters/);
     expect(why.empty).toBe('no SOUL.md in agents/empty/');
   });

@@ -85,7 +85,15 @@ type Refused = Extract<ToolOutcome, { ok: false }>;
 
 /** zod's complaints as one line naming each field. Pure. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the input'}: ${i.message}`).join('; ');
+  return error.issues
+    .map((i) => {
+      const at = i.path.join('.');
+      // "the input: Unrecognized key: "modle"" read as garbled: the key is what is wrong.
+      if (i.code === 'unrecognized_keys')
+        return `${at ? `${at}: ` : ''}${i.keys.map((k) => JSON.stringify(k)).join(', ')} ${i.keys.length > 1 ? 'are not keys' : 'is not a key'} it takes`;
+      return `${at || 'the input'}: ${i.message}`;
+    })
+    .join('; ');
 }
 
 export class ToolRegistry {

@@ -108,7 +108,10 @@ describe('correcting memory from the dashboard', () => {
 
         // Promote, then un-promote.
         await row.getByRole('button', { name: /^promote: when you / }).click();
-        await expect.poll(message).toBe('Promoted “when you run the webapp tests” to a conviction.');
+        // By hand, before the rule would: the page says which bar it had not met.
+        await expect
+          .poll(message)
+          .toMatch(/^Promoted “when you run the webapp tests” to a conviction by hand; the rule would not have yet \(.*confidence.*\)\.$/);
         await row.getByRole('button', { name: /^un-promote: when you / }).waitFor();
         await expect.poll(() => page.locator('#project-counts').textContent()).toMatch(/1 conviction\.$/);
         inStore((store) => {

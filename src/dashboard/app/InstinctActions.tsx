@@ -27,7 +27,16 @@ interface MergeResult {
 interface ConvictionResult {
   pattern: string;
   title: string;
+  /** Whether the rule would have promoted it; promoted by hand either way. */
+  eligible?: boolean;
+  blockers?: string[];
 }
+
+/** What a promotion by hand did, and the bar it had not met when the rule would not have. */
+const promotedText = (trigger: string, r: ConvictionResult): string =>
+  r.eligible === false && r.blockers?.length
+    ? `Promoted “${trigger}” to a conviction by hand; the rule would not have yet (${r.blockers.join('; ')}).`
+    : `Promoted “${trigger}” to a conviction.`;
 
 type Mode = 'idle' | 'edit' | 'merge' | 'forget';
 
@@ -191,7 +200,7 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
         <button
           type="button"
           aria-label={`promote: ${name}`}
-          onClick={() => void run<ConvictionResult>('/api/instincts/promote', {}, () => `Promoted “${instinct.trigger}” to a conviction.`)}
+          onClick={() => void run<ConvictionResult>('/api/instincts/promote', {}, (r) => promotedText(instinct.trigger, r))}
         >
           promote
         </button>

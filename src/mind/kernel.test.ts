@@ -123,7 +123,21 @@ describe('the kernel', () => {
     ]);
     expect(mind.writeSoul('  \n')).toEqual({ done: false, refused: expect.stringContaining('an empty soul.md') });
     expect(readSoul(data)).toBe('I am curious.');
-    expect(mind.writeValues([{ name: 'kindness', weight: 0.7, status: 'active' }]).done).toBe(true);
+    // What changed is said, so a value the model left out is seen going.
+    expect(mind.writeValues([{ name: 'kindness', weight: 0.7, status: 'active' }])).toEqual({
+      done: true,
+      changed: true,
+      detail: 'kindness added; honesty deprecated; curiosity deprecated',
+    });
+    expect(
+      mind.writeValues([
+        { name: 'kindness', weight: 0.8, status: 'active' },
+        { name: 'honesty', weight: 0.9, status: 'active' },
+      ]),
+    ).toMatchObject({
+      detail: 'kindness 0.7 -> 0.8; honesty active again',
+    });
+    mind.writeValues([{ name: 'kindness', weight: 0.7, status: 'active' }]);
     expect(readValues(data)).toEqual([
       { name: 'kindness', weight: 0.7, status: 'active' },
       { name: 'honesty', weight: 0.9, status: 'deprecated' },

@@ -13,7 +13,7 @@ import type { Goal, Memory, Value } from './schemas.js';
 import { isTriggerMark, MARK } from './triggers.js';
 
 /** A write the kernel allowed (`changed`: false when it held what was there already), or its refusal. */
-export type WriteResult = { done: true; changed: boolean } | { done: false; refused: string };
+export type WriteResult = { done: true; changed: boolean; detail?: string } | { done: false; refused: string };
 
 export interface MindWrites {
   readonly loop: Loop;
@@ -54,6 +54,21 @@ const WHOSE: Readonly<Record<Resource, string>> = {
 function nextValues(held: readonly Value[], proposed: readonly Value[]): Value[] {
   const named = new Set(proposed.map((v) => v.name));
   return [...proposed, ...held.filter((v) => !named.has(v.name)).map((v) => ({ ...v, status: 'deprecated' as const }))];
+}
+
+/** What a reflection changed in the values, in a few words ("honesty deprecated; care 0.6 -> 0.8; play added"). Pure. */
+export function valueChanges(held: readonly Value[], next: readonly Value[]): string {
+  const before = new Map(held.map((v) => [v.name, v]));
+  return next
+    .flatMap((v) => {
+      const was = before.get(v.name);
+      if (!was) return [`${v.name} added`];
+      return [
+        ...(was.status !== v.status ? [`${v.name} ${v.status === 'deprecated' ? 'deprecated' : 'active again'}`] : []),
+        ...(was.weight !== v.weight ? [`${v.name} ${was.weight} -> ${v.weight}`] : []),
+      ];
+    })
+    .join('; ');
 }
 
 const duplicateName = (items: readonly { name: string }[]): string | undefined =>
@@ -106,7 +121,8 @@ export function capability(loop: Loop, dirs: MindDirs, clock: Clock): MindWrites
       if (mayWrite(loop, 'values') && twice !== undefined) return refuse('values', 'values.json', `"${twice}" is named twice`);
       const held = files.readValues(data);
       const next = nextValues(held, values);
-      return guarded('values', 'values.json', () => files.writeValues(data, next), sameJson(held, next));
+      const result = guarded('values', 'values.json', () => files.writeValues(data, next), sameJson(held, next));
+      return result.done && result.changed ? { ...result, detail: valueChanges(held, next) } : result;
     },
     setGoal(year, goal) {
       const goals = files.readGoals(data, year);

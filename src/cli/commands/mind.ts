@@ -69,7 +69,8 @@ function reportLines(r: LoopReport): string[] {
   ].map(withoutControls);
 }
 
-const changes = (r: LoopReport): string[] => r.writes.filter((w) => w.result.done && w.result.changed).map((w) => w.what);
+const changes = (r: LoopReport): string[] =>
+  r.writes.flatMap((w) => (w.result.done && w.result.changed ? [w.result.detail ? `${w.what} (${w.result.detail})` : w.what] : []));
 
 const CHAT_HELP = 'Each line you type is a situation for the action loop; the chat skill answers. /exit (or end of input) stops.';
 

@@ -38,7 +38,7 @@ export function EntityList({
       <h3>Entities drawn</h3>
       {nodes.length > LISTED && (
         <p className="neural-muted">
-          The {LISTED} most activated of {nodes.length}; search for the others.
+          This list holds the {LISTED} most activated of the {nodes.length} drawn; search for the others.
         </p>
       )}
       <ul id="neural-list">

@@ -2,7 +2,9 @@
 import { useEffect, useState } from 'react';
 import { type SessionLine, api } from './api.js';
 import { shortTime } from './api-sessions.js';
+import { headOf } from '../../core/text.js';
 
+/** Sessions by when they ended, as the Overview lists them. */
 export function SessionPicker({ id, chosen, onChoose }: { id: string; chosen: string; onChoose: (session: string) => void }) {
   const [sessions, setSessions] = useState<SessionLine[]>([]);
   const [error, setError] = useState('');
@@ -25,7 +27,7 @@ export function SessionPicker({ id, chosen, onChoose }: { id: string; chosen: st
       <select id={id} value={chosen} onChange={(e) => onChoose(e.target.value)}>
         {sessions.map((s) => (
           <option key={s.id} value={s.id}>
-            {shortTime(s.started_at ?? s.ended_at)} {s.project_name} ({s.source}): {s.summary.split('\n')[0]?.slice(0, 60) || s.id}
+            {shortTime(s.ended_at ?? s.started_at)} {s.project_name} ({s.source}): {headOf(s.summary.split('\n')[0] ?? '', 60) || s.id}
           </option>
         ))}
       </select>

@@ -2,8 +2,8 @@
  * Session-start context (the start hook): convictions first, then the instincts of this
  * project and the global ones in plain words (what the user said or stopped first, then the
  * other preferences and fixes; instincts that share a trigger on one line), skipping promoted
- * and documented ones, and
- * where the full instinct files are (how many observations wait for learning is the user's
+ * and documented ones and those the agent reads in its rule files already, and where the
+ * full instinct files are (how many observations wait for learning is the user's
  * business, `homunculus status`, not the agent's). Above QMD_THRESHOLD instincts the ones
  * ranked for the project's detected stack come first (its name is in all of them).
  */

@@ -159,13 +159,22 @@ describe('session start', () => {
     expect(shown).toHaveLength(15);
   });
 
+  it('says how many instincts its lines leave out, below the ranking threshold too', () => {
+    for (let i = 0; i < 24; i++)
+      observe(store, { pattern: `seq:step-${i}`, trigger: `when doing step ${i}`, action: `Run tool${i} next.` });
+    const text = sessionStartContext(store, { project, stack: [] });
+    expect(text.match(/^- When doing step/gm)).toHaveLength(10);
+    expect(text).toContain('10 of 24 instincts shown.');
+  });
+
   it('with 1,000 instincts shows the 15 best for the project, under the budget', () => {
     for (let i = 0; i < 1000; i++) observe(store, { pattern: `seq:task-${i}`, trigger: `when handling task ${i} in module ${i % 37}` });
     observe(store, { pattern: 'pref:webapp-rust', trigger: 'in webapp prefer cargo nextest for rust tests' });
     const text = sessionStartContext(store, { project, stack: ['rust', 'cargo'] });
     expect(text.length).toBeLessThan(10_000);
     expect(text).toContain('In webapp prefer cargo nextest');
-    expect(text).toMatch(/15 of 1001 instincts shown, those about rust, cargo first/);
+    // The count is of what the lines give: 10 lines of one instinct each.
+    expect(text).toMatch(/10 of 1001 instincts shown, those about rust, cargo first/);
   });
 
   it('says when nothing was learned in this project yet, rather than "established for" it', () => {

@@ -105,14 +105,17 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
       : `What earlier sessions with this user established that holds in any project (nothing yet for ${oneLine(input.project.name, 80) || 'this directory'}${stack}), with where each item came from.`,
   ];
   if (convictions.length) head.push('', CONVICTIONS_HEAD, ...convictionLines(convictions, provenance));
-  const items = mergeSimilar(seenHere(store, selection.shown, input.project).map((row) => fromRow(row, provenance, store.clock.now())))
-    .slice(0, START_LINES)
-    .map((group) => plainLine(group));
+  const groups = mergeSimilar(
+    seenHere(store, selection.shown, input.project).map((row) => fromRow(row, provenance, store.clock.now())),
+  ).slice(0, START_LINES);
+  const items = groups.map((group) => plainLine(group));
   // What the last session was about, for continuity; the prompt hook no longer repeats it.
   const tail: string[] = last ? [formatThread(last, THREAD_CHARS)] : [];
-  if (selection.total > selection.shown.length) {
+  // Counted from the lines given: rows past the last line are not shown either.
+  const given = groups.reduce((n, group) => n + group.length, 0);
+  if (selection.total > given) {
     tail.push(
-      `${selection.shown.length} of ${selection.total} instincts shown${selection.ranked ? `, those about ${oneLine(input.stack.slice(0, 6).join(', '), 120)} first` : ''}.`,
+      `${given} of ${selection.total} instincts shown${selection.ranked ? `, those about ${oneLine(input.stack.slice(0, 6).join(', '), 120)} first` : ''}.`,
     );
   }
   tail.push(`Evidence and history of each: \`homunculus list\`, or the files in ${store.paths.instincts}.`);

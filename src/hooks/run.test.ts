@@ -223,7 +223,7 @@ describe('context hooks', () => {
     expect(text.length).toBeLessThanOrEqual(10_000);
     expect(text.match(/^- When /gm)).toHaveLength(10);
     expect(text).toContain('When running vitest use run mode');
-    expect(text).toMatch(/15 of 61 instincts shown, those about javascript, node, vitest first/);
+    expect(text).toMatch(/10 of 61 instincts shown, those about javascript, node, vitest first/);
   });
 
   it('start: the last session is the last one that did something, not a `claude mcp list` that only started and ended', async () => {

@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { AGENTS, type Agent, HOOK_USAGE, hookForEvent } from '../capture/agents.js';
 import { MAX_PAYLOAD_BYTES, type RawPayload } from '../capture/payload.js';
 import { type CallOutcome, HOOK_BUDGET_MS, hookCallLine, recordHookCall } from '../core/hook-calls.js';
+import { logHook } from './log.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { emptyOutput } from './output.js';
 import { runHook } from './run.js';
@@ -115,6 +116,8 @@ async function readStdin(cap = MAX_PAYLOAD_BYTES): Promise<RawPayload> {
 interface HookArgs {
   event: string;
   agent?: Agent;
+  /** An --agent value that names no agent: the payload decides, and the log says so. */
+  unknownAgent?: string;
   home?: string;
   help: boolean;
 }
@@ -130,6 +133,7 @@ function parseHookArgs(args: readonly string[]): HookArgs {
       const value = inline ?? args[++i];
       if (flag === '--home' && value) out.home = value;
       if (flag === '--agent' && value && (AGENTS as readonly string[]).includes(value)) out.agent = value as Agent;
+      else if (flag === '--agent' && value) out.unknownAgent = value;
     } else if (!a.startsWith('-') && !out.event) out.event = a;
   }
   return out;
@@ -195,6 +199,11 @@ export async function main(args: readonly string[]): Promise<number> {
       startedAt: 0,
     });
     answer(outcome.stdout);
+    if (parsed.unknownAgent)
+      logHook(
+        homePaths(resolveHome(parsed.home)).hookLog,
+        `--agent ${JSON.stringify(parsed.unknownAgent)} names no agent (${AGENTS.join(', ')}): the agent was taken from the payload`,
+      );
   } catch {
     answer(empty);
   } finally {

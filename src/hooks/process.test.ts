@@ -57,6 +57,16 @@ describe('the hook process', () => {
     expect(cli(home, ['hook', '--help']).stdout).toMatch(/^Usage: homunculus hook EVENT/);
     expect(cli(home, ['help', 'hook']).stdout).toContain('Usage: homunculus hook EVENT');
   });
+
+  it('takes an --agent that names no agent from the payload, and says so in the hook log', () => {
+    const home = join(dir.path, 'vim');
+    const r = cli(home, ['hook', 'observe', '--agent', 'vim'], { input: tool });
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(home, 'spool'))).toHaveLength(1);
+    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(
+      /--agent "vim" names no agent \(claude-code, codex, gemini, cursor\)/,
+    );
+  });
 });
 
 describe('a hook that cannot finish', () => {

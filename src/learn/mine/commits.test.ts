@@ -14,6 +14,10 @@ describe('commit messages', () => {
     expect(commitMessages(heredoc)).toEqual(['refactor: split the parser']);
     expect(commitMessages('git log -m "fix: x"')).toEqual([]);
     expect(commitMessages('git commit')).toEqual([]);
+    // A heredoc before the commit is a file's text, not the message.
+    expect(commitMessages("cat <<'EOF' > notes.md\nAdd notes\nEOF\ngit add notes.md && git commit -m 'docs: add notes'")).toEqual([
+      'docs: add notes',
+    ]);
   });
 });
 

@@ -13,11 +13,14 @@ const SHARE = 0.8;
 
 /** The first line of each message a `git commit` command gives (`-m "..."`, `-m '...'`, or a heredoc). Pure. */
 export function commitMessages(command: string): string[] {
-  if (!/\bgit\s+commit\b/.test(command)) return [];
-  const heredoc = /<<-?\s*['"]?(\w+)['"]?[^\n]*\n([\s\S]*?)\n\s*\1\b/.exec(command);
+  const at = command.search(/\bgit\s+commit\b/);
+  if (at < 0) return [];
+  // Only what follows `git commit`: a heredoc written to a file before it is no message.
+  const commit = command.slice(at);
+  const heredoc = /<<-?\s*['"]?(\w+)['"]?[^\n]*\n([\s\S]*?)\n\s*\1\b/.exec(commit);
   if (heredoc) return [(heredoc[2] as string).trim().split('\n')[0]?.trim() ?? ''].filter(Boolean);
   const out: string[] = [];
-  for (const m of command.matchAll(/(?:^|\s)(?:-[a-zA-Z]*m|--message)(?:=|\s+)(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/g)) {
+  for (const m of commit.matchAll(/(?:^|\s)(?:-[a-zA-Z]*m|--message)(?:=|\s+)(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/g)) {
     const message = (m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1').trim().split('\n')[0]?.trim();
     if (message && !message.startsWith('$(')) out.push(message);
     break; // later -m are the body's paragraphs

@@ -29,7 +29,9 @@ describe('mineCommitStyle', () => {
     );
 
   it("learns the project's Conventional Commits, with an example of its own, through the gate", () => {
-    const [found] = mineCommitStyle(session(['fix(inventory): handle empty stock', 'test: cover the empty case']));
+    const { style, candidates } = mineCommitStyle(session(['fix(inventory): handle empty stock', 'test: cover the empty case']));
+    expect(style).toBe('conventional');
+    const [found] = candidates;
     expect(found).toMatchObject({
       key: 'pref:pyinv/commit-style=conventional',
       trigger: 'when writing a commit message in pyinv',
@@ -41,8 +43,8 @@ describe('mineCommitStyle', () => {
   });
 
   it('learns nothing from commits in another style, a mixed session, or commits that failed', () => {
-    expect(mineCommitStyle(session(['Add wingman review', 'Fix the hooks']))).toEqual([]);
-    expect(mineCommitStyle(session(['fix: one', 'Add two', 'Change three']))).toEqual([]);
-    expect(mineCommitStyle(session(['fix: one'], 1))).toEqual([]);
+    expect(mineCommitStyle(session(['Add wingman review', 'Fix the hooks']))).toEqual({ style: 'other', candidates: [] });
+    expect(mineCommitStyle(session(['fix: one', 'Add two', 'Change three']))).toEqual({ style: 'other', candidates: [] });
+    expect(mineCommitStyle(session(['fix: one'], 1))).toEqual({ candidates: [] });
   });
 });

@@ -31,42 +31,38 @@ export function commitMessages(command: string): string[] {
 const commitsOf = (observations: readonly Obs[]) =>
   observations.filter((o) => isBash(o) && o.outcome === 'ok').flatMap((o) => commitMessages(o.input).map((m) => ({ o, m })));
 
-/** How the session's commits are written; undefined when it made none. Pure. */
-export function commitStyleOf(observations: readonly Obs[]): 'conventional' | 'other' | undefined {
-  const commits = commitsOf(observations);
-  if (commits.length === 0) return undefined;
-  return commits.filter((c) => CONVENTIONAL.test(c.m)).length >= commits.length * SHARE ? 'conventional' : 'other';
-}
-
 /** Sessions of a project whose commits were written otherwise: the rule must hold in most of them (apply.ts). */
 export const OTHER_STYLE_KEY = 'commit-style:other';
 export const STYLE_MIN_SHARE = 0.75;
 
-/** One candidate when the session's commits follow Conventional Commits. */
-export function mineCommitStyle(observations: readonly Obs[]): Candidate[] {
+/** How the session's commits are written (undefined when it made none): one candidate when they follow Conventional Commits. Pure. */
+export function mineCommitStyle(observations: readonly Obs[]): { style?: 'conventional' | 'other'; candidates: Candidate[] } {
   const commits = commitsOf(observations);
+  if (commits.length === 0) return { candidates: [] };
   const conventional = commits.filter((c) => CONVENTIONAL.test(c.m));
   const last = conventional.at(-1);
-  if (!last || commitStyleOf(observations) !== 'conventional') return [];
+  if (!last || conventional.length < commits.length * SHARE) return { style: 'other', candidates: [] };
+  return { style: 'conventional', candidates: [conventionalCandidate(last, conventional, commits.length)] };
+}
+
+function conventionalCandidate(last: { o: Obs; m: string }, conventional: readonly { m: string }[], total: number): Candidate {
   const where = last.o.projectName || 'this project';
   const types = [...new Set(conventional.map((c) => (CONVENTIONAL.exec(c.m) as RegExpExecArray)[1] as string))];
   const example = truncate(last.m, 80);
-  return [
-    {
-      ...seenIn(last.o),
-      key: `pref:${slugify(where)}/commit-style=conventional`,
-      category: 'preference',
-      domain: 'git',
-      title: `${where}: Conventional Commits`,
-      trigger: `when writing a commit message in ${where}`,
-      action: `Write it as a Conventional Commit, \`type(scope): summary\` (e.g. "${example}"): this project's commits are written that way.`,
-      explain: `${conventional.length} of ${commits.length} commits in a session of ${where} were Conventional Commits (${types.join(', ')}).`,
-      evidence: conventional.slice(0, 3).map((c) => `committed "${truncate(c.m, 80)}"`),
-      subjects: ['git commit', 'Conventional Commits', ...types],
-      miner: 'commit-style',
-      notable: false,
-      tags: ['git', 'commit-style'],
-      facts: { types },
-    },
-  ];
+  return {
+    ...seenIn(last.o),
+    key: `pref:${slugify(where)}/commit-style=conventional`,
+    category: 'preference',
+    domain: 'git',
+    title: `${where}: Conventional Commits`,
+    trigger: `when writing a commit message in ${where}`,
+    action: `Write it as a Conventional Commit, \`type(scope): summary\` (e.g. "${example}"): this project's commits are written that way.`,
+    explain: `${conventional.length} of ${total} commits in a session of ${where} were Conventional Commits (${types.join(', ')}).`,
+    evidence: conventional.slice(0, 3).map((c) => `committed "${truncate(c.m, 80)}"`),
+    subjects: ['git commit', 'Conventional Commits', ...types],
+    miner: 'commit-style',
+    notable: false,
+    tags: ['git', 'commit-style'],
+    facts: { types },
+  };
 }

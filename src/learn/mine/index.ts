@@ -2,7 +2,7 @@
 import type { Obs } from '../observation.js';
 import { type Candidate, uniqueByKey } from './candidate.js';
 import { mineBranchUpdates } from './branches.js';
-import { commitStyleOf, mineCommitStyle } from './commits.js';
+import { mineCommitStyle } from './commits.js';
 import { editedProjectFiles, mineCoedits } from './coedits.js';
 import { mineEndpoints } from './endpoints.js';
 import { mineFixes } from './fixes.js';
@@ -28,6 +28,7 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
   const ordered = [...observations].sort((a, b) => a.at - b.at || a.id - b.id);
   const projectName = ordered.find((o) => o.projectName)?.projectName ?? '';
   const signals = sessionSignals(ordered);
+  const { style: commitStyle, candidates: commitCandidates } = mineCommitStyle(ordered);
   const candidates = uniqueByKey([
     ...mineQuirks(ordered),
     ...mineFixes(ordered),
@@ -45,8 +46,7 @@ export function mineSession(observations: readonly Obs[]): SessionMining {
     ...mineSequences(ordered),
     ...mineCombos(ordered),
     ...mineProjectCommands(ordered),
-    ...mineCommitStyle(ordered),
+    ...commitCandidates,
   ]);
-  const commitStyle = commitStyleOf(ordered);
   return { candidates, signals, editedFiles: editedProjectFiles(ordered), ...(commitStyle ? { commitStyle } : {}) };
 }

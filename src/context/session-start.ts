@@ -45,7 +45,6 @@ interface StartSelection {
 }
 
 /** What the user said in words or by stopping the agent: it leads, whatever it was seen beside. */
-const userSaid = (row: InstinctRow): boolean => USER_MINERS.has(String(parseJsonObject(row.metadata).miner));
 const USER_MINERS = new Set(['preference', 'rejection']);
 
 /** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
@@ -56,11 +55,17 @@ export function selectStartInstincts(
   exported: ReadonlySet<string> = new Set(),
 ): StartSelection {
   const now = store.clock.now();
-  const rows = store.instincts
+  const candidates = store.instincts
     .list({ unpromoted: true, unrefuted: true, project: project.fingerprint, includeGlobal: true })
-    .filter((r) => !isDocumented(parseJsonObject(r.metadata)) && saysSomething(r) && !exported.has(r.key));
-  const byScore = rows
-    .map((row) => ({ row, score: currentConfidence(row, now), first: userSaid(row) ? 0 : categoryRank(row) <= 1 ? 1 : 2 }))
+    .map((row) => ({ row, metadata: parseJsonObject(row.metadata) }))
+    .filter(({ row, metadata }) => !isDocumented(metadata) && saysSomething(row) && !exported.has(row.key));
+  const rows = candidates.map((c) => c.row);
+  const byScore = candidates
+    .map(({ row, metadata }) => ({
+      row,
+      score: currentConfidence(row, now),
+      first: USER_MINERS.has(String(metadata.miner)) ? 0 : categoryRank(row) <= 1 ? 1 : 2,
+    }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
     .map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };

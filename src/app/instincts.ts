@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
-import { projectKey, projectName, unknownProjectNote } from './project-ref.js';
+import { projectKey, projectNames, unknownProjectNote } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
 import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
@@ -79,7 +79,8 @@ export const getInstinct = defineOperation({
   run({ store }, input): InstinctView & { given_in: GivenIn } {
     const row = requireInstinct(store, input.pattern);
     const { global, projects } = store.instincts.givenIn(row.id);
-    const given_in = { global, projects: projects.map((fingerprint) => ({ fingerprint, name: projectName(store, fingerprint) })) };
+    const name = projectNames(store);
+    const given_in = { global, projects: projects.map((fingerprint) => ({ fingerprint, name: name(fingerprint) })) };
     return { ...(views(store, [row])[0] as InstinctView), given_in };
   },
 });

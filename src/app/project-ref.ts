@@ -55,9 +55,12 @@ export function projectKey(store: Store, value: string): string {
 }
 
 /** The name a project's sessions were seen under ("cli"), for a fingerprint or a name; the value itself when none is known. */
-export function projectName(store: Store, value: string): string {
-  const key = projectKey(store, value);
-  return store.sessions.projects().find((p) => p.project === key)?.project_name || value;
+export const projectName = (store: Store, value: string): string => projectNames(store)(value);
+
+/** projectName for many values, with the projects listed once. */
+export function projectNames(store: Store): (value: string) => string {
+  const names = new Map(store.sessions.projects().map((p) => [p.project, p.project_name]));
+  return (value) => names.get(projectKey(store, value)) || value;
 }
 
 /**

@@ -124,6 +124,13 @@ export function withCodexRollout(input: HookInput): HookInput[] {
   return [...patchCalls(input, patches), call];
 }
 
+/** Hands each call the rollout completes to `take`, the patches first; what it gives for the call itself. */
+export function eachRolloutCall<T>(input: HookInput, take: (call: HookInput) => T): T {
+  const calls = withCodexRollout(input);
+  calls.slice(0, -1).forEach(take);
+  return take(calls.at(-1) as HookInput);
+}
+
 /** At a turn's end (Stop): the patches after its last call, which no later hook sees, as apply_patch calls. */
 export function codexTrailingPatches(input: HookInput): HookInput[] {
   const tail = tailOf(input);

@@ -5,7 +5,7 @@
 import type { ProjectInfo } from '../core/project.js';
 import type { HookInput } from './agents.js';
 import { toolObservation } from './build.js';
-import { withCodexRollout } from './codex-rollout.js';
+import { eachRolloutCall } from './codex-rollout.js';
 import { spoolObservation } from './spool/write.js';
 
 interface Observed {
@@ -21,7 +21,5 @@ export function observeToolCall(home: string, input: HookInput, project: Project
     spoolObservation(home, built.observation);
     return { status: 'spooled' };
   };
-  const calls = withCodexRollout(input);
-  calls.slice(0, -1).forEach(spool);
-  return spool(calls.at(-1) as HookInput);
+  return eachRolloutCall(input, spool);
 }

@@ -7,7 +7,7 @@ import type { NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
 import { type Built, toolObservation } from './build.js';
-import { codexTrailingPatches, withCodexRollout } from './codex-rollout.js';
+import { codexTrailingPatches, eachRolloutCall } from './codex-rollout.js';
 import { promptText } from './redact.js';
 import { lifecycleObservation, promptObservationFor } from './session-events.js';
 
@@ -27,9 +27,7 @@ export function write(store: Pick<Store, 'observations'>, built: Built): RecordR
 
 /** Records the call (with, for Codex, the patches its hooks never saw); says what became of the call itself. */
 export function recordToolCall(store: Store, input: HookInput, project: ProjectInfo): RecordResult {
-  const calls = withCodexRollout(input);
-  for (const patch of calls.slice(0, -1)) write(store, toolObservation(patch, project));
-  return write(store, toolObservation(calls.at(-1) as HookInput, project));
+  return eachRolloutCall(input, (call) => write(store, toolObservation(call, project)));
 }
 
 /** At a turn's end: the patches Codex applied after the turn's last call (none elsewhere); how many are new. */

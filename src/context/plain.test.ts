@@ -92,6 +92,18 @@ describe('plain lines', () => {
     const [group] = mergeSimilar([lint(2, 3), lint(1, 14), lint(3, 6)]);
     expect(plainLine(group ?? [])).toMatch(/^- When writing code .*: Satisfy rule 1\. Also: 3, 2\./);
     expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14, 3 times\)$/);
+    // Parts that need their shared lead to say anything keep it, past the project's label.
+    const ask = (what: string, evidence: number): PlainInstinct => ({
+      name: `pref:cli/request=${what}`,
+      category: 'preference',
+      trigger: 'when a change in cli is ready for the user',
+      action: `Offer to ${what} before being asked.`,
+      title: `cli: users ask to ${what}`,
+      evidence,
+    });
+    expect(plainLine([ask('review the changes', 6), ask('create the branch', 3)])).toMatch(
+      /Offer to review the changes before being asked\. Also: users ask to create the branch\. \(seen 6, 3 times\)$/,
+    );
     // The user's mark on one rule of a merged line is not lent to the others.
     expect(plainLine([{ ...lint(1, 14), confirmed: true }, lint(2, 3)])).toMatch(/\(seen 14, 3 times, 1 of 2 confirmed by the user\)$/);
     expect(

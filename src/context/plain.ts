@@ -232,9 +232,17 @@ function likewiseOf(first: PlainInstinct, rest: readonly PlainInstinct[], mine: 
     });
     return ` Likewise ${likewise.join(', ')}.`;
   }
-  return ` Also: ${distinctParts([first, ...rest].map((r) => r.title || r.name))
-    .slice(1)
-    .join(', ')}.`;
+  const titles = [first, ...rest].map((r) => r.title || r.name);
+  return ` Also: ${leadOf(titles)}${distinctParts(titles).slice(1).join(', ')}.`;
+}
+
+/** The shared words that make the parts a sentence ("users ask to" before "create the branch"), past the project's label; '' when the parts stand alone. */
+function leadOf(titles: readonly string[]): string {
+  const [first, ...rest] = titles as [string, ...string[]];
+  const words = first.split(/\s+/);
+  const shared = words.slice(0, words.length - (distinctParts([first, ...rest])[0] as string).split(/\s+/).length);
+  const lead = (shared[0]?.endsWith(':') ? shared.slice(1) : shared).join(' ');
+  return / to$/.test(` ${lead}`) ? `${lead} ` : '';
 }
 
 /** The user's strong mark on a line: for all of it, or for how many of the rules it joins (a merged line must not lend one rule's mark to another). */

@@ -46,7 +46,7 @@ export const showProject = defineOperation({
       instincts: storeViews(store, rows),
       convictions: listConvictions(store, input.project),
       // What the start hook would inject for a session starting now (the prompt hook adds per prompt).
-      injected: await startInjection(store, info, 'dashboard'),
+      injected: (await startInjection(store, info, 'dashboard')).text,
     };
   },
 });

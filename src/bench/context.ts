@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     let learnable = 0;
     const prompts: (Judged & { half: number })[] = [];
     const starts: Judged[] = [];
+    const afterStart: Judged[] = [];
     const detail: string[] = [];
     const sessions = [...new Set(gold.prompts.map((p) => p.session))].sort((a, b) =>
       (later.get(a)?.startedAt ?? '').localeCompare(later.get(b)?.startedAt ?? ''),
@@ -128,7 +129,8 @@ async function main(): Promise<void> {
       const typed = promptsOf(t.file);
       const points = gold.prompts.filter((p) => p.session === session);
       const project = detectProject(typed[0]?.cwd ?? '');
-      const start = await startInjection(view, project, `bench-${session}`);
+      const { text: start, keys: startKeys } = await startInjection(view, project, `bench-${session}`);
+      const held = { text: start, keys: [...startKeys] };
       // At session start, what helps anywhere in the session: what its prompts needed and what the readers saw at work in it.
       const helps = [...new Set([...points.flatMap((p) => p.expect), ...seenIn(session)])];
       const startJudged = judge(start, helps, match);
@@ -146,6 +148,17 @@ async function main(): Promise<void> {
         const judged = judge(text, p.expect, match);
         learnable += judge(learned, p.expect, match).found;
         prompts.push({ ...judged, half: gold.prompts.indexOf(p) % 2 });
+        // As the hook gives it: what the session's start and its earlier prompts gave is not given again, and counts as held.
+        const after = await promptInjection(view, {
+          project,
+          prompt: prompt.text,
+          sessionId: `bench-${session}`,
+          skip: new Set(held.keys),
+          record: false,
+          onGiven: (keys) => held.keys.push(...keys),
+        });
+        held.text += `\n${after}`;
+        afterStart.push({ ...judge(after, p.expect, match), found: judge(held.text, p.expect, match).found });
         detail.push(
           `- ${session.slice(0, 8)} "${p.prompt_starts}": ${judged.lines} lines, ${judged.relevant} relevant, ${judged.found}/${judged.expected} expected`,
         );
@@ -163,6 +176,7 @@ async function main(): Promise<void> {
       promptTune: total(prompts.filter((p) => p.half === 0)),
       promptHeldOut: total(prompts.filter((p) => p.half === 1)),
       start: total(starts),
+      promptAfterStart: total(afterStart),
     };
     if (process.argv.includes('--json')) return void console.log(JSON.stringify(scores, null, 2));
     console.log(
@@ -176,6 +190,7 @@ async function main(): Promise<void> {
     console.log(row('prompt hook, even half', scores.promptTune));
     console.log(row('prompt hook, odd half', scores.promptHeldOut));
     console.log(row('session start', scores.start));
+    console.log(row('prompt hook after its session start (recall: held by start or any prompt so far)', scores.promptAfterStart));
     const named = starts.reduce((n, s) => n + s.named, 0);
     console.log(
       `\nSession start lines that name a gold pattern at all (a rule readers found at work somewhere, not junk): ${named} of ${scores.start.lines}; starts that name at least one of their session's needs: ${starts.filter((s) => s.found > 0).length} of ${starts.length}.`,

@@ -184,6 +184,22 @@ for (const client of CLIENTS) {
         expect(observations.filter((o) => o.event === 'session_start')).toHaveLength(1);
       });
 
+      // Gemini CLI drops a resumed message that begins with hook context: the start block rides after the first prompt.
+      if (client.name === 'gemini')
+        it('a resumed session still holds the first prompt and the memory given with it', async () => {
+          const { stub, first } = await client.stub();
+          try {
+            const args = ['-p', 'now add a second line', '--resume', 'latest', ...client.args.slice(2)];
+            const r = await run(bin as string, args, project, env(client.env(stub.baseUrl)));
+            expect(r.status, r.out.slice(-3000)).toBe(0);
+            expect(first()).toContain('now add a second line');
+            expect(first()).toContain(PROMPT);
+            expect(first()).toContain('this shop uses pnpm');
+          } finally {
+            await stub.close();
+          }
+        });
+
       // Only Codex asks for trust: the test exists for it alone (declared, not skipped, elsewhere).
       if (client.name === 'codex')
         it('doctor fails with the fix when the hooks are untrusted', () => {

@@ -162,7 +162,7 @@ describe('session start', () => {
   it('says how many instincts its lines leave out, below the ranking threshold too', () => {
     for (let i = 0; i < 24; i++)
       observe(store, { pattern: `seq:step-${i}`, trigger: `when doing step ${i}`, action: `Run tool${i} next.` });
-    const text = sessionStartContext(store, { project, stack: [] });
+    const text = sessionStartContext(store, { project, stack: [] }).text;
     expect(text.match(/^- When doing step/gm)).toHaveLength(10);
     expect(text).toContain('10 of 24 instincts shown.');
   });
@@ -170,7 +170,7 @@ describe('session start', () => {
   it('with 1,000 instincts shows the 15 best for the project, under the budget', () => {
     for (let i = 0; i < 1000; i++) observe(store, { pattern: `seq:task-${i}`, trigger: `when handling task ${i} in module ${i % 37}` });
     observe(store, { pattern: 'pref:webapp-rust', trigger: 'in webapp prefer cargo nextest for rust tests' });
-    const text = sessionStartContext(store, { project, stack: ['rust', 'cargo'] });
+    const text = sessionStartContext(store, { project, stack: ['rust', 'cargo'] }).text;
     expect(text.length).toBeLessThan(10_000);
     expect(text).toContain('In webapp prefer cargo nextest');
     // The count is of what the lines give: 10 lines of one instinct each.
@@ -179,14 +179,14 @@ describe('session start', () => {
 
   it('says when nothing was learned in this project yet, rather than "established for" it', () => {
     observe(store, { pattern: 'pref:style=terse', trigger: 'when answering', action: 'Answer tersely.', occurrences: 3 });
-    expect(sessionStartContext(store, { project, stack: [] })).toContain('holds in any project (nothing yet for webapp)');
+    expect(sessionStartContext(store, { project, stack: [] }).text).toContain('holds in any project (nothing yet for webapp)');
     observe(store, {
       pattern: 'pref:webapp/test=npm-test',
       trigger: 'when testing',
       action: 'Use npm test.',
       project: project.fingerprint,
     });
-    expect(sessionStartContext(store, { project, stack: [] })).toContain('established for webapp, with where');
+    expect(sessionStartContext(store, { project, stack: [] }).text).toContain('established for webapp, with where');
   });
 
   it("gives this project's convictions and the global ones, not another project's", () => {
@@ -199,7 +199,7 @@ describe('session start', () => {
     convict('pref:webapp/test=npm-test', 'Run npm test', project.fingerprint);
     convict('pref:other/test=cargo-test', 'Run cargo test', 'bbbbbbbbbbbbbbbb');
     convict('pref:style=terse', 'Answer tersely', '');
-    const text = sessionStartContext(store, { project, stack: [] });
+    const text = sessionStartContext(store, { project, stack: [] }).text;
     expect(text).toContain('Run npm test');
     expect(text).toContain('Answer tersely');
     expect(text).not.toContain('Run cargo test');
@@ -225,7 +225,7 @@ describe('session start', () => {
     convict('pref:style=terse', 'Answer tersely');
     convict('pref:style=emoji', 'Use emoji');
     giveFeedback(store, 'pref:style=emoji', 'wrong');
-    const text = sessionStartContext(store, { project, stack: [] });
+    const text = sessionStartContext(store, { project, stack: [] }).text;
     expect(text).toContain('Answer tersely');
     expect(text).not.toContain('Use pnpm');
     expect(text).not.toContain('Use emoji');
@@ -241,7 +241,7 @@ describe('session start', () => {
       store.instincts.addConviction(id, `Rule ${i}`, 'y'.repeat(200), '2026-01-01');
       store.instincts.update(id, { promoted_at: '2026-01-01' });
     }
-    expect(sessionStartContext(store, { project, stack: [], budget: 5_000 }).length).toBeLessThanOrEqual(5_000);
+    expect(sessionStartContext(store, { project, stack: [], budget: 5_000 }).text.length).toBeLessThanOrEqual(5_000);
   });
 });
 

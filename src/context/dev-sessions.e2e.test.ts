@@ -25,8 +25,11 @@ function hook(event: string, payload: Record<string, unknown>, now = NOW): strin
     ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
     : '';
 }
-const prompt = (cwd: string, text: string, now = NOW): string =>
-  hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd, prompt: text }, now);
+let prompts = 0;
+/** A prompt in a session of its own, with no start: what the prompt alone gets. */
+const prompt = (cwd: string, text: string, now = NOW, session = `prompt-${++prompts}`): string =>
+  hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd, prompt: text, session_id: session }, now);
+const bullets = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('- '));
 
 describe.skipIf(!ready)('after syncing the dev sessions', () => {
   beforeAll(() => {
@@ -44,6 +47,18 @@ describe.skipIf(!ready)('after syncing the dev sessions', () => {
     expect(start).toMatch(/^Last session \(2026-02-1\d\): /m);
     expect(start).not.toMatch(KEY);
     expect(start).not.toMatch(/cli-completion-updater|improve-status-cmd-output/);
+  });
+
+  it('a prompt does not give again what its session start gave', () => {
+    const start = hook('session-start', { hook_event_name: 'SessionStart', cwd: CLI, source: 'startup', session_id: 'started' });
+    expect(start).toContain('`mise run lint`');
+    expect(prompt(CLI, 'run the tests and lint for the cli')).toContain('`mise run lint`');
+    const after = prompt(CLI, 'run the tests and lint for the cli', NOW, 'started');
+    expect(after).not.toContain("Use the project's task `mise run lint`");
+    for (const line of bullets(after)) expect(start).not.toContain(line);
+    // What the start did not give, the prompt still does, once.
+    expect(prompt(CLI, 'create a linear issue for this', NOW, 'started')).toContain('linear-server MCP tools');
+    expect(prompt(CLI, 'create a linear issue for this', NOW, 'started')).not.toContain('linear-server MCP tools');
   });
 
   it('a prompt gets what matches it, for this project only, and an unrelated prompt gets nothing', () => {

@@ -5,13 +5,16 @@
 import type { Agent } from '../capture/agents.js';
 import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
+import type { StartContext } from './session-start.js';
 
 /** How much of a prompt retrieval reads (the stored prompt is cut to the same length). */
 const PROMPT_QUERY_CHARS = 4_000;
 
-/** Session start: convictions, the instincts ranked for the project and its stack, and the last session. */
-/** Session start; with `agent`, what it already reads in the project's rule files is left out. */
-export async function startInjection(store: Store, project: ProjectInfo, sessionId?: string, agent?: Agent): Promise<string> {
+/**
+ * Session start: convictions, the instincts ranked for the project and its stack, and the last
+ * session; with `agent`, what it already reads in the project's rule files is left out.
+ */
+export async function startInjection(store: Store, project: ProjectInfo, sessionId?: string, agent?: Agent): Promise<StartContext> {
   const [{ sessionStartContext }, { detectStack }, { exportedKeys }] = await Promise.all([
     import('./session-start.js'),
     import('../core/stack.js'),
@@ -27,6 +30,12 @@ interface PromptInjectionInput {
   sessionId: string;
   /** Count the facts shown as used (their activation); false for a preview (default true). */
   record?: boolean;
+  /** Instinct keys already in the agent's context (its session start, its earlier prompts): not given again. */
+  skip?: ReadonlySet<string>;
+  /** The agent: what it reads in the project's rule files is not given again either. */
+  agent?: Agent;
+  /** Told the instinct keys given, for the next prompt's `skip`. */
+  onGiven?: (keys: string[]) => void;
 }
 
 /** A prompt: the instincts it clearly matches, then what the graph knows, in one fenced block within the injection cap. */
@@ -39,7 +48,11 @@ export async function promptInjection(store: Store, input: PromptInjectionInput)
   ]);
   // Retrieval reads the prompt's opening only: a pasted 20 MB log must not stall the agent.
   const query = input.prompt.slice(0, PROMPT_QUERY_CHARS);
-  const instincts = promptContext(store, input.project, query);
+  const exported = input.agent ? (await import('./exported.js')).exportedKeys(input.project.root, input.agent) : new Set<string>();
+  const instincts = promptContext(store, input.project, query, {
+    skip: new Set([...(input.skip ?? []), ...exported]),
+    ...(input.onGiven ? { onGiven: input.onGiven } : {}),
+  });
   const graph = await buildPromptContext(store, {
     prompt: query,
     project: input.project.fingerprint,

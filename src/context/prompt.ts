@@ -93,25 +93,37 @@ export function mostSpecific<T extends Specificity>(hits: readonly T[]): T[] {
 interface PromptContextOptions {
   budget?: number;
   limit?: number;
+  /** Instinct keys the agent already holds: left out once the most specific rules are chosen. */
+  skip?: ReadonlySet<string>;
+  /** Told the keys of the lines given. */
+  onGiven?: (keys: string[]) => void;
 }
 
 export function promptContext(store: Store, project: ProjectInfo, prompt: string, options: PromptContextOptions = {}): string {
-  const items = matchingLines(store, project, prompt, options.limit ?? PROMPT_LIMIT);
+  const items = matchingItems(store, project, prompt, options.limit ?? PROMPT_LIMIT, options.skip);
   if (items.length === 0) return '';
   const head = ['## Learned in earlier sessions, matching this prompt'];
-  return fitToBudget(head, items, [], options.budget ?? PROMPT_BUDGET).text;
+  const fitted = fitToBudget(
+    head,
+    items.map((item) => item.line),
+    [],
+    options.budget ?? PROMPT_BUDGET,
+  );
+  options.onGiven?.(items.slice(0, fitted.shown).flatMap((item) => item.keys));
+  return fitted.text;
 }
 
 /**
  * The learned rules a text clearly asks about, as plain lines (the prompt hook's, and `query`'s
  * "learned" part): the project's and the global ones, at most `limit` lines once merged.
  */
-export function matchingLines(
+export function matchingItems(
   store: Store,
   project: Pick<ProjectInfo, 'fingerprint' | 'name'>,
   prompt: string,
   limit = PROMPT_LIMIT,
-): string[] {
+  skip: ReadonlySet<string> = new Set(),
+): { line: string; keys: string[] }[] {
   const now = store.clock.now();
   const candidates = matchInstincts(store.instincts, {
     text: prompt,
@@ -121,7 +133,10 @@ export function matchingLines(
   });
   const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
   const matched = candidates.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known));
-  const hits = mostSpecific(matched).map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }));
+  // Skipped after the most specific rule is chosen: one already given must not let a vaguer one through.
+  const hits = mostSpecific(matched)
+    .filter((hit) => !skip.has(hit.row.key))
+    .map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }));
   if (hits.length === 0) return [];
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
   // Preferences and corrections first, then fixes, each by confidence times relevance; the
@@ -144,5 +159,8 @@ export function matchingLines(
   // Of the same advice for other code, the one that shares most of the prompt leads its line, then the most seen.
   return mergeSimilar(ranked, (a, b) => b.weight - a.weight || b.evidence - a.evidence)
     .slice(0, limit)
-    .map((group) => plainLine(group, 400));
+    .map((group) => ({ line: plainLine(group, 400), keys: group.map((r) => r.name) }));
 }
+
+/** matchingItems' lines alone. */
+export const matchingLines = (...args: Parameters<typeof matchingItems>): string[] => matchingItems(...args).map((item) => item.line);

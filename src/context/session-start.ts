@@ -94,11 +94,17 @@ export function convictionsBlock(store: Store, project: string): string {
   return [CONVICTIONS_HEAD, ...convictionLines(convictions, provenance)].join('\n');
 }
 
-export function sessionStartContext(store: Store, input: StartContextInput): string {
+/** What session start gives: the block, and the instincts its lines name (the prompt hook does not give them again). */
+export interface StartContext {
+  text: string;
+  keys: string[];
+}
+
+export function sessionStartContext(store: Store, input: StartContextInput): StartContext {
   const exported = input.exported ?? new Set<string>();
   const convictions = listConvictions(store, input.project.fingerprint, { given: true }).filter((c) => !exported.has(c.pattern));
   const selection = selectStartInstincts(store, input.project, input.stack, exported);
-  if (convictions.length === 0 && selection.total === 0) return '';
+  if (convictions.length === 0 && selection.total === 0) return { text: '', keys: [] };
   const provenance = store.instincts.provenance([...convictions.map((c) => c.instinct_id), ...selection.shown.map((r) => r.id)]);
   const stack = input.stack.length ? ` (${input.stack.slice(0, 6).join(', ')})` : '';
   const last = lastSession(store, input.project.fingerprint, input.sessionId);
@@ -126,5 +132,7 @@ export function sessionStartContext(store: Store, input: StartContextInput): str
   tail.push(`Evidence and history of each: \`homunculus list\`, or the files in ${store.paths.instincts}.`);
   const instinctHead = selection.total ? ['', 'Learned from how this user works (most useful first):'] : [];
   const budget = (input.budget ?? START_BUDGET) - FENCE_OVERHEAD;
-  return fenceMemory(fitToBudget([...head, ...instinctHead], items, ['', ...tail], budget).text, { max: input.budget ?? START_BUDGET });
+  const fitted = fitToBudget([...head, ...instinctHead], items, ['', ...tail], budget);
+  const keys = [...convictions.map((c) => c.pattern), ...groups.slice(0, fitted.shown).flatMap((group) => group.map((r) => r.name))];
+  return { text: fenceMemory(fitted.text, { max: input.budget ?? START_BUDGET }), keys };
 }

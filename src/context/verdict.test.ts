@@ -29,7 +29,7 @@ describe("the user's verdict in what agents see", () => {
   });
   afterEach(() => store.cleanup());
 
-  const start = () => sessionStartContext(store, { project, stack: [] });
+  const start = () => sessionStartContext(store, { project, stack: [] }).text;
   const prompt = (text: string) => promptInjection(store, { project, prompt: text, sessionId: 's1' });
 
   it('"wrong" takes an instinct out of session start, the prompt hook and suggest; "strong" puts it back, confirmed', async () => {

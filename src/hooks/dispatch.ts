@@ -10,7 +10,7 @@ import type { ProjectInfo } from '../core/project.js';
 import { projectIn } from '../core/project-alias.js';
 import type { Store } from '../store/store.js';
 import { logHook } from './log.js';
-import { formatOutput } from './output.js';
+import { formatOutput, startRidesFirstPrompt, withinOutput } from './output.js';
 import type { HookOutcome, HookStatus } from './run.js';
 
 interface HookCall {
@@ -58,22 +58,51 @@ export async function dispatch(call: HookCall): Promise<HookOutcome> {
       const r = tryRecord(log, 'start', () => recordLifecycle(store, input, project, 'start'));
       // A resumed conversation still holds the block its start was given: a second one would repeat it.
       if (input.reason === 'resume') return answer(call, '', r);
-      const { startInjection } = await import('../context/inject.js');
-      return answer(call, await startInjection(store, contextProject(call), input.sessionId, input.agent), r);
+      return start(call, r);
     }
-    case 'prompt': {
-      const r = tryRecord(log, 'prompt', () => recordPrompt(store, input, project));
-      if (!input.prompt) return answer(call, '', r);
-      const { promptInjection } = await import('../context/inject.js');
-      return answer(
-        call,
-        await promptInjection(store, { project: contextProject(call), prompt: input.prompt, sessionId: input.sessionId }),
-        r,
-      );
-    }
+    case 'prompt':
+      return prompt(call);
     case 'stop':
       return stop(call);
   }
+}
+
+/** The start block, remembered for the session's prompts; held for the first of them where the client would lose it. */
+async function start(call: HookCall, r: Recorded): Promise<HookOutcome> {
+  const { input, store, log } = call;
+  const [{ startInjection }, { rememberStart }] = await Promise.all([import('../context/inject.js'), import('../context/in-context.js')]);
+  const given = await startInjection(store, contextProject(call), input.sessionId, input.agent);
+  const hold = startRidesFirstPrompt(input.agent) && Boolean(input.sessionId);
+  const kept = tryRecord(
+    log,
+    'start: what it gave',
+    () => (rememberStart(store, input.agent, input.sessionId, given, hold), { status: 'done' }),
+  );
+  // Not remembered, not held: given now rather than lost.
+  return answer(call, hold && kept.status === 'done' ? '' : given.text, r);
+}
+
+/** A prompt: what it asks about that the session does not hold yet, after the start block when it was held for it. */
+async function prompt(call: HookCall): Promise<HookOutcome> {
+  const { input, project, store, log } = call;
+  const r = tryRecord(log, 'prompt', () => recordPrompt(store, input, project));
+  if (!input.prompt) return answer(call, '', r);
+  const [{ promptInjection }, { takeInContext, rememberGiven }] = await Promise.all([
+    import('../context/inject.js'),
+    import('../context/in-context.js'),
+  ]);
+  let held: ReturnType<typeof takeInContext> = { keys: new Set(), start: '' };
+  tryRecord(log, 'prompt: what the session holds', () => ((held = takeInContext(store, input.agent, input.sessionId)), { status: 'done' }));
+  const context = await promptInjection(store, {
+    project: contextProject(call),
+    prompt: input.prompt,
+    sessionId: input.sessionId,
+    skip: held.keys,
+    agent: input.agent,
+    onGiven: (keys) =>
+      void tryRecord(log, 'prompt: what it gave', () => (rememberGiven(store, input.agent, input.sessionId, keys), { status: 'done' })),
+  });
+  return answer(call, withinOutput([held.start, context]), r);
 }
 
 /** After an edit: recorded at once (not spooled), then earlier sessions that touched the file. */

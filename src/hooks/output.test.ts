@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOutput } from './output.js';
+import { formatOutput, withinOutput } from './output.js';
 
 describe('output formats', () => {
   it('answers each agent in its own format', () => {
@@ -16,5 +16,11 @@ describe('output formats', () => {
     expect(JSON.parse(formatOutput('claude-code', 'start', '', 'x'.repeat(20_000))).hookSpecificOutput.additionalContext).toHaveLength(
       10_000,
     );
+  });
+
+  it('joins blocks first ones first, leaving out a later one that would not fit whole', () => {
+    expect(withinOutput(['start', '', 'prompt'])).toBe('start\n\nprompt');
+    expect(withinOutput(['a'.repeat(9_000), 'b'.repeat(2_000)])).toBe('a'.repeat(9_000));
+    expect(withinOutput(['', 'b'.repeat(2_000)])).toBe('b'.repeat(2_000));
   });
 });

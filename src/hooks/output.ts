@@ -25,6 +25,15 @@ function answerEvent(agent: Agent, hook: HookName, event: string): string {
   return event;
 }
 
+/** Blocks joined as one context, first ones first: a later block that would not fit whole is left out, never cut. */
+export function withinOutput(blocks: readonly string[]): string {
+  const room = MAX_CONTEXT_CHARS - MEMORY_HEADER.length - 1;
+  return blocks.filter(Boolean).reduce((text, block) => {
+    const joined = text ? `${text}\n\n${block}` : block;
+    return joined.length <= room || !text ? joined : text;
+  }, '');
+}
+
 export function formatOutput(agent: Agent, hook: HookName, event: string, context: string): string {
   // Marked, so an echo of it in a later prompt is recognised (capture/injected.ts); the mark counts toward the limit.
   const room = MAX_CONTEXT_CHARS - MEMORY_HEADER.length - 1;
@@ -36,6 +45,13 @@ export function formatOutput(agent: Agent, hook: HookName, event: string, contex
   if (!text) return agent === 'gemini' ? '{}' : '';
   return JSON.stringify({ hookSpecificOutput: { hookEventName: answerEvent(agent, hook, event), additionalContext: text } });
 }
+
+/**
+ * Gemini CLI puts a start hook's context in front of the user's first message, and a resumed
+ * session drops every message that begins with hook context: the prompt went with it. Its start
+ * block is given with the first prompt instead, after the prompt, where a resume keeps it.
+ */
+export const startRidesFirstPrompt = (agent: Agent): boolean => agent === 'gemini';
 
 /** The output when a hook has nothing to say (or failed). */
 export const emptyOutput = (agent: Agent, hook: HookName): string => formatOutput(agent, hook, '', '');

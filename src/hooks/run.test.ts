@@ -211,6 +211,38 @@ describe('context hooks', () => {
     expect(claudeCode).toContain('run prettier');
     // Codex reads AGENTS.md, not CLAUDE.md: it is given the rule.
     expect(await start('codex')).toContain('use pnpm');
+    // Nor does a prompt give it again.
+    const prompt = async (agent?: 'codex') =>
+      context(
+        (
+          await runHook(
+            'prompt',
+            claude({ session_id: `p-${agent ?? 'claude'}`, hook_event_name: 'UserPromptSubmit', prompt: 'installing packages now' }),
+            {
+              home,
+              env,
+              ...(agent ? { agent } : {}),
+            },
+          )
+        ).stdout,
+      );
+    expect(await prompt()).not.toContain('use pnpm');
+    expect(await prompt('codex')).toContain('use pnpm');
+  });
+
+  it('gemini: the start block is given after the first prompt (a resume keeps it there), once, and not repeated by the prompt', async () => {
+    withStore(
+      (store) => void observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing packages', action: 'use pnpm', occurrences: 3 }),
+    );
+    const gemini = (payload: Record<string, unknown>) => JSON.stringify({ session_id: 'g9', cwd: project, ...payload });
+    const start = await runHook('start', gemini({ hook_event_name: 'SessionStart', source: 'startup' }), { home, env, agent: 'gemini' });
+    expect(start.stdout).toBe('{}');
+    const payload = gemini({ hook_event_name: 'BeforeAgent', prompt: 'installing packages now' });
+    const prompt = async () => (await runHook('prompt', payload, { home, env, agent: 'gemini' })).stdout;
+    const first = context(await prompt());
+    expect(first.match(/use pnpm/g)).toHaveLength(1);
+    expect(first).toContain('Learned from how this user works');
+    expect(await prompt()).toBe('{}');
   });
 
   it('start: above 30 instincts shows 10 lines of the 15 ranked for the project, under 10,000 characters', async () => {

@@ -4,6 +4,9 @@ import { type Db, cachedStatement } from './db.js';
 export interface MetaRepository {
   read(key: string): string | undefined;
   write(key: string, value: string): void;
+  remove(key: string): void;
+  /** Every key that starts with `prefix`, with its value. */
+  prefixed(prefix: string): { key: string; value: string }[];
   /** Moves whenever anything is committed, by this connection or another: SQLite's data_version with our own change count. */
   changeMark(): string;
 }
@@ -16,6 +19,13 @@ export function createMetaRepository(db: Db): MetaRepository {
         key,
         value,
       ),
+    remove: (key) => void cachedStatement(db, 'DELETE FROM meta WHERE key = ?').run(key),
+    // A range on the primary key: no LIKE, whose wildcards a prefix could hold.
+    prefixed: (prefix) =>
+      cachedStatement(db, 'SELECT key, value FROM meta WHERE key >= ? AND key < ? ORDER BY key').all(prefix, `${prefix}\uffff`) as {
+        key: string;
+        value: string;
+      }[],
     changeMark: () =>
       (cachedStatement(db, "SELECT data_version || ':' || total_changes() AS mark FROM pragma_data_version").get() as { mark: string })
         .mark,

@@ -1,0 +1,66 @@
+/**
+ * What an agent's session already holds from us: the instincts its start block and its prompts
+ * named, so a later prompt does not give them again, and, for a client that would lose it, the start block
+ * itself, held for the first prompt. One small record per session in the store's meta table;
+ * the oldest go once there are more than KEEP.
+ */
+import type { Agent } from '../capture/agents.js';
+import type { Store } from '../store/store.js';
+import type { StartContext } from './session-start.js';
+
+const PREFIX = 'in-context:';
+const KEEP = 500;
+
+interface Record {
+  at: string;
+  keys: string[];
+  /** The start block, until the first prompt gives it. */
+  start?: string;
+}
+
+const keyOf = (agent: Agent, sessionId: string): string => `${PREFIX}${agent}:${sessionId}`;
+
+function parse(value: string): Record | undefined {
+  try {
+    const v = JSON.parse(value) as Partial<Record>;
+    if (!Array.isArray(v.keys) || typeof v.at !== 'string') return undefined;
+    return {
+      at: v.at,
+      keys: v.keys.filter((k): k is string => typeof k === 'string'),
+      ...(typeof v.start === 'string' ? { start: v.start } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** After a start: what it named, and its block when `hold` (given with the first prompt instead). */
+export function rememberStart(store: Store, agent: Agent, sessionId: string, start: StartContext, hold: boolean): void {
+  if (!sessionId) return;
+  const record: Record = { at: store.clock.now().toISOString(), keys: start.keys, ...(hold && start.text ? { start: start.text } : {}) };
+  store.meta.write(keyOf(agent, sessionId), JSON.stringify(record));
+  const rows = store.meta.prefixed(PREFIX);
+  if (rows.length <= KEEP) return;
+  const at = (value: string) => parse(value)?.at ?? '';
+  rows
+    .sort((a, b) => at(a.value).localeCompare(at(b.value)))
+    .slice(0, rows.length - KEEP)
+    .forEach((row) => store.meta.remove(row.key));
+}
+
+/** Adds what a prompt gave to what the session holds. */
+export function rememberGiven(store: Store, agent: Agent, sessionId: string, keys: readonly string[]): void {
+  if (!sessionId || keys.length === 0) return;
+  const key = keyOf(agent, sessionId);
+  const record = parse(store.meta.read(key) ?? '') ?? { at: store.clock.now().toISOString(), keys: [] };
+  store.meta.write(key, JSON.stringify({ ...record, keys: [...new Set([...record.keys, ...keys])] }));
+}
+
+/** What the session holds from its start and earlier prompts, with the start block when it was held for this prompt (given once). */
+export function takeInContext(store: Store, agent: Agent, sessionId: string): { keys: ReadonlySet<string>; start: string } {
+  const key = keyOf(agent, sessionId);
+  const record = sessionId ? parse(store.meta.read(key) ?? '') : undefined;
+  if (!record) return { keys: new Set(), start: '' };
+  if (record.start) store.meta.write(key, JSON.stringify({ at: record.at, keys: record.keys }));
+  return { keys: new Set(record.keys), start: record.start ?? '' };
+}

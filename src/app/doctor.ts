@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
-import { type Store, fts5Problem, integrityProblem, openStore } from '../store/store.js';
+import { type Store, fts5Problem, integrityProblem, openStore, recoverHint } from '../store/store.js';
 import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { userNames } from './user-names.js';
 import { projectJoins } from '../core/project-alias.js';
@@ -89,7 +89,7 @@ const configFile: DoctorCheck = (paths) => {
 
 /** What to do with a damaged database, without losing what can be saved. */
 const damagedFix = (paths: HomePaths): string =>
-  `Keep a copy (cp ${paths.db} ${paths.db}.damaged), then try \`sqlite3 ${paths.db}.damaged .recover | sqlite3 ${paths.db}.recovered\` and put the result in its place. ` +
+  `${recoverHint(paths.db)} ` +
   `Failing that, move it aside and run \`homunculus sync\`: it rebuilds from the agents' transcripts, and \`homunculus import-files ${paths.instincts}\` brings back the instinct files.`;
 
 const database: DoctorCheck = (paths) => {

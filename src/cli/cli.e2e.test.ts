@@ -149,6 +149,13 @@ describe('the store on disk', () => {
     expect(database?.fix).toMatch(/\.recover.*homunculus sync.*import-files/);
     expect(checks.map((c) => c.name)).not.toContain('check');
     for (const c of checks.filter((x) => x.name !== 'database' && x.status === 'fail')) expect(c.fix).toBe('See the database check above.');
+    // Every command that hits a damaged page gives the same recipe, never "move it aside" (which threw away what it held).
+    for (const args of [['status'], ['gc']]) {
+      const r = await runCli(home.path, args);
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/is damaged \(SQLite: [\s\S]*fix: Nothing was changed\. Keep a copy .*\.recover \|/);
+      expect(r.stderr).not.toMatch(/Move it aside/);
+    }
     // Damaged a little, it still opens: the long jobs say so before they write anything (sync once wrote a learning run into it).
     const mild = Buffer.from(original);
     mild.fill(0xde, Math.floor(mild.length / 2), Math.floor(mild.length / 2) + 8_192);

@@ -46,12 +46,18 @@ function parseMcpArgs(args: readonly string[]): McpArgs {
 }
 
 async function serve(args: McpArgs): Promise<void> {
-  const [{ openStore }, { serveMcpHttp, serveMcpStdio, toolContext }] = await Promise.all([
-    import('../store/store.js'),
-    import('./serve.js'),
-  ]);
-  const store = openStore({ home: args.home });
-  const ctx = toolContext(store);
+  const [{ openStore, explainDatabaseError }, { serveMcpHttp, serveMcpStdio, toolContext }, { homePaths, resolveHome }] = await Promise.all(
+    [import('../store/store.js'), import('./serve.js'), import('../core/paths.js')],
+  );
+  let store: Awaited<ReturnType<typeof openStore>>;
+  let ctx: ReturnType<typeof toolContext>;
+  try {
+    store = openStore({ home: args.home });
+    ctx = toolContext(store);
+  } catch (err) {
+    // The server never started: say what is wrong with the store, not "Connection closed".
+    throw explainDatabaseError(err, homePaths(resolveHome(args.home)).db) ?? err;
+  }
   if (args.http) {
     const { serverToken } = await import('../core/token.js');
     const handle = await serveMcpHttp(ctx, packageVersion(), serverToken(store.paths.serverToken), args.port).catch((err: unknown) => {

@@ -37,14 +37,23 @@ function assertSqliteFile(path: string, size: number | undefined): void {
 export const integrityProblem = (integrity: string): string =>
   (integrity.split('\n').find((l) => l.trim() && !/^\*\*\* in database/.test(l)) ?? integrity).slice(0, 200);
 
-/** A database SQLite opens but whose integrity check fails: said before anything is written to it. */
-export function damagedError(path: string, integrity: string): HomunculusError {
-  return new HomunculusError('corrupt_db', `The database file ${path} is damaged (integrity check: ${integrityProblem(integrity)}).`, {
-    hint: `Nothing was changed. Keep a copy (cp "${path}" "${path}.bad"); \`sqlite3 "${path}" .recover\` may save what is readable, or move it aside to start a fresh store.`,
+/** How to save what a damaged database still holds (every surface gives the same recipe). */
+export const recoverHint = (path: string): string =>
+  `Keep a copy (cp "${path}" "${path}.damaged"), then try \`sqlite3 "${path}.damaged" .recover | sqlite3 "${path}.recovered"\` and put the result in its place.`;
+
+/** A database SQLite opens but whose integrity check fails (or a query of which hits a damaged page, `cause`): said before anything is written to it. */
+export function damagedError(path: string, integrity: string, cause?: unknown): HomunculusError {
+  const found = cause ? `SQLite: ${integrity}` : `integrity check: ${integrityProblem(integrity)}`;
+  return new HomunculusError('corrupt_db', `The database file ${path} is damaged (${found}).`, {
+    hint: `Nothing was changed. ${recoverHint(path)} \`homunculus doctor\` says what else can be rebuilt.`,
+    ...(cause ? { cause } : {}),
   });
 }
 
+/** SQLITE_CORRUPT is a database with damaged pages, whose rest may still be read; anything else is no database at all. */
 function corruptError(path: string, cause?: unknown): HomunculusError {
+  const code = (cause as { code?: string } | null)?.code;
+  if (code === 'SQLITE_CORRUPT') return damagedError(path, (cause as Error).message, cause);
   return new HomunculusError('corrupt_db', `The database file ${path} is not a readable SQLite database.`, {
     hint: `Nothing was changed. Move it aside (mv "${path}" "${path}.bad") to start a fresh store, or point --home at another directory.`,
     cause,

@@ -47,6 +47,14 @@ describe('mineFixes', () => {
     expect(flaky.map((c) => c.key)).toEqual(['fix:flaky-mise-run-test-error-context-deadline-exceeded']);
     const notFlaky = mineFixes(steps([{ bash: 'gh api repos/x/y', error: 'Error: rate limited' }, { bash: 'gh api repos/x/y' }]));
     expect(notFlaky).toEqual([]);
+    // A rerun piped into a filter passed as the filter did, whatever the command said.
+    const piped = mineFixes(
+      steps([
+        { bash: 'mise run lint', error: 'Error: maintidx: Function too complex' },
+        { bash: 'mise run lint 2>&1 | grep -A2 "TestCondense"' },
+      ]),
+    );
+    expect(piped).toEqual([]);
   });
 
   it('finds a recovery: a different command for the same purpose passing right after', () => {

@@ -28,6 +28,9 @@ export function coreCommand(command: string): string {
     .trim();
 }
 
+/** Output piped into another command: the exit code is the last command's (`| grep` passes when it finds the error). */
+const pipesOutput = (command: string): boolean => /(?<!\|)\|(?!\|)/.test(command);
+
 /** Two subcommands of one script are not substitutes for each other. */
 const sameScript = (a: string, b: string): boolean => {
   const [pa] = a.split(' ');
@@ -226,7 +229,12 @@ export function mineFixes(observations: readonly Obs[]): Candidate[] {
           if (sig.generic && next.outcome === 'ok' && files.length > 0 && files.length <= SAME_WAY_MAX_FILES)
             out.push(sameWayCandidate(next, command, sig, files));
           else if (files.length > 0 || commands.length > 0) out.push(fixCandidate(failed, next, command, sig, files, commands));
-          else if (next.outcome === 'ok' && isValidation(command) && coreCommand(failed.input) === coreCommand(next.input))
+          else if (
+            next.outcome === 'ok' &&
+            !pipesOutput(next.input) &&
+            isValidation(command) &&
+            coreCommand(failed.input) === coreCommand(next.input)
+          )
             out.push(flakyCandidate(failed, next, command, sig));
         }
       }

@@ -72,6 +72,10 @@ describe('injecting into CLAUDE.md', () => {
     writeFileSync(claude, '# My Project\n');
     injectBlock(claude, block, 1);
     expect(readFileSync(claude, 'utf8')).not.toContain('# AGENTS.md');
+    // Nor in a new GEMINI.md.
+    const gemini = join(dir.path, 'GEMINI.md');
+    injectBlock(gemini, block, 1);
+    expect(readFileSync(gemini, 'utf8')).toBe(`${markedBlock('## Learned rules\n\n- one')}\n`);
   });
 
   it('refuses a read-only file with the fix, and keeps a CRLF file CRLF, idempotently', () => {

@@ -4,7 +4,7 @@
  * by hand are noticed and never replaced without being asked (`force`).
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import { sha256 } from '../core/ids.js';
@@ -18,9 +18,9 @@ interface InjectResult {
   changed: boolean;
 }
 
-/** A file with words of its own has its title: the AGENTS.md format's "# AGENTS.md" would be a second one. */
-function withoutTitle(block: string, current: string): string {
-  return outsideLearnedBlock(current).trim() ? block.replace(/^# AGENTS\.md\n+/, '') : block;
+/** A file with words of its own has its title, and a file of another name is not AGENTS.md: the format's "# AGENTS.md" goes. */
+function withoutTitle(block: string, current: string, target: string): string {
+  return outsideLearnedBlock(current).trim() || basename(target) !== 'AGENTS.md' ? block.replace(/^# AGENTS\.md\n+/, '') : block;
 }
 
 function writable(path: string): boolean {
@@ -79,7 +79,7 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
   // No rule to write (a project that has learned none yet) never empties a block someone filled.
   if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
   const current = currentText(target);
-  const section = markedBlock(withoutTitle(block, current).trimEnd());
+  const section = markedBlock(withoutTitle(block, current, target).trimEnd());
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);
   let next: string;

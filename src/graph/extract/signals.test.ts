@@ -38,6 +38,9 @@ describe('preference and decision signals', () => {
 
   it('strips neutral lead-ins and caps a session at 10 signals', () => {
     expect(normalizeSignal('I think that   ALWAYS use tabs!')).toBe('always use tabs');
+    // The preference a correction names, without the "no" that made it one.
+    expect(normalizeSignal('No, use pnpm not npm, also for lint.')).toBe('use pnpm not npm, also for lint');
+    expect(normalizeSignal('nope: please use pytest')).toBe('use pytest');
     const prompts = Array.from({ length: 15 }, (_, i) => `Always run check number ${i} before pushing.`);
     expect(sessionSignals([...prompts, prompts[0] as string])).toHaveLength(MAX_SIGNALS_PER_SESSION);
   });

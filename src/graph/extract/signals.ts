@@ -53,6 +53,8 @@ const PATTERNS: { type: SignalType; re: RegExp }[] = [
 const QUESTION = /^(why|how|what|when|where|which|who|could|can|should|would|is|are|do|does|did|pourquoi|comment|est-ce)\b/i;
 
 const LEAD_INS = /^(i think (that )?|i believe |please |so |ok(ay)?,? |well,? |je pense que |il faut |merci de |stp |svp |alors )+/i;
+/** "No, use pnpm": the "no" says it corrects (the signal's type), not what to do. */
+const CORRECTION_LEAD = /^(no|nope|non)\b[\s,.!:]+/i;
 
 export function normalizeSignal(text: string): string {
   return text
@@ -60,6 +62,7 @@ export function normalizeSignal(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/[.!?;:,]+$/g, '')
     .trim()
+    .replace(CORRECTION_LEAD, '')
     .replace(LEAD_INS, '')
     .trim();
 }

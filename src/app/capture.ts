@@ -8,6 +8,7 @@ import { defaultTranscriptFiles, transcriptFiles } from '../capture/transcript/f
 import { importTranscripts as importFiles } from '../capture/transcript/import.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import { consolidate } from '../learn/maintenance.js';
+import { TAKEN_BACK } from '../learn/apply.js';
 import { type MeaningResult, groupRequestsByMeaning } from '../learn/meaning-apply.js';
 import { instinctStatus } from '../learn/stats.js';
 import { renderAll, renderIdentity } from '../view/render.js';
@@ -110,8 +111,8 @@ export const sync = defineOperation({
         by_meaning: meaning ? { compared: meaning.compared, merged: meaning.merged.reduce((n, m) => n + m.keys.length, 0) } : null,
         episodes: learned.episodes.length,
         demoted: learned.held
-          .filter((h) => h.reason.startsWith('demoted: '))
-          .map((h) => ({ key: h.pattern, rule: h.trigger ?? h.pattern, reason: h.reason.slice(9) })),
+          .filter((h) => h.reason.startsWith(TAKEN_BACK))
+          .map((h) => ({ key: h.pattern, rule: h.trigger ?? h.pattern, reason: h.reason.slice(TAKEN_BACK.length) })),
         faded: { decayed: learned.decay.decayed, deleted: learned.decay.deleted },
       },
       consolidation,

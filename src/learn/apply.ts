@@ -17,7 +17,7 @@ import { restates } from './documented.js';
 import { qualityGate } from './gate.js';
 import { observe } from './instincts.js';
 import { type Candidate, quotedIn, redactCandidate } from './mine/candidate.js';
-import { MIN_TOGETHER_RATIO, contradictedPairs, withCoeditReasons } from './mine/coedits.js';
+import { KEEP_TOGETHER_RATIO, MIN_TOGETHER_RATIO, contradictedPairs, withCoeditReasons } from './mine/coedits.js';
 import { OTHER_STYLE_KEY, STYLE_MIN_SHARE } from './mine/commits.js';
 import { withEndpoints } from './mine/endpoints.js';
 import { withRequests } from './mine/requests.js';
@@ -135,8 +135,13 @@ function commitStyleHolds(store: Store, c: Pick<Candidate, 'miner' | 'project'>,
     : undefined;
 }
 
-/** Co-edit pairs must be edited together in most sessions that touch either file. */
-function coeditHolds(store: Store, c: Pick<Candidate, 'miner' | 'project' | 'facts'>, together: number): string | undefined {
+/** Co-edit pairs must be edited together in most sessions that touch either file (`bar`: to be learned; a lower one to stay). */
+function coeditHolds(
+  store: Store,
+  c: Pick<Candidate, 'miner' | 'project' | 'facts'>,
+  together: number,
+  bar = MIN_TOGETHER_RATIO,
+): string | undefined {
   const files = c.facts?.files;
   if (c.miner !== 'co-edit' || !Array.isArray(files)) return undefined;
   const [a, b] = files as [string, string];
@@ -145,9 +150,7 @@ function coeditHolds(store: Store, c: Pick<Candidate, 'miner' | 'project' | 'fac
     store.learning.countSightings('file', b, c.project) -
     store.learning.countCoSightings('file', a, b, c.project);
   const ratio = either > 0 ? together / either : 0;
-  return ratio < MIN_TOGETHER_RATIO
-    ? `edited together in ${together} of ${either} sessions touching either file (needs ${MIN_TOGETHER_RATIO * 100}%)`
-    : undefined;
+  return ratio < bar ? `edited together in ${together} of ${either} sessions touching either file (needs ${bar * 100}%)` : undefined;
 }
 
 function episodeBody(c: Candidate, examples: readonly string[]): string {
@@ -180,20 +183,25 @@ function recordContradiction(store: Store, key: string, sessionId: string, ts: s
   changes.contradictions.push({ pattern: target, before, after: next.confidence });
 }
 
+/** How a held reason starts when learning took back what it had learned (the sync report lists those). */
+export const TAKEN_BACK = 'forgotten: ';
+
 /**
  * The co-edit gate on all data, at every session: a pair that no longer changes together in
- * most sessions touching either file is forgotten, its log kept with the reason, unless the
+ * half the sessions touching either file is forgotten, its log kept with the reason, unless the
  * user vouched for it (promoted it, or said it is right).
  */
 function demoteCoedits(store: Store, project: string, changes: SessionChanges): void {
   for (const pair of coeditPairs(store, project)) {
     const [a, b] = pair.files;
     const together = store.learning.countCoSightings('file', a, b, project);
-    const reason = coeditHolds(store, { miner: 'co-edit', project, facts: { files: pair.files } }, together);
+    const reason = coeditHolds(store, { miner: 'co-edit', project, facts: { files: pair.files } }, together, KEEP_TOGETHER_RATIO);
     const row = reason ? store.instincts.get(pair.key) : undefined;
     if (!row || !reason || vouchedFor(store, row)) continue;
-    forgetRow(store, row, 'observer', `demoted: now ${reason}`);
-    changes.held.push({ pattern: pair.key, reason: `demoted: now ${reason}`, trigger: row.trigger });
+    // Said as what happens: the instinct is forgotten (its history kept), not lowered.
+    const why = `${TAKEN_BACK}now ${reason} to stay`;
+    forgetRow(store, row, 'observer', why);
+    changes.held.push({ pattern: pair.key, reason: why, trigger: row.trigger });
   }
 }
 

@@ -14,6 +14,8 @@ import { type Candidate, backtick, quotedIn } from './candidate.js';
 const MAX_FILES_FOR_PAIRS = 12;
 /** Together / either: the share of sessions editing one of the pair that edit both. */
 export const MIN_TOGETHER_RATIO = 0.75;
+/** A learned pair stays until fewer than half do: one session editing a file alone must not flip it (3 of 4, then 3 of 5). */
+export const KEEP_TOGETHER_RATIO = 0.5;
 
 /** Project-relative files the session edited, in first-edit order. */
 export function editedProjectFiles(observations: readonly Obs[]): string[] {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../core/project.js';
 import { giveFeedback, observe } from '../learn/instincts.js';
+import { AGENT_REPORT } from '../learn/records.js';
 import { fixedClock } from '../core/clock.js';
 import { withClock } from '../store/store.js';
 import { type TestStore, testStore } from '../test-support/store.js';
@@ -157,6 +158,22 @@ describe('session start', () => {
     const shown = selectStartInstincts(store, project, []).shown.map((r) => r.key);
     expect(shown.slice(0, 2).sort()).toEqual(['pref:use-pnpm-not-npm', 'pref:webapp/unasked=e2e']);
     expect(shown).toHaveLength(15);
+  });
+
+  it('puts what an agent reported, or an import claims, after what was seen here, whatever kind it says it is', () => {
+    observe(store, { pattern: 'fix:go-vet', trigger: 'when go vet fails', action: 'Fix the vet finding.', occurrences: 9 });
+    observe(store, {
+      pattern: 'pref:use-pnpm',
+      trigger: 'when installing',
+      action: 'user said use pnpm not npm',
+      occurrences: 2,
+      metadata: { ...AGENT_REPORT, miner: 'preference' },
+    });
+    const shown = selectStartInstincts(store, project, []).shown.map((r) => r.key);
+    expect(shown).toEqual(['fix:go-vet', 'pref:use-pnpm']);
+    // Confirmed by the user, it is theirs.
+    giveFeedback(store, 'pref:use-pnpm', 'strong');
+    expect(selectStartInstincts(store, project, []).shown.map((r) => r.key)[0]).toBe('pref:use-pnpm');
   });
 
   it('says how many instincts its lines leave out, below the ranking threshold too', () => {

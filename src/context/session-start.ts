@@ -10,7 +10,7 @@
 import type { ProjectInfo } from '../core/project.js';
 import { convictionText, listConvictions } from '../learn/evolve.js';
 import { isDocumented } from '../learn/documented.js';
-import { currentConfidence } from '../learn/records.js';
+import { currentConfidence, reportedByAgent } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -47,6 +47,17 @@ interface StartSelection {
 /** What the user said in words or by stopping the agent: it leads, whatever it was seen beside. */
 const USER_MINERS = new Set(['preference', 'rejection']);
 
+/**
+ * The order of start lines: what an agent reported over MCP (observe, import_patterns) last,
+ * whatever it says it is, unless the user confirmed it; then what the user said first, then
+ * preferences and corrections, then the rest. (The user's own imports keep their place, labelled.)
+ */
+function startClass(row: InstinctRow, metadata: Record<string, unknown>, provenance: InstinctProvenance | undefined): number {
+  if (reportedByAgent(metadata) && provenance?.verdict !== 'strong') return 3;
+  if (USER_MINERS.has(String(metadata.miner))) return 0;
+  return categoryRank(row) <= 1 ? 1 : 2;
+}
+
 /** The instincts to index: all of them up to the threshold, else the best START_TOP for the project. */
 export function selectStartInstincts(
   store: Store,
@@ -60,12 +71,9 @@ export function selectStartInstincts(
     .map((row) => ({ row, metadata: parseJsonObject(row.metadata) }))
     .filter(({ row, metadata }) => !isDocumented(metadata) && saysSomething(row) && !exported.has(row.key));
   const rows = candidates.map((c) => c.row);
+  const provenance = store.instincts.provenance(rows.map((r) => r.id));
   const byScore = candidates
-    .map(({ row, metadata }) => ({
-      row,
-      score: currentConfidence(row, now),
-      first: USER_MINERS.has(String(metadata.miner)) ? 0 : categoryRank(row) <= 1 ? 1 : 2,
-    }))
+    .map(({ row, metadata }) => ({ row, score: currentConfidence(row, now), first: startClass(row, metadata, provenance.get(row.id)) }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
     .map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };

@@ -66,6 +66,18 @@ describe('ranking', () => {
     expect(said('npm run build fails')).not.toContain('npm run lint');
   });
 
+  it('names a file of one word by that word as written: "commit this" is not about `committed.go`', () => {
+    observe(store, {
+      pattern: 'combo:webapp:src/committed.go+src/checkpoint_test.go',
+      trigger: 'when editing `src/committed.go` or `src/checkpoint_test.go` in webapp',
+      action: 'Update the other file too.',
+      project: project.fingerprint,
+      occurrences: 5,
+    });
+    expect(said('commit this, push, open draft PR')).toBe('');
+    expect(said('the committed.go change broke the build')).toContain('Update the other file too.');
+  });
+
   it('applies the relevance bar by prompt length', () => {
     expect([1, 2, 3, 6, 7, 30].map(requiredMatches)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(isRelevant({ weight: 1, terms: 5, covers: false })).toBe(false);
@@ -160,7 +172,7 @@ describe('session start', () => {
     expect(shown).toHaveLength(15);
   });
 
-  it('puts what an agent reported, or an import claims, after what was seen here, whatever kind it says it is', () => {
+  it('puts what an agent reported after what was seen here, whatever kind it says it is', () => {
     observe(store, { pattern: 'fix:go-vet', trigger: 'when go vet fails', action: 'Fix the vet finding.', occurrences: 9 });
     observe(store, {
       pattern: 'pref:use-pnpm',

@@ -110,19 +110,33 @@ function namesAvoided(row: InstinctRow, authored: ReadonlySet<string>): boolean 
 /** Whether a rule is about the program itself, its trigger naming it in words outside its commands ("choosing between pnpm and npm"). */
 const namesProgram = (text: string, program: string): boolean => [...words(text.replace(/`[^`]+`/g, ' '))].includes(program);
 
-/** The stems that tell a code span (a command, a path) apart: its file name's parts, its command's words after the program. */
+/**
+ * The stems that tell a code span (a command, a path) apart: its file name's parts, its command's
+ * words after the program. A file named by one word is named by that word as written (EXACT):
+ * "commit this" is not about `committed.go`.
+ */
 function spanStems(code: string, ignored: ReadonlySet<string>): string[] {
   // A path is named by its file's name, without its folders or extension.
-  const named = code
-    .split(/\s+/)
-    .map((token) => token.split('/').filter(Boolean).at(-1) ?? '')
-    .join(' ')
-    .replace(/\.[a-z0-9]{1,5}\b/gi, ' ');
-  return [...words(named)]
+  const names = code.split(/\s+/).map((token) => token.split('/').filter(Boolean).at(-1) ?? '');
+  const parts = [...words(names.join(' ').replace(/\.[a-z0-9]{1,5}\b/gi, ' '))]
     .flatMap((w) => w.split('_'))
-    .filter((w) => w.length > 1 && !/^\d+$/.test(w) && !PROGRAMS.has(w) && !ignored.has(w))
-    .map(stem);
+    .filter((w) => w.length > 1 && !/^\d+$/.test(w) && !PROGRAMS.has(w) && !ignored.has(w));
+  const oneFile = names.length === 1 && /\.[a-z0-9]{1,5}$/i.test(names[0] as string);
+  return oneFile && parts.length === 1 ? [`${EXACT}${parts[0]}`] : parts.map(stem);
 }
+
+/** Marks a word that counts only as written, beside the stems of a text. */
+const EXACT = '=';
+
+/** A text's stems and its words as written (EXACT), for spans that take either. */
+const stemsAndWords = (text: string): Set<string> => {
+  const out = stemSet(text);
+  for (const w of words(text)) out.add(`${EXACT}${w}`);
+  return out;
+};
+
+/** Whether `about` holds a prompt term, by its stem or as written. */
+const holds = (about: ReadonlySet<string>, term: string): boolean => about.has(stem(term)) || about.has(`${EXACT}${term}`);
 
 /**
  * What an instinct is about, as stems a prompt can share. A code span is an identifier, shared
@@ -194,22 +208,22 @@ export function matchInstincts(instincts: Pick<InstinctRepository, 'matchTerms' 
     .filter(({ row }) => !isDocumented(parseJsonObject(row.metadata)) && saysSomething(row));
   if (hits.length === 0) return [];
   // A code span is named by any word of the prompt, short ones too (`test:ci`: "ci").
-  const asked = stemSet(withoutFolders(query.text));
+  const asked = stemsAndWords(withoutFolders(query.text));
   const ignored = new Set((query.ignore ?? []).map((w) => w.toLowerCase()));
   // What each hit is about, its bare file names and tasks written as code (asCode), read once.
   const textOf = new Map(hits.map(({ row }) => [row.id, asCode(aboutText(row))]));
   const aboutOf = new Map(hits.map(({ row }) => [row.id, aboutStems(row, textOf.get(row.id) ?? '', asked, ignored)]));
   // Only the terms some hit shares need a count.
-  const sharedByAny = terms.filter((t) => [...aboutOf.values()].some((about) => about.has(stem(t))));
+  const sharedByAny = terms.filter((t) => [...aboutOf.values()].some((about) => holds(about, t)));
   const used = instincts.triggerUse(sharedByAny, { project: query.project, excludePromoted: query.excludePromoted });
   // Naming a trigger's whole subject counts when the user wrote it, not when a pasted log or review does.
-  const authored = stemSet(authoredText(query.text));
+  const authored = stemsAndWords(authoredText(query.text));
   const rare = rareBelow(used.total);
   const sequence = [...words(withoutFolders(query.text))].map(stem);
   return hits.map(({ row, bm25 }) => {
     const s = Math.abs(bm25);
     const about = aboutOf.get(row.id) ?? new Set<string>();
-    const shared = terms.filter((t) => about.has(stem(t)));
+    const shared = terms.filter((t) => holds(about, t));
     const core = triggerCore(row, query.ignore ?? []);
     return {
       row,

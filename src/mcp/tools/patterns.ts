@@ -254,7 +254,12 @@ const importTool = defineTool({
   output: z.object({ imported: z.number().int(), updated: z.number().int(), errors: z.number().int(), hint: z.string() }),
   annotations: ADDITIVE,
   handler(ctx, args) {
-    const rows = args.patterns.map(({ confidence, ...row }) => ({ ...row, ...(confidence !== undefined ? { evidence: confidence } : {}) }));
+    // A model's import is its report, like observe(): said so on every line it reaches, given after what was seen here.
+    const rows = args.patterns.map(({ confidence, metadata, ...row }) => ({
+      ...row,
+      metadata: { ...(metadata ?? {}), ...AGENT_REPORT },
+      ...(confidence !== undefined ? { evidence: confidence } : {}),
+    }));
     const result = call(importPatternRows, ctx, { rows, project: ctx.project, source: '' });
     const skipped = result.reasons.length
       ? `Skipped ${counted(result.errors, 'row')}: ${result.reasons.slice(0, 5).join('; ')}${result.reasons.length > 5 ? '; …' : ''}. `

@@ -166,7 +166,11 @@ describe('decay pass and feedback on the store', () => {
     observe(store, { pattern: 'seq:a', occurrences: 3 });
     store.advanceDays(7);
     expect(giveFeedback(store, 'seq:a', 'strong')).toEqual({ pattern: 'seq:a', feedback: 'strong', before: 0.45, after: 0.55 });
-    expect(giveFeedback(store, 'seq:a', 'wrong').after).toBe(0.2);
+    // Its score says nothing of a wrong mark (0.20 -> 0.20 when faded): the note says what it did.
+    expect(giveFeedback(store, 'seq:a', 'wrong')).toMatchObject({
+      after: 0.2,
+      note: expect.stringMatching(/^Marked wrong: it is no longer given/),
+    });
     // At the floor, weak changes nothing: it says so, and what would.
     expect(giveFeedback(store, 'seq:a', 'weak')).toMatchObject({
       before: 0.2,

@@ -200,11 +200,14 @@ interface FeedbackResult {
   note?: string;
 }
 
-/** What a weak mark that could not lower the score means, in words; undefined when it did. Pure. */
-const weakNote = (feedback: Feedback, before: number, after: number): string | undefined =>
-  feedback === 'weak' && after >= before
+/** What a mark means when its score says nothing of it, in words; undefined otherwise. Pure. */
+const markNote = (feedback: Feedback, before: number, after: number): string | undefined => {
+  if (feedback === 'wrong')
+    return 'Marked wrong: it is no longer given to any agent, whatever its score; `feedback KEY strong` takes that back.';
+  return feedback === 'weak' && after >= before
     ? `Already at the floor (${after.toFixed(2)}): weak lowers it no further, and it is still given when a prompt clearly matches it; mark it wrong to stop that.`
     : undefined;
+};
 
 /** `source` says where the correction came from in the event log: the CLI and MCP are the user's, the dashboard its own. */
 export function giveFeedback(store: Store, key: string, feedback: Feedback, source = 'user'): FeedbackResult {
@@ -224,7 +227,7 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback, sour
       project: '',
       detail: feedback,
     });
-    const note = weakNote(feedback, before, next.confidence);
+    const note = markNote(feedback, before, next.confidence);
     return { pattern: row.key, feedback, before, after: next.confidence, ...(note ? { note } : {}) };
   });
 }

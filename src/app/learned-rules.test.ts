@@ -3,6 +3,8 @@ import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { tempDir } from '../test-support/cli.js';
 import { learnedRules } from './memory.js';
+import { invoke } from './operation.js';
+import { renderRules } from './rules.js';
 
 const SHOP = 'aaaaaaaaaaaaaaaa';
 let store: TestStore;
@@ -43,5 +45,18 @@ describe('the learned rules a question names', () => {
     const blog = await learnedRules(store, { query: 'how do we run the tests', project: 'blog' });
     expect(blog).toEqual([]);
     expect(await learnedRules(store, { query: 'how do we run the tests', project: 'shop' })).toHaveLength(1);
+  });
+});
+
+describe('an export from a folder no session ran in', () => {
+  it('names the projects that have rules, by the name --project takes', () => {
+    store.instincts.update(store.instincts.get('pref:shop/test=pnpm-test')?.id as number, { promoted_at: '2026-01-31T00:00:00.000Z' });
+    const here = invoke(renderRules, { store }, { cwd: dir.path });
+    expect(here).toMatchObject({
+      content: '',
+      rule_count: 0,
+      note: expect.stringMatching(/projects with rules: shop \(e\.g\. `--project shop`\)/),
+    });
+    expect(invoke(renderRules, { store }, { project: 'shop' })).toMatchObject({ rule_count: 1 });
   });
 });

@@ -64,6 +64,16 @@ const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
   error: 'must be lower-case letters, digits and hyphens, e.g. "instinct-rules"',
 });
 
+/** For an export that found nothing in a folder no session ran in: the projects that have rules, by the name `--project` takes. */
+function otherProjectsNote(store: Store, project: string): string | undefined {
+  if (!project || store.sessions.seen(project)) return undefined;
+  const names = [...new Set(store.sessions.projects().map((p) => p.project_name))].filter(
+    (name) => name && ruleViews(store, resolveProject(store, name)).length > 0,
+  );
+  if (names.length === 0) return undefined;
+  return `No session ran in this folder's project; projects with rules: ${names.slice(0, 8).join(', ')} (e.g. \`--project ${names[0]}\`).`;
+}
+
 export const listRules = defineOperation({
   name: 'rules.list',
   summary: 'Rule-level instincts (rule and universal), strongest first',
@@ -82,9 +92,16 @@ export const renderRules = defineOperation({
     ...scope,
   }),
   run({ store }, input) {
-    const rules = ruleViews(store, scopeOf(store, input));
+    const project = scopeOf(store, input);
+    const rules = ruleViews(store, project);
+    const elsewhere = rules.length === 0 ? otherProjectsNote(store, project) : undefined;
     if (input.format !== 'skill')
-      return { format: input.format, content: renderPlatform(rules, PLATFORM_OF[input.format]), rule_count: rules.length };
+      return {
+        format: input.format,
+        content: renderPlatform(rules, PLATFORM_OF[input.format]),
+        rule_count: rules.length,
+        ...(elsewhere ? { note: elsewhere } : {}),
+      };
     const content = renderSkill(rules, { name: input.name, description: input.description, category: input.category });
     return { format: input.format, content, rule_count: countRuleBullets(content) };
   },

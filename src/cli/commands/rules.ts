@@ -46,7 +46,7 @@ export function registerRuleCommands(program: Command): void {
         if (r.content) process.stdout.write(r.content);
         else
           process.stderr.write(
-            'No rule-level instinct for this project yet (10+ observations, then `homunculus consolidate`); `--project` names another.\n',
+            `${'note' in r && r.note ? r.note : 'No rule-level instinct for this project yet (10+ observations, then `homunculus consolidate`); `--project` names another.'}\n`,
           );
         return '';
       });

@@ -58,6 +58,8 @@ describe('help and usage', () => {
       [['search', '   '], /<query> must not be empty/],
       // A missing choice names the choices.
       [['mind', 'trigger'], /<loop> must be action, explore or reflect/],
+      // A group without its subcommand shows what it takes, as a usage error.
+      [['graph'], /Usage: homunculus graph \[options\] \[command\]/],
       [['status'], /HOMUNCULUS_NOW is not an ISO-8601 instant/],
     ];
     for (const [args, message] of cases) {

@@ -130,6 +130,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
+      // A group named without its subcommand (`homunculus graph`) shows its help as an error: a usage error.
+      if (err.code === 'commander.help' && err.exitCode !== 0) return 2;
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       // Commander already printed the message; usage errors exit 2.
       return 2;

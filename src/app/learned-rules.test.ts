@@ -51,12 +51,12 @@ describe('the learned rules a question names', () => {
 describe('an export from a folder no session ran in', () => {
   it('names the projects that have rules, by the name --project takes', () => {
     store.instincts.update(store.instincts.get('pref:shop/test=pnpm-test')?.id as number, { promoted_at: '2026-01-31T00:00:00.000Z' });
-    const here = invoke(renderRules, { store }, { cwd: dir.path });
+    const here = invoke(renderRules, { store, env: {} }, { cwd: dir.path });
     expect(here).toMatchObject({
       content: '',
       rule_count: 0,
       note: expect.stringMatching(/projects with rules: shop \(e\.g\. `--project shop`\)/),
     });
-    expect(invoke(renderRules, { store }, { project: 'shop' })).toMatchObject({ rule_count: 1 });
+    expect(invoke(renderRules, { store, env: {} }, { project: 'shop' })).toMatchObject({ rule_count: 1 });
   });
 });

@@ -80,6 +80,9 @@ describe('homunculus learn (built binary)', () => {
       ['create', 0.5],
       ['decay', -0.15],
     ]);
+    // The evidence added, and in how many sightings: three sessions' worth came in one.
+    const said = await cli(h, ['history', 'pref:use-pnpm-not-npm', '--days', '90'], '2026-03-25T12:00:00Z');
+    expect(said.stdout).toMatch(/^pref:use-pnpm-not-npm: evidence \+3 in the last 90 days \(1 sighting/);
     expect(await score('2026-09-01T12:00:00Z')).toBe(0.2);
     // Seen again: last_seen resets and the score rises from its decayed value.
     insert(h, PNPM, 's9', '2026-04-01T10:00:00Z');

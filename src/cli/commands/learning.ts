@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { chains, duplicates, effectiveness, episodes, gc, history, learn, toolUsage, trending } from '../../app/learning.js';
 import { ARCHIVED_DIR, SESSION_ARCHIVE_DAYS } from '../../capture/sessions/files.js';
+import { counted } from '../../core/text.js';
 import { table } from '../output.js';
 import { num, runOperation } from '../run.js';
 
@@ -142,7 +143,8 @@ function historyCommand(program: Command): void {
         (r) =>
           r.timeline.length
             ? [
-                `${r.pattern}: ${r.data_points} observation(s) in ${days ?? 30} days${r.projects.length ? ` across ${r.projects.length} project(s)` : ''}`,
+                // Sightings, not observations: one can add several (a session's worth, an import).
+                `${r.pattern}: evidence +${r.timeline.reduce((n, t) => n + Math.max(0, t.delta_evidence), 0)} in the last ${days ?? 30} days (${counted(r.data_points, 'sighting')}${r.projects.length ? `, across ${counted(r.projects.length, 'project')}` : ''})`,
                 ...table([
                   ['WHEN', 'EVENT', 'EVIDENCE', 'CONFIDENCE', 'SOURCE'],
                   ...r.timeline.map((t) => [

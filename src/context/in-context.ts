@@ -11,7 +11,7 @@ import type { StartContext } from './session-start.js';
 const PREFIX = 'in-context:';
 const KEEP = 500;
 
-interface Record {
+interface Held {
   at: string;
   keys: string[];
   /** The start block, until the first prompt gives it. */
@@ -20,9 +20,9 @@ interface Record {
 
 const keyOf = (agent: Agent, sessionId: string): string => `${PREFIX}${agent}:${sessionId}`;
 
-function parse(value: string): Record | undefined {
+function parse(value: string): Held | undefined {
   try {
-    const v = JSON.parse(value) as Partial<Record>;
+    const v = JSON.parse(value) as Partial<Held>;
     if (!Array.isArray(v.keys) || typeof v.at !== 'string') return undefined;
     return {
       at: v.at,
@@ -37,7 +37,7 @@ function parse(value: string): Record | undefined {
 /** After a start: what it named, and its block when `hold` (given with the first prompt instead). */
 export function rememberStart(store: Store, agent: Agent, sessionId: string, start: StartContext, hold: boolean): void {
   if (!sessionId) return;
-  const record: Record = { at: store.clock.now().toISOString(), keys: start.keys, ...(hold && start.text ? { start: start.text } : {}) };
+  const record: Held = { at: store.clock.now().toISOString(), keys: start.keys, ...(hold && start.text ? { start: start.text } : {}) };
   store.meta.write(keyOf(agent, sessionId), JSON.stringify(record));
   const rows = store.meta.prefixed(PREFIX);
   if (rows.length <= KEEP) return;

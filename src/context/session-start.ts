@@ -71,7 +71,8 @@ export function selectStartInstincts(
     .map((row) => ({ row, metadata: parseJsonObject(row.metadata) }))
     .filter(({ row, metadata }) => !isDocumented(metadata) && saysSomething(row) && !exported.has(row.key));
   const rows = candidates.map((c) => c.row);
-  const provenance = store.instincts.provenance(rows.map((r) => r.id));
+  // Only a model's report needs its verdict read: one query for those few, not every row.
+  const provenance = store.instincts.provenance(candidates.filter((c) => reportedByAgent(c.metadata)).map((c) => c.row.id));
   const byScore = candidates
     .map(({ row, metadata }) => ({ row, score: currentConfidence(row, now), first: startClass(row, metadata, provenance.get(row.id)) }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))

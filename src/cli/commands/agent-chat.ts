@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { BudgetReport } from '../../agent/budget.js';
 import { UsageError } from '../../core/errors.js';
-import { homePaths } from '../../core/paths.js';
 import { agentBudget, agentTurnInput, openAgent } from '../../app/agent-brain.js';
 import { chatSession } from '../chat-session.js';
 import { globals, withCommandStore } from '../context.js';
@@ -52,7 +51,7 @@ export function registerAgentBrainCommands(agent: Command): void {
       if (named && !named.success) throw new UsageError(`--session ${named.error.issues[0]?.message ?? 'is not a session id'}.`);
       await withCommandStore(cmd, async (store) => {
         // Its tools work in the workspace: without one every file or shell call fails, said now rather than at the first tool.
-        const workspace = homePaths(store.paths.home).workspace;
+        const workspace = store.paths.workspace;
         if (!existsSync(workspace))
           process.stderr.write(
             `! The workspace ${workspace} does not exist: the agent's file and shell tools will fail. Run \`homunculus agent init\`.\n`,

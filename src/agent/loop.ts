@@ -203,8 +203,9 @@ export class AgentLoop implements AgentRunner {
     for (const [id, p] of this.pending) if (p.session === session) this.pending.delete(id);
     const log = this.deps.toolContext.auditLog;
     if (log) appendAudit(log, { action: 'session_end', session, input: session, output: null, durationMs: 0 });
-    observeSessionEnd(this.deps.store, this.eventBase(session));
-    summariseSession(this.deps.store, this.eventBase(session));
+    const at = this.eventBase(session);
+    observeSessionEnd(this.deps.store, at);
+    summariseSession(this.deps.store, at);
   }
 
   /** Where and when an event of `session` happens, as the store records it. */

@@ -225,8 +225,8 @@ function recordSessionFacts(store: Store, input: SessionInput, lastTs: string, c
     const signal = { session_id: s.sessionId, ts: s.ts, type: s.type, signal: s.signal, raw: s.raw, project: input.project };
     if (store.learning.addSignal(signal)) changes.signals++;
   }
+  const ts = lastTs || store.clock.now().toISOString();
   if (input.commitStyle === 'other') {
-    const ts = lastTs || store.clock.now().toISOString();
     store.learning.addSighting({
       kind: 'pattern',
       key: OTHER_STYLE_KEY,
@@ -237,7 +237,6 @@ function recordSessionFacts(store: Store, input: SessionInput, lastTs: string, c
     });
   }
   for (const file of input.editedFiles) {
-    const ts = lastTs || store.clock.now().toISOString();
     store.learning.addSighting({ kind: 'file', key: file, project: input.project, session_id: input.sessionId, ts, detail: '{}' });
   }
 }

@@ -67,9 +67,10 @@ const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
 /** For an export that found nothing in a folder no session ran in: the projects that have rules, by the name `--project` takes. */
 function otherProjectsNote(store: Store, project: string): string | undefined {
   if (!project || store.sessions.seen(project)) return undefined;
-  const names = [...new Set(store.sessions.projects().map((p) => p.project_name))].filter(
-    (name) => name && ruleViews(store, resolveProject(store, name)).length > 0,
-  );
+  // The fingerprints the sessions already give; a name seen in two projects is the first, as `--project` takes it.
+  const named = new Map<string, string>();
+  for (const p of store.sessions.projects()) if (!named.has(p.project_name)) named.set(p.project_name, p.project);
+  const names = [...named].filter(([name, fingerprint]) => name && ruleViews(store, fingerprint).length > 0).map(([name]) => name);
   if (names.length === 0) return undefined;
   return `No session ran in this folder's project; projects with rules: ${names.slice(0, 8).join(', ')} (e.g. \`--project ${names[0]}\`).`;
 }

@@ -1,8 +1,9 @@
 /** Helpers for tests that drive the built `homunculus` binary on a temporary home. */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pauseSync } from '../core/clock.js';
 import { REPO_ROOT } from './paths.js';
 import { TEST_RUNTIME } from './shared.js';
 
@@ -15,10 +16,39 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Other processes (Linux: read from /proc) whose command line or working directory lies under `path`. */
+function processesUnder(path: string): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  } catch {
+    return [];
+  }
+  return pids.map(Number).filter((pid) => {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path)) return true;
+      return readlinkSync(`/proc/${pid}/cwd`).startsWith(path);
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  });
+}
+
+/** Waits (up to `timeoutMs`) for processes working under `path` to end. */
+function settle(path: string, timeoutMs = 30_000): void {
+  const until = Date.now() + timeoutMs;
+  while (processesUnder(path).length > 0 && Date.now() < until) pauseSync(200);
+}
+
 export function tempDir(prefix = 'homunculus-test-'): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  // Retried: a detached process a test started (the stop hook's `learn`) may still be writing its last files.
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+  // A detached process a test started (the stop hook's `learn`, a client's own helper) may still be
+  // writing under the folder: it is waited for, and the removal retried for what it wrote last.
+  const cleanup = () => {
+    settle(path);
+    rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  };
+  return { path, cleanup };
 }
 
 export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {

@@ -9,8 +9,8 @@ describe('what a session already holds', () => {
   it('a start block held for the first prompt is given once; the keys stay for every later prompt', () => {
     store = testStore();
     rememberStart(store, 'gemini', 's1', { text: 'START BLOCK', keys: ['pref:a'] }, true);
-    expect(takeInContext(store, 'gemini', 's1')).toEqual({ keys: new Set(['pref:a']), start: 'START BLOCK' });
-    expect(takeInContext(store, 'gemini', 's1')).toEqual({ keys: new Set(['pref:a']), start: '' });
+    expect(takeInContext(store, 'gemini', 's1')).toMatchObject({ keys: new Set(['pref:a']), start: 'START BLOCK' });
+    expect(takeInContext(store, 'gemini', 's1')).toMatchObject({ keys: new Set(['pref:a']), start: '' });
     // Another agent's session of the same id holds nothing of it.
     expect(takeInContext(store, 'codex', 's1')).toEqual({ keys: new Set(), start: '' });
   });
@@ -18,13 +18,14 @@ describe('what a session already holds', () => {
   it('a start given at once is not held; what prompts give adds up, and a new start (after a compaction) begins again', () => {
     store = testStore();
     rememberStart(store, 'claude-code', 's1', { text: 'START', keys: ['pref:a'] }, false);
-    rememberGiven(store, 'claude-code', 's1', ['fix:b']);
-    rememberGiven(store, 'claude-code', 's1', ['fix:b', 'fix:c']);
-    expect(takeInContext(store, 'claude-code', 's1')).toEqual({ keys: new Set(['pref:a', 'fix:b', 'fix:c']), start: '' });
+    // Each prompt adds to what the session held when it began.
+    rememberGiven(store, 'claude-code', 's1', takeInContext(store, 'claude-code', 's1'), ['fix:b']);
+    rememberGiven(store, 'claude-code', 's1', takeInContext(store, 'claude-code', 's1'), ['fix:b', 'fix:c']);
+    expect(takeInContext(store, 'claude-code', 's1')).toMatchObject({ keys: new Set(['pref:a', 'fix:b', 'fix:c']), start: '' });
     rememberStart(store, 'claude-code', 's1', { text: 'START', keys: ['pref:d'] }, false);
     expect(takeInContext(store, 'claude-code', 's1').keys).toEqual(new Set(['pref:d']));
     // A prompt in a session with no start on record.
-    rememberGiven(store, 'claude-code', 's2', ['fix:e']);
+    rememberGiven(store, 'claude-code', 's2', takeInContext(store, 'claude-code', 's2'), ['fix:e']);
     expect(takeInContext(store, 'claude-code', 's2').keys).toEqual(new Set(['fix:e']));
   });
 

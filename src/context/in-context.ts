@@ -48,19 +48,27 @@ export function rememberStart(store: Store, agent: Agent, sessionId: string, sta
     .forEach((row) => store.meta.remove(row.key));
 }
 
-/** Adds what a prompt gave to what the session holds. */
-export function rememberGiven(store: Store, agent: Agent, sessionId: string, keys: readonly string[]): void {
-  if (!sessionId || keys.length === 0) return;
-  const key = keyOf(agent, sessionId);
-  const record = parse(store.meta.read(key) ?? '') ?? { at: store.clock.now().toISOString(), keys: [] };
-  store.meta.write(key, JSON.stringify({ ...record, keys: [...new Set([...record.keys, ...keys])] }));
+/** What a session holds from us, as its prompt hook read it. */
+export interface InContext {
+  keys: ReadonlySet<string>;
+  /** The start block when it was held for this prompt (given once). */
+  start: string;
+  /** When the record was begun; absent when the session had none. */
+  at?: string;
 }
 
-/** What the session holds from its start and earlier prompts, with the start block when it was held for this prompt (given once). */
-export function takeInContext(store: Store, agent: Agent, sessionId: string): { keys: ReadonlySet<string>; start: string } {
+/** What the session holds from its start and earlier prompts; a held start block is taken out of the record. */
+export function takeInContext(store: Store, agent: Agent, sessionId: string): InContext {
   const key = keyOf(agent, sessionId);
   const record = sessionId ? parse(store.meta.read(key) ?? '') : undefined;
   if (!record) return { keys: new Set(), start: '' };
   if (record.start) store.meta.write(key, JSON.stringify({ at: record.at, keys: record.keys }));
-  return { keys: new Set(record.keys), start: record.start ?? '' };
+  return { keys: new Set(record.keys), start: record.start ?? '', at: record.at };
+}
+
+/** Adds what a prompt gave to what the session held when the prompt began (`takeInContext`), without reading the record again. */
+export function rememberGiven(store: Store, agent: Agent, sessionId: string, held: InContext, keys: readonly string[]): void {
+  if (!sessionId || keys.length === 0) return;
+  const record: Held = { at: held.at ?? store.clock.now().toISOString(), keys: [...new Set([...held.keys, ...keys])] };
+  store.meta.write(keyOf(agent, sessionId), JSON.stringify(record));
 }

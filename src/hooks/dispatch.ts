@@ -8,6 +8,7 @@ import { recordLifecycle, recordPrompt, recordToolCall, recordTrailingPatches } 
 import { drainSpool } from '../capture/spool/drain.js';
 import type { ProjectInfo } from '../core/project.js';
 import { projectIn } from '../core/project-alias.js';
+import type { InContext } from '../context/in-context.js';
 import type { Store } from '../store/store.js';
 import { logHook } from './log.js';
 import { formatOutput, startRidesFirstPrompt, withinOutput } from './output.js';
@@ -91,7 +92,7 @@ async function prompt(call: HookCall): Promise<HookOutcome> {
     import('../context/inject.js'),
     import('../context/in-context.js'),
   ]);
-  let held: ReturnType<typeof takeInContext> = { keys: new Set(), start: '' };
+  let held: InContext = { keys: new Set(), start: '' };
   tryRecord(log, 'prompt: what the session holds', () => ((held = takeInContext(store, input.agent, input.sessionId)), { status: 'done' }));
   const context = await promptInjection(store, {
     project: contextProject(call),
@@ -100,7 +101,11 @@ async function prompt(call: HookCall): Promise<HookOutcome> {
     skip: held.keys,
     agent: input.agent,
     onGiven: (keys) =>
-      void tryRecord(log, 'prompt: what it gave', () => (rememberGiven(store, input.agent, input.sessionId, keys), { status: 'done' })),
+      void tryRecord(
+        log,
+        'prompt: what it gave',
+        () => (rememberGiven(store, input.agent, input.sessionId, held, keys), { status: 'done' }),
+      ),
   });
   return answer(call, withinOutput([held.start, context]), r);
 }

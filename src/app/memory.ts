@@ -232,8 +232,8 @@ export async function learnedRules(
   // Loaded here: every `query` process imports this module, and most ask a warm server instead.
   const { matchingLines } = await import('../context/prompt.js');
   if (input.project !== undefined) {
-    const named = { fingerprint: projectKey(store, input.project), name: projectName(store, input.project) };
-    return matchingLines(store, named, input.query, LEARNED_LINES);
+    const fingerprint = projectKey(store, input.project);
+    return matchingLines(store, { fingerprint, name: projectName(store, fingerprint) }, input.query, LEARNED_LINES);
   }
   const here = projectIn(input.cwd ?? '', store.paths.projectAliases);
   const known = store.sessions.projects();

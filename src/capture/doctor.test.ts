@@ -82,6 +82,10 @@ describe('observations check', () => {
     writeFileSync(join(paths.logs, 'hooks.log'), `${new Date().toISOString()} prompt (claude-code) failed: disk full\n`);
     expect(observationsCheck(paths)).toMatchObject({ status: 'warn' });
     expect(observationsCheck(paths).detail).toMatch(/1 hook failure in the last 24 h/);
+    expect(observationsCheck(paths).fix).toMatch(/^The hooks fire but fail: the errors are in .*hooks\.log/);
+    // Hooks that met a locked database fired: the fix names the lock, not missing hooks.
+    writeFileSync(join(paths.logs, 'hooks.log'), `${new Date().toISOString()} stop (claude-code) failed: database is locked\n`);
+    expect(observationsCheck(paths).fix).toMatch(/^The hooks fire, but another process kept the database locked/);
   });
 
   it('says the observations gc archived were recorded, not that none ever were', () => {

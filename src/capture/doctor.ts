@@ -114,17 +114,26 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
 
 const DAY = 86_400_000;
 
-function recentFailures(paths: HomePaths, now: number): { count: number; last?: string } {
+function recentFailures(paths: HomePaths, now: number): { count: number; locked: number; last?: string } {
   let text: string;
   try {
     text = readFileSync(paths.hookLog, 'utf8');
   } catch {
-    return { count: 0 };
+    return { count: 0, locked: 0 };
   }
   const lines = parseHookLog(text)
     .filter((e) => isHookFailure(e) && now - Date.parse(e.ts) < DAY)
     .map((e) => `${e.ts} ${e.message}`);
-  return { count: lines.length, ...(lines.length ? { last: lines[lines.length - 1] } : {}) };
+  const locked = lines.filter((l) => /database is locked|stayed locked/.test(l)).length;
+  return { count: lines.length, locked, ...(lines.length ? { last: lines[lines.length - 1] } : {}) };
+}
+
+/** What to do about recent hook failures, or observations that stopped coming. */
+function observationsFix(failures: { count: number; locked: number }, ageDays: number, hookLog: string): string {
+  if (ageDays > 7 || failures.count === 0) return `Hooks may not be firing: see ${hookLog} and the hooks check above.`;
+  if (failures.locked === failures.count)
+    return 'The hooks fire, but another process kept the database locked (a learning run, an import, a program holding it open): what they observed waited in the spool for the next hook. If it goes on, find the holder with `fuser` on the database file.';
+  return `The hooks fire but fail: the errors are in ${hookLog}.`;
 }
 
 export function observationsCheck(paths: HomePaths): Result {
@@ -172,7 +181,7 @@ export function observationsCheck(paths: HomePaths): Result {
       name: 'observations',
       status: 'warn',
       detail,
-      fix: `Hooks may not be firing: see ${paths.hookLog} and the hooks check above.`,
+      fix: observationsFix(failures, ageDays, paths.hookLog),
     };
   }
   return { name: 'observations', status: 'ok', detail };

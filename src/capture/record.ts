@@ -3,6 +3,7 @@
  * idempotent on (source, session_id, tool_use_id).
  */
 import type { ProjectInfo } from '../core/project.js';
+import { isBusyError } from '../store/db.js';
 import type { NewObservation } from '../store/observations.js';
 import type { Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
@@ -10,8 +11,9 @@ import { type Built, toolObservation } from './build.js';
 import { codexTrailingPatches, eachRolloutCall } from './codex-rollout.js';
 import { promptText } from './redact.js';
 import { lifecycleObservation, promptObservationFor } from './session-events.js';
+import { spoolObservation } from './spool/write.js';
 
-type RecordStatus = 'recorded' | 'duplicate' | 'noise' | 'ignored';
+type RecordStatus = 'recorded' | 'duplicate' | 'spooled' | 'noise' | 'ignored';
 
 interface RecordResult {
   status: RecordStatus;
@@ -19,10 +21,20 @@ interface RecordResult {
   observation?: NewObservation;
 }
 
-/** Writes a built observation: recorded, or a duplicate of one already stored. */
-export function write(store: Pick<Store, 'observations'>, built: Built): RecordResult {
+/**
+ * Writes a built observation: recorded, or a duplicate of one already stored. While another process
+ * keeps the database locked it goes to the spool, as the observe hook's calls do, for the next drain.
+ */
+export function write(store: Pick<Store, 'observations' | 'paths'>, built: Built): RecordResult {
   if (!('observation' in built)) return built;
-  return { status: store.observations.insert(built.observation) ? 'recorded' : 'duplicate', observation: built.observation };
+  const observation = built.observation;
+  try {
+    return { status: store.observations.insert(observation) ? 'recorded' : 'duplicate', observation };
+  } catch (err) {
+    if (!isBusyError(err)) throw err;
+    spoolObservation(store.paths.home, observation);
+    return { status: 'spooled', observation };
+  }
 }
 
 /** Records the call (with, for Codex, the patches its hooks never saw); says what became of the call itself. */

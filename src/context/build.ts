@@ -5,6 +5,7 @@
  * the agent's context already is. Injected facts are recorded as accessed (ACT-R).
  */
 import type { Embedder } from '../search/embeddings.js';
+import { isBusyError } from '../store/db.js';
 import type { Store } from '../store/store.js';
 import { truncate } from '../core/text.js';
 import { type ContextLevel, MAX_INJECTION_CHARS, categoryBudgets, graphBudget, levelFor } from './budget.js';
@@ -191,7 +192,15 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
   result.text = fenceMemory(result.body, { max: MAX_INJECTION_CHARS });
   result.chars = result.text.length;
 
-  if (options.recordAccess !== false && result.facts.length)
-    store.graph.accesses.record(result.facts, store.clock.now().toISOString(), 'retrieval');
+  if (options.recordAccess !== false && result.facts.length) countUse(store, result.facts);
   return result;
+}
+
+/** Counts the facts as used; a store another process keeps locked costs the count, never the context. */
+function countUse(store: Store, facts: Parameters<Store['graph']['accesses']['record']>[0]): void {
+  try {
+    store.graph.accesses.record(facts, store.clock.now().toISOString(), 'retrieval');
+  } catch (err) {
+    if (!isBusyError(err)) throw err;
+  }
 }

@@ -171,12 +171,13 @@ describe('fuzzing the hook process', () => {
     }
   });
 
-  it('answers in time when another process holds the database lock', () => {
+  it('answers in time when another process holds the database lock, and loses nothing it observed', () => {
     const home = join(dir.path, 'locked');
     cli(home, ['init']);
     // Another process's long write, held from outside the store's own locking.
     const holder = openStore({ home });
     rawDatabase(holder).exec('BEGIN EXCLUSIVE');
+    const spooled = () => readdirSync(join(home, 'spool')).filter((n) => n.endsWith('.json'));
     try {
       const started = Date.now();
       const r = cli(home, ['hook', 'prompt'], {
@@ -185,14 +186,27 @@ describe('fuzzing the hook process', () => {
       expect(r.status).toBe(0);
       expect(validOutput(r.stdout, 'claude-code')).toBe(true);
       expect(Date.now() - started).toBeLessThan(15_000);
-      // The observe hook does not touch the database at all.
+      // The prompt waits in the spool; the observe hook does not touch the database at all.
+      expect(spooled()).toHaveLength(1);
       const o = cli(home, ['hook', 'observe'], { input: JSON.stringify(tool) });
       expect(o.status).toBe(0);
-      expect(readdirSync(join(home, 'spool')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+      expect(spooled()).toHaveLength(2);
     } finally {
       rawDatabase(holder).exec('ROLLBACK');
       holder.close();
     }
-    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(/prompt/);
+    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(/prompt \(claude-code\): the database stayed locked .* spooled/);
+    // The next hook, the lock gone, drains both into the store.
+    cli(home, ['hook', 'start'], {
+      input: JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' }),
+    });
+    const store = openStore({ home, readonly: true });
+    try {
+      const kinds = store.observations.forSession('s').map((x) => x.event);
+      expect(kinds).toEqual(expect.arrayContaining(['prompt', 'session_start', 'tool']));
+      expect(spooled()).toHaveLength(0);
+    } finally {
+      store.close();
+    }
   });
 });

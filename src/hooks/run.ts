@@ -115,7 +115,17 @@ async function handleHook(hookArg: string, raw: string | RawPayload, options: Ho
     const { openStore } = await import('../store/store.js');
     const store = options.store ?? openStore({ home, clock });
     try {
-      if (!options.store) store.setBusyTimeout(HOOK_BUSY_TIMEOUT_MS);
+      // Locked by another process: waited for once, then nothing waits again; what the call observed goes to the spool.
+      if (!options.store) {
+        store.setBusyTimeout(HOOK_BUSY_TIMEOUT_MS);
+        if (!store.canWrite()) {
+          logHook(
+            log,
+            `${hook} (${agent}): the database stayed locked by another process for ${HOOK_BUSY_TIMEOUT_MS / 1000} s; what this call observed is spooled`,
+          );
+          store.setBusyTimeout(0);
+        }
+      }
       const [{ dispatch }, { joinedProject }] = await Promise.all([import('./dispatch.js'), import('../app/project-ref.js')]);
       return await dispatch({ hook, input, project: joinedProject(store, project), store, env, log });
     } finally {

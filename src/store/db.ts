@@ -60,6 +60,12 @@ function corruptError(path: string, cause?: unknown): HomunculusError {
   });
 }
 
+/** Another process held the database past the busy timeout (a learning run, an import, a long write). */
+export function isBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
 /**
  * What a SQLite failure means for the user, with the fix: a read-only home, a full disk, a
  * database another process keeps locked. Undefined for anything else.
@@ -86,7 +92,7 @@ export function explainDatabaseError(err: unknown, path: string): HomunculusErro
       cause: err,
     });
   }
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+  if (isBusyError(err)) {
     return new HomunculusError('db_busy', `The database ${path} stayed locked by another process for ${BUSY_TIMEOUT_MS / 1000} s.`, {
       hint: 'A learning run or an import may be writing: wait for it, then run the command again.',
       cause: err,
@@ -206,6 +212,19 @@ export function cachedStatement(db: Db, sql: string, options: { raw?: boolean } 
 /** Runs `fn` in a write transaction that takes the lock up front, so concurrent writers queue instead of failing. */
 export function writeTx<T>(db: Db, fn: () => T): T {
   return db.transaction(fn).immediate();
+}
+
+/** Takes the write lock and gives it back at once: false when another process held it past the busy timeout. */
+export function canWrite(db: Db): boolean {
+  if (db.inTransaction) return true;
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return true;
+  } catch (err) {
+    if (isBusyError(err)) return false;
+    throw err;
+  }
 }
 
 /** Whether this SQLite build has FTS5 with the porter tokenizer; the error message when it has not. */

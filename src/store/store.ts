@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { HomunculusError } from '../core/errors.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
-import { type Db, type OpenOptions, damagedError, openDatabase, writeTx } from './db.js';
+import { type Db, type OpenOptions, canWrite, damagedError, openDatabase, writeTx } from './db.js';
 
 export { explainDatabaseError, fts5Problem, integrityProblem, recoverHint } from './db.js';
 import { schemaVersion } from './migrations.js';
@@ -59,6 +59,8 @@ export interface Store extends Repositories {
   transaction<T>(fn: () => T): T;
   /** How long a write waits for another process's transaction (hooks wait less than commands). */
   setBusyTimeout(ms: number): void;
+  /** Whether a write could begin now, within the busy timeout: false while another process keeps the database locked. */
+  canWrite(): boolean;
   /** What `doctor` reports: the integrity check, the schema version against this build's, the journal mode. */
   health(): StoreHealth;
   /** Throws when the integrity check finds the file damaged: a long write job checks before it writes anything. */
@@ -129,6 +131,7 @@ export function openStore(options: StoreOptions = {}): Store {
     clock: options.clock ?? systemClock(),
     transaction: (fn) => writeTx(db, fn),
     setBusyTimeout: (ms) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
+    canWrite: () => canWrite(db),
     health: () => ({
       integrity: String(db.pragma('quick_check', { simple: true })),
       schemaVersion: schemaVersion(db),

@@ -1,6 +1,8 @@
 /** Instinct operations: record, read, search, correct and merge learned patterns. */
 import { z } from 'zod';
+import { filesHolding } from '../context/exported.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
+import { detectProject } from '../core/project.js';
 import { observeImported } from '../learn/bulk.js';
 import { projectKey, projectNames, unknownProjectNote } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
@@ -117,11 +119,19 @@ export const searchInstincts = defineOperation({
 export const feedback = defineOperation({
   name: 'instincts.feedback',
   summary: 'Correct an instinct: wrong (to 0.20), weak (-0.15), strong (+0.10, up to 0.90)',
-  input: z.object({ pattern: patternKey(), verdict: feedbackVerdict(), source: changeSource() }),
+  input: z.object({
+    pattern: patternKey(),
+    verdict: feedbackVerdict(),
+    source: changeSource(),
+    /** The folder asked from: a rule marked wrong that its project's rule files still hold is named with them. */
+    cwd: text(4096).optional(),
+  }),
   run({ store }, input) {
     const result = giveFeedback(store, input.pattern, input.verdict, input.source);
     renderChanged(store, [result.pattern]);
-    return result;
+    if (input.verdict !== 'wrong' || input.cwd === undefined) return result;
+    const still_in = filesHolding(detectProject(input.cwd).root, result.pattern);
+    return still_in.length ? { ...result, still_in } : result;
   },
 });
 

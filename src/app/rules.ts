@@ -64,6 +64,12 @@ const skillName = text(64).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
   error: 'must be lower-case letters, digits and hyphens, e.g. "instinct-rules"',
 });
 
+/** Whether this store learned `key`: it holds it, or forgot it (its events stay). */
+const learnedHere =
+  (store: Store) =>
+  (key: string): boolean =>
+    store.instincts.get(store.instincts.resolveAlias(key)) !== undefined || store.instincts.forgottenEvents(key).length > 0;
+
 /** For an export that found nothing in a folder no session ran in: the projects that have rules, by the name `--project` takes. */
 function otherProjectsNote(store: Store, project: string): string | undefined {
   if (!project || store.sessions.seen(project)) return undefined;
@@ -130,7 +136,7 @@ export const injectRules = defineOperation({
       );
     const rules = ruleViews(store, scopeOf(store, input));
     const block = renderPlatform(rules, PLATFORM_OF[input.format]);
-    return { ...injectBlock(real, block, rules.length, { force: input.force }), target: input.target };
+    return { ...injectBlock(real, block, rules.length, { force: input.force, known: learnedHere(store) }), target: input.target };
   },
 });
 
@@ -165,7 +171,8 @@ export const injectRuleFile = defineOperation({
     const format = ruleFileFormat(input.file);
     const real = confineRuleFile(input.root, input.file, store.paths.home);
     const rules = ruleViews(store, scopeOf(store, input));
-    return { ...injectBlock(real, renderPlatform(rules, PLATFORM_OF[format]), rules.length), target: input.file, format };
+    const block = renderPlatform(rules, PLATFORM_OF[format]);
+    return { ...injectBlock(real, block, rules.length, { known: learnedHere(store) }), target: input.file, format };
   },
 });
 

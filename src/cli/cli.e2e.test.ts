@@ -355,6 +355,29 @@ describe('moving instincts in and out', () => {
 });
 
 describe('export-rules', () => {
+  it('a rule marked wrong is named where it is still written, and the next export takes it out', async () => {
+    const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
+    await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);
+    await runCliJson(home.path, ['consolidate'], env);
+    const project = tempDir();
+    const target = join(project.path, 'CLAUDE.md');
+    writeFileSync(target, '# Shop\n\nOur own words.\n');
+    expect((await runCli(home.path, ['export-rules', '--inject', target], { env })).stdout).toMatch(
+      /^Updated .*CLAUDE\.md \(1 line, 1 rule\)/,
+    );
+    const marked = await runCli(home.path, ['feedback', 'pref:pkg=pnpm', 'wrong'], { env, cwd: project.path });
+    expect(marked.stdout).toContain(
+      'It is still written in CLAUDE.md, which the agent reads: `homunculus export-rules --inject CLAUDE.md` takes it out.',
+    );
+    const taken = await runCli(home.path, ['export-rules', '--inject', target], { env });
+    expect(taken.stdout).toMatch(/^Took the learned block out of .*CLAUDE\.md: no rule-level instinct for this project now/);
+    expect(readFileSync(target, 'utf8')).toBe('# Shop\n\nOur own words.\n');
+    // Asked elsewhere, or once it is out, nothing more is said.
+    const again = await runCli(home.path, ['feedback', 'pref:pkg=pnpm', 'wrong'], { env, cwd: project.path });
+    expect(again.stdout).not.toContain('still written');
+    project.cleanup();
+  });
+
   it('prints each format, injects idempotently, and refuses bad formats', async () => {
     const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
     await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);

@@ -39,9 +39,17 @@ function cursorRules(root: string): string[] {
   }
 }
 
+const filesOf = (root: string, agent: Agent): string[] => [...FILES[agent], ...(agent === 'cursor' ? cursorRules(root) : [])];
+
 /** The instinct keys exported into the rule files `agent` loads from `root`; none without a root. */
 export function exportedKeys(root: string, agent: Agent): Set<string> {
   if (!root) return new Set();
-  const files = [...FILES[agent], ...(agent === 'cursor' ? cursorRules(root) : [])];
-  return new Set(files.flatMap((f) => learnedKeys(readSmall(join(root, f)))));
+  return new Set(filesOf(root, agent).flatMap((f) => learnedKeys(readSmall(join(root, f)))));
+}
+
+/** The rule files of `root`, any agent's, whose learned block holds `key` (relative paths). */
+export function filesHolding(root: string, key: string): string[] {
+  if (!root) return [];
+  const files = new Set((Object.keys(FILES) as Agent[]).flatMap((agent) => filesOf(root, agent)));
+  return [...files].filter((f) => learnedKeys(readSmall(join(root, f))).includes(key));
 }

@@ -103,14 +103,30 @@ describe('injecting into CLAUDE.md', () => {
     expect(existsSync(join(dir.path, 'nope'))).toBe(false);
   });
 
-  it('never empties a block when there is no rule to write', () => {
+  it('with no rule to write, takes out only a block of rules this store learned and took back', () => {
     const target = join(dir.path, 'CLAUDE.md');
-    injectBlock(target, '- keep me\n', 1);
+    writeFileSync(target, '# Project\n\nOur words.\n');
+    injectBlock(target, renderClaudeMd(RULES), 2);
     const before = readFileSync(target, 'utf8');
-    expect(injectBlock(target, '', 0)).toEqual({ target, rule_count: 0, lines: 0, changed: false });
+    // Rules this store never learned (a teammate's committed block, a fresh store): left as they are.
+    const unknown = injectBlock(target, '', 0, { known: (k) => k === 'pref:pkg=pnpm' });
+    expect(unknown).toEqual({ target, rule_count: 0, lines: 0, changed: false, kept: 'unknown' });
     expect(readFileSync(target, 'utf8')).toBe(before);
+    // Every rule of the block learned here and taken back: the block goes, the file's own words stay.
+    expect(injectBlock(target, '', 0, { known: () => true })).toMatchObject({ changed: true, removed: true });
+    expect(readFileSync(target, 'utf8')).toBe('# Project\n\nOur words.\n');
+    expect(injectBlock(target, '', 0, { known: () => true }).changed).toBe(false);
     expect(injectBlock(join(dir.path, 'NEW.md'), '', 0).changed).toBe(false);
     expect(existsSync(join(dir.path, 'NEW.md'))).toBe(false);
+  });
+
+  it('with no rule to write, keeps a block edited by hand unless forced', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    injectBlock(target, renderClaudeMd(RULES), 2);
+    writeFileSync(target, readFileSync(target, 'utf8').replace('lint with eslint', 'lint with eslint --fix'));
+    expect(injectBlock(target, '', 0, { known: () => true })).toMatchObject({ changed: false, kept: 'edited' });
+    expect(injectBlock(target, '', 0, { known: () => false, force: true })).toMatchObject({ changed: true, removed: true });
+    expect(readFileSync(target, 'utf8')).toBe('');
   });
 });
 

@@ -8,7 +8,7 @@ import { basename, dirname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import { sha256 } from '../core/ids.js';
-import { MARKER_END, MARKER_START, outsideLearnedBlock } from '../core/rule-markers.js';
+import { MARKER_END, MARKER_START, learnedKeys, outsideLearnedBlock } from '../core/rule-markers.js';
 
 interface InjectResult {
   target: string;
@@ -16,6 +16,16 @@ interface InjectResult {
   /** Bullets the block holds: rules that say the same for other code share one. */
   lines: number;
   changed: boolean;
+  /** With no rule left to write: the block was taken out of the file. */
+  removed?: boolean;
+  /** With no rule left to write: why the block stays ('edited' by hand, or holding rules this store never learned). */
+  kept?: 'edited' | 'unknown';
+}
+
+interface InjectOptions {
+  force?: boolean;
+  /** Whether this store learned a key (it may have been taken back since); a block of keys it never learned is not its to empty. */
+  known?: (key: string) => boolean;
 }
 
 /** A file with words of its own has its title, and a file of another name is not AGENTS.md: the format's "# AGENTS.md" goes. */
@@ -75,9 +85,40 @@ function refuseEdited(target: string): never {
 const CURSOR_FRONT_MATTER = (target: string): string =>
   target.toLowerCase().endsWith('.mdc') ? '---\ndescription: Rules Homunculus learned from your sessions\nalwaysApply: true\n---\n\n' : '';
 
-export function injectBlock(target: string, block: string, ruleCount: number, options: { force?: boolean } = {}): InjectResult {
-  // No rule to write (a project that has learned none yet) never empties a block someone filled.
-  if (!block.trim()) return { target, rule_count: 0, lines: 0, changed: false };
+/** A file written with CRLF throughout stays so, the block included; one that mixes keeps its lines as they are. */
+const lineEndsOf = (current: string, next: string): string =>
+  current.includes('\r\n') && !/(^|[^\r])\n/.test(current) ? next.replace(/\r?\n/g, '\r\n') : next;
+
+/** The text around the block, joined as if it had never been there. */
+function withoutBlock(current: string, start: number, end: number): string {
+  const before = current.slice(0, start).trimEnd();
+  const after = current.slice(end + MARKER_END.length).trimStart();
+  const next = [before, after].filter(Boolean).join('\n\n');
+  return next ? `${next}\n` : '';
+}
+
+/**
+ * No rule left to write: a block this store wrote, of rules it learned and has taken back (marked wrong,
+ * forgotten), is taken out, or the agent keeps reading them. A block edited by hand, or of rules learned
+ * elsewhere (a teammate's committed file, a fresh store), stays unless `force`.
+ */
+function removeBlock(target: string, options: InjectOptions): InjectResult {
+  const unchanged = { target, rule_count: 0, lines: 0, changed: false };
+  if (!existsSync(target)) return unchanged;
+  const current = currentText(target);
+  const start = current.indexOf(MARKER_START);
+  const end = current.indexOf(MARKER_END, start + MARKER_START.length);
+  if (start < 0 || end < 0) return unchanged;
+  const inner = current.slice(start + MARKER_START.length, end);
+  if (!options.force && editedByHand(inner)) return { ...unchanged, kept: 'edited' };
+  const keys = learnedKeys(current.slice(start, end + MARKER_END.length));
+  if (!options.force && (keys.length === 0 || !keys.every((k) => options.known?.(k)))) return { ...unchanged, kept: 'unknown' };
+  writeFileAtomic(target, lineEndsOf(current, withoutBlock(current, start, end)));
+  return { ...unchanged, changed: true, removed: true };
+}
+
+export function injectBlock(target: string, block: string, ruleCount: number, options: InjectOptions = {}): InjectResult {
+  if (!block.trim()) return removeBlock(target, options);
   const current = currentText(target);
   const section = markedBlock(withoutTitle(block, current, target).trimEnd());
   const start = current.indexOf(MARKER_START);
@@ -97,8 +138,7 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
   // A second block (pasted, or merged from a branch) would give every rule twice: one block is kept up to date.
   if (next.indexOf(MARKER_START, next.indexOf(MARKER_END) + MARKER_END.length) >= 0)
     throw new UsageError(`${target} has more than one instinct block.`, `Delete all but one ${MARKER_START} ... ${MARKER_END} block.`);
-  // A file written with CRLF throughout stays so, the block included; one that mixes keeps its lines as they are.
-  if (current.includes('\r\n') && !/(^|[^\r])\n/.test(current)) next = next.replace(/\r?\n/g, '\r\n');
+  next = lineEndsOf(current, next);
   const lines = (block.match(/^- /gm) ?? []).length;
   if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
   writeFileAtomic(target, next);

@@ -162,8 +162,17 @@ function feedbackCommand(program: Command): void {
       await runOperation(
         cmd,
         feedback,
-        { pattern, verdict, source: 'cli' },
-        (r) => `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}${r.note ? `\n${r.note}` : ''}`,
+        { pattern, verdict, source: 'cli', cwd: process.cwd() },
+        (r) =>
+          [
+            `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}`,
+            r.note,
+            'still_in' in r && r.still_in
+              ? `It is still written in ${r.still_in.join(', ')}, which the agent reads: \`homunculus export-rules --inject ${r.still_in[0]}\` takes it out.`
+              : undefined,
+          ]
+            .filter(Boolean)
+            .join('\n'),
         { names: PATTERN },
       );
     });

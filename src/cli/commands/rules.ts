@@ -8,6 +8,17 @@ import { globals } from '../context.js';
 import { runOperation } from '../run.js';
 import { counted } from '../../core/text.js';
 
+/** What an export with no rule to write did to the file's learned block. */
+function noRules(r: { target: string; removed?: boolean; kept?: 'edited' | 'unknown' }): string {
+  if (r.removed)
+    return `Took the learned block out of ${r.target}: no rule-level instinct for this project now (the rules it held were taken back).`;
+  if (r.kept === 'edited')
+    return `Left the learned block of ${r.target} as it is: no rule-level instinct for this project now, and the block was edited by hand (\`--force\` takes it out).`;
+  if (r.kept === 'unknown')
+    return `Left the learned block of ${r.target} as it is: no rule-level instinct for this project now, and the block holds rules this store never learned (\`--force\` takes it out).`;
+  return `Nothing written to ${r.target}: no rule-level instinct for this project yet; \`--project\` names another.`;
+}
+
 export function registerRuleCommands(program: Command): void {
   program
     .command('export-rules')
@@ -34,7 +45,7 @@ export function registerRuleCommands(program: Command): void {
           { target: resolve(o.inject), format: o.format, force: o.force === true, ...scope },
           (r) =>
             r.rule_count === 0
-              ? `Nothing written to ${r.target}: no rule-level instinct for this project yet; \`--project\` names another.`
+              ? noRules(r)
               : `${r.changed ? 'Updated' : 'Unchanged:'} ${r.target} (${counted(r.lines, 'line')}, ${counted(r.rule_count, 'rule')})`,
           { names: { target: '--inject' } },
         );

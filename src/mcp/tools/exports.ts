@@ -97,7 +97,7 @@ const exportSkill = defineTool({
 const injectClaudeMd = defineTool({
   name: 'inject_claude_md',
   title: 'Inject rules into a rule file',
-  description: `Write rule-level patterns into one of the project's rule files, replacing only the block between <!-- instinct:start --> and <!-- instinct:end -->; everything else is preserved; a block edited by hand since it was written is refused (ask the user). Creates the file and markers if missing; changed is false when the block already matched. target: a rule file named relative to the project root, e.g. "CLAUDE.md" or "packages/api/AGENTS.md"; its name must be one of ${Object.keys(RULE_FILES).join(', ')} (the format follows the name). Any other file, a path outside the project, inside .git or the Homunculus home, or a link leading there is refused.`,
+  description: `Write rule-level patterns into one of the project's rule files, replacing only the block between <!-- instinct:start --> and <!-- instinct:end -->; everything else is preserved; a block edited by hand since it was written is refused (ask the user). Creates the file and markers if missing; with no rule left, a block of rules this store learned and took back is removed; changed is false when the block already matched. target: a rule file named relative to the project root, e.g. "CLAUDE.md" or "packages/api/AGENTS.md"; its name must be one of ${Object.keys(RULE_FILES).join(', ')} (the format follows the name). Any other file, a path outside the project, inside .git or the Homunculus home, or a link leading there is refused.`,
   input: z.object({ target: z.string().min(1).max(1024), project: projectArg }),
   output: z.object({ target: z.string(), rule_count: z.number().int(), changed: z.boolean() }),
   annotations: FILE_WRITE,

@@ -90,6 +90,23 @@ describe('signalCandidate', () => {
     expect(c && qualityGate(c).pass).toBe(true);
   });
 
+  it('files one preference under one key however it is worded, and the told-you-before correction with it', () => {
+    const keyOf = (prompt: string) => {
+      const [signal] = sessionSignals(steps([{ prompt }]));
+      return signal && signalCandidate(signal, 'webshop');
+    };
+    for (const said of ['no, use pnpm test, not npm test', 'use pnpm, not npm', 'I told you before: use pnpm, never npm'])
+      expect(keyOf(said), said).toMatchObject({ key: 'pref:use-pnpm-not-npm', contradicts: ['pref:use-npm-not-pnpm'] });
+    expect(keyOf('I told you before: use pnpm, never npm')?.facts).toMatchObject({ type: 'correction' });
+    for (const said of ['use uv run pytest, not plain pytest', 'no, use uv run pytest not pytest'])
+      expect(keyOf(said), said).toMatchObject({
+        key: 'pref:use-uv-run-not-pytest',
+        action: expect.stringMatching(/^Use uv run pytest, not /),
+      });
+    // Nothing shared: the whole of each side.
+    expect(keyOf('prefer vitest over jest')?.key).toBe('pref:use-vitest-not-jest');
+  });
+
   it('splits "always X before Y" into trigger and action; vague signals fail the gate', () => {
     const [always] = sessionSignals(steps([{ prompt: 'always run `mise run fmt` before committing' }]));
     expect(always && signalCandidate(always, 'demo')).toMatchObject({

@@ -45,7 +45,7 @@ const NEUTRAL =
   /^(?:i think(?: that)?|i believe|we should|you should|let'?s|il faut(?: que)?|je pense que|on devrait|tu devrais|it would be (?:good|better) to)\s+/;
 const CORRECTION_PREFIX = /^(?:no|nope|wrong|non|nan)\b[,.!:;]?\s*/;
 const TOLD_YOU =
-  /^(?:i (?:already )?(?:told|said to) you(?: to)?|as i said|i said|je t'?ai (?:déjà )?dit(?: de| que)?|comme je (?:l'ai|te l'ai) dit)[,:]?\s+/;
+  /^(?:i (?:already )?(?:told|said to) you(?: (?:before|already|earlier|again|twice|(?:so )?many times))?(?: to)?|as i said|i said|je t'?ai (?:déjà )?dit(?: de| que)?|comme je (?:l'ai|te l'ai) dit)[,:]?\s+/;
 
 const PRINCIPLES: readonly [RegExp, string][] = [
   [/\b(?:ssot|single source of truth)\b/, 'ssot'],
@@ -58,10 +58,28 @@ const PRINCIPLES: readonly [RegExp, string][] = [
 
 const STOP_WORDS = stopSet(ENGLISH, FRENCH, CONTRACTIONS, COURTESY, INSTRUCTION_WORDS);
 
+/** Words that qualify what not to use without naming it ("plain pytest", "bare npm"). */
+const QUALIFIERS = new Set(['plain', 'bare', 'raw', 'just', 'directly', 'direct', 'simple']);
+
+const contentWords = (text: string): string[] => codeTokens(text.toLowerCase()).filter((w) => !STOP_WORDS.has(w));
+
+/**
+ * The key of "use A, not B": the words that tell A from B, so "use pnpm test, not npm test" and
+ * "use pnpm, not npm" are one preference, and "uv run pytest, not plain pytest" is
+ * "uv run pytest, not pytest". Pure.
+ */
+export function useKey(use: string, not: string): string {
+  const a = contentWords(use);
+  const b = contentWords(not).filter((w) => !QUALIFIERS.has(w));
+  const shared = new Set(a.filter((w) => b.includes(w)));
+  const own = (words: string[]) => (words.some((w) => !shared.has(w)) ? words.filter((w) => !shared.has(w)) : words);
+  const slug = (words: string[]) => slugify(words.slice(0, 5).join(' '), 60);
+  return `pref:use-${slug(own(a))}-not-${slug(own(b).length ? own(b) : contentWords(not))}`;
+}
+
 /** Up to five content words, slugified: the grouping key of a signal's subject. */
 export function contentSlug(text: string): string {
-  const words = codeTokens(text.toLowerCase()).filter((w) => !STOP_WORDS.has(w));
-  return slugify(words.slice(0, 5).join(' '), 60);
+  return slugify(contentWords(text).slice(0, 5).join(' '), 60);
 }
 
 const clause = (text: string): string =>
@@ -90,7 +108,7 @@ function neverOrInstead(what: string): SignalShape {
 function shapeOf(sentence: string): SignalShape | undefined {
   const s = sentence;
   const use =
-    /^(?:use|utilise[rz]?|run|lance[rz]?)\s+(.+?)\s*,?\s+(?:and\s+)?(?:not|instead of|rather than|et pas|pas|non|plutôt que|au lieu de)\s+(.+)$/.exec(
+    /^(?:use|utilise[rz]?|run|lance[rz]?)\s+(.+?)\s*,?\s+(?:and\s+)?(?:not|never|instead of|rather than|et pas|pas|non|jamais|plutôt que|au lieu de)\s+(.+)$/.exec(
       s,
     ) ??
     /\bprefer\s+(.+?)\s+(?:over|to|instead of|rather than)\s+(.+)$/.exec(s) ??
@@ -208,17 +226,16 @@ export function signalCandidate(signal: SessionSignal, projectName: string): Can
   };
   switch (shape.kind) {
     case 'use': {
-      const [a, b] = [contentSlug(shape.use), contentSlug(shape.not)];
       return {
         ...base,
-        key: `pref:use-${a}-not-${b}`,
+        key: useKey(shape.use, shape.not),
         title: `Use ${shape.use}, not ${shape.not}`,
         trigger: `when choosing between ${shape.use} and ${shape.not}`,
         action: `Use ${shape.use}, not ${shape.not}.`,
         explain: `The user asked for ${shape.use} instead of ${shape.not}.`,
         subjects: concreteTerms(`${shape.use} ${shape.not}`),
         tags: ['preference', signal.type],
-        contradicts: [`pref:use-${b}-not-${a}`],
+        contradicts: [useKey(shape.not, shape.use)],
       };
     }
     case 'always':

@@ -1,8 +1,9 @@
 /**
- * What an agent's session already holds from us: the instincts its start block and its prompts
- * named, so a later prompt does not give them again, and, for a client that would lose it, the start block
- * itself, held for the first prompt. One small record per session in the store's meta table;
- * the oldest go once there are more than KEEP.
+ * What an agent's session already holds from us: the instincts its start block, its prompts and
+ * its recalls named (and the earlier sessions a recall listed), so a later prompt or recall does
+ * not give them again, and, for a client that would lose it, the start block itself, held for the
+ * first prompt. One small record per session in the store's meta table; the oldest go once there
+ * are more than KEEP.
  */
 import type { Agent } from '../capture/agents.js';
 import type { Store } from '../store/store.js';
@@ -57,16 +58,24 @@ export interface InContext {
   at?: string;
 }
 
-/** What the session holds from its start and earlier prompts; a held start block is taken out of the record. */
+const readRecord = (store: Store, agent: Agent, sessionId: string): Held | undefined =>
+  sessionId ? parse(store.meta.read(keyOf(agent, sessionId)) ?? '') : undefined;
+
+/** What the session holds from its start, its prompts and its recalls; a start block held for the first prompt stays held. */
+export function inContext(store: Store, agent: Agent, sessionId: string): InContext {
+  const record = readRecord(store, agent, sessionId);
+  return record ? { keys: new Set(record.keys), start: '', at: record.at } : { keys: new Set(), start: '' };
+}
+
+/** What the session holds, for a prompt: a held start block is taken out of the record and given with it. */
 export function takeInContext(store: Store, agent: Agent, sessionId: string): InContext {
-  const key = keyOf(agent, sessionId);
-  const record = sessionId ? parse(store.meta.read(key) ?? '') : undefined;
+  const record = readRecord(store, agent, sessionId);
   if (!record) return { keys: new Set(), start: '' };
-  if (record.start) store.meta.write(key, JSON.stringify({ at: record.at, keys: record.keys }));
+  if (record.start) store.meta.write(keyOf(agent, sessionId), JSON.stringify({ at: record.at, keys: record.keys }));
   return { keys: new Set(record.keys), start: record.start ?? '', at: record.at };
 }
 
-/** Adds what a prompt gave to what the session held when the prompt began (`takeInContext`), without reading the record again. */
+/** Adds what a prompt or a recall gave to what the session held when it began (`takeInContext`, `inContext`), without reading the record again. */
 export function rememberGiven(store: Store, agent: Agent, sessionId: string, held: InContext, keys: readonly string[]): void {
   if (!sessionId || keys.length === 0) return;
   const record: Held = { at: held.at ?? store.clock.now().toISOString(), keys: [...new Set([...held.keys, ...keys])] };

@@ -22,7 +22,14 @@ interface RecallInput {
   files: readonly string[];
   project: ProjectInfo;
   budget?: number;
+  /** Instinct keys and `session:<id>` entries the agent's context already holds: not given again. */
+  skip?: ReadonlySet<string>;
+  /** Told what was given (instinct keys, `session:<id>`), for the next hook's `skip`. */
+  onGiven?: (keys: string[]) => void;
 }
+
+/** How an earlier session listed by a recall is named in what the session holds. */
+const sessionEntry = (id: string): string => `session:${id}`;
 
 function relativeTo(file: string, root: string): string | undefined {
   const base = root.replace(/\/+$/, '');
@@ -83,24 +90,39 @@ function rulesAbout(store: Store, file: string, project: ProjectInfo): InstinctR
 const RECALL_RULES = 2;
 
 export function recallContext(store: Store, input: RecallInput): string {
-  const lines: string[] = [];
+  /** Each line with what it gives the session (an instinct key, `session:<id>`), if anything. */
+  const lines: { text: string; entry?: string }[] = [];
   const heads: string[] = [];
+  const held = new Set(input.skip);
+  const fresh = (entry: string): boolean => !held.has(entry) && (held.add(entry), true);
   for (const file of input.files.slice(0, 3)) {
     if (seenThisSession(store, input, file)) continue;
-    const rules = rulesAbout(store, file, input.project);
-    const { sessions, episodes } = fileHistory(store, file, input.project, { excludeSession: input.sessionId });
-    if (rules.length === 0 && sessions.length === 0 && episodes.length === 0) continue;
+    const rules = rulesAbout(store, file, input.project).filter((r) => fresh(r.key));
+    const history = fileHistory(store, file, input.project, { excludeSession: input.sessionId });
+    const sessions = history.sessions.filter((s) => fresh(sessionEntry(s.id)));
+    if (rules.length === 0 && sessions.length === 0 && history.episodes.length === 0) continue;
     heads.push(relativeTo(file, input.project.root) ?? file);
-    for (const r of rules) lines.push(plainLine([fromRow(r, undefined, store.clock.now())], 400));
+    for (const r of rules) lines.push({ text: plainLine([fromRow(r, undefined, store.clock.now())], 400), entry: r.key });
     for (const s of sessions)
-      lines.push(`- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(summaryForAgent(s.summary), 220)}`);
-    for (const e of episodes)
-      lines.push(`- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}`);
+      lines.push({
+        text: `- ${(s.started_at ?? '').slice(0, 10)} session (${s.project_name}): ${oneLine(summaryForAgent(s.summary), 220)}`,
+        entry: sessionEntry(s.id),
+      });
+    for (const e of history.episodes)
+      lines.push({ text: `- ${e.date.slice(0, 10)} episode: ${oneLine(e.title, 100)}${e.body ? ` — ${oneLine(e.body, 160)}` : ''}` });
   }
   if (lines.length === 0) return '';
   const budget = input.budget ?? RECALL_BUDGET;
   const head = [
     `[RECALL] Earlier work on ${heads.map((h) => oneLine(h, 200)).join(', ')} (rules, sessions and episodes recorded by Homunculus):`,
   ];
-  return fenceMemory(fitToBudget(head, lines, [], budget - FENCE_OVERHEAD).text, { max: budget });
+  const fitted = fitToBudget(
+    head,
+    lines.map((l) => l.text),
+    [],
+    budget - FENCE_OVERHEAD,
+  );
+  const given = lines.slice(0, fitted.shown).flatMap((l) => (l.entry ? [l.entry] : []));
+  if (given.length) input.onGiven?.(given);
+  return fenceMemory(fitted.text, { max: budget });
 }

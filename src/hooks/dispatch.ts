@@ -110,14 +110,33 @@ async function prompt(call: HookCall): Promise<HookOutcome> {
   return answer(call, withinOutput([held.start, context]), r);
 }
 
-/** After an edit: recorded at once (not spooled), then earlier sessions that touched the file. */
+/** After an edit: recorded at once (not spooled), then earlier sessions that touched the file, less what the session holds. */
 async function recall(call: HookCall): Promise<HookOutcome> {
-  const { input, project, store } = call;
+  const { input, project, store, log } = call;
   const r = recordToolCall(store, input, project);
   const files = r.observation?.files ?? [];
   if (!input.tool || files.length === 0) return answer(call, '', r);
-  const { recallContext } = await import('../context/recall.js');
-  return answer(call, recallContext(store, { sessionId: input.sessionId, toolUseId: input.tool.toolUseId, files, project }), r);
+  const [{ recallContext }, { inContext, rememberGiven }, { exportedKeys }] = await Promise.all([
+    import('../context/recall.js'),
+    import('../context/in-context.js'),
+    import('../context/exported.js'),
+  ]);
+  let held: InContext = { keys: new Set(), start: '' };
+  tryRecord(log, 'recall: what the session holds', () => ((held = inContext(store, input.agent, input.sessionId)), { status: 'done' }));
+  const context = recallContext(store, {
+    sessionId: input.sessionId,
+    toolUseId: input.tool.toolUseId,
+    files,
+    project,
+    skip: new Set([...held.keys, ...exportedKeys(project.root, input.agent)]),
+    onGiven: (keys) =>
+      void tryRecord(
+        log,
+        'recall: what it gave',
+        () => (rememberGiven(store, input.agent, input.sessionId, held, keys), { status: 'done' }),
+      ),
+  });
+  return answer(call, context, r);
 }
 
 /** The session's summary and files brought up to date, identity re-rendered, and learning started in the background. */

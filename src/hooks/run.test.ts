@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
+import { detectProject } from '../core/project.js';
 import { observe } from '../learn/instincts.js';
 import type { Store } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
@@ -325,6 +326,37 @@ describe('context hooks', () => {
     const again = await runHook('recall', edit('e3', 'src/config.ts', 11, 's2'), { home, env });
     expect(again.stdout).toBe('');
     expect((await runHook('recall', edit('e4', 'src/other.ts', 12, 's2'), { home, env })).stdout).toBe('');
+  });
+
+  it('recall: gives nothing the session already holds, from its start or an earlier recall', async () => {
+    const [cart, price] = [join(project, 'src/cart.ts'), join(project, 'src/price.ts')];
+    await runHook('observe', edit('e1', cart, 1), { home, env });
+    await runHook('observe', edit('e2', price, 2), { home, env });
+    await runHook('stop', claude({ hook_event_name: 'SessionEnd', timestamp: at(3) }), { home, env });
+    withStore((store) =>
+      observe(store, {
+        pattern: 'combo:webapp:cart+price',
+        category: 'combo',
+        project: detectProject(project).fingerprint,
+        trigger: 'when editing `src/cart.ts` or `src/price.ts`',
+        action: 'update the other file too',
+        occurrences: 8,
+      }),
+    );
+    const start = context(
+      (await runHook('start', claude({ session_id: 's2', hook_event_name: 'SessionStart', source: 'startup' }), { home, env })).stdout,
+    );
+    expect(start).toContain('update the other file too');
+    // The rule is in the session already; the earlier session is listed once, on the first file.
+    const first = context((await runHook('recall', edit('e3', cart, 10, 's2'), { home, env })).stdout);
+    expect(first).toContain('2026-02-01 session (webapp)');
+    expect(first).not.toContain('update the other file too');
+    expect((await runHook('recall', edit('e4', price, 11, 's2'), { home, env })).stdout).toBe('');
+    // Another session, with no start on record, is given both, once.
+    const other = context((await runHook('recall', edit('e5', price, 12, 's3'), { home, env })).stdout);
+    expect(other).toContain('update the other file too');
+    expect(other.match(/2026-02-01 session \(webapp\)/g)).toHaveLength(1);
+    expect((await runHook('recall', edit('e6', cart, 13, 's3'), { home, env })).stdout).toBe('');
   });
 
   it('recall: reading the file first does not count as recall given (Claude Code reads every file before editing it)', async () => {

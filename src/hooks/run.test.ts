@@ -1,5 +1,5 @@
 /** The hooks' behaviour end to end in process: spool and drain, sessions, context, recall, learning start. */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../core/lock.js';
@@ -326,6 +326,16 @@ describe('context hooks', () => {
     const again = await runHook('recall', edit('e3', 'src/config.ts', 11, 's2'), { home, env });
     expect(again.stdout).toBe('');
     expect((await runHook('recall', edit('e4', 'src/other.ts', 12, 's2'), { home, env })).stdout).toBe('');
+  });
+
+  it('stop: a session that ends with nothing recorded leaves no trace (`claude mcp list` fires SessionEnd alone)', async () => {
+    const end = await runHook('stop', claude({ session_id: 'lone', hook_event_name: 'SessionEnd', timestamp: at(5) }), { home, env });
+    expect(end.detail).toMatch(/^no observations/);
+    withStore((store) => {
+      expect(store.observations.forSession('lone')).toEqual([]);
+      expect(store.sessions.get('lone')).toBeUndefined();
+    });
+    expect(existsSync(join(home, 'sessions')) ? readdirSync(join(home, 'sessions')).filter((f) => f.includes('lone')) : []).toEqual([]);
   });
 
   it('recall: gives nothing the session already holds, from its start or an earlier recall', async () => {

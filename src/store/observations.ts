@@ -60,6 +60,8 @@ export interface ObservationRepository {
   pendingSessions(): string[];
   /** How many prompts of a session with exactly this text were recorded before `before`. */
   promptsBefore(source: string, sessionId: string, text: string, before: string): number;
+  /** Whether anything of the session was recorded (and not archived). */
+  hasSession(source: string, sessionId: string): boolean;
   /** Whether another tool call of the session (not `exceptToolUseId`) edited `file` (reading it does not count). */
   sessionEdited(sessionId: string, exceptToolUseId: string, file: string): boolean;
   /** The latest tool call or prompt recorded. */
@@ -147,6 +149,8 @@ export function createObservationRepository(db: Db): ObservationRepository {
           "SELECT COUNT(*) AS n FROM observations WHERE source = ? AND session_id = ? AND event = 'prompt' AND input = ? AND ts < ?",
         ).get(source, sessionId, text, before) as { n: number }
       ).n,
+    hasSession: (source, sessionId) =>
+      cachedStatement(db, 'SELECT 1 FROM observations WHERE source = ? AND session_id = ? LIMIT 1').get(source, sessionId) !== undefined,
     sessionEdited: (sessionId, exceptToolUseId, file) =>
       cachedStatement(
         db,

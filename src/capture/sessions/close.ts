@@ -21,6 +21,8 @@ interface ClosedTurn {
 export function closeTurn(store: Store, input: HookInput, project: ProjectInfo): ClosedTurn | undefined {
   if (!input.sessionId) return undefined;
   const ending = ENDING_EVENTS.has(input.event);
+  // A session that ends with nothing recorded and no row was never one (`claude mcp list` fires SessionEnd alone).
+  if (ending && !store.observations.hasSession(input.agent, input.sessionId) && !store.sessions.get(input.sessionId)) return { ending };
   if (ending) recordLifecycle(store, input, project, 'end');
   const session = upsertSession(store, {
     source: input.agent,

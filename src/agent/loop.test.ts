@@ -3,7 +3,14 @@ import { type LoopHarness, loopHarness, STUB_ENV, stubModel } from '../test-supp
 import { createAgentRuntime } from './runtime.js';
 import { startStub } from '../test-support/llm-stub.js';
 import { oneToolCall, startMessagesStub, toolSequence } from '../test-support/messages-stub.js';
-import { OLLAMA_USAGE, type StubTurn, ollamaOneToolCall, ollamaToolSequence, startOllamaStub } from '../test-support/ollama-stub.js';
+import {
+  OLLAMA_USAGE,
+  type OllamaRequest,
+  type StubTurn,
+  ollamaOneToolCall,
+  ollamaToolSequence,
+  startOllamaStub,
+} from '../test-support/ollama-stub.js';
 import { runLearn } from '../learn/run.js';
 import { readAudit, verifyAudit } from './audit.js';
 import type { ToolCallView } from './runner.js';
@@ -126,6 +133,24 @@ describe('a conversation across a restart', () => {
     // Ended over there, it starts afresh here.
     beside.end('work');
     expect(h.loop.history('work')).toEqual([]);
+  });
+
+  it('keeps both turns when another process speaks in the session while a turn is running', async () => {
+    const lastUser = (req: OllamaRequest) => req.messages.filter((m) => m.role === 'user').at(-1)?.content;
+    const s = await startOllamaStub((req) => ({ text: lastUser(req) === 'message X' ? 'slow answer to X' : 'answer' }), {
+      chunkDelayMs: 150,
+    });
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: true });
+    const slow = h.loop.turn({ session: 'dual', message: 'message X' });
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    // While X is answered here, `agent chat` beside it says Y and is answered.
+    await runtimeOn(h, s.baseUrl).loop.turn({ session: 'dual', message: 'message Y' });
+    await slow;
+    await h.loop.turn({ session: 'dual', message: 'message Z' });
+    const sent = s.requests.at(-1)?.messages.map((m) => m.content) ?? [];
+    expect(sent).toEqual(expect.arrayContaining(['message Y', 'message X', 'slow answer to X', 'message Z']));
+    expect(JSON.stringify(h.store.conversations.load('default', 'dual'))).toContain('message Y');
   });
 
   it('stores the conversation redacted, while the running session keeps what was said', async () => {

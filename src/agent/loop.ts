@@ -36,6 +36,7 @@ import {
   type Pending,
   type TurnState,
   confirmationReply,
+  mergeHistories,
   modelFreeResult,
   newTurnState,
   readsOutside,
@@ -90,8 +91,7 @@ export class AgentLoop implements AgentRunner {
     const stamp = this.deps.store.conversations.stamp(this.persona, session);
     if (held && held.stamp === stamp) return held.messages;
     const kept = storedHistory(this.deps.store.conversations.load(this.persona, session));
-    if (kept.length) this.histories.set(session, { messages: kept, stamp });
-    else this.histories.delete(session);
+    this.histories.set(session, { messages: kept, stamp });
     return kept;
   }
 
@@ -101,12 +101,21 @@ export class AgentLoop implements AgentRunner {
 
   /**
    * Keeps the session's messages, in memory and in the store (a restart goes on from them);
-   * the stored copy redacted, as every other place the store keeps what was said.
+   * the stored copy redacted, as every other place the store keeps what was said. When another
+   * process saved the session since this one read it, its messages stay and this turn's follow.
    */
   private keep(session: string, messages: ModelMessage[]): void {
-    const stored = redactDeep(messages, Number.MAX_SAFE_INTEGER);
-    this.deps.store.conversations.save(this.persona, session, stored, this.deps.clock.now().toISOString());
-    this.histories.set(session, { messages, stamp: this.deps.store.conversations.stamp(this.persona, session) });
+    const conversations = this.deps.store.conversations;
+    const base = this.histories.get(session);
+    const at = this.deps.clock.now().toISOString();
+    const kept = this.deps.store.transaction(() => {
+      const moved = base !== undefined && conversations.stamp(this.persona, session) !== base.stamp;
+      const theirs = moved ? storedHistory(conversations.load(this.persona, session)) : [];
+      const merged = moved ? mergeHistories(theirs, base.messages, messages, this.deps.config.historyTurns) : messages;
+      conversations.save(this.persona, session, redactDeep(merged, Number.MAX_SAFE_INTEGER), at);
+      return { messages: merged, stamp: conversations.stamp(this.persona, session) };
+    });
+    this.histories.set(session, kept);
   }
 
   /** One turn at a time per session (the gateway takes requests at once): each would save the history without the other's messages. */

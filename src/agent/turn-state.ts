@@ -174,3 +174,18 @@ export function settleUnanswered(
   }));
   return [...messages, { role: 'tool', content }];
 }
+
+/**
+ * What to keep when another process (`agent chat` beside `agent serve`) saved the session while
+ * this turn ran: its history as stored now, then what this turn added to the history it began
+ * from (the messages not in `base`, by identity), cut to the last `maxTurns` turns. Pure.
+ */
+export function mergeHistories(
+  theirs: ModelMessage[],
+  base: readonly ModelMessage[],
+  ours: readonly ModelMessage[],
+  maxTurns: number,
+): ModelMessage[] {
+  const before = new Set(base);
+  return trimHistory([...theirs, ...ours.filter((m) => !before.has(m))], maxTurns);
+}

@@ -180,6 +180,9 @@ describe('the store on disk', () => {
     await runCliJson(home.path, ['feedback', 'pref:fmt=tabs', 'wrong']);
     const text = (await runCli(home.path, ['status'])).stdout;
     expect(text).toMatch(/pref:fmt=tabs, seen 6x\) {2}\[marked wrong: not given to agents\]$/m);
+    // Listed apart, not among the faded ones that are still given.
+    expect(text).toMatch(/\nMarked wrong: never given to an agent[^\n]*\n {2}\S+\n {4}0\.20 {2}[^\n]*pref:fmt=tabs/);
+    expect(text).not.toMatch(/^Faded/m);
     expect(text).toMatch(/pref:pkg=pnpm, seen 6x\)$/m);
     expect((await runCli(home.path, ['get', 'pref:fmt=tabs'])).stdout).toMatch(/^ {2}marked wrong by the user: never given to an agent$/m);
     expect((await runCli(home.path, ['get', 'pref:pkg=pnpm'])).stdout).not.toMatch(/marked/);

@@ -34,17 +34,25 @@ export function registerLifecycleCommands(program: Command): void {
           for (const c of s.convictions)
             lines.push(`  - ${convictionText(c)}${c.stale ? `  [possibly stale: ${c.confidence.toFixed(2)}]` : ''}`);
         }
+        type Item = (typeof s.bands.strong)[string][number];
+        const line = (v: Item) =>
+          `    ${v.confidence.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.evidence}x)${VERDICT_MARKS[v.verdict ?? 'none']}`;
+        const wrong = new Map<string, Item[]>();
         for (const band of ['strong', 'moderate', 'tentative', 'faded'] as const) {
-          const domains = Object.entries(s.bands[band]);
+          // What the user marked wrong is not faded: it is never given, and is listed apart.
+          const domains = Object.entries(s.bands[band])
+            .map(([domain, items]) => {
+              for (const v of items) if (v.verdict === 'wrong') wrong.set(domain, [...(wrong.get(domain) ?? []), v]);
+              return [domain, items.filter((v) => v.verdict !== 'wrong')] as const;
+            })
+            .filter(([, items]) => items.length > 0);
           if (domains.length === 0) continue;
           lines.push('', BAND_TITLES[band]);
-          for (const [domain, items] of domains) {
-            lines.push(`  ${domain}`);
-            for (const v of items)
-              lines.push(
-                `    ${v.confidence.toFixed(2)}  ${v.trigger} -> ${v.action}  (${v.pattern}, seen ${v.evidence}x)${VERDICT_MARKS[v.verdict ?? 'none']}`,
-              );
-          }
+          for (const [domain, items] of domains) lines.push(`  ${domain}`, ...items.map(line));
+        }
+        if (wrong.size) {
+          lines.push('', 'Marked wrong: never given to an agent (`homunculus feedback KEY strong` gives one back)');
+          for (const [domain, items] of wrong) lines.push(`  ${domain}`, ...items.map(line));
         }
         if (s.total === 0)
           lines.push('', 'Nothing learned yet. Work with your agent for a few sessions, or record a pattern with `homunculus observe`.');

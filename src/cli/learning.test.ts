@@ -88,6 +88,10 @@ describe('homunculus learn (built binary)', () => {
     insert(h, PNPM, 's9', '2026-04-01T10:00:00Z');
     const again = await json<{ reinforced: { pattern: string; confidence: number }[] }>(h, ['learn'], '2026-04-01T12:00:00Z');
     expect(again.reinforced).toMatchObject([{ pattern: 'pref:use-pnpm-not-npm', confidence: 0.35 }]);
+    // Which feedback it was, on its line.
+    await cli(h, ['feedback', 'pref:use-pnpm-not-npm', 'wrong'], '2026-04-02T12:00:00Z');
+    const marked = await cli(h, ['history', 'pref:use-pnpm-not-npm', '--days', '90'], '2026-04-02T12:00:00Z');
+    expect(marked.stdout).toMatch(/^2026-04-02T12:00:00 {2}feedback wrong {2}/m);
   });
 
   it('runs once when two stop hooks start it together, and loses nothing', async () => {

@@ -149,7 +149,8 @@ function historyCommand(program: Command): void {
                   ['WHEN', 'EVENT', 'EVIDENCE', 'CONFIDENCE', 'SOURCE'],
                   ...r.timeline.map((t) => [
                     t.timestamp.slice(0, 19),
-                    t.kind,
+                    // Which feedback it was says more than its delta ("feedback wrong").
+                    t.kind === 'feedback' && t.detail ? `${t.kind} ${t.detail}` : t.kind,
                     signed(t.delta_evidence),
                     signed(t.delta_confidence),
                     t.from ? `${t.source} (recorded as ${t.from})` : t.source,

@@ -109,10 +109,13 @@ describe('homunculus agent token, status and serve', () => {
     writeFileSync(join(home, 'config.json'), '{"agent": {"budget": {"dailyUsd": 1}},}');
     const broken = cli(home, ['agent', 'status']);
     expect(broken.stdout).toMatch(/^✗ config: .*config\.json is not valid JSON/m);
+    expect(broken.status).toBe(1);
     writeFileSync(join(home, 'config.json'), '{"agent": {"budgett": {"dailyUsd": 1}}}');
     const status = JSON.parse(cli(home, ['agent', 'status', '--json']).stdout) as { config: { status: string; detail: string } };
     expect(status.config).toMatchObject({ status: 'fail', detail: expect.stringContaining('did you mean "budget"') });
     writeFileSync(join(home, 'config.json'), '{"agent": {"budget": {"dailyUsd": 1}}}');
-    expect(cli(home, ['agent', 'status']).stdout).toMatch(/^✓ config: local ollama .*budget \$1 a day$/m);
+    const fine = cli(home, ['agent', 'status']);
+    expect(fine.stdout).toMatch(/^✓ config: local ollama .*budget \$1 a day$/m);
+    expect(fine.status).toBe(0);
   });
 });

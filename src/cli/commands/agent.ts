@@ -73,6 +73,8 @@ function registerGatewayCommands(agent: Command): void {
     .action((_o: unknown, cmd: Command) => {
       const r = agentStatus.run(setupContext(cmd), cliInput(agentStatus, {}));
       emit(globals(cmd), r, () => statusLines(r));
+      // A config the agent cannot start with is a failure, as `agent chat` and `agent serve` say it is.
+      if (r.config.status === 'fail') process.exitCode = 1;
     });
   agent
     .command('serve')

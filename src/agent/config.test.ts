@@ -26,6 +26,18 @@ describe('the agent section of config.json', () => {
     );
     expect(() => loadAgentConfig({ agent: { budget: { dailyUsd: -1 } } })).toThrow(/agent\.budget\.dailyUsd/);
     expect(() => loadAgentConfig({ agent: { local: { provider: 'ollama', model: 'm', apiKey: 'sk-123' } } })).toThrow(/apiKey/);
+    // A key written into the file: said so, with where it goes instead (the message never repeats it).
+    let said: unknown;
+    try {
+      loadAgentConfig({ agent: { remote: { provider: 'anthropic', model: 'c', apiKey: 'sk-live-123' } } });
+    } catch (err) {
+      said = err;
+    }
+    expect(said).toMatchObject({
+      message: expect.stringMatching(/^agent\.remote\.apiKey holds an API key in config\.json/),
+      hint: expect.stringContaining('"apiKeyEnv"'),
+    });
+    expect(JSON.stringify(said)).not.toContain('sk-live-123');
     expect(loadAgentConfig({ agent: { gateway: { port: 8787 } } }).local.provider).toBe('ollama');
     expect(loadAgentConfig({ agent: { telegram: {}, web: {}, mqtt: {}, heartbeat: {} } }).local.provider).toBe('ollama');
   });

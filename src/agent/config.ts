@@ -97,9 +97,23 @@ function refuseUnknownKeys(section: unknown): void {
   );
 }
 
+/** A key written into the file where only the name of its environment variable belongs. */
+function refuseKeyInFile(section: unknown): void {
+  for (const side of ['local', 'remote'] as const) {
+    const model = (section as Record<string, unknown> | undefined)?.[side];
+    if (typeof model !== 'object' || model === null) continue;
+    const written = Object.keys(model).find((k) => /^api[_-]?key$/i.test(k));
+    if (written)
+      throw new HomunculusError('config', `agent.${side}.${written} holds an API key in config.json; keys are never kept in the file.`, {
+        hint: `Remove it, export the key in your shell (e.g. export ANTHROPIC_API_KEY=...), and name that variable instead: "apiKeyEnv": "ANTHROPIC_API_KEY".`,
+      });
+  }
+}
+
 /** The validated section (defaults when absent), or an error naming each bad field. */
 export function loadAgentConfig(config: Config): AgentConfig {
   refuseUnknownKeys(config.agent);
+  refuseKeyInFile(config.agent);
   const parsed = agentConfigSchema.safeParse(config.agent ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `agent${i.path.length ? `.${i.path.join('.')}` : ''} ${i.message}`).join('; ');

@@ -24,6 +24,15 @@ beforeEach(() => {
     project: PROJECT,
     occurrences: 5,
   });
+  // Long tokens, as learned rules hold (API paths, module paths): they must not push the buttons off a laptop's screen.
+  observe(store, {
+    pattern: 'fix:shop/pr-comments',
+    trigger: 'when reading or answering pull requests (PRs), their comments, replies through the GitHub API in shop',
+    action:
+      'Call `gh api repos/acme/shop/pulls/{n}/comments`, `gh api -X POST repos/acme/shop/pulls/{n}/comments/{n}/replies -f body=…`, `gh api -X PATCH repos/acme/shop/pulls/comments/{n} -f body=…`.',
+    project: PROJECT,
+    occurrences: 5,
+  });
   store.sessions.save({
     ...{ id: 'a11y-1', source: 'claude-code', project: PROJECT, project_name: 'shop', cwd: '/nonexistent/shop' },
     ...{ started_at: '2026-02-01T09:00:00.000Z', ended_at: '2026-02-01T10:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
@@ -97,6 +106,26 @@ describe('the dashboard for keyboard users and readers', () => {
             controls.filter((c) => !reached.includes(c)),
             `controls Tab never reaches in ${name}`,
           ).toEqual([]);
+        }
+      }),
+    90_000,
+  );
+
+  it.runIf(hasChromium('the dashboard at laptop widths (cli/dashboard-a11y.e2e.test.ts)'))(
+    'keeps every button of a rule on screen at 1024 and 1280 px, the page not scrolling sideways',
+    () =>
+      withDashboardPage(home.path, { width: 1280, height: 800 }, async (page) => {
+        for (const name of ['Everything learned', 'Project']) {
+          await page.getByRole('button', { name, exact: true }).click();
+          await page.locator('table.instincts button').first().waitFor();
+          for (const width of [1280, 1024]) {
+            await page.setViewportSize({ width, height: 800 });
+            const fits = `(() => ({
+              width: document.documentElement.scrollWidth,
+              off: [...document.querySelectorAll('table.instincts button')].filter((b) => b.getBoundingClientRect().right > ${width}).map((b) => b.getAttribute('aria-label') ?? b.textContent).slice(0, 3),
+            }))()`;
+            await expect.poll(() => page.evaluate(fits), { message: `${name} at ${width} px` }).toEqual({ width, off: [] });
+          }
         }
       }),
     90_000,

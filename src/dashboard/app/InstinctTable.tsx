@@ -1,4 +1,5 @@
 /** A table of instincts, each with a strong / weak / wrong correction and the changes by hand (InstinctActions). */
+import { Fragment } from 'react';
 import { Head } from './Head.js';
 import { InstinctActions } from './InstinctActions.js';
 import { useCorrection } from './use-correction.js';
@@ -20,6 +21,16 @@ interface Props {
   reload: () => Promise<void> | void;
 }
 
+/** A rule's words with a line break allowed after each slash: a long path breaks between its parts, never inside a word. */
+function breakable(text: string) {
+  return text.split(/(?<=\/)/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 export function InstinctTable({ id, instincts, say, reload }: Props) {
   const { busy, correct: send } = useCorrection(say, reload);
   const correct = (instinct: Instinct, verdict: Verdict) =>
@@ -31,27 +42,33 @@ export function InstinctTable({ id, instincts, say, reload }: Props) {
     );
 
   return (
-    <table id={id}>
+    <table id={id} className="instincts">
       <Head columns={['When', 'Do', 'Confidence', 'Seen', 'Correct it', 'Change it']} />
       <tbody>
         {instincts.map((i) => (
           <tr key={i.pattern} data-pattern={i.pattern} data-conviction={i.conviction ? 'yes' : undefined}>
-            <td>{i.trigger}</td>
-            <td>
-              {i.action}
+            <td className="text" data-label="When">
+              {breakable(i.trigger)}
+            </td>
+            <td className="text" data-label="Do">
+              {breakable(i.action)}
               {i.conviction && <span className="badge"> conviction</span>}
               {i.verdict && <span className="badge verdict">{VERDICT_BADGE[i.verdict]}</span>}
             </td>
-            <td className="num">{i.confidence.toFixed(2)}</td>
-            <td className="num">{i.evidence}</td>
-            <td className="verdicts">
+            <td className="num" data-label="Confidence">
+              {i.confidence.toFixed(2)}
+            </td>
+            <td className="num" data-label="Seen">
+              {i.evidence}
+            </td>
+            <td className="verdicts" data-label="Correct it">
               {VERDICTS.map((v) => (
                 <button key={v} type="button" aria-label={`${v}: ${ruleLabel(i)}`} disabled={busy} onClick={() => void correct(i, v)}>
                   {v}
                 </button>
               ))}
             </td>
-            <td className="change">
+            <td className="change" data-label="Change it">
               <InstinctActions instinct={i} others={instincts} say={say} changed={reload} />
             </td>
           </tr>

@@ -138,7 +138,7 @@ describe('correcting memory from the dashboard', () => {
         await fact.waitFor();
         await page.getByRole('button', { name: `invalidate: fact ${factId}` }).click();
         await fact.getByRole('button', { name: 'Yes, invalidate it' }).click();
-        await expect.poll(message).toBe(`Invalidated fact #${factId}: webapp tests with jest`);
+        await expect.poll(message).toBe('Retracted “webapp tests with jest”: it stays in the history as retracted.');
         await expect.poll(() => page.locator('#facts').count()).toBe(0);
         inStore((store) => {
           expect(store.graph.facts.get(factId)).toMatchObject({ expired_reason: 'retracted', metadata: { closed_by: 'dashboard' } });

@@ -106,7 +106,7 @@ describe('the Neural section', () => {
           .getByRole('button', { name: /^invalidate: fact \d+$/ })
           .click();
         await page.getByRole('button', { name: 'Yes, invalidate it' }).click();
-        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Invalidated fact #4: shop caches sessions in redis/);
+        await expect.poll(() => page.locator('#message').textContent()).toMatch(/^Retracted “shop caches sessions in redis/);
         const reader = openStore({ home: home.path });
         try {
           const closed = reader.graph.facts.get(4);

@@ -43,8 +43,8 @@ export function FactActions({ fact, say, changed }: Props) {
     e.preventDefault();
     void run('/api/facts/supersede', { description, ...(target.trim() ? { target: target.trim() } : {}) }, (r) =>
       r.replacement
-        ? `Superseded fact #${r.superseded.id} by #${r.replacement.fact.id}: ${r.replacement.fact.description}`
-        : `Superseded fact #${r.superseded.id}.`,
+        ? `Replaced “${r.superseded.description}” by “${r.replacement.fact.description}”.`
+        : `No longer current: “${r.superseded.description}”.`,
     );
   };
 
@@ -78,7 +78,9 @@ export function FactActions({ fact, say, changed }: Props) {
       <Confirm
         label={`Invalidate fact ${fact.id}?`}
         yes="Yes, invalidate it"
-        onYes={() => void run('/api/facts/invalidate', {}, (r) => `Invalidated fact #${r.superseded.id}: ${r.superseded.description}`)}
+        onYes={() =>
+          void run('/api/facts/invalidate', {}, (r) => `Retracted “${r.superseded.description}”: it stays in the history as retracted.`)
+        }
         onCancel={() => setMode('idle')}
       >
         Retract “{fact.description}”? It stays in the history as retracted.

@@ -36,6 +36,14 @@ describe('sessions.signals', () => {
     expect(() => invoke(signals, { store, env: {} }, { days: 0 })).toThrow(/days must be a whole number from 1 to 366/);
   });
 
+  it('ends on today when feedback was given today on history months old', () => {
+    // Months later: the range would end on the last observation, and today's feedback would not show.
+    store.setNow('2026-11-27T10:00:00.000Z');
+    expect(invoke(signals, { store, env: {} }, { days: 3 }).days.at(-1)?.day).toBe('2026-02-28');
+    invoke(feedback, { store, env: {} }, { pattern: 'pref:webapp/pkg=pnpm', verdict: 'wrong' });
+    expect(invoke(signals, { store, env: {} }, { days: 3 }).days.at(-1)).toMatchObject({ day: '2026-11-27', feedback: 1 });
+  });
+
   it('names the days of a range ending today, oldest first', () => {
     expect(dayRange(new Date('2026-03-01T23:59:00Z'), 3)).toEqual(['2026-02-27', '2026-02-28', '2026-03-01']);
   });

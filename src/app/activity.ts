@@ -64,10 +64,18 @@ const span = () => ({
     .optional(),
 });
 
-/** The stored history's first and latest observation, and the days a range shows: up to the day asked for, or rangeEnd's. */
-function rangeOf(store: AppContext['store'], input: { days: number; to?: string | undefined }) {
+/**
+ * The stored history's first and latest observation, and the days a range shows: up to the day
+ * asked for, or rangeEnd's, which reaches `alsoLatest` too (feedback given today on old history).
+ */
+function rangeOf(store: AppContext['store'], input: { days: number; to?: string | undefined }, alsoLatest: string | null = null) {
   const span = { first: store.activity.first(), latest: store.activity.latest() };
-  const end = input.to ? (parseInstant(input.to) as Date) : rangeEnd(store.clock.now(), span.latest, input.days);
+  const latest =
+    [span.latest, alsoLatest]
+      .filter((t): t is string => t !== null)
+      .sort()
+      .at(-1) ?? null;
+  const end = input.to ? (parseInstant(input.to) as Date) : rangeEnd(store.clock.now(), latest, input.days);
   return { span, days: dayRange(end, input.days) };
 }
 const since = (days: string[]): string => `${days[0]}T00:00:00.000Z`;
@@ -77,7 +85,7 @@ export const signals = defineOperation({
   summary: 'Per day up to the latest activity: observations, sessions started, corrections, feedback given and instincts learned',
   input: z.object(span()),
   run: ({ store }, input) => {
-    const { span, days } = rangeOf(store, input);
+    const { span, days } = rangeOf(store, input, store.activity.latestFeedback());
     return {
       signals: SIGNALS,
       ...span,

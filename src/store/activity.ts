@@ -42,6 +42,8 @@ export interface ActivityRepository {
   latest(): string | null;
   /** When the first observation was made; null when there is none. */
   first(): string | null;
+  /** When the user last gave feedback on an instinct; null when never. */
+  latestFeedback(): string | null;
 }
 
 const TOOL_CALLS = "FROM observations WHERE event = 'tool' AND tool != '' AND ts >= ?";
@@ -50,6 +52,8 @@ export function createActivityRepository(db: Db): ActivityRepository {
   return {
     latest: () => (cachedStatement(db, 'SELECT MAX(ts) FROM observations', { raw: true }).get() as [string | null])[0],
     first: () => (cachedStatement(db, 'SELECT MIN(ts) FROM observations', { raw: true }).get() as [string | null])[0],
+    latestFeedback: () =>
+      (cachedStatement(db, "SELECT MAX(ts) FROM instinct_events WHERE kind = 'feedback'", { raw: true }).get() as [string | null])[0],
     toolDays: (since) =>
       cachedStatement(
         db,

@@ -97,6 +97,32 @@ const runtimeOn = (on: LoopHarness, baseUrl: string, agent?: string) =>
     ...(agent ? { agent } : {}),
   });
 
+describe('the tools offered', () => {
+  it('leaves out the MQTT tools while no broker is configured', async () => {
+    const s = await startOllamaStub(() => ({ text: 'ok' }));
+    stops.push(() => s.close());
+    h = loopHarness({ local: stubModel('ollama', s.baseUrl), stream: false });
+    const offered = async (services?: { mqtt: { url: string; topics: string[] } }) => {
+      const runtime = createAgentRuntime({
+        store: h!.store,
+        home: h!.home,
+        config: { agent: { local: stubModel('ollama', s.baseUrl), stream: false } },
+        clock: { now: () => h!.store.clock.now() },
+        env: STUB_ENV,
+        ...(services ? { services } : {}),
+      });
+      await runtime.loop.turn({ session: `t${s.requests.length}`, message: 'turn the light on' });
+      return s.requests.at(-1)?.tools ?? [];
+    };
+    const without = await offered();
+    expect(without).not.toContain('mqtt_publish');
+    expect(without).toContain('shell_exec');
+    expect(await offered({ mqtt: { url: 'mqtt://127.0.0.1:1883', topics: ['home'] } })).toEqual(
+      expect.arrayContaining(['mqtt_publish', 'mqtt_subscribe']),
+    );
+  });
+});
+
 describe('a conversation across a restart', () => {
   it('goes on from the stored messages in a new process, per persona, and ends for good', async () => {
     const s = await startOllamaStub(() => ({ text: 'Noted.' }));

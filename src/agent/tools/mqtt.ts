@@ -125,3 +125,6 @@ export const mqttSubscribe = defineTool({
     }
   },
 });
+
+/** The tools that need a broker (agent.mqtt in config.json). */
+export const MQTT_TOOLS: ReadonlySet<string> = new Set([mqttPublish.name, mqttSubscribe.name]);

@@ -43,7 +43,8 @@ describe('homunculus agent chat', () => {
     expect(r.stdout).toMatch(/ {2}← workspace_write: /);
     expect(r.stdout).toContain('Wrote it.');
     expect(readFileSync(note(), 'utf8')).toBe('hi');
-    expect(r.stdout).toMatch(/\(local ollama:llama-stub · 30 in \/ 9 out tokens · \$0\.0000\)/);
+    // The whole turn's tokens: the call that asked for the tool and the one after the yes.
+    expect(r.stdout).toMatch(/\(local ollama:llama-stub · 60 in \/ 18 out tokens · \$0\.0000\)/);
   });
 
   it('asks with the whole input, however long: a yes never approves a hidden tail', async () => {
@@ -53,9 +54,11 @@ describe('homunculus agent chat', () => {
     );
     stops.push(() => ollama.close());
     configure({ local: stubModel('ollama', ollama.baseUrl) });
-    const r = await chat(home, ['--stdin-answers'], 'write the note please\nn\n/quit\n');
+    const r = await chat(home, ['--stdin-answers'], 'write the note please\n@home lights on\n/quit\n');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`? workspace_write {"path":"notes/a.md","content":"${content}","append":false} needs your yes.`);
+    // A line meant as a message, read as the answer, is said to be.
+    expect(r.stdout).toContain('Run it? [y/N] N (read "@home lights on" as the answer: not a yes)');
   });
 
   it('answers no without a terminal, whatever stdin says, unless --stdin-answers', async () => {

@@ -29,8 +29,9 @@ export function toolLine(v: ToolCallView): string {
 }
 
 /** The line after an answer: the agent, route, model, tokens, cost. Pure. */
-export function usageLine(r: TurnResult): string {
-  return `  ${r.agent ? `[${r.agent}] ` : ''}(${r.route}${r.model ? ` ${r.model}` : ''} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens · $${r.usage.costUsd.toFixed(4)})`;
+/** The footer of a turn: `usage` is the whole turn's, every part before a confirmation included (default: the result's). */
+export function usageLine(r: TurnResult, usage: TurnResult['usage'] = r.usage): string {
+  return `  ${r.agent ? `[${r.agent}] ` : ''}(${r.route}${r.model ? ` ${r.model}` : ''} · ${usage.inputTokens} in / ${usage.outputTokens} out tokens · $${usage.costUsd.toFixed(4)})`;
 }
 
 /** What /help shows: the commands the chat handles itself or passes to the router. */
@@ -87,6 +88,12 @@ export function lineQueue(io: ChatIo) {
   };
 }
 
+/** What a piped answer line was taken for, when it was neither y nor n (a message meant for the chat is not lost unseen). */
+function answerNote(answer: string | undefined): string {
+  if (answer === undefined) return ' (nobody can answer here, so no)';
+  return /^\s*(y(es)?|no?)?\s*$/i.test(answer) ? '' : ` (read ${JSON.stringify(answer.slice(0, 80))} as the answer: not a yes)`;
+}
+
 /** Runs the conversation; resolves to how many turns failed (the model unreachable, a configuration error). */
 export async function chatSession(runner: AgentRunner, io: ChatIo, session: string): Promise<number> {
   let failures = 0;
@@ -114,6 +121,7 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
     try {
       const ctx = { runner, hooks };
       let result = await invoke(agentTurn, ctx, { session, message: line });
+      const spent = { ...result.usage };
       while (result.pending) {
         const p = result.pending;
         // The whole input, however long: a yes to a cut one would approve text nobody saw.
@@ -121,12 +129,15 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
         say(`\n  ? ${p.tool} ${showInvisible(JSON.stringify(p.input) ?? '')} needs your yes. Run it? [y/N] `);
         const answer = io.interactive || io.stdinAnswers ? await queue.answer(running.signal) : undefined;
         const yes = /^\s*y(es)?\s*$/i.test(answer ?? '');
-        if (!io.interactive) say(`${yes ? 'y' : 'N'}${answer === undefined ? ' (nobody can answer here, so no)' : ''}\n`);
+        if (!io.interactive) say(`${yes ? 'y' : 'N'}${answerNote(answer)}\n`);
         result = await invoke(agentConfirm, ctx, { id: p.id, answer: yes ? 'yes' : 'no' });
+        spent.inputTokens += result.usage.inputTokens;
+        spent.outputTokens += result.usage.outputTokens;
+        spent.costUsd += result.usage.costUsd;
       }
       if (!result.text && !result.toolCalls.length) say('(no answer)');
       // A command such as /local calls no model: there is no usage to show.
-      say(result.model ? `\n${usageLine(result)}\n` : '\n');
+      say(result.model ? `\n${usageLine(result, spent)}\n` : '\n');
     } catch (err) {
       const e = err as Error & { hint?: string };
       if (failed(err)) failures++;

@@ -3,9 +3,8 @@
  * idempotent on (source, session_id, tool_use_id).
  */
 import type { ProjectInfo } from '../core/project.js';
-import { isBusyError } from '../store/db.js';
 import type { NewObservation } from '../store/observations.js';
-import type { Store } from '../store/store.js';
+import { isBusyError, type Store } from '../store/store.js';
 import type { HookInput } from './agents.js';
 import { type Built, toolObservation } from './build.js';
 import { codexTrailingPatches, eachRolloutCall } from './codex-rollout.js';

@@ -5,8 +5,7 @@
  * the agent's context already is. Injected facts are recorded as accessed (ACT-R).
  */
 import type { Embedder } from '../search/embeddings.js';
-import { isBusyError } from '../store/db.js';
-import type { Store } from '../store/store.js';
+import { isBusyError, type Store } from '../store/store.js';
 import { truncate } from '../core/text.js';
 import { type ContextLevel, MAX_INJECTION_CHARS, categoryBudgets, graphBudget, levelFor } from './budget.js';
 import { chunkFacts } from './chunking.js';

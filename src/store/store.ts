@@ -11,7 +11,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
 import { type Db, type OpenOptions, canWrite, damagedError, openDatabase, writeTx } from './db.js';
 
-export { explainDatabaseError, fts5Problem, integrityProblem, recoverHint } from './db.js';
+export { explainDatabaseError, fts5Problem, integrityProblem, isBusyError, recoverHint } from './db.js';
 import { schemaVersion } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 import { type ActivityRepository, createActivityRepository } from './activity.js';

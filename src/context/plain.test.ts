@@ -21,7 +21,7 @@ describe('plain lines', () => {
     expect(rest).toEqual([]);
     expect(group?.map((i) => i.evidence)).toEqual([54, 15]);
     expect(plainLine(group ?? [])).toMatch(
-      /^- When you need to run the tests in cli: Use the project's task `mise run test` .* Likewise `mise run test:integration`\. \(seen 54, 15 times\)$/,
+      /^- When you need to run the tests in cli: Use the project's task `mise run test` .* Likewise `mise run test:integration`\. \(seen 54 and 15 times\)$/,
     );
     // What sets another rule's trigger apart, when its code does not say it.
     const fmt = plainLine([
@@ -47,7 +47,7 @@ describe('plain lines', () => {
     ]);
     expect(groups.map((g) => g.map((i) => i.name))).toEqual([['pref:cli/test=mise-run-test:integration', integration.name]]);
     expect(plainLine(groups[0] ?? [])).toMatch(
-      /`mise run test:integration` rather than calling the toolchain directly\. To call the toolchain directly: `go test -tags=integration \.\/cmd\/app\/integration_test` \(add `-run TestName` or `-v` as needed\)\. \(seen 15, 9 times\)$/,
+      /`mise run test:integration` rather than calling the toolchain directly\. To call the toolchain directly: `go test -tags=integration \.\/cmd\/app\/integration_test` \(add `-run TestName` or `-v` as needed\)\. \(seen 15 and 9 times\)$/,
     );
     // Beside the task for all the tests, it goes with the integration one.
     const all = mergeSimilar([
@@ -91,7 +91,7 @@ describe('plain lines', () => {
     // One trigger's rules read as one line led by the most seen, whatever order they came in.
     const [group] = mergeSimilar([lint(2, 3), lint(1, 14), lint(3, 6)]);
     expect(plainLine(group ?? [])).toMatch(/^- When writing code .*: Satisfy rule 1\. Also: 3, 2\./);
-    expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14, 3 times\)$/);
+    expect(plainLine([lint(1, 14), lint(2, 3)])).toMatch(/\(seen 14 and 3 times\)$/);
     // Parts that need their shared lead to say anything keep it, past the project's label.
     const ask = (what: string, evidence: number): PlainInstinct => ({
       name: `pref:cli/request=${what}`,
@@ -102,16 +102,16 @@ describe('plain lines', () => {
       evidence,
     });
     expect(plainLine([ask('review the changes', 6), ask('create the branch', 3)])).toMatch(
-      /Offer to review the changes before being asked\. Also: users ask to create the branch\. \(seen 6, 3 times\)$/,
+      /Offer to review the changes before being asked\. Also: users ask to create the branch\. \(seen 6 and 3 times\)$/,
     );
     // The user's mark on one rule of a merged line is not lent to the others.
-    expect(plainLine([{ ...lint(1, 14), confirmed: true }, lint(2, 3)])).toMatch(/\(seen 14, 3 times, 1 of 2 confirmed by the user\)$/);
+    expect(plainLine([{ ...lint(1, 14), confirmed: true }, lint(2, 3)])).toMatch(/\(seen 14 and 3 times, 1 of 2 confirmed by the user\)$/);
     expect(
       plainLine([
         { ...lint(1, 14), confirmed: true },
         { ...lint(2, 3), confirmed: true },
       ]),
-    ).toMatch(/\(seen 14, 3 times, confirmed by the user\)$/);
+    ).toMatch(/\(seen 14 and 3 times, confirmed by the user\)$/);
   });
 });
 

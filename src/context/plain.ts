@@ -257,12 +257,12 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
   const seen = group.map((r) => r.evidence);
   // Counts that only came with an import (a file, another machine, an agent's import_patterns) are a claim, not sightings.
   const unseenHere = group.every((r) => r.imported && r.local === 0);
-  // Past three, a list of counts reads as noise ("seen 3, 3, 3, 4, 14, 6 times"): the range says it.
+  // One count per rule of the line ("seen 6 and 3 times"); past three, a list reads as noise: the range says it.
   const counts =
     seen.length === 1
       ? `seen ${counted(seen[0] as number, 'time')}`
       : seen.length <= 3
-        ? `seen ${seen.join(', ')} times`
+        ? `seen ${seen.slice(0, -1).join(', ')} and ${seen.at(-1) as number} times`
         : `seen ${Math.min(...seen)} to ${Math.max(...seen)} times each`;
   const times = unseenHere ? `said to be ${counts}` : counts;
   // A group is as fresh as its most recent member: one seen this month says nothing old.
@@ -277,7 +277,7 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
   return [times, ...marks.filter(Boolean)].join(', ');
 }
 
-/** One group of instincts as one line: "When …: do … Also: …, … (seen 14, 6 times)". */
+/** One group of instincts as one line: "When …: do … Also: …, … (seen 14 and 6 times)". */
 export function plainLine(group: readonly PlainInstinct[], max = 600): string {
   const first = group[0] as PlainInstinct;
   // A trigger's "(e.g. …)" quotes one session's task: it says nothing of when the rule applies.

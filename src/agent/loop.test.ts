@@ -497,6 +497,11 @@ describe('limits', () => {
     const code = await h.loop.turn({ session: 'k', message: 'Refactor this function to be async' });
     expect(code.route).toBe('local');
     expect(code.text).toMatch(/^\[The agent's anthropic model m needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/);
+    // Said in full once in the session; after that, in short.
+    const again = await h.loop.turn({ session: 'k', message: 'Refactor this other function to be async' });
+    expect(again.text).toMatch(/^\[The local model answers, as said above\.\]\n/);
+    const elsewhere = await h.loop.turn({ session: 'k2', message: 'Refactor this function to be async' });
+    expect(elsewhere.text).toMatch(/^\[The agent's anthropic model m needs an API key/);
   });
 
   it('refuses /escalate without a remote model, saying how to configure one', async () => {

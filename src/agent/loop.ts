@@ -21,7 +21,7 @@ import { modelTools, refuseUnreadable } from './loop-tools.js';
 import { type CallSettings, auditFailedCall, callModel } from './model-call.js';
 import { type AgentEventBase, observePrompt, observeSessionEnd, summariseSession } from './observe.js';
 import { type AgentModel, modelFailure } from './providers.js';
-import { type RouteDecision, type RouteMode, SessionModes, modeCommand, routeMessage } from './router.js';
+import { type RouteDecision, type RouteMode, SessionModes, SessionNotes, modeCommand, routeMessage } from './router.js';
 import {
   type AgentRunner,
   type Answer,
@@ -79,6 +79,7 @@ export class AgentLoop implements AgentRunner {
   private readonly histories = new Map<string, { messages: ModelMessage[]; stamp: string | undefined }>();
   private readonly pending = new Map<string, Pending>();
   private readonly prompts = new Map<string, number>();
+  private readonly notes = new SessionNotes();
 
   constructor(private readonly deps: LoopDeps) {}
 
@@ -140,13 +141,14 @@ export class AgentLoop implements AgentRunner {
     this.settleExpired(session);
     const waiting = this.pendingOf(session);
     if (waiting) throw new ConfirmationWaiting(waiting.view);
-    const decision = routeMessage({
+    const routed = routeMessage({
       message,
       mode: this.modes.get(session),
       remoteConfigured: this.deps.models.remote !== undefined,
       ...(this.deps.models.remoteProblem ? { remoteProblem: this.deps.models.remoteProblem } : {}),
       canEscalate: () => this.deps.budget.canEscalate(),
     });
+    const decision = { ...routed, note: this.notes.once(session, routed.note) };
     const model = (decision.route === 'remote' ? this.deps.models.remote : undefined) ?? this.deps.models.local;
     const system = await this.deps.systemPrompt(message, session);
     this.observePrompt(session, message);

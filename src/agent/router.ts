@@ -130,3 +130,15 @@ export class SessionModes {
     else this.modes.set(session, mode);
   }
 }
+
+/** A routing note is said in full once per session; said again, in short (three sentences on every message are noise). */
+export class SessionNotes {
+  private readonly said = new Map<string, string>();
+
+  once(session: string, note: string | undefined): string | undefined {
+    if (!note) return undefined;
+    const again = this.said.get(session) === note;
+    this.said.set(session, note);
+    return again ? 'The local model answers, as said above.' : note;
+  }
+}

@@ -202,8 +202,7 @@ interface FeedbackResult {
 
 /** What a mark means when its score says nothing of it, in words; undefined otherwise. Pure. */
 const markNote = (feedback: Feedback, before: number, after: number): string | undefined => {
-  if (feedback === 'wrong')
-    return 'Marked wrong: it is no longer given to any agent, whatever its score; marking it strong gives it back.';
+  if (feedback === 'wrong') return 'Marked wrong: it is no longer given to any agent, whatever its score; marking it strong gives it back.';
   return feedback === 'weak' && after >= before
     ? `Already at the floor (${after.toFixed(2)}): weak lowers it no further, and it is still given when a prompt clearly matches it; mark it wrong to stop that.`
     : undefined;

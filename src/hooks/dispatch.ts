@@ -83,58 +83,64 @@ async function start(call: HookCall, r: Recorded): Promise<HookOutcome> {
   return answer(call, hold && kept.status === 'done' ? '' : given.text, r);
 }
 
+/**
+ * What the session holds from us, read once (`take`: a start block held for this prompt is taken
+ * out with it), and how a hook adds what it gave; a record that cannot be read or written costs
+ * only the repetition it prevents.
+ */
+async function sessionHolding(call: HookCall, label: string, take: boolean) {
+  const { input, store, log } = call;
+  const { inContext, takeInContext, rememberGiven } = await import('../context/in-context.js');
+  let held: InContext = { keys: new Set(), start: '' };
+  const read = take ? takeInContext : inContext;
+  tryRecord(log, `${label}: what the session holds`, () => ((held = read(store, input.agent, input.sessionId)), { status: 'done' }));
+  const onGiven = (keys: string[]): void =>
+    void tryRecord(
+      log,
+      `${label}: what it gave`,
+      () => (rememberGiven(store, input.agent, input.sessionId, held, keys), { status: 'done' }),
+    );
+  return { held, onGiven };
+}
+
 /** A prompt: what it asks about that the session does not hold yet, after the start block when it was held for it. */
 async function prompt(call: HookCall): Promise<HookOutcome> {
   const { input, project, store, log } = call;
   const r = tryRecord(log, 'prompt', () => recordPrompt(store, input, project));
   if (!input.prompt) return answer(call, '', r);
-  const [{ promptInjection }, { takeInContext, rememberGiven }] = await Promise.all([
+  const [{ promptInjection }, { held, onGiven }] = await Promise.all([
     import('../context/inject.js'),
-    import('../context/in-context.js'),
+    sessionHolding(call, 'prompt', true),
   ]);
-  let held: InContext = { keys: new Set(), start: '' };
-  tryRecord(log, 'prompt: what the session holds', () => ((held = takeInContext(store, input.agent, input.sessionId)), { status: 'done' }));
   const context = await promptInjection(store, {
     project: contextProject(call),
     prompt: input.prompt,
     sessionId: input.sessionId,
     skip: held.keys,
     agent: input.agent,
-    onGiven: (keys) =>
-      void tryRecord(
-        log,
-        'prompt: what it gave',
-        () => (rememberGiven(store, input.agent, input.sessionId, held, keys), { status: 'done' }),
-      ),
+    onGiven,
   });
   return answer(call, withinOutput([held.start, context]), r);
 }
 
 /** After an edit: recorded at once (not spooled), then earlier sessions that touched the file, less what the session holds. */
 async function recall(call: HookCall): Promise<HookOutcome> {
-  const { input, project, store, log } = call;
+  const { input, project, store } = call;
   const r = recordToolCall(store, input, project);
   const files = r.observation?.files ?? [];
   if (!input.tool || files.length === 0) return answer(call, '', r);
-  const [{ recallContext }, { inContext, rememberGiven }, { exportedKeys }] = await Promise.all([
+  const [{ recallContext }, { exportedKeys }, { held, onGiven }] = await Promise.all([
     import('../context/recall.js'),
-    import('../context/in-context.js'),
     import('../context/exported.js'),
+    sessionHolding(call, 'recall', false),
   ]);
-  let held: InContext = { keys: new Set(), start: '' };
-  tryRecord(log, 'recall: what the session holds', () => ((held = inContext(store, input.agent, input.sessionId)), { status: 'done' }));
   const context = recallContext(store, {
     sessionId: input.sessionId,
     toolUseId: input.tool.toolUseId,
     files,
     project,
     skip: new Set([...held.keys, ...exportedKeys(project.root, input.agent)]),
-    onGiven: (keys) =>
-      void tryRecord(
-        log,
-        'recall: what it gave',
-        () => (rememberGiven(store, input.agent, input.sessionId, held, keys), { status: 'done' }),
-      ),
+    onGiven,
   });
   return answer(call, context, r);
 }

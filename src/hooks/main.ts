@@ -19,6 +19,9 @@ const HOOK_DEADLINE_MS = HOOK_BUDGET_MS - 2_000;
 /** When the watchdog answers for a main thread that never came back (blocked on a stdin that never closes, a stuck call). */
 const WATCHDOG_MS = HOOK_BUDGET_MS - 1_000;
 
+/** The time left until `ms` after the process started: the agent's clock runs from the spawn, not from our modules being loaded (seconds on a busy machine). */
+const fromStart = (ms: number): number => Math.max(0, Math.round(ms - performance.now()));
+
 /** What a hook read of its payload: at most `cap` bytes kept, every byte counted (the rest is drained so the writer never blocks). */
 class Payload {
   private readonly chunks: Buffer[] = [];
@@ -165,7 +168,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const watchdog =
     hook === 'observe'
       ? { claim: () => true }
-      : startWatchdog(WATCHDOG_MS, empty ? `${empty}\n` : '', timeoutRecord(parsed, hook ?? (parsed.event ? 'unknown' : '')));
+      : startWatchdog(fromStart(WATCHDOG_MS), empty ? `${empty}\n` : '', timeoutRecord(parsed, hook ?? (parsed.event ? 'unknown' : '')));
   let answered = false;
   const answer = (stdout: string): void => {
     if (answered) return;
@@ -189,7 +192,7 @@ export async function main(args: readonly string[]): Promise<number> {
   process.on('uncaughtException', () => bail('failed'));
   process.on('unhandledRejection', () => bail('failed'));
   // Whatever is stuck, the agent gets its answer in time.
-  const deadline = setTimeout(() => bail('timeout'), HOOK_DEADLINE_MS);
+  const deadline = setTimeout(() => bail('timeout'), fromStart(HOOK_DEADLINE_MS));
   deadline.unref();
   try {
     const raw = await readStdin();

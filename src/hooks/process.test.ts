@@ -102,8 +102,14 @@ describe('a hook that cannot finish', () => {
 
   it("answers and exits 0 before the agent's 15 s timeout when stdin never closes, and logs the call as timed out", async () => {
     const home = join(dir.path, 'open-stdin');
+    // A busy machine: 2.5 s pass before our modules run. The agent's clock starts at the spawn, so must ours.
+    const slow = join(dir.path, 'slow-start.cjs');
+    writeFileSync(slow, 'const end = Date.now() + 2500; while (Date.now() < end) {}\n');
     const start = (hook: string, payload: string) => {
-      const child = spawn(process.execPath, [BIN, 'hook', hook], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'ignore'] });
+      const child = spawn(process.execPath, ['--require', slow, BIN, 'hook', hook], {
+        env: cliEnv(home),
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
       child.stdin.write(payload);
       return new Promise<number | null>((done) => child.on('exit', (code) => (child.stdin.destroy(), done(code))));
     };

@@ -30,8 +30,8 @@ const SHELL_SOURCE =
   'timeout "$1" cat >/dev/null; [ $? -eq 124 ] || exit 0; kill -9 "$2" 2>/dev/null && printf %s "$3"; [ -z "$4" ] || { mkdir -p -- "${4%/*}"; printf \'%s\\n\' "$5" >>"$4"; } 2>/dev/null';
 
 function shellWatchdog(ms: number, answer: string, record?: WatchdogRecord): Watchdog {
-  // Whole seconds: busybox's timeout takes no fractions.
-  const seconds = String(Math.max(1, Math.ceil(ms / 1000)));
+  // Whole seconds, rounded down so it never answers later than asked: busybox's timeout takes no fractions.
+  const seconds = String(Math.max(1, Math.floor(ms / 1000)));
   const args = [seconds, String(process.pid), answer, record?.path ?? '', record?.line ?? ''];
   const child = spawn('/bin/sh', ['-c', SHELL_SOURCE, 'homunculus-watchdog', ...args], {
     stdio: ['pipe', 'inherit', 'ignore'],

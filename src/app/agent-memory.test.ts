@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { observe } from '../learn/instincts.js';
 import { memoryDailyLog, memorySave, memorySearch } from '../agent/tools/memory.js';
 import { ToolRegistry, bringsOutsideText } from '../agent/tools/registry.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { storeMemory } from './agent-memory.js';
+import { filesSaid, storeMemory } from './agent-memory.js';
 
 let store: TestStore;
 beforeEach(() => (store = testStore('2026-03-05T10:00:00.000Z')));
@@ -58,9 +59,45 @@ describe('the memory tools over the store', () => {
     expect(await port.recall?.('?!', 3)).toEqual([]);
   });
 
+  it('name the learned rules a question names in plain words, from any project, and never title a record by its key', async () => {
+    store.sessions.save({
+      ...{ id: 's1', source: 'claude-code', project: 'aaaaaaaaaaaaaaaa', project_name: 'shop', cwd: '/elsewhere/shop' },
+      ...{ started_at: '2026-03-01T09:00:00.000Z', ended_at: '2026-03-01T10:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
+      ...{ files_touched: '[]', summary: 'Tests.', continues_from: null, transcript_path: null, file_name: null },
+    });
+    const key = 'pref:shop/test=pnpm-test';
+    observe(store, {
+      pattern: key,
+      trigger: 'when you need to run the tests in shop',
+      action: 'Use `pnpm test`.',
+      project: 'aaaaaaaaaaaaaaaa',
+      occurrences: 5,
+    });
+    const found = await registry.run('memory_search', { query: 'how do we run the tests in shop' }, ctx());
+    const output = (found as { output: { rules: string[]; results: { id: string; title?: string }[] } }).output;
+    expect(output.rules).toEqual([expect.stringMatching(/^- When you need to run the tests in shop: Use `pnpm test`/)]);
+    expect(output.results.find((r) => r.id === key)).toBeDefined();
+    expect(JSON.stringify(output.results.map((r) => r.title))).not.toContain(key);
+    // A question no rule answers carries no rules field at all.
+    const none = await registry.run('memory_search', { query: 'green tea' }, ctx());
+    expect(none).toMatchObject({ ok: true, output: { results: expect.any(Array) } });
+    expect((none as { output: object }).output).not.toHaveProperty('rules');
+  });
+
   it('refuse empty input, and say the fix when no store is open', async () => {
     expect(await registry.run('memory_save', { text: '  ' }, ctx())).toMatchObject({ ok: false, refused: 'input' });
     const { memory: _none, ...bare } = ctx();
     expect(await registry.run('memory_search', { query: 'x' }, bare)).toMatchObject({ ok: false, hint: /agent chat/ });
+  });
+});
+
+describe("a record's files, as the model reads them", () => {
+  it('are words, not a JSON list; an empty list is dropped and other text is left as it is', () => {
+    expect(filesSaid('Fixed lint.\n["a/b.go","c.go"]')).toBe('Fixed lint.\nFiles: a/b.go, c.go');
+    expect(filesSaid('Fixed lint.\n[]')).toBe('Fixed lint.');
+    expect(filesSaid('["x.ts"]')).toBe('Files: x.ts');
+    expect(filesSaid('Scores\n[1, 2]')).toBe('Scores\n[1, 2]');
+    expect(filesSaid('A note [in brackets]')).toBe('A note [in brackets]');
+    expect(filesSaid('Broken\n[not json]')).toBe('Broken\n[not json]');
   });
 });

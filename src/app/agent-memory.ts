@@ -15,14 +15,34 @@ const HIT_CHARS = 1_000;
 
 type Hit = Awaited<ReturnType<typeof query.run>>['results'][number];
 
-const hitOf = (h: Hit): MemoryHit => ({
-  id: h.id,
-  collection: h.collection,
-  ...(h.title ? { title: h.title } : {}),
-  text: h.text.length > HIT_CHARS ? `${h.text.slice(0, HIT_CHARS)}…` : h.text,
-  ...(h.ts ? { ts: h.ts } : {}),
-  score: Math.round(h.score * 1000) / 1000,
-});
+/** Sessions and episodes are indexed with their files as a JSON list on the last line: said as words for the model. Pure. */
+export function filesSaid(text: string): string {
+  const cut = text.lastIndexOf('\n');
+  const last = text.slice(cut + 1);
+  if (!last.startsWith('[') || !last.endsWith(']')) return text;
+  let files: unknown;
+  try {
+    files = JSON.parse(last);
+  } catch {
+    return text;
+  }
+  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) return text;
+  const head = cut < 0 ? '' : text.slice(0, cut);
+  return files.length ? `${head}\nFiles: ${files.join(', ')}`.trim() : head.trimEnd();
+}
+
+const hitOf = (h: Hit): MemoryHit => {
+  const text = filesSaid(h.text);
+  return {
+    id: h.id,
+    collection: h.collection,
+    // A learned rule is titled by its key, which tells the model nothing its text does not.
+    ...(h.title && h.title !== h.id ? { title: h.title } : {}),
+    text: text.length > HIT_CHARS ? `${text.slice(0, HIT_CHARS)}…` : text,
+    ...(h.ts ? { ts: h.ts } : {}),
+    score: Math.round(h.score * 1000) / 1000,
+  };
+};
 
 /** A saved memory is recalled when it names a third of the message's words (at least one): "favourite editor" finds "My favourite editor is Helix". */
 const names = (message: string, text: string): boolean => {
@@ -33,8 +53,10 @@ const names = (message: string, text: string): boolean => {
 export function storeMemory(ctx: AppContext): MemoryPort {
   return {
     async search(text, limit) {
-      const res = await invoke(query, ctx, { query: text, limit });
-      return res.results.map(hitOf);
+      // Asked from no project: the learned rules the question names come from every project, each
+      // naming its own; ranked among raw records, a faded rule would lose to the talk it came from.
+      const res = await invoke(query, ctx, { query: text, limit, cwd: ctx.store.paths.home });
+      return { rules: res.learned, results: res.results.map(hitOf) };
     },
     // Full-text over the agent's own memories only: no model to load before every message.
     async recall(message, limit) {

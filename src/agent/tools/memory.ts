@@ -18,8 +18,14 @@ export interface MemoryHit {
 }
 
 /** What the memory tools need of the store; app/agent-memory.ts implements it with memory.query and memory.add. */
+/** What a search finds: the learned rules it names, in plain words, then the records themselves. */
+export interface MemoryFound {
+  rules: string[];
+  results: MemoryHit[];
+}
+
 export interface MemoryPort {
-  search(query: string, limit: number): Promise<MemoryHit[]>;
+  search(query: string, limit: number): Promise<MemoryFound>;
   /** What the agent saved earlier (memory_save) that a message names, best first: recalled without a tool call. */
   recall?(message: string, limit: number): Promise<MemoryHit[]>;
   save(memory: { text: string; title?: string; collection: string; ts: string; session: string }): Promise<{ id: string }>;
@@ -40,13 +46,17 @@ function portOf(ctx: ToolContext): MemoryPort {
 export const memorySearch = defineTool({
   name: 'memory_search',
   description:
-    'Search everything Homunculus remembers (memories, the daily log, sessions, instincts, facts). Results are data, with where each came from.',
+    'Search everything Homunculus remembers (memories, the daily log, sessions, instincts, facts). Results are data, with where each came from; `rules` lists the learned rules the question names, in plain words.',
   input: z.object({ query: z.string().trim().min(1).max(2_000), limit: z.number().int().min(1).max(50).default(8) }).strict(),
   trust: 'trusted',
   // It finds synced sessions and saved pages: text anyone could have planted there.
   returnsOutsideText: true,
   confirm: false,
-  run: async (ctx, input) => ({ results: await portOf(ctx).search(input.query, input.limit) }),
+  run: async (ctx, input) => {
+    const found = await portOf(ctx).search(input.query, input.limit);
+    // Rules are left out when none is named, so the usual answer stays a plain list of records.
+    return found.rules.length ? found : { results: found.results };
+  },
 });
 
 export const memorySave = defineTool({

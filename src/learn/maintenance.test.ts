@@ -46,6 +46,15 @@ describe('find_duplicates and gc/housekeep', () => {
     expect(housekeep(later).decay).toEqual({ decayed: 0, deleted: 0 });
   });
 
+  it('never merges keys that name different values: 3.1 and 3.12, 80 and 8080 each keep their evidence and their own later sightings', () => {
+    const t = fresh();
+    for (const pattern of ['pref:port=80', 'pref:port=8080', 'pref:python=3.1', 'pref:python=3.12'])
+      observe(t.store, { pattern, occurrences: 4 });
+    expect(housekeep(t.store).dedup).toEqual({ found: 0, applied: 0 });
+    expect(observe(t.store, { pattern: 'pref:python=3.12' })).toMatchObject({ pattern: 'pref:python=3.12', evidence: 5 });
+    expect(t.store.instincts.get('pref:port=8080')?.evidence).toBe(4);
+  });
+
   it('moves tallies with the merged key', () => {
     const t = fresh();
     observe(t.store, { pattern: 'fix:a-b', occurrences: 3 });

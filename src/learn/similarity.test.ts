@@ -25,6 +25,13 @@ describe('keySimilarity (find_duplicates)', () => {
     expect(keySimilarity('pref:use-pnpm-not-npm', 'pref:use-pnpm-not-yarn')).toBeLessThan(0.75);
   });
 
+  it('keeps keys that name different numbers apart: they are different values', () => {
+    expect(keySimilarity('pref:python=3.1', 'pref:python=3.12')).toBe(0);
+    expect(keySimilarity('pref:port=80', 'pref:port=8080')).toBe(0);
+    expect(keySimilarity('pref:bulk-100', 'pref:bulk-1000')).toBe(0);
+    expect(keySimilarity('fix:ts2345-missing-import', 'fix:ts2345-missing-imports')).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('splits keys into steps', () => {
     expect(keyTokens('lint -> fix+test=ok')).toEqual(['lint', 'fix', 'test', 'ok']);
   });
@@ -38,5 +45,12 @@ describe('duplicatePairs', () => {
       ['fix:missing-import', 'fix:missing-imports'],
     ]);
     expect(duplicatePairs(['seq:a->b', 'seq:a->c'], 0.3)).toHaveLength(1);
+  });
+
+  it('compares only keys of one prefix and the same numbers, so ten thousand numbered keys are no pair at all', () => {
+    const keys = Array.from({ length: 10_000 }, (_, i) => `pref:bulk-${i}`);
+    expect(duplicatePairs([...keys, 'pref:bulk-7 ', 'seq:bulk-7'])).toEqual([
+      { pattern_a: 'pref:bulk-7', pattern_b: 'pref:bulk-7 ', similarity: 1 },
+    ]);
   });
 });

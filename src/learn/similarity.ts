@@ -3,7 +3,8 @@
  * keys of the same prefix. Tokens are the key's steps (split on ->, +, =, :, commas, spaces),
  * compared as multisets (a sequence's in order) so "lint->fix" and "lint->fix->lint", and
  * "lint->test" and "test->lint", stay apart; prefix matching
- * only compares keys with as many steps. Pure.
+ * only compares keys with as many steps. Keys that name different numbers ("python=3.1" and
+ * "python=3.12", "port=80" and "port=8080") are different values, never one key. Pure.
  */
 
 export const DUPLICATE_THRESHOLD = 0.75;
@@ -51,22 +52,34 @@ function orderedJaccard(a: readonly string[], b: readonly string[]): number {
   return shared / (a.length + b.length - shared);
 }
 
-/** 0..1; keys with different prefixes (seq: vs pref:) are never duplicates. */
-export function keySimilarity(a: string, b: string): number {
-  const x = split(a);
-  const y = split(b);
-  if (x.prefix !== y.prefix) return 0;
-  const sx = squash(x.body);
-  const sy = squash(y.body);
-  if (sx === sy) return 1;
-  const tx = keyTokens(x.body);
-  const ty = keyTokens(y.body);
+/** What one key is compared by, worked out once per key: a store can hold thousands. */
+interface KeyShape {
+  prefix: string;
+  /** Its numbers in order: keys that differ in them are never duplicates. */
+  numbers: string;
+  squashed: string;
+  tokens: string[];
+}
+
+function shapeOf(key: string): KeyShape {
+  const { prefix, body } = split(key);
+  return { prefix, numbers: (body.match(/\d+/g) ?? []).join('.'), squashed: squash(body), tokens: keyTokens(body) };
+}
+
+function shapeSimilarity(x: KeyShape, y: KeyShape): number {
+  if (x.prefix !== y.prefix || x.numbers !== y.numbers) return 0;
+  if (x.squashed === y.squashed) return 1;
   // A sequence's steps count in order: "lint->test" is not "test->lint".
-  const overlap = x.prefix === 'seq' ? orderedJaccard(tx, ty) : multisetJaccard(tx, ty);
+  const overlap = x.prefix === 'seq' ? orderedJaccard(x.tokens, y.tokens) : multisetJaccard(x.tokens, y.tokens);
   // Prefix matching catches drift inside a token ("missing-import" / "missing-imports"), not an added step.
-  const [short, long] = sx.length <= sy.length ? [sx, sy] : [sy, sx];
-  const prefix = tx.length === ty.length && short.length > 0 && long.startsWith(short) ? short.length / long.length : 0;
+  const [short, long] = x.squashed.length <= y.squashed.length ? [x.squashed, y.squashed] : [y.squashed, x.squashed];
+  const prefix = x.tokens.length === y.tokens.length && short.length > 0 && long.startsWith(short) ? short.length / long.length : 0;
   return Math.round(Math.max(overlap, prefix) * 1000) / 1000;
+}
+
+/** 0..1; keys with different prefixes (seq: vs pref:) or different numbers are never duplicates. */
+export function keySimilarity(a: string, b: string): number {
+  return shapeSimilarity(shapeOf(a), shapeOf(b));
 }
 
 export interface DuplicatePair {
@@ -75,13 +88,24 @@ export interface DuplicatePair {
   similarity: number;
 }
 
-/** Every pair at or above the threshold, most similar first. */
+/** Every pair at or above the threshold, most similar first; only keys of one prefix and the same numbers are compared. */
 export function duplicatePairs(keys: readonly string[], threshold = DUPLICATE_THRESHOLD): DuplicatePair[] {
+  const groups = new Map<string, { key: string; shape: KeyShape }[]>();
+  for (const key of keys) {
+    const shape = shapeOf(key);
+    const group = `${shape.prefix}\u0000${shape.numbers}`;
+    const members = groups.get(group) ?? [];
+    members.push({ key, shape });
+    groups.set(group, members);
+  }
   const pairs: DuplicatePair[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    for (let j = i + 1; j < keys.length; j++) {
-      const similarity = keySimilarity(keys[i] as string, keys[j] as string);
-      if (similarity >= threshold) pairs.push({ pattern_a: keys[i] as string, pattern_b: keys[j] as string, similarity });
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        const [a, b] = [group[i], group[j]] as [{ key: string; shape: KeyShape }, { key: string; shape: KeyShape }];
+        const similarity = shapeSimilarity(a.shape, b.shape);
+        if (similarity >= threshold) pairs.push({ pattern_a: a.key, pattern_b: b.key, similarity });
+      }
     }
   }
   return pairs.sort((p, q) => q.similarity - p.similarity || p.pattern_a.localeCompare(q.pattern_a));

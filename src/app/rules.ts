@@ -120,7 +120,8 @@ export const injectRules = defineOperation({
   input: z.object({
     /** A path the user named; never the store's home nor inside .git. */
     target: text(4096).min(1, { error: 'must not be empty' }),
-    format: oneOf(['claude-md', 'agents-md', 'cursorrules', 'windsurfrules'] as const).default('claude-md'),
+    /** Left out: the format the file's name takes (AGENTS.md: agents-md), else claude-md. */
+    format: oneOf(['claude-md', 'agents-md', 'cursorrules', 'windsurfrules'] as const).optional(),
     /** Replace a block edited by hand (refused otherwise). */
     force: z.boolean().default(false),
     ...scope,
@@ -134,9 +135,10 @@ export const injectRules = defineOperation({
         `Refusing to write the rule block into ${input.target}: it is not a rule file nor a markdown or text file.`,
         'Name a rule file (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, .windsurfrules) or a .md, .mdc or .txt file.',
       );
+    const format = input.format ?? ruleFormatOf(basename(real)) ?? 'claude-md';
     const rules = ruleViews(store, scopeOf(store, input));
-    const block = renderPlatform(rules, PLATFORM_OF[input.format]);
-    return { ...injectBlock(real, block, rules.length, { force: input.force, known: learnedHere(store) }), target: input.target };
+    const block = renderPlatform(rules, PLATFORM_OF[format]);
+    return { ...injectBlock(real, block, rules.length, { force: input.force, known: learnedHere(store) }), target: input.target, format };
   },
 });
 

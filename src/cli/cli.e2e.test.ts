@@ -402,7 +402,8 @@ describe('export-rules', () => {
       changed: true,
       rule_count: 1,
     });
-    expect(await runCliJson(home.path, ['export-rules', '--format', 'agents-md', '--inject', target])).toMatchObject({ changed: false });
+    // Without --format, AGENTS.md takes its own format (the command `feedback` names has none).
+    expect(await runCliJson(home.path, ['export-rules', '--inject', target])).toMatchObject({ changed: false, format: 'agents-md' });
     expect(readFileSync(target, 'utf8')).toMatch(/^# Agents\n\n<!-- instinct:start -->/);
     // A rule reworded by hand inside the block is not lost to the next export: refused with the fix, replaced with --force.
     const edited = readFileSync(target, 'utf8').replace('never npm', 'never yarn');

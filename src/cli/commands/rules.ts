@@ -23,7 +23,10 @@ export function registerRuleCommands(program: Command): void {
   program
     .command('export-rules')
     .description('Render rule-level instincts for CLAUDE.md, AGENTS.md, .cursorrules, .windsurfrules or SKILL.md')
-    .option('--format <format>', RULE_FORMATS.join(' | '), 'claude-md')
+    .option(
+      '--format <format>',
+      `${RULE_FORMATS.join(' | ')} (default: claude-md; with --inject, the one the file's name takes: agents-md for AGENTS.md)`,
+    )
     .option('--inject <file>', 'update only the <!-- instinct:start/end --> block of FILE (created if missing)')
     .option('--force', 'with --inject: replace the block even where it was edited by hand')
     .option('--name <name>', 'skill name for --format skill', 'instinct-rules')
@@ -31,7 +34,7 @@ export function registerRuleCommands(program: Command): void {
       '--project <project>',
       "whose rules: a fingerprint or a name (default: the repository of the current directory, or of the --inject file); '' for every project's",
     )
-    .action(async (o: { format: string; inject?: string; force?: boolean; name?: string; project?: string }, cmd: Command) => {
+    .action(async (o: { format?: string; inject?: string; force?: boolean; name?: string; project?: string }, cmd: Command) => {
       const scope = { project: o.project, cwd: o.inject !== undefined ? dirname(resolve(o.inject)) : process.cwd() };
       if (o.inject !== undefined) {
         if (o.format === 'skill')
@@ -42,7 +45,7 @@ export function registerRuleCommands(program: Command): void {
         await runOperation(
           cmd,
           injectRules,
-          { target: resolve(o.inject), format: o.format, force: o.force === true, ...scope },
+          { target: resolve(o.inject), ...(o.format ? { format: o.format } : {}), force: o.force === true, ...scope },
           (r) =>
             r.rule_count === 0
               ? noRules(r)
@@ -52,7 +55,7 @@ export function registerRuleCommands(program: Command): void {
         return;
       }
       const json = globals(cmd).json;
-      await runOperation(cmd, renderRules, { format: o.format, name: o.name, ...scope }, (r) => {
+      await runOperation(cmd, renderRules, { format: o.format ?? 'claude-md', name: o.name, ...scope }, (r) => {
         if (json) return '';
         if (r.content) process.stdout.write(r.content);
         else

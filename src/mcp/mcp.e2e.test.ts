@@ -427,6 +427,8 @@ describe('bad input', () => {
       await callError(mcp.client, 'inject_claude_md', { target: '/etc/passwd' }),
       await callError(mcp.client, 'import_claude_md', { source: '../outside.md' }),
       await callError(mcp.client, 'import_claude_md', { source: 'missing.md' }),
+      // An argument the tool does not take (`format` where it takes `fmt`) is refused by name, not ignored.
+      await callError(mcp.client, 'export_platform', { format: 'bogus' }),
     ];
     expect(errors[0]).toMatch(/pattern/);
     expect(errors[3]).toMatch(/prefix:body/);

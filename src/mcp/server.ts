@@ -87,7 +87,14 @@ export function createMcpServer(ctx: ToolContext, version: string, tools: readon
   for (const def of tools) {
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations },
+      // Strict: an argument the tool does not take is refused by name, not ignored (`format` for `fmt` did the default silently).
+      {
+        title: def.title,
+        description: def.description,
+        inputSchema: def.input.strict(),
+        outputSchema: def.output,
+        annotations: def.annotations,
+      },
       async (args: unknown) => {
         try {
           const result = (await def.handler(ctx, args as never)) as Record<string, unknown>;

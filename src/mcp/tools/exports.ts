@@ -111,7 +111,7 @@ const exportPlatform = defineTool({
   name: 'export_platform',
   title: 'Render rules for an editor',
   description:
-    'Render rule-level patterns in a target platform\'s rules format: "claude-md" (default, same as export_claude_md), "cursorrules" (.cursorrules), "windsurfrules" (.windsurfrules) or "codex" (AGENTS.md; "agents-md", the CLI\'s name, is the same). A SKILL.md is export_skill(). Unknown formats are rejected. Empty content when no rule exists.',
+    'Render rule-level patterns in the rules format of the platform `fmt` names: "claude-md" (default, same as export_claude_md), "cursorrules" (.cursorrules), "windsurfrules" (.windsurfrules) or "codex" (AGENTS.md; "agents-md", the CLI\'s name, is the same). A SKILL.md is export_skill(). Unknown formats and arguments are rejected. Empty content when no rule exists.',
   input: z.object({ fmt: z.enum([...PLATFORMS, 'agents-md']).default('claude-md'), project: projectArg }),
   output: z.object({ content: z.string(), format: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,

@@ -177,8 +177,11 @@ describe('the store on disk', () => {
   it('status says the verdict on a line: one marked wrong is not just faded', async () => {
     await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '6', '--explain', 'use pnpm']);
     await runCliJson(home.path, ['observe', 'pref:fmt=tabs', '--count', '6', '--explain', 'indent with tabs']);
+    await runCliJson(home.path, ['promote', 'pref:fmt=tabs']);
     await runCliJson(home.path, ['feedback', 'pref:fmt=tabs', 'wrong']);
     const text = (await runCli(home.path, ['status'])).stdout;
+    // Its conviction says so too: it is not given either.
+    expect(text).toMatch(/^Convictions\n {2}- [^\n]*indent with tabs[^\n]* {2}\[marked wrong: not given to agents\]$/m);
     expect(text).toMatch(/pref:fmt=tabs, seen 6x\) {2}\[marked wrong: not given to agents\]$/m);
     // Listed apart, not among the faded ones that are still given.
     expect(text).toMatch(/\nMarked wrong: never given to an agent[^\n]*\n {2}\S+\n {4}0\.20 {2}[^\n]*pref:fmt=tabs/);

@@ -17,8 +17,22 @@ export interface InstinctStats {
   by_category: Partial<Record<Category, { count: number; avg_evidence: number }>>;
 }
 
-export function instinctStats(store: Store): InstinctStats {
-  const rows = store.instincts.list();
+/** Every conviction, each saying whether the user marked the instinct behind it wrong. */
+function convictionsWithVerdict(store: Store): StatusView['convictions'] {
+  const given = new Set(listConvictions(store, undefined, { given: true }).map((c) => c.instinct_id));
+  return listConvictions(store).map((c) => ({
+    pattern: c.pattern,
+    title: c.title,
+    rule: c.rule,
+    confidence: c.confidence,
+    stale: c.stale,
+    wrong: !given.has(c.instinct_id),
+  }));
+}
+
+/** The store's counts; `given` leaves out what the user marked wrong (never given to an agent). */
+export function instinctStats(store: Store, options: { given?: boolean } = {}): InstinctStats {
+  const rows = store.instincts.list(options.given ? { unrefuted: true } : {});
   const stats: InstinctStats = {
     total: rows.length,
     raw: 0,
@@ -55,7 +69,8 @@ interface StatusView {
   now: string;
   total: number;
   bands: Record<'strong' | 'moderate' | 'tentative' | 'faded', Record<string, InstinctView[]>>;
-  convictions: { pattern: string; title: string; rule: string; confidence: number; stale: boolean }[];
+  /** `wrong`: the user marked the instinct behind it wrong, so it is not given to agents. */
+  convictions: { pattern: string; title: string; rule: string; confidence: number; stale: boolean; wrong: boolean }[];
   pending_observations: number;
   observations: number;
   archived_observations: number;
@@ -99,13 +114,7 @@ export function instinctStatus(store: Store): StatusView {
     now: now.toISOString(),
     total: rows.length,
     bands,
-    convictions: listConvictions(store).map((c) => ({
-      pattern: c.pattern,
-      title: c.title,
-      rule: c.rule,
-      confidence: c.confidence,
-      stale: c.stale,
-    })),
+    convictions: convictionsWithVerdict(store),
     pending_observations: store.observations.count({ pendingOnly: true }),
     observations: store.observations.count(),
     /** Moved out of the live table by gc (kept for the monthly counts and so a re-import adds nothing). */

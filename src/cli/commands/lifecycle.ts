@@ -32,7 +32,9 @@ export function registerLifecycleCommands(program: Command): void {
         if (s.convictions.length) {
           lines.push('', 'Convictions');
           for (const c of s.convictions)
-            lines.push(`  - ${convictionText(c)}${c.stale ? `  [possibly stale: ${c.confidence.toFixed(2)}]` : ''}`);
+            lines.push(
+              `  - ${convictionText(c)}${c.wrong ? VERDICT_MARKS.wrong : c.stale ? `  [possibly stale: ${c.confidence.toFixed(2)}]` : ''}`,
+            );
         }
         type Item = (typeof s.bands.strong)[string][number];
         const line = (v: Item) =>

@@ -550,6 +550,18 @@ describe('suggest and other projects', () => {
     }
   });
 
+  it('counts in its instructions only what it would give: a rule marked wrong is said apart', async () => {
+    expect(cli(storeHome(), ['observe', 'pref:fmt=tabs', '--count', '12', '--explain', 'indent with tabs']).status).toBe(0);
+    await call(mcp.client, 'consolidate', {});
+    expect(cli(storeHome(), ['feedback', 'pref:fmt=tabs', 'wrong']).status).toBe(0);
+    const again = await connectStdio(storeHome(), repo);
+    try {
+      expect(again.client.getInstructions() ?? '').toMatch(/ universal \(and 1 the user marked wrong, never suggested\)\./);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('says when its filters, not the project, left everything out', async () => {
     for (let i = 0; i < 6; i++) await call(mcp.client, 'observe', { pattern: 'pref:here=pnpm', explain: 'use pnpm' });
     const none = await call<{ count: number; hint: string }>(mcp.client, 'suggest', { keyword: 'zzzz-nothing' });

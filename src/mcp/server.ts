@@ -32,7 +32,9 @@ const ALL_TOOLS: readonly ToolDef[] = [
  * anything a session printed) and count only what was observed here, never imported.
  */
 function buildInstructions(ctx: ToolContext): string {
-  const stats = instinctStats(ctx.store);
+  // What the user marked wrong is never given, so it is not counted as what the store offers.
+  const stats = instinctStats(ctx.store, { given: true });
+  const wrong = instinctStats(ctx.store).total - stats.total;
   const top = views(
     ctx.store,
     ctx.store.instincts.list({
@@ -48,7 +50,7 @@ function buildInstructions(ctx: ToolContext): string {
     .slice(0, 5);
   const lines = [
     'Homunculus remembers patterns learned from past agent sessions (tool sequences, user preferences, recurring fixes, tools used together).',
-    `The store holds ${counted(stats.total, 'pattern')}: ${stats.mature} mature, ${counted(stats.rules, 'rule')}, ${stats.universal} universal.`,
+    `The store holds ${counted(stats.total, 'pattern')}: ${stats.mature} mature, ${counted(stats.rules, 'rule')}, ${stats.universal} universal${wrong ? ` (and ${wrong} the user marked wrong, never suggested)` : ''}.`,
     'Call suggest() at the start of a task for validated patterns; observe() when a pattern recurs; session_summary() at the end.',
   ];
   // Counted, not quoted: instructions weigh more than a tool's answer, and a key says nothing to the model.

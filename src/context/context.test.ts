@@ -109,6 +109,18 @@ describe('ranking', () => {
     expect(asksForRefused(family, 'Are all tests passing?', other)).toBe(false);
   });
 
+  it('takes a prompt that names what a rule said in words keeps back ("don\'t run the e2e suite unless I ask") for asking for it', () => {
+    const said = {
+      trigger: 'when about to run the e2e suite',
+      action: 'Never run the e2e suite unless I ask.',
+      metadata: JSON.stringify({ miner: 'preference' }),
+    };
+    expect(asksForRefused(said, 'run the e2e suite for the api')).toBe(true);
+    expect(asksForRefused(said, 'now the e2e tests please')).toBe(true);
+    expect(asksForRefused(said, 'fix the failing unit test suite')).toBe(false);
+    expect(asksForRefused({ ...said, action: 'Never run the e2e suite.' }, 'run the e2e suite')).toBe(false);
+  });
+
   it('weighs a term few instincts use above one many use, and one term that is all a trigger is about', () => {
     const at = { project: project.fingerprint, limit: 10, ignore: ['webapp'] };
     for (const [pattern, trigger] of [

@@ -51,7 +51,16 @@ export function isRelevant(hit: Pick<RankedInstinct, 'weight' | 'terms' | 'cover
  * are named by the prompt as much as those of the rule's own examples.
  */
 export function asksForRefused(row: Pick<InstinctRow, 'trigger' | 'action' | 'metadata'>, prompt: string, known = ''): boolean {
-  if (parseJsonObject(row.metadata).miner !== 'rejection') return false;
+  const miner = parseJsonObject(row.metadata).miner;
+  // Said in words ("don't run the e2e suite unless I ask"): X is what its trigger is about to do.
+  if (miner === 'preference' && /\bunless\b/i.test(row.action)) {
+    const object = /^when about to \S+\s+(.+)$/.exec(row.trigger)?.[1] ?? '';
+    const words = (object.match(/[a-z0-9]+/gi) ?? []).filter((w) => !/^(?:the|our|my|any|a|an)$/i.test(w));
+    // "e2e" names the suite; "suite" alone would be any of them.
+    const named = words.filter((w) => !/^(?:suites?|tests?|folders?|director(?:y|ies)|dir|files?|scripts?)$/i.test(w));
+    return matchedTerms(named.length ? named : words, prompt) > 0;
+  }
+  if (miner !== 'rejection') return false;
   const words = (row.trigger.match(/`[^`]+`/g) ?? [])
     .flatMap((code) => namedBy(code.slice(1, -1), `${row.action} ${known}`))
     .filter((w) => !PROGRAMS.has(w));

@@ -108,7 +108,8 @@ export const GATE_RULES: readonly { name: string; rule: Rule }[] = [
     name: 'preference names its subject',
     rule: (c) => {
       if (c.category !== 'preference' || c.miner !== 'preference') return undefined;
-      const terms = concreteTerms(`${c.title} ${c.action}`).filter((t) => !CORE_TOOLS.has(t));
+      // Its subjects hold what the user named in plain words too ("the e2e suite"): the miner found them.
+      const terms = [...c.subjects, ...concreteTerms(`${c.title} ${c.action}`)].filter((t) => t.trim() && !CORE_TOOLS.has(t));
       return terms.length === 0 ? 'preference too vague to act on (no tool, file or command named)' : undefined;
     },
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { steps } from '../../test-support/learning.js';
 import { qualityGate } from '../gate.js';
-import { MAX_SIGNALS_PER_SESSION, contentSlug, extractSignals, sessionSignals, signalCandidate } from './signals.js';
+import { MAX_SIGNALS_PER_SESSION, contentSlug, extractSignals, sessionSignals, signalCandidate, statedObject } from './signals.js';
 
 const signals = (text: string): string[] => extractSignals(text).map((s) => `${s.type}: ${s.signal}`);
 
@@ -117,6 +117,24 @@ describe('signalCandidate', () => {
     const [vague] = sessionSignals(steps([{ prompt: "no don't set it, let's see if it keeps happening" }]));
     const candidate = vague && signalCandidate(vague, 'demo');
     expect(candidate && qualityGate(candidate).reasons[0]).toMatch(/not specific/);
+  });
+
+  it('takes what a "never" names in plain words for its subject ("the e2e suite"), never a vague one ("the code")', () => {
+    const candidate = (prompt: string) => {
+      const [signal] = sessionSignals(steps([{ prompt }]));
+      return signal && signalCandidate(signal, 'api');
+    };
+    const e2e = candidate("don't run the e2e suite unless I ask");
+    expect(e2e).toMatchObject({
+      trigger: 'when about to run the e2e suite',
+      action: 'Never run the e2e suite unless I ask.',
+      subjects: ['e2e suite'],
+    });
+    expect(e2e && qualityGate(e2e).pass).toBe(true);
+    expect(statedObject('touch the migrations folder')).toBe('migrations folder');
+    expect(statedObject('run the tests before committing')).toBeUndefined();
+    const vague = candidate('never touch the code');
+    expect(vague && qualityGate(vague).pass).toBe(false);
   });
 
   it('keeps negatives in the key', () => {

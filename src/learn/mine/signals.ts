@@ -203,6 +203,23 @@ export function sessionSignals(observations: readonly Obs[]): SessionSignal[] {
   return out;
 }
 
+/** Objects too general to be what a rule is about ("never touch the code"). */
+const VAGUE_OBJECTS = /^(?:it|this|that|them|things?|stuff|code|the code|files?|changes?|tests?|everything|anything|something)$/;
+
+/**
+ * What a "never/always" sentence is about when it names no tool or file: the object of its verb,
+ * when that is a particular thing ("run the e2e suite unless I ask": "e2e suite"). Pure.
+ */
+export function statedObject(what: string): string | undefined {
+  const m =
+    /^(?:run|rerun|touch|edit|change|modify|delete|remove|deploy|push to|commit to|start|restart|call|use)\s+(?:the\s+|our\s+|my\s+|any\s+)?(.+?)(?:\s+(?:unless|without|before|after|when|whenever|if|until)\b.*)?$/.exec(
+      what,
+    );
+  const object = m?.[1]?.trim();
+  if (!object || object.split(/\s+/).length > 4 || VAGUE_OBJECTS.test(object)) return undefined;
+  return object;
+}
+
 function condition(what: string): { when: string; act: string } {
   const m = /^(.+?)\s+(before|after|when|whenever|if|once|avant de|après|quand|si)\s+(.+)$/.exec(what);
   if (m) return { act: m[1] as string, when: `${m[2]} ${m[3]}` };
@@ -244,13 +261,18 @@ export function signalCandidate(signal: SessionSignal, projectName: string): Can
       const { when, act } = condition(shape.what);
       const slug = contentSlug(shape.what);
       const verb = shape.kind === 'always' ? 'Always' : shape.kind === 'never' ? 'Never' : 'Prefer';
-      const subjects = concreteTerms(shape.what);
+      const named = concreteTerms(shape.what);
+      const object = named.length ? undefined : statedObject(shape.what);
+      const subjects = object ? [object] : named;
+      // The sentence was read lower-cased: its speaker is "I" again.
+      const said = (text: string) => text.replace(/\bi\b/g, 'I');
+      const doing = object ? `when about to ${shape.what.replace(/\s+(?:unless|without|until)\b.*$/, '')}` : undefined;
       return {
         ...base,
         key: `pref:${shape.kind}-${slug}`,
-        title: `${verb} ${truncate(shape.what, 70)}`,
-        trigger: when ? `${when}` : subjects[0] ? `when working with ${backtick(subjects[0])}` : 'in every session',
-        action: `${verb} ${act}.`,
+        title: `${verb} ${truncate(said(shape.what), 70)}`,
+        trigger: when ? `${when}` : (doing ?? (subjects[0] ? `when working with ${backtick(subjects[0])}` : 'in every session')),
+        action: `${verb} ${said(act)}.`,
         explain: `The user said: "${truncate(signal.raw, 160)}"`,
         subjects,
         tags: ['preference', signal.type],

@@ -94,7 +94,12 @@ export function mergeChanges(report: LearnReport, changes: SessionChanges): void
     if (prior) prior.reason = h.reason;
     else report.held.push({ ...h });
   }
-  report.contradictions.push(...changes.contradictions);
+  // One line per pattern contradicted in several sessions: from where the run found it to where it left it.
+  for (const c of changes.contradictions) {
+    const prior = report.contradictions.find((x) => x.pattern === c.pattern);
+    if (prior) prior.after = c.after;
+    else report.contradictions.push({ ...c });
+  }
   report.signals += changes.signals;
 }
 

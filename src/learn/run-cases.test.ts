@@ -93,6 +93,21 @@ describe('contradictions', () => {
     expect(t.store.instincts.get('pref:use-npm-not-pnpm')?.evidence).toBe(3);
   });
 
+  it('report a pattern contradicted more than once in one run on one line, from where it was to where it is', async () => {
+    const t = fresh();
+    for (let i = 0; i < 3; i++) session(t, PNPM, 2);
+    await runLearn(t.store);
+    for (let i = 0; i < 6; i++) session(t, NPM, 3);
+    const report = await runLearn(t.store);
+    const after = t.store.instincts.get('pref:use-pnpm-not-npm')?.confidence;
+    expect(after).toBeLessThan(0.4);
+    expect(report.contradictions).toEqual([{ pattern: 'pref:use-pnpm-not-npm', before: 0.5, after }]);
+    // A run with nothing to learn from keeps the last run's account.
+    const account = readFileSync(t.store.paths.lastProcessingLog, 'utf8');
+    expect((await runLearn(t.store)).sessions).toBe(0);
+    expect(readFileSync(t.store.paths.lastProcessingLog, 'utf8')).toBe(account);
+  });
+
   it('count sessions that edit one file of a learned pair without the other', async () => {
     const t = fresh();
     // Nine sessions together and three apart: still 75% together, so the pair holds and loses confidence.

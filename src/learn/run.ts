@@ -153,7 +153,8 @@ function writeLogs(store: Store, report: LearnReport): void {
   for (const f of report.llm.fallbacks)
     appendFileSync(store.paths.observerLog, `${report.finished_at}   llm fallback for ${f.session}: ${f.reason}\n`);
   for (const e of report.errors) appendFileSync(store.paths.observerLog, `${report.finished_at}   error in ${e.session}: ${e.message}\n`);
-  if (report.status === 'done') writeFileAtomic(store.paths.lastProcessingLog, processingLog(report));
+  // A run that found nothing to learn from keeps the account of the last one that did (and why it rejected what it did).
+  if (report.status === 'done' && report.sessions > 0) writeFileAtomic(store.paths.lastProcessingLog, processingLog(report));
 }
 
 export async function runLearn(store: Store, options: LearnOptions = {}): Promise<LearnReport> {

@@ -220,6 +220,25 @@ describe('hooks check asks whether each client will run our hooks', () => {
     );
   });
 
+  it("Gemini CLI in a project: names a folder it does not trust, and reads the user's auth type under the project's settings", async () => {
+    const { home, cwd, state } = machine();
+    const target = targetFor('gemini', 'project', home, cwd);
+    applyPlan(planInstall(target, `${process.execPath} ${BIN}`), 'install', state);
+    const env = { PATH: dirname(process.execPath), GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:1' };
+    const untrusted = await hooksCheck(home, cwd, env);
+    expect(untrusted).toMatchObject({ status: 'fail', fix: expect.stringContaining('TRUST_FOLDER') });
+    expect(untrusted.detail).toMatch(/gemini \(project\): Gemini CLI does not read .*settings\.json: the folder is not trusted/);
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [cwd]: 'TRUST_FOLDER' }));
+    writeFileSync(
+      join(home, '.gemini', 'settings.json'),
+      '{\n  // as the user keeps it\n  "security": {"auth": {"selectedType": "gemini-api-key"}}\n}\n',
+    );
+    expect(await hooksCheck(home, cwd, env)).toMatchObject({ status: 'ok' });
+    // Trusted by the environment, as a headless run may be.
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), '{}');
+    expect(await hooksCheck(home, cwd, { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' })).toMatchObject({ status: 'ok' });
+  });
+
   it('Gemini CLI and Claude Code: hooks turned off or disabled by name', async () => {
     const g = setup('gemini');
     const settings = JSON.parse(readFileSync(g.target.hooksFile, 'utf8')) as Record<string, unknown>;

@@ -5,6 +5,8 @@
  * CLI and Claude Code from the switches in their settings. Each problem says how to fix it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
+import { realDirectory } from '../../core/confine.js';
 import { assertToml } from './codex-toml.js';
 import { type CodexHook, listCodexHooks } from './codex-app-server.js';
 import { codexTrustEntries } from './codex-trust.js';
@@ -91,8 +93,33 @@ async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv
   return out;
 }
 
-function geminiInactive(target: Target, env: NodeJS.ProcessEnv): Inactive[] {
+/** Whether Gemini CLI trusts `cwd`, as it decides: the longest rule of trustedFolders.json that holds the folder. */
+function geminiTrusts(cwd: string, target: Target, env: NodeJS.ProcessEnv): boolean {
+  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return true;
+  const rules = readObj(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH ?? target.trustFile ?? '', 'json');
+  let best: { length: number; trusted: boolean } | undefined;
+  for (const [path, level] of Object.entries(rules)) {
+    const named = level === 'TRUST_PARENT' ? dirname(path) : path;
+    const folder = realDirectory(named) ?? named;
+    if (!(cwd === folder || cwd.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`))) continue;
+    if (!best || path.length > best.length) best = { length: path.length, trusted: level === 'TRUST_FOLDER' || level === 'TRUST_PARENT' };
+  }
+  return best?.trusted === true;
+}
+
+function geminiInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv): Inactive[] {
+  // A project's settings are merged over the user's: either may say what the other leaves out.
+  const user = target.scope === 'project' && target.userSettingsFile ? readObj(target.userSettingsFile, 'json') : {};
   const settings = readObj(target.hooksFile, 'json');
+  const folderTrust = sub(sub(user, 'security'), 'folderTrust').enabled !== false;
+  if (target.scope === 'project' && folderTrust && !geminiTrusts(realDirectory(cwd) ?? cwd, target, env))
+    return [
+      {
+        unloaded: true,
+        problem: `Gemini CLI does not read ${target.hooksFile}: the folder is not trusted`,
+        fix: `Run \`gemini\` in ${cwd} once and trust the folder (or add ${JSON.stringify({ [cwd]: 'TRUST_FOLDER' })} to ${target.trustFile ?? 'trustedFolders.json'}).`,
+      },
+    ];
   const config = sub(settings, 'hooksConfig');
   const out: Inactive[] = [];
   if (config.enabled === false || sub(settings, 'tools').enableHooks === false)
@@ -102,7 +129,8 @@ function geminiInactive(target: Target, env: NodeJS.ProcessEnv): Inactive[] {
     : [];
   if (disabled.length)
     out.push({ problem: `Gemini CLI has our hooks disabled (${disabled.join(', ')})`, fix: 'Remove them from hooksConfig.disabled.' });
-  if (env.GOOGLE_GEMINI_BASE_URL && sub(sub(settings, 'security'), 'auth').selectedType === undefined)
+  const authType = (o: Record<string, unknown>) => sub(sub(o, 'security'), 'auth').selectedType;
+  if (env.GOOGLE_GEMINI_BASE_URL && authType(settings) === undefined && authType(user) === undefined)
     out.push({
       problem: 'GOOGLE_GEMINI_BASE_URL is set but Gemini CLI has no auth type, so it stops before any hook runs',
       fix: 'Set "security": {"auth": {"selectedType": "gemini-api-key"}} in settings.json (headless runs also need --skip-trust in an untrusted folder).',
@@ -113,7 +141,7 @@ function geminiInactive(target: Target, env: NodeJS.ProcessEnv): Inactive[] {
 /** Why the client would not run our hooks of this target; empty when it will. */
 export async function inactiveHooks(target: Target, cwd: string, env: NodeJS.ProcessEnv): Promise<Inactive[]> {
   if (target.agent === 'codex') return codexInactive(target, cwd, env);
-  if (target.agent === 'gemini') return geminiInactive(target, env);
+  if (target.agent === 'gemini') return geminiInactive(target, cwd, env);
   if (target.agent === 'claude-code') {
     // The most specific settings file that says decides: the project's local, the project's, the user's.
     const said = decidingSetting([...claudeProjectSettings(cwd), target.hooksFile], (o) => o.disableAllHooks);

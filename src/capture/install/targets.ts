@@ -72,8 +72,10 @@ export interface Target {
   agentFlag: string;
   /** Gemini names its hooks and counts timeouts in milliseconds. */
   named?: boolean;
-  /** Codex: the user's config.toml, where hooks must be trusted before they run (whatever the scope). */
+  /** Codex: the user's config.toml, where hooks must be trusted before they run (whatever the scope). Gemini: the user's trustedFolders.json. */
   trustFile?: string;
+  /** Gemini: the user's settings.json, which a project's settings are merged over. */
+  userSettingsFile?: string;
   notes: string[];
 }
 
@@ -162,7 +164,14 @@ export function targetFor(agent: Agent, scope: Scope, home: string, cwd: string)
         mcpFormat: 'json',
         agentFlag: ' --agent gemini',
         named: true,
-        notes: [],
+        trustFile: join(home, '.gemini', 'trustedFolders.json'),
+        userSettingsFile: join(home, '.gemini', 'settings.json'),
+        notes:
+          scope === 'project'
+            ? [
+                `Gemini CLI reads a project's .gemini/ only in a folder it trusts: it asks on the first interactive run there (headless runs need the folder in ${join(home, '.gemini', 'trustedFolders.json')}).`,
+              ]
+            : [],
       };
     case 'cursor':
       return {

@@ -37,6 +37,25 @@ describe('recurring requests', () => {
     });
   });
 
+  it('leaves out a request whose turn ended in a failure: asked again because it failed, it is a retry', () => {
+    const failed = steps([{ prompt: 'add httpx to the project' }, { bash: 'uv add httpx', error: 'uv: command not found', exit: 127 }]);
+    expect(mineRequests(failed)).toEqual([]);
+    const done = steps([
+      { prompt: 'add httpx to the project' },
+      { bash: 'uv add httpx', error: 'uv: command not found', exit: 127 },
+      { bash: 'pip install httpx' },
+    ]);
+    expect(mineRequests(done).map((c) => c.key)).toEqual(['pref:demo/request=add-httpx']);
+    // Only its own turn counts: a later prompt's failure is not this request's.
+    const later = steps([
+      { prompt: 'add httpx to the project' },
+      { bash: 'pip install httpx' },
+      { prompt: 'now deploy' },
+      { bash: 'make deploy', exit: 2 },
+    ]);
+    expect(mineRequests(later)).toHaveLength(1);
+  });
+
   it('quotes the users of every session that backs it, and leaves requests every session expects to the gate', () => {
     const [found] = mineRequests(steps([{ prompt: 'can you review the changes in this branch?' }]));
     const composed = withRequests(found!, [

@@ -96,18 +96,30 @@ export function requestCandidate(
   };
 }
 
-/** One candidate per request the session's user made (the first sentence that made it). */
+/**
+ * Whether the turn a prompt opened ended in a failure: its last tool call failed. A request
+ * that failed is asked again because it failed ("add httpx" while `uv` is missing), which is a
+ * retry, not a request users make again and again. `at` is the prompt's index. Pure.
+ */
+export function turnFailed(observations: readonly Obs[], at: number): boolean {
+  let last: Obs | undefined;
+  for (let i = at + 1; i < observations.length && observations[i]?.event !== 'prompt'; i++)
+    if (observations[i]?.event === 'tool') last = observations[i];
+  return last?.outcome === 'error';
+}
+
+/** One candidate per request the session's user made (the first sentence that made it), unless its turn failed. */
 export function mineRequests(observations: readonly Obs[]): Candidate[] {
   const out = new Map<string, Candidate>();
-  for (const o of observations) {
-    if (o.event !== 'prompt') continue;
+  observations.forEach((o, at) => {
+    if (o.event !== 'prompt' || turnFailed(observations, at)) return;
     for (const sentence of authoredSentences(o.input, { lists: false, min: 8, max: 200 })) {
       const r = requestOf(sentence);
       if (!r) continue;
       const c = requestCandidate(seenIn(o), sentence, r);
       if (!out.has(c.key)) out.set(c.key, c);
     }
-  }
+  });
   return [...out.values()];
 }
 

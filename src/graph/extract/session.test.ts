@@ -75,4 +75,12 @@ describe('session extraction helpers', () => {
       'mise run: golangci-lint errcheck',
     ]);
   });
+
+  it('quotes an error once, whether or not its label came quoted', () => {
+    const missing = bash('uv add httpx', { outcome: 'error', error: 'exit 127: /bin/bash: line 1: uv: command not found' });
+    const facts = extractSessionFacts([missing], { project: { name: 'p', fingerprint: 'f', root: '/p' }, sessionId: 's' });
+    const said = facts.map((f) => f.description).filter((d) => /command not found/.test(d));
+    expect(said.length).toBeGreaterThan(0);
+    for (const d of said) expect(d).not.toMatch(/""/);
+  });
 });

@@ -41,6 +41,9 @@ interface SessionContext {
  * panic line, else a file:line:col diagnostic, else the first line), with paths, numbers
  * and quoted values blanked so that the same error seen twice has one signature.
  */
+/** In quotes once: a named error's label comes quoted already ("\"uv: command not found\""). Pure. */
+const quoted = (text: string): string => (/^".*"$/s.test(text) ? text : `"${text}"`);
+
 export function errorSignature(error: string): string {
   const lines = error
     .replace(/<\/?tool_use_error>/g, '')
@@ -261,7 +264,7 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
         source: error,
         target: { name: files[0] as string, type: 'file' },
         relation: 'solved_by',
-        description: `When ${key} fails with "${signature}" → edit ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`,
+        description: `When ${key} fails with ${quoted(signature)} → edit ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`,
         confidence: 0.7,
         validAt: fix.ts || undefined,
         metadata: { files },
@@ -272,7 +275,7 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
         source: project,
         target: error,
         relation: 'blocked_by',
-        description: `${project.name}: ${key} failed with "${signature}"`,
+        description: `${project.name}: ${key} failed with ${quoted(signature)}`,
         confidence: 0.6,
         validAt: e.ts || undefined,
       });

@@ -121,6 +121,12 @@ function unknownCommand(name: string | undefined): UsageError | undefined {
 }
 
 export async function run(argv: readonly string[]): Promise<number> {
+  // The version alone needs none of the commands loaded (all of them load for a bare --help).
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
   const json = argv.includes('--json');
   const unknown = unknownCommand(commandName(argv));
   if (unknown) return reportError(unknown, json);

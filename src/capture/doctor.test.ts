@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../core/paths.js';
@@ -228,6 +228,9 @@ describe('hooks check asks whether each client will run our hooks', () => {
     const untrusted = await hooksCheck(home, cwd, env);
     expect(untrusted).toMatchObject({ status: 'fail', fix: expect.stringContaining('TRUST_FOLDER') });
     expect(untrusted.detail).toMatch(/gemini \(project\): Gemini CLI does not read .*settings\.json: the folder is not trusted/);
+    // Never written by init: it is the user's to give.
+    expect(existsSync(join(home, '.gemini', 'trustedFolders.json'))).toBe(false);
+    mkdirSync(join(home, '.gemini'), { recursive: true });
     writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [cwd]: 'TRUST_FOLDER' }));
     writeFileSync(
       join(home, '.gemini', 'settings.json'),

@@ -96,7 +96,7 @@ async function codexInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv
 /** Whether Gemini CLI trusts `cwd`, as it decides: the longest rule of trustedFolders.json that holds the folder. */
 function geminiTrusts(cwd: string, target: Target, env: NodeJS.ProcessEnv): boolean {
   if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return true;
-  const rules = readObj(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH ?? target.trustFile ?? '', 'json');
+  const rules = readObj(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH ?? target.trustedFoldersFile ?? '', 'json');
   let best: { length: number; trusted: boolean } | undefined;
   for (const [path, level] of Object.entries(rules)) {
     const named = level === 'TRUST_PARENT' ? dirname(path) : path;
@@ -117,7 +117,7 @@ function geminiInactive(target: Target, cwd: string, env: NodeJS.ProcessEnv): In
       {
         unloaded: true,
         problem: `Gemini CLI does not read ${target.hooksFile}: the folder is not trusted`,
-        fix: `Run \`gemini\` in ${cwd} once and trust the folder (or add ${JSON.stringify({ [cwd]: 'TRUST_FOLDER' })} to ${target.trustFile ?? 'trustedFolders.json'}).`,
+        fix: `Run \`gemini\` in ${cwd} once and trust the folder (or add ${JSON.stringify({ [cwd]: 'TRUST_FOLDER' })} to ${target.trustedFoldersFile ?? 'trustedFolders.json'}).`,
       },
     ];
   const config = sub(settings, 'hooksConfig');

@@ -72,8 +72,10 @@ export interface Target {
   agentFlag: string;
   /** Gemini names its hooks and counts timeouts in milliseconds. */
   named?: boolean;
-  /** Codex: the user's config.toml, where hooks must be trusted before they run (whatever the scope). Gemini: the user's trustedFolders.json. */
+  /** Codex: the user's config.toml, where hooks must be trusted before they run (whatever the scope). */
   trustFile?: string;
+  /** Gemini: the user's trustedFolders.json, read (never written) to tell whether it reads a project's settings. */
+  trustedFoldersFile?: string;
   /** Gemini: the user's settings.json, which a project's settings are merged over. */
   userSettingsFile?: string;
   notes: string[];
@@ -164,7 +166,7 @@ export function targetFor(agent: Agent, scope: Scope, home: string, cwd: string)
         mcpFormat: 'json',
         agentFlag: ' --agent gemini',
         named: true,
-        trustFile: join(home, '.gemini', 'trustedFolders.json'),
+        trustedFoldersFile: join(home, '.gemini', 'trustedFolders.json'),
         userSettingsFile: join(home, '.gemini', 'settings.json'),
         notes:
           scope === 'project'

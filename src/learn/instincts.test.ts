@@ -80,7 +80,7 @@ describe('a pattern filed for every project (a correction the user made)', () =>
     store.learning.addSighting({ kind: 'pattern', key, project, session_id: session, ts: '2026-02-01T00:00:00Z', detail: '{}' });
   const keys = (project: string) => store.instincts.list({ project, includeGlobal: true }).map((r) => r.key);
 
-  it("belongs to the one project whose sessions showed it, and is global once a second project's do", () => {
+  it("belongs to the projects whose sessions showed it, and is global once a second project's showed it again", () => {
     observe(store, { pattern: 'pref:use-pnpm-not-npm', project: '', occurrences: 3 });
     for (const session of ['s1', 's2', 's3']) sighted('pref:use-pnpm-not-npm', 'aaaaaaaaaaaaaaaa', session);
     // Another project's sightings of another pattern change nothing for this one.
@@ -91,8 +91,12 @@ describe('a pattern filed for every project (a correction the user made)', () =>
     const given = () => store.instincts.givenIn(store.instincts.get('pref:use-pnpm-not-npm')?.id ?? -1);
     // What `get` says: the list filter's rule, not the empty project it is filed under.
     expect(given()).toEqual({ global: false, projects: ['aaaaaaaaaaaaaaaa'] });
+    // Said once in a second project: that project's too, not yet every project's (a Python one).
     sighted('pref:use-pnpm-not-npm', 'bbbbbbbbbbbbbbbb', 's4');
     expect(keys('bbbbbbbbbbbbbbbb')).toEqual(['pref:use-pnpm-not-npm']);
+    expect(keys('cccccccccccccccc')).toEqual([]);
+    expect(given()).toEqual({ global: false, projects: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'] });
+    sighted('pref:use-pnpm-not-npm', 'bbbbbbbbbbbbbbbb', 's5');
     expect(keys('cccccccccccccccc')).toEqual(['pref:use-pnpm-not-npm']);
     expect(given()).toEqual({ global: true, projects: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'] });
   });

@@ -26,13 +26,24 @@ const ofProject = (alias: string): string =>
   `(${alias}project = @project OR (@project != '' AND (${alias}id IN (SELECT instinct_id FROM instinct_events WHERE project = @project AND kind IN ('create', 'reinforce') AND instinct_id IS NOT NULL)
      OR (${alias}project = '' AND ${alias}key IN (SELECT key FROM pattern_sightings WHERE kind = 'pattern' AND project = @project)))))`;
 /**
- * A pattern filed for every project is global unless the sessions that showed it were all of
- * one project ("use pnpm, not npm", said only in the TypeScript one): then it is that project's.
+ * The projects whose sessions showed the pattern `key` (an SQL expression) in two sessions or more,
+ * and all those that showed it at all, as `SELECT project, sessions` rows.
+ */
+export const sightingProjects = (key: string): string =>
+  `SELECT s.project AS project, COUNT(DISTINCT s.session_id) AS sessions FROM pattern_sightings s
+   WHERE s.kind = 'pattern' AND s.key = ${key} AND s.project != '' GROUP BY s.project`;
+
+/**
+ * A pattern filed for every project is global when the user showed it again and again in two
+ * projects or more; said in one project ("use pnpm, not npm", only in the TypeScript one), or in
+ * one and once elsewhere, it is the projects' that showed it, not every project's (a Python one).
  * One with no sighting that names a project (observed by hand, imported, older stores) stays global.
  */
-const trulyGlobal = (alias: string): string =>
+const trulyGlobal = (alias: string): string => {
   // The outer row's key named by its table when it has no alias: a bare `key` in the subquery would be the sighting's own.
-  `(${alias}project = '' AND (SELECT COUNT(DISTINCT s.project) FROM pattern_sightings s WHERE s.kind = 'pattern' AND s.key = ${alias || 'instincts.'}key AND s.project != '') != 1)`;
+  const seen = sightingProjects(`${alias || 'instincts.'}key`);
+  return `(${alias}project = '' AND ((SELECT COUNT(*) FROM (${seen})) = 0 OR (SELECT COUNT(*) FROM (${seen}) WHERE sessions >= 2) >= 2))`;
+};
 /** An instinct of @project, or a global one. */
 const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${trulyGlobal(alias)})`;
 

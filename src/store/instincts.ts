@@ -1,7 +1,7 @@
 /** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { EVENT_KINDS } from './corrections-schema.js';
 import { type Db, cachedStatement } from './db.js';
-import { latestVerdict, matchTerms, searchRows, triggerUse, whereOf } from './instinct-queries.js';
+import { latestVerdict, matchTerms, searchRows, sightingProjects, triggerUse, whereOf } from './instinct-queries.js';
 import type { InstinctRow, ListFilter, TermMatch } from './instinct-rows.js';
 
 export type { InstinctRow } from './instinct-rows.js';
@@ -265,13 +265,11 @@ export function createInstinctRepository(db: Db): InstinctRepository {
       if (!row) return { global: false, projects: [] };
       const projects = new Set(distinctProjects(id));
       if (row.project !== '') return { global: false, projects: [...projects].sort() };
-      // Filed for every project: global unless the sessions that showed it were all of one project.
-      const sighted = cachedStatement(
-        db,
-        "SELECT DISTINCT project FROM pattern_sightings WHERE kind = 'pattern' AND key = ? AND project != ''",
-      ).all(row.key) as { project: string }[];
+      // Filed for every project: global when shown again and again in two projects or more (instinct-queries.ts).
+      const sighted = cachedStatement(db, sightingProjects('?')).all(row.key) as { project: string; sessions: number }[];
       for (const s of sighted) projects.add(s.project);
-      return { global: sighted.length !== 1, projects: [...projects].sort() };
+      const repeated = sighted.filter((s) => s.sessions >= 2).length;
+      return { global: sighted.length === 0 || repeated >= 2, projects: [...projects].sort() };
     },
     distinctProjectCounts() {
       const rows = db

@@ -17,13 +17,13 @@ export interface MemoryHit {
   score: number;
 }
 
-/** What the memory tools need of the store; app/agent-memory.ts implements it with memory.query and memory.add. */
 /** What a search finds: the learned rules it names, in plain words, then the records themselves. */
 export interface MemoryFound {
   rules: string[];
   results: MemoryHit[];
 }
 
+/** What the memory tools need of the store; app/agent-memory.ts implements it with memory.query and memory.add. */
 export interface MemoryPort {
   search(query: string, limit: number): Promise<MemoryFound>;
   /** What the agent saved earlier (memory_save) that a message names, best first: recalled without a tool call. */

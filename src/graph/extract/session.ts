@@ -36,14 +36,14 @@ interface SessionContext {
   manifests?: ManifestInfo;
 }
 
+/** In quotes once: a named error's label comes quoted already ("\"uv: command not found\""). Pure. */
+const quoted = (text: string): string => (/^".*"$/s.test(text) ? text : `"${text}"`);
+
 /**
  * The error's gist, at most 80 characters: the line that names the error (a fatal/error/
  * panic line, else a file:line:col diagnostic, else the first line), with paths, numbers
  * and quoted values blanked so that the same error seen twice has one signature.
  */
-/** In quotes once: a named error's label comes quoted already ("\"uv: command not found\""). Pure. */
-const quoted = (text: string): string => (/^".*"$/s.test(text) ? text : `"${text}"`);
-
 export function errorSignature(error: string): string {
   const lines = error
     .replace(/<\/?tool_use_error>/g, '')

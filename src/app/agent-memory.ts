@@ -5,6 +5,7 @@
  */
 import { AGENT_MEMORY, type MemoryHit, type MemoryPort } from '../agent/tools/memory.js';
 import { redact } from '../core/redact.js';
+import { parseJson } from '../store/json.js';
 import { matchedTerms } from '../text/stem.js';
 import { promptTerms } from '../text/terms.js';
 import { addMemory, query } from './memory.js';
@@ -20,12 +21,7 @@ export function filesSaid(text: string): string {
   const cut = text.lastIndexOf('\n');
   const last = text.slice(cut + 1);
   if (!last.startsWith('[') || !last.endsWith(']')) return text;
-  let files: unknown;
-  try {
-    files = JSON.parse(last);
-  } catch {
-    return text;
-  }
+  const files = parseJson<unknown>(last, undefined);
   if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) return text;
   const head = cut < 0 ? '' : text.slice(0, cut);
   return files.length ? `${head}\nFiles: ${files.join(', ')}`.trim() : head.trimEnd();

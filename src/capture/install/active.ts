@@ -5,8 +5,8 @@
  * CLI and Claude Code from the switches in their settings. Each problem says how to fix it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, sep } from 'node:path';
-import { realDirectory } from '../../core/confine.js';
+import { dirname } from 'node:path';
+import { isInside, realDirectory } from '../../core/confine.js';
 import { assertToml } from './codex-toml.js';
 import { type CodexHook, listCodexHooks } from './codex-app-server.js';
 import { codexTrustEntries } from './codex-trust.js';
@@ -101,7 +101,7 @@ function geminiTrusts(cwd: string, target: Target, env: NodeJS.ProcessEnv): bool
   for (const [path, level] of Object.entries(rules)) {
     const named = level === 'TRUST_PARENT' ? dirname(path) : path;
     const folder = realDirectory(named) ?? named;
-    if (!(cwd === folder || cwd.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`))) continue;
+    if (!isInside(cwd, folder)) continue;
     if (!best || path.length > best.length) best = { length: path.length, trusted: level === 'TRUST_FOLDER' || level === 'TRUST_PARENT' };
   }
   return best?.trusted === true;

@@ -42,7 +42,8 @@ export const sightingProjects = (key: string): string =>
 const trulyGlobal = (alias: string): string => {
   // The outer row's key named by its table when it has no alias: a bare `key` in the subquery would be the sighting's own.
   const seen = sightingProjects(`${alias || 'instincts.'}key`);
-  return `(${alias}project = '' AND ((SELECT COUNT(*) FROM (${seen})) = 0 OR (SELECT COUNT(*) FROM (${seen}) WHERE sessions >= 2) >= 2))`;
+  // One pass over its sightings: none that names a project, or two projects that showed it twice.
+  return `(${alias}project = '' AND (SELECT COUNT(*) = 0 OR SUM(sessions >= 2) >= 2 FROM (${seen})))`;
 };
 /** An instinct of @project, or a global one. */
 const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${trulyGlobal(alias)})`;

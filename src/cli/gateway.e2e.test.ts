@@ -104,6 +104,36 @@ describe('homunculus agent token, status and serve', () => {
     expect(cli(home, ['agent', 'status']).stdout).toContain('gateway: not running');
   }, 60_000);
 
+  it('on Ctrl-C, finishes the chat turn in flight and answers it before stopping', async () => {
+    expect(cli(home, ['agent', 'init']).status).toBe(0);
+    const ollama = await startOllamaStub(() => ({ text: 'Thought it over, slowly, word by word.' }), { chunkDelayMs: 200 });
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', ollama.baseUrl) } }));
+    const { token } = JSON.parse(cli(home, ['agent', 'token', '--json']).stdout) as { token: string };
+    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0'], { env: cliEnv(home, STUB_ENV) });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      for (let i = 0; i < 300 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
+      const url = /Gateway on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      const chat = fetch(`${url}/api/v1/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'think it over' }),
+      });
+      for (let i = 0; i < 200 && ollama.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      const code = exited(child);
+      child.kill('SIGINT');
+      const answer = await chat;
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { text: string }).text).toContain('word by word');
+      expect(await code).toBe(0);
+      expect(out).toContain('Stopping: finishing 1 request in flight');
+    } finally {
+      child.kill('SIGKILL');
+      await ollama.close();
+    }
+  }, 60_000);
+
   it('agent status says when config.json would stop the agent: a file that does not parse, a misspelt key', () => {
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'config.json'), '{"agent": {"budget": {"dailyUsd": 1}},}');

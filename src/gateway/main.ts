@@ -1,7 +1,8 @@
 /**
  * The gateway process: `homunculus agent serve [--port N] [--home DIR] [--json]`, reached
  * from bin.ts without the command-line framework. It serves on 127.0.0.1 until SIGINT or
- * SIGTERM, then answers 'no' to every held confirmation, closes every connection and the
+ * SIGTERM, then answers 'no' to every held confirmation, lets requests in flight finish (30 s
+ * at most; a second Ctrl-C stops at once), closes every connection and the
  * store, removes its state file, and exits: it never leaves a process behind.
  */
 import { join } from 'node:path';
@@ -122,6 +123,9 @@ async function serveLocked(
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    const busy = handle.inFlight();
+    if (busy && !f.json)
+      process.stdout.write(`Stopping: finishing ${counted(busy, 'request')} in flight (up to 30 s; Ctrl-C again stops at once).\n`);
     await scheduler.stop();
     await telegram?.stop();
     await handle.close();

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -50,16 +51,22 @@ afterEach(async () => {
   await Promise.all(handles.splice(0).map((h) => h.close()));
 });
 
-async function gateway(script: ScriptStep[] = [], o: { rate?: { perMinute: number; burst: number }; ttl?: number } = {}) {
+async function gateway(script: ScriptStep[] = [], o: { rate?: { perMinute: number; burst: number }; ttl?: number; graceMs?: number } = {}) {
   const runner = mockRunner({
     model: scriptedModel(script),
     registry: builtinRegistry(),
     context: { workspace, home: dir },
     ...(o.ttl ? { confirmTtlMs: o.ttl } : {}),
   });
-  const handle = await startGateway({ runner, tokenPath, port: 0, ...(o.rate ? { rate: o.rate } : {}) });
+  const handle = await startGateway({
+    runner,
+    tokenPath,
+    port: 0,
+    ...(o.rate ? { rate: o.rate } : {}),
+    ...(o.graceMs ? { graceMs: o.graceMs } : {}),
+  });
   handles.push(handle);
-  return { runner, port: handle.port };
+  return { runner, port: handle.port, handle };
 }
 
 describe('the gateway binds to loopback only', () => {
@@ -209,5 +216,39 @@ describe('a chat through the gateway', () => {
     // Past its expiry (swept by then): 410, said as expired, not as an id never given.
     expect(late.status).toBe(410);
     expect(runner.ran).toEqual([]);
+  });
+});
+
+describe('the gateway stops without losing an answer', () => {
+  const slow = (runner: { turn: (r: never) => Promise<unknown> }, ms: number) => {
+    const turn = runner.turn.bind(runner);
+    runner.turn = (r: never) => new Promise((resolve) => setTimeout(() => resolve(turn(r)), ms));
+  };
+
+  it('lets a chat turn in flight finish and answer, then refuses new connections', async () => {
+    const { port, runner, handle } = await gateway([{ text: 'Done thinking.' }]);
+    slow(runner as never, 400);
+    const answer = call(port, 'POST', '/api/v1/chat', json({ message: 'think' }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(handle.inFlight()).toBe(1);
+    await handle.close();
+    expect(await answer).toMatchObject({ status: 200, body: { text: 'Done thinking.' } });
+    const refused = new Promise((resolve) =>
+      connect(port, '127.0.0.1')
+        .once('error', resolve)
+        .once('connect', () => resolve('connected')),
+    );
+    expect(String(await refused)).toMatch(/ECONNREFUSED/);
+  });
+
+  it('cuts a turn that outlasts the grace, so stopping never hangs', async () => {
+    const { port, runner, handle } = await gateway([], { graceMs: 150 });
+    runner.turn = () => new Promise(() => {});
+    const answer = call(port, 'POST', '/api/v1/chat', json({ message: 'never ends' }));
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await handle.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(answer).rejects.toThrow(/socket hang up|ECONNRESET/);
   });
 });

@@ -4,7 +4,7 @@
  * library's defaults cannot open it to the network unnoticed.
  */
 import { type ServerType, serve } from '@hono/node-server';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TokenVerifier } from '../agent/gateway-token.js';
 import type { AgentRunner } from '../agent/runner.js';
@@ -24,11 +24,15 @@ export interface GatewayOptions {
   host?: string;
   rate?: RateLimit;
   tools?: () => string[];
+  /** How long close() lets requests in flight finish before cutting them (default 30 s). */
+  graceMs?: number;
 }
 
 export interface GatewayHandle {
   url: string;
   port: number;
+  /** Requests being answered now: close() lets them finish. */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -41,14 +45,35 @@ export function assertLoopback(host: string): void {
     );
 }
 
-function closer(server: ServerType, pending: PendingBook): () => Promise<void> {
-  return () =>
-    new Promise<void>((done) => {
-      pending.close();
-      const http = server as Server;
-      http.close(() => done());
-      http.closeAllConnections();
+/**
+ * Counts requests in flight, and closes: stops taking connections, answers 'no' to held
+ * confirmations, lets requests in flight finish (a chat turn mid-answer keeps its answer) for
+ * up to `graceMs`, then cuts what is left. A connection goes as soon as its last answer is
+ * sent, rather than idling until its client lets it go.
+ */
+function lifecycle(server: ServerType, pending: PendingBook, graceMs: number) {
+  const http = server as Server;
+  let n = 0;
+  let closing = false;
+  http.on('request', (_req, res: ServerResponse) => {
+    n++;
+    res.once('close', () => {
+      n--;
+      if (closing) setImmediate(() => http.closeIdleConnections());
     });
+  });
+  const close = () =>
+    new Promise<void>((done) => {
+      closing = true;
+      pending.close();
+      const cut = setTimeout(() => http.closeAllConnections(), graceMs);
+      http.close(() => {
+        clearTimeout(cut);
+        done();
+      });
+      http.closeIdleConnections();
+    });
+  return { inFlight: () => n, close };
 }
 
 /** Listens on 127.0.0.1:`port` (0 picks a free one); a port in use rejects with the fix. */
@@ -72,14 +97,14 @@ export function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
     };
     const server: ServerType = serve({ fetch: app.fetch, hostname: host, port: options.port }, (info: AddressInfo) => {
       server.off('error', failed);
-      const close = closer(server, pending);
+      const { inFlight, close } = lifecycle(server, pending, options.graceMs ?? 30_000);
       if (info.address !== LOOPBACK) {
         void close();
         reject(new HomunculusError('not_loopback', `The gateway bound ${info.address}, not ${LOOPBACK}; it stopped.`));
         return;
       }
       bound = info.port;
-      resolve({ url: `http://${LOOPBACK}:${bound}`, port: bound, close });
+      resolve({ url: `http://${LOOPBACK}:${bound}`, port: bound, inFlight, close });
     });
     server.once('error', failed);
     // A client reuses an idle connection until the time the server advertises (5 s by default); a

@@ -410,6 +410,17 @@ describe('limits', () => {
     expect(r.text).toMatch(/stopped after 25 steps/);
   });
 
+  it("caps a local model's answer where Ollama reads the cap (options.num_predict), streamed or whole", async () => {
+    const s = await startOllamaStub(() => ({ text: 'Short.' }));
+    stops.push(() => s.close());
+    for (const stream of [true, false]) {
+      h = loopHarness({ local: { ...stubModel('ollama', s.baseUrl), maxOutputTokens: 300 }, stream });
+      await h.loop.turn({ session: `cap-${stream}`, message: 'hi' });
+      expect((JSON.parse(s.requests.at(-1)?.raw ?? '{}') as { options?: unknown }).options).toEqual({ num_predict: 300 });
+      h.cleanup();
+    }
+  });
+
   it("says an answer that is not the API's JSON as a failure of the model, streamed or whole, never as an empty answer", async () => {
     const s = await startOllamaStub(() => ({ garbage: '{not json at all\n' }));
     stops.push(() => s.close());

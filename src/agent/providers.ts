@@ -5,7 +5,7 @@
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import { type LanguageModel, type LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { HomunculusError } from '../core/errors.js';
 import type { ModelConfig } from './config.js';
@@ -112,12 +112,34 @@ function key(config: ModelConfig, fallbackEnv: string, env: NodeJS.ProcessEnv, r
   return value || undefined;
 }
 
+/**
+ * Ollama's /api/chat caps an answer only by `options.num_predict`; the provider sends the SDK's
+ * cap as a top-level field Ollama ignores, so a local model could write on until its context
+ * filled. This copies the cap where Ollama reads it (an explicit num_predict wins).
+ */
+export const ollamaOutputCap: LanguageModelMiddleware = {
+  specificationVersion: 'v3',
+  transformParams: ({ params }) => {
+    if (params.maxOutputTokens === undefined) return Promise.resolve(params);
+    const ollama = params.providerOptions?.ollama ?? {};
+    const options = { num_predict: params.maxOutputTokens, ...(ollama.options as Record<string, unknown> | undefined) };
+    return Promise.resolve({ ...params, providerOptions: { ...params.providerOptions, ollama: { ...ollama, options } } });
+  },
+};
+
 export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): AgentModel {
   const base = { provider: config.provider, id: config.model, maxOutputTokens: config.maxOutputTokens };
   const endpoint = config.baseUrl ?? (config.provider === 'ollama' ? DEFAULT_OLLAMA : 'https://api.anthropic.com');
   switch (config.provider) {
     case 'ollama':
-      return { ...base, endpoint, model: createOllama({ baseURL: ollamaApiUrl(config.baseUrl) }).chat(config.model) };
+      return {
+        ...base,
+        endpoint,
+        model: wrapLanguageModel({
+          model: createOllama({ baseURL: ollamaApiUrl(config.baseUrl) }).chat(config.model),
+          middleware: ollamaOutputCap,
+        }),
+      };
     case 'anthropic': {
       const anthropic = createAnthropic({
         apiKey: key(config, 'ANTHROPIC_API_KEY', env, true),

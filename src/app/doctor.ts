@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { loadConfig } from '../core/config.js';
 import type { HomePaths } from '../core/paths.js';
-import { type Store, fts5Problem, integrityProblem, openStore, recoverHint } from '../store/store.js';
+import { fts5Problem, openStore } from '../store/store.js';
 import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { userNames } from './user-names.js';
 import { projectJoins } from '../core/project-alias.js';
@@ -15,6 +15,7 @@ import { locateRuntime, missingRuntimeError, runtimeDir } from '../embed/runtime
 import { indexStatus } from '../search/status.js';
 import { INSTALL_FIX, rootNote, sandboxWorks } from '../agent/sandbox.js';
 import { counted } from '../core/text.js';
+import { databaseCheck } from './doctor-database.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -87,75 +88,7 @@ const configFile: DoctorCheck = (paths) => {
   }
 };
 
-/** What to do with a damaged database, without losing what can be saved. */
-const damagedFix = (paths: HomePaths): string =>
-  `${recoverHint(paths.db)} ` +
-  `Failing that, move it aside and run \`homunculus sync\`: it rebuilds from the agents' transcripts, and \`homunculus import-files ${paths.instincts}\` brings back the instinct files.`;
-
-const database: DoctorCheck = (paths) => {
-  if (!existsSync(paths.db)) return { name: 'database', status: 'warn', detail: 'no database yet', fix: 'Run `homunculus init`.' };
-  const readOnly = unwritable([paths.db, `${paths.db}-wal`, `${paths.db}-shm`]);
-  if (readOnly) {
-    return {
-      name: 'database',
-      status: 'fail',
-      detail: `${readOnly} is read-only: hooks cannot record and learning cannot run`,
-      fix: `Make it writable for your user (chmod u+w '${readOnly}').`,
-    };
-  }
-  let store: Store;
-  try {
-    store = openStore({ home: paths.home, readonly: true });
-  } catch (err) {
-    return { name: 'database', status: 'fail', detail: (err as Error).message, fix: (err as { hint?: string }).hint };
-  }
-  try {
-    const health = store.health();
-    if (health.integrity !== 'ok') {
-      return {
-        name: 'database',
-        status: 'fail',
-        detail: `the database is damaged (integrity check: ${integrityProblem(health.integrity)})`,
-        fix: damagedFix(paths),
-      };
-    }
-    if (health.schemaVersion > health.latestSchema) {
-      return {
-        name: 'database',
-        status: 'fail',
-        detail: `schema ${health.schemaVersion} is newer than this homunculus understands (${health.latestSchema})`,
-        fix: 'Upgrade homunculus to the version that wrote it (npm install -g homunculus-memory), or point --home elsewhere.',
-      };
-    }
-    if (health.schemaVersion < health.latestSchema) {
-      return {
-        name: 'database',
-        status: 'warn',
-        detail: `schema ${health.schemaVersion} of ${health.latestSchema}`,
-        fix: 'Run any homunculus command (e.g. `homunculus status`) to upgrade it in place.',
-      };
-    }
-    const counts = `${store.instincts.count()} instincts, ${store.observations.count()} observations (${store.observations.count({ pendingOnly: true })} pending)`;
-    return { name: 'database', status: 'ok', detail: `schema ${health.schemaVersion}, ${health.journalMode} journal, ${counts}` };
-  } catch (err) {
-    return { name: 'database', status: 'fail', detail: (err as Error).message, fix: damagedFix(paths) };
-  } finally {
-    store.close();
-  }
-};
-
-/** The first of `files` that exists and cannot be written, if any. */
-function unwritable(files: readonly string[]): string | undefined {
-  return files.find((f) => {
-    if (!existsSync(f)) return false;
-    try {
-      accessSync(f, constants.W_OK);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-}
+const database: DoctorCheck = (paths) => databaseCheck(paths);
 
 /** Below this much free space a sync may fail half-way; at none, every write fails. */
 const LOW_DISK_BYTES = 100 * 1024 * 1024;

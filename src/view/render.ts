@@ -2,7 +2,7 @@
  * The readable view under the home directory, regenerated from the database
  * (the source of truth): instincts/personal/*.md, convictions.md, identity.json.
  */
-import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileIfChanged, ensureDir } from '../core/fs.js';
 import { slugify, counted } from '../core/text.js';
@@ -11,7 +11,7 @@ import { type InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { convictionText, listConvictions } from '../learn/evolve.js';
 import { type InstinctView, storeViews } from '../learn/records.js';
-import { renderFrontmatter } from '../core/frontmatter.js';
+import { parseFrontmatter, renderFrontmatter } from '../core/frontmatter.js';
 
 function instinctFileName(row: Pick<InstinctRow, 'key' | 'id'>, taken: ReadonlySet<string>): string {
   const base = slugify(row.key);
@@ -55,7 +55,42 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
   );
 }
 
-/** Renders the given instincts (all when omitted), removing files of instincts that no longer exist. */
+/** The key an instinct file names, or undefined for a file that is not one (the user's own notes). */
+function fileKey(path: string): string | undefined {
+  try {
+    const key = parseFrontmatter(readFileSync(path, 'utf8')).data.key;
+    return typeof key === 'string' ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this database ever held `key`: it holds it, forgot it, or merged it into another. */
+function heldKey(store: Store, key: string): boolean {
+  return (
+    store.instincts.get(key) !== undefined || store.instincts.forgottenAt(key) !== undefined || store.instincts.resolveAlias(key) !== key
+  );
+}
+
+/**
+ * The instinct files no instinct of this database is rendered to: its leftovers (instincts it
+ * forgot or merged, to remove) and strays (keys it never held: the files of a database deleted
+ * and begun again, the only copy of what the old one learned, kept for `import-files`).
+ */
+export function unrenderedFiles(store: Store): { leftovers: string[]; strays: string[] } {
+  const dir = store.paths.instincts;
+  const taken = new Set(store.instincts.list().map((r) => r.file_name));
+  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.md') && !taken.has(name)) : [];
+  const leftovers: string[] = [];
+  const strays: string[] = [];
+  for (const name of files) {
+    const key = fileKey(join(dir, name));
+    (key !== undefined && heldKey(store, key) ? leftovers : strays).push(join(dir, name));
+  }
+  return { leftovers, strays };
+}
+
+/** Renders the given instincts (all when omitted), removing the files of instincts this database forgot or merged. */
 function renderInstincts(store: Store, only?: readonly string[]): number {
   const dir = store.paths.instincts;
   ensureDir(dir);
@@ -73,11 +108,7 @@ function renderInstincts(store: Store, only?: readonly string[]): number {
     }
     if (writeFileIfChanged(join(dir, fileName), renderInstinctMarkdown(store, { ...row, file_name: fileName }))) written++;
   }
-  if (!wanted) {
-    for (const name of readdirSync(dir)) {
-      if (name.endsWith('.md') && !taken.has(name)) unlinkSync(join(dir, name));
-    }
-  }
+  if (!wanted) for (const path of unrenderedFiles(store).leftovers) unlinkSync(path);
   return written;
 }
 

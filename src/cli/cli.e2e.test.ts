@@ -395,7 +395,7 @@ describe('export-rules', () => {
     expect((await runCli(home.path, ['export-rules'])).stdout).toBe('');
     await runCliJson(home.path, ['consolidate'], env);
     expect((await runCli(home.path, ['export-rules'])).stdout).toBe(
-      '- use pnpm, never npm (seen 12 times) <!-- `pref:pkg=pnpm` (12) -->\n',
+      '- use pnpm, never npm (seen 12 times)\n<!-- `pref:pkg=pnpm` (12) -->\n',
     );
     expect((await runCli(home.path, ['export-rules', '--format', 'agents-md'])).stdout).toMatch(/^# AGENTS\.md/);
     expect((await runCli(home.path, ['export-rules', '--format', 'cursorrules'])).stdout).toContain(

@@ -216,7 +216,7 @@ describe('exports', () => {
     const md = await call<{ markdown: string; rule_count: number }>(mcp.client, 'export_claude_md');
     expect(md.rule_count).toBe(2);
     expect(md.markdown).toMatch(
-      /^- use pnpm, never npm \(said to be seen 12 times, imported, not seen here, reported by an agent\) <!-- `pref:pkg=pnpm` \(12\) -->$/m,
+      /^- use pnpm, never npm \(said to be seen 12 times, imported, not seen here, reported by an agent\)\n<!-- `pref:pkg=pnpm` \(12\) -->$/m,
     );
     const skill = await call<{ skill_md: string; rule_count: number }>(mcp.client, 'export_skill', { name: 'acme-rules' });
     expect(skill.skill_md).toMatch(/^---\nname: acme-rules\ndescription: Learned patterns from 23 observations\n---/);

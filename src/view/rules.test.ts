@@ -32,11 +32,21 @@ describe('rendering rules', () => {
   it('renders one CLAUDE.md bullet per rule in plain words, its key and count in a comment that import reads back', () => {
     const md = renderClaudeMd(RULES);
     expect(md).toBe(
-      '- use pnpm, never npm (seen 15 times) <!-- `pref:pkg=pnpm` (15) -->\n' +
-        '- run lint again after every fix (seen 12 times) <!-- `seq:lint->fix->lint` (12) -->\n' +
-        '- pytest+coverage (seen 11 times) <!-- `combo:pytest+coverage` (11) -->\n',
+      '- use pnpm, never npm (seen 15 times)\n<!-- `pref:pkg=pnpm` (15) -->\n' +
+        '- run lint again after every fix (seen 12 times)\n<!-- `seq:lint->fix->lint` (12) -->\n' +
+        '- pytest+coverage (seen 11 times)\n<!-- `combo:pytest+coverage` (11) -->\n',
     );
     expect(countRuleBullets(md)).toBe(3);
+    expect(parsePatternLines(md)).toEqual({
+      patterns: [
+        { pattern: 'pref:pkg=pnpm', category: 'preference', evidence: 15, explain: 'use pnpm, never npm', written: true },
+        { pattern: 'seq:lint->fix->lint', category: 'sequence', evidence: 12, explain: 'run lint again after every fix', written: true },
+        { pattern: 'combo:pytest+coverage', category: 'combo', evidence: 11, written: true },
+      ],
+      skipped: 0,
+    });
+    // A block written before, with each bullet's keys at its end, reads back the same.
+    expect(parsePatternLines(md.replace(/\n<!--/g, ' <!--'))).toEqual(parsePatternLines(md));
     expect(renderClaudeMd([])).toBe('');
   });
 
@@ -58,7 +68,7 @@ describe('rendering rules', () => {
       task('pref:app/test=mise-run-test', 'mise run test', 'when you need to run the tests'),
     ]);
     expect(md).toBe(
-      "- When you need to lint: Use the project's task `mise run lint` rather than calling the toolchain directly. Likewise `mise run test`. (seen 20 and 20 times) <!-- `pref:app/lint=mise-run-lint` (20) `pref:app/test=mise-run-test` (20) -->\n",
+      "- When you need to lint: Use the project's task `mise run lint` rather than calling the toolchain directly. Likewise `mise run test`. (seen 20 and 20 times)\n<!-- `pref:app/lint=mise-run-lint` (20) `pref:app/test=mise-run-test` (20) -->\n",
     );
     expect(parsePatternLines(md).patterns.map((p) => p.pattern)).toEqual(['pref:app/lint=mise-run-lint', 'pref:app/test=mise-run-test']);
     expect(countRuleBullets(md)).toBe(2);
@@ -67,7 +77,7 @@ describe('rendering rules', () => {
   it('renders every platform, and nothing when there is no rule', () => {
     expect(renderPlatform(RULES, 'codex')).toMatch(/^# AGENTS\.md\n[\s\S]*- use pnpm, never npm \(seen 15 times\)/);
     expect(renderPlatform(RULES, 'cursorrules')).toContain(
-      'Preferences:\n- use pnpm, never npm (seen 15 times) <!-- `pref:pkg=pnpm` (15) -->',
+      'Preferences:\n- use pnpm, never npm (seen 15 times)\n<!-- `pref:pkg=pnpm` (15) -->',
     );
     expect(renderPlatform(RULES, 'windsurfrules')).toContain('Windsurf');
     for (const format of ['claude-md', 'cursorrules', 'windsurfrules', 'codex'] as const) expect(renderPlatform([], format)).toBe('');

@@ -86,14 +86,15 @@ const plainOf = (r: Rule): PlainInstinct & { rule: Rule } => ({ ...fromView(r), 
 
 /**
  * Bullets in plain words, rules that say the same thing for other code on one line. The keys
- * ride in an HTML comment at the end, out of the reader's way, so import_claude_md reads a
- * block back with its keys and counts.
+ * ride in an HTML comment on the line below, so import_claude_md reads a block back with its
+ * keys and counts, and the model does not: Claude Code drops a comment on a line of its own
+ * from CLAUDE.md, but keeps one at the end of a line.
  */
 function bullets(rules: readonly Rule[]): string[] {
   return mergeSimilar(rules.map(plainOf)).map((group) => {
     // A key stored before keys were checked must not end the comment ("--" never appears in one now).
     const keys = group.map((g) => `\`${g.rule.pattern.replace(/--/g, '-\u2010')}\` (${g.rule.evidence})`).join(' ');
-    return `${plainLine(group)} <!-- ${keys} -->`;
+    return `${plainLine(group)}\n<!-- ${keys} -->`;
   });
 }
 
@@ -176,19 +177,26 @@ interface ParsedPattern {
  * Finds backtick-wrapped `prefix:body` patterns, one per line, with a count such as "(12)",
  * "x12", "12x", "evidence: 12" or "confidence: 12" (the MCP contract's word for the count) and the explain text after a dash or colon.
  * A backticked word:thing that is not a valid pattern counts as skipped. A bullet in plain
- * words (what export writes) keeps its keys and counts in a trailing HTML comment.
+ * words (what export writes) keeps its keys and counts in an HTML comment on the line below it
+ * (at its end, in blocks written before).
  */
 export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]; skipped: number } {
   const patterns: ParsedPattern[] = [];
   let skipped = 0;
-  for (const full of markdown.split(/\r?\n/)) {
-    // A bullet in plain words carries its keys in a trailing comment: the words before it are the explain.
+  const lines = markdown.split(/\r?\n/);
+  const keysBelow = (i: number): boolean => /^\s*- /.test(lines[i] ?? '') && /^<!--.*-->\s*$/.test(lines[i + 1] ?? '');
+  for (const [i, full] of lines.entries()) {
+    // A bullet whose keys are on the line below is read with them.
+    if (keysBelow(i)) continue;
+    // A bullet in plain words carries its keys in a comment, below it (or, written before, at its
+    // end): the bullet's words are the explain.
     const comment = /^(.*?)<!--(.*?)-->\s*$/.exec(full);
     const line = comment ? (comment[2] ?? '') : full;
     // A merged bullet's words speak for its rules together, not for each key.
     const keys = [...line.matchAll(/`[A-Za-z_]+:[^`]*`/g)].length;
+    const bullet = comment && !comment[1]?.trim() && keysBelow(i - 1) ? lines[i - 1] : comment?.[1];
     const said = comment
-      ? (comment[1] ?? '')
+      ? (bullet ?? '')
           .replace(/^\s*-\s*/, '')
           .replace(/\s*\(seen [^)]*\)\s*$/, '')
           .trim()

@@ -18,11 +18,11 @@ interface DatabaseVerdict {
 /** What to do with a damaged database, without losing what can be saved. */
 const damagedFix = (paths: HomePaths): string =>
   `${recoverHint(paths.db)} ` +
-  `Failing that, move it aside and run \`homunculus sync\`: it rebuilds from the agents' transcripts, and \`homunculus import-files ${paths.instincts}\` brings back the instinct files.`;
+  `Failing that, move it aside, then run \`homunculus import-files ${paths.instincts}\` first (it brings back the instincts with your edits and "wrong" marks) and \`homunculus sync\` after (it learns again from the agents' transcripts).`;
 
 /** Bringing back what a database learned from its instinct files, when the database itself is gone. */
 const restoreFix = (paths: HomePaths): string =>
-  `Put homunculus.db back from a backup if you have one; failing that, \`homunculus import-files ${paths.instincts}\` brings those instincts back and \`homunculus sync\` learns again from the transcripts.`;
+  `Put homunculus.db back from a backup if you have one; failing that, run \`homunculus import-files ${paths.instincts}\` first (it brings those instincts back with your edits and "wrong" marks) and \`homunculus sync\` after (it learns again from the transcripts).`;
 
 export function databaseCheck(paths: HomePaths): DatabaseVerdict {
   if (!existsSync(paths.db)) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { isDirectory } from '../core/fs.js';
+import { giveFeedback } from '../learn/instincts.js';
 import { mergeInstinct } from '../learn/merge.js';
 import type { Store } from '../store/store.js';
 import { exportInstincts, readArchiveRecords } from '../view/archive.js';
@@ -57,6 +58,14 @@ function mergeImported(
   return result;
 }
 
+/** Marks the instincts of `keys` wrong that are not so already; returns how many it marked. */
+function markWrong(store: Store, keys: readonly string[]): number {
+  const unmarked = new Set(store.instincts.list({ unrefuted: true }).map((r) => r.key));
+  const todo = keys.filter((k) => unmarked.has(k));
+  for (const key of todo) giveFeedback(store, key, 'wrong', 'import-files');
+  return todo.length;
+}
+
 export const importFiles = defineOperation({
   name: 'transfer.import-files',
   summary: 'Import instinct markdown files (YAML front matter: trigger, action, confidence, domain ...) from a folder',
@@ -70,9 +79,12 @@ export const importFiles = defineOperation({
       { first_seen: 'created' },
     );
     const skipped = [...read.skipped, ...refused.map((r) => ({ file: r.from, reason: r.reason }))];
+    // A file the readable view wrote for an instinct marked wrong brings the mark back with it.
+    const marked = read.records.filter((r) => r.wrong && !refused.some((x) => x.from === r.file)).map((r) => String(r.record.key));
+    const wrong = markWrong(store, marked);
     renderAll(store);
     for (const s of skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
-    return { ...merged, skipped };
+    return { ...merged, marked_wrong: wrong, skipped };
   },
 });
 

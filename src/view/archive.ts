@@ -35,6 +35,8 @@ const manifestSchema = z.object({
 interface ExportResult {
   file: string;
   instincts: number;
+  /** Instincts the user marked wrong: never shared, as they are never given to an agent. */
+  left_out_wrong: number;
 }
 
 /**
@@ -58,7 +60,8 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
   const name = `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
   // An existing directory gets the archive inside it, under the name it would have had.
   const file = out === undefined ? join(store.paths.exports, name) : isDirectory(out) ? join(out, name) : out;
-  const rows = store.instincts.list().map(shareable);
+  const rows = store.instincts.list({ unrefuted: true }).map(shareable);
+  const wrong = store.instincts.count() - rows.length;
   const staging = mkdtempSync(join(tmpdir(), 'homunculus-export-'));
   try {
     const manifest = {
@@ -88,7 +91,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
     const packed = join(staging, 'archive.tar.gz');
     await tar.create({ gzip: true, file: packed, cwd: staging, portable: true }, ['manifest.json', 'instincts']);
     writeFileAtomic(file, readFileSync(packed));
-    return { file, instincts: rows.length };
+    return { file, instincts: rows.length, left_out_wrong: wrong };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

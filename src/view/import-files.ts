@@ -22,7 +22,8 @@ interface FileProblem {
 }
 
 interface InstinctFiles {
-  records: { file: string; record: Record<string, unknown> }[];
+  /** `wrong`: the file says the user marked it wrong (`verdict: wrong`, as the readable view writes it). */
+  records: { file: string; record: Record<string, unknown>; wrong: boolean }[];
   skipped: FileProblem[];
 }
 
@@ -61,6 +62,15 @@ export function instinctFileRecord(content: string, fileName: string): Record<st
     first_seen: present(data.created),
     last_seen: present(data.last_seen),
   };
+}
+
+/** Whether an instinct file says its instinct was marked wrong (the readable view's `verdict: wrong`). */
+function markedWrong(content: string): boolean {
+  try {
+    return parseFrontmatter(content).data.verdict === 'wrong';
+  } catch {
+    return false;
+  }
 }
 
 /** How far and how wide the walk goes: a folder of instinct files is small and shallow. */
@@ -120,7 +130,8 @@ export function readInstinctFiles(dir: string): InstinctFiles {
   for (const file of listed.files) {
     try {
       if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
-      result.records.push({ file, record: instinctFileRecord(readFileSync(file, 'utf8'), file) });
+      const content = readFileSync(file, 'utf8');
+      result.records.push({ file, record: instinctFileRecord(content, file), wrong: markedWrong(content) });
     } catch (err) {
       result.skipped.push({ file, reason: (err as Error).message });
     }

@@ -50,6 +50,8 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
       origin: view.origin === 'imported' ? 'imported' : undefined,
       promoted: view.conviction || undefined,
       promoted_to: row.promoted_to ?? undefined,
+      // The user's "wrong" lives in the event log: said here too, so import-files brings it back.
+      verdict: view.verdict === 'wrong' ? 'wrong' : undefined,
     },
     body,
   );

@@ -17,7 +17,10 @@ export function registerTransferCommands(program: Command): void {
         cmd,
         importFiles,
         { dir },
-        (r) => [`Imported ${r.imported} new, raised ${r.raised}, ${r.unchanged} unchanged, ${r.skipped.length} skipped.`],
+        (r) => [
+          `Imported ${r.imported} new, raised ${r.raised}, ${r.unchanged} unchanged, ${r.skipped.length} skipped.`,
+          ...(r.marked_wrong ? [`Marked ${r.marked_wrong} wrong again, as their files say.`] : []),
+        ],
         { names: { dir: '<dir>' } },
       );
     });
@@ -33,7 +36,8 @@ export function registerTransferCommands(program: Command): void {
         cmd,
         exportArchive,
         { out: o.out, force: o.force === true },
-        (r) => `Exported ${r.instincts} instincts to ${r.file}`,
+        (r) =>
+          `Exported ${r.instincts} instincts to ${r.file}${r.left_out_wrong ? ` (left out ${r.left_out_wrong} you marked wrong)` : ''}`,
       );
     });
 

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { editInstinct } from '../learn/corrections.js';
+import { giveFeedback, observe } from '../learn/instincts.js';
+import { openStore } from '../store/store.js';
+import { tempDir } from '../test-support/cli.js';
+import { renderAll } from '../view/render.js';
+import { readArchiveRecords } from '../view/archive.js';
+import { invoke } from './operation.js';
+import { exportArchive, importFiles } from './transfer.js';
+
+const dirs: { path: string; cleanup(): void }[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const home = () => {
+  const d = tempDir('hom-transfer-');
+  dirs.push(d);
+  return d.path;
+};
+
+/** A store with two instincts: one edited by hand, one marked wrong. */
+function corrected() {
+  const store = openStore({ home: home() });
+  for (const pattern of ['pref:pkg=pnpm', 'fix:flaky-retry'])
+    observe(store, { pattern, trigger: `when ${pattern}`, action: `Do ${pattern}.`, occurrences: 3 });
+  editInstinct(store, 'pref:pkg=pnpm', { action: 'Install with pnpm (my words).' }, 'cli');
+  giveFeedback(store, 'fix:flaky-retry', 'wrong');
+  renderAll(store);
+  return store;
+}
+
+describe('moving corrected instincts', () => {
+  it('brings back an edit and a "wrong" mark from the readable view into a new database', () => {
+    const old = corrected();
+    const files = old.paths.instincts;
+    expect(readFileSync(join(files, 'fix-flaky-retry.md'), 'utf8')).toMatch(/^verdict: wrong$/m);
+    old.close();
+    const fresh = openStore({ home: home() });
+    try {
+      const r = invoke(importFiles, { store: fresh, env: {} }, { dir: files });
+      expect(r).toMatchObject({ imported: 2, marked_wrong: 1 });
+      expect(fresh.instincts.get('pref:pkg=pnpm')?.action).toBe('Install with pnpm (my words).');
+      expect(fresh.instincts.list({ unrefuted: true }).map((i) => i.key)).toEqual(['pref:pkg=pnpm']);
+      // Again: nothing to mark twice.
+      expect(invoke(importFiles, { store: fresh, env: {} }, { dir: files })).toMatchObject({ marked_wrong: 0 });
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('leaves an instinct marked wrong out of an export, and says so', async () => {
+    const store = corrected();
+    try {
+      const out = join(home(), 'team.tar.gz');
+      const r = await invoke(exportArchive, { store, env: {} }, { out });
+      expect(r).toMatchObject({ instincts: 1, left_out_wrong: 1 });
+      expect((await readArchiveRecords(out)).map((x) => (x as { key: string }).key)).toEqual(['pref:pkg=pnpm']);
+    } finally {
+      store.close();
+    }
+  });
+});

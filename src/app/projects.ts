@@ -10,9 +10,11 @@ import { text } from './schemas.js';
 
 export const listProjects = defineOperation({
   name: 'projects.list',
-  summary: 'The projects sessions were seen in, the most recently active first',
+  summary: 'The projects sessions were seen in, the most recently active first, with how many instincts each has learned',
   input: z.object({}),
-  run: ({ store }) => ({ projects: store.sessions.projects() }),
+  run: ({ store }) => ({
+    projects: store.sessions.projects().map((p) => ({ ...p, instincts: store.instincts.count({ project: p.project }) })),
+  }),
 });
 
 export const fingerprint = () => text(64).regex(/^[0-9a-f]{16}$/, { error: 'must be a project fingerprint (16 hex characters)' });

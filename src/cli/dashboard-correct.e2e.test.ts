@@ -34,6 +34,13 @@ beforeEach(() => {
     ...{ started_at: '2026-01-05T10:00:00.000Z', ended_at: '2026-01-05T11:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
     ...{ files_touched: '[]', summary: 'Added the login page.', continues_from: null, transcript_path: null, file_name: null },
   });
+  // A later chat with the personal agent: a project of its own, with nothing learned yet. The
+  // Project view still opens on the one where something was learned.
+  store.sessions.save({
+    ...{ id: 's2', source: 'homunculus-agent', project: 'bbbbbbbbbbbbbbbb', project_name: 'homunculus-agent', cwd: '/nonexistent/ws' },
+    ...{ started_at: '2026-01-06T10:00:00.000Z', ended_at: '2026-01-06T11:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
+    ...{ files_touched: '[]', summary: 'Chatted.', continues_from: null, transcript_path: null, file_name: null },
+  });
   factId = invoke(
     addFact,
     { store, env: {} },

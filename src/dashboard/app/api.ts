@@ -111,6 +111,8 @@ export interface ProjectActivity {
   project_name: string;
   sessions: number;
   last_active: string;
+  /** Instincts learned in it (its own, not the global ones). */
+  instincts: number;
 }
 
 export interface ProjectView {

@@ -1,4 +1,8 @@
-/** The projects sessions were seen in, the most active first, and the one chosen (the first, until the user picks another). */
+/**
+ * The projects sessions were seen in, the most active first, and the one chosen: until the user
+ * picks another, the most active that has learned something (a chat with the personal agent is a
+ * project too, and opening on its empty page hid the one the user works in), else the most active.
+ */
 import { useEffect, useState } from 'react';
 import { api, type ProjectActivity } from './api.js';
 
@@ -10,7 +14,8 @@ export function useProjects(version: number, onError: (message: string) => void)
     api<{ projects: ProjectActivity[] }>('/api/projects')
       .then(({ projects: list }) => {
         setProjects(list);
-        setChosen((current) => current || (list[0]?.project ?? ''));
+        const first = list.find((p) => p.instincts > 0) ?? list[0];
+        setChosen((current) => current || (first?.project ?? ''));
       })
       .catch((err: Error) => onError(err.message));
   }, [version, onError]);

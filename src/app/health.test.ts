@@ -39,7 +39,9 @@ describe('memory.health', () => {
     ]);
     const dedup = health.quality.find((q) => q.metric === 'dedup_ratio');
     expect(dedup).toMatchObject({ value: '0', healthy_range: 'below 0.3', healthy: true });
-    expect(health.quality.find((q) => q.metric === 'dream_efficiency')).toMatchObject({ healthy: false });
+    // Nothing retrieved yet, no dream cycle run yet: not measured, rather than unhealthy.
+    for (const metric of ['reconsolidation_rate', 'retrieval_hit_rate', 'dream_efficiency'])
+      expect(health.quality.find((q) => q.metric === metric)).toMatchObject({ value: '0', healthy: null });
     expect(health.quality.find((q) => q.metric === 'memory_types')).toMatchObject({ healthy: null });
   });
 });

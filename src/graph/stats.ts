@@ -40,7 +40,8 @@ export interface GraphStats {
     | 'retrieval_hit_rate'
     | 'dream_efficiency'
     | 'average_confidence',
-    boolean
+    /** null: nothing to measure yet (no facts, nothing retrieved yet, no dream cycle run yet), not unhealthy. */
+    boolean | null
   >;
 }
 
@@ -103,16 +104,20 @@ export function graphStats(store: Store): GraphStats {
     memory_types: types,
     average_confidence: current.length ? round(current.reduce((s, f) => s + f.confidence, 0) / current.length, 3) : null,
   };
+  // A young memory is not an unhealthy one: a rate with nothing behind it yet is not judged.
+  const judged = (measured: boolean, ok: boolean): boolean | null => (measured ? ok : null);
+  const hasFacts = current.length > 0;
   return {
     ...stats,
     healthy: {
-      dedup_ratio: stats.dedup_ratio < 0.3,
-      embedding_coverage: stats.embedding_coverage > 0.8,
-      average_activation: (stats.average_activation ?? Number.NEGATIVE_INFINITY) > -1,
-      reconsolidation_rate: stats.reconsolidation_rate >= 0.1 && stats.reconsolidation_rate <= 0.3,
-      retrieval_hit_rate: stats.retrieval_hit_rate > 0.5,
-      dream_efficiency: stats.dream_efficiency > 0.1,
-      average_confidence: (stats.average_confidence ?? 0) > 0.6,
+      dedup_ratio: judged(totals.total > 0, stats.dedup_ratio < 0.3),
+      embedding_coverage: judged(current.length + entityCount > 0, stats.embedding_coverage > 0.8),
+      average_activation: judged(stats.average_activation !== null, (stats.average_activation ?? 0) > -1),
+      // Facts are reconsolidated when retrieved: before any retrieval there is nothing to rate.
+      reconsolidation_rate: judged(retrieved > 0, stats.reconsolidation_rate >= 0.1 && stats.reconsolidation_rate <= 0.3),
+      retrieval_hit_rate: judged(hasFacts && retrieved > 0, stats.retrieval_hit_rate > 0.5),
+      dream_efficiency: judged(episodes.consolidated > 0, stats.dream_efficiency > 0.1),
+      average_confidence: judged(hasFacts, (stats.average_confidence ?? 0) > 0.6),
     },
   };
 }

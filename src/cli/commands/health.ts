@@ -24,7 +24,10 @@ export function registerHealthCommands(program: Command): void {
       await runOperation(cmd, memoryHealth, {}, (h) => [
         ...h.tiers.map((t) => `${t.tier} ${t.name}: ${t.items.map((i) => `${i.count} ${i.label}`).join(', ')}`),
         '',
-        ...h.quality.map((q) => `${q.healthy === null ? ' ' : q.healthy ? '✓' : '✗'} ${q.label}: ${q.value} (healthy: ${q.healthy_range})`),
+        ...h.quality.map(
+          (q) =>
+            `${q.healthy === null ? ' ' : q.healthy ? '✓' : '✗'} ${q.label}: ${q.value} (healthy: ${q.healthy_range}${q.healthy === null && q.metric !== 'memory_types' ? '; not measured yet' : ''})`,
+        ),
       ]);
     });
 

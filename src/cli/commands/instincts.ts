@@ -33,7 +33,7 @@ function instinctTable(items: readonly InstinctView[]): string[] {
 }
 
 function graphStatsLines(s: GraphStats): string[] {
-  const mark = (ok: boolean) => (ok ? 'ok' : 'check');
+  const mark = (ok: boolean | null) => (ok === null ? 'not measured yet' : ok ? 'ok' : 'check');
   return [
     `${s.entities} entities, ${s.facts.current} current facts (${s.facts.total} in all: ${s.facts.superseded} superseded, ${s.facts.decayed} decayed), ${s.episodes.total} episodes, ${s.communities} communities`,
     `dedup ratio          ${s.dedup_ratio}  (healthy < 0.3: ${mark(s.healthy.dedup_ratio)})`,

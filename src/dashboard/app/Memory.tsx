@@ -8,7 +8,8 @@ import type { MemoryHealth, QualityMetric } from './api-health.js';
 
 /** Healthy or not in words (and a sign), never by colour alone. */
 function Verdict({ metric }: { metric: QualityMetric }) {
-  if (metric.healthy === null) return <span className="verdict">not judged</span>;
+  if (metric.healthy === null)
+    return <span className="verdict">{metric.metric === 'memory_types' ? 'not judged' : 'not measured yet'}</span>;
   return <span className={`verdict ${metric.healthy ? 'healthy' : 'unhealthy'}`}>{metric.healthy ? '✓ healthy' : '✗ unhealthy'}</span>;
 }
 

@@ -125,9 +125,18 @@ describe('alias', () => {
     expect(() => aliasPattern(store, 'seq:x', 'seq:missing')).toThrow(NotFoundError);
     expect(() => aliasPattern(store, 'seq:x', 'seq:x')).toThrow(UsageError);
     aliasPattern(store, 'seq:x', 'seq:y');
-    expect(() => aliasPattern(store, 'seq:y', 'seq:x')).toThrow();
+    expect(() => aliasPattern(store, 'seq:y', 'seq:x')).toThrow(/already an alias/);
     expect(store.instincts.listAliases()).toHaveLength(1);
     expect(store.instincts.get('seq:y')?.evidence).toBe(2);
+  });
+
+  it('takes a target merged into another as that other one, as get finds it', () => {
+    observe(store, { pattern: 'seq:x' });
+    observe(store, { pattern: 'seq:y' });
+    observe(store, { pattern: 'seq:z' });
+    aliasPattern(store, 'seq:x', 'seq:y');
+    expect(aliasPattern(store, 'seq:z', 'seq:x')).toEqual({ aliased: 'seq:z', target: 'seq:y', evidence_moved: 1 });
+    expect(store.instincts.get('seq:y')?.evidence).toBe(3);
   });
 });
 

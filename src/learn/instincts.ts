@@ -244,14 +244,15 @@ interface AliasResult {
  */
 export function aliasPattern(store: Store, pattern: string, target: string, source?: string): AliasResult {
   const from = parseKey(pattern).key;
-  const to = parseKey(target).key;
-  if (from === to) throw new UsageError('A pattern cannot be an alias of itself.');
+  const named = parseKey(target).key;
+  if (from === named) throw new UsageError('A pattern cannot be an alias of itself.');
   const now = store.clock.now().toISOString();
   return store.transaction(() => {
+    // A target merged into another is that other one, as `get` finds it.
+    const to = store.instincts.resolveAlias(named);
+    if (to === from) throw new UsageError(`"${named}" is already an alias of "${from}"; aliasing back would loop.`);
     const targetRow = store.instincts.get(to);
-    if (!targetRow) throw new NotFoundError(`target pattern '${to}'`, 'The target must already exist; observe it first.');
-    if (store.instincts.resolveAlias(to) === from)
-      throw new UsageError(`"${to}" is already an alias of "${from}"; aliasing back would loop.`);
+    if (!targetRow) throw new NotFoundError(`target pattern '${named}'`, 'The target must already exist; observe it first.');
     const retired = store.instincts.get(from);
     let moved = 0;
     if (retired) {

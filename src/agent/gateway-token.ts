@@ -9,7 +9,7 @@
  */
 import bcrypt from 'bcryptjs';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { HomunculusError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 
@@ -51,14 +51,24 @@ export async function createToken(path: string, cost = BCRYPT_COST): Promise<str
   return token;
 }
 
-/** The stored hash, or undefined when no token was made. */
+const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+/** The stored hash, or undefined when no token was made (or its file no longer holds one). */
 export function readTokenHash(path: string): string | undefined {
   try {
     const hash = readFileSync(path, 'utf8').trim();
-    return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) ? hash : undefined;
+    return BCRYPT_HASH.test(hash) ? hash : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Why there is no usable token, in words with the fix; undefined when there is one. */
+export function missingTokenReason(path: string): string | undefined {
+  if (readTokenHash(path)) return undefined;
+  return existsSync(path)
+    ? `the token file ${path} is damaged (it holds no bcrypt hash): run \`homunculus agent token\` to make a new token`
+    : 'the gateway has no token yet: run `homunculus agent token`';
 }
 
 /** Checks presented tokens against the hash at `path`; one instance per gateway process. */
@@ -88,7 +98,7 @@ export class TokenVerifier {
     const problem = tokenShapeProblem(token);
     if (problem || token === undefined) return { ok: false, status: 401, reason: problem ?? 'no token' };
     const hash = readTokenHash(this.path);
-    if (!hash) return { ok: false, status: 503, reason: 'the gateway has no token yet: run `homunculus agent token`' };
+    if (!hash) return { ok: false, status: 503, reason: missingTokenReason(this.path) ?? 'no token' };
     this.follow(hash);
     const mac = this.mac(token);
     if (this.known && timingSafeEqual(mac, this.known)) return { ok: true };

@@ -43,7 +43,7 @@ export interface GatewayDeps {
   tools?: () => string[];
 }
 
-type Status = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
+type Status = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 429 | 500 | 503;
 const refuse = (c: Context, status: Status, error: string) => c.json({ error }, status);
 
 /** Host, Origin and URL-borne tokens: refused before anything is read. */
@@ -157,6 +157,16 @@ export function gatewayApp(deps: GatewayDeps): Hono {
       return result;
     });
   });
+  // A route asked with another method: 405 naming the one it takes, not "no such route".
+  for (const [path, method] of [
+    ['/api/v1/status', 'GET'],
+    ['/api/v1/chat', 'POST'],
+    ['/api/v1/confirm', 'POST'],
+  ] as const)
+    app.all(path, (c) => {
+      c.header('Allow', method);
+      return refuse(c, 405, `${path} takes ${method}, not ${c.req.method}.`);
+    });
   app.notFound((c) => refuse(c, 404, 'No such route: the gateway serves /health, /api/v1/status, /api/v1/chat and /api/v1/confirm.'));
   return app;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { clearGatewayState, readGatewayState, writeGatewayState } from '../agent/gateway-state.js';
 import { loadToolSettings } from '../agent/tool-config.js';
 import { loadConfig } from '../core/config.js';
-import { readTokenHash } from '../agent/gateway-token.js';
+import { missingTokenReason } from '../agent/gateway-token.js';
 import { builtinRegistry } from '../agent/tools/builtin.js';
 import { UsageError } from '../core/errors.js';
 import { portFlag, flagsMain } from '../core/flags.js';
@@ -43,8 +43,8 @@ async function serve(f: Record<string, string | true>): Promise<void> {
   const paths = homePaths(resolveHome(typeof f.home === 'string' ? f.home : undefined));
   const settings = loadToolSettings(loadConfig(paths.config));
   const port = typeof f.port === 'string' ? portFlag(f.port) : settings.gateway.port;
-  if (!readTokenHash(paths.agentToken))
-    throw new UsageError('The gateway has no token yet, so nobody could use it.', 'Run `homunculus agent token` first, then serve.');
+  const missing = missingTokenReason(paths.agentToken);
+  if (missing) throw new UsageError(`Nobody could use the gateway: ${missing}.`, 'Then serve again.');
   const release = oneGatewayPerHome(paths);
   try {
     await serveLocked(f, paths, { port, settings });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,25 @@ describe('the gateway refuses who it must', () => {
     expect((await call(port, 'GET', '/api/v1/status', { headers: { ...auth, host: `evil.example:${port}` } })).status).toBe(403);
     expect((await call(port, 'GET', '/health', { headers: { host: `127.0.0.1:${port + 1}` } })).status).toBe(403);
     expect((await call(port, 'GET', '/api/v1/status', { headers: { ...auth, origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
+  });
+
+  it('answers 405 with Allow to a route asked with another method, 404 to no route, and 503 naming a damaged token file', async () => {
+    const { port } = await gateway();
+    const auth = { headers: { authorization: `Bearer ${token}` } };
+    const got = await call(port, 'GET', '/api/v1/chat', auth);
+    expect(got).toMatchObject({ status: 405, headers: { allow: 'POST' }, body: { error: '/api/v1/chat takes POST, not GET.' } });
+    expect((await call(port, 'DELETE', '/api/v1/status', auth)).status).toBe(405);
+    // A route that is not one stays 404, and a method check never comes before the token.
+    expect((await call(port, 'GET', '/api/v1/nope', auth)).status).toBe(404);
+    expect((await call(port, 'GET', '/api/v1/chat')).status).toBe(401);
+    const damaged = join(dir, 'damaged-token.bcrypt');
+    writeFileSync(damaged, 'not a hash\n');
+    const runner = mockRunner({ model: scriptedModel([]), registry: builtinRegistry(), context: { workspace, home: dir } });
+    const other = await startGateway({ runner, tokenPath: damaged, port: 0 });
+    handles.push(other);
+    const r = await call(other.port, 'GET', '/api/v1/status', auth);
+    expect(r.status).toBe(503);
+    expect(r.body.error).toMatch(/damaged-token\.bcrypt is damaged .*homunculus agent token/);
   });
 
   it('answers 413 to a big body, 400 to bad JSON and to a body its schema refuses', async () => {

@@ -1,8 +1,6 @@
 /** Opening the store for a command from its global options. */
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { UsageError } from '../core/errors.js';
-import { homePaths, resolveHome } from '../core/paths.js';
+import { homePaths, namedHomeMissing, resolveHome } from '../core/paths.js';
 import { type Store, explainDatabaseError, openStore } from '../store/store.js';
 import type { GlobalOptions } from './output.js';
 
@@ -44,21 +42,12 @@ const READERS = new Set([
 ]);
 
 /** A home named explicitly (--home, HOMUNCULUS_HOME) that does not exist, for a command that only reads. */
-function missingHome(cmd: Command, opts: GlobalOptions): string | undefined {
-  const named = opts.home ?? process.env.HOMUNCULUS_HOME;
-  if (!named || !READERS.has(cmd.name())) return undefined;
-  const home = resolveHome(named);
-  return existsSync(home) ? undefined : home;
-}
+const missingHome = (cmd: Command, opts: GlobalOptions) => (READERS.has(cmd.name()) ? namedHomeMissing(opts.home) : undefined);
 
 export async function withCommandStore<T>(cmd: Command, fn: (store: Store, opts: GlobalOptions) => T | Promise<T>): Promise<T> {
   const opts = globals(cmd);
   const missing = missingHome(cmd, opts);
-  if (missing)
-    throw new UsageError(
-      `There is no Homunculus store at ${missing}.`,
-      'Check --home (or HOMUNCULUS_HOME) for a typo; `homunculus sync` creates a store there.',
-    );
+  if (missing) throw missing;
   let store: Store;
   try {
     store = openStore({ home: opts.home });

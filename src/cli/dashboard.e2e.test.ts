@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
@@ -36,6 +37,12 @@ describe('homunculus dashboard', () => {
     const port = cli(home.path, ['dashboard', '--port', 'http', '--no-open']);
     expect(port.status).toBe(2);
     expect(port.stderr).toMatch(/--port must be a whole number/);
+    // A typo in --home would serve (and begin) an empty store there: refused, nothing created.
+    const typo = join(home.path, 'no-such-home');
+    const missing = cli(home.path, ['dashboard', '--home', typo, '--no-open']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(`There is no Homunculus store at ${typo}.`);
+    expect(existsSync(typo)).toBe(false);
   });
 
   it('stops cleanly on Ctrl-C, with a page still listening for changes, and leaves nothing listening', async () => {

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { UsageError } from './errors.js';
 
 /** The rendered, human-readable layout under the home directory. */
 export interface HomePaths {
@@ -64,4 +66,17 @@ export function homePaths(home: string): HomePaths {
     agentToken: join(home, 'agent-token.bcrypt'),
     gatewayState: join(home, 'gateway.json'),
   };
+}
+
+/**
+ * A home named on purpose (--home, HOMUNCULUS_HOME) that does not exist: a typo, refused with
+ * the fix by a command that would otherwise begin an empty store there; undefined otherwise.
+ */
+export function namedHomeMissing(explicit?: string, env: NodeJS.ProcessEnv = process.env): UsageError | undefined {
+  const named = explicit ?? env.HOMUNCULUS_HOME;
+  if (!named || existsSync(resolve(named))) return undefined;
+  return new UsageError(
+    `There is no Homunculus store at ${resolve(named)}.`,
+    'Check --home (or HOMUNCULUS_HOME) for a typo; `homunculus sync` creates a store there.',
+  );
 }

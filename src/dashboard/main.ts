@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { portFlag, flagsMain } from '../core/flags.js';
+import { namedHomeMissing } from '../core/paths.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { askForLogin, relinkKeyPath, writePrivateFile } from './relink.js';
 
@@ -79,6 +80,9 @@ async function serve(f: Record<string, string | true>): Promise<void> {
       'Leave --host out; reach it from elsewhere through an SSH tunnel.',
     );
   const port = typeof f.port === 'string' ? portFlag(f.port) : DEFAULT_PORT;
+  // A typo in --home would serve (and begin) an empty store there.
+  const missing = namedHomeMissing(typeof f.home === 'string' ? f.home : undefined);
+  if (missing) throw missing;
   const [{ openStore }, { startDashboard }] = await Promise.all([import('../store/store.js'), import('./server.js')]);
   const store = openStore({ home: typeof f.home === 'string' ? f.home : undefined });
   try {

@@ -51,6 +51,22 @@ describe('the dashboard server on 127.0.0.1', () => {
     expect((await call('/api/overview', { headers: { Cookie: `homunculus_session_${dash.port}=forged` } })).status).toBe(401);
   });
 
+  it('answers a sign-in without a token 400, saying what it must hold, and a used link 401', async () => {
+    const raw = await call('/api/session', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: origin },
+      body: '{nope',
+    });
+    expect(raw.status).toBe(400);
+    expect((await json(raw)).error).toMatch(/\{"token": /);
+    expect((await post('/api/session', { token: 42 })).status).toBe(400);
+    const login = dash.gate.issueLogin();
+    expect((await post('/api/session', { token: login })).status).toBe(200);
+    const again = await post('/api/session', { token: login });
+    expect(again.status).toBe(401);
+    expect((await json(again)).error).toMatch(/already used or has expired/);
+  });
+
   it('signs nobody in with the cookie alone: the browser sends it to every port of 127.0.0.1, never the key', async () => {
     const auth = await signIn();
     expect((await call('/api/overview', { headers: auth })).status).toBe(200);

@@ -71,8 +71,10 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
     return c.body(new Uint8Array(asset.body), 200, { 'Content-Type': asset.type });
   });
   app.post('/api/session', async (c) => {
-    const body = await jsonBody(c).catch(() => ({}));
-    const signed = gate.exchange((body as { token?: unknown }).token);
+    const token = ((await jsonBody(c).catch(() => undefined)) as { token?: unknown } | null | undefined)?.token;
+    // A request that holds no token is not an expired link: say what it must hold.
+    if (typeof token !== 'string') return refuse(c, 400, 'The body must be a JSON object {"token": "<the token of the login link>"}.');
+    const signed = gate.exchange(token);
     if (!signed) return refuse(c, 401, 'This login link was already used or has expired: run `homunculus dashboard` again for a new one.');
     setCookie(c, sessionCookie(port()), signed.session, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.json({ ok: true, key: signed.key });

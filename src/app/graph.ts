@@ -75,7 +75,7 @@ export const listFacts = defineOperation({
     entity: text(200).optional(),
     relation: relation().optional(),
     project: text(200).optional(),
-    limit: wholeNumber(0, 100_000).default(100),
+    limit: wholeNumber(1, 100_000).default(100),
   }),
   run({ store }, i) {
     const entityId = i.entity === undefined ? undefined : requireEntity(store, i.entity).id;
@@ -160,7 +160,7 @@ export const reconsolidate = defineOperation({
 export const entities = defineOperation({
   name: 'graph.entities',
   summary: 'Entities, most recently seen first',
-  input: z.object({ type: entityType().optional(), limit: wholeNumber(0, 100_000).default(100) }),
+  input: z.object({ type: entityType().optional(), limit: wholeNumber(1, 100_000).default(100) }),
   run({ store }, i) {
     const list = store.graph.entities.list({ type: i.type, limit: i.limit });
     return { entities: list, count: list.length };

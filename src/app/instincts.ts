@@ -57,7 +57,7 @@ export const listInstincts = defineOperation({
     minEvidence: wholeNumber(0).optional(),
     minConfidence: unitInterval().optional(),
     keyword: text().optional(),
-    limit: wholeNumber(0, 100_000).default(50),
+    limit: wholeNumber(1, 100_000).default(50),
   }),
   run({ store }, input) {
     const rows = store.instincts.list({
@@ -108,7 +108,7 @@ export const searchInstincts = defineOperation({
   summary: 'Full-text search over keys, triggers, actions, explain text and metadata (FTS5 syntax, substring fallback)',
   input: z.object({
     query: text().refine((q) => q.replaceAll('\u0000', '').trim() !== '', { error: 'must not be empty' }),
-    limit: wholeNumber(0, 10_000).default(20),
+    limit: wholeNumber(1, 10_000).default(20),
   }),
   run({ store }, input) {
     const { rows, mode } = store.instincts.search(input.query.replaceAll('\u0000', ''), input.limit);

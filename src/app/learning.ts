@@ -81,7 +81,7 @@ export const learn = defineOperation({
 export const episodes = defineOperation({
   name: 'learning.episodes',
   summary: 'Notable one-off events below the 3-session instinct threshold, newest first',
-  input: z.object({ limit: wholeNumber(0, 100_000).default(50) }),
+  input: z.object({ limit: wholeNumber(1, 100_000).default(50) }),
   run({ store }, input) {
     const list = store.episodes
       .list()
@@ -140,7 +140,7 @@ export const gc = defineOperation({
 export const trending = defineOperation({
   name: 'learning.trending',
   summary: 'Instincts ranked by how often they were observed in the last days',
-  input: z.object({ days: days().default(7), limit: wholeNumber(0, 10_000).default(10) }),
+  input: z.object({ days: days().default(7), limit: wholeNumber(1, 10_000).default(10) }),
   run: ({ store }, input) => trendingOf(store, input),
 });
 

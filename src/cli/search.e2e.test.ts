@@ -118,6 +118,9 @@ describe('memory import, query and embed through the binary', () => {
       [['query', 'x', '--since', '2026-02-01', '--until', '2026-01-01'], /since is later than until/],
       [['query', 'x', '--mode', 'fuzzy'], /--mode must be one of hybrid, bm25, vector/],
       [['query', 'x', '--limit', '0'], /--limit must be a whole number/],
+      // A list of none said "No instincts match." over a store full of them.
+      [['list', '--limit', '0'], /--limit must be a whole number from 1/],
+      [['search', 'x', '--limit', '0'], /--limit must be a whole number from 1/],
       [['query', 'x', '--min-score', '-1'], /--min-score must be a number/],
       [['query', 'x', '--collection', 'Bad Name'], /--collection must be lower-case/],
       [['query', '   '], /<text> is empty: give some words to search for/],

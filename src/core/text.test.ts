@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWords, counted, editDistance, headOf, showInvisible, tailOf, withoutControls } from './text.js';
+import { closestWords, counted, editDistance, headOf, showInvisible, tailOf, withoutControls, usd } from './text.js';
 
 describe('editDistance and closestWords', () => {
   it('counts a swap of neighbours as one edit', () => {
@@ -55,5 +55,11 @@ describe('withoutControls', () => {
     expect(withoutControls('rm \u202eexe.txt\u2066 \u009b31m ok')).toBe('rm exe.txt 31m ok');
     expect(withoutControls('nul\u0000 inside\tand\nnext\r\nline')).toBe('nul inside\tand\nnext\r\nline');
     expect(withoutControls('plain text, é 中文')).toBe('plain text, é 中文');
+  });
+});
+
+describe('usd', () => {
+  it('says cents, or hundredths of a cent when the amount holds them: what is left of a budget never rounds back to all of it', () => {
+    expect([usd(5), usd(0), usd(0.0042), usd(5 - 0.0042), usd(12.5)]).toEqual(['$5.00', '$0.00', '$0.0042', '$4.9958', '$12.50']);
   });
 });

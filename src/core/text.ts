@@ -66,6 +66,9 @@ export function closestWords(word: string, candidates: readonly string[]): strin
 }
 
 /** A count and its noun, the noun in the plural unless the count is one ("3 sessions", "1 rule"). */
+/** Dollars in cents, or to a hundredth of a cent when that is what it holds ($5.00, $0.0042, $4.9958). Pure. */
+export const usd = (n: number): string => `$${n.toFixed(Math.abs(n * 100 - Math.round(n * 100)) < 1e-6 ? 2 : 4)}`;
+
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**

@@ -3,7 +3,7 @@ import type { BudgetReport } from '../agent/budget.js';
 import type { PendingConfirmation } from '../agent/runner.js';
 import type { RouteMode } from '../agent/router.js';
 import { type SessionUsage, splitMessage } from '../agent/telegram.js';
-import { showInvisible } from '../core/text.js';
+import { showInvisible, usd } from '../core/text.js';
 
 export const HELP = [
   'Talk to me in plain words. Commands:',
@@ -14,8 +14,6 @@ export const HELP = [
   "/budget: today's spend on the models",
   '/agents: the agents you can talk to',
 ].join('\n');
-
-const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 export interface StatusView {
   session: string;

@@ -7,9 +7,8 @@ import { agentBudget, agentTurnInput, openAgent } from '../../app/agent-brain.js
 import { chatSession } from '../chat-session.js';
 import { globals, withCommandStore } from '../context.js';
 import { table } from '../output.js';
+import { usd } from '../../core/text.js';
 import { type Options, runOperation } from '../run.js';
-
-const usd = (n: number): string => `$${n.toFixed(4)}`;
 
 function budgetLines(r: BudgetReport): string[] {
   const lines = [

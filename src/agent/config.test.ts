@@ -78,6 +78,13 @@ describe('the doctor check', () => {
       status: 'warn',
       fix: expect.stringContaining('ANTHROPIC_API_KEY'),
     });
+    // An OpenAI-compatible server needs no key, unless its apiKeyEnv names one: then that must be set.
+    const vllm = { provider: 'openai-compatible', model: 'qwen', baseUrl: 'http://127.0.0.1:8000/v1' };
+    expect(agentConfigVerdict({ agent: { remote: vllm } }, {}, true).status).toBe('ok');
+    expect(agentConfigVerdict({ agent: { remote: { ...vllm, apiKeyEnv: 'VLLM_KEY' } } }, {}, true)).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('needs $VLLM_KEY, which is not set'),
+    });
     // agent serve would refuse a bad Telegram section or a missing bot token: doctor says so first.
     const telegram = { telegram: { tokenEnv: 'TG_TOKEN', allowed_user_ids: [42] } };
     expect(agentConfigVerdict({ agent: telegram }, {}, true)).toMatchObject({

@@ -35,7 +35,8 @@ export function agentConfigVerdict(config: Config, env: NodeJS.ProcessEnv, agent
     ['remote', agent.remote],
   ] as const) {
     const keyEnv = m && (m.apiKeyEnv ?? KEY_ENV[m.provider]);
-    if (m && keyEnv && m.provider === 'anthropic' && !env[keyEnv])
+    // Anthropic always needs a key; another server needs the one its apiKeyEnv names, when it names one.
+    if (m && keyEnv && (m.provider === 'anthropic' || m.apiKeyEnv !== undefined) && !env[keyEnv])
       return {
         name: 'agent',
         status: 'warn',

@@ -98,7 +98,13 @@ function answerNote(answer: string | undefined): string {
 export async function chatSession(runner: AgentRunner, io: ChatIo, session: string): Promise<number> {
   let failures = 0;
   const queue = lineQueue(io);
-  const say = (text: string) => io.output.write(text);
+  // Whether the last thing written ended its line: a tool line after streamed words (a handoff's
+  // first agent ending without a newline) starts on a line of its own.
+  let midLine = false;
+  const say = (text: string) => {
+    if (text) midLine = !text.endsWith('\n');
+    io.output.write(text);
+  };
   let running: AbortController | undefined;
   // Ctrl-C cancels the answer being written; at the prompt it ends the chat.
   queue.rl.on('SIGINT', () => (running ? running.abort() : queue.rl.close()));
@@ -116,7 +122,7 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
       signal: running.signal,
       // The model's text as words: an escape in it could hide the y/N question or fake one.
       onText: (d: string) => say(withoutControls(d)),
-      onToolCall: (v: ToolCallView) => say(`${toolLine(v)}\n`),
+      onToolCall: (v: ToolCallView) => say(`${midLine ? '\n' : ''}${toolLine(v)}\n`),
     };
     try {
       const ctx = { runner, hooks };

@@ -94,7 +94,7 @@ describe('homunculus agent chat', () => {
       ['local', 2],
       ['remote', 2],
     ]);
-    expect(cli(home, ['agent', 'budget']).stdout).toMatch(/of \$1\.0000 spent/);
+    expect(cli(home, ['agent', 'budget']).stdout).toMatch(/of \$1\.00 spent, \$0\.99\d\d left/);
   });
 
   it('handles /help itself, refuses /escalate without a remote model with the fix, and shows no usage for either', async () => {

@@ -53,7 +53,7 @@ describe('help and usage', () => {
     const cases: [string[], RegExp][] = [
       [['observe'], /missing required argument/],
       [['frobnicate'], /Unknown command "frobnicate"/],
-      [['list', '--limit', '-1'], /--limit must be a whole number from 0 to 100000, got -1/],
+      [['list', '--limit', '-1'], /--limit must be a whole number from 1 to 100000, got -1/],
       [['list', '--limit', 'ten'], /--limit must be a whole number/],
       [['list', '--category', 'cooking'], /--category must be one of sequence, preference, fix_pattern, combo, got "cooking"/],
       [['list', '--min-confidence', '5'], /--min-confidence is the 0-1 confidence score.*\n.*--min-evidence 5/],

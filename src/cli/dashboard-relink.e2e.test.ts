@@ -1,5 +1,5 @@
 /** `homunculus dashboard` run again while one serves the home: a new login link, not a port in use. */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runNode, tempDir } from '../test-support/cli.js';
@@ -14,6 +14,8 @@ const tokenOf = (login: string): string => new URL(login).hash.replace('#token='
 describe('homunculus dashboard, run again', () => {
   it('gives a new one-time link from the running dashboard of this home, and nothing to anyone else', async () => {
     const home = join(dir.path, 'home');
+    // A home named on purpose must exist (a typo is refused); `init` makes it.
+    mkdirSync(home);
     const running = await startDashboardCli(home);
     const port = new URL(running.url).port;
     const post = (path: string, headers: Record<string, string>, body: unknown = {}) =>
@@ -40,6 +42,7 @@ describe('homunculus dashboard, run again', () => {
       );
 
       // Another home on that port: the port is in use, as before.
+      mkdirSync(join(dir.path, 'other'));
       const other = await runNode([BIN, 'dashboard', '--no-open', '--port', port], cliEnv(join(dir.path, 'other')));
       expect(other.status).not.toBe(0);
       expect(other.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);

@@ -45,7 +45,7 @@ describe('the command line, as a new user meets it', () => {
     expect(JSON.parse(r.stdout)).toEqual({ error: "option '--limit <n>' argument missing", code: 'usage', hint: null });
     const bad = await runCli(home.path, ['list', '--limit', 'ten', '--json']);
     expect(bad.status).toBe(2);
-    expect(JSON.parse(bad.stdout)).toMatchObject({ code: 'usage', error: '--limit must be a whole number from 0 to 100000, got "ten".' });
+    expect(JSON.parse(bad.stdout)).toMatchObject({ code: 'usage', error: '--limit must be a whole number from 1 to 100000, got "ten".' });
   });
 
   it('ends quietly when its output goes into a closed pipe', async () => {

@@ -3,6 +3,7 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { observeImported } from './bulk.js';
 import { observe } from './instincts.js';
 import { mergeInstinct } from './merge.js';
+import { currentConfidence } from './records.js';
 
 describe('merging an imported instinct', () => {
   let store: TestStore;
@@ -23,6 +24,20 @@ describe('merging an imported instinct', () => {
       command: 'mise run lint',
       tool: 'mise',
     });
+  });
+
+  it('takes a stated score as of now: an instinct last seen months ago keeps it, rather than decaying a second time', () => {
+    store = testStore('2026-01-01T00:00:00.000Z');
+    const old = { key: 'pref:pkg=pnpm', evidence: 12, confidence: 0.5, last_seen: '2025-10-01T00:00:00.000Z' };
+    expect(store.transaction(() => mergeInstinct(store, old, 'import'))).toBe('created');
+    const row = store.instincts.get('pref:pkg=pnpm');
+    expect(row && currentConfidence(row, store.clock.now())).toBe(0.5);
+    // A higher score for a held one, likewise; and the week's decay then runs from today on.
+    expect(store.transaction(() => mergeInstinct(store, { ...old, confidence: 0.7 }, 'import'))).toBe('raised');
+    const raised = store.instincts.get('pref:pkg=pnpm');
+    expect(raised && currentConfidence(raised, store.clock.now())).toBe(0.7);
+    store.advanceDays(7);
+    expect(raised && currentConfidence(raised, store.clock.now())).toBeLessThan(0.7);
   });
 
   it('never rewrites how a held pattern is explained (import_patterns, import_claude_md)', () => {

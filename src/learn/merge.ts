@@ -2,7 +2,7 @@
 import type { Category, Domain } from '../core/domain.js';
 import { DEFAULT_DOMAIN_BY_CATEGORY, DOMAINS, parseKey } from '../core/domain.js';
 import { round } from '../core/text.js';
-import { CONFIDENCE_CEILING, CONFIDENCE_FLOOR } from './confidence.js';
+import { CONFIDENCE_CEILING, CONFIDENCE_FLOOR, decayPeriods } from './confidence.js';
 import { type InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -58,6 +58,9 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
       metadata: JSON.stringify(incoming.metadata ?? {}),
       evidence,
       confidence: clampScore(incoming.confidence ?? 0.5),
+      // A stated score is as of now (an export and the readable view write the decayed one):
+      // the periods since its last sighting are counted in, not taken off it a second time.
+      folded_periods: decayPeriods(lastSeen, now),
       first_seen: firstSeen,
       last_seen: lastSeen,
     });
@@ -78,13 +81,13 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
   if (evidence > existing.evidence) fields.evidence = evidence;
   if (incoming.confidence !== undefined && clampScore(incoming.confidence) > current) {
     fields.confidence = clampScore(incoming.confidence);
-    fields.folded_periods = 0;
     fields.last_seen = lastSeen > existing.last_seen ? lastSeen : existing.last_seen;
+    fields.folded_periods = decayPeriods(fields.last_seen, now);
   } else if (lastSeen > existing.last_seen) {
-    // A later sighting elsewhere: keep the current score, restart its decay clock.
+    // A later sighting elsewhere: keep the current score, restart its decay clock from now.
     fields.confidence = current;
-    fields.folded_periods = 0;
     fields.last_seen = lastSeen;
+    fields.folded_periods = decayPeriods(lastSeen, now);
   }
   if (firstSeen < existing.first_seen) fields.first_seen = firstSeen;
   // Metadata the store lacks is added; what it holds stays, in its order (a re-import changes nothing).

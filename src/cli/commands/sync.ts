@@ -59,7 +59,7 @@ export function registerSyncCommands(program: Command): void {
             : []),
           ...(s.learned.faded.decayed || s.learned.faded.deleted
             ? [
-                `Faded: ${s.learned.faded.decayed} instinct(s) not seen for a week or more score lower; they still apply when they match, and a new sighting restores them${s.learned.faded.deleted ? `; ${s.learned.faded.deleted} fell below the floor and were removed` : ''}.`,
+                `Faded this run: ${s.learned.faded.decayed} instinct(s) not seen for a week or more score lower (\`homunculus status\` lists every faded one, those already at the floor too); they still apply when they match, and a new sighting restores them${s.learned.faded.deleted ? `; ${s.learned.faded.deleted} fell below the floor and were removed` : ''}.`,
               ]
             : []),
           ...(s.embedded ? [`Embedded ${s.embedded} new document(s) for search.`] : []),

@@ -47,6 +47,12 @@ describe('rendering rules', () => {
     });
     // A block written before, with each bullet's keys at its end, reads back the same.
     expect(parsePatternLines(md.replace(/\n<!--/g, ' <!--'))).toEqual(parsePatternLines(md));
+    // Its last bullet above the block's digest line keeps its keys; a hand-written bullet above a note keeps its own.
+    const digest = '<!-- written by homunculus (0123456789ab); edits here are replaced -->\n';
+    expect(parsePatternLines(`${md.replace(/\n<!--/g, ' <!--')}${digest}`)).toEqual(parsePatternLines(md));
+    expect(parsePatternLines('- Use `pref:pkg=pnpm` (5) for installs\n<!-- my note -->\n').patterns.map((p) => p.pattern)).toEqual([
+      'pref:pkg=pnpm',
+    ]);
     expect(renderClaudeMd([])).toBe('');
   });
 

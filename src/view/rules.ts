@@ -184,7 +184,10 @@ export function parsePatternLines(markdown: string): { patterns: ParsedPattern[]
   const patterns: ParsedPattern[] = [];
   let skipped = 0;
   const lines = markdown.split(/\r?\n/);
-  const keysBelow = (i: number): boolean => /^\s*- /.test(lines[i] ?? '') && /^<!--.*-->\s*$/.test(lines[i + 1] ?? '');
+  // Only a bullet without a comment of its own, above a comment line that names keys: not one
+  // above the block's digest or a note by hand.
+  const keysBelow = (i: number): boolean =>
+    /^\s*- /.test(lines[i] ?? '') && !(lines[i] ?? '').includes('<!--') && /^<!--.*`[A-Za-z_]+:[^`]*`.*-->\s*$/.test(lines[i + 1] ?? '');
   for (const [i, full] of lines.entries()) {
     // A bullet whose keys are on the line below is read with them.
     if (keysBelow(i)) continue;

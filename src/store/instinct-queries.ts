@@ -33,6 +33,9 @@ export const sightingProjects = (key: string): string =>
   `SELECT s.project AS project, COUNT(DISTINCT s.session_id) AS sessions FROM pattern_sightings s
    WHERE s.kind = 'pattern' AND s.key = ${key} AND s.project != '' GROUP BY s.project`;
 
+/** A pattern filed for every project is global once this many projects each showed it in this many sessions. */
+export const GLOBAL_SIGHTINGS = { projects: 2, sessionsEach: 2 } as const;
+
 /**
  * A pattern filed for every project is global when the user showed it again and again in two
  * projects or more; said in one project ("use pnpm, not npm", only in the TypeScript one), or in
@@ -43,7 +46,8 @@ const trulyGlobal = (alias: string): string => {
   // The outer row's key named by its table when it has no alias: a bare `key` in the subquery would be the sighting's own.
   const seen = sightingProjects(`${alias || 'instincts.'}key`);
   // One pass over its sightings: none that names a project, or two projects that showed it twice.
-  return `(${alias}project = '' AND (SELECT COUNT(*) = 0 OR SUM(sessions >= 2) >= 2 FROM (${seen})))`;
+  const { projects, sessionsEach } = GLOBAL_SIGHTINGS;
+  return `(${alias}project = '' AND (SELECT COUNT(*) = 0 OR SUM(sessions >= ${sessionsEach}) >= ${projects} FROM (${seen})))`;
 };
 /** An instinct of @project, or a global one. */
 const ofProjectOrGlobal = (alias: string): string => `(${ofProject(alias)} OR ${trulyGlobal(alias)})`;

@@ -1,7 +1,7 @@
 /** Instincts, their event log, aliases and convictions: SQL only, no rules. */
 import type { EVENT_KINDS } from './corrections-schema.js';
 import { type Db, cachedStatement } from './db.js';
-import { latestVerdict, matchTerms, searchRows, sightingProjects, triggerUse, whereOf } from './instinct-queries.js';
+import { GLOBAL_SIGHTINGS, latestVerdict, matchTerms, searchRows, sightingProjects, triggerUse, whereOf } from './instinct-queries.js';
 import type { InstinctRow, ListFilter, TermMatch } from './instinct-rows.js';
 
 export type { InstinctRow } from './instinct-rows.js';
@@ -268,8 +268,8 @@ export function createInstinctRepository(db: Db): InstinctRepository {
       // Filed for every project: global when shown again and again in two projects or more (instinct-queries.ts).
       const sighted = cachedStatement(db, sightingProjects('?')).all(row.key) as { project: string; sessions: number }[];
       for (const s of sighted) projects.add(s.project);
-      const repeated = sighted.filter((s) => s.sessions >= 2).length;
-      return { global: sighted.length === 0 || repeated >= 2, projects: [...projects].sort() };
+      const repeated = sighted.filter((s) => s.sessions >= GLOBAL_SIGHTINGS.sessionsEach).length;
+      return { global: sighted.length === 0 || repeated >= GLOBAL_SIGHTINGS.projects, projects: [...projects].sort() };
     },
     distinctProjectCounts() {
       const rows = db

@@ -19,7 +19,7 @@ import { openAgent } from '../app/agent-brain.js';
 import { openScheduler } from '../app/agent-schedule.js';
 import { openStore } from '../store/store.js';
 import { startTelegram } from '../telegram/main.js';
-import { LOOPBACK, assertLoopback, startGateway } from './server.js';
+import { GRACE_MS, LOOPBACK, assertLoopback, startGateway } from './server.js';
 import { counted } from '../core/text.js';
 
 const USAGE = `Usage: homunculus agent serve [--port <n>] [--home <dir>] [--json]
@@ -125,7 +125,9 @@ async function serveLocked(
     });
     const busy = handle.inFlight();
     if (busy && !f.json)
-      process.stdout.write(`Stopping: finishing ${counted(busy, 'request')} in flight (up to 30 s; Ctrl-C again stops at once).\n`);
+      process.stdout.write(
+        `Stopping: finishing ${counted(busy, 'request')} in flight (up to ${GRACE_MS / 1000} s; Ctrl-C again stops at once).\n`,
+      );
     await scheduler.stop();
     await telegram?.stop();
     await handle.close();

@@ -15,6 +15,8 @@ import { gatewayApp } from './app.js';
 import { PendingBook } from '../agent/pending.js';
 
 export const LOOPBACK = '127.0.0.1';
+/** How long a stopping gateway lets requests in flight finish, by default. */
+export const GRACE_MS = 30_000;
 
 export interface GatewayOptions {
   runner: AgentRunner;
@@ -97,7 +99,7 @@ export function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
     };
     const server: ServerType = serve({ fetch: app.fetch, hostname: host, port: options.port }, (info: AddressInfo) => {
       server.off('error', failed);
-      const { inFlight, close } = lifecycle(server, pending, options.graceMs ?? 30_000);
+      const { inFlight, close } = lifecycle(server, pending, options.graceMs ?? GRACE_MS);
       if (info.address !== LOOPBACK) {
         void close();
         reject(new HomunculusError('not_loopback', `The gateway bound ${info.address}, not ${LOOPBACK}; it stopped.`));

@@ -39,7 +39,10 @@ const present = (value: unknown): unknown => (value === null ? undefined : value
 
 /** One instinct file's fields under the names of an imported instinct; throws when it has no trigger or action. */
 export function instinctFileRecord(content: string, fileName: string): Record<string, unknown> {
-  const { data, body } = parseFrontmatter(content);
+  return recordOf(parseFrontmatter(content), fileName);
+}
+
+function recordOf({ data, body }: ReturnType<typeof parseFrontmatter>, fileName: string): Record<string, unknown> {
   const trigger = scalarText(data.trigger);
   const action = scalarText(data.action);
   if (!trigger) throw new Error('missing "trigger"');
@@ -62,15 +65,6 @@ export function instinctFileRecord(content: string, fileName: string): Record<st
     first_seen: present(data.created),
     last_seen: present(data.last_seen),
   };
-}
-
-/** Whether an instinct file says its instinct was marked wrong (the readable view's `verdict: wrong`). */
-function markedWrong(content: string): boolean {
-  try {
-    return parseFrontmatter(content).data.verdict === 'wrong';
-  } catch {
-    return false;
-  }
 }
 
 /** How far and how wide the walk goes: a folder of instinct files is small and shallow. */
@@ -130,8 +124,9 @@ export function readInstinctFiles(dir: string): InstinctFiles {
   for (const file of listed.files) {
     try {
       if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
-      const content = readFileSync(file, 'utf8');
-      result.records.push({ file, record: instinctFileRecord(content, file), wrong: markedWrong(content) });
+      const parsed = parseFrontmatter(readFileSync(file, 'utf8'));
+      // The readable view writes `verdict: wrong` for an instinct the user marked wrong.
+      result.records.push({ file, record: recordOf(parsed, file), wrong: parsed.data.verdict === 'wrong' });
     } catch (err) {
       result.skipped.push({ file, reason: (err as Error).message });
     }

@@ -18,11 +18,11 @@ interface DatabaseVerdict {
 /** What to do with a damaged database, without losing what can be saved. */
 const damagedFix = (paths: HomePaths): string =>
   `${recoverHint(paths.db)} ` +
-  `Failing that, move it aside, then run \`homunculus import-files ${paths.instincts}\` first (it brings back the instincts with your edits and "wrong" marks) and \`homunculus sync\` after (it learns again from the agents' transcripts).`;
+  `Failing that, move it aside and run \`homunculus sync\`: it brings back the instincts from their files under instincts/ first (with your edits and "wrong" marks), then learns again from the agents' transcripts.`;
 
 /** Bringing back what a database learned from its instinct files, when the database itself is gone. */
-const restoreFix = (paths: HomePaths): string =>
-  `Put homunculus.db back from a backup if you have one; failing that, run \`homunculus import-files ${paths.instincts}\` first (it brings those instincts back with your edits and "wrong" marks) and \`homunculus sync\` after (it learns again from the transcripts).`;
+const restoreFix = (): string =>
+  `Put homunculus.db back from a backup if you have one; failing that, run \`homunculus sync\`: it brings those instincts back from their files first (with your edits and "wrong" marks), then learns again from the transcripts.`;
 
 export function databaseCheck(paths: HomePaths): DatabaseVerdict {
   if (!existsSync(paths.db)) {
@@ -32,7 +32,7 @@ export function databaseCheck(paths: HomePaths): DatabaseVerdict {
       name: 'database',
       status: 'fail',
       detail: `no database, but ${counted(files, 'instinct file')} under instincts/ say one learned here: it was deleted or moved`,
-      fix: restoreFix(paths),
+      fix: restoreFix(),
     };
   }
   const readOnly = unwritable([paths.db, `${paths.db}-wal`, `${paths.db}-shm`]);
@@ -83,7 +83,7 @@ export function databaseCheck(paths: HomePaths): DatabaseVerdict {
         name: 'database',
         status: 'warn',
         detail: `${counts}; ${counted(strays, 'file')} under instincts/ name instincts this database never held (a database deleted and begun again?)`,
-        fix: restoreFix(paths),
+        fix: restoreFix(),
       };
     return { name: 'database', status: 'ok', detail: `schema ${health.schemaVersion}, ${health.journalMode} journal, ${counts}` };
   } catch (err) {

@@ -1,5 +1,5 @@
 /** Transfer operations: instincts in from instinct files or an archive, out to an archive. */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { realTarget, refuseProtected } from '../core/confine.js';
@@ -9,8 +9,8 @@ import { giveFeedback } from '../learn/instincts.js';
 import { mergeInstinct } from '../learn/merge.js';
 import type { Store } from '../store/store.js';
 import { exportInstincts, readArchiveRecords } from '../view/archive.js';
-import { readInstinctFiles } from '../view/import-files.js';
-import { renderAll } from '../view/render.js';
+import { type InstinctFiles, readInstinctFileList, readInstinctFiles } from '../view/import-files.js';
+import { renderAll, unrenderedFiles } from '../view/render.js';
 import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';
 import { text } from './schemas.js';
@@ -66,27 +66,45 @@ function markWrong(store: Store, keys: readonly string[]): number {
   return todo.length;
 }
 
+/** Merges instinct files read from disk, bringing back the "wrong" marks their files carry. */
+function mergeInstinctFiles(store: Store, read: InstinctFiles) {
+  const { refused, ...merged } = mergeImported(
+    store,
+    read.records.map((r) => ({ from: r.file, record: r.record })),
+    'import-files',
+    { first_seen: 'created' },
+  );
+  const skipped = [...read.skipped, ...refused.map((r) => ({ file: r.from, reason: r.reason }))];
+  // A file the readable view wrote for an instinct marked wrong brings the mark back with it.
+  const marked = read.records.filter((r) => r.wrong && !refused.some((x) => x.from === r.file)).map((r) => String(r.record.key));
+  return { ...merged, marked_wrong: markWrong(store, marked), skipped };
+}
+
 export const importFiles = defineOperation({
   name: 'transfer.import-files',
   summary: 'Import instinct markdown files (YAML front matter: trigger, action, confidence, domain ...) from a folder',
   input: z.object({ dir: path() }),
   run({ store, warn }, input) {
-    const read = readInstinctFiles(resolve(input.dir));
-    const { refused, ...merged } = mergeImported(
-      store,
-      read.records.map((r) => ({ from: r.file, record: r.record })),
-      'import-files',
-      { first_seen: 'created' },
-    );
-    const skipped = [...read.skipped, ...refused.map((r) => ({ file: r.from, reason: r.reason }))];
-    // A file the readable view wrote for an instinct marked wrong brings the mark back with it.
-    const marked = read.records.filter((r) => r.wrong && !refused.some((x) => x.from === r.file)).map((r) => String(r.record.key));
-    const wrong = markWrong(store, marked);
+    const result = mergeInstinctFiles(store, readInstinctFiles(resolve(input.dir)));
     renderAll(store);
-    for (const s of skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
-    return { ...merged, marked_wrong: wrong, skipped };
+    for (const s of result.skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
+    return result;
   },
 });
+
+/**
+ * Imports the instinct files under the readable view that name keys this database never held:
+ * what a database deleted and begun again had learned, with the user's edits and "wrong" marks.
+ * Done before learning, which would otherwise write the old words over them. Undefined when
+ * there are none.
+ */
+export function restoreStrayFiles(store: Store, warn?: (message: string) => void) {
+  const strays = unrenderedFiles(store).strays.filter((f) => lstatSync(f).isFile());
+  if (!strays.length) return undefined;
+  const result = mergeInstinctFiles(store, readInstinctFileList(strays));
+  for (const s of result.skipped) warn?.(`left ${s.file} as it is: ${s.reason}`);
+  return { files: strays.length, ...result };
+}
 
 export const exportArchive = defineOperation({
   name: 'transfer.export',

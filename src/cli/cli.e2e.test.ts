@@ -153,7 +153,7 @@ describe('the store on disk', () => {
     }[];
     const database = checks.find((c) => c.name === 'database');
     expect(database).toMatchObject({ status: 'fail' });
-    expect(database?.fix).toMatch(/\.recover.*import-files.*first.*homunculus sync. after/);
+    expect(database?.fix).toMatch(/\.recover.*move it aside and run .homunculus sync.: it brings back the instincts from their files/);
     expect(checks.map((c) => c.name)).not.toContain('check');
     for (const c of checks.filter((x) => x.name !== 'database' && x.status === 'fail')) expect(c.fix).toBe('See the database check above.');
     // Every command that hits a damaged page gives the same recipe, never "move it aside" (which threw away what it held).

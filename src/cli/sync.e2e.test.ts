@@ -1,5 +1,5 @@
 /** `homunculus sync`, the main job, through the built binary: on a synthetic corpus, and on the real one when ../shared is there. */
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
@@ -101,6 +101,37 @@ describe('sync on transcripts the test writes', () => {
       expect(stdout).toMatch(new RegExp(`: ${added.length} new instincts?[ ,]`));
       expect(stdout).toMatch(/^Imported 4 of 5 transcripts \(0 unchanged since the last import(, 1 with no session in them)?\)/m);
       expect(stdout).toMatch(/could not read .*garbage\.jsonl|1 with no session in them/);
+    } finally {
+      fresh.cleanup();
+    }
+  });
+
+  it('brings back what a deleted database learned, with the edits and "wrong" marks in its files, before learning again', async () => {
+    const fresh = tempDir();
+    try {
+      writeSyntheticCorpus(fresh.path, { sessions: 4 });
+      await runCliJson(fresh.path, ['sync', '--no-embed']);
+      const listed = async () =>
+        (await runCliJson<{ instincts: { pattern: string; action: string }[] }>(fresh.path, ['list', '--min-evidence', '1'])).instincts;
+      const before = await listed();
+      const [edited, wrong] = before.map((i) => i.pattern);
+      expect(wrong).toBeDefined();
+      await runCliJson(fresh.path, ['edit', edited as string, '--action', 'My own words for it.']);
+      await runCliJson(fresh.path, ['feedback', wrong as string, 'wrong']);
+      for (const suffix of ['', '-wal', '-shm']) rmSync(join(fresh.path, `homunculus.db${suffix}`), { force: true });
+      // A hook (here `status`) begins a new, empty database; the files are the only copy left.
+      await runCliJson(fresh.path, ['status']);
+      const { stdout } = await runCli(fresh.path, ['sync', '--no-embed', '--no-progress']);
+      expect(stdout).toMatch(
+        /^Brought back \d+ instincts from \d+ files under instincts\/ .* with your edits and 1 "wrong" mark\(s\), before learning\.$/m,
+      );
+      const after = await listed();
+      expect(after.find((i) => i.pattern === edited)?.action).toBe('My own words for it.');
+      expect(after.map((i) => i.pattern).sort()).toEqual(before.map((i) => i.pattern).sort());
+      const verdict = await runCliJson<{ verdict?: string }>(fresh.path, ['get', wrong as string]);
+      expect(JSON.stringify(verdict)).toMatch(/wrong/);
+      // Once brought back, they are this database's: the next sync brings back nothing.
+      expect((await runCli(fresh.path, ['sync', '--no-embed', '--no-progress'])).stdout).not.toMatch(/Brought back/);
     } finally {
       fresh.cleanup();
     }

@@ -21,7 +21,7 @@ interface FileProblem {
   reason: string;
 }
 
-interface InstinctFiles {
+export interface InstinctFiles {
   /** `wrong`: the file says the user marked it wrong (`verdict: wrong`, as the readable view writes it). */
   records: { file: string; record: Record<string, unknown>; wrong: boolean }[];
   skipped: FileProblem[];
@@ -120,8 +120,14 @@ function linkProblem(path: string, root: string): string | undefined {
 /** Every instinct .md below `dir`, mapped; a file that cannot be read as one is skipped with the reason. */
 export function readInstinctFiles(dir: string): InstinctFiles {
   const listed = listMarkdown(dir);
-  const result: InstinctFiles = { records: [], skipped: listed.skipped };
-  for (const file of listed.files) {
+  const read = readInstinctFileList(listed.files);
+  return { records: read.records, skipped: [...listed.skipped, ...read.skipped] };
+}
+
+/** The given instinct files, mapped; a file that cannot be read as one is skipped with the reason. */
+export function readInstinctFileList(files: readonly string[]): InstinctFiles {
+  const result: InstinctFiles = { records: [], skipped: [] };
+  for (const file of files) {
     try {
       if (statSync(file).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
       const parsed = parseFrontmatter(readFileSync(file, 'utf8'));

@@ -43,6 +43,11 @@ export function registerSyncCommands(program: Command): void {
         sync,
         input,
         (s) => [
+          ...(s.restored?.imported
+            ? [
+                `Brought back ${counted(s.restored.imported, 'instinct')} from ${counted(s.restored.files, 'file')} under instincts/ that this database never held (an earlier database's), with your edits${s.restored.marked_wrong ? ` and ${s.restored.marked_wrong} "wrong" mark(s)` : ''}, before learning.`,
+              ]
+            : []),
           `Imported ${s.imported.imported_files} of ${counted(s.imported.files, 'transcript')} (${s.imported.unchanged_files} unchanged since the last import${s.imported.empty_files ? `, ${s.imported.empty_files} with no session in them` : ''}): ${counted(s.imported.sessions, 'new session')}, ${counted(s.imported.observations, 'new observation')}.`,
           ...(s.imported.malformed_lines ? [`  ${counted(s.imported.malformed_lines, 'malformed line')} skipped`] : []),
           ...s.imported.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),

@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../test-support/cli.js';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const GOAL = 'understand the people I talk with';
 const env = { HOMUNCULUS_NOW: '2026-02-14T10:00:00Z', HOMUNCULUS_EMBEDDING: 'none' };
 
 function mind(byStep: Record<string, string>) {
-  const home = mkdtempSync(join(tmpdir(), 'mind-ops-'));
+  const home = scratchDir('mind-ops-');
   const scripted = mindModel(byStep);
   const ctx: MindContext = { home, env, model: scripted.model };
   invoke(mindInit, ctx, {});

@@ -1,5 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../test-support/cli.js';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type EmbeddingFingerprint, fingerprintKey } from '../embed/provider.js';
@@ -25,7 +25,7 @@ const LOG: Memory[] = [
 
 describe('mind recall through the search pipeline', () => {
   it('finds an old memory by meaning with the bundled encoder, hides what the loop may not see, and embeds each memory once', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'mind-recall-'));
+    const home = scratchDir('mind-recall-');
     const root = join(home, 'mind');
     const notes: string[] = [];
     const index = await openMindIndex(root, home, { HOMUNCULUS_EMBEDDING: 'use-lite' }, clock, (n) => notes.push(n));

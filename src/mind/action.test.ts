@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../test-support/cli.js';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { choiceLine, runAction } from './action.js';
@@ -11,7 +11,7 @@ import { MARK } from './triggers.js';
 import { mindAsk } from '../test-support/mind-model.js';
 
 const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
-const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-action-')), 'mind'), 2026).root);
+const instance = () => instancePaths(initInstance(join(scratchDir('mind-action-'), 'mind'), 2026).root);
 /** The Homunculus home the instance lives in. */
 const homeOf = (paths: { root: string }) => dirname(paths.root);
 const GOAL = 'understand the people I talk with';

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { scratchDir } from '../test-support/cli.js';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { mindVerdict } from './doctor.js';
 import { valuesPath } from './files.js';
 import { initInstance } from './instance.js';
 
-const fresh = () => initInstance(join(mkdtempSync(join(tmpdir(), 'mind-doctor-')), 'mind'), 2026).root;
+const fresh = () => initInstance(join(scratchDir('mind-doctor-'), 'mind'), 2026).root;
 
 describe('doctor on the mind', () => {
   it('says when there is no mind, and when all is well (with what is not committed)', () => {

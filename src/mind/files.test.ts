@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../test-support/cli.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendMemory, goalsPath, memoryPath, readGoals, readMemories, readValues, valuesPath, writeGoals, writeValues } from './files.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'mind-files-'));
+const dir = () => scratchDir('mind-files-');
 const memory = (timestamp: string, author: 'self' | 'kernel' = 'self') => ({
   timestamp,
   author,

@@ -1,13 +1,13 @@
+import { scratchDir } from '../test-support/cli.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoals, readValues, writeGoals } from './files.js';
 import { git, initInstance, instancePaths, STEPS } from './instance.js';
 import { listSkills } from './skills.js';
 
-const root = () => join(mkdtempSync(join(tmpdir(), 'mind-instance-')), 'mind');
+const root = () => join(scratchDir('mind-instance-'), 'mind');
 
 describe('mind init', () => {
   it('scaffolds data/ under git with one commit, the chat skill and every step prompt', () => {

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../test-support/cli.js';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoals, readMemories, readSoul, readValues, writeGoals } from './files.js';
@@ -9,7 +9,7 @@ import { LOOPS, type Loop, mayWrite, PERMISSIONS, type Resource, RESOURCES } fro
 const dirs = (data: string) => ({ data, skills: join(data, '..', `${data.split('/').pop()}-skills`) });
 const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
 const setup = (loop: Loop) => {
-  const data = mkdtempSync(join(tmpdir(), 'mind-kernel-'));
+  const data = scratchDir('mind-kernel-');
   writeGoals(data, 2026, [
     { name: 'open', weight: 0.5, status: 'todo' },
     { name: 'forever', weight: 0.5, status: 'perpetual' },

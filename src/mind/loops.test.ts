@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../test-support/cli.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoals, readMemories, readSoul, readValues, soulPath } from './files.js';
@@ -7,7 +7,7 @@ import { initInstance, instancePaths } from './instance.js';
 import { render, runLoop, stepVars } from './loops.js';
 
 const clock = { now: () => new Date('2026-02-14T10:00:00Z') };
-const instance = () => instancePaths(initInstance(join(mkdtempSync(join(tmpdir(), 'mind-loops-')), 'mind'), 2026).root);
+const instance = () => instancePaths(initInstance(join(scratchDir('mind-loops-'), 'mind'), 2026).root);
 
 /** A scripted model: each step's answer in turn, the prompts it was sent kept. */
 function scripted(answers: string[]) {

@@ -2,9 +2,9 @@
  * Running the mind's skills: in the real bubblewrap sandbox when it is installed (no fakes),
  * and as a plain subprocess when the caller asks for none.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { scratchDir } from '../test-support/cli.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasBwrap } from '../test-support/shared.js';
@@ -13,7 +13,7 @@ import { acceptSkill, interpreter, listSkills, runSkill, type SkillOptions } fro
 
 /** A Homunculus home holding a fresh instance (with the chat skill) in mind/. */
 function setup() {
-  const home = mkdtempSync(join(tmpdir(), 'mind-skills-'));
+  const home = scratchDir('mind-skills-');
   const paths = instancePaths(initInstance(join(home, 'mind'), 2026).root);
   const write = (name: string, main: string, file = 'main.mjs') => {
     mkdirSync(join(paths.skills, name), { recursive: true });

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, onTestFinished } from 'vitest';
 import { pauseSync } from '../core/clock.js';
 import { REPO_ROOT } from './paths.js';
 import { TEST_RUNTIME } from './shared.js';
@@ -49,6 +50,17 @@ export function tempDir(prefix = 'homunculus-test-'): { path: string; cleanup: (
     rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   };
   return { path, cleanup };
+}
+
+/** A scratch folder removed when the test that made it ends (made outside a test: when its file's tests end). */
+export function scratchDir(prefix: string): string {
+  const dir = tempDir(prefix);
+  try {
+    onTestFinished(dir.cleanup);
+  } catch {
+    afterAll(dir.cleanup);
+  }
+  return dir.path;
 }
 
 export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {

@@ -13,7 +13,7 @@ import { type MeaningResult, groupRequestsByMeaning } from '../learn/meaning-app
 import { instinctStatus } from '../learn/stats.js';
 import { renderAll, renderIdentity } from '../view/render.js';
 import { learnPending } from './learning.js';
-import { restoreStrayFiles } from './transfer.js';
+import { readStrayFiles, restoreStrayFiles } from './restore.js';
 import { embedNew } from './memory.js';
 import { embedderFor } from '../search/open.js';
 import { type AppContext, defineOperation } from './operation.js';
@@ -75,12 +75,13 @@ export const sync = defineOperation({
     const { store } = ctx;
     // A damaged file is said before the long job writes anything to it.
     store.assertIntact();
-    // Before learning, which would write the old words over the user's edits in them.
-    const restored = restoreStrayFiles(store, ctx.warn);
+    // A deleted database's files, read before learning renders and brought back after it.
+    const strays = readStrayFiles(store);
     const files = input.import ? transcriptsToImport(ctx, input.paths) : [];
     const imported = await importWithProgress(ctx, files, false);
     const learned = await learnPending(ctx, { llm: input.llm });
     const meaning = input.embed ? await requestsByMeaning(ctx) : undefined;
+    const restored = strays ? restoreStrayFiles(store, strays, ctx.warn) : undefined;
     const consolidation = consolidate(store);
     renderAll(store);
     const sessionsArchived = archiveSessions(store);
@@ -89,7 +90,9 @@ export const sync = defineOperation({
     if (embedding.warning) ctx.warn?.(embedding.warning);
     const status = instinctStatus(store);
     return {
-      restored: restored ? { files: restored.files, imported: restored.imported, marked_wrong: restored.marked_wrong } : null,
+      restored: restored
+        ? { files: restored.files, instincts: restored.restored, reworded: restored.reworded, marked_wrong: restored.marked_wrong }
+        : null,
       imported: {
         files: imported.files,
         imported_files: imported.imported_files,

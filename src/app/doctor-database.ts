@@ -82,7 +82,7 @@ export function databaseCheck(paths: HomePaths): DatabaseVerdict {
       return {
         name: 'database',
         status: 'warn',
-        detail: `${counts}; ${counted(strays, 'file')} under instincts/ name instincts this database never held (a database deleted and begun again?)`,
+        detail: `${counts}; ${counted(strays, 'file')} under instincts/ hold instincts this database has not taken in (a database deleted and begun again? the next \`homunculus sync\` brings them back)`,
         fix: restoreFix(),
       };
     return { name: 'database', status: 'ok', detail: `schema ${health.schemaVersion}, ${health.journalMode} journal, ${counts}` };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { editInstinct } from '../learn/corrections.js';
@@ -8,7 +8,7 @@ import { tempDir } from '../test-support/cli.js';
 import { renderAll } from '../view/render.js';
 import { readArchiveRecords } from '../view/archive.js';
 import { invoke } from './operation.js';
-import { exportArchive, importFiles, restoreStrayFiles } from './transfer.js';
+import { exportArchive, importFiles } from './transfer.js';
 
 const dirs: { path: string; cleanup(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
@@ -43,31 +43,6 @@ describe('moving corrected instincts', () => {
       expect(fresh.instincts.list({ unrefuted: true }).map((i) => i.key)).toEqual(['pref:pkg=pnpm']);
       // Again: nothing to mark twice.
       expect(invoke(importFiles, { store: fresh, env: {} }, { dir: files })).toMatchObject({ marked_wrong: 0 });
-    } finally {
-      fresh.close();
-    }
-  });
-
-  it('brings back only the files a database never held, leaving links and files it cannot read as they are', () => {
-    const old = corrected();
-    const files = old.paths.instincts;
-    old.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${old.paths.db}${suffix}`, { force: true });
-    const outside = join(home(), 'elsewhere.md');
-    writeFileSync(outside, '---\nkey: pref:outside=1\ntrigger: when x\naction: Do x.\n---\n');
-    symlinkSync(outside, join(files, 'linked.md'));
-    writeFileSync(join(files, 'broken.md'), '---\nkey: pref:broken=1\n---\nno trigger\n');
-    const fresh = openStore({ home: old.paths.home });
-    const warnings: string[] = [];
-    try {
-      expect(restoreStrayFiles(fresh, (m) => warnings.push(m))).toMatchObject({ files: 3, imported: 2, marked_wrong: 1 });
-      expect(fresh.instincts.get('pref:pkg=pnpm')?.action).toBe('Install with pnpm (my words).');
-      expect(fresh.instincts.get('pref:outside=1')).toBeUndefined();
-      expect(warnings).toEqual([expect.stringMatching(/^left .*broken\.md as it is: missing "trigger"$/)]);
-      renderAll(fresh);
-      // Brought back, they are this database's; what it could not read stays a stray, still there.
-      expect(restoreStrayFiles(fresh)).toMatchObject({ files: 1, imported: 0 });
-      expect(existsSync(join(files, 'broken.md'))).toBe(true);
     } finally {
       fresh.close();
     }

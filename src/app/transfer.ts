@@ -1,5 +1,5 @@
 /** Transfer operations: instincts in from instinct files or an archive, out to an archive. */
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { realTarget, refuseProtected } from '../core/confine.js';
@@ -9,8 +9,8 @@ import { giveFeedback } from '../learn/instincts.js';
 import { mergeInstinct } from '../learn/merge.js';
 import type { Store } from '../store/store.js';
 import { exportInstincts, readArchiveRecords } from '../view/archive.js';
-import { type InstinctFiles, readInstinctFileList, readInstinctFiles } from '../view/import-files.js';
-import { renderAll, unrenderedFiles } from '../view/render.js';
+import { type InstinctFiles, readInstinctFiles } from '../view/import-files.js';
+import { renderAll } from '../view/render.js';
 import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';
 import { text } from './schemas.js';
@@ -59,7 +59,7 @@ function mergeImported(
 }
 
 /** Marks the instincts of `keys` wrong that are not so already; returns how many it marked. */
-function markWrong(store: Store, keys: readonly string[]): number {
+export function markWrong(store: Store, keys: readonly string[]): number {
   const unmarked = new Set(store.instincts.list({ unrefuted: true }).map((r) => r.key));
   const todo = keys.filter((k) => unmarked.has(k));
   for (const key of todo) giveFeedback(store, key, 'wrong', 'import-files');
@@ -91,20 +91,6 @@ export const importFiles = defineOperation({
     return result;
   },
 });
-
-/**
- * Imports the instinct files under the readable view that name keys this database never held:
- * what a database deleted and begun again had learned, with the user's edits and "wrong" marks.
- * Done before learning, which would otherwise write the old words over them. Undefined when
- * there are none.
- */
-export function restoreStrayFiles(store: Store, warn?: (message: string) => void) {
-  const strays = unrenderedFiles(store).strays.filter((f) => lstatSync(f).isFile());
-  if (!strays.length) return undefined;
-  const result = mergeInstinctFiles(store, readInstinctFileList(strays));
-  for (const s of result.skipped) warn?.(`left ${s.file} as it is: ${s.reason}`);
-  return { files: strays.length, ...result };
-}
 
 export const exportArchive = defineOperation({
   name: 'transfer.export',

@@ -112,7 +112,13 @@ describe('sync on transcripts the test writes', () => {
       writeSyntheticCorpus(fresh.path, { sessions: 4 });
       await runCliJson(fresh.path, ['sync', '--no-embed']);
       const listed = async () =>
-        (await runCliJson<{ instincts: { pattern: string; action: string }[] }>(fresh.path, ['list', '--min-evidence', '1'])).instincts;
+        (
+          await runCliJson<{ instincts: { pattern: string; action: string; evidence: number }[] }>(fresh.path, [
+            'list',
+            '--min-evidence',
+            '1',
+          ])
+        ).instincts;
       const before = await listed();
       const [edited, wrong] = before.map((i) => i.pattern);
       expect(wrong).toBeDefined();
@@ -123,11 +129,13 @@ describe('sync on transcripts the test writes', () => {
       await runCliJson(fresh.path, ['status']);
       const { stdout } = await runCli(fresh.path, ['sync', '--no-embed', '--no-progress']);
       expect(stdout).toMatch(
-        /^Brought back \d+ instincts from \d+ files under instincts\/ .* with your edits and 1 "wrong" mark\(s\), before learning\.$/m,
+        /^Brought back \d+ instincts from their files under instincts\/ \(an earlier database's\): 1 instinct in your words, 1 marked wrong again\.$/m,
       );
       const after = await listed();
       expect(after.find((i) => i.pattern === edited)?.action).toBe('My own words for it.');
-      expect(after.map((i) => i.pattern).sort()).toEqual(before.map((i) => i.pattern).sort());
+      // The same sessions learned again are counted once: the same instincts, the same evidence.
+      const evidence = (list: typeof before) => list.map((i) => [i.pattern, i.evidence]).sort();
+      expect(evidence(after)).toEqual(evidence(before));
       const verdict = await runCliJson<{ verdict?: string }>(fresh.path, ['get', wrong as string]);
       expect(JSON.stringify(verdict)).toMatch(/wrong/);
       // Once brought back, they are this database's: the next sync brings back nothing.

@@ -67,7 +67,7 @@ describe('the readable view of instincts', () => {
     }
     expect(databaseCheck(paths)).toMatchObject({
       status: 'warn',
-      detail: expect.stringContaining('2 files under instincts/ name instincts this database never held'),
+      detail: expect.stringContaining('2 files under instincts/ hold instincts this database has not taken in'),
     });
   });
 

@@ -67,17 +67,17 @@ function fileKey(path: string): string | undefined {
   }
 }
 
-/** Whether this database ever held `key`: it holds it, forgot it, or merged it into another. */
-function heldKey(store: Store, key: string): boolean {
-  return (
-    store.instincts.get(key) !== undefined || store.instincts.forgottenAt(key) !== undefined || store.instincts.resolveAlias(key) !== key
-  );
+/** Whether this database forgot `key` or merged it into another, and holds no instinct under it now. */
+function gone(store: Store, key: string): boolean {
+  if (store.instincts.get(key) !== undefined) return false;
+  return store.instincts.forgottenAt(key) !== undefined || store.instincts.resolveAlias(key) !== key;
 }
 
 /**
  * The instinct files no instinct of this database is rendered to: its leftovers (instincts it
- * forgot or merged, to remove) and strays (keys it never held: the files of a database deleted
- * and begun again, the only copy of what the old one learned, kept for `import-files`).
+ * forgot or merged, to remove) and strays (a key it never held, or holds in another file: the
+ * files of a database deleted and begun again, the only copy of what the old one learned, which
+ * the next sync brings back). A file that names no key (a note of the user's) is neither.
  */
 export function unrenderedFiles(store: Store): { leftovers: string[]; strays: string[] } {
   const dir = store.paths.instincts;
@@ -87,7 +87,7 @@ export function unrenderedFiles(store: Store): { leftovers: string[]; strays: st
   const strays: string[] = [];
   for (const name of files) {
     const key = fileKey(join(dir, name));
-    (key !== undefined && heldKey(store, key) ? leftovers : strays).push(join(dir, name));
+    if (key !== undefined) (gone(store, key) ? leftovers : strays).push(join(dir, name));
   }
   return { leftovers, strays };
 }
@@ -97,7 +97,9 @@ function renderInstincts(store: Store, only?: readonly string[]): number {
   const dir = store.paths.instincts;
   ensureDir(dir);
   const rows = store.instincts.list();
-  const taken = new Set(rows.map((r) => r.file_name).filter((n): n is string => !!n));
+  // A new instinct never takes a file that is there already: a note of the user's, or what a
+  // deleted database learned (sync brings that back, and the file keeps its name).
+  const taken = new Set([...rows.map((r) => r.file_name).filter((n): n is string => !!n), ...readdirSync(dir)]);
   const wanted = only ? new Set(only) : undefined;
   let written = 0;
   for (const row of rows) {

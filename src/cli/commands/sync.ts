@@ -18,6 +18,15 @@ const AGENT_NAMES: Readonly<Record<Agent, string>> = {
   cursor: 'Cursor',
 };
 
+/** What the files said beyond what learning found again: the user's words and "wrong" marks. */
+const restoredDetail = (r: { reworded: number; marked_wrong: number }): string => {
+  const parts = [
+    ...(r.reworded ? [`${counted(r.reworded, 'instinct')} in your words`] : []),
+    ...(r.marked_wrong ? [`${r.marked_wrong} marked wrong again`] : []),
+  ];
+  return parts.length ? `: ${parts.join(', ')}` : '';
+};
+
 export function registerSyncCommands(program: Command): void {
   program
     .command('sync')
@@ -43,9 +52,9 @@ export function registerSyncCommands(program: Command): void {
         sync,
         input,
         (s) => [
-          ...(s.restored?.imported
+          ...(s.restored?.instincts
             ? [
-                `Brought back ${counted(s.restored.imported, 'instinct')} from ${counted(s.restored.files, 'file')} under instincts/ that this database never held (an earlier database's), with your edits${s.restored.marked_wrong ? ` and ${s.restored.marked_wrong} "wrong" mark(s)` : ''}, before learning.`,
+                `Brought back ${counted(s.restored.instincts, 'instinct')} from their files under instincts/ (an earlier database's)${restoredDetail(s.restored)}.`,
               ]
             : []),
           `Imported ${s.imported.imported_files} of ${counted(s.imported.files, 'transcript')} (${s.imported.unchanged_files} unchanged since the last import${s.imported.empty_files ? `, ${s.imported.empty_files} with no session in them` : ''}): ${counted(s.imported.sessions, 'new session')}, ${counted(s.imported.observations, 'new observation')}.`,

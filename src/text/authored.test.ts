@@ -36,6 +36,21 @@ describe('what the user wrote', () => {
     expect(authoredSentences(prompt)).toEqual(['evaluate this feedback from copilot:', 'and never push to main.']);
   });
 
+  it("drops a terminal's padded lines, a script's banners, and a code comment quoted after a colon", () => {
+    const prompt = [
+      'take the following scenario:',
+      '  The warning is right: the session was never committed to main.          ',
+      '=== Step 13: Attribution Analysis ===',
+      'Looking at the changes you did, it has: # Note: the cache folder is ignored so we never commit it',
+      'but that is not right, settings.json should be committed',
+    ].join('\n');
+    expect(authoredSentences(prompt)).toEqual([
+      'take the following scenario:',
+      'Looking at the changes you did, it has:',
+      'but that is not right, settings.json should be committed',
+    ]);
+  });
+
   it('drops a pasted JSON object whole, not its deeper lines alone (the skeleton read "files_touched": [])', () => {
     const prompt = [
       'the metadata is wrong here:',

@@ -22,10 +22,15 @@ const PASTED_LINE = [
   /^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d[\].,\s]/, // log lines
   /^\s*(?:\[[\w:.-]+\]\s*)?[\w./-]+\.\w+:\d+(?::\d+)?:\s/, // compiler and linter findings
   /^\s*(?:\$|❯|%) \S/, // a shell session
+  /\S[ \t]{8,}$/, // a terminal's line, padded to its width (an agent's answer copied from it)
+  /^\s*(?:={3,}|-{3,}\s*\S)/, // a script's banners ("=== Step 3 ===")
   /^\s*(?:error|warning|fatal|panic|ERR!?)(?:\[\w+\])?:\s/i, // tool messages
   // JSON: a quoted key's line, a bracket's line (its indented body gone, the skeleton would say "empty")
   /^\s*"[^"\n]{1,80}"\s*:\s*\S|^\s*[[\]{}]+[,;]?\s*$/,
 ];
+
+/** A code comment quoted inline, after a colon. */
+const INLINE_COMMENT = /:[ \t]+(?:#|\/\/)[ \t].*$/;
 
 /** A review bot's finding: a title line, then its severity on a line of its own. */
 const SEVERITY = /^\s*(?:low|medium|high|critical) severity\s*$/i;
@@ -43,8 +48,10 @@ export function authoredText(prompt: string): string {
   const title = severity < 0 ? lines.length : lines.slice(0, severity).findLastIndex((l) => l.trim() !== '');
   const kept: string[] = [];
   let introduced = false;
-  for (const line of lines.slice(0, Math.max(0, title))) {
-    if (PASTED_LINE.some((re) => re.test(line))) continue;
+  for (const raw of lines.slice(0, Math.max(0, title))) {
+    if (PASTED_LINE.some((re) => re.test(raw))) continue;
+    // A code comment quoted after a colon ("it has: # Note: … don't commit it") is the code's.
+    const line = raw.replace(INLINE_COMMENT, ':');
     if (introduced && line.length > LONG_PASTED_LINE) continue;
     if (/:\s*$/.test(line)) introduced = true;
     kept.push(line);

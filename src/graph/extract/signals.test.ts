@@ -36,6 +36,17 @@ describe('preference and decision signals', () => {
     expect(detectSignals('')).toEqual([]);
   });
 
+  it('reads no correction in a sentence about nothing, and no rule in a report of what was or is', () => {
+    expect(detectSignals('No prompt context is shown to the user. No initial_attribution in metadata.')).toEqual([]);
+    expect(detectSignals('The session was never committed to main. It is always slow on CI.')).toEqual([]);
+    expect(detectSignals("But now wondering: If I branch off main, then don't commit but stash.")).toEqual([]);
+    expect(detectSignals('No, use pnpm. no revert those changes. We never push to main.').map((x) => x.type)).toEqual([
+      'correction',
+      'correction',
+      'explicit',
+    ]);
+  });
+
   it('strips neutral lead-ins and caps a session at 10 signals', () => {
     expect(normalizeSignal('I think that   ALWAYS use tabs!')).toBe('always use tabs');
     // The preference a correction names, without the "no" that made it one.

@@ -34,7 +34,8 @@ const AGAINST = /\b(never|don['’]?t|do not|avoid|stop|no more)\b|(^|\s)(jamais
 const PATTERNS: { type: SignalType; re: RegExp }[] = [
   {
     type: 'correction',
-    re: /^(no|nope|non)\b[\s,.!:]+\S|\b(i told you|i said|that['’]s wrong|not like that|wrong approach)\b|(je t['’]ai dit|c['’]est faux|pas comme [çc]a|arr[êe]te de|arr[êe]te d['’])/i,
+    // "No, use pnpm" / "no that's wrong", not a sentence about nothing ("No prompt context is shown").
+    re: /^(?:no|nope|non)(?:\s*[,.!:;]|\s+(?:that|this|it|i|we|you|don['’]?t|do|use|not|wait|stop|please|c['’]est|je|pas)\b)|\b(i told you|i said|that['’]s wrong|not like that|wrong approach)\b|(je t['’]ai dit|c['’]est faux|pas comme [çc]a|arr[êe]te de|arr[êe]te d['’])/i,
   },
   {
     type: 'decision',
@@ -45,9 +46,16 @@ const PATTERNS: { type: SignalType; re: RegExp }[] = [
   {
     type: 'explicit',
     // "always" / "never" lead an instruction ("Always use...", "Please never...", "We always..."): within the first words.
-    re: /^(?:\S+\s+){0,3}?(always|never|toujours|jamais)\b|\b(i (really )?prefer|prefer to|please use|please avoid|don['’]?t (ever )?(use|add|write|create|put|call|commit|push)|do not (use|add|write|create|put|call|commit|push))\b|(je préf[èe]re|on préf[èe]re|n['’]utilise (pas|jamais)|n['’]utilise plus|évite de|ne (mets|fais) jamais)/i,
+    // Not what was or is so ("The session was never committed"): a rule, not a report.
+    re: /^(?:\S+\s+){0,3}?(?<!\b(?:was|were|is|are|has|have|had|been|be|it['’]s|is not|wasn['’]t|isn['’]t)\s+)(always|never|toujours|jamais)\b|\b(i (really )?prefer|prefer to|please use|please avoid|don['’]?t (ever )?(use|add|write|create|put|call|commit|push)|do not (use|add|write|create|put|call|commit|push))\b|(je préf[èe]re|on préf[èe]re|n['’]utilise (pas|jamais)|n['’]utilise plus|évite de|ne (mets|fais) jamais)/i,
   },
 ];
+
+/** Thinking aloud about a case ("now wondering: if I branch off main, then don't commit"), not a rule. */
+const WONDERING = /\b(?:wondering|i wonder|what if|suppose|imagine|let['’]s say)\b/i;
+
+/** "no revert those changes": a "no" typed in lower case leads a correction whatever follows. */
+const TYPED_NO = /^(?:no|nope|non)\s+\S/;
 
 /** A sentence that opens as a question ("why didn't you …", "could we …"). */
 const QUESTION = /^(why|how|what|when|where|which|who|could|can|should|would|is|are|do|does|did|pourquoi|comment|est-ce)\b/i;
@@ -87,8 +95,12 @@ export function detectSignals(text: string, max = MAX_SIGNALS_PER_SESSION): Sign
   const seen = new Set<string>();
   for (const sentence of proseSentences(text)) {
     // A question asks; it does not state a preference (many are typed without their question mark).
-    if (/\?\s*$/.test(sentence) || QUESTION.test(sentence)) continue;
-    const hit = PATTERNS.find((p) => p.re.test(sentence) && (p.type !== 'principle' || sentence.length <= MAX_PRINCIPLE_SENTENCE));
+    if (/\?\s*$/.test(sentence) || QUESTION.test(sentence) || WONDERING.test(sentence)) continue;
+    const hit = PATTERNS.find(
+      (p) =>
+        (p.re.test(sentence) || (p.type === 'correction' && TYPED_NO.test(sentence))) &&
+        (p.type !== 'principle' || sentence.length <= MAX_PRINCIPLE_SENTENCE),
+    );
     if (!hit) continue;
     const normalized = normalizeSignal(sentence);
     if (!normalized || seen.has(normalized)) continue;

@@ -7,7 +7,7 @@
  * (inject.ts), not a block of its own.
  */
 import type { ProjectInfo } from '../core/project.js';
-import { currentConfidence } from '../learn/records.js';
+import { currentConfidence, heldBackReport } from '../learn/records.js';
 import type { Store } from '../store/store.js';
 import type { InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
@@ -146,18 +146,19 @@ export function matchingItems(
   const hits = mostSpecific(matched)
     .filter((hit) => !skip.has(hit.row.key))
     .map((hit) => ({ ...hit, score: currentConfidence(hit.row, now) }));
-  if (hits.length === 0) return [];
   const provenance = store.instincts.provenance(hits.map((h) => h.row.id));
+  const given = hits.filter((hit) => !heldBackReport(hit.row, provenance.get(hit.row.id)));
+  if (given.length === 0) return [];
   // Preferences and corrections first, then fixes, each by confidence times relevance; the
   // limit counts lines, once merged (ten rules of one linter are one line, not ten slots).
   const rows = new Map(
     seenHere(
       store,
-      hits.map((h) => h.row),
+      given.map((h) => h.row),
       project,
-    ).map((row, i) => [hits[i]?.row.id, row]),
+    ).map((row, i) => [given[i]?.row.id, row]),
   );
-  const ranked = hits
+  const ranked = given
     .map((hit) => ({ ...hit, rank: hit.score * hit.relevance }))
     // A rule whose whole subject the prompt names ("run the tests") answers it before one that shares some words.
     .sort(

@@ -10,7 +10,7 @@
 import type { ProjectInfo } from '../core/project.js';
 import { convictionText, listConvictions } from '../learn/evolve.js';
 import { isDocumented } from '../learn/documented.js';
-import { currentConfidence, reportedByAgent } from '../learn/records.js';
+import { currentConfidence, heldBackReport, reportedByAgent } from '../learn/records.js';
 import type { InstinctProvenance, InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -66,13 +66,14 @@ export function selectStartInstincts(
   exported: ReadonlySet<string> = new Set(),
 ): StartSelection {
   const now = store.clock.now();
-  const candidates = store.instincts
+  const listed = store.instincts
     .list({ unpromoted: true, unrefuted: true, project: project.fingerprint, includeGlobal: true })
     .map((row) => ({ row, metadata: parseJsonObject(row.metadata) }))
     .filter(({ row, metadata }) => !isDocumented(metadata) && saysSomething(row) && !exported.has(row.key));
-  const rows = candidates.map((c) => c.row);
   // Only a model's report needs its verdict read: one query for those few, not every row.
-  const provenance = store.instincts.provenance(candidates.filter((c) => reportedByAgent(c.metadata)).map((c) => c.row.id));
+  const provenance = store.instincts.provenance(listed.filter((c) => reportedByAgent(c.metadata)).map((c) => c.row.id));
+  const candidates = listed.filter(({ row }) => !heldBackReport(row, provenance.get(row.id)));
+  const rows = candidates.map((c) => c.row);
   const byScore = candidates
     .map(({ row, metadata }) => ({ row, score: currentConfidence(row, now), first: startClass(row, metadata, provenance.get(row.id)) }))
     .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))

@@ -3,6 +3,7 @@ import { NotFoundError, UsageError } from '../core/errors.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { aliasPattern, applyDecay, consolidateLevels, giveFeedback, observe } from './instincts.js';
 import { evolve } from './evolve.js';
+import { AGENT_REPORT, reportedByAgent } from './records.js';
 import { instinctStats } from './stats.js';
 
 let store: TestStore;
@@ -20,6 +21,15 @@ describe('observe', () => {
     expect(row).toMatchObject({ category: 'preference', domain: 'general', evidence: 2, explain: 'use pnpm, not npm' });
     expect(row?.last_seen).toBe('2026-01-02T00:00:00.000Z');
     expect(store.instincts.events(row?.id ?? 0).map((e) => e.kind)).toEqual(['create', 'reinforce']);
+  });
+
+  it("keeps an agent's later report from relabelling what was seen here, and the label of what an agent brought", () => {
+    observe(store, { pattern: 'pref:pkg=pnpm', occurrences: 3, metadata: { examples: ['a'] } });
+    observe(store, { pattern: 'pref:pkg=pnpm', metadata: { ...AGENT_REPORT, note: 'x' } });
+    expect(JSON.parse(store.instincts.get('pref:pkg=pnpm')?.metadata ?? '{}')).toEqual({ examples: ['a'], note: 'x' });
+    observe(store, { pattern: 'pref:agent=said', metadata: { ...AGENT_REPORT } });
+    observe(store, { pattern: 'pref:agent=said', metadata: { ...AGENT_REPORT } });
+    expect(reportedByAgent(store.instincts.get('pref:agent=said')?.metadata ?? '')).toBe(true);
   });
 
   it('reports mature at four recent observations thanks to the recency bonus', () => {

@@ -17,6 +17,7 @@ import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { type ScoreState, applyFeedback, foldDecay, initialConfidence, reinforce } from './confidence.js';
 import { LEVEL_BY_RANK, levelFor, promotedLevel } from './levels.js';
+import { reportedByAgent } from './records.js';
 
 export const MAX_EXPLAIN_LENGTH = 2000;
 const MAX_TEXT_LENGTH = 4000;
@@ -119,12 +120,24 @@ function createInstinct(store: Store, key: string, input: ObserveInput, c: Check
   return { pattern: key, evidence: row.evidence, level, created: true, confidence: row.confidence };
 }
 
+/**
+ * What a later observation adds to an instinct's metadata: an agent's report does not relabel
+ * what was seen here as "reported by an agent" (that says who brought the instinct).
+ */
+function laterReport(existing: InstinctRow, metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  if (reportedByAgent(existing.metadata) || !reportedByAgent(metadata)) return { ...metadata };
+  const { reported_by: _agent, ...rest } = metadata;
+  return rest;
+}
+
 function reinforceInstinct(store: Store, existing: InstinctRow, input: ObserveInput, c: Checked, now: Date): ObserveResult {
   const at = now.toISOString();
   let state = stateOf(existing);
   const before = foldDecay(state, now).confidence;
   for (let i = 0; i < Math.min(c.occurrences, 100); i++) state = reinforce(state, now);
-  const metadata = input.metadata ? JSON.stringify({ ...parseJsonObject(existing.metadata), ...input.metadata }) : undefined;
+  const metadata = input.metadata
+    ? JSON.stringify({ ...parseJsonObject(existing.metadata), ...laterReport(existing, input.metadata) })
+    : undefined;
   const evidence = existing.evidence + c.occurrences;
   store.instincts.update(existing.id, {
     evidence,

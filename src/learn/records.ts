@@ -15,6 +15,19 @@ const AGENT_REPORT_JSON = JSON.stringify(AGENT_REPORT).slice(1, -1);
 export const reportedByAgent = (metadata: Readonly<Record<string, unknown>> | string): boolean =>
   typeof metadata === 'string' ? metadata.includes(AGENT_REPORT_JSON) : metadata.reported_by === AGENT_REPORT.reported_by;
 
+/** As many reports as learning needs sessions before an agent's report is given to agents unconfirmed. */
+const REPORTS_TO_GIVE = 3;
+
+/**
+ * Whether an agent's report is held back from what the hooks inject: one report is the agent's
+ * word alone, and could be anything (a planted instruction); the user confirming it, or its
+ * coming back as often as learning needs, lets it through.
+ */
+export const heldBackReport = (
+  row: Pick<InstinctRow, 'metadata' | 'evidence'>,
+  provenance: Pick<InstinctProvenance, 'verdict'> | undefined,
+): boolean => reportedByAgent(row.metadata) && provenance?.verdict !== 'strong' && row.evidence < REPORTS_TO_GIVE;
+
 export interface InstinctView {
   pattern: string;
   category: Category;

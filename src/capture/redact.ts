@@ -6,6 +6,7 @@
  * stored or spooled.
  */
 import { redact, redactDeep } from '../core/redact.js';
+import { hideEchoes, redactInput } from '../core/redact-echo.js';
 import { truncate } from '../core/text.js';
 import type { NewObservation } from '../store/observations.js';
 import type { HookInput } from './agents.js';
@@ -33,16 +34,20 @@ type ToolEvent = NonNullable<HookInput['tool']>;
 
 /**
  * A tool call with what the agent sent redacted: mapping derives fields from this, never
- * from the raw call. The response is read only for the call's outcome; its error text is
- * redacted before it is summarised (map/outcome.ts), so the bulk of it (file contents,
- * command output) is never scanned.
+ * from the raw call. What the input's redaction hid is hidden from the response and the
+ * error too, where a failing command often prints it again (redact-echo.ts). The response
+ * is otherwise read only for the call's outcome; its error text is redacted before it is
+ * summarised (map/outcome.ts), so the bulk of it (file contents, command output) is never
+ * scanned.
  */
 export function redactToolCall(tool: ToolEvent): ToolEvent {
+  const { input, hidden } = redactInput(tool.input, PRE_CUT);
   return {
     ...tool,
     name: redact(tool.name),
-    input: redactDeep(tool.input, PRE_CUT),
-    ...(tool.error !== undefined ? { error: redact(cut(tool.error)) } : {}),
+    input,
+    ...(tool.response !== undefined ? { response: hideEchoes(tool.response, hidden) } : {}),
+    ...(tool.error !== undefined ? { error: redact(hideEchoes(cut(tool.error), hidden)) } : {}),
   };
 }
 

@@ -106,6 +106,7 @@ const SECRET_FORMS: [string, string, string][] = [
   ['chpasswd from a here-string', `chpasswd <<< 'admin:${PW}'`, PW],
   ['SQL SET PASSWORD FOR', `mysql -e "SET PASSWORD FOR 'app'@'%' = '${PW}'"`, PW],
   ['SQL CREATE ROLE PASSWORD', `psql -c "CREATE ROLE app LOGIN PASSWORD '${PW}'"`, PW],
+  ["a tool's error: password X", `error: password ${PW} rejected`, PW],
 ];
 
 // Ordinary commands, code and prose that only look like secrets: kept as they are.
@@ -145,6 +146,7 @@ const BENIGN: [string, string][] = [
   ['sudo -S reading a variable', 'echo "$PASS" | sudo -S apt-get update'],
   ['prose about a password', 'Password reset is broken. Use password managers, and pin the versions.'],
   ['ssh-keygen without a passphrase', "ssh-keygen -t ed25519 -N '' -f key"],
+  ["a tool's error about a password", 'psql: error: password authentication failed for user admin; password for user app:'],
 ];
 
 describe('redact: every secret form is hidden', () => {

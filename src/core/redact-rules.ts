@@ -298,9 +298,11 @@ const PROSE: Rule[] = [
     name: 'prose',
     needs: /pass|pw|pin|secret|token|key|credential|mot de|contrase/i,
     // "my password is X", "the token was X", "password is: X", "my token X", "use password X",
-    // "Passwort ist X", "mot de passe: X", and a sentence that starts with the word: "Password X may be wrong".
+    // "Passwort ist X", "mot de passe: X", a sentence that starts with the word: "Password X may be wrong",
+    // and a bare password word, as a tool's error prints it: "error: password X rejected" (not a bare
+    // "token" or "key": a count or a name follows those).
     pattern: new RegExp(
-      `(\\b(?:(?:my|our|your|the|use|using|with|try)\\s+${PROSE_SECRET}(?:\\s+(?:is|was|ist|est|es))?|${PROSE_SECRET}\\s+(?:is|was|ist|est|es)|${PROSE_SECRET}\\s*:|(?:^|[.!?]\\s+)${PROSE_SECRET})\\s*:?\\s+)${PROSE_VALUE}`,
+      `(\\b(?:(?:my|our|your|the|use|using|with|try)\\s+${PROSE_SECRET}(?:\\s+(?:is|was|ist|est|es))?|${PROSE_SECRET}\\s+(?:is|was|ist|est|es)|${PROSE_SECRET}\\s*:|(?:^|[.!?]\\s+)${PROSE_SECRET}|pass(?:word|wd|phrase))\\s*:?\\s+)${PROSE_VALUE}`,
       'gim',
     ),
     replace: (m, prefix: string, value: string) => (looksLikeWrittenSecret(value) ? `${prefix}${quoteAware(value, 'secret')}` : m),

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { baseCommand } from '../../capture/map/command.js';
-import { redact, redactDeep } from '../../core/redact.js';
+import { redact } from '../../core/redact.js';
+import { type HiddenValues, hideEchoes, redactInput } from '../../core/redact-echo.js';
 import type { ObservationRow } from '../../store/observations.js';
 import { parseJsonObject, parseStringArray } from '../../store/json.js';
 
@@ -74,6 +75,19 @@ function toolInput(name: string, input: Record<string, unknown>): { input: strin
   return { input: JSON.stringify(input).slice(0, 500), files: [], intent: '' };
 }
 
+interface PendingCall {
+  e: SessionEvent;
+  /** The values the call's input hid, which its result may print again. */
+  hidden: HiddenValues;
+}
+
+/** A call whose result is an error: its error text, redacted, with what its input hid hidden too. */
+function markFailed(call: PendingCall, content: unknown): void {
+  call.e.outcome = 'error';
+  const text = hideEchoes(blockText(content).slice(0, MAX_TEXT_CHARS), call.hidden);
+  call.e.error = redact(text).trim().slice(0, 500) || 'error';
+}
+
 interface Transcript {
   sessionId: string;
   cwd: string;
@@ -84,7 +98,7 @@ interface Transcript {
 export function readTranscript(path: string): Transcript {
   const text = readFileSync(path, 'utf8').slice(0, MAX_TRANSCRIPT_BYTES);
   const events: SessionEvent[] = [];
-  const pending = new Map<string, SessionEvent>();
+  const pending = new Map<string, PendingCall>();
   let sessionId = '';
   let cwd = '';
   for (const line of text.split('\n')) {
@@ -117,7 +131,8 @@ export function readTranscript(path: string): Transcript {
     if (!Array.isArray(content)) continue;
     for (const block of content as Block[]) {
       if (rec.type === 'assistant' && block.type === 'tool_use' && block.name) {
-        const t = toolInput(block.name, redactDeep(block.input ?? {}, MAX_TEXT_CHARS));
+        const { input, hidden } = redactInput(block.input ?? {}, MAX_TEXT_CHARS);
+        const t = toolInput(block.name, input);
         const e: SessionEvent = {
           ts,
           event: 'tool',
@@ -128,13 +143,10 @@ export function readTranscript(path: string): Transcript {
           baseCommand: block.name === 'Bash' ? baseCommand(t.input) : '',
         };
         events.push(e);
-        if (block.id) pending.set(block.id, e);
+        if (block.id) pending.set(block.id, { e, hidden });
       } else if (rec.type === 'user' && block.type === 'tool_result' && block.tool_use_id && block.is_error) {
-        const e = pending.get(block.tool_use_id);
-        if (e) {
-          e.outcome = 'error';
-          e.error = redact(blockText(block.content).slice(0, MAX_TEXT_CHARS)).trim().slice(0, 500) || 'error';
-        }
+        const call = pending.get(block.tool_use_id);
+        if (call) markFailed(call, block.content);
       }
     }
   }

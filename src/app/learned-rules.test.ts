@@ -48,6 +48,24 @@ describe('the learned rules a question names', () => {
   });
 });
 
+describe("a project's rule file", () => {
+  it('names the project in its own words, for a rule filed under another checkout of it and seen here too', () => {
+    const BRANCH = 'cccccccccccccccc';
+    store.sessions.save({
+      ...{ id: 's3', source: 'claude-code', project: BRANCH, project_name: 'shop-fix-cart', cwd: '/elsewhere/shop-fix-cart' },
+      ...{ started_at: '2026-01-29T09:00:00.000Z', ended_at: '2026-01-29T10:00:00.000Z', tools_used: '[]', tool_counts: '{}' },
+      ...{ files_touched: '[]', summary: 'Cart.', continues_from: null, transcript_path: null, file_name: null },
+    });
+    const lint = { pattern: 'fix:eslint-no-unused', trigger: 'when writing code that `pnpm lint` checks in shop-fix-cart' };
+    observe(store, { ...lint, action: 'Satisfy no-unused-vars up front.', project: BRANCH, occurrences: 3 });
+    observe(store, { ...lint, project: SHOP, occurrences: 2 });
+    store.instincts.update(store.instincts.get(lint.pattern)?.id as number, { promoted_at: '2026-01-31T00:00:00.000Z' });
+    const { content } = invoke(renderRules, { store, env: {} }, { project: 'shop' });
+    expect(content).toMatch(/checks in shop: Satisfy no-unused-vars/);
+    expect(content).not.toContain('shop-fix-cart');
+  });
+});
+
 describe('an export from a folder no session ran in', () => {
   it('names the projects that have rules, by the name --project takes', () => {
     store.instincts.update(store.instincts.get('pref:shop/test=pnpm-test')?.id as number, { promoted_at: '2026-01-31T00:00:00.000Z' });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isInside, realDirectory, realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { observeImported } from '../learn/bulk.js';
+import { seenHere } from '../context/seen-here.js';
 import { isDocumented } from '../learn/documented.js';
 import type { InstinctView } from '../learn/records.js';
 import { parseJsonObject } from '../store/json.js';
@@ -25,7 +26,7 @@ import { injectBlock } from '../view/rule-block.js';
 import { checkImported } from './imported.js';
 import { views } from './instincts.js';
 import { defineOperation } from './operation.js';
-import { resolveProject } from './project-ref.js';
+import { projectName, resolveProject } from './project-ref.js';
 import { category, oneOf, text } from './schemas.js';
 
 const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 'cursorrules' | 'windsurfrules'> = {
@@ -42,15 +43,16 @@ const PLATFORM_OF: Record<Exclude<RuleFormat, 'skill'>, 'claude-md' | 'codex' | 
  * is left out. What a model reported with `observe` is in (the contract's observe, consolidate,
  * export) and says so on its line: a model that can call observe can edit the file anyway.
  */
-const ruleViews = (store: Store, project = ''): InstinctView[] =>
-  sortRules(
-    views(
-      store,
-      store.instincts
-        .list({ unrefuted: true, ...(project ? { project, includeGlobal: true } : {}) })
-        .filter((r) => (r.level >= 2 || r.promoted_at !== null) && !isDocumented(parseJsonObject(r.metadata))),
-    ),
-  );
+function ruleViews(store: Store, project = ''): InstinctView[] {
+  const rows = store.instincts
+    .list({ unrefuted: true, ...(project ? { project, includeGlobal: true } : {}) })
+    .filter((r) => (r.level >= 2 || r.promoted_at !== null) && !isDocumented(parseJsonObject(r.metadata)));
+  // In this project's words, as its session start gives them: a rule filed under another
+  // checkout of the repository does not say "checks in improve-status-cmd-output" here.
+  const name = project ? projectName(store, project) : '';
+  const here = name && name !== project ? seenHere(store, rows, { fingerprint: project, name }) : rows;
+  return sortRules(views(store, here));
+}
 
 /** Whose rules an export holds: a project (fingerprint or name), else the repository of `cwd`, else every project's. */
 const scope = {

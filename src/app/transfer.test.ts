@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { editInstinct } from '../learn/corrections.js';
+import { editInstinct, forgetInstinct, forgetRow } from '../learn/corrections.js';
 import { giveFeedback, observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
 import { renderAll } from '../view/render.js';
 import { readArchiveRecords } from '../view/archive.js';
 import { invoke } from './operation.js';
-import { exportArchive, importFiles } from './transfer.js';
+import { exportArchive, importArchive, importFiles } from './transfer.js';
 
 const dirs: { path: string; cleanup(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
@@ -45,6 +45,29 @@ describe('moving corrected instincts', () => {
       expect(invoke(importFiles, { store: fresh, env: {} }, { dir: files })).toMatchObject({ marked_wrong: 0 });
     } finally {
       fresh.close();
+    }
+  });
+
+  it('keeps what the user forgot forgotten when an older archive brings it, saying why; what learning let go may come back', async () => {
+    const store = corrected();
+    try {
+      observe(store, { pattern: 'seq:lint->test', trigger: 'after lint', action: 'Run the tests.', occurrences: 3 });
+      const out = join(home(), 'old.tar.gz');
+      await invoke(exportArchive, { store, env: {} }, { out });
+      forgetInstinct(store, 'pref:pkg=pnpm', 'cli');
+      // Let go by learning (a reason says why): no decision of the user's.
+      forgetRow(store, store.instincts.get('seq:lint->test')!, 'learn', 'no longer seen one after the other');
+      const warnings: string[] = [];
+      const r = await invoke(importArchive, { store, env: {}, warn: (m) => warnings.push(m) }, { file: out });
+      expect(r).toMatchObject({
+        imported: 1,
+        skipped: [{ reason: expect.stringMatching(/^you forgot it here on \d{4}-\d\d-\d\d; it stays forgotten/) }],
+      });
+      expect(store.instincts.get('pref:pkg=pnpm')).toBeUndefined();
+      expect(store.instincts.get('seq:lint->test')).toBeDefined();
+      expect(warnings).toEqual([expect.stringContaining('(pref:pkg=pnpm): you forgot it here')]);
+    } finally {
+      store.close();
     }
   });
 

@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { isDirectory } from '../core/fs.js';
 import { giveFeedback } from '../learn/instincts.js';
 import { mergeInstinct } from '../learn/merge.js';
+import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { exportInstincts, readArchiveRecords } from '../view/archive.js';
 import { type InstinctFiles, readInstinctFiles } from '../view/import-files.js';
@@ -30,6 +31,17 @@ interface Refused {
 }
 
 /**
+ * Why an instinct the user forgot here stays forgotten when an import (an older archive) brings
+ * it back; undefined otherwise (held again, never forgotten, or let go by learning, which says why).
+ */
+function forgottenHere(store: Store, key: string): string | undefined {
+  if (store.instincts.get(store.instincts.resolveAlias(key))) return undefined;
+  const last = store.instincts.forgottenEvents(key).findLast((e) => e.kind === 'forget');
+  if (!last || 'reason' in parseJsonObject(last.detail)) return undefined;
+  return `you forgot it here on ${last.ts.slice(0, 10)}; it stays forgotten (\`homunculus observe '${key}'\` learns it again)`;
+}
+
+/**
  * Validates every record with the one import schema and merges the valid ones in one
  * transaction: a bad record is refused with its reason and the rest still arrive; merging
  * raises what exists, never lowers it.
@@ -47,6 +59,11 @@ function mergeImported(
       const checked = checkImported(record, now, names);
       if (!checked.ok) {
         result.refused.push({ from, reason: checked.reason });
+        continue;
+      }
+      const forgotten = forgottenHere(store, checked.instinct.key);
+      if (forgotten) {
+        result.refused.push({ from, reason: forgotten });
         continue;
       }
       const outcome = mergeInstinct(store, checked.instinct, via);

@@ -71,6 +71,32 @@ describe('moving corrected instincts', () => {
     }
   });
 
+  it("shares no user's home folder: paths in an export say ~", async () => {
+    const store = openStore({ home: home() });
+    try {
+      observe(store, {
+        pattern: 'pref:cli/build=make',
+        trigger: 'when building in /Users/alex/workspace/cli',
+        action: 'Run `cd /home/alex/cli && make`.',
+        explain: 'seen in C:\\Users\\alex\\cli',
+        metadata: { cwd: '/Users/alex/workspace/cli', other: '/usr/local/bin' },
+        occurrences: 3,
+      });
+      const out = join(home(), 'team.tar.gz');
+      await invoke(exportArchive, { store, env: {} }, { out });
+      const [record] = (await readArchiveRecords(out)) as Record<string, unknown>[];
+      expect(record).toMatchObject({
+        trigger: 'when building in ~/workspace/cli',
+        action: 'Run `cd ~/cli && make`.',
+        explain: 'seen in ~\\cli',
+        metadata: { cwd: '~/workspace/cli', other: '/usr/local/bin' },
+      });
+      expect(JSON.stringify(record)).not.toContain('alex');
+    } finally {
+      store.close();
+    }
+  });
+
   it('leaves an instinct marked wrong out of an export, and says so', async () => {
     const store = corrected();
     try {

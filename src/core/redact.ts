@@ -89,3 +89,9 @@ export function redactDeep<T>(value: T, maxChars = REDACT_SCAN_LIMIT): T {
   }
   return value;
 }
+
+/** A user's home folder in a path: /Users/alex, /home/alex, C:\Users\alex. */
+const HOME_FOLDER = /(?:\/Users|\/home)\/[^/\s'"`]+|\b[A-Za-z]:\\Users\\[^\\\s'"`]+/g;
+
+/** Text to share: a home folder said as `~`, so a path does not give away a user name. */
+export const withoutHomeFolders = (text: string): string => text.replace(HOME_FOLDER, '~');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as tar from 'tar';
 import { z } from 'zod';
 import { HomunculusError, UsageError } from '../core/errors.js';
-import { redact, redactDeep } from '../core/redact.js';
+import { redact, redactDeep, withoutHomeFolders } from '../core/redact.js';
 import { isObj } from '../core/fields.js';
 import { parseJsonObject } from '../store/json.js';
 import type { InstinctRow } from '../store/instincts.js';
@@ -41,17 +41,20 @@ interface ExportResult {
 
 /**
  * What of an instinct may leave the machine: trigger, action and explanation, redacted
- * again; its metadata without the examples, which are excerpts of observations.
+ * again, with home folders said as `~` (a path names its user); its metadata without the
+ * examples, which are excerpts of observations.
  */
 function shareable(row: InstinctRow): InstinctRow {
   const { examples: _examples, ...metadata } = parseJsonObject(row.metadata);
+  const share = (text: string) => withoutHomeFolders(redact(text));
   return {
     ...row,
-    trigger: redact(row.trigger),
-    action: redact(row.action),
-    title: redact(row.title),
-    explain: redact(row.explain),
-    metadata: JSON.stringify(redactDeep(metadata)),
+    trigger: share(row.trigger),
+    action: share(row.action),
+    title: share(row.title),
+    explain: share(row.explain),
+    // Every string of it: a JSON text's escapes would hide a Windows path from the pattern.
+    metadata: JSON.stringify(redactDeep(metadata), (_key, value: unknown) => (typeof value === 'string' ? withoutHomeFolders(value) : value)),
   };
 }
 

@@ -54,7 +54,9 @@ function shareable(row: InstinctRow): InstinctRow {
     title: share(row.title),
     explain: share(row.explain),
     // Every string of it: a JSON text's escapes would hide a Windows path from the pattern.
-    metadata: JSON.stringify(redactDeep(metadata), (_key, value: unknown) => (typeof value === 'string' ? withoutHomeFolders(value) : value)),
+    metadata: JSON.stringify(redactDeep(metadata), (_key, value: unknown) =>
+      typeof value === 'string' ? withoutHomeFolders(value) : value,
+    ),
   };
 }
 

@@ -29,6 +29,13 @@ describe('homunculus ask', () => {
     expect(res.sources[0]).toMatchObject({ n: 1, title: 'webapp uses pnpm' });
   });
 
+  it('takes the question unquoted, as several words, like context', () => {
+    const words = cli(home.path, ['ask', 'which', 'package', 'manager', 'does', 'the', 'webapp', 'use?', '--json']);
+    expect(words.status).toBe(0);
+    const res = JSON.parse(words.stdout) as { sources: { title: string }[] };
+    expect(res.sources[0]).toMatchObject({ title: 'webapp uses pnpm' });
+  });
+
   it('refuses an empty question and a bad project, naming the argument', () => {
     const empty = cli(home.path, ['ask', '  ']);
     expect(empty.status).toBe(2);

@@ -293,13 +293,13 @@ function registerAskCommand(program: Command): void {
     .description(
       'Ask your memory a question: the configured model answers from retrieved facts and memories, citing them; without one, the sources alone',
     )
-    .argument('<question>', 'the question ("-" reads it from stdin)')
+    .argument('<question...>', 'the question, quoted or not ("-" reads it from stdin)')
     .option(
       '--project <project>',
       "search this project's facts and memories (and the global ones) only: a fingerprint or a name its sessions were seen under",
     )
-    .action(async (question: string, o: Options, cmd: Command) => {
-      const input = { question: fromStdin(question), project: stringOption(o, 'project'), cwd: process.cwd() };
+    .action(async (words: string[], o: Options, cmd: Command) => {
+      const input = { question: fromStdin(words.join(' ')), project: stringOption(o, 'project'), cwd: process.cwd() };
       await runOperation(
         cmd,
         ask,

@@ -105,6 +105,15 @@ describe('memory.diff', () => {
     expect(() => invoke(memoryDiff, ctx(), { from: 'last week', to: '2026-01-10' })).toThrow(/from must be a date such as 2026-03-01/);
     expect(() => invoke(memoryDiff, ctx(), { from: '2026-02-30', to: '2026-03-01' })).toThrow(/from must be a date/);
     expect(() => invoke(memoryDiff, ctx(), { from: '2026-01-10', to: '2026-01-05' })).toThrow(/must come before/);
-    expect(() => invoke(memoryDiff, ctx(), {} as never)).toThrow(/from .*; to /);
+    expect(() => invoke(memoryDiff, ctx(), {} as never)).toThrow(/from /);
+  });
+
+  it('runs to now when no end is given', () => {
+    invoke(observe, ctx(), { pattern: 'pref:pkg=pnpm' });
+    store.setNow('2026-01-03T12:00:00.000Z');
+    const diff = invoke(memoryDiff, ctx(), { from: '2026-01-01' });
+    expect(diff.to).toBe('2026-01-03T12:00:00.000Z');
+    expect(diff.instincts.created.map((m) => m.pattern)).toEqual(['pref:pkg=pnpm']);
+    expect(() => invoke(memoryDiff, ctx(), { from: '2026-01-05' })).toThrow(/must come before to \(2026-01-03T12:00:00.000Z\)/);
   });
 });

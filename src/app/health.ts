@@ -150,10 +150,12 @@ function inPlainWords(
 export const memoryDiff = defineOperation({
   name: 'memory.diff',
   summary: 'What changed between two dates: instincts created, changed and forgotten; facts added and expired',
-  input: z.object({ from: when(), to: when() }),
+  // Without `to`, up to now: "what changed since" is the common question.
+  input: z.object({ from: when(), to: when().optional() }),
   run({ store }, input) {
-    const range = dayRange(parseInstant(input.from) as Date, parseInstant(input.to) as Date, input.to);
-    if (range.from >= range.to) throw new UsageError(`from (${input.from}) must come before to (${input.to}).`);
+    const to = input.to ?? store.clock.now().toISOString();
+    const range = dayRange(parseInstant(input.from) as Date, parseInstant(to) as Date, to);
+    if (range.from >= range.to) throw new UsageError(`from (${input.from}) must come before to (${to}).`);
     const facts = store.graph.facts.recordedBetween(range.from, range.to, MAX_FACTS);
     return {
       ...range,

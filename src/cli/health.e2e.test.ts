@@ -26,6 +26,11 @@ describe('health, changes and telemetry', () => {
     const today = new Date().toISOString().slice(0, 10);
     const changes = cli(home.path, ['changes', '--from', today, '--to', today, '--json']);
     expect(JSON.parse(changes.stdout).instincts.created[0].pattern).toBe('pref:pkg=pnpm');
+    // Without --to, up to now.
+    expect(cli(home.path, ['changes', '--help']).stdout).toMatch(/default:\s+now\)/);
+    const since = cli(home.path, ['changes', '--from', today, '--json']);
+    expect(since.status).toBe(0);
+    expect(JSON.parse(since.stdout).instincts.created[0].pattern).toBe('pref:pkg=pnpm');
     const bad = cli(home.path, ['changes', '--from', 'monday', '--to', today]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--from must be a date such as 2026-03-01/);

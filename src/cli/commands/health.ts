@@ -35,8 +35,8 @@ export function registerHealthCommands(program: Command): void {
     .command('changes')
     .description('What changed between two dates: instincts created, changed and forgotten; facts added and expired')
     .requiredOption('--from <date>', 'first day (YYYY-MM-DD or an ISO-8601 instant)')
-    .requiredOption('--to <date>', 'last day, included (YYYY-MM-DD or an ISO-8601 instant)')
-    .action(async (o: { from: string; to: string }, cmd: Command) => {
+    .option('--to <date>', 'last day, included (YYYY-MM-DD or an ISO-8601 instant; default: now)')
+    .action(async (o: { from: string; to?: string }, cmd: Command) => {
       await runOperation(cmd, memoryDiff, { from: o.from, to: o.to }, (d) => [
         `From ${d.from} to ${d.to}`,
         ...moves('Instincts created', d.instincts.created),

@@ -48,6 +48,21 @@ describe('the command line, as a new user meets it', () => {
     expect(JSON.parse(bad.stdout)).toMatchObject({ code: 'usage', error: '--limit must be a whole number from 1 to 100000, got "ten".' });
   });
 
+  it('answers a group named without its subcommand with one JSON document under --json', async () => {
+    const cases: [string[], string, string][] = [
+      [['graph', '--json'], 'homunculus graph', 'add, facts'],
+      [['memory', '--json'], 'homunculus memory', 'add, import, delete'],
+      [['--json', 'agent', 'schedule'], 'homunculus agent schedule', 'add, list, remove'],
+    ];
+    for (const [args, group, some] of cases) {
+      const r = await runCli(home.path, args);
+      expect(r.status, args.join(' ')).toBe(2);
+      const body = JSON.parse(r.stdout) as { error: string; code: string; hint: string };
+      expect(body).toMatchObject({ code: 'usage', hint: `Run \`${group} --help\` for what each does.` });
+      expect(body.error).toMatch(new RegExp(`^${group} needs a subcommand: ${some}`));
+    }
+  });
+
   it('ends quietly when its output goes into a closed pipe', async () => {
     for (const args of ['--help', 'graph --help', 'mcp --help']) {
       const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" ${args} | head -1 > /dev/null`], {

@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { closestWords } from '../core/text.js';
 import { packageVersion as version } from '../core/package.js';
 import { reportError } from '../core/report.js';
-import { commandName } from './argv.js';
+import { commandIndex, commandName } from './argv.js';
 
 type Register = (program: Command) => void;
 
@@ -65,6 +65,26 @@ function groupCommands(program: Command): void {
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
 }
 
+/** A usage error as the one JSON document --json prints (the text goes to stderr). */
+function writeUsageJson(error: string, hint: string | null = null): void {
+  process.stdout.write(`${JSON.stringify({ error, code: 'usage', hint })}\n`);
+}
+
+/** The group a command line names without its subcommand (`graph`, `agent schedule`): said as a usage error under --json. */
+function missingSubcommand(program: Command, argv: readonly string[]): void {
+  const path: Command[] = [];
+  for (const word of argv.slice(commandIndex(argv)).filter((w) => !w.startsWith('-'))) {
+    const next = (path.at(-1) ?? program).commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) break;
+    path.push(next);
+  }
+  const group = path.at(-1);
+  if (!group) return;
+  const name = `homunculus ${path.map((c) => c.name()).join(' ')}`;
+  const subcommands = group.commands.map((c) => c.name()).join(', ');
+  writeUsageJson(`${name} needs a subcommand: ${subcommands}.`, `Run \`${name} --help\` for what each does.`);
+}
+
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const json = argv.includes('--json');
   const program = new Command('homunculus')
@@ -81,15 +101,11 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       outputError: (text, write) => {
         write(text);
         if (json)
-          process.stdout.write(
-            `${JSON.stringify({
-              error: text
-                .replace(/^error: /, '')
-                .trim()
-                .split('\n')[0],
-              code: 'usage',
-              hint: null,
-            })}\n`,
+          writeUsageJson(
+            text
+              .replace(/^error: /, '')
+              .trim()
+              .split('\n')[0] ?? '',
           );
       },
     });
@@ -137,7 +153,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       // A group named without its subcommand (`homunculus graph`) shows its help as an error: a usage error.
-      if (err.code === 'commander.help' && err.exitCode !== 0) return 2;
+      if (err.code === 'commander.help' && err.exitCode !== 0) {
+        if (json) missingSubcommand(program, argv);
+        return 2;
+      }
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       // Commander already printed the message; usage errors exit 2.
       return 2;

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { loadConfig } from '../core/config.js';
-import type { HomePaths } from '../core/paths.js';
+import { type HomePaths, homeNotDirectory } from '../core/paths.js';
 import { fts5Problem, openStore } from '../store/store.js';
 import { hooksCheck, observationsCheck } from '../capture/doctor.js';
 import { userNames } from './user-names.js';
@@ -45,6 +45,8 @@ const nodeVersion: DoctorCheck = () => {
 };
 
 const homeWritable: DoctorCheck = (paths) => {
+  const notDirectory = homeNotDirectory(paths.home);
+  if (notDirectory) return { name: 'home', status: 'fail', detail: notDirectory.message, fix: notDirectory.hint };
   if (!existsSync(paths.home)) {
     return { name: 'home', status: 'warn', detail: `${paths.home} does not exist yet`, fix: 'Run `homunculus init`.' };
   }

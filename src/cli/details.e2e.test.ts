@@ -1,6 +1,6 @@
 /** Command-line details a new user meets: unknown commands, closed pipes, JSON errors, busy ports, read-only homes, Ctrl-C. */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,24 @@ describe('the command line, as a new user meets it', () => {
       expect(body).toMatchObject({ code: 'usage', hint: `Run \`${group} --help\` for what each does.` });
       expect(body.error).toMatch(new RegExp(`^${group} needs a subcommand: ${some}`));
     }
+  });
+
+  it('says a home that is a file is not a directory, and the fix, for --home and HOMUNCULUS_HOME', () => {
+    const file = join(home.path, 'a-file');
+    writeFileSync(file, 'x');
+    for (const [args, env] of [
+      [['status'], { HOMUNCULUS_HOME: file }],
+      [['--home', file, 'observe', 'pref:pkg=pnpm'], {}],
+      [['list', '--json'], { HOMUNCULUS_HOME: join(file, 'below') }],
+    ] as const) {
+      const r = cli(home.path, args, { env });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/The Homunculus home .*a-file.* is a file \(or lies under one\), not a directory\.\n {2}fix: Point --home/);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    }
+    // The doctor says so too, where it said the file was a writable home.
+    const doctor = cli(home.path, ['doctor'], { env: { HOMUNCULUS_HOME: file } });
+    expect(doctor.stdout).toMatch(/^✗ home: The Homunculus home .*a-file is a file \(or lies under one\), not a directory\.$/m);
   });
 
   it('ends quietly when its output goes into a closed pipe', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
@@ -70,13 +70,32 @@ export function homePaths(home: string): HomePaths {
 
 /**
  * A home named on purpose (--home, HOMUNCULUS_HOME) that does not exist: a typo, refused with
- * the fix by a command that would otherwise begin an empty store there; undefined otherwise.
+ * the fix by a command that would otherwise begin an empty store there (one that is a file, in
+ * its own words); undefined otherwise.
  */
 export function namedHomeMissing(explicit?: string, env: NodeJS.ProcessEnv = process.env): UsageError | undefined {
   const named = explicit ?? env.HOMUNCULUS_HOME;
-  if (!named || existsSync(resolve(named))) return undefined;
+  if (!named) return undefined;
+  const home = resolve(named);
+  const notDirectory = homeNotDirectory(home);
+  if (notDirectory || existsSync(home)) return notDirectory;
   return new UsageError(
-    `There is no Homunculus store at ${resolve(named)}.`,
+    `There is no Homunculus store at ${home}.`,
     'Check --home (or HOMUNCULUS_HOME) for a typo; `homunculus sync` creates a store there.',
+  );
+}
+
+/** A home (--home, HOMUNCULUS_HOME, ~/.homunculus) that is there but is a file: every path under it fails with ENOTDIR. */
+export function homeNotDirectory(home: string): UsageError | undefined {
+  let file: boolean;
+  try {
+    file = statSync(home, { throwIfNoEntry: false })?.isDirectory() === false;
+  } catch (err) {
+    file = (err as NodeJS.ErrnoException).code === 'ENOTDIR';
+  }
+  if (!file) return undefined;
+  return new UsageError(
+    `The Homunculus home ${home} is a file (or lies under one), not a directory.`,
+    'Point --home (or HOMUNCULUS_HOME) at a directory, or move the file aside; `homunculus sync` creates a store there.',
   );
 }

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { HomunculusError } from '../core/errors.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { type HomePaths, homePaths, resolveHome } from '../core/paths.js';
+import { type HomePaths, homeNotDirectory, homePaths, resolveHome } from '../core/paths.js';
 import { type Db, type OpenOptions, canWrite, damagedError, openDatabase, writeTx } from './db.js';
 
 export { explainDatabaseError, fts5Problem, integrityProblem, isBusyError, recoverHint } from './db.js';
@@ -120,6 +120,8 @@ function refuseTruncated(paths: HomePaths): void {
 
 export function openStore(options: StoreOptions = {}): Store {
   const paths = homePaths(resolveHome(options.home));
+  const notDirectory = homeNotDirectory(paths.home);
+  if (notDirectory) throw notDirectory;
   refuseTruncated(paths);
   if (!options.readonly) ensureDir(paths.home);
   const db = openDatabase(paths.db, options);

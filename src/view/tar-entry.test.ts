@@ -42,6 +42,16 @@ describe('reading one entry of an untrusted tarball', () => {
     ).toBeUndefined();
   });
 
+  it('reads an entry named with a leading ./ (an archive repacked with `tar czf x.tgz -C dir .`)', async () => {
+    const tar = tarOf([
+      { path: './instincts/a.md', body: Buffer.from('# a') },
+      { path: './manifest.json', body: Buffer.from('{"a":2}') },
+    ]);
+    expect((await readTarEntry(write('dot.tar.gz', gzipSync(tar)), 'manifest.json', LIMITS))?.toString()).toBe('{"a":2}');
+    const nested = tarOf([{ path: 'x/manifest.json', body: Buffer.from('{}') }]);
+    expect(await readTarEntry(write('nested.tar.gz', gzipSync(nested)), 'manifest.json', LIMITS)).toBeUndefined();
+  });
+
   it.each([
     [
       'an entry that says it is huge (a gzip bomb), refused from its header',

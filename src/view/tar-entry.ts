@@ -41,7 +41,8 @@ export function readTarEntry(file: string, name: string, limits: TarLimits): Pro
     parser.on('entry', (entry: ReadEntry) => {
       entries++;
       total += entry.size;
-      const wanted = entry.path === name && !found;
+      // `tar czf x.tgz -C dir .` names every entry `./…`: the same file.
+      const wanted = (entry.path === name || entry.path === `./${name}`) && !found;
       if (wanted && entry.size > limits.maxEntryBytes)
         return fail(new TarLimitError(`${name} is ${entry.size} bytes, over the limit of ${limits.maxEntryBytes}`));
       if (entries > limits.maxEntries) return fail(new TarLimitError(`more than ${limits.maxEntries} entries`));

@@ -7,7 +7,7 @@ import { forgetInstinct } from '../learn/corrections.js';
 import { aliasPattern, observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
-import { renderAll, unrenderedFiles } from './render.js';
+import { renderAll, renderInstinctMarkdown, unrenderedFiles } from './render.js';
 
 const dirs: { cleanup(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
@@ -23,6 +23,23 @@ const learn = (store: ReturnType<typeof openStore>, keys: readonly string[]) => 
 };
 
 describe('the readable view of instincts', () => {
+  it('lists as sources only where the instinct was observed, not its decay or feedback', () => {
+    const store = openStore({ home: home() });
+    try {
+      observe(store, { pattern: 'pref:pkg=pnpm', trigger: 'when installing', action: 'Use pnpm.', source: 'claude-code', occurrences: 3 });
+      const row = store.instincts.get('pref:pkg=pnpm');
+      if (!row) throw new Error('not learned');
+      const event = { instinct_id: row.id, ts: row.last_seen, delta_evidence: 0, delta_confidence: -0.05, project: '' };
+      store.instincts.addEvent({ ...event, kind: 'decay', source: 'decay', detail: '1 period(s)' });
+      store.instincts.addEvent({ ...event, kind: 'feedback', source: 'cli', detail: 'strong' });
+      const text = renderInstinctMarkdown(store, row);
+      expect(text).toContain('- Sources: claude-code\n');
+      expect(text).toContain('- Feedback: strong');
+    } finally {
+      store.close();
+    }
+  });
+
   it('removes the files of instincts the database forgot or merged, and keeps a note that is not an instinct', () => {
     const store = openStore({ home: home() });
     try {

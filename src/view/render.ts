@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { writeFileIfChanged, ensureDir } from '../core/fs.js';
 import { slugify, counted } from '../core/text.js';
 import { parseJsonObject } from '../store/json.js';
-import { type InstinctRow } from '../store/instincts.js';
+import { type InstinctRow, OBSERVATION_KINDS } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { convictionText, listConvictions } from '../learn/evolve.js';
 import { type InstinctView, storeViews } from '../learn/records.js';
@@ -28,7 +28,8 @@ export function renderInstinctMarkdown(store: Store, row: InstinctRow): string {
   // What the observer saw, session by session (the learning run keeps the last few).
   const examples = parseJsonObject(row.metadata).examples;
   if (Array.isArray(examples)) for (const e of examples) if (typeof e === 'string' && e) evidence.push(`- ${e}`);
-  const sources = [...new Set(events.map((e) => e.source).filter(Boolean))];
+  // Where it was observed: a decay or a feedback event names no source of evidence (feedback has its own line).
+  const sources = [...new Set(events.filter((e) => OBSERVATION_KINDS.includes(e.kind)).map((e) => e.source))].filter(Boolean);
   if (sources.length) evidence.push(`- Sources: ${sources.join(', ')}`);
   const feedback = events.filter((e) => e.kind === 'feedback').map((e) => e.detail);
   if (feedback.length) evidence.push(`- Feedback: ${feedback.join(', ')}`);

@@ -74,6 +74,11 @@ describe('tool listing', () => {
       expect(tool.outputSchema, tool.name).toBeDefined();
       expect(tool.annotations?.readOnlyHint, tool.name).toBeTypeOf('boolean');
     }
+    // A limit of 0 is refused (from 1): the schema says so.
+    for (const name of ['list_instincts', 'search_instincts', 'trending']) {
+      const limit = (tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { minimum?: number }>).limit;
+      expect(limit?.minimum, name).toBe(1);
+    }
     const readOnly = tools
       .filter((t) => t.annotations?.readOnlyHint)
       .map((t) => t.name)
@@ -379,7 +384,16 @@ describe('maintenance and insight', () => {
     expect(first.dedup.applied).toBeGreaterThanOrEqual(1);
     expect(first.fts_rebuilt).toBe(true);
     const again = await call(mcp.client, 'housekeep', { dedup_threshold: 0.75 });
-    expect(again).toEqual({ decay: { decayed: 0, deleted: 0 }, dedup: { found: 0, applied: 0 }, orphans_cleaned: 0, fts_rebuilt: true });
+    // The counts the CLI's gc reports too: observations archived, session files moved.
+    expect(again).toEqual({
+      decay: { decayed: 0, deleted: 0 },
+      dedup: { found: 0, applied: 0 },
+      orphans_cleaned: 0,
+      fts_rebuilt: true,
+      observations: { archived: 0, months_aggregated: 0, signals_trimmed: 0, tallies_forgotten: 0 },
+      sessions_archived: 0,
+      conversations_forgotten: 0,
+    });
     expect(await call(mcp.client, 'gc')).toEqual(again);
     expect(await callError(mcp.client, 'gc', { dedup_threshold: 3 })).toMatch(/dedup_threshold/);
   });

@@ -6,6 +6,8 @@ import { CATEGORIES } from '../core/domain.js';
 export const MAX_ARG = 10_000;
 export const keyArg = z.string().min(1).max(512);
 export const textArg = z.string().max(MAX_ARG);
+/** How many rows to return: at least one (the operations refuse 0, so the schema says so too). */
+export const limitArg = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 
 const category = z.enum(CATEGORIES);
 export const categoryFilter = z.union([category, z.literal('')]);

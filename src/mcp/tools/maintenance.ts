@@ -7,7 +7,7 @@ import { NotFoundError } from '../../core/errors.js';
 import { DUPLICATE_THRESHOLD } from '../../learn/similarity.js';
 import { contractRecord, contractStats } from '../records.js';
 import { IDEMPOTENT_WRITE, READ_ONLY, ADDITIVE, call, defineTool, type ToolDef } from '../tool.js';
-import { keyArg, orError, record, statsShape, textArg } from '../schemas.js';
+import { keyArg, limitArg, orError, record, statsShape, textArg } from '../schemas.js';
 
 const DAY_MS = 86_400_000;
 const consolidateShape = z.object({
@@ -19,11 +19,18 @@ const consolidateShape = z.object({
   total: z.number().int(),
   timestamp: z.string(),
 });
+/** An object of whole-number counts under these names. */
+const counts = <K extends string>(...names: K[]) =>
+  z.object(Object.fromEntries(names.map((n) => [n, z.number().int()])) as Record<K, z.ZodNumber>);
 const gcShape = z.object({
   decay: z.object({ decayed: z.number().int(), deleted: z.number().int() }),
   dedup: z.object({ found: z.number().int(), applied: z.number().int() }),
   orphans_cleaned: z.number().int(),
   fts_rebuilt: z.boolean(),
+  // What else the CLI's gc reports: the same operation, the same counts.
+  observations: counts('archived', 'months_aggregated', 'signals_trimmed', 'tallies_forgotten'),
+  sessions_archived: z.number().int(),
+  conversations_forgotten: z.number().int(),
 });
 const threshold = z.number().min(0).max(1).default(DUPLICATE_THRESHOLD);
 const days = (fallback: number) => z.number().positive().max(36_500).default(fallback);
@@ -114,7 +121,7 @@ const trendingTool = defineTool({
   title: 'Trending patterns',
   description:
     'Rank patterns by observation velocity: reinforcements counted in the confidence log within the last `days` days, busiest first, each record with observations_in_period. Falls back to confidence and last_seen ordering (without that field) when the window has no log entries. Read-only.',
-  input: z.object({ days: days(7), limit: z.number().int().min(0).max(10_000).default(10) }),
+  input: z.object({ days: days(7), limit: limitArg(10_000, 10) }),
   output: z.object({ trending: z.array(record.extend({ observations_in_period: z.number().int().optional() })), period_days: z.number() }),
   annotations: READ_ONLY,
   handler(ctx, args) {
@@ -176,10 +183,7 @@ function gcTool(name: 'gc' | 'housekeep', description: string): ToolDef {
     input: z.object({ dedup_threshold: threshold }),
     output: gcShape,
     annotations: { ...IDEMPOTENT_WRITE, destructiveHint: true },
-    handler(ctx, args) {
-      const r = call(gc, ctx, { threshold: args.dedup_threshold });
-      return { decay: r.decay, dedup: r.dedup, orphans_cleaned: r.orphans_cleaned, fts_rebuilt: r.fts_rebuilt };
-    },
+    handler: (ctx, args) => call(gc, ctx, { threshold: args.dedup_threshold }),
   }) as unknown as ToolDef;
 }
 

@@ -17,7 +17,7 @@ import { AGENT_REPORT, type InstinctView } from '../../learn/records.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { contractRecord, contractStats } from '../records.js';
 import { ADDITIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolContext, call, defineTool } from '../tool.js';
-import { MAX_ARG, categoryFilter, compactRecord, keyArg, orError, record, statsShape, textArg } from '../schemas.js';
+import { MAX_ARG, categoryFilter, compactRecord, keyArg, limitArg, orError, record, statsShape, textArg } from '../schemas.js';
 import { counted } from '../../core/text.js';
 import type { Category } from '../../core/domain.js';
 
@@ -144,7 +144,7 @@ const listTool = defineTool({
     min_confidence: z.number().int().min(0).default(1),
     category: categoryFilter.default(''),
     project: textArg.default(''),
-    limit: z.number().int().min(0).max(100_000).default(50),
+    limit: limitArg(100_000, 50),
   }),
   output: z.object({ instincts: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
@@ -183,7 +183,7 @@ const searchTool = defineTool({
   title: 'Search patterns',
   description:
     'Find patterns by keyword across key, metadata and explain text with SQLite FTS5; falls back to substring matching when the query has characters FTS5 cannot parse. Syntax: bare word; "lint fix" (AND); "lint OR format"; \'"exact phrase"\'; "claude*" (prefix); "lint NOT prettier". Read-only; ordered by confidence descending.',
-  input: z.object({ query: z.string().max(MAX_ARG), limit: z.number().int().min(0).max(10_000).default(20) }),
+  input: z.object({ query: z.string().max(MAX_ARG), limit: limitArg(10_000, 20) }),
   output: z.object({ results: z.array(record), count: z.number().int(), hint: z.string() }),
   annotations: READ_ONLY,
   handler(ctx, args) {

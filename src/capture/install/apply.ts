@@ -55,13 +55,18 @@ function removeQuietly(path: string): void {
   }
 }
 
-/** Records what uninstall needs before a file is first touched: that we created it, or its original text. */
-function remember(state: InstallState, c: FileChange, undo: (() => void)[]): void {
+/**
+ * Records what uninstall needs before a file is first touched: that we created it (and its
+ * folder: `made` holds the folders this install made, which its other files share), or its original text.
+ */
+function remember(state: InstallState, c: FileChange, undo: (() => void)[], made: Set<string>): void {
   const known = state.get(c.file);
   let record: InstallRecord | undefined;
   if (c.before === undefined) {
-    ensureDir(dirname(c.file));
-    record = { file: c.file, created: true };
+    const dir = dirname(c.file);
+    if (!existsSync(dir)) made.add(dir);
+    ensureDir(dir);
+    record = { file: c.file, created: true, ...(made.has(dir) ? { dir_created: true } : {}) };
   } else if (!known || !containsOurs(c.before)) {
     // Ours was removed by hand since: the text now is the original to give back.
     record = { file: c.file, created: false, original: c.before };
@@ -85,17 +90,18 @@ export function applyPlan(plan: Plan, kind: 'install' | 'uninstall', state: Inst
   const todo = plan.changes.filter((c) => c.action !== 'unchanged');
   for (const c of todo) assertWritable(c.file);
   const undo: (() => void)[] = [];
+  // Folders init made (a project's .codex/): made by this install, or emptied by this uninstall.
+  const made = new Set<string>();
   let current = plan.target.hooksFile;
   try {
     for (const c of todo) {
       current = c.file;
       const real = realTarget(c.file);
-      if (kind === 'install') remember(state, c, undo);
+      if (kind === 'install') remember(state, c, undo, made);
       undo.push(() => (c.before === undefined ? removeQuietly(real) : writeFileAtomic(real, c.before)));
       if (c.after === undefined) {
         unlinkSync(real);
-        // The folder init made for it (a project's .codex/) goes too once nothing else is in it.
-        if (kind === 'uninstall') removeEmptyDir(dirname(real));
+        if (state.get(c.file)?.dir_created) made.add(dirname(real));
       } else writeFileAtomic(real, c.after);
     }
   } catch (err) {
@@ -111,5 +117,7 @@ export function applyPlan(plan: Plan, kind: 'install' | 'uninstall', state: Inst
   // Once nothing of ours is left in a file, nothing is left to undo; a later install records afresh.
   // A file two installs share (Codex's config.toml trusts user and project hooks) keeps its record.
   if (kind === 'uninstall') for (const c of todo) if (c.after === undefined || !containsOurs(c.after)) state.remove(c.file);
+  // A folder init made goes too once nothing else is in it; one the user had stays, even empty.
+  if (kind === 'uninstall') for (const dir of made) removeEmptyDir(dir);
   return todo;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cli, tempDir } from '../../test-support/cli.js';
@@ -99,6 +99,21 @@ describe('init --claude on a settings file that already has hooks', () => {
     writeFileSync(join(project, '.gemini', 'notes.md'), 'mine');
     uninstall('gemini', 'project');
     expect(readdirSync(join(project, '.gemini'))).toEqual(['notes.md']);
+  });
+
+  it('keeps a folder the user had, even empty, and the home it puts ~/.claude.json in', () => {
+    mkdirSync(join(home, '.claude'));
+    install();
+    expect(state.get(join(home, '.claude', 'settings.json'))).toEqual({ file: join(home, '.claude', 'settings.json'), created: true });
+    uninstall();
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    expect(readdirSync(join(home, '.claude'))).toEqual([]);
+    expect(readdirSync(home)).toEqual(['.claude']);
+    // A folder it made itself goes once empty; the home with nothing else in it stays.
+    rmSync(join(home, '.claude'), { recursive: true });
+    install();
+    uninstall();
+    expect(readdirSync(home)).toEqual([]);
   });
 
   it('keeps unusual formatting byte for byte through install and uninstall', () => {
@@ -421,10 +436,10 @@ describe('install state', () => {
   it('a settings file created by init is removed by uninstall, and the record with it', () => {
     install();
     const file = join(home, '.claude', 'settings.json');
-    expect(state.get(file)).toEqual({ file, created: true });
+    expect(state.get(file)).toEqual({ file, created: true, dir_created: true });
     expect(readdirSync(join(dir.path, 'homunculus', 'install'))).toHaveLength(2);
     uninstall();
-    expect(existsSync(file)).toBe(false);
+    expect(existsSync(join(home, '.claude'))).toBe(false);
     expect(readdirSync(join(dir.path, 'homunculus', 'install'))).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ export interface InstallRecord {
   created: boolean;
   /** The text before the first install, to give back byte for byte when nothing else changed since. */
   original?: string;
+  /** Its folder did not exist either: uninstall may remove it once empty (never a folder the user had). */
+  dir_created?: boolean;
 }
 
 function removeQuietly(path: string): void {
@@ -50,7 +52,12 @@ export class InstallState {
       try {
         const r = JSON.parse(text) as Partial<InstallRecord>;
         if (r.file === file)
-          return { file, created: r.created === true, ...(typeof r.original === 'string' ? { original: r.original } : {}) };
+          return {
+            file,
+            created: r.created === true,
+            ...(typeof r.original === 'string' ? { original: r.original } : {}),
+            ...(r.dir_created === true ? { dir_created: true } : {}),
+          };
       } catch {
         // A damaged record: treat as none; uninstall still removes our entries.
       }

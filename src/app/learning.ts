@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { acquireLock } from '../core/lock.js';
 import { z } from 'zod';
 import { archiveSessions } from '../capture/sessions/files.js';
+import { summariseLeftOpen } from '../capture/sessions/left-open.js';
 import { loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import type { CompleteFn } from '../graph/extract/llm.js';
@@ -59,6 +60,8 @@ export async function learnPending(ctx: AppContext, options: { llm: boolean }): 
   const wantsLlm = options.llm && loadConfig(store.paths.config).llm !== undefined;
   const { observer, warning, complete } = wantsLlm ? await (await import('../learn/llm-observer.js')).observerFromConfig(store) : {};
   if (warning) ctx.warn?.(warning);
+  // A session whose stop hook found the database locked has its tool calls, not its summary.
+  summariseLeftOpen(store);
   const report = await runLearn(store, {
     observer,
     render: renderAfterLearn,

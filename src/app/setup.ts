@@ -11,15 +11,8 @@ import { applyPlan } from '../capture/install/apply.js';
 import { hookCommandPrefix } from '../capture/install/command.js';
 import { type FileChange, type Plan, planInstall, planUninstall } from '../capture/install/plan.js';
 import { InstallState } from '../capture/install/state.js';
-import { installedCommands } from '../capture/install/installed.js';
-import {
-  projectIsHome,
-  refuseProjectAtHome,
-  runsEveryScope,
-  type Scope,
-  targetFor,
-  twiceAtBothScopes,
-} from '../capture/install/targets.js';
+import { refuseSecondScope } from '../capture/install/installed.js';
+import { projectIsHome, refuseProjectAtHome, type Scope, targetFor } from '../capture/install/targets.js';
 import { HomunculusError } from '../core/errors.js';
 import { homePaths, resolveHome } from '../core/paths.js';
 import { openStore } from '../store/store.js';
@@ -74,15 +67,6 @@ const installInput = z.object({
   mcp: z.boolean().default(true),
 });
 
-/** Said at install when the agent runs the hooks of both scopes, not only by doctor later. */
-function runsTwice(ctx: SetupContext, agent: Agent, scope: Scope): string | undefined {
-  if (!runsEveryScope(agent)) return undefined;
-  const other: Scope = scope === 'user' ? 'project' : 'user';
-  if (!installedCommands(targetFor(agent, other, ctx.userHome, ctx.cwd)).length) return undefined;
-  const twice = twiceAtBothScopes(scope);
-  return `${twice.problem}. ${twice.fix}`;
-}
-
 function installAgents(ctx: SetupContext, i: z.output<typeof installInput>): InstallReport[] {
   const chosen = i.command === undefined ? hookCommandPrefix(ctx.env) : { prefix: i.command.trim() };
   // A home other than ~/.homunculus (`--home DIR`, $HOMUNCULUS_HOME, which an agent started from a
@@ -92,8 +76,7 @@ function installAgents(ctx: SetupContext, i: z.output<typeof installInput>): Ins
     const plan = planInstall(targetFor(agent, i.scope, ctx.userHome, ctx.cwd), chosen.prefix, { mcp: i.mcp, home });
     const r = report(plan, i.dryRun, i.dryRun ? [] : applyPlan(plan, 'install', stateOf(ctx)));
     const notes = [...r.notes, ...('note' in chosen && chosen.note ? [chosen.note] : [])];
-    const twice = runsTwice(ctx, agent, i.scope);
-    return { ...r, notes, warnings: twice ? [...r.warnings, twice] : r.warnings };
+    return { ...r, notes };
   });
 }
 
@@ -103,6 +86,8 @@ export const init = defineOperation({
   input: installInput,
   run(ctx: SetupContext, i): { home: string; database?: string; agents: InstallReport[] } {
     if (i.scope === 'project' && i.agents.length) refuseProjectAtHome(ctx.userHome, ctx.cwd);
+    // Refused before anything is written, a dry run included (it shows what a real run would do).
+    for (const agent of i.agents) refuseSecondScope(agent, i.scope, ctx.userHome, ctx.cwd);
     // A dry run shows the agents' diffs and creates nothing, not even the home.
     if (i.dryRun) return { home: ctx.home, agents: installAgents(ctx, i) };
     const store = openStore({ home: ctx.home });

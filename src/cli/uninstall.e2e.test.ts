@@ -1,8 +1,17 @@
 /** `uninstall` as a user runs it: from the project, and from anywhere else. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../test-support/cli.js';
+
+/** Every file under `dir` with its bytes, to show a refused command wrote nothing. */
+const bytesUnder = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => statSync(join(dir, f)).isFile())
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'base64')]),
+  );
 
 describe('homunculus uninstall', () => {
   const dirs: { cleanup: () => void }[] = [];
@@ -35,21 +44,39 @@ describe('homunculus uninstall', () => {
     expect(here.stdout).not.toContain('Still installed');
   });
 
-  it('init --codex --project beside a user-wide install says at once that every call would be recorded twice', () => {
+  it('Codex gets the hooks at one scope only: init at the other is refused (dry run too) and writes nothing', () => {
     const dir = tempDir();
     dirs.push(dir);
     const user = join(dir.path, 'user');
     const project = join(dir.path, 'work', 'app');
     mkdirSync(project, { recursive: true });
     const run = (args: string[]) => cli(join(user, '.homunculus'), args, { cwd: project, env: { HOME: user } });
-    expect(run(['init', '--codex']).stdout).not.toContain('recorded twice');
-    const both = run(['init', '--codex', '--project']);
-    expect(both.status).toBe(0);
-    expect(both.stdout).toContain('! Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice');
-    expect(both.stdout).toContain('`homunculus uninstall --codex`');
-    // Gemini CLI runs one copy: nothing to say.
+    const refused = (args: string[], said: RegExp) => {
+      const before = bytesUnder(dir.path);
+      const r = run(args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(said);
+      expect(r.stderr).toContain('Codex runs the hooks of both ~/.codex and this project: a second copy would record every call twice');
+      expect(bytesUnder(dir.path)).toEqual(before);
+    };
+    expect(run(['init', '--codex']).status).toBe(0);
+    const userWide =
+      /The user-wide Homunculus hooks for Codex \(.*\/user\/\.codex\/hooks\.json\) already cover this project[\s\S]*run `homunculus uninstall --codex` first/;
+    refused(['init', '--codex', '--project'], userWide);
+    refused(['init', '--codex', '--project', '--dry-run'], userWide);
+    expect(existsSync(join(project, '.codex'))).toBe(false);
+
+    // The other way round: a project that has them keeps them alone.
+    expect(run(['uninstall', '--codex']).status).toBe(0);
+    expect(run(['init', '--codex', '--project']).status).toBe(0);
+    const inProject =
+      /This project already has the Homunculus hooks for Codex \(.*\/app\/\.codex\/hooks\.json\)[\s\S]*run `homunculus uninstall --codex --project` here first/;
+    refused(['init', '--codex'], inProject);
+    refused(['init', '--codex', '--dry-run'], inProject);
+    expect(existsSync(join(user, '.codex', 'hooks.json'))).toBe(false);
+    // Gemini CLI runs one copy of a hook at both scopes: nothing to refuse.
     expect(run(['init', '--gemini']).status).toBe(0);
-    expect(run(['init', '--gemini', '--project']).stdout).not.toContain('recorded twice');
+    expect(run(['init', '--gemini', '--project']).status).toBe(0);
   });
 
   it('in the home folder, --project is refused: its files are the user-wide install', () => {
@@ -59,6 +86,10 @@ describe('homunculus uninstall', () => {
     mkdirSync(user, { recursive: true });
     const run = (args: string[]) => cli(join(user, '.homunculus'), args, { cwd: user, env: { HOME: user } });
     expect(run(['init', '--codex']).status).toBe(0);
+    // Again from there: its .codex is the user-wide install, not a second copy to warn about.
+    const again = run(['init', '--codex']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).not.toMatch(/^\s*!/m);
     for (const args of [
       ['uninstall', '--codex', '--project'],
       ['init', '--codex', '--project'],

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { commandWords, findOnPath, isHomunculusHookCommand } from './command.js';
 import { parseJsonc } from './jsonc.js';
-import type { Target } from './targets.js';
+import type { Agent } from '../agents.js';
+import { projectIsHome, runsEveryScope, type Scope, secondScopeRefused, type Target, targetFor } from './targets.js';
 
 type Command = { event: string; command: string };
 
@@ -28,6 +29,16 @@ export function settingsHooks(target: Target): { commands: Command[]; unreadable
 
 /** Every hook command of ours in a settings file (none when it is missing or unreadable). */
 export const installedCommands = (target: Target): Command[] => settingsHooks(target).commands;
+
+/**
+ * An agent that runs the hooks of both scopes (Codex) gets ours at one only: installing at
+ * `scope` while the other holds them is refused. In the home folder both are the same file.
+ */
+export function refuseSecondScope(agent: Agent, scope: Scope, home: string, cwd: string): void {
+  if (!runsEveryScope(agent) || projectIsHome(home, cwd)) return;
+  const other = targetFor(agent, scope === 'user' ? 'project' : 'user', home, cwd);
+  if (installedCommands(other).length) throw secondScopeRefused(scope, other.hooksFile);
+}
 
 function commandsIn(value: unknown, shape: Target['shape']): Command[] {
   const hooks = (value as { hooks?: unknown } | null)?.hooks;

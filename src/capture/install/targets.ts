@@ -33,17 +33,28 @@ export function refuseProjectAtHome(home: string, cwd: string): void {
 /** Claude Code and Gemini CLI run one copy of a hook installed at both scopes; Codex runs both. */
 export const runsEveryScope = (agent: Agent): boolean => agent === 'codex';
 
-/** What hooks at both scopes of an agent that runs both do, and how to keep one copy (`keep`: the scope to keep). */
-export function twiceAtBothScopes(keep?: Scope): { problem: string; fix: string } {
-  const drop = (scope: Scope): string => `\`homunculus uninstall --codex${scope === 'project' ? ' --project' : ''}\``;
-  const fix =
-    keep === undefined
-      ? `Run ${drop('project')} here to keep the user-wide hooks alone (or ${drop('user')} to keep the project’s alone).`
-      : `Run ${drop(keep === 'user' ? 'project' : 'user')} to keep the ${keep === 'user' ? 'user-wide hooks' : 'project’s hooks'} alone.`;
+const BOTH_SCOPES = 'Codex runs the hooks of both ~/.codex and this project';
+
+/** What hooks at both scopes of an agent that runs both do, and how to keep one copy. */
+export function twiceAtBothScopes(): { problem: string; fix: string } {
   return {
-    problem: 'Codex runs the hooks of both ~/.codex and this project, so every call is recorded twice and every memory block given twice',
-    fix,
+    problem: `${BOTH_SCOPES}, so every call is recorded twice and every memory block given twice`,
+    fix: 'Run `homunculus uninstall --codex --project` here to keep the user-wide hooks alone (or `homunculus uninstall --codex` to keep the project’s alone).',
   };
+}
+
+/** Installing at `scope` while `otherFile` (the other scope's hooks file) holds ours: refused, with the way to switch. */
+export function secondScopeRefused(scope: Scope, otherFile: string): UsageError {
+  const why = `${BOTH_SCOPES}: a second copy would record every call twice and give every memory block twice. Nothing was changed.`;
+  return scope === 'project'
+    ? new UsageError(
+        `The user-wide Homunculus hooks for Codex (${otherFile}) already cover this project. ${why}`,
+        'To install per project instead, run `homunculus uninstall --codex` first, then `homunculus init --codex --project` in each project.',
+      )
+    : new UsageError(
+        `This project already has the Homunculus hooks for Codex (${otherFile}). ${why}`,
+        'To install user-wide instead, run `homunculus uninstall --codex --project` here first (and in each other project that has them), then `homunculus init --codex`.',
+      );
 }
 
 /** One hook to add: the agent event, an optional tool matcher, the hook, and its options. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellWords, splitShell } from './shell.js';
+import { shellWords, splitShell, statusPipelines } from './shell.js';
 
 const texts = (line: string): string[] => splitShell(line).map((s) => s.text);
 
@@ -46,6 +46,19 @@ describe('splitShell', () => {
   it('gives nothing for blank input or operators alone', () => {
     expect(splitShell('')).toEqual([]);
     expect(splitShell(' ; && | ')).toEqual([]);
+  });
+});
+
+describe('statusPipelines', () => {
+  const status = (line: string): string[][] => statusPipelines(splitShell(line)).map((p) => p.map((s) => s.text));
+
+  it('gives what can have failed, last first: back through && only, each pipeline whole', () => {
+    expect(status('git add f && git rebase --continue')).toEqual([['git rebase --continue'], ['git add f']]);
+    expect(status('a; b && c | d')).toEqual([['c', 'd'], ['b']]);
+    expect(status('a || b')).toEqual([['b']]);
+    expect(status('a && b || c')).toEqual([['c']]);
+    expect(status('a | b')).toEqual([['a', 'b']]);
+    expect(status('')).toEqual([]);
   });
 });
 

@@ -61,6 +61,24 @@ export function splitShell(commandLine: string): SimpleCommand[] {
   return parts;
 }
 
+/**
+ * The pipelines whose exit status can be the whole line's, last first: a line exits as the
+ * last thing that ran, and only `&&` lets an earlier one be that (its failure stops the chain);
+ * after `;` or `||` something later always ran. `a; b && c | d` gives [c | d], [b].
+ */
+export function statusPipelines(parts: readonly SimpleCommand[]): SimpleCommand[][] {
+  const out: SimpleCommand[][] = [];
+  let end = parts.length - 1;
+  while (end >= 0) {
+    let start = end;
+    while (start > 0 && parts[start - 1]?.joiner === '|') start--;
+    out.push(parts.slice(start, end + 1));
+    if (parts[start - 1]?.joiner !== '&&') break;
+    end = start - 1;
+  }
+  return out;
+}
+
 /** Characters a backslash escapes inside double quotes; before any other it stays. */
 const DOUBLE_QUOTE_ESCAPES = new Set(['"', '\\', '$', '`', '\n']);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseCommand, isNoiseCommand } from './command.js';
+import { baseCommand, failedCommand, isNoiseCommand, statusCommands } from './command.js';
 import { exitCodeFrom, isBlockedError, summariseError } from './outcome.js';
 import { toolKind } from './tool-kind.js';
 
@@ -31,6 +31,29 @@ describe('shell commands', () => {
     expect(baseCommand('')).toBe('');
     expect(baseCommand('# build first\nexport GOFLAGS=-mod=mod\nfor p in a b; do go vet $p; done')).toBe('go vet');
     expect(baseCommand('docker run \\\n  --rm img')).toBe('docker run');
+  });
+
+  it('names the command of a chain that failed, not the first one', () => {
+    const rebasing = 'Exit code 1\nRebasing (7/10)\rerror: could not apply 378b6b7... fix\nhint: "git add/rm <conflicted_files>"';
+    expect(failedCommand('git add cmd/x/checkpoint_test.go && git rebase --continue', rebasing)).toBe('git rebase');
+    expect(failedCommand('git fetch origin main && git rebase origin/main', `From github.com:o/r\n${rebasing}`)).toBe('git rebase');
+    // The error names the step: cd and stat failed, not what they guarded.
+    expect(failedCommand('cd cmd/x && go test -run TestX', 'Exit code 1\n(eval):cd:1: no such file or directory: cmd/x')).toBe('cd');
+    expect(failedCommand('echo {} > a.json && stat a.json', 'Exit code 1\nstat: a.json: stat: No such file or directory')).toBe('stat');
+    // After ; or || the line exits as the later command; a trailing tail passes what it is fed.
+    expect(failedCommand('npm run build; npm test', 'Exit code 1')).toBe('npm test');
+    expect(failedCommand('npx tsc || npx eslint src', 'Exit code 1')).toBe('npx eslint');
+    expect(failedCommand('go build ./... && go test ./... 2>&1 | tail -30', 'Exit code 1')).toBe('go test');
+    expect(failedCommand("gh api repos/o/r/pulls | jq '.['", 'Exit code 3\njq: error: syntax error')).toBe('jq');
+    // Set-up and loop grammar are not what failed.
+    expect(failedCommand('npm test && cd ..', 'Exit code 1')).toBe('npm test');
+    expect(failedCommand('for p in a b; do go vet $p; done', 'Exit code 1')).toBe('go vet');
+    expect(failedCommand('npm test', 'Exit code 1')).toBe('npm test');
+  });
+
+  it('lists the steps a passing line shows to pass', () => {
+    expect(statusCommands('cd x && git add f && git rebase --continue')).toEqual(['git rebase', 'git add', 'cd']);
+    expect(statusCommands('npm run build; npm test | tail -5')).toEqual(['npm test']);
   });
 
   it('treats looking-around commands as noise, and anything that acts as signal', () => {

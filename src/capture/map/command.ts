@@ -2,7 +2,8 @@
  * Shell command lines: split into simple commands, reduced to a base command ("git commit",
  * "go test"), and told apart from noise (commands that only look around). Pure functions.
  */
-import { shellWords, splitShell } from '../../core/shell.js';
+import { type SimpleCommand, shellWords, splitShell, statusPipelines } from '../../core/shell.js';
+import { escapeRegExp } from '../../core/text.js';
 
 /** Commands that only look around: recorded only when they fail. */
 // prettier-ignore
@@ -105,6 +106,41 @@ export function baseCommand(command: string): string {
     if (base && !SETUP.has(base)) return base;
   }
   return parts.length ? baseOf(parts[0] as string) : '';
+}
+
+/** Commands that only trim or show what is piped into them: they pass whatever came before. */
+const OUTPUT_FILTERS = new Set(['tail', 'head', 'less', 'more', 'cat', 'tee', 'sort', 'uniq', 'wc', 'column']);
+
+/** The command of a pipeline that failed: the last, unless it only trims the output (`go test | tail`: the test). */
+function failingOf(pipeline: readonly SimpleCommand[]): string {
+  const last = baseOf(stripGrammar(pipeline[pipeline.length - 1]?.text ?? ''));
+  return OUTPUT_FILTERS.has(last) && pipeline.length > 1 ? baseOf(stripGrammar(pipeline[0]?.text ?? '')) : last;
+}
+
+/** The base commands the line's exit status speaks for, last first: of a passing `a && b`, both passed. */
+export const statusCommands = (command: string): string[] => statusPipelines(splitShell(command)).map(failingOf).filter(Boolean);
+
+/** The error names its program: `stat: x: No such file`, `(eval):cd:1: no such file`, `command not found: uvx`. */
+function namedBy(error: string, base: string): boolean {
+  const program = escapeRegExp(base.split(' ')[0] ?? '');
+  return new RegExp(
+    `(?:^|\\n)\\s*(?:\\(eval\\):)?${program}:|(?:not found|no such file or directory): \\S*\\b${program}(?:\\s|$)`,
+    'i',
+  ).test(error);
+}
+
+/**
+ * The base command of a failed command line: the one that failed (`git add f && git rebase
+ * --continue` failing is git rebase's failure, not git add's). Of the commands that can have
+ * failed (see statusPipelines), the one its error names, else the last that is not set-up.
+ * When an `&&` chain's error names none, which step failed is not known: the last is a guess,
+ * kept because each step ran only if those before it passed and agents put the step they
+ * check last (cd, a build, `git add` first); in real sessions it was the failing one in most
+ * such chains, and making no fact would lose every merge or rebase conflict.
+ */
+export function failedCommand(command: string, error: string): string {
+  const bases = statusCommands(command);
+  return bases.find((b) => namedBy(error, b)) ?? bases.find((b) => !SETUP.has(b)) ?? baseCommand(command);
 }
 
 /** `echo x > file` writes a file: a redirect to anything but /dev/null makes a command count. */

@@ -27,6 +27,24 @@ describe('session extraction helpers', () => {
     expect(commandKey({ ...bash('x'), tool: 'mcp__db__query' })).toBe('mcp__db__query');
   });
 
+  it('blames the command of a chain that failed, in its failure and in its fix', () => {
+    const rebasing =
+      'Exit code 1\nRebasing (7/10)\rerror: could not apply 378b6b7... fix: handle codes\nhint: Resolve all conflicts manually';
+    const ctx = { project: { name: 'p', fingerprint: 'f', root: '/p' }, sessionId: 's' };
+    const failed = bash('git add cmd/x/checkpoint_test.go && git rebase --continue', { outcome: 'error', error: rebasing });
+    expect(commandKey(failed)).toBe('git rebase');
+    const edit = { ...bash(''), tool: 'Edit', input: '/p/cmd/x/checkpoint_test.go', files: ['/p/cmd/x/checkpoint_test.go'] };
+    const fixed = extractSessionFacts([failed, edit, bash('git add cmd/x/checkpoint_test.go && git rebase --continue')], ctx);
+    const blocked = extractSessionFacts(
+      [bash('git fetch origin main && git rebase origin/main', { outcome: 'error', error: rebasing })],
+      ctx,
+    );
+    const said = [...fixed, ...blocked].map((f) => f.description).filter((d) => /fail/.test(d));
+    expect(said).toHaveLength(2);
+    expect(said[0]).toMatch(/^When git rebase fails with ".*could not apply.*" → edit cmd\/x\/checkpoint_test\.go$/);
+    expect(said[1]).toMatch(/^p: git rebase failed with ".*could not apply/);
+  });
+
   it('signs an error by the line that names it, paths and numbers blanked', () => {
     expect(
       errorSignature(

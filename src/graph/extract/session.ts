@@ -5,6 +5,7 @@
  * metadata) so that the same knowledge seen again deduplicates instead of piling up.
  */
 import { relative, isAbsolute } from 'node:path';
+import { failedCommand, statusCommands } from '../../capture/map/command.js';
 import { errorSignatures, isToolGuardError } from '../../learn/mine/errors.js';
 import { truncate } from '../../core/text.js';
 import type { SessionEvent } from './events.js';
@@ -70,10 +71,15 @@ export function errorSignature(error: string): string {
   );
 }
 
-/** `npm test`, `tsc`, `cargo build`: the command an error and its fix are matched on. */
+/** `npm test`, `tsc`, `cargo build`: the command an error and its fix are matched on; of a failed chain, the one that failed. */
 export function commandKey(e: SessionEvent): string {
-  return e.tool === 'Bash' ? e.baseCommand || e.tool : e.tool;
+  if (e.tool !== 'Bash') return e.tool;
+  return (e.outcome === 'error' && e.input ? failedCommand(e.input, e.error) : '') || e.baseCommand || e.tool;
 }
+
+/** The command `key` passed in this event: a passing `git add f && git rebase --continue` passed git rebase too. */
+const passes = (x: SessionEvent, key: string): boolean =>
+  x.event === 'tool' && x.outcome === 'ok' && (commandKey(x) === key || (x.tool === 'Bash' && statusCommands(x.input).includes(key)));
 
 function installed(command: string): string[] {
   const out: string[] = [];
@@ -244,7 +250,7 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
     seen.add(name);
     const error: ExtractedEntity = { name, type: 'error_pattern', properties: { command: key } };
     const later = events.slice(i + 1);
-    const fixedAt = later.findIndex((x) => x.event === 'tool' && x.outcome === 'ok' && commandKey(x) === key);
+    const fixedAt = later.findIndex((x) => passes(x, key));
     const edited =
       fixedAt < 0
         ? []

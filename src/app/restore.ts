@@ -1,13 +1,13 @@
 /**
  * What a database deleted and begun again had learned, brought back by `sync` from the
- * readable view's files that name keys this database never held. They are read before the
+ * readable view's files this database has not taken in (render.ts: its strays). They are read before the
  * sync learns and applied after it: the transcripts are counted once, as a first sync counts
  * them, and the files add what cannot be learned again (the user's words, "wrong" marks,
  * instincts from hooks, imports and MCP) without adding their evidence a second time.
  */
 import { lstatSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { editInstinct } from '../learn/corrections.js';
+import { editInstinct, instinctText } from '../learn/corrections.js';
 import { mergeInstinct } from '../learn/merge.js';
 import type { Store } from '../store/store.js';
 import { type InstinctFiles, readInstinctFileList } from '../view/import-files.js';
@@ -20,7 +20,7 @@ export interface StrayFiles {
   read: InstinctFiles;
 }
 
-/** The instinct files this database never held, read now (a render may write over them); undefined when there are none. */
+/** The instinct files this database has not taken in, read now (a render may write over them); undefined when there are none. */
 export function readStrayFiles(store: Store): StrayFiles | undefined {
   const files = unrenderedFiles(store).strays.filter((f) => lstatSync(f).isFile());
   return files.length ? { files, read: readInstinctFileList(files) } : undefined;
@@ -58,9 +58,11 @@ export function restoreStrayFiles(store: Store, strays: StrayFiles, warn?: (mess
       const row = store.instincts.get(store.instincts.resolveAlias(incoming.key));
       if (!row) continue;
       result.restored++;
+      // Compared as an edit stores them: a file's line breaks are no other words.
+      const differs = (text: string | undefined, held: string) => text !== undefined && instinctText(text) !== held;
       const words = {
-        ...(incoming.trigger && incoming.trigger !== row.trigger ? { trigger: incoming.trigger } : {}),
-        ...(incoming.action && incoming.action !== row.action ? { action: incoming.action } : {}),
+        ...(differs(incoming.trigger, row.trigger) ? { trigger: incoming.trigger } : {}),
+        ...(differs(incoming.action, row.action) ? { action: incoming.action } : {}),
       };
       if (Object.keys(words).length) {
         editInstinct(store, row.key, words, 'restore');

@@ -29,7 +29,7 @@ describe('session extraction helpers', () => {
 
   it('blames the command of a chain that failed, in its failure and in its fix', () => {
     const rebasing =
-      'Exit code 1\nRebasing (7/10)\rerror: could not apply 378b6b7... fix: handle codes\nhint: Resolve all conflicts manually';
+      'Exit code 1\nRebasing (6/10) Rebasing (7/10) error: could not apply 378b6b7... fix: handle codes\nhint: Resolve all conflicts manually';
     const ctx = { project: { name: 'p', fingerprint: 'f', root: '/p' }, sessionId: 's' };
     const failed = bash('git add cmd/x/checkpoint_test.go && git rebase --continue', { outcome: 'error', error: rebasing });
     expect(commandKey(failed)).toBe('git rebase');
@@ -41,8 +41,21 @@ describe('session extraction helpers', () => {
     );
     const said = [...fixed, ...blocked].map((f) => f.description).filter((d) => /fail/.test(d));
     expect(said).toHaveLength(2);
-    expect(said[0]).toMatch(/^When git rebase fails with ".*could not apply.*" → edit cmd\/x\/checkpoint_test\.go$/);
-    expect(said[1]).toMatch(/^p: git rebase failed with ".*could not apply/);
+    // Signed by the error, not the progress line it was redrawn over.
+    expect(said[0]).toMatch(
+      /^When git rebase fails with "error: could not apply \w+\.\.\. fix: handle codes" → edit cmd\/x\/checkpoint_test\.go$/,
+    );
+    expect(said[1]).toMatch(/^p: git rebase failed with "error: could not apply/);
+  });
+
+  it('makes no fact of a line the shell could not read: no command of it ran', () => {
+    const parse = bash('grep -n "x\\|y" a.go | sed "s/(/', { outcome: 'error', error: 'Exit code 1\n(eval):1: parse error near `)`' });
+    const edit = { ...bash(''), tool: 'Edit', input: '/p/telemetry.go', files: ['/p/telemetry.go'] };
+    const facts = extractSessionFacts([parse, edit, bash('grep -n x a.go')], {
+      project: { name: 'p', fingerprint: 'f', root: '/p' },
+      sessionId: 's',
+    });
+    expect(facts.map((f) => f.description).filter((d) => /fail/.test(d))).toEqual([]);
   });
 
   it('signs an error by the line that names it, paths and numbers blanked', () => {

@@ -62,6 +62,8 @@ export function errorSignature(error: string): string {
   const diagnostic = lines.find((l) => /:\d+(:\d+)?:/.test(l));
   return truncate(
     (named ?? diagnostic ?? lines[0] ?? '')
+      // What a redrawn progress line left in front of the message ("Rebasing (1/3) error: …").
+      .replace(/^.*?\b(?=(?:fatal|error|panic):)/i, '')
       .replace(/(?:[A-Za-z]:)?(?:[\w.@~-]*\/)+[\w.@-]*/g, '<path>')
       .replace(/(["'`])(?:(?!\1).){1,80}\1/g, '<value>')
       .replace(/\b\d+(?:[.:]\d+)*\b/g, 'N')
@@ -70,6 +72,9 @@ export function errorSignature(error: string): string {
     80,
   );
 }
+
+/** The shell could not read the line, so no command of it ran: the agent's quoting slip, no tool's failure. */
+const SHELL_PARSE_ERROR = /\(eval\):\d+: parse error|syntax error near unexpected token|unexpected EOF while looking for matching/;
 
 /** `npm test`, `tsc`, `cargo build`: the command an error and its fix are matched on; of a failed chain, the one that failed. */
 export function commandKey(e: SessionEvent): string {
@@ -241,7 +246,7 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
     // A known class of error (a linter's rule, a shell quirk) is one entity across sessions; a
     // compile error or failing test is named by its message; an exit code alone says nothing.
     // A sibling call's failure or a refused edit is Claude Code's guard speaking, not the tool.
-    if (isToolGuardError(e.error)) return;
+    if (isToolGuardError(e.error) || SHELL_PARSE_ERROR.test(e.error)) return;
     const known = errorSignatures(e.error, 1)[0];
     const signature = known && NAMED_CLASS.test(known.id) ? known.label : errorSignature(e.error);
     if (!signature) return;

@@ -4,7 +4,7 @@
  * created, reinforced, episodes, rejected and why, skipped input).
  */
 import type { DecayResult } from './instincts.js';
-import type { SessionChanges } from './apply.js';
+import { type SessionChanges, TAKEN_BACK } from './apply.js';
 import type { DomainCluster } from './clusters.js';
 import { counted } from '../core/text.js';
 
@@ -103,6 +103,12 @@ export function mergeChanges(report: LearnReport, changes: SessionChanges): void
   report.signals += changes.signals;
 }
 
+/** The instincts the run let go (a co-edit pair no longer edited together), named: a removal is said where the run is logged. */
+function takenBack(report: LearnReport): string {
+  const gone = report.held.filter((h) => h.reason.startsWith(TAKEN_BACK)).map((h) => h.pattern);
+  return gone.length ? `, ${gone.length} taken back (${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', …' : ''})` : '';
+}
+
 export function observerLogLine(report: LearnReport): string {
   if (report.status === 'locked') return `${report.started_at} learn: another run holds the lock; nothing done`;
   const llm =
@@ -113,7 +119,7 @@ export function observerLogLine(report: LearnReport): string {
     `${report.finished_at} learn run ${report.run_id ?? '-'}: ${report.sessions} session(s), ${report.observations} observation(s), ` +
     `${report.created.length} created, ${report.reinforced.length} reinforced, ${report.episodes.length} episode(s), ` +
     `${report.rejected.count} rejected, ${report.skipped.count} skipped, ${report.contradictions.length} contradiction(s), ` +
-    `${report.decay.decayed} decayed${llm}${report.errors.length ? `, ${report.errors.length} error(s)` : ''}`
+    `${report.decay.decayed} decayed${takenBack(report)}${llm}${report.errors.length ? `, ${report.errors.length} error(s)` : ''}`
   );
 }
 

@@ -36,6 +36,11 @@ describe('the Memory, Security and Telemetry routes', () => {
     const diff = await get('/api/memory/diff?from=2026-03-01&to=2026-03-01');
     expect(diff.status).toBe(200);
     expect((diff.body.instincts as { created: { pattern: string }[] }).created.map((i) => i.pattern)).toEqual(['pref:pkg=pnpm']);
+    // Without an end, up to now, as `changes` takes it.
+    expect(await get('/api/memory/diff?from=2026-02-01')).toMatchObject({
+      status: 200,
+      body: { from: expect.stringMatching(/^2026-02-01/) },
+    });
     expect((await get('/api/telemetry')).body).toMatchObject({ calls: 0, events: [] });
     expect((await get('/api/security')).body).toMatchObject({ redactions: { total: 0, kinds: [] } });
   });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
@@ -56,29 +56,40 @@ describe('a warm query server', () => {
 
   it('never answers from a database that was replaced, and stops when its home is made anew', async () => {
     const env = { HOMUNCULUS_NO_WARM: undefined };
-    const start = () => spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], { env: cliEnv(home.path, env) });
+    // Each server's exit is listened for from its spawn: one that ends early is never missed.
+    const servers: { child: ChildProcess; exit: Promise<number | null> }[] = [];
+    const start = () => {
+      const child = spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], { env: cliEnv(home.path, env) });
+      const server = { child, exit: new Promise<number | null>((resolve) => child.on('exit', resolve)) };
+      servers.push(server);
+      return server;
+    };
     const socket = warmSocket(home.path);
-    let server = start();
-    await waitFor(() => existsSync(socket));
-    // A backup moved into place: a new file under the database's name.
-    const other = tempDir();
-    expect(cli(other.path, ['memory', 'add', 'The staging database moved to db-9', '--id', 'moved', '--no-embed']).status).toBe(0);
-    renameSync(join(other.path, 'homunculus.db'), join(home.path, 'homunculus.db'));
-    other.cleanup();
-    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
-    const r = cli(home.path, ['query', 'where is the staging database', '--mode', 'bm25', '--json'], { env });
-    expect((JSON.parse(r.stdout) as { results: { id: string }[] }).results.map((x) => x.id)).toEqual(['moved']);
-    expect(await exited).toBe(0);
-    expect(existsSync(socket)).toBe(false);
-    // The home deleted and made again: the old server, out of reach, goes within seconds.
-    server = start();
-    await waitFor(() => existsSync(socket));
-    const gone = new Promise<number | null>((resolve) => server.on('exit', resolve));
-    rmSync(home.path, { recursive: true, force: true });
-    expect(cli(home.path, ['memory', 'add', 'The staging database lives on db-2', '--id', 'staging', '--no-embed']).status).toBe(0);
-    expect(cli(home.path, ['memory', 'add', 'Deploys go out on Tuesdays after the review', '--id', 'deploy', '--no-embed']).status).toBe(0);
-    expect(await gone).toBe(0);
-  }, 60_000);
+    try {
+      const first = start();
+      await waitFor(() => existsSync(socket));
+      // A backup moved into place: a new file under the database's name.
+      const other = tempDir();
+      expect(cli(other.path, ['memory', 'add', 'The staging database moved to db-9', '--id', 'moved', '--no-embed']).status).toBe(0);
+      renameSync(join(other.path, 'homunculus.db'), join(home.path, 'homunculus.db'));
+      other.cleanup();
+      const r = cli(home.path, ['query', 'where is the staging database', '--mode', 'bm25', '--json'], { env });
+      expect((JSON.parse(r.stdout) as { results: { id: string }[] }).results.map((x) => x.id)).toEqual(['moved']);
+      expect(await first.exit).toBe(0);
+      expect(existsSync(socket)).toBe(false);
+      // The home deleted and made again: the old server, out of reach, goes within seconds.
+      const second = start();
+      await waitFor(() => existsSync(socket));
+      rmSync(home.path, { recursive: true, force: true });
+      expect(cli(home.path, ['memory', 'add', 'The staging database lives on db-2', '--id', 'staging', '--no-embed']).status).toBe(0);
+      expect(cli(home.path, ['memory', 'add', 'Deploys go out on Tuesdays after the review', '--id', 'deploy', '--no-embed']).status).toBe(
+        0,
+      );
+      expect(await second.exit).toBe(0);
+    } finally {
+      for (const { child } of servers) if (child.exitCode === null && child.signalCode === null) child.kill();
+    }
+  }, 120_000);
 
   it('refuses an idle time that is not a positive number of seconds', () => {
     const r = cli(home.path, ['serve-query', '--idle', '-3']);

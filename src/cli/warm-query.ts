@@ -73,7 +73,7 @@ function identity(path: string): string | undefined {
 }
 
 /** Serves `query` on the socket until `idleMs` pass without a question or the database is gone. */
-export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'served' | 'already running'> {
+export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'served' | 'already running' | 'replaced'> {
   const path = warmSocket(store.paths.home);
   if (path.length > MAX_SOCKET_PATH) throw new Error(`The socket path ${path} is too long for this system.`);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -90,7 +90,7 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
       request += chunk.toString('utf8');
       if (request.length > MAX_REQUEST_BYTES) return void socket.end(`${JSON.stringify({ ok: false, error: 'request too large' })}\n`);
       if (!request.includes('\n')) return;
-      if (replaced()) return void (socket.end(`${JSON.stringify({ ok: false, error: 'the database was replaced' })}\n`), stop());
+      if (replaced()) return void (socket.end(`${JSON.stringify({ ok: false, error: 'the database was replaced' })}\n`), stop(true));
       arm();
       try {
         const result = await invoke(query, ctx, JSON.parse(request));
@@ -103,14 +103,16 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   const stopped = new Promise<void>((resolve) => server.on('close', resolve));
   const db = identity(store.paths.db);
   const replaced = (): boolean => identity(store.paths.db) !== db || identity(path) !== mine;
-  const stop = (): void => {
+  let wasReplaced = false;
+  const stop = (replacedNow = false): void => {
+    wasReplaced ||= replacedNow;
     clearTimeout(timer);
     server.close();
     if (mine !== undefined && identity(path) === mine) unlinkSync(path);
   };
   const arm = (): void => {
     clearTimeout(timer);
-    timer = setTimeout(stop, idleMs);
+    timer = setTimeout(() => stop(), idleMs);
   };
   // Only this user may connect: the socket is created unreadable to others.
   const umask = process.umask(0o177);
@@ -120,11 +122,11 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   // Ours to remove only while it is the socket this server made (the closures above run only after this).
   const mine = identity(path);
   arm();
-  const watch = setInterval(() => replaced() && stop(), 5_000);
-  process.once('SIGTERM', stop).once('SIGINT', stop);
+  const watch = setInterval(() => replaced() && stop(true), 5_000);
+  process.once('SIGTERM', () => stop()).once('SIGINT', () => stop());
   await stopped;
   clearInterval(watch);
-  return 'served';
+  return wasReplaced ? 'replaced' : 'served';
 }
 
 /** Starts a query server in the background for the next queries, unless one runs or warm queries are off. */

@@ -279,6 +279,9 @@ export function registerSearchCommands(program: Command): void {
       await withCommandStore(cmd, async (store) => {
         const r = await serveWarm(store, typeof idle === 'number' ? idle * 1000 : undefined);
         if (r === 'already running') process.stderr.write(`A query server already answers on ${warmSocket(store.paths.home)}.\n`);
+        // Closing would checkpoint and delete the WAL files under the database's name, which now
+        // belong to the file that replaced ours: the process ends without closing it.
+        if (r === 'replaced') process.exit(0);
       });
     });
 

@@ -99,14 +99,16 @@ function renderInstincts(store: Store, only?: readonly string[]): number {
   ensureDir(dir);
   const rows = store.instincts.list();
   // A new instinct never takes a file that is there already: a note of the user's, or what a
-  // deleted database learned (sync brings that back, and the file keeps its name).
-  const taken = new Set([...rows.map((r) => r.file_name).filter((n): n is string => !!n), ...readdirSync(dir)]);
+  // deleted database learned (sync brings that back, and the file keeps its name). The folder
+  // is listed only when an instinct needs a name, not at every render.
+  let taken: Set<string> | undefined;
   const wanted = only ? new Set(only) : undefined;
   let written = 0;
   for (const row of rows) {
     if (wanted && !wanted.has(row.key)) continue;
     let fileName = row.file_name;
     if (!fileName) {
+      taken ??= new Set([...rows.map((r) => r.file_name).filter((n): n is string => !!n), ...readdirSync(dir)]);
       fileName = instinctFileName(row, taken);
       taken.add(fileName);
       store.instincts.update(row.id, { file_name: fileName });

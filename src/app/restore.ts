@@ -36,6 +36,9 @@ interface Restored {
   skipped: { file: string; reason: string }[];
 }
 
+/** Whether a file's text says other words than the store holds, compared as an edit stores them (line breaks are no other words). */
+const differs = (text: string | undefined, held: string): boolean => text !== undefined && instinctText(text) !== held;
+
 /**
  * Merges the stray files into the store: an instinct learned again keeps the larger evidence
  * and the higher score of the two, and takes its file's words and file name; one that was not
@@ -58,8 +61,6 @@ export function restoreStrayFiles(store: Store, strays: StrayFiles, warn?: (mess
       const row = store.instincts.get(store.instincts.resolveAlias(incoming.key));
       if (!row) continue;
       result.restored++;
-      // Compared as an edit stores them: a file's line breaks are no other words.
-      const differs = (text: string | undefined, held: string) => text !== undefined && instinctText(text) !== held;
       const words = {
         ...(differs(incoming.trigger, row.trigger) ? { trigger: incoming.trigger } : {}),
         ...(differs(incoming.action, row.action) ? { action: incoming.action } : {}),

@@ -10,7 +10,7 @@ import { mergeInstinct } from '../learn/merge.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
 import { exportInstincts, readArchiveRecords } from '../view/archive.js';
-import { type InstinctFiles, readInstinctFiles } from '../view/import-files.js';
+import { readInstinctFiles } from '../view/import-files.js';
 import { renderAll } from '../view/render.js';
 import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';
@@ -83,29 +83,25 @@ export function markWrong(store: Store, keys: readonly string[]): number {
   return todo.length;
 }
 
-/** Merges instinct files read from disk, bringing back the "wrong" marks their files carry. */
-function mergeInstinctFiles(store: Store, read: InstinctFiles) {
-  const { refused, ...merged } = mergeImported(
-    store,
-    read.records.map((r) => ({ from: r.file, record: r.record })),
-    'import-files',
-    { first_seen: 'created' },
-  );
-  const skipped = [...read.skipped, ...refused.map((r) => ({ file: r.from, reason: r.reason }))];
-  // A file the readable view wrote for an instinct marked wrong brings the mark back with it.
-  const marked = read.records.filter((r) => r.wrong && !refused.some((x) => x.from === r.file)).map((r) => String(r.record.key));
-  return { ...merged, marked_wrong: markWrong(store, marked), skipped };
-}
-
 export const importFiles = defineOperation({
   name: 'transfer.import-files',
   summary: 'Import instinct markdown files (YAML front matter: trigger, action, confidence, domain ...) from a folder',
   input: z.object({ dir: path() }),
   run({ store, warn }, input) {
-    const result = mergeInstinctFiles(store, readInstinctFiles(resolve(input.dir)));
+    const read = readInstinctFiles(resolve(input.dir));
+    const { refused, ...merged } = mergeImported(
+      store,
+      read.records.map((r) => ({ from: r.file, record: r.record })),
+      'import-files',
+      { first_seen: 'created' },
+    );
+    const skipped = [...read.skipped, ...refused.map((r) => ({ file: r.from, reason: r.reason }))];
+    // A file the readable view wrote for an instinct marked wrong brings the mark back with it.
+    const marked = read.records.filter((r) => r.wrong && !refused.some((x) => x.from === r.file)).map((r) => String(r.record.key));
+    const wrong = markWrong(store, marked);
     renderAll(store);
-    for (const s of result.skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
-    return result;
+    for (const s of skipped) warn?.(`skipped ${s.file}: ${s.reason}`);
+    return { ...merged, marked_wrong: wrong, skipped };
   },
 });
 

@@ -11,6 +11,7 @@ import { DEFAULT_COLLECTION, DocumentInputError, validateCollection, validateDoc
 import type { Embedder } from '../search/embeddings.js';
 import { addDocuments, importJsonl } from '../search/memory.js';
 import { SEARCH_MODES } from '../search/modes.js';
+import { withSessionDense } from '../search/profiles.js';
 import { embedderFor } from '../search/open.js';
 import { sanitizeQuery } from '../text/query.js';
 import { search } from '../search/search.js';
@@ -195,7 +196,7 @@ export const query = defineOperation({
     if (filter.since && filter.until && filter.since > filter.until)
       throw new UsageError('since is later than until.', 'Swap the two bounds.');
     // Facts answer as the graph holds them now, scored by its rules (graph/fact-search.ts).
-    const profiles = { [FACTS_COLLECTION]: factProfile(ctx.store, {}) };
+    const profiles = withSessionDense({ [FACTS_COLLECTION]: factProfile(ctx.store, {}) }, embedder?.fingerprint.provider);
     const self = selfNames(ctx.store.paths.config);
     const res = await search(ctx.store, embedder, { ...input, query: input.query.replaceAll('\u0000', ''), filter, profiles, self });
     res.notes.unshift(...notes);

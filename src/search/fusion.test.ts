@@ -41,6 +41,17 @@ describe('reciprocal rank fusion', () => {
     expect(noBonus[0]?.bonus).toBe(0);
   });
 
+  it("scales a document's contribution by its factor, and earns no bonus where the factor is below 1", () => {
+    const fused = fuseRrf([{ name: 'vector', ids: [7, 8, 9], weight: 2, original: true, factors: [0.5, 1, 0.5] }]);
+    const by = new Map(fused.map((f) => [f.id, f]));
+    // 7: 0.5 x 2/61, no bonus; 8: 2/62 + 0.02; 9: 0.5 x 2/63.
+    expect(by.get(7)?.score).toBeCloseTo(1 / 61, 12);
+    expect(by.get(7)?.bonus).toBe(0);
+    expect(by.get(8)?.score).toBeCloseTo(2 / 62 + 0.02, 12);
+    expect(by.get(9)?.contributions[0]?.contribution).toBeCloseTo(1 / 63, 12);
+    expect(fused.map((f) => f.id)).toEqual([8, 7, 9]);
+  });
+
   it('breaks ties by the smaller id and handles no lists', () => {
     expect(fuseRrf([])).toEqual([]);
     const tied = fuseRrf([

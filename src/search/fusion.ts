@@ -23,6 +23,8 @@ export interface RankedList {
   /** Raw scores aligned with ids (shown by --explain). */
   scores?: readonly number[];
   weight: number;
+  /** Per-document factors of the weight, aligned with ids (default 1); a factor below 1 earns no rank bonus. */
+  factors?: readonly number[];
   /** Lists of the original query earn the rank bonus. */
   original: boolean;
 }
@@ -67,10 +69,11 @@ export function fuseRrf(lists: readonly RankedList[], options: { k?: number; bon
         entry = { id, rrf: 0, bonus: 0, score: 0, contributions: [] };
         byId.set(id, entry);
       }
-      const contribution = rrfTerm(rank, list.weight, k);
+      const factor = list.factors?.[i] ?? 1;
+      const contribution = rrfTerm(rank, list.weight * factor, k);
       entry.rrf += contribution;
       entry.contributions.push({ list: list.name, rank, score: list.scores?.[i], contribution });
-      if (list.original && (entry.bestOriginal === undefined || rank < entry.bestOriginal)) entry.bestOriginal = rank;
+      if (list.original && factor >= 1 && (entry.bestOriginal === undefined || rank < entry.bestOriginal)) entry.bestOriginal = rank;
     });
   }
   const fused: Fused[] = [];

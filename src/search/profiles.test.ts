@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addDocuments } from './memory.js';
-import { type CollectionProfile, scopedFilter } from './profiles.js';
+import { hashProvider } from '../embed/hash.js';
+import { Embedder } from './embeddings.js';
+import { type CollectionProfile, denseFactors, scopedFilter, withSessionDense } from './profiles.js';
 import { search } from './search.js';
 import { PLAIN_RRF } from './tuning.js';
 
@@ -69,5 +71,45 @@ describe('collection scopes', () => {
   it('leave the filter alone when their collection is not searched or they have no scope', () => {
     expect(scopedFilter({ facts: scoped }, { collections: ['notes'] })).toEqual({ collections: ['notes'] });
     expect(scopedFilter({ notes: halving }, {})).toEqual({});
+  });
+});
+
+describe('the dense factor of a collection', () => {
+  it('weighs the dense list for its documents only, and takes the rank bonus away from them', async () => {
+    const embedder = new Embedder(store, hashProvider(64));
+    await embedder.syncAll();
+    const ask = (profiles: Record<string, CollectionProfile>) =>
+      search(store, embedder, { query: 'blue-green deploy', mode: 'hybrid', profiles, tuning: { relativeScores: false } });
+    const full = await ask({});
+    const halved = await ask({ memories: { dense: 0.5 } });
+    const vector = (r: (typeof full.results)[number]) => r.explain.lists.find((l) => l.list === 'vector');
+    const before = full.results.find((r) => r.id === 'c');
+    const after = halved.results.find((r) => r.id === 'c');
+    // c is the nearest in meaning: ranked the same in the dense list, it counts half and loses its bonus.
+    expect(vector(before!)?.rank).toBe(1);
+    expect(vector(after!)?.rank).toBe(1);
+    expect(before!.explain.bonus).toBeGreaterThan(0);
+    expect(after!.score).toBeLessThan(before!.score);
+    // The notes' scores do not move.
+    for (const id of ['a', 'b'])
+      expect(halved.results.find((r) => r.id === id)?.score).toBeCloseTo(full.results.find((r) => r.id === id)?.score ?? -1, 12);
+  });
+
+  it('is given to the collections learned from agent sessions only for the bundled encoder', () => {
+    const facts: CollectionProfile = { scope: { facts: { projects: ['p1'] } } };
+    const bundled = withSessionDense({ facts, notes: halving }, 'use-lite');
+    expect(bundled.turns?.dense).toBe(0.5);
+    expect(bundled.instincts?.dense).toBe(0.5);
+    expect(bundled.facts).toEqual({ ...facts, dense: 0.5 });
+    expect(bundled.notes).toBe(halving);
+    expect(bundled.memories).toBeUndefined();
+    expect(withSessionDense({ facts }, 'openai')).toEqual({ facts });
+    expect(withSessionDense({ facts }, undefined)).toEqual({ facts });
+  });
+
+  it('is read per hit, and not at all when no collection has one', () => {
+    const hits = [{ collection: 'turns' }, { collection: 'memories' }, {}];
+    expect(denseFactors({ turns: { dense: 0.5 } }, hits)).toEqual([0.5, 1, 1]);
+    expect(denseFactors({ facts: {} }, hits)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
  * defaults.
  */
 import type { DocumentFilter, DocumentRow } from '../store/documents/index.js';
+import { MIRRORED_COLLECTIONS } from './documents.js';
 import type { AppliedModifiers } from './modifiers.js';
 import type { Tuning } from './tuning.js';
 
@@ -19,6 +20,11 @@ export interface CollectionProfile {
    * always as quoted terms (never the query's own full-text syntax). Default: its content words.
    */
   terms?: (text: string) => string[];
+  /**
+   * How much the dense list counts for this collection's documents (default 1): an encoder
+   * may read some kinds of text poorly, and its nearest neighbours among them are then noise.
+   */
+  dense?: number;
   /** Score factors of this collection's hits by document row id, in place of the record's own confidence, activation and recency. */
   modifiers?: (rows: readonly DocumentRow[]) => ReadonlyMap<number, AppliedModifiers>;
 }
@@ -39,5 +45,27 @@ export function scopedFilter(profiles: CollectionProfiles, filter: DocumentFilte
     const searched = !filter.collections?.length || filter.collections.includes(collection);
     if (profile.scope && searched) out = { ...out, ...profile.scope };
   }
+  return out;
+}
+
+/** The dense list's factor for each hit, or undefined when every collection counts fully. */
+export function denseFactors(profiles: CollectionProfiles, hits: readonly { collection?: string }[]): number[] | undefined {
+  if (!Object.values(profiles).some((p) => p.dense !== undefined && p.dense !== 1)) return undefined;
+  return hits.map((h) => (h.collection === undefined ? 1 : (profiles[h.collection]?.dense ?? 1)));
+}
+
+/**
+ * The bundled encoder (USE-lite) reads what agent sessions leave (code, commands, error
+ * output, agent prose) poorly: on the coding questions of BENCHMARKS.md its nearest
+ * neighbours there cost hit@1, and at half weight they still add recall.
+ */
+const SESSION_DENSE: Readonly<Record<string, number>> = { 'use-lite': 0.5 };
+
+/** `profiles` with the dense factor of the model `provider` on the collections learned from agent sessions. */
+export function withSessionDense(profiles: CollectionProfiles, provider: string | undefined): CollectionProfiles {
+  const dense = provider === undefined ? undefined : SESSION_DENSE[provider];
+  if (dense === undefined) return profiles;
+  const out: Record<string, CollectionProfile> = { ...profiles };
+  for (const c of MIRRORED_COLLECTIONS) out[c] = { ...profiles[c], dense };
   return out;
 }

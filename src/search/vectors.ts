@@ -14,6 +14,8 @@ import type { DocumentFilter, DocumentRepository, VectorWrite } from '../store/d
 export interface ScoredId {
   id: number;
   score: number;
+  /** The document's collection, when the list knows it. */
+  collection?: string;
 }
 
 export function readFingerprint(documents: DocumentRepository): EmbeddingFingerprint | undefined {
@@ -242,9 +244,13 @@ export class VectorIndex {
       rows = nearest(rows, coarse, PREFILTER_WORDS * 32, Math.max(wanted * 20, Math.ceil(eligible / 16)));
     }
     const full = hammingDistances(idx.codes, w, w, q, rows);
-    const candidates = Array.from(nearest(rows, full, w * 32, wanted), (i) => idx.ids[i] as number);
+    const collectionOf = new Map<number, string>();
+    for (const i of nearest(rows, full, w * 32, wanted))
+      collectionOf.set(idx.ids[i] as number, idx.collections[collection[i] as number] as string);
     // Stage 2: exact cosine on the stored float vectors of the candidates.
-    const scored = this.documents.vectors(candidates, this.key).map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)) }));
+    const scored = this.documents
+      .vectors([...collectionOf.keys()], this.key)
+      .map(([id, blob]) => ({ id, score: dot(query, bufferToVector(blob)), collection: collectionOf.get(id) }));
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
     return scored.slice(0, limit);
   }

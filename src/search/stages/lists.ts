@@ -9,6 +9,7 @@ import type { Embedder } from '../embeddings.js';
 import { feedbackTerms } from '../feedback.js';
 import { type RankedList, ORIGINAL_QUERY_WEIGHT, isStrongBm25, normalizeBm25 } from '../fusion.js';
 import { type LexicalList, bm25List, feedbackList, trigramList } from '../lexical.js';
+import { denseFactors } from '../profiles.js';
 import type { ScoredId } from '../vectors.js';
 import type { Pass } from './pass.js';
 
@@ -110,12 +111,15 @@ export async function denseStage(pass: Pass, lexical: LexicalLists): Promise<Den
   if (mode === 'hybrid' && lexical.lists.length === 0 && hits.length > 0)
     pass.notes.push('No document shares a word with the query: the results are only the nearest in meaning, and may not answer it.');
   const list = hits.length
-    ? originalList(
-        'vector',
-        hits.map((d) => d.id),
-        hits.map((d) => d.score),
-        tuning.weights.vector,
-      )
+    ? {
+        ...originalList(
+          'vector',
+          hits.map((d) => d.id),
+          hits.map((d) => d.score),
+          tuning.weights.vector,
+        ),
+        factors: denseFactors(plan.profiles, hits),
+      }
     : undefined;
   return { list, hits, repaired };
 }

@@ -91,6 +91,34 @@ describe('a warm query server', () => {
     }
   }, 120_000);
 
+  it('answers only a CLI of its own build, and stops for another (a rebuilt or upgraded install)', async () => {
+    const server = spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], {
+      env: cliEnv(home.path, { HOMUNCULUS_NO_WARM: undefined }),
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    try {
+      const socket = warmSocket(home.path);
+      await waitFor(() => existsSync(socket));
+      const request = JSON.stringify({ code: 'an older build', input: { query: 'staging', mode: 'bm25' } });
+      const reply = await new Promise<string>((resolve) => {
+        let got = '';
+        const raw = createConnection(socket, () => raw.write(`${request}\n`));
+        raw.on('data', (d) => (got += d.toString()));
+        raw.on('close', () => resolve(got));
+      });
+      expect(JSON.parse(reply)).toEqual({ ok: false, error: 'another build of homunculus asks' });
+      expect(await exited).toBe(0);
+      expect(existsSync(socket)).toBe(false);
+      // The CLI answers by itself meanwhile.
+      const r = cli(home.path, ['query', 'where is the staging database', '--mode', 'bm25', '--json'], {
+        env: { HOMUNCULUS_NO_WARM: undefined },
+      });
+      expect((JSON.parse(r.stdout) as { results: { id: string }[] }).results[0]?.id).toBe('staging');
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill();
+    }
+  }, 60_000);
+
   it('refuses an idle time that is not a positive number of seconds', () => {
     const r = cli(home.path, ['serve-query', '--idle', '-3']);
     expect(r.status).toBe(2);

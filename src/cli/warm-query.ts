@@ -4,8 +4,9 @@
  * data directory: a file only this user can open, no network port. The first hybrid query
  * starts one in the background; it stops after an idle spell, or when its database or its socket
  * is gone or replaced (a home deleted and made again, a backup moved into place): it would answer
- * from a file no longer there, or be one that nobody can reach. Anything the server cannot
- * answer, the CLI answers itself.
+ * from a file no longer there, or be one that nobody can reach. It answers only a CLI of its own
+ * build, and stops when its code is rebuilt or upgraded: it would answer with the old code.
+ * Anything the server cannot answer, the CLI answers itself.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { createConnection, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { query } from '../app/memory.js';
-import { invoke } from '../app/operation.js';
+import { parseInput } from '../app/operation.js';
 import type { Store } from '../store/store.js';
 
 /** Unix socket paths are limited to about 100 bytes. */
@@ -25,6 +26,16 @@ export const warmSocket = (home: string): string => join(home, 'run', 'query.soc
 export const warmDisabled = (env: NodeJS.ProcessEnv = process.env): boolean => env.HOMUNCULUS_NO_WARM === '1';
 
 type QueryResult = Awaited<ReturnType<typeof query.run>>;
+
+/** The code this process runs, as a file's identity and time: a rebuild or an upgrade changes it. */
+export function codeIdentity(file = fileURLToPath(import.meta.url)): string | undefined {
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The warm server's answer to `input`, or undefined when there is none to ask or it could not answer. */
 export function askWarm(home: string, input: unknown, timeoutMs = 2_000): Promise<QueryResult | undefined> {
@@ -49,7 +60,7 @@ export function askWarm(home: string, input: unknown, timeoutMs = 2_000): Promis
         finish(undefined);
       }
     });
-    socket.on('connect', () => socket.write(`${JSON.stringify(input)}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ code: codeIdentity(), input })}\n`));
   });
 }
 
@@ -72,7 +83,7 @@ function identity(path: string): string | undefined {
   }
 }
 
-/** Serves `query` on the socket until `idleMs` pass without a question or the database is gone. */
+/** Serves `query` on the socket until `idleMs` pass without a question, the database is gone or the code changed. */
 export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'served' | 'already running' | 'replaced'> {
   const path = warmSocket(store.paths.home);
   if (path.length > MAX_SOCKET_PATH) throw new Error(`The socket path ${path} is too long for this system.`);
@@ -91,9 +102,17 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
       if (request.length > MAX_REQUEST_BYTES) return void socket.end(`${JSON.stringify({ ok: false, error: 'request too large' })}\n`);
       if (!request.includes('\n')) return;
       if (replaced()) return void (socket.end(`${JSON.stringify({ ok: false, error: 'the database was replaced' })}\n`), stop(true));
+      let asked: { code?: unknown; input?: unknown };
+      try {
+        asked = JSON.parse(request) as typeof asked;
+      } catch {
+        return void socket.end(`${JSON.stringify({ ok: false, error: 'the request is not JSON' })}\n`);
+      }
+      if (asked?.code !== code || codeIdentity() !== code)
+        return void (socket.end(`${JSON.stringify({ ok: false, error: 'another build of homunculus asks' })}\n`), stop());
       arm();
       try {
-        const result = await invoke(query, ctx, JSON.parse(request));
+        const result = await query.run(ctx, parseInput(query, asked.input));
         socket.end(`${JSON.stringify({ ok: true, result })}\n`);
       } catch (err) {
         socket.end(`${JSON.stringify({ ok: false, error: (err as Error).message })}\n`);
@@ -102,6 +121,7 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   });
   const stopped = new Promise<void>((resolve) => server.on('close', resolve));
   const db = identity(store.paths.db);
+  const code = codeIdentity();
   const replaced = (): boolean => identity(store.paths.db) !== db || identity(path) !== mine;
   let wasReplaced = false;
   const stop = (replacedNow = false): void => {
@@ -122,7 +142,7 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   // Ours to remove only while it is the socket this server made (the closures above run only after this).
   const mine = identity(path);
   arm();
-  const watch = setInterval(() => replaced() && stop(true), 5_000);
+  const watch = setInterval(() => (replaced() ? stop(true) : codeIdentity() !== code && stop()), 5_000);
   process.once('SIGTERM', () => stop()).once('SIGINT', () => stop());
   await stopped;
   clearInterval(watch);

@@ -101,6 +101,21 @@ describe('memory.diff', () => {
     expect(diff.facts.added.map((f) => f.statement)).toEqual(['webapp contains the file src/cart.ts']);
   });
 
+  it('dates facts as instincts are, by when they held in the sessions, not when they were stored', () => {
+    // An imported history, stored on January 1st: true since a December session, let go as of a later one.
+    const add = (target: string, validAt: string) =>
+      invoke(addFact, ctx(), { source: 'api', relation: 'uses', target, description: `api uses ${target}`, validAt }).fact.id;
+    const jest = add('jest', '2025-12-03T10:00:00.000Z');
+    add('fly', '2025-12-20T10:00:00.000Z');
+    invoke(supersede, ctx(), { id: jest, invalidAt: '2025-12-20T10:00:00.000Z', by: 'user' });
+    const december = invoke(memoryDiff, ctx(), { from: '2025-12-01', to: '2025-12-31' });
+    expect(december.facts.added.map((f) => f.statement)).toEqual(['api uses jest', 'api uses fly']);
+    expect(december.facts.expired.map((f) => f.statement)).toEqual(['api uses jest']);
+    const stored = invoke(memoryDiff, ctx(), { from: '2026-01-01' });
+    expect(stored.facts.added).toEqual([]);
+    expect(stored.facts.expired).toEqual([]);
+  });
+
   it('refuses dates it cannot read and a range that ends before it starts', () => {
     expect(() => invoke(memoryDiff, ctx(), { from: 'last week', to: '2026-01-10' })).toThrow(/from must be a date such as 2026-03-01/);
     expect(() => invoke(memoryDiff, ctx(), { from: '2026-02-30', to: '2026-03-01' })).toThrow(/from must be a date/);

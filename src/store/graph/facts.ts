@@ -30,7 +30,13 @@ export interface FactRepository {
   revise(id: number, next: { description: string; confidence: number; history: readonly HistoryEntry[] }): void;
   /** Confidence becomes at least `confidence`. */
   raiseConfidence(id: number, confidence: number): void;
-  /** Facts the graph took in, and facts it let go (expired, any reason), in [from, to), oldest first, at most `limit` each. */
+  /**
+   * Facts that became true, and facts that stopped being true or were let go (any reason), in
+   * [from, to), oldest first, at most `limit` each. Dated as instincts are, by when it happened
+   * (valid and invalid time), not when the graph stored it: an imported history's facts belong
+   * to its sessions' days. A fact without a valid time counts from when it was stored; one let
+   * go without an invalid time, from when it was closed.
+   */
   recordedBetween(from: string, to: string, limit: number): { added: Fact[]; expired: Fact[] };
 }
 
@@ -142,14 +148,17 @@ export function createFactRepository(db: Db): FactRepository {
       cachedStatement(db, 'UPDATE graph_facts SET confidence = MAX(confidence, ?) WHERE id = ?').run(confidence, id);
     },
     recordedBetween(from, to, limit) {
-      const between = (column: string) =>
+      const between = (at: string) =>
         (
           cachedStatement(
             db,
-            `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.${column} >= @from AND f.${column} < @to ORDER BY f.${column}, f.id LIMIT @limit`,
+            `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE ${at} >= @from AND ${at} < @to ORDER BY ${at}, f.id LIMIT @limit`,
           ).all({ from, to, limit }) as FactRow[]
         ).map(toFact);
-      return { added: between('created_at'), expired: between('expired_at') };
+      return {
+        added: between('COALESCE(f.valid_at, f.created_at)'),
+        expired: between('(CASE WHEN f.expired_at IS NULL THEN NULL ELSE COALESCE(f.invalid_at, f.expired_at) END)'),
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +106,7 @@ describe('a warm query server', () => {
         raw.on('data', (d) => (got += d.toString()));
         raw.on('close', () => resolve(got));
       });
-      expect(JSON.parse(reply)).toEqual({ ok: false, error: 'another build of homunculus asks' });
+      expect(JSON.parse(reply)).toEqual({ ok: false, error: 'this query server is out of date (another build, or new settings)' });
       expect(await exited).toBe(0);
       expect(existsSync(socket)).toBe(false);
       // The CLI answers by itself meanwhile.
@@ -115,6 +115,23 @@ describe('a warm query server', () => {
       });
       expect((JSON.parse(r.stdout) as { results: { id: string }[] }).results[0]?.id).toBe('staging');
     } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill();
+    }
+  }, 60_000);
+
+  it('stops when config.json changes: it would answer with the old settings', async () => {
+    const server = spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], {
+      env: cliEnv(home.path, { HOMUNCULUS_NO_WARM: undefined }),
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    try {
+      const socket = warmSocket(home.path);
+      await waitFor(() => existsSync(socket));
+      writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'none' } }));
+      expect(await exited).toBe(0);
+      expect(existsSync(socket)).toBe(false);
+    } finally {
+      rmSync(join(home.path, 'config.json'), { force: true });
       if (server.exitCode === null && server.signalCode === null) server.kill();
     }
   }, 60_000);

@@ -5,7 +5,8 @@
  * starts one in the background; it stops after an idle spell, or when its database or its socket
  * is gone or replaced (a home deleted and made again, a backup moved into place): it would answer
  * from a file no longer there, or be one that nobody can reach. It answers only a CLI of its own
- * build, and stops when its code is rebuilt or upgraded: it would answer with the old code.
+ * build, and stops when its code is rebuilt or upgraded or config.json changes: it would answer
+ * with the old code or the old settings (another embedding model, none).
  * Anything the server cannot answer, the CLI answers itself.
  */
 import { spawn } from 'node:child_process';
@@ -27,8 +28,8 @@ export const warmDisabled = (env: NodeJS.ProcessEnv = process.env): boolean => e
 
 type QueryResult = Awaited<ReturnType<typeof query.run>>;
 
-/** The code this process runs, as a file's identity and time: a rebuild or an upgrade changes it. */
-export function codeIdentity(file = fileURLToPath(import.meta.url)): string | undefined {
+/** A file's identity and time (the code this process runs by default): a rebuild, an upgrade or an edit changes it. */
+export function fileVersion(file = fileURLToPath(import.meta.url)): string | undefined {
   try {
     const st = statSync(file);
     return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
@@ -60,7 +61,7 @@ export function askWarm(home: string, input: unknown, timeoutMs = 2_000): Promis
         finish(undefined);
       }
     });
-    socket.on('connect', () => socket.write(`${JSON.stringify({ code: codeIdentity(), input })}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ code: fileVersion(), input })}\n`));
   });
 }
 
@@ -108,8 +109,11 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
       } catch {
         return void socket.end(`${JSON.stringify({ ok: false, error: 'the request is not JSON' })}\n`);
       }
-      if (asked?.code !== code || codeIdentity() !== code)
-        return void (socket.end(`${JSON.stringify({ ok: false, error: 'another build of homunculus asks' })}\n`), stop());
+      if (asked?.code !== code || settingsChanged())
+        return void (
+          socket.end(`${JSON.stringify({ ok: false, error: 'this query server is out of date (another build, or new settings)' })}\n`),
+          stop()
+        );
       arm();
       try {
         const result = await query.run(ctx, parseInput(query, asked.input));
@@ -121,7 +125,9 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   });
   const stopped = new Promise<void>((resolve) => server.on('close', resolve));
   const db = identity(store.paths.db);
-  const code = codeIdentity();
+  const code = fileVersion();
+  const config = fileVersion(store.paths.config);
+  const settingsChanged = (): boolean => fileVersion() !== code || fileVersion(store.paths.config) !== config;
   const replaced = (): boolean => identity(store.paths.db) !== db || identity(path) !== mine;
   let wasReplaced = false;
   const stop = (replacedNow = false): void => {
@@ -142,7 +148,7 @@ export async function serveWarm(store: Store, idleMs = WARM_IDLE_MS): Promise<'s
   // Ours to remove only while it is the socket this server made (the closures above run only after this).
   const mine = identity(path);
   arm();
-  const watch = setInterval(() => (replaced() ? stop(true) : codeIdentity() !== code && stop()), 5_000);
+  const watch = setInterval(() => (replaced() ? stop(true) : settingsChanged() && stop()), 5_000);
   process.once('SIGTERM', () => stop()).once('SIGINT', () => stop());
   await stopped;
   clearInterval(watch);

@@ -138,8 +138,9 @@ export function addFact(store: Store, input: FactInput): AddFactResult {
   const validAt = eventAt ?? nowIso;
 
   return store.transaction(() => {
-    const source = upsertEntity(store, input.source, nowIso);
-    const target = upsertEntity(store, input.target, nowIso);
+    // An entity is seen when its fact held (an imported session's day), as instincts are dated.
+    const source = upsertEntity(store, input.source, validAt);
+    const target = upsertEntity(store, input.target, validAt);
     const memoryType = input.memoryType ?? classifyMemoryType({ relation, description, eventAt, now });
     const involvesError = source.type === 'error_pattern' || target.type === 'error_pattern';
     const row: NewFact = {

@@ -31,6 +31,18 @@ describe('adding facts', () => {
     expect(store.graph.accesses.times([r.fact.id]).get(r.fact.id)).toEqual(['2026-01-01T00:00:00.000Z']);
   });
 
+  it("dates an entity by when its facts held, not when they were stored (an imported session's day)", () => {
+    store.setNow('2026-11-28T09:00:00.000Z');
+    add('shadow branch', 'hora keeps checkpoints on a shadow branch', { validAt: '2026-01-12T10:00:00.000Z' });
+    add('shadow branch', 'hora pushes the shadow branch with the code', { validAt: '2026-02-03T10:00:00.000Z' });
+    expect(findEntity(store, 'shadow branch')).toMatchObject({
+      created_at: '2026-01-12T10:00:00.000Z',
+      last_seen: '2026-02-03T10:00:00.000Z',
+    });
+    const doc = store.documents.get('entities', String(findEntity(store, 'shadow branch')?.id));
+    expect(doc?.ts).toBe('2026-01-12T10:00:00.000Z');
+  });
+
   it('rejects unknown relations, empty descriptions, bad confidence and bad dates without writing', () => {
     expect(() => addFact(store, { source: hora, target: { name: 'x' }, relation: 'teleports', description: 'd' })).toThrow(
       /Unknown relation/,

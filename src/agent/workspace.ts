@@ -51,6 +51,24 @@ export function resolveInWorkspace(root: string, requested: string): string {
 /** The workspace's configuration (instructions, personas, skills, standing tasks): read-only to sandboxed commands. */
 export const WORKSPACE_CONFIGURATION: readonly string[] = ['AGENTS.md', 'agents', 'skills', 'HEARTBEAT.md'];
 
+/**
+ * The configuration entry a first path part names, or undefined. Compared as a case-insensitive
+ * file system would (macOS, Windows): `Agents.md` opens `AGENTS.md` there. NFKC, then upper and
+ * lower case, folds compatibility forms and letters such as `ſ` or the Kelvin sign onto ASCII;
+ * Windows ignores trailing dots and spaces. Folding too much only refuses more.
+ */
+export function configurationEntry(part: string): string | undefined {
+  const key = foldName(part);
+  return WORKSPACE_CONFIGURATION.find((name) => foldName(name) === key);
+}
+
+const foldName = (name: string): string =>
+  name
+    .normalize('NFKC')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[. ]+$/, '');
+
 /** What `agent init` puts in a new workspace; files that exist already are left alone. */
 export const SCAFFOLD: readonly { path: string; content?: string }[] = [
   {

@@ -94,7 +94,9 @@ describe('the workspace tools inside the workspace', () => {
   it("refuses to write the agent's own configuration, however it is named, before anyone is asked", async () => {
     let asked = 0;
     const asking = { ...ctx, confirm: async () => (asked++, true) };
-    for (const path of ['AGENTS.md', 'skills/evil/SKILL.md', 'agents/researcher.md', 'HEARTBEAT.md', './AGENTS.md']) {
+    // Other cases name the same files on a case-insensitive file system (macOS, Windows).
+    const otherCase = ['Agents.md', 'heartbeat.md', 'Agents/default/SOUL.md', 'SKILLS/x/SKILL.md', 'ſkills/x', 'AGENTS.md. '];
+    for (const path of ['AGENTS.md', 'skills/evil/SKILL.md', 'agents/researcher.md', 'HEARTBEAT.md', './AGENTS.md', ...otherCase]) {
       expect(await registry.run('workspace_write', { path, content: 'x' }, asking), path).toMatchObject({
         ok: false,
         error: expect.stringContaining("the agent's own configuration"),

@@ -11,7 +11,7 @@ import { UsageError } from '../../core/errors.js';
 import { realTarget } from '../../core/confine.js';
 import { ensureDir } from '../../core/fs.js';
 import { dropTarget } from '../sandbox.js';
-import { WORKSPACE_CONFIGURATION, resolveInWorkspace } from '../workspace.js';
+import { configurationEntry, resolveInWorkspace } from '../workspace.js';
 import { defineTool } from './registry.js';
 
 const MAX_READ = 1024 * 1024;
@@ -49,8 +49,8 @@ const notAFile = (shown: string) =>
 
 /** The agent's own configuration (personas, skills, standing tasks) is the user's to change, never a tool's. */
 function refuseConfiguration(workspace: string, real: string, shown: string): void {
-  const first = relative(realTarget(workspace), real).split(sep)[0] ?? '';
-  if (WORKSPACE_CONFIGURATION.includes(first))
+  const first = configurationEntry(relative(realTarget(workspace), real).split(sep)[0] ?? '');
+  if (first)
     throw new UsageError(
       `${JSON.stringify(shown)} is the agent's own configuration (${first}): no tool writes it.`,
       `Edit it yourself in ${join(workspace, first)}.`,

@@ -25,13 +25,34 @@ describe('addressProblem', () => {
       '::ffff:7f00:1',
       '::ffff:a9fe:a9fe',
       '64:ff9b::10.0.0.1',
+      // Every other spelling of an IPv4 address inside IPv6 is judged as that address too.
+      '::127.0.0.1',
+      '::7f00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:a00:1',
+      '64:ff9b:1:7f00:0:100::',
+      '2002:7f00:1::1',
+      '2002:c0a8:101::',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      'fe80::1%eth0',
     ])
       expect(addressProblem(a), a).toBeDefined();
     expect(addressProblem('169.254.169.254')).toMatch(/metadata/);
   });
 
   it('lets public addresses through, including the neighbours of the private ranges', () => {
-    for (const a of ['93.184.215.14', '8.8.8.8', '172.15.255.255', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+    for (const a of [
+      '93.184.215.14',
+      '8.8.8.8',
+      '172.15.255.255',
+      '172.32.0.1',
+      '192.169.0.1',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+      '::8.8.8.8',
+      '2002:808:808::1',
+    ])
       expect(addressProblem(a), a).toBeUndefined();
   });
 
@@ -39,6 +60,11 @@ describe('addressProblem', () => {
     expect(embeddedV4('::ffff:7f00:1')).toBe('127.0.0.1');
     expect(embeddedV4('::FFFF:10.0.0.1')).toBe('10.0.0.1');
     expect(embeddedV4('2001:db8::1')).toBeUndefined();
+    expect(embeddedV4('::127.0.0.1')).toBe('127.0.0.1');
+    expect(embeddedV4('2002:7f00:1::')).toBe('127.0.0.1');
+    expect(embeddedV4('64:ff9b:1:7f00:0:100::')).toBe('127.0.0.1');
+    expect(embeddedV4('2001:0:4136:e378:8000:63bf:80ff:fffe')).toBe('127.0.0.1');
+    expect(addressProblem('::1')).toMatch(/loopback \(::1\)/);
   });
 });
 

@@ -2,8 +2,8 @@
  * Which addresses an agent's web request may reach: not this machine (loopback, 0.0.0.0),
  * not the private networks around it (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7),
  * not link-local (169.254/16 with the cloud metadata service, fe80::/10), not multicast or
- * reserved ranges. An IPv4 address written inside IPv6 (::ffff:127.0.0.1, 64:ff9b::7f00:1)
- * is judged as the IPv4 address it is. Pure.
+ * reserved ranges. An IPv4 address written inside IPv6 (::ffff:127.0.0.1, ::127.0.0.1,
+ * 64:ff9b::7f00:1, 6to4, Teredo) is judged as the IPv4 address it is. Pure.
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -40,23 +40,54 @@ function ranges(list: [string, number, string][], type: 'ipv4' | 'ipv6'): { bloc
 const V4_RANGES = ranges(V4, 'ipv4');
 const V6_RANGES = ranges(V6, 'ipv6');
 
-/** The IPv4 address an IPv6 one embeds (IPv4-mapped ::ffff:a.b.c.d or NAT64 64:ff9b::/96), if any. */
+/** The 16 bytes of an IPv6 address (any spelling: `::`, a dotted tail, a zone), or undefined. */
+export function ipv6Bytes(address: string): number[] | undefined {
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  if (isIP(plain) !== 6) return undefined;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(plain);
+  const hex = dotted
+    ? plain.slice(0, dotted.index) + [1, 3].map((i) => (Number(dotted[i]) * 256 + Number(dotted[i + 1])).toString(16)).join(':')
+    : plain;
+  const [head = '', tail] = hex.split('::');
+  const groups = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const [front, back] = [groups(head), tail === undefined ? [] : groups(tail)];
+  const words = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return words.flatMap((w) => [w >> 8, w & 255]);
+}
+
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+const ZEROS = (n: number) => Array<number>(n).fill(0);
+
+/**
+ * The IPv4 address an IPv6 one embeds, if any: IPv4-compatible ::a.b.c.d, IPv4-mapped
+ * ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4
+ * 2002:a.b.c.d::/16 and Teredo 2001::/32 (the client's address, inverted). Each may lead to the
+ * IPv4 address through a stack, a translator or a relay, so each is judged as that address.
+ */
 export function embeddedV4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const [hi, lo] = [parseInt(hex[1] as string, 16), parseInt(hex[2] as string, 16)];
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  const b = ipv6Bytes(address);
+  if (!b) return undefined;
+  const last = b.slice(12);
+  let v4: number[] | undefined;
+  if (startsWith(b, ZEROS(12)) && !startsWith(last, [0, 0]))
+    v4 = last; // leaves :: and ::1 to the IPv6 table
+  else if (startsWith(b, [...ZEROS(10), 255, 255]) || startsWith(b, [...ZEROS(8), 255, 255, 0, 0])) v4 = last;
+  else if (startsWith(b, [0, 0x64, 0xff, 0x9b, ...ZEROS(8)])) v4 = last;
+  else if (startsWith(b, [0, 0x64, 0xff, 0x9b, 0, 1]))
+    v4 = b.slice(6, 8).concat(b.slice(9, 11)); // RFC 6052 /48: bits 64-71 are zero
+  else if (startsWith(b, [0x20, 0x02])) v4 = b.slice(2, 6);
+  else if (startsWith(b, [0x20, 0x01, 0, 0])) v4 = last.map((x) => x ^ 255);
+  return v4?.join('.');
 }
 
 /** Why an IP address may not be reached, or undefined when it is a public address. */
 export function addressProblem(address: string): string | undefined {
-  const v4 = isIP(address) === 4 ? address : embeddedV4(address);
-  if (v4) return V4_RANGES.find((r) => r.block.check(v4, 'ipv4'))?.why;
-  if (isIP(address) !== 6) return 'not an IP address';
-  return V6_RANGES.find((r) => r.block.check(address, 'ipv6'))?.why;
+  if (isIP(address) === 4) return V4_RANGES.find((r) => r.block.check(address, 'ipv4'))?.why;
+  if (isIP(address.replace(/%.*$/, '')) !== 6) return 'not an IP address';
+  // The IPv6 table first: :: and ::1 are themselves, not 0.0.0.0 and 0.0.0.1.
+  const v6 = V6_RANGES.find((r) => r.block.check(address.replace(/%.*$/, ''), 'ipv6'))?.why;
+  const v4 = embeddedV4(address);
+  return v6 ?? (v4 ? V4_RANGES.find((r) => r.block.check(v4, 'ipv4'))?.why : undefined);
 }
 
 /** Why a host name may not be asked for at all, before any DNS lookup. */

@@ -45,4 +45,13 @@ describe('BudgetTracker', () => {
     expect(b.canEscalate()).toBe(true);
     expect(b.report().models).toEqual([]);
   });
+
+  it('reports money to the micro-dollar, without the float noise of a sum', () => {
+    const b = tracker(1);
+    // $0.00489 + $0.01878 sums to 0.023670000000000004 in SQLite.
+    b.record({ ...remote, inputTokens: 1000, outputTokens: 126 });
+    b.record({ ...remote, inputTokens: 1260, outputTokens: 1000 });
+    const r = b.report();
+    expect([r.spentUsd, r.remainingUsd, r.models[0]?.cost_usd]).toEqual([0.02367, 0.97633, 0.02367]);
+  });
 });

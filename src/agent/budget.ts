@@ -25,6 +25,9 @@ export function callCost(usage: Pick<CallUsage, 'route' | 'inputTokens' | 'outpu
   return (usage.inputTokens * prices.inputPerMTok + usage.outputTokens * prices.outputPerMTok) / 1_000_000;
 }
 
+/** Money as it is shown: to the micro-dollar, so sums of calls read 0.1242, not 0.12419999999999999. Pure. */
+export const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_000;
+
 /** The UTC midnight that starts `now`'s day. Pure. */
 export const utcDayStart = (now: Date): Date => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
 
@@ -73,16 +76,16 @@ export class BudgetTracker {
 
   report(): BudgetReport {
     const start = utcDayStart(this.clock.now());
-    const spent = this.spentToday();
+    const spent = roundUsd(this.spentToday());
     return {
       day: start.toISOString().slice(0, 10),
       resetsAt: new Date(start.getTime() + DAY_MS).toISOString(),
       dailyUsd: this.budget.dailyUsd,
       spentUsd: spent,
-      remainingUsd: Math.max(0, this.budget.dailyUsd - spent),
+      remainingUsd: roundUsd(Math.max(0, this.budget.dailyUsd - spent)),
       exhausted: spent >= this.budget.dailyUsd,
       prices: this.budget.prices,
-      models: this.calls.totalsSince(start.toISOString()),
+      models: this.calls.totalsSince(start.toISOString()).map((m) => ({ ...m, cost_usd: roundUsd(m.cost_usd) })),
     };
   }
 }

@@ -15,7 +15,7 @@ import { redactDeep } from '../core/redact.js';
 import type { ProjectInfo } from '../core/project.js';
 import type { Store } from '../store/store.js';
 import { appendAudit } from './audit.js';
-import type { BudgetTracker } from './budget.js';
+import { type BudgetTracker, roundUsd } from './budget.js';
 import type { AgentConfig } from './config.js';
 import { modelTools, refuseUnreadable } from './loop-tools.js';
 import { type CallSettings, auditFailedCall, callModel } from './model-call.js';
@@ -276,7 +276,7 @@ export class AgentLoop implements AgentRunner {
     });
     state.usage.inputTokens += inputTokens;
     state.usage.outputTokens += outputTokens;
-    state.usage.costUsd += cost;
+    state.usage.costUsd = roundUsd(state.usage.costUsd + cost);
     if (this.deps.toolContext.auditLog)
       appendAudit(this.deps.toolContext.auditLog, {
         action: 'completion',

@@ -11,7 +11,7 @@ import { CRON_EXAMPLE, nextRunAfter, scheduleProblem } from '../agent/scheduler/
 import { LogNotifier, NotificationQueue } from '../agent/scheduler/notifications.js';
 import { Scheduler } from '../agent/scheduler/scheduler.js';
 import { loadConfig } from '../core/config.js';
-import { UsageError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import type { AgentJob } from '../store/schedule.js';
 import type { Store } from '../store/store.js';
 import { openAgent } from './agent-brain.js';
@@ -93,7 +93,7 @@ export const scheduleList = defineOperation({
 function jobOf(store: Store, name: string): AgentJob {
   const job = store.schedule.job(name);
   if (!job)
-    throw new UsageError(`No scheduled job is named ${JSON.stringify(name)}.`, 'See the names with `homunculus agent schedule list`.');
+    throw new NotFoundError(`no scheduled job is named ${JSON.stringify(name)}`, 'See the names with `homunculus agent schedule list`.');
   return job;
 }
 

@@ -89,9 +89,13 @@ describe('homunculus agent schedule', () => {
     expect(cliJson<Job[]>(home, ['agent', 'schedule', 'list'])[0]?.next_run).toBe('2026-01-11T08:00:00.000Z');
     expect(cli(home, ['agent', 'schedule', 'disable', 'nope']).stderr).toContain('agent schedule list');
     expect(cli(home, ['agent', 'schedule', 'remove', 'news']).stdout).toContain('Removed news.');
+    // A job that is not there is not found (exit 1, code not_found), as elsewhere, not a usage error.
     const gone = cli(home, ['agent', 'schedule', 'remove', 'news']);
-    expect(gone.status).toBe(2);
+    expect(gone.status).toBe(1);
     expect(gone.stderr).toContain('agent schedule list');
+    const nosuch = cli(home, ['agent', 'schedule', 'run', 'nosuch', '--json']);
+    expect(nosuch.status).toBe(1);
+    expect(JSON.parse(nosuch.stdout)).toMatchObject({ error: 'Not found: no scheduled job is named "nosuch"', code: 'not_found' });
   }, 120_000);
 
   it('exits 1 when the job run now fails, saying why, and the audit log records it as failed', async () => {

@@ -198,7 +198,7 @@ export class AgentLoop implements AgentRunner {
     this.pending.delete(id);
     const expired = this.deps.clock.now().toISOString() > held.view.expiresAt;
     const approved = answer === 'yes' && !expired;
-    const reply = confirmationReply(held, approved, expired);
+    const reply = confirmationReply(held, approved, expired, answer === 'unattended');
     if (!approved) {
       options.onToolCall?.({ id: held.toolCallId, tool: held.view.tool, input: held.view.input, refused: reply.reason });
       this.auditUnrun(held, reply.reason);

@@ -73,11 +73,12 @@ export interface TurnRequest {
 }
 
 /**
- * An answer to a held confirmation: the person's yes or no, or 'expired' when nobody answered in
- * time (the call is declined and the model is told with the next message, not asked now: no one
- * is there to read what it would say, nor to answer a question it would ask next).
+ * An answer to a held confirmation: the person's yes or no, 'unattended' when no one was there
+ * to answer (no terminal: a no, but the model is not told the person declined), or 'expired' when
+ * nobody answered in time (the call is declined and the model is told with the next message, not
+ * asked now: no one is there to read what it would say, nor to answer a question it would ask next).
  */
-export type Answer = 'yes' | 'no' | 'expired';
+export type Answer = 'yes' | 'no' | 'unattended' | 'expired';
 
 export interface AgentRunner {
   turn(request: TurnRequest): Promise<TurnResult>;

@@ -50,6 +50,7 @@ describe('confirmationReply', () => {
       toolName: 'launch',
       output: { type: 'text', value: 'launch was not confirmed in time, so it did not run.' },
     });
+    expect(confirmationReply(held, false, false, true).reason).toBe('not confirmed: no one was there to confirm it, so it did not run');
   });
 });
 

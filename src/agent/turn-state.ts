@@ -93,6 +93,7 @@ export function confirmationReply(
   held: Pick<Pending, 'view' | 'toolCallId' | 'others'> & { session?: string },
   approved: boolean,
   expired: boolean,
+  unattended = false,
 ) {
   const reason = approved
     ? 'approved by the person'
@@ -100,7 +101,9 @@ export function confirmationReply(
       ? 'a scheduled run, with nobody there to say yes, so it did not run'
       : expired
         ? 'not confirmed in time, so it did not run'
-        : 'declined by the person, so it did not run';
+        : unattended
+          ? 'not confirmed: no one was there to confirm it, so it did not run'
+          : 'declined by the person, so it did not run';
   const declined = (a: { toolCallId: string; tool: string }, why: string) => ({
     type: 'tool-result' as const,
     toolCallId: a.toolCallId,

@@ -21,7 +21,8 @@ export const agentTurnInput = z.object({
 
 export const agentConfirmInput = z.object({
   id: z.string().min(1).max(200),
-  answer: z.enum(['yes', 'no']),
+  // 'unattended': no one was there to answer (no terminal); a no that says so.
+  answer: z.enum(['yes', 'no', 'unattended']),
 });
 
 /** A surface's runner and how it follows a turn (stream, tool calls, cancellation). */

@@ -68,7 +68,10 @@ describe('homunculus agent chat', () => {
     const r = await chat(home, [], 'write the note\ny\n/quit\n');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('needs your yes. Run it? [y/N] N (nobody can answer here, so no)');
-    expect(r.stdout).toMatch(/✗ workspace_write: declined/);
+    // Nobody was there: neither the person nor the model is told the person declined.
+    expect(r.stdout).toContain('✗ workspace_write: not confirmed: no one was there to confirm it');
+    expect(anthropic.requests.at(-1)?.raw).toContain('no one was there to confirm it');
+    expect(anthropic.requests.at(-1)?.raw).not.toContain('declined by the person');
     expect(r.stdout).toContain('Finished.');
     expect(existsSync(note())).toBe(false);
   });

@@ -136,7 +136,8 @@ export async function chatSession(runner: AgentRunner, io: ChatIo, session: stri
         const answer = io.interactive || io.stdinAnswers ? await queue.answer(running.signal) : undefined;
         const yes = /^\s*y(es)?\s*$/i.test(answer ?? '');
         if (!io.interactive) say(`${yes ? 'y' : 'N'}${answerNote(answer)}\n`);
-        result = await invoke(agentConfirm, ctx, { id: p.id, answer: yes ? 'yes' : 'no' });
+        // Nobody to ask is not a person's no: the model is told which it was.
+        result = await invoke(agentConfirm, ctx, { id: p.id, answer: answer === undefined ? 'unattended' : yes ? 'yes' : 'no' });
         spent.inputTokens += result.usage.inputTokens;
         spent.outputTokens += result.usage.outputTokens;
         spent.costUsd += result.usage.costUsd;

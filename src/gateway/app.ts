@@ -11,7 +11,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type TokenVerifier, bearerOf } from '../agent/gateway-token.js';
 import type { AgentRunner } from '../agent/runner.js';
 import { agentConfirmInput, agentTurnInput } from '../app/agent-brain.js';
@@ -31,7 +31,7 @@ const URL_TOKEN = /token|secret|passw|^(?:api[-_]?key|key|auth\w*|bearer|access[
 // The same validation as every other surface of the agent (the session is optional here:
 // the gateway names one when the client does not).
 const chatBody = agentTurnInput.partial({ session: true }).strict();
-const confirmBody = agentConfirmInput.strict();
+const confirmBody = agentConfirmInput.extend({ answer: z.enum(['yes', 'no']) }).strict();
 
 export interface GatewayDeps {
   runner: AgentRunner;

@@ -515,6 +515,20 @@ describe('limits', () => {
     expect(elsewhere.text).toMatch(/^\[The agent's anthropic model m needs an API key/);
   });
 
+  it('does the same for an OpenAI-compatible remote whose apiKeyEnv is not set: it is never called without its key', async () => {
+    const local = await stub('ollama', []);
+    const remote = await startStub(() => ({ json: {} }));
+    stops.push(() => remote.close());
+    const config = { provider: 'openai-compatible', model: 'q', baseUrl: remote.baseUrl, apiKeyEnv: 'NO_SUCH_KEY' };
+    h = loopHarness({ local: stubModel('ollama', local.url), remote: config });
+    const code = await h.loop.turn({ session: 'o', message: 'Refactor this function to be async' });
+    expect(code).toMatchObject({ route: 'local' });
+    expect(code.text).toMatch(
+      /^\[The agent's openai-compatible model q needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/,
+    );
+    expect(remote.requests).toEqual([]);
+  });
+
   it('refuses /escalate without a remote model, saying how to configure one', async () => {
     const local = await stub('ollama', []);
     h = loopHarness({ local: stubModel('ollama', local.url) });

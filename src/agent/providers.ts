@@ -151,7 +151,8 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
       const server = createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: config.baseUrl as string,
-        apiKey: key(config, 'OPENAI_API_KEY', env, false),
+        // A server that needs no key names none; one whose apiKeyEnv is named must not be called without it.
+        apiKey: key(config, 'OPENAI_API_KEY', env, config.apiKeyEnv !== undefined),
       });
       return { ...base, endpoint, model: server.chatModel(config.model) };
     }

@@ -147,6 +147,18 @@ describe('a model that cannot be reached', () => {
     expect((modelFailure(retried, model) as HomunculusError).message).toBe(
       'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated (Failed after 3 attempts).',
     );
+    // A refused key is the key, not the server: the fix names its variable.
+    const anthropic = createAgentModel({ provider: 'anthropic', model: 'c', apiKeyEnv: 'MY_KEY', maxOutputTokens: 100 }, { MY_KEY: 'k' });
+    const refusedKey = new APICallError({
+      message: 'Unauthorized',
+      url: 'x',
+      requestBodyValues: {},
+      statusCode: 401,
+      responseBody: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+    });
+    const keyHint = (modelFailure(refusedKey, anthropic) as HomunculusError).hint;
+    expect(keyHint).toMatch(/^The server refused the key in \$MY_KEY: export a valid key as MY_KEY/);
+    expect(keyHint).not.toMatch(/Check the model server/);
     // A rate limit says how long the server asks to wait, by seconds or by date.
     const limit = (headers: Record<string, string>) =>
       modelFailure(

@@ -18,6 +18,8 @@ export interface AgentModel {
   maxOutputTokens: number;
   /** Where it is served (the provider's default when none is configured), for messages. */
   endpoint: string;
+  /** The environment variable its API key is read from, when it is sent one. */
+  keyEnv?: string;
 }
 
 type CallError = Error & { lastError?: unknown; statusCode?: unknown; responseBody?: unknown; responseHeaders?: Record<string, string> };
@@ -59,7 +61,7 @@ function failureText(outer: CallError): string {
  * the AI SDK reports (an HTTP error, an answer that is not the API's JSON, a timeout). Any
  * other error as it was: it is ours. Pure.
  */
-export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 'id' | 'endpoint'>): unknown {
+export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 'id' | 'endpoint' | 'keyEnv'>): unknown {
   const text = (e: unknown): string => (e instanceof Error ? `${e.message} ${text((e as { cause?: unknown }).cause)}` : '');
   const named = `The model ${model.provider}:${model.id} at ${model.endpoint}`;
   if (/Cannot connect to API|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|fetch failed/i.test(text(err))) {
@@ -84,8 +86,18 @@ export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 
       },
     );
   return new HomunculusError('model_failed', `${named} failed: ${failureText(err as CallError)}`, {
-    hint: 'Check the model server (its log says why); the request was not changed by us and can be sent again.',
+    hint:
+      refusedKeyHint(err as CallError, model.keyEnv) ??
+      'Check the model server (its log says why); the request was not changed by us and can be sent again.',
   });
+}
+
+/** A 401 or 403 is the API key, not the server: the fix names the variable it came from. */
+function refusedKeyHint(err: CallError, keyEnv: string | undefined): string | undefined {
+  const status = lastAttempt(err).statusCode;
+  if (status !== 401 && status !== 403) return undefined;
+  const where = keyEnv ? `the key in $${keyEnv}` : 'an API key';
+  return `The server refused ${where}: export a valid key${keyEnv ? ` as ${keyEnv}` : ''}, or set agent.remote.apiKeyEnv (or agent.local.apiKeyEnv) in config.json to the variable that holds it.`;
 }
 
 const DEFAULT_OLLAMA = 'http://127.0.0.1:11434';
@@ -145,7 +157,7 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
         apiKey: key(config, 'ANTHROPIC_API_KEY', env, true),
         ...(config.baseUrl ? { baseURL: anthropicApiUrl(config.baseUrl) } : {}),
       });
-      return { ...base, endpoint, model: anthropic(config.model) };
+      return { ...base, endpoint, keyEnv: config.apiKeyEnv ?? 'ANTHROPIC_API_KEY', model: anthropic(config.model) };
     }
     case 'openai-compatible': {
       const server = createOpenAICompatible({
@@ -154,7 +166,7 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
         // A server that needs no key names none; one whose apiKeyEnv is named must not be called without it.
         apiKey: key(config, 'OPENAI_API_KEY', env, config.apiKeyEnv !== undefined),
       });
-      return { ...base, endpoint, model: server.chatModel(config.model) };
+      return { ...base, endpoint, keyEnv: config.apiKeyEnv ?? 'OPENAI_API_KEY', model: server.chatModel(config.model) };
     }
   }
 }

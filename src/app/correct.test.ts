@@ -5,7 +5,7 @@ import { HomunculusError, NotFoundError } from '../core/errors.js';
 import { observe } from '../learn/instincts.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { addFact, invalidate, supersede } from './graph.js';
-import { alias, edit, feedback, forget } from './instincts.js';
+import { alias, edit, feedback, forget, getInstinct } from './instincts.js';
 import { promote, unpromote } from './lifecycle.js';
 import { InputError, invoke } from './operation.js';
 
@@ -99,6 +99,39 @@ describe('the other corrections', () => {
     ).toEqual(['forget', 'dashboard']);
     expect(() => invoke(forget, ctx(), { pattern: KEY })).toThrow(NotFoundError);
     expect(() => invoke(promote, ctx(), { pattern: KEY })).toThrow(NotFoundError);
+  });
+});
+
+describe('a key merged into another', () => {
+  const OLD = 'pref:webapp/test=npm-run-test';
+  beforeEach(() => {
+    observe(store, { pattern: OLD, occurrences: 2 });
+    invoke(alias, ctx(), { pattern: OLD, target: KEY, source: 'cli' });
+  });
+
+  it('is not forgotten through the instinct it lives in: refused, naming that key, and nothing is lost', () => {
+    const before = row();
+    let refused: unknown;
+    try {
+      invoke(forget, ctx(), { pattern: OLD, source: 'dashboard' });
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(HomunculusError);
+    expect((refused as HomunculusError).code).toBe('merged');
+    expect((refused as HomunculusError).message).toBe(
+      `${OLD} was merged into ${KEY}; forget that key to forget it. Nothing was forgotten.`,
+    );
+    expect(row()).toEqual(before);
+    expect(row()?.evidence).toBe(6);
+    expect(invoke(forget, ctx(), { pattern: KEY, source: 'cli' })).toMatchObject({ pattern: KEY, evidence: 6 });
+  });
+
+  it('is read and marked through the instinct it lives in, and the answer says so', () => {
+    expect(invoke(getInstinct, ctx(), { pattern: OLD })).toMatchObject({ pattern: KEY, aliased_from: OLD });
+    expect(invoke(getInstinct, ctx(), { pattern: KEY })).not.toHaveProperty('aliased_from');
+    expect(invoke(feedback, ctx(), { pattern: OLD, verdict: 'strong', source: 'cli' })).toMatchObject({ pattern: KEY, aliased_from: OLD });
+    expect(invoke(feedback, ctx(), { pattern: KEY, verdict: 'weak', source: 'cli' })).not.toHaveProperty('aliased_from');
   });
 });
 

@@ -78,12 +78,14 @@ export const getInstinct = defineOperation({
   name: 'instincts.get',
   summary: 'One instinct by its exact key (or a key aliased to it)',
   input: z.object({ pattern: patternKey() }),
-  run({ store }, input): InstinctView & { given_in: GivenIn } {
+  run({ store }, input): InstinctView & { given_in: GivenIn; aliased_from?: string } {
     const row = requireInstinct(store, input.pattern);
     const { global, projects } = store.instincts.givenIn(row.id);
     const name = projectNames(store);
     const given_in = { global, projects: projects.map((fingerprint) => ({ fingerprint, name: name(fingerprint) })) };
-    return { ...(views(store, [row])[0] as InstinctView), given_in };
+    // The key asked for was merged into this one: say so, or the answer looks like the wrong record.
+    const aliased = row.key !== input.pattern.trim() ? { aliased_from: input.pattern.trim() } : {};
+    return { ...(views(store, [row])[0] as InstinctView), given_in, ...aliased };
   },
 });
 

@@ -53,6 +53,23 @@ describe('correcting memory from the command line', () => {
     expect(cli(home.path, ['get', KEY]).status).toBe(1);
   });
 
+  it('refuses to forget by a key merged into another, naming it, and says when get and feedback followed the merge', () => {
+    const OLD = 'pref:webapp/test=npm-run-test';
+    expect(cli(home.path, ['observe', OLD]).status).toBe(0);
+    expect(cli(home.path, ['alias', OLD, KEY]).status).toBe(0);
+    const refused = cli(home.path, ['forget', OLD]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(`${OLD} was merged into ${KEY}; forget that key to forget it.`);
+    expect(json(['get', KEY]).body).toMatchObject({ pattern: KEY, evidence: 4 });
+    const got = cli(home.path, ['get', OLD]).stdout.split('\n');
+    expect(got[0]).toBe(`${OLD} was merged into ${KEY}; showing ${KEY}.`);
+    expect(got[1]).toMatch(/^pref:webapp\/test=npm-test {2}\(/);
+    const marked = cli(home.path, ['feedback', OLD, 'strong']).stdout.split('\n');
+    expect(marked[0]).toBe(`${OLD} was merged into ${KEY}: the feedback applied to ${KEY}.`);
+    expect(marked[1]).toMatch(/^pref:webapp\/test=npm-test: strong, confidence /);
+  });
+
   it('refuses bad input with the flag names and the usage exit code, and says what it does in --help', () => {
     const empty = cli(home.path, ['edit', KEY, '--trigger', ' ']);
     expect(empty.status).toBe(2);

@@ -10,6 +10,11 @@ describe('refusalOf', () => {
       status: 409,
       error: 'Fact 3 is already closed.',
     });
+    // A forget by a key merged into another: the merged instinct refuses it, with its fix.
+    expect(refusalOf(new HomunculusError('merged', 'a was merged into b.', { hint: 'Nothing was forgotten.' }))).toEqual({
+      status: 409,
+      error: 'a was merged into b. Nothing was forgotten.',
+    });
   });
 
   it('says a failure of ours with its fix, and a database another process holds, as a 503', () => {

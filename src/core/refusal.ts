@@ -11,8 +11,11 @@ export interface Refusal {
   error: string;
 }
 
-/** Errors that say the record cannot change that way now (a fact already closed, an episodic one, a session waiting for a yes or no). */
-const CONFLICTS = new Set(['fact_closed', 'immutable', 'waiting']);
+/**
+ * Errors that say the record cannot change that way now (a fact already closed, an episodic one,
+ * a session waiting for a yes or no, an instinct named by a key merged into another).
+ */
+const CONFLICTS = new Set(['fact_closed', 'immutable', 'waiting', 'merged']);
 
 const BUSY = 'The database is busy: another process holds it (a long sync or learn run). Try again in a moment.';
 

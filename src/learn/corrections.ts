@@ -9,12 +9,12 @@
  * (apply.ts asks `forgottenBefore`, meaning-apply.ts `lastForgotten`): the next sync does not
  * learn it again from the same sessions, only from what happens afterwards.
  */
-import { UsageError } from '../core/errors.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
 import { round } from '../core/text.js';
 import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
 import { convictionOf, promoteRow, recordPromotions } from './evolve.js';
-import { requireInstinct } from './instincts.js';
+import { mergedInto, requireInstinct } from './instincts.js';
 import { checkPromotion, promotionInput } from './promotion.js';
 import { currentConfidence } from './records.js';
 
@@ -84,7 +84,13 @@ interface ForgetResult {
 
 /** Forgets an instinct: the row, its conviction and the tally that made it go; its event log stays, ending in 'forget'. */
 export function forgetInstinct(store: Store, key: string, source: string): ForgetResult {
-  return store.transaction(() => forgetRow(store, requireInstinct(store, key), source));
+  return store.transaction(() => {
+    // An old key would find the instinct it was merged into: forgetting that one, evidence and all, is not what was asked.
+    const into = mergedInto(store, key);
+    if (into)
+      throw new HomunculusError('merged', `${key.trim()} was merged into ${into}; forget that key to forget it. Nothing was forgotten.`);
+    return forgetRow(store, requireInstinct(store, key), source);
+  });
 }
 
 /**

@@ -198,6 +198,14 @@ export function raiseEvidence(
   return true;
 }
 
+/** The key an old key was merged into (by `alias`), when it names no instinct of its own; undefined otherwise. */
+export function mergedInto(store: Store, key: string): string | undefined {
+  const named = key.trim();
+  if (store.instincts.get(named)) return undefined;
+  const into = store.instincts.resolveAlias(named);
+  return into !== named && store.instincts.get(into) ? into : undefined;
+}
+
 export function requireInstinct(store: Store, key: string): InstinctRow {
   const row = store.instincts.get(key.trim()) ?? store.instincts.get(store.instincts.resolveAlias(key.trim()));
   if (!row) throw new NotFoundError(key, 'List known keys with `homunculus list`, or search with `homunculus search WORD`.');
@@ -209,6 +217,8 @@ interface FeedbackResult {
   feedback: Feedback;
   before: number;
   after: number;
+  /** The key given, when it was merged into `pattern`: the mark went to `pattern`. */
+  aliased_from?: string;
   /** Said when the mark changed nothing a user would expect it to. */
   note?: string;
 }
@@ -240,7 +250,8 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback, sour
       detail: feedback,
     });
     const note = markNote(feedback, before, next.confidence);
-    return { pattern: row.key, feedback, before, after: next.confidence, ...(note ? { note } : {}) };
+    const aliased = row.key !== key.trim() ? { aliased_from: key.trim() } : {};
+    return { pattern: row.key, feedback, before, after: next.confidence, ...aliased, ...(note ? { note } : {}) };
   });
 }
 

@@ -58,9 +58,10 @@ function projectLine(v: InstinctView & { given_in?: GivenIn }): string {
   return `given ${only}in ${names.join(', ')}${v.project === '' ? ' (filed for every project; seen only there)' : names.length > 1 && filed ? ` (filed under ${filed})` : ''}`;
 }
 
-function instinctLines(v: InstinctView & { given_in?: GivenIn }): string[] {
+function instinctLines(v: InstinctView & { given_in?: GivenIn; aliased_from?: string }): string[] {
   const pending = v.current_level !== v.level ? ` (evidence supports ${v.current_level}; run consolidate)` : '';
   return [
+    ...(v.aliased_from ? [`${v.aliased_from} was merged into ${v.pattern}; showing ${v.pattern}.`] : []),
     `${v.pattern}  (${v.category}, ${v.domain})`,
     `  trigger:    ${v.trigger}`,
     `  action:     ${v.action}`,
@@ -165,6 +166,7 @@ function feedbackCommand(program: Command): void {
         { pattern, verdict, source: 'cli', cwd: process.cwd() },
         (r) =>
           [
+            r.aliased_from ? `${r.aliased_from} was merged into ${r.pattern}: the feedback applied to ${r.pattern}.` : undefined,
             `${r.pattern}: ${r.feedback}, confidence ${r.before.toFixed(2)} -> ${r.after.toFixed(2)}`,
             r.note,
             'still_in' in r && r.still_in

@@ -29,7 +29,7 @@ export function isOwnOrigin(origin: string | undefined, port: number): boolean {
 }
 
 /** The path a request line asks for: origin-form, or absolute-form naming this server. */
-function targetPath(url: string | undefined, port: number): string | undefined {
+export function targetPath(url: string | undefined, port: number): string | undefined {
   if (!url) return undefined;
   if (url.startsWith('/')) return new URL(url, 'http://127.0.0.1').pathname;
   try {

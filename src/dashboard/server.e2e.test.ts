@@ -99,6 +99,18 @@ describe('the dashboard server on 127.0.0.1', () => {
       ),
     );
     expect(status).toBe(403);
+    // An absolute-form target naming another host, however right the Host and the session are.
+    const target = (path: string) =>
+      new Promise<number>((done) =>
+        http.get({ host: '127.0.0.1', port: dash.port, path, headers: { ...auth, Host: `127.0.0.1:${dash.port}` } }, (r) => {
+          r.resume();
+          done(r.statusCode ?? 0);
+        }),
+      );
+    expect(await target('http://evil.example/api/overview')).toBe(400);
+    expect(await target(`https://127.0.0.1:${dash.port}/api/overview`)).toBe(400);
+    expect(await target(`http://127.0.0.1:${dash.port}/api/overview`)).toBe(200);
+    expect(await target('/api/overview')).toBe(200);
   });
 
   it('trades a login token once, then shows and corrects what was learned, logged as the dashboard', async () => {

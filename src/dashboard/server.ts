@@ -12,7 +12,7 @@ import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { streamSSE } from 'hono/streaming';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invoke } from '../app/operation.js';
 import type { AppContext } from '../app/operation.js';
@@ -20,7 +20,7 @@ import { feedback, listInstincts } from '../app/instincts.js';
 import { counts } from '../app/lifecycle.js';
 import { listProjects, previewPrompt, showProject } from '../app/projects.js';
 import { recentSessions } from '../app/sessions.js';
-import { isOwnHost, isOwnOrigin, portInUse } from '../core/local-request.js';
+import { isOwnHost, isOwnOrigin, portInUse, targetPath } from '../core/local-request.js';
 import { LoginGate, RELINK_HEADER, SESSION_KEY_HEADER, sessionCookie } from './auth.js';
 import { LiveChanges } from './live.js';
 import { loadAssets } from './assets.js';
@@ -48,6 +48,9 @@ function guard(port: () => number) {
   return async (c: Context, next: Next) => {
     const own = port();
     if (!isOwnHost(c.req.header('host'), own)) return refuse(c, 403, 'This server answers only to 127.0.0.1 by its own port.');
+    // The request line as sent: an absolute-form target may name another host whatever the Host header says.
+    const target = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url ?? c.req.url;
+    if (targetPath(target, own) === undefined) return refuse(c, 400, 'The target must be a path on this server.');
     const origin = c.req.header('origin');
     if (origin !== undefined && !isOwnOrigin(origin, own)) return refuse(c, 403, 'Requests from other origins are refused.');
     if (!['GET', 'HEAD'].includes(c.req.method) && origin === undefined)

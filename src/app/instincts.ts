@@ -1,7 +1,7 @@
 /** Instinct operations: record, read, search, correct and merge learned patterns. */
 import { z } from 'zod';
 import { filesHolding } from '../context/exported.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
+import { HomunculusError, NotFoundError } from '../core/errors.js';
 import { detectProject } from '../core/project.js';
 import { observeImported } from '../learn/bulk.js';
 import { projectKey, projectNames, unknownProjectNote } from './project-ref.js';
@@ -173,9 +173,11 @@ export const edit = defineOperation({
   run({ store }, input) {
     const now = store.instincts.get(store.instincts.resolveAlias(input.pattern));
     if (input.was && now && (now.trigger !== input.was.trigger || now.action !== input.was.action))
-      throw new UsageError(
+      // Not a bad input but a record that moved on: a conflict (409), as docs/dashboard.md says.
+      throw new HomunculusError(
+        'stale',
         `“${input.was.trigger}” was changed while you edited it: it now reads “${now.trigger}: ${now.action}”.`,
-        'Open it again to edit what it says now; nothing was saved.',
+        { hint: 'Open it again to edit what it says now; nothing was saved.' },
       );
     const result = editInstinct(store, input.pattern, { trigger: input.trigger, action: input.action }, input.source);
     if (result.changed.length) renderChanged(store, [result.pattern]);

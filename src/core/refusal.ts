@@ -13,9 +13,10 @@ export interface Refusal {
 
 /**
  * Errors that say the record cannot change that way now (a fact already closed, an episodic one,
- * a session waiting for a yes or no, an instinct named by a key merged into another).
+ * a session waiting for a yes or no, an instinct named by a key merged into another, an edit
+ * started from text changed since).
  */
-const CONFLICTS = new Set(['fact_closed', 'immutable', 'waiting', 'merged']);
+const CONFLICTS = new Set(['fact_closed', 'immutable', 'waiting', 'merged', 'stale']);
 
 const BUSY = 'The database is busy: another process holds it (a long sync or learn run). Try again in a moment.';
 

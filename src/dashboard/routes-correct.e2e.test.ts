@@ -48,9 +48,9 @@ describe('correcting an instinct from the dashboard', () => {
     observe(store, { pattern: LINT, ...was });
     store.instincts.update(store.instincts.get(LINT)?.id ?? -1, { action: 'Use `npm run test` (changed in the CLI).' });
     const stale = await send('/api/instincts/edit', { pattern: LINT, action: 'Use `npm test -- --run`.', was });
-    expect(stale.status).toBe(400);
+    expect(stale.status).toBe(409);
     expect(stale.body.error).toBe(
-      '“when you lint” was changed while you edited it: it now reads “when you lint: Use `npm run test` (changed in the CLI).”.',
+      '“when you lint” was changed while you edited it: it now reads “when you lint: Use `npm run test` (changed in the CLI).”. Open it again to edit what it says now; nothing was saved.',
     );
     expect(store.instincts.get(LINT)?.action).toBe('Use `npm run test` (changed in the CLI).');
     const fresh = await send('/api/instincts/edit', {

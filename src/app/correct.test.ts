@@ -30,7 +30,7 @@ describe('instincts.edit', () => {
     };
     refused({ trigger: '   ' }, /^trigger must not be empty/);
     refused({ trigger: 'fine', action: '' }, /^action must not be empty/);
-    refused({}, /^trigger is missing: give a new trigger, a new action, or both/);
+    refused({}, /^neither trigger nor action was given: give a new trigger, a new action, or both\.$/);
     refused({ trigger: 'fine', action: 'x'.repeat(4001) }, /action must be at most 4000 characters/);
     refused({ trigger: 'fine', source: 'attacker' }, /source must be one of cli, mcp, dashboard, user/);
     refused({ trigger: 42 }, /trigger must be text/);

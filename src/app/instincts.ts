@@ -167,8 +167,7 @@ export const edit = defineOperation({
         .optional(),
     })
     .refine((i) => i.trigger !== undefined || i.action !== undefined, {
-      error: 'is missing: give a new trigger, a new action, or both',
-      path: ['trigger'],
+      error: 'neither {trigger} nor {action} was given: give a new trigger, a new action, or both',
     }),
   run({ store }, input) {
     const now = store.instincts.get(store.instincts.resolveAlias(input.pattern));

@@ -51,6 +51,16 @@ function got(issue: InputIssue): string {
   return `, got ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`;
 }
 
+/**
+ * An issue in words: its field, then what is wrong. A rule across fields (no path) names them
+ * itself as {field}, so each surface says them in its own words ("neither --trigger nor --action").
+ */
+function described(issue: InputIssue, fieldName: (path: string) => string): string {
+  if (issue.path === '' && /\{\w+\}/.test(issue.message))
+    return issue.message.replace(/\{(\w+)\}/g, (_, field: string) => fieldName(field));
+  return `${fieldName(issue.path) || 'the input'} ${issue.message}${got(issue)}`;
+}
+
 /** Input an operation refused; surfaces rename `path` to their own vocabulary (a CLI flag, an MCP argument). */
 export class InputError extends UsageError {
   constructor(
@@ -58,7 +68,7 @@ export class InputError extends UsageError {
     readonly issues: readonly InputIssue[],
     readonly fieldName: (path: string) => string = (p) => p,
   ) {
-    super(`${issues.map((i) => `${fieldName(i.path) || 'the input'} ${i.message}${got(i)}`).join('; ')}.`);
+    super(`${issues.map((i) => described(i, fieldName)).join('; ')}.`);
     this.name = 'InputError';
   }
 

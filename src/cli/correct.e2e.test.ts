@@ -74,7 +74,9 @@ describe('correcting memory from the command line', () => {
     const empty = cli(home.path, ['edit', KEY, '--trigger', ' ']);
     expect(empty.status).toBe(2);
     expect(empty.stderr).toMatch(/--trigger must not be empty/);
-    expect(cli(home.path, ['edit', KEY]).stderr).toMatch(/--trigger is missing: give a new trigger, a new action, or both/);
+    expect(cli(home.path, ['edit', KEY]).stderr).toMatch(
+      /^homunculus: neither --trigger nor --action was given: give a new trigger, a new action, or both\.$/m,
+    );
     const missing = json(['forget', 'pref:nope']);
     expect(missing.status).toBe(1);
     expect(missing.body).toMatchObject({ code: 'not_found', error: 'Not found: pref:nope' });

@@ -42,7 +42,7 @@ function fixture(): string[] {
       timestamp: t(0),
       data: { type: 'hook_progress', hookEvent: 'SessionStart', hookName: 'SessionStart:resume' },
     },
-    { ...base, type: 'user', timestamp: t(1), message: { role: 'user', content: 'the config loader ignores env vars, fix it' } },
+    { ...base, type: 'user', uuid: 'x', timestamp: t(1), message: { role: 'user', content: 'the config loader ignores env vars, fix it' } },
     {
       ...base,
       type: 'assistant',

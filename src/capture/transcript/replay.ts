@@ -65,6 +65,9 @@ export class TranscriptReplay {
   /** What the agent wrote since the last typed prompt. */
   private said: string[] = [];
   private saidAt: string | undefined;
+  /** Summary lines, and the line of each message uuid: the title is chosen once the file is read. */
+  private readonly summaries: SummaryLine[] = [];
+  private readonly uuidLines = new Map<string, number>();
 
   constructor(
     private readonly transcriptPath: string,
@@ -100,7 +103,10 @@ export class TranscriptReplay {
     }
     const type = str(record.type) ?? 'unknown';
     stats.byType[type] = (stats.byType[type] ?? 0) + 1;
-    if (type === 'summary' && str(record.summary)) stats.title = record.summary as string;
+    if (type === 'summary' && str(record.summary)) {
+      this.summaries.push({ summary: record.summary as string, leafUuid: str(record.leafUuid) });
+    }
+    if (str(record.uuid)) this.uuidLines.set(record.uuid as string, stats.lines);
     const ts = str(record.timestamp) && !Number.isNaN(Date.parse(record.timestamp as string)) ? (record.timestamp as string) : undefined;
     if (ts) this.lastTs = ts;
     if (str(record.cwd)) this.cwd = record.cwd as string;
@@ -178,6 +184,8 @@ export class TranscriptReplay {
 
   /** After the last line: counts unfinished tool calls and ends the session. */
   *finish(): Generator<TranscriptEvent> {
+    const title = sessionTitle(this.summaries, this.uuidLines);
+    if (title !== undefined) this.stats.title = title;
     yield* this.answer();
     this.stats.unfinished += this.pending.size;
     this.pending.clear();
@@ -185,6 +193,25 @@ export class TranscriptReplay {
       yield { hook: 'stop', payload: { ...this.base(), hook_event_name: 'SessionEnd', reason: 'transcript', timestamp: this.lastTs } };
     }
   }
+}
+
+interface SummaryLine {
+  summary: string;
+  leafUuid: string | undefined;
+}
+
+/**
+ * The session's title: the summary whose leaf message is latest in this file, as Claude Code
+ * picks it. A summary whose leaf is not in the file summarises another session (Claude Code
+ * copies those in on resume), so it is never this one's title.
+ */
+export function sessionTitle(summaries: readonly SummaryLine[], uuidLines: ReadonlyMap<string, number>): string | undefined {
+  let best: { summary: string; line: number } | undefined;
+  for (const s of summaries) {
+    const line = s.leafUuid === undefined ? undefined : uuidLines.get(s.leafUuid);
+    if (line !== undefined && (!best || line >= best.line)) best = { summary: s.summary, line };
+  }
+  return best?.summary;
 }
 
 /** The whole record at the end of a line whose start was cut short, if one is there (a few tries from the end). */

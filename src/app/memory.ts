@@ -43,6 +43,9 @@ function resolveBound(value: string | undefined, now: Date): string | undefined 
   return days ? new Date(now.getTime() - Number(days[1]) * DAY_MS).toISOString() : (parseInstant(value) as Date).toISOString();
 }
 
+const notEmbedded = (err: unknown): string =>
+  `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).`;
+
 /** Embeds every document without a vector of the configured model; never throws (a warning says what failed). */
 export async function embedNew(ctx: AppContext): Promise<{ embedded: number; warning?: string }> {
   let embedder: Embedder | null;
@@ -61,10 +64,17 @@ export async function embedNew(ctx: AppContext): Promise<{ embedded: number; war
     bar?.finish();
     return { embedded };
   } catch (err) {
-    return {
-      embedded: 0,
-      warning: `Stored, but not embedded: ${errorMessage(err)} (run \`homunculus embed\` later; queries repair up to 20 a time).`,
-    };
+    return { embedded: 0, warning: notEmbedded(err) };
+  }
+}
+
+/** Embeds only these documents (row ids), not the backlog: that is `embed`'s and `sync`'s. Never throws. */
+async function embedOnly(ctx: AppContext, ids: readonly number[]): Promise<{ embedded: number; warning?: string }> {
+  try {
+    const embedder = await embedderFor(ctx.store, ctx.env);
+    return { embedded: embedder ? await embedder.repair(ids, ids.length) : 0 };
+  } catch (err) {
+    return { embedded: 0, warning: notEmbedded(err) };
   }
 }
 
@@ -93,7 +103,8 @@ export const addMemory = defineOperation({
       throw err;
     }
     const counts = addDocuments(ctx.store, [doc], { supersede: input.supersede });
-    const embedding = input.embed ? await embedNew(ctx) : { embedded: 0 };
+    const added = [...ctx.store.documents.rowIds(doc.collection, [doc.id]).values()];
+    const embedding = input.embed ? await embedOnly(ctx, added) : { embedded: 0 };
     if (embedding.warning) ctx.warn?.(embedding.warning);
     return { id: doc.id, collection: doc.collection, ...counts, embedded: embedding.embedded };
   },

@@ -195,6 +195,27 @@ describe('memory import, query and embed through the binary', () => {
 });
 
 describe.runIf(hasOnnxRuntime('embed after a model change (cli/search.e2e.test.ts)'))('embed after a model change', () => {
+  it('memory add embeds only the memory it stores, leaving the backlog to embed', async () => {
+    const home = tempDir();
+    try {
+      const model = writeTinyOnnxModel(home.path, 'model-a', 8);
+      writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'onnx', path: model.path } }));
+      const file = join(home.path, 'backlog.jsonl');
+      writeFileSync(
+        file,
+        ['cat kitten pet', 'stock market price', 'rain storm weather'].map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n'),
+      );
+      expect((await runCliJson<{ embedded: number }>(home.path, ['memory', 'import', file, '--no-embed'])).embedded).toBe(0);
+      expect((await runCliJson<{ embedded: number }>(home.path, ['memory', 'add', 'the staging DB lives on db-2'])).embedded).toBe(1);
+      expect(await runCliJson<{ current: number; missing: number }>(home.path, ['embed', '--status'])).toMatchObject({
+        current: 1,
+        missing: 3,
+      });
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('re-embeds every document with the new model and reports it', async () => {
     const home = tempDir();
     try {

@@ -35,3 +35,20 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** Error codes of a disk that is full: the file system's, a user quota's, SQLite's. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/**
+ * What an operating-system failure means for the user, with the fix, for whatever command
+ * hit it (a full disk mid-sync is no bug to report). Undefined for anything else.
+ */
+export function explainSystemError(err: unknown): HomunculusError | undefined {
+  const e = err as { code?: unknown; path?: unknown } | null;
+  if (typeof e?.code !== 'string' || !DISK_FULL_CODES.has(e.code)) return undefined;
+  const where = typeof e.path === 'string' ? ` writing ${e.path}` : '';
+  return new HomunculusError('disk_full', `The disk is full (${e.code}${where}).`, {
+    hint: 'Free some space on it (df -h shows what is left; `homunculus doctor` checks it), then run the command again.',
+    cause: err,
+  });
+}

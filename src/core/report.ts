@@ -1,5 +1,5 @@
 /** How every surface reports an error to its user: the message, the fix, and the exit code (2 usage, 1 otherwise). */
-import { HomunculusError } from './errors.js';
+import { HomunculusError, explainSystemError } from './errors.js';
 
 interface Streams {
   stdout: { write(text: string): unknown };
@@ -8,6 +8,8 @@ interface Streams {
 
 /** Writes the error (as JSON on stdout too when asked) and returns the exit code. */
 export function reportError(err: unknown, json: boolean, streams: Streams = process, env: NodeJS.ProcessEnv = process.env): number {
+  const known = explainSystemError(err);
+  if (known) return reportError(known, json, streams, env);
   if (err instanceof HomunculusError) {
     if (json) streams.stdout.write(`${JSON.stringify({ error: err.message, code: err.code, hint: err.hint ?? null })}\n`);
     streams.stderr.write(`homunculus: ${err.message}\n`);

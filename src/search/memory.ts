@@ -43,6 +43,7 @@ export function addDocuments(
       const r = supersedeRestated(store.documents, d.collection, d.id);
       superseded.push(...r.older);
       if (r.by) supersededBy[d.id] = r.by;
+      Object.assign(supersededBy, r.chained);
     }
     return { ...counts, superseded, supersededBy };
   });

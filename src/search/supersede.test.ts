@@ -36,11 +36,12 @@ describe('memories that change over time', () => {
     expect(meta('p95').superseded_by).toBeUndefined();
     addDocuments(store, [memory('plain', 'Checkout p95 latency improved to 150 ms', '2026-02-02T00:00:00Z')]);
     expect(meta('p95').superseded_by).toBeUndefined();
+    // Both are older values; each is marked by the value after it, a chain: p95 -> plain -> later.
     expect(
       addDocuments(store, [memory('later', 'Checkout p95 latency improved to 180 ms', '2026-02-03T00:00:00Z')], {
         supersede: true,
-      }).superseded.sort(),
-    ).toEqual(['p95', 'plain']);
+      }),
+    ).toMatchObject({ superseded: ['plain'], supersededBy: { p95: 'plain' } });
     expect(meta('lunch').superseded_by).toBeUndefined();
   });
 
@@ -56,6 +57,15 @@ describe('memories that change over time', () => {
     for (let i = 6; i < 9; i++) expect(meta(`x${i}`).superseded_by).toBeUndefined();
     // A memory never replaces one that replaces it.
     for (let i = 0; i < 9; i++) expect(meta(`x${i}`).supersedes ?? []).not.toContain(meta(`x${i}`).superseded_by);
+  });
+
+  it('marks each older value by the next one, a chain, whatever order a file lists them in', () => {
+    const rt = (i: number) => memory(`rt${i}`, `Our p95 response time is ${500 - 100 * i} ms`, `2026-01-0${i}`);
+    const added = addDocuments(store, [rt(3), rt(1), rt(2)], { supersede: true });
+    expect([meta('rt1').superseded_by, meta('rt2').superseded_by, meta('rt3').superseded_by]).toEqual(['rt2', 'rt3', undefined]);
+    expect(meta('rt2').supersedes).toEqual(['rt1']);
+    expect(added.superseded).toEqual(['rt2']);
+    expect(added.supersededBy).toEqual({ rt1: 'rt2' });
   });
 
   it('without a time, the line stored later is the newer; older history imported late is marked by what came after it', () => {

@@ -39,18 +39,36 @@ function link(documents: DocumentRepository, older: DocumentRow, newer: Document
   documents.setMetadata(newer.id, { ...current, supersedes: [...supersedes, older.ext_id] });
 }
 
+/** The memory right after `older` that restates it: what it is superseded by, in a chain (1 -> 2 -> 3). */
+function nearestRestating(documents: DocumentRepository, older: DocumentRow): DocumentRow | undefined {
+  return documents.newerThan(older, SUPERSEDE_CANDIDATES).find((n) => restates(older, n));
+}
+
 /**
  * Marks the older memories that `id` restates, and `id` itself when a newer memory stored
  * before it (older history imported late) restates it. Older means an earlier time (a memory
- * without one is as of when it was stored), else stored first. Must run inside the write
- * transaction that stored `id`. Returns the older ids it superseded, and what superseded it.
+ * without one is as of when it was stored), else stored first. Each older memory is marked by
+ * the nearest newer one that restates it, so history is a chain: a file holding three values
+ * read newest line first marks the first by the second, not both by the third. Must run inside
+ * the write transaction that stored `id`. Returns the older ids it superseded, what superseded
+ * it, and the older ones it found that a memory between them restates (older id -> that one).
  */
-export function supersedeRestated(documents: DocumentRepository, collection: string, id: string): { older: string[]; by?: string } {
+export function supersedeRestated(
+  documents: DocumentRepository,
+  collection: string,
+  id: string,
+): { older: string[]; by?: string; chained: Record<string, string> } {
   const doc = documents.get(collection, id);
-  if (!doc || doc.text.length > RESTATEMENT_MAX_CHARS) return { older: [] };
-  const newer = isSuperseded(doc.metadata) ? undefined : documents.newerThan(doc, SUPERSEDE_CANDIDATES).find((n) => restates(doc, n));
+  if (!doc || doc.text.length > RESTATEMENT_MAX_CHARS) return { older: [], chained: {} };
+  const newer = isSuperseded(doc.metadata) ? undefined : nearestRestating(documents, doc);
   if (newer) link(documents, doc, newer);
-  const older = documents.supersedeCandidates(doc, SUPERSEDE_CANDIDATES).filter((o) => restates(o, doc));
-  for (const o of older) link(documents, o, doc);
-  return { older: older.map((o) => o.ext_id), ...(newer ? { by: newer.ext_id } : {}) };
+  const older: string[] = [];
+  const chained: Record<string, string> = {};
+  for (const o of documents.supersedeCandidates(doc, SUPERSEDE_CANDIDATES).filter((c) => restates(c, doc))) {
+    const by = nearestRestating(documents, o) ?? doc;
+    link(documents, o, by);
+    if (by.id === doc.id) older.push(o.ext_id);
+    else chained[o.ext_id] = by.ext_id;
+  }
+  return { older, chained, ...(newer ? { by: newer.ext_id } : {}) };
 }

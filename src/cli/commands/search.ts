@@ -97,8 +97,10 @@ function addCommand(memory: Command): void {
         (r) => [
           `${r.inserted ? 'Added' : r.updated ? 'Updated' : 'Unchanged'} ${r.collection}/${r.id}${r.embedded ? ' (embedded)' : ''}`,
           ...r.superseded.map((id) => `  supersedes ${r.collection}/${id} (it gave an earlier value; kept, ranked below)`),
-          ...Object.values(r.supersededBy).map(
-            (by) => `  superseded by ${r.collection}/${by} (stored before, it gives a later value; this one is kept as history)`,
+          ...Object.entries(r.supersededBy).map(([older, by]) =>
+            older === r.id
+              ? `  superseded by ${r.collection}/${by} (stored before, it gives a later value; this one is kept as history)`
+              : `  ${r.collection}/${older} now superseded by ${r.collection}/${by} (the value after it)`,
           ),
         ],
         { names: { text: '<text>' } },

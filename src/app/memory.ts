@@ -9,7 +9,7 @@ import { TRANSFORMERS_PACKAGE, TRANSFORMERS_VERSION, installRuntime, runtimeDir 
 import { factProfile } from '../graph/fact-search.js';
 import { DEFAULT_COLLECTION, DocumentInputError, validateCollection, validateDocumentInput } from '../search/documents.js';
 import type { Embedder } from '../search/embeddings.js';
-import { addDocuments, importJsonl } from '../search/memory.js';
+import { addDocuments, deleteDocuments, importJsonl } from '../search/memory.js';
 import { SEARCH_MODES } from '../search/modes.js';
 import { withSessionDense } from '../search/profiles.js';
 import { embedderFor } from '../search/open.js';
@@ -144,7 +144,7 @@ export const deleteMemories = defineOperation({
   }),
   run: ({ store }, input) => {
     const missing = input.ids.filter((id) => !store.documents.get(input.collection, id));
-    return { deleted: store.documents.delete(input.collection, input.ids), requested: input.ids.length, missing };
+    return { deleted: deleteDocuments(store, input.collection, input.ids), requested: input.ids.length, missing };
   },
 });
 

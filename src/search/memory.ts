@@ -9,7 +9,7 @@ import { HomunculusError } from '../core/errors.js';
 import type { DocumentInput, UpsertCounts } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { DocumentInputError, validateDocumentInput } from './documents.js';
-import { supersedeRestated } from './supersede.js';
+import { deleteAndRelink, supersedeRestated } from './supersede.js';
 
 export interface BadLine {
   line: number;
@@ -47,6 +47,11 @@ export function addDocuments(
     }
     return { ...counts, superseded, supersededBy };
   });
+}
+
+/** Deletes memories by id; what they superseded becomes current again, or the next value's history. */
+export function deleteDocuments(store: Store, collection: string, ids: readonly string[]): number {
+  return store.transaction(() => deleteAndRelink(store.documents, collection, ids));
 }
 
 /** Parses one JSONL line into a document, or explains why it cannot be one. */

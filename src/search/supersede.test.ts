@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseJsonObject } from '../store/json.js';
 import { type TestStore, testStore } from '../test-support/store.js';
-import { addDocuments } from './memory.js';
+import { addDocuments, deleteDocuments } from './memory.js';
 import { SUPERSEDED_FACTOR, modifiersFor } from './modifiers.js';
 import { search } from './search.js';
 
@@ -66,6 +66,22 @@ describe('memories that change over time', () => {
     expect(meta('rt2').supersedes).toEqual(['rt1']);
     expect(added.superseded).toEqual(['rt2']);
     expect(added.supersededBy).toEqual({ rt1: 'rt2' });
+  });
+
+  it('deleting a newer value makes the one before it current again, or links it to the next that remains', () => {
+    const rt = (i: number) => memory(`rt${i}`, `Our p95 response time is ${500 - 100 * i} ms`, `2026-01-0${i}`);
+    for (const i of [1, 2, 3, 4]) addDocuments(store, [rt(i)], { supersede: true });
+    expect(deleteDocuments(store, 'memories', ['rt4'])).toBe(1);
+    expect([meta('rt1').superseded_by, meta('rt2').superseded_by, meta('rt3').superseded_by]).toEqual(['rt2', 'rt3', undefined]);
+    expect(meta('rt3').superseded_at).toBeUndefined();
+    // A value in the middle: the one before it is now superseded by the one after it.
+    deleteDocuments(store, 'memories', ['rt2']);
+    expect([meta('rt1').superseded_by, meta('rt3').superseded_by]).toEqual(['rt3', undefined]);
+    expect(meta('rt3').supersedes).toEqual(['rt1']);
+    // Both that remain named by one delete: the first is current.
+    addDocuments(store, [rt(4)], { supersede: true });
+    deleteDocuments(store, 'memories', ['rt3', 'rt4']);
+    expect(meta('rt1').superseded_by).toBeUndefined();
   });
 
   it('without a time, the line stored later is the newer; older history imported late is marked by what came after it', () => {

@@ -72,3 +72,32 @@ export function supersedeRestated(
   }
   return { older, chained, ...(newer ? { by: newer.ext_id } : {}) };
 }
+
+const withoutLinks = (metadata: string | null): Record<string, unknown> => {
+  const { superseded_by: _by, superseded_at: _at, ...rest } = parseJsonObject(metadata);
+  return rest;
+};
+
+/**
+ * Deletes memories and mends the history around them: a memory a deleted one superseded is
+ * current again, or superseded by the next value after it that remains (1 -> 2 -> 3, delete 3:
+ * 2 is current; delete 2: 1 is superseded by 3), and the newer memory a deleted one pointed
+ * at no longer lists it. Must run inside one write transaction. Returns how many were deleted.
+ */
+export function deleteAndRelink(documents: DocumentRepository, collection: string, ids: readonly string[]): number {
+  const gone = new Set(ids);
+  for (const id of ids) {
+    const by = parseJsonObject(documents.get(collection, id)?.metadata).superseded_by;
+    const newer = typeof by === 'string' && !gone.has(by) ? documents.get(collection, by) : undefined;
+    if (!newer) continue;
+    const meta = parseJsonObject(newer.metadata);
+    const supersedes = ((meta.supersedes as string[] | undefined) ?? []).filter((o) => o !== id);
+    documents.setMetadata(newer.id, { ...meta, supersedes });
+  }
+  const orphans = documents.supersededBy(collection, ids).filter((o) => !gone.has(o.ext_id));
+  const deleted = documents.delete(collection, ids);
+  // Unlink all first, so each finds the others as candidates again.
+  for (const o of orphans) documents.setMetadata(o.id, withoutLinks(o.metadata));
+  for (const o of orphans) supersedeRestated(documents, collection, o.ext_id);
+  return deleted;
+}

@@ -56,6 +56,8 @@ describe('document records', () => {
     const s = store.documents.get('memories', 's');
     store.documents.setMetadata(s?.id as number, { superseded_by: 'x' });
     expect(store.documents.get('memories', 's')?.metadata).toBe('{"superseded_by":"x"}');
+    expect(store.documents.supersededBy('memories', ['x', 'y']).map((r) => r.ext_id)).toEqual(['s']);
+    expect(store.documents.supersededBy('notes', ['x'])).toEqual([]);
     expect(store.documents.delete('memories', ['s', 'missing'])).toBe(1);
   });
 });

@@ -87,6 +87,8 @@ export interface DocumentRecords {
   /** The memories of its collection and project newer than `doc`, oldest first (an import of older history). */
   newerThan(doc: DocumentRow, limit: number): DocumentRow[];
   setMetadata(rowId: number, metadata: Record<string, unknown>): void;
+  /** The memories of a collection marked superseded by one of `ids`, oldest first. */
+  supersededBy(collection: string, ids: readonly string[]): DocumentRow[];
 }
 
 /** Whether a document's text goes to the trigram index too (any non-ASCII text, or a code-like token). */
@@ -261,5 +263,11 @@ export function createDocumentRecords(db: Db): DocumentRecords {
     newerThan: (doc, limit) => beside(db, doc, limit, 'newer'),
     setMetadata: (rowId, metadata) =>
       void cachedStatement(db, 'UPDATE documents SET metadata = ? WHERE id = ?').run(JSON.stringify(metadata), rowId),
+    supersededBy: (collection, ids) =>
+      cachedStatement(
+        db,
+        `SELECT * FROM documents WHERE collection = ? AND json_extract(metadata, '$.superseded_by') IN (SELECT value FROM json_each(?))
+         ORDER BY COALESCE(ts, created_at), id`,
+      ).all(collection, JSON.stringify(ids)) as DocumentRow[],
   };
 }

@@ -72,7 +72,7 @@ describe('correcting an instinct from the dashboard', () => {
     const empty = await send('/api/instincts/edit', { pattern: KEY, trigger: '  ' });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toMatch(/^trigger must not be empty/);
-    expect((await send('/api/instincts/edit', { pattern: KEY })).body.error).toMatch(/^trigger is missing/);
+    expect((await send('/api/instincts/edit', { pattern: KEY })).body.error).toMatch(/^neither trigger nor action was given/);
     expect((await send('/api/instincts/edit', '[1, 2]')).status).toBe(400);
     expect((await send('/api/instincts/edit', 'not json')).body.error).toBe('The body must be a JSON object.');
     expect((await send('/api/instincts/unpromote', { pattern: KEY })).body).toEqual({ error: `"${KEY}" is not a conviction.` });

@@ -13,6 +13,7 @@ import { type AgentRoute, mentionedName, routeAgent } from './agent-routing.js';
 import { appendAudit } from './audit.js';
 import { type Handoff, MAX_HANDOFFS, handoffLimitNote, handoffMessage } from './handoff.js';
 import type { Persona, Skipped } from './persona.js';
+import type { RouteMode } from './router.js';
 import type { AgentRunner, Answer, TurnRequest, TurnResult } from './runner.js';
 
 export interface AgentManagerOptions {
@@ -33,6 +34,8 @@ export class AgentManager implements AgentRunner {
   private readonly threads = new Map<string, AgentThread>();
   private readonly sessions = new Map<string, string>();
   private readonly held = new Map<string, string>();
+  /** Each session's /escalate, /local or /auto: the session's, not one agent's, so it is sent with every turn. */
+  private readonly modes = new Map<string, RouteMode>();
 
   constructor(private readonly o: AgentManagerOptions) {}
 
@@ -59,7 +62,19 @@ export class AgentManager implements AgentRunner {
     const route = this.route(request.session, request.message);
     this.sessions.set(request.session, route.agent);
     const { session } = request;
-    return this.follow(route.agent, { type: 'turn', session, message: route.message }, route.message, request);
+    const result = await this.follow(
+      route.agent,
+      { type: 'turn', session, ...this.modeOf(session), message: route.message },
+      route.message,
+      request,
+    );
+    if (result.mode) this.modes.set(session, result.mode);
+    return result;
+  }
+
+  private modeOf(session: string): { mode?: RouteMode } {
+    const mode = this.modes.get(session);
+    return mode ? { mode } : {};
   }
 
   async confirm(id: string, answer: Answer, hooks: Hooks = {}): Promise<AgentTurnResult> {
@@ -110,7 +125,13 @@ export class AgentManager implements AgentRunner {
       text += '\n';
       agent = handoff.to;
       // The summary is the other agent's words, written after whatever it read: outside text.
-      request = { type: 'turn', session: result.session, message: handoffMessage(handoff, message), outside: true };
+      request = {
+        type: 'turn',
+        session: result.session,
+        ...this.modeOf(result.session),
+        message: handoffMessage(handoff, message),
+        outside: true,
+      };
     }
   }
 

@@ -9,11 +9,13 @@ import type { Worker } from 'node:worker_threads';
 import { HomunculusError } from '../core/errors.js';
 import { type FromWorker, type ToWorker, fromWire } from './agent-worker.js';
 import type { Handoff } from './handoff.js';
+import type { RouteMode } from './router.js';
 import type { Answer, TurnRequest, TurnResult } from './runner.js';
 
 export type Hooks = Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'>;
 export type ThreadRequest =
-  { type: 'turn'; session: string; message: string; outside?: boolean } | { type: 'confirm'; confirmId: string; answer: Answer };
+  | { type: 'turn'; session: string; message: string; outside?: boolean; mode?: RouteMode }
+  | { type: 'confirm'; confirmId: string; answer: Answer };
 
 interface InFlight {
   hooks: Hooks;

@@ -6,11 +6,11 @@
  */
 import { HomunculusError, UsageError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
-import type { SessionModes } from './router.js';
+import type { RouteMode, SessionModes } from './router.js';
 import { type AgentRunner, type Answer, ConfirmationWaiting, type ToolCallView, type TurnRequest, type TurnResult } from './runner.js';
 
 export type ToWorker =
-  | { type: 'turn'; id: number; session: string; message: string; outside?: boolean }
+  | { type: 'turn'; id: number; session: string; message: string; outside?: boolean; mode?: RouteMode }
   | { type: 'confirm'; id: number; confirmId: string; answer: Answer }
   | { type: 'abort'; id: number };
 
@@ -65,7 +65,13 @@ export function serveAgent(port: Port, runner: AgentRunner, takeHandoff: (sessio
     };
     const work =
       m.type === 'turn'
-        ? runner.turn({ session: m.session, message: m.message, ...(m.outside ? { outside: true } : {}), ...hooks })
+        ? runner.turn({
+            session: m.session,
+            message: m.message,
+            ...(m.outside ? { outside: true } : {}),
+            ...(m.mode ? { mode: m.mode } : {}),
+            ...hooks,
+          })
         : runner.confirm(m.confirmId, m.answer, hooks);
     work
       .then((result) => {

@@ -136,6 +136,8 @@ export class AgentLoop implements AgentRunner {
 
   private async startTurn(request: TurnRequest): Promise<TurnResult> {
     const { session, message } = request;
+    // The session's mode as the person set it, maybe while another agent had the session.
+    if (request.mode) this.modes.set(session, request.mode);
     const mode = modeCommand(message);
     if (mode) return this.switchMode(request, mode);
     this.settleExpired(session);
@@ -172,7 +174,7 @@ export class AgentLoop implements AgentRunner {
         }[mode];
     request.onText?.(text);
     const route = mode === 'escalate' && !noRemote ? 'remote' : 'local';
-    return modelFreeResult(request.session, text, route);
+    return { ...modelFreeResult(request.session, text, route), mode: this.modes.get(request.session) };
   }
 
   confirm(id: string, answer: Answer, options: Pick<TurnRequest, 'signal' | 'onText' | 'onToolCall'> = {}): Promise<TurnResult> {

@@ -6,6 +6,7 @@
  */
 
 import { HomunculusError } from '../core/errors.js';
+import type { RouteMode } from './router.js';
 
 /**
  * A message sent while a tool call of its session waits for a yes or no: each surface says how
@@ -58,6 +59,8 @@ export interface TurnResult {
   usage: TurnUsage;
   /** The agent (persona) that answered, when several agents run (agent-manager.ts). */
   agent?: string;
+  /** After /escalate, /local or /auto: the session's routing mode now in force. */
+  mode?: RouteMode;
 }
 
 export interface TurnRequest {
@@ -65,6 +68,8 @@ export interface TurnRequest {
   message: string;
   /** The message carries text from outside the person (another agent's handoff summary): memory writes then ask. */
   outside?: boolean;
+  /** The routing mode the person set for the session (the manager's): it holds whichever agent answers. */
+  mode?: RouteMode;
   signal?: AbortSignal;
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;

@@ -100,6 +100,27 @@ describe('homunculus agent chat', () => {
     expect(cli(home, ['agent', 'budget']).stdout).toMatch(/of \$1\.00 spent, \$0\.99\d\d left/);
   });
 
+  it('/escalate and /local hold for the session whichever agent an @name hands it to', async () => {
+    const ollama = await startOllamaStub(() => ({ text: 'local here' }));
+    const anthropic = await startMessagesStub(() => ({ text: 'remote here' }));
+    stops.push(
+      () => ollama.close(),
+      () => anthropic.close(),
+    );
+    configure({ local: stubModel('ollama', ollama.baseUrl), remote: stubModel('anthropic', anthropic.baseUrl) });
+    // The coder persona starts its sessions on the remote model: the person's /local wins.
+    const r = await chat(home, ['--session', 'esc1'], '/escalate\nhi one\n@planner hi two\nhi three\n/local\n@coder hi four\n/quit\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect([...r.stdout.matchAll(/\[(\w+)\] \((local|remote)/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
+      'default remote',
+      'planner remote',
+      'planner remote',
+      'coder local',
+    ]);
+    expect(anthropic.requests).toHaveLength(3);
+    expect(ollama.requests).toHaveLength(1);
+  });
+
   it('handles /help itself, refuses /escalate without a remote model with the fix, and shows no usage for either', async () => {
     const ollama = await startOllamaStub(() => ({ text: 'local here' }));
     stops.push(() => ollama.close());

@@ -16,7 +16,7 @@ import { type SkillMatcher, buildSystemPrompt } from './prompt.js';
 import { type AgentModel, createAgentModel } from './providers.js';
 import { builtinRegistry } from './tools/builtin.js';
 import type { MemoryHit, MemoryPort } from './tools/memory.js';
-import { MQTT_TOOLS } from './tools/mqtt.js';
+import { toolAvailable } from './tools/mqtt.js';
 import { type Tool, type ToolContext, ToolRegistry } from './tools/registry.js';
 
 export interface RuntimeOptions {
@@ -78,7 +78,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
   const base = o.registry ?? builtinRegistry();
   const allowed = o.allowTools;
   // With no broker configured the MQTT tools could only fail: the model is not offered them.
-  const offered = (t: Tool) => (!allowed || allowed.includes(t.name)) && (o.services?.mqtt !== undefined || !MQTT_TOOLS.has(t.name));
+  const offered = (t: Tool) => (!allowed || allowed.includes(t.name)) && toolAvailable(t.name, o.services ?? {});
   const registry =
     allowed || o.extraTools?.length || base.list().some((t) => !offered(t))
       ? new ToolRegistry([...base.list().filter(offered), ...(o.extraTools ?? [])])

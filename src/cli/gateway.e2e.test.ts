@@ -66,7 +66,11 @@ describe('homunculus agent token, status and serve', () => {
       const get = (token: string) => fetch(`${url}/api/v1/status`, { headers: { authorization: `Bearer ${token}` } });
       const status = await get(made.token);
       expect(status.status).toBe(200);
-      expect(((await status.json()) as { tools: string[] }).tools).toContain('web_fetch');
+      const tools = ((await status.json()) as { tools: string[] }).tools;
+      expect(tools).toContain('web_fetch');
+      // Without agent.mqtt the MQTT tools are not offered, so not listed.
+      expect(tools).not.toContain('mqtt_publish');
+      expect(tools).not.toContain('mqtt_subscribe');
       const running = JSON.parse(cli(home, ['agent', 'status', '--json']).stdout) as { gateway: { running: boolean; pid: number } };
       expect(running.gateway).toMatchObject({ running: true, pid });
       // A second gateway on the same home would run every scheduled job twice: refused, naming the first.

@@ -11,6 +11,7 @@ import { loadToolSettings } from '../agent/tool-config.js';
 import { loadConfig } from '../core/config.js';
 import { missingTokenReason } from '../agent/gateway-token.js';
 import { builtinRegistry } from '../agent/tools/builtin.js';
+import { toolAvailable } from '../agent/tools/mqtt.js';
 import { UsageError } from '../core/errors.js';
 import { portFlag, flagsMain } from '../core/flags.js';
 import { acquireLock, lockHolder } from '../core/lock.js';
@@ -87,7 +88,12 @@ async function serveLocked(
       tokenPath: paths.agentToken,
       port,
       rate: settings.gateway.rate,
-      tools: () => registry.list().map((t) => t.name),
+      // Only the tools the agent is offered: the MQTT ones need agent.mqtt.
+      tools: () =>
+        registry
+          .list()
+          .map((t) => t.name)
+          .filter((name) => toolAvailable(name, settings)),
     });
     // The Telegram bot on the same agent, when config.json has agent.telegram.
     telegram = await startTelegram({ store, env: process.env }, agent).catch(async (err: unknown) => {

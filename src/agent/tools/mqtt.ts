@@ -128,3 +128,6 @@ export const mqttSubscribe = defineTool({
 
 /** The tools that need a broker (agent.mqtt in config.json). */
 export const MQTT_TOOLS: ReadonlySet<string> = new Set([mqttPublish.name, mqttSubscribe.name]);
+
+/** Whether a tool can work with the services configured: the MQTT tools only with a broker (agent.mqtt). Pure. */
+export const toolAvailable = (name: string, services: { mqtt?: unknown }): boolean => services.mqtt !== undefined || !MQTT_TOOLS.has(name);

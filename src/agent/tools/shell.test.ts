@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/cli.js';
 import { hasBwrap } from '../../test-support/shared.js';
 import { builtinRegistry } from './builtin.js';
+import { memoryNote } from './shell.js';
 import type { ToolContext } from './registry.js';
 
 const registry = builtinRegistry();
@@ -98,5 +99,13 @@ describe.runIf(hasBwrap('shell_exec in the sandbox'))('shell_exec in the sandbox
     } finally {
       renameSync(`${heartbeat}.away`, heartbeat);
     }
+  });
+});
+
+describe('memoryNote', () => {
+  it('says why a program died under the address-space limit (node cannot start), and nothing otherwise', () => {
+    const v8 = '\n#\n# Fatal process OOM in Failed to reserve virtual memory for CodeRange\n#\n';
+    expect(memoryNote(v8, 512 * 1024 * 1024)).toMatch(/^The sandbox limits each process to 512 MB of address space; .*node cannot start/);
+    expect(memoryNote('grep: notes: No such file or directory', 512 * 1024 * 1024)).toBeUndefined();
   });
 });

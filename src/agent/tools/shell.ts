@@ -10,10 +10,21 @@ import { BWRAP, DEFAULT_LIMITS, INSTALL_FIX, missingKept, runSandboxed, sandboxP
 import { WORKSPACE_CONFIGURATION } from '../workspace.js';
 import { defineTool } from './registry.js';
 
+/**
+ * Why a command died for want of memory, when its stderr says so: the sandbox caps each
+ * process's address space (RLIMIT_AS, the one memory limit prlimit enforces without cgroups),
+ * and runtimes that reserve much of it at start (node's V8) die there however little they use. Pure.
+ */
+export function memoryNote(stderr: string, limitBytes: number): string | undefined {
+  if (!/Fatal process OOM|out of memory|Cannot allocate memory|std::bad_alloc/i.test(stderr)) return undefined;
+  const mb = Math.round(limitBytes / 1024 / 1024);
+  return `The sandbox limits each process to ${mb} MB of address space; this program needs more (node cannot start under it). Run it outside the agent (docs/agent.md, Sandbox).`;
+}
+
 export const shellExec = defineTool({
   name: 'shell_exec',
   description:
-    'Run ONE command in a sandbox (no network, only the workspace writable, 30 s, 512 MB). No shell: no pipes, ;, &&, redirections, $VAR, $(...), globs or ~. Quote arguments; paths are relative to the workspace.',
+    'Run ONE command in a sandbox (no network, only the workspace writable, 30 s, 512 MB of address space: too little for node to start). No shell: no pipes, ;, &&, redirections, $VAR, $(...), globs or ~. Quote arguments; paths are relative to the workspace.',
   input: z
     .object({
       command: z.string().min(1).max(10_000),
@@ -52,9 +63,12 @@ export const shellExec = defineTool({
       ...(r.signal ? { signal: r.signal } : {}),
       stdout: r.stdout,
       stderr: r.stderr,
+      ...withNote(memoryNote(r.stderr, limits.memoryBytes ?? DEFAULT_LIMITS.memoryBytes)),
       timed_out: r.timedOut,
       truncated: r.truncated,
       duration_ms: Math.round(r.durationMs),
     };
   },
 });
+
+const withNote = (note: string | undefined) => (note ? { note } : {});

@@ -183,6 +183,29 @@ describe('homunculus mind', () => {
     ).toEqual(['Hello!']);
   });
 
+  it('chat: a refused line is said and the chat still ends well', async () => {
+    const { home } = await scriptedHome();
+    const r = await runNode([BIN, 'mind', 'chat'], cliEnv(home, NO_ENCODER), `${'x'.repeat(10_001)}\nhi\n/exit\n`);
+    expect(r.stderr).toMatch(/your line must be at most 10,000 characters/);
+    expect(r.stdout).toBe('Hello!\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('chat --json: /help and unknown commands answer in JSON too', async () => {
+    const { home } = await scriptedHome();
+    const json = await runNode([BIN, '--json', 'mind', 'chat'], cliEnv(home, NO_ENCODER), '/help\n/nope\nhi\n/exit\n');
+    expect(json.status, json.stderr).toBe(0);
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { help: expect.stringMatching(/\/exit/) },
+      { error: 'Unknown command /nope', code: 'usage' },
+      { reply: 'Hello!' },
+    ]);
+  });
+
   it('run: alternates action and explore cycles, then stops after --cycles', async () => {
     const { home } = await scriptedHome();
     const r = await runNode([BIN, 'mind', 'run', '--cycles', '2', '--interval', '0'], cliEnv(home, NO_ENCODER));

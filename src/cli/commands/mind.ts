@@ -98,12 +98,11 @@ async function chat(cmd: Command): Promise<void> {
     const cancel = turns[0] ?? new AbortController();
     const text = line.trim();
     if (text === '/exit') break;
-    if (text === '/help') process.stdout.write(`${CHAT_HELP}\n`);
-    else if (text.startsWith('/') && !text.includes(' ')) process.stdout.write(`Unknown command ${text}. ${CHAT_HELP}\n`);
+    if (text.startsWith('/') && !text.includes(' ')) chatCommand(text, json);
     else if (text) {
       const r = await turn({ ...ctx, cancel: cancel.signal }, text, json);
-      // A turn the person cancelled is no failure of the chat.
-      if (!r || (r.problem !== undefined && !cancel.signal.aborted)) process.exitCode = 1;
+      // A failed model call fails the chat; a turn the person cancelled or a line refused (said already) does not.
+      if (r && r.problem !== undefined && !cancel.signal.aborted) process.exitCode = 1;
       if (r && json) process.stdout.write(`${JSON.stringify(r)}\n`);
       else if (r) {
         process.stdout.write(`${withoutControls(r.reply ?? `(no answer: ${flat(r.problem ?? '')})`)}\n`);
@@ -116,6 +115,15 @@ async function chat(cmd: Command): Promise<void> {
     if (tty) lines.prompt();
   }
   lines.close();
+}
+
+/** The chat's own /commands other than /exit: plain text, or one JSON line with --json. */
+function chatCommand(text: string, json: boolean): void {
+  const known = text === '/help';
+  if (json) {
+    const answer = known ? { help: CHAT_HELP } : { error: `Unknown command ${text}`, code: 'usage', hint: CHAT_HELP };
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  } else process.stdout.write(known ? `${CHAT_HELP}\n` : `Unknown command ${text}. ${CHAT_HELP}\n`);
 }
 
 /** One chat turn; a line the turn refuses (too long) is reported as every error is, and the chat goes on. */

@@ -5,6 +5,7 @@ import { cli, tempDir } from '../test-support/cli.js';
 import { runCli, runCliJson } from '../test-support/run-cli.js';
 import { writeTinyOnnxModel } from '../test-support/tiny-onnx.js';
 import { hasOnnxRuntime } from '../test-support/shared.js';
+import { MIRRORED_COLLECTIONS } from '../search/documents.js';
 
 const NO_EMBED = { HOMUNCULUS_EMBEDDING: 'none' };
 
@@ -19,6 +20,13 @@ describe('memory import, query and embed through the binary', () => {
     home = tempDir();
   });
   afterAll(() => home.cleanup());
+
+  it('memory add --help names only collections it accepts', async () => {
+    const help = (await runCli(home.path, ['memory', 'add', '--help'])).stdout;
+    const line = help.split('\n').find((l) => l.includes('--collection')) ?? '';
+    expect(line).toMatch(/memories/);
+    for (const refused of MIRRORED_COLLECTIONS) expect(line).not.toContain(refused);
+  });
 
   it('imports good lines, reports bad ones with line numbers, and exits 1', async () => {
     const file = join(home.path, 'memories.jsonl');

@@ -67,7 +67,7 @@ function addCommand(memory: Command): void {
     .description('Store one memory; it becomes searchable at once')
     .argument('<text>', 'the text to remember ("-" reads it from stdin)')
     .option('--id <id>', 'your id for it (default: derived from the text)')
-    .option('--collection <name>', `collection (default ${DEFAULT_COLLECTION}; facts, entities or your own name)`)
+    .option('--collection <name>', `collection: ${DEFAULT_COLLECTION} (the default) or a name of your own (a-z, 0-9, - and _)`)
     .option('--title <title>', 'a short title, weighted higher in full-text search')
     .option('--ts <when>', 'when it happened (ISO-8601)')
     .option('--project <project>', 'project fingerprint or name')

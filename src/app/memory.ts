@@ -131,6 +131,9 @@ export const importMemories = defineOperation({
     if (embedding.warning) ctx.warn?.(embedding.warning);
     for (const b of result.bad.slice(0, 50)) ctx.warn?.(`${input.file}:${b.line}: ${b.error}`);
     if (result.bad.length > 50) ctx.warn?.(`... and ${result.bad.length - 50} more bad lines`);
+    for (const d of result.duplicates.slice(0, 50))
+      ctx.warn?.(`${input.file}:${d.line}: id ${JSON.stringify(d.id)} repeats line ${d.first} (${d.collection}); the later line was kept`);
+    if (result.duplicates.length > 50) ctx.warn?.(`... and ${result.duplicates.length - 50} more repeated ids`);
     return { file: input.file, ...result, embedded: embedding.embedded };
   },
 });

@@ -21,6 +21,17 @@ describe('memory import, query and embed through the binary', () => {
   });
   afterAll(() => home.cleanup());
 
+  it('memory import names the lines that repeat an id of the same file', async () => {
+    const file = join(home.path, 'repeats.jsonl');
+    const line = (id: string, text: string, collection?: string) => JSON.stringify({ id, text, ...(collection ? { collection } : {}) });
+    writeFileSync(file, [line('r1', 'first'), line('r2', 'other'), line('r1', 'second'), line('r1', 'elsewhere', 'notes')].join('\n'));
+    const r = await runCli(home.path, ['memory', 'import', file], { env: NO_EMBED });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('repeats.jsonl:3: id "r1" repeats line 1 (memories); the later line was kept');
+    expect(r.stderr).not.toMatch(/repeats\.jsonl:4/);
+    expect(r.stdout).toMatch(/; 1 repeated id \(listed above\)/);
+  });
+
   it('memory add --help names only collections it accepts', async () => {
     const help = (await runCli(home.path, ['memory', 'add', '--help'])).stdout;
     const line = help.split('\n').find((l) => l.includes('--collection')) ?? '';

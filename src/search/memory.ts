@@ -21,6 +21,16 @@ export interface ImportResult extends UpsertCounts {
   superseded: number;
   lines: number;
   bad: BadLine[];
+  /** Lines giving an id an earlier line of the file gave (same collection): the later line is what is stored. */
+  duplicates: DuplicateLine[];
+}
+
+export interface DuplicateLine {
+  line: number;
+  /** The earlier line with the same id. */
+  first: number;
+  collection: string;
+  id: string;
 }
 
 const IMPORT_BATCH = 2000;
@@ -83,7 +93,8 @@ export async function importJsonl(
     });
   }
   const total = stat.size;
-  const result: ImportResult = { lines: 0, bad: [], inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
+  const result: ImportResult = { lines: 0, bad: [], duplicates: [], inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
+  const seen = new Map<string, number>();
   let batch: DocumentInput[] = [];
   let bytes = 0;
   const flush = () => {
@@ -102,7 +113,11 @@ export async function importJsonl(
     bytes += Buffer.byteLength(line, 'utf8') + 1;
     if (line.trim() === '') continue;
     try {
-      batch.push(parseDocumentLine(line, { collection: options.collection }));
+      const doc = parseDocumentLine(line, { collection: options.collection });
+      const first = seen.get(`${doc.collection}\n${doc.id}`);
+      if (first === undefined) seen.set(`${doc.collection}\n${doc.id}`, result.lines);
+      else result.duplicates.push({ line: result.lines, first, collection: doc.collection, id: doc.id });
+      batch.push(doc);
     } catch (err) {
       if (!(err instanceof DocumentInputError)) throw err;
       result.bad.push({ line: result.lines, error: err.message });

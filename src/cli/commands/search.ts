@@ -126,7 +126,8 @@ function importCommand(memory: Command): void {
         input,
         (r) => {
           const bad = r.bad.length ? `; skipped ${counted(r.bad.length, 'bad line')} (listed above)` : '';
-          return `Imported ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged from ${r.lines} lines${bad}${r.embedded ? `; embedded ${r.embedded}` : ''}.`;
+          const repeated = r.duplicates.length ? `; ${counted(r.duplicates.length, 'repeated id')} (listed above)` : '';
+          return `Imported ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged from ${r.lines} lines${bad}${repeated}${r.embedded ? `; embedded ${r.embedded}` : ''}.`;
         },
         { names: { file: '<file>' }, exitCode: (r) => (r.bad.length ? 1 : 0) },
       );

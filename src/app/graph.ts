@@ -12,7 +12,7 @@ import { ENTITY_TYPES, RELATIONS } from '../graph/ontology.js';
 import { reconsolidateFact, supersedeFact } from '../graph/revise.js';
 import { graphSessionEnd } from '../graph/session-end.js';
 import { graphStats } from '../graph/stats.js';
-import { queryFacts, timeline as entityTimeline } from '../graph/temporal.js';
+import { countFacts, queryFacts, timeline as entityTimeline } from '../graph/temporal.js';
 import { defineOperation } from './operation.js';
 import { resolveProject } from './project-ref.js';
 import { changeSource, oneOf, text, unitInterval, wholeNumber } from './schemas.js';
@@ -79,15 +79,17 @@ export const listFacts = defineOperation({
   }),
   run({ store }, i) {
     const entityId = i.entity === undefined ? undefined : requireEntity(store, i.entity).id;
-    const facts = queryFacts(store, {
+    const q = {
       at: i.at,
       knownAt: i.knownAt,
       entityId,
       relation: i.relation === undefined ? undefined : parseRelation(i.relation),
       project: i.project,
-      limit: i.limit,
-    });
-    return { facts, count: facts.length, at: i.at ?? null, known_at: i.knownAt ?? null };
+    };
+    const facts = queryFacts(store, { ...q, limit: i.limit });
+    // Counted only when the limit may have cut the list.
+    const total = facts.length < i.limit ? facts.length : countFacts(store, q);
+    return { facts, count: facts.length, total, at: i.at ?? null, known_at: i.knownAt ?? null };
   },
 });
 

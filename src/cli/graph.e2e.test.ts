@@ -132,6 +132,24 @@ describe('homunculus graph', () => {
     expect((await runCli(home.path, ['graph', 'facts', '--entity', 'ghost'])).status).toBe(1);
   });
 
+  it('graph facts says when --limit cut the list', async () => {
+    for (const [app, lib] of [
+      ['web', 'react'],
+      ['api', 'fastify'],
+      ['cli', 'commander'],
+    ] as const) {
+      const add = await runCli(home.path, ['graph', 'add', app, 'uses', lib, '--description', `${app} is built on ${lib}`]);
+      expect(add.status, add.stderr).toBe(0);
+    }
+    const cut = await runCli(home.path, ['graph', 'facts', '--limit', '2']);
+    expect(cut.stdout).toMatch(/^2 of 3 shown; --limit N for more$/m);
+    expect(await runCliJson<{ count: number; total: number }>(home.path, ['graph', 'facts', '--limit', '2'])).toMatchObject({
+      count: 2,
+      total: 3,
+    });
+    expect((await runCli(home.path, ['graph', 'facts', '--limit', '3'])).stdout).not.toMatch(/shown/);
+  });
+
   it('builds from a session, answers a prompt by budget level, and reports health', async () => {
     const store = openStore({ home: home.path });
     const obs = (i: number, o: Record<string, unknown>) =>

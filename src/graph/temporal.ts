@@ -27,16 +27,23 @@ export function factTime(q: Pick<FactQuery, 'at' | 'knownAt'>, now: Date): FactT
 }
 
 export function queryFacts(store: Store, q: FactQuery = {}): Fact[] {
-  return store.graph.facts.list(
-    {
-      time: factTime(q, store.clock.now()),
-      entityId: q.entityId,
-      relations: q.relation ? [q.relation] : undefined,
-      project: q.project,
-    },
-    { order: 'latest-valid', limit: q.limit !== undefined && q.limit > 0 ? Math.trunc(q.limit) : undefined },
-  );
+  return store.graph.facts.list(factFilter(store, q), {
+    order: 'latest-valid',
+    limit: q.limit !== undefined && q.limit > 0 ? Math.trunc(q.limit) : undefined,
+  });
 }
+
+/** How many facts the query matches without its limit, so a cut list can say so. */
+export function countFacts(store: Store, q: Omit<FactQuery, 'limit'> = {}): number {
+  return store.graph.facts.count(factFilter(store, q));
+}
+
+const factFilter = (store: Store, q: FactQuery) => ({
+  time: factTime(q, store.clock.now()),
+  entityId: q.entityId,
+  relations: q.relation ? [q.relation] : undefined,
+  project: q.project,
+});
 
 /** Every fact about an entity, current or not, in the order they became true. */
 export function timeline(store: Store, entityId: number): Fact[] {

@@ -108,7 +108,10 @@ function factsCommand(graph: Command): void {
         project: stringOption(o, 'project'),
         limit: num(stringOption(o, 'limit')),
       };
-      await runOperation(cmd, listFacts, input, (r) => factTable(r.facts));
+      await runOperation(cmd, listFacts, input, (r) => [
+        ...factTable(r.facts),
+        ...(r.total > r.count ? [`${r.count} of ${r.total} shown; --limit N for more`] : []),
+      ]);
     });
 }
 

@@ -99,6 +99,7 @@ export const sync = defineOperation({
         unchanged_files: imported.unchanged_files,
         empty_files: imported.empty_files,
         malformed_lines: imported.malformed_lines,
+        malformed_at: imported.malformed_at,
         unreadable_files: imported.unreadable_files,
         sessions: imported.new_sessions,
         observations: imported.observations_new,

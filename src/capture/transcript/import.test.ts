@@ -121,6 +121,8 @@ describe('import-transcripts', () => {
         noise: 1,
         prompts: 3,
         malformed_lines: 1,
+        // The line cut short, second to last: named by file and line so it can be looked at.
+        malformed_at: [{ file, line: fixture().length - 1 }],
         unfinished_tool_calls: 1,
         sessions: 1,
         new_sessions: 1,

@@ -38,6 +38,8 @@ interface ImportResult {
   noise: number;
   prompts: number;
   malformed_lines: number;
+  /** Where the first malformed lines are (file and 1-based line), to name them. */
+  malformed_at: { file: string; line: number }[];
   unfinished_tool_calls: number;
   records_by_type: Record<string, number>;
 }
@@ -80,6 +82,7 @@ const emptyResult = (): ImportResult => ({
   noise: 0,
   prompts: 0,
   malformed_lines: 0,
+  malformed_at: [],
   unfinished_tool_calls: 0,
   records_by_type: {},
 });
@@ -94,11 +97,15 @@ function fileState(file: string): FileState | { reason: string } {
   }
 }
 
-function countStats(result: ImportResult, plan: FilePlan): void {
+/** How many malformed lines' places an import keeps: a few are named, the rest counted. */
+const MAX_MALFORMED_NAMED = 20;
+
+function countStats(result: ImportResult, file: string, plan: FilePlan): void {
   const s = plan.stats;
   if (plan.built.length === 0 && plan.turns.length === 0) result.empty_files++;
   else result.imported_files++;
   result.malformed_lines += s.malformed;
+  for (const line of s.malformedAt.slice(0, MAX_MALFORMED_NAMED - result.malformed_at.length)) result.malformed_at.push({ file, line });
   result.unfinished_tool_calls += s.unfinished;
   result.tool_calls += s.toolResults;
   result.prompts += s.prompts;
@@ -183,7 +190,7 @@ async function importFile(store: Store, file: string, options: ImportOptions, re
     result.unreadable_files.push({ file, reason: 'not a transcript: no line of it is a JSON record' });
     return;
   }
-  countStats(result, plan);
+  countStats(result, file, plan);
   const session = writePlan(store, file, state, plan, result);
   if (session) {
     result.sessions++;

@@ -37,4 +37,10 @@ describe('transcript title', () => {
     ];
     expect(titleOf(lines)).toBe('Late leaf');
   });
+
+  it('keeps where malformed lines are, counting blank lines too', () => {
+    const replay = new TranscriptReplay('/t/sess-1.jsonl');
+    for (const line of [message('u1', 1, 'first'), '', '{"cut', message('u2', 2, 'second'), '[1]']) Array.from(replay.feed(line));
+    expect(replay.stats).toMatchObject({ malformed: 2, malformedAt: [3, 5] });
+  });
 });

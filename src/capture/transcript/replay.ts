@@ -21,10 +21,14 @@ export interface TranscriptEvent {
 
 /** The end of a turn's text is its answer: kept when a turn says more. */
 const MAX_ANSWER_CHARS = 4_000;
+/** Where malformed lines are is kept for the first few of a file: enough to name them. */
+const MAX_MALFORMED_KEPT = 5;
 
 export interface TranscriptStats {
   lines: number;
   malformed: number;
+  /** Where the malformed lines are (1-based line numbers in the file, the first few). */
+  malformedAt: number[];
   byType: Record<string, number>;
   toolUses: number;
   toolResults: number;
@@ -38,6 +42,7 @@ export interface TranscriptStats {
 const emptyStats = (): TranscriptStats => ({
   lines: 0,
   malformed: 0,
+  malformedAt: [],
   byType: {},
   toolUses: 0,
   toolResults: 0,
@@ -64,6 +69,8 @@ export class TranscriptReplay {
   private startReason = 'startup';
   /** What the agent wrote since the last typed prompt. */
   private said: string[] = [];
+  /** The physical line being read, blank ones included. */
+  private lineNo = 0;
   private saidAt: string | undefined;
   /** Summary lines, and the line of each message uuid: the title is chosen once the file is read. */
   private readonly summaries: SummaryLine[] = [];
@@ -73,6 +80,12 @@ export class TranscriptReplay {
     private readonly transcriptPath: string,
     readonly stats: TranscriptStats = emptyStats(),
   ) {}
+
+  /** Counts the line being read as malformed, and keeps where the first few are. */
+  private malformed(): void {
+    this.stats.malformed++;
+    if (this.stats.malformedAt.length < MAX_MALFORMED_KEPT) this.stats.malformedAt.push(this.lineNo);
+  }
 
   private base(): Obj {
     return {
@@ -85,20 +98,21 @@ export class TranscriptReplay {
 
   *feed(line: string): Generator<TranscriptEvent> {
     const stats = this.stats;
+    this.lineNo++;
     if (!line.trim()) return;
     stats.lines++;
     let record: unknown;
     try {
       record = JSON.parse(line);
     } catch {
-      stats.malformed++;
+      this.malformed();
       // A write cut short, then the next record appended on the same line (the session's summary,
       // as Claude Code writes it on exit): the cut record is lost, the one after it is kept.
       record = recordAfterCut(line);
       if (record === undefined) return;
     }
     if (!isObj(record)) {
-      stats.malformed++;
+      this.malformed();
       return;
     }
     const type = str(record.type) ?? 'unknown';

@@ -8,6 +8,16 @@ import { importTranscripts } from '../../app/capture.js';
 import { runOperation } from '../run.js';
 import { counted } from '../../core/text.js';
 
+/** How many malformed lines are named before the rest are counted. */
+const NAMED_MALFORMED = 3;
+
+/** `3 malformed lines skipped: a.jsonl:12, b.jsonl:40 and 1 more`, naming where the first few are. */
+export function malformedNote(count: number, at: readonly { file: string; line: number }[]): string {
+  const named = at.slice(0, NAMED_MALFORMED).map((m) => `${m.file}:${m.line}`);
+  const more = count - named.length;
+  return `  ${counted(count, 'malformed line')} skipped${named.length ? `: ${named.join(', ')}` : ''}${named.length && more > 0 ? ` and ${more} more` : ''}`;
+}
+
 export function registerCaptureCommands(program: Command): void {
   program
     .command('hook')
@@ -31,7 +41,7 @@ export function registerCaptureCommands(program: Command): void {
           `Imported ${r.imported_files} of ${counted(r.files, 'transcript')} (${r.unchanged_files} unchanged since the last import${r.empty_files ? `, ${r.empty_files} with no session in them` : ''}).`,
           `  ${r.observations_new} new observations (${r.observations_existing} already stored), ${r.noise} noisy tool calls filtered`,
           `  ${r.tool_calls} tool calls, ${r.prompts} prompts, ${r.sessions} sessions (${r.new_sessions} new)`,
-          ...(r.malformed_lines ? [`  ${counted(r.malformed_lines, 'malformed line')} skipped`] : []),
+          ...(r.malformed_lines ? [malformedNote(r.malformed_lines, r.malformed_at)] : []),
           ...(r.unfinished_tool_calls ? [`  ${counted(r.unfinished_tool_calls, 'tool call')} without a result skipped`] : []),
           ...r.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),
           ...(r.files === 0 ? ['  No transcripts found. Claude Code keeps them in ~/.claude/projects/<project>/<session>.jsonl.'] : []),

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { sync } from '../../app/capture.js';
 import { counted, truncate } from '../../core/text.js';
 import { runOperation } from '../run.js';
+import { malformedNote } from './capture.js';
 import type { Agent } from '../../capture/agents.js';
 
 /** Instincts created during the run that no longer stand at its end (merged into another, taken back). */
@@ -58,7 +59,7 @@ export function registerSyncCommands(program: Command): void {
               ]
             : []),
           `Imported ${s.imported.imported_files} of ${counted(s.imported.files, 'transcript')} (${s.imported.unchanged_files} unchanged since the last import${s.imported.empty_files ? `, ${s.imported.empty_files} with no session in them` : ''}): ${counted(s.imported.sessions, 'new session')}, ${counted(s.imported.observations, 'new observation')}.`,
-          ...(s.imported.malformed_lines ? [`  ${counted(s.imported.malformed_lines, 'malformed line')} skipped`] : []),
+          ...(s.imported.malformed_lines ? [malformedNote(s.imported.malformed_lines, s.imported.malformed_at)] : []),
           ...s.imported.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),
           ...(s.imported.files === 0 && paths.length === 0
             ? ['  No transcripts found in ~/.claude/projects (Claude Code keeps them there, as <project>/<session>.jsonl).']

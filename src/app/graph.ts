@@ -9,7 +9,7 @@ import { requireEntity } from '../graph/entities.js';
 import { requireFact } from '../graph/facts.js';
 import { runLifecycle } from '../graph/maintenance.js';
 import { ENTITY_TYPES, RELATIONS } from '../graph/ontology.js';
-import { reconsolidateFact, supersedeFact } from '../graph/revise.js';
+import { keptTargetUnnamed, reconsolidateFact, supersedeFact } from '../graph/revise.js';
 import { graphSessionEnd } from '../graph/session-end.js';
 import { graphStats } from '../graph/stats.js';
 import { countFacts, queryFacts, timeline as entityTimeline } from '../graph/temporal.js';
@@ -127,8 +127,12 @@ export const supersede = defineOperation({
       error: 'is needed for a replacement: say what is true now, e.g. "shop uses Kysely as its ORM"',
       path: ['description'],
     }),
-  run({ store }, i) {
+  run({ store, warn }, i) {
     const old = requireFact(store, i.id);
+    if (i.description !== undefined && i.target === undefined && keptTargetUnnamed(i.description, old.target))
+      warn?.(
+        `The replacement keeps the target "${old.target}", which its description does not name: give the new target (--target) if it changed.`,
+      );
     const replacement =
       i.description === undefined
         ? undefined

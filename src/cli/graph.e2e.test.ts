@@ -132,6 +132,33 @@ describe('homunculus graph', () => {
     expect((await runCli(home.path, ['graph', 'facts', '--entity', 'ghost'])).status).toBe(1);
   });
 
+  it('supersede warns when the description alone replaces a fact yet never names the target it keeps', async () => {
+    const add = await runCliJson<{ fact: Fact }>(home.path, [
+      'graph',
+      'add',
+      'shop',
+      'uses',
+      'Prisma',
+      '--description',
+      'shop uses Prisma as its ORM',
+    ]);
+    const kept = await runCli(home.path, ['graph', 'supersede', String(add.fact.id), '--description', 'shop uses Drizzle as its ORM']);
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(kept.stderr).toMatch(/keeps the target "Prisma", which its description does not name: give the new target \(--target\)/);
+    const id = (await runCliJson<{ facts: Fact[] }>(home.path, ['graph', 'facts'])).facts[0]?.id ?? 0;
+    const named = await runCli(home.path, [
+      'graph',
+      'supersede',
+      String(id),
+      '--target',
+      'Kysely',
+      '--description',
+      'shop uses Kysely as its ORM',
+    ]);
+    expect(named.status, named.stderr).toBe(0);
+    expect(named.stderr).not.toMatch(/keeps the target/);
+  });
+
   it('graph facts says when --limit cut the list', async () => {
     for (const [app, lib] of [
       ['web', 'react'],

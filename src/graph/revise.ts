@@ -43,6 +43,11 @@ export function reconsolidateFact(store: Store, id: number, next: { description?
   });
 }
 
+/** A replacement's description that never names the target it keeps: a new value given without its target, likely. */
+export function keptTargetUnnamed(description: string, target: string): boolean {
+  return !description.toLowerCase().includes(target.trim().toLowerCase());
+}
+
 interface SupersedeOptions {
   /** When the old fact stopped being true; defaults to the replacement's valid_at, else now. */
   invalidAt?: string;

@@ -27,7 +27,8 @@ const collection = (options: { allowMirrored?: boolean } = {}) =>
     try {
       validateCollection(name, options);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: errorMessage(err).replace(/^collection /, '') });
+      // Its message already quotes the name: no second "got ..." after it.
+      ctx.addIssue({ code: 'custom', message: errorMessage(err).replace(/^collection /, ''), input: undefined });
     }
   });
 

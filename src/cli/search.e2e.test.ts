@@ -178,6 +178,10 @@ describe('memory import, query and embed through the binary', () => {
     const again = await runCli(home.path, ['memory', 'delete', 'vpn'], { env: NO_EMBED });
     expect(again.status).toBe(1);
     expect(again.stdout).toBe('Deleted 0 of 1. Not in memories: "vpn".\n');
+    // Its default is said once.
+    expect((await runCli(home.path, ['memory', 'delete', '--help'])).stdout).toMatch(
+      /^ {2}--collection <name> +collection \(default: "memories"\)$/m,
+    );
   });
 
   it('keeps who said a memory and prefers the speaker a query names', async () => {

@@ -139,7 +139,7 @@ function deleteCommand(memory: Command): void {
     .command('delete')
     .description('Delete memories by id (their index entries and embeddings go with them)')
     .argument('<ids...>', 'ids given at add/import time')
-    .option('--collection <name>', `collection (default ${DEFAULT_COLLECTION})`, DEFAULT_COLLECTION)
+    .option('--collection <name>', 'collection', DEFAULT_COLLECTION)
     .action(async (ids: string[], o: { collection: string }, cmd: Command) => {
       await runOperation(
         cmd,

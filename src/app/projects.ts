@@ -6,7 +6,8 @@ import type { Store } from '../store/store.js';
 import { listConvictions } from '../learn/evolve.js';
 import { storeViews } from '../learn/records.js';
 import { defineOperation } from './operation.js';
-import { text } from './schemas.js';
+import { listFacts } from './graph.js';
+import { text, wholeNumber } from './schemas.js';
 
 export const listProjects = defineOperation({
   name: 'projects.list',
@@ -51,4 +52,12 @@ export const showProject = defineOperation({
       injected: (await startInjection(store, info, 'dashboard')).text,
     };
   },
+});
+
+export const projectFacts = defineOperation({
+  name: 'projects.facts',
+  summary: "One project's current facts; its fingerprint checked as the project itself is",
+  input: z.object({ project: fingerprint(), limit: wholeNumber(1, 1000).default(100) }),
+  // A name or junk would match no fact and answer an empty list, as if the project had none.
+  run: (ctx, input) => listFacts.run(ctx, { project: input.project, limit: input.limit }),
 });

@@ -129,6 +129,12 @@ describe('correcting facts and memories from the dashboard', () => {
     const vite = add('vite');
     const listed = await fetch(`${dash.url}/api/projects/${PROJECT}/facts`, { headers: auth });
     expect(((await listed.json()) as { facts: { id: number }[] }).facts.map((f) => f.id).sort()).toEqual([jest, vite].sort());
+    // Not a project's fingerprint: refused as /api/projects/<it> refuses it, not an empty list.
+    for (const junk of ['junk', 'webapp', `${PROJECT}0`]) {
+      const refused = await fetch(`${dash.url}/api/projects/${junk}/facts`, { headers: auth });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/^project must be a project fingerprint \(16 hex characters\)/);
+    }
 
     const retracted = await send('/api/facts/invalidate', { id: jest, by: 'cli' });
     expect(retracted.status).toBe(200);

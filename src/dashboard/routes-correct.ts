@@ -10,7 +10,8 @@ import type { z } from 'zod';
 import { invoke } from '../app/operation.js';
 import type { AppContext, Operation } from '../app/operation.js';
 import { alias, edit, forget } from '../app/instincts.js';
-import { invalidate, listFacts, supersede } from '../app/graph.js';
+import { invalidate, supersede } from '../app/graph.js';
+import { projectFacts } from '../app/projects.js';
 import { promote, unpromote } from '../app/lifecycle.js';
 import { deleteMemories } from '../app/memory.js';
 import { answer, jsonObject, limitParam } from './respond.js';
@@ -32,6 +33,6 @@ export function correctRoutes(app: Hono, ctx: AppContext): void {
   post(app, ctx, '/api/facts/invalidate', invalidate, { by: 'dashboard' });
   post(app, ctx, '/api/memories/forget', deleteMemories, {});
   app.get('/api/projects/:project/facts', (c) =>
-    answer(c, () => invoke(listFacts, ctx, { project: c.req.param('project'), limit: limitParam(c, 'limit', 100, 1000) })),
+    answer(c, () => invoke(projectFacts, ctx, { project: c.req.param('project'), limit: limitParam(c, 'limit', 100, 1000) })),
   );
 }

@@ -91,6 +91,9 @@ describe('the dashboard server on 127.0.0.1', () => {
       body: JSON.stringify({ pattern: KEY, verdict: 'strong' }),
     });
     expect(noOrigin.status).toBe(403);
+    const options = await call('/api/overview', { method: 'OPTIONS', headers: auth });
+    expect(options.status).toBe(403);
+    expect((await json(options)).error).toBe('OPTIONS is answered only to the dashboard page (no Origin header).');
     // DNS rebinding: a name that resolves here but is not ours.
     const http = await import('node:http');
     const status = await new Promise<number>((done) =>

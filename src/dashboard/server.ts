@@ -53,6 +53,9 @@ function guard(port: () => number) {
     if (targetPath(target, own) === undefined) return refuse(c, 400, 'The target must be a path on this server.');
     const origin = c.req.header('origin');
     if (origin !== undefined && !isOwnOrigin(origin, own)) return refuse(c, 403, 'Requests from other origins are refused.');
+    // OPTIONS changes nothing: it is refused for the same reason, in words that fit it.
+    if (c.req.method === 'OPTIONS' && origin === undefined)
+      return refuse(c, 403, 'OPTIONS is answered only to the dashboard page (no Origin header).');
     if (!['GET', 'HEAD'].includes(c.req.method) && origin === undefined)
       return refuse(c, 403, 'A request that changes something must come from the dashboard page (no Origin header).');
     await next();

@@ -33,7 +33,7 @@ afterEach(() => {
 describe('the learned rules a question names', () => {
   it('asked from a folder with no history (the home folder), come from every project, each line naming its own', async () => {
     const lines = await learnedRules(store, { query: 'how do we run the tests', cwd: dir.path });
-    expect(lines).toEqual([expect.stringMatching(/^- When you need to run the tests in shop: Use `pnpm test`/)]);
+    expect(lines).toEqual([expect.stringMatching(/^- When you need to run the tests in shop: Use `pnpm test`.* \(learned in shop\)$/)]);
   });
 
   it("for a project named, are that project's only", async () => {

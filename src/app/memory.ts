@@ -255,17 +255,18 @@ export async function learnedRules(
   const known = store.sessions.projects();
   if (known.some((p) => p.project === here.fingerprint)) return matchingLines(store, here, input.query, LEARNED_LINES);
   // Asked from a folder with no history (the home folder): the rules that hold anywhere, then every
-  // project's, each line naming its project.
-  const lines = new Set<string>();
+  // project's, each line naming its project (none is "here").
+  const lines = new Map<string, string>();
   const projects = [
     here,
     ...[...known].sort((a, b) => b.sessions - a.sessions).map((p) => ({ fingerprint: p.project, name: p.project_name })),
   ];
   for (const p of projects) {
-    for (const line of matchingLines(store, p, input.query, LEARNED_LINES)) lines.add(line);
+    for (const line of matchingLines(store, p, input.query, LEARNED_LINES))
+      if (!lines.has(line)) lines.set(line, p === here ? line : `${line} (learned in ${p.name})`);
     if (lines.size >= LEARNED_LINES) break;
   }
-  return [...lines].slice(0, LEARNED_LINES);
+  return [...lines.values()].slice(0, LEARNED_LINES);
 }
 
 const LEARNED_LINES = 3;

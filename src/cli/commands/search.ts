@@ -313,7 +313,8 @@ function registerAskCommand(program: Command): void {
         (r) => [
           ...(r.answer !== null ? [r.answer, ''] : []),
           ...(r.note ? [r.note, ''] : []),
-          ...(r.learned.length ? ['Learned here, and the question names it:', ...r.learned, ''] : []),
+          // Asked outside any project, each rule names the project it was learned in: none is "here".
+          ...(r.learned.length ? ['Learned rules the question names:', ...r.learned, ''] : []),
           ...(r.sources.length === 0 ? ['Nothing in the memory matches this question.'] : []),
           ...r.sources.map((s) => `[${s.n}] ${s.title} (${s.ref}${s.ts ? `, ${s.ts.slice(0, 10)}` : ''}): ${s.text}`),
         ],

@@ -29,4 +29,18 @@ describe('the newest truth first', () => {
     const turns = [hits[0]!, hits[2]!].map((h) => ({ ...h, collection: 'turns' }));
     expect(newestWithinSubject(turns, terms).map((h) => h.docId)).toEqual([1, 3]);
   });
+
+  it('keeps differently numbered things apart, as supersede does', () => {
+    const hit = (docId: number, ts: string, text: string) => ({ docId, ts, text, collection: 'memories' });
+    const hits = [
+      hit(2, '2026-01-03', 'The module 1 build takes 9 s'),
+      hit(4, '2026-01-07', 'The module 3 build takes 25 s'),
+      hit(3, '2026-01-05', 'The module 2 build takes 40 s'),
+      hit(1, '2026-01-01', 'The module 1 build takes 11 s'),
+    ];
+    const terms = ['long', 'module', '1', 'build', 'take'];
+    expect(newestWithinSubject(hits, terms).map((h) => h.docId)).toEqual([2, 4, 3, 1]);
+    // One module's values still put the newest first.
+    expect(newestWithinSubject([hits[3]!, hits[0]!], terms).map((h) => h.docId)).toEqual([2, 1]);
+  });
 });

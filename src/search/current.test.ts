@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksCurrentState, newestWithinSubject } from './current.js';
+import { asksCurrentState, newestWithinSubject, scoresInRankOrder } from './current.js';
 
 describe('the newest truth first', () => {
   it('tells a question about now from one about the past', () => {
@@ -42,5 +42,11 @@ describe('the newest truth first', () => {
     expect(newestWithinSubject(hits, terms).map((h) => h.docId)).toEqual([2, 4, 3, 1]);
     // One module's values still put the newest first.
     expect(newestWithinSubject([hits[3]!, hits[0]!], terms).map((h) => h.docId)).toEqual([2, 1]);
+  });
+
+  it('shows scores in rank order: a hit moved below shows no more than the one above it', () => {
+    const scores = (xs: number[]) => scoresInRankOrder(xs.map((score) => ({ score }))).map((h) => h.score);
+    expect(scores([0.9, 0.5, 0.7, 0.2])).toEqual([0.9, 0.5, 0.5, 0.2]);
+    expect(scores([0.406, 0.5])).toEqual([0.406, 0.406]);
   });
 });

@@ -86,3 +86,16 @@ export function newestWithinSubject<T extends Dated>(hits: readonly T[], questio
   }
   return [...out.map((o) => o.h), ...hits.slice(WINDOW)];
 }
+
+/**
+ * Scores that agree with the order: a hit moved below another by the reordering shows no more
+ * than the one above it (lowered, never raised, so a minimum score admits nothing new).
+ */
+export function scoresInRankOrder<T extends { score: number }>(hits: readonly T[]): T[] {
+  let cap = Infinity;
+  return hits.map((h) => {
+    const score = Math.min(h.score, cap);
+    cap = score;
+    return score === h.score ? h : { ...h, score };
+  });
+}

@@ -6,7 +6,7 @@
 import type { DocumentRow } from '../../store/documents/index.js';
 import { parseJsonObject } from '../../store/json.js';
 import { type AppliedModifiers, RECENCY_COLLECTIONS, modifiersFor } from '../modifiers.js';
-import { asksCurrentState, newestWithinSubject } from '../current.js';
+import { asksCurrentState, newestWithinSubject, scoresInRankOrder } from '../current.js';
 import { applyRerank } from '../rerank.js';
 import type { HitExplain, SearchHit } from '../search.js';
 import { isSuperseded } from '../supersede.js';
@@ -71,7 +71,7 @@ export async function finishStage(pass: Pass, fusion: Fusion, expansion: Expansi
   }
   hits.sort((a, b) => b.score - a.score || a.docId - b.docId);
   // "What is it now?" is answered by the latest memory about it.
-  const current = asksCurrentState(plan.text) ? newestWithinSubject(hits, plan.terms) : hits;
+  const current = asksCurrentState(plan.text) ? scoresInRankOrder(newestWithinSubject(hits, plan.terms)) : hits;
   const ranked = plan.rerank ? await applyRerank(plan.text, current, plan.rerank) : current;
   const results = ranked.filter((h) => h.score >= plan.minScore).slice(0, plan.limit);
   pass.lap('finish');

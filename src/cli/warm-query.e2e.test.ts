@@ -91,7 +91,8 @@ describe('a warm query server', () => {
     }
   }, 120_000);
 
-  it('answers only a CLI of its own build, and stops for another (a rebuilt or upgraded install)', async () => {
+  /** Runs `fn` against a server started for it (two minutes idle), killed after if still running. */
+  const withServer = async (fn: (socket: string, exited: Promise<number | null>) => Promise<void>): Promise<void> => {
     const server = spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], {
       env: cliEnv(home.path, { HOMUNCULUS_NO_WARM: undefined }),
     });
@@ -99,6 +100,14 @@ describe('a warm query server', () => {
     try {
       const socket = warmSocket(home.path);
       await waitFor(() => existsSync(socket));
+      await fn(socket, exited);
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill();
+    }
+  };
+
+  it('answers only a CLI of its own build, and stops for another (a rebuilt or upgraded install)', async () => {
+    await withServer(async (socket, exited) => {
       const request = JSON.stringify({ code: 'an older build', input: { query: 'staging', mode: 'bm25' } });
       const reply = await new Promise<string>((resolve) => {
         let got = '';
@@ -114,25 +123,18 @@ describe('a warm query server', () => {
         env: { HOMUNCULUS_NO_WARM: undefined },
       });
       expect((JSON.parse(r.stdout) as { results: { id: string }[] }).results[0]?.id).toBe('staging');
-    } finally {
-      if (server.exitCode === null && server.signalCode === null) server.kill();
-    }
+    });
   }, 60_000);
 
   it('stops when config.json changes: it would answer with the old settings', async () => {
-    const server = spawn(process.execPath, [BIN, 'serve-query', '--idle', '120'], {
-      env: cliEnv(home.path, { HOMUNCULUS_NO_WARM: undefined }),
-    });
-    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     try {
-      const socket = warmSocket(home.path);
-      await waitFor(() => existsSync(socket));
-      writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'none' } }));
-      expect(await exited).toBe(0);
-      expect(existsSync(socket)).toBe(false);
+      await withServer(async (socket, exited) => {
+        writeFileSync(join(home.path, 'config.json'), JSON.stringify({ embedding: { provider: 'none' } }));
+        expect(await exited).toBe(0);
+        expect(existsSync(socket)).toBe(false);
+      });
     } finally {
       rmSync(join(home.path, 'config.json'), { force: true });
-      if (server.exitCode === null && server.signalCode === null) server.kill();
     }
   }, 60_000);
 

@@ -30,20 +30,6 @@ describe('the newest truth first', () => {
     expect(newestWithinSubject(turns, terms).map((h) => h.docId)).toEqual([1, 3]);
   });
 
-  it('keeps differently numbered things apart, as supersede does', () => {
-    const hit = (docId: number, ts: string, text: string) => ({ docId, ts, text, collection: 'memories' });
-    const hits = [
-      hit(2, '2026-01-03', 'The module 1 build takes 9 s'),
-      hit(4, '2026-01-07', 'The module 3 build takes 25 s'),
-      hit(3, '2026-01-05', 'The module 2 build takes 40 s'),
-      hit(1, '2026-01-01', 'The module 1 build takes 11 s'),
-    ];
-    const terms = ['long', 'module', '1', 'build', 'take'];
-    expect(newestWithinSubject(hits, terms).map((h) => h.docId)).toEqual([2, 4, 3, 1]);
-    // One module's values still put the newest first.
-    expect(newestWithinSubject([hits[3]!, hits[0]!], terms).map((h) => h.docId)).toEqual([2, 1]);
-  });
-
   it('shows scores in rank order: a hit moved below shows no more than the one above it', () => {
     const scores = (xs: number[]) => scoresInRankOrder(xs.map((score) => ({ score }))).map((h) => h.score);
     expect(scores([0.9, 0.5, 0.7, 0.2])).toEqual([0.9, 0.5, 0.5, 0.2]);

@@ -9,7 +9,6 @@
 import { stem } from '../text/stem.js';
 import { MIRRORED_COLLECTIONS } from './documents.js';
 import { words } from '../text/words.js';
-import { aboutAnotherThing } from './restatement.js';
 
 const ASKS = /^\s*(?:so\s+|and\s+)?(?:what|how\s+(?:many|much|long|often|far)|when|where|which|who)\b/i;
 const PRESENT = /\b(?:is|are|am|'s|have|has|should|does|do|will|current(?:ly)?|now)\b/i;
@@ -55,20 +54,10 @@ function subject(text: string, terms: ReadonlySet<string>): Set<string> {
 const VALUE =
   /\d|\b(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 
-/**
- * Same subject: they share at least two of the question's words, and most of the smaller set,
- * and do not name differently numbered things (supersede's rule: "module 1 takes 9 s" and
- * "module 3 takes 25 s" share "module" and "takes" but are two subjects).
- */
-function sameSubject(a: Subject, b: Subject): boolean {
-  const shared = [...a.s].filter((t) => b.s.has(t)).length;
-  return shared >= 2 && shared >= 0.6 * Math.min(a.s.size, b.s.size) && !aboutAnotherThing(a.h.text, b.h.text);
-}
-
-interface Subject {
-  h: Dated;
-  s: Set<string>;
-  value: boolean;
+/** Same subject: they share at least two of the question's words, and most of the smaller set. */
+function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const shared = [...a].filter((t) => b.has(t)).length;
+  return shared >= 2 && shared >= 0.6 * Math.min(a.size, b.size);
 }
 
 /** The hits with, within the top WINDOW, each newer hit moved above the older ones about its subject. */
@@ -79,7 +68,7 @@ export function newestWithinSubject<T extends Dated>(hits: readonly T[], questio
   for (const item of top) {
     // Only a value can be updated: two memories that both state one, about one subject.
     const at = item.value
-      ? out.findIndex((o) => o.value && o.h.collection === item.h.collection && older(o.h, item.h) && sameSubject(o, item))
+      ? out.findIndex((o) => o.value && o.h.collection === item.h.collection && older(o.h, item.h) && sameSubject(o.s, item.s))
       : -1;
     if (at >= 0) out.splice(at, 0, item);
     else out.push(item);

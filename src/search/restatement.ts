@@ -239,28 +239,6 @@ function namesAnother(older: [string, Parsed], newer: [string, Parsed], differin
   return besides ? `${other[0]} ${other[1]} and ${other[0]} ${b.get(other[0]) ?? ''} are two things` : undefined;
 }
 
-/** Every kind of value present in both texts with different values; typed kinds first, caller-named entities last. */
-function differingKinds(a: Parsed, b: Parsed): ValueKind[] {
-  return [...a.values.entries()]
-    .filter(([kind, av]) => {
-      const bv = b.values.get(kind);
-      return bv !== undefined && !sameSet(av, bv);
-    })
-    .map(([kind]) => kind)
-    .sort((x, y) => Number(x === 'entity') - Number(y === 'entity'));
-}
-
-/**
- * Whether two texts are about differently numbered things ("module 1 takes 9 s", "module 3
- * takes 25 s"): the rule that keeps them from superseding each other, for other callers.
- */
-export function aboutAnotherThing(a: string, b: string): boolean {
-  const none = new Set<string>();
-  const pa = parse(a, [], none);
-  const pb = parse(b, [], none);
-  return namesAnother([a, pa], [b, pb], differingKinds(pa, pb)) !== undefined;
-}
-
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {
   const ignore = new Set([...(options.ignore ?? [])].flatMap((w) => [...wordSet(w)]));
   // The subject is not a value: "1 uses mise" must not read as a number 1.
@@ -276,7 +254,14 @@ export function detectRestatement(older: string, newer: string, options: Restate
   const onlyNew = [...b.rest].filter((w) => !a.rest.has(w));
   const none = (reason: string): Restatement => ({ restates: false, kinds: [], attribute, olderValues: [], newerValues: [], reason });
 
-  const differing = differingKinds(a, b);
+  // Every kind of value present in both texts with different values; typed kinds first, caller-named entities last.
+  const differing = [...a.values.entries()]
+    .filter(([kind, av]) => {
+      const bv = b.values.get(kind);
+      return bv !== undefined && !sameSet(av, bv);
+    })
+    .map(([kind]) => kind)
+    .sort((x, y) => Number(x === 'entity') - Number(y === 'entity'));
   const kind = differing[0];
   const another = kind === undefined ? undefined : namesAnother([olderText, a], [newerText, b], differing);
   if (another) return none(another);

@@ -6,7 +6,7 @@ import { detectProject } from '../core/project.js';
 import { observeImported } from '../learn/bulk.js';
 import { projectKey, projectNames, unknownProjectNote } from './project-ref.js';
 import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections.js';
-import { aliasPattern, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
+import { aliasPattern, aliasedFrom, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
 import { consolidate as consolidateStore } from '../learn/maintenance.js';
 import { type InstinctView, storeViews } from '../learn/records.js';
@@ -84,8 +84,7 @@ export const getInstinct = defineOperation({
     const name = projectNames(store);
     const given_in = { global, projects: projects.map((fingerprint) => ({ fingerprint, name: name(fingerprint) })) };
     // The key asked for was merged into this one: say so, or the answer looks like the wrong record.
-    const aliased = row.key !== input.pattern.trim() ? { aliased_from: input.pattern.trim() } : {};
-    return { ...(views(store, [row])[0] as InstinctView), given_in, ...aliased };
+    return { ...(views(store, [row])[0] as InstinctView), given_in, ...aliasedFrom(row.key, input.pattern) };
   },
 });
 

@@ -170,7 +170,7 @@ export function observe(store: Store, input: ObserveInput): ObserveResult {
   const now = store.clock.now();
   return store.transaction(() => {
     const key = store.instincts.resolveAlias(c.parsed.key);
-    const aliased = key !== c.parsed.key ? { aliased_from: c.parsed.key } : {};
+    const aliased = aliasedFrom(key, c.parsed.key);
     const existing = store.instincts.get(key);
     const result = existing ? reinforceInstinct(store, existing, input, c, now) : createInstinct(store, key, input, c, now);
     return { ...result, ...aliased };
@@ -204,6 +204,12 @@ export function mergedInto(store: Store, key: string): string | undefined {
   if (store.instincts.get(named)) return undefined;
   const into = store.instincts.resolveAlias(named);
   return into !== named && store.instincts.get(into) ? into : undefined;
+}
+
+/** The key asked for, when it was merged into `key`: the answer says whose record it is. */
+export function aliasedFrom(key: string, asked: string): { aliased_from?: string } {
+  const named = asked.trim();
+  return key !== named ? { aliased_from: named } : {};
 }
 
 export function requireInstinct(store: Store, key: string): InstinctRow {
@@ -250,7 +256,7 @@ export function giveFeedback(store: Store, key: string, feedback: Feedback, sour
       detail: feedback,
     });
     const note = markNote(feedback, before, next.confidence);
-    const aliased = row.key !== key.trim() ? { aliased_from: key.trim() } : {};
+    const aliased = aliasedFrom(row.key, key);
     return { pattern: row.key, feedback, before, after: next.confidence, ...aliased, ...(note ? { note } : {}) };
   });
 }

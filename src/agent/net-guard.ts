@@ -83,9 +83,10 @@ export function embeddedV4(address: string): string | undefined {
 /** Why an IP address may not be reached, or undefined when it is a public address. */
 export function addressProblem(address: string): string | undefined {
   if (isIP(address) === 4) return V4_RANGES.find((r) => r.block.check(address, 'ipv4'))?.why;
-  if (isIP(address.replace(/%.*$/, '')) !== 6) return 'not an IP address';
+  const plain = address.replace(/%.*$/, '');
+  if (isIP(plain) !== 6) return 'not an IP address';
   // The IPv6 table first: :: and ::1 are themselves, not 0.0.0.0 and 0.0.0.1.
-  const v6 = V6_RANGES.find((r) => r.block.check(address.replace(/%.*$/, ''), 'ipv6'))?.why;
+  const v6 = V6_RANGES.find((r) => r.block.check(plain, 'ipv6'))?.why;
   const v4 = embeddedV4(address);
   return v6 ?? (v4 ? V4_RANGES.find((r) => r.block.check(v4, 'ipv4'))?.why : undefined);
 }

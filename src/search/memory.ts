@@ -114,8 +114,9 @@ export async function importJsonl(
     if (line.trim() === '') continue;
     try {
       const doc = parseDocumentLine(line, { collection: options.collection });
-      const first = seen.get(`${doc.collection}\n${doc.id}`);
-      if (first === undefined) seen.set(`${doc.collection}\n${doc.id}`, result.lines);
+      const key = `${doc.collection}\n${doc.id}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, result.lines);
       else result.duplicates.push({ line: result.lines, first, collection: doc.collection, id: doc.id });
       batch.push(doc);
     } catch (err) {

@@ -108,4 +108,24 @@ describe('moving corrected instincts', () => {
       store.close();
     }
   });
+
+  it("stores the level an imported instinct's evidence supports: a teammate's rule is a rule here at once", async () => {
+    const source = openStore({ home: home() });
+    const out = join(home(), 'team.tar.gz');
+    try {
+      observe(source, { pattern: 'pref:lint=mise-run-lint', trigger: 'when linting', action: 'Run `mise run lint`.', occurrences: 12 });
+      observe(source, { pattern: 'fix:flaky-retry', trigger: 'when a test flakes', action: 'Retry it once.', occurrences: 6 });
+      await invoke(exportArchive, { store: source, env: {} }, { out });
+    } finally {
+      source.close();
+    }
+    const fresh = openStore({ home: home() });
+    try {
+      await invoke(importArchive, { store: fresh, env: {} }, { file: out });
+      const level = (key: string) => fresh.instincts.get(key)?.level;
+      expect([level('pref:lint=mise-run-lint'), level('fix:flaky-retry')]).toEqual([2, 1]);
+    } finally {
+      fresh.close();
+    }
+  });
 });

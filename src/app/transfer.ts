@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { isDirectory } from '../core/fs.js';
-import { giveFeedback } from '../learn/instincts.js';
+import { consolidateLevels, giveFeedback } from '../learn/instincts.js';
 import { mergeInstinct } from '../learn/merge.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
@@ -72,6 +72,8 @@ function mergeImported(
       else result.unchanged++;
     }
   });
+  // An instinct arrives with its evidence; the level that evidence supports is stored now, not at the next consolidate.
+  if (result.imported + result.raised > 0) consolidateLevels(store);
   return result;
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestStore, testStore } from '../test-support/store.js';
+import { sessionRow } from '../test-support/sessions.js';
 import { addDocuments } from '../search/memory.js';
 import { listInstincts, observe as observeOp } from './instincts.js';
 import { observe } from '../learn/instincts.js';
@@ -10,22 +11,16 @@ import { projectKey, resolveProject } from './project-ref.js';
 let store: TestStore;
 beforeEach(() => {
   store = testStore('2026-02-01T00:00:00.000Z');
-  store.sessions.save({
-    id: 's1',
-    source: 'claude-code',
-    project: '040c367c23054320',
-    project_name: 'cli',
-    cwd: '/w/cli',
-    started_at: '2026-01-31T10:00:00.000Z',
-    ended_at: '2026-01-31T11:00:00.000Z',
-    tools_used: '[]',
-    tool_counts: '{}',
-    files_touched: '[]',
-    summary: '',
-    continues_from: null,
-    transcript_path: null,
-    file_name: null,
-  });
+  store.sessions.save(
+    sessionRow({
+      id: 's1',
+      project: '040c367c23054320',
+      project_name: 'cli',
+      cwd: '/w/cli',
+      started_at: '2026-01-31T10:00:00.000Z',
+      ended_at: '2026-01-31T11:00:00.000Z',
+    }),
+  );
 });
 afterEach(() => store.cleanup());
 

@@ -1,10 +1,8 @@
 /** A project named on a command line or in a tool call, as the fingerprint the store keys it by. */
 import { UsageError } from '../core/errors.js';
 import { aliasedProject, importedTwin, joinProject } from '../core/project-alias.js';
-import { type ProjectInfo, detectProject } from '../core/project.js';
+import { type ProjectInfo, detectProject, isFingerprint } from '../core/project.js';
 import type { Store } from '../store/store.js';
-
-const FINGERPRINT = /^[0-9a-f]{16}$/;
 
 /**
  * A project given as a fingerprint, a name its sessions or the graph know it by ("cli"), or,
@@ -14,7 +12,7 @@ const FINGERPRINT = /^[0-9a-f]{16}$/;
  */
 export function resolveProject(store: Store, value: string | undefined, cwd = process.cwd()): string {
   if (value === undefined) return joinedProject(store, detectProject(cwd)).fingerprint;
-  if (value === '' || FINGERPRINT.test(value)) return value;
+  if (value === '' || isFingerprint(value)) return value;
   const lower = value.toLowerCase();
   const seen = store.sessions.projects();
   const bySession = seen.find((p) => p.project_name.toLowerCase() === lower)?.project;
@@ -46,7 +44,7 @@ export function unknownProjectNote(store: Store, project: string): string | unde
  * else stays as written (a pattern may be filed under a name the store does not know yet).
  */
 export function projectKey(store: Store, value: string): string {
-  if (value === '' || FINGERPRINT.test(value)) return value;
+  if (value === '' || isFingerprint(value)) return value;
   try {
     return resolveProject(store, value);
   } catch {
@@ -59,7 +57,8 @@ export const projectName = (store: Store, value: string): string => projectNames
 
 /** projectName for many values, with the projects listed once. */
 export function projectNames(store: Store): (value: string) => string {
-  const names = new Map(store.sessions.projects().map((p) => [p.project, p.project_name]));
+  // The graph's project entities name the projects no session here was seen in (an imported archive's).
+  const names = new Map([...entityProjectNames(store), ...store.sessions.projects().map((p) => [p.project, p.project_name] as const)]);
   return (value) => names.get(projectKey(store, value)) || value;
 }
 
@@ -79,4 +78,15 @@ export function joinedProject(store: Store, info: ProjectInfo): ProjectInfo {
   const ours = store.observations.mentions(twin.alias.fingerprint, twin.mark);
   const to = ours ? twin.alias : { fingerprint: info.fingerprint, name: info.name };
   return joinProject(store.paths.projectAliases, info.fingerprint, to) && ours ? { ...info, ...twin.alias } : info;
+}
+
+/** fingerprint -> name of the graph's project entities that carry a fingerprint. */
+function entityProjectNames(store: Store): [string, string][] {
+  return store.graph.entities
+    .list({ type: 'project' })
+    .flatMap((e) =>
+      typeof e.properties.fingerprint === 'string' && e.properties.fingerprint
+        ? [[e.properties.fingerprint, e.name] as [string, string]]
+        : [],
+    );
 }

@@ -5,10 +5,14 @@ import { editInstinct, forgetInstinct, forgetRow } from '../learn/corrections.js
 import { giveFeedback, observe } from '../learn/instincts.js';
 import { openStore } from '../store/store.js';
 import { tempDir } from '../test-support/cli.js';
+import { sessionRow } from '../test-support/sessions.js';
 import { renderAll } from '../view/render.js';
 import { readArchiveRecords } from '../view/archive.js';
 import { invoke } from './operation.js';
 import { exportArchive, importArchive, importFiles } from './transfer.js';
+import { getInstinct } from './instincts.js';
+import { resolveProject } from './project-ref.js';
+import { findEntity, upsertEntity } from '../graph/entities.js';
 
 const dirs: { path: string; cleanup(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
@@ -126,6 +130,42 @@ describe('moving corrected instincts', () => {
       expect([level('pref:lint=mise-run-lint'), level('fix:flaky-retry')]).toEqual([2, 1]);
     } finally {
       fresh.close();
+    }
+  });
+
+  it("names a teammate's project as its sessions did: `--project cli` finds it, and a name this store uses for another project stays that one's", async () => {
+    const FP = '040c367c23054320';
+    const source = openStore({ home: home() });
+    const out = join(home(), 'team.tar.gz');
+    try {
+      source.sessions.save(sessionRow({ id: 's1', started_at: '2026-01-31T10:00:00.000Z', project: FP, project_name: 'cli' }));
+      observe(source, {
+        pattern: 'pref:cli/lint=mise-run-lint',
+        trigger: 'when linting',
+        action: 'Run `mise run lint`.',
+        project: FP,
+        occurrences: 3,
+      });
+      await invoke(exportArchive, { store: source, env: {} }, { out });
+    } finally {
+      source.close();
+    }
+    const fresh = openStore({ home: home() });
+    const mine = openStore({ home: home() });
+    try {
+      await invoke(importArchive, { store: fresh, env: {} }, { file: out });
+      expect(resolveProject(fresh, 'cli')).toBe(FP);
+      expect(invoke(getInstinct, { store: fresh, env: {} }, { pattern: 'pref:cli/lint=mise-run-lint' }).given_in.projects).toEqual([
+        { fingerprint: FP, name: 'cli' },
+      ]);
+      // A store with a "cli" of its own keeps it: the archive's is not renamed over it.
+      mine.sessions.save(sessionRow({ id: 's1', started_at: '2026-01-31T10:00:00.000Z', project_name: 'cli' }));
+      upsertEntity(mine, { name: 'cli', type: 'project', properties: { fingerprint: 'aaaaaaaaaaaaaaaa' } }, '2026-01-31T10:00:00.000Z');
+      await invoke(importArchive, { store: mine, env: {} }, { file: out });
+      expect(findEntity(mine, 'cli')?.properties.fingerprint).toBe('aaaaaaaaaaaaaaaa');
+    } finally {
+      fresh.close();
+      mine.close();
     }
   });
 });

@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { isDirectory } from '../core/fs.js';
+import { findEntity, upsertEntity } from '../graph/entities.js';
 import { consolidateLevels, giveFeedback } from '../learn/instincts.js';
 import { mergeInstinct } from '../learn/merge.js';
 import { parseJsonObject } from '../store/json.js';
 import type { Store } from '../store/store.js';
-import { exportInstincts, readArchiveRecords } from '../view/archive.js';
+import { exportInstincts, readArchive } from '../view/archive.js';
 import { readInstinctFiles } from '../view/import-files.js';
 import { renderAll } from '../view/render.js';
 import { checkImported } from './imported.js';
@@ -123,6 +124,23 @@ export const exportArchive = defineOperation({
   },
 });
 
+/**
+ * The names an archive gives its projects, kept as the graph's project entities (as sessions
+ * make them) for the projects this store has no name for: `list --project cli` and `get` then
+ * know a teammate's project by its name. A name this store gives something else stays its own.
+ */
+function nameProjects(store: Store, projects: Readonly<Record<string, string>>): void {
+  const named = new Set(store.sessions.projects().map((p) => p.project));
+  const filed = new Set(store.instincts.list().map((r) => r.project));
+  const at = store.clock.now().toISOString();
+  store.transaction(() => {
+    for (const [fingerprint, name] of Object.entries(projects)) {
+      if (named.has(fingerprint) || !filed.has(fingerprint) || findEntity(store, name)) continue;
+      upsertEntity(store, { name, type: 'project', properties: { fingerprint } }, at);
+    }
+  });
+}
+
 /** How an archive record is named in a message: its place, and its key when it has one. */
 const recordName = (record: unknown, index: number): string => {
   const key = (record as { key?: unknown } | null)?.key;
@@ -134,12 +152,13 @@ export const importArchive = defineOperation({
   summary: 'Merge an instinct tarball made by export: raises what exists, never lowers it; a bad record is skipped with its reason',
   input: z.object({ file: path() }),
   async run({ store, warn }, input) {
-    const records = await readArchiveRecords(resolve(input.file));
+    const { records, projects } = await readArchive(resolve(input.file));
     const { refused, ...merged } = mergeImported(
       store,
       records.map((record, i) => ({ from: recordName(record, i), record })),
       'import',
     );
+    nameProjects(store, projects);
     renderAll(store);
     for (const r of refused) warn?.(`skipped ${r.from}: ${r.reason}`);
     return { ...merged, skipped: refused.map((r) => ({ record: r.from, reason: r.reason })) };

@@ -8,15 +8,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from './fs.js';
-import { type ProjectInfo, detectProject, fingerprintOf, normaliseRemote } from './project.js';
+import { type ProjectInfo, detectProject, fingerprintOf, isFingerprint, normaliseRemote } from './project.js';
 
 interface Alias {
   fingerprint: string;
   name: string;
 }
 type Aliases = Record<string, Alias>;
-
-const FINGERPRINT = /^[0-9a-f]{16}$/;
 
 function readAliases(path: string): Aliases {
   if (!existsSync(path)) return {};
@@ -26,7 +24,7 @@ function readAliases(path: string): Aliases {
     const out: Aliases = {};
     for (const [from, to] of Object.entries(raw as Record<string, unknown>)) {
       const alias = to as Partial<Alias> | null;
-      if (FINGERPRINT.test(from) && typeof alias?.fingerprint === 'string' && FINGERPRINT.test(alias.fingerprint))
+      if (isFingerprint(from) && typeof alias?.fingerprint === 'string' && isFingerprint(alias.fingerprint))
         out[from] = { fingerprint: alias.fingerprint, name: typeof alias.name === 'string' ? alias.name : '' };
     }
     return out;

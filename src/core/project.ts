@@ -77,6 +77,9 @@ export function fingerprintOf(key: string): string {
   return sha256(key).slice(0, 16);
 }
 
+/** Whether a value has a fingerprint's form (16 hex characters, as fingerprintOf makes them). */
+export const isFingerprint = (value: string): boolean => /^[0-9a-f]{16}$/.test(value);
+
 /**
  * Where the agents put worktrees, each a checkout of one repository: `<repo>/.worktrees/<name>`
  * and `<repo>/worktrees/<name>` (by hand), `<repo>/.claude/worktrees/<name>` (claude --worktree,

@@ -7,7 +7,8 @@ import type { Store } from '../store/store.js';
 
 export const PROJECT = 'aaaaaaaaaaaaaaaa';
 
-const session = (over: Partial<SessionRow> & Pick<SessionRow, 'id' | 'started_at'>): SessionRow => ({
+/** A session row: the fields given, the rest those of an empty webapp session. */
+export const sessionRow = (over: Partial<SessionRow> & Pick<SessionRow, 'id' | 'started_at'>): SessionRow => ({
   ...{ source: 'claude-code', project: PROJECT, project_name: 'webapp', cwd: '/nonexistent/webapp', ended_at: null },
   ...{ tools_used: '[]', tool_counts: '{}', files_touched: '[]', summary: '', continues_from: null, transcript_path: null },
   file_name: null,
@@ -40,7 +41,7 @@ export const FIRST_STEPS: Omit<NewObservation, 'source' | 'session_id' | 'tool_u
 export function seedSessions(store: Store, transcriptDir: string, shiftDays = 0): void {
   const at = (iso: string): string => new Date(Date.parse(iso) + shiftDays * 86_400_000).toISOString();
   store.sessions.save(
-    session({
+    sessionRow({
       id: 's1',
       started_at: at('2026-02-27T09:00:00.000Z'),
       ended_at: at('2026-02-27T09:07:00.000Z'),
@@ -49,7 +50,7 @@ export function seedSessions(store: Store, transcriptDir: string, shiftDays = 0)
     }),
   );
   store.sessions.save(
-    session({
+    sessionRow({
       id: 's2',
       started_at: at('2026-02-28T10:00:00.000Z'),
       ended_at: at('2026-02-28T10:30:00.000Z'),
@@ -94,6 +95,6 @@ export function seedSessions(store: Store, transcriptDir: string, shiftDays = 0)
   ];
   writeFileSync(transcript, lines.map((l) => JSON.stringify(l)).join('\n'));
   store.sessions.save(
-    session({ id: 's3', started_at: at('2026-02-26T08:00:00.000Z'), summary: 'Looked at the build.', transcript_path: transcript }),
+    sessionRow({ id: 's3', started_at: at('2026-02-26T08:00:00.000Z'), summary: 'Looked at the build.', transcript_path: transcript }),
   );
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { HomunculusError, UsageError } from '../core/errors.js';
 import { redact, redactDeep, withoutHomeFolders } from '../core/redact.js';
 import { isObj } from '../core/fields.js';
+import { isFingerprint } from '../core/project.js';
 import { parseJsonObject } from '../store/json.js';
 import type { InstinctRow } from '../store/instincts.js';
 import type { Store } from '../store/store.js';
@@ -30,7 +31,15 @@ const manifestSchema = z.object({
   format: z.literal(ARCHIVE_FORMAT),
   exported_at: z.string(),
   instincts: z.array(z.unknown()),
+  /** The names the exporting store knew its projects by (fingerprint -> name); older archives have none. */
+  projects: z.record(z.string(), z.unknown()).optional(),
 });
+
+/** What an archive holds: its instinct records, unvalidated, and the names of their projects. */
+export interface ArchiveContents {
+  records: unknown[];
+  projects: Record<string, string>;
+}
 
 interface ExportResult {
   file: string;
@@ -60,6 +69,14 @@ function shareable(row: InstinctRow): InstinctRow {
   };
 }
 
+/** The names this store knows the exported instincts' projects by, so the importing store can say "cli", not a fingerprint. */
+function projectNamesOf(store: Store, rows: readonly InstinctRow[]): Record<string, string> {
+  const used = new Set(rows.map((r) => r.project).filter(Boolean));
+  const names: Record<string, string> = {};
+  for (const p of store.sessions.projects()) if (used.has(p.project) && p.project_name) names[p.project] ??= p.project_name;
+  return names;
+}
+
 export async function exportInstincts(store: Store, out?: string): Promise<ExportResult> {
   const now = store.clock.now();
   const name = `instincts-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
@@ -72,6 +89,7 @@ export async function exportInstincts(store: Store, out?: string): Promise<Expor
     const manifest = {
       format: ARCHIVE_FORMAT,
       exported_at: now.toISOString(),
+      projects: projectNamesOf(store, rows),
       instincts: rows.map((r) => ({
         key: r.key,
         category: r.category,
@@ -113,8 +131,23 @@ const ARCHIVE_LIMITS: TarLimits = {
   maxEntries: 200_000,
 };
 
+/** The project names an archive gives that can be names: a bad one costs only itself. */
+function validNames(projects: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [fingerprint, name] of Object.entries(projects)) {
+    const clean = typeof name === 'string' ? name.replace(/[\p{Cc}\s]+/gu, ' ').trim() : '';
+    if (isFingerprint(fingerprint) && clean && clean.length <= 200) out[fingerprint] = clean;
+  }
+  return out;
+}
+
 /** The instinct records of an archive made by `export`, unvalidated (older archives' `score` renamed `confidence`). */
 export async function readArchiveRecords(file: string, limits: TarLimits = ARCHIVE_LIMITS): Promise<unknown[]> {
+  return (await readArchive(file, limits)).records;
+}
+
+/** An archive made by `export`: its records (as readArchiveRecords gives them) and its projects' names. */
+export async function readArchive(file: string, limits: TarLimits = ARCHIVE_LIMITS): Promise<ArchiveContents> {
   if (!existsSync(file)) throw new UsageError(`No such file: ${file}`, 'Give a tarball made by `homunculus export`.');
   let content: Buffer | undefined;
   try {
@@ -132,5 +165,5 @@ export async function readArchiveRecords(file: string, limits: TarLimits = ARCHI
     const detail = err instanceof z.ZodError ? (issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid') : (err as Error).message;
     throw badArchive(`${file} has an invalid manifest (${detail}); nothing was imported.`);
   }
-  return manifest.instincts.map(renameScore);
+  return { records: manifest.instincts.map(renameScore), projects: validNames(manifest.projects ?? {}) };
 }

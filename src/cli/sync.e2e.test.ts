@@ -152,6 +152,29 @@ describe('sync on transcripts the test writes', () => {
     expect(result.stderr).toMatch(/No such file or directory/);
     expect((await runCliJson<{ observations: number }>(home.path, ['status'])).observations).toBe(before);
   });
+
+  it('exits 1 when a file named on the command line is no transcript, after importing the ones that are', async () => {
+    const fresh = tempDir();
+    try {
+      const [good] = writeSyntheticCorpus(fresh.path, { sessions: 1 });
+      const notes = join(fresh.path, 'notes.txt');
+      writeFileSync(notes, 'hello\n');
+      for (const command of ['sync', 'import-transcripts']) {
+        const result = await runCli(fresh.path, [
+          command,
+          good as string,
+          notes,
+          '--no-progress',
+          ...(command === 'sync' ? ['--no-embed'] : []),
+        ]);
+        expect(result.status).toBe(1);
+        expect(result.stdout).toMatch(/could not read .*notes\.txt: not a transcript/);
+      }
+      expect((await runCliJson<{ observations: number }>(fresh.path, ['status'])).observations).toBeGreaterThan(0);
+    } finally {
+      fresh.cleanup();
+    }
+  });
 });
 
 describe.runIf(hasShared('sync on the real transcript corpus'))('sync on real transcripts', () => {

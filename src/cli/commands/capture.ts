@@ -18,6 +18,13 @@ export function malformedNote(count: number, at: readonly { file: string; line: 
   return `  ${counted(count, 'malformed line')} skipped${named.length ? `: ${named.join(', ')}` : ''}${named.length && more > 0 ? ` and ${more} more` : ''}`;
 }
 
+/**
+ * Exit 1 when files named on the command line could not be read (not a transcript, no access):
+ * a script that imports them must see it. What a default run finds in ~/.claude/projects only warns.
+ */
+export const unreadableExit = (paths: readonly string[], imported: { unreadable_files: readonly unknown[] }): number =>
+  paths.length > 0 && imported.unreadable_files.length > 0 ? 1 : 0;
+
 export function registerCaptureCommands(program: Command): void {
   program
     .command('hook')
@@ -46,7 +53,7 @@ export function registerCaptureCommands(program: Command): void {
           ...r.unreadable_files.map((u) => `  could not read ${u.file}: ${u.reason}`),
           ...(r.files === 0 ? ['  No transcripts found. Claude Code keeps them in ~/.claude/projects/<project>/<session>.jsonl.'] : []),
         ],
-        { names: { paths: '[paths...]' }, progress: o.progress !== false },
+        { names: { paths: '[paths...]' }, progress: o.progress !== false, exitCode: (r) => unreadableExit(paths, r) },
       );
     });
 }

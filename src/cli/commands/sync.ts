@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { sync } from '../../app/capture.js';
 import { counted, truncate } from '../../core/text.js';
 import { runOperation } from '../run.js';
-import { malformedNote } from './capture.js';
+import { malformedNote, unreadableExit } from './capture.js';
 import type { Agent } from '../../capture/agents.js';
 
 /** Instincts created during the run that no longer stand at its end (merged into another, taken back). */
@@ -83,7 +83,7 @@ export function registerSyncCommands(program: Command): void {
             ? `Next: \`homunculus status\` to review; new ${s.capturing.map((a) => AGENT_NAMES[a]).join(', ')} sessions are learned from as they end.`
             : 'Next: `homunculus status` to review, `homunculus init --claude` (or --codex, --gemini, --cursor) to keep learning from every session.',
         ],
-        { names: { paths: '[paths...]' }, progress: o.progress !== false },
+        { names: { paths: '[paths...]' }, progress: o.progress !== false, exitCode: (s) => unreadableExit(paths, s.imported) },
       );
     });
 }

@@ -41,7 +41,9 @@ describe.skipIf(!ready)('after syncing the dev sessions', () => {
 
   it('session start names what to do in this project in plain words, without keys or other projects', () => {
     const start = hook('session-start', { hook_event_name: 'SessionStart', cwd: CLI, source: 'startup' });
-    expect(start).toContain("- When you need to lint in cli: Use the project's task `mise run lint`");
+    expect(start).toMatch(
+      /- When you need to lint, (?:format code or run the tests|run the tests or format code) in cli: Use the project's task `mise run lint`/,
+    );
     // wrapcheck was filed under the worktree where it first reached three sessions, but cli's sessions showed it too: given here, in cli's words.
     expect(start).toMatch(/^- When writing code that `mise run lint` checks in cli: Satisfy golangci-lint errcheck .* Also: .*wrapcheck/m);
     expect(start).toMatch(/^Last session \(2026-02-1\d\): /m);

@@ -29,6 +29,19 @@ describe('plain lines', () => {
       task('pref:cli/fmt=mise-run-fmt', 'mise run fmt', 'format code', 9),
     ]);
     expect(fmt).toContain('Likewise `mise run fmt` (format code).');
+    // The line says when each of its commands applies, not only when the first does.
+    expect(fmt).toMatch(/^- When you need to lint or format code in cli: Use the project's task `mise run lint`/);
+    const five = mergeSimilar([
+      task('pref:cli/lint=mise-run-lint', 'mise run lint', 'lint', 92),
+      task('pref:cli/fmt=mise-run-fmt', 'mise run fmt', 'format code', 74),
+      task('pref:cli/test=mise-run-test', 'mise run test', 'run the tests', 74),
+      task('pref:cli/test=mise-run-test:ci', 'mise run test:ci', 'run the tests (ci)', 29),
+      task('pref:cli/test=mise-run-test:integration', 'mise run test:integration', 'run the tests (integration)', 25),
+    ]);
+    expect(five).toHaveLength(1);
+    expect(plainLine(five[0] ?? [])).toMatch(
+      /^- When you need to lint, format code or run the tests in cli: Use the project's task `mise run lint`/,
+    );
   });
 
   it('puts a recipe for running the same thing by hand on its task line', () => {

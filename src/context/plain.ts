@@ -277,11 +277,42 @@ function provenanceOf(group: readonly PlainInstinct[]): string {
   return [times, ...marks.filter(Boolean)].join(', ');
 }
 
+/**
+ * When a line of the same advice for other code applies: each member's trigger, said once
+ * ("when you need to lint, format code or run the tests in cli"), so the line's other commands
+ * are not filed under the first's occasion ("when you need to lint: … Likewise `mise run test`").
+ * The first's trigger alone when the others add nothing or do not share its frame. Pure.
+ */
+export function sharedTrigger(group: readonly PlainInstinct[]): string {
+  const first = group[0] as PlainInstinct;
+  const own = withoutExamples(first.trigger).trim();
+  const same = group.filter((r) => !isRecipe(r) && shapeOf(r) && shapeOf(r) === shapeOf(first));
+  if (same.length < 2 || same[0] !== first) return own;
+  // A qualifier ("run the tests (ci)") is running the tests: said once, by the command's own note.
+  const words = same.map((r) =>
+    withoutExamples(r.trigger)
+      .replace(/\s*\([^)]*\)/g, '')
+      .trim()
+      .split(/\s+/),
+  );
+  const shortest = Math.min(...words.map((w) => w.length));
+  let head = 0;
+  while (head < shortest - 1 && words.every((w) => w[head] === words[0]?.[head])) head++;
+  let tail = 0;
+  while (tail < shortest - head - 1 && words.every((w) => w[w.length - 1 - tail] === words[0]?.[words[0].length - 1 - tail])) tail++;
+  if (head === 0) return own;
+  const middles = [...new Set(words.map((w) => w.slice(head, w.length - tail).join(' ')).filter(Boolean))];
+  if (middles.length < 2 || middles.length > 4) return own;
+  const list = `${middles.slice(0, -1).join(', ')} or ${middles.at(-1) as string}`;
+  const [lead, end] = [(words[0] as string[]).slice(0, head), (words[0] as string[]).slice((words[0] as string[]).length - tail)];
+  return [...lead, list, ...end].join(' ');
+}
+
 /** One group of instincts as one line: "When …: do … Also: …, … (seen 14 and 6 times)". */
 export function plainLine(group: readonly PlainInstinct[], max = 600): string {
   const first = group[0] as PlainInstinct;
   // A trigger's "(e.g. …)" quotes one session's task: it says nothing of when the rule applies.
-  const when = first.trigger ? `${capitalise(oneLine(withoutExamples(first.trigger), 160))}: ` : '';
+  const when = first.trigger ? `${capitalise(oneLine(sharedTrigger(group), 160))}: ` : '';
   const also = alsoOf(group);
   // Nothing said but the key: its body ("pytest+coverage"), never the prefix.
   const said = first.action || first.title || first.name.slice(first.name.indexOf(':') + 1);

@@ -74,7 +74,7 @@ describe('rendering rules', () => {
       task('pref:app/test=mise-run-test', 'mise run test', 'when you need to run the tests'),
     ]);
     expect(md).toBe(
-      "- When you need to lint: Use the project's task `mise run lint` rather than calling the toolchain directly. Likewise `mise run test`. (seen 20 and 20 times)\n<!-- `pref:app/lint=mise-run-lint` (20) `pref:app/test=mise-run-test` (20) -->\n",
+      "- When you need to lint or run the tests: Use the project's task `mise run lint` rather than calling the toolchain directly. Likewise `mise run test`. (seen 20 and 20 times)\n<!-- `pref:app/lint=mise-run-lint` (20) `pref:app/test=mise-run-test` (20) -->\n",
     );
     expect(parsePatternLines(md).patterns.map((p) => p.pattern)).toEqual(['pref:app/lint=mise-run-lint', 'pref:app/test=mise-run-test']);
     expect(countRuleBullets(md)).toBe(2);

@@ -69,7 +69,7 @@ const sig = (id: string, label: string, headline: string, generic: boolean): Err
 const ZSH_GLOB_REMEDY = {
   when: 'when a shell command uses a glob or a URL with `?`',
   action:
-    "The Bash tool runs zsh here, which aborts the whole command when a glob matches nothing: quote URLs that contain `?` or `*` (`gh api 'repos/OWNER/REPO/issues?per_page=100'`) and guard globs that may match nothing (`find DIR -name '*.log'`, or `setopt nullglob` first).",
+    "Where the shell is zsh (macOS's default, and this project's sessions ran it), a glob that matches nothing aborts the whole command: quote URLs that contain `?` or `*` (`gh api 'repos/OWNER/REPO/issues?per_page=100'`) and guard globs that may match nothing (`find DIR -name '*.log'`, or `setopt nullglob` first).",
 };
 
 /** A line's signature by one tool's message format, or undefined when the line is not in it. */

@@ -14,7 +14,9 @@ describe('environment quirks', () => {
       ]),
     );
     expect(found.map((c) => c.key)).toEqual(['fix:demo/zsh-no-matches']);
-    expect(found[0]?.action).toMatch(/runs zsh.*quote URLs that contain `\?`/);
+    expect(found[0]?.action).toMatch(/zsh.*quote URLs that contain `\?`/);
+    // Said as where it holds: a teammate's Linux machine runs bash, and "the Bash tool runs zsh here" would be false there.
+    expect(found[0]?.action).toMatch(/^Where the shell is zsh\b/);
     expect(found[0]?.trigger).toBe('when a shell command uses a glob or a URL with `?` in demo');
   });
 

@@ -34,6 +34,17 @@ describe('format', () => {
     expect(oneLine('let me know what effort it is to fix this one', 40)).toBe('let me know what effort it is to fix…');
     expect(oneLine('the endpoints of `repos/entireio/cli/pulls` this project used', 40)).toBe('the endpoints of…');
     expect(oneLine('`gh api repos/entireio/cli/pulls/comments` and more', 20)).toBe('`gh api repos/entir`…');
+    // A quote or an aside cut open is left out whole: the words before it end the line.
+    expect(
+      oneLine('change nothing before the user picks: users ask for that ("I got this feedback, can you check and give me a list")', 90),
+    ).toBe('change nothing before the user picks: users ask for that…');
+    expect(oneLine('the user asks for a review of each change (when a bot such as Copilot or Bugbot reviews the branch)', 70)).toBe(
+      'the user asks for a review of each change…',
+    );
+    // Closed ones stay.
+    expect(oneLine('run it (as the project does) and say "done" when it passes, then wait for the user', 60)).toBe(
+      'run it (as the project does) and say "done" when it passes…',
+    );
     const fit = fitToBudget(['head'], ['one', 'two', 'three'], ['tail'], 19);
     expect(fit).toEqual({ text: 'head\none\ntwo\ntail', shown: 2 });
   });

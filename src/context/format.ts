@@ -28,7 +28,28 @@ function cutAt(text: string, room: number): string {
     const open = cut.lastIndexOf('`');
     cut = open >= room * 0.3 ? cut.slice(0, open) : `${cut}\``;
   }
+  // A quote or an aside cut open ('users ask for that ("I got this feedback, can you…') reads
+  // as the user's words trailing off: the cut goes before it when that keeps half the room.
+  const open = unclosedAt(cut);
+  if (open >= room * 0.5) cut = cut.slice(0, open);
   return cut.replace(/[\s,;:(]+$/, '');
+}
+
+/** Where the last quote or parenthesis left open in `text` opens, or -1. */
+function unclosedAt(text: string): number {
+  const quotes = [...text.matchAll(/"/g)].map((m) => m.index);
+  const quote = quotes.length % 2 === 1 ? (quotes.at(-1) as number) : -1;
+  let depth = 0;
+  let paren = -1;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ')') depth++;
+    else if (text[i] === '(' && depth-- === 0) {
+      paren = i;
+      break;
+    }
+  }
+  const opened = [quote, paren].filter((i) => i >= 0);
+  return opened.length ? Math.min(...opened) : -1;
 }
 
 /** Where an instinct came from, as injected context names it: observed or imported, and whether the user confirmed it. */

@@ -40,11 +40,25 @@ describe('preference and decision signals', () => {
     expect(detectSignals('No prompt context is shown to the user. No initial_attribution in metadata.')).toEqual([]);
     expect(detectSignals('The session was never committed to main. It is always slow on CI.')).toEqual([]);
     expect(detectSignals("But now wondering: If I branch off main, then don't commit but stash.")).toEqual([]);
-    expect(detectSignals('No, use pnpm. no revert those changes. We never push to main.').map((x) => x.type)).toEqual([
+    expect(detectSignals('No, use pnpm. no, use the staging bucket. We never push to main.').map((x) => x.type)).toEqual([
       'correction',
       'correction',
       'explicit',
     ]);
+  });
+
+  it('keeps no correction that steers the moment: out of it, nothing says what "those changes" were', () => {
+    // Five the dev sessions' users typed; only the one that says it holds beyond the moment is a preference.
+    const typed = [
+      "no don't set it, let's see if it keeps happening",
+      'no, ignore this part, back to the changes we did for `go run`:',
+      "no revert those changes, I think it's correct if it's part of the commit.",
+      'no wait, so this branch adds agent to logging, and so far we only added it in the hooks related logs',
+      'no, we removed the session commands on purpose',
+      'Non, pas comme ça.',
+    ];
+    expect(typed.flatMap((t) => detectSignals(t)).map((x) => x.text)).toEqual(['no, we removed the session commands on purpose']);
+    expect(detectSignals('No, never amend that commit.').map((x) => x.type)).toEqual(['correction']);
   });
 
   it('strips neutral lead-ins and caps a session at 10 signals', () => {

@@ -57,12 +57,25 @@ const WONDERING = /\b(?:wondering|i wonder|what if|suppose|imagine|let['’]s sa
 /** "no revert those changes": a "no" typed in lower case leads a correction whatever follows. */
 const TYPED_NO = /^(?:no|nope|non)\s+\S/;
 
+/**
+ * A correction that points at what is on screen ("no revert those changes", "no, ignore this
+ * part", "no don't set it") steers the moment: out of it, nothing says what it was about, so it
+ * is no standing preference. One that says it holds beyond it ("we removed them on purpose",
+ * "never", "from now on") stays.
+ */
+const POINTS_AT_THE_MOMENT = /^(?:\S+\s+){0,7}?(?:this|that|those|these|it|here|ça|cette|ces|ici)\b/i;
+const HOLDS_BEYOND = /\b(?:always|never|on purpose|by design|from now on|in general|every time|toujours|jamais|exprès)\b/i;
+const steersTheMoment = (sentence: string): boolean =>
+  POINTS_AT_THE_MOMENT.test(sentence.replace(CORRECTION_LEAD_WORDS, '')) && !HOLDS_BEYOND.test(sentence);
+
 /** A sentence that opens as a question ("why didn't you …", "could we …"). */
 const QUESTION = /^(why|how|what|when|where|which|who|could|can|should|would|is|are|do|does|did|pourquoi|comment|est-ce)\b/i;
 
 const LEAD_INS = /^(i think (that )?|i believe |please |so |ok(ay)?,? |well,? |je pense que |il faut |merci de |stp |svp |alors )+/i;
 /** "No, use pnpm": the "no" says it corrects (the signal's type), not what to do. */
 const CORRECTION_LEAD = /^(no|nope|non)\b[\s,.!:]+/i;
+/** The lead of a correction, with what follows "no" to make it one ("no wait,", "no, please"). */
+const CORRECTION_LEAD_WORDS = /^(?:no|nope|non)\b[\s,.!:]*(?:wait\b[\s,.!:]*|please\b[\s,.!:]*)?/i;
 
 export function normalizeSignal(text: string): string {
   return text
@@ -101,7 +114,7 @@ export function detectSignals(text: string, max = MAX_SIGNALS_PER_SESSION): Sign
         (p.re.test(sentence) || (p.type === 'correction' && TYPED_NO.test(sentence))) &&
         (p.type !== 'principle' || sentence.length <= MAX_PRINCIPLE_SENTENCE),
     );
-    if (!hit) continue;
+    if (!hit || (hit.type === 'correction' && steersTheMoment(sentence))) continue;
     const normalized = normalizeSignal(sentence);
     if (!normalized || seen.has(normalized)) continue;
     seen.add(normalized);

@@ -120,10 +120,17 @@ export const duplicates = defineOperation({
   run: ({ store }, input) => findDuplicates(store, input.threshold),
 });
 
+/** Merging is for near-duplicates: below this, rules that only share words merge ("don't run tests unasked" into "don't commit unasked"). */
+const MIN_MERGE_THRESHOLD = 0.5;
+const mergeThreshold = () => {
+  const message = `must be a number from ${MIN_MERGE_THRESHOLD} to 1: lower merges rules that only share words (see what a lower one would find with \`homunculus duplicates --threshold X\`)`;
+  return z.number({ error: message }).min(MIN_MERGE_THRESHOLD, { error: message }).max(1, { error: message });
+};
+
 export const gc = defineOperation({
   name: 'learning.gc',
   summary: 'Decay, merge near-duplicates, drop orphan aliases, rebuild search, archive old observations and session files',
-  input: z.object({ threshold: unitInterval().default(DUPLICATE_THRESHOLD), archiveAfterDays: wholeNumber(1, 36_500).default(30) }),
+  input: z.object({ threshold: mergeThreshold().default(DUPLICATE_THRESHOLD), archiveAfterDays: wholeNumber(1, 36_500).default(30) }),
   run({ store }, input) {
     const result = {
       ...housekeep(store, { dedupThreshold: input.threshold }),

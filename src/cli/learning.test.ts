@@ -168,6 +168,8 @@ describe('homunculus learn (built binary)', () => {
       ['trending', '--days', '0'],
       ['duplicates', '--threshold', '2'],
       ['gc', '--archive-after', 'soon'],
+      // Below 0.5 gc would merge rules that only share words.
+      ['gc', '--threshold', '0.01'],
       ['effectiveness', '--days', '-3'],
       ['chains', '--window', 'x'],
     ]) {

@@ -86,6 +86,13 @@ describe('detectRestatement', () => {
     // Only the numbered name changed: that is the value ("node 18" to "node 20"); a day of a month is a date.
     expect(two('the project uses node 18', 'the project now uses node 20').restates).toBe(true);
     expect(two('Deploy freeze starts December 18', 'Deploy freeze now starts December 20')).toMatchObject({ restates: true, kind: 'date' });
+    // A hyphenated number names a thing too, and what a text is about, numbered otherwise, is another thing.
+    expect(two('Server web-1 has 16 GB of RAM', 'Server web-2 has 32 GB of RAM')).toMatchObject({
+      restates: false,
+      reason: 'web 1 and web 2 are two things',
+    });
+    expect(two('note 1: the build step 1 takes 1 minutes', 'note 14: the build step 14 takes 1 minutes').restates).toBe(false);
+    expect(two('Server web-1 has 16 GB of RAM', 'Server web-1 now has 32 GB of RAM').restates).toBe(true);
   });
 
   it('takes a newer text that names its own earlier value as the update of that value only', () => {

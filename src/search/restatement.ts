@@ -207,17 +207,25 @@ function parse(text: string, known: readonly string[], ignore: ReadonlySet<strin
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
 
 const NUMBERED = new RegExp(
-  `(?<![\\p{L}\\p{N}])(\\p{L}{2,})\\s+#?(\\d+)(?![\\p{L}\\p{N}]|[.,:]\\d|\\s?(?:${UNITS})(?![\\p{L}\\d]))`,
+  `(?<![\\p{L}\\p{N}])(\\p{L}{2,})(?:\\s+#?|-)(\\d+)(?![\\p{L}\\p{N}]|[.,:]\\d|\\s?(?:${UNITS})(?![\\p{L}\\d]))`,
   'giu',
 );
+/** A numbered name among a text's first words is what it is about ("Server web-1 has …", "note 3: …"). */
+const SUBJECT_WORDS = 3;
 const CALENDAR = new RegExp(`^(?:${MONTHS}|${WEEKDAYS})$`, 'iu');
 
-/** "module 2", "room 4", "PR #17": a name with a number (not a month's day, not an amount), by name. */
+/** "module 2", "room 4", "PR #17", "web-1": a name with a number (not a month's day, not an amount), by name. */
 function numberedNames(text: string): Map<string, string> {
-  const names = new Map<string, string>();
+  return new Map([...numberedAt(text)].map(([name, { n }]) => [name, n]));
+}
+
+/** numberedNames with where each stands: its count of words before it. */
+function numberedAt(text: string): Map<string, { n: string; at: number }> {
+  const names = new Map<string, { n: string; at: number }>();
   for (const m of text.matchAll(NUMBERED)) {
     const name = (m[1] as string).toLowerCase();
-    if (!STOP.has(name) && !CALENDAR.test(name)) names.set(name, m[2] as string);
+    const at = (text.slice(0, m.index).match(/\S+/g) ?? []).length;
+    if (!STOP.has(name) && !CALENDAR.test(name)) names.set(name, { n: m[2] as string, at });
   }
   return names;
 }
@@ -232,6 +240,10 @@ function namesAnother(older: [string, Parsed], newer: [string, Parsed], differin
   const b = numberedNames(newer[0]);
   const other = [...a].find(([name, n]) => b.has(name) && b.get(name) !== n);
   if (!other) return undefined;
+  // What both texts are about, named with another number: two things whatever else is alike ("web-1 has 16 GB", "web-2 has 32 GB").
+  const [ao, bo] = [numberedAt(older[0]).get(other[0]), numberedAt(newer[0]).get(other[0])];
+  if ((ao?.at ?? SUBJECT_WORDS) < SUBJECT_WORDS && (bo?.at ?? SUBJECT_WORDS) < SUBJECT_WORDS)
+    return `${other[0]} ${other[1]} and ${other[0]} ${b.get(other[0]) ?? ''} are two things`;
   // The plain numbers other than the names' own: "has 12 chairs" -> "has 10 chairs".
   const plain = (p: Parsed, names: Map<string, string>) =>
     new Set([...(p.values.get('number:') ?? [])].filter((n) => ![...names.values()].includes(n)));

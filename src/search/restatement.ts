@@ -183,7 +183,26 @@ function wholeWord(phrase: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, 'giu');
 }
 
+/** Texts read at most: past it a cache starts again (an LRU's bookkeeping cost more than it saved). */
+const CACHED_TEXTS = 4096;
+function remember<V>(cache: Map<string, V>, text: string, value: V): void {
+  if (cache.size >= CACHED_TEXTS) cache.clear();
+  cache.set(text, value);
+}
+
+/** Parsed plain texts (no names given, none ignored), read once however many memories each is compared with. */
+const parsedCache = new Map<string, Parsed>();
+
 function parse(text: string, known: readonly string[], ignore: ReadonlySet<string>): Parsed {
+  const plain = known.length === 0 && ignore.size === 0;
+  const cached = plain ? parsedCache.get(text) : undefined;
+  if (cached) return cached;
+  const parsed = parseText(text, known, ignore);
+  if (plain) remember(parsedCache, text, parsed);
+  return parsed;
+}
+
+function parseText(text: string, known: readonly string[], ignore: ReadonlySet<string>): Parsed {
   const values = new Map<ValueKind, Set<string>>();
   let rest = ` ${text.toLowerCase()} `;
   for (const p of VALUE_PATTERNS) {
@@ -214,21 +233,29 @@ const NUMBERED = new RegExp(
 const SUBJECT_WORDS = 3;
 const CALENDAR = new RegExp(`^(?:${MONTHS}|${WEEKDAYS})$`, 'iu');
 
-/** "module 2", "room 4", "PR #17", "web-1": a name with a number (not a month's day, not an amount), by name. */
-function numberedNames(text: string): Map<string, string> {
-  return new Map([...numberedAt(text)].map(([name, { n }]) => [name, n]));
-}
+/** A text is compared with up to hundreds of others as memories are stored: its names are read once. */
+const numberedCache = new Map<string, Map<string, { n: string; at: number }>>();
 
-/** numberedNames with where each stands: its count of words before it. */
+/** "module 2", "room 4", "PR #17", "web-1": a name with a number (not a month's day, not an amount), with its count of words before it. */
 function numberedAt(text: string): Map<string, { n: string; at: number }> {
+  const cached = numberedCache.get(text);
+  if (cached) return cached;
   const names = new Map<string, { n: string; at: number }>();
   for (const m of text.matchAll(NUMBERED)) {
     const name = (m[1] as string).toLowerCase();
-    const at = (text.slice(0, m.index).match(/\S+/g) ?? []).length;
-    if (!STOP.has(name) && !CALENDAR.test(name)) names.set(name, { n: m[2] as string, at });
+    if (STOP.has(name) || CALENDAR.test(name)) continue;
+    // Only a name among the first words is a subject: past them, the count needs no exact value.
+    const head = text
+      .slice(0, m.index)
+      .split(/\s+/, SUBJECT_WORDS + 1)
+      .filter(Boolean).length;
+    names.set(name, { n: m[2] as string, at: head });
   }
+  remember(numberedCache, text, names);
   return names;
 }
+
+const numberedNames = (text: string): Map<string, string> => new Map([...numberedAt(text)].map(([name, { n }]) => [name, n]));
 
 /**
  * Two texts about differently numbered things ("module 0 takes 10 s", "module 1 takes 11 s")

@@ -16,6 +16,7 @@ import { scheduleMigration } from './schedule-schema.js';
 import { conversationsMigration } from './agent-conversations-schema.js';
 import { signalScopeMigration } from './signal-scope-schema.js';
 import { instinctProjectsMigration } from './instinct-projects-schema.js';
+import { documentsTimeMigration } from './documents-time-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -188,4 +189,5 @@ export const MIGRATIONS: readonly Migration[] = [
   conversationsMigration,
   signalScopeMigration,
   instinctProjectsMigration,
+  documentsTimeMigration,
 ];

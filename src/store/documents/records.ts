@@ -196,14 +196,22 @@ function upsert(db: Db, docs: readonly DocumentInput[], at: string): UpsertCount
  * order for all, so no memory is both older and newer than another.
  */
 function beside(db: Db, doc: DocumentRow, limit: number, side: 'older' | 'newer'): DocumentRow[] {
+  return cachedStatement(db, besideQuery(side)).all({
+    collection: doc.collection,
+    project: doc.project,
+    id: doc.id,
+    at: doc.ts ?? doc.created_at,
+    limit,
+  }) as DocumentRow[];
+}
+
+/** beside's statement: it walks the documents_time index (migration 17) instead of sorting the collection. */
+export function besideQuery(side: 'older' | 'newer'): string {
   const [before, order, open] =
     side === 'older' ? ['<', 'DESC', "AND json_extract(metadata, '$.superseded_by') IS NULL"] : ['>', 'ASC', ''];
-  return cachedStatement(
-    db,
-    `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id ${open}
+  return `SELECT * FROM documents WHERE collection = @collection AND project = @project AND id != @id ${open}
        AND (COALESCE(ts, created_at) ${before} @at OR (COALESCE(ts, created_at) = @at AND id ${before} @id))
-     ORDER BY COALESCE(ts, created_at) ${order}, id ${order} LIMIT @limit`,
-  ).all({ collection: doc.collection, project: doc.project, id: doc.id, at: doc.ts ?? doc.created_at, limit }) as DocumentRow[];
+     ORDER BY COALESCE(ts, created_at) ${order}, id ${order} LIMIT @limit`;
 }
 
 export function createDocumentRecords(db: Db): DocumentRecords {

@@ -10,6 +10,7 @@ import type { AgentRunner, TurnRequest, TurnResult } from '../agent/runner.js';
 import { loadConfig } from '../core/config.js';
 import { type AgentTeam, openAgentTeam } from './agent-team.js';
 import { type AppContext, defineOperation } from './operation.js';
+import { oneOf } from './schemas.js';
 
 /** What a surface sends for one turn: validated once, here, for the chat and the gateway alike. */
 export const agentTurnInput = z.object({
@@ -22,7 +23,7 @@ export const agentTurnInput = z.object({
 export const agentConfirmInput = z.object({
   id: z.string().min(1).max(200),
   // 'unattended': no one was there to answer (no terminal); a no that says so.
-  answer: z.enum(['yes', 'no', 'unattended']),
+  answer: oneOf(['yes', 'no', 'unattended']),
 });
 
 /** A surface's runner and how it follows a turn (stream, tool calls, cancellation). */

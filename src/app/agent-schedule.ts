@@ -16,6 +16,7 @@ import type { AgentJob } from '../store/schedule.js';
 import type { Store } from '../store/store.js';
 import { openAgent } from './agent-brain.js';
 import { type AppContext, defineOperation } from './operation.js';
+import { oneOf } from './schemas.js';
 
 const HEARTBEAT_EMPTY =
   'workspace/HEARTBEAT.md has no tasks (list items outside HTML comments). Add one, e.g. "- Check the calendar for today", and run it again.';
@@ -37,7 +38,7 @@ export const scheduleAdd = defineOperation({
       timeZone: z.string().trim().min(1).optional(),
       message: z.string().trim().min(1).max(10_000).optional(),
       heartbeat: z.boolean().default(false),
-      missed: z.enum(['run-once', 'skip']).default('run-once'),
+      missed: oneOf(['run-once', 'skip']).default('run-once'),
     })
     .superRefine((i, ctx) => {
       if (i.message === undefined && !i.heartbeat)

@@ -11,10 +11,11 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type TokenVerifier, bearerOf } from '../agent/gateway-token.js';
 import type { AgentRunner } from '../agent/runner.js';
 import { agentConfirmInput, agentTurnInput } from '../app/agent-brain.js';
+import { oneOf } from '../app/schemas.js';
 import { UsageError } from '../core/errors.js';
 import { isOwnHost, isOwnOrigin } from '../core/local-request.js';
 import { refusalOf } from '../core/refusal.js';
@@ -31,7 +32,7 @@ const URL_TOKEN = /token|secret|passw|^(?:api[-_]?key|key|auth\w*|bearer|access[
 // The same validation as every other surface of the agent (the session is optional here:
 // the gateway names one when the client does not).
 const chatBody = agentTurnInput.partial({ session: true }).strict();
-const confirmBody = agentConfirmInput.extend({ answer: z.enum(['yes', 'no']) }).strict();
+const confirmBody = agentConfirmInput.extend({ answer: oneOf(['yes', 'no']) }).strict();
 
 export interface GatewayDeps {
   runner: AgentRunner;

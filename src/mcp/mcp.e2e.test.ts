@@ -455,6 +455,22 @@ describe('bad input', () => {
     expect(existsSync('/etc/homunculus-test.md')).toBe(false);
     expect(await call(mcp.client, 'stats')).toEqual(before);
   });
+
+  it('names the allowed values when a choice is not one of them', async () => {
+    const wrong = [
+      await callError(mcp.client, 'observe', { pattern: 'pref:x=y', category: 'banana' }),
+      await callError(mcp.client, 'suggest', { category: 'banana' }),
+      await callError(mcp.client, 'memory_search', { query: 'q', mode: 'fuzzy' }),
+      await callError(mcp.client, 'memory_search', { query: 'q', collections: ['notes'] }),
+      await callError(mcp.client, 'export_platform', { fmt: 'vim' }),
+    ];
+    expect(wrong[0]).toMatch(/category: must be one of sequence, preference, fix_pattern, combo/);
+    expect(wrong[1]).toMatch(/must be one of sequence, preference/);
+    expect(wrong[2]).toMatch(/must be one of hybrid, bm25, vector/);
+    expect(wrong[3]).toMatch(/must be one of instincts, sessions/);
+    expect(wrong[4]).toMatch(/must be one of claude-md, cursorrules, windsurfrules, codex, agents-md/);
+    for (const e of wrong) expect(e).not.toMatch(/Invalid input/);
+  });
 });
 
 describe('a damaged store', () => {

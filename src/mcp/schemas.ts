@@ -1,5 +1,6 @@
 /** The record shapes of the MCP contract, as zod schemas shared by every tool's outputSchema. */
 import { z } from 'zod';
+import { oneOf } from '../app/schemas.js';
 import { CATEGORIES } from '../core/domain.js';
 
 /** Bounds on every string an agent can send: a 1 MB argument is refused with a clear error. */
@@ -9,8 +10,9 @@ export const textArg = z.string().max(MAX_ARG);
 /** How many rows to return: at least one (the operations refuse 0, so the schema says so too). */
 export const limitArg = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 
-const category = z.enum(CATEGORIES);
-export const categoryFilter = z.union([category, z.literal('')]);
+const category = oneOf(CATEGORIES);
+/** A category or "" (none given): the error names the values, where a union said only "Invalid input". */
+export const categoryFilter = z.enum([...CATEGORIES, ''], { error: `must be one of ${CATEGORIES.join(', ')}, or ""` });
 
 export const record = z.object({
   pattern: z.string(),

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { projectKey } from '../../app/project-ref.js';
 import { importRules, injectRuleFile, listRules, renderRules } from '../../app/rules.js';
+import { oneOf } from '../../app/schemas.js';
 import { isInside, realDirectory, realTarget } from '../../core/confine.js';
 import { UsageError } from '../../core/errors.js';
 import { PLATFORMS, RULE_FILES } from '../../view/rules.js';
@@ -112,7 +113,7 @@ const exportPlatform = defineTool({
   title: 'Render rules for an editor',
   description:
     'Render rule-level patterns in the rules format of the platform `fmt` names: "claude-md" (default, same as export_claude_md), "cursorrules" (.cursorrules), "windsurfrules" (.windsurfrules) or "codex" (AGENTS.md; "agents-md", the CLI\'s name, is the same). A SKILL.md is export_skill(). Unknown formats and arguments are rejected. Empty content when no rule exists.',
-  input: z.object({ fmt: z.enum([...PLATFORMS, 'agents-md']).default('claude-md'), project: projectArg }),
+  input: z.object({ fmt: oneOf([...PLATFORMS, 'agents-md']).default('claude-md'), project: projectArg }),
   output: z.object({ content: z.string(), format: z.string(), rule_count: z.number().int() }),
   annotations: READ_ONLY,
   handler(ctx, args) {

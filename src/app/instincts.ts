@@ -1,6 +1,5 @@
 /** Instinct operations: record, read, search, correct and merge learned patterns. */
 import { z } from 'zod';
-import { filesHolding } from '../context/exported.js';
 import { HomunculusError, NotFoundError } from '../core/errors.js';
 import { detectProject } from '../core/project.js';
 import { observeImported } from '../learn/bulk.js';
@@ -12,6 +11,7 @@ import { consolidate as consolidateStore } from '../learn/maintenance.js';
 import { type InstinctView, storeViews } from '../learn/records.js';
 import { instinctStats } from '../learn/stats.js';
 import type { Store } from '../store/store.js';
+import { filesHolding } from '../view/rule-block.js';
 import { renderAll, renderChanged } from '../view/render.js';
 import { checkImported } from './imported.js';
 import { defineOperation } from './operation.js';

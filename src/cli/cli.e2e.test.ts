@@ -376,10 +376,14 @@ describe('export-rules', () => {
     expect((await runCli(home.path, ['export-rules', '--inject', target], { env })).stdout).toMatch(
       /^Updated .*CLAUDE\.md \(1 line, 1 rule\)/,
     );
+    // Windsurf's file is not an agent Homunculus captures, but export-rules --inject writes it too.
+    const windsurf = join(project.path, '.windsurfrules');
+    expect((await runCli(home.path, ['export-rules', '--inject', windsurf], { env })).status).toBe(0);
     const marked = await runCli(home.path, ['feedback', 'pref:pkg=pnpm', 'wrong'], { env, cwd: project.path });
     expect(marked.stdout).toContain(
-      'It is still written in CLAUDE.md, which the agent reads: `homunculus export-rules --inject CLAUDE.md` takes it out.',
+      'It is still written in CLAUDE.md, .windsurfrules, which the agent reads: `homunculus export-rules --inject CLAUDE.md` takes it out.',
     );
+    expect((await runCli(home.path, ['export-rules', '--inject', windsurf], { env })).status).toBe(0);
     const taken = await runCli(home.path, ['export-rules', '--inject', target], { env });
     expect(taken.stdout).toMatch(/^Took the learned block out of .*CLAUDE\.md: no rule-level instinct for this project now/);
     expect(readFileSync(target, 'utf8')).toBe('# Shop\n\nOur own words.\n');

@@ -44,12 +44,13 @@ const filesOf = (root: string, agent: Agent): string[] => [...FILES[agent], ...(
 /** The instinct keys exported into the rule files `agent` loads from `root`; none without a root. */
 export function exportedKeys(root: string, agent: Agent): Set<string> {
   if (!root) return new Set();
-  return new Set(filesOf(root, agent).flatMap((f) => learnedKeys(readSmall(join(root, f)))));
+  return new Set(filesOf(root, agent).flatMap((f) => keysIn(root, f)));
 }
 
-/** The rule files of `root`, any agent's, whose learned block holds `key` (relative paths). */
-export function filesHolding(root: string, key: string): string[] {
-  if (!root) return [];
-  const files = new Set((Object.keys(FILES) as Agent[]).flatMap((agent) => filesOf(root, agent)));
-  return [...files].filter((f) => learnedKeys(readSmall(join(root, f))).includes(key));
-}
+/** The rule files every agent loads from `root` (relative paths). */
+export const agentRuleFiles = (root: string): string[] => [
+  ...new Set((Object.keys(FILES) as Agent[]).flatMap((agent) => filesOf(root, agent))),
+];
+
+/** The instinct keys the learned block of `root`/`file` holds; none when it is missing or too large. */
+export const keysIn = (root: string, file: string): string[] => learnedKeys(readSmall(join(root, file)));

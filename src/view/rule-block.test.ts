@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
-import { editedByHand, injectBlock, markedBlock } from './rule-block.js';
+import { editedByHand, filesHolding, injectBlock, markedBlock } from './rule-block.js';
 import { MARKER_END, MARKER_START, type Rule, renderClaudeMd, sortRules } from './rules.js';
 
 const rule = (pattern: string, evidence: number, level_rank: number, explain: string): Rule => ({
@@ -157,5 +157,26 @@ describe('a block edited by hand', () => {
     expect(editedByHand(inner.replace(/\n/g, '\r\n'))).toBe(false);
     expect(editedByHand(inner.replace('eslint', 'biome'))).toBe(true);
     expect(editedByHand(`\n${body}\n- mine\n`)).toBe(false);
+  });
+});
+
+describe('the files still holding a rule', () => {
+  it("names every file of the root export-rules --inject can write, not only the agents' own", () => {
+    for (const file of ['CLAUDE.md', '.windsurfrules', '.cursorrules', 'SKILL.md', 'notes.txt', '.cursor/rules/homunculus.mdc']) {
+      mkdirSync(join(dir.path, file, '..'), { recursive: true });
+      injectBlock(join(dir.path, file), renderClaudeMd(RULES), 2);
+    }
+    writeFileSync(join(dir.path, 'README.md'), '# Shop\n\nUse pnpm: `pref:pkg=pnpm`.\n');
+    writeFileSync(join(dir.path, 'script.sh'), markedBlock('<!-- `pref:pkg=pnpm` -->'));
+    expect(filesHolding(dir.path, 'pref:pkg=pnpm')).toEqual([
+      'CLAUDE.md',
+      '.cursorrules',
+      '.cursor/rules/homunculus.mdc',
+      '.windsurfrules',
+      'SKILL.md',
+      'notes.txt',
+    ]);
+    expect(filesHolding(dir.path, 'pref:never=seen')).toEqual([]);
+    expect(filesHolding('', 'pref:pkg=pnpm')).toEqual([]);
   });
 });

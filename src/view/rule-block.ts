@@ -3,12 +3,14 @@
  * around it kept. The block carries a digest of what Homunculus wrote, so edits made inside it
  * by hand are noticed and never replaced without being asked (`force`).
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { agentRuleFiles, keysIn } from '../context/exported.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import { sha256 } from '../core/ids.js';
 import { MARKER_END, MARKER_START, learnedKeys, outsideLearnedBlock } from '../core/rule-markers.js';
+import { RULE_FILES, takesRuleBlock } from './rules.js';
 
 interface InjectResult {
   target: string;
@@ -143,4 +145,26 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
   if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
   writeFileAtomic(target, next);
   return { target, rule_count: ruleCount, lines, changed: true };
+}
+
+/** The files directly in `root` that `export-rules --inject` may write (.windsurfrules, SKILL.md, a notes.md), by name. */
+function injectableIn(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && takesRuleBlock(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The files of `root` whose learned block holds `key` (relative paths): the rule files the agents
+ * load, then every other file of the root `export-rules --inject` can write.
+ */
+export function filesHolding(root: string, key: string): string[] {
+  if (!root) return [];
+  const files = new Set([...agentRuleFiles(root), ...Object.keys(RULE_FILES), ...injectableIn(root)]);
+  return [...files].filter((file) => keysIn(root, file).includes(key));
 }

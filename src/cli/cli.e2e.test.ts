@@ -366,11 +366,16 @@ describe('moving instincts in and out', () => {
 });
 
 describe('export-rules', () => {
-  it('a rule marked wrong is named where it is still written, and the next export takes it out', async () => {
+  /** One rule-level instinct (pnpm) and a project folder to inject it into. */
+  const ruleAndProject = async () => {
     const env = { HOMUNCULUS_NOW: '2026-03-01T00:00:00Z' };
     await runCliJson(home.path, ['observe', 'pref:pkg=pnpm', '--count', '12', '--explain', 'use pnpm, never npm'], env);
     await runCliJson(home.path, ['consolidate'], env);
-    const project = tempDir();
+    return { env, project: tempDir() };
+  };
+
+  it('a rule marked wrong is named where it is still written, and the next export takes it out', async () => {
+    const { env, project } = await ruleAndProject();
     const target = join(project.path, 'CLAUDE.md');
     writeFileSync(target, '# Shop\n\nOur own words.\n');
     expect((await runCli(home.path, ['export-rules', '--inject', target], { env })).stdout).toMatch(
@@ -449,6 +454,28 @@ describe('export-rules', () => {
     expect((await runCli(home.path, ['export-rules'], { cwd: project.path })).stdout).not.toContain('gh api');
     expect((await runCli(home.path, ['export-rules', '--project', other])).stdout).toContain('answer PRs with gh api');
     expect((await runCli(home.path, ['export-rules', '--project', 'nope'])).stderr).toMatch(/Unknown project "nope"/);
+    project.cleanup();
+  });
+
+  it('--inject into a file the disk will not let it write exits 1 with the fix; exit 2 stays for wrong arguments', async () => {
+    const { env, project } = await ruleAndProject();
+    const readOnly = join(project.path, 'CLAUDE.md');
+    writeFileSync(readOnly, '# Mine\n');
+    chmodSync(readOnly, 0o444);
+    const refused = await runCli(home.path, ['export-rules', '--inject', readOnly], { env });
+    expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/is read-only\.\n {2}fix: Make it writable \(chmod u\+w/)]);
+    const noFolder = await runCli(home.path, ['export-rules', '--inject', 'nodir/sub/AGENTS.md'], { env, cwd: project.path });
+    expect([noFolder.status, noFolder.stderr]).toEqual([
+      1,
+      expect.stringMatching(/folder of .*nodir\/sub\/AGENTS\.md does not exist[\s\S]*mkdir -p/),
+    ]);
+    const aFile = join(project.path, 'notes');
+    writeFileSync(aFile, 'a file\n');
+    const throughFile = await runCli(home.path, ['export-rules', '--inject', join(aFile, 'CLAUDE.md')], { env });
+    expect(throughFile.status).toBe(1);
+    expect(throughFile.stderr).toBe(
+      `homunculus: Cannot use ${join(aFile, 'CLAUDE.md')}: ${aFile} is a file, not a folder.\n  fix: Name a path in a folder that exists, or move ${aFile} aside.\n`,
+    );
     project.cleanup();
   });
 });

@@ -54,3 +54,18 @@ describe('realTarget and protectedReason', () => {
     expect(protectedReason(join(repo, 'CLAUDE.md'), home)).toBeUndefined();
   });
 });
+
+describe('realTarget through a file', () => {
+  it('names the file standing where a folder should be, and the fix, as no usage error', () => {
+    const file = join(dir.path, 'a-file');
+    writeFileSync(file, 'x');
+    const through = join(file, 'sub', 'CLAUDE.md');
+    expect(() => realTarget(through)).toThrow(
+      expect.objectContaining({
+        message: `Cannot use ${through}: ${file} is a file, not a folder.`,
+        hint: `Name a path in a folder that exists, or move ${file} aside.`,
+        exitCode: 1,
+      }),
+    );
+  });
+});

@@ -3,9 +3,9 @@
  * the real path (symlinks resolved), so a link named CLAUDE.md cannot lead into .git or
  * the store.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from './errors.js';
+import { HomunculusError, UsageError } from './errors.js';
 
 const errnoOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
@@ -22,11 +22,39 @@ export function realTarget(path: string): string {
     try {
       return join(realpathSync(at), ...missing);
     } catch (err) {
-      if (errnoOf(err) !== 'ENOENT' || at === dirname(at)) throw new UsageError(`Cannot resolve ${path}: ${(err as Error).message}`);
+      if (errnoOf(err) !== 'ENOENT' || at === dirname(at)) throw unresolvable(path, at, err);
     }
     if (isLink(at)) throw new UsageError(`${at} is a symbolic link to nothing.`, 'Remove the link or point it at a real file.');
     missing.unshift(basename(at));
   }
+}
+
+/** The file standing where `at` needs a folder: the nearest ancestor that exists. */
+function fileOnTheWay(at: string): string {
+  for (let dir = dirname(at); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      statSync(dir);
+      return dir;
+    } catch {
+      // not there, or itself under the file: look further up
+    }
+  }
+  return dirname(at);
+}
+
+/** Why `path` cannot be resolved, said with the fix: a file where a folder should be, a folder that may not be read. */
+function unresolvable(path: string, at: string, err: unknown): HomunculusError {
+  if (errnoOf(err) === 'ENOTDIR') {
+    const file = fileOnTheWay(at);
+    return new HomunculusError('not_a_folder', `Cannot use ${path}: ${file} is a file, not a folder.`, {
+      hint: `Name a path in a folder that exists, or move ${file} aside.`,
+      cause: err,
+    });
+  }
+  return new HomunculusError('unresolvable', `Cannot resolve ${path}: ${(err as Error).message}`, {
+    hint: 'Check that each folder on the way exists and may be read (ls -ld shows each one).',
+    cause: err,
+  });
 }
 
 function isLink(path: string): boolean {

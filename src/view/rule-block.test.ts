@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,7 +84,7 @@ describe('injecting into CLAUDE.md', () => {
     writeFileSync(target, '# Mine\n');
     chmodSync(target, 0o444);
     expect(() => injectBlock(target, '- one\n', 1)).toThrow(
-      expect.objectContaining({ message: `${target} is read-only.`, hint: expect.stringMatching(/chmod u\+w/) }),
+      expect.objectContaining({ message: `${target} is read-only.`, hint: expect.stringMatching(/chmod u\+w/), exitCode: 1 }),
     );
     expect(readFileSync(target, 'utf8')).toBe('# Mine\n');
     expect(statSync(target).mode & 0o777).toBe(0o444);
@@ -99,7 +100,9 @@ describe('injecting into CLAUDE.md', () => {
     injectBlock(mixed, '- one\n', 1);
     expect(readFileSync(mixed, 'utf8')).toBe(`# Ours\r\nsecond\nthird\n\n${markedBlock('- one')}\n`);
     // A folder that is not there is not made.
-    expect(() => injectBlock(join(dir.path, 'nope', 'CLAUDE.md'), '- one\n', 1)).toThrow(/The folder of .*nope\/CLAUDE\.md does not exist/);
+    expect(() => injectBlock(join(dir.path, 'nope', 'CLAUDE.md'), '- one\n', 1)).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/The folder of .*nope\/CLAUDE\.md does not exist/), exitCode: 1 }),
+    );
     expect(existsSync(join(dir.path, 'nope'))).toBe(false);
   });
 
@@ -157,6 +160,41 @@ describe('a block edited by hand', () => {
     expect(editedByHand(inner.replace(/\n/g, '\r\n'))).toBe(false);
     expect(editedByHand(inner.replace('eslint', 'biome'))).toBe(true);
     expect(editedByHand(`\n${body}\n- mine\n`)).toBe(false);
+  });
+});
+
+// chattr +i needs root and a file system that keeps the flag; elsewhere there is nothing to test.
+const canMakeImmutable = (() => {
+  const probe = tempDir();
+  try {
+    writeFileSync(join(probe.path, 'probe'), '');
+    execFileSync('chattr', ['+i', join(probe.path, 'probe')], { stdio: 'ignore' });
+    execFileSync('chattr', ['-i', join(probe.path, 'probe')], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.cleanup();
+  }
+})();
+
+describe('an immutable file', () => {
+  it.runIf(canMakeImmutable)('is refused saying chmod does not help, and how to lift the flag', () => {
+    const target = join(dir.path, 'CLAUDE.md');
+    writeFileSync(target, '# Mine\n');
+    execFileSync('chattr', ['+i', target]);
+    try {
+      expect(() => injectBlock(target, '- one\n', 1)).toThrow(
+        expect.objectContaining({
+          message: `${target} is immutable (EPERM): no one may write it, root included, and chmod does not change that.`,
+          hint: expect.stringContaining(`sudo chattr -i "${target}"`),
+          exitCode: 1,
+        }),
+      );
+    } finally {
+      execFileSync('chattr', ['-i', target]);
+    }
+    expect(readFileSync(target, 'utf8')).toBe('# Mine\n');
   });
 });
 

@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { agentRuleFiles, keysIn } from '../context/exported.js';
-import { UsageError } from '../core/errors.js';
+import { HomunculusError, UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs.js';
 import { sha256 } from '../core/ids.js';
 import { MARKER_END, MARKER_START, learnedKeys, outsideLearnedBlock } from '../core/rule-markers.js';
@@ -35,25 +35,41 @@ function withoutTitle(block: string, current: string, target: string): string {
   return outsideLearnedBlock(current).trim() || basename(target) !== 'AGENTS.md' ? block.replace(/^# AGENTS\.md\n+/, '') : block;
 }
 
-function writable(path: string): boolean {
+/** Why the file may not be written (EACCES, or EPERM for an immutable one), or undefined when it may. */
+function writeRefusal(path: string): string | undefined {
   try {
     accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'EACCES';
   }
 }
 
-/** The rule file's text ('' when it is not there yet), or a usage error saying why it may not be written. */
+/** The file's state on disk stops the write: not a wrong argument (exit 2) but a thing to fix there (exit 1). */
+const cannotWrite = (code: string, message: string, hint: string): HomunculusError => new HomunculusError(code, message, { hint });
+
+/** The rule file's text ('' when it is not there yet), or an error saying why it may not be written and the fix. */
 function currentText(target: string): string {
   if (!existsSync(dirname(target)))
-    throw new UsageError(`The folder of ${target} does not exist.`, 'Name a rule file in a folder of the project that exists.');
+    throw cannotWrite(
+      'no_folder',
+      `The folder of ${target} does not exist.`,
+      `Create it first (mkdir -p "${dirname(target)}"), or name a rule file in a folder that exists.`,
+    );
   if (!existsSync(target)) return '';
   const st = statSync(target);
-  if (!st.isFile()) throw new UsageError(`${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
+  if (!st.isFile()) throw cannotWrite('not_a_file', `${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
+  const refusal = writeRefusal(target);
+  // Immutable (chattr +i): chmod changes nothing, and not even root may write it.
+  if (refusal === 'EPERM')
+    throw cannotWrite(
+      'immutable',
+      `${target} is immutable (EPERM): no one may write it, root included, and chmod does not change that.`,
+      `Lift the flag first (sudo chattr -i "${target}"; on macOS chflags nouchg "${target}"), or leave the file as it is.`,
+    );
   // A file made read-only says "leave me alone", even to root, who could write it anyway.
-  if ((st.mode & 0o222) === 0 || !writable(target))
-    throw new UsageError(`${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
+  if ((st.mode & 0o222) === 0 || refusal)
+    throw cannotWrite('read_only', `${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
   return readFileSync(target, 'utf8');
 }
 
@@ -72,6 +88,7 @@ export function editedByHand(inner: string): boolean {
 /** The marked block holding `body`, its digest line last. */
 export const markedBlock = (body: string): string => `${MARKER_START}\n${body}\n${digestLine(digestOf(body))}\n${MARKER_END}`;
 
+/** A usage error (exit 2), unlike the file's other states: the flag `--force` is what the command lacks to go ahead. */
 function refuseEdited(target: string): never {
   throw new UsageError(
     `The learned block of ${target} was edited by hand since Homunculus wrote it; writing it again would lose those edits.`,
@@ -130,7 +147,8 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
     if (!options.force && editedByHand(current.slice(start + MARKER_START.length, end))) refuseEdited(target);
     next = current.slice(0, start) + section + current.slice(end + MARKER_END.length);
   } else if (start >= 0 || (end >= 0 && start < 0)) {
-    throw new UsageError(
+    throw cannotWrite(
+      'rule_block',
       `${target} has an unmatched instinct marker.`,
       `Restore both ${MARKER_START} and ${MARKER_END}, or remove the stray one.`,
     );
@@ -139,7 +157,11 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
   }
   // A second block (pasted, or merged from a branch) would give every rule twice: one block is kept up to date.
   if (next.indexOf(MARKER_START, next.indexOf(MARKER_END) + MARKER_END.length) >= 0)
-    throw new UsageError(`${target} has more than one instinct block.`, `Delete all but one ${MARKER_START} ... ${MARKER_END} block.`);
+    throw cannotWrite(
+      'rule_block',
+      `${target} has more than one instinct block.`,
+      `Delete all but one ${MARKER_START} ... ${MARKER_END} block.`,
+    );
   next = lineEndsOf(current, next);
   const lines = (block.match(/^- /gm) ?? []).length;
   if (next === current) return { target, rule_count: ruleCount, lines, changed: false };

@@ -9,7 +9,7 @@ import { fitToBudget, oneLine } from './format.js';
 import { asksForRefused, isRelevant, matchingLines, mostSpecific, promptContext, requiredMatches } from './prompt.js';
 import { askedTerms, matchInstincts } from './rank.js';
 import { recallContext } from './recall.js';
-import { convictionsBlock, selectStartInstincts, sessionStartContext } from './session-start.js';
+import { convictionsBlock, selectStartInstincts, sessionStartContext, shownCount } from './session-start.js';
 
 const project: ProjectInfo = { fingerprint: 'aaaaaaaaaaaaaaaa', name: 'webapp', root: '/w/webapp', remote: null };
 
@@ -222,6 +222,17 @@ describe('session start', () => {
     const text = sessionStartContext(store, { project, stack: [] }).text;
     expect(text.match(/^- When doing step/gm)).toHaveLength(10);
     expect(text).toContain('10 of 24 instincts shown.');
+  });
+
+  it('where lines merge instincts, says how many lines give how many of them', () => {
+    for (let i = 0; i < 24; i++)
+      observe(store, { pattern: `seq:step-${i}`, trigger: `when doing step ${Math.floor(i / 2)}`, action: `Run tool${i} next.` });
+    const text = sessionStartContext(store, { project, stack: [] }).text;
+    expect(text.match(/^- When doing step/gm)).toHaveLength(10);
+    expect(text).toMatch(/^10 lines give 20 of the 24 instincts\.$/m);
+    expect(text).not.toContain('instincts shown');
+    expect(shownCount(1, 3, 9)).toBe('1 line gives 3 of the 9 instincts');
+    expect(shownCount(10, 10, 24)).toBe('10 of 24 instincts shown');
   });
 
   it('with 1,000 instincts shows the 15 best for the project, under the budget', () => {

@@ -8,6 +8,7 @@
  * ranked for the project's detected stack come first (its name is in all of them).
  */
 import type { ProjectInfo } from '../core/project.js';
+import { counted } from '../core/text.js';
 import { convictionText, listConvictions } from '../learn/evolve.js';
 import { isDocumented } from '../learn/documented.js';
 import { currentConfidence, heldBackReport, reportedByAgent } from '../learn/records.js';
@@ -110,6 +111,15 @@ export interface StartContext {
   keys: string[];
 }
 
+/**
+ * How much of the store the lines give: "10 of 24 instincts shown", or, where a line merges
+ * several, "8 lines give 15 of the 31 instincts" (8 bullets for 15 "shown" read as a mistake).
+ */
+export function shownCount(lines: number, given: number, total: number): string {
+  if (lines === given) return `${given} of ${total} instincts shown`;
+  return `${counted(lines, 'line')} ${lines === 1 ? 'gives' : 'give'} ${given} of the ${total} instincts`;
+}
+
 export function sessionStartContext(store: Store, input: StartContextInput): StartContext {
   const exported = input.exported ?? new Set<string>();
   const convictions = listConvictions(store, input.project.fingerprint, { given: true }).filter((c) => !exported.has(c.pattern));
@@ -135,9 +145,8 @@ export function sessionStartContext(store: Store, input: StartContextInput): Sta
   // Counted from the lines given: rows past the last line are not shown either.
   const given = groups.reduce((n, group) => n + group.length, 0);
   if (selection.total > given) {
-    tail.push(
-      `${given} of ${selection.total} instincts shown${selection.ranked ? `, those about ${oneLine(input.stack.slice(0, 6).join(', '), 120)} first` : ''}.`,
-    );
+    const first = selection.ranked ? `, those about ${oneLine(input.stack.slice(0, 6).join(', '), 120)} first` : '';
+    tail.push(`${shownCount(groups.length, given, selection.total)}${first}.`);
   }
   tail.push(`Evidence and history of each: \`homunculus list\`, or the files in ${store.paths.instincts}.`);
   const instinctHead = selection.total ? ['', 'Learned from how this user works (most useful first):'] : [];

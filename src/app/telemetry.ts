@@ -3,10 +3,10 @@
  * hooks/run.ts), the failure log (hooks.log) and the marks redaction left in stored text.
  * Bad lines are skipped and counted; no stored text and no secret is ever returned.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HOOK_BUDGET_MS, type HookCall, isHookFailure, parseHookCalls, parseHookLog } from '../core/hook-calls.js';
 import { problemCalls, summariseCalls } from '../core/hook-stats.js';
+import { readRotated } from '../core/fs.js';
 import type { HomePaths } from '../core/paths.js';
 import { redact } from '../core/redact.js';
 import { truncate } from '../core/text.js';
@@ -15,18 +15,6 @@ import { defineOperation } from './operation.js';
 
 const PROBLEMS = 20;
 const LOG_ENTRIES = 10;
-
-/** A log and the file it was rotated to, older first; a missing file reads as empty. */
-function readRotated(path: string): string {
-  const read = (p: string) => {
-    try {
-      return readFileSync(p, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  return `${read(`${path}.1`)}\n${read(path)}`;
-}
 
 export function hookCalls(paths: HomePaths): { calls: HookCall[]; skipped: number } {
   return parseHookCalls(readRotated(paths.hookCalls));

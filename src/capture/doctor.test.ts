@@ -79,12 +79,21 @@ describe('observations check', () => {
     expect(observationsCheck(paths)).toMatchObject({ status: 'ok' });
     expect(observationsCheck(paths).detail).toMatch(/\(1 in the last 24 h\)/);
     mkdirSync(paths.logs, { recursive: true });
-    writeFileSync(join(paths.logs, 'hooks.log'), `${new Date().toISOString()} prompt (claude-code) failed: disk full\n`);
+    const now = new Date().toISOString();
+    // One failed call can log several lines (a record not made, then the call's own failure): calls are counted, as telemetry does.
+    writeFileSync(
+      join(paths.logs, 'hooks.log'),
+      `${now} prompt (claude-code): not recorded\n${now} prompt (claude-code): not recorded\n${now} prompt (claude-code) failed: disk full\n`,
+    );
+    const call = (outcome: string) => `${JSON.stringify({ ts: now, event: 'prompt', agent: 'claude-code', ms: 40, outcome })}\n`;
+    writeFileSync(paths.hookCalls, call('ok') + call('failed') + call('ok'));
     expect(observationsCheck(paths)).toMatchObject({ status: 'warn' });
-    expect(observationsCheck(paths).detail).toMatch(/1 hook failure in the last 24 h/);
+    expect(observationsCheck(paths).detail).toMatch(/; 1 hook call failed in the last 24 h \(last logged: .* failed: disk full\)$/);
     expect(observationsCheck(paths).fix).toMatch(/^The hooks fire but fail: the errors are in .*hooks\.log/);
+    writeFileSync(paths.hookCalls, call('failed') + call('timeout') + call('timeout'));
+    expect(observationsCheck(paths).detail).toMatch(/; 1 hook call failed, 2 hook calls timed out in the last 24 h/);
     // Hooks that met a locked database fired: the fix names the lock, not missing hooks.
-    writeFileSync(join(paths.logs, 'hooks.log'), `${new Date().toISOString()} stop (claude-code) failed: database is locked\n`);
+    writeFileSync(join(paths.logs, 'hooks.log'), `${now} stop (claude-code) failed: database is locked\n`);
     expect(observationsCheck(paths).fix).toMatch(/^The hooks fire, but another process kept the database locked/);
   });
 

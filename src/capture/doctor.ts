@@ -1,12 +1,14 @@
 /**
  * Doctor checks for capture: hooks installed, pointing at a binary that exists and active in
- * their client (trusted, not turned off), and observations actually arriving (plus recent
- * hook failures from logs/hooks.log).
+ * their client (trusted, not turned off), and observations actually arriving (plus the hook
+ * calls that failed lately, counted as `homunculus telemetry` counts them, from logs/hook-calls.jsonl,
+ * with the last failure logs/hooks.log holds).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
-import { isHookFailure, parseHookLog } from '../core/hook-calls.js';
+import { readRotated } from '../core/fs.js';
+import { isHookFailure, parseHookCalls, parseHookLog } from '../core/hook-calls.js';
 import type { HomePaths } from '../core/paths.js';
 import { openStore } from '../store/store.js';
 import { AGENTS, type Agent } from './agents.js';
@@ -114,24 +116,40 @@ export async function hooksCheck(home: string, cwd: string, env: NodeJS.ProcessE
 
 const DAY = 86_400_000;
 
-function recentFailures(paths: HomePaths, now: number): { count: number; locked: number; last?: string } {
-  let text: string;
-  try {
-    text = readFileSync(paths.hookLog, 'utf8');
-  } catch {
-    return { count: 0, locked: 0 };
-  }
-  const lines = parseHookLog(text)
-    .filter((e) => isHookFailure(e) && now - Date.parse(e.ts) < DAY)
+interface RecentFailures {
+  /** Hook calls that failed or timed out: one call may log several lines in hooks.log, so calls are what is counted. */
+  failed: number;
+  timedOut: number;
+  /** Every failure hooks.log holds for the period names a locked database. */
+  locked: boolean;
+  last?: string;
+}
+
+function recentFailures(paths: HomePaths, now: number): RecentFailures {
+  const recent = (ts: string) => now - Date.parse(ts) < DAY;
+  const calls = parseHookCalls(readRotated(paths.hookCalls)).calls.filter((c) => recent(c.ts));
+  const logged = parseHookLog(readRotated(paths.hookLog))
+    .filter((e) => isHookFailure(e) && recent(e.ts))
     .map((e) => `${e.ts} ${e.message}`);
-  const locked = lines.filter((l) => /database is locked|stayed locked/.test(l)).length;
-  return { count: lines.length, locked, ...(lines.length ? { last: lines[lines.length - 1] } : {}) };
+  return {
+    failed: calls.filter((c) => c.outcome === 'failed').length,
+    timedOut: calls.filter((c) => c.outcome === 'timeout').length,
+    locked: logged.length > 0 && logged.every((l) => /database is locked|stayed locked/.test(l)),
+    ...(logged.length ? { last: logged[logged.length - 1] } : {}),
+  };
+}
+
+/** The failures as `homunculus telemetry` counts them, by call: "; 1 hook call failed in the last 24 h (last logged: ...)". */
+function failureNote(f: RecentFailures): string {
+  const said = [f.failed && `${counted(f.failed, 'hook call')} failed`, f.timedOut && `${counted(f.timedOut, 'hook call')} timed out`];
+  const how = said.filter(Boolean).join(', ');
+  return how ? `; ${how} in the last 24 h${f.last ? ` (last logged: ${f.last})` : ''}` : '';
 }
 
 /** What to do about recent hook failures, or observations that stopped coming. */
-function observationsFix(failures: { count: number; locked: number }, ageDays: number, hookLog: string): string {
-  if (ageDays > 7 || failures.count === 0) return `Hooks may not be firing: see ${hookLog} and the hooks check above.`;
-  if (failures.locked === failures.count)
+function observationsFix(failures: RecentFailures, ageDays: number, hookLog: string): string {
+  if (ageDays > 7 || failures.failed + failures.timedOut === 0) return `Hooks may not be firing: see ${hookLog} and the hooks check above.`;
+  if (failures.locked)
     return 'The hooks fire, but another process kept the database locked (a learning run, an import, a program holding it open): what they observed waited in the spool for the next hook. If it goes on, find the holder with `fuser` on the database file.';
   return `The hooks fire but fail: the errors are in ${hookLog}.`;
 }
@@ -153,14 +171,14 @@ export function observationsCheck(paths: HomePaths): Result {
       store.close();
     }
   }
-  const failureNote = failures.count ? `; ${counted(failures.count, 'hook failure')} in the last 24 h (last: ${failures.last})` : '';
+  const failed = failureNote(failures);
   const spoolNote = spooled ? `, ${spooled} waiting in the spool` : '';
   if (!last && !spooled && archived.count) {
     // gc moved every observation to the archive: they were recorded, none arrived since.
     return {
       name: 'observations',
       status: 'warn',
-      detail: `none since the ${archived.count} that gc archived (the newest from ${archived.last})${failureNote}`,
+      detail: `none since the ${archived.count} that gc archived (the newest from ${archived.last})${failed}`,
       fix: 'Start a session of an agent whose hooks are installed (see the hooks check); the archive keeps their ids, so re-importing adds nothing.',
     };
   }
@@ -168,15 +186,13 @@ export function observationsCheck(paths: HomePaths): Result {
     return {
       name: 'observations',
       status: 'warn',
-      detail: `none recorded yet${failureNote}`,
+      detail: `none recorded yet${failed}`,
       fix: 'Start a session of an agent whose hooks are installed (see the hooks check), or bring in past Claude Code sessions with `homunculus import-transcripts`.',
     };
   }
   const ageDays = last ? (now - Date.parse(last)) / DAY : 0;
-  const detail = last
-    ? `last ${last} (${lastDay} in the last 24 h)${spoolNote}${failureNote}`
-    : `${spooled} waiting in the spool${failureNote}`;
-  if (failures.count || ageDays > 7) {
+  const detail = last ? `last ${last} (${lastDay} in the last 24 h)${spoolNote}${failed}` : `${spooled} waiting in the spool${failed}`;
+  if (failures.failed + failures.timedOut || ageDays > 7) {
     return {
       name: 'observations',
       status: 'warn',

@@ -130,6 +130,18 @@ export function appendRotated(path: string, text: string, maxBytes: number): voi
   }
 }
 
+/** A log and the file appendRotated moved it to, older first; a missing file reads as empty. */
+export function readRotated(path: string): string {
+  const read = (p: string) => {
+    try {
+      return readFileSync(p, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return `${read(`${path}.1`)}\n${read(path)}`;
+}
+
 /**
  * Takes group and other access away from a file or directory of ours (`mode`: 0o700 for a
  * directory, 0o600 for a file): the home holds every prompt and turn. One we do not own, or

@@ -2,9 +2,11 @@
  * What a session's observations say about it (the session summary): tools used and
  * how often, files changed, errors, prompts, and the deterministic summary paragraph. Pure.
  */
+import { shellWrittenFiles } from '../../core/shell-writes.js';
 import { counted, truncate } from '../../core/text.js';
 import { parseStringArray } from '../../store/json.js';
 import type { ObservationRow } from '../../store/observations.js';
+import { absolutePath } from '../map/files.js';
 import { CHANGING_KINDS, toolKind } from '../map/tool-kind.js';
 
 interface SessionFacts {
@@ -20,11 +22,18 @@ interface SessionFacts {
 
 const MAX_FILES = 200;
 
+type FactsRow = Pick<ObservationRow, 'ts' | 'event' | 'tool' | 'files' | 'outcome' | 'input' | 'cwd'>;
+
+/** The files a call that went well changed: those an edit or write names, those a shell command wrote by redirection or tee. */
+function changedFiles(row: FactsRow): string[] {
+  if (row.outcome !== 'ok') return [];
+  const kind = toolKind(row.tool);
+  if (CHANGING_KINDS.has(kind)) return parseStringArray(row.files);
+  return kind === 'shell' ? shellWrittenFiles(row.input).map((f) => absolutePath(f, row.cwd)) : [];
+}
+
 /** Pure: what a session's observations say about it. */
-export function sessionFacts(
-  rows: readonly Pick<ObservationRow, 'ts' | 'event' | 'tool' | 'files' | 'outcome' | 'input'>[],
-  endedAt: string,
-): SessionFacts {
+export function sessionFacts(rows: readonly FactsRow[], endedAt: string): SessionFacts {
   const toolCounts: Record<string, number> = {};
   const files = new Set<string>();
   const prompts: string[] = [];
@@ -40,9 +49,7 @@ export function sessionFacts(
     toolCounts[row.tool] = (toolCounts[row.tool] ?? 0) + 1;
     if (row.outcome === 'error') errors++;
     if (row.outcome === 'blocked') blocked++;
-    if (CHANGING_KINDS.has(toolKind(row.tool)) && row.outcome === 'ok') {
-      for (const f of parseStringArray(row.files)) if (files.size < MAX_FILES) files.add(f);
-    }
+    for (const f of changedFiles(row)) if (files.size < MAX_FILES) files.add(f);
   }
   const toolsUsed = Object.keys(toolCounts).sort((a, b) => (toolCounts[b] ?? 0) - (toolCounts[a] ?? 0) || a.localeCompare(b));
   return {

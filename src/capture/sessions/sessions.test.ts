@@ -21,6 +21,7 @@ const row = (over: Record<string, string>) => ({
   files: '[]',
   outcome: 'ok' as const,
   input: '',
+  cwd: '/w',
   ...over,
 });
 
@@ -51,6 +52,23 @@ describe('session facts and text', () => {
       'Loader fix. 5 tool calls (Edit 3, Bash 1, Read 1), 1 file changed, 1 error, 1 blocked. First prompt: "fix the loader"',
     );
     expect(summaryText(sessionFacts([], '2026-01-01T00:00:00Z'))).toBe('0 tool calls, 0 files changed.');
+  });
+
+  it('counts the files a shell command wrote by redirection or tee, resolved against its folder', () => {
+    const shell = (input: string, over: Record<string, string> = {}) => row({ tool: 'Bash', input, ...over });
+    const facts = sessionFacts(
+      [
+        shell('echo hello > out.txt'),
+        shell('npm test 2>&1 | tee -a logs/test.log'),
+        shell('echo "a > b" > /dev/null'),
+        shell('date >> ../notes.md', { cwd: '/w/sub' }),
+        shell('echo gone > never.txt', { outcome: 'error' }),
+        row({ tool: 'exec_command', input: 'printf x >| codex.txt' }),
+      ],
+      '2026-01-01T10:01:00.000Z',
+    );
+    expect(facts.filesTouched).toEqual(['/w/out.txt', '/w/logs/test.log', '/w/notes.md', '/w/codex.txt']);
+    expect(summaryText(facts)).toMatch(/, 4 files changed, 1 error\.$/);
   });
 
   it('names files by start time and session', () => {

@@ -43,7 +43,7 @@ describe('the import schema', () => {
     ['a date that is not one', { last_seen: 'next tuesday' }, /last_seen must be an ISO-8601 date/],
     ['a number for a date', { first_seen: 20260101 }, /first_seen must be an ISO-8601 date/],
     ['an impossible date', { last_seen: '2026-02-31' }, /last_seen must be an ISO-8601 date/],
-    ['an overflowing count', { evidence: 1e300 }, /evidence must be a whole number from 1 to 10000/],
+    ['an overflowing count', { evidence: 1e300 }, /^evidence must be a whole number from 1 to 1000000000, got 1e\+300$/],
     ['an infinite count', { evidence: Infinity }, /evidence must be a whole number/],
     ['a count past the cap', { evidence: MAX_IMPORTED_EVIDENCE + 1 }, /evidence must be a whole number/],
     ['a fractional count', { evidence: 2.5 }, /evidence must be a whole number/],
@@ -73,6 +73,16 @@ describe('the import schema', () => {
     const checked = checkImported({ ...good, ...patch }, NOW);
     expect(checked.ok).toBe(false);
     expect(checked.ok ? '' : checked.reason).toMatch(reason);
+  });
+
+  it('takes a count a real store holds past 10,000 (what export writes must import)', () => {
+    expect(checkImported({ ...good, evidence: 1_000_001 }, NOW)).toMatchObject({ ok: true, instinct: { evidence: 1_000_001 } });
+    expect(checkImported({ ...good, evidence: MAX_IMPORTED_EVIDENCE }, NOW)).toMatchObject({ ok: true });
+  });
+
+  it('says a record that is no object plainly', () => {
+    expect(checkImported(null, NOW)).toEqual({ ok: false, reason: 'the record must be an object, got null' });
+    expect(checkImported('x', NOW)).toEqual({ ok: false, reason: 'the record must be an object, got "x"' });
   });
 
   it('quotes a refused value briefly, never whole', () => {

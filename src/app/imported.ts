@@ -13,8 +13,11 @@ import type { IncomingInstinct } from '../learn/merge.js';
 import { InputError, issuesOf } from './operation.js';
 import { text, wholeNumber } from './schemas.js';
 
-/** The most occurrences an import may state: far past every level threshold, far from overflow. */
-export const MAX_IMPORTED_EVIDENCE = 10_000;
+/**
+ * The most occurrences an import may state: far past any count an honest store reaches (observe
+ * and alias may take a store past 10,000, and what export writes must import), far from overflow.
+ */
+export const MAX_IMPORTED_EVIDENCE = 1_000_000_000;
 const MAX_METADATA_CHARS = 10_000;
 
 const LIMITS = { key: 512, trigger: 4_000, action: 4_000, title: 200, explain: 2_000, project: 200, source: 200, domain: 64 } as const;
@@ -49,22 +52,25 @@ const metadata = () =>
 /** The schema of one imported instinct, with dates clamped to `now`. */
 export function importedInstinct(now: Date) {
   return z
-    .object({
-      key: text(LIMITS.key),
-      category: z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` }).optional(),
-      trigger: bounded(LIMITS.trigger),
-      action: bounded(LIMITS.action),
-      title: bounded(LIMITS.title),
-      explain: bounded(LIMITS.explain),
-      domain: bounded(LIMITS.domain),
-      project: bounded(LIMITS.project),
-      source: bounded(LIMITS.source),
-      metadata: metadata().optional(),
-      evidence: wholeNumber(1, MAX_IMPORTED_EVIDENCE).default(1),
-      confidence: score().optional(),
-      first_seen: pastInstant(now).optional(),
-      last_seen: pastInstant(now).optional(),
-    })
+    .object(
+      {
+        key: text(LIMITS.key),
+        category: z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` }).optional(),
+        trigger: bounded(LIMITS.trigger),
+        action: bounded(LIMITS.action),
+        title: bounded(LIMITS.title),
+        explain: bounded(LIMITS.explain),
+        domain: bounded(LIMITS.domain),
+        project: bounded(LIMITS.project),
+        source: bounded(LIMITS.source),
+        metadata: metadata().optional(),
+        evidence: wholeNumber(1, MAX_IMPORTED_EVIDENCE).default(1),
+        confidence: score().optional(),
+        first_seen: pastInstant(now).optional(),
+        last_seen: pastInstant(now).optional(),
+      },
+      { error: 'must be an object' },
+    )
     .transform((r, ctx): IncomingInstinct => {
       let key: ReturnType<typeof parseKey>;
       try {
@@ -94,6 +100,6 @@ type Checked = { ok: true; instinct: IncomingInstinct } | { ok: false; reason: s
 export function checkImported(raw: unknown, now: Date, names: Readonly<Record<string, string>> = {}): Checked {
   const parsed = importedInstinct(now).safeParse(raw, { reportInput: true });
   if (parsed.success) return { ok: true, instinct: parsed.data };
-  const error = new InputError('import', issuesOf(parsed.error), (path) => names[path] ?? path);
+  const error = new InputError('import', issuesOf(parsed.error), (path) => names[path] ?? (path || 'the record'));
   return { ok: false, reason: error.message.replace(/\.$/, '') };
 }

@@ -68,7 +68,8 @@ export class InputError extends UsageError {
     readonly issues: readonly InputIssue[],
     readonly fieldName: (path: string) => string = (p) => p,
   ) {
-    super(`${issues.map((i) => described(i, fieldName)).join('; ')}.`);
+    // A value may break several rules that say the same words (1e308 is neither whole nor in range): said once.
+    super(`${[...new Set(issues.map((i) => described(i, fieldName)))].join('; ')}.`);
     this.name = 'InputError';
   }
 

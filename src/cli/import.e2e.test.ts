@@ -77,7 +77,7 @@ describe('import of an archive', () => {
     expect(report.imported).toBe(2);
     expect(report.skipped.map((s) => `${s.record}: ${s.reason}`)).toEqual([
       expect.stringMatching(/^instinct 2 \(pref:not-a-date\): last_seen must be an ISO-8601 date/),
-      expect.stringMatching(/^instinct 3 \(pref:huge-count\): evidence must be a whole number from 1 to 10000/),
+      expect.stringMatching(/^instinct 3 \(pref:huge-count\): evidence must be a whole number from 1 to 1000000000, got 1e\+300$/),
       expect.stringMatching(/^instinct 4 \(pref:bool-score\): confidence must be a number/),
       expect.stringMatching(/^instinct 5 \(pref:list-score\): confidence must be a number/),
       expect.stringMatching(/^instinct 6 \(fix:null-guard\): category is preference, but the key's prefix fix: means fix_pattern/),
@@ -119,6 +119,18 @@ describe('import of an archive', () => {
     expect((await runCliJson<{ promoted: string[] }>(home, ['evolve', '--promote'], { HOMUNCULUS_NOW: day(14) })).promoted).toEqual([
       'pref:deploy-helper',
     ]);
+  });
+});
+
+describe('export then import', () => {
+  it('imports every instinct its own export wrote, however large its count', async () => {
+    const from = join(dir.path, 'big-home');
+    await runCliJson(from, ['observe', 'pref:big', '--count', '1000000'], { HOMUNCULUS_NOW: NOW });
+    const out = join(dir.path, 'big.tgz');
+    expect((await runCli(from, ['export', '--out', out])).status).toBe(0);
+    const r = await runCli(join(dir.path, 'big-target'), ['import', out, '--json'], { env: { HOMUNCULUS_NOW: NOW } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ imported: 1, skipped: [] });
   });
 });
 

@@ -66,6 +66,10 @@ describe('the import schema', () => {
     ['a 60 MB action', { action: 'a'.repeat(60 * 1024 * 1024) }, /action must be at most 4000 characters/],
     ['a long explanation', { explain: 'e'.repeat(2_001) }, /explain must be at most 2000 characters/],
     ['a long title', { title: 'T'.repeat(201) }, /title must be at most 200 characters/],
+    ['an empty trigger', { trigger: '' }, /^trigger must not be empty: say when it applies/],
+    ['a blank trigger', { trigger: '   ' }, /^trigger must not be empty/],
+    ['a path for a project', { project: '../x' }, /^project must be a project fingerprint \(16 hex characters\) or empty, got "\.\.\/x"$/],
+    ['a name for a project', { project: 'cli' }, /^project must be a project fingerprint/],
     ['metadata that is not an object', { metadata: ['x'] }, /metadata must be an object/],
     ['huge metadata', { metadata: { blob: 'm'.repeat(20_000) } }, /metadata must be at most 10000 characters/],
     ['a trigger that is not text', { trigger: { $gt: '' } }, /trigger must be text/],
@@ -78,6 +82,11 @@ describe('the import schema', () => {
   it('takes a count a real store holds past 10,000 (what export writes must import)', () => {
     expect(checkImported({ ...good, evidence: 1_000_001 }, NOW)).toMatchObject({ ok: true, instinct: { evidence: 1_000_001 } });
     expect(checkImported({ ...good, evidence: MAX_IMPORTED_EVIDENCE }, NOW)).toMatchObject({ ok: true });
+  });
+
+  it('takes a project fingerprint, or none for every project', () => {
+    expect(checkImported({ ...good, project: '0123456789abcdef' }, NOW)).toMatchObject({ instinct: { project: '0123456789abcdef' } });
+    expect(checkImported({ ...good, project: '' }, NOW)).toMatchObject({ instinct: { project: '' } });
   });
 
   it('says a record that is no object plainly', () => {

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { parseInstant } from '../core/clock.js';
 import { CATEGORIES, DOMAINS, parseKey } from '../core/domain.js';
+import { isFingerprint } from '../core/project.js';
 import { CONFIDENCE_CEILING, CONFIDENCE_FLOOR } from '../learn/confidence.js';
 import type { IncomingInstinct } from '../learn/merge.js';
 import { InputError, issuesOf } from './operation.js';
@@ -23,6 +24,16 @@ const MAX_METADATA_CHARS = 10_000;
 const LIMITS = { key: 512, trigger: 4_000, action: 4_000, title: 200, explain: 2_000, project: 200, source: 200, domain: 64 } as const;
 
 const bounded = (max: number) => text(max).trim().optional();
+
+/** A trigger says when the instinct applies: `edit` refuses an empty one, and so does an import. */
+const trigger = () => text(LIMITS.trigger).trim().min(1, { error: 'must not be empty: say when it applies' }).optional();
+
+/** A project is a fingerprint (as the store files them) or '' for every project; a name or a path is neither. */
+const project = () =>
+  text(LIMITS.project)
+    .trim()
+    .refine((v) => v === '' || isFingerprint(v), { error: 'must be a project fingerprint (16 hex characters) or empty' })
+    .optional();
 
 const score = () => {
   const message = 'must be a number between 0 and 1';
@@ -56,12 +67,12 @@ export function importedInstinct(now: Date) {
       {
         key: text(LIMITS.key),
         category: z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` }).optional(),
-        trigger: bounded(LIMITS.trigger),
+        trigger: trigger(),
         action: bounded(LIMITS.action),
         title: bounded(LIMITS.title),
         explain: bounded(LIMITS.explain),
         domain: bounded(LIMITS.domain),
-        project: bounded(LIMITS.project),
+        project: project(),
         source: bounded(LIMITS.source),
         metadata: metadata().optional(),
         evidence: wholeNumber(1, MAX_IMPORTED_EVIDENCE).default(1),

@@ -69,6 +69,9 @@ describe('import of an archive', () => {
       record({ key: 'pref:list-score', score: [0.5] }),
       record({ key: 'fix:null-guard', category: 'preference' }),
       record({ key: 'pref:huge-action', action: 'x'.repeat(1024 * 1024) }),
+      record({ key: 'pref:no-trigger', trigger: '' }),
+      record({ key: 'pref:path-project', project: '../x' }),
+      record({ key: 'pref:bad-first', first_seen: 'notadate' }),
       record({}),
     ]);
     const result = await runCli(home, ['import', file, '--json'], { env: { HOMUNCULUS_NOW: NOW } });
@@ -82,6 +85,9 @@ describe('import of an archive', () => {
       expect.stringMatching(/^instinct 5 \(pref:list-score\): confidence must be a number/),
       expect.stringMatching(/^instinct 6 \(fix:null-guard\): category is preference, but the key's prefix fix: means fix_pattern/),
       expect.stringMatching(/^instinct 7 \(pref:huge-action\): action must be at most 4000 characters/),
+      expect.stringMatching(/^instinct 8 \(pref:no-trigger\): trigger must not be empty/),
+      expect.stringMatching(/^instinct 9 \(pref:path-project\): project must be a project fingerprint/),
+      expect.stringMatching(/^instinct 10 \(pref:bad-first\): first_seen must be an ISO-8601 date/),
     ]);
     expect(result.stderr).toMatch(/skipped instinct 3 \(pref:huge-count\)/);
 

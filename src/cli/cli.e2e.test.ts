@@ -299,7 +299,7 @@ describe('moving instincts in and out', () => {
     writeFileSync(join(dir, 'no-frontmatter.md'), '# just a note\n');
     writeFileSync(join(dir, 'bad-confidence.md'), instinctFile('x', 7));
     const result = await runCli(home.path, ['import-files', dir, '--json']);
-    expect(result.status).toBe(0);
+    expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ imported: 1, raised: 0 });
     expect(report.skipped.map((s: { file: string }) => s.file.split('/').pop()).sort()).toEqual([

@@ -4,6 +4,9 @@ import { runOperation } from '../run.js';
 
 const transfer = () => import('../../app/transfer.js');
 
+/** 1 when a record or a file was skipped (the rest were still imported), as `memory import` does for a bad line. */
+const someSkipped = (r: { skipped: readonly unknown[] }): number => (r.skipped.length ? 1 : 0);
+
 export function registerTransferCommands(program: Command): void {
   program
     .command('import-files')
@@ -21,7 +24,7 @@ export function registerTransferCommands(program: Command): void {
           `Imported ${r.imported} new, raised ${r.raised}, ${r.unchanged} unchanged, ${r.skipped.length} skipped.`,
           ...(r.marked_wrong ? [`Marked ${r.marked_wrong} wrong again, as their files say.`] : []),
         ],
-        { names: { dir: '<dir>' } },
+        { names: { dir: '<dir>' }, exitCode: someSkipped },
       );
     });
 
@@ -52,7 +55,7 @@ export function registerTransferCommands(program: Command): void {
         importArchive,
         { file },
         (r) => `Imported ${r.imported} new, raised ${r.raised}, ${r.unchanged} unchanged, ${r.skipped.length} skipped.`,
-        { names: { file: '<file>' } },
+        { names: { file: '<file>' }, exitCode: someSkipped },
       );
     });
 }

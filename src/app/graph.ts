@@ -1,7 +1,10 @@
 /** Knowledge-graph operations: facts in and out (with time travel), maintenance, and the context a prompt would get. */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { buildPromptContext } from '../context/build.js';
 import { parseInstant } from '../core/clock.js';
+import { UsageError } from '../core/errors.js';
+import { isDirectory } from '../core/fs.js';
 import { addFact as addGraphFact, parseRelation } from '../graph/add-fact.js';
 import { detectCommunities } from '../graph/communities.js';
 import { runDreamCycle } from '../graph/dream.js';
@@ -173,6 +176,15 @@ export const entities = defineOperation({
   },
 });
 
+/** A transcript named on purpose must be there: a mistyped path would otherwise read as "nothing recorded". */
+function requireTranscript(path: string | undefined): void {
+  if (path === undefined || (existsSync(path) && !isDirectory(path))) return;
+  throw new UsageError(
+    `No such transcript: ${path}`,
+    "Give the path of the session's transcript (a .jsonl file), or leave it out to read the session's observations.",
+  );
+}
+
 export const build = defineOperation({
   name: 'graph.build',
   summary: 'Extract knowledge from a recorded session (its observations, else its transcript) into the graph',
@@ -182,7 +194,10 @@ export const build = defineOperation({
     root: text(4096).optional(),
     gc: z.boolean().default(true),
   }),
-  run: ({ store }, i) => graphSessionEnd(store, { sessionId: i.session, transcriptPath: i.transcript, root: i.root, gc: i.gc }),
+  run({ store }, i) {
+    requireTranscript(i.transcript);
+    return graphSessionEnd(store, { sessionId: i.session, transcriptPath: i.transcript, root: i.root, gc: i.gc });
+  },
 });
 
 export const dream = defineOperation({

@@ -237,3 +237,13 @@ describe('homunculus graph', () => {
     expect((await runCliJson<{ count: number }>(home.path, ['graph', 'entities', '--type', 'project'], env)).count).toBe(1);
   });
 });
+
+describe('homunculus graph build', () => {
+  it('refuses a transcript that is not there, rather than saying nothing was recorded', async () => {
+    const missing = `${home.path}/nowhere.jsonl`;
+    const r = await runCli(home.path, ['graph', 'build', '--session', 'nonexistent', '--transcript', missing]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`No such transcript: ${missing}`);
+    expect(r.stdout).not.toMatch(/Nothing recorded/);
+  });
+});

@@ -29,7 +29,11 @@ export const text = (max = MAX_TEXT) => z.string({ error: 'must be text' }).max(
 
 /** A pattern key (`prefix:body`); the key convention itself is checked by the domain (parseKey), which says how to fix it. */
 export const patternKey = () =>
-  z.string({ error: 'must be a pattern key such as "pref:pkg=pnpm"' }).max(512, { error: 'must be at most 512 characters' });
+  z
+    .string({ error: 'must be a pattern key such as "pref:pkg=pnpm"' })
+    .max(512, { error: 'must be at most 512 characters' })
+    // An empty key names nothing: a usage error saying what to give, not "Not found: ".
+    .refine((key) => key.trim() !== '', { error: 'must not be empty: give a pattern key such as "pref:pkg=pnpm"' });
 
 export const category = () => oneOf(CATEGORIES);
 export const domain = () => oneOf(DOMAINS);

@@ -61,6 +61,8 @@ describe('help and usage', () => {
       [['observe', 'not-a-key'], /does not follow the prefix:body convention/],
       [['observe', 'seq:x', '--count', '0'], /--count must be a whole number from 1 to 1000000, got 0/],
       [['search', '   '], /<query> must not be empty/],
+      // An empty key names nothing: it is a usage error saying what to give, not "Not found: ".
+      [['get', ''], /<pattern> must not be empty: give a pattern key such as "pref:pkg=pnpm"/],
       // A missing choice names the choices.
       [['mind', 'trigger'], /<loop> must be action, explore or reflect/],
       // A group without its subcommand shows what it takes, as a usage error.

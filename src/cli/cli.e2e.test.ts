@@ -47,6 +47,11 @@ describe('help and usage', () => {
   it('says its version, as the package has it', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     for (const flag of ['--version', '-V']) expect(await runCli(home.path, [flag])).toMatchObject({ status: 0, stdout: `${version}\n` });
+    for (const args of [
+      ['--version', '--json'],
+      ['--json', '-V'],
+    ])
+      expect(JSON.parse((await runCli(home.path, args)).stdout)).toEqual({ version });
   });
 
   it('exits 2 with a hint on usage errors', async () => {

@@ -5,6 +5,7 @@ import { closestWords } from '../core/text.js';
 import { packageVersion as version } from '../core/package.js';
 import { reportError } from '../core/report.js';
 import { commandIndex, commandName } from './argv.js';
+import { emit } from './output.js';
 
 type Register = (program: Command) => void;
 
@@ -139,11 +140,12 @@ function unknownCommand(name: string | undefined): UsageError | undefined {
 export async function run(argv: readonly string[]): Promise<number> {
   // The version alone needs none of the commands loaded (all of them load for a bare --help).
   const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${version()}\n`);
+  const json = argv.includes('--json');
+  const bare = args.filter((a) => a !== '--json');
+  if (bare.length === 1 && (bare[0] === '--version' || bare[0] === '-V')) {
+    emit({ json }, { version: version() }, (v) => v.version);
     return 0;
   }
-  const json = argv.includes('--json');
   const unknown = unknownCommand(commandName(argv));
   if (unknown) return reportError(unknown, json);
   const program = await buildProgram(argv);

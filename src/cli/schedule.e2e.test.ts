@@ -52,6 +52,9 @@ describe('homunculus agent schedule', () => {
     const badName = add('bad name!', ['--cron', '0 9 * * *', '--message', 'hi']);
     expect(badName.stderr).toContain('The job name must be 1-64 letters');
     expect(badName.stderr).not.toContain('--name');
+    const badMissed = add('x', ['--cron', '0 9 * * *', '--message', 'hi', '--missed', 'bogus']);
+    expect(badMissed.status).toBe(2);
+    expect(badMissed.stderr).toContain('homunculus: --missed must be one of run-once, skip, got "bogus"');
     const sixFields = add('x', ['--cron', '0 0 8 * * *', '--message', 'hi']);
     expect(sixFields.status).toBe(2);
     expect(sixFields.stderr).toMatch(/not valid \(it has 6 fields\)\. Use five fields/);

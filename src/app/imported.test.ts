@@ -26,10 +26,15 @@ describe('the import schema', () => {
     expect(checkImported({ ...good, confidence: 0 }, NOW)).toMatchObject({ instinct: { confidence: 0.2 } });
   });
 
-  it('never dates a first sighting after the last, and dates a record without dates now', () => {
+  it('never dates a first sighting after the last, and leaves dates a record does not state to the merge', () => {
     const checked = checkImported({ ...good, first_seen: '2026-02-10', last_seen: '2026-02-01' }, NOW);
     expect(checked.ok && checked.instinct).toMatchObject({ first_seen: '2026-02-01T00:00:00.000Z', last_seen: '2026-02-01T00:00:00.000Z' });
-    expect(checkImported(good, NOW)).toMatchObject({ instinct: { first_seen: NOW.toISOString(), last_seen: NOW.toISOString() } });
+    expect(checkImported({ ...good, last_seen: '2026-02-01' }, NOW)).toMatchObject({
+      instinct: { first_seen: '2026-02-01T00:00:00.000Z', last_seen: '2026-02-01T00:00:00.000Z' },
+    });
+    // Not "seen now": the merge dates a new instinct now, and a held one was not seen again.
+    const undated = checkImported(good, NOW);
+    expect(undated.ok && [undated.instinct.first_seen, undated.instinct.last_seen]).toEqual([undefined, undefined]);
   });
 
   it('maps an unknown domain to none (the category default applies) and trims text', () => {

@@ -95,8 +95,10 @@ export function importedInstinct(now: Date) {
         ctx.addIssue({ code: 'custom', path: ['category'], message });
         return z.NEVER;
       }
-      const lastSeen = r.last_seen ?? now.toISOString();
-      const firstSeen = r.first_seen && r.first_seen < lastSeen ? r.first_seen : lastSeen;
+      // A record that names no last sighting leaves it to the merge: now for a new instinct, and
+      // no new sighting of one held (importing the same file again changes nothing).
+      const lastSeen = r.last_seen;
+      const firstSeen = r.first_seen && (!lastSeen || r.first_seen < lastSeen) ? r.first_seen : lastSeen;
       const domain = r.domain && (DOMAINS as readonly string[]).includes(r.domain) ? r.domain : undefined;
       return { ...r, key: key.key, category: key.category, domain, first_seen: firstSeen, last_seen: lastSeen };
     });

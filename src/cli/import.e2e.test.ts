@@ -172,6 +172,20 @@ describe('import-files', () => {
   });
 });
 
+describe('import-files again', () => {
+  it('finds an unchanged file unchanged, adding no history, though it states no dates', async () => {
+    const files = join(dir.path, 'again');
+    mkdirSync(files);
+    writeFileSync(join(files, 'h.md'), '---\nkey: "pref:again"\ntrigger: "when it recurs"\naction: "do the thing"\n---\n');
+    const other = join(dir.path, 'again-home');
+    expect(await runCliJson(other, ['import-files', files], { HOMUNCULUS_NOW: NOW })).toMatchObject({ imported: 1 });
+    const again = await runCliJson(other, ['import-files', files], { HOMUNCULUS_NOW: day(1) });
+    expect(again).toMatchObject({ imported: 0, raised: 0, unchanged: 1 });
+    const view = await runCliJson<View>(other, ['get', 'pref:again'], { HOMUNCULUS_NOW: day(1) });
+    expect(view.last_seen).toBe(NOW);
+  });
+});
+
 describe('hostile archives and folders', () => {
   /** A gzipped tar whose one header claims `claim` bytes for manifest.json, followed by `body` zeros. */
   const headerBlock = (path: string, size: number): Buffer => {

@@ -26,6 +26,17 @@ describe('merging an imported instinct', () => {
     });
   });
 
+  it('changes nothing when a record without dates comes back a day later (an instinct file with no last_seen)', () => {
+    store = testStore('2026-01-01T00:00:00.000Z');
+    const undated = { key: 'pref:pkg=pnpm', evidence: 3, trigger: 'installing packages', action: 'use pnpm' };
+    expect(store.transaction(() => mergeInstinct(store, undated, 'import-files'))).toBe('created');
+    const held = store.instincts.get('pref:pkg=pnpm');
+    store.advanceDays(1);
+    expect(store.transaction(() => mergeInstinct(store, undated, 'import-files'))).toBe('unchanged');
+    expect(store.instincts.get('pref:pkg=pnpm')).toEqual(held);
+    expect(store.instincts.events(held?.id ?? 0).map((e) => e.kind)).toEqual(['import']);
+  });
+
   it('takes a stated score as of now: an instinct last seen months ago keeps it, rather than decaying a second time', () => {
     store = testStore('2026-01-01T00:00:00.000Z');
     const old = { key: 'pref:pkg=pnpm', evidence: 12, confidence: 0.5, last_seen: '2025-10-01T00:00:00.000Z' };

@@ -77,17 +77,20 @@ export function mergeInstinct(store: Store, incoming: IncomingInstinct, via: str
     return 'created';
   }
   const current = currentConfidence(existing, now);
+  // Only a sighting the record states is a later one: a record without a date (an instinct file
+  // with no last_seen) merged again must change nothing.
+  const stated = incoming.last_seen;
   const fields: Partial<InstinctRow> = {};
   if (evidence > existing.evidence) fields.evidence = evidence;
   if (incoming.confidence !== undefined && clampScore(incoming.confidence) > current) {
     fields.confidence = clampScore(incoming.confidence);
-    fields.last_seen = lastSeen > existing.last_seen ? lastSeen : existing.last_seen;
+    fields.last_seen = stated && stated > existing.last_seen ? stated : existing.last_seen;
     fields.folded_periods = decayPeriods(fields.last_seen, now);
-  } else if (lastSeen > existing.last_seen) {
+  } else if (stated && stated > existing.last_seen) {
     // A later sighting elsewhere: keep the current score, restart its decay clock from now.
     fields.confidence = current;
-    fields.last_seen = lastSeen;
-    fields.folded_periods = decayPeriods(lastSeen, now);
+    fields.last_seen = stated;
+    fields.folded_periods = decayPeriods(stated, now);
   }
   if (firstSeen < existing.first_seen) fields.first_seen = firstSeen;
   // Metadata the store lacks is added; what it holds stays, in its order (a re-import changes nothing).

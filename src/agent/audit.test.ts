@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runNode, tempDir } from '../test-support/cli.js';
-import { appendAudit, isoMicro, readAudit, shortHash, verifyAudit } from './audit.js';
+import { appendAudit, isoMicro, parseEntry, readAudit, shortHash, verifyAudit } from './audit.js';
 
 describe('the audit log', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -44,6 +44,15 @@ describe('the audit log', () => {
 
   it('keeps microseconds', () => {
     expect(isoMicro(Date.UTC(2026, 10, 26, 7, 14, 44, 123) + 0.456)).toBe('2026-11-26T07:14:44.123456Z');
+  });
+
+  it('reads a line as an entry, or says why it is not one', () => {
+    write(1);
+    expect(parseEntry(lines()[0] as string)).toMatchObject({ seq: 1, action: 'tool_exec' });
+    expect(parseEntry('{"bad":1}')).toBe('is not an audit entry');
+    expect(parseEntry('[]')).toBe('is not an audit entry');
+    expect(parseEntry('null')).toBe('is not an audit entry');
+    expect(parseEntry('xx')).toBe('is not JSON');
   });
 
   it('names a changed line', () => {

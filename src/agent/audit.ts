@@ -159,6 +159,27 @@ export interface AuditVerdict {
   problems: AuditProblem[];
 }
 
+/** A line as an entry, or why it is not one ('is not JSON', 'is not an audit entry'): the listing shows only entries. Pure. */
+export function parseEntry(text: string): AuditEntry | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'is not JSON';
+  }
+  const e = value as Partial<AuditEntry> | null;
+  const shaped =
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.seq === 'number' &&
+    typeof e.time === 'string' &&
+    typeof e.action === 'string' &&
+    typeof e.session === 'string' &&
+    typeof e.ok === 'boolean' &&
+    typeof e.duration_ms === 'number';
+  return shaped ? (e as AuditEntry) : 'is not an audit entry';
+}
+
 /** Checks one line against the entry before it; the problem, or undefined. Pure. */
 function lineProblem(text: string, line: number, prev: string): string | undefined {
   let entry: AuditEntry;

@@ -4,7 +4,7 @@
  * store, so they work before a database exists.
  */
 import { z } from 'zod';
-import { type AuditEntry, type AuditVerdict, readAudit, verifyLines } from '../agent/audit.js';
+import { type AuditEntry, type AuditProblem, type AuditVerdict, parseEntry, readAudit, verifyLines } from '../agent/audit.js';
 import { INSTALL_FIX, rootNote, sandboxWorks } from '../agent/sandbox.js';
 import { type ScaffoldResult, scaffoldWorkspace } from '../agent/workspace.js';
 import { homePaths } from '../core/paths.js';
@@ -30,7 +30,23 @@ export interface AuditReport {
   total: number;
   /** The newest entries, oldest first. */
   entries: AuditEntry[];
+  /** Lines among the newest that are not entries (not JSON, or not an entry's shape): left out of `entries`. */
+  skipped: AuditProblem[];
   verify?: AuditVerdict;
+}
+
+/** The last `limit` lines as entries, and the ones that are not entries, by their line number. Pure. */
+function newestEntries(lines: readonly string[], limit: number): { entries: AuditEntry[]; skipped: AuditProblem[] } {
+  const first = Math.max(0, lines.length - limit);
+  const entries: AuditEntry[] = [];
+  const skipped: AuditProblem[] = [];
+  for (const [i, text] of lines.slice(first).entries()) {
+    const parsed = parseEntry(text);
+    const line = first + i + 1;
+    if (typeof parsed === 'string') skipped.push({ line, problem: `line ${line} ${parsed}` });
+    else entries.push(parsed);
+  }
+  return { entries, skipped };
 }
 
 export const agentAudit = defineOperation({
@@ -40,14 +56,6 @@ export const agentAudit = defineOperation({
   run(ctx: SetupContext, i): AuditReport {
     const log = homePaths(ctx.home).audit;
     const { lines, head } = readAudit(log);
-    // Lines that do not parse are shown by --verify; the listing skips them.
-    const entries = lines.slice(-i.limit).flatMap((l) => {
-      try {
-        return [JSON.parse(l) as AuditEntry];
-      } catch {
-        return [];
-      }
-    });
-    return { log, total: lines.length, entries, ...(i.verify ? { verify: verifyLines(lines, head) } : {}) };
+    return { log, total: lines.length, ...newestEntries(lines, i.limit), ...(i.verify ? { verify: verifyLines(lines, head) } : {}) };
   },
 });

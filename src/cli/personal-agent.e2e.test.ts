@@ -1,5 +1,5 @@
 /** `homunculus agent init` and `agent audit` through the built binary, on a temporary home. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendAudit } from '../agent/audit.js';
@@ -71,6 +71,29 @@ describe('homunculus agent', () => {
     expect(bad.stdout).toContain('✗ line 2 was changed');
     const json = cli(home, ['agent', 'audit', '--verify', '--json', '--limit', '1']);
     expect(JSON.parse(json.stdout)).toMatchObject({ total: 3, entries: [{ seq: 3 }], verify: { ok: false, problems: [{ line: 2 }] } });
+  });
+
+  it('audit names a line that is not an entry instead of crashing, and --verify fails on it (exit 1)', () => {
+    const log = homePaths(home).audit;
+    appendAudit(log, { action: 'tool_exec', session: 'cli-test', subject: 'echo', input: 'a', output: 'ok', durationMs: 2 });
+    appendFileSync(log, '{"bad":1}\nnot json\n');
+    const list = cli(home, ['agent', 'audit']);
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/echo\s+yes\s+cli-test/);
+    expect(list.stdout).toContain('! line 2 is not an audit entry');
+    expect(list.stdout).toContain('! line 3 is not JSON');
+    const last = cli(home, ['agent', 'audit', '--limit', '1']);
+    expect(last.stdout).toContain('the last 1:');
+    expect(last.stdout).toContain('! line 3 is not JSON');
+    const verify = cli(home, ['agent', 'audit', '--verify']);
+    expect(verify.status, verify.stderr).toBe(1);
+    expect(verify.stdout).toContain('✗ line 2 is not an audit entry');
+    const json = JSON.parse(cli(home, ['agent', 'audit', '--json']).stdout) as { entries: unknown[]; skipped: unknown[] };
+    expect(json.entries).toHaveLength(1);
+    expect(json.skipped).toEqual([
+      { line: 2, problem: 'line 2 is not an audit entry' },
+      { line: 3, problem: 'line 3 is not JSON' },
+    ]);
   });
 
   it('says the fix for a bad flag, and lists its commands in --help', () => {

@@ -12,9 +12,10 @@ import { setupContext } from './install.js';
 
 function auditLines(r: AuditReport): string[] {
   const lines: string[] = [];
+  const shown = r.entries.length + r.skipped.length;
   if (r.total === 0) lines.push(`The audit log is empty (${r.log}).`);
-  else {
-    lines.push(`${r.total} entries in ${r.log}${r.entries.length < r.total ? `, the last ${r.entries.length}:` : ':'}`);
+  else lines.push(`${r.total} ${r.skipped.length ? 'lines' : 'entries'} in ${r.log}${shown < r.total ? `, the last ${shown}:` : ':'}`);
+  if (r.entries.length)
     lines.push(
       ...table([
         ['#', 'time (UTC)', 'action', 'subject', 'ok', 'session', 'ms', 'tokens in/out'],
@@ -30,7 +31,9 @@ function auditLines(r: AuditReport): string[] {
         ]),
       ]).map((l) => `  ${l}`),
     );
-  }
+  // --verify names the first broken line itself; without it, say which lines the listing left out.
+  if (!r.verify)
+    for (const s of r.skipped) lines.push(`! ${s.problem}: it was changed (\`homunculus agent audit --verify\` checks the log)`);
   if (r.verify?.ok)
     lines.push(`✓ verified: ${r.verify.entries} entries, each chained to the one before, none changed, inserted or removed.`);
   for (const p of r.verify?.problems ?? []) lines.push(`✗ ${p.problem}`);

@@ -2,7 +2,18 @@ import { scratchDir } from '../test-support/cli.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendMemory, goalsPath, memoryPath, readGoals, readMemories, readValues, valuesPath, writeGoals, writeValues } from './files.js';
+import {
+  appendMemory,
+  corruptFiles,
+  goalsPath,
+  memoryPath,
+  readGoals,
+  readMemories,
+  readValues,
+  valuesPath,
+  writeGoals,
+  writeValues,
+} from './files.js';
 
 const dir = () => scratchDir('mind-files-');
 const memory = (timestamp: string, author: 'self' | 'kernel' = 'self') => ({
@@ -28,6 +39,24 @@ describe('mind data files', () => {
     writeValues(data, [{ name: 'a', weight: 0.1, status: 'active' }]);
     expect(() => writeValues(data, [{ name: 'a', weight: 2, status: 'active' }])).toThrow(/entry 1, weight/);
     expect(readValues(data)[0]?.weight).toBe(0.1);
+  });
+
+  it('takes values.json holding no values for a corrupt file, and names every corrupt file of data/', () => {
+    const data = dir();
+    writeFileSync(valuesPath(data), '[]');
+    expect(() => readValues(data)).toThrow(/values\.json is corrupt \(the document: must hold at least one value/);
+    expect(() => writeValues(data, [])).toThrow(/Refused to write/);
+    writeGoals(data, 2026, []);
+    expect(corruptFiles(data).map((e) => e.message)).toEqual([expect.stringContaining('values.json')]);
+    writeValues(data, [{ name: 'a', weight: 0.5, status: 'active' }]);
+    expect(corruptFiles(data)).toEqual([]);
+    writeFileSync(goalsPath(data, 2025), '{');
+    appendMemory(data, memory('2026-01-02T00:00:00Z'));
+    writeFileSync(memoryPath(data, '2026-01-03T00:00:00Z'), 'not json\n', { flag: 'a' });
+    expect(corruptFiles(data).map((e) => e.message)).toEqual([
+      expect.stringContaining('2025.json'),
+      expect.stringContaining('2026-01-03.jsonl is corrupt (line 1'),
+    ]);
   });
 
   it('reports a corrupt JSON file with its field and never overwrites it', () => {

@@ -223,3 +223,32 @@ export function readMemories(data: string, date?: string): Memory[] {
   const files = memoryFiles(data).filter((f) => date === undefined || f.endsWith(`${date}.jsonl`));
   return files.flatMap(readMemoryFile);
 }
+
+/** The goals files of every year there is one for. */
+function goalsFiles(data: string): string[] {
+  const dir = join(data, 'goals');
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
+}
+
+/** The corrupt files of data/, each as its read reports it (which file, where, the fix); none when every file is valid. */
+export function corruptFiles(data: string): HomunculusError[] {
+  const reads = [
+    () => readValues(data),
+    ...goalsFiles(data).map((path) => () => readJson(path, goalsSchema, [])),
+    ...memoryFiles(data).map((path) => () => readMemoryFile(path)),
+  ];
+  return reads.flatMap((read) => {
+    try {
+      read();
+      return [];
+    } catch (err) {
+      if (err instanceof HomunculusError && err.code === 'corrupt') return [err];
+      throw err;
+    }
+  });
+}

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoals, readValues, writeGoals } from './files.js';
-import { git, initInstance, instancePaths, STEPS } from './instance.js';
+import { commitData, git, initInstance, instancePaths, STEPS } from './instance.js';
 import { listSkills } from './skills.js';
 
 const root = () => join(scratchDir('mind-instance-'), 'mind');
@@ -60,5 +60,23 @@ describe('mind init', () => {
     writeFileSync(values, '[{"name":"x","weight":7,"status":"active"}]');
     expect(() => initInstance(first.root, 2026)).toThrow(/values\.json is corrupt \(entry 1, weight/);
     expect(readFileSync(values, 'utf8')).toContain('"weight":7');
+  });
+});
+
+describe('mind commit', () => {
+  it('refuses to commit a corrupt file, naming each and its fix, so the restore fix still brings back a good version', () => {
+    const p = instancePaths(initInstance(root(), 2026).root);
+    writeFileSync(join(p.data, 'values.json'), '{bad');
+    writeFileSync(join(p.data, 'goals', '2026.json'), '[1]');
+    writeFileSync(join(p.data, 'soul.md'), 'a changed soul');
+    expect(() => commitData(p.data, 'test')).toThrow(
+      /Nothing was committed: 2 files in data\/ are corrupt[\s\S]*values\.json[\s\S]*2026\.json/,
+    );
+    expect(() => commitData(p.data, 'test')).toThrow(
+      expect.objectContaining({ hint: expect.stringContaining(`git -C '${p.data}' checkout -- 'values.json'`) }),
+    );
+    expect(git(p.data, ['log', '--format=%s']).trim()).toBe('mind init');
+    execFileSync('git', ['-C', p.data, 'checkout', '--', 'values.json', 'goals/2026.json']);
+    expect(commitData(p.data, 'test')).toMatch(/^[0-9a-f]{40}$/);
   });
 });

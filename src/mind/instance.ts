@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HomunculusError } from '../core/errors.js';
 import { ensureDir } from '../core/fs.js';
-import { goalsPath, goalsSource, readGoals, readValues, writeGoals } from './files.js';
+import { corruptFiles, goalsPath, goalsSource, readGoals, readValues, writeGoals } from './files.js';
 import { PROMPTED_STEPS } from './loops.js';
 import { LOOPS } from './permissions.js';
 import { goalsSchema } from './schemas.js';
@@ -98,15 +98,31 @@ export function initInstance(root: string, year: number, template = TEMPLATE): I
   return report;
 }
 
+/** A commit of a corrupt file would make the corruption the version its restore fix (`git checkout`) brings back. */
+function refuseCorrupt(data: string): void {
+  const corrupt = corruptFiles(data);
+  if (corrupt.length === 0) return;
+  throw new HomunculusError(
+    'corrupt',
+    [
+      `Nothing was committed: ${corrupt.length === 1 ? 'a file' : `${corrupt.length} files`} in data/ ${corrupt.length === 1 ? 'is' : 'are'} corrupt, and a commit would make ${corrupt.length === 1 ? 'it' : 'them'} the version to restore.`,
+      ...corrupt.map((e) => `  ${e.message}`),
+    ].join('\n'),
+    { hint: `${corrupt.map((e) => e.hint).join('; ')}; then commit again` },
+  );
+}
+
 /**
  * Commits everything in data/ (seed 004: commits are manual, made by the user or by an
  * explicit command); the new commit, or undefined when nothing changed since the last one.
+ * Refused, committing nothing, while a file there is corrupt.
  */
 export function commitData(data: string, message: string): string | undefined {
   if (!existsSync(join(data, '.git')))
     throw new HomunculusError('not_found', `${data} is not under git, so there is nothing to commit to.`, {
       hint: 'run homunculus mind init: it puts data/ under git and keeps every file there',
     });
+  refuseCorrupt(data);
   git(data, ['add', '--all']);
   if (git(data, ['status', '--porcelain']).trim() === '') return undefined;
   // The user's own git identity when they have one; a fixed one otherwise, so it never fails for lack of it.

@@ -4,7 +4,8 @@ import { z } from 'zod';
 const weight = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 
 export const valueSchema = z.object({ name: z.string().min(1), weight, status: z.enum(['active', 'deprecated']) }).strict();
-export const valuesSchema = z.array(valueSchema);
+/** A mind has values: reflection keeps one it drops as deprecated, so an empty list is a broken file, not a state. */
+export const valuesSchema = z.array(valueSchema).min(1, 'must hold at least one value');
 
 export const goalSchema = z.object({ name: z.string().min(1), weight, status: z.enum(['todo', 'working', 'done', 'perpetual']) }).strict();
 export const goalsSchema = z.array(goalSchema);

@@ -119,6 +119,14 @@ describe('homunculus graph', () => {
       [['graph', 'show', 'abc'], /<id> must be a whole number/],
       [['graph', 'supersede', '1', '--target', 'x'], /--description is needed for a replacement: say what is true now/],
       [['graph', 'reconsolidate', '1'], /Nothing to reconsolidate/],
+      [
+        ['graph', 'invalidate', '1', '--invalid-at', '2000-01-01'],
+        /--invalid-at 2000-01-01T00:00:00.000Z is before fact 1 became true \(valid_at /,
+      ],
+      [
+        ['graph', 'supersede', '1', '--invalid-at', '1990-01-01', '--valid-at', '2100-01-01', '--description', 'weird'],
+        /--invalid-at 1990-01-01T00:00:00.000Z is before fact 1 became true/,
+      ],
       [['context', '  '], /<prompt...> is empty/],
       [['context', 'hi', '--used', '150'], /--used must be a percentage between 0 and 100/],
       [['context', 'hi', '--project', 'nowhere'], /Unknown project "nowhere"/],

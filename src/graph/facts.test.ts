@@ -245,12 +245,39 @@ describe('supersession and time travel', () => {
     });
     expect(() => supersedeFact(store, a.fact.id)).toThrow(/no longer current/);
     expect(() => supersedeFact(store, 9999)).toThrow(/Not found: fact 9999/);
-    const b = add('sqlite', 'hora stores everything in one sqlite file');
+    const b = add('sqlite', 'hora stores everything in one sqlite file', { validAt: '2025-12-20' });
     const retracted = supersedeFact(store, b.fact.id, { invalidAt: '2026-01-02' });
     expect(retracted.superseded).toMatchObject({
       expired_reason: 'retracted',
       invalid_at: '2026-01-02T00:00:00.000Z',
       superseded_by: null,
+    });
+  });
+
+  it('refuses an invalid_at before the fact became true, and never closes a fact before its valid_at', () => {
+    const future = add('valkey', 'hora will cache in valkey', { validAt: '2099-01-01' });
+    expect(() => supersedeFact(store, future.fact.id, { invalidAt: '2000-01-01' })).toThrow(
+      expect.objectContaining({
+        exitCode: 2,
+        message: expect.stringContaining(
+          '--invalid-at 2000-01-01T00:00:00.000Z is before fact 1 became true (valid_at 2099-01-01T00:00:00.000Z)',
+        ),
+      }),
+    );
+    const replacement = {
+      source: hora,
+      target: { name: 'x', type: 'concept' },
+      relation: 'uses' as const,
+      description: 'weird',
+      validAt: '2100-01-01',
+    };
+    expect(() => supersedeFact(store, future.fact.id, { invalidAt: '1990-01-01', replacement })).toThrow(/before fact 1 became true/);
+    expect(store.graph.facts.get(future.fact.id)?.expired_at).toBeNull();
+    expect(queryFacts(store, { at: '2100-06-01' }).map((f) => f.description)).toEqual(['hora will cache in valkey']);
+    // Retracted before it would have become true: it was never true, valid_at and invalid_at alike.
+    expect(supersedeFact(store, future.fact.id).superseded).toMatchObject({
+      valid_at: '2099-01-01T00:00:00.000Z',
+      invalid_at: '2099-01-01T00:00:00.000Z',
     });
   });
 });

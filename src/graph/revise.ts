@@ -49,7 +49,7 @@ export function keptTargetUnnamed(description: string, target: string): boolean 
 }
 
 interface SupersedeOptions {
-  /** When the old fact stopped being true; defaults to the replacement's valid_at, else now. */
+  /** When the old fact stopped being true, not before its valid_at; defaults to the replacement's valid_at, else now (either at least its valid_at). */
   invalidAt?: string;
   replacement?: Omit<FactInput, 'noMerge'>;
   reason?: 'superseded' | 'contradicted' | 'retracted';
@@ -62,15 +62,32 @@ interface SupersedeResult {
   replacement?: AddFactResult;
 }
 
+/**
+ * When a closed fact stopped being true: `invalidAt` as given, refused before the fact became true
+ * (an interval cannot end before it starts); else `fallback` (the replacement's valid_at, or now),
+ * but never before valid_at: a fact closed before it would have become true was never true.
+ */
+export function closingInstant(fact: Pick<Fact, 'id' | 'valid_at'>, invalidAt: string | undefined, fallback: string): string {
+  if (invalidAt === undefined) return fallback < fact.valid_at ? fact.valid_at : fallback;
+  if (invalidAt < fact.valid_at)
+    throw new UsageError(
+      `--invalid-at ${invalidAt} is before fact ${fact.id} became true (valid_at ${fact.valid_at}): a fact cannot end before it starts.`,
+      `Give an --invalid-at on or after ${fact.valid_at}, or leave it out.`,
+    );
+  return invalidAt;
+}
+
 export function supersedeFact(store: Store, id: number, options: SupersedeOptions = {}): SupersedeResult {
   const invalidAt = parseValidAt(options.invalidAt, 'invalid-at');
   return store.transaction(() => {
-    requireCurrent(store, id);
+    const fact = requireCurrent(store, id);
     const now = store.clock.now().toISOString();
+    // Checked before the replacement is added: a refusal leaves the graph as it was.
+    if (invalidAt !== undefined) closingInstant(fact, invalidAt, now);
     const replacement = options.replacement ? addFact(store, { ...options.replacement, noMerge: true }) : undefined;
     store.graph.facts.close(id, {
       expiredAt: now,
-      invalidAt: invalidAt ?? replacement?.fact.valid_at ?? now,
+      invalidAt: closingInstant(fact, invalidAt, replacement?.fact.valid_at ?? now),
       reason: options.reason ?? (replacement ? 'superseded' : 'retracted'),
       supersededBy: replacement?.fact.id,
       closedBy: options.by,

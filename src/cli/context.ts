@@ -8,7 +8,10 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
 
-/** Commands that only read: named at a home that is not there, they would create an empty store and report on nothing. */
+/**
+ * Commands that only read, or act only on what is stored (delete, forget, embed): named at a home
+ * that is not there, they would create an empty store and report on (or find) nothing.
+ */
 const READERS = new Set([
   // graph's readers
   'facts',
@@ -39,9 +42,13 @@ const READERS = new Set([
   'ask',
   // agent's reader of the store
   'budget',
+  // what acts only on what is stored: `memory delete`, `forget`, `embed` (and `embed --status`)
+  'delete',
+  'forget',
+  'embed',
 ]);
 
-/** A home named explicitly (--home, HOMUNCULUS_HOME) that does not exist, for a command that only reads. */
+/** A home named explicitly (--home, HOMUNCULUS_HOME) that does not exist, for a command in READERS. */
 const missingHome = (cmd: Command, opts: GlobalOptions) => (READERS.has(cmd.name()) ? namedHomeMissing(opts.home) : undefined);
 
 export async function withCommandStore<T>(cmd: Command, fn: (store: Store, opts: GlobalOptions) => T | Promise<T>): Promise<T> {

@@ -29,14 +29,35 @@ describe('the command line, as a new user meets it', () => {
 
   it('refuses to read a store at a home that is not there (a typo), creating nothing, and says the fix', () => {
     const typo = join(home.path, 'no', 'such', 'home');
-    for (const args of [['status'], ['query', 'tests'], ['list'], ['agent', 'budget']]) {
-      const r = cli(typo, args);
+    const readers = [['status'], ['query', 'tests'], ['list'], ['agent', 'budget'], ['embed', '--status'], ['memory', 'delete', 'x']];
+    // Deleting or forgetting finds nothing there either.
+    for (const args of [...readers, ['forget', 'pref:x']]) {
+      const r = cli(typo, args, { input: '' });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/There is no Homunculus store at .*no\/such\/home\.[\s\S]*homunculus sync/);
     }
     expect(existsSync(join(home.path, 'no'))).toBe(false);
     // A command that writes creates it, as before.
     expect(cli(typo, ['observe', 'pref:pkg=pnpm']).status).toBe(0);
+  });
+
+  it('refuses an empty --home, or the next option taken for its value, creating nothing', () => {
+    const cwd = join(home.path, 'cwd');
+    mkdirSync(cwd);
+    const cases = [
+      ['status', '--home', ''],
+      ['status', '--home='],
+      ['status', '--home', '--json'],
+      ['mcp', '--home', '--no-open'],
+      ['mcp', '--home='],
+      ['dashboard', '--home', '--no-open'],
+    ];
+    for (const args of cases) {
+      const r = cli(home.path, args, { cwd, input: '' });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/--home needs a value/);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it('answers usage errors of the framework with one JSON document under --json', async () => {

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { closestWords } from '../core/text.js';
+import { optionValue } from '../core/flags.js';
 import { packageVersion as version } from '../core/package.js';
 import { reportError } from '../core/report.js';
 import { commandIndex, commandName } from './argv.js';
@@ -91,7 +92,9 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   const program = new Command('homunculus')
     .description('Local-first memory that learns from how you work with AI coding agents')
     .version(version(), '-V, --version')
-    .option('--home <dir>', 'data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)')
+    .option('--home <dir>', 'data directory (default: $HOMUNCULUS_HOME or ~/.homunculus)', (dir: string) =>
+      optionValue('--home', dir, 'Give the data directory, e.g. --home ~/.homunculus, or leave --home out for the default.'),
+    )
     .option('--json', 'print machine-readable JSON')
     .showHelpAfterError('(add --help for usage)')
     // Every command's --help lists --json and --home, which the program takes for all of them.

@@ -16,6 +16,11 @@ describe('surface flags', () => {
   it('refuses unknown flags, a missing value and a value given to a boolean, saying where the help is', () => {
     expect(() => readFlags(['--bind', 'x'], spec)).toThrow(/Unknown option "--bind" for homunculus dashboard/);
     expect(() => readFlags(['--port'], spec)).toThrow(/--port needs a value/);
+    // An empty value, or the next option taken for one (`--home --no-open` would name a directory "--no-open").
+    expect(() => readFlags(['--home', '--json'], spec)).toThrow('--home needs a value, not the option --json.');
+    expect(() => readFlags(['--home='], spec)).toThrow('--home needs a value.');
+    expect(() => readFlags(['--home', ' '], spec)).toThrow('--home needs a value.');
+    expect(readFlags(['--home', '-h'], spec)).toEqual({ home: '-h' });
     expect(() => readFlags(['--json=yes'], spec)).toThrow(/Unknown option "--json=yes"/);
     expect(portFlag('7422')).toBe(7422);
     for (const bad of ['-1', '65536', 'http', '1e3', ''])

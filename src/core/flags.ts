@@ -14,6 +14,16 @@ export interface FlagSpec {
   values: readonly string[];
 }
 
+/**
+ * An option's value as given: none, an empty one, or the next option taken for it (`--home
+ * --no-open`, which would make a directory named `--no-open`) is a usage error. Pure.
+ */
+export function optionValue(flag: string, value: string | undefined, hint?: string): string {
+  if (value === undefined || value.trim() === '' || value.startsWith('--'))
+    throw new UsageError(`${flag} needs a value${value?.startsWith('--') ? `, not the option ${value}` : ''}.`, hint);
+  return value;
+}
+
 export function readFlags(args: readonly string[], spec: FlagSpec): Record<string, string | true> {
   const out: Record<string, string | true> = {};
   const help = `See \`homunculus ${spec.command} --help\`.`;
@@ -24,9 +34,7 @@ export function readFlags(args: readonly string[], spec: FlagSpec): Record<strin
     const name = flag.slice(2);
     if (flag.startsWith('--') && spec.booleans.includes(name) && eq < 0) out[name] = true;
     else if (flag.startsWith('--') && spec.values.includes(name)) {
-      const value = eq > 0 ? a.slice(eq + 1) : args[++i];
-      if (value === undefined) throw new UsageError(`${flag} needs a value.`, help);
-      out[name] = value;
+      out[name] = optionValue(flag, eq > 0 ? a.slice(eq + 1) : args[++i], help);
     } else throw new UsageError(`Unknown option ${JSON.stringify(a)} for homunculus ${spec.command}.`, help);
   }
   return out;

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { isInside, realDirectory, realTarget, refuseProtected } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
+import { regularInput } from '../core/fs.js';
 import { observeImported } from '../learn/bulk.js';
 import { seenHere } from '../context/seen-here.js';
 import { isDocumented } from '../learn/documented.js';
@@ -189,8 +190,8 @@ export const importRules = defineOperation({
     project: text(200).default(''),
   }),
   run({ store }, input) {
-    if (!existsSync(input.source) || !statSync(input.source).isFile()) throw new UsageError(`No such file: ${input.source}`);
-    if (statSync(input.source).size > 5 * 1024 * 1024) throw new UsageError(`${input.source} is larger than 5 MB.`);
+    if (regularInput(input.source, 'Give the path of a CLAUDE.md (or another rule file).').size > 5 * 1024 * 1024)
+      throw new UsageError(`${input.source} is larger than 5 MB.`);
     const parsed = parsePatternLines(readFileSync(input.source, 'utf8'));
     const result = { imported: 0, merged: 0, unchanged: 0, skipped: parsed.skipped };
     const now = store.clock.now();

@@ -1,4 +1,6 @@
 /** The graph and context commands through the built binary. */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { runCli, runCliJson } from '../test-support/run-cli.js';
@@ -102,6 +104,14 @@ describe('homunculus graph', () => {
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/no longer current[\s\S]*replacement is fact/);
   });
+
+  it('refuses a transcript that is a named pipe instead of waiting on it forever', async () => {
+    const fifo = join(home.path, 'pipe.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const r = await runCli(home.path, ['graph', 'build', '--session', 'x', '--transcript', fifo]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/pipe\.jsonl is a named pipe \(FIFO\), not a regular file[\s\S]*fix: .*Claude Code transcript/);
+  }, 10_000);
 
   it('rejects bad input with exit 2 and a fix, and leaves the graph untouched', async () => {
     await runCliJson(home.path, ['graph', 'add', 'shop', 'uses', 'zod', '--description', 'shop validates with zod']);

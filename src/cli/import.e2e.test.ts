@@ -60,6 +60,14 @@ interface View {
 }
 
 describe('import of an archive', () => {
+  it('refuses a named pipe instead of waiting on it forever', async () => {
+    const fifo = join(dir.path, 'pipe.tgz');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const result = await runCli(home, ['import', fifo]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${fifo} is a named pipe (FIFO), not a regular file`);
+  }, 10_000);
+
   it('refuses bad records by name, keeps the rest, clamps dates, and marks what it brought as imported', async () => {
     const file = await writeArchive([
       record({ key: 'pref:deploy-helper', action: PAYLOAD, evidence: 999, score: 1, first_seen: '2020-01-01', last_seen: '9999-12-31' }),

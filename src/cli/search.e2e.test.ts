@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,8 @@ describe('memory import, query and embed through the binary', () => {
   });
 
   it('rejects bad arguments with exit 2 and a hint', async () => {
+    const fifo = join(home.path, 'pipe.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const cases: [string[], RegExp][] = [
       [['query', 'x', '--since', 'last tuesday'], /--since must be an ISO-8601 date/],
       [['query', 'x', '--since', '2026-02-01', '--until', '2026-01-01'], /since is later than until/],
@@ -147,6 +150,7 @@ describe('memory import, query and embed through the binary', () => {
       [['memory', 'add', 'text', '--metadata', '[1]'], /metadata must be a JSON object/],
       [['memory', 'import', join(home.path, 'missing.jsonl')], /No such file/],
       [['memory', 'import', home.path], /is a folder, not a file[\s\S]*one JSONL file/],
+      [['memory', 'import', fifo], /is a named pipe \(FIFO\), not a regular file[\s\S]*fix: .*one JSONL file/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(home.path, args, { env: NO_EMBED });

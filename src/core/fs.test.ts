@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
-import { ensureDir, writeFileAtomic } from './fs.js';
+import { ensureDir, regularInput, writeFileAtomic } from './fs.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => (dir = tempDir('homunculus-fs-')));
@@ -40,5 +41,19 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(private_, 'newer');
     expect(readFileSync(linked, 'utf8')).toBe('newer');
     expect(statSync(linked).nlink).toBe(2);
+  });
+});
+
+describe('regularInput', () => {
+  it('refuses a named pipe, a folder and a missing file, each with the fix, and gives a file its stat', () => {
+    const fifo = join(dir.path, 'pipe.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(() => regularInput(fifo, 'Give a JSONL file.')).toThrow(
+      `${fifo} is a named pipe (FIFO), not a regular file: reading it could wait forever.`,
+    );
+    expect(() => regularInput(dir.path, 'Give a JSONL file.')).toThrow(`${dir.path} is a folder, not a file.`);
+    expect(() => regularInput(join(dir.path, 'nope'), 'Give a JSONL file.')).toThrow('No such file');
+    writeFileSync(join(dir.path, 'f.jsonl'), '{}\n');
+    expect(regularInput(join(dir.path, 'f.jsonl'), 'Give a JSONL file.').size).toBe(3);
   });
 });

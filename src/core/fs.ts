@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { HomunculusError } from './errors.js';
+import { HomunculusError, UsageError } from './errors.js';
 
 /**
  * Creates a directory and its missing parents one level at a time. Node's recursive mkdir
@@ -50,6 +50,9 @@ function statKind(path: string): 'dir' | 'other' | 'none' {
 
 /** Whether `path` is an existing directory (following a symlink). */
 export const isDirectory = (path: string): boolean => statKind(path) === 'dir';
+
+/** Whether `path` is an existing regular file (following a symlink): not a folder, pipe, socket or device. */
+export const isRegularFile = (path: string): boolean => statOf(path)?.isFile() === true;
 
 function dirError(dir: string, why: string, cause?: unknown): HomunculusError {
   return new HomunculusError('directory', `Cannot create the directory ${dir} (${why})`, {
@@ -101,6 +104,40 @@ function statOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a file that is neither regular nor a folder is, in words (a pipe, a socket, a device); undefined for the others. */
+export function specialKind(st: Stats): string | undefined {
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return undefined;
+}
+
+/**
+ * The stat of a file the user named for a command to read, checked before it is opened: a
+ * missing file or a folder is refused with `hint`, and a pipe, socket or device is refused
+ * outright, as reading one could wait forever. Other failures (EACCES) are thrown as they
+ * are: the top-level report explains them.
+ */
+export function regularInput(path: string, hint: string): Stats {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`No such file: ${path}`, hint);
+    throw err;
+  }
+  if (st.isDirectory()) throw new UsageError(`${path} is a folder, not a file.`, hint);
+  const kind = specialKind(st);
+  if (kind)
+    throw new UsageError(
+      `${path} is ${kind}, not a regular file: reading it could wait forever.`,
+      `Give a regular file; copy what you need into one first. ${hint}`,
+    );
+  return st;
 }
 
 /** Writes only when the content differs; returns whether the file changed. */

@@ -3,9 +3,10 @@
  * `{id, text, collection?, ts?, project?, metadata?}` per line). Bad lines are reported
  * with their line numbers and skipped; every good line is stored.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { HomunculusError } from '../core/errors.js';
+import { atPath } from '../core/errors.js';
+import { regularInput } from '../core/fs.js';
 import type { DocumentInput, UpsertCounts } from '../store/documents/index.js';
 import type { Store } from '../store/store.js';
 import { DocumentInputError, validateDocumentInput } from './documents.js';
@@ -80,18 +81,10 @@ export async function importJsonl(
   path: string,
   options: { collection?: string; supersede?: boolean; onProgress?: (bytes: number, total: number) => void } = {},
 ): Promise<ImportResult> {
-  const stat = existsSync(path) ? statSync(path) : undefined;
-  if (stat?.isDirectory())
-    throw new HomunculusError('usage', `${path} is a folder, not a file.`, {
-      hint: 'Give the path of one JSONL file, one {"id", "text", ...} object per line (import each file of a folder in turn).',
-      exitCode: 2,
-    });
-  if (!stat?.isFile()) {
-    throw new HomunculusError('not_found', `No such file: ${path}`, {
-      hint: 'Give the path of a JSONL file, one {"id", "text", ...} object per line.',
-      exitCode: 2,
-    });
-  }
+  const stat = regularInput(
+    path,
+    'Give the path of one JSONL file, one {"id", "text", ...} object per line (import each file of a folder in turn).',
+  );
   const total = stat.size;
   const result: ImportResult = { lines: 0, bad: [], duplicates: [], inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
   const seen = new Map<string, number>();
@@ -108,22 +101,26 @@ export async function importJsonl(
     options.onProgress?.(bytes, total);
   };
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
-    result.lines++;
-    bytes += Buffer.byteLength(line, 'utf8') + 1;
-    if (line.trim() === '') continue;
-    try {
-      const doc = parseDocumentLine(line, { collection: options.collection });
-      const key = `${doc.collection}\n${doc.id}`;
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, result.lines);
-      else result.duplicates.push({ line: result.lines, first, collection: doc.collection, id: doc.id });
-      batch.push(doc);
-    } catch (err) {
-      if (!(err instanceof DocumentInputError)) throw err;
-      result.bad.push({ line: result.lines, error: err.message });
+  try {
+    for await (const line of lines) {
+      result.lines++;
+      bytes += Buffer.byteLength(line, 'utf8') + 1;
+      if (line.trim() === '') continue;
+      try {
+        const doc = parseDocumentLine(line, { collection: options.collection });
+        const key = `${doc.collection}\n${doc.id}`;
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, result.lines);
+        else result.duplicates.push({ line: result.lines, first, collection: doc.collection, id: doc.id });
+        batch.push(doc);
+      } catch (err) {
+        if (!(err instanceof DocumentInputError)) throw err;
+        result.bad.push({ line: result.lines, error: err.message });
+      }
+      if (batch.length >= IMPORT_BATCH) flush();
     }
-    if (batch.length >= IMPORT_BATCH) flush();
+  } catch (err) {
+    throw atPath(err, path);
   }
   flush();
   options.onProgress?.(total, total);

@@ -3,12 +3,12 @@
  * code, no sessions). manifest.json carries the records; the .md files are for people.
  * Neither carries the examples (excerpts of observations) an instinct keeps at home.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { z } from 'zod';
-import { HomunculusError, UsageError } from '../core/errors.js';
+import { HomunculusError, explainSystemError } from '../core/errors.js';
 import { redact, redactDeep, withoutHomeFolders } from '../core/redact.js';
 import { isObj } from '../core/fields.js';
 import { isFingerprint } from '../core/project.js';
@@ -18,7 +18,7 @@ import type { Store } from '../store/store.js';
 import { currentConfidence } from '../learn/records.js';
 import { renderInstinctMarkdown } from './render.js';
 import { type TarLimits, TarLimitError, readTarEntry } from './tar-entry.js';
-import { isDirectory, writeFileAtomic } from '../core/fs.js';
+import { isDirectory, regularInput, writeFileAtomic } from '../core/fs.js';
 
 const ARCHIVE_FORMAT = 'homunculus-instincts/1';
 
@@ -148,12 +148,14 @@ export async function readArchiveRecords(file: string, limits: TarLimits = ARCHI
 
 /** An archive made by `export`: its records (as readArchiveRecords gives them) and its projects' names. */
 export async function readArchive(file: string, limits: TarLimits = ARCHIVE_LIMITS): Promise<ArchiveContents> {
-  if (!existsSync(file)) throw new UsageError(`No such file: ${file}`, 'Give a tarball made by `homunculus export`.');
+  regularInput(file, 'Give a tarball made by `homunculus export`.');
   let content: Buffer | undefined;
   try {
     content = await readTarEntry(file, 'manifest.json', limits);
   } catch (err) {
     if (err instanceof TarLimitError) throw badArchive(`${file} is refused: ${err.message}; nothing was imported.`);
+    // A file that cannot be read (permission) is said as that, with its fix, by the report.
+    if (explainSystemError(err)) throw err;
     throw badArchive(`${file} is not a readable tarball: ${(err as Error).message}`);
   }
   if (!content) throw badArchive(`${file} has no manifest.json.`);

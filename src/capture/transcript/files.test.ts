@@ -1,8 +1,20 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import type * as NodeFs from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test-support/cli.js';
 import { defaultTranscriptFiles, transcriptFiles } from './files.js';
+
+// A folder this user may not read: root reads any a test could chmod, so the refusal is simulated.
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof NodeFs>();
+  const readdirSync = (path: unknown, ...rest: unknown[]): unknown => {
+    if (String(path).endsWith('/locked'))
+      throw Object.assign(new Error(`EACCES: permission denied, scandir '${String(path)}'`), { code: 'EACCES', path: String(path) });
+    return (fs.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
+  };
+  return { ...fs, default: { ...fs, readdirSync }, readdirSync };
+});
 
 describe('transcript files', () => {
   const dirs: { cleanup: () => void }[] = [];
@@ -26,5 +38,13 @@ describe('transcript files', () => {
       join(projects, '-work-lib', 's2.jsonl'),
     ]);
     expect(transcriptFiles([projects]).files).toEqual([join(projects, '-work-app', 's1.jsonl')]);
+  });
+
+  it('throws the permission error of a folder it cannot read, rather than call the folder missing', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    mkdirSync(join(dir.path, 'in', 'locked'), { recursive: true });
+    expect(() => transcriptFiles([join(dir.path, 'in')])).toThrow(/EACCES/);
+    expect(transcriptFiles([join(dir.path, 'gone')]).missing).toEqual([join(dir.path, 'gone')]);
   });
 });

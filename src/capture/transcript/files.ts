@@ -15,7 +15,7 @@ function kind(dir: string, e: Dirent): 'file' | 'directory' | undefined {
 
 const isTranscript = (dir: string, e: Dirent): boolean => e.name.endsWith('.jsonl') && kind(dir, e) === 'file';
 
-/** Transcript files under the given paths (files, or directories searched recursively), sorted. */
+/** Transcript files under the given paths (files, or directories searched recursively), sorted; a folder that cannot be read throws. */
 export function transcriptFiles(paths: readonly string[]): { files: string[]; missing: string[] } {
   const files: string[] = [];
   const missing: string[] = [];
@@ -29,12 +29,17 @@ export function transcriptFiles(paths: readonly string[]): { files: string[]; mi
   };
   for (const raw of paths) {
     const p = resolve(raw);
+    let isDir: boolean;
     try {
-      if (statSync(p).isDirectory()) walk(p);
-      else files.push(p);
-    } catch {
+      isDir = statSync(p).isDirectory();
+    } catch (err) {
+      // Only what is not there is missing: a folder that cannot be read says so (the report explains it).
+      if (!['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
       missing.push(raw);
+      continue;
     }
+    if (isDir) walk(p);
+    else files.push(p);
   }
   return { files: [...new Set(files)].sort(), missing };
 }

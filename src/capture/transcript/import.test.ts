@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,6 +95,20 @@ function fixture(): string[] {
 }
 
 describe('import-transcripts', () => {
+  it('reports a named pipe as not a transcript instead of waiting on it forever', async () => {
+    const fifo = join(dir.path, 'pipe.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const store = openStore({ home: join(dir.path, 'home') });
+    try {
+      const r = await importTranscripts(store, [fifo]);
+      expect(r.unreadable_files).toEqual([
+        { file: fifo, reason: 'it is a named pipe (FIFO), not a regular file (give a transcript file)' },
+      ]);
+    } finally {
+      store.close();
+    }
+  }, 10_000);
+
   it('keeps the record appended after a cut-short one on the same line (the summary Claude Code writes on exit)', async () => {
     const file = join(dir.path, 'cut.jsonl');
     // The summary, first in the fixture, moved to the end of the file, after a write cut short.

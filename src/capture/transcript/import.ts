@@ -13,6 +13,7 @@ import { type SavedSession, upsertSession } from '../sessions/summary.js';
 import { drainSpool } from '../spool/drain.js';
 import { type FilePlan, planFile } from './plan.js';
 import { type Turn, turnText } from './turns.js';
+import { specialKind } from '../../core/fs.js';
 import { redact } from '../../core/redact.js';
 import type { DocumentInput } from '../../store/documents/index.js';
 
@@ -91,6 +92,9 @@ const emptyResult = (): ImportResult => ({
 function fileState(file: string): FileState | { reason: string } {
   try {
     const st = statSync(file);
+    // A pipe, socket or device named as a transcript is never opened: reading it could wait forever.
+    const special = specialKind(st);
+    if (special) return { reason: `it is ${special}, not a regular file (give a transcript file)` };
     return { size: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {
     return { reason: (err as Error).message };

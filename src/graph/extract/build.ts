@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
+import { isRegularFile, regularInput } from '../../core/fs.js';
 import { detectProject } from '../../core/project.js';
 import { redact } from '../../core/redact.js';
 import { truncate } from '../../core/text.js';
@@ -91,8 +92,11 @@ function loadEvents(store: Store, options: BuildOptions, row: SessionRow | undef
       projectName: named,
     };
   }
-  const path = options.transcriptPath ?? row?.transcript_path ?? undefined;
-  if (path && existsSync(path)) {
+  const named = options.transcriptPath;
+  // A transcript named is checked (a pipe would never end); the one the session recorded is read only when it is a file.
+  if (named) regularInput(named, 'Give a Claude Code transcript (.jsonl), or leave out --transcript to read the one the session recorded.');
+  const path = named ?? row?.transcript_path ?? undefined;
+  if (path && (named || isRegularFile(path))) {
     const t = readTranscript(path);
     return { events: t.events, source: 'transcript', cwd: row?.cwd || t.cwd };
   }

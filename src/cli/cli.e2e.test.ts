@@ -1,5 +1,6 @@
 /** Usage, help, JSON and bad input through the CLI's run(argv), in process. */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diskVerdict } from '../app/doctor.js';
@@ -347,6 +348,15 @@ describe('moving instincts in and out', () => {
     expect(readFileSync(notes, 'utf8')).toBe('# my notes\n');
     expect((await runCliJson<{ instincts: number }>(home.path, ['export', '--out', notes, '--force'], env)).instincts).toBe(2);
     expect(readFileSync(notes).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    // What is there and no regular file is never replaced, --force or not: `--out /dev/full --force` made the device a gzip file.
+    const pipe = join(home.path, 'exports', 'pipe.tar.gz');
+    expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
+    const refused = await runCli(home.path, ['export', '--out', pipe, '--force'], { env });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(
+      /pipe\.tar\.gz: it is a named pipe \(FIFO\), not a regular file, and writing would replace it[\s\S]*fix: /,
+    );
+    expect(lstatSync(pipe).isFIFO()).toBe(true);
 
     const other = tempDir();
     try {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
-import { ensureDir, regularInput, writeFileAtomic } from './fs.js';
+import { ensureDir, regularInput, writeFileAtomic, writeFileIfChanged } from './fs.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => (dir = tempDir('homunculus-fs-')));
@@ -55,5 +55,23 @@ describe('regularInput', () => {
     expect(() => regularInput(join(dir.path, 'nope'), 'Give a JSONL file.')).toThrow('No such file');
     writeFileSync(join(dir.path, 'f.jsonl'), '{}\n');
     expect(regularInput(join(dir.path, 'f.jsonl'), 'Give a JSONL file.').size).toBe(3);
+  });
+});
+
+describe('writing over what is no regular file', () => {
+  it('refuses a named pipe or a folder, and leaves it as it was', () => {
+    const fifo = join(dir.path, 'out.tar.gz');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(() => writeFileAtomic(fifo, 'x')).toThrow(`Refusing to write ${fifo}: it is a named pipe (FIFO), not a regular file`);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    mkdirSync(join(dir.path, 'folder'));
+    expect(() => writeFileAtomic(join(dir.path, 'folder'), 'x')).toThrow(/it is a folder, not a regular file/);
+  });
+
+  it('refuses a named pipe when writing only what changed, without reading it first', () => {
+    const fifo = join(dir.path, 'rules.md');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(() => writeFileIfChanged(fifo, 'x')).toThrow(/it is a named pipe \(FIFO\), not a regular file/);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 });

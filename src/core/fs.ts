@@ -1,15 +1,4 @@
-import {
-  type Stats,
-  appendFileSync,
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { type Stats, appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HomunculusError, UsageError } from './errors.js';
 
@@ -64,11 +53,13 @@ function dirError(dir: string, why: string, cause?: unknown): HomunculusError {
 /**
  * Writes through a temporary file and a rename, so readers see the old or the new file, never
  * half. A file that was there keeps its mode; one with other hard links is written in place,
- * as a rename would leave the other names holding the old text.
+ * as a rename would leave the other names holding the old text. What is there and is not a
+ * regular file (a device, a pipe, a socket, a folder) is refused: a rename would replace it.
  */
 export function writeFileAtomic(path: string, content: string | Buffer): void {
   ensureDir(dirname(path));
   const before = statOf(path);
+  if (before) refuseNotRegular(path, before);
   if (before && before.nlink > 1) {
     denied(path, () => writeFileSync(path, content));
     return;
@@ -140,9 +131,21 @@ export function regularInput(path: string, hint: string): Stats {
   return st;
 }
 
+/** Throws when `st`, what is at `path`, is no regular file: writing there would replace /dev/null or block on a pipe. */
+function refuseNotRegular(path: string, st: Stats): void {
+  if (st.isFile()) return;
+  const kind = st.isDirectory() ? 'a folder' : (specialKind(st) ?? 'neither a file nor a folder');
+  throw new UsageError(
+    `Refusing to write ${path}: it is ${kind}, not a regular file, and writing would replace it.`,
+    'Give the path of a regular file (or of a new one), or move what is there aside.',
+  );
+}
+
 /** Writes only when the content differs; returns whether the file changed. */
 export function writeFileIfChanged(path: string, content: string): boolean {
-  if (existsSync(path) && readFileSync(path, 'utf8') === content) return false;
+  const before = statOf(path);
+  if (before) refuseNotRegular(path, before);
+  if (before && readFileSync(path, 'utf8') === content) return false;
   writeFileAtomic(path, content);
   return true;
 }

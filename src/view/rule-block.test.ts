@@ -20,6 +20,22 @@ beforeEach(() => (dir = tempDir()));
 afterEach(() => dir.cleanup());
 
 describe('injecting into CLAUDE.md', () => {
+  it('keeps every byte outside the block of a file that is not UTF-8 (Latin-1), writing the block as UTF-8', () => {
+    const target = join(dir.path, 'latin.md');
+    const before = Buffer.from('Notes: caf\xe9 na\xefve\n', 'latin1');
+    const after = Buffer.from('\nFin \xe0 la ligne \xa9\n', 'latin1');
+    writeFileSync(target, Buffer.concat([before, Buffer.from(`${MARKER_START}\n${MARKER_END}\n`), after]));
+    const rules = sortRules([rule('pref:naming=café', 15, 3, 'name it café, not cafe')]);
+    expect(injectBlock(target, renderClaudeMd(rules), 1).changed).toBe(true);
+    const written = readFileSync(target);
+    const block = Buffer.from(markedBlock(renderClaudeMd(rules).trimEnd()), 'utf8');
+    expect(written).toEqual(Buffer.concat([before, block, Buffer.from('\n'), after]));
+    // The block it wrote is read back as its own (not as edited by hand), and taken out byte for byte.
+    expect(injectBlock(target, renderClaudeMd(rules), 1).changed).toBe(false);
+    expect(injectBlock(target, '', 0, { known: () => true })).toMatchObject({ changed: true, removed: true });
+    expect(readFileSync(target)).toEqual(Buffer.from('Notes: caf\xe9 na\xefve\n\nFin \xe0 la ligne \xa9\n\n', 'latin1'));
+  });
+
   it('creates the file with markers, then changes only the marked block, idempotently', () => {
     const target = join(dir.path, 'CLAUDE.md');
     const lines = renderClaudeMd(RULES)

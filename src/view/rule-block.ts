@@ -4,6 +4,7 @@
  * by hand are noticed and never replaced without being asked (`force`).
  */
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { Buffer, isUtf8 } from 'node:buffer';
 import { basename, dirname } from 'node:path';
 import { agentRuleFiles, keysIn } from '../context/exported.js';
 import { HomunculusError, UsageError } from '../core/errors.js';
@@ -48,15 +49,31 @@ function writeRefusal(path: string): string | undefined {
 /** The file's state on disk stops the write: not a wrong argument (exit 2) but a thing to fix there (exit 1). */
 const cannotWrite = (code: string, message: string, hint: string): HomunculusError => new HomunculusError(code, message, { hint });
 
+/**
+ * How a rule file's bytes are held as text: UTF-8, or, for bytes that are not (a Latin-1 file),
+ * one character per byte, so every byte outside the block is written back as it was.
+ */
+type Encoding = 'utf8' | 'latin1';
+
+interface Current {
+  text: string;
+  encoding: Encoding;
+}
+
+/** `text` (as written, UTF-8) in the file's encoding: in a Latin-1 file, one character per UTF-8 byte. */
+const asFile = (text: string, encoding: Encoding): string => (encoding === 'utf8' ? text : Buffer.from(text, 'utf8').toString('latin1'));
+/** The reverse of asFile: part of the file read back as the text Homunculus wrote. */
+const asWritten = (text: string, encoding: Encoding): string => (encoding === 'utf8' ? text : Buffer.from(text, 'latin1').toString('utf8'));
+
 /** The rule file's text ('' when it is not there yet), or an error saying why it may not be written and the fix. */
-function currentText(target: string): string {
+function currentText(target: string): Current {
   if (!existsSync(dirname(target)))
     throw cannotWrite(
       'no_folder',
       `The folder of ${target} does not exist.`,
       `Create it first (mkdir -p "${dirname(target)}"), or name a rule file in a folder that exists.`,
     );
-  if (!existsSync(target)) return '';
+  if (!existsSync(target)) return { text: '', encoding: 'utf8' };
   const st = statSync(target);
   if (!st.isFile()) throw cannotWrite('not_a_file', `${target} is not a file.`, 'Name a file for the block, or move what is there aside.');
   const refusal = writeRefusal(target);
@@ -70,7 +87,8 @@ function currentText(target: string): string {
   // A file made read-only says "leave me alone", even to root, who could write it anyway.
   if ((st.mode & 0o222) === 0 || refusal)
     throw cannotWrite('read_only', `${target} is read-only.`, `Make it writable (chmod u+w "${target}") to let the block be updated.`);
-  return readFileSync(target, 'utf8');
+  const bytes = readFileSync(target);
+  return isUtf8(bytes) ? { text: bytes.toString('utf8'), encoding: 'utf8' } : { text: bytes.toString('latin1'), encoding: 'latin1' };
 }
 
 /** The block's last line: what wrote it, a digest of the rest, and where rules are changed. */
@@ -124,27 +142,28 @@ function withoutBlock(current: string, start: number, end: number): string {
 function removeBlock(target: string, options: InjectOptions): InjectResult {
   const unchanged = { target, rule_count: 0, lines: 0, changed: false };
   if (!existsSync(target)) return unchanged;
-  const current = currentText(target);
+  const { text: current, encoding } = currentText(target);
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);
   if (start < 0 || end < 0) return unchanged;
-  const inner = current.slice(start + MARKER_START.length, end);
+  const inner = asWritten(current.slice(start + MARKER_START.length, end), encoding);
   if (!options.force && editedByHand(inner)) return { ...unchanged, kept: 'edited' };
-  const keys = learnedKeys(current.slice(start, end + MARKER_END.length));
+  const keys = learnedKeys(asWritten(current.slice(start, end + MARKER_END.length), encoding));
   if (!options.force && (keys.length === 0 || !keys.every((k) => options.known?.(k)))) return { ...unchanged, kept: 'unknown' };
-  writeFileAtomic(target, lineEndsOf(current, withoutBlock(current, start, end)));
+  writeFileAtomic(target, Buffer.from(lineEndsOf(current, withoutBlock(current, start, end)), encoding));
   return { ...unchanged, changed: true, removed: true };
 }
 
 export function injectBlock(target: string, block: string, ruleCount: number, options: InjectOptions = {}): InjectResult {
   if (!block.trim()) return removeBlock(target, options);
-  const current = currentText(target);
-  const section = markedBlock(withoutTitle(block, current, target).trimEnd());
+  const { text: current, encoding } = currentText(target);
+  // Spliced in the file's own encoding: the bytes around the block are written back as they were.
+  const section = asFile(markedBlock(withoutTitle(block, current, target).trimEnd()), encoding);
   const start = current.indexOf(MARKER_START);
   const end = current.indexOf(MARKER_END, start + MARKER_START.length);
   let next: string;
   if (start >= 0 && end >= 0) {
-    if (!options.force && editedByHand(current.slice(start + MARKER_START.length, end))) refuseEdited(target);
+    if (!options.force && editedByHand(asWritten(current.slice(start + MARKER_START.length, end), encoding))) refuseEdited(target);
     next = current.slice(0, start) + section + current.slice(end + MARKER_END.length);
   } else if (start >= 0 || (end >= 0 && start < 0)) {
     throw cannotWrite(
@@ -165,7 +184,7 @@ export function injectBlock(target: string, block: string, ruleCount: number, op
   next = lineEndsOf(current, next);
   const lines = (block.match(/^- /gm) ?? []).length;
   if (next === current) return { target, rule_count: ruleCount, lines, changed: false };
-  writeFileAtomic(target, next);
+  writeFileAtomic(target, Buffer.from(next, encoding));
   return { target, rule_count: ruleCount, lines, changed: true };
 }
 

@@ -100,23 +100,26 @@ export async function importJsonl(
     batch = [];
     options.onProgress?.(bytes, total);
   };
+  /** One line: a document for the batch (a repeated id noted), or a bad line noted. */
+  const take = (line: string): void => {
+    try {
+      const doc = parseDocumentLine(line, { collection: options.collection });
+      const key = `${doc.collection}\n${doc.id}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, result.lines);
+      else result.duplicates.push({ line: result.lines, first, collection: doc.collection, id: doc.id });
+      batch.push(doc);
+    } catch (err) {
+      if (!(err instanceof DocumentInputError)) throw err;
+      result.bad.push({ line: result.lines, error: err.message });
+    }
+  };
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   try {
     for await (const line of lines) {
       result.lines++;
       bytes += Buffer.byteLength(line, 'utf8') + 1;
-      if (line.trim() === '') continue;
-      try {
-        const doc = parseDocumentLine(line, { collection: options.collection });
-        const key = `${doc.collection}\n${doc.id}`;
-        const first = seen.get(key);
-        if (first === undefined) seen.set(key, result.lines);
-        else result.duplicates.push({ line: result.lines, first, collection: doc.collection, id: doc.id });
-        batch.push(doc);
-      } catch (err) {
-        if (!(err instanceof DocumentInputError)) throw err;
-        result.bad.push({ line: result.lines, error: err.message });
-      }
+      if (line.trim() !== '') take(line);
       if (batch.length >= IMPORT_BATCH) flush();
     }
   } catch (err) {

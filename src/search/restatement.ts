@@ -255,27 +255,28 @@ function numberedAt(text: string): Map<string, { n: string; at: number }> {
   return names;
 }
 
-const numberedNames = (text: string): Map<string, string> => new Map([...numberedAt(text)].map(([name, { n }]) => [name, n]));
-
 /**
  * Two texts about differently numbered things ("module 0 takes 10 s", "module 1 takes 11 s")
  * that differ in another value too: the numbers name two things, not one changed value. One
  * where the numbered name is all that differs ("uses node 18" -> "uses node 20") is an update.
  */
 function namesAnother(older: [string, Parsed], newer: [string, Parsed], differing: readonly ValueKind[]): string | undefined {
-  const a = numberedNames(older[0]);
-  const b = numberedNames(newer[0]);
-  const other = [...a].find(([name, n]) => b.has(name) && b.get(name) !== n);
-  if (!other) return undefined;
+  const a = numberedAt(older[0]);
+  const b = numberedAt(newer[0]);
+  const found = [...a].find(([name, x]) => b.has(name) && b.get(name)?.n !== x.n);
+  if (!found) return undefined;
+  const [name, was] = found;
+  const now = b.get(name) as { n: string; at: number };
+  const two = `${name} ${was.n} and ${name} ${now.n} are two things`;
   // What both texts are about, named with another number: two things whatever else is alike ("web-1 has 16 GB", "web-2 has 32 GB").
-  const [ao, bo] = [numberedAt(older[0]).get(other[0]), numberedAt(newer[0]).get(other[0])];
-  if ((ao?.at ?? SUBJECT_WORDS) < SUBJECT_WORDS && (bo?.at ?? SUBJECT_WORDS) < SUBJECT_WORDS)
-    return `${other[0]} ${other[1]} and ${other[0]} ${b.get(other[0]) ?? ''} are two things`;
+  if (was.at < SUBJECT_WORDS && now.at < SUBJECT_WORDS) return two;
   // The plain numbers other than the names' own: "has 12 chairs" -> "has 10 chairs".
-  const plain = (p: Parsed, names: Map<string, string>) =>
-    new Set([...(p.values.get('number:') ?? [])].filter((n) => ![...names.values()].includes(n)));
+  const plain = (p: Parsed, names: Map<string, { n: string }>) => {
+    const own = new Set([...names.values()].map((x) => x.n));
+    return new Set([...(p.values.get('number:') ?? [])].filter((n) => !own.has(n)));
+  };
   const besides = differing.some((k) => k !== 'number:') || !sameSet(plain(older[1], a), plain(newer[1], b));
-  return besides ? `${other[0]} ${other[1]} and ${other[0]} ${b.get(other[0]) ?? ''} are two things` : undefined;
+  return besides ? two : undefined;
 }
 
 export function detectRestatement(older: string, newer: string, options: RestatementOptions = {}): Restatement {

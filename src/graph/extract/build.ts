@@ -92,11 +92,11 @@ function loadEvents(store: Store, options: BuildOptions, row: SessionRow | undef
       projectName: named,
     };
   }
-  const named = options.transcriptPath;
+  const given = options.transcriptPath;
   // A transcript named is checked (a pipe would never end); the one the session recorded is read only when it is a file.
-  if (named) regularInput(named, 'Give a Claude Code transcript (.jsonl), or leave out --transcript to read the one the session recorded.');
-  const path = named ?? row?.transcript_path ?? undefined;
-  if (path && (named || isRegularFile(path))) {
+  if (given) regularInput(given, 'Give a Claude Code transcript (.jsonl), or leave out --transcript to read the one the session recorded.');
+  const path = given ?? row?.transcript_path ?? undefined;
+  if (path && (given || isRegularFile(path))) {
     const t = readTranscript(path);
     return { events: t.events, source: 'transcript', cwd: row?.cwd || t.cwd };
   }

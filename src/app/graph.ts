@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { buildPromptContext } from '../context/build.js';
 import { parseInstant } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
-import { isDirectory } from '../core/fs.js';
+import { isDirectory, regularInput } from '../core/fs.js';
 import { addFact as addGraphFact, parseRelation } from '../graph/add-fact.js';
 import { detectCommunities } from '../graph/communities.js';
 import { runDreamCycle } from '../graph/dream.js';
@@ -176,13 +176,18 @@ export const entities = defineOperation({
   },
 });
 
-/** A transcript named on purpose must be there: a mistyped path would otherwise read as "nothing recorded". */
+/**
+ * A transcript named on purpose must be there (a mistyped path would otherwise read as "nothing
+ * recorded") and be a regular file (a pipe would never end).
+ */
 function requireTranscript(path: string | undefined): void {
-  if (path === undefined || (existsSync(path) && !isDirectory(path))) return;
-  throw new UsageError(
-    `No such transcript: ${path}`,
-    "Give the path of the session's transcript (a .jsonl file), or leave it out to read the session's observations.",
-  );
+  if (path === undefined) return;
+  if (!existsSync(path) || isDirectory(path))
+    throw new UsageError(
+      `No such transcript: ${path}`,
+      "Give the path of the session's transcript (a .jsonl file), or leave it out to read the session's observations.",
+    );
+  regularInput(path, 'Give a Claude Code transcript (.jsonl), or leave out --transcript to read the one the session recorded.');
 }
 
 export const build = defineOperation({

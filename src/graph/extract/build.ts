@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { isRegularFile, regularInput } from '../../core/fs.js';
+import { isRegularFile } from '../../core/fs.js';
 import { detectProject } from '../../core/project.js';
 import { redact } from '../../core/redact.js';
 import { truncate } from '../../core/text.js';
@@ -92,11 +92,9 @@ function loadEvents(store: Store, options: BuildOptions, row: SessionRow | undef
       projectName: named,
     };
   }
-  const given = options.transcriptPath;
-  // A transcript named is checked (a pipe would never end); the one the session recorded is read only when it is a file.
-  if (given) regularInput(given, 'Give a Claude Code transcript (.jsonl), or leave out --transcript to read the one the session recorded.');
-  const path = given ?? row?.transcript_path ?? undefined;
-  if (path && (given || isRegularFile(path))) {
+  // Only a regular file is read (a pipe would never end); one named on the command line was checked by its operation.
+  const path = options.transcriptPath ?? row?.transcript_path ?? undefined;
+  if (path && isRegularFile(path)) {
     const t = readTranscript(path);
     return { events: t.events, source: 'transcript', cwd: row?.cwd || t.cwd };
   }

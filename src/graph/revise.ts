@@ -83,11 +83,11 @@ export function supersedeFact(store: Store, id: number, options: SupersedeOption
     const fact = requireCurrent(store, id);
     const now = store.clock.now().toISOString();
     // Checked before the replacement is added: a refusal leaves the graph as it was.
-    if (invalidAt !== undefined) closingInstant(fact, invalidAt, now);
+    const given = invalidAt === undefined ? undefined : closingInstant(fact, invalidAt, now);
     const replacement = options.replacement ? addFact(store, { ...options.replacement, noMerge: true }) : undefined;
     store.graph.facts.close(id, {
       expiredAt: now,
-      invalidAt: closingInstant(fact, invalidAt, replacement?.fact.valid_at ?? now),
+      invalidAt: given ?? closingInstant(fact, undefined, replacement?.fact.valid_at ?? now),
       reason: options.reason ?? (replacement ? 'superseded' : 'retracted'),
       supersededBy: replacement?.fact.id,
       closedBy: options.by,

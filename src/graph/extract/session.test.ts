@@ -28,24 +28,38 @@ describe('session extraction helpers', () => {
   });
 
   it('blames the command of a chain that failed, in its failure and in its fix', () => {
-    const rebasing =
-      'Exit code 1\nRebasing (6/10) Rebasing (7/10) error: could not apply 378b6b7... fix: handle codes\nhint: Resolve all conflicts manually';
+    const failing = 'Exit code 1\n--- FAIL: TestCheckpoint (0.02s)\nok  \tentire.io/cli/cmd/x/id\t(cached)\nFAIL\tentire.io/cli/cmd/x';
     const ctx = { project: { name: 'p', fingerprint: 'f', root: '/p' }, sessionId: 's' };
-    const failed = bash('git add cmd/x/checkpoint_test.go && git rebase --continue', { outcome: 'error', error: rebasing });
-    expect(commandKey(failed)).toBe('git rebase');
+    const failed = bash('go vet ./... && go test ./cmd/x/...', { outcome: 'error', error: failing });
+    expect(commandKey(failed)).toBe('go test');
     const edit = { ...bash(''), tool: 'Edit', input: '/p/cmd/x/checkpoint_test.go', files: ['/p/cmd/x/checkpoint_test.go'] };
-    const fixed = extractSessionFacts([failed, edit, bash('git add cmd/x/checkpoint_test.go && git rebase --continue')], ctx);
-    const blocked = extractSessionFacts(
-      [bash('git fetch origin main && git rebase origin/main', { outcome: 'error', error: rebasing })],
-      ctx,
-    );
+    const fixed = extractSessionFacts([failed, edit, bash('go vet ./... && go test ./cmd/x/...')], ctx);
+    const blocked = extractSessionFacts([bash('go vet ./... && go test ./cmd/x/...', { outcome: 'error', error: failing })], ctx);
     const said = [...fixed, ...blocked].map((f) => f.description).filter((d) => /fail/.test(d));
-    expect(said).toHaveLength(2);
-    // Signed by the error, not the progress line it was redrawn over.
-    expect(said[0]).toMatch(
-      /^When git rebase fails with "error: could not apply \w+\.\.\. fix: handle codes" → edit cmd\/x\/checkpoint_test\.go$/,
-    );
-    expect(said[1]).toMatch(/^p: git rebase failed with "error: could not apply/);
+    expect(said).toEqual([
+      'When go test fails with "--- FAIL: TestCheckpoint (Ns)" → edit cmd/x/checkpoint_test.go',
+      'p: go test failed with "--- FAIL: TestCheckpoint (Ns)"',
+    ]);
+  });
+
+  it('makes no fact of a merge or rebase conflict: no error of the project, no fix to learn', () => {
+    const ctx = { project: { name: 'p', fingerprint: 'f', root: '/p' }, sessionId: 's' };
+    const edit = { ...bash(''), tool: 'Edit', input: '/p/cmd/x/checkpoint_test.go', files: ['/p/cmd/x/checkpoint_test.go'] };
+    for (const error of [
+      'Exit code 1\nRebasing (6/10) Rebasing (7/10) error: could not apply 378b6b7... fix: handle codes\nhint: Resolve all conflicts manually',
+      'Exit code 1\nAuto-merging cmd/x/a.go\nCONFLICT (content): Merge conflict in cmd/x/a.go\nAutomatic merge failed; fix conflicts and then commit the result.',
+    ]) {
+      const failed = bash('git add cmd/x/checkpoint_test.go && git rebase --continue', { outcome: 'error', error });
+      const facts = extractSessionFacts([failed, edit, bash('git add cmd/x/checkpoint_test.go && git rebase --continue')], ctx);
+      expect(facts.map((f) => f.description).filter((d) => /fail/.test(d))).toEqual([]);
+    }
+  });
+
+  it('never signs a failed test run by a package that passed', () => {
+    const run =
+      'exit 1: [test] ERROR task failed | ok entire.io/cli/cmd/x (cached) | ok entire.io/cli/cmd/y 0.41s | --- FAIL: TestY (0.05s)';
+    expect(errorSignature(run)).toBe('--- FAIL: TestY (Ns)');
+    expect(errorSignature('exit 1: ok entire.io/cli/cmd/x (cached) | PASS | cmd/y/y.go:12:3: undefined: z')).toBe('<path>:N: undefined: z');
   });
 
   it('makes no fact of a line the shell could not read: no command of it ran', () => {

@@ -40,6 +40,13 @@ interface SessionContext {
 /** In quotes once: a named error's label comes quoted already ("\"uv: command not found\""). Pure. */
 const quoted = (text: string): string => (/^".*"$/s.test(text) ? text : `"${text}"`);
 
+/** A merge or rebase stopped on a conflict: that moment's two histories, not an error the project has or a fix to learn. */
+const CONFLICT = /\bcould not apply [0-9a-f]{7,40}\b|^CONFLICT \(|Automatic merge failed; fix conflicts|\bMerge conflict in\b/m;
+
+/** What a test run prints for a package that passed: never the error, whatever line the failure came on. */
+const PASSING_LINE =
+  /^(?:ok\s+\S+(?:\s+\(cached\)|\s+[\d.]+s)?|PASS|--- PASS: .*|=== (?:RUN|PAUSE|CONT|NAME)\s.*|\?\s+\S+\s+\[no test files\])$/;
+
 /**
  * The error's gist, at most 80 characters: the line that names the error (a fatal/error/
  * panic line, else a file:line:col diagnostic, else the first line), with paths, numbers
@@ -52,7 +59,11 @@ export function errorSignature(error: string): string {
     // Capture's summaries open with the exit code ("exit 1: ..."): the message is what follows.
     .map((l) => l.trim().replace(/^exit -?\d+:\s*/i, ''))
     .filter(
-      (l) => l && !/^(exit(?: code)? -?\d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) && !/\berror task failed$/i.test(l),
+      (l) =>
+        l &&
+        !/^(exit(?: code)? -?\d+|error:?|command failed.*|stderr:?|[-=*_]{3,})$/i.test(l) &&
+        !/\berror task failed$/i.test(l) &&
+        !PASSING_LINE.test(l),
     );
   const named = lines.find((l) =>
     /^(fatal|error|panic)\b|error:|\bFAIL\b|exception|cannot|can't|not found|no such|denied|undefined|unknown (option|command)|failed to/i.test(
@@ -66,7 +77,8 @@ export function errorSignature(error: string): string {
       .replace(/^.*?\b(?=(?:fatal|error|panic):)/i, '')
       .replace(/(?:[A-Za-z]:)?(?:[\w.@~-]*\/)+[\w.@-]*/g, '<path>')
       .replace(/(["'`])(?:(?!\1).){1,80}\1/g, '<value>')
-      .replace(/\b\d+(?:[.:]\d+)*\b/g, 'N')
+      // A duration keeps its unit: "(0.05s)" and "(1.22s)" are one failure.
+      .replace(/\b\d+(?:[.:]\d+)*(ms|µs|ns|s|m|h)?\b/g, 'N$1')
       .replace(/\s+/g, ' ')
       .trim(),
     80,
@@ -246,7 +258,7 @@ function errorFacts(events: readonly SessionEvent[], project: ExtractedEntity, r
     // A known class of error (a linter's rule, a shell quirk) is one entity across sessions; a
     // compile error or failing test is named by its message; an exit code alone says nothing.
     // A sibling call's failure or a refused edit is Claude Code's guard speaking, not the tool.
-    if (isToolGuardError(e.error) || SHELL_PARSE_ERROR.test(e.error)) return;
+    if (isToolGuardError(e.error) || SHELL_PARSE_ERROR.test(e.error) || CONFLICT.test(e.error)) return;
     const known = errorSignatures(e.error, 1)[0];
     const signature = known && NAMED_CLASS.test(known.id) ? known.label : errorSignature(e.error);
     if (!signature) return;

@@ -112,6 +112,45 @@ describe('buildPromptContext', () => {
     expect((await strict('rename the exports of shop')).body).toBe('');
   });
 
+  it('leaves out what one session alone showed and errors the prompt does not name, unless it names them', async () => {
+    const shop = { name: 'shop', type: 'project', properties: { fingerprint: 'fp-shop' } };
+    const seen = (sessions: string[], fact: Parameters<typeof addFact>[1]) => {
+      const id = addFact(store, { ...fact, origin: 'deterministic', project: 'fp-shop' }).fact.id;
+      for (const s of sessions)
+        store.graph.episodes.record({ sourceRef: s, project: 'fp-shop', timestamp: '2026-01-10T00:00:00Z', entityIds: [], factIds: [id] });
+    };
+    seen(['s1'], { source: shop, target: { name: 'xxd', type: 'tool' }, relation: 'uses', description: 'shop uses the xxd command' });
+    seen(['s1', 's2'], {
+      source: shop,
+      target: { name: 'vitest', type: 'tool' },
+      relation: 'uses',
+      description: 'shop uses the vitest command',
+    });
+    seen(['s1'], {
+      source: { name: 'npm run: eslint no-unused-vars', type: 'error_pattern' },
+      target: { name: 'src/pay.ts', type: 'file' },
+      relation: 'solved_by',
+      description: 'When npm run fails with "eslint no-unused-vars" → edit src/pay.ts',
+    });
+    // What a person added stays, one session or none.
+    addFact(store, {
+      source: shop,
+      target: { name: 'hexdump', type: 'tool' },
+      relation: 'uses',
+      description: 'shop uses the hexdump command',
+      project: 'fp-shop',
+    });
+    const context = async (prompt: string) => (await buildPromptContext(store, { prompt, project: 'fp-shop', recordAccess: false })).text;
+    const tests = await context('how do I run the tests with the command we use');
+    expect(tests).toContain('uses the vitest command');
+    expect(tests).toContain('uses the hexdump command');
+    expect(tests).not.toContain('xxd');
+    // "run" names the command, not its error.
+    expect(tests).not.toContain('no-unused-vars');
+    expect(await context('which command dumps hex, xxd?')).toContain('uses the xxd command');
+    expect(await context('npm run fails on no-unused-vars again')).toContain('→ edit src/pay.ts');
+  });
+
   it('answers with the current value, and with the old one for a question about the past', async () => {
     const now = await buildPromptContext(store, { prompt: 'what is the checkout p95 latency?', project: 'fp-shop', recordAccess: false });
     expect(now.text).toContain('improved to 180 ms');

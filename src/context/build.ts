@@ -133,6 +133,30 @@ export function worthInterrupting(r: RetrievedFact, terms: readonly string[]): b
   return shared >= Math.max(3, requiredMatches(terms.length), Math.ceil(terms.length / 3));
 }
 
+/** What the project is made of (a command it runs, a file it has): background beside any prompt. */
+const MAKE_UP = new Set(['uses', 'has_component']);
+
+/**
+ * Make-up that one session alone showed (`md5` run once, a file edited once) is that session's,
+ * not the project's: it comes only when the prompt names it. What a person added is always kept.
+ */
+export function oneSessionAside(r: RetrievedFact, sessions: number | undefined, terms: readonly string[]): boolean {
+  return r.fact.origin === 'deterministic' && MAKE_UP.has(r.fact.relation) && sessions === 1 && matchedTerms(terms, r.fact.target) === 0;
+}
+
+/**
+ * An error a session met ("mise run: golangci-lint goconst") and the files edited until it
+ * passed come when the prompt names the error, not when it only names the command: "how do I
+ * run the tests" is not about every lint rule `mise run` once failed on.
+ */
+export function errorAside(r: RetrievedFact, terms: readonly string[]): boolean {
+  const { relation, origin, source, target } = r.fact;
+  if (origin !== 'deterministic' || (relation !== 'solved_by' && relation !== 'blocked_by')) return false;
+  const error = relation === 'solved_by' ? source : target;
+  const colon = error.indexOf(': ');
+  return colon > 0 && matchedTerms(terms, error.slice(colon + 2)) === 0;
+}
+
 export async function buildPromptContext(store: Store, options: PromptContextOptions): Promise<PromptContext> {
   const used = options.contextUsedPct ?? 0;
   const level = levelFor(used);
@@ -159,8 +183,11 @@ export async function buildPromptContext(store: Store, options: PromptContextOpt
     result.task = retrieval.task;
     result.queries = retrieval.queries;
     if (retrieval.time) result.time = retrieval.time;
-    const terms = options.strict ? askedTerms(options.prompt, options.ignore) : [];
-    const facts = options.strict ? retrieval.facts.filter((r) => worthInterrupting(r, terms)) : retrieval.facts;
+    const terms = askedTerms(options.prompt, options.ignore);
+    const sessions = options.strict ? new Map<number, number>() : store.graph.episodes.factSessions(retrieval.facts.map((r) => r.fact.id));
+    const facts = options.strict
+      ? retrieval.facts.filter((r) => worthInterrupting(r, terms))
+      : retrieval.facts.filter((r) => !oneSessionAside(r, sessions.get(r.fact.id), terms) && !errorAside(r, terms));
     result.chunks = options.strict ? plainChunk(facts, budget) : graphChunks(facts, budget, level.scale);
     result.facts = result.chunks.flatMap((c) => c.facts);
     if (!options.strict && options.project && (level.level === 'full' || level.level === 'reduced'))

@@ -38,7 +38,11 @@ export function proceduralLine(f: FormattableFact): string {
 /** The description without its subject at the front ("shop depends on zod" -> "depends on zod"). */
 function withoutSubject(f: FormattableFact): string {
   const text = flat(f.description);
-  if (text.toLowerCase().startsWith(`${f.source.toLowerCase()} `)) return text.slice(f.source.length + 1);
+  const front = text.slice(0, f.source.length + 2).toLowerCase();
+  const subject = f.source.toLowerCase();
+  if (front.startsWith(`${subject} `)) return text.slice(f.source.length + 1);
+  // "cli: git gc failed with …" under "- cli:" would name it twice.
+  if (front === `${subject}: `) return text.slice(f.source.length + 2);
   if (!text) return `${RELATION_LABELS[f.relation]} ${f.target}`;
   return text;
 }

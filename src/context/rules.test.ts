@@ -191,6 +191,10 @@ describe('formatting by memory type', () => {
       expect(out.lines.join('\n').length).toBeLessThanOrEqual(budget);
     }
     expect(proceduralLine(f(9, 'procedural', 'quand le build casse -> relancer'))).toBe('- quand le build casse → relancer (graph #9)');
+    // A description that opens with its subject and a colon does not name it twice.
+    expect(formatFacts([f(7, 'semantic', 'shop: git gc failed with "x"')], 1000).lines).toEqual([
+      '- shop: git gc failed with "x" (graph #7)',
+    ]);
   });
 });
 

@@ -10,6 +10,8 @@ export interface GraphEpisodeRepository {
   get(sourceRef: string, sourceType?: string): GraphEpisode | undefined;
   markConsolidated(ids: readonly number[], at: string): void;
   count(): { total: number; consolidated: number };
+  /** How many episodes (sessions) produced each of these facts; a fact no episode produced is absent. */
+  factSessions(factIds: readonly number[]): Map<number, number>;
 }
 
 type EpisodeRow = Omit<GraphEpisode, 'entities' | 'facts'>;
@@ -72,5 +74,14 @@ export function createGraphEpisodeRepository(db: Db): GraphEpisodeRepository {
         total: number;
         consolidated: number;
       },
+    factSessions(factIds) {
+      if (factIds.length === 0) return new Map();
+      const rows = cachedStatement(
+        db,
+        'SELECT fact_id, COUNT(*) FROM graph_episode_facts WHERE fact_id IN (SELECT value FROM json_each(?)) GROUP BY fact_id',
+        { raw: true },
+      ).all(JSON.stringify(factIds)) as [number, number][];
+      return new Map(rows);
+    },
   };
 }

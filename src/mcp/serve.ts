@@ -2,12 +2,13 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { loadConfig } from '../core/config.js';
 import { checkRequestHead } from '../core/local-request.js';
 import { joinedProject } from '../app/project-ref.js';
 import { detectProject } from '../core/project.js';
 import type { Store } from '../store/store.js';
+import { guardedInput } from './line-guard.js';
 import { createMcpServer } from './server.js';
 import type { ToolContext } from './tool.js';
 
@@ -20,7 +21,9 @@ export function toolContext(store: Store, cwd = process.cwd()): ToolContext {
 }
 
 export function serveMcpStdio(ctx: ToolContext, version: string): { close: () => Promise<void> } {
-  return serveStdio(() => createMcpServer(ctx, version));
+  // A line the server cannot take is answered, not dropped in silence (line-guard.ts).
+  const transport = new StdioServerTransport(guardedInput(process.stdin, process.stdout), process.stdout);
+  return serveStdio(() => createMcpServer(ctx, version), { transport });
 }
 
 interface HttpServerHandle {

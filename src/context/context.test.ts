@@ -190,9 +190,20 @@ describe('session start', () => {
       metadata: { miner: 'rejection' },
     });
     observe(store, { pattern: 'pref:use-pnpm-not-npm', trigger: 'when choosing', occurrences: 3, metadata: { miner: 'preference' } });
-    const shown = selectStartInstincts(store, project, []).shown.map((r) => r.key);
-    expect(shown.slice(0, 2).sort()).toEqual(['pref:use-pnpm-not-npm', 'pref:webapp/unasked=e2e']);
-    expect(shown).toHaveLength(15);
+    for (const stack of [[], ['npm', 'task']]) {
+      const selection = selectStartInstincts(store, project, stack);
+      expect(selection.ranked).toBe(stack.length > 0);
+      expect(
+        selection.shown
+          .slice(0, 2)
+          .map((r) => r.key)
+          .sort(),
+      ).toEqual(['pref:use-pnpm-not-npm', 'pref:webapp/unasked=e2e']);
+      // The start block counts lines: ten of them, the user's words among them, whatever the stack ranks first.
+      const text = sessionStartContext(store, { project, stack }).text;
+      expect(text.match(/^- /gm)).toHaveLength(10);
+      expect(text).toContain('- When about to run the e2e tests without being asked');
+    }
   });
 
   it('puts what an agent reported after what was seen here, whatever kind it says it is', () => {

@@ -59,8 +59,10 @@ describe.skipIf(!ready)('after syncing the dev sessions', () => {
     expect(after).not.toContain("Use the project's task `mise run lint`");
     for (const line of bullets(after)) expect(start).not.toContain(line);
     // What the start did not give, the prompt still does, once.
-    expect(prompt(CLI, 'create a linear issue for this', NOW, 'started')).toContain('linear-server MCP tools');
-    expect(prompt(CLI, 'create a linear issue for this', NOW, 'started')).not.toContain('linear-server MCP tools');
+    const docs = 'update the architecture docs under docs/architecture for this change';
+    expect(start).not.toContain('`docs/architecture/`');
+    expect(prompt(CLI, docs, NOW, 'started')).toContain('`docs/architecture/`');
+    expect(prompt(CLI, docs, NOW, 'started')).not.toContain('`docs/architecture/`');
   });
 
   it('a prompt gets what matches it, for this project only, and an unrelated prompt gets nothing', () => {

@@ -5,7 +5,7 @@
  * and documented ones and those the agent reads in its rule files already, and where the
  * full instinct files are (how many observations wait for learning is the user's
  * business, `homunculus status`, not the agent's). Above QMD_THRESHOLD instincts the ones
- * ranked for the project's detected stack come first (its name is in all of them).
+ * ranked for the project's detected stack come next after what the user said (its name is in all of them).
  */
 import type { ProjectInfo } from '../core/project.js';
 import { counted } from '../core/text.js';
@@ -75,16 +75,21 @@ export function selectStartInstincts(
   const provenance = store.instincts.provenance(listed.filter((c) => reportedByAgent(c.metadata)).map((c) => c.row.id));
   const candidates = listed.filter(({ row }) => !heldBackReport(row, provenance.get(row.id)));
   const rows = candidates.map((c) => c.row);
-  const byScore = candidates
+  const ordered = candidates
     .map(({ row, metadata }) => ({ row, score: currentConfidence(row, now), first: startClass(row, metadata, provenance.get(row.id)) }))
-    .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key))
-    .map((x) => x.row);
+    .sort((a, b) => a.first - b.first || b.score - a.score || b.row.evidence - a.row.evidence || a.row.key.localeCompare(b.row.key));
+  const byScore = ordered.map((x) => x.row);
   if (rows.length <= QMD_THRESHOLD) return { shown: byScore, total: rows.length, ranked: false };
-  // Ranked hits first, then the strongest of the rest: never fewer than START_TOP lines.
-  // By the stack alone: every instinct of the project names the project.
-  const hits = matchInstincts(store.instincts, { text: stack.join(' '), project: project.fingerprint, limit: START_TOP }).map((r) => r.row);
-  const seen = new Set(hits.map((r) => r.id));
-  const shown = [...hits, ...byScore.filter((r) => !seen.has(r.id))].slice(0, START_TOP);
+  // What the user said or stopped leads whatever the stack is; then the best START_TOP for the
+  // stack (every instinct of the project names the project), then the rest. The lines, not the
+  // instincts, are counted: fifteen lint rules of one linter are one line, and cutting at fifteen
+  // instincts left four lines and dropped the user's own words.
+  const said = ordered.filter((x) => x.first === 0).map((x) => x.row);
+  const eligible = new Set(rows.map((r) => r.id));
+  const hits = matchInstincts(store.instincts, { text: stack.join(' '), project: project.fingerprint, limit: START_TOP })
+    .map((r) => r.row)
+    .filter((r) => eligible.has(r.id));
+  const shown = [...new Map([...said, ...hits, ...byScore].map((r) => [r.id, r])).values()];
   return { shown, total: rows.length, ranked: hits.length > 0 };
 }
 

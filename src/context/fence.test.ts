@@ -25,7 +25,11 @@ describe('neutralise', () => {
   it('keeps the meaning of ordinary text', () => {
     expect(neutralise('use pnpm, never npm; a -> b; 3 < 4')).toBe('use pnpm, never npm; a -> b; 3 < 4');
     expect(neutralise('IMPORTANT SYSTEM NOTICE')).toBe('IMPORTANT SYSTEM NOTICE');
-    expect(neutralise('</system>')).toBe('‹/system>');
+    expect(neutralise('</system>')).toBe('‹/system›');
+    expect(neutralise('mise run fails with "<path>:N: <value> imported and not used"')).toBe(
+      'mise run fails with "‹path›:N: ‹value› imported and not used"',
+    );
+    expect(neutralise('<instructions role="x">')).toBe('‹instructions role="x">');
   });
 });
 

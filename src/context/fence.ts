@@ -47,14 +47,18 @@ const LOOKALIKE = new RegExp(`[${Object.keys(ANGLE_LOOKALIKES).join('')}]`, 'g')
  * become plain words, invisible characters go. Lines are kept: callers flatten items. Pure.
  */
 export function neutralise(text: string): string {
-  return text
-    .replace(INVISIBLE, '')
-    .replace(LOOKALIKE, (c) => ANGLE_LOOKALIKES[c] ?? c)
-    .replace(/<(?=\s*[/!?]?\s*[A-Za-z!?|/])/g, '‹')
-    .replace(/\|>/g, '|›')
-    .replace(/`{3,}|~{3,}/g, (run) => (run[0] === '`' ? "'''" : '~ ~ ~'))
-    .replace(/homunculus[-_]memory/gi, 'homunculus memory')
-    .replace(/\[(\/?)\s*(system|sys|inst|assistant|user|developer|tool)\s*\]/gi, '($1$2)');
+  return (
+    text
+      .replace(INVISIBLE, '')
+      .replace(LOOKALIKE, (c) => ANGLE_LOOKALIKES[c] ?? c)
+      // A whole short tag (`<path>`, `</system>`) reads as one in single guillemets, not half of one.
+      .replace(/<(\s*\/?\s*[A-Za-z][\w:-]*\s*)>/g, '‹$1›')
+      .replace(/<(?=\s*[/!?]?\s*[A-Za-z!?|/])/g, '‹')
+      .replace(/\|>/g, '|›')
+      .replace(/`{3,}|~{3,}/g, (run) => (run[0] === '`' ? "'''" : '~ ~ ~'))
+      .replace(/homunculus[-_]memory/gi, 'homunculus memory')
+      .replace(/\[(\/?)\s*(system|sys|inst|assistant|user|developer|tool)\s*\]/gi, '($1$2)')
+  );
 }
 
 /** Characters the fence adds around a body (header, two tags, newlines). */

@@ -4,7 +4,7 @@
  * the project a new issue goes to). Editor bridges are left out: they serve every project.
  * Pure functions, no I/O.
  */
-import { slugify, truncate } from '../../core/text.js';
+import { slugify } from '../../core/text.js';
 import type { Obs } from '../observation.js';
 import { type Candidate, seenIn, tallyExamples } from './candidate.js';
 
@@ -31,8 +31,19 @@ export function serviceCall(tool: string, input: string): ServiceCall | undefine
 const actionFor = (server: string, tools: readonly string[], settings: readonly string[]): string =>
   `Use the ${server} MCP tools (${tools.map((t) => `\`${t}\``).join(', ')})${settings.length ? ` with ${settings.map((s) => `\`${s}\``).join(', ')}` : ''}: that is how this project's sessions did it.`;
 
-const triggerFor = (where: string, server: string, tools: readonly string[]): string =>
-  `when the work in ${where} needs what ${server} holds (${truncate(tools.join(', '), 80)})`;
+/**
+ * The tools are code: a prompt names `create_issue` by both its words, so "create a pr" or "fix
+ * issue 1" is not about Linear. As many whole names as fit in 80 characters.
+ */
+function triggerFor(where: string, server: string, tools: readonly string[]): string {
+  const named: string[] = [];
+  for (const t of tools) {
+    if (named.length > 0 && [...named, t].map((x) => `\`${x}\``).join(', ').length > 80) break;
+    named.push(t);
+  }
+  const list = named.map((t) => `\`${t}\``).join(', ');
+  return `when the work in ${where} needs what ${server} holds (${named.length < tools.length ? `${list}, …` : list})`;
+}
 
 /** One candidate per MCP server the session used. */
 export function mineServices(observations: readonly Obs[]): Candidate[] {

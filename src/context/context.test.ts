@@ -456,6 +456,17 @@ describe('prompt context', () => {
     ).toBe('');
   });
 
+  it('makes no match of a verb that only asks something done ("can you fix it?", "update again please")', () => {
+    learn([
+      ['pref:webapp/update-branch=remote-base', 'when asked to update the branch or fix its merge conflicts', 'Merge origin/main.'],
+      ['pref:webapp/request=create-branch', 'when a change in webapp is ready for the user', 'Offer to create the branch.'],
+    ]);
+    for (const prompt of ['can you fix it?', 'ok, let us do this fix then', 'update again please (then push)', 'create it'])
+      expect(said(prompt), prompt).toBe('');
+    expect(said('fix the merge conflicts')).toContain('Merge origin/main');
+    expect(said('update this branch with main')).toContain('Merge origin/main');
+  });
+
   it('makes no match of the program every task runs through', () => {
     // A failing check task is not about the test task, though both run through npm.
     const tasks = [

@@ -49,7 +49,16 @@ const TRIGGER_WORDS = new Set(
   'run runs running asked asking write writing code user users ready change changes changed changing without'.split(' '),
 );
 
-const TRIGGER_STEMS = new Set([...TRIGGER_WORDS].map(stem));
+/**
+ * What a prompt asks done, whatever it is done to ("can you fix it?", "update again please",
+ * "create a pr"): a rule that shares only these with a prompt is about something else it names
+ * ("fix its merge conflicts", `create_issue`).
+ */
+const REQUEST_WORDS = new Set(
+  'fix fixes fixing update updates updating create creating check checking add adding make making implement do'.split(' '),
+);
+
+const TRIGGER_STEMS = new Set([...TRIGGER_WORDS, ...REQUEST_WORDS].map(stem));
 
 /** What a trigger is about in one or two words, or nothing when it takes more to say. */
 function triggerCore(row: InstinctRow, ignore: readonly string[]): string[] {

@@ -16,6 +16,7 @@ import { fitToBudget } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { PROGRAMS, type RankedInstinct, matchInstincts } from './rank.js';
 import { seenHere } from './seen-here.js';
+import { ASSESS_FEEDBACK_KEY, assessmentAsked } from '../learn/mine/requests.js';
 
 const PROMPT_BUDGET = 1_500;
 const PROMPT_LIMIT = 5;
@@ -82,6 +83,13 @@ function namedBy(code: string, action: string): string[] {
     .flatMap((c) => c.slice(family.length).match(/[a-z]+/g) ?? []);
 }
 
+/**
+ * A prompt the rule's own miner would read as its situation: "eval this feedback: …" hands over
+ * feedback and asks for a judgement, whatever words it shares with the rule's trigger.
+ */
+export const inSituation = (row: Pick<InstinctRow, 'key'>, prompt: string): boolean =>
+  row.key === ASSESS_FEEDBACK_KEY && assessmentAsked(prompt) !== undefined;
+
 type Specificity = Pick<RankedInstinct, 'core' | 'shared'>;
 
 /**
@@ -141,7 +149,8 @@ export function matchingItems(
     ignore: nameWords(project.name),
   });
   const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
-  const matched = candidates.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known));
+  const situation = candidates.map((hit) => (inSituation(hit.row, prompt) ? { ...hit, covers: true } : hit));
+  const matched = situation.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known));
   // Skipped after the most specific rule is chosen: one already given must not let a vaguer one through.
   const hits = mostSpecific(matched)
     .filter((hit) => !skip.has(hit.row.key))

@@ -135,6 +135,15 @@ const FEEDBACK = /\b(?:severity|copilot|bugbot|review\.md|review comments?|pr co
 const JUDGE =
   /\b(?:valid|validity|eval|evaluate|assess|what (?:do )?you think|your thoughts|before doing|makes sense|worth (?:it|addressing|fixing))\b/i;
 
+/** The key of the rule mineFeedbackAssessment learns. */
+export const ASSESS_FEEDBACK_KEY = 'pref:request=assess-feedback';
+
+/** The user's own sentence asking for a judgement of feedback the prompt hands over, if it asks for one. Pure. */
+export function assessmentAsked(prompt: string): string | undefined {
+  if (!FEEDBACK.test(prompt)) return undefined;
+  return authoredSentences(prompt, { lists: false, min: 8, max: 300 }).find((s) => JUDGE.test(s));
+}
+
 /**
  * A request every team with review bots makes in its own words: "evaluate this feedback from
  * copilot", "check the PR comments and if there's anything valid in there". The feedback may be
@@ -143,15 +152,14 @@ const JUDGE =
  */
 export function mineFeedbackAssessment(observations: readonly Obs[]): Candidate[] {
   for (const o of observations) {
-    if (o.event !== 'prompt' || !FEEDBACK.test(o.input)) continue;
-    const asked = authoredSentences(o.input, { lists: false, min: 8, max: 300 }).find((s) => JUDGE.test(s));
+    const asked = o.event === 'prompt' ? assessmentAsked(o.input) : undefined;
     if (!asked) continue;
     const quote = truncate(asked, 120);
     return [
       {
         ...seenIn(o),
         project: '',
-        key: 'pref:request=assess-feedback',
+        key: ASSESS_FEEDBACK_KEY,
         category: 'preference',
         domain: 'general',
         // Not "review": "/review" asks for a review, not a judgement of someone else's.

@@ -467,6 +467,20 @@ describe('prompt context', () => {
     expect(said('update this branch with main')).toContain('Merge origin/main');
   });
 
+  it("gives a request's rule to a prompt its miner would read as that request, whatever words they share", () => {
+    learn([
+      ['pref:webapp/request=review-chang', 'when a change in webapp is ready for the user', 'Offer a review.'],
+      ['pref:request=assess-feedback', 'when the user hands you notes (a bot, a colleague)', 'Weigh each item first.'],
+    ]);
+    expect(said('can you look at the changes in this branch, and then the docs too')).toContain('Offer a review');
+    expect(said('eval this feedback: missing nil check in hooks.go')).toContain('Weigh each item');
+    expect(said("There's new feedback in @.entire/REVIEW.md make sure you check it carefully for validity first")).toContain(
+      'Weigh each item',
+    );
+    // A look at something else is another request.
+    expect(said('can you look at the logs from the nightly job')).toBe('');
+  });
+
   it('makes no match of the program every task runs through', () => {
     // A failing check task is not about the test task, though both run through npm.
     const tasks = [

@@ -16,7 +16,7 @@ import { fitToBudget } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { PROGRAMS, type RankedInstinct, matchInstincts } from './rank.js';
 import { seenHere } from './seen-here.js';
-import { ASSESS_FEEDBACK_KEY, assessmentAsked } from '../learn/mine/requests.js';
+import { ASSESS_FEEDBACK_KEY, assessmentAsked, requestsIn } from '../learn/mine/requests.js';
 
 const PROMPT_BUDGET = 1_500;
 const PROMPT_LIMIT = 5;
@@ -84,11 +84,15 @@ function namedBy(code: string, action: string): string[] {
 }
 
 /**
- * A prompt the rule's own miner would read as its situation: "eval this feedback: …" hands over
- * feedback and asks for a judgement, whatever words it shares with the rule's trigger.
+ * A prompt the rule's own miner would read as its situation, whatever words it shares with the
+ * rule's trigger: "eval this feedback: …" hands over feedback and asks for a judgement; "can you
+ * look at the changes in this branch" makes the request a review rule was learned from.
  */
-export const inSituation = (row: Pick<InstinctRow, 'key'>, prompt: string): boolean =>
-  row.key === ASSESS_FEEDBACK_KEY && assessmentAsked(prompt) !== undefined;
+export function inSituation(row: Pick<InstinctRow, 'key'>, prompt: string): boolean {
+  if (row.key === ASSESS_FEEDBACK_KEY) return assessmentAsked(prompt) !== undefined;
+  const request = /\/request=([a-z0-9-]+)$/.exec(row.key)?.[1];
+  return request !== undefined && requestsIn(prompt).has(request);
+}
 
 type Specificity = Pick<RankedInstinct, 'core' | 'shared'>;
 

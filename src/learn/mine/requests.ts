@@ -108,6 +108,16 @@ export function turnFailed(observations: readonly Obs[], at: number): boolean {
   return last?.outcome === 'error';
 }
 
+/** The requests a prompt makes, as the request keys' tail (`review-chang`), read as the miner reads them. Pure. */
+export function requestsIn(prompt: string): Set<string> {
+  const out = new Set<string>();
+  for (const sentence of authoredSentences(prompt, { lists: false, min: 8, max: 200 })) {
+    const r = requestOf(sentence);
+    if (r) out.add(slugify(`${r.verb}-${r.object}`));
+  }
+  return out;
+}
+
 /** One candidate per request the session's user made (the first sentence that made it), unless its turn failed. */
 export function mineRequests(observations: readonly Obs[]): Candidate[] {
   const out = new Map<string, Candidate>();

@@ -29,6 +29,8 @@ import { type Transcript, repoRoot, transcripts } from './dev-transcripts.js';
 import { goldFile } from './learn-gold.js';
 
 const HISTORY_SESSIONS = 81;
+/** The gold's prompts up to here are ours; those after, a second reader's, written blind to the hooks later on. */
+const FIRST_READER = 48;
 const PROGRESSIVE = process.argv.includes('--progressive');
 /** `--now DATE`: the clock for the whole replay, as a user who syncs old history sees it (default: the start of the later sessions). */
 const AT = ((i: number): string | undefined => {
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
       .map((row) => `- ${plainLine([fromRow(row)])}`)
       .join('\n');
     let learnable = 0;
-    const prompts: (Judged & { half: number })[] = [];
+    const prompts: (Judged & { half: number; second: boolean })[] = [];
     const starts: Judged[] = [];
     const afterStart: Judged[] = [];
     const detail: string[] = [];
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
         const text = await promptInjection(view, { project, prompt: prompt.text, sessionId: `bench-${session}` });
         const judged = judge(text, p.expect, match);
         learnable += judge(learned, p.expect, match).found;
-        prompts.push({ ...judged, half: gold.prompts.indexOf(p) % 2 });
+        prompts.push({ ...judged, half: gold.prompts.indexOf(p) % 2, second: gold.prompts.indexOf(p) >= FIRST_READER });
         // As the hook gives it: what the session's start and its earlier prompts gave is not given again, and counts as held.
         const after = await promptInjection(view, {
           project,
@@ -175,6 +177,8 @@ async function main(): Promise<void> {
       prompt: total(prompts),
       promptTune: total(prompts.filter((p) => p.half === 0)),
       promptHeldOut: total(prompts.filter((p) => p.half === 1)),
+      promptFirstReader: total(prompts.filter((p) => !p.second)),
+      promptSecondReader: total(prompts.filter((p) => p.second)),
       start: total(starts),
       promptAfterStart: total(afterStart),
     };
@@ -189,6 +193,8 @@ async function main(): Promise<void> {
     console.log(row('prompt hook, all', scores.prompt));
     console.log(row('prompt hook, even half', scores.promptTune));
     console.log(row('prompt hook, odd half', scores.promptHeldOut));
+    console.log(row(`prompt hook, the first ${FIRST_READER} prompts (ours)`, scores.promptFirstReader));
+    console.log(row('prompt hook, the later prompts (a second reader, blind)', scores.promptSecondReader));
     console.log(row('session start', scores.start));
     console.log(row('prompt hook after its session start (recall: held by start or any prompt so far)', scores.promptAfterStart));
     const named = starts.reduce((n, s) => n + s.named, 0);

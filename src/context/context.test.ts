@@ -481,6 +481,25 @@ describe('prompt context', () => {
     expect(said('can you look at the logs from the nightly job')).toBe('');
   });
 
+  it('gives the task that runs the tests to a prompt that asks to run them or speaks of their result, not to one about writing tests', () => {
+    observe(store, {
+      pattern: 'pref:webapp/test=npm-run-test',
+      trigger: 'when you need to run the tests in webapp',
+      action: 'Use `npm run test`.',
+      project: project.fingerprint,
+      occurrences: 20,
+      metadata: { miner: 'project-command' },
+    });
+    for (const prompt of ['run the tests', 'are all tests passing?', 'the tests fail on CI', 'fix the parallel tests first'])
+      expect(said(prompt), prompt).toContain('npm run test');
+    for (const prompt of [
+      'these helper functions also lack unit tests',
+      'do we have test coverage for this?',
+      "let's add a few table tests",
+    ])
+      expect(said(prompt), prompt).toBe('');
+  });
+
   it('makes no match of the program every task runs through', () => {
     // A failing check task is not about the test task, though both run through npm.
     const tasks = [

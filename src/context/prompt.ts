@@ -12,6 +12,7 @@ import type { Store } from '../store/store.js';
 import type { InstinctRow } from '../store/instincts.js';
 import { parseJsonObject } from '../store/json.js';
 import { matchedTerms } from '../text/stem.js';
+import { authoredText } from '../text/authored.js';
 import { fitToBudget } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { PROGRAMS, type RankedInstinct, matchInstincts } from './rank.js';
@@ -94,6 +95,20 @@ export function inSituation(row: Pick<InstinctRow, 'key'>, prompt: string): bool
   return request !== undefined && requestsIn(prompt).has(request);
 }
 
+/** Words that ask to run the tests or speak of their result. */
+const RUNNING =
+  /\b(?:run|runs|rerun|running|pass|passes|passing|passed|fail|fails|failing|failed|failures?|green|red|ci|flaky|broken?|breaks)\b|\bfix(?:ing)? (?:\S+ ){0,2}tests?\b/i;
+
+/**
+ * "When you need to run the tests" is for a prompt that asks to run them or speaks of their
+ * result; one about what tests say or cover ("these helpers lack unit tests", "do we have test
+ * coverage for this?") is about writing code, and the task that runs them is noise beside it.
+ */
+export function writesTests(row: Pick<InstinctRow, 'trigger' | 'metadata'>, prompt: string): boolean {
+  if (!/^when you need to run the tests\b/i.test(row.trigger) || parseJsonObject(row.metadata).miner !== 'project-command') return false;
+  return !RUNNING.test(authoredText(prompt));
+}
+
 type Specificity = Pick<RankedInstinct, 'core' | 'shared'>;
 
 /**
@@ -154,7 +169,7 @@ export function matchingItems(
   });
   const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
   const situation = candidates.map((hit) => (inSituation(hit.row, prompt) ? { ...hit, covers: true } : hit));
-  const matched = situation.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known));
+  const matched = situation.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known) && !writesTests(hit.row, prompt));
   // Skipped after the most specific rule is chosen: one already given must not let a vaguer one through.
   const hits = mostSpecific(matched)
     .filter((hit) => !skip.has(hit.row.key))

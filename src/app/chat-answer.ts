@@ -45,7 +45,12 @@ function untitled(h: SearchHit): string {
  * Among equals the graph's facts lead (they are what the memory holds true now), then the
  * memories in their search order.
  */
-export function numberSources(facts: readonly RetrievedFact[], hits: readonly SearchHit[], question = ''): Source[] {
+export function numberSources(
+  facts: readonly RetrievedFact[],
+  hits: readonly SearchHit[],
+  question = '',
+  lead: readonly Omit<Source, 'n'>[] = [],
+): Source[] {
   const fromFacts = facts.slice(0, SOURCES_PER_KIND).map(({ fact }) => ({
     kind: 'fact' as const,
     title: `${fact.source} ${RELATION_LABELS[fact.relation]} ${fact.target}`,
@@ -63,10 +68,13 @@ export function numberSources(facts: readonly RetrievedFact[], hits: readonly Se
   }));
   const terms = promptTerms(question);
   const named = (x: { title: string; text: string }): number => (terms.length ? matchedTerms(terms, `${x.title} ${x.text}`) : 0);
-  return [...fromFacts, ...fromHits]
+  // What the question asks for by what it is (the last session) comes first, and once.
+  const led = new Set(lead.map((l) => l.ref));
+  const ranked = [...fromFacts, ...fromHits.filter((h) => !led.has(h.ref))]
     .map((source, i) => ({ source, named: named(source), i }))
     .sort((a, b) => b.named - a.named || a.i - b.i)
-    .map(({ source }, i) => ({ n: i + 1, ...source }));
+    .map(({ source }) => source);
+  return [...lead, ...ranked].map((source, i) => ({ n: i + 1, ...source }));
 }
 
 export const CHAT_SYSTEM = [

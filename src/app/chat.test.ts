@@ -51,6 +51,34 @@ describe('chat.ask', () => {
     expect(deploys.sources.some((s) => s.kind === 'memory' && /staging cluster/.test(s.text))).toBe(true);
   });
 
+  it("answers a question about the last session with the project's last session first, whatever words it shares", async () => {
+    const session = (id: string, day: string, summary: string) =>
+      store.sessions.save({
+        id,
+        source: 'claude-code',
+        project: 'aaaaaaaaaaaaaaaa',
+        project_name: 'webapp',
+        cwd: '/w/webapp',
+        started_at: `${day}T10:00:00Z`,
+        ended_at: `${day}T11:00:00Z`,
+        tools_used: '["Edit"]',
+        tool_counts: '{"Edit":3}',
+        files_touched: '["src/cart.ts"]',
+        summary,
+        continues_from: null,
+        transcript_path: null,
+        file_name: null,
+      });
+    session('s-old', '2026-02-10', 'First prompt: "migrate the session store to redis".');
+    session('s-new', '2026-02-20', 'First prompt: "add coupons to the cart".');
+    const last = await invoke(ask, { store, env: {} }, { question: 'what did we work on in the last session?', project: 'webapp' });
+    expect(last.sources[0]).toMatchObject({ n: 1, title: "The project's last session", ref: 'sessions/s-new' });
+    expect(last.sources[0]?.text).toContain('add coupons to the cart');
+    expect(last.sources.filter((s) => s.ref === 'sessions/s-new')).toHaveLength(1);
+    const other = await invoke(ask, { store, env: {} }, { question: 'what did we do with the session store?', project: 'webapp' });
+    expect(other.sources.some((s) => s.title === "The project's last session")).toBe(false);
+  });
+
   it("puts the sources that name the question's words before those the graph brought along", async () => {
     const res = await question('what do we know about the staging cluster?');
     expect(res.sources[0]).toMatchObject({ kind: 'memory' });

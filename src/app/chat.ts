@@ -11,6 +11,8 @@ import { loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import { agenticRetrieve } from '../context/retrieve.js';
+import { formatThread, lastSession } from '../context/thread.js';
+import { projectIn } from '../core/project-alias.js';
 import { TokenBudget, generateWithinBudget } from '../llm/budget.js';
 import { loadLlmConfig } from '../llm/config.js';
 import type { Embedder } from '../search/embeddings.js';
@@ -57,6 +59,26 @@ async function modelAnswer(ctx: AppContext, question: string, sources: Source[])
   }
 }
 
+/** A question about the last session ("what did we work on in the last session?") names it by when, not by its words. */
+const LAST_SESSION = /\b(?:last|latest|previous|most recent|yesterday'?s)\s+(?:session|conversation|chat)\b|\blast time\b/i;
+
+/** The last session of the project asked about (named, or the asking directory's), as a source; none when not asked. */
+function lastSessionSource(ctx: AppContext, input: { question: string; project?: string; cwd?: string }): Omit<Source, 'n'>[] {
+  if (!LAST_SESSION.test(input.question)) return [];
+  const project = input.project ?? (input.cwd ? projectIn(input.cwd, ctx.store.paths.projectAliases).fingerprint : '');
+  const last = lastSession(ctx.store, project);
+  if (!last) return [];
+  return [
+    {
+      kind: 'memory',
+      title: "The project's last session",
+      text: formatThread(last, 500),
+      ts: last.when,
+      ref: `sessions/${last.id}`,
+    },
+  ];
+}
+
 /** The shared embedder, or none: without one both retrievals rank by full-text search alone. */
 async function embedderOrNone(ctx: AppContext): Promise<Embedder | null> {
   try {
@@ -92,7 +114,7 @@ export const ask = defineOperation({
     });
     // The graph's facts come from the agentic retrieval; the search adds the other memories.
     const hits = search.results.filter((h) => h.collection !== FACTS_COLLECTION);
-    const sources = numberSources(retrieval.facts, hits, input.question);
+    const sources = numberSources(retrieval.facts, hits, input.question, lastSessionSource(ctx, input));
     const answer = await modelAnswer(ctx, input.question, sources);
     // What was learned here and the question names ("how do we run the tests"): the rule itself, beside the sources.
     const learned =

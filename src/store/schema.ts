@@ -17,6 +17,7 @@ import { conversationsMigration } from './agent-conversations-schema.js';
 import { signalScopeMigration } from './signal-scope-schema.js';
 import { instinctProjectsMigration } from './instinct-projects-schema.js';
 import { documentsTimeMigration } from './documents-time-schema.js';
+import { serviceTriggersMigration } from './service-triggers-schema.js';
 import type { Migration } from './migrations.js';
 
 const coreRecords: Migration = {
@@ -190,4 +191,5 @@ export const MIGRATIONS: readonly Migration[] = [
   signalScopeMigration,
   instinctProjectsMigration,
   documentsTimeMigration,
+  serviceTriggersMigration,
 ];

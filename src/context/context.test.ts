@@ -496,6 +496,7 @@ describe('prompt context', () => {
       'these helper functions also lack unit tests',
       'do we have test coverage for this?',
       "let's add a few table tests",
+      'the long test function could be split into subtests with t.Run()',
     ])
       expect(said(prompt), prompt).toBe('');
   });

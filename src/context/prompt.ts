@@ -106,7 +106,8 @@ const RUNNING =
  */
 export function writesTests(row: Pick<InstinctRow, 'trigger' | 'metadata'>, prompt: string): boolean {
   if (!/^when you need to run the tests\b/i.test(row.trigger) || parseJsonObject(row.metadata).miner !== 'project-command') return false;
-  return !RUNNING.test(authoredText(prompt));
+  // A method named in prose (`t.Run()`) is code, not the user asking to run anything.
+  return !RUNNING.test(authoredText(prompt).replace(/\b[\w$]+\.[\w$]+\b(?:\(\))?/g, ' '));
 }
 
 type Specificity = Pick<RankedInstinct, 'core' | 'shared'>;

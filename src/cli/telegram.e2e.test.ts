@@ -77,11 +77,16 @@ describe('homunculus agent telegram', () => {
     expect(await code).toBe(0);
   });
 
-  it('`agent serve` runs the bot beside the gateway and stops both on SIGINT', async () => {
+  /** `agent serve --json` with the bot configured, and the promise of its exit code. */
+  const startServe = async () => {
     configure(telegram());
     expect(cli(home, ['agent', 'token']).status).toBe(0);
     const serve = await startProcess(home, ['agent', 'serve', '--port', '0', '--json']);
-    const code = exited(serve.child);
+    return { serve, code: exited(serve.child) };
+  };
+
+  it('`agent serve` runs the bot beside the gateway and stops both on SIGINT', async () => {
+    const { serve, code } = await startServe();
     try {
       expect(serve.out()).toMatch(/"url":"http:\/\/127\.0\.0\.1:\d+"/);
       tg.message(USER, 'hello');
@@ -92,4 +97,20 @@ describe('homunculus agent telegram', () => {
     expect(await code).toBe(0);
     expect(tg.pollers()).toBe(0);
   });
+
+  it('`agent serve` stops on SIGTERM when Telegram has become unreachable', async () => {
+    const { serve, code } = await startServe();
+    try {
+      const { url } = JSON.parse(serve.out().split('\n')[0] as string) as { url: string };
+      for (let i = 0; i < 100 && tg.pollers() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await tg.close();
+      serve.child.kill('SIGTERM');
+      const stopped = await Promise.race([code, new Promise((r) => setTimeout(() => r('still running'), 15_000))]);
+      expect(stopped, serve.out()).toBe(0);
+      await expect(fetch(`${url}/health`)).rejects.toThrow();
+      expect(serve.out()).toContain('could not confirm the last update');
+    } finally {
+      serve.child.kill('SIGKILL');
+    }
+  }, 30_000);
 });

@@ -125,23 +125,43 @@ async function serveLocked(
         ].join('\n') + '\n',
       );
     }
-    await new Promise<void>((stop) => {
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await firstSignal();
     const busy = handle.inFlight();
     if (busy && !f.json)
       process.stdout.write(
         `Stopping: finishing ${counted(busy, 'request')} in flight (up to ${GRACE_MS / 1000} s; Ctrl-C again stops at once).\n`,
       );
-    await scheduler.stop();
-    await telegram?.stop();
-    await handle.close();
-    await agent.close();
+    // Each part stops even when one before it failed: a server left open keeps the process alive.
+    await stopEach([() => scheduler.stop(), () => telegram?.stop(), () => handle.close(), () => agent.close()]);
     if (!f.json) process.stdout.write('Gateway stopped.\n');
   } finally {
     clearGatewayState(paths.gatewayState);
     store.close();
+  }
+}
+
+/**
+ * The first SIGINT or SIGTERM; both listeners then go, so the next signal of either kind stops
+ * the process at once (a SIGINT after a SIGTERM must not land on a spent listener).
+ */
+function firstSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+  });
+}
+
+/** Runs every step in order; a failed one is reported and the next still runs. */
+async function stopEach(steps: readonly (() => Promise<unknown> | undefined)[]): Promise<void> {
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      process.stderr.write(`homunculus: while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
   }
 }
 

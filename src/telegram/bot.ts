@@ -67,6 +67,9 @@ export interface TelegramBotOptions {
   sweepMs?: number;
 }
 
+/** How long stop() waits for Telegram to confirm the last update. */
+const CONFIRM_MS = 5_000;
+
 /** A 401 or 409 from Telegram as an error that says what to do. */
 export function explainTelegramError(err: unknown): unknown {
   if (!(err instanceof GrammyError)) return err;
@@ -96,6 +99,8 @@ export class TelegramBot {
   private readonly buttons = new Map<string, { id: string; chatId: number; messageId?: number }>();
   // Each session's routing mode as the person set it, for /status (the runner keeps its own).
   private readonly modes = new SessionModes();
+  // Aborts the confirming getUpdates of stop(), which grammY sends without a signal.
+  private readonly halt = new AbortController();
 
   constructor(private readonly o: TelegramBotOptions) {
     this.now = o.now ?? Date.now;
@@ -103,6 +108,9 @@ export class TelegramBot {
     this.bot = new Bot(o.settings.token, o.settings.apiRoot ? { client: { apiRoot: o.settings.apiRoot } } : {});
     this.sessions = new ChatSessions(o.settings.idleMinutes * 60_000, (chatId) => o.agent.lastSession?.(chatPrefix(chatId)));
     this.book = new PendingBook(o.agent.runner, this.now, o.sweepMs, (id) => void this.sayExpired(id));
+    // grammY types its signal as the abort-controller shim's; Node's is the same at run time.
+    const halt = this.halt.signal as unknown as Parameters<Parameters<typeof this.bot.api.config.use>[0]>[3];
+    this.bot.api.config.use((prev, method, payload, signal) => prev(method, payload, method === 'getUpdates' && !signal ? halt : signal));
     this.notifier = new TelegramNotifier(this.bot.api, o.settings.allowedUserIds);
     this.bot.on('message:text', (ctx) => this.onText(ctx, ctx.message.text));
     this.bot.callbackQuery(/^confirm:([0-9a-f]{1,32}):(yes|no)$/, (ctx) =>
@@ -127,10 +135,22 @@ export class TelegramBot {
     return Promise.race([started, this.done]);
   }
 
-  /** Stops polling; every held confirmation is answered no. */
+  /**
+   * Stops polling; every held confirmation is answered no. Never throws, and gives Telegram
+   * `CONFIRM_MS` to confirm the last update: an unreachable network must not keep the process
+   * alive (the unconfirmed updates then come again at the next start).
+   */
   async stop(): Promise<void> {
     this.book.close();
-    if (this.bot.isRunning()) await this.bot.stop();
+    const timer = setTimeout(() => this.halt.abort(), CONFIRM_MS);
+    try {
+      if (this.bot.isRunning()) await this.bot.stop();
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`telegram: could not confirm the last update to Telegram (${why}); it may come again at the next start.\n`);
+    } finally {
+      clearTimeout(timer);
+    }
     await this.done.catch(() => undefined);
   }
 

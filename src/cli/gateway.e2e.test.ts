@@ -138,6 +138,32 @@ describe('homunculus agent token, status and serve', () => {
     }
   }, 60_000);
 
+  it('after SIGTERM, a Ctrl-C stops at once: the first signal leaves no listener behind to swallow it', async () => {
+    expect(cli(home, ['agent', 'init']).status).toBe(0);
+    const ollama = await startOllamaStub(() => ({ text: 'One slow word after another, on and on.' }), { chunkDelayMs: 3_000 });
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agent: { local: stubModel('ollama', ollama.baseUrl) } }));
+    const { token } = JSON.parse(cli(home, ['agent', 'token', '--json']).stdout) as { token: string };
+    const child = spawn(process.execPath, [BIN, 'agent', 'serve', '--port', '0', '--json'], { env: cliEnv(home, STUB_ENV) });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      for (let i = 0; i < 300 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
+      const { url } = JSON.parse(out.split('\n')[0] as string) as { url: string };
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      void fetch(`${url}/api/v1/chat`, { method: 'POST', headers, body: JSON.stringify({ message: 'go slowly' }) }).catch(() => undefined);
+      for (let i = 0; i < 200 && ollama.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      const signal = new Promise<string | null>((done) => child.on('exit', (_code, sig) => done(sig)));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      child.kill('SIGINT');
+      const stopped = await Promise.race([signal, new Promise((r) => setTimeout(() => r('still running'), 5_000))]);
+      expect(stopped).toBe('SIGINT');
+    } finally {
+      child.kill('SIGKILL');
+      await ollama.close();
+    }
+  }, 60_000);
+
   it('agent status says when config.json would stop the agent: a file that does not parse, a misspelt key', () => {
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'config.json'), '{"agent": {"budget": {"dailyUsd": 1}},}');

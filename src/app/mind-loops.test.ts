@@ -176,7 +176,18 @@ describe('the mind on the AI SDK mock model', () => {
     rmSync(join(m.paths.skills, 'chat'), { recursive: true });
     const turn = await invoke(mindChatTurn, m.ctx, { message: 'hello?' });
     expect(turn.reply).toBeUndefined();
-    expect(turn.problem).toMatch(/^the skill chat does not exist and the model wrote no files for it/);
+    expect(turn.did).toMatch(/^the skill chat does not exist and the model wrote no files for it/);
+  });
+
+  it('a chat turn that only created a skill is no problem, and says what it did', async () => {
+    const probe = JSON.stringify({ files: { 'main.mjs': "console.log('probe: answers what it is asked')" } });
+    const candidates = JSON.stringify({ candidates: [{ action: 'probe it', skill: 'probe', values: [], goals: [GOAL] }] });
+    const m = mind({ ...ACTION, candidates, decide: 'probe it', create: probe, record: record(0.1) });
+    const turn = await invoke(mindChatTurn, m.ctx, { message: 'what can you do?' });
+    expect(turn.problem).toBeUndefined();
+    expect(turn.reply).toBeUndefined();
+    expect(turn.did).toMatch(/^created the skill probe; it did not run this turn/);
+    expect(listSkills(m.paths.skills)).toContain('probe');
   });
 
   it('a missing prompt file, or one with a variable the loop lacks, stops the cycle before it writes anything', async () => {

@@ -125,8 +125,10 @@ export const mindTrigger = defineOperation({
 export interface ChatTurn {
   /** The chosen skill's output: the chat skill's reply. */
   reply?: string;
-  /** Why there is no reply: the model's answer was not usable, or the skill did not run. */
+  /** Why there is no reply: the model failed, was not waited for, or its answer was not usable (the cycle failed). */
   problem?: string;
+  /** What the turn did instead of replying, when no skill answered but the model did not fail (a skill created, one that failed). */
+  did?: string;
   action: LoopReport;
   /** The reflection the turn set off, when one became due. */
   reflection?: LoopReport;
@@ -150,7 +152,11 @@ export const mindChatTurn = defineOperation({
       // Cancelled: the person wants the prompt back, not a reflection.
       const reasons = ctx.cancel?.aborted ? [] : dueReasons(ctx, s.paths);
       const reflection = reasons.length ? await cycle(ctx, s, 'reflect', { reasons }) : undefined;
-      const answer = action.skillRan ? { reply: action.outcome ?? '' } : { problem: action.failure ?? action.outcome ?? 'no skill ran' };
+      const answer = action.skillRan
+        ? { reply: action.outcome ?? '' }
+        : action.failure !== undefined
+          ? { problem: action.failure }
+          : { did: action.outcome ?? 'no skill ran' };
       return { ...answer, action, ...(reflection ? { reflection } : {}) };
     }),
 });

@@ -191,6 +191,14 @@ describe('homunculus mind', () => {
     expect(r.status).toBe(0);
   });
 
+  it('chat: a turn where no skill answered but the model did not fail says what it did, and the chat ends well', async () => {
+    const { home } = await scriptedHome();
+    rmSync(join(home, 'mind', 'skills', 'chat'), { recursive: true });
+    const r = await runNode([BIN, 'mind', 'chat'], cliEnv(home, NO_ENCODER), 'hi\n/exit\n');
+    expect(r.stdout).toMatch(/^\(no reply this turn: the skill chat does not exist and the model wrote no files for it/);
+    expect(r.status, r.stderr).toBe(0);
+  });
+
   it('chat --json: /help and unknown commands answer in JSON too', async () => {
     const { home } = await scriptedHome();
     const json = await runNode([BIN, '--json', 'mind', 'chat'], cliEnv(home, NO_ENCODER), '/help\n/nope\nhi\n/exit\n');

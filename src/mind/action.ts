@@ -42,7 +42,9 @@ async function act(cycle: Cycle, chosen: Scored, options: SkillOptions): Promise
     if (!written.done) return { text: written.refused, ran: false };
     const refused = await acceptSkill(skills, skill, options);
     if (refused) cycle.mind.kernelNote(refused);
-    return { text: refused ?? `created the skill ${skill}`, ran: false };
+    // Said so that a chat turn without a reply still tells the person what became of their line.
+    const created = `created the skill ${skill}; it did not run this turn, and the next one can choose it`;
+    return { text: refused ?? created, ran: false };
   }
   const run = await runSkill(skills, skill, [], await cycle.step('act'), options);
   if (!run.sandboxed) cycle.mind.kernelNote(`ran the skill ${skill} outside the sandbox (${sandboxProblem() ?? 'asked to'})`);

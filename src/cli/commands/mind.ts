@@ -105,7 +105,8 @@ async function chat(cmd: Command): Promise<void> {
       if (r && r.problem !== undefined && !cancel.signal.aborted) process.exitCode = 1;
       if (r && json) process.stdout.write(`${JSON.stringify(r)}\n`);
       else if (r) {
-        process.stdout.write(`${withoutControls(r.reply ?? `(no answer: ${flat(r.problem ?? '')})`)}\n`);
+        const instead = r.problem !== undefined ? `(no answer: ${flat(r.problem)})` : `(no reply this turn: ${flat(r.did ?? '')})`;
+        process.stdout.write(`${withoutControls(r.reply ?? instead)}\n`);
         const reflected = r.reflection ? changes(r.reflection) : [];
         if (r.reflection)
           process.stdout.write(`(reflected${reflected.length ? `: changed ${reflected.join(', ')}` : ', nothing changed'})\n`);

@@ -100,6 +100,42 @@ describe('the action loop', () => {
     expect(report.steps.map((s) => s.step)).toEqual(['model', 'candidates']);
   });
 
+  it('keeps the valid candidates and refuses each bad one with why: a path is never a skill name', async () => {
+    const paths = instance();
+    const mixed = JSON.stringify({
+      candidates: [
+        { action: 'escape', skill: '../../../escape', values: [], goals: [] },
+        { action: 'greet the user', skill: 'chat', values: ['curiosity'], goals: [GOAL] },
+        { skill: 'chat' },
+      ],
+    });
+    const model = scripted({ candidates: mixed, decide: 'greet the user', act: 'Hello there!', record: RECORD });
+    const report = await runAction(paths, clock, model.ask, 'hi', { home: homeOf(paths) });
+    expect(report.failure).toBeUndefined();
+    expect(report.outcome).toBe('Hello there!');
+    expect(report.refusedCandidates).toEqual([
+      'entry 1, skill: must be a lower-case skill name',
+      expect.stringMatching(/^entry 3, action: /),
+    ]);
+    expect(readMemories(paths.data).some((m) => m.author === 'kernel' && /Refused 2 of the candidates/.test(m.description))).toBe(true);
+    expect(existsSync(join(paths.root, '..', '..', 'escape'))).toBe(false);
+    expect(listSkills(paths.skills)).toEqual(['chat']);
+    // Every entry bad: the cycle stops, naming each.
+    const none = await runAction(
+      paths,
+      clock,
+      scripted({ candidates: JSON.stringify({ candidates: [{ action: 'x', skill: '../x' }] }) }).ask,
+      'hi',
+      {
+        home: homeOf(paths),
+      },
+    );
+    expect(none.failure).toBe(
+      'the CANDIDATES answer had no valid candidate (entry 1, skill: must be a lower-case skill name); nothing was done',
+    );
+    expect(none.steps.map((s) => s.step)).toEqual(['model', 'candidates']);
+  });
+
   it('records a value conflict when the two best candidates are close and serve different values', async () => {
     const paths = instance();
     writeValues(paths.data, [

@@ -12,22 +12,33 @@ import { type Candidate, rank, type Scored, valueConflict } from './bmap.js';
 import { readGoals, readValues } from './files.js';
 import type { InstancePaths } from './instance.js';
 import { type Ask, asText, type Cycle, fail, jsonIn, type LoopReport, type Recaller, recallInto, startCycle } from './loops.js';
+import { issueText } from './schemas.js';
 import { acceptSkill, listSkills, runSkill, type SkillOptions } from './skills.js';
 import { MARK } from './triggers.js';
 
-const candidatesSchema = z.object({
-  candidates: z
-    .array(
-      z.object({
-        action: z.string().min(1),
-        skill: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a lower-case skill name'),
-        values: z.array(z.string()).default([]),
-        goals: z.array(z.string()).default([]),
-        indirection: z.number().int().min(0).default(0),
-      }),
-    )
-    .min(1),
+const candidateSchema = z.object({
+  action: z.string().min(1),
+  // A skill name is a folder under skills/: nothing else (no path, no `..`) is one.
+  skill: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a lower-case skill name'),
+  values: z.array(z.string()).default([]),
+  goals: z.array(z.string()).default([]),
+  indirection: z.number().int().min(0).default(0),
 });
+// Each entry is checked on its own (validCandidates): one bad entry does not cost the others.
+const candidatesSchema = z.object({ candidates: z.array(z.unknown()).min(1) });
+
+/** The valid candidates, and each refused entry with why ("entry 1, skill: must be ..."). */
+export function validCandidates(entries: readonly unknown[]): { valid: Candidate[]; refused: string[] } {
+  const valid: Candidate[] = [];
+  const refused: string[] = [];
+  entries.forEach((entry, i) => {
+    const parsed = candidateSchema.safeParse(entry);
+    if (parsed.success) return void valid.push(parsed.data);
+    const { where, message } = issueText(parsed.error);
+    refused.push(`entry ${i + 1}${where === 'the document' ? '' : `, ${where}`}: ${message}`);
+  });
+  return { valid, refused };
+}
 const skillFilesSchema = z.object({ files: z.record(z.string(), z.string()) });
 
 /** ACT: runs the skill, or creates it first; what happened, in words, for RECORD, and whether the skill ran. */
@@ -87,8 +98,14 @@ export async function runAction(
   await cycle.step('model');
   const proposed = jsonIn(await cycle.step('candidates'), candidatesSchema);
   if (typeof proposed === 'string') return fail(cycle, `the CANDIDATES answer was not valid (${proposed}); nothing was done`);
+  const { valid, refused } = validCandidates(proposed.candidates);
+  if (!valid.length) return fail(cycle, `the CANDIDATES answer had no valid candidate (${refused.join('; ')}); nothing was done`);
+  if (refused.length) {
+    cycle.report.refusedCandidates = refused;
+    cycle.mind.kernelNote(`Refused ${refused.length} of the candidates, the others were kept: ${refused.join('; ')}.`);
+  }
   const mind = { values: readValues(paths.data), goals: readGoals(paths.data, cycle.year), skills };
-  const scored = rank(proposed.candidates as Candidate[], mind);
+  const scored = rank(valid, mind);
   const conflict = valueConflict(scored, mind.values);
   if (conflict) cycle.mind.kernelNote(conflict, MARK.conflict);
   cycle.vars.scored = asText(scored.map(({ candidate, m, a, p, b, next }) => ({ action: candidate.action, m, a, p, b, next })));

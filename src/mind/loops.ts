@@ -58,6 +58,8 @@ export interface LoopReport {
   choice?: string;
   /** Why the cycle could not finish: the model's answer was not usable (nothing it proposed was applied). */
   failure?: string;
+  /** The action loop's candidates the kernel refused, each with why (the others were kept). */
+  refusedCandidates?: string[];
   /** Each proposed write and what the kernel did with it. */
   writes: { what: string; result: WriteResult }[];
 }

@@ -60,6 +60,7 @@ function reportLines(r: LoopReport): string[] {
   const same = r.writes.filter((w) => w.result.done && !w.result.changed).map((w) => w.what);
   return [
     `The ${r.loop} loop ran: ${r.steps.map((s) => s.step).join(' → ')}`,
+    ...(r.refusedCandidates ?? []).map((why) => `  refused candidate ${why}`),
     ...(r.choice ? [`  ${r.choice}`] : []),
     ...(r.outcome !== undefined ? [`  ${r.skillRan ? 'outcome' : 'no outcome'}: ${truncate(flat(r.outcome), 200)}`] : []),
     ...(changed.length ? [`  wrote ${changed.join(', ')}`] : []),

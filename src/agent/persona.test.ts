@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/cli.js';
 import { HandoffBox, handoffTool } from './handoff.js';
 import { loadPersonas, parsePersona } from './persona.js';
+import { SCAFFOLD } from './workspace.js';
 
 describe('personas', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -24,6 +25,13 @@ describe('personas', () => {
     });
     expect(parsePersona('y', '# Y\nPlain.')).toMatchObject({ model: 'auto', keywords: [], soul: '# Y\nPlain.' });
     expect(parsePersona('y', '# Y\nPlain.').tools).toBeUndefined();
+  });
+
+  it('describes the scaffolded default by its first real line, not the line that says what to write', () => {
+    const scaffold = SCAFFOLD.find((f) => f.path === 'agents/default/SOUL.md');
+    write('default', scaffold?.content ?? '');
+    const [persona] = loadPersonas(dir.path).personas;
+    expect(persona?.description).toBe('Helpful, direct and honest; brief unless asked for depth.');
   });
 
   it('skips a persona with bad front matter or a bad folder name, saying the fix; default always exists', () => {

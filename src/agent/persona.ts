@@ -12,6 +12,15 @@ import { describeIssues } from './tools/registry.js';
 
 export const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
+/** The scaffolded default SOUL.md's line that says what to write there: no description of anyone. */
+export const SOUL_GUIDE = 'Who this agent is: its tone, its values, what it cares about.';
+
+/** Without a `description`, the body's first line that says something: no heading, not the guide line, no list mark. */
+function firstRealLine(body: string): string {
+  const line = body.split('\n').find((l) => l.trim() && !l.startsWith('#') && l.trim() !== SOUL_GUIDE);
+  return line?.trim().replace(/^[-*+]\s+/, '') ?? '';
+}
+
 const personaMeta = z
   .object({
     description: z.string().max(300).optional(),
@@ -49,7 +58,7 @@ export function parsePersona(name: string, text: string): Persona {
     throw new Error(`${describeIssues(meta.error)} (allowed: description, tools: [names], model: local|remote|auto, keywords: [words])`);
   return {
     name,
-    description: meta.data.description ?? body.split('\n').find((l) => l.trim() && !l.startsWith('#')) ?? '',
+    description: meta.data.description ?? firstRealLine(body),
     ...(meta.data.tools ? { tools: meta.data.tools } : {}),
     model: meta.data.model,
     keywords: meta.data.keywords.map((k) => k.toLowerCase()),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { isInside, realTarget } from '../core/confine.js';
 import { UsageError } from '../core/errors.js';
 import { ensureDir } from '../core/fs.js';
-import { PERSONA_SCAFFOLD } from './persona.js';
+import { PERSONA_SCAFFOLD, SOUL_GUIDE } from './persona.js';
 
 const FIX = 'Give a path relative to the workspace, e.g. "notes/today.md".';
 
@@ -86,7 +86,7 @@ concrete: who you are working for, what matters to them, what never to do.
     path: 'agents/default/SOUL.md',
     content: `# Soul of the default agent
 
-Who this agent is: its tone, its values, what it cares about.
+${SOUL_GUIDE}
 
 - Helpful, direct and honest; brief unless asked for depth.
 - Remembers what it learns through Homunculus, and says where a memory came from.

@@ -58,11 +58,25 @@ describe('the providers', () => {
   });
 
   it('refuse an Anthropic model without its key, naming the variable', () => {
-    expect(() => createAgentModel({ provider: 'anthropic', model: 'c', maxOutputTokens: 100 }, {})).toThrow(/\$ANTHROPIC_API_KEY/);
-    expect(() => createAgentModel({ provider: 'anthropic', model: 'c', apiKeyEnv: 'MY_KEY', maxOutputTokens: 100 }, {})).toThrow(
+    expect(() => createAgentModel({ provider: 'anthropic', model: 'c', maxOutputTokens: 100 }, 'remote', {})).toThrow(
+      /\$ANTHROPIC_API_KEY/,
+    );
+    expect(() => createAgentModel({ provider: 'anthropic', model: 'c', apiKeyEnv: 'MY_KEY', maxOutputTokens: 100 }, 'remote', {})).toThrow(
       /\$MY_KEY/,
     );
-    expect(createAgentModel({ provider: 'anthropic', model: 'c', maxOutputTokens: 100 }, { ANTHROPIC_API_KEY: 'k' }).id).toBe('c');
+    expect(createAgentModel({ provider: 'anthropic', model: 'c', maxOutputTokens: 100 }, 'remote', { ANTHROPIC_API_KEY: 'k' }).id).toBe(
+      'c',
+    );
+  });
+
+  it('name the model whose key is missing, and only its apiKeyEnv in the fix', () => {
+    const local = { provider: 'openai-compatible' as const, model: 'qwen', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'LOCAL_KEY' };
+    expect(() => createAgentModel({ ...local, maxOutputTokens: 100 }, 'local', {})).toThrow(
+      expect.objectContaining({
+        message: "The agent's local model (agent.local: openai-compatible qwen) needs an API key in $LOCAL_KEY.",
+        hint: 'Export LOCAL_KEY=..., or set agent.local.apiKeyEnv in config.json to the variable that holds it.',
+      }),
+    );
   });
 });
 
@@ -106,7 +120,11 @@ describe('the doctor check', () => {
 
 describe('a model that cannot be reached', () => {
   it('is said with where it was looked for and the fix; other errors pass unchanged', async () => {
-    const model = createAgentModel({ provider: 'ollama', model: 'llama3.2', baseUrl: 'http://127.0.0.1:9', maxOutputTokens: 100 }, {});
+    const model = createAgentModel(
+      { provider: 'ollama', model: 'llama3.2', baseUrl: 'http://127.0.0.1:9', maxOutputTokens: 100 },
+      'local',
+      {},
+    );
     expect(model.endpoint).toBe('http://127.0.0.1:9');
     // A real refused connection, as the AI SDK reports it.
     const refused = await generateText({ model: model.model, prompt: 'hi', maxRetries: 0 }).catch((err: unknown) => err);
@@ -125,7 +143,11 @@ describe('a model that cannot be reached', () => {
   });
 
   it("says an HTTP error with the server's own words, and a hung model as too slow, with the model named", async () => {
-    const model = createAgentModel({ provider: 'ollama', model: 'llama3.2', baseUrl: 'http://127.0.0.1:9', maxOutputTokens: 100 }, {});
+    const model = createAgentModel(
+      { provider: 'ollama', model: 'llama3.2', baseUrl: 'http://127.0.0.1:9', maxOutputTokens: 100 },
+      'local',
+      {},
+    );
     const http = new APICallError({
       message: 'Internal Server Error',
       url: 'http://127.0.0.1:9/api/chat',
@@ -148,7 +170,9 @@ describe('a model that cannot be reached', () => {
       'The model ollama:llama3.2 at http://127.0.0.1:9 failed: HTTP 500 Internal Server Error: llama runner process has terminated (Failed after 3 attempts).',
     );
     // A refused key is the key, not the server: the fix names its variable.
-    const anthropic = createAgentModel({ provider: 'anthropic', model: 'c', apiKeyEnv: 'MY_KEY', maxOutputTokens: 100 }, { MY_KEY: 'k' });
+    const anthropic = createAgentModel({ provider: 'anthropic', model: 'c', apiKeyEnv: 'MY_KEY', maxOutputTokens: 100 }, 'remote', {
+      MY_KEY: 'k',
+    });
     const refusedKey = new APICallError({
       message: 'Unauthorized',
       url: 'x',
@@ -157,7 +181,8 @@ describe('a model that cannot be reached', () => {
       responseBody: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
     });
     const keyHint = (modelFailure(refusedKey, anthropic) as HomunculusError).hint;
-    expect(keyHint).toMatch(/^The server refused the key in \$MY_KEY: export a valid key as MY_KEY/);
+    expect(keyHint).toMatch(/^The server refused the key in \$MY_KEY: export a valid key as MY_KEY, or set agent\.remote\.apiKeyEnv in/);
+    expect(keyHint).not.toMatch(/agent\.local/);
     expect(keyHint).not.toMatch(/Check the model server/);
     // A rate limit says how long the server asks to wait, by seconds or by date.
     const limit = (headers: Record<string, string>) =>
@@ -176,7 +201,11 @@ describe('a model that cannot be reached', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
     const { port } = silent.address() as AddressInfo;
-    const slow = createAgentModel({ provider: 'ollama', model: 'm', baseUrl: `http://127.0.0.1:${port}`, maxOutputTokens: 100 }, {});
+    const slow = createAgentModel(
+      { provider: 'ollama', model: 'm', baseUrl: `http://127.0.0.1:${port}`, maxOutputTokens: 100 },
+      'local',
+      {},
+    );
     const hung = await generateText({ model: slow.model, prompt: 'hi', abortSignal: AbortSignal.timeout(200) }).catch((e: unknown) => e);
     silent.closeAllConnections();
     silent.close();

@@ -507,12 +507,14 @@ describe('limits', () => {
     expect(hi).toMatchObject({ route: 'local', text: 'All done here.' });
     const code = await h.loop.turn({ session: 'k', message: 'Refactor this function to be async' });
     expect(code.route).toBe('local');
-    expect(code.text).toMatch(/^\[The agent's anthropic model m needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/);
+    expect(code.text).toMatch(
+      /^\[The agent's remote model \(agent\.remote: anthropic m\) needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/,
+    );
     // Said in full once in the session; after that, in short.
     const again = await h.loop.turn({ session: 'k', message: 'Refactor this other function to be async' });
     expect(again.text).toMatch(/^\[The local model answers, as said above\.\]\n/);
     const elsewhere = await h.loop.turn({ session: 'k2', message: 'Refactor this function to be async' });
-    expect(elsewhere.text).toMatch(/^\[The agent's anthropic model m needs an API key/);
+    expect(elsewhere.text).toMatch(/^\[The agent's remote model \(agent\.remote: anthropic m\) needs an API key/);
   });
 
   it('does the same for an OpenAI-compatible remote whose apiKeyEnv is not set: it is never called without its key', async () => {
@@ -524,7 +526,7 @@ describe('limits', () => {
     const code = await h.loop.turn({ session: 'o', message: 'Refactor this function to be async' });
     expect(code).toMatchObject({ route: 'local' });
     expect(code.text).toMatch(
-      /^\[The agent's openai-compatible model q needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/,
+      /^\[The agent's remote model \(agent\.remote: openai-compatible q\) needs an API key in \$NO_SUCH_KEY\. .* The local model answers\.\]/,
     );
     expect(remote.requests).toEqual([]);
   });

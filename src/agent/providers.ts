@@ -20,7 +20,11 @@ export interface AgentModel {
   endpoint: string;
   /** The environment variable its API key is read from, when it is sent one. */
   keyEnv?: string;
+  /** Which of the agent's models it is (agent.local or agent.remote), for the fix of a key problem. */
+  role: ModelRole;
 }
+
+export type ModelRole = 'local' | 'remote';
 
 type CallError = Error & { lastError?: unknown; statusCode?: unknown; responseBody?: unknown; responseHeaders?: Record<string, string> };
 
@@ -61,7 +65,7 @@ function failureText(outer: CallError): string {
  * the AI SDK reports (an HTTP error, an answer that is not the API's JSON, a timeout). Any
  * other error as it was: it is ours. Pure.
  */
-export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 'id' | 'endpoint' | 'keyEnv'>): unknown {
+export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 'id' | 'endpoint' | 'keyEnv' | 'role'>): unknown {
   const text = (e: unknown): string => (e instanceof Error ? `${e.message} ${text((e as { cause?: unknown }).cause)}` : '');
   const named = `The model ${model.provider}:${model.id} at ${model.endpoint}`;
   if (/Cannot connect to API|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|fetch failed/i.test(text(err))) {
@@ -87,17 +91,17 @@ export function modelFailure(err: unknown, model: Pick<AgentModel, 'provider' | 
     );
   return new HomunculusError('model_failed', `${named} failed: ${failureText(err as CallError)}`, {
     hint:
-      refusedKeyHint(err as CallError, model.keyEnv) ??
+      refusedKeyHint(err as CallError, model.keyEnv, model.role) ??
       'Check the model server (its log says why); the request was not changed by us and can be sent again.',
   });
 }
 
 /** A 401 or 403 is the API key, not the server: the fix names the variable it came from. */
-function refusedKeyHint(err: CallError, keyEnv: string | undefined): string | undefined {
+function refusedKeyHint(err: CallError, keyEnv: string | undefined, role: ModelRole): string | undefined {
   const status = lastAttempt(err).statusCode;
   if (status !== 401 && status !== 403) return undefined;
   const where = keyEnv ? `the key in $${keyEnv}` : 'an API key';
-  return `The server refused ${where}: export a valid key${keyEnv ? ` as ${keyEnv}` : ''}, or set agent.remote.apiKeyEnv (or agent.local.apiKeyEnv) in config.json to the variable that holds it.`;
+  return `The server refused ${where}: export a valid key${keyEnv ? ` as ${keyEnv}` : ''}, or set agent.${role}.apiKeyEnv in config.json to the variable that holds it.`;
 }
 
 const DEFAULT_OLLAMA = 'http://127.0.0.1:11434';
@@ -114,13 +118,17 @@ export function anthropicApiUrl(baseUrl: string): string {
   return /\/v1$/.test(root) ? root : `${root}/v1`;
 }
 
-function key(config: ModelConfig, fallbackEnv: string, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
+function key(config: ModelConfig, role: ModelRole, fallbackEnv: string, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
   const name = config.apiKeyEnv ?? fallbackEnv;
   const value = env[name];
   if (required && !value)
-    throw new HomunculusError('llm_key', `The agent's ${config.provider} model ${config.model} needs an API key in $${name}.`, {
-      hint: `Export ${name}=..., or set agent.remote.apiKeyEnv (or agent.local.apiKeyEnv) in config.json to the variable that holds it.`,
-    });
+    throw new HomunculusError(
+      'llm_key',
+      `The agent's ${role} model (agent.${role}: ${config.provider} ${config.model}) needs an API key in $${name}.`,
+      {
+        hint: `Export ${name}=..., or set agent.${role}.apiKeyEnv in config.json to the variable that holds it.`,
+      },
+    );
   return value || undefined;
 }
 
@@ -139,8 +147,9 @@ export const ollamaOutputCap: LanguageModelMiddleware = {
   },
 };
 
-export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): AgentModel {
-  const base = { provider: config.provider, id: config.model, maxOutputTokens: config.maxOutputTokens };
+/** The agent's `role` model (agent.local or agent.remote in config.json); a required key missing throws, naming that model. */
+export function createAgentModel(config: ModelConfig, role: ModelRole, env: NodeJS.ProcessEnv = process.env): AgentModel {
+  const base = { provider: config.provider, id: config.model, maxOutputTokens: config.maxOutputTokens, role };
   const endpoint = config.baseUrl ?? (config.provider === 'ollama' ? DEFAULT_OLLAMA : 'https://api.anthropic.com');
   switch (config.provider) {
     case 'ollama':
@@ -154,7 +163,7 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
       };
     case 'anthropic': {
       const anthropic = createAnthropic({
-        apiKey: key(config, 'ANTHROPIC_API_KEY', env, true),
+        apiKey: key(config, role, 'ANTHROPIC_API_KEY', env, true),
         ...(config.baseUrl ? { baseURL: anthropicApiUrl(config.baseUrl) } : {}),
       });
       return { ...base, endpoint, keyEnv: config.apiKeyEnv ?? 'ANTHROPIC_API_KEY', model: anthropic(config.model) };
@@ -164,7 +173,7 @@ export function createAgentModel(config: ModelConfig, env: NodeJS.ProcessEnv = p
         name: 'openai-compatible',
         baseURL: config.baseUrl as string,
         // A server that needs no key names none; one whose apiKeyEnv is named must not be called without it.
-        apiKey: key(config, 'OPENAI_API_KEY', env, config.apiKeyEnv !== undefined),
+        apiKey: key(config, role, 'OPENAI_API_KEY', env, config.apiKeyEnv !== undefined),
       });
       return { ...base, endpoint, keyEnv: config.apiKeyEnv ?? 'OPENAI_API_KEY', model: server.chatModel(config.model) };
     }

@@ -65,7 +65,7 @@ const recallWith =
 function remoteModel(config: AgentConfig['remote'], env?: NodeJS.ProcessEnv): { remote?: AgentModel; remoteProblem?: string } {
   if (!config) return {};
   try {
-    return { remote: createAgentModel(config, env) };
+    return { remote: createAgentModel(config, 'remote', env) };
   } catch (err) {
     if (!(err instanceof HomunculusError) || err.code !== 'llm_key') throw err;
     return { remoteProblem: `${err.message} ${err.hint ?? ''}`.trim() };
@@ -100,7 +100,7 @@ export function createAgentRuntime(o: RuntimeOptions): AgentRuntime {
     registry,
     toolContext: { workspace: paths.workspace, home: o.home, auditLog: paths.audit, clock: o.clock, ...o.services },
     config,
-    models: { local: createAgentModel(config.local, o.env), ...remoteModel(config.remote, o.env) },
+    models: { local: createAgentModel(config.local, 'local', o.env), ...remoteModel(config.remote, o.env) },
     budget,
     systemPrompt: (message, session) => buildSystemPrompt(sources, message, session),
     clock: o.clock,

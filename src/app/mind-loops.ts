@@ -37,7 +37,7 @@ function modelAsk(ctx: MindContext): Ask {
       }
     };
   const config = loadAgentConfig(loadConfig(homePaths(ctx.home).config));
-  const agent = createAgentModel(config.local, ctx.env);
+  const agent = createAgentModel(config.local, 'local', ctx.env);
   return async (system, prompt) => {
     try {
       // A hung model must not hold a cycle (and `mind run`) for ever. No retries inside a step (the

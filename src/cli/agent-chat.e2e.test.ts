@@ -147,8 +147,9 @@ describe('homunculus agent chat', () => {
     configure({ local: { provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'NOPE_KEY' } });
     const key = await chat(home, [], 'hello\n');
     expect(key.status).toBe(1);
-    expect(key.stdout).toContain("! The agent's anthropic model claude-x needs an API key in $NOPE_KEY.");
-    expect(key.stdout).toContain('fix: Export NOPE_KEY=');
+    expect(key.stdout).toContain("! The agent's local model (agent.local: anthropic claude-x) needs an API key in $NOPE_KEY.");
+    expect(key.stdout).toContain('fix: Export NOPE_KEY=..., or set agent.local.apiKeyEnv in config.json');
+    expect(key.stdout).not.toContain('agent.remote');
     expect(key.stdout).not.toMatch(/crashed|Send the message again/);
     const gone = await startOllamaStub(() => ({ text: 'unused' }));
     await gone.close();

@@ -6,7 +6,7 @@ import { addDocuments } from '../search/memory.js';
 import { startMessagesStub } from '../test-support/messages-stub.js';
 import { type TestStore, testStore } from '../test-support/store.js';
 import { chatPrompt, checkCitations } from './chat-answer.js';
-import { NO_MODEL_NOTE, ask } from './chat.js';
+import { ask, noModelNote } from './chat.js';
 import { InputError, invoke } from './operation.js';
 
 let store: TestStore;
@@ -39,10 +39,20 @@ describe('chatPrompt', () => {
 });
 
 describe('chat.ask', () => {
+  it("without an llm section says the agent's models are not what it uses, and how to set one", async () => {
+    writeFileSync(store.paths.config, JSON.stringify({ agent: { local: { provider: 'ollama', model: 'llama3.2' } } }));
+    const res = await question('which package manager does the webapp use?');
+    expect(res.answer).toBeNull();
+    expect(res.note).toMatch(/^No model is configured in the "llm" section of config\.json, so here are the sources/);
+    expect(res.note).toContain(
+      `not the agent's models (agent.local, agent.remote), which only the personal agent uses; to set it: {"llm": {"provider"`,
+    );
+  });
+
   it('without a model answers with the retrieved sources alone, and says why', async () => {
     const res = await question('which package manager does the webapp use?');
     expect(res.answer).toBeNull();
-    expect(res.note).toBe(NO_MODEL_NOTE);
+    expect(res.note).toBe(noModelNote({}));
     expect(res.sources.length).toBeGreaterThan(0);
     expect(res.sources.map((s) => s.n)).toEqual(res.sources.map((_, i) => i + 1));
     expect(res.sources[0]).toMatchObject({ kind: 'fact', title: 'webapp uses pnpm' });

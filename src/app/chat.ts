@@ -7,14 +7,14 @@
  * its sources.
  */
 import { z } from 'zod';
-import { loadConfig } from '../core/config.js';
+import { type Config, loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import { FACTS_COLLECTION } from '../core/graph-vocabulary.js';
 import { agenticRetrieve } from '../context/retrieve.js';
 import { formatThread, lastSession } from '../context/thread.js';
 import { projectIn } from '../core/project-alias.js';
 import { TokenBudget, generateWithinBudget } from '../llm/budget.js';
-import { loadLlmConfig } from '../llm/config.js';
+import { llmSectionHelp, loadLlmConfig } from '../llm/config.js';
 import type { Embedder } from '../search/embeddings.js';
 import { sanitizeQuery } from '../text/query.js';
 import { CHAT_SYSTEM, type Source, SOURCES_PER_KIND, chatPrompt, checkCitations, numberSources } from './chat-answer.js';
@@ -23,8 +23,9 @@ import { type AppContext, defineOperation, invoke } from './operation.js';
 import { resolveProject } from './project-ref.js';
 import { text } from './schemas.js';
 
-export const NO_MODEL_NOTE =
-  'No model is configured (the "llm" section of config.json), so here are the sources the memory retrieved, best first.';
+/** The note of an answer without a model: the sources, and how to have a model answer. */
+export const noModelNote = (config: Config): string =>
+  `No model is configured in the "llm" section of config.json, so here are the sources the memory retrieved, best first. ${llmSectionHelp(config)}`;
 
 interface ModelAnswer {
   answer: string | null;
@@ -39,8 +40,9 @@ const answerSchema = z.object({ answer: z.string() });
 async function modelAnswer(ctx: AppContext, question: string, sources: Source[]): Promise<ModelAnswer> {
   const none = { answer: null, model: null, cited: [] };
   try {
-    const config = loadLlmConfig(loadConfig(ctx.store.paths.config));
-    if (!config) return { ...none, note: NO_MODEL_NOTE };
+    const file = loadConfig(ctx.store.paths.config);
+    const config = loadLlmConfig(file);
+    if (!config) return { ...none, note: noModelNote(file) };
     if (sources.length === 0) return { ...none, note: 'Nothing in the memory matches this question, so the model was not asked.' };
     // Loaded only when a model is configured: the AI SDK costs ~0.3 s of start-up.
     const { createProvider } = await import('../llm/provider.js');

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { gatewayVerdict, mqttVerdict } from '../agent/doctor.js';
 import { sandboxWorks } from '../agent/sandbox.js';
 import { loadToolSettings } from '../agent/tool-config.js';
-import { runDoctor, sandboxVerdict, tcpReachable } from './doctor.js';
+import { llmConfig, runDoctor, sandboxVerdict, tcpReachable } from './doctor.js';
 import { UsageError } from '../core/errors.js';
 import { homePaths } from '../core/paths.js';
+import { tempDir } from '../test-support/cli.js';
+import { writeFileSync } from 'node:fs';
 
 describe('the sandbox check', () => {
   it('says how to install bubblewrap when it is missing: a failure once the agent is set up, a warning before', () => {
@@ -77,5 +79,28 @@ describe('a check that throws', () => {
       { name: 'config', status: 'fail', detail: 'Invalid "agent" section in config.json.', fix: 'Fix the section.' },
       { name: 'damaged', status: 'fail', detail: 'file is not a database', fix: 'See the database check above.' },
     ]);
+  });
+});
+
+describe('the llm check', () => {
+  it("without an llm section says what uses it and how to set it, and that the agent's models are separate", async () => {
+    const dir = tempDir('doctor-llm-');
+    try {
+      const paths = homePaths(dir.path);
+      const around = { userHome: dir.path, cwd: dir.path, env: {} };
+      writeFileSync(paths.config, JSON.stringify({ agent: { local: { provider: 'ollama', model: 'llama3.2' } } }));
+      const said = await llmConfig(paths, around);
+      expect(said).toMatchObject({ name: 'llm', status: 'ok' });
+      expect(said?.detail).toMatch(
+        /^no model in the "llm" section: learning is deterministic\. Learning and the memory chat use the "llm" section/,
+      );
+      expect(said?.detail).toContain("not the agent's models (agent.local, agent.remote)");
+      expect(said?.detail).toContain('to set it: {"llm": {"provider": "anthropic"');
+      // Without agent models, nothing about them.
+      writeFileSync(paths.config, '{}');
+      expect((await llmConfig(paths, around))?.detail).not.toContain('agent.local');
+    } finally {
+      dir.cleanup();
+    }
   });
 });

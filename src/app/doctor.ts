@@ -121,13 +121,13 @@ const fts5: DoctorCheck = () => {
   };
 };
 
-const llmConfig: DoctorCheck = async (paths, around) => {
+export const llmConfig: DoctorCheck = async (paths, around) => {
   try {
     const config = loadConfig(paths.config);
-    if (config.llm === undefined) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
-    const { loadLlmConfig } = await import('../llm/config.js');
+    const { llmSectionHelp, loadLlmConfig } = await import('../llm/config.js');
     const llm = loadLlmConfig(config);
-    if (!llm) return { name: 'llm', status: 'ok', detail: 'no model configured: learning is deterministic' };
+    const none = `no model in the "llm" section: learning is deterministic. ${llmSectionHelp(config)}`;
+    if (!llm) return { name: 'llm', status: 'ok', detail: none };
     const budget = `budget ${llm.budget.perRunTokens} tokens per run, ${llm.budget.perDayTokens} per day`;
     if (llm.provider === 'anthropic') {
       const keyEnv = llm.apiKeyEnv ?? 'ANTHROPIC_API_KEY';

@@ -50,6 +50,18 @@ export type LlmConfig = z.infer<typeof llmConfigSchema>;
 const EXAMPLE =
   '{"llm": {"provider": "anthropic", "model": "claude-haiku-4-5", "budget": {"perRunTokens": 30000, "perDayTokens": 150000}}}';
 
+/**
+ * What uses the `llm` section and how to set it, for a place that found none. The personal
+ * agent's models (agent.local, agent.remote) are another section: a user who set those must
+ * not read "no model" as their model being broken. Pure.
+ */
+export function llmSectionHelp(config: Config): string {
+  const agent = config.agent;
+  const agentModels = typeof agent === 'object' && agent !== null && ('local' in agent || 'remote' in agent);
+  const separate = agentModels ? ", not the agent's models (agent.local, agent.remote), which only the personal agent uses" : '';
+  return `Learning and the memory chat use the "llm" section of config.json${separate}; to set it: ${EXAMPLE} (docs/instincts.md).`;
+}
+
 /** The validated section, or undefined when none is configured or it is disabled. */
 export function loadLlmConfig(config: Config): LlmConfig | undefined {
   const raw = config.llm;

@@ -30,7 +30,7 @@ describe('instincts.edit', () => {
     };
     refused({ trigger: '   ' }, /^trigger must not be empty/);
     refused({ trigger: 'fine', action: '' }, /^action must not be empty/);
-    refused({}, /^neither trigger nor action was given: give a new trigger, a new action, or both\.$/);
+    refused({}, /^none of trigger, action and title was given: give a new trigger, a new action, a title, or some of them\.$/);
     refused({ trigger: 'fine', action: 'x'.repeat(4001) }, /action must be at most 4000 characters/);
     refused({ trigger: 'fine', source: 'attacker' }, /source must be one of cli, mcp, dashboard, user/);
     refused({ trigger: 42 }, /trigger must be text/);
@@ -46,7 +46,7 @@ describe('instincts.edit', () => {
 
   it('edits and logs the source it was given (user when none is)', () => {
     const r = invoke(edit, ctx(), { pattern: KEY, action: 'Use `npm test -- --run`.', source: 'mcp' });
-    expect(r.changed).toEqual(['action']);
+    expect(r.changed).toEqual(['action', 'title']);
     invoke(edit, ctx(), { pattern: KEY, trigger: 'when the tests run' });
     expect(kinds()).toEqual([
       ['create', ''],

@@ -152,12 +152,14 @@ const instinctField = () => text(4000).refine((t) => instinctText(t) !== '', { e
 
 export const edit = defineOperation({
   name: 'instincts.edit',
-  summary: 'Rewrite an instinct in your own words: its trigger (when) and/or action (what to do); the log keeps the old text',
+  summary:
+    'Rewrite an instinct in your own words: its trigger (when), action (what to do) and/or title; the log keeps the old text. A new trigger or action without a title makes the trigger the title',
   input: z
     .object({
       pattern: patternKey(),
       trigger: instinctField().optional(),
       action: instinctField().optional(),
+      title: instinctField().optional(),
       source: changeSource(),
       /** The text the editor started from: refused when someone changed it meanwhile, so no edit is lost unseen. */
       was: z
@@ -165,8 +167,8 @@ export const edit = defineOperation({
         .strict()
         .optional(),
     })
-    .refine((i) => i.trigger !== undefined || i.action !== undefined, {
-      error: 'neither {trigger} nor {action} was given: give a new trigger, a new action, or both',
+    .refine((i) => i.trigger !== undefined || i.action !== undefined || i.title !== undefined, {
+      error: 'none of {trigger}, {action} and {title} was given: give a new trigger, a new action, a title, or some of them',
     }),
   run({ store }, input) {
     const now = store.instincts.get(store.instincts.resolveAlias(input.pattern));
@@ -177,7 +179,7 @@ export const edit = defineOperation({
         `“${input.was.trigger}” was changed while you edited it: it now reads “${now.trigger}: ${now.action}”.`,
         { hint: 'Open it again to edit what it says now; nothing was saved.' },
       );
-    const result = editInstinct(store, input.pattern, { trigger: input.trigger, action: input.action }, input.source);
+    const result = editInstinct(store, input.pattern, { trigger: input.trigger, action: input.action, title: input.title }, input.source);
     if (result.changed.length) renderChanged(store, [result.pattern]);
     return result;
   },

@@ -64,6 +64,8 @@ export function restoreStrayFiles(store: Store, strays: StrayFiles, warn?: (mess
       const words = {
         ...(differs(incoming.trigger, row.trigger) ? { trigger: incoming.trigger } : {}),
         ...(differs(incoming.action, row.action) ? { action: incoming.action } : {}),
+        // The file's heading is its title: an edited one keeps it rather than one derived again.
+        ...(incoming.title && differs(incoming.title, row.title) ? { title: incoming.title } : {}),
       };
       if (Object.keys(words).length) {
         editInstinct(store, row.key, words, 'restore');

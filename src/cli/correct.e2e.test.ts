@@ -32,15 +32,15 @@ describe('correcting memory from the command line', () => {
     const edited = cli(home.path, ['edit', KEY, '--trigger', 'when you run the tests in webapp', '--action', 'Use `npm test`.']);
     expect(edited.status).toBe(0);
     expect(edited.stdout).toBe(
-      `Edited ${KEY} (the history keeps the old text):\n  trigger: webapp/test=npm-test  ->  when you run the tests in webapp\n  action: webapp/test=npm-test  ->  Use \`npm test\`.\n`,
+      `Edited ${KEY} (the history keeps the old text):\n  trigger: webapp/test=npm-test  ->  when you run the tests in webapp\n  action: webapp/test=npm-test  ->  Use \`npm test\`.\n  title: webapp/test=npm-test  ->  when you run the tests in webapp\n`,
     );
     expect(json(['edit', KEY, '--action', 'Use `npm test`.']).body).toMatchObject({ changed: [] });
     const promoted = cli(home.path, ['promote', KEY]);
     expect(promoted.stdout).toMatch(
-      /^Promoted pref:webapp\/test=npm-test to a conviction in .*convictions\.md: webapp\/test=npm-test: Use `npm test`\.\n {2}\(before the rule would have: /,
+      /^Promoted pref:webapp\/test=npm-test to a conviction in .*convictions\.md: when you run the tests in webapp: Use `npm test`\.\n {2}\(before the rule would have: /,
     );
     expect(cli(home.path, ['promote', KEY]).stderr).toMatch(/already a conviction/);
-    expect(json(['unpromote', KEY]).body).toEqual({ pattern: KEY, title: 'webapp/test=npm-test', rule: 'Use `npm test`.' });
+    expect(json(['unpromote', KEY]).body).toEqual({ pattern: KEY, title: 'when you run the tests in webapp', rule: 'Use `npm test`.' });
     const forgot = cli(home.path, ['forget', KEY]);
     expect(forgot.stdout).toBe(`Forgot ${KEY} (3 observations): "when you run the tests in webapp: Use \`npm test\`."\n`);
     expect(sources()).toEqual([
@@ -75,7 +75,7 @@ describe('correcting memory from the command line', () => {
     expect(empty.status).toBe(2);
     expect(empty.stderr).toMatch(/--trigger must not be empty/);
     expect(cli(home.path, ['edit', KEY]).stderr).toMatch(
-      /^homunculus: neither --trigger nor --action was given: give a new trigger, a new action, or both\.$/m,
+      /^homunculus: none of --trigger, --action and --title was given: give a new trigger, a new action, a title, or some of them\.$/m,
     );
     const missing = json(['forget', 'pref:nope']);
     expect(missing.status).toBe(1);

@@ -95,6 +95,7 @@ describe('correcting memory from the dashboard', () => {
           expect(JSON.parse(edit?.detail ?? '{}')).toEqual({
             trigger: { from: 'when you run the tests in webapp', to: 'when you run the webapp tests' },
             action: { from: 'Use `npm test`.', to: 'Use `npm test -- --run` (no watch mode).' },
+            title: { from: 'webapp/test=npm-test', to: 'when you run the webapp tests' },
           });
         });
 

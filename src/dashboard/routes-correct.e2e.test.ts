@@ -72,7 +72,7 @@ describe('correcting an instinct from the dashboard', () => {
     const empty = await send('/api/instincts/edit', { pattern: KEY, trigger: '  ' });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toMatch(/^trigger must not be empty/);
-    expect((await send('/api/instincts/edit', { pattern: KEY })).body.error).toMatch(/^neither trigger nor action was given/);
+    expect((await send('/api/instincts/edit', { pattern: KEY })).body.error).toMatch(/^none of trigger, action and title was given/);
     expect((await send('/api/instincts/edit', '[1, 2]')).status).toBe(400);
     expect((await send('/api/instincts/edit', 'not json')).body.error).toBe('The body must be a JSON object.');
     expect((await send('/api/instincts/unpromote', { pattern: KEY })).body).toEqual({ error: `"${KEY}" is not a conviction.` });
@@ -97,7 +97,11 @@ describe('correcting an instinct from the dashboard', () => {
   it('edits, promotes, un-promotes, merges and forgets, each logged as the dashboard whatever the body says', async () => {
     const edited = await send('/api/instincts/edit', { pattern: KEY, action: 'Use `npm test -- --run`.', source: 'cli' });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ changed: ['action'], action: 'Use `npm test -- --run`.', before: { action: 'Use `npm test`.' } });
+    expect(edited.body).toMatchObject({
+      changed: ['action', 'title'],
+      action: 'Use `npm test -- --run`.',
+      before: { action: 'Use `npm test`.' },
+    });
     expect((await send('/api/instincts/promote', { pattern: KEY })).body).toMatchObject({ pattern: KEY, eligible: false });
     expect((await send('/api/instincts/promote', { pattern: KEY })).status).toBe(400);
     expect((await send('/api/instincts/unpromote', { pattern: KEY })).status).toBe(200);

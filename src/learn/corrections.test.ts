@@ -7,7 +7,7 @@ import { type TestStore, testStore } from '../test-support/store.js';
 import { type Step, type TempStore, stepRows, tempStores } from '../test-support/learning.js';
 import { renderAll } from '../view/render.js';
 import { editInstinct, forgetInstinct, forgottenBefore, promoteInstinct, unpromoteInstinct } from './corrections.js';
-import { evolve, listConvictions } from './evolve.js';
+import { convictionText, evolve, listConvictions } from './evolve.js';
 import { history, timeline } from './insight.js';
 import { aliasPattern, observe } from './instincts.js';
 import { runLearn } from './run.js';
@@ -32,8 +32,8 @@ describe('editing an instinct', () => {
       { trigger: '  when you run the\n tests in webapp ', action: 'Use `npm test -- --run`.' },
       'dashboard',
     );
-    expect(r).toMatchObject({ pattern: KEY, changed: ['trigger', 'action'], trigger: 'when you run the tests in webapp' });
-    expect(r.before).toEqual({ trigger: 'when you run the tests', action: 'Use `npm test`.' });
+    expect(r).toMatchObject({ pattern: KEY, changed: ['trigger', 'action', 'title'], trigger: 'when you run the tests in webapp' });
+    expect(r.before).toEqual({ trigger: 'when you run the tests', action: 'Use `npm test`.', title: 'webapp/test=npm-test' });
     const row = store.instincts.get(KEY);
     expect(row).toMatchObject({ trigger: 'when you run the tests in webapp', action: 'Use `npm test -- --run`.', evidence: 4 });
     const edit = events().find((e) => e.kind === 'edit');
@@ -41,6 +41,7 @@ describe('editing an instinct', () => {
     expect(JSON.parse(edit?.detail ?? '{}')).toEqual({
       trigger: { from: 'when you run the tests', to: 'when you run the tests in webapp' },
       action: { from: 'Use `npm test`.', to: 'Use `npm test -- --run`.' },
+      title: { from: 'webapp/test=npm-test', to: 'when you run the tests in webapp' },
     });
     // Search finds it by its new words, not its old ones.
     expect(store.instincts.search('webapp').rows.map((x) => x.key)).toEqual([KEY]);
@@ -50,7 +51,7 @@ describe('editing an instinct', () => {
   });
 
   it('changes one field alone, logs nothing when the text is the same, and refuses empty text or an unknown key', () => {
-    expect(editInstinct(store, KEY, { action: 'Use `pnpm test`.' }, 'cli').changed).toEqual(['action']);
+    expect(editInstinct(store, KEY, { action: 'Use `pnpm test`.' }, 'cli').changed).toEqual(['action', 'title']);
     expect(store.instincts.get(KEY)?.trigger).toBe('when you run the tests');
     expect(editInstinct(store, KEY, { action: ' Use `pnpm test`. ' }, 'cli').changed).toEqual([]);
     expect(events().filter((e) => e.kind === 'edit')).toHaveLength(1);
@@ -64,6 +65,21 @@ describe('editing an instinct', () => {
     promoteInstinct(store, KEY, 'cli');
     editInstinct(store, KEY, { action: 'Use `npm test -- --run`.' }, 'cli');
     expect(listConvictions(store).map((c) => c.rule)).toEqual(['Use `npm test -- --run`.']);
+  });
+
+  it('gives the conviction and the instinct a title that says what the edited text says, or the one given', () => {
+    const key = 'pref:cli/test=mise-run-test:ci';
+    const trigger = 'when you run the tests (ci) in cli';
+    observe(store, { pattern: key, title: 'run the tests (ci) with mise run test:ci', trigger, action: 'Run `mise run test:ci`.' });
+    promoteInstinct(store, key, 'cli');
+    editInstinct(store, key, { action: 'Run `make ci` instead; mise is gone.' }, 'cli');
+    const said = () => listConvictions(store).map((c) => convictionText(c));
+    // Not "run the tests (ci) with mise run test:ci: Run `make ci` instead; mise is gone."
+    expect(said()).toEqual([`${trigger}: Run \`make ci\` instead; mise is gone.`]);
+    expect(store.instincts.get(key)?.title).toBe(trigger);
+    expect(editInstinct(store, key, { title: 'run the tests (ci) with make ci' }, 'cli').changed).toEqual(['title']);
+    expect(said()).toEqual(['run the tests (ci) with make ci: Run `make ci` instead; mise is gone.']);
+    expect(store.instincts.get(key)?.title).toBe('run the tests (ci) with make ci');
   });
 });
 

@@ -21,7 +21,8 @@ import { currentConfidence } from './records.js';
 /** The longest trigger or action kept (as for learned ones). */
 export const MAX_INSTINCT_TEXT = 4000;
 
-type Field = 'trigger' | 'action';
+type Field = 'trigger' | 'action' | 'title';
+const FIELDS = ['trigger', 'action', 'title'] as const;
 
 /** Text as an instinct holds it: one line, trimmed, no NUL. */
 export const instinctText = (text: string): string => text.replaceAll('\u0000', '').replace(/\s+/g, ' ').trim();
@@ -32,27 +33,45 @@ interface EditResult {
   changed: Field[];
   trigger: string;
   action: string;
+  title: string;
   /** The text before the edit. */
-  before: { trigger: string; action: string };
+  before: { trigger: string; action: string; title: string };
 }
 
-/** Rewrites an instinct's trigger and/or action; the event keeps the old text. A conviction follows its instinct. */
-export function editInstinct(store: Store, key: string, next: { trigger?: string; action?: string }, source: string): EditResult {
+/** The longest title kept (as the import schema allows). */
+const MAX_TITLE = 200;
+const SAY: Record<Field, string> = { trigger: 'when it applies', action: 'what to do', title: 'what it is about' };
+
+function wantedText(next: Partial<Record<Field, string>>): Partial<Record<Field, string>> {
   const wanted: Partial<Record<Field, string>> = {};
-  for (const field of ['trigger', 'action'] as const) {
+  for (const field of FIELDS) {
     const value = next[field];
     if (value === undefined) continue;
     const text = instinctText(value);
-    if (!text)
-      throw new UsageError(`The ${field} is empty.`, `Say ${field === 'trigger' ? 'when it applies' : 'what to do'} in a few words.`);
-    if (text.length > MAX_INSTINCT_TEXT) throw new UsageError(`The ${field} is longer than ${MAX_INSTINCT_TEXT} characters.`);
+    if (!text) throw new UsageError(`The ${field} is empty.`, `Say ${SAY[field]} in a few words.`);
+    const max = field === 'title' ? MAX_TITLE : MAX_INSTINCT_TEXT;
+    if (text.length > max) throw new UsageError(`The ${field} is longer than ${max} characters.`);
     wanted[field] = text;
   }
-  if (Object.keys(wanted).length === 0) throw new UsageError('Nothing to edit.', 'Give a new trigger, a new action, or both.');
+  if (Object.keys(wanted).length === 0)
+    throw new UsageError('Nothing to edit.', 'Give a new trigger, a new action, a title, or some of them.');
+  return wanted;
+}
+
+/**
+ * Rewrites an instinct's trigger, action and/or title; the event keeps the old text. A conviction
+ * follows its instinct. A learned title summed up the old text ("run the tests with mise run
+ * test:ci"), so rewriting the trigger or action without a title makes the new trigger the title:
+ * no agent is then given a title that contradicts the rule.
+ */
+export function editInstinct(store: Store, key: string, next: Partial<Record<Field, string>>, source: string): EditResult {
+  const wanted = wantedText(next);
   return store.transaction(() => {
     const row = requireInstinct(store, key);
-    const before = { trigger: row.trigger, action: row.action };
-    const changed = (['trigger', 'action'] as const).filter((f) => wanted[f] !== undefined && wanted[f] !== row[f]);
+    const before = { trigger: row.trigger, action: row.action, title: row.title };
+    const rewritten = (['trigger', 'action'] as const).some((f) => wanted[f] !== undefined && wanted[f] !== row[f]);
+    if (rewritten && wanted.title === undefined) wanted.title = wanted.trigger ?? row.trigger;
+    const changed = FIELDS.filter((f) => wanted[f] !== undefined && wanted[f] !== row[f]);
     const after = { ...before, ...wanted };
     if (changed.length === 0) return { pattern: row.key, changed, ...after, before };
     store.instincts.update(row.id, Object.fromEntries(changed.map((f) => [f, after[f]])));

@@ -202,15 +202,19 @@ function aliasCommand(program: Command): void {
 function editCommand(program: Command): void {
   program
     .command('edit')
-    .description('Rewrite an instinct in your own words: its trigger (when it applies) and/or its action (what to do)')
+    .description(
+      'Rewrite an instinct in your own words: its trigger (when it applies), its action (what to do) and/or its title; a new trigger or action without --title makes the trigger its title',
+    )
     .argument('<pattern>', 'exact key')
     .option('--trigger <text>', 'the new trigger, e.g. "when you run the tests in webapp"')
     .option('--action <text>', 'the new action, e.g. "Use `npm test -- --run`."')
+    .option('--title <text>', 'the new title (what a conviction is headed with), e.g. "run the tests in webapp"')
     .action(async (pattern: string, o: Options, cmd: Command) => {
+      const [trigger, action, title] = (['trigger', 'action', 'title'] as const).map((k) => stringOption(o, k));
       await runOperation(
         cmd,
         edit,
-        { pattern, trigger: stringOption(o, 'trigger'), action: stringOption(o, 'action'), source: 'cli' },
+        { pattern, trigger, action, title, source: 'cli' },
         (r) =>
           r.changed.length === 0
             ? `${r.pattern}: nothing changed (the text was already that).`

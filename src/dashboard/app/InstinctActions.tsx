@@ -11,7 +11,7 @@ import { useCorrection } from './use-correction.js';
 
 interface EditResult {
   pattern: string;
-  changed: ('trigger' | 'action')[];
+  changed: ('trigger' | 'action' | 'title')[];
 }
 interface ForgetResult {
   pattern: string;
@@ -102,7 +102,10 @@ export function InstinctActions({ instinct, others, say, changed }: Props) {
       return;
     }
     void run<EditResult>('/api/instincts/edit', { ...body, was }, (r) =>
-      r.changed.length ? `Edited the ${r.changed.join(' and ')} of “${trigger}”.` : `Nothing changed in “${instinct.trigger}”.`,
+      // The title follows the trigger by itself: the page names what the user rewrote.
+      r.changed.length
+        ? `Edited the ${r.changed.filter((f) => f !== 'title').join(' and ')} of “${trigger}”.`
+        : `Nothing changed in “${instinct.trigger}”.`,
     );
   };
 

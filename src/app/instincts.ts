@@ -8,7 +8,7 @@ import { editInstinct, forgetInstinct, instinctText } from '../learn/corrections
 import { aliasPattern, aliasedFrom, giveFeedback, observe as observePattern, requireInstinct } from '../learn/instincts.js';
 import { recordSuggestions } from '../learn/insight.js';
 import { consolidate as consolidateStore } from '../learn/maintenance.js';
-import { type InstinctView, storeViews } from '../learn/records.js';
+import { type InstinctView, statusOf, storeViews } from '../learn/records.js';
 import { instinctStats } from '../learn/stats.js';
 import type { Store } from '../store/store.js';
 import { filesHolding } from '../view/rule-block.js';
@@ -21,6 +21,9 @@ import { category, changeSource, domain, feedback as feedbackVerdict, patternKey
 export const MATURE_EVIDENCE = 5;
 
 export const views = storeViews;
+
+/** Views with their status said (conviction, marked wrong): a list shows what sets each apart. */
+const withStatus = (list: InstinctView[]) => list.map((v) => ({ ...v, status: statusOf(v) }));
 
 export const observe = defineOperation({
   name: 'instincts.observe',
@@ -69,7 +72,7 @@ export const listInstincts = defineOperation({
       keyword: input.keyword,
     });
     const all = views(store, rows).filter((v) => input.minConfidence === undefined || v.confidence >= input.minConfidence);
-    const instincts = all.slice(0, input.limit);
+    const instincts = withStatus(all.slice(0, input.limit));
     return { instincts, count: instincts.length };
   },
 });
@@ -113,7 +116,7 @@ export const searchInstincts = defineOperation({
   }),
   run({ store }, input) {
     const { rows, mode } = store.instincts.search(input.query.replaceAll('\u0000', ''), input.limit);
-    return { results: views(store, rows), mode };
+    return { results: withStatus(views(store, rows)), mode };
   },
 });
 

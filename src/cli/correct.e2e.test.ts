@@ -70,6 +70,22 @@ describe('correcting memory from the command line', () => {
     expect(marked[1]).toMatch(/^pref:webapp\/test=npm-test: strong, confidence /);
   });
 
+  it('says in list and list --json which rules are convictions and which are marked wrong', () => {
+    const WRONG = 'pref:webapp/lint=eslint';
+    expect(cli(home.path, ['observe', WRONG]).status).toBe(0);
+    expect(cli(home.path, ['promote', KEY]).status).toBe(0);
+    expect(cli(home.path, ['feedback', WRONG, 'wrong']).status).toBe(0);
+    const rows = cli(home.path, ['list']).stdout.split('\n');
+    expect(rows[0]).toMatch(/ PATTERN +STATUS$/);
+    expect(rows.find((r) => r.includes(KEY))).toMatch(/ conviction$/);
+    expect(rows.find((r) => r.includes(WRONG))).toMatch(/ marked wrong: not given to agents$/);
+    const listed = json(['list']).body.instincts as { pattern: string; status: string[] }[];
+    expect(Object.fromEntries(listed.map((v) => [v.pattern, v.status]))).toEqual({
+      [KEY]: ['conviction'],
+      [WRONG]: ['marked wrong: not given to agents'],
+    });
+  });
+
   it('refuses bad input with the flag names and the usage exit code, and says what it does in --help', () => {
     const empty = cli(home.path, ['edit', KEY, '--trigger', ' ']);
     expect(empty.status).toBe(2);

@@ -97,6 +97,18 @@ export function toView(row: InstinctRow, now: Date, distinctProjects: number, pr
   };
 }
 
+/**
+ * What sets an instinct apart from an ordinary one, in words: a conviction (possibly stale) and the
+ * user's verdict. A list must say it, since a rule marked wrong is never given to an agent. Pure.
+ */
+export function statusOf(v: Pick<InstinctView, 'conviction' | 'stale_conviction' | 'verdict'>): string[] {
+  const marks: string[] = [];
+  if (v.conviction) marks.push(v.stale_conviction ? 'conviction (possibly stale)' : 'conviction');
+  if (v.verdict === 'wrong') marks.push('marked wrong: not given to agents');
+  else if (v.verdict) marks.push(`marked ${v.verdict}`);
+  return marks;
+}
+
 /** Views of many rows at once (one query for their project counts, one for their provenance). */
 /** Views of stored rows as of the store's clock, with their project counts and provenance read from the store. */
 export function storeViews(store: Store, rows: readonly InstinctRow[]): InstinctView[] {

@@ -24,11 +24,11 @@ import { counted } from '../../core/text.js';
 
 const PATTERN = { pattern: '<pattern>', target: '<target>', verdict: '<verdict>', query: '<query>' };
 
-function instinctTable(items: readonly InstinctView[]): string[] {
+function instinctTable(items: readonly (InstinctView & { status: string[] })[]): string[] {
   if (items.length === 0) return ['No instincts match.'];
   return table([
-    ['CONFIDENCE', 'EVIDENCE', 'LEVEL', 'DOMAIN', 'PATTERN'],
-    ...items.map((v) => [v.confidence.toFixed(2), String(v.evidence), v.level, v.domain, v.pattern]),
+    ['CONFIDENCE', 'EVIDENCE', 'LEVEL', 'DOMAIN', 'PATTERN', 'STATUS'],
+    ...items.map((v) => [v.confidence.toFixed(2), String(v.evidence), v.level, v.domain, v.pattern, v.status.join('; ')]),
   ]);
 }
 

@@ -60,10 +60,13 @@ export const listInstincts = defineOperation({
     minEvidence: wholeNumber(0).optional(),
     minConfidence: unitInterval().optional(),
     keyword: text().optional(),
+    /** Words the trigger or the action must each hold (any case): the dashboard's Find, over the whole store. */
+    find: text(500).optional(),
     limit: wholeNumber(1, 100_000).default(50),
   }),
   run({ store }, input) {
     const rows = store.instincts.list({
+      words: input.find?.toLowerCase().split(/\s+/).filter(Boolean),
       category: input.category,
       // A name its sessions were seen under ("cli") lists that project, as its fingerprint does.
       project: input.project === undefined ? undefined : projectKey(store, input.project),

@@ -169,7 +169,15 @@ describe('homunculus dashboard', () => {
       const store = openStore({ home: home.path });
       store.transaction(() => {
         for (let i = 0; i < 501; i++)
-          observe(store, { pattern: `pref:webapp/rule=r${i}`, trigger: `when rule ${i} applies`, action: `Do ${i}.`, project: PROJECT });
+          observe(store, {
+            pattern: `pref:webapp/rule=r${i}`,
+            trigger: `when rule ${i} applies`,
+            action: `Do ${i}.`,
+            project: PROJECT,
+            occurrences: 2,
+          });
+        // Seen once, it is listed after the 500 shown first.
+        observe(store, { pattern: 'pref:webapp/rule=last', trigger: 'when the last rule applies', action: 'Do it.', project: PROJECT });
       });
       store.close();
       const { login, stop } = await startDashboardCli(home.path);
@@ -180,17 +188,29 @@ describe('homunculus dashboard', () => {
         await page.getByRole('button', { name: 'Everything learned' }).click();
         await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(500);
         await expect(page.locator('p.more').textContent()).resolves.toMatch(/^The first 500 are shown; there are more\./);
+        // Find searches every rule learned, not the 500 shown: the last rule is past them.
+        await page.locator('#instincts-find').fill('Last rule');
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(1);
+        await expect(page.getByRole('status').filter({ hasText: 'hold' }).textContent()).resolves.toBe(
+          '1 of all the rules learned holds “Last rule”.',
+        );
+        await page.locator('#instincts-find').fill('applies');
+        await expect
+          .poll(() => page.getByRole('status').filter({ hasText: 'hold' }).textContent())
+          .toBe('More than 500 of all the rules learned hold “applies”.');
+        await page.locator('#instincts-find').fill('');
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(500);
         await page.getByRole('button', { name: 'Show up to 4,999' }).click();
-        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(502);
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(503);
         await expect(page.locator('p.more').count()).resolves.toBe(0);
         // Finding a rule among them by its words.
         await page.locator('#instincts-find').fill('Rule 420');
         await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(1);
         await expect(page.getByRole('status').filter({ hasText: 'hold' }).textContent()).resolves.toBe(
-          '1 of the 502 shown hold “Rule 420”.',
+          '1 of all the rules learned holds “Rule 420”.',
         );
         await page.locator('#instincts-find').fill('');
-        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(502);
+        await expect.poll(() => page.locator('#instincts tbody tr').count()).toBe(503);
         // At a phone's width the table scrolls on its own; the page does not scroll sideways.
         await page.setViewportSize({ width: 375, height: 800 });
         await expect.poll(() => page.locator('html').evaluate((el: { scrollWidth: number }) => el.scrollWidth)).toBeLessThanOrEqual(375);

@@ -123,7 +123,9 @@ export function dashboardApp(ctx: AppContext, gate: LoginGate, port: () => numbe
     answer(c, async () => invoke(previewPrompt, ctx, { ...(await jsonObject(c)), project: c.req.param('project') } as never)),
   );
   app.get('/api/overview', (c) => answer(c, () => invoke(counts, ctx, {})));
-  app.get('/api/instincts', (c) => answer(c, () => invoke(listInstincts, ctx, { limit: limitParam(c, 'limit', 200, 5000) })));
+  app.get('/api/instincts', (c) =>
+    answer(c, () => invoke(listInstincts, ctx, { limit: limitParam(c, 'limit', 200, 5000), find: c.req.query('find') || undefined })),
+  );
   app.post('/api/instincts/feedback', (c) =>
     answer(c, async () => invoke(feedback, ctx, { ...(await jsonObject(c)), source: 'dashboard' } as never)),
   );

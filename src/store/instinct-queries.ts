@@ -80,6 +80,10 @@ export function whereOf(filter: ListFilter): { clause: string; params: Record<st
     where.push("(key LIKE @keyword ESCAPE '\\' OR metadata LIKE @keyword ESCAPE '\\' OR explain LIKE @keyword ESCAPE '\\')");
     params.keyword = likePattern(filter.keyword);
   }
+  for (const [i, word] of (filter.words ?? []).entries()) {
+    where.push(`(trigger || ' ' || action) LIKE @word${i} ESCAPE '\\'`);
+    params[`word${i}`] = likePattern(word);
+  }
   if (filter.seenSince !== undefined) {
     where.push('last_seen >= @seenSince');
     params.seenSince = filter.seenSince;

@@ -35,6 +35,8 @@ export interface ListFilter {
   minLevel?: number;
   /** Case-insensitive substring of key, metadata or explain. */
   keyword?: string;
+  /** Each a case-insensitive substring of the trigger or the action (the dashboard's Find). */
+  words?: readonly string[];
   /** Only instincts seen at or after this instant. */
   seenSince?: string;
   /** Leave out instincts promoted to convictions. */

@@ -1,31 +1,29 @@
 /** Everything learned: every instinct, with a strong / weak / wrong correction and the changes by hand on each. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { InstinctTable } from './InstinctTable.js';
 import { type Instinct, api, type Say } from './api.js';
 import { MoreRows, pageOf } from './MoreRows.js';
-
-/** The instincts whose trigger or action holds every word typed (any case). Pure. */
-export function findInstincts(instincts: readonly Instinct[], typed: string): readonly Instinct[] {
-  const words = typed.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return instincts;
-  return instincts.filter((o) => {
-    const text = `${o.trigger} ${o.action}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
-}
 
 export function Learned({ version, say }: { version: number; say: Say }) {
   const [instincts, setInstincts] = useState<Instinct[]>([]);
   const [more, setMore] = useState(false);
   const [limit, setLimit] = useState(500);
   const [typed, setTyped] = useState('');
-  const found = useMemo(() => findInstincts(instincts, typed), [instincts, typed]);
+  // The words the list was last asked for: Find searches the whole store, not the rows shown.
+  const [found, setFound] = useState('');
 
   const load = useCallback(async () => {
-    const page = pageOf((await api<{ instincts: Instinct[] }>(`/api/instincts?limit=${limit + 1}`)).instincts, limit);
+    const find = found ? `&find=${encodeURIComponent(found)}` : '';
+    const page = pageOf((await api<{ instincts: Instinct[] }>(`/api/instincts?limit=${limit + 1}${find}`)).instincts, limit);
     setInstincts(page.rows);
     setMore(page.more);
-  }, [limit]);
+  }, [limit, found]);
+
+  // Asked once typing pauses, not at every key.
+  useEffect(() => {
+    const timer = setTimeout(() => setFound(typed.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [typed]);
 
   useEffect(() => {
     load().catch((err: Error) => say(err.message, true));
@@ -38,12 +36,13 @@ export function Learned({ version, say }: { version: number; say: Say }) {
         Find{' '}
         <input id="instincts-find" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="words of a rule" />
       </label>
-      {typed.trim() && (
+      {found && (
         <p className="note" role="status">
-          {found.length} of the {instincts.length} shown hold “{typed.trim()}”.
+          {more ? `More than ${instincts.length}` : instincts.length} of all the rules learned{' '}
+          {instincts.length === 1 && !more ? 'holds' : 'hold'} “{found}”.
         </p>
       )}
-      <InstinctTable id="instincts" instincts={found} say={say} reload={load} />
+      <InstinctTable id="instincts" instincts={instincts} say={say} reload={load} />
       <MoreRows
         shown={instincts.length}
         more={more}

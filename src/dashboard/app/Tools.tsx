@@ -5,9 +5,7 @@ import { Head } from './Head.js';
 import { api } from './api.js';
 import { RangeEnd } from './RangeEnd.js';
 import { type ToolGroup, type ToolTimeline, shortTime } from './api-sessions.js';
-
-/** The number of fill tones app.css defines for tools (.tone-0 ...). */
-const TONES = 8;
+import { toolSeries } from './tool-series.js';
 
 const byTool = (g: ToolGroup): string =>
   Object.entries(g.tools)
@@ -43,11 +41,7 @@ export function Tools({ version }: { version: number }) {
   if (error) return <p role="alert">{error}</p>;
   if (!data) return <p>Loading…</p>;
   const active = data.days.filter((d) => d.calls > 0);
-  const series = data.tools.map((tool, i) => ({
-    name: tool,
-    tone: `tone-${i % TONES}`,
-    values: data.days.map((d) => d.tools[tool]?.calls ?? 0),
-  }));
+  const series = toolSeries(data.tools, data.days);
   const marked = data.days.flatMap((d, i) => (d.failed > 0 ? [i] : []));
   return (
     <section aria-labelledby="tools-title">
@@ -73,6 +67,7 @@ export function Tools({ version }: { version: number }) {
                   <rect className={s.tone} width="10" height="10" />
                 </svg>{' '}
                 {s.name}
+                {s.members.length ? `: ${s.members.join(', ')}` : ''}
               </li>
             ))}
             <li>

@@ -60,20 +60,21 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
- * The dashboard of `home` open in chromium, signed in and loaded (what a session starts with is
- * shown), for `use`; everything is closed afterwards, whatever `use` does.
+ * The dashboard of `home` open in chromium, signed in and loaded (`ready` is shown: by default what
+ * a session starts with), for `use`; everything is closed afterwards, whatever `use` does.
  */
 export async function withDashboardPage(
   home: string,
   viewport: { width: number; height: number } | undefined,
   use: (page: Page) => Promise<void>,
+  ready = '#injected',
 ): Promise<void> {
   const { login, stop } = await startDashboardCli(home);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage(viewport ? { viewport } : {});
     await page.goto(login);
-    await page.locator('#injected').waitFor();
+    await page.locator(ready).waitFor();
     await use(page);
   } finally {
     await browser.close();

@@ -6,6 +6,7 @@ import { MoreRows, pageOf } from './MoreRows.js';
 
 export function Learned({ version, say }: { version: number; say: Say }) {
   const [instincts, setInstincts] = useState<Instinct[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [more, setMore] = useState(false);
   const [limit, setLimit] = useState(500);
   const [typed, setTyped] = useState('');
@@ -17,6 +18,7 @@ export function Learned({ version, say }: { version: number; say: Say }) {
     const page = pageOf((await api<{ instincts: Instinct[] }>(`/api/instincts?limit=${limit + 1}${find}`)).instincts, limit);
     setInstincts(page.rows);
     setMore(page.more);
+    setLoaded(true);
   }, [limit, found]);
 
   // Asked once typing pauses, not at every key.
@@ -42,7 +44,16 @@ export function Learned({ version, say }: { version: number; say: Say }) {
           {instincts.length === 1 && !more ? 'holds' : 'hold'} “{found}”.
         </p>
       )}
-      <InstinctTable id="instincts" instincts={instincts} say={say} reload={load} />
+      {loaded && !found && instincts.length === 0 ? (
+        // An empty table says nothing: say what makes something learned.
+        <p id="instincts-empty">
+          Nothing learned yet. Run <code>homunculus sync</code> to learn from your Claude Code history, or{' '}
+          <code>homunculus init --claude</code> (or <code>--codex</code>, <code>--gemini</code>, <code>--cursor</code>) to learn from every
+          session from now on; <code>homunculus observe</code> records a rule by hand.
+        </p>
+      ) : (
+        <InstinctTable id="instincts" instincts={instincts} say={say} reload={load} />
+      )}
       <MoreRows
         shown={instincts.length}
         more={more}

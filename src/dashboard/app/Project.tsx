@@ -2,6 +2,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Facts } from './Facts.js';
 import { InstinctTable } from './InstinctTable.js';
+import { Learned } from './Learned.js';
 import { type ProjectView, api, counted, latestOnly, type Say } from './api.js';
 import { useProjects } from './use-projects.js';
 
@@ -28,7 +29,16 @@ export function Project({ version, say }: { version: number; say: Say }) {
   }, [chosen, version, revision]);
 
   if (error) return <p role="alert">{error}</p>;
-  if (projects.length === 0) return <p>No sessions yet: run `homunculus sync`, or work with an agent whose hooks are installed.</p>;
+  if (projects.length === 0)
+    return (
+      <>
+        <p id="no-sessions">
+          No sessions yet, so no project to show: run <code>homunculus sync</code>, or work with an agent whose hooks are installed (
+          <code>homunculus init --claude</code>). What was learned without them (imported or recorded by hand) is below.
+        </p>
+        <Learned version={version} say={say} />
+      </>
+    );
   return (
     <section aria-labelledby="project-title">
       <h2 id="project-title">

@@ -135,16 +135,20 @@ function forgottenWords(store: Store, pattern: string): { trigger: string; actio
 }
 
 /** Each move with its instinct's trigger and action (a forgotten one's as it was): the key says nothing to a reader. */
-function inPlainWords(
-  store: Store,
-  diff: InstinctDiff,
-): Record<keyof InstinctDiff, (InstinctMove & { trigger: string; action: string })[]> {
+function inPlainWords(store: Store, diff: InstinctDiff) {
   const plain = (moves: InstinctMove[]) =>
     moves.map((m) => {
       const row = store.instincts.get(m.pattern);
       return { ...m, ...(row ? { trigger: realTrigger(row.key, row.trigger), action: row.action } : forgottenWords(store, m.pattern)) };
     });
-  return { created: plain(diff.created), changed: plain(diff.changed), forgotten: plain(diff.forgotten), faded: plain(diff.faded) };
+  return {
+    created: plain(diff.created),
+    changed: plain(diff.changed),
+    forgotten: plain(diff.forgotten),
+    taken_back: plain(diff.taken_back),
+    faded: plain(diff.faded),
+    merged: diff.merged,
+  };
 }
 
 export const memoryDiff = defineOperation({

@@ -9,6 +9,7 @@ const event = (
   dc: number,
   de = 0,
   confidence = 0.5,
+  said: { source?: string; detail?: string } = {},
 ): InstinctEventLine => ({
   instinct_id: id,
   pattern: `seq:p${id ?? 'gone'}`,
@@ -17,6 +18,8 @@ const event = (
   kind,
   delta_evidence: de,
   delta_confidence: dc,
+  source: said.source ?? 'cli',
+  detail: said.detail ?? '',
 });
 
 describe('instinctDiff', () => {
@@ -54,6 +57,20 @@ describe('instinctDiff', () => {
       { pattern: 'seq:pgone', confidence_before: 0.6, confidence_after: 0, evidence_added: -5, kinds: ['forget'] },
     ]);
     expect([...diff.created, ...diff.changed]).toEqual([]);
+  });
+
+  it('lists apart what learning took back, with its reason, and says each merge', () => {
+    const reason = 'edited together in 2 of 5 sessions touching either file, below half';
+    const events = [
+      event(null, '06', 'forget', -0.5, -4, 0, { source: 'observer', detail: JSON.stringify({ key: 'seq:pgone', reason }) }),
+      event(7, '07', 'alias', 0, 3, 0.6, { source: 'dashboard', detail: 'absorbed fix:golangci-goconst' }),
+    ];
+    const diff = instinctDiff(events, '2026-01-05T00:00:00.000Z', '2026-01-10T00:00:00.000Z');
+    expect(diff.forgotten).toEqual([]);
+    expect(diff.taken_back).toEqual([
+      { pattern: 'seq:pgone', confidence_before: 0.5, confidence_after: 0, evidence_added: -4, kinds: ['forget'], reason },
+    ]);
+    expect(diff.merged).toEqual([{ pattern: 'fix:golangci-goconst', into: 'seq:p7', at: '2026-01-07T00:00:00.000Z', source: 'dashboard' }]);
   });
 
   it('counts a whole day for a bare end date, not for an instant', () => {

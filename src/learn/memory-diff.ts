@@ -6,12 +6,14 @@
  *   created    a create or import event in [from, to)
  *   forgotten  forgotten by hand in the range (its log stays, ending in a 'forget' whose
  *              delta takes it to 0)
+ *   taken_back forgotten by learning itself (a co-edit pair no longer edited together), with
+ *              the reason its forget event keeps: not the user's doing, so not "forgotten"
+ *   merged     each key merged into another (its 'alias' event on the one it joined)
  *   faded      not created or corrected by hand in it, and fell into the faded band by its
  *              end: still there, and still given when a prompt clearly matches it
  *   changed    any other instinct with events in the range (a hand correction always)
  *
- * An instinct deleted outright (merged into another, demoted co-edit) takes its events
- * with it and is not seen here; a merge shows as an `alias` change on the one it joined.
+ * A merged instinct's own events go with it; the merge is read from the one it joined.
  */
 import type { EventKind } from '../store/instincts.js';
 import type { InstinctEventLine } from '../store/audit.js';
@@ -26,13 +28,35 @@ export interface InstinctMove {
   evidence_added: number;
   /** The kinds of events in the range, each once, in the order first seen. */
   kinds: EventKind[];
+  /** Why learning took it back (taken_back only). */
+  reason?: string;
+}
+
+export interface InstinctMerge {
+  /** The key merged away. */
+  pattern: string;
+  into: string;
+  at: string;
+  source: string;
 }
 
 export interface InstinctDiff {
   created: InstinctMove[];
   changed: InstinctMove[];
   forgotten: InstinctMove[];
+  taken_back: InstinctMove[];
   faded: InstinctMove[];
+  merged: InstinctMerge[];
+}
+
+/** Learning's reason on a forget event, when learning (not the user) let the instinct go. */
+function takenBackReason(e: InstinctEventLine): string | undefined {
+  try {
+    const reason = (JSON.parse(e.detail) as { reason?: unknown }).reason;
+    return typeof reason === 'string' && reason ? reason : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const CREATING: readonly EventKind[] = ['create', 'import'];
@@ -46,7 +70,7 @@ export function instinctDiff(events: readonly InstinctEventLine[], from: string,
     const key = e.instinct_id === null ? `forgotten:${e.pattern}` : String(e.instinct_id);
     byInstinct.set(key, [...(byInstinct.get(key) ?? []), e]);
   }
-  const diff: InstinctDiff = { created: [], changed: [], forgotten: [], faded: [] };
+  const diff: InstinctDiff = { created: [], changed: [], forgotten: [], taken_back: [], faded: [], merged: [] };
   for (const list of byInstinct.values()) {
     const inRange = list.filter((e) => e.ts < to);
     if (inRange.length === 0) continue;
@@ -59,7 +83,13 @@ export function instinctDiff(events: readonly InstinctEventLine[], from: string,
       evidence_added: inRange.reduce((s, e) => s + e.delta_evidence, 0),
       kinds: [...new Set(inRange.map((e) => e.kind))],
     };
-    if (inRange.some((e) => e.kind === 'forget')) diff.forgotten.push(move);
+    for (const e of inRange)
+      if (e.kind === 'alias' && e.detail.startsWith('absorbed '))
+        diff.merged.push({ pattern: e.detail.slice('absorbed '.length), into: move.pattern, at: e.ts, source: e.source });
+    const forget = inRange.find((e) => e.kind === 'forget');
+    const reason = forget && takenBackReason(forget);
+    if (reason) diff.taken_back.push({ ...move, reason });
+    else if (forget) diff.forgotten.push(move);
     else if (inRange.some((e) => CREATING.includes(e.kind))) diff.created.push(move);
     // A correction by hand is a change the user made, whatever the score did meanwhile.
     else if (inRange.some((e) => BY_HAND.includes(e.kind))) diff.changed.push(move);

@@ -26,6 +26,10 @@ export interface InstinctEventLine {
   kind: EventKind;
   delta_evidence: number;
   delta_confidence: number;
+  /** Who made it (cli, dashboard, observer, ...). */
+  source: string;
+  /** What the event says: a merge's "absorbed KEY", a forget's snapshot with learning's reason. */
+  detail: string;
 }
 
 export interface AuditRepository {
@@ -46,7 +50,7 @@ const REDACTED_TEXT = `${OBSERVED_TEXT('observations')} UNION ALL ${OBSERVED_TEX
 
 // A forgotten instinct's events have no row to join: its key is on the event, its confidence 0.
 const EVENTS_SINCE = `SELECT e.instinct_id, coalesce(i.key, e.pattern) AS pattern, coalesce(i.confidence, 0) AS confidence, e.ts, e.kind,
-  e.delta_evidence, e.delta_confidence
+  e.delta_evidence, e.delta_confidence, e.source, e.detail
   FROM instinct_events e LEFT JOIN instincts i ON i.id = e.instinct_id WHERE e.ts >= ? ORDER BY e.ts, e.id`;
 
 export function createAuditRepository(db: Db): AuditRepository {

@@ -4,11 +4,16 @@ import { memoryDiff, memoryHealth } from '../../app/health.js';
 import { hookTelemetry } from '../../app/telemetry.js';
 import { runOperation } from '../run.js';
 
-const moves = (title: string, list: { pattern: string; confidence_before: number; confidence_after: number }[]): string[] =>
+const moves = (
+  title: string,
+  list: { pattern: string; confidence_before: number; confidence_after: number; reason?: string }[],
+): string[] =>
   list.length
     ? [
         `${title}: ${list.length}`,
-        ...list.map((m) => `  ${m.pattern} (${m.confidence_before.toFixed(2)} -> ${m.confidence_after.toFixed(2)})`),
+        ...list.map(
+          (m) => `  ${m.pattern} (${m.confidence_before.toFixed(2)} -> ${m.confidence_after.toFixed(2)})${m.reason ? `: ${m.reason}` : ''}`,
+        ),
       ]
     : [`${title}: 0`];
 
@@ -41,7 +46,10 @@ export function registerHealthCommands(program: Command): void {
         `From ${d.from} to ${d.to}`,
         ...moves('Instincts created', d.instincts.created),
         ...moves('Instincts changed', d.instincts.changed),
-        ...moves('Instincts forgotten', d.instincts.forgotten),
+        ...moves('Instincts forgotten (by hand)', d.instincts.forgotten),
+        ...moves('Instincts taken back by learning', d.instincts.taken_back),
+        `Instincts merged: ${d.instincts.merged.length}`,
+        ...d.instincts.merged.map((m) => `  ${m.pattern} into ${m.into} (${m.at.slice(0, 10)}, ${m.source || 'unknown'})`),
         ...moves('Instincts faded (still given when a prompt clearly matches)', d.instincts.faded),
         `Facts added: ${capped(d.facts.added.length, d.facts.limit)}`,
         ...d.facts.added.map((f) => `  ${f.statement}`),

@@ -27,7 +27,7 @@ function Instincts({ id, title, moves }: { id: string; title: string; moves: Ins
                 </td>
                 <td className="num">{confidence(m, id === 'diff-created')}</td>
                 <td className="num">{m.evidence_added}</td>
-                <td>{m.kinds.join(', ')}</td>
+                <td>{m.reason ? `${m.kinds.join(', ')}: ${m.reason}` : m.kinds.join(', ')}</td>
               </tr>
             ))}
           </tbody>
@@ -104,11 +104,18 @@ export function MemoryDiff({ version, today }: { version: number; today: string 
           </p>
           <Instincts id="diff-created" title="Instincts created" moves={diff.instincts.created} />
           <Instincts id="diff-changed" title="Instincts changed" moves={diff.instincts.changed} />
-          <Instincts
-            id="diff-forgotten"
-            title="Instincts forgotten (by hand, or taken back by learning)"
-            moves={diff.instincts.forgotten}
-          />
+          <Instincts id="diff-forgotten" title="Instincts forgotten by hand" moves={diff.instincts.forgotten} />
+          <Instincts id="diff-taken-back" title="Instincts taken back by learning (with why)" moves={diff.instincts.taken_back} />
+          <h4 id="diff-merged-title">Instincts merged: {diff.instincts.merged.length}</h4>
+          {diff.instincts.merged.length > 0 && (
+            <ul id="diff-merged" aria-labelledby="diff-merged-title">
+              {diff.instincts.merged.map((m) => (
+                <li key={`${m.pattern}-${m.at}`}>
+                  {m.pattern} into {m.into} ({m.at.slice(0, 10)}, {m.source || 'unknown'})
+                </li>
+              ))}
+            </ul>
+          )}
           <Instincts
             id="diff-faded"
             title="Instincts that faded (unused for weeks; still given when a prompt clearly matches)"

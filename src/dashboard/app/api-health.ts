@@ -29,6 +29,8 @@ export interface InstinctMove {
   /** When it applies and what it says, in plain words ('' once forgotten). */
   trigger: string;
   action: string;
+  /** Why learning took it back (taken_back only). */
+  reason?: string;
 }
 
 export interface FactLine {
@@ -43,7 +45,15 @@ export interface FactLine {
 export interface MemoryDiff {
   from: string;
   to: string;
-  instincts: { created: InstinctMove[]; changed: InstinctMove[]; forgotten: InstinctMove[]; faded: InstinctMove[] };
+  instincts: {
+    created: InstinctMove[];
+    changed: InstinctMove[];
+    forgotten: InstinctMove[];
+    taken_back: InstinctMove[];
+    faded: InstinctMove[];
+    /** Each key merged away, the key it joined, when and by whom. */
+    merged: { pattern: string; into: string; at: string; source: string }[];
+  };
   facts: { added: FactLine[]; expired: FactLine[]; limit: number };
 }
 

@@ -42,7 +42,7 @@ export const graphView = defineOperation({
       .edges(link_ids)
       .map((e) => ({ id: e.id, source: e.source_id, target: e.target_id, relation: e.relation, confidence: e.confidence }));
     const since = new Date(Date.parse(at) - RECENT_MS).toISOString();
-    const tiers = tiersOf(view.memoryTypes(filter, since), shown.total_nodes, communities.length);
+    const tiers = tiersOf(view.memoryTypes(filter, since), { shown: shown.total_nodes, stored: entities.size }, communities.length);
     return { at, range: view.validRange(), ...shown, links, tiers };
   },
 });

@@ -25,7 +25,7 @@ describe('memory.health', () => {
     const learning = ['strong', 'moderate', 'tentative'].map((b) => counts[`T2 ${b} instincts`] ?? 0);
     expect(learning.reduce((a, b) => a + b, 0)).toBe(1);
     expect(counts['T3 current facts']).toBe(1);
-    expect(counts['T3 entities']).toBe(2);
+    expect(counts['T3 entities stored']).toBe(2);
     expect(counts['T1 observations pending']).toBe(0);
     expect(health.quality.map((q) => q.metric)).toEqual([
       'dedup_ratio',

@@ -104,7 +104,8 @@ export const memoryHealth = defineOperation({
         items: [
           { label: 'convictions', count: status.convictions.length },
           { label: 'current facts', count: stats.facts.current },
-          { label: 'entities', count: stats.entities },
+          // Every one stored: the Neural page counts those with a fact true at its date.
+          { label: 'entities stored', count: stats.entities },
         ],
       },
     ];

@@ -63,7 +63,9 @@ describe('the dashboard health sections', () => {
 
         await open(page, 'Memory', '#diff');
         await expect(page.locator('[data-tier="T2"] svg').getAttribute('aria-label')).resolves.toMatch(/faded instincts 1$/);
-        await expect(page.locator('[data-tier="T3"] svg').getAttribute('aria-label')).resolves.toMatch(/current facts 2, entities 3$/);
+        await expect(page.locator('[data-tier="T3"] svg').getAttribute('aria-label')).resolves.toMatch(
+          /current facts 2, entities stored 3$/,
+        );
         await expect(page.locator('#quality tbody tr').count()).resolves.toBe(8);
         await expect(text(page, '#quality tr[data-metric="dedup_ratio"]')).resolves.toBe('Dedup ratio0below 0.3✓ healthy');
         await expect(text(page, '#quality tr[data-metric="dream_efficiency"]')).resolves.toMatch(/above 0\.1not measured yet$/);

@@ -62,6 +62,10 @@ describe('the Neural section', () => {
         await page.locator('#neural-slider').focus();
         await page.keyboard.press('Home');
         await expect.poll(() => counts.textContent()).toBe('Showing 2 of 2 entities and 1 of 1 facts true on 2026-01-01.');
+        // The tier map says what it counts: not every entity stored, as the Memory page does.
+        await expect(page.locator('#neural-tiers figcaption').textContent()).resolves.toMatch(
+          /^Facts by kind of memory\. 2 entities with a fact true on 2026-01-01, of 4 stored; \d+ communities\.$/,
+        );
         await expect(page.locator('#neural-list').textContent()).resolves.not.toMatch(/vitest|postgres/);
         // The day of the second fact: two facts.
         for (let i = 0; i < 59; i++) await page.keyboard.press('ArrowRight');

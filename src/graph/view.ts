@@ -57,7 +57,10 @@ export interface Tiers {
   episodic: number;
   semantic: number;
   procedural: number;
+  /** Entities with a fact true at the instant (what the graph shows). */
   entities: number;
+  /** Every entity stored, as the Memory page counts them. */
+  entities_stored: number;
   communities: number;
 }
 
@@ -111,8 +114,16 @@ function entityStats(input: ViewInput): Map<number, EntityStats> {
 }
 
 /** The tier map's counts from the facts' memory types. Pure. */
-export function tiersOf(counts: readonly MemoryTypeCount[], entities: number, communities: number): Tiers {
-  const tiers: Tiers = { recent: 0, episodic: 0, semantic: 0, procedural: 0, entities, communities };
+export function tiersOf(counts: readonly MemoryTypeCount[], entities: { shown: number; stored: number }, communities: number): Tiers {
+  const tiers: Tiers = {
+    recent: 0,
+    episodic: 0,
+    semantic: 0,
+    procedural: 0,
+    entities: entities.shown,
+    entities_stored: entities.stored,
+    communities,
+  };
   for (const c of counts) {
     tiers[c.memory_type] += c.n;
     tiers.recent += c.recent;

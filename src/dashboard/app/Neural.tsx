@@ -78,7 +78,7 @@ export function Neural({ version, say }: { version: number; say: Say }) {
     <section aria-labelledby="neural-title" id="neural">
       <h2 id="neural-title">Neural: the knowledge graph</h2>
       {error && <p role="alert">{error}</p>}
-      {data && <NeuralTiers tiers={data.tiers} />}
+      {data && <NeuralTiers tiers={data.tiers} day={data.at.slice(0, 10)} />}
       <div id="neural-controls">
         <label>
           Search entities{' '}

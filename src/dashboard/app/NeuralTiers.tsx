@@ -11,7 +11,7 @@ const ZONES = [
 /** The seed's rule: sqrt(items) × 2 + 4, capped so a large store still fits. */
 const size = (n: number) => Math.min(26, Math.sqrt(n) * 2 + 4);
 
-export function NeuralTiers({ tiers }: { tiers: Tiers }) {
+export function NeuralTiers({ tiers, day }: { tiers: Tiers; day: string }) {
   const step = 150;
   const summary = ZONES.map((z) => `${z.label} ${tiers[z.key]}`).join(', ');
   return (
@@ -30,7 +30,9 @@ export function NeuralTiers({ tiers }: { tiers: Tiers }) {
         ))}
       </svg>
       <figcaption>
-        {tiers.entities} entities, {tiers.communities} communities.
+        {/* Not the Memory page's tiers (which count instincts), nor its entity count (every one stored). */}
+        Facts by kind of memory. {tiers.entities} entities with a fact true on {day}, of {tiers.entities_stored} stored; {tiers.communities}{' '}
+        communities.
       </figcaption>
     </figure>
   );

@@ -21,7 +21,7 @@ export interface NeuralLink {
 }
 
 /** Facts per memory zone (recent: the last 48 hours), entities and communities. */
-export type Tiers = Record<'recent' | 'episodic' | 'semantic' | 'procedural' | 'entities' | 'communities', number>;
+export type Tiers = Record<'recent' | 'episodic' | 'semantic' | 'procedural' | 'entities' | 'entities_stored' | 'communities', number>;
 
 export interface GraphViewData {
   at: string;

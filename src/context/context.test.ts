@@ -477,6 +477,12 @@ describe('prompt context', () => {
     expect(said("There's new feedback in @.entire/REVIEW.md make sure you check it carefully for validity first")).toContain(
       'Weigh each item',
     );
+    // A review bot's finding pasted as it came hands feedback over, though it shares no word with the rule.
+    expect(
+      said(
+        'Short files lose partial-overlap detection\n\nMedium Severity\n\nhasSignificantContentOverlap now requires two matching lines.',
+      ),
+    ).toContain('Weigh each item');
     // A look at something else is another request.
     expect(said('can you look at the logs from the nightly job')).toBe('');
   });

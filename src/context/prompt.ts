@@ -17,7 +17,7 @@ import { fitToBudget } from './format.js';
 import { categoryRank, fromRow, mergeSimilar, plainLine } from './plain.js';
 import { PROGRAMS, type RankedInstinct, matchInstincts } from './rank.js';
 import { seenHere } from './seen-here.js';
-import { ASSESS_FEEDBACK_KEY, assessmentAsked, requestsIn } from '../learn/mine/requests.js';
+import { ASSESS_FEEDBACK_KEY, handsFeedback, requestsIn } from '../learn/mine/requests.js';
 
 const PROMPT_BUDGET = 1_500;
 const PROMPT_LIMIT = 5;
@@ -90,7 +90,7 @@ function namedBy(code: string, action: string): string[] {
  * look at the changes in this branch" makes the request a review rule was learned from.
  */
 export function inSituation(row: Pick<InstinctRow, 'key'>, prompt: string): boolean {
-  if (row.key === ASSESS_FEEDBACK_KEY) return assessmentAsked(prompt) !== undefined;
+  if (row.key === ASSESS_FEEDBACK_KEY) return handsFeedback(prompt);
   const request = /\/request=([a-z0-9-]+)$/.exec(row.key)?.[1];
   return request !== undefined && requestsIn(prompt).has(request);
 }
@@ -162,12 +162,14 @@ export function matchingItems(
   skip: ReadonlySet<string> = new Set(),
 ): { line: string; keys: string[] }[] {
   const now = store.clock.now();
-  const candidates = matchInstincts(store.instincts, {
-    text: prompt,
-    project: project.fingerprint,
-    limit: limit * 4,
-    ignore: nameWords(project.name),
-  });
+  const query = { project: project.fingerprint, limit: limit * 4, ignore: nameWords(project.name) };
+  const found = matchInstincts(store.instincts, { ...query, text: prompt });
+  // A pasted bot finding may share no word with the rule for weighing feedback: asked for by its subject, it comes along.
+  const weighing =
+    handsFeedback(prompt) && !found.some((hit) => hit.row.key === ASSESS_FEEDBACK_KEY)
+      ? matchInstincts(store.instincts, { ...query, text: 'feedback' }).filter((hit) => hit.row.key === ASSESS_FEEDBACK_KEY)
+      : [];
+  const candidates = [...found, ...weighing];
   const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
   const situation = candidates.map((hit) => (inSituation(hit.row, prompt) ? { ...hit, covers: true } : hit));
   const matched = situation.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known) && !writesTests(hit.row, prompt));

@@ -145,6 +145,15 @@ const FEEDBACK = /\b(?:severity|copilot|bugbot|review\.md|review comments?|pr co
 const JUDGE =
   /\b(?:valid|validity|eval|evaluate|assess|what (?:do )?you think|your thoughts|before doing|makes sense|worth (?:it|addressing|fixing))\b/i;
 
+/** A review bot's finding as pasted: its severity line ("Medium Severity", "Severity: High"). */
+const BOT_FINDING = /\b(?:low|medium|high|critical) severity\b|\bseverity:\s*(?:low|medium|high|critical)\b/i;
+
+/**
+ * Whether a prompt hands over review feedback to weigh: a review bot's finding pasted as it
+ * came (its severity line), or feedback the user asks a judgement of (assessmentAsked). Pure.
+ */
+export const handsFeedback = (prompt: string): boolean => BOT_FINDING.test(prompt) || assessmentAsked(prompt) !== undefined;
+
 /** The key of the rule mineFeedbackAssessment learns. */
 export const ASSESS_FEEDBACK_KEY = 'pref:request=assess-feedback';
 

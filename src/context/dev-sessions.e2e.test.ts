@@ -73,6 +73,11 @@ describe.skipIf(!ready)('after syncing the dev sessions', () => {
     const conflicts = prompt(CLI, 'fix the merge conflicts with main');
     expect(conflicts).toMatch(/Run `git fetch origin`, then merge \(or rebase on\) `origin\/main`/);
     expect(prompt(CLI, 'what is the capital of France?')).toBe('');
+    // A verb that only asks something done is no match; feedback handed over gets the rule for weighing it.
+    expect(prompt(CLI, 'can you fix it?')).toBe('');
+    expect(prompt(CLI, 'create a pr')).not.toContain('linear-server');
+    expect(prompt(CLI, 'eval this feedback: missing nil check in hooks.go')).toContain('Check each item of the review feedback');
+    expect(prompt(CLI, 'these helper functions also lack unit tests')).not.toContain('`mise run test`');
     // Another repository of the same user: nothing learned in cli follows it there, nor what the user said in cli.
     expect(prompt(OTHER, 'fix the merge conflicts with main')).not.toMatch(/origin\/main|mise run/);
     const asked = 'should the skip-push-sessions setting use true/false or on/off?';

@@ -84,31 +84,45 @@ function namedBy(code: string, action: string): string[] {
     .flatMap((c) => c.slice(family.length).match(/[a-z]+/g) ?? []);
 }
 
+/** Words that ask to run the tests or speak of their result. */
+const RUNNING =
+  /\b(?:run|runs|rerun|running|pass|passes|passing|passed|fail|fails|failing|failed|failures?|green|red|ci|flaky|broken?|breaks)\b|\bfix(?:ing)? (?:\S+ ){0,2}tests?\b/i;
+
+/** What a prompt is, read once for every candidate rule. */
+interface Situation {
+  /** It hands over review feedback to weigh (requests.ts handsFeedback). */
+  feedback: boolean;
+  /** The requests it makes, as request keys' tails (requests.ts requestsIn). */
+  requests: ReadonlySet<string>;
+  /** It asks to run the tests or speaks of their result. */
+  running: boolean;
+}
+
+export const situationOf = (prompt: string): Situation => ({
+  feedback: handsFeedback(prompt),
+  requests: requestsIn(prompt),
+  // A method named in prose (`t.Run()`) is code, not the user asking to run anything.
+  running: RUNNING.test(authoredText(prompt).replace(/\b[\w$]+\.[\w$]+\b(?:\(\))?/g, ' ')),
+});
+
 /**
  * A prompt the rule's own miner would read as its situation, whatever words it shares with the
  * rule's trigger: "eval this feedback: …" hands over feedback and asks for a judgement; "can you
  * look at the changes in this branch" makes the request a review rule was learned from.
  */
-export function inSituation(row: Pick<InstinctRow, 'key'>, prompt: string): boolean {
-  if (row.key === ASSESS_FEEDBACK_KEY) return handsFeedback(prompt);
+export function inSituation(row: Pick<InstinctRow, 'key'>, situation: Situation): boolean {
+  if (row.key === ASSESS_FEEDBACK_KEY) return situation.feedback;
   const request = /\/request=([a-z0-9-]+)$/.exec(row.key)?.[1];
-  return request !== undefined && requestsIn(prompt).has(request);
+  return request !== undefined && situation.requests.has(request);
 }
-
-/** Words that ask to run the tests or speak of their result. */
-const RUNNING =
-  /\b(?:run|runs|rerun|running|pass|passes|passing|passed|fail|fails|failing|failed|failures?|green|red|ci|flaky|broken?|breaks)\b|\bfix(?:ing)? (?:\S+ ){0,2}tests?\b/i;
 
 /**
  * "When you need to run the tests" is for a prompt that asks to run them or speaks of their
  * result; one about what tests say or cover ("these helpers lack unit tests", "do we have test
  * coverage for this?") is about writing code, and the task that runs them is noise beside it.
  */
-export function writesTests(row: Pick<InstinctRow, 'trigger' | 'metadata'>, prompt: string): boolean {
-  if (!/^when you need to run the tests\b/i.test(row.trigger) || parseJsonObject(row.metadata).miner !== 'project-command') return false;
-  // A method named in prose (`t.Run()`) is code, not the user asking to run anything.
-  return !RUNNING.test(authoredText(prompt).replace(/\b[\w$]+\.[\w$]+\b(?:\(\))?/g, ' '));
-}
+export const writesTests = (row: Pick<InstinctRow, 'trigger' | 'metadata'>, situation: Situation): boolean =>
+  !situation.running && /^when you need to run the tests\b/i.test(row.trigger) && parseJsonObject(row.metadata).miner === 'project-command';
 
 type Specificity = Pick<RankedInstinct, 'core' | 'shared'>;
 
@@ -164,15 +178,16 @@ export function matchingItems(
   const now = store.clock.now();
   const query = { project: project.fingerprint, limit: limit * 4, ignore: nameWords(project.name) };
   const found = matchInstincts(store.instincts, { ...query, text: prompt });
+  const asked = situationOf(prompt);
   // A pasted bot finding may share no word with the rule for weighing feedback: asked for by its subject, it comes along.
   const weighing =
-    handsFeedback(prompt) && !found.some((hit) => hit.row.key === ASSESS_FEEDBACK_KEY)
+    asked.feedback && !found.some((hit) => hit.row.key === ASSESS_FEEDBACK_KEY)
       ? matchInstincts(store.instincts, { ...query, text: 'feedback' }).filter((hit) => hit.row.key === ASSESS_FEEDBACK_KEY)
       : [];
   const candidates = [...found, ...weighing];
   const known = candidates.map((hit) => `${hit.row.trigger} ${hit.row.action}`).join(' ');
-  const situation = candidates.map((hit) => (inSituation(hit.row, prompt) ? { ...hit, covers: true } : hit));
-  const matched = situation.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known) && !writesTests(hit.row, prompt));
+  const situated = candidates.map((hit) => (inSituation(hit.row, asked) ? { ...hit, covers: true } : hit));
+  const matched = situated.filter((hit) => isRelevant(hit) && !asksForRefused(hit.row, prompt, known) && !writesTests(hit.row, asked));
   // Skipped after the most specific rule is chosen: one already given must not let a vaguer one through.
   const hits = mostSpecific(matched)
     .filter((hit) => !skip.has(hit.row.key))

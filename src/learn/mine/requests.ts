@@ -108,25 +108,25 @@ export function turnFailed(observations: readonly Obs[], at: number): boolean {
   return last?.outcome === 'error';
 }
 
-/** The requests a prompt makes, as the request keys' tail (`review-chang`), read as the miner reads them. Pure. */
-export function requestsIn(prompt: string): Set<string> {
-  const out = new Set<string>();
-  for (const sentence of authoredSentences(prompt, { lists: false, min: 8, max: 200 })) {
-    const r = requestOf(sentence);
-    if (r) out.add(slugify(`${r.verb}-${r.object}`));
-  }
-  return out;
+/** Each sentence of what the user wrote in a prompt that makes a request, with the request. Pure. */
+function requestSentences(prompt: string): { sentence: string; request: Request }[] {
+  return authoredSentences(prompt, { lists: false, min: 8, max: 200 }).flatMap((sentence) => {
+    const request = requestOf(sentence);
+    return request ? [{ sentence, request }] : [];
+  });
 }
+
+/** The requests a prompt makes, as the request keys' tail (`review-chang`), read as the miner reads them. Pure. */
+export const requestsIn = (prompt: string): Set<string> =>
+  new Set(requestSentences(prompt).map(({ request: r }) => slugify(`${r.verb}-${r.object}`)));
 
 /** One candidate per request the session's user made (the first sentence that made it), unless its turn failed. */
 export function mineRequests(observations: readonly Obs[]): Candidate[] {
   const out = new Map<string, Candidate>();
   observations.forEach((o, at) => {
     if (o.event !== 'prompt' || turnFailed(observations, at)) return;
-    for (const sentence of authoredSentences(o.input, { lists: false, min: 8, max: 200 })) {
-      const r = requestOf(sentence);
-      if (!r) continue;
-      const c = requestCandidate(seenIn(o), sentence, r);
+    for (const { sentence, request } of requestSentences(o.input)) {
+      const c = requestCandidate(seenIn(o), sentence, request);
       if (!out.has(c.key)) out.set(c.key, c);
     }
   });

@@ -6,7 +6,7 @@
  */
 import { slugify } from '../../core/text.js';
 import type { Obs } from '../observation.js';
-import { type Candidate, seenIn, tallyExamples } from './candidate.js';
+import { type Candidate, backtick, seenIn, tallyExamples } from './candidate.js';
 
 /** MCP servers that are the editor's, not the project's. */
 const EDITOR = /^(?:ide|vscode|jetbrains|cursor)$/i;
@@ -36,13 +36,11 @@ const actionFor = (server: string, tools: readonly string[], settings: readonly 
  * issue 1" is not about Linear. As many whole names as fit in 80 characters.
  */
 function triggerFor(where: string, server: string, tools: readonly string[]): string {
-  const named: string[] = [];
-  for (const t of tools) {
-    if (named.length > 0 && [...named, t].map((x) => `\`${x}\``).join(', ').length > 80) break;
-    named.push(t);
-  }
-  const list = named.map((t) => `\`${t}\``).join(', ');
-  return `when the work in ${where} needs what ${server} holds (${named.length < tools.length ? `${list}, …` : list})`;
+  const spans = tools.map(backtick);
+  let shown = 1;
+  while (shown < spans.length && spans.slice(0, shown + 1).join(', ').length <= 80) shown++;
+  const list = spans.slice(0, shown).join(', ');
+  return `when the work in ${where} needs what ${server} holds (${shown < spans.length ? `${list}, …` : list})`;
 }
 
 /** One candidate per MCP server the session used. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv, tempDir } from '../test-support/cli.js';
-import { INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR, checkLine, guardedInput } from './line-guard.js';
+import { INVALID_REQUEST, MAX_MESSAGE_BYTES, PARSE_ERROR, checkLine, guardedInput } from './line-guard.js';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -48,7 +48,7 @@ describe('the stdio line guard', () => {
     const { passed, answered } = await guard([
       'not json\n{"jsonrpc":"2.0",',
       Buffer.from('"method":"ping","id":2}\r\n\n'),
-      'x'.repeat(MAX_LINE_BYTES + 10),
+      'x'.repeat(MAX_MESSAGE_BYTES + 10),
       'y'.repeat(100),
       `\n${INITIALIZE}`,
     ]);
@@ -58,7 +58,7 @@ describe('the stdio line guard', () => {
       {
         jsonrpc: '2.0',
         id: null,
-        error: { code: INVALID_REQUEST, message: `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes.` },
+        error: { code: INVALID_REQUEST, message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes.` },
       },
     ]);
   });

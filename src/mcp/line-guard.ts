@@ -7,8 +7,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable, type Writable } from 'node:stream';
 
-/** A line longer than this is refused unread: MCP messages are small (the HTTP transport's bound too). */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** The largest MCP message read, a stdio line or an HTTP body: messages are small, so more is refused unread. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -62,13 +62,13 @@ export function guardedInput(input: Readable, output: Writable): Readable {
         if (skipping) skipping = false;
         else take(line, passed);
       }
-      if (Buffer.byteLength(rest) > MAX_LINE_BYTES) {
+      if (Buffer.byteLength(rest) > MAX_MESSAGE_BYTES) {
         if (!skipping)
           output.write(
             errorLine({
               pass: false,
               code: INVALID_REQUEST,
-              message: `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes.`,
+              message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes.`,
               id: null,
             }),
           );

@@ -8,7 +8,7 @@ import { checkRequestHead } from '../core/local-request.js';
 import { joinedProject } from '../app/project-ref.js';
 import { detectProject } from '../core/project.js';
 import type { Store } from '../store/store.js';
-import { guardedInput } from './line-guard.js';
+import { MAX_MESSAGE_BYTES, guardedInput } from './line-guard.js';
 import { createMcpServer } from './server.js';
 import type { ToolContext } from './tool.js';
 
@@ -31,20 +31,17 @@ interface HttpServerHandle {
   close: () => Promise<void>;
 }
 
-/** The largest request body read; MCP messages are small, so more is refused unread. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
 class BodyTooLarge extends Error {}
 
 /** Reads the body, refusing it before reading when announced too large and once it grows too large. */
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  if (Number(req.headers['content-length'] ?? 0) > MAX_MESSAGE_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    if (size > MAX_MESSAGE_BYTES) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
   return chunks.length ? Buffer.concat(chunks) : undefined;
@@ -99,7 +96,7 @@ export async function serveMcpHttp(ctx: ToolContext, version: string, token: str
         const request = toRequest(req, bound, verdict.path, await readBody(req));
         await send(res, await handler.fetch(request));
       } catch (err) {
-        if (err instanceof BodyTooLarge) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
+        if (err instanceof BodyTooLarge) return refuse(res, 413, `Payload too large: at most ${MAX_MESSAGE_BYTES} bytes`);
         process.stderr.write(`homunculus mcp http: ${(err as Error).message}\n`);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
         res.end('internal error\n');
